@@ -1,0 +1,60 @@
+# rateladder: make targets. `make` alone lists them.
+#
+# Every level target finds its folder by number (ladder/03-*), so a new
+# level needs no change here.
+
+GO          ?= go
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@2025.1.1
+# Levels whose tests run under the race detector, because they are about
+# concurrency: make test-level-7 is go test -race.
+RACE_LEVELS := 7 8
+
+# The packages of level N: its folder and subfolders, without the spec.
+level_dir  = $(firstword $(wildcard ladder/0$(1)-*))
+level_pkgs = $(shell $(GO) list ./$(call level_dir,$(1))/... | grep -v '/spec')
+race_flag  = $(if $(filter $(1),$(RACE_LEVELS)),-race)
+
+.DEFAULT_GOAL := help
+.PHONY: help test progress check vet test-harness test-solutions test-specs test-stubs test-benchmarks
+
+help: ## list the targets
+	@echo "rateladder: eight katas on rolling windows and rate limiters."
+	@echo
+	@echo "  make progress        the ladder: what you have done, and what comes next"
+	@echo "  make test-level-N    level N's tests against your code in ladder/ (N = 1 to 8)"
+	@echo "  make test            everything that must stay green (what CI runs)"
+	@echo "  make check           gofmt, go vet and staticcheck"
+	@echo "  make help            this list"
+
+progress: ## the whole ladder at a glance; always exits 0
+	@$(GO) run ./harness/cmd/ladder progress
+
+test-level-%: ## one level's spec against the learner's code
+	@if [ -z "$(call level_dir,$*)" ]; then \
+		echo "Level $* is not built yet: it is coming. Run make progress to see the levels you can climb."; exit 1; fi
+	$(GO) test $(call race_flag,$*) $(call level_pkgs,$*)
+
+test: vet test-harness test-specs test-solutions test-benchmarks test-stubs ## everything that must pass
+	@echo "make test: all green"
+
+vet:
+	$(GO) vet ./...
+
+test-harness: ## the clock, the timeline runner and the ladder command
+	$(GO) test ./harness/...
+
+test-specs: ## each spec's own tests: the wrong implementations it must catch
+	$(GO) test $$($(GO) list ./ladder/... | grep '/spec$$')
+
+test-solutions: ## every reference solution against its spec, with the race detector
+	$(GO) test -race ./solutions/...
+
+test-benchmarks: ## every benchmark once, so that none of them rots
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./solutions/... > /dev/null
+
+test-stubs: ## the untouched stubs compile, and every case fails as not implemented
+	LADDER_STUBCHECK=1 $(GO) test $$($(GO) list ./ladder/... | grep -v '/spec')
+
+check: vet ## gofmt, go vet and staticcheck (run at a pinned version, nothing to install)
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) run $(STATICCHECK) ./...

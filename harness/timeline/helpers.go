@@ -1,0 +1,69 @@
+package timeline
+
+import "sync"
+
+// Parallel runs f(0) to f(n-1) in n goroutines and waits for all of them.
+// A panic in any of them is raised again in the caller, so a probe that uses
+// goroutines still reports a stub's "not implemented" panic as such instead
+// of crashing the test binary.
+func Parallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	var once sync.Once
+	var first any
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if v := recover(); v != nil {
+					once.Do(func() { first = v })
+				}
+			}()
+			f(i)
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		panic(first)
+	}
+}
+
+// Choices reads fuzz input as a stream of small decisions. When the input
+// runs out, every further choice is 0, so any input decodes to a valid
+// timeline and the fuzzer can shrink it freely.
+type Choices struct {
+	data []byte
+}
+
+// NewChoices reads decisions from data.
+func NewChoices(data []byte) *Choices { return &Choices{data: data} }
+
+// More reports whether any input is left.
+func (c *Choices) More() bool { return len(c.data) > 0 }
+
+// Intn returns a number in [0, n) taken from the next one or two bytes.
+// n must be between 1 and 65536.
+func (c *Choices) Intn(n int) int {
+	if n <= 0 || n > 1<<16 {
+		panic("timeline: Choices.Intn: n must be between 1 and 65536")
+	}
+	v := int(c.next())
+	if n > 256 {
+		v = v<<8 | int(c.next())
+	}
+	return v % n
+}
+
+// Pick returns one of the options, chosen by the next byte.
+func Pick[E any](c *Choices, options ...E) E {
+	return options[c.Intn(len(options))]
+}
+
+func (c *Choices) next() byte {
+	if len(c.data) == 0 {
+		return 0
+	}
+	b := c.data[0]
+	c.data = c.data[1:]
+	return b
+}

@@ -1,0 +1,241 @@
+// Package timeline is the runner every level's spec is written for.
+//
+// A Case is a table: a fresh implementation, then calls made at offsets from
+// a start instant, each with the result it should give. The runner drives one
+// Fake clock, hands each call its time, and on failure prints the whole
+// timeline with a marker on every step that differs, so a learner sees where
+// their code first went its own way.
+//
+// A stub's "not implemented" panic is reported as such, not as a wrong answer;
+// any other panic is reported with the step that caused it; a case that never
+// returns is cut off after a few seconds. The rest of the suite still runs.
+package timeline
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rateladder/rateladder/harness/clock"
+)
+
+// Case is one timeline, or one free-form check, against a fresh implementation.
+type Case[T any] struct {
+	// Name is the subtest name. It is written as words separated by spaces
+	// and contains no slash, so a learner can find it in the spec file.
+	Name string
+	// Part is the part of the level's README that this case checks, from 1.
+	Part int
+	// Setup is how the implementation is built, as the failure report shows
+	// it: "New(10s)".
+	Setup string
+	// New builds the implementation. Levels that take the time as an
+	// argument ignore clk; levels 7 and 8 keep it.
+	New func(clk clock.Clock) T
+	// Start is the instant of offset 0. The zero Time means clock.Epoch.
+	Start time.Time
+	// Clocked says the implementation reads the clock rather than taking the
+	// time as an argument. It changes only how calls are written in messages:
+	// "at t=4s: QPS(Put, 5m)" instead of "Count(t=4s)".
+	Clocked bool
+	// Steps are the calls, in order. Offsets may repeat and may go
+	// backwards: the runner sets the clock to each step's instant.
+	Steps []Step[T]
+	// Probe, if set, runs after the steps, for what a timeline cannot say:
+	// allocations, memory, concurrency. It returns nil or an error that
+	// explains the failure with the numbers involved.
+	Probe func(impl T, clk *clock.Fake) error
+}
+
+// Step is one call at an offset from the case's start.
+type Step[T any] struct {
+	At   time.Duration
+	Call Call[T]
+}
+
+// At is the short way to write a Step in a table: At(10*sec, count(1)).
+func At[T any](offset time.Duration, call Call[T]) Step[T] {
+	return Step[T]{At: offset, Call: call}
+}
+
+// Call is a method call and the result it should give.
+type Call[T any] struct {
+	// Method is the method's name, such as "Count".
+	Method string
+	// Args are shown after the time: Count(t=4s, "latte"). Strings are
+	// quoted and durations written short.
+	Args []any
+	// Do makes the call and returns its result, or nil for a method that
+	// returns nothing. Return several results as one value: a small struct
+	// with exported fields, or a string.
+	Do func(impl T, now time.Time) any
+	// Want is the result the call must give, compared with cmp.Equal.
+	Want any
+	// Opts are passed to cmp.Equal and cmp.Diff.
+	Opts []cmp.Option
+	// Accept, if set, replaces the comparison with Want, for calls whose
+	// answer may lie in a range; Want then describes the range in words.
+	Accept func(got any) bool
+}
+
+// Verdict is how a case ended.
+type Verdict int
+
+// The verdicts, from best to worst.
+const (
+	Pass           Verdict = iota // every step gave its result
+	Fail                          // some step gave another result, or the probe failed
+	NotImplemented                // a stub's "not implemented" panic
+	Panicked                      // any other panic
+	TimedOut                      // the case did not finish in time
+)
+
+var verdictNames = [...]string{"pass", "fail", "not implemented", "panicked", "timed out"}
+
+func (v Verdict) String() string {
+	if int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return fmt.Sprintf("Verdict(%d)", int(v))
+}
+
+// Outcome is what Play found.
+type Outcome struct {
+	Case    string
+	Part    int
+	Verdict Verdict
+	// Step is the first step, from 1, that went wrong; 0 when no step did
+	// (a probe failed, or the constructor panicked).
+	Step int
+	// Report explains a verdict other than Pass, ready to print.
+	Report string
+}
+
+// StubCheckEnv names the environment variable that turns Run into the stub
+// check: with it set to 1, every case must end as NotImplemented, and one that
+// passes or fails in another way is an error. make test sets it for the
+// untouched ladder/ packages.
+const StubCheckEnv = "LADDER_STUBCHECK"
+
+// TimeoutEnv names the environment variable that overrides DefaultTimeout
+// for one case, as a Go duration such as "30s".
+const TimeoutEnv = "LADDER_CASE_TIMEOUT"
+
+// DefaultTimeout is how long a case may run before it is reported as stuck.
+// A correct implementation finishes any case in a small fraction of it, even
+// under the race detector on a slow machine.
+const DefaultTimeout = 10 * time.Second
+
+func caseTimeout() time.Duration {
+	if s := os.Getenv(TimeoutEnv); s != "" {
+		if d, err := time.ParseDuration(s); err == nil && d > 0 {
+			return d
+		}
+	}
+	return DefaultTimeout
+}
+
+// Run runs cases as subtests, grouped by part: "part 1/a hit at the
+// epoch". A learner can run one part with go test -run 'part_2'.
+func Run[T any](t *testing.T, cases []Case[T]) {
+	t.Helper()
+	if err := validate(cases); err != nil {
+		t.Fatalf("the spec itself is wrong: %v", err)
+	}
+	byPart := map[int][]Case[T]{}
+	var parts []int
+	for _, c := range cases {
+		if _, seen := byPart[c.Part]; !seen {
+			parts = append(parts, c.Part)
+		}
+		byPart[c.Part] = append(byPart[c.Part], c)
+	}
+	sort.Ints(parts)
+	for _, p := range parts {
+		t.Run(fmt.Sprintf("part %d", p), func(t *testing.T) {
+			for _, c := range byPart[p] {
+				t.Run(c.Name, func(t *testing.T) { RunCase(t, c) })
+			}
+		})
+	}
+}
+
+// RunCase plays one case in the current test and reports its outcome. Fuzz
+// targets use it, so a timeline found by the fuzzer is shown like any other.
+func RunCase[T any](t *testing.T, c Case[T]) {
+	t.Helper()
+	o := Play(c)
+	if os.Getenv(StubCheckEnv) == "1" {
+		if o.Verdict != NotImplemented {
+			t.Errorf("stub check: every case must fail as not implemented on the untouched stub, but this one ended as %q.\n%s", o.Verdict, o.Report)
+		}
+		return
+	}
+	if o.Verdict != Pass {
+		t.Error(o.Report)
+	}
+}
+
+// PlayAll plays every case and returns their outcomes in order. Spec tests
+// use it to check that a wrong implementation is caught.
+func PlayAll[T any](cases []Case[T]) []Outcome {
+	out := make([]Outcome, len(cases))
+	for i, c := range cases {
+		out[i] = Play(c)
+	}
+	return out
+}
+
+// Catches fails t unless a wrong implementation fails at least one case of
+// the given part (0: of any part). The cases passed in must be built with
+// that implementation. It is the mutation check that keeps a spec from
+// growing weaker unnoticed: naming the part makes sure a mutant is caught
+// by the cases meant for its mistake, not by accident elsewhere. It returns
+// the names of the cases that caught it.
+func Catches[T any](t *testing.T, mutant string, part int, cases []Case[T]) []string {
+	t.Helper()
+	var caught []string
+	for _, o := range PlayAll(cases) {
+		switch {
+		case o.Verdict == NotImplemented || o.Verdict == TimedOut:
+			t.Errorf("mutant %q: case %q ended as %q; a mutant must be a complete implementation:\n%s", mutant, o.Case, o.Verdict, o.Report)
+		case o.Verdict != Pass && (part == 0 || o.Part == part):
+			caught = append(caught, o.Case)
+		}
+	}
+	if len(caught) == 0 {
+		where := "any case"
+		if part > 0 {
+			where = fmt.Sprintf("any case of part %d", part)
+		}
+		t.Errorf("mutant %q passes %s: the spec no longer catches this wrong implementation", mutant, where)
+	}
+	return caught
+}
+
+func validate[T any](cases []Case[T]) error {
+	seen := map[string]bool{}
+	for i, c := range cases {
+		switch {
+		case c.Name == "":
+			return fmt.Errorf("case %d has no name", i)
+		case strings.Contains(c.Name, "/"):
+			return fmt.Errorf("case %q: a name must not contain a slash", c.Name)
+		case seen[c.Name]:
+			return fmt.Errorf("case %q appears twice", c.Name)
+		case c.Part < 1:
+			return fmt.Errorf("case %q: Part is %d, want 1 or more", c.Name, c.Part)
+		case c.New == nil:
+			return fmt.Errorf("case %q has no constructor", c.Name)
+		case len(c.Steps) == 0 && c.Probe == nil:
+			return fmt.Errorf("case %q has neither steps nor a probe", c.Name)
+		}
+		seen[c.Name] = true
+	}
+	return nil
+}

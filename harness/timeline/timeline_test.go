@@ -1,0 +1,271 @@
+package timeline
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/clock"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// tally is a toy implementation for the runner's own tests: it counts hits
+// in (now-window, now], or with inclusive set, wrongly in [now-window, now].
+type tally struct {
+	window    time.Duration
+	inclusive bool
+	hits      []time.Time
+	stub      bool
+	loop      bool
+	crash     bool
+}
+
+func (c *tally) Hit(now time.Time) {
+	if c.stub {
+		panic("not implemented: tally.Hit")
+	}
+	c.hits = append(c.hits, now)
+}
+
+func (c *tally) Count(now time.Time) int {
+	if c.crash {
+		var none []int
+		return none[len(c.hits)]
+	}
+	for c.loop {
+	}
+	n := 0
+	for _, h := range c.hits {
+		if (h.After(now.Add(-c.window)) || c.inclusive && h.Equal(now.Add(-c.window))) && !h.After(now) {
+			n++
+		}
+	}
+	return n
+}
+
+func (c *tally) Snapshot(time.Time) map[string]int {
+	return map[string]int{"hits": len(c.hits), "window_s": int(c.window / time.Second)}
+}
+
+func hit() Call[*tally] {
+	return Call[*tally]{Method: "Hit", Do: func(c *tally, now time.Time) any { c.Hit(now); return nil }}
+}
+
+func count(want int) Call[*tally] {
+	return Call[*tally]{Method: "Count", Do: func(c *tally, now time.Time) any { return c.Count(now) }, Want: want}
+}
+
+func boundaryCase(impl tally) Case[*tally] {
+	return Case[*tally]{
+		Name:  "a hit leaves exactly one window later",
+		Part:  1,
+		Setup: "New(10s)",
+		New:   func(clock.Clock) *tally { c := impl; c.window = 10 * time.Second; return &c },
+		Steps: []Step[*tally]{
+			At(5*time.Second, hit()),
+			At(15*time.Second-1, count(1)),
+			At(15*time.Second, count(0)),
+			At(16*time.Second, hit()),
+			At(25*time.Second, count(1)),
+			At(26*time.Second, count(0)),
+		},
+	}
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	// cmp.Diff picks spaces or no-break spaces at random so that nobody
+	// relies on its exact text; compare with them folded together.
+	got = strings.ReplaceAll(got, "\u00a0", " ")
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(got+"\n"), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./harness/timeline -update to create it")
+	if diff := cmp.Diff(strings.TrimSuffix(string(want), "\n"), got); diff != "" {
+		t.Errorf("report %s differs from %s (-want +got):\n%s", name, path, diff)
+	}
+}
+
+func TestPlayPasses(t *testing.T) {
+	o := Play(boundaryCase(tally{}))
+	if o.Verdict != Pass {
+		t.Fatalf("Play(right tally).Verdict = %v, want pass; report:\n%s", o.Verdict, o.Report)
+	}
+}
+
+func TestPlayMarksEveryStepThatDiffers(t *testing.T) {
+	o := Play(boundaryCase(tally{inclusive: true}))
+	if o.Verdict != Fail || o.Step != 3 {
+		t.Fatalf("Play(inclusive tally) = %v at step %d, want fail at step 3", o.Verdict, o.Step)
+	}
+	golden(t, "fail", o.Report)
+}
+
+func TestPlayReportsNotImplemented(t *testing.T) {
+	o := Play(boundaryCase(tally{stub: true}))
+	if o.Verdict != NotImplemented || o.Step != 1 {
+		t.Fatalf("Play(stub) = %v at step %d, want not implemented at step 1", o.Verdict, o.Step)
+	}
+	want := "not implemented yet: tally.Hit (harness/timeline/timeline_test.go:"
+	if !strings.HasPrefix(o.Report, want) {
+		t.Errorf("Play(stub).Report = %q, want it to start with %q", o.Report, want)
+	}
+}
+
+func TestPlayReportsAPanicWithItsStep(t *testing.T) {
+	o := Play(boundaryCase(tally{crash: true}))
+	if o.Verdict != Panicked || o.Step != 2 {
+		t.Fatalf("Play(crashing tally) = %v at step %d, want panicked at step 2", o.Verdict, o.Step)
+	}
+	for _, want := range []string{
+		"Count(t=14.999999999s) panicked: runtime error: index out of range [1] with length 0",
+		"harness/timeline/timeline_test.go:",
+		"(*tally).Count",
+		"(not run)",
+	} {
+		if !strings.Contains(o.Report, want) {
+			t.Errorf("Play(crashing tally).Report lacks %q:\n%s", want, o.Report)
+		}
+	}
+}
+
+func TestPlayShowsADiffForStructuredResults(t *testing.T) {
+	c := Case[*tally]{
+		Name: "snapshot", Part: 2, Setup: "New(10s)",
+		New: func(clock.Clock) *tally { return &tally{window: 10 * time.Second} },
+		Steps: []Step[*tally]{
+			At(time.Second, hit()),
+			At(time.Second, Call[*tally]{
+				Method: "Snapshot",
+				Do:     func(c *tally, now time.Time) any { return c.Snapshot(now) },
+				Want:   map[string]int{"hits": 2, "window_s": 10},
+			}),
+		},
+	}
+	o := Play(c)
+	if o.Verdict != Fail {
+		t.Fatalf("Play(snapshot).Verdict = %v, want fail", o.Verdict)
+	}
+	golden(t, "diff", o.Report)
+}
+
+func TestPlayWritesClockedCallsWithTheirTime(t *testing.T) {
+	c := boundaryCase(tally{inclusive: true})
+	c.Clocked = true
+	c.Start = clock.Epoch.Add(-time.Hour)
+	o := Play(c)
+	for _, want := range []string{"at t=15s: Count() = 1, want 0", "t counts from 1969-12-31T23:00:00Z"} {
+		if !strings.Contains(o.Report, want) {
+			t.Errorf("Play(clocked).Report lacks %q:\n%s", want, o.Report)
+		}
+	}
+}
+
+func TestPlayReportsAFailedProbe(t *testing.T) {
+	c := boundaryCase(tally{})
+	c.Probe = func(impl *tally, clk *clock.Fake) error {
+		if n := len(impl.hits); n != 0 {
+			return &probeError{n}
+		}
+		return nil
+	}
+	o := Play(c)
+	if o.Verdict != Fail || o.Step != 0 {
+		t.Fatalf("Play(probe) = %v at step %d, want fail at step 0", o.Verdict, o.Step)
+	}
+	if want := "Every step gave its result, but the check after them failed: still holds 2 hits"; !strings.Contains(o.Report, want) {
+		t.Errorf("Play(probe).Report lacks %q:\n%s", want, o.Report)
+	}
+}
+
+type probeError struct{ n int }
+
+func (e *probeError) Error() string { return "still holds " + string(rune('0'+e.n)) + " hits" }
+
+// TestPlayCutsOffAnEndlessLoop runs last in this file: the looping
+// goroutine cannot be stopped, so every later Play in the binary reports
+// that it was not run. The test checks that too.
+func TestPlayCutsOffAnEndlessLoop(t *testing.T) {
+	t.Setenv(TimeoutEnv, "200ms")
+	o := Play(boundaryCase(tally{loop: true}))
+	if o.Verdict != TimedOut || o.Step != 2 {
+		t.Fatalf("Play(looping tally) = %v at step %d, want timed out at step 2", o.Verdict, o.Step)
+	}
+	for _, want := range []string{`case "a hit leaves exactly one window later" (part 1) did not finish within 200ms`, "step 2, Count(t=14.999999999s)"} {
+		if !strings.Contains(o.Report, want) {
+			t.Errorf("Play(looping).Report lacks %q:\n%s", want, o.Report)
+		}
+	}
+	next := Play(boundaryCase(tally{}))
+	if next.Verdict != TimedOut || !strings.Contains(next.Report, "was not run") {
+		t.Errorf("a case after a stuck one = %v, %q; want timed out, not run", next.Verdict, next.Report)
+	}
+	stuck.Store(nil) // let the other tests of this binary run, if any come later
+}
+
+func TestRunRejectsABadSpec(t *testing.T) {
+	good := boundaryCase(tally{})
+	for name, mutate := range map[string]func(*Case[*tally]){
+		"slash":     func(c *Case[*tally]) { c.Name = "a/b" },
+		"no part":   func(c *Case[*tally]) { c.Part = 0 },
+		"no steps":  func(c *Case[*tally]) { c.Steps = nil },
+		"no name":   func(c *Case[*tally]) { c.Name = "" },
+		"no constr": func(c *Case[*tally]) { c.New = nil },
+	} {
+		c := good
+		mutate(&c)
+		if err := validate([]Case[*tally]{c}); err == nil {
+			t.Errorf("validate(case with %s) = nil, want an error", name)
+		}
+	}
+	if err := validate([]Case[*tally]{good, good}); err == nil {
+		t.Errorf("validate(two cases named alike) = nil, want an error")
+	}
+}
+
+func TestOffset(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0s", 4 * time.Second: "4s", 15*time.Second - 1: "14.999999999s",
+		5 * time.Minute: "5m", 90 * time.Minute: "1h30m", 168 * time.Hour: "168h",
+		-5 * time.Second: "-5s", 250 * time.Millisecond: "250ms", time.Hour + time.Second: "1h0m1s",
+	} {
+		if got := Offset(d); got != want {
+			t.Errorf("Offset(%d) = %q, want %q", int64(d), got, want)
+		}
+	}
+}
+
+func TestParallelRaisesAPanicInTheCaller(t *testing.T) {
+	defer func() {
+		if v := recover(); v != "not implemented: X" {
+			t.Errorf("Parallel recovered %v, want the goroutine's panic", v)
+		}
+	}()
+	Parallel(4, func(i int) {
+		if i == 2 {
+			panic("not implemented: X")
+		}
+	})
+}
+
+func TestChoicesRunOutAsZeros(t *testing.T) {
+	c := NewChoices([]byte{7, 1, 2})
+	if got := c.Intn(5); got != 2 {
+		t.Errorf("Intn(5) on 7 = %d, want 2", got)
+	}
+	if got := c.Intn(1000); got != (1<<8|2)%1000 {
+		t.Errorf("Intn(1000) on 1,2 = %d, want %d", got, (1<<8|2)%1000)
+	}
+	if c.More() || c.Intn(9) != 0 {
+		t.Errorf("after the input ran out: More() = %v, Intn(9) = %d; want false, 0", c.More(), c.Intn(9))
+	}
+}

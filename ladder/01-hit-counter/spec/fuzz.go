@@ -1,0 +1,62 @@
+package spec
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline"
+)
+
+// Fuzz checks the counters newCounter builds against a brute-force model
+// that keeps every hit and counts by scanning, on random timelines whose
+// times never go backwards.
+func Fuzz[C Counter](f *testing.F, newCounter func(window time.Duration) C) {
+	f.Add([]byte{2, 0, 1, 3, 0, 5, 1, 6, 1})
+	f.Add([]byte{0, 1, 0, 2, 1, 4, 0, 7, 1, 5, 1})
+	f.Add([]byte{4, 0, 0, 0, 0, 7, 1, 8, 1, 6, 1})
+	newC := erase(newCounter)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		timeline.RunCase(t, fuzzCase(newC, data))
+	})
+}
+
+var fuzzWindows = []time.Duration{ns, ms, sec, 7 * sec, minute}
+
+// fuzzCase decodes data into a timeline whose wants come from the model.
+func fuzzCase(newCounter func(time.Duration) Counter, data []byte) timeline.Case[Counter] {
+	in := timeline.NewChoices(data)
+	window := timeline.Pick(in, fuzzWindows...)
+	// Gaps between calls, chosen to land near the window's edges.
+	gaps := []time.Duration{0, ns, ms, window - ns, window, window + ns, window / 2, 3 * window}
+	var (
+		model []time.Duration // every hit, as an offset
+		steps []step
+		now   time.Duration
+	)
+	for in.More() && len(steps) < 200 {
+		if g := timeline.Pick(in, gaps...); g > 0 {
+			now += g
+		}
+		if in.Intn(2) == 0 {
+			model = append(model, now)
+			steps = append(steps, at(now, hit()))
+			continue
+		}
+		n := 0
+		for _, h := range model {
+			if h > now-window && h <= now {
+				n++
+			}
+		}
+		steps = append(steps, at(now, count(n)))
+	}
+	return timeline.Case[Counter]{
+		Name:  "fuzz",
+		Part:  1,
+		Setup: fmt.Sprintf("New(%s)", timeline.Offset(window)),
+		New:   func(clock.Clock) Counter { return newCounter(window) },
+		Steps: steps,
+	}
+}
