@@ -20,11 +20,20 @@ race_flag  = $(if $(filter $(1),$(RACE_LEVELS)),-race)
 help: ## list the targets
 	@echo "rateladder: eight katas on rolling windows and rate limiters."
 	@echo
-	@echo "  make progress        the ladder: what you have done, and what comes next"
-	@echo "  make test-level-N    level N's tests against your code in ladder/ (N = 1 to 8)"
-	@echo "  make test            everything that must stay green (what CI runs)"
-	@echo "  make check           gofmt, go vet and staticcheck"
-	@echo "  make help            this list"
+	@echo "For learners (N is a level, 1 to 8):"
+	@echo "  make progress           the ladder: what you have done, and what comes next"
+	@echo "  make test-level-N       level N's tests against your code in ladder/"
+	@echo "  make watch-level-N      rerun level N's tests whenever you save a file"
+	@echo "  make hint-N             the next hint for level N (make hints-N: all seen so far)"
+	@echo "  make fuzz-level-N       fuzz your level N against its model (FUZZTIME=30s)"
+	@echo "  make bench-level-N      your benchmarks beside the reference's"
+	@echo "  make compare-level-N    your code beside the reference"
+	@echo "  make reset-level-N      put level N's stub back as it was (FORCE=1: no question)"
+	@echo
+	@echo "For the repository:"
+	@echo "  make test               everything that must stay green (what CI runs)"
+	@echo "  make check              gofmt, go vet and staticcheck"
+	@echo "  make help               this list"
 
 progress: ## the whole ladder at a glance; always exits 0
 	@$(GO) run ./harness/cmd/ladder progress
@@ -33,6 +42,32 @@ test-level-%: ## one level's spec against the learner's code
 	@if [ -z "$(call level_dir,$*)" ]; then \
 		echo "Level $* is not built yet: it is coming. Run make progress to see the levels you can climb."; exit 1; fi
 	$(GO) test $(call race_flag,$*) $(call level_pkgs,$*)
+
+# Built once into the git-ignored .ladder/ folder: go run would add
+# "exit status 1" to every answer that is not a plain yes.
+LADDER = $(GO) build -o .ladder/ladder ./harness/cmd/ladder && ./.ladder/ladder
+FUZZTIME ?= 30s
+
+hint-%: ## the next hint of a level
+	@$(LADDER) hint $*
+
+hints-%: ## every hint of a level seen so far
+	@$(LADDER) hints $*
+
+reset-level-%: ## restore a level's stub, keeping a backup
+	@FORCE=$(FORCE) $(LADDER) reset $*
+
+watch-level-%: ## rerun a level's tests on every change
+	@$(LADDER) watch $(call race_flag,$*) $*
+
+fuzz-level-%: ## fuzz a level for FUZZTIME per target
+	@$(LADDER) fuzz --time $(FUZZTIME) $*
+
+bench-level-%: ## a level's benchmarks, yours beside the reference's
+	@$(LADDER) bench $*
+
+compare-level-%: ## your code beside the reference
+	@$(LADDER) compare $*
 
 test: vet test-harness test-specs test-solutions test-benchmarks test-stubs ## everything that must pass
 	@echo "make test: all green"

@@ -177,6 +177,9 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 		return
 	}
 	if o.Verdict != Pass {
+		if strings.HasPrefix(t.Name(), "Fuzz") && len(c.Steps) > 0 {
+			o.Report += "\n\nThe same timeline as Go, to paste into the spec's table and keep:\n\n" + GoSource(c)
+		}
 		t.Error(o.Report)
 	}
 }

@@ -269,3 +269,27 @@ func TestChoicesRunOutAsZeros(t *testing.T) {
 		t.Errorf("after the input ran out: More() = %v, Intn(9) = %d; want false, 0", c.More(), c.Intn(9))
 	}
 }
+
+func TestGoSourceWritesAPastableTable(t *testing.T) {
+	got := GoSource(boundaryCase(tally{}))
+	want := `// New(10s)
+steps: []step{
+	at(5*sec, hit()),
+	at(15*sec - ns, count(1)),
+	at(15*sec, count(0)),
+	at(16*sec, hit()),
+	at(25*sec, count(1)),
+	at(26*sec, count(0)),
+},`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("GoSource mismatch (-want +got):\n%s", diff)
+	}
+	for d, want := range map[time.Duration]string{
+		0: "0", time.Nanosecond: "ns", 1500 * time.Millisecond: "1500*ms", time.Hour: "hour",
+		7 * 24 * time.Hour: "168*hour", 2*time.Minute - 1: "2*minute - ns", 7: "7*ns",
+	} {
+		if got := GoDuration(d); got != want {
+			t.Errorf("GoDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

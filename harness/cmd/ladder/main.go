@@ -1,7 +1,13 @@
-// Command ladder is the learner's tool behind the make targets: it shows
-// the whole ladder and what to do next.
+// Command ladder is the learner's tool behind the make targets.
 //
-//	go run ./harness/cmd/ladder progress [--json]
+//	go run ./harness/cmd/ladder progress [--json]   the ladder and what to do next
+//	go run ./harness/cmd/ladder hint N              the next hint of level N
+//	go run ./harness/cmd/ladder hints N             every hint of level N seen so far
+//	go run ./harness/cmd/ladder reset N             restore level N's stub (FORCE=1: no question)
+//	go run ./harness/cmd/ladder watch N             rerun level N's tests on every change
+//	go run ./harness/cmd/ladder fuzz N              fuzz level N against its model
+//	go run ./harness/cmd/ladder bench N             your benchmarks beside the reference's
+//	go run ./harness/cmd/ladder compare N           your code beside the reference
 //
 // It runs from the repository's top folder, the one with go.mod.
 package main
@@ -20,7 +26,14 @@ func main() {
 const usage = `usage: go run ./harness/cmd/ladder <command>
 
 commands:
-  progress [--json]   the ladder: parts done, status, and what to do next
+  progress [--json]                 the ladder: parts done, status, and what to do next
+  hint LEVEL                        the next hint you have not seen
+  hints LEVEL                       every hint you have seen so far
+  reset LEVEL                       restore the level's stub as committed (FORCE=1 skips the question)
+  watch [--poll] [--race] LEVEL     rerun the level's tests whenever a .go file changes
+  fuzz [--time 30s] LEVEL           fuzz your code against the level's model
+  bench [--count 6] LEVEL           your benchmarks beside the reference's, with benchstat
+  compare LEVEL                     your code beside the reference, as a diff
 `
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -36,6 +49,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "progress":
 		return cmdProgress(root, args[1:], stdout, stderr)
+	case "hint":
+		return cmdHint(root, args[1:], stdout, stderr)
+	case "hints":
+		return cmdHints(root, args[1:], stdout, stderr)
+	case "reset":
+		return cmdReset(root, args[1:], stdout, stderr)
+	case "watch":
+		return cmdWatch(root, args[1:], stdout, stderr)
+	case "fuzz":
+		return cmdFuzz(root, args[1:], stdout, stderr)
+	case "bench":
+		return cmdBench(root, args[1:], stdout, stderr)
+	case "compare":
+		return cmdCompare(root, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// gitLadder is copyLadder under git, as a learner's clone is.
+func gitLadder(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := copyLadder(t)
+	for _, args := range [][]string{
+		{"init", "-q"},
+		{"add", "-A"},
+		{"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "ladder"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, string(out))
+	}
+	return dir
+}
+
+func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
+	dir := copyLadder(t)
+	out, code := runLadder(t, dir, "hints", "1")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "You have not asked for a hint on level 1 yet")
+
+	out, code = runLadder(t, dir, "hint", "1")
+	require.Equal(t, 0, code, out)
+	if !strings.HasPrefix(out, "Level 1, hint 1 of 4\n\n## Hint 1\n") || strings.Contains(out, "## Hint 2") {
+		t.Errorf("first hint-1 printed:\n%s\nwant hint 1 alone", out)
+	}
+	out, _ = runLadder(t, dir, "hint", "1")
+	if !strings.HasPrefix(out, "Level 1, hint 2 of 4\n\n## Hint 2\n") {
+		t.Errorf("second hint-1 printed:\n%s\nwant hint 2", out)
+	}
+	out, _ = runLadder(t, dir, "hints", "1")
+	if !strings.Contains(out, "the 2 of 4 hints you have seen") || !strings.Contains(out, "## Hint 1") || !strings.Contains(out, "## Hint 2") || strings.Contains(out, "## Hint 3") {
+		t.Errorf("hints-1 after two hints printed:\n%s\nwant hints 1 and 2 only", out)
+	}
+	state, err := os.ReadFile(filepath.Join(dir, ".ladder", "state.json"))
+	require.NoError(t, err)
+	require.Contains(t, string(state), `"1": 2`)
+
+	for range 2 {
+		runLadder(t, dir, "hint", "1")
+	}
+	out, _ = runLadder(t, dir, "hint", "1")
+	require.Contains(t, out, "You have seen all 4 hints of level 1")
+}
+
+func TestLevelArgumentsAreChecked(t *testing.T) {
+	dir := copyLadder(t)
+	for arg, want := range map[string]string{
+		"9":   `"9" is not a level: the ladder has levels 1 to 8`,
+		"one": `"one" is not a level`,
+		"5":   "level 5 (Page views in the last five minutes) is not built yet: it is coming",
+	} {
+		out, code := runLadder(t, dir, "hint", arg)
+		if code == 0 || !strings.Contains(out, want) {
+			t.Errorf("hint %s = exit %d, %q; want a failure saying %q", arg, code, out, want)
+		}
+	}
+}
+
+func TestResetAsksKeepsABackupAndTouchesNothingElse(t *testing.T) {
+	dir := gitLadder(t)
+	stub := filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go")
+	committed, err := os.ReadFile(stub)
+	require.NoError(t, err)
+	mine := []byte(halfDone)
+	require.NoError(t, os.WriteFile(stub, mine, 0o644))
+	notes := filepath.Join(dir, "ladder/01-hit-counter/notes.go")
+	require.NoError(t, os.WriteFile(notes, []byte("package hitcounter\n"), 0o644))
+
+	stdin = strings.NewReader("n\n")
+	out, code := runLadder(t, dir, "reset", "1")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "Nothing changed.")
+	got, _ := os.ReadFile(stub)
+	require.Equal(t, string(mine), string(got), "reset answered no changed the stub")
+
+	t.Setenv("FORCE", "1")
+	out, code = runLadder(t, dir, "reset", "1")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "restored ladder/01-hit-counter/hitcounter.go")
+	got, _ = os.ReadFile(stub)
+	if string(got) != string(committed) {
+		t.Errorf("after reset the stub is not the committed one:\n%s", got)
+	}
+	if _, err := os.Stat(notes); err != nil {
+		t.Errorf("reset removed a file of the learner's that is not the stub: %v", err)
+	}
+	backups, _ := filepath.Glob(filepath.Join(dir, ".ladder/backups/level-1-*/ladder/01-hit-counter/hitcounter.go"))
+	require.Len(t, backups, 1, "one backup of the stub")
+	kept, _ := os.ReadFile(backups[0])
+	require.Equal(t, string(mine), string(kept), "the backup holds the learner's version")
+
+	out, _ = runLadder(t, dir, "reset", "1")
+	require.Contains(t, out, "already as committed")
+}
+
+func TestPollingNoticesAChange(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.go")
+	require.NoError(t, os.WriteFile(file, []byte("package a\n"), 0o644))
+	p := pollChanges(dir, 10*time.Millisecond)
+	defer p.Close()
+	time.Sleep(30 * time.Millisecond) // let the poller take its first look
+	require.NoError(t, os.WriteFile(file, []byte("package a // edited\n"), 0o644))
+	select {
+	case <-p.C():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the poller did not notice an edited .go file within 5s")
+	}
+	// A write may be seen half done, then done: let it settle first.
+	time.Sleep(50 * time.Millisecond)
+	for len(p.C()) > 0 {
+		<-p.C()
+	}
+	// A file that is not Go is no reason to rerun the tests.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644))
+	select {
+	case <-p.C():
+		t.Error("the poller reported a change for a .txt file")
+	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// deadNotifier starts fine and never delivers an event, like fsnotify on
+// some network drives.
+type deadNotifier struct{ c chan struct{} }
+
+func (d deadNotifier) C() <-chan struct{} { return d.c }
+func (d deadNotifier) Close() error       { return nil }
+
+func TestWatchFallsBackToPolling(t *testing.T) {
+	defer func(f func(...string) (changes, error), w time.Duration) { newNotifier, probeWait = f, w }(newNotifier, probeWait)
+	probeWait = 50 * time.Millisecond
+	root := t.TempDir()
+	level := filepath.Join(root, "ladder", "01-x")
+	require.NoError(t, os.MkdirAll(level, 0o755))
+
+	for name, notifier := range map[string]func(...string) (changes, error){
+		"events never arrive": func(...string) (changes, error) { return deadNotifier{make(chan struct{})}, nil },
+		"watcher fails":       func(...string) (changes, error) { return nil, os.ErrPermission },
+	} {
+		newNotifier = notifier
+		var out strings.Builder
+		src := watchSource(root, level, false, 10*time.Millisecond, &out)
+		if _, ok := src.(*poller); !ok {
+			t.Errorf("%s: watch uses %T, want the poller", name, src)
+		}
+		if !strings.Contains(out.String(), "File events do not work here") || !strings.Contains(out.String(), "checking for changes every 10ms instead") {
+			t.Errorf("%s: watch said %q, want it to say it polls", name, out.String())
+		}
+		src.Close()
+	}
+
+	newNotifier = notifyChanges
+	var out strings.Builder
+	src := watchSource(root, level, false, time.Second, &out)
+	defer src.Close()
+	if _, ok := src.(*notifier); !ok {
+		t.Skipf("fsnotify does not deliver events on this machine (%s); the fallback above covers it", out.String())
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(level, "x.go"), []byte("package x\n"), 0o644))
+	select {
+	case <-src.C():
+	case <-time.After(5 * time.Second):
+		t.Fatal("fsnotify did not report a new .go file within 5s")
+	}
+}
+
+func TestCompareAsksBeforeShowingTheReference(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the level's tests")
+	}
+	dir := gitLadder(t)
+	ref := filepath.Join(repoRoot(t), "solutions/01-hit-counter")
+	stdin = strings.NewReader("n\n")
+	out, code := runLadder(t, dir, "compare", "1")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "There is no solutions/01-hit-counter here", "a copy without solutions/ says so")
+
+	if _, err := os.Stat(ref); err != nil {
+		t.Skip("no solutions/ here (a workshop copy)")
+	}
+	copyTree(t, ref, filepath.Join(dir, "solutions/01-hit-counter"))
+	stdin = strings.NewReader("n\n")
+	out, _ = runLadder(t, dir, "compare", "1")
+	if !strings.Contains(out, "The level is not done yet (0 of 2 parts); show the reference anyway? [y/N]") || strings.Contains(out, "diff --git") {
+		t.Errorf("compare on an untouched stub, answered no:\n%s\nwant the question and no diff", out)
+	}
+	stdin = strings.NewReader("y\n")
+	out, _ = runLadder(t, dir, "compare", "1")
+	require.Contains(t, out, "+++ b/ladder/01-hit-counter/hitcounter.go", "answered yes, compare shows the diff")
+
+	copyTree(t, ref, filepath.Join(dir, "ladder/01-hit-counter"))
+	out, _ = runLadder(t, dir, "compare", "1")
+	if strings.Contains(out, "not done yet") || !strings.Contains(out, "(the same)") {
+		t.Errorf("compare on a done level:\n%s\nwant no question, and the files the same", out)
+	}
+}
