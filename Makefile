@@ -15,7 +15,8 @@ level_pkgs = $(shell $(GO) list ./$(call level_dir,$(1))/... | grep -v '/spec')
 race_flag  = $(if $(filter $(1),$(RACE_LEVELS)),-race)
 
 .DEFAULT_GOAL := help
-.PHONY: help test progress check vet test-harness test-solutions test-specs test-stubs test-benchmarks
+LADDER_PHONY := student-copy class-report
+.PHONY: help test progress check $(LADDER_PHONY) vet test-harness test-solutions test-specs test-stubs test-benchmarks
 
 help: ## list the targets
 	@echo "rateladder: eight katas on rolling windows and rate limiters."
@@ -29,6 +30,10 @@ help: ## list the targets
 	@echo "  make bench-level-N      your benchmarks beside the reference's"
 	@echo "  make compare-level-N    your code beside the reference"
 	@echo "  make reset-level-N      put level N's stub back as it was (FORCE=1: no question)"
+	@echo
+	@echo "For instructors:"
+	@echo "  make student-copy DEST=dir          the ladder without solutions/, to hand out"
+	@echo "  make class-report DIRS=\"a b c\"      every student's progress in one table (FORMAT=csv)"
 	@echo
 	@echo "For the repository:"
 	@echo "  make test               everything that must stay green (what CI runs)"
@@ -69,6 +74,13 @@ bench-level-%: ## a level's benchmarks, yours beside the reference's
 compare-level-%: ## your code beside the reference
 	@$(LADDER) compare $*
 
+student-copy: ## a copy without solutions/ to hand out: make student-copy DEST=dir
+	@if [ -z "$(DEST)" ]; then echo "usage: make student-copy DEST=dir"; exit 2; fi
+	@$(LADDER) student-copy "$(DEST)"
+
+class-report: ## one table for a class: make class-report DIRS="a b c" [FORMAT=csv]
+	@$(LADDER) class-report --format $(or $(FORMAT),markdown) $(DIRS)
+
 test: vet test-harness test-specs test-solutions test-benchmarks test-stubs ## everything that must pass
 	@echo "make test: all green"
 
@@ -81,11 +93,18 @@ test-harness: ## the clock, the timeline runner and the ladder command
 test-specs: ## each spec's own tests: the wrong implementations it must catch
 	$(GO) test $$($(GO) list ./ladder/... | grep '/spec$$')
 
+# A workshop's student copy has no solutions/: these two then say so and pass.
 test-solutions: ## every reference solution against its spec, with the race detector
+ifneq ($(wildcard solutions),)
 	$(GO) test -race ./solutions/...
+else
+	@echo "no solutions/ here (a student copy): skipping the reference tests"
+endif
 
 test-benchmarks: ## every benchmark once, so that none of them rots
-	$(GO) test -run '^$$' -bench . -benchtime 1x ./solutions/... > /dev/null
+ifneq ($(wildcard solutions),)
+	@out=$$($(GO) test -run '^$$' -bench . -benchtime 1x ./solutions/... 2>&1) || { echo "$$out"; exit 1; }; echo "benchmarks: each ran once"
+endif
 
 test-stubs: ## the untouched stubs compile, and every case fails as not implemented
 	LADDER_STUBCHECK=1 $(GO) test $$($(GO) list ./ladder/... | grep -v '/spec')

@@ -11,12 +11,17 @@ import (
 // GoSource writes a case as the steps of a spec table, so that a timeline
 // the fuzzer found can be pasted into the spec and kept. It follows the
 // specs' convention: a call's helper is its method name in lower camel
-// case, taking the arguments and then the wanted result, and offsets are
-// written with the constants ns, ms, sec, minute and hour.
+// case, taking the arguments and then the wanted result, unless the call
+// gives its own Source; offsets are written with the constants ns, ms, sec,
+// minute and hour.
 func GoSource[T any](c Case[T]) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "// %s\nsteps: []step{\n", c.Setup)
 	for _, s := range c.Steps {
+		if s.Call.Source != "" {
+			fmt.Fprintf(&b, "\tat(%s, %s),\n", GoDuration(s.At), s.Call.Source)
+			continue
+		}
 		args := make([]string, 0, len(s.Call.Args)+1)
 		for _, a := range s.Call.Args {
 			args = append(args, goValue(a))

@@ -81,6 +81,10 @@ type Call[T any] struct {
 	// Accept, if set, replaces the comparison with Want, for calls whose
 	// answer may lie in a range; Want then describes the range in words.
 	Accept func(got any) bool
+	// Source, if set, is the spec's own Go for this call, such as
+	// "remembers(1, 2)", for GoSource to print when the spec's helper is not
+	// named after the method.
+	Source string
 }
 
 // Verdict is how a case ended.
@@ -141,7 +145,7 @@ func caseTimeout() time.Duration {
 }
 
 // Run runs cases as subtests, grouped by part: "part 1/a hit at the
-// epoch". A learner can run one part with go test -run 'part_2'.
+// epoch". A learner can run one part with go test -run '/part_2'.
 func Run[T any](t *testing.T, cases []Case[T]) {
 	t.Helper()
 	if err := validate(cases); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // event is one line of go test -json (see go doc test2json).
@@ -75,12 +77,18 @@ func listPackages(root string, dirs []string) ([]string, error) {
 // import path. Failing tests are the normal state of a learner's ladder,
 // so go test's exit status is not an error here.
 func runTests(root string, pkgs []string, extra ...string) (map[string]*pkgResult, error) {
+	return runTestsContext(context.Background(), root, pkgs, extra...)
+}
+
+// runTestsContext is runTests that stops go test when ctx is done.
+func runTestsContext(ctx context.Context, root string, pkgs []string, extra ...string) (map[string]*pkgResult, error) {
 	if len(pkgs) == 0 {
 		return map[string]*pkgResult{}, nil
 	}
 	args := append([]string{"test", "-json"}, extra...)
 	args = append(args, pkgs...)
-	cmd := exec.Command(goTool(), args...)
+	cmd := exec.CommandContext(ctx, goTool(), args...)
+	cmd.WaitDelay = 5 * time.Second
 	cmd.Dir = root
 	cmd.Env = learnerEnv()
 	var stdout, stderr bytes.Buffer

@@ -8,6 +8,8 @@
 //	go run ./harness/cmd/ladder fuzz N              fuzz level N against its model
 //	go run ./harness/cmd/ladder bench N             your benchmarks beside the reference's
 //	go run ./harness/cmd/ladder compare N           your code beside the reference
+//	go run ./harness/cmd/ladder student-copy DEST   the repository without solutions/
+//	go run ./harness/cmd/ladder class-report DIR... a table of a class's checkouts
 //
 // It runs from the repository's top folder, the one with go.mod.
 package main
@@ -34,6 +36,10 @@ commands:
   fuzz [--time 30s] LEVEL           fuzz your code against the level's model
   bench [--count 6] LEVEL           your benchmarks beside the reference's, with benchstat
   compare LEVEL                     your code beside the reference, as a diff
+
+for instructors:
+  student-copy DEST                 the repository without solutions/, to hand out
+  class-report [--format csv] DIR...   every student's ladder in one table
 `
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -63,6 +69,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdBench(root, args[1:], stdout, stderr)
 	case "compare":
 		return cmdCompare(root, args[1:], stdout, stderr)
+	case "student-copy":
+		return cmdStudentCopy(root, args[1:], stdout, stderr)
+	case "class-report":
+		return cmdClassReport(root, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

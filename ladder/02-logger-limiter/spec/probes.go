@@ -1,0 +1,103 @@
+package spec
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+)
+
+// badIntervalPanics checks that New rejects an interval that is not
+// positive, and says which value it got.
+func badIntervalPanics(newLogger func(time.Duration) Logger) error {
+	for _, d := range []time.Duration{0, -time.Second} {
+		msg, panicked := panicOf(func() { newLogger(d) })
+		if !panicked {
+			return fmt.Errorf("New(%v) returned a logger, want a panic: an interval must be positive", d)
+		}
+		if !strings.Contains(msg, d.String()) {
+			return fmt.Errorf("New(%v) panicked with %q, want a message that names the value %v", d, msg, d)
+		}
+	}
+	return nil
+}
+
+// panicOf runs f and returns what it panicked with. A stub's "not
+// implemented" panic goes on up, so that the runner reports it as such.
+func panicOf(f func()) (msg string, panicked bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			msg, panicked = fmt.Sprint(v), true
+			if strings.HasPrefix(msg, "not implemented") {
+				panic(v)
+			}
+		}
+	}()
+	f()
+	return "", false
+}
+
+// burstThenOneCall checks part 2's bound after a burst: 100,000 distinct
+// messages at t=0, then one call two intervals later. Every message of the
+// burst was printed at or before now - 2 x interval, so none may be left.
+func burstThenOneCall(newLogger func(time.Duration) Logger) error {
+	const (
+		interval = time.Second
+		burst    = 100_000
+	)
+	l := newLogger(interval)
+	for i := range burst {
+		m := "request " + strconv.Itoa(i) + " failed"
+		if !l.ShouldPrint(clock.Epoch, m) {
+			return fmt.Errorf("ShouldPrint(t=0s, %q) = false, want true: it is the first call with that message", m)
+		}
+	}
+	if got := l.Len(); got != burst {
+		return fmt.Errorf("Len() = %d after %d distinct messages at t=0s, want %d: every one of them is blocked", got, burst, burst)
+	}
+	if !l.ShouldPrint(clock.Epoch.Add(2*interval), "one more") {
+		return fmt.Errorf(`ShouldPrint(t=2s, "one more") = false, want true: it is the first call with that message`)
+	}
+	if got := l.Len(); got != 1 {
+		return fmt.Errorf("Len() = %d after %d distinct messages at t=0s and one more at t=2s (interval 1s), want 1: "+
+			"a message last printed at or before now - 2 x interval must be forgotten, and the new one must be remembered", got, burst)
+	}
+	return nil
+}
+
+// steadyStream checks part 2's bound all along a long run: one fresh
+// message every millisecond for 50 intervals of a second, with a message
+// that repeats on every call. After each call, Len must be at least the
+// messages printed in the last interval (they are all blocked) and at most
+// those printed in the last two.
+func steadyStream(newLogger func(time.Duration) Logger) error {
+	const (
+		interval    = time.Second
+		gap         = time.Millisecond
+		perInterval = int(interval / gap)
+		calls       = 50 * perInterval
+		hot         = "heartbeat"
+	)
+	l := newLogger(interval)
+	for i := range calls {
+		now := clock.Epoch.Add(time.Duration(i) * gap)
+		// The heartbeat prints on the first call of every second, and is
+		// refused on the other 999.
+		if got, want := l.ShouldPrint(now, hot), i%perInterval == 0; got != want {
+			return fmt.Errorf("ShouldPrint(t=%v, %q) = %v, want %v: it is called every 1ms with a 1s interval", now.Sub(clock.Epoch), hot, got, want)
+		}
+		m := "request " + strconv.Itoa(i)
+		if !l.ShouldPrint(now, m) {
+			return fmt.Errorf("ShouldPrint(t=%v, %q) = false, want true: it is the first call with that message", now.Sub(clock.Epoch), m)
+		}
+		// The heartbeat is always blocked, so it adds one to both bounds.
+		lo, hi := 1+min(i+1, perInterval), 1+min(i+1, 2*perInterval)
+		if got := l.Len(); got < lo || got > hi {
+			return fmt.Errorf("Len() = %d at t=%v, after one fresh message every 1ms and a heartbeat (interval 1s), want between %d and %d: "+
+				"at least every message printed in the last interval, at most those of the last two", got, now.Sub(clock.Epoch), lo, hi)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,292 @@
+// Package spec is level 2's conformance suite: every case of the logger
+// rate limiter is written here once, and run against both the learner's stub
+// in ladder/02-logger-limiter and the reference in solutions/02-logger-limiter.
+package spec
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline"
+)
+
+// Logger is the API level 2 asks for.
+type Logger interface {
+	ShouldPrint(now time.Time, message string) bool
+	Len() int
+}
+
+// Test runs every case against the loggers newLogger builds.
+func Test[L Logger](t *testing.T, newLogger func(interval time.Duration) L) {
+	timeline.Run(t, cases(erase(newLogger)))
+}
+
+// erase turns a constructor of a concrete type into one of the interface,
+// so that Test type-checks with logger.New as it is.
+func erase[L Logger](newLogger func(time.Duration) L) func(time.Duration) Logger {
+	return func(d time.Duration) Logger { return newLogger(d) }
+}
+
+// Offsets in the tables are written with these.
+const (
+	ns     = time.Nanosecond
+	ms     = time.Millisecond
+	sec    = time.Second
+	minute = time.Minute
+	hour   = time.Hour
+	day    = 24 * hour
+	week   = 7 * day
+)
+
+type step = timeline.Step[Logger]
+
+var at = timeline.At[Logger]
+
+func shouldPrint(message string, want bool) timeline.Call[Logger] {
+	return timeline.Call[Logger]{
+		Method: "ShouldPrint",
+		Args:   []any{message},
+		Do:     func(l Logger, now time.Time) any { return l.ShouldPrint(now, message) },
+		Want:   want,
+	}
+}
+
+// between is the range of lengths a Len step accepts, as its want.
+type between struct{ lo, hi int }
+
+func (b between) String() string {
+	if b.lo == b.hi {
+		return fmt.Sprint(b.lo)
+	}
+	return fmt.Sprintf("between %d and %d", b.lo, b.hi)
+}
+
+// GoString writes the range as the arguments of remembers, for a timeline
+// the fuzzer found and printed as Go.
+func (b between) GoString() string { return fmt.Sprintf("%d, %d", b.lo, b.hi) }
+
+// remembers checks Len right after a ShouldPrint call, at that call's time.
+// Part 2 allows any length from lo, the messages printed in the last
+// interval (a logger must remember those to refuse them), to hi, the
+// messages printed in the last two intervals (it may keep no older ones).
+func remembers(lo, hi int) timeline.Call[Logger] {
+	return timeline.Call[Logger]{
+		Method: "Len",
+		Do:     func(l Logger, _ time.Time) any { return l.Len() },
+		Want:   between{lo, hi},
+		Accept: func(got any) bool {
+			n, ok := got.(int)
+			return ok && lo <= n && n <= hi
+		},
+	}
+}
+
+// A timeline case before it is bound to a constructor.
+type loggerCase struct {
+	name     string
+	part     int
+	interval time.Duration
+	steps    []step
+	probe    func(newLogger func(time.Duration) Logger) error
+}
+
+func cases(newLogger func(time.Duration) Logger) []timeline.Case[Logger] {
+	out := make([]timeline.Case[Logger], len(table))
+	for i, tc := range table {
+		out[i] = timeline.Case[Logger]{
+			Name:  tc.name,
+			Part:  tc.part,
+			Setup: fmt.Sprintf("New(%s)", timeline.Offset(tc.interval)),
+			New:   func(clock.Clock) Logger { return newLogger(tc.interval) },
+			Steps: tc.steps,
+		}
+		if tc.probe != nil {
+			out[i].Probe = func(Logger, *clock.Fake) error { return tc.probe(newLogger) }
+		}
+	}
+	return out
+}
+
+// table holds every case of level 2. Part 1 is the limiter itself; part 2
+// is the follow-up, where the logger must forget messages it no longer
+// needs, and Len shows how many it keeps.
+var table = []loggerCase{
+	// Part 1: print each message at most once per interval.
+	{
+		// The README's first example, with the same numbers.
+		name: "interleaved messages keep their own timers", part: 1, interval: 10 * sec,
+		steps: []step{
+			at(2*sec, shouldPrint("disk full", true)),
+			at(3*sec, shouldPrint("cache miss", true)),
+			at(5*sec, shouldPrint("disk full", false)),
+			at(11*sec, shouldPrint("cache miss", false)), // 3s is in (1s, 11s]
+			at(12*sec, shouldPrint("disk full", true)),   // 2s is not in (2s, 12s]
+			at(13*sec, shouldPrint("cache miss", true)),
+			at(13*sec, shouldPrint("disk full", false)), // printed again at 12s
+		},
+	},
+	{
+		// The README's boundary example: (now - interval, now] is half-open.
+		name: "a message prints again exactly one interval later and not before", part: 1, interval: 10 * sec,
+		steps: []step{
+			at(5*sec, shouldPrint("disk full", true)),
+			at(15*sec-ns, shouldPrint("disk full", false)),
+			at(15*sec, shouldPrint("disk full", true)),
+			at(25*sec-ns, shouldPrint("disk full", false)),
+			at(25*sec, shouldPrint("disk full", true)),
+		},
+	},
+	{
+		name: "the same message twice at the same instant", part: 1, interval: 10 * sec,
+		steps: []step{
+			at(7*sec, shouldPrint("disk full", true)),
+			at(7*sec, shouldPrint("disk full", false)),
+			at(7*sec, shouldPrint("cache miss", true)),
+			at(7*sec, shouldPrint("cache miss", false)),
+			at(7*sec, shouldPrint("disk full", false)),
+		},
+	},
+	{
+		// The README's example of a message repeated while it is blocked.
+		name: "a refused call does not restart the timer", part: 1, interval: 3 * sec,
+		steps: []step{
+			at(1*sec, shouldPrint("retrying", true)),
+			at(2*sec, shouldPrint("retrying", false)),
+			at(3*sec, shouldPrint("retrying", false)),
+			at(4*sec, shouldPrint("retrying", true)), // 3s after the print at 1s
+			at(5*sec, shouldPrint("retrying", false)),
+			at(6*sec, shouldPrint("retrying", false)),
+			at(7*sec, shouldPrint("retrying", true)),
+			at(8*sec, shouldPrint("retrying", false)),
+		},
+	},
+	{
+		// The README's epoch example: t = 0 is Unix time 0, the zero-value trap.
+		name: "a first message exactly at the epoch", part: 1, interval: 10 * sec,
+		steps: []step{
+			at(0, shouldPrint("boot", true)),
+			at(0, shouldPrint("boot", false)),
+			at(10*sec-ns, shouldPrint("boot", false)),
+			at(10*sec, shouldPrint("boot", true)),
+		},
+	},
+	{
+		name: "the empty string is an ordinary message", part: 1, interval: 10 * sec,
+		steps: []step{
+			at(1*sec, shouldPrint("", true)),
+			at(2*sec, shouldPrint("", false)),
+			at(2*sec, shouldPrint(" ", true)),
+			at(2*sec, shouldPrint("Disk full", true)),
+			at(2*sec, shouldPrint("disk full", true)), // case matters too
+			at(11*sec-ns, shouldPrint("", false)),
+			at(11*sec, shouldPrint("", true)),
+		},
+	},
+	{
+		name: "an idle gap far longer than the interval", part: 1, interval: minute,
+		steps: []step{
+			at(0, shouldPrint("heartbeat", true)),
+			at(30*sec, shouldPrint("heartbeat", false)),
+			at(30*day, shouldPrint("heartbeat", true)),
+			at(30*day+minute-ns, shouldPrint("heartbeat", false)),
+			at(30*day+minute, shouldPrint("heartbeat", true)),
+		},
+	},
+	{
+		name: "a one-nanosecond interval", part: 1, interval: ns,
+		steps: []step{
+			at(0, shouldPrint("tick", true)),
+			at(0, shouldPrint("tick", false)),
+			at(1*ns, shouldPrint("tick", true)),
+			at(1*ns, shouldPrint("tock", true)),
+			at(1*ns, shouldPrint("tick", false)),
+			at(3*ns, shouldPrint("tick", true)),
+		},
+	},
+	{
+		name: "a week-long interval", part: 1, interval: week,
+		steps: []step{
+			at(0, shouldPrint("weekly report", true)),
+			at(6*day, shouldPrint("weekly report", false)),
+			at(week-ns, shouldPrint("weekly report", false)),
+			at(week, shouldPrint("weekly report", true)),
+		},
+	},
+	{
+		name: "a sub-second interval", part: 1, interval: 500 * ms,
+		steps: []step{
+			at(1200*ms, shouldPrint("tick", true)),
+			at(1500*ms, shouldPrint("tick", false)),
+			at(1700*ms-ns, shouldPrint("tick", false)),
+			at(1700*ms, shouldPrint("tick", true)),
+			at(2000*ms, shouldPrint("tick", false)),
+		},
+	},
+	{
+		name: "a non-positive interval panics with its value", part: 1, interval: sec,
+		probe: badIntervalPanics,
+	},
+
+	// Part 2: memory that does not grow forever.
+	{
+		// The README's part 2 example, with the same numbers.
+		name: "the logger forgets messages two intervals old", part: 2, interval: 10 * sec,
+		steps: []step{
+			at(0, shouldPrint("a", true)),
+			at(0, remembers(1, 1)),
+			at(4*sec, shouldPrint("b", true)),
+			at(4*sec, remembers(2, 2)),
+			at(10*sec, shouldPrint("c", true)),
+			at(10*sec, remembers(2, 3)), // "a" (0s) may go: it is no longer blocked
+			at(20*sec, shouldPrint("d", true)),
+			at(20*sec, remembers(1, 3)), // "b" and "c" may stay until 24s and 30s
+			at(30*sec, shouldPrint("d", true)),
+			at(30*sec, remembers(1, 1)), // "c" was printed at 30s - 2 x 10s
+		},
+	},
+	{
+		name: "a refused call forgets old messages too", part: 2, interval: 10 * sec,
+		steps: []step{
+			at(0, shouldPrint("a", true)),
+			at(15*sec, shouldPrint("b", true)),
+			at(15*sec, remembers(1, 2)),
+			at(20*sec, shouldPrint("b", false)),
+			at(20*sec, remembers(1, 1)), // "a" (0s) is two intervals old
+		},
+	},
+	{
+		name: "a message from one interval ago is gone two intervals later", part: 2, interval: 10 * sec,
+		steps: []step{
+			at(0, shouldPrint("a", true)),
+			at(19*sec, shouldPrint("b", true)),
+			at(19*sec, remembers(1, 2)),
+			at(25*sec, shouldPrint("c", true)),
+			at(25*sec, remembers(2, 2)), // "a" (0s) is older than 25s - 2 x 10s
+		},
+	},
+	{
+		name: "forgetting never lets a blocked message through", part: 2, interval: 10 * sec,
+		steps: []step{
+			at(0, shouldPrint("x", true)),
+			at(9*sec, shouldPrint("a", true)),
+			at(11*sec, shouldPrint("a", false)),
+			at(19*sec-ns, shouldPrint("a", false)),
+			at(19*sec, shouldPrint("a", true)),
+			at(19500*ms, shouldPrint("b", true)),
+			at(20*sec, shouldPrint("b", false)),
+			at(21*sec, shouldPrint("b", false)),
+			at(29500*ms-ns, shouldPrint("b", false)),
+			at(29500*ms, shouldPrint("b", true)),
+		},
+	},
+	{
+		name: "100,000 distinct messages at one instant, then one call two intervals later", part: 2, interval: sec,
+		probe: burstThenOneCall,
+	},
+	{
+		name: "a steady stream of fresh messages over many intervals", part: 2, interval: sec,
+		probe: steadyStream,
+	},
+}

@@ -1,0 +1,237 @@
+package spec
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/timeline"
+)
+
+// Wrong implementations that the spec must catch. Each is a complete café
+// with one mistake a learner makes; if an edit to the spec lets one of them
+// pass, this test fails.
+
+// mistakes switches on one wrong step in queue; all off, queue gives the
+// right answers with a queue that re-slices and so reallocates.
+type mistakes struct {
+	inclusive   bool // keeps an order at exactly now-window
+	keepZeros   bool // never deletes a drink whose count falls to zero
+	liveCount   bool // with keepZeros, counts the drinks above zero, so Distinct is right
+	ownBoard    bool // Counts returns its own map
+	cachedBoard bool // Counts hands out one copy until the next order
+	staleBoard  bool // Counts does not drop old orders first
+	foldCase    bool // "Latte" and "latte" are one drink
+	oneAtATime  bool // drops at most one old order per call
+	onlyOnOrder bool // drops old orders in Order only
+	anyWindow   bool // New does not check the window
+}
+
+type queued struct {
+	at    time.Time
+	drink string
+}
+
+type queue struct {
+	window time.Duration
+	wrong  mistakes
+	orders []queued // oldest first; q = q[1:] to drop
+	counts map[string]int
+	live   int            // drinks whose count is above zero
+	board  map[string]int // the copy cachedBoard hands out, nil when stale
+}
+
+func mutant(wrong mistakes) func(time.Duration) Cafe {
+	return func(w time.Duration) Cafe {
+		if w <= 0 && !wrong.anyWindow {
+			panic(fmt.Sprintf("window must be positive, got %v", w))
+		}
+		return &queue{window: w, wrong: wrong, counts: map[string]int{}}
+	}
+}
+
+func (q *queue) name(drink string) string {
+	if q.wrong.foldCase {
+		return strings.ToLower(drink)
+	}
+	return drink
+}
+
+func (q *queue) expire(now time.Time) {
+	cutoff := now.Add(-q.window)
+	for len(q.orders) > 0 {
+		h := q.orders[0].at
+		if h.After(cutoff) || q.wrong.inclusive && h.Equal(cutoff) {
+			return
+		}
+		d := q.orders[0].drink
+		q.orders = q.orders[1:]
+		q.board = nil
+		q.counts[d]--
+		if q.counts[d] == 0 {
+			q.live--
+			if !q.wrong.keepZeros {
+				delete(q.counts, d)
+			}
+		}
+		if q.wrong.oneAtATime {
+			return
+		}
+	}
+}
+
+// read drops old orders before a call that only reads.
+func (q *queue) read(now time.Time) {
+	if !q.wrong.onlyOnOrder {
+		q.expire(now)
+	}
+}
+
+func (q *queue) Order(now time.Time, drink string) {
+	q.expire(now)
+	drink = q.name(drink)
+	q.orders = append(q.orders, queued{now, drink})
+	q.board = nil
+	if q.counts[drink]++; q.counts[drink] == 1 {
+		q.live++
+	}
+}
+
+func (q *queue) Count(now time.Time, drink string) int {
+	q.read(now)
+	return q.counts[q.name(drink)]
+}
+
+func (q *queue) Total(now time.Time) int {
+	q.read(now)
+	return len(q.orders)
+}
+
+func (q *queue) Distinct(now time.Time) int {
+	q.read(now)
+	if q.wrong.liveCount {
+		return q.live
+	}
+	return len(q.counts)
+}
+
+func (q *queue) Counts(now time.Time) map[string]int {
+	if !q.wrong.staleBoard {
+		q.read(now)
+	}
+	switch {
+	case q.wrong.ownBoard:
+		return q.counts
+	case q.wrong.cachedBoard && q.board != nil:
+		return q.board
+	}
+	b := map[string]int{}
+	for d, n := range q.counts {
+		if n > 0 || !q.wrong.liveCount { // liveCount hides the zeros it keeps
+			b[d] = n
+		}
+	}
+	if q.wrong.cachedBoard {
+		q.board = b
+	}
+	return b
+}
+
+// latest keeps, per drink, only its count and the time of its latest
+// order: a drink's orders all leave together, when the latest one does.
+type latest struct {
+	window time.Duration
+	drinks map[string]*tab
+}
+
+type tab struct {
+	n    int
+	last time.Time
+}
+
+// live reports whether t still has orders in the window at now.
+func (l *latest) live(t *tab, now time.Time) bool {
+	return t != nil && t.last.After(now.Add(-l.window))
+}
+
+func (l *latest) Order(now time.Time, drink string) {
+	t := l.drinks[drink]
+	if !l.live(t, now) {
+		t = &tab{}
+		l.drinks[drink] = t
+	}
+	t.n++
+	t.last = now
+}
+
+func (l *latest) Count(now time.Time, drink string) int {
+	if t := l.drinks[drink]; l.live(t, now) {
+		return t.n
+	}
+	return 0
+}
+
+func (l *latest) Counts(now time.Time) map[string]int {
+	b := map[string]int{}
+	for d, t := range l.drinks {
+		if l.live(t, now) {
+			b[d] = t.n
+		} else {
+			delete(l.drinks, d)
+		}
+	}
+	return b
+}
+
+func (l *latest) Distinct(now time.Time) int {
+	n := 0
+	for _, t := range l.drinks {
+		if l.live(t, now) {
+			n++
+		}
+	}
+	return n
+}
+
+func (l *latest) Total(now time.Time) int {
+	n := 0
+	for _, t := range l.drinks {
+		if l.live(t, now) {
+			n += t.n
+		}
+	}
+	return n
+}
+
+func TestSpecCatchesMutants(t *testing.T) {
+	mutants := []struct {
+		name string
+		part int // the part whose cases must catch it
+		new  func(time.Duration) Cafe
+	}{
+		{"inclusive boundary: still counts an order at exactly now-window", 1, mutant(mistakes{inclusive: true})},
+		{"drops at most one old order per call", 1, mutant(mistakes{oneAtATime: true})},
+		{"drops old orders only when a new one comes", 1, mutant(mistakes{onlyOnOrder: true})},
+		{"folds case: Latte and latte are one drink", 1, mutant(mistakes{foldCase: true})},
+		{"keeps only each drink's latest order time: its orders leave together", 1, func(w time.Duration) Cafe {
+			if w <= 0 {
+				panic(fmt.Sprintf("window must be positive, got %v", w))
+			}
+			return &latest{window: w, drinks: map[string]*tab{}}
+		}},
+		{"New accepts a window that is not positive", 1, mutant(mistakes{anyWindow: true})},
+		{"right answers, but a re-slicing queue that reallocates", 1, mutant(mistakes{})},
+		{"never deletes zero-count drinks, so Distinct counts them", 2, mutant(mistakes{keepZeros: true})},
+		{"right answers, but never forgets a drink: memory grows with every drink ever ordered", 2, mutant(mistakes{keepZeros: true, liveCount: true})},
+		{"Counts returns its internal map", 3, mutant(mistakes{ownBoard: true})},
+		{"Counts hands out one cached copy until the next order", 3, mutant(mistakes{cachedBoard: true})},
+		{"Counts does not drop old orders first", 3, mutant(mistakes{staleBoard: true})},
+	}
+	for _, m := range mutants {
+		t.Run(m.name, func(t *testing.T) {
+			caught := timeline.Catches(t, m.name, m.part, cases(m.new))
+			t.Logf("caught by: %q", caught)
+		})
+	}
+}

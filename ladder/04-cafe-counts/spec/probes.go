@@ -1,0 +1,116 @@
+package spec
+
+import (
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+)
+
+// menu is a hundred drink names, made once so that ordering them in the
+// probes and the benchmark allocates nothing on the caller's side.
+var menu = func() []string {
+	names := make([]string, 100)
+	for i := range names {
+		names[i] = "drink " + strconv.Itoa(i)
+	}
+	return names
+}()
+
+// newPanics checks that New rejects a window that is not positive, and
+// names the value in its message.
+func newPanics(_ Cafe, newCafe func(time.Duration) Cafe) error {
+	for _, w := range []time.Duration{0, -sec} {
+		msg, panicked := panicOf(func() { newCafe(w) })
+		switch {
+		case !panicked:
+			return fmt.Errorf("New(%v) returned, want a panic: a window that is not positive is a bug in the caller's code", w)
+		case strings.HasPrefix(msg, "not implemented"):
+			panic(msg) // a stub: let the runner report it as such
+		case !strings.Contains(msg, w.String()):
+			return fmt.Errorf("New(%v) panicked with %q, want a message that names the value %v", w, msg, w)
+		}
+	}
+	return nil
+}
+
+// panicOf runs f and returns the message of its panic, if any.
+func panicOf(f func()) (msg string, panicked bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			msg, panicked = fmt.Sprint(v), true
+		}
+	}()
+	f()
+	return "", false
+}
+
+// steadyStateAllocs checks part 1's memory rule: a café that has seen a
+// full window of steady orders reuses its memory. A queue that re-slices
+// (q = q[1:]) and appends reallocates now and then; over many orders, that
+// shows.
+func steadyStateAllocs(_ Cafe, newCafe func(time.Duration) Cafe) error {
+	const (
+		window     = time.Second
+		gap        = time.Millisecond // 1,000 orders in every window
+		ordersEach = 20_000
+	)
+	c := newCafe(window)
+	now := clock.Epoch
+	i := 0
+	orderFor := func(n int) {
+		for range n {
+			now = now.Add(gap)
+			drink := menu[i%len(menu)]
+			i++
+			c.Order(now, drink)
+			c.Count(now, drink)
+			c.Total(now)
+		}
+	}
+	orderFor(5_000) // fill the window a few times over
+	allocs := testing.AllocsPerRun(5, func() { orderFor(ordersEach) })
+	if allocs > 0 {
+		return fmt.Errorf("%v allocations per %d orders of %d drinks in steady state (1,000 orders in each window), want 0: reuse the queue's memory (see part 1 of the README)",
+			allocs, ordersEach, len(menu))
+	}
+	return nil
+}
+
+// forgottenDrinksFreed checks part 2's memory rule: a café that forgets a
+// drink when its count falls to zero holds memory for the orders in the
+// window, not for every drink it ever saw.
+func forgottenDrinksFreed(_ Cafe, newCafe func(time.Duration) Cafe) error {
+	const (
+		window   = time.Second
+		gap      = time.Millisecond // 1,000 orders in every window
+		drinks   = 100_000          // each ordered once
+		limitKiB = 1024             // a right café holds about 100 KiB
+	)
+	before := liveHeap()
+	c := newCafe(window)
+	now := clock.Epoch
+	for i := range drinks {
+		now = now.Add(gap)
+		c.Order(now, "drink "+strconv.Itoa(i))
+	}
+	after := liveHeap()
+	runtime.KeepAlive(c)
+	if grew := (int64(after) - int64(before)) / 1024; grew > limitKiB {
+		return fmt.Errorf("the café holds %d KiB after %d different drinks, one order each, with %d of them in the window; want at most %d KiB: forget a drink when its count falls to zero (see part 2 of the README)",
+			grew, drinks, int(window/gap), limitKiB)
+	}
+	return nil
+}
+
+// liveHeap returns the bytes of live heap objects, after a collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}

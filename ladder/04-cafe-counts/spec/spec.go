@@ -1,0 +1,489 @@
+// Package spec is level 4's conformance suite: every case of the café's
+// drink counts is written here once, and run against both the learner's stub
+// in ladder/04-cafe-counts and the reference in solutions/04-cafe-counts.
+package spec
+
+import (
+	"fmt"
+	"maps"
+	"testing"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline"
+)
+
+// Cafe is the API level 4 asks for.
+type Cafe interface {
+	Order(now time.Time, drink string)
+	Count(now time.Time, drink string) int
+	Total(now time.Time) int
+	Distinct(now time.Time) int
+	Counts(now time.Time) map[string]int
+}
+
+// Test runs every case against the cafés newCafe builds.
+func Test[C Cafe](t *testing.T, newCafe func(window time.Duration) C) {
+	timeline.Run(t, cases(erase(newCafe)))
+}
+
+// erase turns a constructor of a concrete type into one of the interface,
+// so that Test type-checks with cafe.New as it is.
+func erase[C Cafe](newCafe func(time.Duration) C) func(time.Duration) Cafe {
+	return func(w time.Duration) Cafe { return newCafe(w) }
+}
+
+// Offsets in the tables are written with these.
+const (
+	ns     = time.Nanosecond
+	ms     = time.Millisecond
+	sec    = time.Second
+	minute = time.Minute
+	hour   = time.Hour
+	day    = 24 * hour
+	week   = 7 * day
+)
+
+type step = timeline.Step[Cafe]
+
+var at = timeline.At[Cafe]
+
+func order(drink string) timeline.Call[Cafe] {
+	return timeline.Call[Cafe]{
+		Method: "Order",
+		Args:   []any{drink},
+		Do:     func(c Cafe, now time.Time) any { c.Order(now, drink); return nil },
+	}
+}
+
+func count(drink string, want int) timeline.Call[Cafe] {
+	return timeline.Call[Cafe]{
+		Method: "Count",
+		Args:   []any{drink},
+		Do:     func(c Cafe, now time.Time) any { return c.Count(now, drink) },
+		Want:   want,
+	}
+}
+
+func total(want int) timeline.Call[Cafe] {
+	return timeline.Call[Cafe]{
+		Method: "Total",
+		Do:     func(c Cafe, now time.Time) any { return c.Total(now) },
+		Want:   want,
+	}
+}
+
+func distinct(want int) timeline.Call[Cafe] {
+	return timeline.Call[Cafe]{
+		Method: "Distinct",
+		Do:     func(c Cafe, now time.Time) any { return c.Distinct(now) },
+		Want:   want,
+	}
+}
+
+// counts compares the whole board; the runner prints a cmp.Diff when it
+// differs. Use board{} for an empty board: a nil map is a different answer.
+func counts(want board) timeline.Call[Cafe] {
+	return timeline.Call[Cafe]{
+		Method: "Counts",
+		// The runner compares results after the last step, so keep a copy
+		// of the map as it was now, not as later steps may leave it.
+		Do:   func(c Cafe, now time.Time) any { return maps.Clone(c.Counts(now)) },
+		Want: map[string]int(want),
+	}
+}
+
+// board is the map Counts returns, written short in the tables.
+type board = map[string]int
+
+// ident is a Go identifier in a step's call, shown without quotes: clear(m).
+type ident string
+
+func (i ident) String() string { return string(i) }
+
+// held is the map that an "m := Counts()" step returned, kept for the
+// later steps of the same case that change it or look at it again. Each
+// case gets its own, because table builds the cases anew for every run.
+type held struct{ m map[string]int }
+
+// keep calls Counts and keeps the map it returned, as m.
+func (h *held) keep(want board) timeline.Call[Cafe] {
+	return timeline.Call[Cafe]{
+		Method: "m := Counts",
+		Do: func(c Cafe, now time.Time) any {
+			h.m = c.Counts(now)
+			return maps.Clone(h.m)
+		},
+		Want: map[string]int(want),
+	}
+}
+
+// clear empties m, as a caller who owns the map may.
+func (h *held) clear() timeline.Call[Cafe] {
+	return timeline.Call[Cafe]{
+		Method: "clear",
+		Args:   []any{ident("m")},
+		Do:     func(Cafe, time.Time) any { clear(h.m); return nil },
+	}
+}
+
+// look reads m again, without calling the café.
+func (h *held) look(want board) timeline.Call[Cafe] {
+	return timeline.Call[Cafe]{
+		Method: "maps.Clone",
+		Args:   []any{ident("m")},
+		Do:     func(Cafe, time.Time) any { return maps.Clone(h.m) },
+		Want:   map[string]int(want),
+	}
+}
+
+// A timeline case before it is bound to a constructor.
+type cafeCase struct {
+	name   string
+	part   int
+	window time.Duration
+	steps  []step
+	probe  func(c Cafe, newCafe func(time.Duration) Cafe) error
+}
+
+func cases(newCafe func(time.Duration) Cafe) []timeline.Case[Cafe] {
+	tab := table()
+	out := make([]timeline.Case[Cafe], len(tab))
+	for i, tc := range tab {
+		out[i] = timeline.Case[Cafe]{
+			Name:  tc.name,
+			Part:  tc.part,
+			Setup: fmt.Sprintf("New(%s)", timeline.Offset(tc.window)),
+			New:   func(clock.Clock) Cafe { return newCafe(tc.window) },
+			Steps: tc.steps,
+		}
+		if tc.probe != nil {
+			out[i].Probe = func(c Cafe, _ *clock.Fake) error { return tc.probe(c, newCafe) }
+		}
+	}
+	return out
+}
+
+// table holds every case of level 4. Part 1 counts per drink and in all;
+// part 2 counts the different drinks; part 3 hands out the whole board.
+// It is a function, not a variable, so that the steps of a case that keep
+// a map (held) start afresh in every run.
+func table() []cafeCase {
+	return []cafeCase{
+		// Part 1: counts per drink and the total.
+		{
+			// The README's first example, with the same numbers.
+			name: "the morning rush in a five-minute window", part: 1, window: 5 * minute,
+			steps: []step{
+				at(1*minute, order("latte")),
+				at(2*minute, order("tea")),
+				at(2*minute, order("latte")),
+				at(3*minute, count("latte", 2)),
+				at(3*minute, count("tea", 1)),
+				at(3*minute, total(3)),
+				at(6*minute, count("latte", 1)), // the latte at 1m left at 1m + 5m
+				at(6*minute, total(2)),
+				at(7*minute, count("latte", 0)),
+				at(7*minute, count("tea", 0)),
+				at(7*minute, total(0)),
+			},
+		},
+		{
+			// The README's boundary example: (now - window, now] is half-open.
+			name: "an order counts until one window later and not at it", part: 1, window: 5 * minute,
+			steps: []step{
+				at(1*minute, order("latte")),
+				at(1*minute, count("latte", 1)),
+				at(6*minute-ns, count("latte", 1)),
+				at(6*minute-ns, total(1)),
+				at(6*minute, count("latte", 0)),
+				at(6*minute, total(0)),
+			},
+		},
+		{
+			name: "a drink nobody ordered counts zero", part: 1, window: 10 * sec,
+			steps: []step{
+				at(0, count("latte", 0)),
+				at(0, total(0)),
+				at(1*sec, order("tea")),
+				at(1*sec, count("latte", 0)),
+				at(1*sec, count("tea", 1)),
+				at(1*sec, total(1)),
+			},
+		},
+		{
+			name: "several orders of one drink at one instant", part: 1, window: 10 * sec,
+			steps: []step{
+				at(2*sec, order("latte")),
+				at(2*sec, order("latte")),
+				at(2*sec, order("latte")),
+				at(2*sec, count("latte", 3)),
+				at(2*sec, total(3)),
+				at(3*sec, order("tea")),
+				at(12*sec-ns, count("latte", 3)),
+				at(12*sec-ns, total(4)),
+				at(12*sec, count("latte", 0)), // all three leave together
+				at(12*sec, total(1)),
+				at(13*sec, total(0)),
+			},
+		},
+		{
+			name: "Latte and latte are two drinks", part: 1, window: minute,
+			steps: []step{
+				at(1*sec, order("Latte")),
+				at(2*sec, order("latte")),
+				at(2*sec, order("latte")),
+				at(2*sec, count("Latte", 1)),
+				at(2*sec, count("latte", 2)),
+				at(2*sec, count("LATTE", 0)),
+				at(2*sec, total(3)),
+				at(61*sec, count("Latte", 0)),
+				at(61*sec, count("latte", 2)),
+				at(62*sec, count("latte", 0)),
+			},
+		},
+		{
+			// The same numbers as part 2's README example, counted per drink.
+			name: "orders leave in the order they came, whatever the drink", part: 1, window: 10 * minute,
+			steps: []step{
+				at(0, order("latte")),
+				at(1*minute, order("tea")),
+				at(2*minute, order("latte")),
+				at(10*minute-ns, count("latte", 2)),
+				at(10*minute-ns, total(3)),
+				at(10*minute, count("latte", 1)), // the first latte left; the second is in
+				at(10*minute, count("tea", 1)),
+				at(10*minute, total(2)),
+				at(11*minute, count("latte", 1)),
+				at(11*minute, count("tea", 0)),
+				at(11*minute, total(1)),
+				at(12*minute, count("latte", 0)),
+				at(12*minute, total(0)),
+			},
+		},
+		{
+			name: "a drink that left and comes back counts from one", part: 1, window: 10 * sec,
+			steps: []step{
+				at(0, order("latte")),
+				at(1*sec, order("latte")),
+				at(1*sec, count("latte", 2)),
+				at(11*sec, count("latte", 0)),
+				at(11*sec, order("latte")),
+				at(11*sec, count("latte", 1)),
+				at(11*sec, total(1)),
+				at(21*sec-ns, count("latte", 1)),
+				at(21*sec, count("latte", 0)),
+			},
+		},
+		{
+			name: "an idle gap far longer than the window", part: 1, window: 10 * sec,
+			steps: []step{
+				at(1*sec, order("latte")),
+				at(2*sec, order("tea")),
+				at(2*sec, total(2)),
+				at(30*day, count("latte", 0)),
+				at(30*day, total(0)),
+				at(30*day, order("tea")),
+				at(30*day, count("tea", 1)),
+				at(30*day, total(1)),
+			},
+		},
+		{
+			name: "a one-nanosecond window", part: 1, window: ns,
+			steps: []step{
+				at(0, order("latte")),
+				at(0, count("latte", 1)),
+				at(1*ns, count("latte", 0)),
+				at(1*ns, total(0)),
+				at(5*ns, order("latte")),
+				at(5*ns, order("tea")),
+				at(5*ns, total(2)),
+				at(6*ns, total(0)),
+			},
+		},
+		{
+			name: "a week-long window", part: 1, window: week,
+			steps: []step{
+				at(0, order("latte")),
+				at(3*day, order("tea")),
+				at(3*day, order("latte")),
+				at(week-ns, count("latte", 2)),
+				at(week-ns, total(3)),
+				at(week, count("latte", 1)),
+				at(week, total(2)),
+				at(week+3*day-ns, total(2)),
+				at(week+3*day, total(0)),
+			},
+		},
+		{
+			name: "New panics on a window that is not positive", part: 1, window: sec,
+			steps: []step{at(0, order("latte")), at(0, total(1))},
+			probe: newPanics,
+		},
+		{
+			name: "no allocation per order once warmed up", part: 1, window: sec,
+			steps: []step{at(0, order("latte")), at(0, count("latte", 1))},
+			probe: steadyStateAllocs,
+		},
+
+		// Part 2: distinct drinks.
+		{
+			// The README's example for part 2, with the same numbers.
+			name: "different drinks in a ten-minute window", part: 2, window: 10 * minute,
+			steps: []step{
+				at(0, order("latte")),
+				at(1*minute, order("tea")),
+				at(2*minute, order("latte")),
+				at(2*minute, distinct(2)),
+				at(10*minute, distinct(2)), // the first latte left, the second is in
+				at(10*minute, count("latte", 1)),
+				at(11*minute, distinct(1)),
+				at(12*minute, distinct(0)),
+				at(13*minute, order("latte")),
+				at(13*minute, distinct(1)),
+				at(13*minute, count("latte", 1)), // forgotten, so it counts from 1
+			},
+		},
+		{
+			name: "Distinct before any order, and for orders at one instant", part: 2, window: minute,
+			steps: []step{
+				at(0, distinct(0)),
+				at(5*sec, order("tea")),
+				at(5*sec, order("tea")),
+				at(5*sec, order("tea")),
+				at(5*sec, distinct(1)),
+				at(5*sec, order("mocha")),
+				at(5*sec, distinct(2)),
+				at(65*sec-ns, distinct(2)),
+				at(65*sec, distinct(0)),
+			},
+		},
+		{
+			name: "Distinct falls to zero after a long idle gap", part: 2, window: minute,
+			steps: []step{
+				at(1*sec, order("latte")),
+				at(2*sec, order("tea")),
+				at(3*sec, order("mocha")),
+				at(3*sec, distinct(3)),
+				at(30*day, distinct(0)),
+				at(30*day, order("mocha")),
+				at(30*day, distinct(1)),
+				at(30*day, count("mocha", 1)),
+			},
+		},
+		{
+			name: "Latte and latte are two different drinks", part: 2, window: minute,
+			steps: []step{
+				at(0, order("Latte")),
+				at(0, order("latte")),
+				at(0, distinct(2)),
+				at(minute-ns, distinct(2)),
+				at(minute, distinct(0)),
+			},
+		},
+		{
+			name: "a drink leaves only with its last order", part: 2, window: 10 * sec,
+			steps: []step{
+				at(0, order("latte")),
+				at(5*sec, order("latte")),
+				at(6*sec, order("tea")),
+				at(10*sec, distinct(2)),
+				at(15*sec-ns, distinct(2)),
+				at(15*sec, distinct(1)),
+				at(16*sec, distinct(0)),
+			},
+		},
+		{
+			name: "a hundred drinks, one a second, in a ten-second window", part: 2, window: 10 * sec,
+			steps: hundredDrinks(),
+		},
+		{
+			name: "a forgotten drink takes no memory", part: 2, window: sec,
+			steps: []step{at(0, order("latte")), at(0, distinct(1))},
+			probe: forgottenDrinksFreed,
+		},
+
+		// Part 3: the board.
+		{
+			// The README's example for part 3, with the same numbers.
+			name: "the board over five minutes", part: 3, window: 5 * minute,
+			steps: []step{
+				at(1*minute, order("latte")),
+				at(2*minute, order("tea")),
+				at(3*minute, order("latte")),
+				at(3*minute, counts(board{"latte": 2, "tea": 1})),
+				at(6*minute, counts(board{"latte": 1, "tea": 1})),
+				at(7*minute, counts(board{"latte": 1})),
+				at(8*minute, counts(board{})),
+			},
+		},
+		{
+			name: "an empty board is an empty map, not nil", part: 3, window: minute,
+			steps: []step{
+				at(0, counts(board{})),
+				at(1*sec, order("latte")),
+				at(1*sec, counts(board{"latte": 1})),
+				at(61*sec, counts(board{})),
+			},
+		},
+		{
+			name: "the board on the boundary, with Latte and latte", part: 3, window: 10 * sec,
+			steps: []step{
+				at(1*sec, order("Latte")),
+				at(1*sec, order("latte")),
+				at(2*sec, order("latte")),
+				at(11*sec-ns, counts(board{"Latte": 1, "latte": 2})),
+				at(11*sec, counts(board{"latte": 1})),
+				at(12*sec-ns, counts(board{"latte": 1})),
+				at(12*sec, counts(board{})),
+			},
+		},
+		func() cafeCase {
+			var m held
+			return cafeCase{
+				// The README's first aliasing example.
+				name: "changing the map Counts returned does not change the cafe", part: 3, window: 5 * minute,
+				steps: []step{
+					at(1*minute, order("latte")),
+					at(1*minute, order("tea")),
+					at(2*minute, m.keep(board{"latte": 1, "tea": 1})),
+					at(2*minute, m.clear()),
+					at(2*minute, count("latte", 1)),
+					at(2*minute, total(2)),
+					at(2*minute, distinct(2)),
+					at(2*minute, counts(board{"latte": 1, "tea": 1})),
+				},
+			}
+		}(),
+		func() cafeCase {
+			var m held
+			return cafeCase{
+				// The README's second aliasing example.
+				name: "later orders do not change a map already returned", part: 3, window: 5 * minute,
+				steps: []step{
+					at(1*minute, order("latte")),
+					at(1*minute, m.keep(board{"latte": 1})),
+					at(2*minute, order("latte")),
+					at(2*minute, order("tea")),
+					at(2*minute, m.look(board{"latte": 1})),
+					at(6*minute, counts(board{"latte": 1, "tea": 1})),
+					at(6*minute, m.look(board{"latte": 1})),
+				},
+			}
+		}(),
+	}
+}
+
+// hundredDrinks orders a hundred different drinks, one a second, and
+// checks after each that the ten of the last ten seconds are counted.
+func hundredDrinks() []step {
+	var steps []step
+	for i := range 100 {
+		now := time.Duration(i) * sec
+		steps = append(steps,
+			at(now, order(fmt.Sprintf("drink %d", i))),
+			at(now, distinct(min(i+1, 10))),
+		)
+	}
+	return append(steps, at(109*sec-ns, distinct(1)), at(109*sec, distinct(0)))
+}
