@@ -1,0 +1,67 @@
+package spec
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/timeline"
+)
+
+// precisionStart is offset 0 of the precision case: a day in 2025, where
+// seconds since 1970 are about 1.7e9, and a float64 of them is only good to
+// about 240ns.
+var precisionStart = time.Date(2025, time.June, 1, 12, 0, 0, 0, time.UTC)
+
+// noDrift checks the precision requirement: 1000 tokens a second, so a
+// token every millisecond exactly. The steps have drained the bucket and
+// taken the token at 1ms; the probe sends a million more requests, one
+// every millisecond, and before every thousandth one and the last, a
+// request one nanosecond early. Every request on time is allowed, and every
+// early one denied. (Drift adds up, so checking the early request now and
+// then finds it as well as checking it every time, at half the cost under
+// the race detector.)
+func noDrift(b Bucket, _ func(int, float64) Bucket) error {
+	const requests = 1_000_000
+	for k := 2; k <= requests+1; k++ {
+		due := time.Duration(k) * time.Millisecond
+		early := k%1000 == 0 || k == requests+1
+		if early && b.Allow(precisionStart.Add(due-time.Nanosecond)) {
+			return fmt.Errorf("Allow(t=%s) = true, want false: one nanosecond before request %d of %d, the bucket holds 0.999999 tokens: something rounds or drifts",
+				timeline.Offset(due-time.Nanosecond), k-1, requests)
+		}
+		if !b.Allow(precisionStart.Add(due)) {
+			return fmt.Errorf("Allow(t=%s) = false, want true: request %d of %d, exactly one interval after the one before it: something rounds or drifts",
+				timeline.Offset(due), k-1, requests)
+		}
+	}
+	return nil
+}
+
+// badNewPanics checks that New panics for a value no bucket can have, with
+// the value in the message.
+func badNewPanics(_ Bucket, newBucket func(int, float64) Bucket) error {
+	var problems []string
+	for _, bad := range []struct {
+		capacity int
+		rate     float64
+		value    string // what the message must contain
+	}{
+		{0, 1, "0"},
+		{-3, 1, "-3"},
+		{1, -0.5, "-0.5"},
+		{1, math.NaN(), "NaN"},
+		{1, math.Inf(1), "Inf"},
+		{1, math.Inf(-1), "-Inf"},
+	} {
+		got := panicNaming(bad.value, func() { newBucket(bad.capacity, bad.rate) })
+		if got != "panic naming "+bad.value {
+			problems = append(problems, fmt.Sprintf("New(%d, %v): %s, want a panic naming %s", bad.capacity, bad.rate, got, bad.value))
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%s", strings.Join(problems, "; "))
+	}
+	return nil
+}

@@ -1,0 +1,129 @@
+package spec
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline"
+)
+
+// Fuzz checks the counters newCounter builds against a brute-force model
+// that keeps every view and counts by scanning, on random timelines with
+// long gaps, times going backwards, negative views and instants outside
+// the accepted range; errs names the package's errors.
+func Fuzz[C Counter](f *testing.F, newCounter func(window, bucket time.Duration) C, errs Errors) {
+	if err := errs.check(); err != nil {
+		f.Fatal(err)
+	}
+	// Each seed: bucket, n-1, start, then per step a gap, a call and,
+	// for an Add, the views.
+	f.Add([]byte{2, 4, 0, 2, 1, 1, 3, 1, 2, 4, 0, 1, 1, 3, 0})
+	f.Add([]byte{0, 2, 1, 0, 1, 1, 1, 0, 11, 0, 9, 1, 4, 10, 2})
+	f.Add([]byte{1, 3, 2, 0, 1, 1, 11, 0, 10, 1, 3, 6, 0, 2, 0})
+	f.Add([]byte{0, 0, 3, 0, 1, 2, 3, 0, 11, 0, 7, 1, 1, 1, 0})
+	newC := erase(newCounter)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		timeline.RunCase(t, fuzzCase(data).bind(newC, errs))
+	})
+}
+
+var (
+	fuzzBuckets = []time.Duration{ns, 250 * ms, sec}
+	fuzzStarts  = []time.Time{clock.Epoch, clock.Epoch.Add(-2500 * ms), firstInstant, lastInstant.Add(-3 * sec)}
+	fuzzViews   = []int{0, 1, 2, 5, -1}
+)
+
+// fuzzCase decodes data into a timeline whose wants come from the model.
+func fuzzCase(data []byte) viewsCase {
+	in := timeline.NewChoices(data)
+	bucket := timeline.Pick(in, fuzzBuckets...)
+	n := 1 + in.Intn(6)
+	window := time.Duration(n) * bucket
+	start := timeline.Pick(in, fuzzStarts...)
+	// Gaps between calls, chosen to land near the edges of buckets and of
+	// the window; the negative ones send time backwards.
+	gaps := []time.Duration{0, ns, bucket - ns, bucket, bucket / 2, window - ns, window, window + ns, 3 * window, -ns, -bucket, years200}
+	m := model{n: n, width: int64(bucket), last: math.MinInt64}
+	var (
+		steps []step
+		off   time.Duration
+	)
+	for in.More() && len(steps) < 100 {
+		g := timeline.Pick(in, gaps...)
+		if next := off + g; (g >= 0) == (next >= off) { // skip a gap that overflows
+			off = next
+		}
+		now := start.Add(off)
+		if in.Intn(3) == 0 {
+			steps = append(steps, at(off, m.count(now)))
+			continue
+		}
+		steps = append(steps, at(off, m.add(now, timeline.Pick(in, fuzzViews...))))
+	}
+	return viewsCase{name: "fuzz", part: 1, window: window, bucket: bucket, start: start, steps: steps}
+}
+
+// model is the brute-force counter: every view accepted, and the latest
+// instant accepted, as UnixNano.
+type model struct {
+	n     int
+	width int64
+	views []view
+	last  int64
+}
+
+type view struct {
+	at    int64 // UnixNano
+	count int
+}
+
+// refuse returns the error a call at now must give, or "" if none.
+func (m *model) refuse(now time.Time) errName {
+	if now.Before(firstInstant) || now.After(lastInstant) {
+		return outOfRange
+	}
+	if now.UnixNano() < m.last {
+		return backwards
+	}
+	return ""
+}
+
+func (m *model) add(now time.Time, views int) timeline.Call[Counter] {
+	if e := m.refuse(now); e != "" {
+		return addFails(views, e)
+	}
+	if views < 0 {
+		return addFails(views, negative)
+	}
+	m.last = now.UnixNano()
+	m.views = append(m.views, view{m.last, views})
+	return add(views)
+}
+
+func (m *model) count(now time.Time) timeline.Call[Counter] {
+	if e := m.refuse(now); e != "" {
+		return countFails(e)
+	}
+	m.last = now.UnixNano()
+	k := floorDiv(m.last, m.width)
+	total := 0
+	for _, v := range m.views {
+		// k - n < bucket(v) <= k, in unsigned arithmetic because the two
+		// can be more than an int64 apart.
+		if uint64(k)-uint64(floorDiv(v.at, m.width)) < uint64(m.n) {
+			total += v.count
+		}
+	}
+	return count(total)
+}
+
+// floorDiv returns a/b rounded down, for b > 0.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b < 0 {
+		q--
+	}
+	return q
+}

@@ -1,0 +1,304 @@
+package spec
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/timeline"
+)
+
+// Wrong implementations that the spec must catch. Each is a complete
+// counter with one mistake a learner makes; if an edit to the spec lets one
+// of them pass, this test fails.
+
+// mutantErrs are the errors the mutants return.
+var mutantErrs = Errors{
+	TimeWentBackwards: errors.New("backwards"),
+	NegativeViews:     errors.New("negative"),
+	TimeOutOfRange:    errors.New("out of range"),
+}
+
+// flaw is the one mistake a ring mutant makes.
+type flaw int
+
+const (
+	sound flaw = iota // no mistake: checks that the mutant's base is right
+
+	sumsRing           // Count sums the ring instead of keeping a total
+	freshRingOnReset   // a long gap makes a new ring instead of clearing it
+	zeroIsNever        // starts with the latest time at 0, the epoch
+	truncates          // bucket = t / width, which rounds toward zero
+	incrementsFirst    // Add adds the views, then advances
+	skipsLandingBucket // advancing empties the buckets passed, not the one landed on
+	oneBucketTooMany   // the window covers n+1 buckets
+	loopsOverGap       // no reset: a loop over every bucket of the gap
+	signedGap          // the gap in an int64, which overflows across the full range
+	noRangeCheck       // UnixNano outside 1678-2262
+	resetsEarly        // resets after n-1 buckets
+	noBackwardsCheck   // accepts time going backwards
+	comparesBuckets    // backwards only when the bucket goes back
+	advancesFirst      // Add moves the clock before it checks the views
+	keepsRefusedTime   // a backwards call still becomes the latest time
+	countKeepsLatest   // Count advances the ring but not the latest time
+	acceptsNegative    // negative views are added
+)
+
+// Work a cost-only mutant may do before it gives up, standing in for the
+// runner's case timeout, which Catches cannot wait for. Each budget is far
+// above what any case that a real one of these mutants finishes asks for,
+// and far below what the case meant to catch it asks for.
+const (
+	// Buckets a sumsRing mutant may read over its life: runningTotal makes
+	// a real one read 1.7e11, every other case fewer than 1e6.
+	sumBudget = 100_000_000
+	// Buckets a loopsOverGap mutant may step through in one call: the
+	// 200-year cases ask for 6.3e9 and 6.3e18, every other case fewer
+	// than 1e6.
+	loopBudget = 100_000_000
+)
+
+// ring is a ring of buckets indexed by bucket mod n, the way the seed
+// algorithm writes it, with one flaw switched on.
+type ring struct {
+	flaw    flaw
+	width   int64
+	buckets []int
+	total   int
+	cur     int64 // the current bucket
+	last    int64 // the latest instant accepted, as UnixNano
+	started bool
+	work    int // buckets read by a sumsRing mutant so far
+}
+
+func newRing(f flaw) func(window, bucket time.Duration) Counter {
+	return func(window, bucket time.Duration) Counter {
+		n := int(window / bucket)
+		if f == oneBucketTooMany {
+			n++
+		}
+		r := &ring{flaw: f, width: int64(bucket), buckets: make([]int, n)}
+		if f == zeroIsNever {
+			r.started = true // and last is 0: 1970 is "never"
+		}
+		return r
+	}
+}
+
+func (r *ring) bucketOf(t int64) int64 {
+	if r.flaw == truncates {
+		return t / r.width
+	}
+	return floorDiv(t, r.width)
+}
+
+func (r *ring) slot(k int64) int {
+	n := int64(len(r.buckets))
+	return int(((k % n) + n) % n)
+}
+
+// check returns the error that refuses a call at now, if any.
+func (r *ring) check(now time.Time) (int64, error) {
+	if r.flaw != noRangeCheck && (now.Before(firstInstant) || now.After(lastInstant)) {
+		return 0, mutantErrs.TimeOutOfRange
+	}
+	t := now.UnixNano()
+	if !r.started || r.flaw == noBackwardsCheck {
+		return t, nil
+	}
+	back := t < r.last
+	if r.flaw == comparesBuckets {
+		back = r.bucketOf(t) < r.cur
+	}
+	if back {
+		if r.flaw == keepsRefusedTime {
+			r.last = t
+		}
+		return 0, mutantErrs.TimeWentBackwards
+	}
+	return t, nil
+}
+
+// advance moves to the bucket of t, emptying the buckets that left.
+func (r *ring) advance(t int64, isCount bool) {
+	k := r.bucketOf(t)
+	if isCount && r.flaw == countKeepsLatest {
+		// only the ring moves
+	} else {
+		r.last = t
+	}
+	if !r.started {
+		r.started, r.cur = true, k
+		return
+	}
+	n := uint64(len(r.buckets))
+	gap := uint64(k) - uint64(r.cur)
+	switch r.flaw {
+	case signedGap:
+		if g := k - r.cur; g < 0 {
+			gap = 0 // what `for range g` does with an overflowed g
+		}
+	case loopsOverGap:
+		if gap > loopBudget {
+			panic(fmt.Sprintf("stand-in: a loop over %d buckets in one call, which the runner's case timeout would stop", gap))
+		}
+		n = math.MaxUint64 // never reset
+	case resetsEarly:
+		n--
+	}
+	if gap >= n {
+		if r.flaw == freshRingOnReset {
+			r.buckets = make([]int, len(r.buckets))
+		} else {
+			clear(r.buckets)
+		}
+		r.total = 0
+	} else {
+		if r.flaw == skipsLandingBucket && gap > 0 {
+			gap--
+		}
+		for i := range gap {
+			s := r.cur + 1 + int64(i) // wraps past the largest int64 as the buckets do
+			r.total -= r.buckets[r.slot(s)]
+			r.buckets[r.slot(s)] = 0
+		}
+	}
+	r.cur = k
+}
+
+func (r *ring) Add(now time.Time, views int) error {
+	t, err := r.check(now)
+	if err != nil {
+		return err
+	}
+	if r.flaw == advancesFirst {
+		r.advance(t, false)
+	}
+	if views < 0 && r.flaw != acceptsNegative {
+		return mutantErrs.NegativeViews
+	}
+	k := r.bucketOf(t)
+	if r.flaw == incrementsFirst {
+		r.buckets[r.slot(k)] += views
+		r.total += views
+		r.advance(t, false)
+		return nil
+	}
+	r.advance(t, false)
+	r.buckets[r.slot(k)] += views
+	r.total += views
+	return nil
+}
+
+func (r *ring) Count(now time.Time) (int, error) {
+	t, err := r.check(now)
+	if err != nil {
+		return 0, err
+	}
+	r.advance(t, true)
+	if r.flaw != sumsRing {
+		return r.total, nil
+	}
+	r.work += len(r.buckets)
+	if r.work > sumBudget {
+		panic(fmt.Sprintf("stand-in: Count has summed %d buckets so far, and the runner's case timeout would stop it", r.work))
+	}
+	sum := 0
+	for _, v := range r.buckets {
+		sum += v
+	}
+	return sum, nil
+}
+
+// exact counts each view for exactly one window after it, at any instant,
+// rather than at bucket granularity: the window of level 1.
+type exact struct {
+	window time.Duration
+	views  []view
+	total  int
+	last   int64
+	seen   bool
+}
+
+func (e *exact) check(now time.Time) (int64, error) {
+	if now.Before(firstInstant) || now.After(lastInstant) {
+		return 0, mutantErrs.TimeOutOfRange
+	}
+	t := now.UnixNano()
+	if e.seen && t < e.last {
+		return 0, mutantErrs.TimeWentBackwards
+	}
+	return t, nil
+}
+
+func (e *exact) Add(now time.Time, views int) error {
+	t, err := e.check(now)
+	if err != nil {
+		return err
+	}
+	if views < 0 {
+		return mutantErrs.NegativeViews
+	}
+	e.last, e.seen = t, true
+	e.views = append(e.views, view{t, views})
+	e.total += views
+	return nil
+}
+
+func (e *exact) Count(now time.Time) (int, error) {
+	t, err := e.check(now)
+	if err != nil {
+		return 0, err
+	}
+	e.last, e.seen = t, true
+	for len(e.views) > 0 && e.views[0].at <= t-int64(e.window) {
+		e.total -= e.views[0].count
+		e.views = e.views[1:]
+	}
+	return e.total, nil
+}
+
+func TestMutantBaseIsSound(t *testing.T) {
+	// The mutants share one base; with no flaw, it must pass every case,
+	// so that each mutant is wrong in its flaw alone.
+	for _, o := range timeline.PlayAll(cases(newRing(sound), mutantErrs)) {
+		if o.Verdict != timeline.Pass {
+			t.Errorf("the mutants' base fails %q: %s", o.Case, o.Report)
+		}
+	}
+}
+
+func TestSpecCatchesMutants(t *testing.T) {
+	mutants := []struct {
+		name string
+		part int // the part whose cases must catch it
+		new  func(window, bucket time.Duration) Counter
+	}{
+		{"sums the ring in Count", 1, newRing(sumsRing)},
+		{"makes a fresh ring after a long gap", 1, newRing(freshRingOnReset)},
+		{"takes 1970 as never: refuses a first call before it", 1, newRing(zeroIsNever)},
+		{"rounds negative times toward zero", 1, newRing(truncates)},
+		{"increments before advancing", 1, newRing(incrementsFirst)},
+		{"does not empty the bucket it lands on: a stale bucket is counted", 1, newRing(skipsLandingBucket)},
+		{"covers one bucket too many", 1, newRing(oneBucketTooMany)},
+		{"counts each view for exactly one window, not by bucket", 1, func(w, _ time.Duration) Counter { return &exact{window: w} }},
+		{"loops over the whole gap", 2, newRing(loopsOverGap)},
+		{"holds the gap in an int64, which overflows", 2, newRing(signedGap)},
+		{"uses UnixNano outside 1678 to 2262", 2, newRing(noRangeCheck)},
+		{"resets after n-1 buckets", 2, newRing(resetsEarly)},
+		{"accepts time going backwards", 3, newRing(noBackwardsCheck)},
+		{"compares buckets, not instants", 3, newRing(comparesBuckets)},
+		{"changes state on an error: advances before checking the views", 3, newRing(advancesFirst)},
+		{"changes state on an error: keeps a refused time as the latest", 3, newRing(keepsRefusedTime)},
+		{"a Count does not move the latest time", 3, newRing(countKeepsLatest)},
+		{"accepts negative views", 3, newRing(acceptsNegative)},
+	}
+	for _, m := range mutants {
+		t.Run(m.name, func(t *testing.T) {
+			caught := timeline.Catches(t, m.name, m.part, cases(m.new, mutantErrs))
+			t.Logf("caught by: %q", caught)
+		})
+	}
+}
