@@ -195,6 +195,11 @@ func show(v any) string {
 	case fmt.Stringer:
 		return v.String()
 	}
+	// A nil slice or map and an empty one print alike with %v; the
+	// difference can be the very bug.
+	if rv := reflect.ValueOf(v); (rv.Kind() == reflect.Slice || rv.Kind() == reflect.Map) && rv.IsNil() {
+		return "nil"
+	}
 	if structured(v) {
 		return fmt.Sprintf("%+v", v)
 	}

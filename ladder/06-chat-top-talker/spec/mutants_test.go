@@ -1,0 +1,359 @@
+package spec
+
+import (
+	"container/heap"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/timeline"
+)
+
+// Wrong implementations that the spec must catch. Each is a complete
+// aggregator with one mistake a learner makes; if an edit to the spec lets
+// one of them pass, this test fails.
+
+// naive is a plain aggregator: a slice of messages for a queue, maps of
+// counts, and a sort of every user for the top. The mutants are naive with
+// one thing changed, by a knob or by a method of their own.
+type naive struct {
+	window   time.Duration
+	msgs     []Message
+	users    map[string]int
+	channels map[string]int
+	since    map[string]int // when each user entered the window, by arrival number
+	arrivals int
+
+	inclusive     bool // keeps a message exactly one window old
+	lazyRecord    bool // Record never drops old messages; only queries do
+	keepZeros     bool // a count that reaches zero stays in its map
+	channelOfLast bool // expiry takes the channel from the user's latest message
+	lastChannel   map[string]string
+	onCount       func(user string, n int) // called with a user's count after every change
+}
+
+func newNaive(w time.Duration) *naive {
+	if w <= 0 {
+		panic(fmt.Sprintf("window must be positive, got %v", w))
+	}
+	return &naive{window: w, users: map[string]int{}, channels: map[string]int{},
+		since: map[string]int{}, lastChannel: map[string]string{}}
+}
+
+func (a *naive) expire(now time.Time) {
+	cutoff := now.Add(-a.window)
+	for len(a.msgs) > 0 && (!a.msgs[0].At.After(cutoff) && !(a.inclusive && a.msgs[0].At.Equal(cutoff))) {
+		m := a.msgs[0]
+		a.msgs = a.msgs[1:]
+		channel := m.Channel
+		if a.channelOfLast {
+			channel = a.lastChannel[m.User]
+		}
+		a.addUser(m.User, -1)
+		a.add(a.channels, channel, -1)
+	}
+}
+
+func (a *naive) addUser(user string, d int) {
+	a.add(a.users, user, d)
+	if _, ok := a.users[user]; !ok {
+		delete(a.since, user)
+		delete(a.lastChannel, user)
+	}
+	if a.onCount != nil {
+		a.onCount(user, a.users[user])
+	}
+}
+
+func (a *naive) add(counts map[string]int, name string, d int) {
+	counts[name] += d
+	if counts[name] == 0 && !a.keepZeros {
+		delete(counts, name)
+	}
+}
+
+func (a *naive) Record(m Message) {
+	if !a.lazyRecord {
+		a.expire(m.At)
+	}
+	if a.users[m.User] == 0 {
+		a.since[m.User] = a.arrivals
+	}
+	a.arrivals++
+	a.msgs = append(a.msgs, m)
+	a.lastChannel[m.User] = m.Channel
+	a.addUser(m.User, +1)
+	a.add(a.channels, m.Channel, +1)
+}
+
+func (a *naive) Total(now time.Time) int { a.expire(now); return len(a.msgs) }
+
+func (a *naive) ByUser(now time.Time, user string) int { a.expire(now); return a.users[user] }
+
+func (a *naive) ByChannel(now time.Time, channel string) int {
+	a.expire(now)
+	return a.channels[channel]
+}
+
+func (a *naive) TopTalker(now time.Time) (Talker, bool) {
+	a.expire(now)
+	return first(a.ranked(byName))
+}
+
+func (a *naive) TopTalkers(now time.Time, k int) []Talker {
+	a.expire(now)
+	all := a.ranked(byName)
+	return all[:max(0, min(k, len(all)))]
+}
+
+// ranked sorts the users with messages, most first and then by tie.
+func (a *naive) ranked(tie func(a *naive, x, y string) int) []Talker {
+	all := []Talker{}
+	for u, n := range a.users {
+		if n > 0 {
+			all = append(all, Talker{u, n})
+		}
+	}
+	slices.SortFunc(all, func(x, y Talker) int {
+		if x.Messages != y.Messages {
+			return y.Messages - x.Messages
+		}
+		return tie(a, x.User, y.User)
+	})
+	return all
+}
+
+func byName(_ *naive, x, y string) int { return strings.Compare(x, y) }
+
+// firstToArrive orders tied users by when they entered the window, as a
+// list that appends newcomers at the back would.
+func firstToArrive(a *naive, x, y string) int { return a.since[x] - a.since[y] }
+
+func first(all []Talker) (Talker, bool) {
+	if len(all) == 0 {
+		return Talker{}, false
+	}
+	return all[0], true
+}
+
+// flippedTies scans every user, but a tie goes to the larger name.
+type flippedTies struct{ *naive }
+
+func (a flippedTies) TopTalker(now time.Time) (Talker, bool) {
+	a.expire(now)
+	var best Talker
+	for u, n := range a.users {
+		if n > best.Messages || n == best.Messages && u > best.User {
+			best = Talker{u, n}
+		}
+	}
+	return best, best.Messages > 0
+}
+
+// tiesByArrival gives a tie to the user who entered the window first.
+type tiesByArrival struct{ *naive }
+
+func (a tiesByArrival) TopTalker(now time.Time) (Talker, bool) {
+	a.expire(now)
+	return first(a.ranked(firstToArrive))
+}
+
+// cutOffByArrival has the right leader, but orders TopTalkers' ties by
+// arrival.
+type cutOffByArrival struct{ *naive }
+
+func (a cutOffByArrival) TopTalkers(now time.Time, k int) []Talker {
+	a.expire(now)
+	all := a.ranked(firstToArrive)
+	return all[:max(0, min(k, len(all)))]
+}
+
+// countsOnlyGrow ranks users by a second count that arrivals raise and
+// expiry never lowers.
+type countsOnlyGrow struct {
+	*naive
+	sent map[string]int
+}
+
+func (a countsOnlyGrow) Record(m Message) { a.naive.Record(m); a.sent[m.User]++ }
+
+func (a countsOnlyGrow) TopTalker(now time.Time) (Talker, bool) {
+	a.expire(now)
+	return first(sortCounts(a.sent))
+}
+
+func sortCounts(counts map[string]int) []Talker {
+	all := []Talker{}
+	for u, n := range counts {
+		all = append(all, Talker{u, n})
+	}
+	slices.SortFunc(all, func(x, y Talker) int {
+		if x.Messages != y.Messages {
+			return y.Messages - x.Messages
+		}
+		return strings.Compare(x.User, y.User)
+	})
+	return all
+}
+
+// cachedLeader updates the leader when a message arrives and never looks
+// at it again when messages expire.
+type cachedLeader struct {
+	*naive
+	best *Talker
+}
+
+func (a cachedLeader) Record(m Message) {
+	a.naive.Record(m)
+	n := a.users[m.User]
+	if n > a.best.Messages || n == a.best.Messages && m.User < a.best.User {
+		*a.best = Talker{m.User, n}
+	}
+}
+
+func (a cachedLeader) TopTalker(now time.Time) (Talker, bool) {
+	a.expire(now)
+	return *a.best, a.best.Messages > 0
+}
+
+// staleHeap is a heap with lazy deletion that forgets the second half of
+// the idea: it pushes a user's new count on every change and skips entries
+// of users who left, but trusts any entry of a user still present, though
+// their count may have fallen since it was pushed.
+type staleHeap struct {
+	*naive
+	h *talkerHeap
+}
+
+func newStaleHeap(w time.Duration) Aggregator {
+	a := staleHeap{naive: newNaive(w), h: &talkerHeap{}}
+	a.onCount = func(user string, n int) {
+		if n > 0 {
+			heap.Push(a.h, Talker{user, n})
+		}
+	}
+	return a
+}
+
+func (a staleHeap) TopTalker(now time.Time) (Talker, bool) {
+	a.expire(now)
+	for a.h.Len() > 0 && a.users[(*a.h)[0].User] == 0 {
+		heap.Pop(a.h)
+	}
+	if a.h.Len() == 0 {
+		return Talker{}, false
+	}
+	return (*a.h)[0], true
+}
+
+type talkerHeap []Talker
+
+func (h talkerHeap) Len() int { return len(h) }
+func (h talkerHeap) Less(i, j int) bool {
+	if h[i].Messages != h[j].Messages {
+		return h[i].Messages > h[j].Messages
+	}
+	return h[i].User < h[j].User
+}
+func (h talkerHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *talkerHeap) Push(x any)   { *h = append(*h, x.(Talker)) }
+func (h *talkerHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// nilForNoK returns nil rather than an empty slice when k <= 0.
+type nilForNoK struct{ *naive }
+
+func (a nilForNoK) TopTalkers(now time.Time, k int) []Talker {
+	if k <= 0 {
+		return nil
+	}
+	return a.naive.TopTalkers(now, k)
+}
+
+// paddedToK makes a slice of length k and fills what it can.
+type paddedToK struct{ *naive }
+
+func (a paddedToK) TopTalkers(now time.Time, k int) []Talker {
+	out := make([]Talker, max(k, 0))
+	copy(out, a.naive.TopTalkers(now, k))
+	return out
+}
+
+// listsZeros keeps users whose messages all left, with a count of zero,
+// and TopTalkers lists them.
+type listsZeros struct{ *naive }
+
+func (a listsZeros) TopTalkers(now time.Time, k int) []Talker {
+	a.expire(now)
+	all := sortCounts(a.users)
+	return all[:max(0, min(k, len(all)))]
+}
+
+func TestSpecCatchesMutants(t *testing.T) {
+	with := func(knob func(a *naive)) func(time.Duration) Aggregator {
+		return func(w time.Duration) Aggregator {
+			a := newNaive(w)
+			knob(a)
+			return a
+		}
+	}
+	mutants := []struct {
+		name string
+		part int // the part whose cases must catch it
+		new  func(time.Duration) Aggregator
+	}{
+		{"inclusive boundary: still counts a message exactly one window old", 1,
+			with(func(a *naive) { a.inclusive = true })},
+		{"expiry takes the channel from the user's latest message", 1,
+			with(func(a *naive) { a.channelOfLast = true })},
+		{"one map for users and channels", 1,
+			with(func(a *naive) { a.channels = a.users })},
+		{"a window that is not positive taken as one second, not a panic", 1, func(w time.Duration) Aggregator {
+			if w <= 0 {
+				w = time.Second
+			}
+			return newNaive(w)
+		}},
+		{"right answers, but zero counts are never forgotten", 1,
+			with(func(a *naive) { a.keepZeros = true })},
+		{"right answers, but Record never drops old messages", 1,
+			with(func(a *naive) { a.lazyRecord = true })},
+
+		{"scans all users, but a tie goes to the larger name", 2, func(w time.Duration) Aggregator {
+			return flippedTies{newNaive(w)}
+		}},
+		{"never decreases counts: the ranking counts arrivals only", 2, func(w time.Duration) Aggregator {
+			return countsOnlyGrow{newNaive(w), map[string]int{}}
+		}},
+		{"a leader cached on arrival and never revisited on expiry", 2, func(w time.Duration) Aggregator {
+			return cachedLeader{newNaive(w), &Talker{}}
+		}},
+		{"a lazy heap that returns stale entries", 2, newStaleHeap},
+		{"ties by insertion order: the first to enter the window wins", 2, func(w time.Duration) Aggregator {
+			return tiesByArrival{newNaive(w)}
+		}},
+
+		{"k <= 0 returns nil", 3, func(w time.Duration) Aggregator { return nilForNoK{newNaive(w)} }},
+		{"ties at the cut-off by insertion order", 3, func(w time.Duration) Aggregator {
+			return cutOffByArrival{newNaive(w)}
+		}},
+		{"lists users whose messages all expired, with 0", 3, func(w time.Duration) Aggregator {
+			return listsZeros{with(func(a *naive) { a.keepZeros = true })(w).(*naive)}
+		}},
+		{"pads the result to k with zero talkers", 3, func(w time.Duration) Aggregator {
+			return paddedToK{newNaive(w)}
+		}},
+	}
+	for _, m := range mutants {
+		t.Run(m.name, func(t *testing.T) {
+			caught := timeline.Catches(t, m.name, m.part, cases(m.new))
+			t.Logf("caught by: %q", caught)
+		})
+	}
+}

@@ -1,0 +1,89 @@
+package spec
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+)
+
+// panicsOnBadWindow checks that New(0) and New(-1s) panic, naming the value.
+func panicsOnBadWindow(newAggregator func(time.Duration) Aggregator) error {
+	for _, w := range []time.Duration{0, -time.Second} {
+		msg, panicked := panicOf(func() { newAggregator(w) })
+		if !panicked {
+			return fmt.Errorf("New(%v) returned, want a panic whose message names %v", w, w)
+		}
+		if !strings.Contains(msg, w.String()) {
+			return fmt.Errorf("New(%v) panicked with %q, want a message that names the value %v", w, msg, w)
+		}
+	}
+	return nil
+}
+
+func panicOf(f func()) (msg string, panicked bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			msg, panicked = fmt.Sprint(v), true
+		}
+	}()
+	f()
+	return "", false
+}
+
+// forgetsZeroCounts checks part 1's "zero counts are forgotten". It sends
+// 100,000 messages from distinct users, then 100,000 to distinct channels,
+// one every millisecond in a one-second window, so the window never holds
+// more than 1,000 messages, and measures the heap after each run. An
+// aggregator that keeps a count of zero for every name it has seen holds
+// 100,000 names more after each run: megabytes.
+func forgetsZeroCounts(newAggregator func(time.Duration) Aggregator) error {
+	const (
+		window  = time.Second
+		gap     = time.Millisecond // 1,000 messages in each window
+		each    = 100_000
+		maxGrow = 1 << 20 // bytes; the 1,000 messages of a window take far less
+	)
+	a := newAggregator(window)
+	now := clock.Epoch
+	send := func(n int, from func(i int) (user, channel string)) {
+		for i := range n {
+			now = now.Add(gap)
+			user, channel := from(i)
+			a.Record(Message{At: now, User: user, Channel: channel})
+		}
+	}
+	distinctUsers := func(i int) (string, string) { return fmt.Sprintf("user-%d", i), "#lobby" }
+	distinctChannels := func(i int) (string, string) { return "ann", fmt.Sprintf("#room-%d", i) }
+
+	// A warm-up, so that every structure reaches its working size first.
+	send(5_000, distinctUsers)
+	send(5_000, distinctChannels)
+	for _, run := range []struct {
+		what string
+		from func(i int) (string, string)
+	}{
+		{"distinct users in one channel", func(i int) (string, string) { return distinctUsers(each + i) }},
+		{"one user in distinct channels", func(i int) (string, string) { return distinctChannels(each + i) }},
+	} {
+		before := liveHeap()
+		send(each, run.from)
+		grew := int64(liveHeap()) - int64(before)
+		if grew > maxGrow {
+			return fmt.Errorf("the heap grew by %.1f MB over %d messages from %s, with at most 1,000 of them in the window; want under %d MB: forget a name whose count drops to zero, and drop old messages in Record as well as in queries",
+				float64(grew)/(1<<20), each, run.what, maxGrow>>20)
+		}
+	}
+	runtime.KeepAlive(a)
+	return nil
+}
+
+// liveHeap returns the bytes of live objects on the heap.
+func liveHeap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}

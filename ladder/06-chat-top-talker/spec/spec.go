@@ -1,0 +1,572 @@
+// Package spec is level 6's conformance suite: every case of the chat
+// aggregator is written here once, and run against both the learner's stub in
+// ladder/06-chat-top-talker and the reference in solutions/06-chat-top-talker,
+// the way testing/fstest.TestFS checks any file system.
+package spec
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline"
+)
+
+// Message is a chat message as the spec writes it. It has the fields of
+// chat.Message, in the same order, so either converts to the other.
+type Message struct {
+	At      time.Time
+	User    string
+	Channel string
+}
+
+// Talker is a user and their messages in the window, as the spec writes it.
+// It has the fields of chat.Talker, in the same order.
+type Talker struct {
+	User     string
+	Messages int
+}
+
+// String writes a talker the way failure reports show it: {"amy" 2}.
+func (t Talker) String() string { return fmt.Sprintf("{%q %d}", t.User, t.Messages) }
+
+// Aggregator is the API level 6 asks for, in the spec's own types. Cases
+// and the wrong implementations in the spec's tests are written against it.
+type Aggregator interface {
+	Record(m Message)
+	Total(now time.Time) int
+	ByUser(now time.Time, user string) int
+	ByChannel(now time.Time, channel string) int
+	TopTalker(now time.Time) (t Talker, ok bool)
+	TopTalkers(now time.Time, k int) []Talker
+}
+
+// message and talker are the shapes of chat.Message and chat.Talker. A type
+// parameter constrained to one of them converts to and from the spec's own
+// Message and Talker.
+type (
+	message = struct {
+		At      time.Time
+		User    string
+		Channel string
+	}
+	talker = struct {
+		User     string
+		Messages int
+	}
+)
+
+// API is level 6's API as a package declares it, with that package's own
+// Message type M and Talker type T.
+type API[M ~message, T ~talker] interface {
+	Record(m M)
+	Total(now time.Time) int
+	ByUser(now time.Time, user string) int
+	ByChannel(now time.Time, channel string) int
+	TopTalker(now time.Time) (t T, ok bool)
+	TopTalkers(now time.Time, k int) []T
+}
+
+// Test runs every case against the aggregators newAggregator builds. With
+// chat.New as it is, Go infers every type argument: spec.Test(t, New).
+func Test[A API[M, T], M ~message, T ~talker](t *testing.T, newAggregator func(window time.Duration) A) {
+	timeline.Run(t, cases(erase(newAggregator)))
+}
+
+// erase turns a constructor of a package's aggregator into one of the
+// spec's Aggregator.
+func erase[A API[M, T], M ~message, T ~talker](newAggregator func(time.Duration) A) func(time.Duration) Aggregator {
+	return func(w time.Duration) Aggregator { return adapter[A, M, T]{newAggregator(w)} }
+}
+
+// adapter converts between a package's Message and Talker and the spec's.
+type adapter[A API[M, T], M ~message, T ~talker] struct{ impl A }
+
+func (x adapter[A, M, T]) Record(m Message)        { x.impl.Record(M(m)) }
+func (x adapter[A, M, T]) Total(now time.Time) int { return x.impl.Total(now) }
+
+func (x adapter[A, M, T]) ByUser(now time.Time, user string) int {
+	return x.impl.ByUser(now, user)
+}
+
+func (x adapter[A, M, T]) ByChannel(now time.Time, channel string) int {
+	return x.impl.ByChannel(now, channel)
+}
+
+func (x adapter[A, M, T]) TopTalker(now time.Time) (Talker, bool) {
+	t, ok := x.impl.TopTalker(now)
+	return Talker(t), ok
+}
+
+func (x adapter[A, M, T]) TopTalkers(now time.Time, k int) []Talker {
+	got := x.impl.TopTalkers(now, k)
+	if got == nil {
+		return nil // kept nil: the spec tells a nil slice from an empty one
+	}
+	out := make([]Talker, len(got))
+	for i, t := range got {
+		out[i] = Talker(t)
+	}
+	return out
+}
+
+// Offsets in the tables are written with these.
+const (
+	ns     = time.Nanosecond
+	ms     = time.Millisecond
+	sec    = time.Second
+	minute = time.Minute
+	day    = 24 * time.Hour
+)
+
+type (
+	step = timeline.Step[Aggregator]
+	call = timeline.Call[Aggregator]
+)
+
+var at = timeline.At[Aggregator]
+
+func record(user, channel string) call {
+	return call{
+		Method: "Record",
+		Args:   []any{user, channel},
+		Do: func(a Aggregator, now time.Time) any {
+			a.Record(Message{At: now, User: user, Channel: channel})
+			return nil
+		},
+	}
+}
+
+func total(want int) call {
+	return call{
+		Method: "Total",
+		Do:     func(a Aggregator, now time.Time) any { return a.Total(now) },
+		Want:   want,
+	}
+}
+
+func byUser(user string, want int) call {
+	return call{
+		Method: "ByUser",
+		Args:   []any{user},
+		Do:     func(a Aggregator, now time.Time) any { return a.ByUser(now, user) },
+		Want:   want,
+	}
+}
+
+func byChannel(channel string, want int) call {
+	return call{
+		Method: "ByChannel",
+		Args:   []any{channel},
+		Do:     func(a Aggregator, now time.Time) any { return a.ByChannel(now, channel) },
+		Want:   want,
+	}
+}
+
+// leader is TopTalker's two results as one value, for the runner to compare
+// and show.
+type leader struct {
+	Talker Talker
+	OK     bool
+}
+
+func (l leader) String() string { return fmt.Sprintf("%v, %t", l.Talker, l.OK) }
+
+func topTalker(want leader) call {
+	return call{
+		Method: "TopTalker",
+		Do: func(a Aggregator, now time.Time) any {
+			t, ok := a.TopTalker(now)
+			return leader{t, ok}
+		},
+		Want: want,
+	}
+}
+
+// top is TopTalker's answer when the window holds messages.
+func top(user string, messages int) call { return topTalker(leader{tk(user, messages), true}) }
+
+// noTop is TopTalker's answer on an empty window: the zero Talker, false.
+func noTop() call { return topTalker(leader{}) }
+
+// topK wants TopTalkers(now, k) to be exactly want, compared as a whole
+// slice with cmp; no talkers at all is an empty slice, never nil.
+func topK(k int, want ...Talker) call {
+	if want == nil {
+		want = []Talker{}
+	}
+	return call{
+		Method: "TopTalkers",
+		Args:   []any{k},
+		Do:     func(a Aggregator, now time.Time) any { return talkers(a.TopTalkers(now, k)) },
+		Want:   talkers(want),
+	}
+}
+
+// talkers is TopTalkers' result as the runner compares and shows it. It
+// writes a nil slice as nil, where fmt writes [] for nil and empty alike,
+// so that "= nil, want []" says what is wrong.
+type talkers []Talker
+
+// Format writes ts as [{"amy" 2} {"bob" 1}], or nil.
+func (ts talkers) Format(f fmt.State, _ rune) {
+	if ts == nil {
+		fmt.Fprint(f, "nil")
+		return
+	}
+	fmt.Fprint(f, []Talker(ts))
+}
+
+func tk(user string, messages int) Talker { return Talker{User: user, Messages: messages} }
+
+// A timeline case before it is bound to a constructor.
+type chatCase struct {
+	name   string
+	part   int
+	window time.Duration
+	steps  []step
+	probe  func(newAggregator func(time.Duration) Aggregator) error
+}
+
+func cases(newAggregator func(time.Duration) Aggregator) []timeline.Case[Aggregator] {
+	all := append(append([]chatCase(nil), table...), generated()...)
+	out := make([]timeline.Case[Aggregator], len(all))
+	for i, tc := range all {
+		out[i] = timeline.Case[Aggregator]{
+			Name:  tc.name,
+			Part:  tc.part,
+			Setup: fmt.Sprintf("New(%s)", timeline.Offset(tc.window)),
+			New:   func(clock.Clock) Aggregator { return newAggregator(tc.window) },
+			Steps: tc.steps,
+		}
+		if tc.probe != nil {
+			out[i].Probe = func(Aggregator, *clock.Fake) error { return tc.probe(newAggregator) }
+		}
+	}
+	return out
+}
+
+// table holds the hand-written cases of level 6. Part 1 is the counts,
+// part 2 the top talker, part 3 the top k.
+var table = []chatCase{
+	// Part 1: several views of one window.
+	{
+		// The README's first example, with the same numbers.
+		name: "three views of one window", part: 1, window: minute,
+		steps: []step{
+			at(0, record("ann", "#go")),
+			at(10*sec, record("bob", "#go")),
+			at(20*sec, record("ann", "#rust")),
+			at(30*sec, total(3)),
+			at(30*sec, byUser("ann", 2)),
+			at(30*sec, byUser("bob", 1)),
+			at(30*sec, byChannel("#go", 2)),
+			at(30*sec, byChannel("#rust", 1)),
+			at(60*sec, total(2)), // ann's message at 0s left at 0s + 60s
+			at(60*sec, byUser("ann", 1)),
+			at(60*sec, byUser("bob", 1)),
+			at(60*sec, byChannel("#go", 1)),
+			at(60*sec, byChannel("#rust", 1)),
+		},
+	},
+	{
+		// The README's boundary example: (now - window, now] is half-open.
+		name: "a message counts until one window later and not at it", part: 1, window: minute,
+		steps: []step{
+			at(5*sec, record("ann", "#go")),
+			at(5*sec, total(1)),
+			at(65*sec-ns, total(1)),
+			at(65*sec-ns, byUser("ann", 1)),
+			at(65*sec-ns, byChannel("#go", 1)),
+			at(65*sec, total(0)),
+			at(65*sec, byUser("ann", 0)),
+			at(65*sec, byChannel("#go", 0)),
+		},
+	},
+	{
+		name: "nothing recorded yet", part: 1, window: 10 * sec,
+		steps: []step{
+			at(0, total(0)),
+			at(0, byUser("ann", 0)),
+			at(0, byChannel("#go", 0)),
+			at(7*sec, total(0)),
+			at(7*sec, record("ann", "#go")),
+			at(7*sec, byUser("bob", 0)),
+			at(7*sec, byChannel("#rust", 0)),
+		},
+	},
+	{
+		name: "a user in several channels", part: 1, window: 10 * sec,
+		steps: []step{
+			at(0, record("ann", "#go")),
+			at(1*sec, record("ann", "#rust")),
+			at(2*sec, record("ann", "#go")),
+			at(3*sec, record("bob", "#rust")),
+			at(3*sec, byUser("ann", 3)),
+			at(3*sec, byChannel("#go", 2)),
+			at(3*sec, byChannel("#rust", 2)),
+			at(10*sec, byUser("ann", 2)),
+			at(10*sec, byChannel("#go", 1)),
+			at(10*sec, byChannel("#rust", 2)),
+			at(11*sec, byUser("ann", 1)), // ann's message in #rust left
+			at(11*sec, byChannel("#go", 1)),
+			at(11*sec, byChannel("#rust", 1)),
+			at(12*sec, byUser("ann", 0)),
+			at(12*sec, byChannel("#go", 0)),
+			at(12*sec, byChannel("#rust", 1)),
+			at(12*sec, total(1)),
+		},
+	},
+	{
+		name: "a user and a channel with the same name are counted apart", part: 1, window: 10 * sec,
+		steps: []step{
+			at(0, record("ops", "ops")),
+			at(1*sec, record("ann", "ops")),
+			at(2*sec, record("ops", "#go")),
+			at(2*sec, byUser("ops", 2)),
+			at(2*sec, byChannel("ops", 2)),
+			at(2*sec, byUser("ann", 1)),
+			at(2*sec, byChannel("ann", 0)),
+			at(2*sec, byUser("#go", 0)),
+			at(11*sec, byUser("ops", 1)),
+			at(11*sec, byChannel("ops", 0)),
+		},
+	},
+	{
+		name: "several messages at the same instant", part: 1, window: 5 * sec,
+		steps: []step{
+			at(2*sec, record("ann", "#go")),
+			at(2*sec, record("ann", "#go")),
+			at(2*sec, record("bob", "#go")),
+			at(2*sec, record("ann", "#rust")),
+			at(2*sec, total(4)),
+			at(2*sec, byUser("ann", 3)),
+			at(2*sec, byChannel("#go", 3)),
+			at(7*sec-ns, total(4)),
+			at(7*sec, record("bob", "#go")), // the four leave together, as this one comes
+			at(7*sec, total(1)),
+			at(7*sec, byUser("ann", 0)),
+			at(7*sec, byUser("bob", 1)),
+			at(7*sec, byChannel("#go", 1)),
+			at(7*sec, byChannel("#rust", 0)),
+		},
+	},
+	{
+		name: "an idle gap far longer than the window", part: 1, window: 10 * sec,
+		steps: []step{
+			at(1*sec, record("ann", "#go")),
+			at(2*sec, record("bob", "#go")),
+			at(2*sec, total(2)),
+			at(30*day, total(0)),
+			at(30*day, byChannel("#go", 0)),
+			at(30*day, record("ann", "#go")),
+			at(30*day, byUser("ann", 1)),
+			at(30*day, byChannel("#go", 1)),
+			at(30*day+10*sec, total(0)),
+		},
+	},
+	{
+		name: "a one-nanosecond window", part: 1, window: ns,
+		steps: []step{
+			at(0, record("ann", "#go")),
+			at(0, total(1)),
+			at(1*ns, total(0)),
+			at(5*ns, record("ann", "#go")),
+			at(5*ns, record("bob", "#go")),
+			at(5*ns, byUser("ann", 1)),
+			at(5*ns, byChannel("#go", 2)),
+			at(6*ns, byChannel("#go", 0)),
+		},
+	},
+	{
+		name: "New panics on a window that is not positive", part: 1, window: sec,
+		probe: panicsOnBadWindow,
+	},
+	{
+		name: "users and channels whose messages all left are forgotten", part: 1, window: sec,
+		probe: forgetsZeroCounts,
+	},
+
+	// Part 2: top talker.
+	{
+		// The README's top talker example, with the same numbers.
+		name: "the leader loses the lead as their messages expire", part: 2, window: minute,
+		steps: []step{
+			at(0, record("cat", "#go")),
+			at(1*sec, record("cat", "#go")),
+			at(2*sec, record("cat", "#go")),
+			at(30*sec, record("bob", "#go")),
+			at(31*sec, record("bob", "#go")),
+			at(31*sec, top("cat", 3)),
+			at(60*sec-ns, top("cat", 3)),
+			at(60*sec, top("bob", 2)), // cat 2, bob 2: a tie, and "bob" < "cat"
+			at(61*sec, top("bob", 2)),
+			at(62*sec, top("bob", 2)), // cat has nothing left
+			at(62*sec, byUser("cat", 0)),
+			at(90*sec, top("bob", 1)),
+			at(91*sec, noTop()),
+		},
+	},
+	{
+		name: "a leader overtaken without anyone talking", part: 2, window: 10 * sec,
+		steps: []step{
+			at(0, record("ann", "#go")),
+			at(1*sec, record("ann", "#go")),
+			at(2*sec, record("ann", "#go")),
+			at(5*sec, record("bob", "#go")),
+			at(6*sec, record("bob", "#go")),
+			at(6*sec, top("ann", 3)),
+			at(10*sec, top("ann", 2)), // ann 2, bob 2: ann by name
+			at(11*sec, top("bob", 2)), // ann 1
+			at(12*sec, top("bob", 2)), // ann 0
+			at(15*sec, top("bob", 1)),
+		},
+	},
+	{
+		name: "an empty window has no top talker", part: 2, window: 10 * sec,
+		steps: []step{
+			at(0, noTop()),
+			at(1*sec, record("ann", "#go")),
+			at(1*sec, top("ann", 1)),
+			at(11*sec-ns, top("ann", 1)),
+			at(11*sec, noTop()), // the window emptied
+			at(20*sec, record("bob", "#go")),
+			at(20*sec, top("bob", 1)),
+		},
+	},
+	{
+		name: "a tie goes to the smaller name, who spoke second", part: 2, window: minute,
+		steps: []step{
+			at(0, record("bob", "#go")),
+			at(1*sec, record("bob", "#go")),
+			at(1*sec, top("bob", 2)),
+			at(2*sec, record("amy", "#rust")),
+			at(2*sec, top("bob", 2)),
+			at(3*sec, record("amy", "#go")),
+			at(3*sec, top("amy", 2)),
+			at(4*sec, record("zed", "#go")),
+			at(5*sec, record("zed", "#go")),
+			at(5*sec, top("amy", 2)),
+		},
+	},
+	{
+		name: "a tie goes to the smaller name, who spoke first", part: 2, window: minute,
+		steps: []step{
+			at(0, record("amy", "#go")),
+			at(1*sec, record("amy", "#go")),
+			at(2*sec, record("bob", "#go")),
+			at(3*sec, record("bob", "#go")),
+			at(3*sec, top("amy", 2)),
+			at(4*sec, record("bob", "#go")),
+			at(4*sec, top("bob", 3)),
+			at(5*sec, record("amy", "#go")),
+			at(5*sec, top("amy", 3)),
+		},
+	},
+	{
+		name: "a tie that forms by expiry", part: 2, window: 10 * sec,
+		steps: []step{
+			at(0, record("dan", "#go")),
+			at(5*sec, record("dan", "#go")),
+			at(6*sec, record("ann", "#go")),
+			at(6*sec, top("dan", 2)),
+			at(10*sec-ns, top("dan", 2)),
+			at(10*sec, top("ann", 1)), // dan 1, ann 1: "ann" < "dan"
+			at(15*sec, top("ann", 1)), // dan 0
+			at(16*sec, noTop()),
+		},
+	},
+	{
+		name: "a user forgotten and back again", part: 2, window: 10 * sec,
+		steps: []step{
+			at(0, record("ann", "#go")),
+			at(1*sec, record("ann", "#go")),
+			at(5*sec, record("bob", "#go")),
+			at(5*sec, top("ann", 2)),
+			at(10*sec, top("ann", 1)),
+			at(11*sec, top("bob", 1)), // ann 0, forgotten
+			at(12*sec, record("ann", "#go")),
+			at(12*sec, top("ann", 1)),
+			at(13*sec, record("ann", "#go")),
+			at(13*sec, top("ann", 2)),
+			at(15*sec, top("ann", 2)), // bob 0
+		},
+	},
+
+	// Part 3: top k.
+	{
+		// The README's top k example, with the same numbers.
+		name: "the top k, ties at the cut-off by name", part: 3, window: minute,
+		steps: []step{
+			at(0, record("dan", "#go")),
+			at(1*sec, record("dan", "#go")),
+			at(2*sec, record("cat", "#go")),
+			at(3*sec, record("bob", "#go")),
+			at(4*sec, record("amy", "#go")),
+			at(10*sec, topK(1, tk("dan", 2))),
+			at(10*sec, topK(2, tk("dan", 2), tk("amy", 1))),
+			at(10*sec, topK(3, tk("dan", 2), tk("amy", 1), tk("bob", 1))),
+			at(10*sec, topK(10, tk("dan", 2), tk("amy", 1), tk("bob", 1), tk("cat", 1))),
+			at(10*sec, topK(0)),
+			at(60*sec, topK(2, tk("amy", 1), tk("bob", 1))), // dan 1: a four-way tie
+			at(61*sec, topK(10, tk("amy", 1), tk("bob", 1), tk("cat", 1))),
+			at(62*sec, topK(10, tk("amy", 1), tk("bob", 1))),
+		},
+	},
+	{
+		name: "k of zero or less gives an empty slice, not nil", part: 3, window: 10 * sec,
+		steps: []step{
+			at(0, topK(0)),
+			at(0, topK(-1)),
+			at(1*sec, record("ann", "#go")),
+			at(1*sec, topK(0)),
+			at(1*sec, topK(-5)),
+			at(1*sec, topK(1, tk("ann", 1))),
+		},
+	},
+	{
+		name: "k larger than the number of users", part: 3, window: 10 * sec,
+		steps: []step{
+			at(0, topK(3)), // the window is empty: an empty slice, not nil
+			at(1*sec, record("bob", "#go")),
+			at(2*sec, record("ann", "#go")),
+			at(3*sec, record("bob", "#rust")),
+			at(3*sec, topK(5, tk("bob", 2), tk("ann", 1))),
+			at(12*sec, topK(5, tk("bob", 1))), // ann left; she is not listed with 0
+			at(13*sec, topK(5)),
+		},
+	},
+	{
+		name: "ties at the cut-off go to the smaller names, not the first to speak", part: 3, window: minute,
+		steps: []step{
+			at(0, record("eve", "#go")),
+			at(1*sec, record("dan", "#go")),
+			at(2*sec, record("cat", "#go")),
+			at(3*sec, record("bob", "#go")),
+			at(4*sec, record("amy", "#go")),
+			at(5*sec, record("zed", "#go")),
+			at(6*sec, record("zed", "#go")),
+			at(6*sec, topK(3, tk("zed", 2), tk("amy", 1), tk("bob", 1))),
+			at(7*sec, record("eve", "#go")),
+			at(7*sec, topK(3, tk("eve", 2), tk("zed", 2), tk("amy", 1))),
+		},
+	},
+	{
+		name: "the order follows expiry", part: 3, window: 10 * sec,
+		steps: []step{
+			at(0, record("ann", "#go")),
+			at(1*sec, record("ann", "#go")),
+			at(2*sec, record("ann", "#go")),
+			at(5*sec, record("bob", "#go")),
+			at(6*sec, record("bob", "#go")),
+			at(8*sec, record("cat", "#go")),
+			at(8*sec, topK(3, tk("ann", 3), tk("bob", 2), tk("cat", 1))),
+			at(11*sec, topK(3, tk("bob", 2), tk("ann", 1), tk("cat", 1))),
+			at(12*sec, topK(3, tk("bob", 2), tk("cat", 1))),
+			at(15*sec, topK(3, tk("bob", 1), tk("cat", 1))),
+			at(16*sec, topK(3, tk("cat", 1))),
+			at(18*sec, topK(3)),
+		},
+	},
+}
