@@ -1,0 +1,55 @@
+// Package qpsstore is level 7 of the ladder: a key-value store that also
+// tells how many Gets and Puts per second it served, over the last five
+// minutes, then over any window up to a week, then from many goroutines at
+// once. Read README.md in this folder first.
+package qpsstore
+
+import (
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+)
+
+// Op is a kind of call that the store counts.
+type Op int
+
+// The ops.
+const (
+	Get Op = iota
+	Put
+)
+
+// String returns "Get" or "Put".
+func (op Op) String() string {
+	panic("not implemented: Op.String")
+}
+
+// Store is a map from string keys to string values that counts its calls.
+type Store struct {
+	// Add the fields you need here.
+}
+
+// New returns an empty Store that reads the time from c, and only from c.
+func New(c clock.Clock) *Store {
+	panic("not implemented: New")
+}
+
+// Get returns the value stored under key, and whether there is one. It
+// counts as a Get call either way.
+func (s *Store) Get(key string) (value string, ok bool) {
+	panic("not implemented: Store.Get")
+}
+
+// Put stores value under key, replacing any value there, and counts as a
+// Put call.
+func (s *Store) Put(key, value string) {
+	panic("not implemented: Store.Put")
+}
+
+// QPS returns the calls of op per second over the window that ends now:
+// the calls counted in the window divided by the window in seconds. It
+// panics unless 1s <= window <= 168h (a week), with the window in the
+// message.
+func (s *Store) QPS(op Op, window time.Duration) float64 {
+	panic("not implemented: Store.QPS")
+}
