@@ -1,6 +1,10 @@
 package timeline
 
-import "sync"
+import (
+	"fmt"
+	"strings"
+	"sync"
+)
 
 // Parallel runs f(0) to f(n-1) in n goroutines and waits for all of them.
 // A panic in any of them is raised again in the caller, so a probe that uses
@@ -66,4 +70,48 @@ func (c *Choices) next() byte {
 	b := c.data[0]
 	c.data = c.data[1:]
 	return b
+}
+
+// PanicMessage runs f and returns the message it panicked with, and
+// whether it panicked. A stub's "not implemented" panic is raised again, so
+// that the runner still reports it as such.
+func PanicMessage(f func()) (msg string, panicked bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			if _, stub := notImplemented(v); stub {
+				panic(v)
+			}
+			msg, panicked = fmt.Sprint(v), true
+		}
+	}()
+	f()
+	return "", false
+}
+
+// PanicsNaming checks a rule of every level: a bad value written in code
+// panics with a message that names the value. It returns nil if f panics
+// so, and otherwise an error that says what the call did instead:
+// "New(0s) returned, want a panic whose message names 0s".
+func PanicsNaming(call, value string, f func()) error {
+	msg, panicked := PanicMessage(f)
+	switch {
+	case !panicked:
+		return fmt.Errorf("%s returned, want a panic whose message names %s", call, value)
+	case !strings.Contains(msg, value):
+		return fmt.Errorf("%s panicked with %q, want a message that names %s", call, msg, value)
+	}
+	return nil
+}
+
+// EachPanicsNaming runs PanicsNaming for each bad value of one argument, as
+// in "New(0s) and New(-1s) both panic, naming the value". It returns the
+// first failure.
+func EachPanicsNaming[V any](method string, values []V, f func(V)) error {
+	for _, v := range values {
+		s := fmt.Sprint(v)
+		if err := PanicsNaming(fmt.Sprintf("%s(%s)", method, s), s, func() { f(v) }); err != nil {
+			return err
+		}
+	}
+	return nil
 }

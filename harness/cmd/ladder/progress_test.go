@@ -207,7 +207,12 @@ type Counter struct {
 	hits   []time.Time
 }
 
-func New(window time.Duration) *Counter { return &Counter{window: window} }
+func New(window time.Duration) *Counter {
+	if window <= 0 {
+		panic("bad window " + window.String())
+	}
+	return &Counter{window: window}
+}
 
 func (c *Counter) Hit(now time.Time) { c.Count(now); c.hits = append(c.hits, now) }
 

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -36,8 +37,16 @@ func (q *queue) Count(now time.Time) int {
 // rightDrop is the correct rule: a hit at or before now-window has left.
 func rightDrop(h, now time.Time, w time.Duration) bool { return !h.After(now.Add(-w)) }
 
+// mutant builds a queue that drops by the given rule. Like a right
+// counter, it panics on a window that is not positive, so that only the
+// mistake it stands for can catch it.
 func mutant(drop func(h, now time.Time, window time.Duration) bool) func(time.Duration) Counter {
-	return func(w time.Duration) Counter { return &queue{window: w, drop: drop} }
+	return func(w time.Duration) Counter {
+		if w <= 0 {
+			panic(fmt.Sprintf("window %v", w))
+		}
+		return &queue{window: w, drop: drop}
+	}
 }
 
 func TestSpecCatchesMutants(t *testing.T) {
@@ -57,8 +66,11 @@ func TestSpecCatchesMutants(t *testing.T) {
 			return !h.Truncate(time.Second).After(now.Truncate(time.Second).Add(-w))
 		})},
 		{"zero means empty: loses a hit at Unix time 0", 1, func(w time.Duration) Counter {
-			return &queue{window: w, drop: rightDrop, record: func(now time.Time) bool { return now.UnixNano() != 0 }}
+			q := mutant(rightDrop)(w).(*queue)
+			q.record = func(now time.Time) bool { return now.UnixNano() != 0 }
+			return q
 		}},
+		{"accepts a window of zero", 1, func(w time.Duration) Counter { return &queue{window: w, drop: rightDrop} }},
 		{"right answers, but a re-slicing queue that reallocates", 2, mutant(rightDrop)},
 	}
 	for _, m := range mutants {

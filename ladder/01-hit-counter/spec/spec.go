@@ -206,6 +206,13 @@ var table = []counterCase{
 		},
 	},
 	{
+		// A window of zero or less is a bug in the caller's code.
+		name: "a window that is not positive panics and names it", part: 1, window: sec,
+		probe: func(_ Counter, newCounter func(time.Duration) Counter) error {
+			return timeline.EachPanicsNaming("New", []time.Duration{0, -sec}, func(w time.Duration) { newCounter(w) })
+		},
+	},
+	{
 		name: "no allocation per hit once warmed up", part: 2, window: sec,
 		steps: []step{at(0, hit()), at(0, count(1))},
 		probe: steadyStateAllocs,

@@ -3,40 +3,16 @@ package spec
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline"
 )
 
 // badIntervalPanics checks that New rejects an interval that is not
 // positive, and says which value it got.
 func badIntervalPanics(newLogger func(time.Duration) Logger) error {
-	for _, d := range []time.Duration{0, -time.Second} {
-		msg, panicked := panicOf(func() { newLogger(d) })
-		if !panicked {
-			return fmt.Errorf("New(%v) returned a logger, want a panic: an interval must be positive", d)
-		}
-		if !strings.Contains(msg, d.String()) {
-			return fmt.Errorf("New(%v) panicked with %q, want a message that names the value %v", d, msg, d)
-		}
-	}
-	return nil
-}
-
-// panicOf runs f and returns what it panicked with. A stub's "not
-// implemented" panic goes on up, so that the runner reports it as such.
-func panicOf(f func()) (msg string, panicked bool) {
-	defer func() {
-		if v := recover(); v != nil {
-			msg, panicked = fmt.Sprint(v), true
-			if strings.HasPrefix(msg, "not implemented") {
-				panic(v)
-			}
-		}
-	}()
-	f()
-	return "", false
+	return timeline.EachPanicsNaming("New", []time.Duration{0, -time.Second}, func(d time.Duration) { newLogger(d) })
 }
 
 // burstThenOneCall checks part 2's bound after a burst: 100,000 distinct

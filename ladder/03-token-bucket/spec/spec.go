@@ -121,26 +121,10 @@ func delayCall(n int, want string) timeline.Call[Bucket] {
 	}
 }
 
-// panicOf runs f and returns what it panicked with, or "" if it returned.
-// A stub's "not implemented" panic goes on up, so the runner reports it as
-// such.
-func panicOf(f func()) (msg string) {
-	defer func() {
-		if v := recover(); v != nil {
-			msg = fmt.Sprint(v)
-			if strings.HasPrefix(msg, "not implemented") {
-				panic(v)
-			}
-		}
-	}()
-	f()
-	return ""
-}
-
 // panicNaming checks that f panics with a message that contains value.
 func panicNaming(value string, f func()) string {
-	switch msg := panicOf(f); {
-	case msg == "":
+	switch msg, panicked := timeline.PanicMessage(f); {
+	case !panicked:
 		return "no panic"
 	case !strings.Contains(msg, value):
 		return fmt.Sprintf("panic %q, which does not name %s", msg, value)

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline"
 )
 
 // menu is a hundred drink names, made once so that ordering them in the
@@ -24,29 +24,7 @@ var menu = func() []string {
 // newPanics checks that New rejects a window that is not positive, and
 // names the value in its message.
 func newPanics(_ Cafe, newCafe func(time.Duration) Cafe) error {
-	for _, w := range []time.Duration{0, -sec} {
-		msg, panicked := panicOf(func() { newCafe(w) })
-		switch {
-		case !panicked:
-			return fmt.Errorf("New(%v) returned, want a panic: a window that is not positive is a bug in the caller's code", w)
-		case strings.HasPrefix(msg, "not implemented"):
-			panic(msg) // a stub: let the runner report it as such
-		case !strings.Contains(msg, w.String()):
-			return fmt.Errorf("New(%v) panicked with %q, want a message that names the value %v", w, msg, w)
-		}
-	}
-	return nil
-}
-
-// panicOf runs f and returns the message of its panic, if any.
-func panicOf(f func()) (msg string, panicked bool) {
-	defer func() {
-		if v := recover(); v != nil {
-			msg, panicked = fmt.Sprint(v), true
-		}
-	}()
-	f()
-	return "", false
+	return timeline.EachPanicsNaming("New", []time.Duration{0, -sec}, func(w time.Duration) { newCafe(w) })
 }
 
 // steadyStateAllocs checks part 1's memory rule: a café that has seen a

@@ -3,34 +3,15 @@ package spec
 import (
 	"fmt"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline"
 )
 
 // panicsOnBadWindow checks that New(0) and New(-1s) panic, naming the value.
 func panicsOnBadWindow(newAggregator func(time.Duration) Aggregator) error {
-	for _, w := range []time.Duration{0, -time.Second} {
-		msg, panicked := panicOf(func() { newAggregator(w) })
-		if !panicked {
-			return fmt.Errorf("New(%v) returned, want a panic whose message names %v", w, w)
-		}
-		if !strings.Contains(msg, w.String()) {
-			return fmt.Errorf("New(%v) panicked with %q, want a message that names the value %v", w, msg, w)
-		}
-	}
-	return nil
-}
-
-func panicOf(f func()) (msg string, panicked bool) {
-	defer func() {
-		if v := recover(); v != nil {
-			msg, panicked = fmt.Sprint(v), true
-		}
-	}()
-	f()
-	return "", false
+	return timeline.EachPanicsNaming("New", []time.Duration{0, -time.Second}, func(w time.Duration) { newAggregator(w) })
 }
 
 // forgetsZeroCounts checks part 1's "zero counts are forgotten". It sends
