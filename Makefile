@@ -15,7 +15,7 @@ level_pkgs = $(shell $(GO) list ./$(call level_dir,$(1))/... | grep -v '/spec')
 race_flag  = $(if $(filter $(1),$(RACE_LEVELS)),-race)
 
 .DEFAULT_GOAL := help
-LADDER_PHONY := student-copy class-report
+LADDER_PHONY := student-copy class-report test-plots
 .PHONY: help test progress check $(LADDER_PHONY) vet test-harness test-solutions test-specs test-stubs test-benchmarks
 
 help: ## list the targets
@@ -30,14 +30,17 @@ help: ## list the targets
 	@echo "  make bench-level-N      your benchmarks beside the reference's"
 	@echo "  make compare-level-N    your code beside the reference"
 	@echo "  make reset-level-N      put level N's stub back as it was (FORCE=1: no question)"
+	@echo "  make plot-level-N       pictures of your level N in plots/ (REF=1: the reference's)"
 	@echo
 	@echo "For instructors:"
 	@echo "  make student-copy DEST=dir          the ladder without solutions/, to hand out"
 	@echo "  make class-report DIRS=\"a b c\"      every student's progress in one table (FORMAT=csv)"
+	@echo "  make test-plots                     the pictures open in headless Chromium (installs it)"
 	@echo
 	@echo "For the repository:"
 	@echo "  make test               everything that must stay green (what CI runs)"
 	@echo "  make check              gofmt, go vet and staticcheck"
+	@echo "  make peers              the references beside production Go limiters (slow; make peers-quick: CI's short form)"
 	@echo "  make help               this list"
 
 progress: ## the whole ladder at a glance; always exits 0
@@ -73,6 +76,33 @@ bench-level-%: ## a level's benchmarks, yours beside the reference's
 
 compare-level-%: ## your code beside the reference
 	@$(LADDER) compare $*
+
+# The pictures come from nested modules, harness/plot (your code) and
+# solutions/plot (REF=1), so that the plotting library never enters the
+# main go.mod. The commands are built into the git-ignored .ladder/.
+PLOT_LEVELS = $(patsubst harness/plot/level%,%,$(wildcard harness/plot/level[0-9]))
+
+plot-level-%: ## SVG pictures of a level in plots/: make plot-level-8 [REF=1]
+ifeq ($(REF),1)
+	@if [ ! -f solutions/plot/go.mod ]; then \
+		echo "REF=1 draws the reference solutions, and this copy has none (no solutions/plot). make plot-level-$* draws your own code."; exit 1; fi
+	@$(GO) -C solutions/plot build -o $(CURDIR)/.ladder/plot-reference . && ./.ladder/plot-reference -level $* -out plots
+else
+	@if [ ! -d harness/plot/level$* ]; then \
+		echo "Level $* has no pictures. The levels with pictures are: $(PLOT_LEVELS)."; exit 1; fi
+	@$(GO) -C harness/plot build -o $(CURDIR)/.ladder/plot-level-$* ./level$* && ./.ladder/plot-level-$* -out plots
+endif
+
+# Not part of make test: it needs Chromium, which it installs when missing
+# (Debian's package, as root). The reference's pictures and their PNG
+# screenshots stay in plots/check/ to be looked at.
+test-plots: ## draw every level's pictures and open them in headless Chromium
+	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	cd harness/plot && $(GO) vet ./... && LADDER_PLOTS_BROWSER=1 $(GO) test ./...
+ifneq ($(wildcard solutions/plot/go.mod),)
+	mkdir -p plots/check
+	cd solutions/plot && $(GO) vet ./... && PLOTS_DIR=$(CURDIR)/plots/check $(GO) test -count=1 -v ./...
+endif
 
 student-copy: ## a copy without solutions/ to hand out: make student-copy DEST=dir
 	@if [ -z "$(DEST)" ]; then echo "usage: make student-copy DEST=dir"; exit 2; fi
@@ -110,5 +140,49 @@ test-stubs: ## the untouched stubs compile, and every case fails as not implemen
 	LADDER_STUBCHECK=1 $(GO) test $$($(GO) list ./ladder/... | grep -v '/spec')
 
 check: vet ## gofmt, go vet and staticcheck (run at a pinned version, nothing to install)
-	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.ladder/*')); \
+		if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) run $(STATICCHECK) ./...
+
+# The references beside the Go rate limiters that run in production
+# (golang.org/x/time/rate, sethvargo/go-limiter, ulule/limiter,
+# throttled/throttled, uber-go/ratelimit). They live in a module of their
+# own, solutions/peers, so that none of them is a dependency of this one.
+PEERS_DIR       := solutions/peers
+PEERS_OUT       := $(CURDIR)/$(PEERS_DIR)/out
+PEERS_COUNT     ?= 6
+PEERS_BENCHTIME ?= 1s
+BENCHSTAT       := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+# Runs go test in the peers module, writes its output to $(PEERS_OUT)/$(1).txt
+# and shows it only if the run fails.
+peers_run = cd $(PEERS_DIR) && $(GO) test -run '^$$' -count $(PEERS_COUNT) $(2) . > $(PEERS_OUT)/$(1).txt 2>&1 \
+	|| { cat $(PEERS_OUT)/$(1).txt; exit 1; }
+.PHONY: peers peers-quick
+
+peers: ## the references beside production libraries: medians of PEERS_COUNT runs, a table per section
+	@mkdir -p $(PEERS_OUT)
+	cd $(PEERS_DIR) && $(GO) test -count 1 -run Conformance .
+	@echo "benchmarks: $(PEERS_COUNT) runs of each, several minutes; raw output in $(PEERS_OUT)"
+	@$(call peers_run,speed,-benchtime $(PEERS_BENCHTIME) -bench '^Benchmark(TokenBucket|HotClient|PerKey)$$')
+	@$(call peers_run,memory,-benchtime 1000000x -bench '^BenchmarkMemoryPerKey$$')
+	@$(call peers_run,accuracy,-benchtime 1x -bench '^BenchmarkSlidingAccuracy$$')
+	@GOBIN=$(PEERS_OUT) $(GO) install $(BENCHSTAT)
+	@echo; echo "## 1. Level 3 against x/time/rate: one bucket, serial, the time passed in"
+	@$(PEERS_OUT)/benchstat -filter '.name:TokenBucket' -col /lib $(PEERS_OUT)/speed.txt
+	@echo; echo "## 2. One hot client, safe for concurrent use: level 8 TokenBucket against x/time/rate (uber: Take's cost only)"
+	@$(PEERS_OUT)/benchstat -filter '.name:HotClient' -col /lib $(PEERS_OUT)/speed.txt
+	@echo; echo "## 3a. Per-key, 100,000 known keys: level 8's TokenBucket against the per-key buckets (sethvargo) and GCRA (throttled)"
+	@$(PEERS_OUT)/benchstat -filter '.name:PerKey /lib:(l8-bucket OR sethvargo OR throttled)' -col /lib $(PEERS_OUT)/speed.txt
+	@echo; echo "## 3b. Per-key, 100,000 known keys: level 8's FixedWindow against ulule's fixed window"
+	@$(PEERS_OUT)/benchstat -filter '.name:PerKey /lib:(l8-fixed OR ulule)' -col /lib $(PEERS_OUT)/speed.txt
+	@echo; echo "## 3c. Per-key, 100,000 known keys: level 8's SlidingWindow, B = 2 and B = 61, beside its FixedWindow"
+	@$(PEERS_OUT)/benchstat -filter '.name:PerKey /lib:(l8-fixed OR l8-sliding2 OR l8-sliding61)' -col /lib $(PEERS_OUT)/speed.txt
+	@echo; echo "## 4. Memory per key: live heap after a million keys (B/key); ns/op is a new key's first request"
+	@$(PEERS_OUT)/benchstat -row /lib $(PEERS_OUT)/memory.txt
+	@echo; echo "## 5. Sliding window accuracy: a million requests, 10,000 clients, 60 a minute, against an exact log"
+	@$(PEERS_OUT)/benchstat -row /buckets $(PEERS_OUT)/accuracy.txt
+
+peers-quick: ## the peers module: vet, the conformance tests, every benchmark once (what CI runs)
+	cd $(PEERS_DIR) && $(GO) vet ./...
+	@cd $(PEERS_DIR) && out=$$($(GO) test -short -count 1 -bench . -benchtime 1x . 2>&1) || { echo "$$out"; exit 1; }; \
+		echo "peers: the conformance tests passed, and every benchmark ran once"

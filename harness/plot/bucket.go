@@ -31,14 +31,18 @@ func Level3[B TokenBucket](newBucket func(capacity int, rate float64) B) Level {
 		var tokens, allowed, denied plotter.XYs
 		next := 0
 		for at := time.Duration(0); at <= span; at += step {
-			// The requests up to now, each at its own instant, then the
-			// level at now. Tokens changes nothing.
+			// The requests up to now, each at its own instant, with the
+			// level just before and just after it, then the level at now.
+			// Tokens changes nothing.
 			for next < len(traffic) && traffic[next] <= at {
 				t := clock.Epoch.Add(traffic[next])
 				x := traffic[next].Seconds()
 				before := b.Tokens(t)
-				if b.Allow(t) {
-					allowed = append(allowed, plotter.XY{X: x, Y: b.Tokens(t)})
+				ok := b.Allow(t)
+				after := b.Tokens(t)
+				tokens = append(tokens, plotter.XY{X: x, Y: before}, plotter.XY{X: x, Y: after})
+				if ok {
+					allowed = append(allowed, plotter.XY{X: x, Y: after})
 				} else {
 					denied = append(denied, plotter.XY{X: x, Y: before})
 				}
@@ -48,7 +52,10 @@ func Level3[B TokenBucket](newBucket func(capacity int, rate float64) B) Level {
 		}
 		p := newPanel(fmt.Sprintf("Level 3: a token bucket of %d tokens, refilled at %g a second", capacity, rate),
 			"time (seconds)", "tokens in the bucket")
-		p.Y.Max = capacity + 1.5
+		p.Y.Max = capacity + 2
+		p.X.Max = span.Seconds()
+		p.X.Tick.Marker = ticks(span.Seconds(), 1, 2)
+		p.Y.Tick.Marker = ticks(capacity+2, 1, 1)
 		horizontal(p, fmt.Sprintf("capacity: %d tokens", capacity), capacity, span.Seconds(), colorLimit)
 		line(p, "Tokens(now)", tokens, colorCount, vg.Points(1.5), false)
 		marks(p, fmt.Sprintf("allowed request (%d), tokens after it", len(allowed)), allowed, colorAllowed, true)

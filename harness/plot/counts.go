@@ -106,9 +106,9 @@ func Level5[C PageViews](newCounter func(window, bucket time.Duration) C) Level 
 		if s.err != nil {
 			return nil, s.err
 		}
-		s.label = fmt.Sprintf("Count(now), %v buckets", pageBucket)
+		s.label = fmt.Sprintf("Count(now), %s buckets", human(pageBucket))
 		return []figure{countFigure("level-5-page-views.svg",
-			fmt.Sprintf("Level 5: views in the last minute, in %v buckets, against the exact count", pageBucket),
+			fmt.Sprintf("Level 5: views in the last minute, in %s buckets, against the exact count", human(pageBucket)),
 			"views", countSpan, s)}, nil
 	}}
 }
@@ -136,7 +136,7 @@ func Level7[S QPSStore[Op], Op any](newStore func(c clock.Clock) S, put Op) Leve
 					fake.Set(clock.Epoch.Add(at))
 					return s.QPS(put, w) * w.Seconds(), nil
 				})
-			sr.label = fmt.Sprintf("QPS(Put, %v)", w)
+			sr.label = fmt.Sprintf("QPS(Put, %s) (counted in %s)", human(w), map[bool]string{true: "seconds", false: "minutes"}[w <= time.Hour])
 			// Show calls per second, the unit QPS answers in.
 			for i := range sr.got {
 				sr.got[i].Y /= w.Seconds()
@@ -199,8 +199,14 @@ func countFigure(name, title, yUnit string, span time.Duration, all ...series) f
 		if i > 0 {
 			t = ""
 		}
-		p := newPanel(t, xLabel, fmt.Sprintf("%s in the last %v", yUnit, s.window))
-		line(p, fmt.Sprintf("exact: arrivals in (now−%v, now]", s.window), s.exact, colorExact, vg.Points(5), false)
+		p := newPanel(t, xLabel, fmt.Sprintf("%s in the last %s", yUnit, human(s.window)))
+		// Room above the curves for the legend.
+		top := 0.0
+		for j := range s.got {
+			top = math.Max(top, math.Max(s.got[j].Y, s.exact[j].Y))
+		}
+		p.Y.Max = 1.3 * top
+		line(p, fmt.Sprintf("exact: arrivals in (now − %s, now]", human(s.window)), s.exact, colorExact, vg.Points(5), false)
 		line(p, s.label, s.got, colorCount, vg.Points(1.2), false)
 		panels = append(panels, p)
 	}

@@ -90,20 +90,18 @@ func (r rolling) at(at, per time.Duration) int {
 }
 
 // curve samples r every throttleStep up to span, and returns the largest
-// value too.
-func (r rolling) curve(per, span time.Duration) (plotter.XYs, int) {
-	var pts plotter.XYs
-	most := 0
+// value too, with the first instant it is reached.
+func (r rolling) curve(per, span time.Duration) (pts plotter.XYs, most int, peak time.Duration) {
 	for at := time.Duration(0); at <= span; at += throttleStep {
-		n := r.at(at, per)
-		most = max(most, n)
-		pts = append(pts, plotter.XY{X: at.Seconds(), Y: float64(n)})
+		pts = append(pts, plotter.XY{X: at.Seconds(), Y: float64(r.at(at, per))})
 	}
-	// The peaks fall on the requests' instants, which the steps may miss.
+	// The peaks fall on the requests' instants.
 	for _, t := range r.times {
-		most = max(most, r.at(t, per))
+		if n := r.at(t, per); n > most {
+			most, peak = n, t
+		}
 	}
-	return pts, most
+	return pts, most, peak
 }
 
 // requestMarks returns the points at which to mark the requests: at the
@@ -144,9 +142,9 @@ func algorithmsFigure[T Throttler](newThrottler func(clock.Clock, limits.Config)
 		about string
 	}{
 		{limits.Limit{Algorithm: limits.FixedWindow, Requests: throttleRequests, Per: throttlePer},
-			"counts per window [10k s, 10(k+1) s)"},
-		{limits.Limit{Algorithm: limits.SlidingWindow, Requests: throttleRequests, Per: throttlePer, Buckets: 2},
-			"B = 2: this window, plus the last one weighted by its part still inside"},
+			"its count starts again at every 10 s boundary"},
+		{limits.Limit{Algorithm: limits.SlidingWindow, Requests: throttleRequests, Per: throttlePer, Buckets: 11},
+			"B = 11 buckets of 1 s, the oldest weighted by its part still inside"},
 		{limits.Limit{Algorithm: limits.TokenBucket, Requests: throttleRequests, Per: throttlePer},
 			"10 tokens, refilled at 1 a second, starts full"},
 	}
@@ -157,7 +155,7 @@ func algorithmsFigure[T Throttler](newThrottler func(clock.Clock, limits.Config)
 			return figure{}, err
 		}
 		r := newRolling(ds, func(decided) bool { return true })
-		curve, most := r.curve(throttlePer, throttleSpan)
+		curve, most, peak := r.curve(throttlePer, throttleSpan)
 		ok, no := requestMarks(ds, r, throttlePer)
 		title := fmt.Sprintf("%v (%s): at most %d allowed in any 10 s", a.limit.Algorithm, a.about, most)
 		if most > throttleRequests {
@@ -167,18 +165,25 @@ func algorithmsFigure[T Throttler](newThrottler func(clock.Clock, limits.Config)
 		p := newPanel(title, "time (seconds)", "allowed in the last 10 s")
 		p.Title.TextStyle.Font.Size = vg.Points(12)
 		p.X.Max = throttleSpan.Seconds()
-		p.Y.Max = 2*throttleRequests + 2
+		p.Y.Max = 2*throttleRequests + 4
+		p.X.Tick.Marker = ticks(throttleSpan.Seconds(), 1, 5)
+		p.Y.Tick.Marker = ticks(p.Y.Max, 1, 5)
+		p.Legend.Left = false
 		boundaries(p, i == 0)
-		horizontal(p, fmt.Sprintf("the limit: %d requests per %v", throttleRequests, throttlePer),
+		horizontal(p, fmt.Sprintf("the limit: %d requests per %s", throttleRequests, human(throttlePer)),
 			throttleRequests, throttleSpan.Seconds(), colorLimit)
 		line(p, "allowed requests in (now − 10 s, now]", curve, colorCount, vg.Points(1.4), false)
 		marks(p, fmt.Sprintf("allowed request (%d)", len(ok)), ok, colorAllowed, true)
 		marks(p, fmt.Sprintf("denied request (%d)", len(no)), no, colorDenied, false)
+		if most > throttleRequests {
+			note(p, peak.Seconds(), float64(most)+0.6, fmt.Sprintf("%d allowed in (%s, %s]",
+				most, human(peak-throttlePer), human(peak)))
+		}
 		panels = append(panels, p)
 	}
 	return figure{
 		name:   "level-8-algorithms.svg",
-		title:  fmt.Sprintf("Level 8: the same %d requests through three algorithms, each limited to %d per %v", len(traffic), throttleRequests, throttlePer),
+		title:  fmt.Sprintf("Level 8: the same %d requests through three algorithms, each limited to %d per %s", len(traffic), throttleRequests, human(throttlePer)),
 		panels: panels, width: 11 * vg.Inch, height: 11 * vg.Inch,
 	}, nil
 }
@@ -187,7 +192,7 @@ func algorithmsFigure[T Throttler](newThrottler func(clock.Clock, limits.Config)
 func boundaries(p *gonum.Plot, inLegend bool) {
 	for k := time.Duration(1); k*throttlePer < throttleSpan; k++ {
 		x := (k * throttlePer).Seconds()
-		l, _ := plotter.NewLine(plotter.XYs{{X: x, Y: 0}, {X: x, Y: 2*throttleRequests + 2}})
+		l, _ := plotter.NewLine(plotter.XYs{{X: x, Y: 0}, {X: x, Y: 2*throttleRequests + 4}})
 		l.Color = colorGuide
 		l.Width = vg.Points(0.8)
 		l.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
@@ -242,7 +247,7 @@ func groupFigure[T Throttler](newThrottler func(clock.Clock, limits.Config) (T, 
 				mine = append(mine, d)
 			}
 		}
-		curve, _ := r.curve(throttlePer, groupSpan)
+		curve, _, _ := r.curve(throttlePer, groupSpan)
 		curves[client] = curve
 		ok, no := requestMarks(mine, r, throttlePer)
 		about := "sends 2 a second from 0 s"
@@ -256,20 +261,24 @@ func groupFigure[T Throttler](newThrottler func(clock.Clock, limits.Config) (T, 
 		}
 		p.X.Max = groupSpan.Seconds()
 		p.Y.Max = groupLimit + 2
-		horizontal(p, fmt.Sprintf("per-client limit: %d per %v", groupClientLimit, throttlePer), groupClientLimit, groupSpan.Seconds(), colorLimit)
+		p.X.Tick.Marker = ticks(groupSpan.Seconds(), 1, 5)
+		p.Y.Tick.Marker = ticks(p.Y.Max, 1, 2)
+		horizontal(p, fmt.Sprintf("per-client limit: %d per %s", groupClientLimit, human(throttlePer)), groupClientLimit, groupSpan.Seconds(), colorLimit)
 		line(p, client+"'s allowed requests in (now − 10 s, now]", curve, colorCount, vg.Points(1.4), false)
 		marks(p, "allowed request", ok, colorAllowed, true)
 		marks(p, "denied request", no, colorDenied, false)
 		panels = append(panels, p)
 	}
 	total := newRolling(ds, func(decided) bool { return true })
-	sum, most := total.curve(throttlePer, groupSpan)
+	sum, most, _ := total.curve(throttlePer, groupSpan)
 	p := newPanel(fmt.Sprintf(`the group "team" (alice and bob): at most %d allowed in any 10 s`, most),
 		"time (seconds)", "allowed in the last 10 s")
 	p.X.Max = groupSpan.Seconds()
-	p.Y.Max = groupLimit + 4
-	horizontal(p, fmt.Sprintf("group limit: %d per %v, shared", groupLimit, throttlePer), groupLimit, groupSpan.Seconds(), colorDenied)
-	horizontal(p, fmt.Sprintf("per-client limit: %d per %v", groupClientLimit, throttlePer), groupClientLimit, groupSpan.Seconds(), colorLimit)
+	p.Y.Max = groupLimit + 6
+	p.X.Tick.Marker = ticks(groupSpan.Seconds(), 1, 5)
+	p.Y.Tick.Marker = ticks(p.Y.Max, 1, 2)
+	horizontal(p, fmt.Sprintf("group limit: %d per %s, shared", groupLimit, human(throttlePer)), groupLimit, groupSpan.Seconds(), colorDenied)
+	horizontal(p, fmt.Sprintf("per-client limit: %d per %s", groupClientLimit, human(throttlePer)), groupClientLimit, groupSpan.Seconds(), colorLimit)
 	line(p, "alice", curves["alice"], colorCount, vg.Points(1.2), false)
 	line(p, "bob", curves["bob"], colorSecond, vg.Points(1.2), false)
 	line(p, "alice + bob", sum, colorLimit, vg.Points(2.2), false)

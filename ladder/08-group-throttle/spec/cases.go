@@ -1,0 +1,542 @@
+package spec
+
+import "github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
+
+// table holds every case of level 8, by part: 1 fixed windows, 2 sliding
+// windows, 3 token buckets, 4 group limits, 5 many clients and goroutines.
+func table() []throttleCase {
+	var all []throttleCase
+	for _, part := range [][]throttleCase{part1(), part2(), part3(), part4(), part5()} {
+		all = append(all, part...)
+	}
+	return all
+}
+
+func part1() []throttleCase {
+	fiveAMinute := only(fixed(5, minute))
+	return []throttleCase{
+		{
+			// The README's first fixed-window example, with the same numbers.
+			name: "five a minute with AllowN and the boundary", part: 1, cfg: fiveAMinute,
+			steps: steps(
+				at(10*sec, allow("alice", ok(4))),
+				at(20*sec, allowN("alice", 3, ok(1))),
+				at(30*sec, allowN("alice", 2, no(1, 30*sec))), // all or nothing: only 1 left
+				at(30*sec, allow("alice", ok(0))),             // the denial charged nothing
+				at(59*sec, allow("alice", no(0, sec))),
+				at(minute-ns, allow("alice", no(0, ns))),
+				at(minute, allow("alice", ok(4))), // a new window
+				at(minute, allow("bob", ok(4))),
+			),
+		},
+		{
+			// The README's 2x burst across a window boundary.
+			name: "a fixed window lets twice the limit through across a boundary", part: 1, cfg: fiveAMinute,
+			steps: steps(
+				burst(59*sec, "alice", 5, 4),
+				at(59*sec, allow("alice", no(0, sec))),
+				burst(minute, "alice", 5, 4), // ten requests in one second
+				at(minute, allow("alice", no(0, minute))),
+			),
+		},
+		{
+			name: "clients are independent", part: 1, cfg: only(fixed(3, 10*sec)),
+			steps: steps(
+				at(sec, allowN("alice", 3, ok(0))),
+				at(sec, allow("alice", no(0, 9*sec))),
+				at(2*sec, allow("bob", ok(2))),
+				at(2*sec, allowN("carol", 3, ok(0))),
+				at(3*sec, allow("bob", ok(1))),
+				at(3*sec, allow("alice", no(0, 7*sec))),
+				at(3*sec, allow("", ok(2))), // the empty string is a client like any other
+			),
+		},
+		{
+			name: "windows are counted from the epoch, not from the first request", part: 1, cfg: only(fixed(2, 10*sec)),
+			steps: steps(
+				at(7*sec, allowN("alice", 2, ok(0))),
+				at(10*sec-ns, allow("alice", no(0, ns))),
+				at(10*sec, allow("alice", ok(1))),
+				at(17*sec, allow("alice", ok(0))),
+				at(17*sec, allow("alice", no(0, 3*sec))),
+			),
+		},
+		{
+			name: "more than Requests at once is never allowed", part: 1, cfg: fiveAMinute,
+			steps: steps(
+				at(0, allowN("alice", 6, never(5))),
+				at(0, allowN("alice", 5, ok(0))),
+				at(0, allowN("alice", 6, never(0))),
+				at(0, allowN("alice", 5, no(0, minute))),
+				at(10*minute, allowN("alice", 1000, never(5))),
+			),
+		},
+		{
+			name: "a long window and a late first request", part: 1, cfg: only(fixed(1, 24*hour)),
+			steps: steps(
+				at(1000*hour+30*minute, allow("alice", ok(0))),
+				at(1000*hour+30*minute, allow("alice", no(0, 7*hour+30*minute))), // 1000h is 41 days and 16h: the window ends at 1008h
+				at(1008*hour-ns, allow("alice", no(0, ns))),
+				at(1008*hour, allow("alice", ok(0))),
+			),
+		},
+		{
+			// The README's example of a clock going back, part 1.
+			name: "time going back does not move a window back", part: 1, cfg: only(fixed(3, 10*sec)), needs: ClockBack,
+			steps: steps(
+				at(12*sec, allowN("alice", 3, ok(0))),
+				at(8*sec, allow("alice", no(0, 12*sec))), // still the window [10s, 20s), which opens anew at 20s
+				at(8*sec, allow("bob", ok(2))),
+				at(20*sec-ns, allow("alice", no(0, ns))),
+				at(20*sec, allow("alice", ok(2))),
+			),
+		},
+		{
+			name: "a zero or negative Requests is refused", part: 1, cfg: only(fixed(0, minute)),
+			badField: []string{"PerClient.Requests"},
+		},
+		{
+			name: "a negative Requests is refused", part: 1, cfg: only(fixed(-5, minute)),
+			badField: []string{"PerClient.Requests"},
+		},
+		{
+			name: "a zero Per is refused", part: 1, cfg: only(fixed(5, 0)),
+			badField: []string{"PerClient.Per"},
+		},
+		{
+			name: "a negative Per is refused", part: 1, cfg: only(token(5, -sec)),
+			badField: []string{"PerClient.Per"},
+		},
+		{
+			name: "an unknown algorithm is refused", part: 1, cfg: only(limits.Limit{Algorithm: 7, Requests: 5, Per: sec}),
+			badField: []string{"PerClient.Algorithm"},
+		},
+	}
+}
+
+func part2() []throttleCase {
+	return []throttleCase{
+		{
+			// The README's Cloudflare example: 42 requests in the previous
+			// minute, 18 in this one, 15s into it: 42·45/60 + 18 = 49.5.
+			name: "the Cloudflare example", part: 2, cfg: only(sliding(50, minute, 2)),
+			steps: steps(
+				at(30*sec, allowN("api", 42, ok(8))),
+				at(75*sec, allowN("api", 18, ok(0))), // 31.5 + 18 = 49.5 <= 50
+				at(75*sec, allow("api", no(0, 714285715*ns))),
+				at(75714285714*ns, allow("api", no(0, ns))),
+				at(75714285715*ns, allow("api", ok(0))),
+			),
+		},
+		{
+			// The README's answer to the fixed window's 2x burst.
+			name: "a sliding window refuses the boundary burst", part: 2, cfg: only(sliding(5, minute, 0)),
+			steps: steps(
+				burst(59*sec, "alice", 5, 4),
+				at(minute, allow("alice", no(0, 12*sec))), // 5·60/60 = 5: still full
+				at(72*sec-ns, allow("alice", no(0, ns))),
+				at(72*sec, allow("alice", ok(0))),         // 5·48/60 = 4, plus 1
+				at(84*sec, allow("alice", ok(0))),         // 5·36/60 = 3, plus 1, plus 1
+				at(84*sec, allow("alice", no(0, 12*sec))), // 5·24/60 + 2 + 1 = 5 at 96s
+			),
+		},
+		{
+			// The README's four-bucket example.
+			name: "four buckets with the oldest half expired", part: 2, cfg: only(sliding(40, 30*sec, 4)), needs: ManyBuckets,
+			steps: steps(
+				at(5*sec, allowN("alice", 8, ok(32))),
+				at(15*sec, allowN("alice", 8, ok(24))),
+				at(25*sec, allowN("alice", 8, ok(16))),
+				at(35*sec, allowN("alice", 8, ok(12))), // 8·5/10 + 8 + 8 + 8 = 28
+				at(40*sec, allowN("alice", 16, ok(0))), // the bucket [0s,10s) has left
+				at(40*sec, allow("alice", no(0, 1250*ms))),
+				at(41250*ms-ns, allow("alice", no(0, ns))),
+				at(41250*ms, allow("alice", ok(0))),
+			),
+		},
+		{
+			// The README's per-minute limit at one-second resolution.
+			name: "sixty-one buckets: a minute in seconds", part: 2, cfg: only(sliding(100, minute, 61)), needs: ManyBuckets,
+			steps: steps(
+				at(500*ms, allowN("alice", 60, ok(40))),
+				at(30*sec, allowN("alice", 30, ok(10))),
+				at(60250*ms, allowN("alice", 25, ok(0))), // 60·0.75 + 30 = 75
+				at(60250*ms, allow("alice", no(0, 16666667*ns))),
+				at(60266666666*ns, allow("alice", no(0, ns))),
+				at(60266666667*ns, allow("alice", ok(0))),
+				at(61*sec, allowN("alice", 44, ok(0))), // the bucket [0s,1s) has left
+			),
+		},
+		{
+			name: "sixty-one buckets, the oldest bucket is weighted, not dropped or kept whole", part: 2, cfg: only(sliding(10, minute, 61)), needs: ManyBuckets,
+			steps: steps(
+				at(0, allowN("alice", 10, ok(0))),
+				at(60*sec, allow("alice", no(0, 100*ms))), // 10·1.0: full
+				at(60100*ms-ns, allow("alice", no(0, ns))),
+				at(60100*ms, allow("alice", ok(0))), // 10·0.9 + 1
+				at(60500*ms, allowN("alice", 5, no(4, 100*ms))),
+				at(60600*ms, allowN("alice", 5, ok(0))),
+			),
+		},
+		{
+			name: "the estimate with two buckets, step by step", part: 2, cfg: only(sliding(10, 10*sec, 2)),
+			steps: steps(
+				at(9*sec, allowN("alice", 10, ok(0))),
+				at(10*sec, allow("alice", no(0, sec))),
+				at(11*sec, allow("alice", ok(0))),     // 10·0.9 + 1
+				at(15*sec, allowN("alice", 4, ok(0))), // 10·0.5 + 1 + 4
+				at(15*sec, allow("alice", no(0, sec))),
+				at(19*sec, allow("alice", ok(3))),     // 10·0.1 + 5 + 1 = 7
+				at(20*sec, allowN("alice", 4, ok(0))), // 6·1.0 + 4
+				at(40*sec, allowN("alice", 10, ok(0))),
+			),
+		},
+		{
+			name: "an idle gap longer than the ring", part: 2, cfg: only(sliding(3, 30*sec, 4)), needs: ManyBuckets,
+			steps: steps(
+				at(0, allowN("alice", 3, ok(0))),
+				at(0, allow("alice", no(0, 33333333334*ns))), // 3·(10s−e)/10s <= 2 from e = 3.333333334s in [30s,40s)
+				at(33333333333*ns, allow("alice", no(0, ns))),
+				at(33333333334*ns, allow("alice", ok(0))),
+				at(1000*hour, allowN("alice", 3, ok(0))),
+			),
+		},
+		{
+			name: "more than Requests at once is never allowed, sliding", part: 2, cfg: only(sliding(5, minute, 2)),
+			steps: steps(
+				at(0, allowN("alice", 6, never(5))),
+				at(0, allowN("alice", 2, ok(3))),
+				at(0, allowN("alice", 6, never(3))),
+				at(0, allowN("alice", 4, no(3, 90*sec))), // 2·(60s−e)/60s <= 1 from e = 30s into the next minute
+			),
+		},
+		{
+			// The README's late request example, part 2.
+			name: "a late request is counted in the newest bucket", part: 2, cfg: only(sliding(10, 10*sec, 2)), needs: ClockBack,
+			steps: steps(
+				at(15*sec, allowN("alice", 4, ok(6))),
+				at(8*sec, allow("alice", ok(5))), // counted at 15s, in the bucket [10s,20s)
+				at(20*sec, allowN("alice", 6, no(5, 2*sec))),
+				at(22*sec, allowN("alice", 6, ok(0))),
+			),
+		},
+		{
+			name: "one bucket is refused", part: 2, cfg: only(sliding(5, minute, 1)),
+			badField: []string{"PerClient.Buckets"},
+		},
+		{
+			name: "a negative bucket count is refused", part: 2, cfg: only(sliding(5, minute, -2)),
+			badField: []string{"PerClient.Buckets"},
+		},
+		{
+			name: "a Per that does not divide into the buckets is refused", part: 2, cfg: only(sliding(5, sec+1, 3)), needs: ManyBuckets,
+			badField: []string{"PerClient.Per", "PerClient.Buckets"},
+		},
+	}
+}
+
+func part3() []throttleCase {
+	tenASecond := only(token(10, sec))
+	return []throttleCase{
+		{
+			// The README's token bucket example.
+			name: "ten a second: a burst, then one every 100ms", part: 3, cfg: tenASecond,
+			steps: steps(
+				burst(0, "alice", 10, 9),
+				at(0, allow("alice", no(0, 100*ms))),
+				at(100*ms-ns, allow("alice", no(0, ns))),
+				at(100*ms, allow("alice", ok(0))),
+				at(350*ms, allowN("alice", 3, no(2, 50*ms))), // 2.5 tokens
+				at(400*ms, allowN("alice", 3, ok(0))),
+			),
+		},
+		{
+			// The README's "Exactly" example, part 3.
+			name: "three a second: RetryAfter rounds up to the nanosecond", part: 3, cfg: only(token(3, sec)),
+			steps: steps(
+				at(0, allowN("alice", 3, ok(0))),
+				at(0, allow("alice", no(0, 333333334*ns))), // a token takes 333333333.3ns
+				at(333333333*ns, allow("alice", no(0, ns))),
+				at(333333334*ns, allow("alice", ok(0))),
+			),
+		},
+		{
+			name: "seven per three seconds", part: 3, cfg: only(token(7, 3*sec)),
+			steps: steps(
+				at(0, allowN("alice", 7, ok(0))),
+				at(0, allowN("alice", 2, no(0, 857142858*ns))), // 2·3s/7 = 857142857.1ns
+				at(857142857*ns, allowN("alice", 2, no(1, ns))),
+				at(857142858*ns, allowN("alice", 2, ok(0))),
+				at(3*sec, allowN("alice", 7, no(5, 857142858*ns))), // exactly 5 tokens: 2 short
+			),
+		},
+		{
+			name: "the bucket never holds more than Requests", part: 3, cfg: only(token(5, sec)),
+			steps: steps(
+				at(0, allowN("alice", 5, ok(0))),
+				at(hour, allowN("alice", 5, ok(0))),
+				at(hour, allow("alice", no(0, 200*ms))),
+				at(hour, allowN("alice", 6, never(0))),
+				at(2*hour, allowN("alice", 6, never(5))),
+			),
+		},
+		{
+			name: "refill after a partial idle period", part: 3, cfg: only(token(4, 2*sec)),
+			steps: steps(
+				at(0, allowN("alice", 4, ok(0))),
+				at(sec, allowN("alice", 2, ok(0))),
+				at(1250*ms, allow("alice", no(0, 250*ms))),
+				at(2750*ms, allowN("alice", 4, no(3, 250*ms))), // 3.5 tokens
+				at(3*sec, allowN("alice", 4, ok(0))),
+			),
+		},
+		{
+			name: "a new client starts full whenever it first comes", part: 3, cfg: only(token(10, minute)),
+			steps: steps(
+				at(1000*hour, allowN("alice", 10, ok(0))),
+				at(1000*hour, allow("alice", no(0, 6*sec))),
+				at(1000*hour, allowN("bob", 10, ok(0))),
+			),
+		},
+		{
+			name: "time going back adds no tokens and is not credited twice", part: 3, cfg: tenASecond, needs: ClockBack,
+			steps: steps(
+				at(sec, allowN("alice", 10, ok(0))),
+				at(500*ms, allow("alice", no(0, 600*ms))), // the bucket's time is 1s: a token at 1.1s
+				at(1050*ms, allow("alice", no(0, 50*ms))),
+				at(1100*ms, allow("alice", ok(0))),
+				at(2*sec, allowN("alice", 5, ok(4))),
+				at(1500*ms, allowN("alice", 4, ok(0))), // taken at 2s: nothing refills
+				at(2*sec, allow("alice", no(0, 100*ms))),
+			),
+		},
+	}
+}
+
+func part4() []throttleCase {
+	team := limits.Config{
+		PerClient: fixed(3, 10*sec),
+		Groups:    []limits.Group{group("team", fixed(5, 10*sec), "alice", "bob")},
+	}
+	return []throttleCase{
+		{
+			// The README's group example.
+			name: "two clients share their group's limit", part: 4, cfg: team,
+			steps: steps(
+				at(0, allowN("alice", 3, ok(0))),
+				at(sec, allow("alice", no(0, 9*sec))), // alice's own limit denies
+				at(2*sec, allowN("bob", 2, ok(0))),    // the group had 2 left
+				at(3*sec, allow("bob", no(0, 7*sec))), // the group denies
+				at(4*sec, allowN("carol", 3, ok(0))),  // carol is in no group
+				at(10*sec, allowN("bob", 3, ok(0))),
+				at(10*sec, allow("alice", ok(1))), // alice 2 left, the group 1
+			),
+		},
+		{
+			name: "a denial by the group charges the client nothing", part: 4,
+			cfg: limits.Config{
+				PerClient: fixed(2, minute),
+				Groups:    []limits.Group{group("team", fixed(2, 10*sec), "alice", "bob")},
+			},
+			steps: steps(
+				at(0, allowN("alice", 2, ok(0))),
+				at(sec, allow("bob", no(0, 9*sec))),
+				at(2*sec, allow("bob", no(0, 8*sec))),
+				at(10*sec, allowN("bob", 2, ok(0))), // bob still has his 2 for this minute
+			),
+		},
+		{
+			name: "a denial by the client charges the group nothing", part: 4,
+			cfg: limits.Config{
+				PerClient: fixed(2, minute),
+				Groups:    []limits.Group{group("team", fixed(4, minute), "alice", "bob")},
+			},
+			steps: steps(
+				at(0, allowN("alice", 2, ok(0))),
+				at(0, allow("alice", no(0, minute))),
+				at(0, allowN("alice", 2, no(0, minute))),
+				at(0, allowN("bob", 2, ok(0))), // the group still had 2
+				at(0, allow("bob", no(0, minute))),
+			),
+		},
+		{
+			name: "RetryAfter waits for the group when it is the later", part: 4,
+			cfg: limits.Config{
+				PerClient: token(2, sec),
+				Groups:    []limits.Group{group("team", fixed(4, 10*sec), "alice", "bob")},
+			},
+			steps: steps(
+				at(0, allowN("alice", 2, ok(0))),
+				at(0, allowN("bob", 2, ok(0))),
+				at(500*ms, allow("alice", no(0, 9500*ms))),     // alice has a token; the group has none
+				at(500*ms, allowN("alice", 2, no(0, 9500*ms))), // alice: 1s; the group: 10s
+				at(10*sec-ns, allowN("alice", 2, no(0, ns))),   // nothing was charged meanwhile
+				at(10*sec, allowN("alice", 2, ok(0))),          // the group keeps 2
+				at(10*sec, allowN("bob", 2, ok(0))),
+			),
+		},
+		{
+			name: "RetryAfter waits for the client when it is the later", part: 4,
+			cfg: limits.Config{
+				PerClient: fixed(1, minute),
+				Groups:    []limits.Group{group("team", token(2, sec), "alice", "bob")},
+			},
+			steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("bob", ok(0))),
+				at(100*ms, allow("alice", no(0, 59900*ms))), // the group refills at 500ms, alice at 60s
+				at(100*ms, allow("bob", no(0, 59900*ms))),
+				at(minute, allow("alice", ok(0))),
+			),
+		},
+		{
+			name: "a client outside any group is limited only by its own limit", part: 4,
+			cfg: limits.Config{
+				PerClient: fixed(3, 10*sec),
+				Groups:    []limits.Group{group("team", fixed(1, 10*sec), "alice")},
+			},
+			steps: steps(
+				at(0, allow("alice", ok(0))), // alice 2 left, the group 0
+				at(0, allow("alice", no(0, 10*sec))),
+				at(0, allowN("carol", 3, ok(0))),
+				at(0, allow("dave", ok(2))),
+			),
+		},
+		{
+			name: "more than a group's Requests is never allowed", part: 4,
+			cfg: limits.Config{
+				PerClient: fixed(10, minute),
+				Groups:    []limits.Group{group("team", fixed(3, minute), "alice")},
+			},
+			steps: steps(
+				at(0, allowN("alice", 4, never(3))),
+				at(0, allow("alice", ok(2))),
+				at(0, allowN("bob", 4, ok(6))),
+			),
+		},
+		{
+			name: "a sliding-window group shares one estimate", part: 4,
+			cfg: limits.Config{
+				PerClient: token(100, sec),
+				Groups:    []limits.Group{group("team", sliding(10, 10*sec, 2), "alice", "bob")},
+			},
+			steps: steps(
+				at(9*sec, allowN("alice", 6, ok(4))),
+				at(9*sec, allowN("bob", 4, ok(0))),
+				at(15*sec, allow("alice", ok(4))),        // 10·0.5 + 1
+				at(15*sec, allowN("bob", 5, no(4, sec))), // 10·0.4 + 1 + 5 = 10 at 16s
+				at(16*sec, allowN("bob", 5, ok(0))),
+			),
+		},
+		{
+			name: "a client in two groups is refused", part: 4,
+			cfg: limits.Config{
+				PerClient: fixed(3, minute),
+				Groups: []limits.Group{
+					group("team", fixed(5, minute), "alice", "bob"),
+					group("ops", fixed(5, minute), "carol", "alice"),
+				},
+			},
+			badField: []string{"alice"},
+		},
+		{
+			name: "an empty group name is refused", part: 4,
+			cfg: limits.Config{
+				PerClient: fixed(3, minute),
+				Groups:    []limits.Group{group("", fixed(5, minute), "alice")},
+			},
+			badField: []string{"Groups[0].Name"},
+		},
+		{
+			name: "a group's bad limit is refused with its field", part: 4,
+			cfg: limits.Config{
+				PerClient: fixed(3, minute),
+				Groups: []limits.Group{
+					group("team", fixed(5, minute), "alice"),
+					group("ops", fixed(0, minute), "bob"),
+				},
+			},
+			badField: []string{"Groups[1].Limit.Requests"},
+		},
+		{
+			name: "a group's sliding window with one bucket is refused", part: 4,
+			cfg: limits.Config{
+				PerClient: fixed(3, minute),
+				Groups:    []limits.Group{group("team", sliding(5, minute, 1), "alice")},
+			},
+			badField: []string{"Groups[0].Limit.Buckets"},
+		},
+	}
+}
+
+func part5() []throttleCase {
+	return []throttleCase{
+		{
+			name: "exactly Requests allowed from 8 goroutines, fixed window", part: 5, cfg: only(fixed(1000, minute)), needs: InProcess,
+			probe: exactUnderConcurrency,
+		},
+		{
+			name: "exactly Requests allowed from 8 goroutines, sliding window", part: 5, cfg: only(sliding(1000, minute, 2)), needs: InProcess,
+			probe: exactUnderConcurrency,
+		},
+		{
+			name: "exactly Requests allowed from 8 goroutines, token bucket", part: 5, cfg: only(token(1000, minute)), needs: InProcess,
+			probe: exactUnderConcurrency,
+		},
+		{
+			name: "a group stays all or nothing under concurrency", part: 5, needs: InProcess,
+			cfg: limits.Config{
+				PerClient: fixed(100, minute),
+				Groups:    []limits.Group{group("team", fixed(500, 10*sec), groupMembers...)},
+			},
+			probe: groupUnderConcurrency,
+		},
+		{
+			// The README's 100,000 clients, for each algorithm.
+			name: "100,000 idle clients are forgotten, fixed window", part: 5, cfg: only(fixed(5, sec)), needs: InProcess | UsesLen,
+			probe: idleClientsForgotten,
+		},
+		{
+			name: "100,000 idle clients are forgotten, sliding window", part: 5, cfg: only(sliding(5, sec, 2)), needs: InProcess | UsesLen,
+			probe: idleClientsForgotten,
+		},
+		{
+			name: "100,000 idle clients are forgotten, token bucket", part: 5, cfg: only(token(5, sec)), needs: InProcess | UsesLen,
+			probe: idleClientsForgotten,
+		},
+		{
+			name: "a busy client is never reset by a flood of new clients", part: 5, cfg: only(token(10, minute)), needs: InProcess,
+			probe: busyClientKept,
+		},
+		{
+			// The README's Len example.
+			name: "Len counts only clients and groups with recent requests", part: 5, needs: UsesLen,
+			cfg: limits.Config{
+				PerClient: fixed(5, 10*sec),
+				Groups:    []limits.Group{group("team", token(10, 10*sec), "alice")},
+			},
+			steps: steps(
+				at(0, length(0, 0)),
+				at(0, allow("alice", ok(4))),
+				at(5*sec, allow("bob", ok(4))),
+				at(5*sec, length(2, 3)),  // the group's bucket is full again since 1s
+				at(10*sec, length(0, 3)), // all three are fresh, and all three asked in (−10s, 10s]
+				at(20*sec, length(0, 1)), // only bob asked in (0s, 20s]
+				at(25*sec, length(0, 0)),
+				at(25*sec, allow("alice", ok(4))),
+			),
+		},
+		{
+			name: "a client idle for a whole window still weighs in a sliding window", part: 5, cfg: only(sliding(10, minute, 2)), needs: UsesLen,
+			steps: steps(
+				at(50*sec, allowN("alice", 10, ok(0))),
+				at(110*sec, length(1, 1)),                     // 10·10/60 still counts
+				at(110*sec, allowN("alice", 9, no(8, 4*sec))), // 10·6/60 + 9 = 10 at 114s
+				at(110*sec, allowN("alice", 8, ok(0))),
+				at(120*sec, length(1, 1)),
+				at(180*sec, length(0, 1)),
+				at(230*sec, length(0, 0)),
+			),
+		},
+	}
+}

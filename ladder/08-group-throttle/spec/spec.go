@@ -1,0 +1,263 @@
+// Package spec is level 8's conformance suite: every case of the throttler
+// is written here once, and run against the learner's stub in
+// ladder/08-group-throttle, the reference in solutions/08-group-throttle,
+// and any other implementation of the same behaviour, such as the Redis
+// form of the level.
+//
+// The configuration and decision types come from package limits, which the
+// throttle packages re-export with type aliases. The spec cannot import a
+// throttle package for them: the stub's in-package test imports this
+// package, so that would be an import cycle.
+package spec
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
+)
+
+// Throttler is the API every implementation of level 8 shares. The
+// in-memory throttler also has Len, which the cases that need it reach
+// through a type assertion, so that an implementation without it (the
+// Redis form) can run the other cases.
+type Throttler interface {
+	Allow(client string) limits.Decision
+	AllowN(client string, n int) limits.Decision
+}
+
+// Feature is something a case needs beyond Allow and AllowN. An
+// implementation that lacks some of them runs the spec with TestWithout.
+type Feature uint
+
+// The features a case can need.
+const (
+	// UsesLen: the case calls Len.
+	UsesLen Feature = 1 << iota
+	// ClockBack: the clock goes backwards during the case.
+	ClockBack
+	// ManyBuckets: a SlidingWindow with Buckets other than 0 or 2.
+	ManyBuckets
+	// InProcess: the case sends 100,000 requests or more, or hammers the
+	// throttler from many goroutines; it assumes an in-process throttler.
+	InProcess
+)
+
+// Test runs every case against the throttlers newThrottler builds.
+func Test[T Throttler](t *testing.T, newThrottler func(c clock.Clock, cfg limits.Config) (T, error)) {
+	TestWithout(t, newThrottler, 0)
+}
+
+// TestWithout runs the cases that need none of the features in skip. The
+// Redis form of the level runs it with UsesLen|ClockBack|ManyBuckets|
+// InProcess, and the in-memory and Redis throttlers then agree on every
+// timeline they share.
+func TestWithout[T Throttler](t *testing.T, newThrottler func(c clock.Clock, cfg limits.Config) (T, error), skip Feature) {
+	timeline.Run(t, cases(erase(newThrottler), skip))
+}
+
+// ctor is a constructor with the concrete type erased.
+type ctor func(clock.Clock, limits.Config) (Throttler, error)
+
+// erase turns a constructor of a concrete type into one of the interface,
+// so that Test type-checks with throttle.New as it is.
+func erase[T Throttler](newThrottler func(clock.Clock, limits.Config) (T, error)) ctor {
+	return func(c clock.Clock, cfg limits.Config) (Throttler, error) {
+		th, err := newThrottler(c, cfg)
+		if err != nil {
+			return nil, err
+		}
+		return th, nil
+	}
+}
+
+// Offsets and durations in the tables are written with these.
+const (
+	ns     = time.Nanosecond
+	ms     = time.Millisecond
+	sec    = time.Second
+	minute = time.Minute
+	hour   = time.Hour
+)
+
+type (
+	step = timeline.Step[Throttler]
+	call = timeline.Call[Throttler]
+)
+
+var at = timeline.At[Throttler]
+
+func allow(client string, want limits.Decision) call {
+	return call{
+		Method: "Allow",
+		Args:   []any{client},
+		Do:     func(th Throttler, _ time.Time) any { return th.Allow(client) },
+		Want:   want,
+	}
+}
+
+func allowN(client string, n int, want limits.Decision) call {
+	return call{
+		Method: "AllowN",
+		Args:   []any{client, n},
+		Do:     func(th Throttler, _ time.Time) any { return th.AllowN(client, n) },
+		Want:   want,
+	}
+}
+
+// between is a range of acceptable Len results.
+type between struct{ lo, hi int }
+
+func (b between) String() string {
+	if b.lo == b.hi {
+		return fmt.Sprint(b.lo)
+	}
+	return fmt.Sprintf("%d to %d", b.lo, b.hi)
+}
+
+// length calls Len, which must lie in [lo, hi]: at least the clients and
+// groups whose state differs from a fresh one, at most those that made a
+// request in (now-2·Per, now].
+func length(lo, hi int) call {
+	want := between{lo, hi}
+	return call{
+		Method: "Len",
+		Do:     func(th Throttler, _ time.Time) any { return lenOf(th) },
+		Want:   want,
+		Accept: func(got any) bool { n, ok := got.(int); return ok && n >= lo && n <= hi },
+	}
+}
+
+// lenOf calls Len, or returns a message if the implementation has none.
+func lenOf(th Throttler) any {
+	l, ok := th.(interface{ Len() int })
+	if !ok {
+		return fmt.Sprintf("%T has no Len method", th)
+	}
+	return l.Len()
+}
+
+// The decisions, written short.
+func ok(remaining int) limits.Decision { return limits.Decision{Allowed: true, Remaining: remaining} }
+func no(remaining int, retry time.Duration) limits.Decision {
+	return limits.Decision{Remaining: remaining, RetryAfter: retry}
+}
+func never(remaining int) limits.Decision { return limits.Decision{Remaining: remaining} }
+
+// burst is count Allow calls from client at one instant, the first leaving
+// firstLeft.
+func burst(offset time.Duration, client string, count, firstLeft int) []step {
+	out := make([]step, count)
+	for i := range out {
+		out[i] = at(offset, allow(client, ok(firstLeft-i)))
+	}
+	return out
+}
+
+// steps flattens steps and slices of steps into one timeline.
+func steps(items ...any) []step {
+	var out []step
+	for _, it := range items {
+		switch v := it.(type) {
+		case step:
+			out = append(out, v)
+		case []step:
+			out = append(out, v...)
+		default:
+			panic(fmt.Sprintf("spec: steps: %T is not a step", it))
+		}
+	}
+	return out
+}
+
+// The limits used in the tables, written short.
+func fixed(requests int, per time.Duration) limits.Limit {
+	return limits.Limit{Algorithm: limits.FixedWindow, Requests: requests, Per: per}
+}
+func sliding(requests int, per time.Duration, buckets int) limits.Limit {
+	return limits.Limit{Algorithm: limits.SlidingWindow, Requests: requests, Per: per, Buckets: buckets}
+}
+func token(requests int, per time.Duration) limits.Limit {
+	return limits.Limit{Algorithm: limits.TokenBucket, Requests: requests, Per: per}
+}
+func only(l limits.Limit) limits.Config { return limits.Config{PerClient: l} }
+func group(name string, l limits.Limit, clients ...string) limits.Group {
+	return limits.Group{Name: name, Limit: l, Clients: clients}
+}
+
+// describe writes a config for a case's Setup line.
+func describe(cfg limits.Config) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "New(clk, PerClient: %v", cfg.PerClient)
+	for _, g := range cfg.Groups {
+		fmt.Fprintf(&b, "; group %q: %v for %q", g.Name, g.Limit, g.Clients)
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// A case before it is bound to a constructor.
+type throttleCase struct {
+	name  string
+	part  int
+	cfg   limits.Config
+	needs Feature
+	steps []step
+	// probe, if set, runs after the steps.
+	probe func(th Throttler, clk *clock.Fake, newThrottler ctor) error
+	// badField, if set, makes the case a config check: New must return an
+	// error whose message contains one of these strings.
+	badField []string
+}
+
+func cases(newThrottler ctor, skip Feature) []timeline.Case[Throttler] {
+	var out []timeline.Case[Throttler]
+	for _, tc := range table() {
+		if tc.needs&skip != 0 {
+			continue
+		}
+		c := timeline.Case[Throttler]{
+			Name:    tc.name,
+			Part:    tc.part,
+			Setup:   describe(tc.cfg),
+			Clocked: true,
+			Steps:   tc.steps,
+			New: func(clk clock.Clock) Throttler {
+				th, err := newThrottler(clk, tc.cfg)
+				if err != nil {
+					panic(fmt.Sprintf("New returned an error for a valid config: %v", err))
+				}
+				return th
+			},
+		}
+		if tc.badField != nil {
+			c.New = func(clock.Clock) Throttler { return nil }
+			c.Probe = func(_ Throttler, clk *clock.Fake) error {
+				return checkBadConfig(newThrottler, clk, tc.cfg, tc.badField)
+			}
+		}
+		if tc.probe != nil {
+			c.Probe = func(th Throttler, clk *clock.Fake) error { return tc.probe(th, clk, newThrottler) }
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// checkBadConfig checks that New refuses cfg with an error naming the field.
+func checkBadConfig(newThrottler ctor, clk clock.Clock, cfg limits.Config, fields []string) error {
+	th, err := newThrottler(clk, cfg)
+	if err == nil {
+		return fmt.Errorf("%s returned a throttler (%T) and no error, want an error naming %s", describe(cfg), th, strings.Join(fields, " or "))
+	}
+	for _, f := range fields {
+		if strings.Contains(err.Error(), f) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s returned the error %q, want one that names %s", describe(cfg), err, strings.Join(fields, " or "))
+}

@@ -1,0 +1,20 @@
+module github.com/rateladder/rateladder/solutions/peers
+
+go 1.24.0
+
+replace github.com/rateladder/rateladder => ../..
+
+require (
+	github.com/rateladder/rateladder v0.0.0-00010101000000-000000000000
+	github.com/sethvargo/go-limiter v0.7.1
+	github.com/throttled/throttled/v2 v2.15.0
+	github.com/ulule/limiter/v3 v3.11.2
+	go.uber.org/ratelimit v0.3.1
+	golang.org/x/time v0.14.0
+)
+
+require (
+	github.com/benbjohnson/clock v1.3.0 // indirect
+	github.com/hashicorp/golang-lru v0.5.4 // indirect
+	github.com/pkg/errors v0.9.1 // indirect
+)
