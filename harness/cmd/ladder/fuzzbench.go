@@ -51,7 +51,9 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 		for _, target := range targets {
 			ran++
 			fmt.Fprintf(stdout, "fuzzing %s in %s for %v\n", target, strings.TrimPrefix(pkg, modulePrefix(pkg)), *fuzzTime)
-			cmd := exec.Command(goTool(), "test", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", fuzzTime.String(), pkg)
+			// A found input is shrunk for at most 10s: a slow target would
+			// otherwise sit at "0/sec" for the default minute.
+			cmd := exec.Command(goTool(), "test", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", fuzzTime.String(), "-fuzzminimizetime", "10s", pkg)
 			cmd.Dir = root
 			cmd.Env = learnerEnv()
 			cmd.Stdout, cmd.Stderr = stdout, stderr
