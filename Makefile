@@ -49,7 +49,7 @@ progress: ## the whole ladder at a glance; always exits 0
 test-level-%: ## one level's spec against the learner's code
 	@if [ -z "$(call level_dir,$*)" ]; then \
 		echo "Level $* is not built yet: it is coming. Run make progress to see the levels you can climb."; exit 1; fi
-	$(GO) test $(call race_flag,$*) $(call level_pkgs,$*)
+	$(strip $(GO) test $(call race_flag,$*) $(call level_pkgs,$*))
 
 # Built once into the git-ignored .ladder/ folder: go run would add
 # "exit status 1" to every answer that is not a plain yes.

@@ -21,7 +21,7 @@ var planned = []string{
 	5: "Page views in the last five minutes",
 	6: "Chat aggregation and top talker",
 	7: "Key-value store with rolling QPS",
-	8: "Per-client and group throttling",
+	8: "Throttle requests per client",
 }
 
 // level is one rung as found on disk.
