@@ -40,6 +40,7 @@ help: ## list the targets
 	@echo "For the repository:"
 	@echo "  make test               everything that must stay green (what CI runs)"
 	@echo "  make check              gofmt, go vet and staticcheck"
+	@echo "  make test-redis         level 8's Redis form against a real redis-server (installs it)"
 	@echo "  make peers              the references beside production Go limiters (slow; make peers-quick: CI's short form)"
 	@echo "  make help               this list"
 
@@ -186,3 +187,19 @@ peers-quick: ## the peers module: vet, the conformance tests, every benchmark on
 	cd $(PEERS_DIR) && $(GO) vet ./...
 	@cd $(PEERS_DIR) && out=$$($(GO) test -short -count 1 -bench . -benchtime 1x . 2>&1) || { echo "$$out"; exit 1; }; \
 		echo "peers: the conformance tests passed, and every benchmark ran once"
+
+# The Redis form of level 8 against a real redis-server (Debian's package,
+# installed here when missing, as root): started on a free port of
+# 127.0.0.1 without persistence, REDIS_ADDR set for the tests, and stopped
+# when they end, pass or fail. make test runs the same spec on miniredis.
+REDIS_PKGS := ./solutions/08-group-throttle/redisthrottle/
+.PHONY: test-redis
+test-redis: ## the Redis throttler's spec against a real redis-server (installs it)
+	@command -v redis-server >/dev/null || (apt-get update && apt-get install -y redis-server)
+	@dir=$$(mktemp -d) && port=$$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo $$((20000 + $$$$ % 20000))) && \
+		trap 'kill $$(cat $$dir/redis.pid) 2>/dev/null; rm -rf $$dir' EXIT && \
+		redis-server --bind 127.0.0.1 --port $$port --save '' --appendonly no --daemonize yes --pidfile $$dir/redis.pid --dir $$dir --logfile $$dir/redis.log && \
+		for i in $$(seq 50); do redis-cli -p $$port ping >/dev/null 2>&1 && break; sleep 0.1; done && \
+		echo "redis-server $$(redis-server --version | grep -o 'v=[0-9.]*') on 127.0.0.1:$$port" && \
+		REDIS_ADDR=127.0.0.1:$$port $(GO) test -race -count 1 $(REDIS_PKGS) && \
+		REDIS_ADDR=127.0.0.1:$$port $(GO) test -count 1 -run '^$$' -bench . -benchtime 2000x ./solutions/08-group-throttle/redisthrottle/ | grep -E 'redis-server|^ok'

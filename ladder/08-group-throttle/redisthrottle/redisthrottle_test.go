@@ -1,0 +1,14 @@
+package redisthrottle
+
+import (
+	"testing"
+
+	"github.com/rateladder/rateladder/ladder/08-group-throttle/spec"
+)
+
+// The spec builds throttlers with these options.
+var specOptions = spec.RedisOptions[Option]{Prefix: WithPrefix, Clock: WithClock, FailOpen: FailOpen, FailClosed: FailClosed}
+
+func TestRedisThrottle(t *testing.T)      { spec.TestRedis(t, New, specOptions) }
+func BenchmarkRedisThrottle(b *testing.B) { spec.BenchmarkRedis(b, New, specOptions) }
+func FuzzRedisThrottle(f *testing.F)      { spec.FuzzRedis(f, New, specOptions) }

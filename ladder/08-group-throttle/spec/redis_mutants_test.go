@@ -1,0 +1,214 @@
+package spec
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
+)
+
+// Wrong Redis throttlers that parts 6 to 8 must catch. Each is a small
+// fixed-window throttler (every limit is counted as a fixed window, which
+// the cases below do not mind) with one realistic mistake.
+
+type redisBugs struct {
+	twoTrips  bool // reads the counts, then charges them in a second round trip
+	noTTL     bool // never sets a TTL
+	noHashTag bool // the client's and the group's keys have no common hash tag
+	rawKeys   bool // pastes names into keys: a client named like the group shares its key
+	noReload  bool // EVALSHA only: after SCRIPT FLUSH every call fails
+	noFailure bool // ignores FailOpen and FailClosed
+
+	noReloadLoaded bool // noReload's state: the script was loaded once
+}
+
+const mutantScript = `
+local n, now, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
+local charge, force = ARGV[4] ~= '0', ARGV[4] == '2'
+local room, ends = math.huge, 0
+for i, key in ipairs(KEYS) do
+  local req, per = tonumber(ARGV[3 + 2 * i]), tonumber(ARGV[4 + 2 * i])
+  local w = math.floor(now / per)
+  local v = redis.call('HMGET', key, 'w', 'c')
+  local c = 0
+  if tonumber(v[1]) == w then c = tonumber(v[2]) end
+  room = math.min(room, req - c)
+  ends = math.max(ends, (w + 1) * per - now)
+end
+if not force and (n > room or not charge) then return {0, math.max(room, 0), ends} end
+for i, key in ipairs(KEYS) do
+  local per = tonumber(ARGV[4 + 2 * i])
+  local w = math.floor(now / per)
+  local v = redis.call('HMGET', key, 'w', 'c')
+  local c = 0
+  if tonumber(v[1]) == w then c = tonumber(v[2]) end
+  redis.call('HSET', key, 'w', w, 'c', c + n)
+  if ttl == '1' then redis.call('PEXPIRE', key, math.ceil(2 * per / 1e6)) end
+end
+return {1, math.max(room - n, 0), 0}
+`
+
+var mutantDecide = redis.NewScript(mutantScript)
+
+type redisMutant struct {
+	rdb  redis.UniversalClient
+	cfg  limits.Config
+	o    redisOpts
+	bugs redisBugs
+}
+
+func (m *redisMutant) Allow(ctx context.Context, client string) (limits.Decision, error) {
+	return m.AllowN(ctx, client, 1)
+}
+
+func (m *redisMutant) AllowN(ctx context.Context, client string, n int) (limits.Decision, error) {
+	var g *limits.Group
+	for i := range m.cfg.Groups {
+		for _, c := range m.cfg.Groups[i].Clients {
+			if c == client {
+				g = &m.cfg.Groups[i]
+			}
+		}
+	}
+	esc := strings.NewReplacer("%", "%25", "{", "%7B", "}", "%7D")
+	keys := []string{m.o.prefix + "{c" + esc.Replace(client) + "}"}
+	switch {
+	case m.bugs.rawKeys:
+		keys = []string{m.o.prefix + client}
+	case m.bugs.noHashTag && g != nil:
+		keys = []string{m.o.prefix + "client:" + esc.Replace(client)}
+	case g != nil:
+		keys = []string{m.o.prefix + "{g" + esc.Replace(g.Name) + "}c" + esc.Replace(client)}
+	}
+	args := []any{n, m.o.clk.Now().UnixNano(), "1", "1", m.cfg.PerClient.Requests, int64(m.cfg.PerClient.Per)}
+	if m.bugs.noTTL {
+		args[2] = "0"
+	}
+	if g != nil {
+		switch {
+		case m.bugs.rawKeys:
+			keys = append(keys, m.o.prefix+g.Name)
+		case m.bugs.noHashTag:
+			keys = append(keys, m.o.prefix+"group:"+esc.Replace(g.Name))
+		default:
+			keys = append(keys, m.o.prefix+"{g"+esc.Replace(g.Name)+"}")
+		}
+		args = append(args, g.Limit.Requests, int64(g.Limit.Per))
+	}
+	run := func(args []any) ([]int64, error) {
+		if m.bugs.noReload {
+			if err := mutantDecide.Load(ctx, m.rdb).Err(); err != nil {
+				return nil, err
+			}
+			m.bugs.noReload = false // loaded once, and never again
+			m.bugs.noReloadLoaded = true
+		}
+		if m.bugs.noReloadLoaded {
+			return mutantDecide.EvalSha(ctx, m.rdb, keys, args...).Int64Slice()
+		}
+		return mutantDecide.Run(ctx, m.rdb, keys, args...).Int64Slice()
+	}
+	if m.bugs.twoTrips {
+		args[3] = "0"
+		res, err := run(args)
+		if err == nil && res[1] >= int64(n) {
+			args[3] = "2" // charge what was checked, without checking again
+			res, err = run(args)
+		}
+		return m.decision(res, err)
+	}
+	return m.decision(run(args))
+}
+
+func (m *redisMutant) decision(res []int64, err error) (limits.Decision, error) {
+	if err != nil {
+		if !m.bugs.noFailure && m.o.failOpen {
+			return limits.Decision{Allowed: true}, err
+		}
+		if !m.bugs.noFailure && m.o.failClosed > 0 {
+			return limits.Decision{RetryAfter: m.o.failClosed}, err
+		}
+		return limits.Decision{}, err
+	}
+	return limits.Decision{Allowed: res[0] == 1, Remaining: int(res[1]), RetryAfter: time.Duration(res[2])}, nil
+}
+
+func withRedisBugs(b redisBugs) redisCtor {
+	return func(rdb redis.UniversalClient, cfg limits.Config, o redisOpts) (RedisThrottler, error) {
+		if o.clk == nil {
+			o.clk = serverClock{rdb}
+		}
+		if o.prefix == "" {
+			o.prefix = "throttle:"
+		}
+		return &redisMutant{rdb: rdb, cfg: cfg, o: o, bugs: b}, nil
+	}
+}
+
+// serverClock reads the time with TIME, for the mutants' default.
+type serverClock struct{ rdb redis.UniversalClient }
+
+func (c serverClock) Now() time.Time {
+	t, _ := c.rdb.Time(context.Background()).Result()
+	return t
+}
+
+func TestRedisSpecCatchesMutants(t *testing.T) {
+	b := miniBackend(t)
+	quietRedis()
+	mutants := []struct {
+		name string
+		part int
+		cas  string // the case meant to catch it
+		bugs redisBugs
+	}{
+		{"check, then charge in a second round trip", 6, "one round trip per decision", redisBugs{twoTrips: true}},
+		{"check, then charge in a second round trip, under concurrency", 6, "8 goroutines and 4 throttlers share one limit exactly, fixed window", redisBugs{twoTrips: true}},
+		{"EVALSHA without reloading after NOSCRIPT", 6, "a SCRIPT FLUSH is recovered without losing state", redisBugs{noReload: true}},
+		{"keys without a TTL", 7, "every key has a TTL", redisBugs{noTTL: true}},
+		{"a client's and its group's keys in different slots", 7, "all keys of one decision share a hash tag", redisBugs{noHashTag: true}},
+		{"names pasted into keys", 7, "client IDs are data: braces, colons, newlines and every byte", redisBugs{rawKeys: true}},
+		{"FailOpen ignored", 8, "FailOpen allows when Redis cannot decide", redisBugs{noFailure: true}},
+		{"FailClosed ignored", 8, "FailClosed denies with its RetryAfter when Redis cannot decide", redisBugs{noFailure: true}},
+	}
+	for _, m := range mutants {
+		t.Run(m.name, func(t *testing.T) {
+			var target []timeline.Case[Throttler]
+			for _, c := range redisCases(withRedisBugs(m.bugs), b) {
+				if c.Name == m.cas {
+					target = append(target, c)
+				}
+			}
+			if len(target) != 1 {
+				t.Fatalf("no case named %q", m.cas)
+			}
+			timeline.Catches(t, m.name, m.part, target)
+		})
+	}
+}
+
+// TestRedisMutantBaseline keeps the mutants honest: without a bug, the
+// small throttler passes every case the mutants are checked against.
+func TestRedisMutantBaseline(t *testing.T) {
+	b := miniBackend(t)
+	quietRedis()
+	var target []timeline.Case[Throttler]
+	for _, c := range redisCases(withRedisBugs(redisBugs{}), b) {
+		switch c.Name {
+		case "one round trip per decision", "a SCRIPT FLUSH is recovered without losing state", "every key has a TTL",
+			"all keys of one decision share a hash tag", "client IDs are data: braces, colons, newlines and every byte",
+			"FailOpen allows when Redis cannot decide", "FailClosed denies with its RetryAfter when Redis cannot decide",
+			"8 goroutines and 4 throttlers share one limit exactly, fixed window":
+			target = append(target, c)
+		}
+	}
+	if len(target) != 8 {
+		t.Fatalf("found %d of the 8 cases", len(target))
+	}
+	mustPass(t, target)
+}
