@@ -41,6 +41,7 @@ help: ## list the targets
 	@echo "  make test               everything that must stay green (what CI runs)"
 	@echo "  make check              gofmt, go vet and staticcheck"
 	@echo "  make test-redis         level 8's Redis form against a real redis-server (installs it)"
+	@echo "  make peers-redis        the Redis form beside go-redis/redis_rate on a real redis-server"
 	@echo "  make peers              the references beside production Go limiters (slow; make peers-quick: CI's short form)"
 	@echo "  make help               this list"
 
@@ -193,13 +194,24 @@ peers-quick: ## the peers module: vet, the conformance tests, every benchmark on
 # 127.0.0.1 without persistence, REDIS_ADDR set for the tests, and stopped
 # when they end, pass or fail. make test runs the same spec on miniredis.
 REDIS_PKGS := ./solutions/08-group-throttle/redisthrottle/
-.PHONY: test-redis
+# with_redis runs the shell command $(1) with REDIS_ADDR set to a fresh
+# redis-server of its own, and stops that server afterwards, pass or fail.
+with_redis = command -v redis-server >/dev/null || (apt-get update && apt-get install -y redis-server); \
+	dir=$$(mktemp -d) && port=$$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo $$((20000 + $$$$ % 20000))) && \
+	trap 'kill $$(cat $$dir/redis.pid) 2>/dev/null; rm -rf $$dir' EXIT && \
+	redis-server --bind 127.0.0.1 --port $$port --save '' --appendonly no --daemonize yes --pidfile $$dir/redis.pid --dir $$dir --logfile $$dir/redis.log && \
+	for i in $$(seq 50); do redis-cli -p $$port ping >/dev/null 2>&1 && break; sleep 0.1; done && \
+	echo "redis-server $$(redis-server --version | grep -o 'v=[0-9.]*') on 127.0.0.1:$$port" && \
+	export REDIS_ADDR=127.0.0.1:$$port && $(1)
+
+.PHONY: test-redis peers-redis
 test-redis: ## the Redis throttler's spec against a real redis-server (installs it)
-	@command -v redis-server >/dev/null || (apt-get update && apt-get install -y redis-server)
-	@dir=$$(mktemp -d) && port=$$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo $$((20000 + $$$$ % 20000))) && \
-		trap 'kill $$(cat $$dir/redis.pid) 2>/dev/null; rm -rf $$dir' EXIT && \
-		redis-server --bind 127.0.0.1 --port $$port --save '' --appendonly no --daemonize yes --pidfile $$dir/redis.pid --dir $$dir --logfile $$dir/redis.log && \
-		for i in $$(seq 50); do redis-cli -p $$port ping >/dev/null 2>&1 && break; sleep 0.1; done && \
-		echo "redis-server $$(redis-server --version | grep -o 'v=[0-9.]*') on 127.0.0.1:$$port" && \
-		REDIS_ADDR=127.0.0.1:$$port $(GO) test -race -count 1 $(REDIS_PKGS) && \
-		REDIS_ADDR=127.0.0.1:$$port $(GO) test -count 1 -run '^$$' -bench . -benchtime 2000x ./solutions/08-group-throttle/redisthrottle/ | grep -E 'redis-server|^ok'
+	@$(call with_redis,$(GO) test -race -count 1 $(REDIS_PKGS) && \
+		$(GO) test -count 1 -run '^$$' -bench . -benchtime 2000x $(REDIS_PKGS) | grep -E 'redis-server|^ok')
+
+peers-redis: ## the Redis form of level 8 beside go-redis/redis_rate on one real server
+	@mkdir -p $(PEERS_OUT)
+	@$(call with_redis,cd $(PEERS_DIR) && $(GO) test -run '^$$' -count $(PEERS_COUNT) -benchtime 2000x -bench '^BenchmarkRedis$$' . > $(PEERS_OUT)/redis.txt 2>&1 || { cat $(PEERS_OUT)/redis.txt; exit 1; })
+	@GOBIN=$(PEERS_OUT) $(GO) install $(BENCHSTAT)
+	@echo; echo "## 6. Redis: level 8's Redis form against go-redis/redis_rate, one real server"
+	@$(PEERS_OUT)/benchstat -col /lib $(PEERS_OUT)/redis.txt
