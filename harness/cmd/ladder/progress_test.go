@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 )
 
@@ -68,6 +70,23 @@ func TestSummarizeGivesEachLevelItsStatus(t *testing.T) {
 	}
 	if want := "level 2, part 1 (only): make test-level-2"; rep.Next != want {
 		t.Errorf("next = %q, want %q", rep.Next, want)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares long output with testdata/NAME.golden; -update rewrites it.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "go test ./harness/cmd/ladder -update writes it")
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("output differs from %s (-want +got):\n%s", path, diff)
 	}
 }
 
@@ -151,6 +170,7 @@ func TestProgressOnACopiedLadder(t *testing.T) {
 		if strings.Contains(out, "\x1b[") {
 			t.Errorf("progress with NO_COLOR printed colour codes:\n%q", out)
 		}
+		golden(t, "progress-untouched", out)
 	})
 
 	t.Run("half done", func(t *testing.T) {
