@@ -199,23 +199,9 @@ func topK(k int, want ...Talker) call {
 	return call{
 		Method: "TopTalkers",
 		Args:   []any{k},
-		Do:     func(a Aggregator, now time.Time) any { return talkers(a.TopTalkers(now, k)) },
-		Want:   talkers(want),
+		Do:     func(a Aggregator, now time.Time) any { return a.TopTalkers(now, k) },
+		Want:   want,
 	}
-}
-
-// talkers is TopTalkers' result as the runner compares and shows it. It
-// writes a nil slice as nil, where fmt writes [] for nil and empty alike,
-// so that "= nil, want []" says what is wrong.
-type talkers []Talker
-
-// Format writes ts as [{"amy" 2} {"bob" 1}], or nil.
-func (ts talkers) Format(f fmt.State, _ rune) {
-	if ts == nil {
-		fmt.Fprint(f, "nil")
-		return
-	}
-	fmt.Fprint(f, []Talker(ts))
 }
 
 func tk(user string, messages int) Talker { return Talker{User: user, Messages: messages} }
