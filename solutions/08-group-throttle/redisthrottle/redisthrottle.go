@@ -126,6 +126,11 @@ func New(rdb redis.UniversalClient, cfg throttle.Config, opts ...Option) (*Throt
 	if o.onError != nil && !o.onError.Allowed && o.onError.RetryAfter <= 0 {
 		return nil, fmt.Errorf("redisthrottle.New: FailClosed(%v): the retry must be positive", o.onError.RetryAfter)
 	}
+	// The rules every throttler shares (names, groups, Requests, Per,
+	// Buckets) are throttle.New's; building one, once, is how to ask it.
+	if _, err := throttle.New(clock.System{}, cfg); err != nil {
+		return nil, fmt.Errorf("redisthrottle.New: %w", err)
+	}
 	client, err := compile("PerClient", cfg.PerClient)
 	if err != nil {
 		return nil, err
@@ -134,42 +139,24 @@ func New(rdb redis.UniversalClient, cfg throttle.Config, opts ...Option) (*Throt
 	if o.clk != nil {
 		t.minTTL = strconv.FormatInt(harnessMinTTL.Milliseconds(), 10)
 	}
-	names := map[string]int{}
 	for i, gc := range cfg.Groups {
-		field := fmt.Sprintf("Groups[%d]", i)
-		if gc.Name == "" {
-			return nil, fmt.Errorf("redisthrottle.New: %s.Name is empty: every group needs a name", field)
-		}
-		if j, dup := names[gc.Name]; dup {
-			return nil, fmt.Errorf("redisthrottle.New: %s.Name %q is also the name of Groups[%d]", field, gc.Name, j)
-		}
-		names[gc.Name] = i
-		l, err := compile(field+".Limit", gc.Limit)
+		l, err := compile(fmt.Sprintf("Groups[%d].Limit", i), gc.Limit)
 		if err != nil {
 			return nil, err
 		}
 		tag := o.prefix + "{g" + escape(gc.Name) + "}"
 		g := &group{name: gc.Name, key: tag, tag: tag, limit: l}
 		for _, name := range gc.Clients {
-			if other, ok := t.groupOf[name]; ok && other != g {
-				return nil, fmt.Errorf("redisthrottle.New: %s.Clients: client %q is already in group %q; a client belongs to at most one group",
-					field, name, other.name)
-			}
 			t.groupOf[name] = g
 		}
 	}
 	return t, nil
 }
 
-// compile checks a limit and turns it into the script's five arguments.
+// compile checks what only the Redis form needs of a limit that
+// throttle.New has accepted, and turns it into the script's five arguments.
 func compile(field string, l throttle.Limit) ([]any, error) {
 	switch {
-	case l.Algorithm < throttle.FixedWindow || l.Algorithm > throttle.TokenBucket:
-		return nil, fmt.Errorf("redisthrottle.New: %s.Algorithm: unknown algorithm %v", field, l.Algorithm)
-	case l.Requests < 1:
-		return nil, fmt.Errorf("redisthrottle.New: %s.Requests must be at least 1, got %d", field, l.Requests)
-	case l.Per <= 0:
-		return nil, fmt.Errorf("redisthrottle.New: %s.Per must be positive, got %v", field, l.Per)
 	case l.Per < minPer || l.Per > maxPer:
 		return nil, fmt.Errorf("redisthrottle.New: %s.Per is %v; the Redis throttler needs %v to %v, for exact arithmetic in Lua", field, l.Per, minPer, maxPer)
 	case l.Requests >= exact:
@@ -179,9 +166,6 @@ func compile(field string, l throttle.Limit) ([]any, error) {
 	args := []any{int(l.Algorithm), req, per, 0, 0}
 	switch l.Algorithm {
 	case throttle.SlidingWindow:
-		if l.Buckets < 0 || l.Buckets == 1 {
-			return nil, fmt.Errorf("redisthrottle.New: %s.Buckets must be 0 (meaning 2) or at least 2, got %d", field, l.Buckets)
-		}
 		if l.Buckets > 2 {
 			return nil, fmt.Errorf("redisthrottle.New: %s.Buckets is %d; the Redis throttler keeps only the two-bucket sliding window (previous and current): use 0 or 2", field, l.Buckets)
 		}
