@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,21 +35,13 @@ type frame struct {
 	line     int
 }
 
-// stuck is set once a case has timed out. Its goroutine may still be
-// running, so later cases in this test binary are not started: they would
-// compete with it and time out too.
-var stuck atomic.Pointer[string]
-
 // Play runs one case and returns its outcome. It never panics, and it
-// returns within the case timeout even if the implementation loops forever.
+// returns within the case timeout even if the implementation loops forever
+// or waits on a lock it will never get. Such a goroutine cannot be
+// stopped; it is left behind, and the next case starts on a fresh
+// implementation.
 func Play[T any](c Case[T]) Outcome {
 	out := Outcome{Case: c.Name, Part: c.Part}
-	if name := stuck.Load(); name != nil {
-		out.Verdict = TimedOut
-		out.Report = fmt.Sprintf("case %q was not run: case %q never returned and may still be running in this test binary. Fix that one first.", c.Name, *name)
-		return out
-	}
-
 	start := c.Start
 	if start.IsZero() {
 		start = clock.Epoch
@@ -57,6 +50,8 @@ func Play[T any](c Case[T]) Outcome {
 	var current atomic.Int64 // the step being run, from 1; 0 while constructing, len+1 in the probe
 	var caught *panicInfo
 	var probeErr error
+	finished := false // set when the goroutine reaches its end; false after runtime.Goexit
+	goid := make(chan uint64, 1)
 	done := make(chan struct{})
 
 	go func() {
@@ -66,6 +61,7 @@ func Play[T any](c Case[T]) Outcome {
 				caught = &panicInfo{value: v, where: panicFrames()}
 			}
 		}()
+		goid <- currentGoroutine()
 		clk := clock.NewFake()
 		clk.Set(start)
 		impl := c.New(clk)
@@ -80,47 +76,48 @@ func Play[T any](c Case[T]) Outcome {
 			current.Store(int64(len(c.Steps) + 1))
 			probeErr = c.Probe(impl, clk)
 		}
+		finished = true
 	}()
 
 	timeout := caseTimeout()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
 	select {
 	case <-done:
-	case <-time.After(timeout):
-		name := c.Name
-		stuck.Store(&name)
+	case <-timer.C:
 		out.Verdict = TimedOut
 		at := int(current.Load())
 		out.Step = at
-		var where string
-		switch {
-		case at == 0:
-			where = c.Setup
-		case at <= len(c.Steps):
-			where = fmt.Sprintf("step %d, %s", at, c.callText(c.Steps[at-1]))
-		default:
-			where = "the probe after the steps"
-		}
-		out.Report = fmt.Sprintf("case %q (part %d) did not finish within %v: it was still in %s.\nLook for a loop that never ends. (%s sets the limit.)",
-			c.Name, c.Part, timeout, where, TimeoutEnv)
+		out.Report = stuckReport(c, at, timeout, <-goid)
 		return out
 	}
 
+	at := int(current.Load())
+	where := c.stepName(at)
 	r := report[T]{c: c, start: start, results: results}
-	if caught != nil {
-		at := int(current.Load())
+	switch {
+	case caught != nil:
+		out.Step = at
 		if msg, ok := notImplemented(caught.value); ok {
 			out.Verdict = NotImplemented
-			out.Step = at
+			out.Missing = msg
+			if f, ok := learnerFrame(caught.where); ok {
+				out.Where = fmt.Sprintf("%s:%d", f.file, f.line)
+			}
 			loc := ""
-			if len(caught.where) > 0 {
-				loc = fmt.Sprintf(" (%s:%d)", caught.where[0].file, caught.where[0].line)
+			if out.Where != "" {
+				loc = " (" + out.Where + ")"
 			}
 			out.Report = fmt.Sprintf("not implemented yet: %s%s\ncase %q (part %d) needs it.", msg, loc, c.Name, c.Part)
 			return out
 		}
 		out.Verdict = Panicked
-		out.Step = at
 		out.Report = r.panicked(at, caught)
+		return out
+	case !finished:
+		out.Verdict = Exited
+		out.Step = at
+		out.Report = r.exited(at, where)
 		return out
 	}
 
@@ -138,6 +135,130 @@ func Play[T any](c Case[T]) Outcome {
 	out.Step = first
 	out.Report = r.failed(first, probeErr)
 	return out
+}
+
+// stepName says where in a case the runner was: the constructor, a step, or
+// the probe.
+func (c Case[T]) stepName(at int) string {
+	switch {
+	case at == 0:
+		return c.Setup
+	case at <= len(c.Steps):
+		return fmt.Sprintf("step %d, %s", at, c.callText(c.Steps[at-1]))
+	}
+	return "the check after the steps"
+}
+
+// stuckReport explains a case that did not finish in time, from where its
+// goroutine is now: running (too slow, or a loop that never ends), or
+// blocked on a lock or a channel (a deadlock).
+func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) string {
+	status, frames := goroutineState(goid)
+	loc := ""
+	if f, ok := learnerFrame(frames); ok {
+		loc = fmt.Sprintf("%s:%d", filepath.Base(f.file), f.line)
+	}
+	var what string
+	switch {
+	case strings.Contains(status, "Mutex") || strings.Contains(status, "semacquire") || strings.Contains(status, "sync.Cond"):
+		what = fmt.Sprintf("a possible deadlock: the goroutine is waiting for a lock (%s)", status)
+		if loc != "" {
+			what += " at " + loc
+		}
+		what += ": does a method lock a mutex it already holds, or return without unlocking it"
+	case strings.Contains(status, "chan") || strings.Contains(status, "select"):
+		what = fmt.Sprintf("the goroutine is blocked (%s)", status)
+		if loc != "" {
+			what += " at " + loc
+		}
+		what += ": is it waiting for something that never comes"
+	default:
+		what = "is it too slow, or a loop that never ends"
+		if loc != "" {
+			what += fmt.Sprintf(" (the goroutine was in %s)", loc)
+		}
+	}
+	return fmt.Sprintf("case %q (part %d) did not finish in %v: %s?\nIt was in %s. (%s sets the limit; the cases after this one still run, each on a fresh implementation.)",
+		c.Name, c.Part, timeout, what, c.stepName(at), TimeoutEnv)
+}
+
+// currentGoroutine returns the calling goroutine's id, as stack dumps show it.
+func currentGoroutine() uint64 {
+	var buf [64]byte
+	n := runtime.Stack(buf[:], false)
+	fields := strings.Fields(string(buf[:n]))
+	if len(fields) < 2 {
+		return 0
+	}
+	id, _ := strconv.ParseUint(fields[1], 10, 64)
+	return id
+}
+
+// goroutineState finds a goroutine in a dump of all of them and returns
+// its wait reason ("running", "sync.Mutex.Lock", "chan receive") and its
+// frames, innermost first.
+func goroutineState(id uint64) (string, []frame) {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) || len(buf) >= 64<<20 {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	prefix := fmt.Sprintf("goroutine %d [", id)
+	for _, block := range strings.Split(string(buf), "\n\n") {
+		if !strings.HasPrefix(block, prefix) {
+			continue
+		}
+		lines := strings.Split(block, "\n")
+		status := strings.TrimPrefix(lines[0], prefix)
+		if i := strings.Index(status, "]"); i >= 0 {
+			status = status[:i]
+		}
+		if i := strings.Index(status, ","); i >= 0 {
+			status = status[:i] // "chan receive, 2 minutes"
+		}
+		var frames []frame
+		for i := 1; i+1 < len(lines); i += 2 {
+			fn := lines[i]
+			if j := strings.LastIndex(fn, "("); j > 0 {
+				fn = fn[:j]
+			}
+			loc := strings.TrimSpace(lines[i+1])
+			if j := strings.LastIndex(loc, " +0x"); j >= 0 {
+				loc = loc[:j]
+			}
+			file, lineNo := loc, 0
+			if j := strings.LastIndex(loc, ":"); j >= 0 {
+				file = loc[:j]
+				lineNo, _ = strconv.Atoi(loc[j+1:])
+			}
+			frames = append(frames, frame{function: shortFunc(fn), file: relFile(file), line: lineNo})
+		}
+		return status, frames
+	}
+	return "unknown", nil
+}
+
+// learnerFrame is the innermost frame in the learner's own code: not the
+// runtime or the standard library, not the harness, not a spec.
+func learnerFrame(frames []frame) (frame, bool) {
+	for _, f := range frames {
+		file := filepath.ToSlash(f.file)
+		switch {
+		case filepath.IsAbs(file): // outside the module: the runtime, the standard library
+		case strings.HasSuffix(file, "_test.go"):
+			return f, true // a test's own stand-in for a learner, such as a mutant
+		case strings.HasPrefix(file, "harness/") || strings.Contains(file, "/harness/"):
+		case strings.Contains(file, "/spec/") || strings.HasPrefix(file, "spec/"):
+		case !strings.HasSuffix(file, ".go"):
+		default:
+			return f, true
+		}
+	}
+	return frame{}, false
 }
 
 // matches reports whether got is an acceptable result for the call.

@@ -78,6 +78,24 @@ func (r report[T]) panicked(at int, p *panicInfo) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// exited explains a case whose goroutine ended without returning, as
+// runtime.Goexit does: at is where it was.
+func (r report[T]) exited(at int, where string) string {
+	var b strings.Builder
+	r.header(&b)
+	fmt.Fprintf(&b, "the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.\n", where)
+	r.table(&b, func(i int) string {
+		if i == at-1 {
+			return "!"
+		}
+		if r.results[i].ran && !r.c.Steps[i].Call.matches(r.results[i].got) {
+			return "✗"
+		}
+		return ""
+	})
+	return strings.TrimRight(b.String(), "\n")
+}
+
 func (r report[T]) header(b *strings.Builder) {
 	fmt.Fprintf(b, "case %q (part %d)", r.c.Name, r.c.Part)
 	if r.c.Setup != "" {

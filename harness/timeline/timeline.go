@@ -16,6 +16,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -96,10 +97,11 @@ const (
 	Fail                          // some step gave another result, or the probe failed
 	NotImplemented                // a stub's "not implemented" panic
 	Panicked                      // any other panic
+	Exited                        // the goroutine ended without returning: runtime.Goexit
 	TimedOut                      // the case did not finish in time
 )
 
-var verdictNames = [...]string{"pass", "fail", "not implemented", "panicked", "timed out"}
+var verdictNames = [...]string{"pass", "fail", "not implemented", "panicked", "exited", "timed out"}
 
 func (v Verdict) String() string {
 	if int(v) < len(verdictNames) {
@@ -118,6 +120,11 @@ type Outcome struct {
 	Step int
 	// Report explains a verdict other than Pass, ready to print.
 	Report string
+	// Missing is the method a stub's panic named, and Where the line of the
+	// learner's file that panicked ("ladder/01-hit-counter/hitcounter.go:21"),
+	// for NotImplemented.
+	Missing string
+	Where   string
 }
 
 // StubCheckEnv names the environment variable that turns Run into the stub
@@ -145,12 +152,16 @@ func caseTimeout() time.Duration {
 }
 
 // Run runs cases as subtests, grouped by part: "part 1/a hit at the
-// epoch". A learner can run one part with go test -run '/part_2'.
+// epoch". A learner can run one part with go test -run '/part_2'. Each case
+// and the run itself report their start and end to the supervisor, so that
+// a test binary that dies part way counts nothing as done.
 func Run[T any](t *testing.T, cases []Case[T]) {
 	t.Helper()
 	if err := validate(cases); err != nil {
 		t.Fatalf("the spec itself is wrong: %v", err)
 	}
+	notePartsOfMethods(cases)
+	emit(Event{Kind: "run-start", Test: t.Name()})
 	byPart := map[int][]Case[T]{}
 	var parts []int
 	for _, c := range cases {
@@ -167,13 +178,25 @@ func Run[T any](t *testing.T, cases []Case[T]) {
 			}
 		})
 	}
+	emit(Event{Kind: "run-end", Test: t.Name()})
 }
 
 // RunCase plays one case in the current test and reports its outcome. Fuzz
-// targets use it, so a timeline found by the fuzzer is shown like any other.
+// targets use it, so a timeline found by the fuzzer is shown like any other;
+// its part is then the part of the call that went wrong.
 func RunCase[T any](t *testing.T, c Case[T]) {
 	t.Helper()
+	fuzz := strings.HasPrefix(t.Name(), "Fuzz")
+	emit(Event{Kind: "case-start", Test: t.Name(), Case: c.Name, Part: c.Part, Fuzz: fuzz})
 	o := Play(c)
+	if fuzz && o.Verdict != Pass && o.Step >= 1 && o.Step <= len(c.Steps) {
+		if p := partOfMethod(c.Steps[o.Step-1].Call.Method); p != 0 && p != o.Part {
+			o.Report = strings.Replace(o.Report, fmt.Sprintf("(part %d)", o.Part), fmt.Sprintf("(part %d)", p), 1)
+			o.Part = p
+		}
+	}
+	emit(Event{Kind: "case-end", Test: t.Name(), Case: c.Name, Part: o.Part, Fuzz: fuzz,
+		Verdict: o.Verdict.String(), Step: o.Step, Report: capReport(o.Report), Missing: o.Missing, Where: o.Where})
 	if os.Getenv(StubCheckEnv) == "1" {
 		if o.Verdict != NotImplemented {
 			t.Errorf("stub check: every case must fail as not implemented on the untouched stub, but this one ended as %q.\n%s", o.Verdict, o.Report)
@@ -181,11 +204,32 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 		return
 	}
 	if o.Verdict != Pass {
-		if strings.HasPrefix(t.Name(), "Fuzz") && len(c.Steps) > 0 {
-			o.Report += "\n\nThe same timeline as Go, to paste into the spec's table and keep:\n\n" + GoSource(c)
-		}
 		t.Error(o.Report)
 	}
+}
+
+// methodParts maps a method to the first part whose cases call it, from
+// the cases Run has seen in this test binary.
+var methodParts sync.Map
+
+func notePartsOfMethods[T any](cases []Case[T]) {
+	for _, c := range cases {
+		for _, s := range c.Steps {
+			for {
+				old, loaded := methodParts.LoadOrStore(s.Call.Method, c.Part)
+				if !loaded || old.(int) <= c.Part || methodParts.CompareAndSwap(s.Call.Method, old, c.Part) {
+					break
+				}
+			}
+		}
+	}
+}
+
+func partOfMethod(method string) int {
+	if p, ok := methodParts.Load(method); ok {
+		return p.(int)
+	}
+	return 0
 }
 
 // PlayAll plays every case and returns their outcomes in order. Spec tests
@@ -209,7 +253,7 @@ func Catches[T any](t *testing.T, mutant string, part int, cases []Case[T]) []st
 	var caught []string
 	for _, o := range PlayAll(cases) {
 		switch {
-		case o.Verdict == NotImplemented || o.Verdict == TimedOut:
+		case o.Verdict == NotImplemented || o.Verdict == TimedOut || o.Verdict == Exited:
 			t.Errorf("mutant %q: case %q ended as %q; a mutant must be a complete implementation:\n%s", mutant, o.Case, o.Verdict, o.Report)
 		case o.Verdict != Pass && (part == 0 || o.Part == part):
 			caught = append(caught, o.Case)

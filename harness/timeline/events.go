@@ -1,0 +1,57 @@
+package timeline
+
+import (
+	"encoding/json"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+)
+
+// events is the pipe to the supervisor (see supervise.go), or nil when the
+// tests run unsupervised.
+var events struct {
+	sync.Mutex
+	f *os.File
+}
+
+func init() {
+	s := os.Getenv(eventsFDEnv)
+	if s == "" {
+		return
+	}
+	// Processes this one starts, such as a race-detector child or a fuzz
+	// worker, must neither inherit the pipe nor believe they own it.
+	os.Unsetenv(eventsFDEnv)
+	fd, err := strconv.Atoi(s)
+	if err != nil {
+		return
+	}
+	syscall.CloseOnExec(fd)
+	events.f = os.NewFile(uintptr(fd), "ladder-events")
+}
+
+// emit sends one event to the supervisor. A lost event only makes the
+// supervisor stricter: a case whose end it never hears of counts as not run.
+func emit(e Event) {
+	events.Lock()
+	defer events.Unlock()
+	if events.f == nil {
+		return
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return
+	}
+	events.f.Write(append(b, '\n'))
+}
+
+// maxReport is the most of a report an event carries.
+const maxReport = 32 << 10
+
+func capReport(s string) string {
+	if len(s) <= maxReport {
+		return s
+	}
+	return s[:maxReport] + "\n… (report cut)"
+}
