@@ -1,18 +1,11 @@
 # rateladder: make targets. `make` alone lists them.
 #
-# Every level target finds its folder by number (ladder/03-*), so a new
-# level needs no change here.
+# Every level target is a thin alias of the ladder command
+# (harness/cmd/ladder), which knows the levels from one registry
+# (harness/levels): a new level needs no change here.
 
 GO          ?= go
-STATICCHECK := honnef.co/go/tools/cmd/staticcheck@2025.1.1
-# Levels whose tests run under the race detector, because they are about
-# concurrency: make test-level-7 is go test -race.
-RACE_LEVELS := 7 8
-
-# The packages of level N: its folder and subfolders, without the spec.
-level_dir  = $(firstword $(wildcard ladder/0$(1)-*))
-level_pkgs = $(shell $(GO) list ./$(call level_dir,$(1))/... | grep -v '/spec')
-race_flag  = $(if $(filter $(1),$(RACE_LEVELS)),-race)
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.6.1
 
 .DEFAULT_GOAL := help
 LADDER_PHONY := student-copy class-report test-plots
@@ -23,7 +16,7 @@ help: ## list the targets
 	@echo
 	@echo "For learners (N is a level, 1 to 8):"
 	@echo "  make progress           the ladder: what you have done, and what comes next"
-	@echo "  make test-level-N       level N's tests against your code in ladder/"
+	@echo "  make test-level-N       level N's tests against your code in ladder/ (PART=K: one part; ALL=1: every case)"
 	@echo "  make watch-level-N      rerun level N's tests whenever you save a file"
 	@echo "  make hint-N             the next hint for level N (make hints-N: all seen so far)"
 	@echo "  make fuzz-level-N       fuzz your level N against its model (FUZZTIME=30s)"
@@ -48,15 +41,13 @@ help: ## list the targets
 progress: ## the whole ladder at a glance; always exits 0
 	@$(GO) run ./harness/cmd/ladder progress
 
-test-level-%: ## one level's spec against the learner's code
-	@if [ -z "$(call level_dir,$*)" ]; then \
-		echo "Level $* is not built yet: it is coming. Run make progress to see the levels you can climb."; exit 1; fi
-	$(strip $(GO) test $(call race_flag,$*) $(call level_pkgs,$*))
-
-# Built once into the git-ignored .ladder/ folder: go run would add
+# Built into the git-ignored .ladder/ folder: go run would add
 # "exit status 1" to every answer that is not a plain yes.
 LADDER = $(GO) build -o .ladder/ladder ./harness/cmd/ladder && ./.ladder/ladder
 FUZZTIME ?= 30s
+
+test-level-%: ## one level's spec against the learner's code: PART=K for one part, ALL=1 for every case
+	@$(LADDER) test $(if $(PART),--part $(PART)) $(if $(filter 1,$(ALL)),--all) $*
 
 hint-%: ## the next hint of a level
 	@$(LADDER) hint $*
@@ -68,7 +59,7 @@ reset-level-%: ## restore a level's stub, keeping a backup
 	@FORCE=$(FORCE) $(LADDER) reset $*
 
 watch-level-%: ## rerun a level's tests on every change
-	@$(LADDER) watch $(call race_flag,$*) $*
+	@$(LADDER) watch $*
 
 fuzz-level-%: ## fuzz a level for FUZZTIME per target
 	@$(LADDER) fuzz --time $(FUZZTIME) $*
@@ -139,7 +130,7 @@ ifneq ($(wildcard solutions),)
 endif
 
 test-stubs: ## the untouched stubs compile, and every case fails as not implemented
-	LADDER_STUBCHECK=1 $(GO) test $$($(GO) list ./ladder/... | grep -v '/spec')
+	@$(LADDER) check-stubs
 
 check: vet ## gofmt, go vet and staticcheck (run at a pinned version, nothing to install)
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.ladder/*')); \

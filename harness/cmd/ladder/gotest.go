@@ -5,58 +5,166 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"regexp"
-	"sort"
-	"strconv"
+	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/timeline"
 )
 
-// event is one line of go test -json (see go doc test2json).
-type event struct {
-	Action     string
-	Package    string
-	ImportPath string // build events
-	Test       string
-	Output     string
+// testRun is one go test run: some levels' packages in one module, with
+// or without the race detector.
+type testRun struct {
+	Module   string   // the module's folder, relative to the root
+	Patterns []string // package patterns, relative to the module's folder
+	Race     bool
+	Run      string // go test -run, or "" for every test
 }
 
-// caseResult is one spec case as go test reported it.
-type caseResult struct {
-	Part    int
-	Name    string // as the subtest name has it, with underscores
-	Status  string // "pass", "fail", "skip" or "notimpl"
-	Message string // the first lines the case printed, for a failing case
-}
-
-// pkgResult is what happened to one package.
+// pkgResult is what one package's test binary did, as go test reported it
+// and as the runner's supervisor saw it.
 type pkgResult struct {
 	ImportPath string
-	Cases      []*caseResult
-	BuildError string // set when the package did not compile
-	Failed     bool   // the package failed as a whole
-	Output     string // package-level output, such as a panic outside any case
+	Dir        string // absolute
+	BuildError string
+	// Output is the tail of what the package printed outside its tests,
+	// such as a panic or the supervisor's verdict.
+	Output string
+	// NoTests is set for a package without test files.
+	NoTests bool
+	// Exit is the supervisor's last word, nil if no supervised test binary
+	// of this package reported.
+	Exit *timeline.Event
+	// Cases are the runner's "case-end" events, in order.
+	Cases []timeline.Event
 }
 
-// caseNameRE matches the runner's subtests: TestX/part_2/some_case_name.
-var caseNameRE = regexp.MustCompile(`^Test[^/]*/part_(\d+)/(.+)$`)
+// outputTail is how much of a package's own output is kept.
+const outputTail = 8 << 10
 
-// listPackages returns the learner's packages of the given level folders:
-// every package under them except the specs.
-func listPackages(root string, dirs []string) ([]string, error) {
-	if len(dirs) == 0 {
+// levelRuns groups the levels' packages into as few go test runs as the
+// modules and race settings allow.
+func levelRuns(lvs []levels.Level, run string) []testRun {
+	type key struct {
+		module string
+		race   bool
+	}
+	var order []key
+	byKey := map[key]*testRun{}
+	for _, l := range lvs {
+		for _, m := range l.Modules {
+			k := key{m, l.Race}
+			r := byKey[k]
+			if r == nil {
+				r = &testRun{Module: m, Race: l.Race, Run: run}
+				byKey[k] = r
+				order = append(order, k)
+			}
+			r.Patterns = append(r.Patterns, l.Patterns()[m])
+		}
+	}
+	out := make([]testRun, len(order))
+	for i, k := range order {
+		out[i] = *byKey[k]
+	}
+	return out
+}
+
+// runAll runs several go test runs one after another (each one already
+// builds and tests its packages in parallel) and joins their results.
+func runAll(ctx context.Context, root string, runs []testRun) ([]*pkgResult, error) {
+	var all []*pkgResult
+	for _, r := range runs {
+		res, err := runGoTest(ctx, root, r)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, res...)
+	}
+	return all, nil
+}
+
+// runGoTest runs go test -json on the learner's packages of one run: every
+// package the patterns match except the specs. Failing tests are the
+// normal state of a ladder in progress, so go test's exit status is not an
+// error here; only a go test that could not run at all is.
+func runGoTest(ctx context.Context, root string, r testRun) ([]*pkgResult, error) {
+	modDir := filepath.Join(root, r.Module)
+	pkgs, err := listLearnerPackages(ctx, modDir, r.Patterns)
+	if err != nil {
+		return nil, err
+	}
+	if len(pkgs) == 0 {
 		return nil, nil
 	}
-	args := []string{"list", "-e", "-f", "{{.ImportPath}}"}
-	for _, d := range dirs {
-		args = append(args, "./"+d+"/...")
+	results, err := os.MkdirTemp("", "ladder-results-")
+	if err != nil {
+		return nil, err
 	}
-	cmd := exec.Command(goTool(), args...)
-	cmd.Dir = root
+	defer os.RemoveAll(results)
+
+	args := []string{"test", "-json", "-count=1", "-timeout", "10m"}
+	if r.Race {
+		args = append(args, "-race")
+	}
+	if r.Run != "" {
+		args = append(args, "-run", r.Run)
+	}
+	for _, p := range pkgs {
+		args = append(args, p.ImportPath)
+	}
+	cmd := exec.CommandContext(ctx, goTool(), args...)
+	cmd.WaitDelay = 5 * time.Second
+	cmd.Dir = modDir
+	cmd.Env = append(learnerEnv(), timeline.ResultsEnv+"="+results)
+	var stderr bytes.Buffer
+	cmd.Stderr = &limitedBuffer{buf: &stderr, left: outputTail}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("go test: %v", err)
+	}
+	byPath := map[string]*pkgResult{}
+	for _, p := range pkgs {
+		byPath[p.ImportPath] = p
+	}
+	readEvents(stdout, byPath)
+	runErr := cmd.Wait()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	var exitErr *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &exitErr) {
+		return nil, fmt.Errorf("go test: %v\n%s", runErr, stderr.String())
+	}
+	// Build errors that -json did not carry arrive on stderr.
+	if msg := strings.TrimSpace(stderr.String()); msg != "" {
+		for _, p := range pkgs {
+			if p.Exit == nil && p.BuildError == "" && !p.NoTests && strings.Contains(p.Output, "[build failed]") {
+				p.BuildError = msg
+			}
+		}
+	}
+	if err := readResults(results, pkgs); err != nil {
+		return nil, err
+	}
+	return pkgs, nil
+}
+
+// listLearnerPackages lists the packages the patterns match in a module,
+// without the specs: a spec's own tests are the repository's business.
+func listLearnerPackages(ctx context.Context, modDir string, patterns []string) ([]*pkgResult, error) {
+	args := append([]string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}"}, patterns...)
+	cmd := exec.CommandContext(ctx, goTool(), args...)
+	cmd.Dir = modDir
 	cmd.Env = learnerEnv()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -64,129 +172,148 @@ func listPackages(root string, dirs []string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.String())
 	}
-	var pkgs []string
-	for _, p := range strings.Fields(string(out)) {
-		if !strings.HasSuffix(p, "/spec") && !strings.Contains(p, "/spec/") {
-			pkgs = append(pkgs, p)
+	var pkgs []*pkgResult
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, dir, ok := strings.Cut(line, "\t")
+		if !ok || path == "" || strings.HasSuffix(path, "/spec") || strings.Contains(path, "/spec/") {
+			continue
 		}
+		pkgs = append(pkgs, &pkgResult{ImportPath: path, Dir: dir})
 	}
 	return pkgs, nil
 }
 
-// runTests runs go test -json on pkgs in root and returns the results by
-// import path. Failing tests are the normal state of a learner's ladder,
-// so go test's exit status is not an error here.
-func runTests(root string, pkgs []string, extra ...string) (map[string]*pkgResult, error) {
-	return runTestsContext(context.Background(), root, pkgs, extra...)
+// event is one line of go test -json (see go doc test2json).
+type event struct {
+	Action      string
+	Package     string
+	ImportPath  string // build events
+	Test        string
+	Output      string
+	FailedBuild string // the package whose build failed, on a package's "fail"
 }
 
-// runTestsContext is runTests that stops go test when ctx is done.
-func runTestsContext(ctx context.Context, root string, pkgs []string, extra ...string) (map[string]*pkgResult, error) {
-	if len(pkgs) == 0 {
-		return map[string]*pkgResult{}, nil
-	}
-	args := append([]string{"test", "-json"}, extra...)
-	args = append(args, pkgs...)
-	cmd := exec.CommandContext(ctx, goTool(), args...)
-	cmd.WaitDelay = 5 * time.Second
-	cmd.Dir = root
-	cmd.Env = learnerEnv()
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &stdout
-	cmd.Stderr = &stderr
-	runErr := cmd.Run()
-	results := parseEvents(&stdout)
-	if len(results) == 0 && runErr != nil {
-		return nil, fmt.Errorf("go test: %v\n%s", runErr, stderr.String())
-	}
-	// Build errors that test2json did not carry (older Go) arrive on stderr.
-	if msg := strings.TrimSpace(stderr.String()); msg != "" {
-		for _, r := range results {
-			if r.Failed && len(r.Cases) == 0 && r.BuildError == "" {
-				r.BuildError = msg
+// readEvents reads go test -json as it comes, keeping only build errors
+// and the tail of each package's own output: the runner's results come
+// from the supervisor, not from this stream, and a learner's prints can
+// make it long.
+func readEvents(r io.Reader, byPath map[string]*pkgResult) {
+	builds := map[string]string{} // build output by import path
+	br := bufio.NewReaderSize(r, 256<<10)
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A line longer than the buffer is a learner's print: skip it.
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = br.ReadSlice('\n')
 			}
+			continue
 		}
-	}
-	return results, nil
-}
-
-// parseEvents reads go test -json output.
-func parseEvents(r io.Reader) map[string]*pkgResult {
-	results := map[string]*pkgResult{}
-	get := func(path string) *pkgResult {
-		p := results[path]
-		if p == nil {
-			p = &pkgResult{ImportPath: path}
-			results[path] = p
-		}
-		return p
-	}
-	type key struct{ pkg, test string }
-	cases := map[key]*caseResult{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
 		var e event
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			continue
+		if len(line) > 0 && json.Unmarshal(line, &e) == nil {
+			handleEvent(e, byPath, builds)
 		}
-		switch {
-		case e.Action == "build-output":
-			p := get(e.ImportPath)
-			p.BuildError += e.Output
-			continue
-		case e.Action == "build-fail":
-			get(e.ImportPath).Failed = true
-			continue
-		case e.Package == "":
-			continue
+		if err != nil {
+			return
 		}
-		p := get(e.Package)
-		if e.Test == "" {
-			switch e.Action {
-			case "output":
-				p.Output += e.Output
-			case "fail":
-				p.Failed = true
-			}
-			continue
-		}
-		m := caseNameRE.FindStringSubmatch(e.Test)
-		if m == nil {
-			continue
-		}
-		k := key{e.Package, e.Test}
-		c := cases[k]
-		if c == nil {
-			n, _ := strconv.Atoi(m[1])
-			c = &caseResult{Part: n, Name: m[2]}
-			cases[k] = c
-			p.Cases = append(p.Cases, c)
-		}
-		switch e.Action {
-		case "output":
-			out := strings.TrimRight(e.Output, "\n")
-			if strings.HasPrefix(strings.TrimSpace(out), "=== ") || strings.HasPrefix(strings.TrimSpace(out), "--- ") {
-				break
-			}
-			if strings.Contains(out, "not implemented yet") {
-				c.Status = "notimpl"
-			}
-			if strings.Count(c.Message, "\n") < 40 {
-				c.Message += out + "\n"
-			}
-		case "pass", "skip":
-			c.Status = e.Action
-		case "fail":
-			if c.Status != "notimpl" {
-				c.Status = "fail"
+	}
+}
+
+func handleEvent(e event, byPath map[string]*pkgResult, builds map[string]string) {
+	if e.Action == "build-output" {
+		builds[e.ImportPath] = keepTail(builds[e.ImportPath]+e.Output, outputTail)
+		return
+	}
+	p := byPath[e.Package]
+	if p == nil || e.Test != "" {
+		return
+	}
+	switch e.Action {
+	case "output":
+		p.Output = keepTail(p.Output+e.Output, outputTail)
+	case "skip":
+		p.NoTests = true
+	case "fail":
+		if e.FailedBuild != "" {
+			// The failed build may be the package itself, its test
+			// variant, or a package it imports, such as its spec.
+			p.BuildError = builds[e.FailedBuild]
+			if p.BuildError == "" {
+				p.BuildError = "the build of " + e.FailedBuild + " failed"
 			}
 		}
 	}
-	for _, p := range results {
-		sort.SliceStable(p.Cases, func(i, j int) bool { return p.Cases[i].Part < p.Cases[j].Part })
+}
+
+// readResults joins the supervisors' files to the packages, by folder.
+func readResults(dir string, pkgs []*pkgResult) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
 	}
-	return results
+	byDir := map[string]*pkgResult{}
+	for _, p := range pkgs {
+		byDir[realPath(p.Dir)] = p
+	}
+	for _, ent := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, ent.Name()))
+		if err != nil {
+			return err
+		}
+		var evs []timeline.Event
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			var e timeline.Event
+			if json.Unmarshal(line, &e) == nil && e.Kind != "" {
+				evs = append(evs, e)
+			}
+		}
+		if len(evs) == 0 || evs[len(evs)-1].Kind != "exit" {
+			continue
+		}
+		exit := evs[len(evs)-1]
+		p := byDir[realPath(exit.Dir)]
+		if p == nil {
+			continue
+		}
+		p.Exit = &exit
+		for _, e := range evs {
+			if e.Kind == "case-end" {
+				p.Cases = append(p.Cases, e)
+			}
+		}
+	}
+	return nil
+}
+
+// realPath resolves symbolic links, so that a folder go list names and the
+// one a test binary ran in compare equal.
+func realPath(dir string) string {
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		return r
+	}
+	return dir
+}
+
+func keepTail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
+}
+
+// limitedBuffer keeps the first bytes written to it, up to a limit.
+type limitedBuffer struct {
+	buf  *bytes.Buffer
+	left int
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if l.left > 0 {
+		n := min(len(p), l.left)
+		l.buf.Write(p[:n])
+		l.left -= n
+	}
+	return len(p), nil
 }
 
 func goTool() string {
@@ -197,11 +324,14 @@ func goTool() string {
 }
 
 // learnerEnv is the environment for the learner's tests: never the stub
-// check, whatever the caller's shell has set.
+// check, and none of the supervisor's own variables, whatever the caller's
+// environment holds (the ladder's own tests run supervised).
 func learnerEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "LADDER_STUBCHECK=") {
+		if !strings.HasPrefix(kv, "LADDER_CHILD=") &&
+			!strings.HasPrefix(kv, "LADDER_EVENTS_FD=") && !strings.HasPrefix(kv, timeline.ResultsEnv+"=") &&
+			!strings.HasPrefix(kv, timeline.SuperviseEnv+"=") {
 			env = append(env, kv)
 		}
 	}

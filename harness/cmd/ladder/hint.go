@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/rateladder/rateladder/harness/levels"
+
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +15,7 @@ import (
 var hintHeaderRE = regexp.MustCompile(`(?m)^##\s+Hint\b.*$`)
 
 // readHints splits a level's HINTS.md at its "## Hint" headings.
-func readHints(root string, l level) ([]string, error) {
+func readHints(root string, l levels.Level) ([]string, error) {
 	path := filepath.Join(root, l.Dir, "HINTS.md")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -78,15 +80,15 @@ func cmdHints(root string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func hintsFor(root string, args []string, stderr io.Writer) (level, []string, state, int) {
+func hintsFor(root string, args []string, stderr io.Writer) (levels.Level, []string, state, int) {
 	if len(args) != 1 {
 		fmt.Fprintln(stderr, "usage: ladder hint|hints LEVEL")
-		return level{}, nil, state{}, 2
+		return levels.Level{}, nil, state{}, 2
 	}
-	l, err := findLevel(root, args[0])
+	l, err := levels.Find(args[0])
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return l, nil, state{}, 1
+		return l, nil, state{}, 2
 	}
 	hints, err := readHints(root, l)
 	if err != nil {

@@ -15,6 +15,9 @@
 package main
 
 import (
+	"context"
+	"github.com/rateladder/rateladder/harness/levels"
+
 	"flag"
 	"fmt"
 	"io"
@@ -53,6 +56,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	switch args[0] {
+	case "test":
+		return cmdTest(root, args[1:], stdout, stderr)
+	case "check-stubs":
+		return cmdCheckStubs(root, args[1:], stdout, stderr)
 	case "progress":
 		return cmdProgress(root, args[1:], stdout, stderr)
 	case "hint":
@@ -106,28 +113,14 @@ func cmdProgress(root string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// progress tests every built level once, in one go test run, so each
+// progress grades every level, in as few go test runs as possible, so each
 // package is compiled once and the levels build in parallel.
 func progress(root string) (ladderReport, error) {
-	levels, err := findLevels(root)
+	grades, err := gradeLevels(context.Background(), root, levels.All, "")
 	if err != nil {
 		return ladderReport{}, err
 	}
-	var dirs []string
-	for _, l := range levels {
-		if l.built() {
-			dirs = append(dirs, l.Dir)
-		}
-	}
-	pkgs, err := listPackages(root, dirs)
-	if err != nil {
-		return ladderReport{}, err
-	}
-	results, err := runTests(root, pkgs, "-run", "^Test", "-timeout", "5m")
-	if err != nil {
-		return ladderReport{}, err
-	}
-	return summarize(levels, results), nil
+	return report(grades), nil
 }
 
 // useColor follows https://no-color.org: colour only on a terminal, and

@@ -7,24 +7,18 @@ import (
 	"strings"
 )
 
-// Level statuses, as progress shows them.
-const (
-	statusComing     = "coming"
-	statusNotStarted = "not started"
-	statusInProgress = "in progress"
-	statusDone       = "done"
-	statusNoBuild    = "does not compile"
-)
-
 // levelReport is one row of the ladder.
 type levelReport struct {
 	Number     int          `json:"level"`
 	Title      string       `json:"title"`
-	Dir        string       `json:"dir,omitempty"`
+	Dir        string       `json:"dir"`
 	Status     string       `json:"status"`
 	Parts      []partReport `json:"parts"`
 	PartsDone  int          `json:"parts_done"`
 	BuildError string       `json:"build_error,omitempty"`
+	// Problems say why a level's results count for nothing: a test binary
+	// that ended part way, or tests that did not report through the runner.
+	Problems []string `json:"problems,omitempty"`
 }
 
 type partReport struct {
@@ -44,13 +38,17 @@ type ladderReport struct {
 	Next      string        `json:"next"`
 }
 
-// summarize joins the levels found on disk with the test results.
-func summarize(levels []level, results map[string]*pkgResult) ladderReport {
+// report turns graded levels into the ladder.
+func report(grades []levelGrade) ladderReport {
 	var rep ladderReport
-	for _, l := range levels {
-		lr := levelReport{Number: l.Number, Title: l.Title, Dir: l.Dir, Status: statusComing}
-		if l.built() {
-			lr = summarizeLevel(l, results)
+	for _, g := range grades {
+		lr := levelReport{Number: g.Level.Number, Title: g.Level.Title, Dir: g.Level.Dir, Status: g.status(),
+			PartsDone: g.partsDone(), BuildError: g.BuildError, Problems: g.Broken}
+		for _, u := range g.Unverified {
+			lr.Problems = append(lr.Problems, u+": its tests did not report through the ladder's runner (were its _test.go files changed?)")
+		}
+		for _, p := range g.Parts {
+			lr.Parts = append(lr.Parts, partReport{Number: p.Number, Title: p.Title, Cases: p.Total, Passed: p.Passed, Done: p.Done})
 		}
 		rep.Levels = append(rep.Levels, lr)
 		rep.PartsDone += lr.PartsDone
@@ -60,76 +58,21 @@ func summarize(levels []level, results map[string]*pkgResult) ladderReport {
 	return rep
 }
 
-func summarizeLevel(l level, results map[string]*pkgResult) levelReport {
-	lr := levelReport{Number: l.Number, Title: l.Title, Dir: l.Dir}
-	var cases []*caseResult
-	for path, p := range results {
-		if !inLevel(path, l.Dir) {
-			continue
-		}
-		if p.BuildError != "" || (p.Failed && len(p.Cases) == 0) {
-			lr.BuildError += strings.TrimSpace(p.BuildError + p.Output)
-		}
-		cases = append(cases, p.Cases...)
-	}
-	notImpl := 0
-	for _, c := range cases {
-		if c.Status == "notimpl" {
-			notImpl++
-		}
-	}
-	for _, pt := range l.Parts {
-		pr := partReport{Number: pt.Number, Title: pt.Title}
-		for _, c := range cases {
-			if c.Part == pt.Number {
-				pr.Cases++
-				if c.Status == "pass" {
-					pr.Passed++
-				}
-			}
-		}
-		pr.Done = pr.Cases > 0 && pr.Passed == pr.Cases && lr.BuildError == ""
-		if pr.Done {
-			lr.PartsDone++
-		}
-		lr.Parts = append(lr.Parts, pr)
-	}
-	switch {
-	case lr.BuildError != "":
-		lr.Status = statusNoBuild
-	case len(cases) == 0 || notImpl == len(cases):
-		lr.Status = statusNotStarted
-	case lr.PartsDone == len(lr.Parts):
-		lr.Status = statusDone
-	default:
-		lr.Status = statusInProgress
-	}
-	return lr
-}
-
-// inLevel reports whether an import path lies in the level folder dir.
-func inLevel(importPath, dir string) bool {
-	return strings.HasSuffix(importPath, "/"+dir) || strings.Contains(importPath, "/"+dir+"/")
-}
-
 // nextStep names the first thing left to do, climbing in order.
 func nextStep(levels []levelReport) string {
 	for _, l := range levels {
 		switch l.Status {
-		case statusComing, statusDone:
+		case statusDone:
 			continue
 		case statusNoBuild:
 			return fmt.Sprintf("level %d does not compile; fix it first: make test-level-%d", l.Number, l.Number)
+		case statusBroken, statusUnverified:
+			return fmt.Sprintf("level %d's tests did not run to their end; make test-level-%d says why", l.Number, l.Number)
 		}
 		for _, p := range l.Parts {
 			if !p.Done {
-				return fmt.Sprintf("level %d, part %d (%s): make test-level-%d", l.Number, p.Number, strings.ToLower(p.Title[:1])+p.Title[1:], l.Number)
+				return fmt.Sprintf("level %d, part %d (%s): make test-level-%d", l.Number, p.Number, lower(p.Title), l.Number)
 			}
-		}
-	}
-	for _, l := range levels {
-		if l.Status == statusComing {
-			return fmt.Sprintf("every level built so far is done; level %d is coming", l.Number)
 		}
 	}
 	return "the whole ladder is done. Compare your code with the references in solutions/."
@@ -151,10 +94,8 @@ func (s style) status(st string) string {
 		return s.paint("32", st) // green
 	case statusInProgress:
 		return s.paint("33", st) // yellow
-	case statusNoBuild:
+	case statusNoBuild, statusBroken, statusUnverified:
 		return s.paint("31", st) // red
-	case statusComing:
-		return s.paint("2", st) // dim
 	}
 	return st
 }
@@ -165,10 +106,7 @@ func writeText(w io.Writer, rep ladderReport, st style) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  %-5s  %-36s  %-5s  %s\n", "level", "name", "parts", "status")
 	for _, l := range rep.Levels {
-		parts := "-"
-		if l.Status != statusComing {
-			parts = fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))
-		}
+		parts := fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))
 		fmt.Fprintf(w, "  %-5d  %-36s  %-5s  %s\n", l.Number, truncate(l.Title, 36), parts, st.status(l.Status))
 	}
 	fmt.Fprintln(w)
@@ -178,6 +116,9 @@ func writeText(w io.Writer, rep ladderReport, st style) {
 	for _, l := range rep.Levels {
 		if l.BuildError != "" {
 			fmt.Fprintf(w, "\nlevel %d does not compile:\n%s\n", l.Number, indent(firstLines(l.BuildError, 12), "  "))
+		}
+		for _, p := range l.Problems {
+			fmt.Fprintf(w, "\nlevel %d counts nothing as done: %s\n", l.Number, p)
 		}
 	}
 }

@@ -7,69 +7,103 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/timeline"
 )
 
-func TestParseEventsSortsCasesByVerdict(t *testing.T) {
+func TestReadEventsKeepsBuildErrorsAndSkips(t *testing.T) {
 	in := strings.Join([]string{
-		`{"Action":"run","Package":"m/ladder/01-x","Test":"TestX/part_1/a_case"}`,
-		`{"Action":"output","Package":"m/ladder/01-x","Test":"TestX/part_1/a_case","Output":"    timeline.go:1: not implemented yet: New (ladder/01-x/x.go:9)\n"}`,
-		`{"Action":"fail","Package":"m/ladder/01-x","Test":"TestX/part_1/a_case"}`,
-		`{"Action":"pass","Package":"m/ladder/01-x","Test":"TestX/part_1/another"}`,
-		`{"Action":"output","Package":"m/ladder/01-x","Test":"TestX/part_2/third","Output":"Count(t=15s) = 1, want 0\n"}`,
-		`{"Action":"fail","Package":"m/ladder/01-x","Test":"TestX/part_2/third"}`,
-		`{"Action":"fail","Package":"m/ladder/01-x","Test":"TestX/part_2"}`,
-		`{"Action":"build-output","ImportPath":"m/ladder/02-y","Output":"ladder/02-y/y.go:3:1: syntax error\n"}`,
-		`{"Action":"build-fail","ImportPath":"m/ladder/02-y"}`,
-		`{"Action":"fail","Package":"m/ladder/02-y"}`,
+		`{"Action":"start","Package":"m/ladder/01-x"}`,
+		`{"Action":"output","Package":"m/ladder/01-x","Test":"TestX/part_1/a","Output":"PASS: a forged line from the learner\n"}`,
+		`{"Action":"output","Package":"m/ladder/01-x","Output":"ok  \tm/ladder/01-x\n"}`,
+		`{"Action":"build-output","ImportPath":"m/ladder/02-y/spec","Output":"ladder/02-y/y.go:3:1: syntax error\n"}`,
+		`{"Action":"build-fail","ImportPath":"m/ladder/02-y/spec"}`,
+		`{"Action":"fail","Package":"m/ladder/02-y","FailedBuild":"m/ladder/02-y/spec"}`,
+		`{"Action":"skip","Package":"m/ladder/03-z/limits"}`,
 	}, "\n")
-	got := parseEvents(strings.NewReader(in))
-	x := got["m/ladder/01-x"]
-	require.NotNil(t, x)
-	var summary []string
-	for _, c := range x.Cases {
-		summary = append(summary, c.Name+"="+c.Status)
+	byPath := map[string]*pkgResult{}
+	for _, p := range []string{"m/ladder/01-x", "m/ladder/02-y", "m/ladder/03-z/limits"} {
+		byPath[p] = &pkgResult{ImportPath: p}
 	}
-	if want := "a_case=notimpl another=pass third=fail"; strings.Join(summary, " ") != want {
-		t.Errorf("cases = %q, want %q", strings.Join(summary, " "), want)
+	readEvents(strings.NewReader(in), byPath)
+	if y := byPath["m/ladder/02-y"]; !strings.Contains(y.BuildError, "syntax error") {
+		t.Errorf("02-y BuildError = %q, want the spec's syntax error", y.BuildError)
 	}
-	if y := got["m/ladder/02-y"]; y == nil || !strings.Contains(y.BuildError, "syntax error") {
-		t.Errorf("the build failure of 02-y was not recorded: %+v", y)
+	if !byPath["m/ladder/03-z/limits"].NoTests {
+		t.Error("a package without tests was not marked so")
+	}
+	if x := byPath["m/ladder/01-x"]; x.BuildError != "" || x.NoTests || len(x.Cases) != 0 {
+		t.Errorf("01-x = %+v; printed lines must never count as results", x)
 	}
 }
 
-func TestSummarizeGivesEachLevelItsStatus(t *testing.T) {
-	levels := []level{
-		{Number: 1, Title: "One", Dir: "ladder/01-one", Parts: []part{{1, "First"}, {2, "Second"}}},
-		{Number: 2, Title: "Two", Dir: "ladder/02-two", Parts: []part{{1, "Only"}}},
-		{Number: 3, Title: "Three", Dir: "ladder/03-three", Parts: []part{{1, "Time going backwards"}}},
-		{Number: 4, Title: "Four", Dir: "ladder/04-four", Parts: []part{{1, "Only"}}},
-		{Number: 5, Title: "Five"},
+func TestGradeLevelCountsOnlyCasesThatRanToTheirEnd(t *testing.T) {
+	l := levels.Level{Number: 1, Title: "One", Dir: "ladder/01-one", Parts: []levels.Part{{Number: 1, Title: "First"}, {Number: 2, Title: "Second"}}}
+	pass := func(part int, name string) timeline.Event {
+		return timeline.Event{Kind: "case-end", Case: name, Part: part, Verdict: "pass"}
 	}
-	results := map[string]*pkgResult{
-		"m/ladder/01-one":   {Cases: []*caseResult{{Part: 1, Status: "pass"}, {Part: 2, Status: "pass"}}},
-		"m/ladder/02-two":   {Cases: []*caseResult{{Part: 1, Status: "pass"}, {Part: 1, Status: "fail"}}},
-		"m/ladder/03-three": {Cases: []*caseResult{{Part: 1, Status: "notimpl"}}},
-		"m/ladder/04-four":  {Failed: true, BuildError: "syntax error"},
+	complete := &timeline.Event{Kind: "exit", Complete: true}
+	for _, tc := range []struct {
+		name   string
+		pkg    pkgResult
+		status string
+		done   []bool
+	}{
+		{"all pass", pkgResult{Exit: complete, Cases: []timeline.Event{pass(1, "a"), pass(2, "b")}}, statusDone, []bool{true, true}},
+		{"part 2 fails", pkgResult{Exit: complete, Cases: []timeline.Event{pass(1, "a"), {Kind: "case-end", Part: 2, Verdict: "fail"}}}, statusInProgress, []bool{true, false}},
+		{"not started", pkgResult{Exit: complete, Cases: []timeline.Event{{Part: 1, Verdict: "not implemented"}, {Part: 2, Verdict: "not implemented"}}}, statusNotStarted, []bool{false, false}},
+		{"a fuzz seed fails in part 2", pkgResult{Exit: complete, Cases: []timeline.Event{pass(1, "a"), pass(2, "b"), {Part: 2, Fuzz: true, Verdict: "fail"}}}, statusInProgress, []bool{true, false}},
+		{"the binary exited part way", pkgResult{Exit: &timeline.Event{Kind: "exit", Reason: "exited"}, Cases: []timeline.Event{pass(1, "a"), pass(2, "b")}}, statusBroken, []bool{false, false}},
+		{"no supervisor", pkgResult{Cases: []timeline.Event{pass(1, "a"), pass(2, "b")}}, statusUnverified, []bool{false, false}},
+		{"part 2 never ran", pkgResult{Exit: complete, Cases: []timeline.Event{pass(1, "a")}}, statusInProgress, []bool{true, false}},
+		{"does not compile", pkgResult{BuildError: "syntax error"}, statusNoBuild, []bool{false, false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := tc.pkg
+			p.Dir = "/r/ladder/01-one"
+			g := gradeLevel("/r", l, []*pkgResult{&p})
+			var done []bool
+			for _, pt := range g.Parts {
+				done = append(done, pt.Done)
+			}
+			if g.status() != tc.status || !slices.Equal(done, tc.done) {
+				t.Errorf("gradeLevel = status %q, done %v; want %q, %v", g.status(), done, tc.status, tc.done)
+			}
+		})
 	}
-	rep := summarize(levels, results)
-	var got []string
-	for _, l := range rep.Levels {
-		got = append(got, l.Status)
+}
+
+func TestFocusedOutputShowsOnePartAtATime(t *testing.T) {
+	l := levels.Level{Number: 3, Title: "Three", Dir: "ladder/03-three", Parts: []levels.Part{{Number: 1, Title: "First"}, {Number: 2, Title: "Second"}, {Number: 3, Title: "Third"}}}
+	ev := func(part int, verdict string) timeline.Event {
+		return timeline.Event{Kind: "case-end", Part: part, Verdict: verdict, Report: "case report", Missing: "Bucket.Delay", Where: "ladder/03-three/b.go:9"}
 	}
-	want := []string{statusDone, statusInProgress, statusNotStarted, statusNoBuild, statusComing}
-	if strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("statuses = %q, want %q", got, want)
-	}
-	if rep.PartsDone != 2 || rep.Parts != 5 {
-		t.Errorf("parts done = %d of %d, want 2 of 5", rep.PartsDone, rep.Parts)
-	}
-	if want := "level 2, part 1 (only): make test-level-2"; rep.Next != want {
-		t.Errorf("next = %q, want %q", rep.Next, want)
+	p := &pkgResult{Dir: "/r/ladder/03-three", Exit: &timeline.Event{Complete: true}, Cases: []timeline.Event{
+		ev(1, "pass"), ev(1, "pass"), ev(2, "pass"), ev(2, "fail"), ev(2, "not implemented"), ev(3, "not implemented"),
+	}}
+	var b strings.Builder
+	writeGrade(&b, gradeLevel("/r", l, []*pkgResult{p}), 0, false)
+	want := `Level 3: Three
+
+part 1, first: done (2/2)
+part 2, second: 1 of 3 cases pass
+  not implemented yet: Bucket.Delay (ladder/03-three/b.go:9), needed by 2 cases
+
+  case report
+
+part 3, third: waits for part 2 (1 case)
+
+level 3: part 1 done (2/2), part 2 1/3, part 3 waiting
+`
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("writeGrade mismatch (-want +got):\n%s", diff)
 	}
 }
 

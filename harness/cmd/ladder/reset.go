@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/rateladder/rateladder/harness/levels"
+
 	"bufio"
 	"bytes"
 	"fmt"
@@ -17,7 +19,7 @@ var stdin io.Reader = os.Stdin
 
 // stubFiles lists a level's stub: the .go files git tracks under its
 // folder, without tests and without the spec.
-func stubFiles(root string, l level) ([]string, error) {
+func stubFiles(root string, l levels.Level) ([]string, error) {
 	out, err := gitOutput(root, "ls-files", "--", l.Dir)
 	if err != nil {
 		return nil, err
@@ -53,10 +55,10 @@ func cmdReset(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: ladder reset LEVEL   (FORCE=1 skips the question)")
 		return 2
 	}
-	l, err := findLevel(root, args[0])
+	l, err := levels.Find(args[0])
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return 1
+		return 2
 	}
 	files, err := stubFiles(root, l)
 	if err != nil {

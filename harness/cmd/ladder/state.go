@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 )
 
 // stateDir is the git-ignored folder where the ladder command keeps what it
@@ -52,25 +51,4 @@ func saveState(root string, s state) error {
 		return err
 	}
 	return os.Rename(tmp, statePath(root))
-}
-
-// findLevel returns level n, or an error that tells the learner why not.
-func findLevel(root, arg string) (level, error) {
-	n, err := strconv.Atoi(arg)
-	if err != nil || n < 1 || n >= len(planned) {
-		return level{}, fmt.Errorf("%q is not a level: the ladder has levels 1 to %d", arg, len(planned)-1)
-	}
-	levels, err := findLevels(root)
-	if err != nil {
-		return level{}, err
-	}
-	for _, l := range levels {
-		if l.Number == n {
-			if !l.built() {
-				return l, fmt.Errorf("level %d (%s) is not built yet: it is coming", n, l.Title)
-			}
-			return l, nil
-		}
-	}
-	return level{}, fmt.Errorf("level %d not found", n)
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/rateladder/rateladder/harness/levels"
+
 	"flag"
 	"fmt"
 	"io"
@@ -176,16 +178,15 @@ func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	forcePoll := fs.Bool("poll", false, "check for changes by polling instead of file events")
-	race := fs.Bool("race", false, "run the tests with the race detector")
 	every := fs.Duration("every", 500*time.Millisecond, "how often to poll")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: ladder watch [--poll] [--race] LEVEL")
+	if err := fs.Parse(reorderFlags(args)); err != nil || fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: ladder watch [--poll] LEVEL")
 		return 2
 	}
-	l, err := findLevel(root, fs.Arg(0))
+	l, err := levels.Find(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return 1
+		return 2
 	}
 	src := watchSource(root, filepath.Join(root, l.Dir), *forcePoll, *every, stdout)
 	defer src.Close()
@@ -196,7 +197,11 @@ func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
 		if clear {
 			fmt.Fprint(stdout, "\x1b[H\x1b[2J")
 		}
-		testLevel(root, l, *race, stdout, stderr)
+		if g, err := testLevel(root, l, 0); err != nil {
+			fmt.Fprintln(stderr, err)
+		} else {
+			writeGrade(stdout, g, 0, false)
+		}
 		fmt.Fprintf(stdout, "\nWatching %s for changes. Ctrl-C stops.\n", l.Dir)
 		select {
 		case <-src.C():
@@ -208,63 +213,5 @@ func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
 		case <-interrupt:
 			return 0
 		}
-	}
-}
-
-// testLevel runs one level's tests and prints the failing cases and a line
-// of progress for the level.
-func testLevel(root string, l level, race bool, stdout, stderr io.Writer) levelReport {
-	pkgs, err := listPackages(root, []string{l.Dir})
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return levelReport{}
-	}
-	extra := []string{"-run", "^Test"}
-	if race {
-		extra = append(extra, "-race")
-	}
-	results, err := runTests(root, pkgs, extra...)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return levelReport{}
-	}
-	lr := summarizeLevel(l, results)
-	writeLevelResults(stdout, lr, results)
-	return lr
-}
-
-// writeLevelResults shows the first failing cases in full, then the line.
-func writeLevelResults(w io.Writer, lr levelReport, results map[string]*pkgResult) {
-	const shown = 3
-	if lr.BuildError != "" {
-		fmt.Fprintf(w, "level %d does not compile:\n%s\n\n", lr.Number, indent(firstLines(lr.BuildError, 20), "  "))
-	}
-	failing, notImpl := 0, 0
-	for _, p := range results {
-		for _, c := range p.Cases {
-			switch c.Status {
-			case "notimpl":
-				notImpl++
-			case "fail":
-				failing++
-				if failing <= shown {
-					fmt.Fprintf(w, "--- part %d, %s\n%s\n", c.Part, strings.ReplaceAll(c.Name, "_", " "), strings.TrimRight(c.Message, "\n"))
-				}
-			}
-		}
-	}
-	if failing > shown {
-		fmt.Fprintf(w, "... and %d more failing cases: make test-level-%d shows them all.\n", failing-shown, lr.Number)
-	}
-	if notImpl > 0 {
-		fmt.Fprintf(w, "%d cases wait for methods that are not implemented yet.\n", notImpl)
-	}
-	fmt.Fprintf(w, "\nlevel %d (%s): %d of %d parts done, %s\n", lr.Number, lr.Title, lr.PartsDone, len(lr.Parts), lr.Status)
-	for _, p := range lr.Parts {
-		mark := " "
-		if p.Done {
-			mark = "✓"
-		}
-		fmt.Fprintf(w, "  %s part %d: %s (%d of %d cases pass)\n", mark, p.Number, p.Title, p.Passed, p.Cases)
 	}
 }

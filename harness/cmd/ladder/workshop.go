@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/rateladder/rateladder/harness/levels"
+
 	"context"
 	"encoding/csv"
 	"flag"
@@ -10,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -167,56 +168,25 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// checkStudent runs go test on the ladder of one checkout, and nothing else.
+// checkStudent grades the ladder of one checkout, and runs nothing else.
 func checkStudent(dir string, limit time.Duration) studentResult {
 	res := studentResult{Name: filepath.Base(filepath.Clean(dir))}
-	levels, err := findLevels(dir)
-	if err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "ladder")); err != nil {
 		res.Err = "not a rateladder checkout"
 		return res
 	}
-	var pkgs []string
-	for _, l := range levels {
-		if l.built() {
-			pkgs = append(pkgs, learnerPackages(dir, l.Dir)...)
-		}
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	results, err := runTestsContext(ctx, dir, pkgs, "-run", "^Test")
+	grades, err := gradeLevels(ctx, dir, levels.All, "")
 	if ctx.Err() != nil {
 		res.Err = fmt.Sprintf("stopped after %v", limit)
+		return res
 	} else if err != nil {
 		res.Err = firstLines(err.Error(), 1)
+		return res
 	}
-	rep := summarize(levels, results)
-	res.Levels = rep.Levels
+	res.Levels = report(grades).Levels
 	return res
-}
-
-// learnerPackages finds the package folders of a level by reading the file
-// tree, so the report runs nothing in a student's folder but go test.
-func learnerPackages(root, levelDir string) []string {
-	seen := map[string]bool{}
-	filepath.WalkDir(filepath.Join(root, levelDir), func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && (d.Name() == "spec" || d.Name() == "testdata") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(path, ".go") {
-			rel, _ := filepath.Rel(root, filepath.Dir(path))
-			seen["./"+filepath.ToSlash(rel)] = true
-		}
-		return nil
-	})
-	var pkgs []string
-	for p := range seen {
-		pkgs = append(pkgs, p)
-	}
-	sort.Strings(pkgs)
-	return pkgs
 }
 
 func lastDone(levels []levelReport) string {
@@ -231,8 +201,6 @@ func lastDone(levels []levelReport) string {
 
 func levelCell(l levelReport) string {
 	switch l.Status {
-	case statusComing:
-		return ""
 	case statusNoBuild:
 		return "build fails"
 	}
@@ -241,7 +209,7 @@ func levelCell(l levelReport) string {
 
 func writeClassMarkdown(w io.Writer, results []studentResult) {
 	header := []string{"student"}
-	for n := 1; n < len(planned); n++ {
+	for n := 1; n <= len(levels.All); n++ {
 		header = append(header, fmt.Sprintf("L%d", n))
 	}
 	header = append(header, "last level done", "note")
@@ -255,7 +223,7 @@ func writeClassMarkdown(w io.Writer, results []studentResult) {
 func writeClassCSV(w io.Writer, results []studentResult) {
 	cw := csv.NewWriter(w)
 	header := []string{"student"}
-	for n := 1; n < len(planned); n++ {
+	for n := 1; n <= len(levels.All); n++ {
 		header = append(header, fmt.Sprintf("level_%d", n))
 	}
 	cw.Write(append(header, "last_level_done", "note"))
@@ -267,7 +235,7 @@ func writeClassCSV(w io.Writer, results []studentResult) {
 
 func classRow(r studentResult) []string {
 	row := []string{r.Name}
-	for n := 1; n < len(planned); n++ {
+	for n := 1; n <= len(levels.All); n++ {
 		cell := ""
 		for _, l := range r.Levels {
 			if l.Number == n {

@@ -169,7 +169,7 @@ func TestRedis[T RedisThrottler, O any](t *testing.T, newThrottler func(redis.Un
 		t.Run("on "+b.addr, func(t *testing.T) { timeline.Run(t, redisCases(newT, b)) })
 	}
 	t.Run("own redis-server", func(t *testing.T) {
-		if os.Getenv(timeline.StubCheckEnv) != "1" && testing.Short() {
+		if testing.Short() {
 			t.Skip("starts a redis-server")
 		}
 		timeline.Run(t, ownServerCases(t, newT))

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/rateladder/rateladder/harness/levels"
+)
+
+// cmdCompare shows the learner's files beside the reference, as a unified
+// diff. Before the level is done it asks first: the reference is a
+// spoiler.
+func cmdCompare(root string, args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "usage: ladder compare LEVEL")
+		return 2
+	}
+	l, err := levels.Find(args[0])
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	refDir := l.SolutionDir()
+	if _, err := os.Stat(filepath.Join(root, refDir)); err != nil {
+		fmt.Fprintf(stdout, "There is no %s here (a workshop copy?): ask your instructor for the reference.\n", refDir)
+		return 0
+	}
+	fmt.Fprintf(stdout, "Checking level %d first...\n", l.Number)
+	g, err := testLevel(root, l, 0)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if g.status() != statusDone {
+		fmt.Fprintf(stdout, "The level is not done yet (%d of %d parts); show the reference anyway? [y/N] ", g.partsDone(), len(g.Parts))
+		if !yes() {
+			fmt.Fprintln(stdout, "Not shown. make hint-"+fmt.Sprint(l.Number)+" may help instead.")
+			return 0
+		}
+	}
+	files, err := stubFiles(root, l)
+	if err != nil {
+		files = goFiles(root, l.Dir)
+	}
+	for _, f := range files {
+		ref := filepath.Join(refDir, strings.TrimPrefix(f, l.Dir+"/"))
+		fmt.Fprintf(stdout, "\n=== %s (-reference +yours)\n", f)
+		if err := unifiedDiff(root, ref, f, stdout); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// goFiles lists the non-test .go files under dir, for a folder without git.
+func goFiles(root, dir string) []string {
+	var files []string
+	filepath.Walk(filepath.Join(root, dir), func(path string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") && !strings.Contains(path, "/spec/") {
+			rel, _ := filepath.Rel(root, path)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	return files
+}
+
+// unifiedDiff writes a unified diff of two files with git, or diff where
+// git is missing. Files that differ are the expected case, not an error.
+func unifiedDiff(root, a, b string, w io.Writer) error {
+	cmd := exec.Command("git", "diff", "--no-index", "--no-color", "--", a, b)
+	if _, err := exec.LookPath("git"); err != nil {
+		cmd = exec.Command("diff", "-u", a, b)
+	}
+	cmd.Dir = root
+	cmd.Stdout = w
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 1 {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("diff %s %s: %v %s", a, b, err, stderr.String())
+	}
+	fmt.Fprintln(w, "(the same)")
+	return nil
+}

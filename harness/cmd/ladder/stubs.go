@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/timeline"
+)
+
+// cmdCheckStubs is make test-stubs: every level's untouched stub compiles,
+// and every case of every part, fuzz seeds included, ends as "not
+// implemented". A stub that passes a case would be a stub called done.
+func cmdCheckStubs(root string, args []string, stdout, stderr io.Writer) int {
+	if len(args) != 0 {
+		fmt.Fprintln(stderr, "usage: ladder check-stubs")
+		return 2
+	}
+	problems, err := checkStubs(context.Background(), root)
+	if err != nil {
+		fmt.Fprintln(stderr, "ladder check-stubs:", err)
+		return 1
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(stdout, "stub check: %s\n", strings.Join(problems, "\nstub check: "))
+		return 1
+	}
+	fmt.Fprintf(stdout, "stub check: the %d levels' stubs compile, and every case fails as not implemented\n", len(levels.All))
+	return 0
+}
+
+// checkStubs returns what is wrong with the stubs under root, one line
+// each, naming the file or the case.
+func checkStubs(ctx context.Context, root string) ([]string, error) {
+	pkgs, err := runAll(ctx, root, levelRuns(levels.All, ""))
+	if err != nil {
+		return nil, err
+	}
+	var problems []string
+	for _, l := range levels.All {
+		parts := map[int]int{}
+		for _, p := range pkgs {
+			rel := relDir(root, p.Dir)
+			if rel != l.Dir && !strings.HasPrefix(rel, l.Dir+"/") {
+				continue
+			}
+			switch {
+			case p.BuildError != "":
+				problems = append(problems, fmt.Sprintf("%s does not compile:\n%s", rel, indent(firstLines(p.BuildError, 10), "  ")))
+				continue
+			case p.NoTests:
+				continue
+			case p.Exit == nil:
+				problems = append(problems, rel+": its tests did not report through the ladder's runner")
+				continue
+			case !p.Exit.Complete:
+				problems = append(problems, rel+": "+p.Exit.Reason)
+			}
+			for _, c := range p.Cases {
+				if c.Verdict != timeline.NotImplemented.String() {
+					problems = append(problems, fmt.Sprintf("%s: case %q (part %d) ended as %q, want \"not implemented\": %s is not the stub as shipped", rel, c.Case, c.Part, c.Verdict, rel))
+				}
+				if !c.Fuzz {
+					parts[c.Part]++
+				}
+			}
+		}
+		for _, p := range l.Parts {
+			if parts[p.Number] == 0 {
+				problems = append(problems, fmt.Sprintf("level %d, part %d (%s): no case ran", l.Number, p.Number, p.Title))
+			}
+		}
+	}
+	return problems, nil
+}

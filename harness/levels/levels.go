@@ -1,0 +1,133 @@
+// Package levels is the one place that knows the ladder: each level's
+// number, folder, title, parts, whether its tests run under the race
+// detector, and the Go modules that hold its packages. The ladder command,
+// its make targets and the repository's own tests all read it; a test
+// checks it against every README's part headings and every spec's parts.
+package levels
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// Level is one rung of the ladder.
+type Level struct {
+	Number int
+	// Dir is the level's folder, relative to the repository root,
+	// slash-separated: "ladder/01-hit-counter".
+	Dir   string
+	Title string
+	Parts []Part
+	// Race says the level is about concurrency: its tests run with -race.
+	Race bool
+	// Modules are the folders of the Go modules that hold the level's
+	// packages, relative to the repository root; "." is the root module. A
+	// module of its own keeps a heavy dependency, such as a Redis client,
+	// away from learners who never reach the parts that need it.
+	Modules []string
+}
+
+// Part is one numbered part of a level, as its README heads it:
+// "## Part 2: Memory that does not grow forever".
+type Part struct {
+	Number int
+	Title  string
+}
+
+// All is the ladder, in order.
+var All = []Level{
+	{Number: 1, Dir: "ladder/01-hit-counter", Title: "Hit counter", Modules: []string{"."}, Parts: []Part{
+		{1, "Count the last window"},
+		{2, "A million hits a second"},
+	}},
+	{Number: 2, Dir: "ladder/02-logger-limiter", Title: "Logger rate limiter", Modules: []string{"."}, Parts: []Part{
+		{1, "Print each message at most once per interval"},
+		{2, "Memory that does not grow forever"},
+	}},
+	{Number: 3, Dir: "ladder/03-token-bucket", Title: "Token bucket", Modules: []string{"."}, Parts: []Part{
+		{1, "Lazy refill and capped bursts"},
+		{2, "Time going backwards"},
+		{3, "When to retry"},
+	}},
+	{Number: 4, Dir: "ladder/04-cafe-counts", Title: "Café drink counts", Modules: []string{"."}, Parts: []Part{
+		{1, "Counts per drink and the total"},
+		{2, "Distinct drinks"},
+		{3, "The board"},
+	}},
+	{Number: 5, Dir: "ladder/05-page-views", Title: "Page views in the last five minutes", Modules: []string{"."}, Parts: []Part{
+		{1, "Ring and running total"},
+		{2, "Long gaps in one step"},
+		{3, "Bad input, and nothing lost"},
+	}},
+	{Number: 6, Dir: "ladder/06-chat-top-talker", Title: "Chat aggregation and top talker", Modules: []string{"."}, Parts: []Part{
+		{1, "Several views of one window"},
+		{2, "Top talker"},
+		{3, "Top k"},
+	}},
+	{Number: 7, Dir: "ladder/07-qps-store", Title: "Key-value store with rolling QPS", Race: true, Modules: []string{"."}, Parts: []Part{
+		{1, "The last five minutes"},
+		{2, "Windows up to a week"},
+		{3, "Thread safety"},
+	}},
+	{Number: 8, Dir: "ladder/08-group-throttle", Title: "Throttle requests per client", Race: true, Modules: []string{"."}, Parts: []Part{
+		{1, "Fixed window per client"},
+		{2, "Sliding window"},
+		{3, "Token bucket"},
+		{4, "Shared group limits"},
+		{5, "Many clients, many goroutines"},
+		{6, "The same throttler on Redis"},
+		{7, "Keys"},
+		{8, "When Redis fails"},
+	}},
+}
+
+// Find returns the level an argument names ("3"), or the one message every
+// tool gives for anything else.
+func Find(arg string) (Level, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(arg))
+	if err == nil {
+		for _, l := range All {
+			if l.Number == n {
+				return l, nil
+			}
+		}
+	}
+	return Level{}, fmt.Errorf("there is no level %s; the levels are 1 to %d", arg, len(All))
+}
+
+// Name is the level's folder name without its path: "01-hit-counter".
+func (l Level) Name() string { return path.Base(l.Dir) }
+
+// SolutionDir is the folder of the level's reference solution.
+func (l Level) SolutionDir() string { return "solutions/" + l.Name() }
+
+// Part returns part n of the level.
+func (l Level) Part(n int) (Part, bool) {
+	for _, p := range l.Parts {
+		if p.Number == n {
+			return p, true
+		}
+	}
+	return Part{}, false
+}
+
+// Patterns returns, for each module of the level, the package pattern that
+// go test takes when run in that module's folder: "./ladder/01-hit-counter/..."
+// in the root module, "./..." in a module inside the level's folder.
+// Go leaves a nested module's packages out of the outer module's patterns.
+func (l Level) Patterns() map[string]string {
+	out := map[string]string{}
+	for _, m := range l.Modules {
+		switch {
+		case m == ".":
+			out[m] = "./" + l.Dir + "/..."
+		case strings.HasPrefix(l.Dir+"/", m+"/"):
+			out[m] = "./" + strings.TrimPrefix(strings.TrimPrefix(l.Dir, m), "/") + "/..."
+		default: // a module inside the level's folder
+			out[m] = "./..."
+		}
+	}
+	return out
+}
