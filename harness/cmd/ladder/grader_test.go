@@ -1,0 +1,188 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The grader must never say "done" for a part that did not run to its end,
+// whatever the learner's code does. Each case here is a learner's edit that
+// once fooled it, applied in a temporary copy of the ladder and checked
+// three ways: make test-level-N, plain go test, and ladder progress --json.
+
+// ladderBin builds the ladder command once per test binary.
+var ladderBin = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "ladder-bin-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "ladder")
+	out, err := exec.Command(goTool(), "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// copyRepo copies the module files, the Makefile, the harness and the
+// given paths of the repository into a temporary folder.
+func copyRepo(t *testing.T, paths ...string) string {
+	t.Helper()
+	root := repoRoot(t)
+	dst := t.TempDir()
+	for _, p := range append([]string{"go.mod", "go.sum", "Makefile", "harness/clock", "harness/timeline", "harness/levels", "harness/cmd"}, paths...) {
+		copyTree(t, filepath.Join(root, p), filepath.Join(dst, p))
+	}
+	return dst
+}
+
+// edit rewrites a file of the copy: each pair replaces old with new once.
+func edit(t *testing.T, path string, pairs ...string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	s := string(data)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		require.Contains(t, s, pairs[i], "edit of %s", path)
+		s = strings.Replace(s, pairs[i], pairs[i+1], 1)
+	}
+	require.NoError(t, os.WriteFile(path, []byte(s), 0o644))
+}
+
+// useReference puts a level's reference in place of its stub, when this
+// checkout has solutions/.
+func useReference(t *testing.T, dir, level string) {
+	t.Helper()
+	ref := filepath.Join(repoRoot(t), "solutions", level)
+	if _, err := os.Stat(ref); err != nil {
+		t.Skip("no solutions/ here (a workshop copy)")
+	}
+	entries, err := os.ReadDir(ref)
+	require.NoError(t, err)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".go") && !strings.HasSuffix(e.Name(), "_test.go") {
+			copyTree(t, filepath.Join(ref, e.Name()), filepath.Join(dir, "ladder", level, e.Name()))
+		}
+	}
+}
+
+func addFile(t *testing.T, dir, rel, text string) {
+	t.Helper()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644))
+}
+
+func runIn(t *testing.T, dir string, name string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(learnerEnv(), "NO_COLOR=1")
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if err != nil {
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit, "%s %v:\n%s", name, args, out)
+		code = exit.ExitCode()
+	}
+	return string(out), code
+}
+
+func TestTheGraderCannotBeFooled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs make and go test in copies of the ladder")
+	}
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make")
+	}
+	bin, err := ladderBin()
+	require.NoError(t, err)
+
+	for _, tc := range []struct {
+		name  string
+		level int
+		dir   string
+		setup func(t *testing.T, dir string)
+		want  string // in make test-level-N's output
+		// done lists the parts that may still count as done: those that
+		// ran to their end before the trouble.
+		done []int
+	}{
+		{
+			name: "syscall.Exit(0) after the 50th call", level: 1, dir: "01-hit-counter",
+			setup: func(t *testing.T, dir string) {
+				useReference(t, dir, "01-hit-counter")
+				addFile(t, dir, "ladder/01-hit-counter/trap.go", "package hitcounter\n\nimport \"syscall\"\n\nvar calls int\n\nfunc trap() {\n\tif calls++; calls == 50 {\n\t\tsyscall.Exit(0)\n\t}\n}\n")
+				edit(t, filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go"), ") Count(now time.Time) int {\n", ") Count(now time.Time) int {\n\ttrap()\n")
+			},
+			want: "the test binary exited with status 0 during case",
+		},
+		{
+			name: "syscall.Exit(0) in a method only part 3 calls", level: 7, dir: "07-qps-store",
+			setup: func(t *testing.T, dir string) {
+				useReference(t, dir, "07-qps-store")
+				// Only part 3's probe uses keys named key-N.
+				addFile(t, dir, "ladder/07-qps-store/trap.go", "package qpsstore\n\nimport (\n\t\"strings\"\n\t\"syscall\"\n)\n\nfunc trap(key string) {\n\tif strings.HasPrefix(key, \"key-\") {\n\t\tsyscall.Exit(0)\n\t}\n}\n")
+				edit(t, filepath.Join(dir, "ladder/07-qps-store/qpsstore.go"), ") Put(key, value string) {\n", ") Put(key, value string) {\n\ttrap(key)\n")
+			},
+			want: "of part 3: does your code call os.Exit or syscall.Exit?",
+		},
+		{
+			name: "runtime.Goexit() after the 1,000th call", level: 1, dir: "01-hit-counter",
+			setup: func(t *testing.T, dir string) {
+				useReference(t, dir, "01-hit-counter")
+				addFile(t, dir, "ladder/01-hit-counter/trap.go", "package hitcounter\n\nimport \"runtime\"\n\nvar calls int\n\nfunc trap() {\n\tif calls++; calls > 1000 {\n\t\truntime.Goexit()\n\t}\n}\n")
+				edit(t, filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go"), ") Hit(now time.Time) {\n", ") Hit(now time.Time) {\n\ttrap()\n")
+			},
+			want: "without returning or panicking: does your code call runtime.Goexit",
+			done: []int{1},
+		},
+		{
+			name: "an init that exits, in the stub", level: 1, dir: "01-hit-counter",
+			setup: func(t *testing.T, dir string) {
+				edit(t, filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go"),
+					"import \"time\"\n", "import (\n\t\"os\"\n\t\"time\"\n)\n\nfunc init() { os.Exit(0) }\n")
+			},
+			want: "before any case started: does an init function in your code call os.Exit?",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := copyRepo(t, "ladder/"+tc.dir)
+			tc.setup(t, dir)
+
+			out, code := runIn(t, dir, "make", fmt.Sprintf("test-level-%d", tc.level), "LADDER="+bin)
+			if code == 0 || !strings.Contains(out, tc.want) {
+				t.Errorf("make test-level-%d = exit %d, want a failure saying %q:\n%s", tc.level, code, tc.want, out)
+			}
+			out, code = runIn(t, dir, goTool(), "test", "./ladder/"+tc.dir+"/")
+			if code == 0 {
+				t.Errorf("go test ./ladder/%s/ = exit 0, want a failure:\n%s", tc.dir, out)
+			}
+			out, code = runIn(t, dir, bin, "progress", "--json")
+			require.Equal(t, 0, code, out)
+			var rep ladderReport
+			require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
+			for _, p := range rep.Levels[tc.level-1].Parts {
+				if p.Done && !contains(tc.done, p.Number) {
+					t.Errorf("progress counts level %d part %d done, though it did not run to its end", tc.level, p.Number)
+				}
+			}
+		})
+	}
+}
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if x == y {
+			return true
+		}
+	}
+	return false
+}
