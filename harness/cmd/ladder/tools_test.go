@@ -64,9 +64,9 @@ func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
 func TestLevelArgumentsAreChecked(t *testing.T) {
 	dir := copyLadder(t)
 	for arg, want := range map[string]string{
-		"9":   `"9" is not a level: the ladder has levels 1 to 8`,
-		"one": `"one" is not a level`,
-		"5":   "level 5 (Page views in the last five minutes) is not built yet: it is coming",
+		"9":   "there is no level 9; the levels are 1 to 8",
+		"one": "there is no level one; the levels are 1 to 8",
+		"0":   "there is no level 0; the levels are 1 to 8",
 	} {
 		out, code := runLadder(t, dir, "hint", arg)
 		if code == 0 || !strings.Contains(out, want) {

@@ -145,11 +145,11 @@ func TestClassReportShowsEachStudentsState(t *testing.T) {
 	out, code := runLadder(t, class, append([]string{"class-report"}, dirs...)...)
 	require.Equal(t, 0, code, out)
 	want := []string{
-		"| alice | 0/2 |  |  |  |  |  |  |  | - |  |",
-		"| bob | 1/2 |  |  |  |  |  |  |  | - |  |",
+		"| alice | 0/2 | 0/2 | 0/3 | 0/3 | 0/3 | 0/3 | 0/3 | 0/8 | - |  |",
+		"| bob | 1/2 | 0/2 | 0/3 | 0/3 | 0/3 | 0/3 | 0/3 | 0/8 | - |  |",
 	}
 	if carolDone {
-		want = append(want, "| carol | 2/2 |  |  |  |  |  |  |  | 1 |  |")
+		want = append(want, "| carol | 2/2 | 0/2 | 0/3 | 0/3 | 0/3 | 0/3 | 0/3 | 0/8 | 1 |  |")
 	}
 	for _, w := range want {
 		require.Contains(t, out, w)
@@ -158,6 +158,6 @@ func TestClassReportShowsEachStudentsState(t *testing.T) {
 	out, code = runLadder(t, class, "class-report", "--format", "csv", dirs[1], filepath.Join(class, "nobody"))
 	require.Equal(t, 0, code, out)
 	require.Equal(t, "student,level_1,level_2,level_3,level_4,level_5,level_6,level_7,level_8,last_level_done,note\n"+
-		"bob,1/2,,,,,,,,-,\n"+
+		"bob,1/2,0/2,0/3,0/3,0/3,0/3,0/3,0/8,-,\n"+
 		"nobody,,,,,,,,,-,not a rateladder checkout\n", out)
 }
