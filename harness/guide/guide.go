@@ -3,15 +3,14 @@
 // never shows to the candidate.
 //
 // A guide is Markdown with a fixed set of "## " sections (see Sections), so
-// that tools can pull one out. Two sections have a shape of their own:
+// that tools can pull one out. Two sections have a shape of their own.
+// "## Follow-ups" holds one "### Part N: title" heading per part of the
+// level, with the same numbers and titles as the level's README.
+// "## Classic mistakes" is a list with one mistake a line, each ending with
+// the name of the wrong implementation in the level's spec/*mutants*_test.go
+// that shows it, written as a Go string literal:
 //
-//   - "## Follow-ups" holds one "### Part N: title" heading per part of the
-//     level, with the same numbers and titles as the level's README.
-//   - "## Classic mistakes" is a list with one mistake a line, each ending
-//     with the name of the wrong implementation in the level's
-//     spec/*mutants*_test.go that shows it, as a Go string literal:
-//
-//     - Counts a hit at exactly now-window. (mutant: "inclusive boundary: still counts a hit at exactly now-window")
+//	- Counts a hit at exactly now-window. (mutant: "inclusive boundary: still counts a hit at exactly now-window")
 //
 // MutantNames collects the names a guide may cite from a spec folder.
 package guide
