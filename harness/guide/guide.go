@@ -8,9 +8,10 @@
 // level, with the same numbers and titles as the level's README.
 // "## Classic mistakes" is a list with one mistake a line, each ending with
 // the name of the wrong implementation in the level's spec/*mutants*_test.go
-// that shows it, written as a Go string literal:
+// that shows it, written as a Go string literal. This list item, after its
+// "- ", is one:
 //
-//	- Counts a hit at exactly now-window. (mutant: "inclusive boundary: still counts a hit at exactly now-window")
+//	Counts a hit at exactly now-window. (mutant: "inclusive boundary: still counts a hit at exactly now-window")
 //
 // MutantNames collects the names a guide may cite from a spec folder.
 package guide
