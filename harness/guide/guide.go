@@ -59,10 +59,10 @@ type Guide struct {
 
 // Section is one "## " heading and the Markdown under it, trimmed.
 type Section struct {
-	Heading string
-	Body    string
-	Line    int // line of the heading, from 1
-	first   int // line of Body's first line
+	Heading  string
+	Body     string
+	Line     int // line of the heading, from 1
+	BodyLine int // line of Body's first line
 }
 
 // Part is one follow-up: a part of the level.
@@ -129,7 +129,7 @@ func Parse(src []byte) (*Guide, error) {
 			for lead < len(body) && strings.TrimSpace(body[lead]) == "" {
 				lead++
 			}
-			cur.first = cur.Line + 1 + lead
+			cur.BodyLine = cur.Line + 1 + lead
 			cur.Body = strings.TrimSpace(strings.Join(body, "\n"))
 			g.Sections = append(g.Sections, *cur)
 		}
@@ -254,7 +254,7 @@ func (g *Guide) parseMistakes() ([]Mistake, error) {
 			open = false
 		}
 	}
-	first := s.first
+	first := s.BodyLine
 	var out []Mistake
 	for _, it := range items {
 		m := mutantRE.FindStringSubmatch(it.text)
