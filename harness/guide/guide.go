@@ -1,0 +1,338 @@
+// Package guide reads a level's interviewer's guide, ladder/NN-name/INTERVIEWER.md:
+// the notes for whoever plays the interviewer in a pair, which interview mode
+// never shows to the candidate.
+//
+// A guide is Markdown with a fixed set of "## " sections (see Sections), so
+// that tools can pull one out. Two sections have a shape of their own.
+// "## Follow-ups" holds one "### Part N: title" heading per part of the
+// level, with the same numbers and titles as the level's README.
+// "## Classic mistakes" is a list with one mistake a line, each ending with
+// the name of the wrong implementation in the level's spec/*mutants*_test.go
+// that shows it, written as a Go string literal. This list item, after its
+// "- ", is one:
+//
+//	Counts a hit at exactly now-window. (mutant: "inclusive boundary: still counts a hit at exactly now-window")
+//
+// MutantNames collects the names a guide may cite from a spec folder.
+package guide
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// FileName is the guide's file name in a level's folder.
+const FileName = "INTERVIEWER.md"
+
+// The headings of the sections every guide has, in this order.
+const (
+	Pose       = "Pose the problem"
+	Clarifying = "Clarifying questions"
+	FollowUps  = "Follow-ups"
+	Approaches = "Approaches"
+	Mistakes   = "Classic mistakes"
+	Rubric     = "Rubric"
+)
+
+// Sections lists the required headings in the order a guide gives them.
+var Sections = []string{Pose, Clarifying, FollowUps, Approaches, Mistakes, Rubric}
+
+// Guide is one parsed INTERVIEWER.md.
+type Guide struct {
+	// Title is the text of the "# " heading, such as
+	// "Level 1: Hit counter, the interviewer's guide".
+	Title string
+	// Sections are the "## " sections in file order, required or not.
+	Sections []Section
+	// Parts are the "### Part N: title" headings of the Follow-ups section.
+	Parts []Part
+	// Mistakes are the list items of the Classic mistakes section.
+	Mistakes []Mistake
+}
+
+// Section is one "## " heading and the Markdown under it, trimmed.
+type Section struct {
+	Heading  string
+	Body     string
+	Line     int // line of the heading, from 1
+	BodyLine int // line of Body's first line
+}
+
+// Part is one follow-up: a part of the level.
+type Part struct {
+	Number int
+	Title  string
+	Body   string // the Markdown under the heading, trimmed
+}
+
+// Mistake is one classic mistake and the mutant that shows it.
+type Mistake struct {
+	Text   string // the mistake, without the mutant tag
+	Mutant string // the mutant's name, unquoted
+	Line   int
+}
+
+// Section returns the body of the section with the given heading.
+func (g *Guide) Section(heading string) (string, bool) {
+	for _, s := range g.Sections {
+		if s.Heading == heading {
+			return s.Body, true
+		}
+	}
+	return "", false
+}
+
+// Approaches returns the Approaches section as raw Markdown.
+func (g *Guide) Approaches() string {
+	body, _ := g.Section(Approaches)
+	return body
+}
+
+// Load reads and parses the guide at path.
+func Load(path string) (*Guide, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	g, err := Parse(src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return g, nil
+}
+
+var (
+	partRE    = regexp.MustCompile(`^###\s+Part\s+(\d+):\s*(.+?)\s*$`)
+	mutantRE  = regexp.MustCompile(`^(.*?)\s*\(mutant:\s*("(?:[^"\\]|\\.)*")\)\s*$`)
+	listItem  = regexp.MustCompile(`^[-*]\s+`)
+	fenceLine = regexp.MustCompile("^\\s*(```|~~~)")
+)
+
+// Parse parses a guide. It fails if a required section is missing, empty,
+// given twice or out of order, if the Follow-ups section has no part, or if
+// a list item of the Classic mistakes section has no mutant tag.
+func Parse(src []byte) (*Guide, error) {
+	lines := strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n")
+	g := &Guide{}
+	var cur *Section
+	var body []string
+	flush := func() {
+		if cur != nil {
+			lead := 0
+			for lead < len(body) && strings.TrimSpace(body[lead]) == "" {
+				lead++
+			}
+			cur.BodyLine = cur.Line + 1 + lead
+			cur.Body = strings.TrimSpace(strings.Join(body, "\n"))
+			g.Sections = append(g.Sections, *cur)
+		}
+		body = nil
+	}
+	inFence := false
+	for i, line := range lines {
+		if fenceLine.MatchString(line) {
+			inFence = !inFence
+		}
+		switch {
+		case inFence:
+		case strings.HasPrefix(line, "# ") && g.Title == "" && cur == nil:
+			g.Title = strings.TrimSpace(line[2:])
+			continue
+		case strings.HasPrefix(line, "## "):
+			flush()
+			cur = &Section{Heading: strings.TrimSpace(line[3:]), Line: i + 1}
+			continue
+		}
+		body = append(body, line)
+	}
+	flush()
+	if g.Title == "" {
+		return nil, fmt.Errorf("no title: the guide must start with a \"# \" heading")
+	}
+	if err := g.checkSections(); err != nil {
+		return nil, err
+	}
+	var err error
+	if g.Parts, err = g.parseParts(); err != nil {
+		return nil, err
+	}
+	if g.Mistakes, err = g.parseMistakes(); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// checkSections checks that the required sections are there once each, in
+// order, and not empty.
+func (g *Guide) checkSections() error {
+	seen := map[string]int{}
+	next := 0 // index in Sections of the next required heading
+	for _, s := range g.Sections {
+		if line, ok := seen[s.Heading]; ok {
+			return fmt.Errorf("line %d: section %q again (first at line %d)", s.Line, s.Heading, line)
+		}
+		seen[s.Heading] = s.Line
+		i := indexOf(Sections, s.Heading)
+		if i < 0 {
+			continue
+		}
+		if i < next {
+			return fmt.Errorf("line %d: section %q comes after %q; the order is %s", s.Line, s.Heading, Sections[next-1], strings.Join(Sections, ", "))
+		}
+		next = i + 1
+		if s.Body == "" {
+			return fmt.Errorf("line %d: section %q is empty", s.Line, s.Heading)
+		}
+	}
+	var missing []string
+	for _, h := range Sections {
+		if _, ok := seen[h]; !ok {
+			missing = append(missing, strconv.Quote("## "+h))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("missing section %s", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// parseParts reads the "### Part N: title" headings of Follow-ups.
+func (g *Guide) parseParts() ([]Part, error) {
+	s := g.section(FollowUps)
+	var parts []Part
+	var body []string
+	flush := func() {
+		if len(parts) > 0 {
+			parts[len(parts)-1].Body = strings.TrimSpace(strings.Join(body, "\n"))
+		}
+		body = nil
+	}
+	for _, line := range strings.Split(s.Body, "\n") {
+		if m := partRE.FindStringSubmatch(line); m != nil {
+			flush()
+			n, err := strconv.Atoi(m[1])
+			if err != nil {
+				return nil, fmt.Errorf("section %q: part number %q: %v", FollowUps, m[1], err)
+			}
+			parts = append(parts, Part{Number: n, Title: m[2]})
+			continue
+		}
+		body = append(body, line)
+	}
+	flush()
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("line %d: section %q has no \"### Part N: title\" heading", s.Line, FollowUps)
+	}
+	return parts, nil
+}
+
+// parseMistakes reads the list of Classic mistakes. A list item may wrap
+// onto indented lines; it must end with its mutant tag.
+func (g *Guide) parseMistakes() ([]Mistake, error) {
+	s := g.section(Mistakes)
+	type item struct {
+		text string
+		line int
+	}
+	var items []item
+	open := false // whether the last line belongs to a list item
+	for i, line := range strings.Split(s.Body, "\n") {
+		switch {
+		case listItem.MatchString(line):
+			items = append(items, item{strings.TrimSpace(listItem.ReplaceAllString(line, "")), i})
+			open = true
+		case open && strings.TrimSpace(line) != "" && (line[0] == ' ' || line[0] == '\t'):
+			items[len(items)-1].text += " " + strings.TrimSpace(line)
+		default:
+			open = false
+		}
+	}
+	first := s.BodyLine
+	var out []Mistake
+	for _, it := range items {
+		m := mutantRE.FindStringSubmatch(it.text)
+		if m == nil {
+			return nil, fmt.Errorf("line %d: mistake without a mutant tag, want `... (mutant: \"name\")`: %s", first+it.line, it.text)
+		}
+		name, err := strconv.Unquote(m[2])
+		if err != nil {
+			return nil, fmt.Errorf("line %d: mutant name %s: %v", first+it.line, m[2], err)
+		}
+		if m[1] == "" || name == "" {
+			return nil, fmt.Errorf("line %d: a mistake needs a text and a mutant name: %s", first+it.line, it.text)
+		}
+		out = append(out, Mistake{Text: m[1], Mutant: name, Line: first + it.line})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("line %d: section %q lists no mistake", s.Line, Mistakes)
+	}
+	return out, nil
+}
+
+// section returns the section with the given heading, which checkSections
+// has made sure is there.
+func (g *Guide) section(heading string) Section {
+	for _, s := range g.Sections {
+		if s.Heading == heading {
+			return s
+		}
+	}
+	return Section{}
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// MutantNames returns every string literal in the Go files of dir whose
+// names match *mutants*_test.go, unquoted: the mutants' names, which a
+// guide's mistakes cite, are among them. It reads the Go source with
+// go/parser rather than searching the text, so that how a name is spelled
+// in the source (quotes, backquotes, escapes) does not matter. Import
+// paths are left out. It fails if dir has no such file.
+func MutantNames(dir string) (map[string]bool, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*mutants*_test.go"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no *mutants*_test.go file in %s", dir)
+	}
+	names := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, path := range files {
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range f.Decls {
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+				continue
+			}
+			ast.Inspect(d, func(n ast.Node) bool {
+				lit, ok := n.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					return true
+				}
+				s, err := strconv.Unquote(lit.Value)
+				if err == nil {
+					names[s] = true
+				}
+				return true
+			})
+		}
+	}
+	return names, nil
+}
