@@ -30,7 +30,7 @@ func cmdBench(root string, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	count := fs.Int("count", 6, "runs of each benchmark; benchstat wants six or more")
 	benchTime := fs.String("benchtime", "100ms", "go test -benchtime for each run")
-	if err := fs.Parse(reorderFlags(args)); err != nil || fs.NArg() != 1 {
+	if err := fs.Parse(reorderFlags(args, "count", "benchtime")); err != nil || fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "usage: ladder bench [--count 6] [--benchtime 100ms] LEVEL")
 		return 2
 	}

@@ -20,7 +20,7 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fuzzTime := fs.Duration("time", 30*time.Second, "how long to fuzz each target")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
+	if err := fs.Parse(reorderFlags(args, "time")); err != nil || fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "usage: ladder fuzz [--time 30s] LEVEL")
 		return 2
 	}

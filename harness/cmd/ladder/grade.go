@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -178,7 +179,7 @@ func cmdTest(root string, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	part := fs.Int("part", 0, "test only this part")
 	all := fs.Bool("all", false, "show every case that is not passing, in every part")
-	if err := fs.Parse(reorderFlags(args)); err != nil || fs.NArg() != 1 {
+	if err := fs.Parse(reorderFlags(args, "part")); err != nil || fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "usage: ladder test [--part K] [--all] LEVEL")
 		return 2
 	}
@@ -227,14 +228,16 @@ func gradePassed(g levelGrade, part int) bool {
 	return true
 }
 
-// reorderFlags lets flags follow the level: "test 3 --part 2".
-func reorderFlags(args []string) []string {
+// reorderFlags lets flags follow the level, "test 3 --part 2", by moving
+// them first; valued names the flags that take a value.
+func reorderFlags(args []string, valued ...string) []string {
 	var flags, rest []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if strings.HasPrefix(a, "-") {
 			flags = append(flags, a)
-			if !strings.Contains(a, "=") && i+1 < len(args) && (a == "--part" || a == "-part") {
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(a, "=") && i+1 < len(args) && slices.Contains(valued, name) {
 				flags = append(flags, args[i+1])
 				i++
 			}

@@ -1,0 +1,319 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Every command a README shows in a code block either runs here, on a
+// temporary copy of the repository, and must run at least one test or do
+// what it says; or it is one that a named test of the repository checks
+// (a long run such as make test, a browser, a server), and that test must
+// exist. A command this file does not know fails the test, so a README
+// cannot show a command nobody checks.
+
+// docCommand is one command found in a README's code block.
+type docCommand struct {
+	file string
+	line int
+	text string // without a leading "$ " and without a trailing "# comment"
+	// output is what a transcript shows after "$ command", up to the next
+	// "$ " or the end of the block; nil when the block shows no output.
+	output []string
+}
+
+// checkedElsewhere maps commands, by a regexp, to the tests that check
+// what they do.
+var checkedElsewhere = []struct {
+	re    *regexp.Regexp
+	tests []string
+}{
+	{regexp.MustCompile(`^make test$`), []string{"TestStudentCopyPassesItsOwnMakeTest"}},
+	{regexp.MustCompile(`^make check$`), nil}, // gofmt, vet and staticcheck: CI's .ci/run
+	{regexp.MustCompile(`^make (help)?$`), []string{"TestMakeHelpListsTheTargets"}},
+	{regexp.MustCompile(`^make test-redis$`), nil}, // .ci/run runs it
+	{regexp.MustCompile(`^make test-plots$`), nil}, // .ci/run runs it
+	{regexp.MustCompile(`^make peers(-quick|-redis)?$`), nil},
+	{regexp.MustCompile(`^make watch-level-\d$`), []string{"TestWatchFallsBackToPolling", "TestPollingNoticesAChange"}},
+	{regexp.MustCompile(`^make fuzz-level-\d( FUZZTIME=\S+)?$`), []string{"TestFuzzAndBenchRunOnACopy"}},
+	{regexp.MustCompile(`^make bench-level-\d$`), []string{"TestFuzzAndBenchRunOnACopy"}},
+	{regexp.MustCompile(`^make compare-level-\d$`), []string{"TestCompareAsksBeforeShowingTheReference"}},
+	{regexp.MustCompile(`^make reset-level-\d( FORCE=1)?$`), []string{"TestResetAsksKeepsABackupAndTouchesNothingElse"}},
+	{regexp.MustCompile(`^make plot-level-\d( REF=1)?$`), []string{"TestRenderWritesSVGs", "TestStubPointsToTheReference", "TestReferencePicturesInChromium"}},
+	{regexp.MustCompile(`^make student-copy DEST=\S+$`), []string{"TestStudentCopyPassesItsOwnMakeTest"}},
+	{regexp.MustCompile(`^make class-report DIRS=.+$`), []string{"TestClassReportShowsEachStudentsState"}},
+	{regexp.MustCompile(`^make interview-level-\d( TIME=\S+)?$`), []string{"TestInterview"}},
+	{regexp.MustCompile(`^make debrief-level-\d$`), []string{"TestDebrief"}},
+}
+
+// runHere are the commands this test runs, with what their output must show.
+var runHere = []struct {
+	re    *regexp.Regexp
+	check func(m []string, out string) error
+}{
+	{regexp.MustCompile(`^make test-level-(\d)(?: PART=(\d))?(?: ALL=1)?$`), func(m []string, out string) error {
+		if strings.Contains(out, "no case of part") || !strings.Contains(out, "level "+m[1]+": part") {
+			return fmt.Errorf("it ran no case")
+		}
+		if m[2] != "" && !regexp.MustCompile(`(?m)^part `+m[2]+`, .*(of [1-9]\d* cases? pass|done \([1-9])`).MatchString(out) {
+			return fmt.Errorf("it ran no case of part %s", m[2])
+		}
+		return nil
+	}},
+	{regexp.MustCompile(`^make progress$`), func(m []string, out string) error {
+		if !strings.Contains(out, "rateladder: your progress") || !strings.Contains(out, "parts done") {
+			return fmt.Errorf("it printed no ladder")
+		}
+		return nil
+	}},
+	{regexp.MustCompile(`^make hints?-(\d)$`), func(m []string, out string) error {
+		if !strings.Contains(out, "Level "+m[1]+", hint") && !strings.Contains(out, "hint on level "+m[1]) {
+			return fmt.Errorf("it showed no hint")
+		}
+		return nil
+	}},
+	{regexp.MustCompile(`^go test( -race)? \./ladder/\S+$`), nil}, // checked with -json: at least one test ran
+}
+
+// readmeCommands finds the commands in the code blocks of every Markdown
+// file git tracks.
+func readmeCommands(t *testing.T, root string) []docCommand {
+	t.Helper()
+	out, err := exec.Command("git", "-C", root, "ls-files", "*.md").Output()
+	if err != nil {
+		t.Skip("no git history here")
+	}
+	var cmds []docCommand
+	for _, f := range strings.Fields(string(out)) {
+		data, err := os.ReadFile(filepath.Join(root, f))
+		require.NoError(t, err)
+		inCode := false
+		var transcript *docCommand // the "$ command" whose output is being read
+		sc := bufio.NewScanner(strings.NewReader(string(data)))
+		for n := 1; sc.Scan(); n++ {
+			raw := strings.TrimRight(sc.Text(), " ")
+			line := strings.TrimSpace(raw)
+			if strings.HasPrefix(line, "```") {
+				inCode = !inCode
+				transcript = nil
+				continue
+			}
+			if !inCode {
+				continue
+			}
+			if transcript != nil && !strings.HasPrefix(line, "$ ") {
+				transcript.output = append(transcript.output, raw)
+				continue
+			}
+			isTranscript := strings.HasPrefix(line, "$ ")
+			text := strings.TrimPrefix(line, "$ ")
+			if i := strings.Index(text, " #"); i >= 0 {
+				text = text[:i]
+			}
+			text = strings.TrimSpace(text)
+			if text == "make" || strings.HasPrefix(text, "make ") || strings.HasPrefix(text, "go test") || strings.HasPrefix(text, "go run ./harness") {
+				cmds = append(cmds, docCommand{file: f, line: n, text: text})
+				if isTranscript {
+					transcript = &cmds[len(cmds)-1]
+					transcript.output = []string{}
+				}
+			}
+		}
+	}
+	return cmds
+}
+
+func TestEveryREADMECommandIsChecked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the commands the READMEs show")
+	}
+	root := repoRoot(t)
+	cmds := readmeCommands(t, root)
+	require.NotEmpty(t, cmds)
+	bin, err := ladderBin()
+	require.NoError(t, err)
+	dir := copyRepo(t, "ladder")
+
+	testNames := repoTestNames(t, root)
+	type result struct {
+		out  string
+		code int
+	}
+	var mu sync.Mutex
+	ran := map[string]result{} // each distinct command runs once
+	sem := make(chan struct{}, 2)
+	var wg sync.WaitGroup
+	for _, c := range cmds {
+		c := c
+		known := false
+		for _, e := range checkedElsewhere {
+			if e.re.MatchString(c.text) {
+				known = true
+				for _, name := range e.tests {
+					if !hasPrefix(testNames, name) {
+						t.Errorf("%s:%d: %q is checked by %s, and no test has that name", c.file, c.line, c.text, name)
+					}
+				}
+			}
+		}
+		for _, r := range runHere {
+			m := r.re.FindStringSubmatch(c.text)
+			if m == nil {
+				continue
+			}
+			known = true
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				mu.Lock()
+				res, done := ran[c.text]
+				mu.Unlock()
+				if !done {
+					res.out, res.code = runDocCommand(t, dir, bin, c.text)
+					mu.Lock()
+					ran[c.text] = res
+					mu.Unlock()
+				}
+				if c.output != nil {
+					if diff := transcriptDiff(c.output, res.out); diff != "" {
+						t.Errorf("%s:%d: the output shown for %q is not what it prints on a fresh clone:\n%s", c.file, c.line, c.text, diff)
+					}
+				}
+				if r.check == nil {
+					if err := atLeastOneTest(res.out); err != nil {
+						t.Errorf("%s:%d: %q: %v:\n%s", c.file, c.line, c.text, err, firstLines(res.out, 20))
+					}
+					return
+				}
+				if err := r.check(m, res.out); err != nil {
+					t.Errorf("%s:%d: %q: %v:\n%s", c.file, c.line, c.text, err, firstLines(res.out, 30))
+				}
+			}()
+		}
+		if !known {
+			t.Errorf("%s:%d: the README shows %q, which no test runs or checks: add it to docs_test.go", c.file, c.line, c.text)
+		}
+	}
+	wg.Wait()
+}
+
+// transcriptDiff compares a README's transcript with real output. A line
+// "..." in the transcript stands for any number of lines; indentation is
+// the README's own (a transcript may sit in a list item).
+func transcriptDiff(want []string, got string) string {
+	indent := -1
+	for _, w := range want {
+		if strings.TrimSpace(w) != "" {
+			n := len(w) - len(strings.TrimLeft(w, " "))
+			if indent < 0 || n < indent {
+				indent = n
+			}
+		}
+	}
+	for i, w := range want {
+		if len(w) >= indent && indent > 0 {
+			want[i] = w[indent:]
+		}
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimRight(got, "\n"), "\n") {
+		if !strings.HasPrefix(l, "make: ***") {
+			lines = append(lines, strings.TrimRight(l, " "))
+		}
+	}
+	wi, gi := 0, 0
+	for wi < len(want) {
+		if strings.TrimSpace(want[wi]) == "..." {
+			wi++
+			if wi == len(want) {
+				return ""
+			}
+			for gi < len(lines) && lines[gi] != want[wi] {
+				gi++
+			}
+			continue
+		}
+		if gi >= len(lines) || lines[gi] != want[wi] {
+			g := "(end of output)"
+			if gi < len(lines) {
+				g = lines[gi]
+			}
+			return fmt.Sprintf("README line %d:\n  want %q\n  got  %q\nwhole output:\n%s", wi+1, want[wi], g, strings.Join(lines, "\n"))
+		}
+		wi++
+		gi++
+	}
+	if gi < len(lines) {
+		return fmt.Sprintf("the output goes on after the README's last line:\n%s", strings.Join(lines[gi:], "\n"))
+	}
+	return ""
+}
+
+// runDocCommand runs a README's command in the copy: make with the ladder
+// command already built, go test with -json so that its tests can be
+// counted.
+func runDocCommand(t *testing.T, dir, bin, text string) (string, int) {
+	args := strings.Fields(text)
+	switch args[0] {
+	case "make":
+		return runIn(t, dir, "make", append(args[1:], "LADDER="+bin)...)
+	case "go":
+		return runIn(t, dir, goTool(), append([]string{"test", "-json"}, args[2:]...)...)
+	}
+	return "", 0
+}
+
+// atLeastOneTest reads go test -json output and fails if no test ran.
+func atLeastOneTest(out string) error {
+	n := 0
+	for _, line := range strings.Split(out, "\n") {
+		var e event
+		if json.Unmarshal([]byte(line), &e) == nil && e.Action == "run" && e.Test != "" {
+			n++
+		}
+	}
+	if n == 0 {
+		return fmt.Errorf("it ran no test")
+	}
+	return nil
+}
+
+func hasPrefix(names map[string]bool, prefix string) bool {
+	for n := range names {
+		if strings.HasPrefix(n, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// repoTestNames collects the names of every Test function in the
+// repository's _test.go files.
+func repoTestNames(t *testing.T, root string) map[string]bool {
+	t.Helper()
+	re := regexp.MustCompile(`(?m)^func (Test\w*)\(`)
+	names := map[string]bool{}
+	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		data, _ := os.ReadFile(path)
+		for _, m := range re.FindAllStringSubmatch(string(data), -1) {
+			names[m[1]] = true
+		}
+		return nil
+	})
+	return names
+}
