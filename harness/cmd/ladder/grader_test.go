@@ -186,3 +186,33 @@ func contains(xs []int, x int) bool {
 	}
 	return false
 }
+
+func TestAnUntouchedStubGetsAShortAnswer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("tests copies of levels 1 and 8")
+	}
+	dir := copyRepo(t, "ladder/01-hit-counter", "ladder/08-group-throttle")
+	for _, tc := range []struct {
+		level    string
+		maxLines int
+	}{{"1", 15}, {"8", 40}} {
+		out, code := runLadder(t, dir, "test", tc.level)
+		lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+		if code == 0 || len(lines) > tc.maxLines {
+			t.Errorf("test %s on the untouched stub = exit %d, %d lines; want a failure in at most %d lines:\n%s", tc.level, code, len(lines), tc.maxLines, out)
+		}
+		seen := map[string]bool{}
+		for _, l := range lines {
+			if strings.Contains(l, "not implemented yet:") {
+				if seen[l] {
+					t.Errorf("test %s names a method twice: %q", tc.level, l)
+				}
+				seen[l] = true
+			}
+		}
+		if len(seen) == 0 {
+			t.Errorf("test %s names no method to write:\n%s", tc.level, out)
+		}
+		t.Logf("ladder test %s on the untouched stub: %d lines", tc.level, len(lines))
+	}
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/rateladder/rateladder/harness/timeline"
+
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,6 +21,9 @@ type levelReport struct {
 	// Problems say why a level's results count for nothing: a test binary
 	// that ended part way, or tests that did not report through the runner.
 	Problems []string `json:"problems,omitempty"`
+	// Why is what stands between the learner and the first part not done:
+	// the first lines of its first failing case.
+	Why string `json:"why,omitempty"`
 }
 
 type partReport struct {
@@ -50,12 +55,34 @@ func report(grades []levelGrade) ladderReport {
 		for _, p := range g.Parts {
 			lr.Parts = append(lr.Parts, partReport{Number: p.Number, Title: p.Title, Cases: p.Total, Passed: p.Passed, Done: p.Done})
 		}
+		lr.Why = firstFailure(g)
 		rep.Levels = append(rep.Levels, lr)
 		rep.PartsDone += lr.PartsDone
 		rep.Parts += len(lr.Parts)
 	}
 	rep.Next = nextStep(rep.Levels)
 	return rep
+}
+
+// firstFailure is the headline of the first case that is not passing in
+// the first part that is not done.
+func firstFailure(g levelGrade) string {
+	for _, p := range g.Parts {
+		if p.Done {
+			continue
+		}
+		for _, c := range p.Cases {
+			switch c.Verdict {
+			case timeline.Pass.String():
+				continue
+			case timeline.NotImplemented.String():
+				return "not implemented yet: " + missingKey(c)
+			}
+			return firstLines(c.Report, 2)
+		}
+		return ""
+	}
+	return ""
 }
 
 // nextStep names the first thing left to do, climbing in order.
@@ -113,6 +140,14 @@ func writeText(w io.Writer, rep ladderReport, st style) {
 	fmt.Fprintf(w, "  %s  %d of %d parts done\n", bar(rep.PartsDone, rep.Parts, 30, st), rep.PartsDone, rep.Parts)
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "next: %s\n", rep.Next)
+	for _, l := range rep.Levels {
+		if l.Status != statusDone {
+			if l.Why != "" && l.Status == statusInProgress {
+				fmt.Fprintf(w, "%s\n", indent(l.Why, "  "))
+			}
+			break
+		}
+	}
 	for _, l := range rep.Levels {
 		if l.BuildError != "" {
 			fmt.Fprintf(w, "\nlevel %d does not compile:\n%s\n", l.Number, indent(firstLines(l.BuildError, 12), "  "))

@@ -59,6 +59,9 @@ func checkStubs(ctx context.Context, root string) ([]string, error) {
 				problems = append(problems, rel+": "+p.Exit.Reason)
 			}
 			for _, c := range p.Cases {
+				if _, ok := l.Part(c.Part); !ok {
+					problems = append(problems, fmt.Sprintf("%s: case %q is in part %d, which harness/levels does not list for level %d", rel, c.Case, c.Part, l.Number))
+				}
 				if c.Verdict != timeline.NotImplemented.String() {
 					problems = append(problems, fmt.Sprintf("%s: case %q (part %d) ended as %q, want \"not implemented\": %s is not the stub as shipped", rel, c.Case, c.Part, c.Verdict, rel))
 				}
