@@ -113,7 +113,17 @@ func (r report[T]) table(b *strings.Builder, mark func(i int) string) {
 		return
 	}
 	b.WriteString("\n")
-	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	var table strings.Builder
+	defer func() {
+		// tabwriter pads the last column too; no line ends in spaces.
+		for _, line := range strings.SplitAfter(table.String(), "\n") {
+			b.WriteString(strings.TrimRight(line, " \n"))
+			if strings.HasSuffix(line, "\n") {
+				b.WriteString("\n")
+			}
+		}
+	}()
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "\tstep\tt\tcall\twant\tgot")
 	for i, s := range r.c.Steps {
 		got := "(not run)"

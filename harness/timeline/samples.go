@@ -1,0 +1,84 @@
+package timeline
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// CheckREADMESamples keeps a README's sample failures honest: every code
+// block in the file that starts with a case report's first line
+// (`case "name" (part N)...`) must be, line for line, the report the
+// runner gives for that case when played with a wrong implementation. The
+// cases passed in are built with that implementation.
+func CheckREADMESamples[T any](t *testing.T, readme string, cases []Case[T]) {
+	t.Helper()
+	blocks, err := sampleBlocks(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) == 0 {
+		t.Fatalf("%s shows no sample failure (a code block starting with `case \"`)", readme)
+	}
+	reports := map[string]string{} // by first line
+	for _, o := range PlayAll(cases) {
+		if o.Verdict != Pass {
+			first, _, _ := strings.Cut(o.Report, "\n")
+			reports[first] = o.Report
+		}
+	}
+	for _, b := range blocks {
+		first, _, _ := strings.Cut(b.text, "\n")
+		got, ok := reports[first]
+		if !ok {
+			t.Errorf("%s:%d: the sample %q is not a failure this implementation gives", readme, b.line, first)
+			continue
+		}
+		// cmp.Diff picks spaces or no-break spaces at random, so that
+		// nobody relies on its exact text; compare with them folded.
+		if strings.ReplaceAll(got, "\u00a0", " ") != strings.ReplaceAll(b.text, "\u00a0", " ") {
+			t.Errorf("%s:%d: the sample differs from the runner's real report.\nREADME:\n%s\n\nrunner:\n%s", readme, b.line, b.text, got)
+		}
+	}
+}
+
+type sample struct {
+	line int
+	text string
+}
+
+// sampleBlocks returns the code blocks of a Markdown file that start
+// with `case "`.
+func sampleBlocks(path string) ([]sample, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the README: %w", err)
+	}
+	defer f.Close()
+	var out []sample
+	var cur *sample
+	var lines []string
+	inCode := false
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			if inCode && cur != nil {
+				cur.text = strings.Join(lines, "\n")
+				out = append(out, *cur)
+			}
+			inCode, cur, lines = !inCode, nil, nil
+			continue
+		}
+		if !inCode {
+			continue
+		}
+		if cur == nil && len(lines) == 0 && strings.HasPrefix(line, `case "`) {
+			cur = &sample{line: n}
+		}
+		lines = append(lines, line)
+	}
+	return out, sc.Err()
+}
