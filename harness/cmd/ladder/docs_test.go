@@ -30,6 +30,26 @@ type docCommand struct {
 	// output is what a transcript shows after "$ command", up to the next
 	// "$ " or the end of the block; nil when the block shows no output.
 	output []string
+	// scenario names the state of the ladder the block's commands run in,
+	// from a "<!-- transcript: NAME -->" line before the block; "" is a
+	// fresh clone.
+	scenario string
+}
+
+// transcriptRE marks a code block whose commands run in a scenario.
+var transcriptRE = regexp.MustCompile(`^<!-- transcript: (\S+) -->$`)
+
+// scenarios prepare a copy of the repository for the README blocks that
+// name them.
+var scenarios = map[string]func(t *testing.T, dir string){
+	// The README's learner's session: level 1 done, and a level 2 that
+	// gives right answers but remembers every message it ever printed.
+	"learner-session": func(t *testing.T, dir string) {
+		useReference(t, dir, "01-hit-counter")
+		data, err := os.ReadFile("testdata/scenarios/learner-session/logger.go")
+		require.NoError(t, err)
+		addFile(t, dir, "ladder/02-logger-limiter/logger.go", string(data))
+	},
 }
 
 // checkedElsewhere maps commands, by a regexp, to the tests that check
@@ -98,6 +118,7 @@ func readmeCommands(t *testing.T, root string) []docCommand {
 		data, err := os.ReadFile(filepath.Join(root, f))
 		require.NoError(t, err)
 		inCode := false
+		scenario, lastLine := "", ""
 		var transcript *docCommand // the "$ command" whose output is being read
 		sc := bufio.NewScanner(strings.NewReader(string(data)))
 		for n := 1; sc.Scan(); n++ {
@@ -106,9 +127,16 @@ func readmeCommands(t *testing.T, root string) []docCommand {
 			if strings.HasPrefix(line, "```") {
 				inCode = !inCode
 				transcript = nil
+				scenario = ""
+				if m := transcriptRE.FindStringSubmatch(lastLine); inCode && m != nil {
+					scenario = m[1]
+				}
 				continue
 			}
 			if !inCode {
+				if line != "" {
+					lastLine = line
+				}
 				continue
 			}
 			if transcript != nil && !strings.HasPrefix(line, "$ ") {
@@ -122,7 +150,7 @@ func readmeCommands(t *testing.T, root string) []docCommand {
 			}
 			text = strings.TrimSpace(text)
 			if text == "make" || strings.HasPrefix(text, "make ") || strings.HasPrefix(text, "go test") || strings.HasPrefix(text, "go run ./harness") {
-				cmds = append(cmds, docCommand{file: f, line: n, text: text})
+				cmds = append(cmds, docCommand{file: f, line: n, text: text, scenario: scenario})
 				if isTranscript {
 					transcript = &cmds[len(cmds)-1]
 					transcript.output = []string{}
@@ -142,7 +170,19 @@ func TestEveryREADMECommandIsChecked(t *testing.T) {
 	require.NotEmpty(t, cmds)
 	bin, err := ladderBin()
 	require.NoError(t, err)
-	dir := copyRepo(t, "ladder")
+	dirs := map[string]string{"": copyRepo(t, "ladder")}
+	for _, c := range cmds {
+		if _, ok := dirs[c.scenario]; ok {
+			continue
+		}
+		prepare, ok := scenarios[c.scenario]
+		if !ok {
+			t.Errorf("%s:%d: no scenario %q in docs_test.go", c.file, c.line, c.scenario)
+			continue
+		}
+		dirs[c.scenario] = copyRepo(t, "ladder", "solutions/01-hit-counter")
+		prepare(t, dirs[c.scenario])
+	}
 
 	testNames := repoTestNames(t, root)
 	type result struct {
@@ -150,11 +190,16 @@ func TestEveryREADMECommandIsChecked(t *testing.T) {
 		code int
 	}
 	var mu sync.Mutex
-	ran := map[string]result{} // each distinct command runs once
+	ran := map[string]result{} // each distinct command of a scenario runs once
 	sem := make(chan struct{}, 2)
+	var hintMu sync.Mutex // hints change the state: they run one at a time, in order
 	var wg sync.WaitGroup
 	for _, c := range cmds {
 		c := c
+		dir, ok := dirs[c.scenario]
+		if !ok {
+			continue
+		}
 		known := false
 		for _, e := range checkedElsewhere {
 			if e.re.MatchString(c.text) {
@@ -172,20 +217,31 @@ func TestEveryREADMECommandIsChecked(t *testing.T) {
 				continue
 			}
 			known = true
+			key := c.scenario + "\x00" + c.text
+			run := func() result {
+				mu.Lock()
+				res, done := ran[key]
+				mu.Unlock()
+				if !done {
+					res.out, res.code = runDocCommand(t, dir, bin, c.text)
+					mu.Lock()
+					ran[key] = res
+					mu.Unlock()
+				}
+				return res
+			}
+			if strings.HasPrefix(c.text, "make hint") {
+				hintMu.Lock()
+				res := run()
+				hintMu.Unlock()
+				_ = res
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				mu.Lock()
-				res, done := ran[c.text]
-				mu.Unlock()
-				if !done {
-					res.out, res.code = runDocCommand(t, dir, bin, c.text)
-					mu.Lock()
-					ran[c.text] = res
-					mu.Unlock()
-				}
+				res := run()
 				if c.output != nil {
 					if diff := transcriptDiff(c.output, res.out); diff != "" {
 						t.Errorf("%s:%d: the output shown for %q is not what it prints on a fresh clone:\n%s", c.file, c.line, c.text, diff)

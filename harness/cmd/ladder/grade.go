@@ -268,10 +268,12 @@ func writeGrade(w io.Writer, g levelGrade, only int, all bool) {
 	}
 	notImpl := missingMethods(g)
 	focus := 0
+	afterBlock := false // a part shown in full ends with a blank line
 	for _, p := range g.Parts {
 		if only != 0 && p.Number != only {
 			continue
 		}
+		afterBlock = false
 		switch {
 		case p.Done:
 			fmt.Fprintf(w, "part %d, %s: done (%d/%d)\n", p.Number, lower(p.Title), p.Passed, p.Total)
@@ -282,9 +284,12 @@ func writeGrade(w io.Writer, g levelGrade, only int, all bool) {
 				focus = p.Number
 			}
 			writePart(w, p, notImpl, all)
+			afterBlock = true
 		}
 	}
-	fmt.Fprintln(w)
+	if !afterBlock {
+		fmt.Fprintln(w)
+	}
 	if only == 0 && focus == 0 && len(g.Broken) == 0 && len(g.Unverified) == 0 {
 		fmt.Fprintf(w, "Level %d is done. make compare-level-%d shows your code beside the reference; make progress shows what comes next.\n", l.Number, l.Number)
 	}

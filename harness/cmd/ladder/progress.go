@@ -78,7 +78,8 @@ func firstFailure(g levelGrade) string {
 			case timeline.NotImplemented.String():
 				return "not implemented yet: " + missingKey(c)
 			}
-			return firstLines(c.Report, 2)
+			lines := strings.SplitN(c.Report, "\n", 3)
+			return strings.Join(lines[:min(2, len(lines))], "\n")
 		}
 		return ""
 	}
@@ -188,6 +189,13 @@ func firstLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
+// indent puts prefix before every line of s that is not empty.
 func indent(s, prefix string) string {
-	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "\n")
 }
