@@ -19,6 +19,8 @@ type levelReport struct {
 	// Problems say why a level's results count for nothing: a test binary
 	// that ended part way, or tests that did not report through the runner.
 	Problems []string `json:"problems,omitempty"`
+	// BestInterview is the level's best mock interview, if it had one.
+	BestInterview *interviewBest `json:"best_interview,omitempty"`
 }
 
 type partReport struct {
@@ -111,6 +113,7 @@ func writeText(w io.Writer, rep ladderReport, st style) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  %s  %d of %d parts done\n", bar(rep.PartsDone, rep.Parts, 30, st), rep.PartsDone, rep.Parts)
+	writeInterviews(w, rep)
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "next: %s\n", rep.Next)
 	for _, l := range rep.Levels {
