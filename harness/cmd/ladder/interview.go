@@ -131,8 +131,11 @@ type interview struct {
 	current  int // index in sum.Parts of the part asked now
 	partFrom time.Time
 	warned   map[time.Duration]bool
+	seen     string // the level's files as the last run saw them (see snapshot)
 	sum      interviewSummary
 }
+
+func (iv *interview) dir() string { return filepath.Join(iv.root, iv.level.Dir) }
 
 // cmdInterview is ladder interview [--time 45m] N.
 func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
@@ -236,6 +239,8 @@ func (iv *interview) run() (interviewSummary, error) {
 		iv.changes = src.C()
 	}
 
+	iv.seen = snapshot(iv.dir())
+
 	l := iv.level
 	iv.start = iv.clock.Now()
 	iv.deadline = iv.start.Add(iv.budget)
@@ -273,7 +278,12 @@ func (iv *interview) run() (interviewSummary, error) {
 			for len(iv.changes) > 0 {
 				<-iv.changes
 			}
-			end = iv.testRun()
+			// Only a change to the level's files is a run: the watcher's
+			// own probe file, or a file saved as it was, is not.
+			if now := snapshot(iv.dir()); now != iv.seen {
+				iv.seen = now
+				end = iv.testRun()
+			}
 		case <-iv.ticks:
 			end = iv.checkClock(iv.clock.Now())
 		case <-iv.interrupt:
@@ -310,10 +320,9 @@ func (iv *interview) freshStub() (bool, error) {
 	}
 	fmt.Fprintf(iv.out, "Level %d is not a fresh stub: %s. An interview starts from the stub as shipped; reset puts it back and keeps your files in a backup.\n",
 		l.Number, why)
-	dir := filepath.Join(iv.root, l.Dir)
-	before := snapshot(dir)
+	before := snapshot(iv.dir())
 	code := iv.reset()
-	if code == 0 && snapshot(dir) != before {
+	if code == 0 && snapshot(iv.dir()) != before {
 		fmt.Fprintln(iv.out)
 		return true, nil
 	}
@@ -434,12 +443,11 @@ func (iv *interview) finish(end string) (interviewSummary, error) {
 		fmt.Fprintf(iv.out, "(The hints asked for could not be read: %v)\n", err)
 	}
 
-	fmt.Fprintln(iv.out)
 	switch end {
 	case endTimeUp:
-		fmt.Fprintln(iv.out, iv.st.paint("31", "Time is up."))
+		fmt.Fprintf(iv.out, "\n%s\n", iv.st.paint("31", "Time is up."))
 	case endStopped:
-		fmt.Fprintln(iv.out, "Interview stopped.")
+		fmt.Fprintln(iv.out, "\nInterview stopped.")
 	}
 	fmt.Fprintln(iv.out)
 	writeSummary(iv.out, iv.sum)
