@@ -349,6 +349,9 @@ func notFresh(g levelGrade) string {
 			}
 		}
 	}
+	if passed == further {
+		return fmt.Sprintf("%d of its cases already pass", passed)
+	}
 	return fmt.Sprintf("%d of its cases get past \"not implemented\", and %d pass", further, passed)
 }
 
