@@ -117,14 +117,13 @@ type interview struct {
 	ticks <-chan time.Time
 	// settle is how long to wait after a change for the editor's last write.
 	settle time.Duration
-	// watch starts the change notifications when none were injected.
-	watch func() changes
 	// beforeWait, when set, is called each time the interview waits; the
 	// tests play the candidate in it.
 	beforeWait func()
 
 	intro    string
 	sections map[int]string
+	fresh    bool // whether the interview starts from a fresh stub
 
 	start    time.Time
 	deadline time.Time
@@ -168,15 +167,23 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 		reset:  func() int { return resetForInterview(root, l, stdout, stderr) },
 		settle: 150 * time.Millisecond,
 	}
+	if err := iv.prepare(); err != nil {
+		fmt.Fprintln(stderr, "ladder interview:", err)
+		return 1
+	}
+	// Ctrl-C before this point stops everything, as usual; from here on it
+	// ends the interview with a summary.
 	interrupt := make(chan os.Signal, 1)
 	signal.Notify(interrupt, os.Interrupt)
 	defer signal.Stop(interrupt)
 	iv.interrupt = interrupt
-	iv.watch = func() changes { return watchSource(root, filepath.Join(root, l.Dir), *forcePoll, *every, stdout) }
+	src := watchSource(root, iv.dir(), *forcePoll, *every, stdout)
+	defer src.Close()
+	iv.changes = src.C()
 	ticker := time.NewTicker(time.Second)
 	defer ticker.Stop()
 	iv.ticks = ticker.C
-	if _, err := iv.run(); err != nil {
+	if _, err := iv.hold(); err != nil {
 		fmt.Fprintln(stderr, "ladder interview:", err)
 		return 1
 	}
@@ -222,23 +229,29 @@ func parseBudget(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// run holds the interview and returns its summary, already saved.
+// run prepares the interview and holds it.
 func (iv *interview) run() (interviewSummary, error) {
+	if err := iv.prepare(); err != nil {
+		return interviewSummary{}, err
+	}
+	return iv.hold()
+}
+
+// prepare reads the question and makes sure the level is a fresh stub,
+// before the clock starts.
+func (iv *interview) prepare() error {
 	intro, sections, err := readmeParts(iv.root, iv.level)
 	if err != nil {
-		return interviewSummary{}, err
+		return err
 	}
 	iv.intro, iv.sections = intro, sections
-	fresh, err := iv.freshStub()
-	if err != nil {
-		return interviewSummary{}, err
-	}
-	if iv.changes == nil && iv.watch != nil {
-		src := iv.watch()
-		defer src.Close()
-		iv.changes = src.C()
-	}
+	iv.fresh, err = iv.freshStub()
+	return err
+}
 
+// hold runs the clock, the question and the tests, and returns the
+// summary, already saved.
+func (iv *interview) hold() (interviewSummary, error) {
 	iv.seen = snapshot(iv.dir())
 
 	l := iv.level
@@ -246,7 +259,7 @@ func (iv *interview) run() (interviewSummary, error) {
 	iv.deadline = iv.start.Add(iv.budget)
 	iv.warned = map[time.Duration]bool{}
 	iv.sum = interviewSummary{Level: l.Number, Title: l.Title, Started: iv.start,
-		BudgetSeconds: seconds(iv.budget), FreshStub: fresh}
+		BudgetSeconds: seconds(iv.budget), FreshStub: iv.fresh}
 	for _, p := range l.Parts {
 		iv.sum.Parts = append(iv.sum.Parts, interviewPart{Number: p.Number, Title: p.Title})
 	}
@@ -261,7 +274,7 @@ func (iv *interview) run() (interviewSummary, error) {
 	fmt.Fprintf(iv.out, "Edit the files in %s: every save runs part %d's tests. make hint-%d gives a hint, and the summary counts it. Ctrl-C ends the interview.\n\n",
 		l.Dir, first, l.Number)
 	iv.heading("The question")
-	fmt.Fprintf(iv.out, "%s\n\n%s\n\n", intro, sections[first])
+	fmt.Fprintf(iv.out, "%s\n\n%s\n\n", iv.intro, iv.sections[first])
 	iv.heading("")
 	fmt.Fprintf(iv.out, "The clock is running. Save a file to run part %d's tests.\n", first)
 
@@ -278,8 +291,8 @@ func (iv *interview) run() (interviewSummary, error) {
 			for len(iv.changes) > 0 {
 				<-iv.changes
 			}
-			// Only a change to the level's files is a run: the watcher's
-			// own probe file, or a file saved as it was, is not.
+			// Only a change to the level's .go files is a run, not the
+			// watcher's own probe file in .ladder/.
 			if now := snapshot(iv.dir()); now != iv.seen {
 				iv.seen = now
 				end = iv.testRun()
@@ -368,6 +381,13 @@ func (iv *interview) testRun() string {
 	fmt.Fprintln(iv.out)
 	iv.heading(fmt.Sprintf("part %d, run %d, %s left", p.Number, p.Runs, minutes(left)))
 	g, err := iv.grade(p.Number)
+	select {
+	case <-iv.interrupt:
+		// Ctrl-C reached the tests too: this run counts for nothing.
+		p.Runs--
+		return endStopped
+	default:
+	}
 	if err != nil {
 		fmt.Fprintf(iv.out, "The tests could not run: %v\n", err)
 		return iv.checkClock(iv.clock.Now())

@@ -174,9 +174,6 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 		t.Errorf("the log has colour codes without a terminal:\n%q", log)
 	}
 	checkKept(t, root, sum)
-	if os.Getenv("H6_DUMP") != "" {
-		t.Log(log)
-	}
 
 	s, err := loadState(root)
 	require.NoError(t, err)
@@ -351,9 +348,6 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 		require.Contains(t, log, line+"\n")
 	}
 	checkKept(t, iv.root, sum)
-	if os.Getenv("H6_DUMP") != "" {
-		t.Log(log)
-	}
 }
 
 func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
@@ -392,6 +386,34 @@ func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
 	require.Contains(t, out.String(), "Ended after 7m29s: stopped with Ctrl-C.")
 	require.Contains(t, out.String(), "Parts not reached: part 2.")
 	checkKept(t, iv.root, sum)
+}
+
+func TestInterviewCtrlCDuringARunCountsNoRun(t *testing.T) {
+	var out bytes.Buffer
+	c := fakeInterview(t, "1", &out)
+	grade := c.iv.grade
+	c.iv.grade = func(part int) (levelGrade, error) {
+		if part != 0 {
+			c.interrupt <- os.Interrupt // the tests get the Ctrl-C too, and end part way
+		}
+		return grade(part)
+	}
+	step := 0
+	c.iv.beforeWait = func() {
+		step++
+		if step > 1 {
+			t.Fatalf("the interview waits again after Ctrl-C:\n%s", out.String())
+		}
+		c.save(t, 4*time.Minute)
+	}
+	sum, err := c.iv.run()
+	require.NoError(t, err)
+	if sum.End != endStopped || sum.Parts[0].Runs != 0 || sum.ElapsedSeconds != 4*60 {
+		t.Errorf("summary = %+v, want stopped after 4m with no run", sum)
+	}
+	if strings.Contains(out.String(), "not implemented yet") {
+		t.Errorf("the interrupted run's results were shown:\n%s", out.String())
+	}
 }
 
 func TestInterviewOffersResetForAStubThatIsNotFresh(t *testing.T) {
