@@ -24,6 +24,8 @@ help: ## list the targets
 	@echo "  make compare-level-N    your code beside the reference"
 	@echo "  make reset-level-N      put level N's stub back as it was (FORCE=1: no question)"
 	@echo "  make plot-level-N       pictures of your level N in plots/ (REF=1: the reference's)"
+	@echo "  make interview-level-N  a mock interview: one part at a time, on a 45-minute clock (TIME=30m)"
+	@echo "  make debrief-level-N    after a level: the classic mistakes and the approaches"
 	@echo
 	@echo "For instructors:"
 	@echo "  make student-copy DEST=dir          the ladder without solutions/, to hand out"
@@ -69,6 +71,12 @@ bench-level-%: ## a level's benchmarks, yours beside the reference's
 
 compare-level-%: ## your code beside the reference
 	@$(LADDER) compare $*
+
+interview-level-%: ## a mock interview on a level: TIME=30m for another length than 45 minutes
+	@$(LADDER) interview $(if $(TIME),--time $(TIME)) $*
+
+debrief-level-%: ## after a level: the classic mistakes the spec checks for, and the approaches
+	@$(LADDER) debrief $*
 
 # The pictures come from nested modules, harness/plot (your code) and
 # solutions/plot (REF=1), so that the plotting library never enters the

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 var hintHeaderRE = regexp.MustCompile(`(?m)^##\s+Hint\b.*$`)
@@ -45,13 +46,30 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	key := strconv.Itoa(l.Number)
 	seen := s.HintsSeen[key]
+	// During a mock interview the hints start again from the first, and
+	// each one counts in the interview's summary.
+	iv := s.Interview
+	interviewing := iv.running(l.Number, time.Now())
+	if interviewing {
+		seen = 0
+		for _, n := range iv.Hints {
+			seen += n
+		}
+	}
 	if seen >= len(hints) {
 		fmt.Fprintf(stdout, "You have seen all %d hints of level %d. make hints-%d shows them again; solutions/%s has the reference.\n",
 			len(hints), l.Number, l.Number, filepath.Base(l.Dir))
 		return 0
 	}
 	fmt.Fprintf(stdout, "Level %d, hint %d of %d\n\n%s\n", l.Number, seen+1, len(hints), hints[seen])
-	s.HintsSeen[key] = seen + 1
+	s.HintsSeen[key] = max(s.HintsSeen[key], seen+1)
+	if interviewing {
+		if iv.Hints == nil {
+			iv.Hints = map[string]int{}
+		}
+		iv.Hints[strconv.Itoa(iv.Part)]++
+		fmt.Fprintf(stdout, "\nYou are in a mock interview of level %d: this hint counts in its summary.\n", l.Number)
+	}
 	if err := saveState(root, s); err != nil {
 		fmt.Fprintln(stderr, "ladder hint: could not remember this hint:", err)
 		return 1

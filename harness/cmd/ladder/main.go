@@ -8,6 +8,8 @@
 //	go run ./harness/cmd/ladder fuzz N              fuzz level N against its model
 //	go run ./harness/cmd/ladder bench N             your benchmarks beside the reference's
 //	go run ./harness/cmd/ladder compare N           your code beside the reference
+//	go run ./harness/cmd/ladder interview N         a mock interview on level N (--time 45m)
+//	go run ./harness/cmd/ladder debrief N           the classic mistakes and approaches of a level done
 //	go run ./harness/cmd/ladder student-copy DEST   the repository without solutions/
 //	go run ./harness/cmd/ladder class-report DIR... a table of a class's checkouts
 //
@@ -39,6 +41,8 @@ commands:
   fuzz [--time 30s] LEVEL           fuzz your code against the level's model
   bench [--count 6] LEVEL           your benchmarks beside the reference's, with benchstat
   compare LEVEL                     your code beside the reference, as a diff
+  interview [--time 45m] LEVEL      a mock interview: one part at a time, on the clock, with a summary
+  debrief LEVEL                     after a level: the classic mistakes and the approaches
 
 for instructors:
   student-copy DEST                 the repository without solutions/, to hand out
@@ -80,6 +84,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdStudentCopy(root, args[1:], stdout, stderr)
 	case "class-report":
 		return cmdClassReport(root, args[1:], stdout, stderr)
+	case "interview":
+		return cmdInterview(root, args[1:], stdout, stderr)
+	case "debrief":
+		return cmdDebrief(root, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -120,7 +128,9 @@ func progress(root string) (ladderReport, error) {
 	if err != nil {
 		return ladderReport{}, err
 	}
-	return report(grades), nil
+	rep := report(grades)
+	addInterviews(root, &rep)
+	return rep, nil
 }
 
 // useColor follows https://no-color.org: colour only on a terminal, and

@@ -24,6 +24,8 @@ type levelReport struct {
 	// Why is what stands between the learner and the first part not done:
 	// the first lines of its first failing case.
 	Why string `json:"why,omitempty"`
+	// BestInterview is the level's best mock interview, if it had one.
+	BestInterview *interviewBest `json:"best_interview,omitempty"`
 }
 
 type partReport struct {
@@ -139,6 +141,7 @@ func writeText(w io.Writer, rep ladderReport, st style) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  %s  %d of %d parts done\n", bar(rep.PartsDone, rep.Parts, 30, st), rep.PartsDone, rep.Parts)
+	writeInterviews(w, rep)
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "next: %s\n", rep.Next)
 	for _, l := range rep.Levels {

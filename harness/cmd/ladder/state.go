@@ -16,6 +16,9 @@ const stateDir = ".ladder"
 type state struct {
 	// HintsSeen maps a level number to how many of its hints were shown.
 	HintsSeen map[string]int `json:"hints_seen"`
+	// Interview is the mock interview running now, if any: the hints
+	// asked for during it count in its summary.
+	Interview *interviewRun `json:"interview,omitempty"`
 }
 
 func statePath(root string) string { return filepath.Join(root, stateDir, "state.json") }

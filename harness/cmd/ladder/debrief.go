@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/rateladder/rateladder/harness/guide"
+	"github.com/rateladder/rateladder/harness/levels"
+)
+
+// cmdDebrief is ladder debrief N: once a level is done, what the
+// interviewer's guide says about it. Before, it says so and shows nothing
+// of the answer.
+func cmdDebrief(root string, args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "usage: ladder debrief LEVEL")
+		return 2
+	}
+	l, err := levels.Find(args[0])
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	fmt.Fprintf(stdout, "Checking level %d first...\n\n", l.Number)
+	g, err := testLevel(root, l, 0)
+	if err != nil {
+		fmt.Fprintln(stderr, "ladder debrief:", err)
+		return 1
+	}
+	if err := writeDebrief(stdout, root, g, style{color: useColor(stdout)}); err != nil {
+		fmt.Fprintln(stderr, "ladder debrief:", err)
+		return 1
+	}
+	return 0
+}
+
+// writeDebrief shows a done level's classic mistakes, each with the wrong
+// implementation the spec catches it with, and the table of approaches.
+// For a level that is not done it reads nothing of the guide.
+func writeDebrief(w io.Writer, root string, g levelGrade, st style) error {
+	l := g.Level
+	if g.status() != statusDone {
+		next := ""
+		for _, p := range g.Parts {
+			if !p.Done {
+				next = fmt.Sprintf(" Next: part %d, %s.", p.Number, lower(p.Title))
+				break
+			}
+		}
+		fmt.Fprintf(w, "Level %d is not done yet: %d of %d parts pass (%s).%s\n", l.Number, g.partsDone(), len(g.Parts), g.status(), next)
+		fmt.Fprintf(w, "The debrief shows the classic mistakes and the approaches once every part passes: before that, it would give the answer away. make test-level-%d shows where you are; make hint-%d gives a hint.\n", l.Number, l.Number)
+		return nil
+	}
+	gd, err := guide.Load(filepath.Join(root, l.Dir, guide.FileName))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, st.paint("1", fmt.Sprintf("Level %d: %s, the debrief", l.Number, l.Title)))
+	fmt.Fprintf(w, "\nAll %d parts pass. This is what the interviewer watches for on this question.\n\n", len(g.Parts))
+	fmt.Fprintln(w, st.paint("1", "## Classic mistakes the spec checks for"))
+	fmt.Fprintln(w)
+	for _, m := range gd.Mistakes {
+		fmt.Fprintf(w, "- %s\n  The spec checks this with %q.\n", m.Text, m.Mutant)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, st.paint("1", "## "+guide.Approaches))
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, gd.Approaches())
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Next: make compare-level-%d shows your code beside the reference. make interview-level-%d asks the question again, on the clock, one part at a time.\n", l.Number, l.Number)
+	return nil
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/guide"
+	"github.com/rateladder/rateladder/harness/levels"
+)
+
+// gradeWithDone is a level graded by hand: the first done parts pass.
+func gradeWithDone(l levels.Level, done int) levelGrade {
+	g := levelGrade{Level: l}
+	for i, p := range l.Parts {
+		pg := partGrade{Number: p.Number, Title: p.Title, Total: 1}
+		if i < done {
+			pg.Passed, pg.Done = 1, true
+			pg.Cases = []caseGrade{{Name: "c", Part: p.Number, Verdict: "pass"}}
+		} else {
+			pg.Cases = []caseGrade{{Name: "c", Part: p.Number, Verdict: "fail"}}
+		}
+		g.Parts = append(g.Parts, pg)
+	}
+	return g
+}
+
+func TestDebriefOfADoneLevelShowsTheMistakesAndTheApproaches(t *testing.T) {
+	root := repoRoot(t)
+	for _, l := range levels.All {
+		var b strings.Builder
+		require.NoError(t, writeDebrief(&b, root, gradeWithDone(l, len(l.Parts)), style{}))
+		out := b.String()
+		gd, err := guide.Load(filepath.Join(root, l.Dir, guide.FileName))
+		require.NoError(t, err)
+		for _, m := range gd.Mistakes {
+			require.Contains(t, out, "- "+m.Text+"\n  The spec checks this with \""+m.Mutant+"\".\n", "level %d", l.Number)
+		}
+		require.Contains(t, out, "## Approaches\n\n"+gd.Approaches()+"\n")
+		require.Contains(t, out, "make compare-level-"+strconv.Itoa(l.Number))
+		for _, plumbing := range []string{"(mutant:", "## Rubric", "## Clarifying questions"} {
+			if strings.Contains(out, plumbing) {
+				t.Errorf("level %d: the debrief shows %q:\n%s", l.Number, plumbing, out)
+			}
+		}
+		if strings.Contains(out, "\x1b[") {
+			t.Errorf("level %d: colour codes without a terminal", l.Number)
+		}
+	}
+}
+
+func TestDebriefBeforeTheLevelIsDoneShowsNothingOfTheAnswer(t *testing.T) {
+	l, _ := levels.Find("1")
+	gd, err := guide.Load(filepath.Join(repoRoot(t), l.Dir, guide.FileName))
+	require.NoError(t, err)
+	answers := []string{"| approach |", "The spec checks"}
+	for _, m := range gd.Mistakes {
+		answers = append(answers, m.Text, m.Mutant)
+	}
+	// No guide in root at all: the debrief must not even read it.
+	root := t.TempDir()
+	for done := range len(l.Parts) {
+		var b strings.Builder
+		require.NoError(t, writeDebrief(&b, root, gradeWithDone(l, done), style{}))
+		out := b.String()
+		require.Contains(t, out, "Level 1 is not done yet: "+strconv.Itoa(done)+" of 2 parts pass")
+		for _, answer := range answers {
+			if strings.Contains(out, answer) {
+				t.Errorf("with %d parts done, the debrief shows %q:\n%s", done, answer, out)
+			}
+		}
+	}
+}

@@ -1,0 +1,712 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/timeline"
+)
+
+// Interview mode plays the candidate's side of a mock interview: the
+// question of part 1 alone, a clock, the part's tests on every save, the
+// next part as the interviewer's follow-up once a part passes, and a
+// summary at the end, kept in .ladder/interviews/.
+
+// defaultBudget is an interview's length when TIME is not given.
+const defaultBudget = 45 * time.Minute
+
+// warnings are the times left at which the clock speaks up.
+var warnings = []time.Duration{10 * time.Minute, 2 * time.Minute}
+
+// interviewsDir keeps every interview's summary, as JSON and as text.
+const interviewsDir = "interviews"
+
+// How an interview ended.
+const (
+	endPassed  = "all parts passed"
+	endTimeUp  = "time up"
+	endStopped = "stopped"
+)
+
+// interviewRun is the interview running now, as state.json records it so
+// that make hint-N, in another process, can count its hints.
+type interviewRun struct {
+	Level int `json:"level"`
+	Part  int `json:"part"`
+	// Until is when the interview's time is up: a record left behind by
+	// an interview that did not end cleanly stops counting then.
+	Until time.Time `json:"until"`
+	// Hints counts the hints asked for, by part.
+	Hints map[string]int `json:"hints,omitempty"`
+}
+
+// running reports whether r is an interview of level n that is still on.
+func (r *interviewRun) running(n int, now time.Time) bool {
+	return r != nil && r.Level == n && now.Before(r.Until)
+}
+
+// interviewSummary is what an interview leaves behind.
+type interviewSummary struct {
+	Level          int             `json:"level"`
+	Title          string          `json:"title"`
+	Started        time.Time       `json:"started"`
+	BudgetSeconds  int             `json:"budget_seconds"`
+	ElapsedSeconds int             `json:"elapsed_seconds"`
+	End            string          `json:"end"`
+	FreshStub      bool            `json:"fresh_stub"`
+	Hints          int             `json:"hints"`
+	Parts          []interviewPart `json:"parts"`
+}
+
+// interviewPart is one part of an interview.
+type interviewPart struct {
+	Number   int    `json:"part"`
+	Title    string `json:"title"`
+	Reached  bool   `json:"reached"`
+	Passed   bool   `json:"passed"`
+	Seconds  int    `json:"seconds"` // from the part's question to its passing run, or to the end
+	Runs     int    `json:"runs"`
+	FirstRun bool   `json:"passed_first_run"`
+	Hints    int    `json:"hints"`
+}
+
+func (s interviewSummary) partsPassed() int {
+	n := 0
+	for _, p := range s.Parts {
+		if p.Passed {
+			n++
+		}
+	}
+	return n
+}
+
+// interview is one interview under way, with everything it depends on
+// injected: the tests drive it with a fake clock, their own change
+// notifications and interrupts, and no terminal.
+type interview struct {
+	root   string
+	level  levels.Level
+	budget time.Duration
+	clock  clock.Clock
+	out    io.Writer
+	st     style
+
+	// grade runs the tests of one part of the level, or of all (0).
+	grade func(part int) (levelGrade, error)
+	// reset offers to restore the level's stub.
+	reset func() int
+	// changes fires when a file of the level may have changed.
+	changes <-chan struct{}
+	// interrupt fires on Ctrl-C.
+	interrupt <-chan os.Signal
+	// ticks wake the clock up to warn and to end on time.
+	ticks <-chan time.Time
+	// settle is how long to wait after a change for the editor's last write.
+	settle time.Duration
+	// beforeWait, when set, is called each time the interview waits; the
+	// tests play the candidate in it.
+	beforeWait func()
+
+	intro    string
+	sections map[int]string
+	fresh    bool // whether the interview starts from a fresh stub
+
+	start    time.Time
+	deadline time.Time
+	current  int // index in sum.Parts of the part asked now
+	partFrom time.Time
+	warned   map[time.Duration]bool
+	seen     string // the level's files as the last run saw them (see snapshot)
+	sum      interviewSummary
+}
+
+func (iv *interview) dir() string { return filepath.Join(iv.root, iv.level.Dir) }
+
+// cmdInterview is ladder interview [--time 45m] N.
+func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("interview", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	budgetFlag := fs.String("time", "", "the interview's length, such as 45m or 30 (minutes); 45m when not given")
+	forcePoll := fs.Bool("poll", false, "check for changes by polling instead of file events")
+	every := fs.Duration("every", 500*time.Millisecond, "how often to poll")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil || len(pos) != 1 {
+		fmt.Fprintln(stderr, "usage: ladder interview [--time 45m] LEVEL   (make interview-level-N TIME=30m)")
+		return 2
+	}
+	l, err := levels.Find(pos[0])
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	budget := defaultBudget
+	if *budgetFlag != "" {
+		if budget, err = parseBudget(*budgetFlag); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 2
+		}
+	}
+	iv := &interview{
+		root: root, level: l, budget: budget, clock: clock.System{}, out: stdout,
+		st:     style{color: useColor(stdout)},
+		grade:  func(part int) (levelGrade, error) { return testLevel(root, l, part) },
+		reset:  func() int { return resetForInterview(root, l, stdout, stderr) },
+		settle: 150 * time.Millisecond,
+	}
+	if err := iv.prepare(); err != nil {
+		fmt.Fprintln(stderr, "ladder interview:", err)
+		return 1
+	}
+	// Ctrl-C before this point stops everything, as usual; from here on it
+	// ends the interview with a summary.
+	interrupt := make(chan os.Signal, 1)
+	signal.Notify(interrupt, os.Interrupt)
+	defer signal.Stop(interrupt)
+	iv.interrupt = interrupt
+	src := watchSource(root, iv.dir(), *forcePoll, *every, stdout)
+	defer src.Close()
+	iv.changes = src.C()
+	ticker := time.NewTicker(time.Second)
+	defer ticker.Stop()
+	iv.ticks = ticker.C
+	if _, err := iv.hold(); err != nil {
+		fmt.Fprintln(stderr, "ladder interview:", err)
+		return 1
+	}
+	return 0
+}
+
+// resetForInterview is the one place interview mode resets a level's stub,
+// keeping the learner's files in a backup: reset asks its own question.
+func resetForInterview(root string, l levels.Level, stdout, stderr io.Writer) int {
+	return cmdReset(root, []string{strconv.Itoa(l.Number)}, stdout, stderr)
+}
+
+// parseInterspersed parses flags before and after the positional
+// arguments: "interview 3 --time 30m" as well as "interview --time 30m 3".
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// parseBudget reads TIME: a Go duration ("30m", "1h15m") or a number of
+// minutes ("30").
+func parseBudget(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		n, nerr := strconv.Atoi(s)
+		if nerr != nil {
+			return 0, fmt.Errorf("TIME=%s: want a length such as 45m, 1h or 30 (minutes)", s)
+		}
+		d = time.Duration(n) * time.Minute
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("TIME=%s: an interview needs some time", s)
+	}
+	return d, nil
+}
+
+// run prepares the interview and holds it.
+func (iv *interview) run() (interviewSummary, error) {
+	if err := iv.prepare(); err != nil {
+		return interviewSummary{}, err
+	}
+	return iv.hold()
+}
+
+// prepare reads the question and makes sure the level is a fresh stub,
+// before the clock starts.
+func (iv *interview) prepare() error {
+	intro, sections, err := readmeParts(iv.root, iv.level)
+	if err != nil {
+		return err
+	}
+	iv.intro, iv.sections = intro, sections
+	iv.fresh, err = iv.freshStub()
+	return err
+}
+
+// hold runs the clock, the question and the tests, and returns the
+// summary, already saved.
+func (iv *interview) hold() (interviewSummary, error) {
+	iv.seen = snapshot(iv.dir())
+
+	l := iv.level
+	iv.start = iv.clock.Now()
+	iv.deadline = iv.start.Add(iv.budget)
+	iv.warned = map[time.Duration]bool{}
+	iv.sum = interviewSummary{Level: l.Number, Title: l.Title, Started: iv.start,
+		BudgetSeconds: seconds(iv.budget), FreshStub: iv.fresh}
+	for _, p := range l.Parts {
+		iv.sum.Parts = append(iv.sum.Parts, interviewPart{Number: p.Number, Title: p.Title})
+	}
+	iv.sum.Parts[0].Reached = true
+	iv.partFrom = iv.start
+	iv.recordRunning()
+
+	first := l.Parts[0].Number
+	fmt.Fprintf(iv.out, "%s\n", iv.st.paint("1", fmt.Sprintf("Mock interview: level %d, %s", l.Number, l.Title)))
+	fmt.Fprintf(iv.out, "You have %s, until %s. The question comes one part at a time: the next part comes when this one passes.\n",
+		minutes(iv.budget), iv.deadline.Format("15:04"))
+	fmt.Fprintf(iv.out, "Edit the files in %s: every save runs part %d's tests. make hint-%d gives a hint, and the summary counts it. Ctrl-C ends the interview.\n\n",
+		l.Dir, first, l.Number)
+	iv.heading("The question")
+	fmt.Fprintf(iv.out, "%s\n\n%s\n\n", iv.intro, iv.sections[first])
+	iv.heading("")
+	fmt.Fprintf(iv.out, "The clock is running. Save a file to run part %d's tests.\n", first)
+
+	end := ""
+	for end == "" {
+		if iv.beforeWait != nil {
+			iv.beforeWait()
+		}
+		select {
+		case <-iv.changes:
+			if iv.settle > 0 {
+				time.Sleep(iv.settle) // editors write a file in several steps: wait for the last
+			}
+			for len(iv.changes) > 0 {
+				<-iv.changes
+			}
+			// Only a change to the level's .go files is a run, not the
+			// watcher's own probe file in .ladder/.
+			if now := snapshot(iv.dir()); now != iv.seen {
+				iv.seen = now
+				end = iv.testRun()
+			}
+		case <-iv.ticks:
+			end = iv.checkClock(iv.clock.Now())
+		case <-iv.interrupt:
+			end = endStopped
+		}
+	}
+	return iv.finish(end)
+}
+
+// heading prints a rule across the log, with a title or without.
+func (iv *interview) heading(title string) {
+	line := strings.Repeat("-", 72)
+	if title != "" {
+		line = "--- " + title + " " + strings.Repeat("-", 67-len(title))
+	}
+	fmt.Fprintln(iv.out, iv.st.paint("1", line))
+}
+
+// freshStub makes sure the interview starts from the stub: every case of
+// the level still ends as "not implemented". When some case gets further,
+// it offers reset (which keeps a backup), and says whether the stub is
+// fresh now.
+func (iv *interview) freshStub() (bool, error) {
+	l := iv.level
+	fmt.Fprintf(iv.out, "Checking that level %d is a fresh stub...\n", l.Number)
+	g, err := iv.grade(0)
+	if err != nil {
+		return false, err
+	}
+	why := notFresh(g)
+	if why == "" {
+		fmt.Fprintln(iv.out)
+		return true, nil
+	}
+	fmt.Fprintf(iv.out, "Level %d is not a fresh stub: %s. An interview starts from the stub as shipped; reset puts it back and keeps your files in a backup.\n",
+		l.Number, why)
+	before := snapshot(iv.dir())
+	code := iv.reset()
+	if code == 0 && snapshot(iv.dir()) != before {
+		fmt.Fprintln(iv.out)
+		return true, nil
+	}
+	fmt.Fprintf(iv.out, "The interview goes on with level %d as it is; the summary says it did not start from a fresh stub.\n\n", l.Number)
+	return false, nil
+}
+
+// notFresh says why a graded level is not a fresh stub, or "" if it is.
+func notFresh(g levelGrade) string {
+	switch g.status() {
+	case statusNotStarted:
+		return ""
+	case statusNoBuild:
+		return "it does not compile"
+	case statusBroken, statusUnverified:
+		return "its tests did not run to their end"
+	}
+	passed, further := 0, 0
+	for _, p := range g.Parts {
+		passed += p.Passed
+		for _, c := range p.Cases {
+			if !c.Fuzz && c.Verdict != timeline.NotImplemented.String() {
+				further++
+			}
+		}
+	}
+	if passed == further {
+		return fmt.Sprintf("%d of its cases already pass", passed)
+	}
+	return fmt.Sprintf("%d of its cases get past \"not implemented\", and %d pass", further, passed)
+}
+
+// testRun runs the current part's tests and moves on when they pass. It
+// returns how the interview ended, or "" if it goes on.
+func (iv *interview) testRun() string {
+	now := iv.clock.Now()
+	left := iv.deadline.Sub(now)
+	if left <= 0 {
+		return endTimeUp
+	}
+	p := &iv.sum.Parts[iv.current]
+	p.Runs++
+	fmt.Fprintln(iv.out)
+	iv.heading(fmt.Sprintf("part %d, run %d, %s left", p.Number, p.Runs, minutes(left)))
+	g, err := iv.grade(p.Number)
+	select {
+	case <-iv.interrupt:
+		// Ctrl-C reached the tests too: this run counts for nothing.
+		p.Runs--
+		return endStopped
+	default:
+	}
+	if err != nil {
+		fmt.Fprintf(iv.out, "The tests could not run: %v\n", err)
+		return iv.checkClock(iv.clock.Now())
+	}
+	writeGrade(iv.out, g, p.Number, false)
+	if !gradePassed(g, p.Number) {
+		return iv.checkClock(iv.clock.Now())
+	}
+	// The part is done when the candidate saved, not when go test ended.
+	p.Passed, p.FirstRun, p.Seconds = true, p.Runs == 1, seconds(now.Sub(iv.partFrom))
+	if iv.current == len(iv.sum.Parts)-1 {
+		iv.sum.ElapsedSeconds = seconds(now.Sub(iv.start))
+		fmt.Fprintf(iv.out, "\n%s\n", iv.st.paint("32", fmt.Sprintf("Part %d passes: all %d parts pass, %s in, with %s to spare.",
+			p.Number, len(iv.sum.Parts), minutes(now.Sub(iv.start)), minutes(left))))
+		return endPassed
+	}
+	iv.current++
+	next := &iv.sum.Parts[iv.current]
+	next.Reached = true
+	iv.partFrom = now
+	iv.recordRunning()
+	fmt.Fprintf(iv.out, "\n%s\n\n", iv.st.paint("32", fmt.Sprintf("Part %d passes, %s in.", p.Number, minutes(now.Sub(iv.start)))))
+	iv.heading("The follow-up")
+	fmt.Fprintf(iv.out, "Good. Now: %s.\n\n%s\n\n", lower(next.Title), iv.sections[next.Number])
+	iv.heading("")
+	fmt.Fprintf(iv.out, "Save a file to run part %d's tests.\n", next.Number)
+	return iv.checkClock(iv.clock.Now())
+}
+
+// checkClock warns when a warning's time has come, and says when the time
+// is up.
+func (iv *interview) checkClock(now time.Time) string {
+	left := iv.deadline.Sub(now)
+	if left <= 0 {
+		return endTimeUp
+	}
+	say := time.Duration(0)
+	for _, w := range warnings {
+		if left <= w && w < iv.budget && !iv.warned[w] {
+			iv.warned[w] = true
+			say = w // the warnings go from most time left to least: the last one crossed is the one to say
+		}
+	}
+	if say != 0 {
+		fmt.Fprintf(iv.out, "\n%s\n", iv.st.paint("33", fmt.Sprintf("%d minutes left (%s).", int(say/time.Minute), minutes(left))))
+	}
+	return ""
+}
+
+// finish ends the interview: time of the part left open, hints from the
+// state, the summary printed and saved.
+func (iv *interview) finish(end string) (interviewSummary, error) {
+	now := iv.clock.Now()
+	if end == endTimeUp || now.After(iv.deadline) {
+		now = iv.deadline
+	}
+	if end != endPassed {
+		iv.sum.ElapsedSeconds = seconds(now.Sub(iv.start))
+		p := &iv.sum.Parts[iv.current]
+		p.Seconds = seconds(now.Sub(iv.partFrom))
+	}
+	iv.sum.End = end
+	s, err := loadState(iv.root)
+	if err == nil {
+		if r := s.Interview; r != nil && r.Level == iv.level.Number {
+			for i := range iv.sum.Parts {
+				p := &iv.sum.Parts[i]
+				p.Hints = r.Hints[strconv.Itoa(p.Number)]
+				iv.sum.Hints += p.Hints
+			}
+		}
+		s.Interview = nil
+		err = saveState(iv.root, s)
+	}
+	if err != nil {
+		fmt.Fprintf(iv.out, "(The hints asked for could not be read: %v)\n", err)
+	}
+
+	switch end {
+	case endTimeUp:
+		fmt.Fprintf(iv.out, "\n%s\n", iv.st.paint("31", "Time is up."))
+	case endStopped:
+		fmt.Fprintln(iv.out, "\nInterview stopped.")
+	}
+	fmt.Fprintln(iv.out)
+	writeSummary(iv.out, iv.sum)
+	path, err := saveSummary(iv.root, iv.sum)
+	if err != nil {
+		return iv.sum, fmt.Errorf("could not keep the summary: %w", err)
+	}
+	fmt.Fprintf(iv.out, "\nKept in %s (and .json beside it).\n", path)
+	if iv.sum.partsPassed() == len(iv.sum.Parts) {
+		fmt.Fprintf(iv.out, "make debrief-level-%d shows the classic mistakes and the approaches.\n", iv.level.Number)
+	}
+	return iv.sum, nil
+}
+
+// recordRunning writes the interview into state.json, for make hint-N.
+func (iv *interview) recordRunning() {
+	s, err := loadState(iv.root)
+	if err != nil {
+		fmt.Fprintf(iv.out, "(Hints will not be counted: %v)\n", err)
+		return
+	}
+	r := s.Interview
+	if !r.running(iv.level.Number, iv.clock.Now()) || iv.current == 0 {
+		r = &interviewRun{Level: iv.level.Number, Until: iv.deadline, Hints: map[string]int{}}
+	}
+	r.Part = iv.sum.Parts[iv.current].Number
+	s.Interview = r
+	if err := saveState(iv.root, s); err != nil {
+		fmt.Fprintf(iv.out, "(Hints will not be counted: %v)\n", err)
+	}
+}
+
+// writeSummary prints an interview's summary, as it is kept in
+// .ladder/interviews/ and as the README shows one.
+func writeSummary(w io.Writer, s interviewSummary) {
+	fmt.Fprintf(w, "Interview summary: level %d, %s\n", s.Level, s.Title)
+	how := map[string]string{endPassed: "all parts passed", endTimeUp: "time was up", endStopped: "stopped with Ctrl-C"}[s.End]
+	fmt.Fprintf(w, "Started %s with %s on the clock. Ended after %s: %s.\n\n",
+		s.Started.Format("2006-01-02 15:04"), minutes(time.Duration(s.BudgetSeconds)*time.Second),
+		minutes(time.Duration(s.ElapsedSeconds)*time.Second), how)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  part\ttitle\ttime\truns\thints\tresult")
+	var first, passed, notReached []string
+	for _, p := range s.Parts {
+		result := "not passed"
+		switch {
+		case !p.Reached:
+			result = "not reached"
+			notReached = append(notReached, strconv.Itoa(p.Number))
+		case p.FirstRun:
+			result = "passed on the first run"
+			first = append(first, strconv.Itoa(p.Number))
+			passed = append(passed, strconv.Itoa(p.Number))
+		case p.Passed:
+			result = "passed"
+			passed = append(passed, strconv.Itoa(p.Number))
+		}
+		if !p.Reached {
+			fmt.Fprintf(tw, "  %d\t%s\t-\t-\t-\t%s\n", p.Number, p.Title, result)
+			continue
+		}
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%d\t%d\t%s\n", p.Number, p.Title, minutes(time.Duration(p.Seconds)*time.Second), p.Runs, p.Hints, result)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Parts passed: %d of %d.\n", len(passed), len(s.Parts))
+	fmt.Fprintf(w, "Passed on the first run: %s.\n", partList(first))
+	fmt.Fprintf(w, "Hints asked for (make hint-%d during the interview): %d.\n", s.Level, s.Hints)
+	fmt.Fprintf(w, "Parts not reached: %s.\n", partList(notReached))
+	if !s.FreshStub {
+		fmt.Fprintln(w, "It did not start from a fresh stub.")
+	}
+}
+
+func partList(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return "none"
+	case 1:
+		return "part " + parts[0]
+	}
+	return "parts " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// saveSummary keeps the summary as .ladder/interviews/level-N-<time>.txt
+// and .json, and returns the text file's path, relative to root.
+func saveSummary(root string, s interviewSummary) (string, error) {
+	dir := filepath.Join(stateDir, interviewsDir)
+	if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+		return "", err
+	}
+	base := filepath.Join(dir, fmt.Sprintf("level-%d-%s", s.Level, s.Started.Format("20060102-150405")))
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(root, base+".json"), append(data, '\n'), 0o644); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	writeSummary(&b, s)
+	if err := os.WriteFile(filepath.Join(root, base+".txt"), []byte(b.String()), 0o644); err != nil {
+		return "", err
+	}
+	return base + ".txt", nil
+}
+
+// interviewBest is a level's best interview, as progress shows it: the
+// most parts passed, then the shortest time.
+type interviewBest struct {
+	Seconds     int       `json:"seconds"`
+	PartsPassed int       `json:"parts_passed"`
+	Parts       int       `json:"parts"`
+	End         string    `json:"end"`
+	Started     time.Time `json:"started"`
+	Interviews  int       `json:"interviews"` // how many were held
+}
+
+// bestInterviews reads every kept summary and returns each level's best.
+// A damaged file is skipped: it must not stop make progress.
+func bestInterviews(root string) map[int]*interviewBest {
+	files, _ := filepath.Glob(filepath.Join(root, stateDir, interviewsDir, "level-*.json"))
+	sort.Strings(files)
+	out := map[int]*interviewBest{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var s interviewSummary
+		if json.Unmarshal(data, &s) != nil || s.Level == 0 || len(s.Parts) == 0 {
+			continue
+		}
+		cand := &interviewBest{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: len(s.Parts), End: s.End, Started: s.Started}
+		b := out[s.Level]
+		if b == nil || cand.PartsPassed > b.PartsPassed || (cand.PartsPassed == b.PartsPassed && cand.Seconds < b.Seconds) {
+			if b != nil {
+				cand.Interviews = b.Interviews
+			}
+			b = cand
+			out[s.Level] = b
+		}
+		b.Interviews++
+	}
+	return out
+}
+
+// addInterviews puts each level's best interview into the ladder.
+func addInterviews(root string, rep *ladderReport) {
+	best := bestInterviews(root)
+	for i := range rep.Levels {
+		rep.Levels[i].BestInterview = best[rep.Levels[i].Number]
+	}
+}
+
+// writeInterviews prints the best interview of each level that had one.
+func writeInterviews(w io.Writer, rep ladderReport) {
+	header := false
+	for _, l := range rep.Levels {
+		b := l.BestInterview
+		if b == nil {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(w, "\nmock interviews (make interview-level-N), the best of each level:")
+			header = true
+		}
+		what := fmt.Sprintf("all %d parts", b.Parts)
+		if b.PartsPassed < b.Parts {
+			what = fmt.Sprintf("%d of %d parts (%s)", b.PartsPassed, b.Parts, b.End)
+		}
+		fmt.Fprintf(w, "  level %d  %s, %s, best of %d\n", l.Number, minutes(time.Duration(b.Seconds)*time.Second), what, b.Interviews)
+	}
+}
+
+// minutes writes a duration as minutes and seconds: "12m05s".
+func minutes(d time.Duration) string {
+	s := seconds(d)
+	return fmt.Sprintf("%dm%02ds", s/60, s%60)
+}
+
+func seconds(d time.Duration) int {
+	return int(d.Round(time.Second) / time.Second)
+}
+
+// partHeadingRE matches the heading of a part in a level's README.
+var partHeadingRE = regexp.MustCompile(`^## Part (\d+):`)
+
+// readmeParts splits a level's README into what part 1 needs (the story,
+// the API, the rules and the worked examples: everything before
+// "## Part 1") and each part's section, from its heading to the next
+// "## " heading. "## Run it" and what follows belong to no part.
+func readmeParts(root string, l levels.Level) (string, map[int]string, error) {
+	path := filepath.Join(root, l.Dir, "README.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", nil, err
+	}
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	var intro []string
+	sections := map[int]string{}
+	part := 0 // the part whose section the line is in
+	inIntro := true
+	var cur []string
+	flush := func() {
+		if part != 0 {
+			sections[part] = strings.TrimSpace(strings.Join(cur, "\n"))
+		}
+		cur, part = nil, 0
+	}
+	inFence := false
+	for _, line := range lines {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			inFence = !inFence
+		}
+		if !inFence && strings.HasPrefix(line, "## ") {
+			flush()
+			if m := partHeadingRE.FindStringSubmatch(line); m != nil {
+				inIntro = false
+				part, _ = strconv.Atoi(m[1])
+			} else if !inIntro {
+				continue
+			}
+		}
+		switch {
+		case part != 0:
+			cur = append(cur, line)
+		case inIntro:
+			intro = append(intro, line)
+		}
+	}
+	flush()
+	for _, p := range l.Parts {
+		if sections[p.Number] == "" {
+			return "", nil, errors.New(path + ": no \"## Part " + strconv.Itoa(p.Number) + ":\" section")
+		}
+	}
+	return strings.TrimSpace(strings.Join(intro, "\n")), sections, nil
+}

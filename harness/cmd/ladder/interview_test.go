@@ -1,0 +1,558 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/levels"
+)
+
+// The candidate's code for level 1, written here so that no test needs
+// solutions/. syntaxError does not compile; halfDone (in progress_test.go)
+// passes part 1 with a re-slicing queue that part 2 rejects; compacting
+// passes both parts: its slice moves the live hits to the front when the
+// dead ones fill half of it, so steady traffic allocates nothing.
+const (
+	syntaxError = "package hitcounter\n\nfunc New( {\n"
+	compacting  = `package hitcounter
+
+import "time"
+
+type Counter struct {
+	window time.Duration
+	times  []time.Time
+	oldest int // times[:oldest] have left the window
+}
+
+func New(window time.Duration) *Counter {
+	if window <= 0 {
+		panic("hitcounter: window " + window.String() + " is not positive")
+	}
+	return &Counter{window: window}
+}
+
+func (c *Counter) Hit(now time.Time) {
+	c.Count(now)
+	if len(c.times) == cap(c.times) && 2*c.oldest >= len(c.times) && c.oldest > 0 {
+		live := copy(c.times, c.times[c.oldest:])
+		c.times, c.oldest = c.times[:live], 0
+	}
+	c.times = append(c.times, now)
+}
+
+func (c *Counter) Count(now time.Time) int {
+	for c.oldest < len(c.times) && now.Sub(c.times[c.oldest]) >= c.window {
+		c.oldest++
+	}
+	return len(c.times) - c.oldest
+}
+`
+)
+
+// testInterview is an interview of level l in root, with a fake clock that
+// starts at a whole second of today, no terminal, and the real grader.
+func testInterview(t *testing.T, root string, l levels.Level, out *bytes.Buffer) (*interview, *clock.Fake, chan struct{}) {
+	t.Helper()
+	fake := clock.NewFake()
+	// Today, not the epoch: make hint-N in the same test reads the real
+	// clock to know whether the interview is still on.
+	fake.Set(time.Now().Truncate(time.Second))
+	changes := make(chan struct{}, 1)
+	iv := &interview{
+		root: root, level: l, budget: defaultBudget, clock: fake, out: out,
+		grade:   func(part int) (levelGrade, error) { return testLevel(root, l, part) },
+		reset:   func() int { t.Fatal("reset offered for a fresh stub"); return 1 },
+		changes: changes,
+	}
+	return iv, fake, changes
+}
+
+func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs level 1's tests four times on a copy of the ladder")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	root := copyLadder(t)
+	if _, err := os.Stat(filepath.Join(root, "solutions")); !os.IsNotExist(err) {
+		t.Fatal("the copy has a solutions/ folder")
+	}
+	l, _ := levels.Find("1")
+	stub := filepath.Join(root, l.Dir, "hitcounter.go")
+	var out bytes.Buffer
+	iv, fake, changes := testInterview(t, root, l, &out)
+	start := fake.Now()
+
+	save := func(src string, after time.Duration) {
+		t.Helper()
+		require.NoError(t, os.WriteFile(stub, []byte(src), 0o644))
+		fake.Advance(after)
+		changes <- struct{}{}
+	}
+	noPart2 := func(when string) {
+		t.Helper()
+		for _, secret := range []string{"## Part 2", "A million hits a second", "a million hits a second", "## Run it", "Beyond the interview", "## Hint"} {
+			if strings.Contains(out.String(), secret) {
+				t.Fatalf("%s, the log shows %q:\n%s", when, secret, out.String())
+			}
+		}
+	}
+	var hintOut bytes.Buffer
+	step := 0
+	iv.beforeWait = func() {
+		step++
+		switch step {
+		case 1:
+			noPart2("at the start")
+			for _, want := range []string{"Checking that level 1 is a fresh stub", "You have 45m00s", "# Level 1: Hit counter", "## The API", "## Part 1: Count the last window"} {
+				require.Contains(t, out.String(), want)
+			}
+			save(syntaxError, 3*time.Minute)
+		case 2:
+			require.Contains(t, out.String(), "--- part 1, run 1, 42m00s left")
+			require.Contains(t, out.String(), "level 1: does not compile")
+			noPart2("after a run that does not compile")
+			var errOut bytes.Buffer
+			require.Equal(t, 0, cmdHint(root, []string{"1"}, &hintOut, &errOut), errOut.String())
+			save(halfDone, 9*time.Minute)
+		case 3:
+			log := out.String()
+			require.Contains(t, log, "--- part 1, run 2, 33m00s left")
+			passed := strings.Index(log, "Part 1 passes, 12m00s in.")
+			asked := strings.Index(log, "Good. Now: a million hits a second.\n\n## Part 2: A million hits a second\n")
+			if passed < 0 || asked < passed {
+				t.Fatalf("after part 1 passed, the log does not follow up with part 2:\n%s", log)
+			}
+			save(compacting, 10*time.Minute)
+		default:
+			t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
+		}
+	}
+	sum, err := iv.run()
+	require.NoError(t, err, out.String())
+	log := out.String()
+	require.Contains(t, log, "--- part 2, run 1, 23m00s left")
+	require.Contains(t, log, "all 2 parts pass, 22m00s in, with 23m00s to spare")
+
+	want := interviewSummary{
+		Level: 1, Title: "Hit counter", Started: start, BudgetSeconds: 45 * 60, ElapsedSeconds: 22 * 60,
+		End: endPassed, FreshStub: true, Hints: 1,
+		Parts: []interviewPart{
+			{Number: 1, Title: "Count the last window", Reached: true, Passed: true, Seconds: 12 * 60, Runs: 2, Hints: 1},
+			{Number: 2, Title: "A million hits a second", Reached: true, Passed: true, Seconds: 10 * 60, Runs: 1, FirstRun: true},
+		},
+	}
+	if diff := cmp.Diff(want, sum); diff != "" {
+		t.Errorf("summary mismatch (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(hintOut.String(), "Level 1, hint 1 of 4") || !strings.Contains(hintOut.String(), "this hint counts in its summary") {
+		t.Errorf("make hint-1 during the interview printed:\n%s\nwant hint 1, counted", hintOut.String())
+	}
+	for _, line := range []string{
+		"  1     Count the last window    12m00s  2     1      passed",
+		"  2     A million hits a second  10m00s  1     0      passed on the first run",
+		"Passed on the first run: part 2.",
+		"Hints asked for (make hint-1 during the interview): 1.",
+		"Parts not reached: none.",
+	} {
+		require.Contains(t, log, line+"\n")
+	}
+	if strings.Contains(log, "\x1b[") {
+		t.Errorf("the log has colour codes without a terminal:\n%q", log)
+	}
+	checkKept(t, root, sum)
+
+	s, err := loadState(root)
+	require.NoError(t, err)
+	if s.Interview != nil {
+		t.Errorf("state.json still records an interview after it ended: %+v", s.Interview)
+	}
+
+	// The level is done now: the debrief shows the guide.
+	got, code := runLadder(t, root, "debrief", "1")
+	require.Equal(t, 0, code, got)
+	require.Contains(t, got, `The spec checks this with "never expires".`)
+}
+
+// checkKept checks the summary kept in .ladder/interviews/, as JSON and as
+// text.
+func checkKept(t *testing.T, root string, sum interviewSummary) {
+	t.Helper()
+	base := filepath.Join(root, stateDir, interviewsDir, "level-"+strconv.Itoa(sum.Level)+"-"+sum.Started.Format("20060102-150405"))
+	data, err := os.ReadFile(base + ".json")
+	require.NoError(t, err)
+	var kept interviewSummary
+	require.NoError(t, json.Unmarshal(data, &kept))
+	if diff := cmp.Diff(sum, kept, cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })); diff != "" {
+		t.Errorf("kept JSON mismatch (-want +got):\n%s", diff)
+	}
+	text, err := os.ReadFile(base + ".txt")
+	require.NoError(t, err)
+	var b strings.Builder
+	writeSummary(&b, sum)
+	require.Equal(t, b.String(), string(text))
+}
+
+// fakeGrader stands in for the tests of a level: each part passes once
+// pass says so, and until then its one case ends with verdict.
+type fakeGrader struct {
+	l       levels.Level
+	pass    map[int]bool
+	verdict string
+	runs    []int // the parts asked for, in order
+}
+
+func (f *fakeGrader) grade(part int) (levelGrade, error) {
+	f.runs = append(f.runs, part)
+	g := levelGrade{Level: f.l}
+	for _, p := range f.l.Parts {
+		pg := partGrade{Number: p.Number, Title: p.Title, Total: 1}
+		if f.pass[p.Number] {
+			pg.Passed, pg.Done = 1, true
+			pg.Cases = []caseGrade{{Name: "c", Part: p.Number, Verdict: "pass"}}
+		} else {
+			pg.Cases = []caseGrade{{Name: "c", Part: p.Number, Verdict: f.verdict, Missing: "New", Report: "case \"c\" went wrong"}}
+		}
+		g.Parts = append(g.Parts, pg)
+	}
+	return g, nil
+}
+
+// fakeCandidate drives an interview of level n on a copy of the level's
+// README and hints alone, with the fake grader: it runs no go test at all.
+type fakeCandidate struct {
+	iv        *interview
+	grader    *fakeGrader
+	clock     *clock.Fake
+	changes   chan struct{}
+	interrupt chan os.Signal
+	ticks     chan time.Time
+	saves     int
+}
+
+func fakeInterview(t *testing.T, n string, out *bytes.Buffer) *fakeCandidate {
+	t.Helper()
+	l, err := levels.Find(n)
+	require.NoError(t, err)
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
+	for _, f := range []string{"README.md", "HINTS.md"} {
+		copyTree(t, filepath.Join(repoRoot(t), l.Dir, f), filepath.Join(root, l.Dir, f))
+	}
+	c := &fakeCandidate{
+		grader:  &fakeGrader{l: l, pass: map[int]bool{}, verdict: "not implemented"},
+		clock:   clock.NewFake(),
+		changes: make(chan struct{}, 1), interrupt: make(chan os.Signal, 1), ticks: make(chan time.Time, 1),
+	}
+	c.clock.Set(time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC))
+	c.iv = &interview{
+		root: root, level: l, budget: defaultBudget, clock: c.clock, out: out,
+		grade: c.grader.grade, reset: func() int { t.Fatal("reset offered for a fresh stub"); return 1 },
+		changes: c.changes, interrupt: c.interrupt, ticks: c.ticks,
+	}
+	return c
+}
+
+// save writes the level's .go file anew after some time, as a save does.
+func (c *fakeCandidate) save(t *testing.T, after time.Duration) {
+	t.Helper()
+	c.saves++
+	src := "package level // save " + strings.Repeat("x", c.saves) + "\n"
+	require.NoError(t, os.WriteFile(filepath.Join(c.iv.dir(), "code.go"), []byte(src), 0o644))
+	c.clock.Advance(after)
+	c.changes <- struct{}{}
+}
+
+// tick moves the clock on and lets the interview look at it.
+func (c *fakeCandidate) tick(after time.Duration) {
+	c.clock.Advance(after)
+	c.ticks <- c.clock.Now()
+}
+
+func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
+	var out bytes.Buffer
+	c := fakeInterview(t, "3", &out)
+	iv, f, tick := c.iv, c.grader, c.tick
+	step := 0
+	iv.beforeWait = func() {
+		step++
+		switch step {
+		case 1:
+			f.pass[1] = true
+			c.save(t, 20*time.Minute)
+		case 2:
+			require.Contains(t, out.String(), "Good. Now: time going backwards.\n\n## Part 2: Time going backwards\n")
+			if strings.Contains(out.String(), "## Part 3") {
+				t.Fatalf("part 3 shown while part 2 is asked:\n%s", out.String())
+			}
+			f.verdict = "fail"
+			c.save(t, 10*time.Minute) // part 2, run 1: fails, 15 minutes left
+		case 3:
+			tick(6 * time.Minute) // 9 minutes left
+		case 4:
+			require.Contains(t, out.String(), "10 minutes left (9m00s).")
+			tick(7*time.Minute + 30*time.Second) // 1m30s left
+		case 5:
+			require.Contains(t, out.String(), "2 minutes left (1m30s).")
+			tick(time.Minute) // 30s left
+		case 6:
+			// Saved after the time is up, before the clock's tick: no run.
+			c.save(t, time.Minute)
+		default:
+			t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
+		}
+	}
+	sum, err := iv.run()
+	require.NoError(t, err)
+	log := out.String()
+	for warning, want := range map[string]int{"10 minutes left": 1, "2 minutes left": 1, "Time is up.": 1} {
+		if got := strings.Count(log, warning); got != want {
+			t.Errorf("the log says %q %d times, want %d:\n%s", warning, got, want, log)
+		}
+	}
+	if diff := cmp.Diff([]int{0, 1, 2}, f.runs); diff != "" {
+		t.Errorf("parts tested (-want +got), 0 being the fresh-stub check:\n%s", diff)
+	}
+	want := interviewSummary{
+		Level: 3, Title: "Token bucket", Started: time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC),
+		BudgetSeconds: 45 * 60, ElapsedSeconds: 45 * 60, End: endTimeUp, FreshStub: true,
+		Parts: []interviewPart{
+			{Number: 1, Title: "Lazy refill and capped bursts", Reached: true, Passed: true, Seconds: 20 * 60, Runs: 1, FirstRun: true},
+			{Number: 2, Title: "Time going backwards", Reached: true, Seconds: 25 * 60, Runs: 1},
+			{Number: 3, Title: "When to retry"},
+		},
+	}
+	if diff := cmp.Diff(want, sum); diff != "" {
+		t.Errorf("summary mismatch (-want +got):\n%s", diff)
+	}
+	for _, line := range []string{
+		"Ended after 45m00s: time was up.",
+		"  2     Time going backwards           25m00s  1     0      not passed",
+		"  3     When to retry                  -       -     -      not reached",
+		"Parts passed: 1 of 3.",
+		"Parts not reached: part 3.",
+	} {
+		require.Contains(t, log, line+"\n")
+	}
+	checkKept(t, iv.root, sum)
+}
+
+func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
+	var out bytes.Buffer
+	c := fakeInterview(t, "1", &out)
+	iv := c.iv
+	iv.budget = 30 * time.Minute
+	step := 0
+	iv.beforeWait = func() {
+		step++
+		switch step {
+		case 1:
+			// A notification without a change (the watcher's probe file)
+			// runs nothing.
+			c.changes <- struct{}{}
+		case 2:
+			c.save(t, 5*time.Minute)
+		case 3:
+			require.Contains(t, out.String(), "--- part 1, run 1, 25m00s left")
+			require.Contains(t, out.String(), "not implemented yet: New")
+			c.clock.Advance(2*time.Minute + 29*time.Second)
+			c.interrupt <- os.Interrupt
+		default:
+			t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
+		}
+	}
+	sum, err := iv.run()
+	require.NoError(t, err)
+	if sum.End != endStopped || sum.ElapsedSeconds != 7*60+29 || sum.Parts[0].Seconds != 7*60+29 || sum.Parts[0].Runs != 1 || sum.Parts[0].Passed || sum.Parts[1].Reached {
+		t.Errorf("summary after Ctrl-C = %+v", sum)
+	}
+	if strings.Contains(out.String(), "## Part 2") {
+		t.Errorf("Ctrl-C in part 1 showed part 2:\n%s", out.String())
+	}
+	require.Contains(t, out.String(), "Interview stopped.\n\nInterview summary: level 1, Hit counter\n")
+	require.Contains(t, out.String(), "Ended after 7m29s: stopped with Ctrl-C.")
+	require.Contains(t, out.String(), "Parts not reached: part 2.")
+	checkKept(t, iv.root, sum)
+}
+
+func TestInterviewCtrlCDuringARunCountsNoRun(t *testing.T) {
+	var out bytes.Buffer
+	c := fakeInterview(t, "1", &out)
+	grade := c.iv.grade
+	c.iv.grade = func(part int) (levelGrade, error) {
+		if part != 0 {
+			c.interrupt <- os.Interrupt // the tests get the Ctrl-C too, and end part way
+		}
+		return grade(part)
+	}
+	step := 0
+	c.iv.beforeWait = func() {
+		step++
+		if step > 1 {
+			t.Fatalf("the interview waits again after Ctrl-C:\n%s", out.String())
+		}
+		c.save(t, 4*time.Minute)
+	}
+	sum, err := c.iv.run()
+	require.NoError(t, err)
+	if sum.End != endStopped || sum.Parts[0].Runs != 0 || sum.ElapsedSeconds != 4*60 {
+		t.Errorf("summary = %+v, want stopped after 4m with no run", sum)
+	}
+	if strings.Contains(out.String(), "not implemented yet") {
+		t.Errorf("the interrupted run's results were shown:\n%s", out.String())
+	}
+}
+
+func TestInterviewOffersResetForAStubThatIsNotFresh(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		resetted bool
+	}{{"reset", true}, {"declined", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			c := fakeInterview(t, "1", &out)
+			iv, f := c.iv, c.grader
+			f.verdict = "fail"
+			stub := filepath.Join(iv.root, iv.level.Dir, "hitcounter.go")
+			require.NoError(t, os.WriteFile(stub, []byte("the learner's code"), 0o644))
+			offered := 0
+			iv.reset = func() int {
+				offered++
+				if tc.resetted {
+					f.verdict = "not implemented"
+					require.NoError(t, os.WriteFile(stub, []byte("the stub as shipped"), 0o644))
+				}
+				return 0
+			}
+			iv.beforeWait = func() { c.interrupt <- os.Interrupt }
+			sum, err := iv.run()
+			require.NoError(t, err)
+			require.Equal(t, 1, offered)
+			require.Contains(t, out.String(), `Level 1 is not a fresh stub: 2 of its cases get past "not implemented", and 0 pass.`)
+			if sum.FreshStub != tc.resetted {
+				t.Errorf("FreshStub = %v, want %v", sum.FreshStub, tc.resetted)
+			}
+			if said := strings.Contains(out.String(), "It did not start from a fresh stub."); said == tc.resetted {
+				t.Errorf("summary says it did not start fresh: %v, want %v:\n%s", said, !tc.resetted, out.String())
+			}
+		})
+	}
+}
+
+func TestReadmePartsShowPart1Alone(t *testing.T) {
+	root := repoRoot(t)
+	for _, l := range levels.All {
+		intro, sections, err := readmeParts(root, l)
+		require.NoError(t, err)
+		if !strings.HasPrefix(intro, "# Level ") || !strings.Contains(intro, "## The API") || strings.Contains(intro, "## Part") {
+			t.Errorf("level %d: the intro is not the story and the API alone:\n%s", l.Number, intro)
+		}
+		for _, p := range l.Parts {
+			s := sections[p.Number]
+			heading := "## Part " + strconv.Itoa(p.Number) + ": " + p.Title + "\n"
+			if !strings.HasPrefix(s, heading) || strings.Count(s, "\n## ") != 0 {
+				t.Errorf("level %d, part %d: section does not start with %q or runs into another:\n%s", l.Number, p.Number, heading, s)
+			}
+		}
+		if last := sections[len(l.Parts)]; strings.Contains(last, "Run it") || strings.Contains(last, "Beyond the interview") {
+			t.Errorf("level %d: the last part's section runs on:\n%s", l.Number, last)
+		}
+	}
+}
+
+func TestInterviewArguments(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"interview", "9"}, "there is no level 9; the levels are 1 to 8"},
+		{[]string{"interview", "--time", "soon", "1"}, "TIME=soon: want a length such as 45m, 1h or 30 (minutes)"},
+		{[]string{"interview", "1", "--time", "0"}, "TIME=0: an interview needs some time"},
+		{[]string{"interview"}, "usage: ladder interview"},
+		{[]string{"debrief", "0"}, "there is no level 0; the levels are 1 to 8"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(tc.args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("%v = exit %d, %q; want exit 2 and %q", tc.args, code, errOut.String(), tc.want)
+		}
+	}
+	for in, want := range map[string]time.Duration{"30m": 30 * time.Minute, "30": 30 * time.Minute, "1h15m": 75 * time.Minute} {
+		if got, err := parseBudget(in); err != nil || got != want {
+			t.Errorf("parseBudget(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+}
+
+func TestInterviewSummaryInREADMEIsWhatTheWriterPrints(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "interview-summary.json"))
+	require.NoError(t, err)
+	var s interviewSummary
+	require.NoError(t, json.Unmarshal(data, &s))
+	var b strings.Builder
+	writeSummary(&b, s)
+
+	readme, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	require.NoError(t, err)
+	m := regexp.MustCompile("(?s)## Mock interviews\n.*?```\n(Interview summary:.*?)```\n").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("README.md has no summary block in its \"## Mock interviews\" section")
+	}
+	if diff := cmp.Diff(b.String(), string(m[1])); diff != "" {
+		t.Errorf("README.md's summary is not what writeSummary prints for testdata/interview-summary.json (-want +got):\n%s", diff)
+	}
+}
+
+func TestProgressShowsTheBestInterviewOfEachLevel(t *testing.T) {
+	root := t.TempDir()
+	day := time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC)
+	for i, s := range []interviewSummary{
+		{Level: 1, Started: day, ElapsedSeconds: 30 * 60, End: endPassed, Parts: []interviewPart{{Passed: true}, {Passed: true}}},
+		{Level: 1, Started: day.Add(time.Hour), ElapsedSeconds: 22 * 60, End: endPassed, Parts: []interviewPart{{Passed: true}, {Passed: true}}},
+		{Level: 1, Started: day.Add(2 * time.Hour), ElapsedSeconds: 10 * 60, End: endStopped, Parts: []interviewPart{{Passed: true}, {}}},
+		{Level: 3, Started: day, ElapsedSeconds: 45 * 60, End: endTimeUp, Parts: []interviewPart{{Passed: true}, {Passed: true}, {}}},
+	} {
+		s.Started = s.Started.Add(time.Duration(i) * time.Second)
+		_, err := saveSummary(root, s)
+		require.NoError(t, err)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(root, stateDir, interviewsDir, "level-2-damaged.json"), []byte("{"), 0o644))
+	rep := ladderReport{Levels: []levelReport{{Number: 1}, {Number: 2}, {Number: 3}}}
+	addInterviews(root, &rep)
+	if b := rep.Levels[0].BestInterview; b == nil || b.Seconds != 22*60 || b.PartsPassed != 2 || b.Interviews != 3 {
+		t.Errorf("level 1's best interview = %+v, want 22m with both parts, of 3", b)
+	}
+	if rep.Levels[1].BestInterview != nil {
+		t.Errorf("level 2 has a best interview from a damaged file: %+v", rep.Levels[1].BestInterview)
+	}
+	var text strings.Builder
+	writeText(&text, rep, style{})
+	for _, want := range []string{
+		"\nmock interviews (make interview-level-N), the best of each level:\n",
+		"  level 1  22m00s, all 2 parts, best of 3\n",
+		"  level 3  45m00s, 2 of 3 parts (time up), best of 1\n",
+	} {
+		require.Contains(t, text.String(), want)
+	}
+	var js bytes.Buffer
+	require.NoError(t, writeJSON(&js, rep))
+	require.Contains(t, js.String(), `"best_interview": {`)
+	require.Contains(t, js.String(), `"seconds": 1320`)
+
+	// No interview: nothing about them.
+	text.Reset()
+	writeText(&text, ladderReport{Levels: []levelReport{{Number: 1}}}, style{})
+	require.NotContains(t, text.String(), "mock interviews")
+}
