@@ -172,6 +172,9 @@ func TestEveryREADMECommandIsChecked(t *testing.T) {
 	require.NoError(t, err)
 	dirs := map[string]string{"": copyRepo(t, "ladder")}
 	for _, c := range cmds {
+		if c.file == "CONTRIBUTING.md" {
+			continue
+		}
 		if _, ok := dirs[c.scenario]; ok {
 			continue
 		}
@@ -196,6 +199,13 @@ func TestEveryREADMECommandIsChecked(t *testing.T) {
 	var wg sync.WaitGroup
 	for _, c := range cmds {
 		c := c
+		if c.file == "CONTRIBUTING.md" {
+			// The walkthrough's commands run on the level it builds.
+			if !testNames["TestContributingWalkthrough"] {
+				t.Errorf("%s:%d: %q is checked by TestContributingWalkthrough, which does not exist", c.file, c.line, c.text)
+			}
+			continue
+		}
 		dir, ok := dirs[c.scenario]
 		if !ok {
 			continue
