@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -32,4 +33,69 @@ func steadyStateAllocs(_ Counter, newCounter func(time.Duration) Counter) error 
 		return fmt.Errorf("%v allocations per %d hits in steady state (1,000 hits in each window), want 0: reuse the queue's memory (see part 2 of the README)", allocs, hitsEach)
 	}
 	return nil
+}
+
+// memoryComesBack checks part 2's promise on memory: once a burst has left
+// the window, the next call gives back what the burst took. It sends a
+// million hits in one second, then a Count one window later, and compares
+// the live heap the counter keeps then with what an empty counter keeps.
+//
+// The live heap is HeapAlloc right after a full garbage collection, which
+// counts every object still reachable, and nothing else. Cases run one at
+// a time, so the rest of the test binary allocates next to nothing while
+// the probe runs; what it does allocate (a timer, a few test records) is a
+// few kilobytes. The allowance is four times an empty counter, for a
+// counter that keeps a little spare room, plus 256 KiB, far above that
+// noise and far below what a million hits take: 8 MB as int64 nanoseconds,
+// 24 MB as time.Time. So a counter either passes or fails by a wide margin,
+// never by chance.
+func memoryComesBack(_ Counter, newCounter func(time.Duration) Counter) error {
+	const (
+		window = time.Second
+		burst  = 1_000_000
+		spare  = 4         // times an empty counter
+		noise  = 256 << 10 // bytes
+	)
+	base := liveHeap()
+	empty := newCounter(window)
+	emptySize := max(liveHeap()-base, 0)
+
+	c := newCounter(window)
+	now := clock.Epoch
+	for range burst {
+		now = now.Add(window / burst)
+		c.Hit(now)
+	}
+	burstSize := liveHeap() - base - emptySize
+	now = now.Add(window)
+	if got := c.Count(now); got != 0 {
+		return fmt.Errorf("Count = %d one window after a burst of a million hits, want 0", got)
+	}
+	size := liveHeap() - base - emptySize
+	runtime.KeepAlive(empty)
+	runtime.KeepAlive(c)
+	if limit := spare*emptySize + noise; size > limit {
+		return fmt.Errorf("the counter keeps %s one window after a burst of a million hits in one second (%s during the burst), want at most %s: %d times the %s an empty counter keeps, plus %s. Give memory back once the hits have left the window (see part 2 of the README)",
+			kib(size), kib(burstSize), kib(limit), spare, kib(emptySize), kib(noise))
+	}
+	return nil
+}
+
+// liveHeap returns the bytes of the objects reachable now.
+func liveHeap() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}
+
+// kib writes a number of bytes for a message: 23.4 MiB, 384 B.
+func kib(b int64) string {
+	switch {
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", b)
 }
