@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline"
 )
 
 // steadyStateAllocs checks part 2: a counter that has seen a full window of
@@ -78,7 +79,7 @@ func memoryComesBack(_ Counter, newCounter func(time.Duration) Counter) error {
 	burstSize := liveHeap() - base
 	now = now.Add(window)
 	if got := c.Count(now); got != 0 {
-		return fmt.Errorf("Count = %d one window after a burst of 250,000 hits, want 0", got)
+		return fmt.Errorf("Count(t=%s) = %d one window after a burst of 250,000 hits, want 0", timeline.Offset(now.Sub(clock.Epoch)), got)
 	}
 	size := liveHeap() - base
 	runtime.KeepAlive(empties)
