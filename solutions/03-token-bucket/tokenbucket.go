@@ -49,10 +49,11 @@ type Bucket struct {
 	// an earlier now adds nothing and leaves it be. Two integers rather
 	// than a time.Time, because comparing and subtracting them is cheaper
 	// than Time.Sub, and a span may be longer than a time.Duration holds.
+	// Until a call spends, the bucket is full, and its time is before
+	// every instant: (MinInt64, -1).
 	lastSec  int64
 	lastNsec int64
 	capacity uint64
-	started  bool // whether the bucket's time is set; until then it is full
 }
 
 // New returns a full bucket that holds up to capacity tokens and gains rate
@@ -72,7 +73,7 @@ func New(capacity int, rate float64) *Bucket {
 	}
 	perNs, unit := perNanosecond(rate, uint64(capacity))
 	full := mul64(uint64(capacity), unit)
-	return &Bucket{units: full, full: full, perNs: perNs, unit: unit, capacity: uint64(capacity)}
+	return &Bucket{units: full, full: full, perNs: perNs, unit: unit, lastSec: math.MinInt64, lastNsec: -1, capacity: uint64(capacity)}
 }
 
 // Allow reports whether one token is there at now, and spends it if so.
@@ -92,17 +93,28 @@ func (b *Bucket) AllowN(now time.Time, n int) bool {
 		return false
 	}
 	sec, nsec := now.Unix(), int64(now.Nanosecond())
-	have, cost := b.at(sec, nsec), mul64(uint64(n), b.unit)
+	have := b.units
+	if have != b.full && b.perNs != 0 {
+		// at's common case, written out here because this is the hot
+		// path: a now less than 2^33 seconds after the bucket's time.
+		if d := sec - b.lastSec; sec >= b.lastSec && uint64(d) < 1<<33 {
+			if elapsed := d*1e9 + nsec - b.lastNsec; elapsed > 0 {
+				have = have.refill(mul64(uint64(elapsed), b.perNs), b.full)
+			}
+		} else {
+			have = b.at(sec, nsec)
+		}
+	}
+	cost := mul64(uint64(n), b.unit)
 	if have.less(cost) {
 		return false
 	}
 	b.units = have.sub(cost)
 	// A now earlier than the bucket's time spends, but does not move the
 	// time back: that would credit the interval between them a second time.
-	if !b.started || sec > b.lastSec || sec == b.lastSec && nsec > b.lastNsec {
+	if sec > b.lastSec || sec == b.lastSec && nsec > b.lastNsec {
 		b.lastSec, b.lastNsec = sec, nsec
 	}
-	b.started = true
 	return true
 }
 
@@ -155,7 +167,7 @@ func (b *Bucket) Delay(now time.Time, n int) (wait time.Duration, ok bool) {
 	}
 	// Refilling starts at the bucket's time, which is later than now if
 	// time went backwards. (have < cost, so some call has spent tokens and
-	// the bucket's time is set.)
+	// the bucket's time is a real one.)
 	var idle u128
 	if sec < b.lastSec || sec == b.lastSec && nsec < b.lastNsec {
 		idle = span(sec, nsec, b.lastSec, b.lastNsec)
@@ -170,7 +182,8 @@ func (b *Bucket) Delay(now time.Time, n int) (wait time.Duration, ok bool) {
 // at returns the units the bucket holds at the instant sec, nsec (Unix
 // seconds and nanoseconds), without changing it.
 func (b *Bucket) at(sec, nsec int64) u128 {
-	if !b.started || b.units == b.full || b.perNs == 0 {
+	// A full bucket stays full; so does one that no call has spent from.
+	if b.units == b.full || b.perNs == 0 {
 		return b.units
 	}
 	if sec < b.lastSec || sec == b.lastSec && nsec <= b.lastNsec {
@@ -193,13 +206,7 @@ func (b *Bucket) at(sec, nsec int64) u128 {
 			return b.full
 		}
 	}
-	// units <= full < 2^117 and refill < 2^128: the sum can still wrap
-	// only if refill is near 2^128, which is far past full.
-	u, carry := b.units.add(refill)
-	if carry || b.full.less(u) {
-		return b.full
-	}
-	return u
+	return b.units.refill(refill, b.full)
 }
 
 // perNanosecond returns the rate as a fraction perNs/unit of tokens per
@@ -281,6 +288,16 @@ func (x u128) add(y u128) (u128, bool) {
 	lo, c := bits.Add64(x.lo, y.lo, 0)
 	hi, c := bits.Add64(x.hi, y.hi, c)
 	return u128{hi, lo}, c != 0
+}
+
+// refill returns x+y, but at most full.
+func (x u128) refill(y, full u128) u128 {
+	// x <= full < 2^117, so x+y wraps only if y is near 2^128, which is
+	// far past full too.
+	if sum, carry := x.add(y); !carry && !full.less(sum) {
+		return sum
+	}
+	return full
 }
 
 // sub returns x-y; y <= x.
