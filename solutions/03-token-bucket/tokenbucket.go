@@ -17,8 +17,9 @@ import (
 const maxCapacity = 1 << 53
 
 // minRate is the slowest positive rate New accepts, in tokens a second: one
-// token per 2^63 nanoseconds, about 292 years, the longest time.Duration.
-// A slower rate could not be written as a fraction of 64-bit integers.
+// token per 2^63 nanoseconds, about 292 years, a nanosecond longer than the
+// longest time.Duration. Down to it, a rate in tokens per nanosecond is a
+// fraction whose denominator fits in 64 bits, which perNanosecond needs.
 const minRate = 1e9 / (1 << 63)
 
 // Bucket is a token bucket. It holds up to capacity tokens, gains rate
@@ -190,7 +191,7 @@ func (b *Bucket) at(sec, nsec int64) u128 {
 		return b.units // not after the bucket's time: nothing is added
 	}
 	var refill u128
-	// sec > lastSec as int64, so the unsigned difference is exact even
+	// sec >= lastSec as int64, so the unsigned difference is exact even
 	// when it does not fit in an int64.
 	if ds := uint64(sec) - uint64(b.lastSec); ds < 1<<33 {
 		// Under 2^33 seconds (272 years), the span in nanoseconds fits
