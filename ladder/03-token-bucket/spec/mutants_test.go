@@ -42,6 +42,7 @@ type mistakes struct {
 	delayFromNow    bool // Delay counts the refill from now even when now is before the bucket's time
 	delayRateZero   bool // Delay says never whenever the rate is 0
 	neverAsMax      bool // Delay's never is (MaxInt64, false)
+	delayWraps      bool // Delay adds the gap before the bucket's time as a Duration from Time.Sub, which can overflow
 }
 
 type mutant struct {
@@ -183,6 +184,9 @@ func (b *mutant) Delay(now time.Time, n int) (time.Duration, bool) {
 		wait++
 	}
 	total := wide{lo: wait}
+	if b.delayWraps && t.After(now) {
+		return t.Sub(now) + time.Duration(wait), true
+	}
 	if !b.delayFromNow && t.After(now) {
 		total = total.plus(spanOf(now, t))
 	}
@@ -352,6 +356,7 @@ func TestSpecCatchesMutants(t *testing.T) {
 		{"Delay counts from now when now is before the bucket's time", 3, newMutant(mistakes{delayFromNow: true})},
 		{"Delay says never whenever the rate is 0", 3, newMutant(mistakes{delayRateZero: true})},
 		{"Delay's never is the longest wait", 3, newMutant(mistakes{neverAsMax: true})},
+		{"Delay's wait overflows when now is long before the bucket's time", 3, newMutant(mistakes{delayWraps: true})},
 	}
 	for _, m := range mutants {
 		t.Run(m.name, func(t *testing.T) {

@@ -698,6 +698,19 @@ var table = []bucketCase{
 		},
 	},
 	{
+		// A now up to 584 years before the bucket's time: the gap alone
+		// can be longer than the longest Duration.
+		name: "Delay adds a gap before the bucket's time of any length", part: 3, capacity: 1, rate: 1,
+		steps: []step{
+			at(maxWait, allow(true)), // the bucket's time is in 2262
+			at(maxWait-10*sec, delay(1, 11*sec)),
+			at(sec, delay(1, maxWait)), // the gap is 1s short of the longest Duration
+			at(sec-ns, delayNever(1)),
+			at(0, delayNever(1)),
+			at(-maxWait, delayNever(1)),
+		},
+	},
+	{
 		name: "Delay panics for a negative n, naming it", part: 3, capacity: 1, rate: 1,
 		steps: []step{
 			at(0, delayPanics(-2)),
