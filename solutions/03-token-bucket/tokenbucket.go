@@ -94,17 +94,19 @@ func (b *Bucket) AllowN(now time.Time, n int) bool {
 		return false
 	}
 	sec, nsec := now.Unix(), int64(now.Nanosecond())
-	have := b.units
-	if have != b.full && b.perNs != 0 {
+	have, later := b.units, false // later: now is after the bucket's time
+	if d := sec - b.lastSec; sec >= b.lastSec && uint64(d) < 1<<33 {
 		// at's common case, written out here because this is the hot
-		// path: a now less than 2^33 seconds after the bucket's time.
-		if d := sec - b.lastSec; sec >= b.lastSec && uint64(d) < 1<<33 {
-			if elapsed := d*1e9 + nsec - b.lastNsec; elapsed > 0 {
-				have = have.refill(mul64(uint64(elapsed), b.perNs), b.full)
-			}
-		} else {
-			have = b.at(sec, nsec)
+		// path: a now less than 2^33 seconds after the bucket's time,
+		// whose span in nanoseconds fits in 63 bits.
+		if elapsed := d*1e9 + nsec - b.lastNsec; elapsed > 0 {
+			have = have.refill(mul64(uint64(elapsed), b.perNs), b.full)
+			later = true
 		}
+	} else {
+		// Before the bucket's time, or 2^33 seconds or more after it.
+		have = b.at(sec, nsec)
+		later = sec > b.lastSec
 	}
 	cost := mul64(uint64(n), b.unit)
 	if have.less(cost) {
@@ -113,7 +115,7 @@ func (b *Bucket) AllowN(now time.Time, n int) bool {
 	b.units = have.sub(cost)
 	// A now earlier than the bucket's time spends, but does not move the
 	// time back: that would credit the interval between them a second time.
-	if sec > b.lastSec || sec == b.lastSec && nsec > b.lastNsec {
+	if later {
 		b.lastSec, b.lastNsec = sec, nsec
 	}
 	return true
