@@ -58,16 +58,24 @@ func (c *Counter) expire(now time.Time) {
 		c.head = (c.head + 1) & mask
 		c.n--
 	}
-	// Give memory back after a burst. Shrinking only at a quarter full
-	// leaves room to grow again without resizing back and forth.
+	// Give memory back after a burst, all of it at once: a Count one
+	// window after a million hits leaves a ring of minCapacity, not one of
+	// half a million. Halving only at a quarter full leaves room to grow
+	// again without resizing back and forth, and is the classic rule that
+	// keeps Hit and Count amortized O(1); making every halving due in one
+	// copy only saves work.
 	if len(c.ring) > minCapacity && c.n <= len(c.ring)/4 {
-		c.resize(len(c.ring) / 2)
+		size := len(c.ring) / 2
+		for size > minCapacity && c.n <= size/4 {
+			size /= 2
+		}
+		c.resize(size)
 	}
 }
 
 // resize moves the hits, oldest first, into a ring of the given capacity.
-// It is the only place that allocates, and it runs only when the number of
-// hits in the window doubles or falls to a quarter.
+// It is the only place that allocates, and it runs only when the ring is
+// full or a quarter full.
 func (c *Counter) resize(capacity int) {
 	ring := make([]time.Time, capacity)
 	mask := len(c.ring) - 1

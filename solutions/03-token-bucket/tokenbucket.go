@@ -7,8 +7,20 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"time"
 )
+
+// maxCapacity is the largest capacity New accepts, 2^53: Tokens returns a
+// float64, and 2^53 is the largest count up to which a float64 holds every
+// whole number of tokens. Up to it, every answer is exact.
+const maxCapacity = 1 << 53
+
+// minRate is the slowest positive rate New accepts, in tokens a second: one
+// token per 2^63 nanoseconds, about 292 years, a nanosecond longer than the
+// longest time.Duration. Down to it, a rate in tokens per nanosecond is a
+// fraction whose denominator fits in 64 bits, which perNanosecond needs.
+const minRate = 1e9 / (1 << 63)
 
 // Bucket is a token bucket. It holds up to capacity tokens, gains rate
 // tokens a second, and starts full. A request for n tokens is allowed only
@@ -23,34 +35,46 @@ import (
 // units, and every nanosecond adds perNs units, where perNs/unit is the rate
 // in tokens per nanosecond as an exact fraction. Refilling and spending are
 // integer additions, so nothing is rounded, however many calls there are.
+// A full bucket holds capacity*unit units, up to 2^53 * 2^64 = 2^117, so
+// the count takes two 64-bit words (u128).
 //
 // A Bucket is a few words and has no mutex: it is not safe for concurrent
 // use. See the README for what changes when goroutines share one.
 type Bucket struct {
-	capacity int64
-	unit     int64 // units in one token
-	perNs    int64 // units added by one nanosecond; 0 for a rate of 0
-	full     int64 // capacity * unit
-	units    int64 // units held at last
-	// last is the bucket's time: the latest now of a call that spent
-	// tokens. A call at an earlier now adds nothing and leaves it be.
-	last    time.Time
-	started bool // whether last is set; until then the bucket is full
+	units u128 // units held at the bucket's time
+	full  u128 // capacity * unit
+	perNs uint64
+	unit  uint64
+	// lastSec and lastNsec are the bucket's time, as Unix seconds and
+	// nanoseconds: the latest now of a call that spent tokens. A call at
+	// an earlier now adds nothing and leaves it be. Two integers rather
+	// than a time.Time, because comparing and subtracting them is cheaper
+	// than Time.Sub, and a span may be longer than a time.Duration holds.
+	// Until a call spends, the bucket is full, and its time is before
+	// every instant: (MinInt64, -1).
+	lastSec  int64
+	lastNsec int64
+	capacity uint64
 }
 
 // New returns a full bucket that holds up to capacity tokens and gains rate
-// tokens a second. It panics if capacity < 1, or if rate is negative, NaN
-// or infinite.
+// tokens a second. It panics if capacity is below 1 or above 2^53
+// (9,007,199,254,740,992), or if rate is negative, NaN, infinite, or
+// positive but slower than one token per 2^63 nanoseconds (about 292
+// years, a rate of 1.0842021724855044e-10).
 func New(capacity int, rate float64) *Bucket {
-	if capacity < 1 {
-		panic(fmt.Sprintf("tokenbucket.New: capacity must be at least 1, got %d", capacity))
+	if capacity < 1 || uint64(capacity) > maxCapacity {
+		panic(fmt.Sprintf("tokenbucket.New: capacity must be from 1 to 2^53 (%d), got %d", uint64(maxCapacity), capacity))
 	}
 	if rate < 0 || math.IsNaN(rate) || math.IsInf(rate, 0) {
 		panic(fmt.Sprintf("tokenbucket.New: rate must be a finite number of tokens a second, 0 or more, got %v", rate))
 	}
-	perNs, unit := perNanosecond(rate, int64(capacity))
-	full := int64(capacity) * unit
-	return &Bucket{capacity: int64(capacity), unit: unit, perNs: perNs, full: full, units: full}
+	if rate > 0 && rate < minRate {
+		panic(fmt.Sprintf("tokenbucket.New: rate must be 0 or at least one token per 2^63ns (%v a second), got %v", minRate, rate))
+	}
+	perNs, unit := perNanosecond(rate, uint64(capacity))
+	full := mul64(uint64(capacity), unit)
+	return &Bucket{units: full, full: full, perNs: perNs, unit: unit, lastSec: math.MinInt64, lastNsec: -1, capacity: uint64(capacity)}
 }
 
 // Allow reports whether one token is there at now, and spends it if so.
@@ -60,36 +84,52 @@ func (b *Bucket) Allow(now time.Time) bool { return b.AllowN(now, 1) }
 // It is all or nothing: a denied request changes nothing. AllowN(now, 0) is
 // always true, and n > capacity is always false. It panics if n < 0.
 func (b *Bucket) AllowN(now time.Time, n int) bool {
-	if n < 0 {
-		panic(fmt.Sprintf("tokenbucket: AllowN(%d): n must not be negative", n))
-	}
-	if n == 0 {
+	if n <= 0 {
+		if n < 0 {
+			panic(fmt.Sprintf("tokenbucket: AllowN(%d): n must not be negative", n))
+		}
 		return true
 	}
-	if int64(n) > b.capacity {
+	if uint64(n) > b.capacity {
 		return false
 	}
-	have, cost := b.at(now), int64(n)*b.unit
-	if have < cost {
+	sec, nsec := now.Unix(), int64(now.Nanosecond())
+	have, later := b.units, false // later: now is after the bucket's time
+	if d := sec - b.lastSec; sec >= b.lastSec && uint64(d) < 1<<33 {
+		// at's common case, written out here because this is the hot
+		// path: a now less than 2^33 seconds after the bucket's time,
+		// whose span in nanoseconds fits in 63 bits.
+		if elapsed := d*1e9 + nsec - b.lastNsec; elapsed > 0 {
+			have = have.refill(mul64(uint64(elapsed), b.perNs), b.full)
+			later = true
+		}
+	} else {
+		// Before the bucket's time, or 2^33 seconds or more after it.
+		have = b.at(sec, nsec)
+		later = sec > b.lastSec
+	}
+	cost := mul64(uint64(n), b.unit)
+	if have.less(cost) {
 		return false
 	}
-	b.units = have - cost
+	b.units = have.sub(cost)
 	// A now earlier than the bucket's time spends, but does not move the
 	// time back: that would credit the interval between them a second time.
-	if !b.started || now.After(b.last) {
-		b.last = now
+	if later {
+		b.lastSec, b.lastNsec = sec, nsec
 	}
-	b.started = true
 	return true
 }
 
 // Tokens returns the number of tokens the bucket holds at now. It changes
 // nothing.
 func (b *Bucket) Tokens(now time.Time) float64 {
-	u := b.at(now)
+	u := b.at(now.Unix(), int64(now.Nanosecond()))
+	// u/unit is at most the capacity, so the quotient fits in 64 bits.
+	whole, frac := bits.Div64(u.hi, u.lo, b.unit)
 	// Whole tokens and the fraction apart, so that a large count keeps the
 	// fraction's precision.
-	return float64(u/b.unit) + float64(u%b.unit)/float64(b.unit)
+	return float64(whole) + float64(frac)/float64(b.unit)
 }
 
 // Delay returns the shortest wait after which AllowN(now+wait, n) would
@@ -104,73 +144,98 @@ func (b *Bucket) Delay(now time.Time, n int) (wait time.Duration, ok bool) {
 	if n < 0 {
 		panic(fmt.Sprintf("tokenbucket: Delay(%d): n must not be negative", n))
 	}
-	if int64(n) > b.capacity {
+	if uint64(n) > b.capacity {
 		return 0, false
 	}
-	have, cost := b.at(now), int64(n)*b.unit
-	if have >= cost {
+	sec, nsec := now.Unix(), int64(now.Nanosecond())
+	have, cost := b.at(sec, nsec), mul64(uint64(n), b.unit)
+	if !have.less(cost) {
 		return 0, true
 	}
 	if b.perNs == 0 {
 		return 0, false
 	}
-	// Refilling starts at the bucket's time, which is later than now if
-	// time went backwards. (have < cost, so some call has spent tokens and
-	// last is set.)
-	var idle time.Duration
-	if now.Before(b.last) {
-		idle = b.last.Sub(now)
-	}
-	need := cost - have
-	refill := time.Duration((need-1)/b.perNs + 1) // need/perNs, rounded up
-	if idle > math.MaxInt64-refill {
+	// The refill takes need/perNs nanoseconds, rounded up. A quotient of
+	// 2^64 or more is far past the longest Duration.
+	need := cost.sub(have)
+	if need.hi >= b.perNs {
 		return 0, false
 	}
-	return idle + refill, true
+	refill, rem := bits.Div64(need.hi, need.lo, b.perNs)
+	if refill > math.MaxInt64 {
+		return 0, false
+	}
+	if rem != 0 {
+		refill++
+	}
+	// Refilling starts at the bucket's time, which is later than now if
+	// time went backwards. (have < cost, so some call has spent tokens and
+	// the bucket's time is a real one.)
+	var idle u128
+	if sec < b.lastSec || sec == b.lastSec && nsec < b.lastNsec {
+		idle = span(sec, nsec, b.lastSec, b.lastNsec)
+	}
+	total, carry := bits.Add64(idle.lo, refill, 0)
+	if idle.hi != 0 || carry != 0 || total > math.MaxInt64 {
+		return 0, false
+	}
+	return time.Duration(total), true
 }
 
-// at returns the units the bucket holds at now, without changing it.
-func (b *Bucket) at(now time.Time) int64 {
-	if !b.started || b.units == b.full || b.perNs == 0 {
+// at returns the units the bucket holds at the instant sec, nsec (Unix
+// seconds and nanoseconds), without changing it.
+func (b *Bucket) at(sec, nsec int64) u128 {
+	// A full bucket stays full; so does one that no call has spent from.
+	if b.units == b.full || b.perNs == 0 {
 		return b.units
 	}
-	elapsed := int64(now.Sub(b.last)) // saturates rather than overflows
-	if elapsed <= 0 {
-		return b.units // time went backwards: nothing is added
+	if sec < b.lastSec || sec == b.lastSec && nsec <= b.lastNsec {
+		return b.units // not after the bucket's time: nothing is added
 	}
-	// Compare before multiplying, so that a long idle time cannot overflow:
-	// elapsed*perNs >= missing exactly when elapsed > (missing-1)/perNs.
-	missing := b.full - b.units
-	if elapsed > (missing-1)/b.perNs {
-		return b.full
+	var refill u128
+	// sec >= lastSec as int64, so the unsigned difference is exact even
+	// when it does not fit in an int64.
+	if ds := uint64(sec) - uint64(b.lastSec); ds < 1<<33 {
+		// Under 2^33 seconds (272 years), the span in nanoseconds fits
+		// in 63 bits: one multiplication.
+		elapsed := ds*1e9 + uint64(nsec) - uint64(b.lastNsec)
+		refill = mul64(elapsed, b.perNs)
+	} else {
+		// Up to 2^64 seconds: up to 2^94 nanoseconds, and a refill that
+		// may overflow 128 bits, in which case the bucket is full anyway.
+		var overflow bool
+		refill, overflow = span(b.lastSec, b.lastNsec, sec, nsec).mul(b.perNs)
+		if overflow {
+			return b.full
+		}
 	}
-	return b.units + elapsed*b.perNs
+	return b.units.refill(refill, b.full)
 }
 
 // perNanosecond returns the rate as a fraction perNs/unit of tokens per
-// nanosecond, with capacity*unit small enough for an int64.
+// nanosecond, both below 2^64.
 //
 // It walks the continued fraction of rate/1e9 and stops at the first
 // convergent that converts back to the very float64 passed in: the shortest
 // fraction the caller can have meant. So 1000.0/3 becomes exactly 1/3000000
 // (a token every 3ms), 0.1 exactly 1/10000000000, and 1000 exactly
-// 1/1000000. If no convergent fits, the last one that does is used; it is
-// the closest fraction with a unit that small. That rounds a rate so slow
-// that an empty bucket would take more than about 292 years to fill to 0.
-// A rate of capacity tokens a nanosecond or more fills the bucket in one
-// nanosecond, which is as fast as a time.Time can tell.
+// 1/1000000. If no convergent with 64-bit terms converts back, the last one
+// that fits is used: the closest fraction with terms that small, which New's
+// bound on the rate keeps above 0. A rate of capacity tokens a nanosecond or
+// more fills the bucket in one nanosecond, which is as fast as a time.Time
+// can tell.
 //
 // It allocates, but only in New.
-func perNanosecond(rate float64, capacity int64) (perNs, unit int64) {
+func perNanosecond(rate float64, capacity uint64) (perNs, unit uint64) {
 	if rate == 0 {
 		return 0, 1
 	}
 	x := new(big.Rat).SetFloat64(rate)
 	x.Quo(x, big.NewRat(int64(time.Second), 1))
-	if x.Cmp(new(big.Rat).SetInt64(capacity)) >= 0 {
+	if x.Cmp(new(big.Rat).SetUint64(capacity)) >= 0 {
 		return capacity, 1
 	}
-	maxUnit := big.NewInt(math.MaxInt64 / capacity)
+	limit := new(big.Int).SetUint64(math.MaxUint64)
 	nanos := big.NewInt(int64(time.Second))
 
 	// x = a0 + 1/(a1 + 1/(a2 + ...)); the convergents p/q follow
@@ -182,7 +247,7 @@ func perNanosecond(rate float64, capacity int64) (perNs, unit int64) {
 		a, rem := new(big.Int).QuoRem(num, den, new(big.Int))
 		p2 := new(big.Int).Add(new(big.Int).Mul(a, p1), p0)
 		q2 := new(big.Int).Add(new(big.Int).Mul(a, q1), q0)
-		if q2.Cmp(maxUnit) > 0 {
+		if q2.Cmp(limit) > 0 || p2.Cmp(limit) > 0 {
 			break
 		}
 		p0, q0, p1, q1 = p1, q1, p2, q2
@@ -194,8 +259,61 @@ func perNanosecond(rate float64, capacity int64) (perNs, unit int64) {
 	}
 	// A convergent may lie a little above x, and so above capacity tokens
 	// a nanosecond; any refill of a whole bucket a nanosecond is the same.
-	if limit := new(big.Int).Mul(big.NewInt(capacity), q1); p1.Cmp(limit) > 0 {
-		p1 = limit
+	if most := new(big.Int).Mul(new(big.Int).SetUint64(capacity), q1); p1.Cmp(most) > 0 {
+		p1 = most
 	}
-	return p1.Int64(), q1.Int64()
+	return p1.Uint64(), q1.Uint64()
+}
+
+// span returns the nanoseconds from (s0, n0) to the later instant (s1, n1),
+// exactly: up to 2^64 seconds, so up to 2^94 nanoseconds.
+func span(s0, n0, s1, n1 int64) u128 {
+	ns := mul64(uint64(s1)-uint64(s0), 1e9)
+	if n1 >= n0 {
+		d, _ := ns.add(u128{lo: uint64(n1 - n0)})
+		return d
+	}
+	return ns.sub(u128{lo: uint64(n0 - n1)})
+}
+
+// u128 is an unsigned 128-bit integer: hi*2^64 + lo.
+type u128 struct{ hi, lo uint64 }
+
+func mul64(x, y uint64) u128 {
+	hi, lo := bits.Mul64(x, y)
+	return u128{hi, lo}
+}
+
+func (x u128) less(y u128) bool { return x.hi < y.hi || x.hi == y.hi && x.lo < y.lo }
+
+// add returns x+y and whether it wrapped.
+func (x u128) add(y u128) (u128, bool) {
+	lo, c := bits.Add64(x.lo, y.lo, 0)
+	hi, c := bits.Add64(x.hi, y.hi, c)
+	return u128{hi, lo}, c != 0
+}
+
+// refill returns x+y, but at most full.
+func (x u128) refill(y, full u128) u128 {
+	// x <= full < 2^117, so x+y wraps only if y is near 2^128, which is
+	// far past full too.
+	if sum, carry := x.add(y); !carry && !full.less(sum) {
+		return sum
+	}
+	return full
+}
+
+// sub returns x-y; y <= x.
+func (x u128) sub(y u128) u128 {
+	lo, b := bits.Sub64(x.lo, y.lo, 0)
+	hi, _ := bits.Sub64(x.hi, y.hi, b)
+	return u128{hi, lo}
+}
+
+// mul returns x*y and whether it overflows 128 bits.
+func (x u128) mul(y uint64) (u128, bool) {
+	hh, hl := bits.Mul64(x.hi, y)
+	lh, ll := bits.Mul64(x.lo, y)
+	hi, c := bits.Add64(hl, lh, 0)
+	return u128{hi, ll}, hh != 0 || c != 0
 }

@@ -49,6 +49,43 @@ func mutant(drop func(h, now time.Time, window time.Duration) bool) func(time.Du
 	}
 }
 
+// growOnly is a ring buffer that doubles when full and never shrinks: right
+// answers, no allocation in steady state, but after a burst it keeps the
+// room for every hit of the burst for ever.
+type growOnly struct {
+	window  time.Duration
+	ring    []time.Time
+	head, n int
+}
+
+func newGrowOnly(w time.Duration) Counter {
+	if w <= 0 {
+		panic(fmt.Sprintf("window %v", w))
+	}
+	return &growOnly{window: w, ring: make([]time.Time, 16)}
+}
+
+func (r *growOnly) Hit(now time.Time) {
+	r.Count(now)
+	if r.n == len(r.ring) {
+		ring := make([]time.Time, 2*len(r.ring))
+		for i := range r.n {
+			ring[i] = r.ring[(r.head+i)%len(r.ring)]
+		}
+		r.ring, r.head = ring, 0
+	}
+	r.ring[(r.head+r.n)%len(r.ring)] = now
+	r.n++
+}
+
+func (r *growOnly) Count(now time.Time) int {
+	for r.n > 0 && rightDrop(r.ring[r.head], now, r.window) {
+		r.head = (r.head + 1) % len(r.ring)
+		r.n--
+	}
+	return r.n
+}
+
 func TestSpecCatchesMutants(t *testing.T) {
 	mutants := []struct {
 		name string
@@ -72,6 +109,7 @@ func TestSpecCatchesMutants(t *testing.T) {
 		}},
 		{"accepts a window of zero", 1, func(w time.Duration) Counter { return &queue{window: w, drop: rightDrop} }},
 		{"right answers, but a re-slicing queue that reallocates", 2, mutant(rightDrop)},
+		{"right answers, but a ring that never shrinks after a burst", 2, newGrowOnly},
 	}
 	for _, m := range mutants {
 		t.Run(m.name, func(t *testing.T) {

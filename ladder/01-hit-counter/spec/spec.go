@@ -217,4 +217,9 @@ var table = []counterCase{
 		steps: []step{at(0, hit()), at(0, count(1))},
 		probe: steadyStateAllocs,
 	},
+	{
+		name: "memory comes back once a burst has left the window", part: 2, window: sec,
+		steps: []step{at(0, hit()), at(0, count(1)), at(sec, count(0))},
+		probe: memoryComesBack,
+	},
 }

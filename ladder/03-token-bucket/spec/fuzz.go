@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"testing"
 	"time"
@@ -11,15 +12,22 @@ import (
 )
 
 // Fuzz checks the buckets newBucket builds against a model that counts
-// tokens in exact fractions (math/big.Rat), on random timelines whose times
-// never go backwards. Times are whole milliseconds, and every rate is exact
-// in a float64 and gives a token every whole number of milliseconds, so the
-// exact answers are the ones a careful bucket gives too.
+// tokens in exact fractions (math/big.Rat), on random timelines. Every rate
+// is exact in a float64, and is the very fraction an exact bucket reads, so
+// the exact answers are the ones a careful bucket gives too.
+//
+// Times run over the whole range of UnixNano, 1677 to 2262: a timeline
+// starts near 1970, near today, at either end of the range or anywhere in
+// it, and moves by anything from a nanosecond to 290 years, now and then
+// backwards. Capacities go up to the largest, 2^53, and rates from a token
+// every 272 years to a thousand a nanosecond.
 func Fuzz[B Bucket](f *testing.F, newBucket func(capacity int, rate float64) B) {
-	f.Add([]byte{0, 0, 0, 3, 1, 0, 2, 1, 4, 2, 1, 3, 2, 5, 0, 6})
-	f.Add([]byte{2, 5, 1, 2, 3, 9, 4, 1, 6, 3, 2, 1, 7, 0, 2, 3, 1, 1})
-	f.Add([]byte{4, 1, 3, 3, 4, 1, 0, 0, 3, 0, 7, 2, 1, 3, 1, 6, 0, 1})
-	f.Add([]byte{1, 18, 0, 3, 2, 5, 3, 7, 2, 1, 1, 0, 1, 0, 2, 2})
+	f.Add([]byte{0, 0, 0, 0, 3, 1, 0, 2, 1, 4, 2, 1, 3, 2, 5, 0, 6})
+	f.Add([]byte{2, 5, 0, 1, 2, 3, 9, 4, 1, 6, 3, 2, 1, 7, 0, 2, 3, 1, 1})
+	f.Add([]byte{4, 1, 1, 3, 3, 4, 1, 0, 0, 3, 0, 7, 2, 1, 3, 1, 6, 0, 1})
+	f.Add([]byte{6, 18, 2, 1, 0, 3, 2, 5, 3, 7, 2, 1, 1, 0, 1, 0, 2, 2})
+	f.Add([]byte{7, 25, 3, 0, 1, 14, 2, 3, 0, 13, 3, 1, 1, 15, 1, 2})
+	f.Add([]byte{5, 22, 4, 200, 17, 90, 3, 1, 0, 16, 0, 3, 3, 1, 1, 9, 2})
 	newB := erase(newBucket)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		timeline.RunCase(t, fuzzCase(newB, data))
@@ -27,19 +35,41 @@ func Fuzz[B Bucket](f *testing.F, newBucket func(capacity int, rate float64) B) 
 }
 
 var (
-	fuzzCapacities = []int{1, 2, 3, 5, 10}
-	// fuzzRates are tokens a second; each is exact in a float64 and gives a
-	// token every whole number of milliseconds (1ms to 8s), and 0 gives none.
-	fuzzRates = []float64{1000, 500, 250, 200, 125, 100, 40, 25, 10, 8, 5, 4, 2, 1, 0.5, 0.25, 0.125, 0}
+	fuzzCapacities = []int{1, 2, 3, 5, 10, 1000, 10_000_000_000, maxCapacity}
+	// fuzzRates are tokens a second. Each is exact in a float64, and no
+	// shorter fraction converts to the same float64, so it is the rate a
+	// bucket that reads the shortest fraction reads too. (3 * 2^-33 is
+	// not one: 1/2863311530666666666 of a token a nanosecond is shorter
+	// and converts to the same float64.) They run from a token every 2^33
+	// seconds, about 272 years, to a thousand a nanosecond; 0 gives none.
+	fuzzRates = []float64{
+		1000, 500, 250, 200, 125, 100, 40, 25, 10, 8, 5, 4, 3, 2, 1, 0.5, 0.25, 0.125, 0,
+		1.5, 0.375, 333.25, 2.5e5, 1e6, 7e6, 1e9, 1e12, 0x1p-10, 0x1p-20, 0x3p-20, 0x1p-33,
+	}
+)
+
+// maxOffset and minOffset are the ends of the fuzz's time range, as offsets
+// from clock.Epoch: UnixNano from -(2^63-1) to 2^63-1.
+const (
+	maxOffset = maxWait
+	minOffset = -maxWait
+	year      = 365 * day
 )
 
 // model is the trusted bucket: the same rules in exact fractions.
 type model struct {
 	capacity *big.Rat
-	perNs    *big.Rat // tokens a nanosecond
-	tokens   *big.Rat // at last
-	last     time.Duration
+	perNs    *big.Rat      // tokens a nanosecond
+	tokens   *big.Rat      // at last
+	last     time.Duration // the bucket's time: the latest now of a call that spent
 	started  bool
+}
+
+// nanos returns to - from as an exact number of nanoseconds: two offsets
+// may be further apart than an int64 holds.
+func nanos(from, to time.Duration) *big.Rat {
+	d := new(big.Int).Sub(big.NewInt(int64(to)), big.NewInt(int64(from)))
+	return new(big.Rat).SetInt(d)
 }
 
 func (m *model) at(now time.Duration) *big.Rat {
@@ -47,7 +77,7 @@ func (m *model) at(now time.Duration) *big.Rat {
 	if !m.started || now <= m.last {
 		return t
 	}
-	t.Add(t, new(big.Rat).Mul(m.perNs, big.NewRat(int64(now-m.last), 1)))
+	t.Add(t, new(big.Rat).Mul(m.perNs, nanos(m.last, now)))
 	if t.Cmp(m.capacity) > 0 {
 		t.Set(m.capacity)
 	}
@@ -63,30 +93,66 @@ func (m *model) allowN(now time.Duration, n int) bool {
 		return false
 	}
 	m.tokens = have.Sub(have, cost)
-	m.last, m.started = now, true
+	if !m.started || now > m.last {
+		m.last = now
+	}
+	m.started = true
 	return true
 }
 
-// delay is Delay's answer as the table shows it, and the wait itself.
-func (m *model) delay(now time.Duration, n int) (string, time.Duration) {
+// delay is Delay's answer: the wait, and false for never.
+func (m *model) delay(now time.Duration, n int) (time.Duration, bool) {
 	cost := big.NewRat(int64(n), 1)
 	if cost.Cmp(m.capacity) > 0 {
-		return never, 0
+		return 0, false
 	}
 	have := m.at(now)
 	if have.Cmp(cost) >= 0 {
-		return timeline.Offset(0), 0
+		return 0, true
 	}
 	if m.perNs.Sign() == 0 {
-		return never, 0
+		return 0, false
 	}
 	wait := new(big.Rat).Quo(new(big.Rat).Sub(cost, have), m.perNs)
+	if now < m.last {
+		wait.Add(wait, nanos(now, m.last)) // the refill starts at the bucket's time
+	}
 	q, r := new(big.Int).QuoRem(wait.Num(), wait.Denom(), new(big.Int))
 	if r.Sign() != 0 {
 		q.Add(q, big.NewInt(1)) // round up
 	}
-	d := time.Duration(q.Int64())
-	return timeline.Offset(d), d
+	if !q.IsInt64() {
+		return 0, false // longer than the longest Duration
+	}
+	return time.Duration(q.Int64()), true
+}
+
+// add returns now+d, kept within the fuzz's time range.
+func add(now, d time.Duration) time.Duration {
+	switch {
+	case d > 0 && now > maxOffset-d:
+		return maxOffset
+	case d < 0 && now < minOffset-d:
+		return minOffset
+	}
+	return now + d
+}
+
+// nanoseconds converts f to a Duration, stopping at the longest.
+func nanoseconds(f float64) time.Duration {
+	if f >= math.MaxInt64 {
+		return maxWait
+	}
+	return time.Duration(f)
+}
+
+// anyOffset reads an offset anywhere in the fuzz's time range.
+func anyOffset(in *timeline.Choices) time.Duration {
+	var u uint64
+	for range 4 {
+		u = u<<16 | uint64(in.Intn(1<<16))
+	}
+	return max(time.Duration(u), minOffset)
 }
 
 // fuzzCase decodes data into a timeline whose wants come from the model.
@@ -100,41 +166,73 @@ func fuzzCase(newBucket func(int, float64) Bucket, data []byte) timeline.Case[Bu
 		perNs:    perSec.Quo(perSec, big.NewRat(int64(time.Second), 1)),
 		tokens:   big.NewRat(int64(capacity), 1),
 	}
-	interval := time.Second // between tokens, for choosing gaps near it
+	// interval is the time a token takes, and fill the time an empty
+	// bucket takes to fill, for choosing gaps near them; both stop at
+	// the longest Duration.
+	interval, fill := time.Second, time.Second
 	if rate > 0 {
-		interval = time.Duration(float64(time.Second) / rate)
+		interval, fill = nanoseconds(1e9/rate), nanoseconds(float64(capacity)*1e9/rate)
+	}
+	var now time.Duration // the first call's offset
+	switch in.Intn(8) {
+	case 0, 1: // the epoch
+	case 2:
+		now = -ns
+	case 3:
+		now = 55 * year // today
+	case 4:
+		now = minOffset
+	case 5:
+		now = maxOffset - day
+	case 6:
+		now = minOffset + interval
+	case 7:
+		now = anyOffset(in)
 	}
 	var (
 		steps    []step
-		now      time.Duration
+		part     = 1
 		lastWait time.Duration // the latest wait Delay gave, to jump by it
 	)
 	for in.More() && len(steps) < 200 {
-		gaps := []time.Duration{0, 0, ms, 3 * ms, interval, interval + ms, interval - ms, 7 * interval / 2, time.Duration(capacity) * interval, minute, lastWait}
-		if g := timeline.Pick(in, gaps...); g > 0 {
-			now += g.Truncate(ms) // whole milliseconds
+		gaps := []time.Duration{
+			0, 0, ns, ms, interval, interval + ns, interval - ns, interval + ms, nanoseconds(3.5 * float64(interval)),
+			fill, fill - ns, minute, lastWait, lastWait - ns, 100 * year, 290 * year, -ns, -interval,
 		}
-		n := in.Intn(capacity + 2) // 0 to capacity+1
+		gap := timeline.Pick(in, gaps...)
+		if gap == 0 && in.Intn(8) == 0 {
+			gap = anyOffset(in) // anywhere, forwards or backwards
+		}
+		now = add(now, gap)
+		if gap < 0 {
+			part = max(part, 2)
+		}
+		n := timeline.Pick(in, 0, 1, 1, 2, 3, capacity-1, capacity, capacity+1, capacity/2, in.Intn(min(capacity+2, 1<<16)))
 		switch in.Intn(4) {
 		case 0:
 			steps = append(steps, at(now, allow(m.allowN(now, 1))))
 		case 1:
 			steps = append(steps, at(now, allowN(n, m.allowN(now, n))))
 		case 2:
-			want, _ := new(big.Rat).Set(m.at(now)).Float64()
+			want, _ := m.at(now).Float64()
 			steps = append(steps, at(now, tokens(want)))
 		case 3:
-			want, wait := m.delay(now, n)
+			wait, ok := m.delay(now, n)
 			lastWait = wait
-			steps = append(steps, at(now, delayCall(n, want)))
+			part = 3
+			if ok {
+				steps = append(steps, at(now, delay(n, wait)))
+			} else {
+				steps = append(steps, at(now, delayNever(n)))
+			}
 		}
 	}
 	if len(steps) == 0 {
-		steps = append(steps, at(0, allow(m.allowN(0, 1))))
+		steps = append(steps, at(now, allow(m.allowN(now, 1))))
 	}
 	return timeline.Case[Bucket]{
 		Name:  "fuzz",
-		Part:  1,
+		Part:  part,
 		Setup: fmt.Sprintf("New(%d, %v)", capacity, rate),
 		New:   func(clock.Clock) Bucket { return newBucket(capacity, rate) },
 		Steps: steps,

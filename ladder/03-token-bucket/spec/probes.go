@@ -40,24 +40,29 @@ func noDrift(b Bucket, _ func(int, float64) Bucket) error {
 }
 
 // badNewPanics checks that New panics for a value no bucket can have, with
-// the value in the message.
+// the value in the message, and for a capacity above the largest with the
+// largest too.
 func badNewPanics(_ Bucket, newBucket func(int, float64) Bucket) error {
 	var problems []string
 	for _, bad := range []struct {
 		capacity int
 		rate     float64
-		value    string // what the message must contain
+		names    []string // what the message must contain
 	}{
-		{0, 1, "0"},
-		{-3, 1, "-3"},
-		{1, -0.5, "-0.5"},
-		{1, math.NaN(), "NaN"},
-		{1, math.Inf(1), "Inf"},
-		{1, math.Inf(-1), "-Inf"},
+		{0, 1, []string{"0"}},
+		{-3, 1, []string{"-3"}},
+		{maxCapacity + 1, 1, []string{"9007199254740993", "9007199254740992"}},
+		{1, -0.5, []string{"-0.5"}},
+		{1, math.NaN(), []string{"NaN"}},
+		{1, math.Inf(1), []string{"Inf"}},
+		{1, math.Inf(-1), []string{"-Inf"}},
+		{1, 1e-10, []string{"1e-10"}}, // a token every 317 years
 	} {
-		got := panicNaming(bad.value, func() { newBucket(bad.capacity, bad.rate) })
-		if got != "panic naming "+bad.value {
-			problems = append(problems, fmt.Sprintf("New(%d, %v): %s, want a panic naming %s", bad.capacity, bad.rate, got, bad.value))
+		for _, name := range bad.names {
+			got := panicNaming(name, func() { newBucket(bad.capacity, bad.rate) })
+			if got != "panic naming "+name {
+				problems = append(problems, fmt.Sprintf("New(%d, %v): %s, want a panic naming %s", bad.capacity, bad.rate, got, name))
+			}
 		}
 	}
 	if len(problems) > 0 {

@@ -6,6 +6,7 @@ package spec
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -46,8 +47,29 @@ const (
 
 // tolerance is how far Tokens may be from the exact count. Tokens is a
 // float64, and an exact bucket may still round once or twice turning its
-// count into one.
-const tolerance = 1e-9
+// count into one. Above about 4 million tokens a float64 is coarser than
+// 1e-9, so there the last few bits may differ instead: relTolerance of the
+// count, about four units in the last place.
+const (
+	tolerance    = 1e-9
+	relTolerance = 0x1p-50
+)
+
+// closeTo reports whether a Tokens answer is within tolerance of want.
+func closeTo(got, want float64) bool {
+	return math.Abs(got-want) <= tolerance+relTolerance*math.Abs(want)
+}
+
+// maxCapacity is the largest capacity a bucket takes, 2^53: the largest
+// count up to which a float64 holds every whole number.
+const maxCapacity = 1 << 53
+
+// minRate is the slowest positive rate a bucket takes, in tokens a
+// second: one token per 2^63 nanoseconds, longer than any time.Duration.
+const minRate = 1e9 / (1 << 63)
+
+// maxWait is the longest wait Delay can return, about 292 years.
+const maxWait = time.Duration(math.MaxInt64)
 
 type step = timeline.Step[Bucket]
 
@@ -73,16 +95,24 @@ func allowN(n int, want bool) timeline.Call[Bucket] {
 // approx is a Tokens answer: within tolerance of the exact count.
 type approx float64
 
-func (a approx) String() string { return fmt.Sprintf("≈%v", float64(a)) }
+// String writes the count in full, never with an exponent: ≈9999999000.25.
+func (a approx) String() string { return "≈" + strconv.FormatFloat(float64(a), 'f', -1, 64) }
+
+// count is a Tokens result as the table shows it: in full, never with an
+// exponent.
+type count float64
+
+func (c count) String() string { return strconv.FormatFloat(float64(c), 'f', -1, 64) }
 
 func tokens(want float64) timeline.Call[Bucket] {
 	return timeline.Call[Bucket]{
 		Method: "Tokens",
-		Do:     func(b Bucket, now time.Time) any { return b.Tokens(now) },
+		Do:     func(b Bucket, now time.Time) any { return count(b.Tokens(now)) },
 		Want:   approx(want),
+		Source: fmt.Sprintf("tokens(%s)", strconv.FormatFloat(want, 'f', -1, 64)),
 		Accept: func(got any) bool {
-			g, ok := got.(float64)
-			return ok && math.Abs(g-want) <= tolerance
+			g, ok := got.(count)
+			return ok && closeTo(float64(g), want)
 		},
 	}
 }
@@ -106,11 +136,17 @@ func showDelay(wait time.Duration, ok bool) string {
 
 // delay wants Delay(now, n) to be (want, true).
 func delay(n int, want time.Duration) timeline.Call[Bucket] {
-	return delayCall(n, timeline.Offset(want))
+	c := delayCall(n, timeline.Offset(want))
+	c.Source = fmt.Sprintf("delay(%d, %s)", n, timeline.GoDuration(want))
+	return c
 }
 
 // delayNever wants Delay(now, n) to be (0, false).
-func delayNever(n int) timeline.Call[Bucket] { return delayCall(n, never) }
+func delayNever(n int) timeline.Call[Bucket] {
+	c := delayCall(n, never)
+	c.Source = fmt.Sprintf("delayNever(%d)", n)
+	return c
+}
 
 func delayCall(n int, want string) timeline.Call[Bucket] {
 	return timeline.Call[Bucket]{
@@ -372,6 +408,68 @@ var table = []bucketCase{
 		},
 	},
 	{
+		// The README's example for a fraction left over. In a float64,
+		// 2 + 0.4 is 2.4, 2.4 - 2 is 0.3999999999999999, and adding the
+		// 0.6 tokens of the next 6ms gives 0.9999999999999999, not 1.
+		name: "a fraction of a token left over adds up to a whole one exactly", part: 1, capacity: 3, rate: 100,
+		steps: []step{
+			at(0, allow(true)),        // 3 → 2
+			at(4*ms, allowN(2, true)), // 2.4 → 0.4
+			at(4*ms, tokens(0.4)),
+			at(10*ms-ns, allow(false)),
+			at(10*ms, allow(true)), // 0.4 + 0.6 is exactly 1
+			at(10*ms, tokens(0)),
+		},
+	},
+	{
+		// A token is a ten-billionth of this bucket, and a nanosecond
+		// adds a billionth of a token: a count in an int64 of units that
+		// small overflows, and a bucket that rounds its rate to make room
+		// may round it to nothing.
+		name: "a bucket of ten billion tokens still gains one a second", part: 1, capacity: 10_000_000_000, rate: 1,
+		steps: []step{
+			at(0, allowN(1000, true)),
+			at(0, tokens(9_999_999_000)),
+			at(250*ms, tokens(9_999_999_000.25)),
+			at(1000*sec-ns, allowN(10_000_000_000, false)),
+			at(1000*sec, tokens(10_000_000_000)), // the 1000 tokens are back
+			at(hour, tokens(10_000_000_000)),
+			at(hour, allowN(10_000_000_000, true)),
+			at(hour, allow(false)),
+			at(hour+sec, tokens(1)),
+		},
+	},
+	{
+		// The largest bucket at a quarter of a token a second, emptied in
+		// 1677 and looked at in 1970 and 2262: the last span is twice the
+		// longest time.Duration, longer than Time.Sub can measure.
+		// 2^64 - 2 nanoseconds less the 4s of the first token give
+		// 4611686017.4273879035 tokens.
+		name: "the largest bucket refills across the whole range of UnixNano", part: 1, capacity: maxCapacity, rate: 0.25,
+		steps: []step{
+			at(-maxWait, allowN(maxCapacity, true)),
+			at(-maxWait, allow(false)),
+			at(-maxWait+4*sec-ns, allow(false)),
+			at(-maxWait+4*sec, allow(true)),
+			at(0, tokens(2305843008.21369395175)), // 2^63 - 1 - 4e9 nanoseconds
+			at(maxWait, tokens(4611686017.4273879035)),
+			at(maxWait, allowN(4611686018, false)),
+			at(maxWait, allowN(4611686017, true)),
+			at(maxWait, tokens(0.4273879035)),
+		},
+	},
+	{
+		// The slowest rate the spec uses: a token every 2^33 seconds,
+		// about 272 years.
+		name: "a token every 272 years comes exactly on time", part: 1, capacity: 1, rate: 0x1p-33,
+		steps: []step{
+			at(-maxWait, allow(true)),
+			at(-maxWait+8589934592*sec-ns, allow(false)),
+			at(-maxWait+8589934592*sec, tokens(1)),
+			at(-maxWait+8589934592*sec, allow(true)),
+		},
+	},
+	{
 		// The precision requirement: the probe runs the million
 		// requests on from where these steps leave the bucket. Offset 0 is
 		// in 2025, where a float64 of seconds since 1970 is too coarse.
@@ -574,6 +672,42 @@ var table = []bucketCase{
 			at(0, delay(10, 1429*ns)),
 			at(142*ns, allow(false)),
 			at(143*ns, allow(true)),
+		},
+	},
+	{
+		// The README's example for the longest wait.
+		name: "Delay says never only for a wait longer than the longest Duration", part: 3, capacity: 10_000_000_000, rate: 1,
+		steps: []step{
+			at(0, allowN(1000, true)),
+			at(0, delay(10_000_000_000, 1000*sec)), // the bucket is full again in 1000s
+			at(0, delay(9_999_999_001, sec)),
+			at(hour, allowN(10_000_000_000, true)),
+			at(hour, delay(9_223_372_036, 9_223_372_036*sec)), // just under 2^63 - 1 nanoseconds
+			at(hour, delayNever(9_223_372_037)),               // just over
+			at(hour, delayNever(10_000_000_000)),              // 317 years
+		},
+	},
+	{
+		name: "Delay at one token every 272 years", part: 3, capacity: 1, rate: 0x1p-33,
+		steps: []step{
+			at(-maxWait, delay(1, 0)),
+			at(-maxWait, allow(true)),
+			at(-maxWait, delay(1, 8589934592*sec)),
+			at(-maxWait+sec, delay(1, 8589934591*sec)),
+			at(-maxWait+8589934592*sec, delay(1, 0)),
+		},
+	},
+	{
+		// A now up to 584 years before the bucket's time: the gap alone
+		// can be longer than the longest Duration.
+		name: "Delay adds a gap before the bucket's time of any length", part: 3, capacity: 1, rate: 1,
+		steps: []step{
+			at(maxWait, allow(true)), // the bucket's time is in 2262
+			at(maxWait-10*sec, delay(1, 11*sec)),
+			at(sec, delay(1, maxWait)), // the gap is 1s short of the longest Duration
+			at(sec-ns, delayNever(1)),
+			at(0, delayNever(1)),
+			at(-maxWait, delayNever(1)),
 		},
 	},
 	{
