@@ -109,7 +109,6 @@ func tokens(want float64) timeline.Call[Bucket] {
 		Method: "Tokens",
 		Do:     func(b Bucket, now time.Time) any { return count(b.Tokens(now)) },
 		Want:   approx(want),
-		Source: fmt.Sprintf("tokens(%s)", strconv.FormatFloat(want, 'f', -1, 64)),
 		Accept: func(got any) bool {
 			g, ok := got.(count)
 			return ok && closeTo(float64(g), want)
@@ -137,14 +136,12 @@ func showDelay(wait time.Duration, ok bool) string {
 // delay wants Delay(now, n) to be (want, true).
 func delay(n int, want time.Duration) timeline.Call[Bucket] {
 	c := delayCall(n, timeline.Offset(want))
-	c.Source = fmt.Sprintf("delay(%d, %s)", n, timeline.GoDuration(want))
 	return c
 }
 
 // delayNever wants Delay(now, n) to be (0, false).
 func delayNever(n int) timeline.Call[Bucket] {
 	c := delayCall(n, never)
-	c.Source = fmt.Sprintf("delayNever(%d)", n)
 	return c
 }
 
