@@ -1,0 +1,118 @@
+package timeline
+
+import (
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+)
+
+// Row is one case of a level's table, written once in the spec: a Case
+// without its constructor, with the argument the constructor takes
+// instead. Bind makes the cases of a table for one implementation.
+type Row[T, A any] struct {
+	// Name and Part are the case's: see Case.
+	Name string
+	Part int
+	// Arg is what the level's constructor takes, besides the clock of the
+	// levels that keep one: a window, a pair of sizes, a config.
+	Arg A
+	// Start is the instant of offset 0. The zero Time means clock.Epoch.
+	Start time.Time
+	// Steps are the calls, in order: see Case.
+	Steps []Step[T]
+	// Probe, if set, runs after the steps, on the implementation they ran
+	// on, for what a timeline cannot say: see Case.
+	Probe func(impl T, env Env[T, A]) error
+}
+
+// Env is what a row's probe has besides the implementation.
+type Env[T, A any] struct {
+	// Clock is the case's clock, at the instant of the last step.
+	Clock *clock.Fake
+	// New builds another implementation from arg, on Clock, the way the
+	// case built its own: for a probe that needs a fresh one, or that
+	// checks that a bad argument panics.
+	New func(arg A) T
+}
+
+// Binding says how a level's rows become cases.
+type Binding[T, A any] struct {
+	// New builds an implementation from a row's Arg. Levels that take the
+	// time in every method ignore clk.
+	New func(clk clock.Clock, arg A) T
+	// Setup writes the constructor call the way a failure report shows
+	// it: "New(10s)".
+	Setup func(arg A) string
+	// Clocked says the implementation reads the clock: see Case.
+	Clocked bool
+}
+
+// Bind makes a case of each row, built by b. A spec's cases function is
+// one call to it, with the table and the constructor under test.
+func Bind[T, A any](rows []Row[T, A], b Binding[T, A]) []Case[T] {
+	out := make([]Case[T], len(rows))
+	for i, r := range rows {
+		out[i] = Case[T]{
+			Name:    r.Name,
+			Part:    r.Part,
+			Setup:   b.Setup(r.Arg),
+			New:     func(clk clock.Clock) T { return b.New(clk, r.Arg) },
+			Start:   r.Start,
+			Clocked: b.Clocked,
+			Steps:   r.Steps,
+		}
+		if r.Probe != nil {
+			out[i].Probe = func(impl T, clk *clock.Fake) error {
+				return r.Probe(impl, Env[T, A]{Clock: clk, New: func(arg A) T { return b.New(clk, arg) }})
+			}
+		}
+	}
+	return out
+}
+
+// Unclocked is the binding of a constructor that takes one argument and no
+// clock, as every level does that passes the time to each method. Reports
+// write the constructor as New(arg): a time.Duration the way Offset writes
+// it, "New(5m)"; anything else with fmt, so an argument made of several
+// values can say how they read with a String method, "New(5s, 1s)".
+func Unclocked[T, A any](newT func(arg A) T) Binding[T, A] {
+	return Binding[T, A]{
+		New:   func(_ clock.Clock, arg A) T { return newT(arg) },
+		Setup: func(arg A) string { return "New(" + argText(arg) + ")" },
+	}
+}
+
+func argText(v any) string {
+	if d, ok := v.(time.Duration); ok {
+		return Offset(d)
+	}
+	return fmt.Sprint(v)
+}
+
+// Erase turns a constructor of a package's concrete type C into one of the
+// spec's interface I, so that a spec's Test takes the package's New as it
+// is:
+//
+//	func Test[L Logger](t *testing.T, newLogger func(time.Duration) L) {
+//		timeline.Run(t, cases(timeline.Erase[Logger](newLogger)))
+//	}
+//
+// Go cannot say "C implements I" of two type parameters, so Erase converts
+// when the constructor runs; the constraint of the spec's Test has already
+// checked at compile time that the conversion holds. A C that does not
+// implement I makes the constructor panic, naming both types.
+func Erase[I, C, A any](newC func(arg A) C) func(arg A) I {
+	return func(arg A) I {
+		c := newC(arg)
+		if i, ok := any(c).(I); ok {
+			return i
+		}
+		if any(c) == nil { // a nil interface value: it converts to a nil I
+			var zero I
+			return zero
+		}
+		panic(fmt.Sprintf("timeline.Erase: %T does not implement %v", c, reflect.TypeFor[I]()))
+	}
+}
