@@ -54,22 +54,28 @@ type Binding[T, A any] struct {
 func Bind[T, A any](rows []Row[T, A], b Binding[T, A]) []Case[T] {
 	out := make([]Case[T], len(rows))
 	for i, r := range rows {
-		out[i] = Case[T]{
-			Name:    r.Name,
-			Part:    r.Part,
-			Setup:   b.Setup(r.Arg),
-			New:     func(clk clock.Clock) T { return b.New(clk, r.Arg) },
-			Start:   r.Start,
-			Clocked: b.Clocked,
-			Steps:   r.Steps,
-		}
-		if r.Probe != nil {
-			out[i].Probe = func(impl T, clk *clock.Fake) error {
-				return r.Probe(impl, Env[T, A]{Clock: clk, New: func(arg A) T { return b.New(clk, arg) }})
-			}
-		}
+		out[i] = b.Case(r)
 	}
 	return out
+}
+
+// Case makes the case of one row, built by b: a fuzz target's timeline.
+func (b Binding[T, A]) Case(r Row[T, A]) Case[T] {
+	c := Case[T]{
+		Name:    r.Name,
+		Part:    r.Part,
+		Setup:   b.Setup(r.Arg),
+		New:     func(clk clock.Clock) T { return b.New(clk, r.Arg) },
+		Start:   r.Start,
+		Clocked: b.Clocked,
+		Steps:   r.Steps,
+	}
+	if r.Probe != nil {
+		c.Probe = func(impl T, clk *clock.Fake) error {
+			return r.Probe(impl, Env[T, A]{Clock: clk, New: func(arg A) T { return b.New(clk, arg) }})
+		}
+	}
+	return c
 }
 
 // Unclocked is the binding of a constructor that takes one argument and no
