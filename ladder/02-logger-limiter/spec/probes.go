@@ -9,6 +9,9 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
+// env is what a probe has besides the logger: e.New builds another.
+type env = timeline.Env[Logger, time.Duration]
+
 // badIntervalPanics checks that New rejects an interval that is not
 // positive, and says which value it got.
 func badIntervalPanics(_ Logger, e env) error {

@@ -30,11 +30,7 @@ func cases(newLogger func(interval time.Duration) Logger) []timeline.Case[Logger
 // Offsets in the tables are written with these.
 const ns, ms, sec, minute, day, week = time.Nanosecond, time.Millisecond, time.Second, time.Minute, 24 * time.Hour, 7 * 24 * time.Hour
 
-type (
-	step = timeline.Step[Logger]
-	row  = timeline.Row[Logger, time.Duration] // Arg is the interval
-	env  = timeline.Env[Logger, time.Duration]
-)
+type step = timeline.Step[Logger]
 
 var at = timeline.At[Logger]
 
@@ -76,6 +72,10 @@ func remembers(lo, hi int) timeline.Call[Logger] {
 		},
 	}
 }
+
+// row is a case of the table before it is bound to a constructor. Its
+// Arg is what New takes: the interval.
+type row = timeline.Row[Logger, time.Duration]
 
 // table holds every case of level 2. Part 1 is the limiter itself; part 2
 // is the follow-up, where the logger must forget messages it no longer

@@ -11,6 +11,9 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
+// env is what a probe has besides the café: e.New builds another.
+type env = timeline.Env[Cafe, time.Duration]
+
 // menu is a hundred drink names, made once so that ordering them in the
 // probes and the benchmark allocates nothing on the caller's side.
 var menu = func() []string {

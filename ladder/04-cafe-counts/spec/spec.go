@@ -34,11 +34,7 @@ func cases(newCafe func(window time.Duration) Cafe) []timeline.Case[Cafe] {
 // Offsets in the tables are written with these.
 const ns, ms, sec, minute, day, week = time.Nanosecond, time.Millisecond, time.Second, time.Minute, 24 * time.Hour, 7 * 24 * time.Hour
 
-type (
-	step = timeline.Step[Cafe]
-	row  = timeline.Row[Cafe, time.Duration] // Arg is the window
-	env  = timeline.Env[Cafe, time.Duration]
-)
+type step = timeline.Step[Cafe]
 
 var at = timeline.At[Cafe]
 
@@ -130,6 +126,10 @@ func (h *held) look(want board) timeline.Call[Cafe] {
 		Want:   map[string]int(want),
 	}
 }
+
+// row is a case of the table before it is bound to a constructor. Its
+// Arg is what New takes: the window.
+type row = timeline.Row[Cafe, time.Duration]
 
 // table holds every case of level 4. Part 1 counts per drink and in all;
 // part 2 counts the different drinks; part 3 hands out the whole board.

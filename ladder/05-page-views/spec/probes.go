@@ -6,7 +6,11 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline"
 )
+
+// env is what a probe has besides the counter: e.New builds another.
+type env = timeline.Env[Counter, size]
 
 // noAllocations checks part 1: once New has made the ring, neither Add nor
 // Count allocates, whatever the gaps between calls. Each run makes one call

@@ -105,11 +105,7 @@ func show(got any) any {
 	return got
 }
 
-type (
-	step = timeline.Step[Counter]
-	row  = timeline.Row[Counter, size]
-	env  = timeline.Env[Counter, size]
-)
+type step = timeline.Step[Counter]
 
 var at = timeline.At[Counter]
 
@@ -152,6 +148,10 @@ func countFails(want errName) timeline.Call[Counter] {
 	call.Want = want
 	return call
 }
+
+// row is a case of the table before it is bound to a constructor. Its
+// Arg is what New takes: the window and the bucket.
+type row = timeline.Row[Counter, size]
 
 // table holds every case of level 5, by part: 1 the ring and its running
 // total, 2 long gaps and the range of instants, 3 bad input.

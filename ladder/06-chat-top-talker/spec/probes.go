@@ -9,6 +9,9 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
+// env is what a probe has besides the aggregator: e.New builds another.
+type env = timeline.Env[Aggregator, time.Duration]
+
 // panicsOnBadWindow checks that New(0) and New(-1s) panic, naming the value.
 func panicsOnBadWindow(_ Aggregator, e env) error {
 	return timeline.EachPanicsNaming("New", []time.Duration{0, -time.Second}, func(w time.Duration) { e.New(w) })

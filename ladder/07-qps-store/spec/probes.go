@@ -12,6 +12,9 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
+// env is what a probe has besides the store: e.New builds another.
+type env = timeline.Env[Store, struct{}]
+
 // noAllocs checks that a Get of an existing key (with withGet) and QPS
 // over each window allocate nothing, while the clock moves a second
 // between calls so that the counters move too. The key "k" must exist.

@@ -61,12 +61,7 @@ const get, put = qpsop.Get, qpsop.Put
 // Offsets and windows in the tables are written with these.
 const ns, ms, sec, minute, hour, day, week = time.Nanosecond, time.Millisecond, time.Second, time.Minute, time.Hour, 24 * time.Hour, 7 * 24 * time.Hour
 
-type (
-	step = timeline.Step[Store]
-	call = timeline.Call[Store]
-	row  = timeline.Row[Store, struct{}]
-	env  = timeline.Env[Store, struct{}]
-)
+type step = timeline.Step[Store]
 
 var at = timeline.At[Store]
 
@@ -82,6 +77,9 @@ func (g got) String() string { return fmt.Sprintf("%q, %v", g.Value, g.OK) }
 type words string
 
 func (w words) String() string { return string(w) }
+
+// call is a method call and the result it should give.
+type call = timeline.Call[Store]
 
 func putCall(key, value string) call {
 	return call{
@@ -232,6 +230,10 @@ func twoHours() []step {
 	}
 	return out
 }
+
+// row is a case of the table before it is bound to a constructor. Its
+// Arg is what New takes: nothing: New takes only the clock.
+type row = timeline.Row[Store, struct{}]
 
 // table holds every case of level 7, by part: the last five minutes, then
 // windows up to a week, then thread safety.
