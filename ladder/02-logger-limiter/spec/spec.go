@@ -30,10 +30,6 @@ func cases(newLogger func(interval time.Duration) Logger) []timeline.Case[Logger
 // Offsets in the tables are written with these.
 const ns, ms, sec, minute, day, week = time.Nanosecond, time.Millisecond, time.Second, time.Minute, 24 * time.Hour, 7 * 24 * time.Hour
 
-type step = timeline.Step[Logger]
-
-var at = timeline.At[Logger]
-
 func shouldPrint(message string, want bool) timeline.Call[Logger] {
 	return timeline.Call[Logger]{
 		Method: "ShouldPrint",
@@ -73,9 +69,15 @@ func remembers(lo, hi int) timeline.Call[Logger] {
 	}
 }
 
-// row is a case of the table before it is bound to a constructor. Its
-// Arg is what New takes: the interval.
-type row = timeline.Row[Logger, time.Duration]
+// row is a case of the table before it is bound to a constructor; its
+// Arg is what New takes: the interval. A step is one of its calls, at an
+// offset from the start: at(2*sec, shouldPrint("disk full", true)).
+type (
+	row  = timeline.Row[Logger, time.Duration]
+	step = timeline.Step[Logger]
+)
+
+var at = timeline.At[Logger]
 
 // table holds every case of level 2. Part 1 is the limiter itself; part 2
 // is the follow-up, where the logger must forget messages it no longer

@@ -34,10 +34,6 @@ func cases(newCafe func(window time.Duration) Cafe) []timeline.Case[Cafe] {
 // Offsets in the tables are written with these.
 const ns, ms, sec, minute, day, week = time.Nanosecond, time.Millisecond, time.Second, time.Minute, 24 * time.Hour, 7 * 24 * time.Hour
 
-type step = timeline.Step[Cafe]
-
-var at = timeline.At[Cafe]
-
 func order(drink string) timeline.Call[Cafe] {
 	return timeline.Call[Cafe]{
 		Method: "Order",
@@ -127,9 +123,15 @@ func (h *held) look(want board) timeline.Call[Cafe] {
 	}
 }
 
-// row is a case of the table before it is bound to a constructor. Its
-// Arg is what New takes: the window.
-type row = timeline.Row[Cafe, time.Duration]
+// row is a case of the table before it is bound to a constructor; its
+// Arg is what New takes: the window. A step is one of its calls, at an
+// offset from the start: at(1*minute, order("latte")).
+type (
+	row  = timeline.Row[Cafe, time.Duration]
+	step = timeline.Step[Cafe]
+)
+
+var at = timeline.At[Cafe]
 
 // table holds every case of level 4. Part 1 counts per drink and in all;
 // part 2 counts the different drinks; part 3 hands out the whole board.

@@ -105,10 +105,6 @@ func show(got any) any {
 	return got
 }
 
-type step = timeline.Step[Counter]
-
-var at = timeline.At[Counter]
-
 // add is a call to Add that must succeed.
 func add(views int) timeline.Call[Counter] {
 	return timeline.Call[Counter]{
@@ -149,9 +145,15 @@ func countFails(want errName) timeline.Call[Counter] {
 	return call
 }
 
-// row is a case of the table before it is bound to a constructor. Its
-// Arg is what New takes: the window and the bucket.
-type row = timeline.Row[Counter, size]
+// row is a case of the table before it is bound to a constructor; its
+// Arg is what New takes: the window and the bucket. A step is one of its calls, at an
+// offset from the start: at(1*sec, add(1)).
+type (
+	row  = timeline.Row[Counter, size]
+	step = timeline.Step[Counter]
+)
+
+var at = timeline.At[Counter]
 
 // table holds every case of level 5, by part: 1 the ring and its running
 // total, 2 long gaps and the range of instants, 3 bad input.

@@ -46,10 +46,6 @@ func cases(newAggregator func(window time.Duration) Aggregator) []timeline.Case[
 // Offsets in the tables are written with these.
 const ns, ms, sec, minute, day = time.Nanosecond, time.Millisecond, time.Second, time.Minute, 24 * time.Hour
 
-type step = timeline.Step[Aggregator]
-
-var at = timeline.At[Aggregator]
-
 // call is a method call and the result it should give.
 type call = timeline.Call[Aggregator]
 
@@ -132,9 +128,15 @@ func topK(k int, want ...Talker) call {
 
 func tk(user string, messages int) Talker { return Talker{User: user, Messages: messages} }
 
-// row is a case of the table before it is bound to a constructor. Its
-// Arg is what New takes: the window.
-type row = timeline.Row[Aggregator, time.Duration]
+// row is a case of the table before it is bound to a constructor; its
+// Arg is what New takes: the window. A step is one of its calls, at an
+// offset from the start: at(0, record("ann", "#go")).
+type (
+	row  = timeline.Row[Aggregator, time.Duration]
+	step = timeline.Step[Aggregator]
+)
+
+var at = timeline.At[Aggregator]
 
 // table holds the hand-written cases of level 6. Part 1 is the counts,
 // part 2 the top talker, part 3 the top k.

@@ -61,10 +61,6 @@ const get, put = qpsop.Get, qpsop.Put
 // Offsets and windows in the tables are written with these.
 const ns, ms, sec, minute, hour, day, week = time.Nanosecond, time.Millisecond, time.Second, time.Minute, time.Hour, 24 * time.Hour, 7 * 24 * time.Hour
 
-type step = timeline.Step[Store]
-
-var at = timeline.At[Store]
-
 // got is Get's two results as one value, written `"v", true`.
 type got struct {
 	Value string
@@ -231,9 +227,15 @@ func twoHours() []step {
 	return out
 }
 
-// row is a case of the table before it is bound to a constructor. Its
-// Arg is what New takes: nothing: New takes only the clock.
-type row = timeline.Row[Store, struct{}]
+// row is a case of the table before it is bound to a constructor; its
+// Arg is what New takes: nothing, since New takes only the clock. A step is one of its calls, at an
+// offset from the start: at(1*sec, putCall("a", "x")).
+type (
+	row  = timeline.Row[Store, struct{}]
+	step = timeline.Step[Store]
+)
+
+var at = timeline.At[Store]
 
 // table holds every case of level 7, by part: the last five minutes, then
 // windows up to a week, then thread safety.
