@@ -8,6 +8,59 @@ import (
 	"github.com/rateladder/rateladder/harness/clock"
 )
 
+// Every level's spec is laid out alike, so that a new level is written by
+// copying one: level 2's (ladder/02-logger-limiter/spec) is the shortest,
+// level 5's has a constructor of two arguments, level 7's a clock. In
+// spec.go:
+//
+//	// Logger is the API level 2 asks for.
+//	type Logger interface{ ... }
+//
+//	// Test runs every case against the loggers newLogger builds.
+//	func Test[L Logger](t *testing.T, newLogger func(interval time.Duration) L) {
+//		timeline.Run(t, cases(timeline.Erase[Logger](newLogger)))
+//	}
+//
+//	// cases binds the table to a constructor.
+//	func cases(newLogger func(interval time.Duration) Logger) []timeline.Case[Logger] {
+//		return timeline.Bind(table, timeline.Unclocked(newLogger))
+//	}
+//
+//	// Offsets in the tables are written with these.
+//	const ns, sec, minute = time.Nanosecond, time.Second, time.Minute // only those the level uses
+//
+//	func shouldPrint(message string, want bool) timeline.Call[Logger] { ... } // a helper per method
+//
+//	type (
+//		row  = timeline.Row[Logger, time.Duration] // Arg is what New takes
+//		step = timeline.Step[Logger]
+//	)
+//
+//	var at = timeline.At[Logger]
+//
+//	var table = []row{
+//		{Name: "a refused call does not restart the timer", Part: 1, Arg: 3 * sec,
+//			Steps: []step{at(1*sec, shouldPrint("retrying", true)), ...}},
+//		{Name: "a steady stream of fresh messages", Part: 2, Arg: sec, Probe: steadyStream},
+//	}
+//
+// Beside it, probes.go declares type env = timeline.Env[Logger,
+// time.Duration] and the probes, func(l Logger, e env) error, which build
+// other loggers with e.New; fuzz.go decodes the fuzzer's bytes into one row
+// and plays it with timeline.Unclocked(newLogger).Case(r); bench.go takes
+// the package's New as Test does; mutants_test.go checks the spec itself
+// with package harness/mutation.
+//
+// A constructor of several arguments takes them as one Arg, a small struct
+// whose String method writes them as the report shows them: "New(5s, 1s)".
+// A constructor that takes a clock writes its Binding out, with Clocked
+// set. Types that both the level's package and its spec need (sentinel
+// errors, a message struct, an enum) cannot come from the level's package,
+// whose in-package test imports the spec: they go in a small package of
+// their own in the level's folder, named for what it holds (viewerr,
+// chatmsg, qpsop, limits), which the stub and the reference re-export with
+// aliases and the spec imports.
+
 // Row is one case of a level's table, written once in the spec: a Case
 // without its constructor, with the argument the constructor takes
 // instead. Bind makes the cases of a table for one implementation.

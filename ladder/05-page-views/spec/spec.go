@@ -67,7 +67,9 @@ const (
 )
 
 // name turns an error returned by the implementation into the errName the
-// tables compare with.
+// tables compare with. The errors come from package viewerr, which the
+// pageviews packages re-export: the spec cannot import a pageviews package
+// for them, since the stub's in-package test imports this package.
 func name(err error) errName {
 	switch {
 	case errors.Is(err, viewerr.ErrTimeWentBackwards):
