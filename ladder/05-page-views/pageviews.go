@@ -4,22 +4,24 @@
 package pageviews
 
 import (
-	"errors"
 	"time"
+
+	"github.com/rateladder/rateladder/ladder/05-page-views/viewerr"
 )
 
 // The errors Add and Count return. A call that returns one of them must
-// change nothing.
+// change nothing. They are defined once, in package viewerr, and shared
+// with the spec, which tells them apart with errors.Is.
 var (
 	// ErrTimeWentBackwards means now is earlier than the latest instant
 	// the counter has accepted.
-	ErrTimeWentBackwards = errors.New("pageviews: time went backwards")
+	ErrTimeWentBackwards = viewerr.ErrTimeWentBackwards
 	// ErrNegativeViews means Add was given fewer than zero views.
-	ErrNegativeViews = errors.New("pageviews: negative number of views")
+	ErrNegativeViews = viewerr.ErrNegativeViews
 	// ErrTimeOutOfRange means now is outside the instants the counter
 	// accepts: those whose UnixNano is defined, from 1677-09-21T00:12:43.145224192Z
 	// to 2262-04-11T23:47:16.854775807Z.
-	ErrTimeOutOfRange = errors.New("pageviews: time outside the years 1678 to 2262")
+	ErrTimeOutOfRange = viewerr.ErrTimeOutOfRange
 )
 
 // Counter counts the page views of the last window, at bucket granularity:

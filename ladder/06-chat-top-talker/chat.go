@@ -3,20 +3,21 @@
 // Read README.md in this folder first.
 package chat
 
-import "time"
+import (
+	"time"
 
-// Message is one chat message event.
-type Message struct {
-	At      time.Time
-	User    string
-	Channel string
-}
+	"github.com/rateladder/rateladder/ladder/06-chat-top-talker/chatmsg"
+)
 
-// Talker is a user and the number of messages they sent in the window.
-type Talker struct {
-	User     string
-	Messages int
-}
+// Message and Talker are defined once, in package chatmsg, and shared
+// with the spec. These aliases let you write chat.Message and chat.Talker.
+type (
+	// Message is one chat message event: At, User and Channel.
+	Message = chatmsg.Message
+	// Talker is a user and the number of messages they sent in the
+	// window: User and Messages.
+	Talker = chatmsg.Talker
+)
 
 // Aggregator counts the chat messages of the last window: a message at
 // m.At counts at now when now-window < m.At <= now.

@@ -8,21 +8,20 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/ladder/07-qps-store/qpsop"
 )
 
-// Op is a kind of call that the store counts.
-type Op int
+// Op is a kind of call that the store counts: Get or Put. It is defined
+// once, in package qpsop, and shared with the spec; these aliases let you
+// write qpsstore.Op, qpsstore.Get and qpsstore.Put. Op's String method
+// writes "Get" and "Put".
+type Op = qpsop.Op
 
 // The ops.
 const (
-	Get Op = iota
-	Put
+	Get = qpsop.Get
+	Put = qpsop.Put
 )
-
-// String returns "Get" or "Put".
-func (op Op) String() string {
-	panic("not implemented: Op.String")
-}
 
 // Store is a map from string keys to string values that counts its calls.
 type Store struct {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/ladder/07-qps-store/qpsop"
 )
 
 // The windows QPS accepts.
@@ -25,27 +26,17 @@ const (
 	minuteSlots = int64(maxWindow / time.Minute)  // 10,080
 )
 
-// Op is a kind of call that the store counts.
-type Op int
+// Op is a kind of call that the store counts: Get or Put. It is defined
+// once, in package qpsop, and shared with the spec; these aliases let
+// callers write qpsstore.Op, qpsstore.Get and qpsstore.Put.
+type Op = qpsop.Op
 
 // The ops, in the order of Store.counts.
 const (
-	Get Op = iota
-	Put
-	numOps
+	Get    = qpsop.Get
+	Put    = qpsop.Put
+	numOps = Put + 1
 )
-
-// String returns "Get" or "Put", so that QPS(Put, 5m) reads well in
-// messages.
-func (op Op) String() string {
-	switch op {
-	case Get:
-		return "Get"
-	case Put:
-		return "Put"
-	}
-	return fmt.Sprintf("Op(%d)", int(op))
-}
 
 // counters are the calls of one op: per second for the last hour, and per
 // minute for the last week. Slot b % len holds bucket b, counted from the

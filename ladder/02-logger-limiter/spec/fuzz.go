@@ -1,11 +1,9 @@
 package spec
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
@@ -17,7 +15,7 @@ func Fuzz[L Logger](f *testing.F, newLogger func(interval time.Duration) L) {
 	f.Add([]byte{0, 0, 2, 0, 0, 2, 1, 3, 2, 0, 4, 0, 1, 6, 2, 0})
 	f.Add([]byte{1, 4, 3, 2, 3, 3, 0, 7, 3, 0, 5, 1, 0, 8, 1, 0})
 	f.Add([]byte{3, 1, 0, 0, 2, 1, 0, 5, 0, 0, 6, 1, 0, 7, 2, 0, 0, 0, 0})
-	newL := erase(newLogger)
+	newL := timeline.Erase[Logger](newLogger)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		timeline.RunCase(t, fuzzCase(newL, data))
 	})
@@ -67,11 +65,5 @@ func fuzzCase(newLogger func(time.Duration) Logger, data []byte) timeline.Case[L
 		steps = append(steps, at(now, remembers(lo, hi)))
 		part = 2 // Len's bounds are part 2
 	}
-	return timeline.Case[Logger]{
-		Name:  "fuzz",
-		Part:  part,
-		Setup: fmt.Sprintf("New(%s)", timeline.Offset(interval)),
-		New:   func(clock.Clock) Logger { return newLogger(interval) },
-		Steps: steps,
-	}
+	return timeline.Unclocked(newLogger).Case(row{Name: "fuzz", Part: part, Arg: interval, Steps: steps})
 }

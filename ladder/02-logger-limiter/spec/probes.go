@@ -9,21 +9,24 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
+// env is what a probe has besides the logger: e.New builds another.
+type env = timeline.Env[Logger, time.Duration]
+
 // badIntervalPanics checks that New rejects an interval that is not
 // positive, and says which value it got.
-func badIntervalPanics(newLogger func(time.Duration) Logger) error {
-	return timeline.EachPanicsNaming("New", []time.Duration{0, -time.Second}, func(d time.Duration) { newLogger(d) })
+func badIntervalPanics(_ Logger, e env) error {
+	return timeline.EachPanicsNaming("New", []time.Duration{0, -time.Second}, func(d time.Duration) { e.New(d) })
 }
 
 // burstThenOneCall checks part 2's bound after a burst: 100,000 distinct
 // messages at t=0, then one call two intervals later. Every message of the
 // burst was printed at or before now - 2 x interval, so none may be left.
-func burstThenOneCall(newLogger func(time.Duration) Logger) error {
+func burstThenOneCall(_ Logger, e env) error {
 	const (
 		interval = time.Second
 		burst    = 100_000
 	)
-	l := newLogger(interval)
+	l := e.New(interval)
 	for i := range burst {
 		m := "request " + strconv.Itoa(i) + " failed"
 		if !l.ShouldPrint(clock.Epoch, m) {
@@ -48,7 +51,7 @@ func burstThenOneCall(newLogger func(time.Duration) Logger) error {
 // that repeats on every call. After each call, Len must be at least the
 // messages printed in the last interval (they are all blocked) and at most
 // those printed in the last two.
-func steadyStream(newLogger func(time.Duration) Logger) error {
+func steadyStream(_ Logger, e env) error {
 	const (
 		interval    = time.Second
 		gap         = time.Millisecond
@@ -56,7 +59,7 @@ func steadyStream(newLogger func(time.Duration) Logger) error {
 		calls       = 50 * perInterval
 		hot         = "heartbeat"
 	)
-	l := newLogger(interval)
+	l := e.New(interval)
 	for i := range calls {
 		now := clock.Epoch.Add(time.Duration(i) * gap)
 		// The heartbeat prints on the first call of every second, and is

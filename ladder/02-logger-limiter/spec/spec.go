@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
@@ -20,29 +19,16 @@ type Logger interface {
 
 // Test runs every case against the loggers newLogger builds.
 func Test[L Logger](t *testing.T, newLogger func(interval time.Duration) L) {
-	timeline.Run(t, cases(erase(newLogger)))
+	timeline.Run(t, cases(timeline.Erase[Logger](newLogger)))
 }
 
-// erase turns a constructor of a concrete type into one of the interface,
-// so that Test type-checks with logger.New as it is.
-func erase[L Logger](newLogger func(time.Duration) L) func(time.Duration) Logger {
-	return func(d time.Duration) Logger { return newLogger(d) }
+// cases binds the table to a constructor.
+func cases(newLogger func(interval time.Duration) Logger) []timeline.Case[Logger] {
+	return timeline.Bind(table, timeline.Unclocked(newLogger))
 }
 
 // Offsets in the tables are written with these.
-const (
-	ns     = time.Nanosecond
-	ms     = time.Millisecond
-	sec    = time.Second
-	minute = time.Minute
-	hour   = time.Hour
-	day    = 24 * hour
-	week   = 7 * day
-)
-
-type step = timeline.Step[Logger]
-
-var at = timeline.At[Logger]
+const ns, ms, sec, minute, day, week = time.Nanosecond, time.Millisecond, time.Second, time.Minute, 24 * time.Hour, 7 * 24 * time.Hour
 
 func shouldPrint(message string, want bool) timeline.Call[Logger] {
 	return timeline.Call[Logger]{
@@ -83,41 +69,25 @@ func remembers(lo, hi int) timeline.Call[Logger] {
 	}
 }
 
-// A timeline case before it is bound to a constructor.
-type loggerCase struct {
-	name     string
-	part     int
-	interval time.Duration
-	steps    []step
-	probe    func(newLogger func(time.Duration) Logger) error
-}
+// row is a case of the table before it is bound to a constructor; its
+// Arg is what New takes: the interval. A step is one of its calls, at an
+// offset from the start: at(2*sec, shouldPrint("disk full", true)).
+type (
+	row  = timeline.Row[Logger, time.Duration]
+	step = timeline.Step[Logger]
+)
 
-func cases(newLogger func(time.Duration) Logger) []timeline.Case[Logger] {
-	out := make([]timeline.Case[Logger], len(table))
-	for i, tc := range table {
-		out[i] = timeline.Case[Logger]{
-			Name:  tc.name,
-			Part:  tc.part,
-			Setup: fmt.Sprintf("New(%s)", timeline.Offset(tc.interval)),
-			New:   func(clock.Clock) Logger { return newLogger(tc.interval) },
-			Steps: tc.steps,
-		}
-		if tc.probe != nil {
-			out[i].Probe = func(Logger, *clock.Fake) error { return tc.probe(newLogger) }
-		}
-	}
-	return out
-}
+var at = timeline.At[Logger]
 
 // table holds every case of level 2. Part 1 is the limiter itself; part 2
 // is the follow-up, where the logger must forget messages it no longer
 // needs, and Len shows how many it keeps.
-var table = []loggerCase{
+var table = []row{
 	// Part 1: print each message at most once per interval.
 	{
 		// The README's first example, with the same numbers.
-		name: "interleaved messages keep their own timers", part: 1, interval: 10 * sec,
-		steps: []step{
+		Name: "interleaved messages keep their own timers", Part: 1, Arg: 10 * sec,
+		Steps: []step{
 			at(2*sec, shouldPrint("disk full", true)),
 			at(3*sec, shouldPrint("cache miss", true)),
 			at(5*sec, shouldPrint("disk full", false)),
@@ -129,8 +99,8 @@ var table = []loggerCase{
 	},
 	{
 		// The README's boundary example: (now - interval, now] is half-open.
-		name: "a message prints again exactly one interval later and not before", part: 1, interval: 10 * sec,
-		steps: []step{
+		Name: "a message prints again exactly one interval later and not before", Part: 1, Arg: 10 * sec,
+		Steps: []step{
 			at(5*sec, shouldPrint("disk full", true)),
 			at(15*sec-ns, shouldPrint("disk full", false)),
 			at(15*sec, shouldPrint("disk full", true)),
@@ -139,8 +109,8 @@ var table = []loggerCase{
 		},
 	},
 	{
-		name: "the same message twice at the same instant", part: 1, interval: 10 * sec,
-		steps: []step{
+		Name: "the same message twice at the same instant", Part: 1, Arg: 10 * sec,
+		Steps: []step{
 			at(7*sec, shouldPrint("disk full", true)),
 			at(7*sec, shouldPrint("disk full", false)),
 			at(7*sec, shouldPrint("cache miss", true)),
@@ -150,8 +120,8 @@ var table = []loggerCase{
 	},
 	{
 		// The README's example of a message repeated while it is blocked.
-		name: "a refused call does not restart the timer", part: 1, interval: 3 * sec,
-		steps: []step{
+		Name: "a refused call does not restart the timer", Part: 1, Arg: 3 * sec,
+		Steps: []step{
 			at(1*sec, shouldPrint("retrying", true)),
 			at(2*sec, shouldPrint("retrying", false)),
 			at(3*sec, shouldPrint("retrying", false)),
@@ -164,8 +134,8 @@ var table = []loggerCase{
 	},
 	{
 		// The README's epoch example: t = 0 is Unix time 0, the zero-value trap.
-		name: "a first message exactly at the epoch", part: 1, interval: 10 * sec,
-		steps: []step{
+		Name: "a first message exactly at the epoch", Part: 1, Arg: 10 * sec,
+		Steps: []step{
 			at(0, shouldPrint("boot", true)),
 			at(0, shouldPrint("boot", false)),
 			at(10*sec-ns, shouldPrint("boot", false)),
@@ -173,8 +143,8 @@ var table = []loggerCase{
 		},
 	},
 	{
-		name: "the empty string is an ordinary message", part: 1, interval: 10 * sec,
-		steps: []step{
+		Name: "the empty string is an ordinary message", Part: 1, Arg: 10 * sec,
+		Steps: []step{
 			at(1*sec, shouldPrint("", true)),
 			at(2*sec, shouldPrint("", false)),
 			at(2*sec, shouldPrint(" ", true)),
@@ -185,8 +155,8 @@ var table = []loggerCase{
 		},
 	},
 	{
-		name: "an idle gap far longer than the interval", part: 1, interval: minute,
-		steps: []step{
+		Name: "an idle gap far longer than the interval", Part: 1, Arg: minute,
+		Steps: []step{
 			at(0, shouldPrint("heartbeat", true)),
 			at(30*sec, shouldPrint("heartbeat", false)),
 			at(30*day, shouldPrint("heartbeat", true)),
@@ -195,8 +165,8 @@ var table = []loggerCase{
 		},
 	},
 	{
-		name: "a one-nanosecond interval", part: 1, interval: ns,
-		steps: []step{
+		Name: "a one-nanosecond interval", Part: 1, Arg: ns,
+		Steps: []step{
 			at(0, shouldPrint("tick", true)),
 			at(0, shouldPrint("tick", false)),
 			at(1*ns, shouldPrint("tick", true)),
@@ -206,8 +176,8 @@ var table = []loggerCase{
 		},
 	},
 	{
-		name: "a week-long interval", part: 1, interval: week,
-		steps: []step{
+		Name: "a week-long interval", Part: 1, Arg: week,
+		Steps: []step{
 			at(0, shouldPrint("weekly report", true)),
 			at(6*day, shouldPrint("weekly report", false)),
 			at(week-ns, shouldPrint("weekly report", false)),
@@ -215,8 +185,8 @@ var table = []loggerCase{
 		},
 	},
 	{
-		name: "a sub-second interval", part: 1, interval: 500 * ms,
-		steps: []step{
+		Name: "a sub-second interval", Part: 1, Arg: 500 * ms,
+		Steps: []step{
 			at(1200*ms, shouldPrint("tick", true)),
 			at(1500*ms, shouldPrint("tick", false)),
 			at(1700*ms-ns, shouldPrint("tick", false)),
@@ -225,15 +195,15 @@ var table = []loggerCase{
 		},
 	},
 	{
-		name: "a non-positive interval panics with its value", part: 1, interval: sec,
-		probe: badIntervalPanics,
+		Name: "a non-positive interval panics with its value", Part: 1, Arg: sec,
+		Probe: badIntervalPanics,
 	},
 
 	// Part 2: memory that does not grow forever.
 	{
 		// The README's part 2 example, with the same numbers.
-		name: "the logger forgets messages two intervals old", part: 2, interval: 10 * sec,
-		steps: []step{
+		Name: "the logger forgets messages two intervals old", Part: 2, Arg: 10 * sec,
+		Steps: []step{
 			at(0, shouldPrint("a", true)),
 			at(0, remembers(1, 1)),
 			at(4*sec, shouldPrint("b", true)),
@@ -247,8 +217,8 @@ var table = []loggerCase{
 		},
 	},
 	{
-		name: "a refused call forgets old messages too", part: 2, interval: 10 * sec,
-		steps: []step{
+		Name: "a refused call forgets old messages too", Part: 2, Arg: 10 * sec,
+		Steps: []step{
 			at(0, shouldPrint("a", true)),
 			at(15*sec, shouldPrint("b", true)),
 			at(15*sec, remembers(1, 2)),
@@ -257,8 +227,8 @@ var table = []loggerCase{
 		},
 	},
 	{
-		name: "a message from one interval ago is gone two intervals later", part: 2, interval: 10 * sec,
-		steps: []step{
+		Name: "a message from one interval ago is gone two intervals later", Part: 2, Arg: 10 * sec,
+		Steps: []step{
 			at(0, shouldPrint("a", true)),
 			at(19*sec, shouldPrint("b", true)),
 			at(19*sec, remembers(1, 2)),
@@ -267,8 +237,8 @@ var table = []loggerCase{
 		},
 	},
 	{
-		name: "forgetting never lets a blocked message through", part: 2, interval: 10 * sec,
-		steps: []step{
+		Name: "forgetting never lets a blocked message through", Part: 2, Arg: 10 * sec,
+		Steps: []step{
 			at(0, shouldPrint("x", true)),
 			at(9*sec, shouldPrint("a", true)),
 			at(11*sec, shouldPrint("a", false)),
@@ -282,11 +252,11 @@ var table = []loggerCase{
 		},
 	},
 	{
-		name: "100,000 distinct messages at one instant, then one call two intervals later", part: 2, interval: sec,
-		probe: burstThenOneCall,
+		Name: "100,000 distinct messages at one instant, then one call two intervals later", Part: 2, Arg: sec,
+		Probe: burstThenOneCall,
 	},
 	{
-		name: "a steady stream of fresh messages over many intervals", part: 2, interval: sec,
-		probe: steadyStream,
+		Name: "a steady stream of fresh messages over many intervals", Part: 2, Arg: sec,
+		Probe: steadyStream,
 	},
 }

@@ -1,11 +1,9 @@
 package spec
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
@@ -20,7 +18,7 @@ func Fuzz[C Cafe](f *testing.F, newCafe func(window time.Duration) C) {
 	f.Add([]byte{3, 0, 0, 0, 0, 0, 2, 0, 0, 0, 3, 1, 0, 0, 2, 1, 1, 0, 1, 1, 2, 0, 2, 6, 0, 1, 6, 2})
 	f.Add([]byte{2, 0, 0, 0, 6, 0, 1, 6, 0, 0, 0, 3, 0, 3, 2, 3, 6, 3, 6, 3, 0, 0, 0, 0, 3})
 	f.Add([]byte{4, 0, 0, 0, 0, 0, 1, 0, 4, 6, 0, 0, 6, 4, 0, 4, 6, 4, 7, 4, 0, 0, 3, 0, 4})
-	newC := erase(newCafe)
+	newC := timeline.Erase[Cafe](newCafe)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		timeline.RunCase(t, fuzzCase(newC, data))
 	})
@@ -86,11 +84,5 @@ func fuzzCase(newCafe func(time.Duration) Cafe, data []byte) timeline.Case[Cafe]
 			steps = append(steps, at(now, counts(inWindow())))
 		}
 	}
-	return timeline.Case[Cafe]{
-		Name:  "fuzz",
-		Part:  part,
-		Setup: fmt.Sprintf("New(%s)", timeline.Offset(window)),
-		New:   func(clock.Clock) Cafe { return newCafe(window) },
-		Steps: steps,
-	}
+	return timeline.Unclocked(newCafe).Case(row{Name: "fuzz", Part: part, Arg: window, Steps: steps})
 }

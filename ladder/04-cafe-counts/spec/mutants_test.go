@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/mutation"
 )
 
 // Wrong implementations that the spec must catch. Each is a complete café
@@ -229,9 +229,6 @@ func TestSpecCatchesMutants(t *testing.T) {
 		{"Counts does not drop old orders first", 3, mutant(mistakes{staleBoard: true})},
 	}
 	for _, m := range mutants {
-		t.Run(m.name, func(t *testing.T) {
-			caught := timeline.Catches(t, m.name, m.part, cases(m.new))
-			t.Logf("caught by: %q", caught)
-		})
+		mutation.Caught(t, m.name, m.part, cases(m.new))
 	}
 }

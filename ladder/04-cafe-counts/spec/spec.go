@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
@@ -24,29 +23,16 @@ type Cafe interface {
 
 // Test runs every case against the cafés newCafe builds.
 func Test[C Cafe](t *testing.T, newCafe func(window time.Duration) C) {
-	timeline.Run(t, cases(erase(newCafe)))
+	timeline.Run(t, cases(timeline.Erase[Cafe](newCafe)))
 }
 
-// erase turns a constructor of a concrete type into one of the interface,
-// so that Test type-checks with cafe.New as it is.
-func erase[C Cafe](newCafe func(time.Duration) C) func(time.Duration) Cafe {
-	return func(w time.Duration) Cafe { return newCafe(w) }
+// cases binds the table to a constructor.
+func cases(newCafe func(window time.Duration) Cafe) []timeline.Case[Cafe] {
+	return timeline.Bind(table(), timeline.Unclocked(newCafe))
 }
 
 // Offsets in the tables are written with these.
-const (
-	ns     = time.Nanosecond
-	ms     = time.Millisecond
-	sec    = time.Second
-	minute = time.Minute
-	hour   = time.Hour
-	day    = 24 * hour
-	week   = 7 * day
-)
-
-type step = timeline.Step[Cafe]
-
-var at = timeline.At[Cafe]
+const ns, ms, sec, minute, day, week = time.Nanosecond, time.Millisecond, time.Second, time.Minute, 24 * time.Hour, 7 * 24 * time.Hour
 
 func order(drink string) timeline.Call[Cafe] {
 	return timeline.Call[Cafe]{
@@ -137,44 +123,27 @@ func (h *held) look(want board) timeline.Call[Cafe] {
 	}
 }
 
-// A timeline case before it is bound to a constructor.
-type cafeCase struct {
-	name   string
-	part   int
-	window time.Duration
-	steps  []step
-	probe  func(c Cafe, newCafe func(time.Duration) Cafe) error
-}
+// row is a case of the table before it is bound to a constructor; its
+// Arg is what New takes: the window. A step is one of its calls, at an
+// offset from the start: at(1*minute, order("latte")).
+type (
+	row  = timeline.Row[Cafe, time.Duration]
+	step = timeline.Step[Cafe]
+)
 
-func cases(newCafe func(time.Duration) Cafe) []timeline.Case[Cafe] {
-	tab := table()
-	out := make([]timeline.Case[Cafe], len(tab))
-	for i, tc := range tab {
-		out[i] = timeline.Case[Cafe]{
-			Name:  tc.name,
-			Part:  tc.part,
-			Setup: fmt.Sprintf("New(%s)", timeline.Offset(tc.window)),
-			New:   func(clock.Clock) Cafe { return newCafe(tc.window) },
-			Steps: tc.steps,
-		}
-		if tc.probe != nil {
-			out[i].Probe = func(c Cafe, _ *clock.Fake) error { return tc.probe(c, newCafe) }
-		}
-	}
-	return out
-}
+var at = timeline.At[Cafe]
 
 // table holds every case of level 4. Part 1 counts per drink and in all;
 // part 2 counts the different drinks; part 3 hands out the whole board.
 // It is a function, not a variable, so that the steps of a case that keep
 // a map (held) start afresh in every run.
-func table() []cafeCase {
-	return []cafeCase{
+func table() []row {
+	return []row{
 		// Part 1: counts per drink and the total.
 		{
 			// The README's first example, with the same numbers.
-			name: "the morning rush in a five-minute window", part: 1, window: 5 * minute,
-			steps: []step{
+			Name: "the morning rush in a five-minute window", Part: 1, Arg: 5 * minute,
+			Steps: []step{
 				at(1*minute, order("latte")),
 				at(2*minute, order("tea")),
 				at(2*minute, order("latte")),
@@ -190,8 +159,8 @@ func table() []cafeCase {
 		},
 		{
 			// The README's boundary example: (now - window, now] is half-open.
-			name: "an order counts until one window later and not at it", part: 1, window: 5 * minute,
-			steps: []step{
+			Name: "an order counts until one window later and not at it", Part: 1, Arg: 5 * minute,
+			Steps: []step{
 				at(1*minute, order("latte")),
 				at(1*minute, count("latte", 1)),
 				at(6*minute-ns, count("latte", 1)),
@@ -201,8 +170,8 @@ func table() []cafeCase {
 			},
 		},
 		{
-			name: "a drink nobody ordered counts zero", part: 1, window: 10 * sec,
-			steps: []step{
+			Name: "a drink nobody ordered counts zero", Part: 1, Arg: 10 * sec,
+			Steps: []step{
 				at(0, count("latte", 0)),
 				at(0, total(0)),
 				at(1*sec, order("tea")),
@@ -212,8 +181,8 @@ func table() []cafeCase {
 			},
 		},
 		{
-			name: "several orders of one drink at one instant", part: 1, window: 10 * sec,
-			steps: []step{
+			Name: "several orders of one drink at one instant", Part: 1, Arg: 10 * sec,
+			Steps: []step{
 				at(2*sec, order("latte")),
 				at(2*sec, order("latte")),
 				at(2*sec, order("latte")),
@@ -228,8 +197,8 @@ func table() []cafeCase {
 			},
 		},
 		{
-			name: "Latte and latte are two drinks", part: 1, window: minute,
-			steps: []step{
+			Name: "Latte and latte are two drinks", Part: 1, Arg: minute,
+			Steps: []step{
 				at(1*sec, order("Latte")),
 				at(2*sec, order("latte")),
 				at(2*sec, order("latte")),
@@ -244,8 +213,8 @@ func table() []cafeCase {
 		},
 		{
 			// The same numbers as part 2's README example, counted per drink.
-			name: "orders leave in the order they came, whatever the drink", part: 1, window: 10 * minute,
-			steps: []step{
+			Name: "orders leave in the order they came, whatever the drink", Part: 1, Arg: 10 * minute,
+			Steps: []step{
 				at(0, order("latte")),
 				at(1*minute, order("tea")),
 				at(2*minute, order("latte")),
@@ -262,8 +231,8 @@ func table() []cafeCase {
 			},
 		},
 		{
-			name: "a drink that left and comes back counts from one", part: 1, window: 10 * sec,
-			steps: []step{
+			Name: "a drink that left and comes back counts from one", Part: 1, Arg: 10 * sec,
+			Steps: []step{
 				at(0, order("latte")),
 				at(1*sec, order("latte")),
 				at(1*sec, count("latte", 2)),
@@ -276,8 +245,8 @@ func table() []cafeCase {
 			},
 		},
 		{
-			name: "an idle gap far longer than the window", part: 1, window: 10 * sec,
-			steps: []step{
+			Name: "an idle gap far longer than the window", Part: 1, Arg: 10 * sec,
+			Steps: []step{
 				at(1*sec, order("latte")),
 				at(2*sec, order("tea")),
 				at(2*sec, total(2)),
@@ -289,8 +258,8 @@ func table() []cafeCase {
 			},
 		},
 		{
-			name: "a one-nanosecond window", part: 1, window: ns,
-			steps: []step{
+			Name: "a one-nanosecond window", Part: 1, Arg: ns,
+			Steps: []step{
 				at(0, order("latte")),
 				at(0, count("latte", 1)),
 				at(1*ns, count("latte", 0)),
@@ -302,8 +271,8 @@ func table() []cafeCase {
 			},
 		},
 		{
-			name: "a week-long window", part: 1, window: week,
-			steps: []step{
+			Name: "a week-long window", Part: 1, Arg: week,
+			Steps: []step{
 				at(0, order("latte")),
 				at(3*day, order("tea")),
 				at(3*day, order("latte")),
@@ -316,21 +285,21 @@ func table() []cafeCase {
 			},
 		},
 		{
-			name: "New panics on a window that is not positive", part: 1, window: sec,
-			steps: []step{at(0, order("latte")), at(0, total(1))},
-			probe: newPanics,
+			Name: "New panics on a window that is not positive", Part: 1, Arg: sec,
+			Steps: []step{at(0, order("latte")), at(0, total(1))},
+			Probe: newPanics,
 		},
 		{
-			name: "no allocation per order once warmed up", part: 1, window: sec,
-			steps: []step{at(0, order("latte")), at(0, count("latte", 1))},
-			probe: steadyStateAllocs,
+			Name: "no allocation per order once warmed up", Part: 1, Arg: sec,
+			Steps: []step{at(0, order("latte")), at(0, count("latte", 1))},
+			Probe: steadyStateAllocs,
 		},
 
 		// Part 2: distinct drinks.
 		{
 			// The README's example for part 2, with the same numbers.
-			name: "different drinks in a ten-minute window", part: 2, window: 10 * minute,
-			steps: []step{
+			Name: "different drinks in a ten-minute window", Part: 2, Arg: 10 * minute,
+			Steps: []step{
 				at(0, order("latte")),
 				at(1*minute, order("tea")),
 				at(2*minute, order("latte")),
@@ -345,8 +314,8 @@ func table() []cafeCase {
 			},
 		},
 		{
-			name: "Distinct before any order, and for orders at one instant", part: 2, window: minute,
-			steps: []step{
+			Name: "Distinct before any order, and for orders at one instant", Part: 2, Arg: minute,
+			Steps: []step{
 				at(0, distinct(0)),
 				at(5*sec, order("tea")),
 				at(5*sec, order("tea")),
@@ -359,8 +328,8 @@ func table() []cafeCase {
 			},
 		},
 		{
-			name: "Distinct falls to zero after a long idle gap", part: 2, window: minute,
-			steps: []step{
+			Name: "Distinct falls to zero after a long idle gap", Part: 2, Arg: minute,
+			Steps: []step{
 				at(1*sec, order("latte")),
 				at(2*sec, order("tea")),
 				at(3*sec, order("mocha")),
@@ -372,8 +341,8 @@ func table() []cafeCase {
 			},
 		},
 		{
-			name: "Latte and latte are two different drinks", part: 2, window: minute,
-			steps: []step{
+			Name: "Latte and latte are two different drinks", Part: 2, Arg: minute,
+			Steps: []step{
 				at(0, order("Latte")),
 				at(0, order("latte")),
 				at(0, distinct(2)),
@@ -382,8 +351,8 @@ func table() []cafeCase {
 			},
 		},
 		{
-			name: "a drink leaves only with its last order", part: 2, window: 10 * sec,
-			steps: []step{
+			Name: "a drink leaves only with its last order", Part: 2, Arg: 10 * sec,
+			Steps: []step{
 				at(0, order("latte")),
 				at(5*sec, order("latte")),
 				at(6*sec, order("tea")),
@@ -394,20 +363,20 @@ func table() []cafeCase {
 			},
 		},
 		{
-			name: "a hundred drinks, one a second, in a ten-second window", part: 2, window: 10 * sec,
-			steps: hundredDrinks(),
+			Name: "a hundred drinks, one a second, in a ten-second window", Part: 2, Arg: 10 * sec,
+			Steps: hundredDrinks(),
 		},
 		{
-			name: "a forgotten drink takes no memory", part: 2, window: sec,
-			steps: []step{at(0, order("latte")), at(0, distinct(1))},
-			probe: forgottenDrinksFreed,
+			Name: "a forgotten drink takes no memory", Part: 2, Arg: sec,
+			Steps: []step{at(0, order("latte")), at(0, distinct(1))},
+			Probe: forgottenDrinksFreed,
 		},
 
 		// Part 3: the board.
 		{
 			// The README's example for part 3, with the same numbers.
-			name: "the board over five minutes", part: 3, window: 5 * minute,
-			steps: []step{
+			Name: "the board over five minutes", Part: 3, Arg: 5 * minute,
+			Steps: []step{
 				at(1*minute, order("latte")),
 				at(2*minute, order("tea")),
 				at(3*minute, order("latte")),
@@ -418,8 +387,8 @@ func table() []cafeCase {
 			},
 		},
 		{
-			name: "an empty board is an empty map, not nil", part: 3, window: minute,
-			steps: []step{
+			Name: "an empty board is an empty map, not nil", Part: 3, Arg: minute,
+			Steps: []step{
 				at(0, counts(board{})),
 				at(1*sec, order("latte")),
 				at(1*sec, counts(board{"latte": 1})),
@@ -427,8 +396,8 @@ func table() []cafeCase {
 			},
 		},
 		{
-			name: "the board on the boundary, with Latte and latte", part: 3, window: 10 * sec,
-			steps: []step{
+			Name: "the board on the boundary, with Latte and latte", Part: 3, Arg: 10 * sec,
+			Steps: []step{
 				at(1*sec, order("Latte")),
 				at(1*sec, order("latte")),
 				at(2*sec, order("latte")),
@@ -438,12 +407,12 @@ func table() []cafeCase {
 				at(12*sec, counts(board{})),
 			},
 		},
-		func() cafeCase {
+		func() row {
 			var m held
-			return cafeCase{
+			return row{
 				// The README's first aliasing example.
-				name: "changing the map Counts returned does not change the cafe", part: 3, window: 5 * minute,
-				steps: []step{
+				Name: "changing the map Counts returned does not change the cafe", Part: 3, Arg: 5 * minute,
+				Steps: []step{
 					at(1*minute, order("latte")),
 					at(1*minute, order("tea")),
 					at(2*minute, m.keep(board{"latte": 1, "tea": 1})),
@@ -455,12 +424,12 @@ func table() []cafeCase {
 				},
 			}
 		}(),
-		func() cafeCase {
+		func() row {
 			var m held
-			return cafeCase{
+			return row{
 				// The README's second aliasing example.
-				name: "later orders do not change a map already returned", part: 3, window: 5 * minute,
-				steps: []step{
+				Name: "later orders do not change a map already returned", Part: 3, Arg: 5 * minute,
+				Steps: []step{
 					at(1*minute, order("latte")),
 					at(1*minute, m.keep(board{"latte": 1})),
 					at(2*minute, order("latte")),

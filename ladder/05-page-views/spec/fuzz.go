@@ -12,20 +12,17 @@ import (
 // Fuzz checks the counters newCounter builds against a brute-force model
 // that keeps every view and counts by scanning, on random timelines with
 // long gaps, times going backwards, negative views and instants outside
-// the accepted range; errs names the package's errors.
-func Fuzz[C Counter](f *testing.F, newCounter func(window, bucket time.Duration) C, errs Errors) {
-	if err := errs.check(); err != nil {
-		f.Fatal(err)
-	}
+// the accepted range.
+func Fuzz[C Counter](f *testing.F, newCounter func(window, bucket time.Duration) C) {
 	// Each seed: bucket, n-1, start, then per step a gap, a call and,
 	// for an Add, the views.
 	f.Add([]byte{2, 4, 0, 2, 1, 1, 3, 1, 2, 4, 0, 1, 1, 3, 0})
 	f.Add([]byte{0, 2, 1, 0, 1, 1, 1, 0, 11, 0, 9, 1, 4, 10, 2})
 	f.Add([]byte{1, 3, 2, 0, 1, 1, 11, 0, 10, 1, 3, 6, 0, 2, 0})
 	f.Add([]byte{0, 0, 3, 0, 1, 2, 3, 0, 11, 0, 7, 1, 1, 1, 0})
-	newC := erase(newCounter)
+	b := unclocked(func(w, b time.Duration) Counter { return newCounter(w, b) })
 	f.Fuzz(func(t *testing.T, data []byte) {
-		timeline.RunCase(t, fuzzCase(data).bind(newC, errs))
+		timeline.RunCase(t, b.Case(fuzzCase(data)))
 	})
 }
 
@@ -36,7 +33,7 @@ var (
 )
 
 // fuzzCase decodes data into a timeline whose wants come from the model.
-func fuzzCase(data []byte) viewsCase {
+func fuzzCase(data []byte) row {
 	in := timeline.NewChoices(data)
 	bucket := timeline.Pick(in, fuzzBuckets...)
 	n := 1 + in.Intn(6)
@@ -62,7 +59,7 @@ func fuzzCase(data []byte) viewsCase {
 		}
 		steps = append(steps, at(off, m.add(now, timeline.Pick(in, fuzzViews...))))
 	}
-	return viewsCase{name: "fuzz", part: 1, window: window, bucket: bucket, start: start, steps: steps}
+	return row{Name: "fuzz", Part: 1, Arg: size{window, bucket}, Start: start, Steps: steps}
 }
 
 // model is the brute-force counter: every view accepted, and the latest

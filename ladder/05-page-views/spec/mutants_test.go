@@ -1,25 +1,18 @@
 package spec
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/mutation"
+	"github.com/rateladder/rateladder/ladder/05-page-views/viewerr"
 )
 
 // Wrong implementations that the spec must catch. Each is a complete
 // counter with one mistake a learner makes; if an edit to the spec lets one
 // of them pass, this test fails.
-
-// mutantErrs are the errors the mutants return.
-var mutantErrs = Errors{
-	TimeWentBackwards: errors.New("backwards"),
-	NegativeViews:     errors.New("negative"),
-	TimeOutOfRange:    errors.New("out of range"),
-}
 
 // flaw is the one mistake a ring mutant makes.
 type flaw int
@@ -102,7 +95,7 @@ func (r *ring) slot(k int64) int {
 // check returns the error that refuses a call at now, if any.
 func (r *ring) check(now time.Time) (int64, error) {
 	if r.flaw != noRangeCheck && (now.Before(firstInstant) || now.After(lastInstant)) {
-		return 0, mutantErrs.TimeOutOfRange
+		return 0, viewerr.ErrTimeOutOfRange
 	}
 	t := now.UnixNano()
 	if !r.started || r.flaw == noBackwardsCheck {
@@ -116,7 +109,7 @@ func (r *ring) check(now time.Time) (int64, error) {
 		if r.flaw == keepsRefusedTime {
 			r.last = t
 		}
-		return 0, mutantErrs.TimeWentBackwards
+		return 0, viewerr.ErrTimeWentBackwards
 	}
 	return t, nil
 }
@@ -177,7 +170,7 @@ func (r *ring) Add(now time.Time, views int) error {
 		r.advance(t, false)
 	}
 	if views < 0 && r.flaw != acceptsNegative {
-		return mutantErrs.NegativeViews
+		return viewerr.ErrNegativeViews
 	}
 	k := r.bucketOf(t)
 	if r.flaw == incrementsFirst {
@@ -224,11 +217,11 @@ type exact struct {
 
 func (e *exact) check(now time.Time) (int64, error) {
 	if now.Before(firstInstant) || now.After(lastInstant) {
-		return 0, mutantErrs.TimeOutOfRange
+		return 0, viewerr.ErrTimeOutOfRange
 	}
 	t := now.UnixNano()
 	if e.seen && t < e.last {
-		return 0, mutantErrs.TimeWentBackwards
+		return 0, viewerr.ErrTimeWentBackwards
 	}
 	return t, nil
 }
@@ -239,7 +232,7 @@ func (e *exact) Add(now time.Time, views int) error {
 		return err
 	}
 	if views < 0 {
-		return mutantErrs.NegativeViews
+		return viewerr.ErrNegativeViews
 	}
 	e.last, e.seen = t, true
 	e.views = append(e.views, view{t, views})
@@ -260,14 +253,11 @@ func (e *exact) Count(now time.Time) (int, error) {
 	return e.total, nil
 }
 
-func TestMutantBaseIsSound(t *testing.T) {
-	// The mutants share one base; with no flaw, it must pass every case,
-	// so that each mutant is wrong in its flaw alone.
-	for _, o := range timeline.PlayAll(cases(newRing(sound), mutantErrs)) {
-		if o.Verdict != timeline.Pass {
-			t.Errorf("the mutants' base fails %q: %s", o.Case, o.Report)
-		}
-	}
+// TestRightImplementationPasses plays every case against the ring the
+// mutants share, with no flaw, so that each mutant is wrong in its flaw
+// alone.
+func TestRightImplementationPasses(t *testing.T) {
+	mutation.Passes(t, "the mutants' ring with no flaw", cases(newRing(sound)))
 }
 
 func TestSpecCatchesMutants(t *testing.T) {
@@ -296,9 +286,6 @@ func TestSpecCatchesMutants(t *testing.T) {
 		{"accepts negative views", 3, newRing(acceptsNegative)},
 	}
 	for _, m := range mutants {
-		t.Run(m.name, func(t *testing.T) {
-			caught := timeline.Catches(t, m.name, m.part, cases(m.new, mutantErrs))
-			t.Logf("caught by: %q", caught)
-		})
+		mutation.Caught(t, m.name, m.part, cases(m.new))
 	}
 }

@@ -6,13 +6,17 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline"
 )
+
+// env is what a probe has besides the counter: e.New builds another.
+type env = timeline.Env[Counter, size]
 
 // noAllocations checks part 1: once New has made the ring, neither Add nor
 // Count allocates, whatever the gaps between calls. Each run makes one call
 // after each gap, from none to an hour, so that a reset that makes a fresh
 // ring shows: testing.AllocsPerRun rounds down to whole allocations per run.
-func noAllocations(c Counter) error {
+func noAllocations(c Counter, _ env) error {
 	gaps := []time.Duration{0, 10 * ms, sec, 3 * sec, 299 * sec, 5 * minute, hour}
 	now := clock.Epoch.Add(hour)
 	var err error
@@ -49,7 +53,7 @@ func noAllocations(c Counter) error {
 // the case as stuck. Nothing here measures time: the margin is a factor of
 // a hundred thousand, so no machine is slow enough to fail a running total,
 // or fast enough to pass a sum.
-func runningTotal(c Counter) error {
+func runningTotal(c Counter, _ env) error {
 	const (
 		n     = 864_000 // a day of 100ms buckets
 		calls = 200_000

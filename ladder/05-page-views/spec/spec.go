@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/ladder/05-page-views/viewerr"
 )
 
 // Counter is the API level 5 asks for.
@@ -20,64 +20,29 @@ type Counter interface {
 	Count(now time.Time) (int, error)
 }
 
-// Errors names the sentinel errors of the package under test, so that the
-// spec can tell them apart with errors.Is. Each must be set, and no two
-// may be the same.
-type Errors struct {
-	TimeWentBackwards error
-	NegativeViews     error
-	TimeOutOfRange    error
+// Test runs every case against the counters newCounter builds.
+func Test[C Counter](t *testing.T, newCounter func(window, bucket time.Duration) C) {
+	timeline.Run(t, cases(func(w, b time.Duration) Counter { return newCounter(w, b) }))
 }
 
-func (e Errors) check() error {
-	named := []struct {
-		name string
-		err  error
-	}{
-		{"TimeWentBackwards", e.TimeWentBackwards},
-		{"NegativeViews", e.NegativeViews},
-		{"TimeOutOfRange", e.TimeOutOfRange},
-	}
-	for i, a := range named {
-		if a.err == nil {
-			return fmt.Errorf("spec.Errors.%s is nil: set it to your Err%s", a.name, a.name)
-		}
-		for _, b := range named[:i] {
-			if errors.Is(a.err, b.err) {
-				return fmt.Errorf("spec.Errors.%s and spec.Errors.%s are the same error (%q): each needs its own errors.New", b.name, a.name, a.err)
-			}
-		}
-	}
-	return nil
+// cases binds the table to a constructor.
+func cases(newCounter func(window, bucket time.Duration) Counter) []timeline.Case[Counter] {
+	return timeline.Bind(table, unclocked(newCounter))
 }
 
-// Test runs every case against the counters newCounter builds; errs names
-// the package's errors.
-func Test[C Counter](t *testing.T, newCounter func(window, bucket time.Duration) C, errs Errors) {
-	if err := errs.check(); err != nil {
-		t.Fatal(err)
-	}
-	timeline.Run(t, cases(erase(newCounter), errs))
+// unclocked is the binding of newCounter: a row's Arg is its two sizes.
+func unclocked(newCounter func(window, bucket time.Duration) Counter) timeline.Binding[Counter, size] {
+	return timeline.Unclocked(func(s size) Counter { return newCounter(s.window, s.bucket) })
 }
 
-// erase turns a constructor of a concrete type into one of the interface,
-// so that Test type-checks with pageviews.New as it is.
-func erase[C Counter](newCounter func(window, bucket time.Duration) C) func(window, bucket time.Duration) Counter {
-	return func(w, b time.Duration) Counter { return newCounter(w, b) }
-}
+// size is the arguments of New, written as the report shows them: "5s, 1s".
+type size struct{ window, bucket time.Duration }
 
-// Offsets in the tables are written with these.
-const (
-	ns     = time.Nanosecond
-	ms     = time.Millisecond
-	sec    = time.Second
-	minute = time.Minute
-	hour   = time.Hour
-	day    = 24 * hour
-	// years200 is 200 years of 365.25 days: 6,311,520,000 one-second
-	// buckets.
-	years200 = 2 * 36525 * day
-)
+func (s size) String() string { return timeline.Offset(s.window) + ", " + timeline.Offset(s.bucket) }
+
+// Offsets in the tables are written with these. years200 is 200 years of
+// 365.25 days: 6,311,520,000 one-second buckets.
+const ns, ms, sec, minute, hour, day, years200 = time.Nanosecond, time.Millisecond, time.Second, time.Minute, time.Hour, 24 * time.Hour, 2 * 36525 * 24 * time.Hour
 
 // The first and last instants whose UnixNano is defined, and so the range
 // the counter accepts. As offsets from the epoch they are the smallest and
@@ -102,14 +67,16 @@ const (
 )
 
 // name turns an error returned by the implementation into the errName the
-// tables compare with.
-func (e Errors) name(err error) errName {
+// tables compare with. The errors come from package viewerr, which the
+// pageviews packages re-export: the spec cannot import a pageviews package
+// for them, since the stub's in-package test imports this package.
+func name(err error) errName {
 	switch {
-	case errors.Is(err, e.TimeWentBackwards):
+	case errors.Is(err, viewerr.ErrTimeWentBackwards):
 		return backwards
-	case errors.Is(err, e.NegativeViews):
+	case errors.Is(err, viewerr.ErrNegativeViews):
 		return negative
-	case errors.Is(err, e.TimeOutOfRange):
+	case errors.Is(err, viewerr.ErrTimeOutOfRange):
 		return outOfRange
 	}
 	return errName(fmt.Sprintf("unexpected error %q", err))
@@ -124,25 +91,21 @@ type counted struct {
 // show turns what a call gave into the value its step compares: nil for an
 // Add that succeeded, the views for a Count that did, the error's name
 // otherwise. A Count that returns views with an error shows both.
-func (e Errors) show(got any) any {
+func show(got any) any {
 	switch got := got.(type) {
 	case error:
-		return e.name(got)
+		return name(got)
 	case counted:
 		switch {
 		case got.err == nil:
 			return got.views
 		case got.views != 0:
-			return errName(fmt.Sprintf("%d, %s", got.views, e.name(got.err)))
+			return errName(fmt.Sprintf("%d, %s", got.views, name(got.err)))
 		}
-		return e.name(got.err)
+		return name(got.err)
 	}
 	return got
 }
-
-type step = timeline.Step[Counter]
-
-var at = timeline.At[Counter]
 
 // add is a call to Add that must succeed.
 func add(views int) timeline.Call[Counter] {
@@ -151,7 +114,7 @@ func add(views int) timeline.Call[Counter] {
 		Args:   []any{views},
 		Do: func(c Counter, now time.Time) any {
 			if err := c.Add(now, views); err != nil {
-				return err
+				return show(err)
 			}
 			return nil
 		},
@@ -171,7 +134,7 @@ func count(want int) timeline.Call[Counter] {
 		Method: "Count",
 		Do: func(c Counter, now time.Time) any {
 			n, err := c.Count(now)
-			return counted{n, err}
+			return show(counted{n, err})
 		},
 		Want: want,
 	}
@@ -184,54 +147,24 @@ func countFails(want errName) timeline.Call[Counter] {
 	return call
 }
 
-// A timeline case before it is bound to a constructor and the errors.
-type viewsCase struct {
-	name           string
-	part           int
-	window, bucket time.Duration
-	start          time.Time // offset 0; the zero Time means the epoch
-	steps          []step
-	// probe, if set, runs after the steps on the same counter.
-	probe func(c Counter) error
-}
+// row is a case of the table before it is bound to a constructor; its
+// Arg is what New takes: the window and the bucket. A step is one of its calls, at an
+// offset from the start: at(1*sec, add(1)).
+type (
+	row  = timeline.Row[Counter, size]
+	step = timeline.Step[Counter]
+)
 
-func (tc viewsCase) bind(newCounter func(window, bucket time.Duration) Counter, errs Errors) timeline.Case[Counter] {
-	steps := make([]step, len(tc.steps))
-	for i, s := range tc.steps {
-		do := s.Call.Do
-		s.Call.Do = func(c Counter, now time.Time) any { return errs.show(do(c, now)) }
-		steps[i] = s
-	}
-	out := timeline.Case[Counter]{
-		Name:  tc.name,
-		Part:  tc.part,
-		Setup: fmt.Sprintf("New(%s, %s)", timeline.Offset(tc.window), timeline.Offset(tc.bucket)),
-		New:   func(clock.Clock) Counter { return newCounter(tc.window, tc.bucket) },
-		Start: tc.start,
-		Steps: steps,
-	}
-	if tc.probe != nil {
-		out.Probe = func(c Counter, _ *clock.Fake) error { return tc.probe(c) }
-	}
-	return out
-}
-
-func cases(newCounter func(window, bucket time.Duration) Counter, errs Errors) []timeline.Case[Counter] {
-	out := make([]timeline.Case[Counter], len(table))
-	for i, tc := range table {
-		out[i] = tc.bind(newCounter, errs)
-	}
-	return out
-}
+var at = timeline.At[Counter]
 
 // table holds every case of level 5, by part: 1 the ring and its running
 // total, 2 long gaps and the range of instants, 3 bad input.
-var table = []viewsCase{
+var table = []row{
 	// Part 1: Ring and running total.
 	{
 		// The README's first example, with the same numbers.
-		name: "the classic five-second counter", part: 1, window: 5 * sec, bucket: sec,
-		steps: []step{
+		Name: "the classic five-second counter", Part: 1, Arg: size{5 * sec, sec},
+		Steps: []step{
 			at(1*sec, add(1)),
 			at(2*sec, add(4)), // a batch of four views at once
 			at(4*sec, count(5)),
@@ -247,8 +180,8 @@ var table = []viewsCase{
 	{
 		// The README's edge example: the window moves a whole bucket at a
 		// time.
-		name: "the window covers whole buckets", part: 1, window: 5 * sec, bucket: sec,
-		steps: []step{
+		Name: "the window covers whole buckets", Part: 1, Arg: size{5 * sec, sec},
+		Steps: []step{
 			at(10*sec-ns, add(1)), // bucket 9
 			at(10*sec, add(2)),    // bucket 10 starts at 10s
 			at(10*sec+500*ms, add(4)),
@@ -261,8 +194,8 @@ var table = []viewsCase{
 	},
 	{
 		// The README's example before the epoch.
-		name: "times before 1970 are floored to their bucket", part: 1, window: 2 * sec, bucket: sec,
-		steps: []step{
+		Name: "times before 1970 are floored to their bucket", Part: 1, Arg: size{2 * sec, sec},
+		Steps: []step{
 			at(-1500*ms, add(1)), // bucket -2, [-2s, -1s)
 			at(-500*ms, add(2)),  // bucket -1, [-1s, 0s)
 			at(-500*ms, count(3)),
@@ -273,9 +206,9 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "a whole timeline in 1969", part: 1, window: 3 * sec, bucket: sec,
-		start: time.Date(1969, time.July, 20, 20, 17, 40, 0, time.UTC),
-		steps: []step{
+		Name: "a whole timeline in 1969", Part: 1, Arg: size{3 * sec, sec},
+		Start: time.Date(1969, time.July, 20, 20, 17, 40, 0, time.UTC),
+		Steps: []step{
 			at(0, count(0)),
 			at(0, add(1)),
 			at(1*sec, add(2)),
@@ -285,8 +218,8 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "a count before any add is zero", part: 1, window: 5 * sec, bucket: sec,
-		steps: []step{
+		Name: "a count before any add is zero", Part: 1, Arg: size{5 * sec, sec},
+		Steps: []step{
 			at(0, count(0)),
 			at(3*sec, count(0)),
 			at(3*sec, add(2)),
@@ -294,8 +227,8 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "a count at the same instant as the latest add", part: 1, window: 5 * sec, bucket: sec,
-		steps: []step{
+		Name: "a count at the same instant as the latest add", Part: 1, Arg: size{5 * sec, sec},
+		Steps: []step{
 			at(2*sec+300*ms, add(1)),
 			at(2*sec+300*ms, count(1)),
 			at(2*sec+300*ms, add(2)),
@@ -305,8 +238,8 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "a window of one bucket", part: 1, window: sec, bucket: sec,
-		steps: []step{
+		Name: "a window of one bucket", Part: 1, Arg: size{sec, sec},
+		Steps: []step{
 			at(500*ms, add(3)),
 			at(sec-ns, count(3)),
 			at(sec, count(0)),
@@ -317,8 +250,8 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "250ms buckets", part: 1, window: sec, bucket: 250 * ms,
-		steps: []step{
+		Name: "250ms buckets", Part: 1, Arg: size{sec, 250 * ms},
+		Steps: []step{
 			at(100*ms, add(1)), // bucket 0, [0, 250ms)
 			at(300*ms, add(2)), // bucket 1, [250ms, 500ms)
 			at(sec-ns, count(3)),
@@ -331,8 +264,8 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "one-nanosecond buckets", part: 1, window: 3 * ns, bucket: ns,
-		steps: []step{
+		Name: "one-nanosecond buckets", Part: 1, Arg: size{3 * ns, ns},
+		Steps: []step{
 			at(0, add(1)),
 			at(1*ns, add(2)),
 			at(2*ns, count(3)),
@@ -343,8 +276,8 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "a batch of a million views", part: 1, window: 5 * minute, bucket: sec,
-		steps: []step{
+		Name: "a batch of a million views", Part: 1, Arg: size{5 * minute, sec},
+		Steps: []step{
 			at(minute, add(1_000_000)),
 			at(minute, add(1)),
 			at(6*minute-ns, count(1_000_001)),
@@ -352,8 +285,8 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "every bucket of the window in turn", part: 1, window: 4 * sec, bucket: sec,
-		steps: []step{
+		Name: "every bucket of the window in turn", Part: 1, Arg: size{4 * sec, sec},
+		Steps: []step{
 			at(0, add(1)),
 			at(1*sec, add(10)),
 			at(2*sec, add(100)),
@@ -368,20 +301,20 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "no call allocates", part: 1, window: 5 * minute, bucket: sec,
-		steps: []step{at(0, add(1)), at(0, count(1))},
-		probe: noAllocations,
+		Name: "no call allocates", Part: 1, Arg: size{5 * minute, sec},
+		Steps: []step{at(0, add(1)), at(0, count(1))},
+		Probe: noAllocations,
 	},
 	{
-		name: "Count reads a running total even over 864000 buckets", part: 1, window: day, bucket: 100 * ms,
-		steps: []step{at(0, count(0))},
-		probe: runningTotal,
+		Name: "Count reads a running total even over 864000 buckets", Part: 1, Arg: size{day, 100 * ms},
+		Steps: []step{at(0, count(0))},
+		Probe: runningTotal,
 	},
 
 	// Part 2: Long gaps in one step.
 	{
-		name: "gaps of n-1, n and n+1 buckets", part: 2, window: 5 * sec, bucket: sec,
-		steps: []step{
+		Name: "gaps of n-1, n and n+1 buckets", Part: 2, Arg: size{5 * sec, sec},
+		Steps: []step{
 			at(10*sec, add(1)),
 			at(14*sec, count(1)), // 4 buckets later: bucket 10 is still in
 			at(14*sec, add(2)),
@@ -394,8 +327,8 @@ var table = []viewsCase{
 	},
 	{
 		// The README's 200-year example.
-		name: "200 years in one call", part: 2, window: 5 * minute, bucket: sec,
-		steps: []step{
+		Name: "200 years in one call", Part: 2, Arg: size{5 * minute, sec},
+		Steps: []step{
 			at(0, add(7)),
 			at(299*sec, add(1)),
 			at(299*sec, count(8)),
@@ -406,9 +339,9 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "200 years of nanosecond buckets across 1970", part: 2, window: 300 * ns, bucket: ns,
-		start: time.Date(1900, time.January, 1, 0, 0, 0, 0, time.UTC),
-		steps: []step{
+		Name: "200 years of nanosecond buckets across 1970", Part: 2, Arg: size{300 * ns, ns},
+		Start: time.Date(1900, time.January, 1, 0, 0, 0, 0, time.UTC),
+		Steps: []step{
 			at(0, add(2)),
 			at(299*ns, count(2)),
 			at(years200, count(0)), // 6.3e18 buckets later
@@ -418,8 +351,8 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "from the first accepted instant to the last in one call", part: 2, window: 3 * ns, bucket: ns,
-		steps: []step{
+		Name: "from the first accepted instant to the last in one call", Part: 2, Arg: size{3 * ns, ns},
+		Steps: []step{
 			at(minOffset, add(4)), // 1677-09-21T00:12:43.145224192Z
 			at(minOffset+2*ns, count(4)),
 			at(maxOffset, count(0)), // 2^64-3 buckets later: more than an int64 holds
@@ -428,9 +361,9 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "instants before 1678 are refused", part: 2, window: 5 * sec, bucket: sec,
-		start: firstInstant,
-		steps: []step{
+		Name: "instants before 1678 are refused", Part: 2, Arg: size{5 * sec, sec},
+		Start: firstInstant,
+		Steps: []step{
 			at(-ns, countFails(outOfRange)),
 			at(-ns, addFails(1, outOfRange)),
 			at(-years200, addFails(1, outOfRange)),
@@ -448,9 +381,9 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "instants after 2262 are refused", part: 2, window: 5 * sec, bucket: sec,
-		start: lastInstant,
-		steps: []step{
+		Name: "instants after 2262 are refused", Part: 2, Arg: size{5 * sec, sec},
+		Start: lastInstant,
+		Steps: []step{
 			at(-3*sec, add(2)),
 			at(0, add(1)),
 			at(0, count(3)),
@@ -464,8 +397,8 @@ var table = []viewsCase{
 	// Part 3: Bad input, and nothing lost.
 	{
 		// The README's error example, with the same numbers.
-		name: "errors change nothing", part: 3, window: 5 * sec, bucket: sec,
-		steps: []step{
+		Name: "errors change nothing", Part: 3, Arg: size{5 * sec, sec},
+		Steps: []step{
 			at(2*sec, add(3)),
 			at(3*sec, addFails(-1, negative)),
 			at(2500*ms, count(3)), // the latest time is still 2s
@@ -477,8 +410,8 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "backwards within one bucket is still backwards", part: 3, window: 5 * sec, bucket: sec,
-		steps: []step{
+		Name: "backwards within one bucket is still backwards", Part: 3, Arg: size{5 * sec, sec},
+		Steps: []step{
 			at(1500*ms, add(2)),
 			at(1499*ms, addFails(1, backwards)),
 			at(1500*ms-ns, countFails(backwards)),
@@ -486,8 +419,8 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "a refused time does not become the latest", part: 3, window: 5 * sec, bucket: sec,
-		steps: []step{
+		Name: "a refused time does not become the latest", Part: 3, Arg: size{5 * sec, sec},
+		Steps: []step{
 			at(5*sec, add(1)),
 			at(3*sec, countFails(backwards)),
 			at(4*sec, countFails(backwards)),
@@ -496,8 +429,8 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "a count moves the latest time too", part: 3, window: 5 * sec, bucket: sec,
-		steps: []step{
+		Name: "a count moves the latest time too", Part: 3, Arg: size{5 * sec, sec},
+		Steps: []step{
 			at(1*sec, add(1)),
 			at(5*sec, count(1)),
 			at(4*sec, addFails(1, backwards)),
@@ -505,16 +438,16 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "an add of zero views moves the latest time", part: 3, window: 5 * sec, bucket: sec,
-		steps: []step{
+		Name: "an add of zero views moves the latest time", Part: 3, Arg: size{5 * sec, sec},
+		Steps: []step{
 			at(5*sec, add(0)),
 			at(4*sec, countFails(backwards)),
 			at(5*sec, count(0)),
 		},
 	},
 	{
-		name: "a refused add far ahead empties nothing", part: 3, window: 5 * sec, bucket: sec,
-		steps: []step{
+		Name: "a refused add far ahead empties nothing", Part: 3, Arg: size{5 * sec, sec},
+		Steps: []step{
 			at(2*sec, add(3)),
 			at(10*sec, addFails(-1, negative)),
 			at(hour, addFails(-5, negative)),
@@ -524,8 +457,8 @@ var table = []viewsCase{
 		},
 	},
 	{
-		name: "backwards is checked before the views", part: 3, window: 5 * sec, bucket: sec,
-		steps: []step{
+		Name: "backwards is checked before the views", Part: 3, Arg: size{5 * sec, sec},
+		Steps: []step{
 			at(5*sec, add(1)),
 			at(4*sec, addFails(-1, backwards)),
 			at(5*sec, addFails(-1, negative)),

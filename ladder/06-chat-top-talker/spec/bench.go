@@ -18,9 +18,9 @@ import (
 // message in and one out. The "users" metric is how many distinct
 // users the window holds.
 //
-// It calls the package's own type directly, not through the spec's
-// adapter, so that the numbers are the implementation's alone.
-func Benchmark[A API[M, T], M ~message, T ~talker](b *testing.B, newAggregator func(window time.Duration) A) {
+// It calls the package's own type A, not the spec's interface, so that
+// the numbers are the implementation's alone.
+func Benchmark[A Aggregator](b *testing.B, newAggregator func(window time.Duration) A) {
 	const (
 		users    = 100_000
 		channels = 64
@@ -43,9 +43,9 @@ func Benchmark[A API[M, T], M ~message, T ~talker](b *testing.B, newAggregator f
 	for i := range seq {
 		seq[i] = int32(zipf.Uint64())
 	}
-	msg := func(i int, now time.Time) M {
+	msg := func(i int, now time.Time) Message {
 		u := seq[i&(seqLen-1)]
-		return M{At: now, User: userNames[u], Channel: channelNames[(int(u)+i)%channels]}
+		return Message{At: now, User: userNames[u], Channel: channelNames[(int(u)+i)%channels]}
 	}
 	seen := make([]bool, users)
 	distinct := 0

@@ -1,7 +1,6 @@
 package spec
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
@@ -11,12 +10,12 @@ import (
 
 // Fuzz checks the aggregators newAggregator builds against the brute-force
 // model, on random timelines whose times never go backwards.
-func Fuzz[A API[M, T], M ~message, T ~talker](f *testing.F, newAggregator func(window time.Duration) A) {
+func Fuzz[A Aggregator](f *testing.F, newAggregator func(window time.Duration) A) {
 	f.Add([]byte{2, 0, 0, 0, 1, 0, 0, 1, 6, 3, 6, 4, 7, 3})
 	f.Add([]byte{0, 0, 1, 0, 1, 1, 0, 2, 0, 1, 5, 3, 0, 6, 4, 7, 5})
 	f.Add([]byte{1, 0, 0, 5, 1, 0, 1, 4, 2, 0, 2, 3, 0, 0, 3, 2, 3, 6, 4, 6, 7, 4, 1, 6})
 	f.Add([]byte{3, 0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 4, 0, 0, 5, 0, 7, 7, 6, 7, 6, 7, 6})
-	newA := erase(newAggregator)
+	newA := timeline.Erase[Aggregator](newAggregator)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		timeline.RunCase(t, fuzzCase(newA, data))
 	})
@@ -67,11 +66,5 @@ func fuzzCase(newAggregator func(time.Duration) Aggregator, data []byte) timelin
 			part = 3
 		}
 	}
-	return timeline.Case[Aggregator]{
-		Name:  "fuzz",
-		Part:  part,
-		Setup: fmt.Sprintf("New(%s)", timeline.Offset(window)),
-		New:   func(clock.Clock) Aggregator { return newAggregator(window) },
-		Steps: steps,
-	}
+	return timeline.Unclocked(newAggregator).Case(row{Name: "fuzz", Part: part, Arg: window, Steps: steps})
 }

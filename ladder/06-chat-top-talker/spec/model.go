@@ -55,7 +55,7 @@ func (md *model) topTalkers(now time.Time, k int) []Talker {
 	}
 	all := []Talker{}
 	for u, n := range counts {
-		all = append(all, Talker{u, n})
+		all = append(all, tk(u, n))
 	}
 	slices.SortFunc(all, func(a, b Talker) int {
 		if a.Messages != b.Messages {
@@ -83,17 +83,17 @@ var crowdNames = []string{"kim", "ada", "sam", "bo", "eve", "zoe", "al", "max", 
 // A ranking with a broken heap (a sift that compares one child only, a
 // position not updated on a swap) goes wrong here, where the hand-written
 // cases have too few users to show it.
-func generated() []chatCase {
-	return []chatCase{
+func generated() []row {
+	return []row{
 		{
-			name: "a crowd of ten whose lead keeps changing", part: 2, window: 3 * sec,
-			steps: crowd(1, func(md *model, now time.Time) step {
+			Name: "a crowd of ten whose lead keeps changing", Part: 2, Arg: 3 * sec,
+			Steps: crowd(1, func(md *model, now time.Time) step {
 				return at(now.Sub(clock.Epoch), topTalker(md.topTalker(now)))
 			}),
 		},
 		{
-			name: "the top four of a crowd of ten", part: 3, window: 3 * sec,
-			steps: crowd(2, func(md *model, now time.Time) step {
+			Name: "the top four of a crowd of ten", Part: 3, Arg: 3 * sec,
+			Steps: crowd(2, func(md *model, now time.Time) step {
 				return at(now.Sub(clock.Epoch), topK(4, md.topTalkers(now, 4)...))
 			}),
 		},

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/mutation"
 )
 
 // Wrong implementations that the spec must catch. Each is a complete
@@ -113,7 +113,7 @@ func (a *naive) ranked(tie func(a *naive, x, y string) int) []Talker {
 	all := []Talker{}
 	for u, n := range a.users {
 		if n > 0 {
-			all = append(all, Talker{u, n})
+			all = append(all, tk(u, n))
 		}
 	}
 	slices.SortFunc(all, func(x, y Talker) int {
@@ -146,7 +146,7 @@ func (a flippedTies) TopTalker(now time.Time) (Talker, bool) {
 	var best Talker
 	for u, n := range a.users {
 		if n > best.Messages || n == best.Messages && u > best.User {
-			best = Talker{u, n}
+			best = tk(u, n)
 		}
 	}
 	return best, best.Messages > 0
@@ -187,7 +187,7 @@ func (a countsOnlyGrow) TopTalker(now time.Time) (Talker, bool) {
 func sortCounts(counts map[string]int) []Talker {
 	all := []Talker{}
 	for u, n := range counts {
-		all = append(all, Talker{u, n})
+		all = append(all, tk(u, n))
 	}
 	slices.SortFunc(all, func(x, y Talker) int {
 		if x.Messages != y.Messages {
@@ -209,7 +209,7 @@ func (a cachedLeader) Record(m Message) {
 	a.naive.Record(m)
 	n := a.users[m.User]
 	if n > a.best.Messages || n == a.best.Messages && m.User < a.best.User {
-		*a.best = Talker{m.User, n}
+		*a.best = tk(m.User, n)
 	}
 }
 
@@ -231,7 +231,7 @@ func newStaleHeap(w time.Duration) Aggregator {
 	a := staleHeap{naive: newNaive(w), h: &talkerHeap{}}
 	a.onCount = func(user string, n int) {
 		if n > 0 {
-			heap.Push(a.h, Talker{user, n})
+			heap.Push(a.h, tk(user, n))
 		}
 	}
 	return a
@@ -351,9 +351,13 @@ func TestSpecCatchesMutants(t *testing.T) {
 		}},
 	}
 	for _, m := range mutants {
-		t.Run(m.name, func(t *testing.T) {
-			caught := timeline.Catches(t, m.name, m.part, cases(m.new))
-			t.Logf("caught by: %q", caught)
-		})
+		mutation.Caught(t, m.name, m.part, cases(m.new))
 	}
+}
+
+// TestRightImplementationPasses plays every case against naive with no
+// knob turned, the base of the mutants, so that each one is wrong in its
+// knob alone.
+func TestRightImplementationPasses(t *testing.T) {
+	mutation.Passes(t, "the naive aggregator with no knob turned", cases(func(w time.Duration) Aggregator { return newNaive(w) }))
 }

@@ -9,9 +9,12 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
+// env is what a probe has besides the aggregator: e.New builds another.
+type env = timeline.Env[Aggregator, time.Duration]
+
 // panicsOnBadWindow checks that New(0) and New(-1s) panic, naming the value.
-func panicsOnBadWindow(newAggregator func(time.Duration) Aggregator) error {
-	return timeline.EachPanicsNaming("New", []time.Duration{0, -time.Second}, func(w time.Duration) { newAggregator(w) })
+func panicsOnBadWindow(_ Aggregator, e env) error {
+	return timeline.EachPanicsNaming("New", []time.Duration{0, -time.Second}, func(w time.Duration) { e.New(w) })
 }
 
 // forgetsZeroCounts checks part 1's "zero counts are forgotten". It sends
@@ -20,14 +23,14 @@ func panicsOnBadWindow(newAggregator func(time.Duration) Aggregator) error {
 // more than 1,000 messages, and measures the heap after each run. An
 // aggregator that keeps a count of zero for every name it has seen holds
 // 100,000 names more after each run: megabytes.
-func forgetsZeroCounts(newAggregator func(time.Duration) Aggregator) error {
+func forgetsZeroCounts(_ Aggregator, e env) error {
 	const (
 		window  = time.Second
 		gap     = time.Millisecond // 1,000 messages in each window
 		each    = 100_000
 		maxGrow = 1 << 20 // bytes; the 1,000 messages of a window take far less
 	)
-	a := newAggregator(window)
+	a := e.New(window)
 	now := clock.Epoch
 	send := func(n int, from func(i int) (user, channel string)) {
 		for i := range n {
@@ -49,9 +52,9 @@ func forgetsZeroCounts(newAggregator func(time.Duration) Aggregator) error {
 		{"distinct users in one channel", func(i int) (string, string) { return distinctUsers(each + i) }},
 		{"one user in distinct channels", func(i int) (string, string) { return distinctChannels(each + i) }},
 	} {
-		before := liveHeap()
+		before := timeline.LiveHeap()
 		send(each, run.from)
-		grew := int64(liveHeap()) - int64(before)
+		grew := int64(timeline.LiveHeap()) - int64(before)
 		if grew > maxGrow {
 			return fmt.Errorf("the heap grew by %.1f MB over %d messages from %s, with at most 1,000 of them in the window; want under %d MB: forget a name whose count drops to zero, and drop old messages in Record as well as in queries",
 				float64(grew)/(1<<20), each, run.what, maxGrow>>20)
@@ -59,12 +62,4 @@ func forgetsZeroCounts(newAggregator func(time.Duration) Aggregator) error {
 	}
 	runtime.KeepAlive(a)
 	return nil
-}
-
-// liveHeap returns the bytes of live objects on the heap.
-func liveHeap() uint64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
 }

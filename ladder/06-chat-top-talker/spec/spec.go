@@ -6,33 +6,24 @@ package spec
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/ladder/06-chat-top-talker/chatmsg"
 )
 
-// Message is a chat message as the spec writes it. It has the fields of
-// chat.Message, in the same order, so either converts to the other.
-type Message struct {
-	At      time.Time
-	User    string
-	Channel string
-}
+// Message and Talker are level 6's, from package chatmsg, which the chat
+// packages re-export with type aliases. The spec cannot import a chat
+// package for them: the stub's in-package test imports this package, so
+// that would be an import cycle.
+type (
+	Message = chatmsg.Message
+	Talker  = chatmsg.Talker
+)
 
-// Talker is a user and their messages in the window, as the spec writes it.
-// It has the fields of chat.Talker, in the same order.
-type Talker struct {
-	User     string
-	Messages int
-}
-
-// String writes a talker the way failure reports show it: {"amy" 2}.
-func (t Talker) String() string { return fmt.Sprintf("{%q %d}", t.User, t.Messages) }
-
-// Aggregator is the API level 6 asks for, in the spec's own types. Cases
-// and the wrong implementations in the spec's tests are written against it.
+// Aggregator is the API level 6 asks for.
 type Aggregator interface {
 	Record(m Message)
 	Total(now time.Time) int
@@ -42,90 +33,21 @@ type Aggregator interface {
 	TopTalkers(now time.Time, k int) []Talker
 }
 
-// message and talker are the shapes of chat.Message and chat.Talker. A type
-// parameter constrained to one of them converts to and from the spec's own
-// Message and Talker.
-type (
-	message = struct {
-		At      time.Time
-		User    string
-		Channel string
-	}
-	talker = struct {
-		User     string
-		Messages int
-	}
-)
-
-// API is level 6's API as a package declares it, with that package's own
-// Message type M and Talker type T.
-type API[M ~message, T ~talker] interface {
-	Record(m M)
-	Total(now time.Time) int
-	ByUser(now time.Time, user string) int
-	ByChannel(now time.Time, channel string) int
-	TopTalker(now time.Time) (t T, ok bool)
-	TopTalkers(now time.Time, k int) []T
+// Test runs every case against the aggregators newAggregator builds.
+func Test[A Aggregator](t *testing.T, newAggregator func(window time.Duration) A) {
+	timeline.Run(t, cases(timeline.Erase[Aggregator](newAggregator)))
 }
 
-// Test runs every case against the aggregators newAggregator builds. With
-// chat.New as it is, Go infers every type argument: spec.Test(t, New).
-func Test[A API[M, T], M ~message, T ~talker](t *testing.T, newAggregator func(window time.Duration) A) {
-	timeline.Run(t, cases(erase(newAggregator)))
-}
-
-// erase turns a constructor of a package's aggregator into one of the
-// spec's Aggregator.
-func erase[A API[M, T], M ~message, T ~talker](newAggregator func(time.Duration) A) func(time.Duration) Aggregator {
-	return func(w time.Duration) Aggregator { return adapter[A, M, T]{newAggregator(w)} }
-}
-
-// adapter converts between a package's Message and Talker and the spec's.
-type adapter[A API[M, T], M ~message, T ~talker] struct{ impl A }
-
-func (x adapter[A, M, T]) Record(m Message)        { x.impl.Record(M(m)) }
-func (x adapter[A, M, T]) Total(now time.Time) int { return x.impl.Total(now) }
-
-func (x adapter[A, M, T]) ByUser(now time.Time, user string) int {
-	return x.impl.ByUser(now, user)
-}
-
-func (x adapter[A, M, T]) ByChannel(now time.Time, channel string) int {
-	return x.impl.ByChannel(now, channel)
-}
-
-func (x adapter[A, M, T]) TopTalker(now time.Time) (Talker, bool) {
-	t, ok := x.impl.TopTalker(now)
-	return Talker(t), ok
-}
-
-func (x adapter[A, M, T]) TopTalkers(now time.Time, k int) []Talker {
-	got := x.impl.TopTalkers(now, k)
-	if got == nil {
-		return nil // kept nil: the spec tells a nil slice from an empty one
-	}
-	out := make([]Talker, len(got))
-	for i, t := range got {
-		out[i] = Talker(t)
-	}
-	return out
+// cases binds the hand-written and the generated cases to a constructor.
+func cases(newAggregator func(window time.Duration) Aggregator) []timeline.Case[Aggregator] {
+	return timeline.Bind(slices.Concat(table, generated()), timeline.Unclocked(newAggregator))
 }
 
 // Offsets in the tables are written with these.
-const (
-	ns     = time.Nanosecond
-	ms     = time.Millisecond
-	sec    = time.Second
-	minute = time.Minute
-	day    = 24 * time.Hour
-)
+const ns, ms, sec, minute, day = time.Nanosecond, time.Millisecond, time.Second, time.Minute, 24 * time.Hour
 
-type (
-	step = timeline.Step[Aggregator]
-	call = timeline.Call[Aggregator]
-)
-
-var at = timeline.At[Aggregator]
+// call is a method call and the result it should give.
+type call = timeline.Call[Aggregator]
 
 func record(user, channel string) call {
 	return call{
@@ -206,41 +128,24 @@ func topK(k int, want ...Talker) call {
 
 func tk(user string, messages int) Talker { return Talker{User: user, Messages: messages} }
 
-// A timeline case before it is bound to a constructor.
-type chatCase struct {
-	name   string
-	part   int
-	window time.Duration
-	steps  []step
-	probe  func(newAggregator func(time.Duration) Aggregator) error
-}
+// row is a case of the table before it is bound to a constructor; its
+// Arg is what New takes: the window. A step is one of its calls, at an
+// offset from the start: at(0, record("ann", "#go")).
+type (
+	row  = timeline.Row[Aggregator, time.Duration]
+	step = timeline.Step[Aggregator]
+)
 
-func cases(newAggregator func(time.Duration) Aggregator) []timeline.Case[Aggregator] {
-	all := append(append([]chatCase(nil), table...), generated()...)
-	out := make([]timeline.Case[Aggregator], len(all))
-	for i, tc := range all {
-		out[i] = timeline.Case[Aggregator]{
-			Name:  tc.name,
-			Part:  tc.part,
-			Setup: fmt.Sprintf("New(%s)", timeline.Offset(tc.window)),
-			New:   func(clock.Clock) Aggregator { return newAggregator(tc.window) },
-			Steps: tc.steps,
-		}
-		if tc.probe != nil {
-			out[i].Probe = func(Aggregator, *clock.Fake) error { return tc.probe(newAggregator) }
-		}
-	}
-	return out
-}
+var at = timeline.At[Aggregator]
 
 // table holds the hand-written cases of level 6. Part 1 is the counts,
 // part 2 the top talker, part 3 the top k.
-var table = []chatCase{
+var table = []row{
 	// Part 1: several views of one window.
 	{
 		// The README's first example, with the same numbers.
-		name: "three views of one window", part: 1, window: minute,
-		steps: []step{
+		Name: "three views of one window", Part: 1, Arg: minute,
+		Steps: []step{
 			at(0, record("ann", "#go")),
 			at(10*sec, record("bob", "#go")),
 			at(20*sec, record("ann", "#rust")),
@@ -258,8 +163,8 @@ var table = []chatCase{
 	},
 	{
 		// The README's boundary example: (now - window, now] is half-open.
-		name: "a message counts until one window later and not at it", part: 1, window: minute,
-		steps: []step{
+		Name: "a message counts until one window later and not at it", Part: 1, Arg: minute,
+		Steps: []step{
 			at(5*sec, record("ann", "#go")),
 			at(5*sec, total(1)),
 			at(65*sec-ns, total(1)),
@@ -271,8 +176,8 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "nothing recorded yet", part: 1, window: 10 * sec,
-		steps: []step{
+		Name: "nothing recorded yet", Part: 1, Arg: 10 * sec,
+		Steps: []step{
 			at(0, total(0)),
 			at(0, byUser("ann", 0)),
 			at(0, byChannel("#go", 0)),
@@ -283,8 +188,8 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "a user in several channels", part: 1, window: 10 * sec,
-		steps: []step{
+		Name: "a user in several channels", Part: 1, Arg: 10 * sec,
+		Steps: []step{
 			at(0, record("ann", "#go")),
 			at(1*sec, record("ann", "#rust")),
 			at(2*sec, record("ann", "#go")),
@@ -305,8 +210,8 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "a user and a channel with the same name are counted apart", part: 1, window: 10 * sec,
-		steps: []step{
+		Name: "a user and a channel with the same name are counted apart", Part: 1, Arg: 10 * sec,
+		Steps: []step{
 			at(0, record("ops", "ops")),
 			at(1*sec, record("ann", "ops")),
 			at(2*sec, record("ops", "#go")),
@@ -320,8 +225,8 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "several messages at the same instant", part: 1, window: 5 * sec,
-		steps: []step{
+		Name: "several messages at the same instant", Part: 1, Arg: 5 * sec,
+		Steps: []step{
 			at(2*sec, record("ann", "#go")),
 			at(2*sec, record("ann", "#go")),
 			at(2*sec, record("bob", "#go")),
@@ -339,8 +244,8 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "an idle gap far longer than the window", part: 1, window: 10 * sec,
-		steps: []step{
+		Name: "an idle gap far longer than the window", Part: 1, Arg: 10 * sec,
+		Steps: []step{
 			at(1*sec, record("ann", "#go")),
 			at(2*sec, record("bob", "#go")),
 			at(2*sec, total(2)),
@@ -353,8 +258,8 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "a one-nanosecond window", part: 1, window: ns,
-		steps: []step{
+		Name: "a one-nanosecond window", Part: 1, Arg: ns,
+		Steps: []step{
 			at(0, record("ann", "#go")),
 			at(0, total(1)),
 			at(1*ns, total(0)),
@@ -366,19 +271,19 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "New panics on a window that is not positive", part: 1, window: sec,
-		probe: panicsOnBadWindow,
+		Name: "New panics on a window that is not positive", Part: 1, Arg: sec,
+		Probe: panicsOnBadWindow,
 	},
 	{
-		name: "users and channels whose messages all left are forgotten", part: 1, window: sec,
-		probe: forgetsZeroCounts,
+		Name: "users and channels whose messages all left are forgotten", Part: 1, Arg: sec,
+		Probe: forgetsZeroCounts,
 	},
 
 	// Part 2: top talker.
 	{
 		// The README's top talker example, with the same numbers.
-		name: "the leader loses the lead as their messages expire", part: 2, window: minute,
-		steps: []step{
+		Name: "the leader loses the lead as their messages expire", Part: 2, Arg: minute,
+		Steps: []step{
 			at(0, record("cat", "#go")),
 			at(1*sec, record("cat", "#go")),
 			at(2*sec, record("cat", "#go")),
@@ -395,8 +300,8 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "a leader overtaken without anyone talking", part: 2, window: 10 * sec,
-		steps: []step{
+		Name: "a leader overtaken without anyone talking", Part: 2, Arg: 10 * sec,
+		Steps: []step{
 			at(0, record("ann", "#go")),
 			at(1*sec, record("ann", "#go")),
 			at(2*sec, record("ann", "#go")),
@@ -410,8 +315,8 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "an empty window has no top talker", part: 2, window: 10 * sec,
-		steps: []step{
+		Name: "an empty window has no top talker", Part: 2, Arg: 10 * sec,
+		Steps: []step{
 			at(0, noTop()),
 			at(1*sec, record("ann", "#go")),
 			at(1*sec, top("ann", 1)),
@@ -422,8 +327,8 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "a tie goes to the smaller name, who spoke second", part: 2, window: minute,
-		steps: []step{
+		Name: "a tie goes to the smaller name, who spoke second", Part: 2, Arg: minute,
+		Steps: []step{
 			at(0, record("bob", "#go")),
 			at(1*sec, record("bob", "#go")),
 			at(1*sec, top("bob", 2)),
@@ -437,8 +342,8 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "a tie goes to the smaller name, who spoke first", part: 2, window: minute,
-		steps: []step{
+		Name: "a tie goes to the smaller name, who spoke first", Part: 2, Arg: minute,
+		Steps: []step{
 			at(0, record("amy", "#go")),
 			at(1*sec, record("amy", "#go")),
 			at(2*sec, record("bob", "#go")),
@@ -451,8 +356,8 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "a tie that forms by expiry", part: 2, window: 10 * sec,
-		steps: []step{
+		Name: "a tie that forms by expiry", Part: 2, Arg: 10 * sec,
+		Steps: []step{
 			at(0, record("dan", "#go")),
 			at(5*sec, record("dan", "#go")),
 			at(6*sec, record("ann", "#go")),
@@ -464,8 +369,8 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "a user forgotten and back again", part: 2, window: 10 * sec,
-		steps: []step{
+		Name: "a user forgotten and back again", Part: 2, Arg: 10 * sec,
+		Steps: []step{
 			at(0, record("ann", "#go")),
 			at(1*sec, record("ann", "#go")),
 			at(5*sec, record("bob", "#go")),
@@ -483,8 +388,8 @@ var table = []chatCase{
 	// Part 3: top k.
 	{
 		// The README's top k example, with the same numbers.
-		name: "the top k, ties at the cut-off by name", part: 3, window: minute,
-		steps: []step{
+		Name: "the top k, ties at the cut-off by name", Part: 3, Arg: minute,
+		Steps: []step{
 			at(0, record("dan", "#go")),
 			at(1*sec, record("dan", "#go")),
 			at(2*sec, record("cat", "#go")),
@@ -501,8 +406,8 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "k of zero or less gives an empty slice, not nil", part: 3, window: 10 * sec,
-		steps: []step{
+		Name: "k of zero or less gives an empty slice, not nil", Part: 3, Arg: 10 * sec,
+		Steps: []step{
 			at(0, topK(0)),
 			at(0, topK(-1)),
 			at(1*sec, record("ann", "#go")),
@@ -512,8 +417,8 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "k larger than the number of users", part: 3, window: 10 * sec,
-		steps: []step{
+		Name: "k larger than the number of users", Part: 3, Arg: 10 * sec,
+		Steps: []step{
 			at(0, topK(3)), // the window is empty: an empty slice, not nil
 			at(1*sec, record("bob", "#go")),
 			at(2*sec, record("ann", "#go")),
@@ -524,8 +429,8 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "ties at the cut-off go to the smaller names, not the first to speak", part: 3, window: minute,
-		steps: []step{
+		Name: "ties at the cut-off go to the smaller names, not the first to speak", Part: 3, Arg: minute,
+		Steps: []step{
 			at(0, record("eve", "#go")),
 			at(1*sec, record("dan", "#go")),
 			at(2*sec, record("cat", "#go")),
@@ -539,8 +444,8 @@ var table = []chatCase{
 		},
 	},
 	{
-		name: "the order follows expiry", part: 3, window: 10 * sec,
-		steps: []step{
+		Name: "the order follows expiry", Part: 3, Arg: 10 * sec,
+		Steps: []step{
 			at(0, record("ann", "#go")),
 			at(1*sec, record("ann", "#go")),
 			at(2*sec, record("ann", "#go")),

@@ -34,8 +34,7 @@ const keyMask = 1023 // len(benchKeys) - 1
 // The real clock is left out because its cost is the platform's, not the
 // store's: time.Now takes some 20ns on most Linux machines, but hundreds
 // in some virtual machines.
-func Benchmark[O Op, S Store[O]](b *testing.B, newStore func(clock.Clock) S) {
-	put := O(1)
+func Benchmark[S Store](b *testing.B, newStore func(clock.Clock) S) {
 	clk := &benchClock{}
 	filled := func() S {
 		s := newStore(clk)

@@ -14,12 +14,12 @@ import (
 // brute-force model keeps every call: Get must return what it holds, and
 // QPS must lie within the README's bounds, between Exact(w-g)/w and
 // Exact(w+g)/w.
-func Fuzz[O Op, S Store[O]](f *testing.F, newStore func(clock.Clock) S) {
+func Fuzz[S Store](f *testing.F, newStore func(clock.Clock) S) {
 	f.Add([]byte{1, 0, 0, 3, 1, 1, 5, 2, 0, 3, 2, 1, 6, 2, 1, 4})
 	f.Add([]byte{3, 0, 1, 8, 0, 2, 9, 2, 1, 7, 10, 2, 0, 7, 11, 2, 1, 5})
 	f.Add([]byte{2, 1, 0, 12, 1, 2, 11, 0, 0, 13, 2, 0, 6, 6, 2, 1, 3, 4, 2, 1, 0})
 	f.Add([]byte{5, 0, 0, 5, 0, 0, 5, 1, 2, 9, 2, 1, 7, 8, 2, 1, 7})
-	newS := erase[O](newStore)
+	newS := timeline.Erase[Store](newStore)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		timeline.RunCase(t, fuzzCase(newS, data))
 	})
@@ -38,7 +38,7 @@ var (
 )
 
 // fuzzCase decodes data into a timeline whose wants come from the model.
-func fuzzCase(newStore func(clock.Clock) store, data []byte) timeline.Case[store] {
+func fuzzCase(newStore func(clock.Clock) Store, data []byte) timeline.Case[Store] {
 	in := timeline.NewChoices(data)
 	var (
 		calls  [2][]time.Duration // the time of every call, by op
@@ -69,12 +69,5 @@ func fuzzCase(newStore func(clock.Clock) store, data []byte) timeline.Case[store
 			steps = append(steps, at(now, qpsBetween(o, w, lo, hi)))
 		}
 	}
-	return timeline.Case[store]{
-		Name:    "fuzz",
-		Part:    2,
-		Setup:   "New(clock) at t=0s",
-		New:     newStore,
-		Clocked: true,
-		Steps:   steps,
-	}
+	return clocked(newStore).Case(row{Name: "fuzz", Part: 2, Steps: steps})
 }

@@ -2,14 +2,12 @@ package spec
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/mutation"
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
@@ -44,8 +42,8 @@ type flawed struct {
 	minutes [2][]uint64
 }
 
-func newFlawed(m mistakes) func(clock.Clock) store {
-	return func(c clock.Clock) store {
+func newFlawed(m mistakes) func(clock.Clock) Store {
+	return func(c clock.Clock) Store {
 		if m.wallClock {
 			c = clock.System{}
 		}
@@ -63,8 +61,6 @@ func newFlawed(m mistakes) func(clock.Clock) store {
 		return f
 	}
 }
-
-func (f *flawed) opName(o op) string { return o.String() }
 
 func (f *flawed) Get(key string) (string, bool) {
 	now := f.clock.Now().Unix()
@@ -179,12 +175,10 @@ func div(a, b int64) int64 {
 	return q
 }
 
-func TestRightStorePasses(t *testing.T) {
-	for _, o := range timeline.PlayAll(cases(newFlawed(mistakes{}))) {
-		if o.Verdict != timeline.Pass {
-			t.Errorf("the mutants' right store fails %q: %s", o.Case, o.Report)
-		}
-	}
+// TestRightImplementationPasses plays every case against the flawed store
+// with no mistake, so that each mutant is wrong in its mistake alone.
+func TestRightImplementationPasses(t *testing.T) {
+	mutation.Passes(t, "the mutants' store with no mistake", cases(newFlawed(mistakes{})))
 }
 
 func TestSpecCatchesMutants(t *testing.T) {
@@ -203,59 +197,40 @@ func TestSpecCatchesMutants(t *testing.T) {
 		{"windows beyond an hour count only the last hour", 2, mistakes{hourAtMost: true}},
 		{"the week's ring of minutes is never emptied", 2, mistakes{weekNotEmptied: true}},
 		// The unsynchronised counter is checked under the race detector, by
-		// TestSpecCatchesUnsyncedCounterUnderRace below.
+		// TestSpecCatchesRaces below.
 	}
 	for _, m := range mutants {
-		t.Run(m.name, func(t *testing.T) {
-			caught := timeline.Catches(t, m.name, m.part, cases(newFlawed(m.m)))
-			t.Logf("caught by: %q", caught)
-		})
+		mutation.Caught(t, m.name, m.part, cases(newFlawed(m.m)))
 	}
 }
 
-// raceChildEnv makes TestRaceChild run: the parent test below starts it in
-// a go test -race child process.
-const raceChildEnv = "QPSSTORE_RACE_CHILD"
-
-// TestSpecCatchesUnsyncedCounterUnderRace checks that part 3 catches a
-// store whose map is locked but whose counters are not, the way make
-// test-level-7 runs it: under -race.
+// TestSpecCatchesRaces checks that part 3 catches a store whose map is
+// locked but whose counters are not, the way make test-level-7 runs it:
+// under -race.
 //
 // The exact totals of the concurrent probes cannot be relied on for this
 // without -race. A lost update needs two cores to run the same increment
 // within a nanosecond or so of each other, and here the increment is one
 // instruction between two lock operations: on a busy two-core machine,
-// 8 × 20,000 Puts and Gets lost no update in any trial. So this test runs
-// the part 3 cases against that store in a child go test -race, and wants
-// the race detector to report it.
-func TestSpecCatchesUnsyncedCounterUnderRace(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the spec with -race in a child process")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command to build the race child with: %v", err)
-	}
-	cmd := exec.Command(goTool, "test", "-race", "-count=1", "-run", "^TestRaceChild$", ".")
-	cmd.Env = append(os.Environ(), raceChildEnv+"=1")
-	out, err := cmd.CombinedOutput()
-	switch {
-	case err == nil:
-		t.Errorf("mutant %q passes part 3 under -race: the spec no longer catches it\n%s", "an unsynchronised counter", out)
-	case !strings.Contains(string(out), "WARNING: DATA RACE"):
-		t.Errorf("the race child failed without a data race report:\n%s", out)
-	}
+// 8 × 20,000 Puts and Gets lost no update in any trial. So the part 3
+// cases run against that store in a child process built with -race, and
+// the race detector must report it.
+func TestSpecCatchesRaces(t *testing.T) {
+	mutation.CaughtUnderRace(t, "an unsynchronised counter", func(t *testing.T) {
+		for _, c := range cases(newFlawed(mistakes{unsynced: true})) {
+			if c.Part == 3 {
+				timeline.Play(c)
+			}
+		}
+	})
 }
 
-// TestRaceChild runs part 3 against the unsynchronised store. It runs only
-// as the child of the test above, and fails there by the race detector.
-func TestRaceChild(t *testing.T) {
-	if os.Getenv(raceChildEnv) != "1" {
-		t.Skip("runs only as the race child of TestSpecCatchesUnsyncedCounterUnderRace")
-	}
-	for _, c := range cases(newFlawed(mistakes{unsynced: true})) {
-		if c.Part == 3 {
-			timeline.Play(c)
+// TestOpPrintsAsGetAndPut checks package qpsop's String, which every
+// report of a QPS call uses to write its op.
+func TestOpPrintsAsGetAndPut(t *testing.T) {
+	for o, want := range map[op]string{get: "Get", put: "Put", op(2): "Op(2)"} {
+		if got := o.String(); got != want {
+			t.Errorf("Op(%d).String() = %q, want %q", int(o), got, want)
 		}
 	}
 }

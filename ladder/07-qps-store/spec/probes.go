@@ -12,10 +12,13 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
+// env is what a probe has besides the store: e.New builds another.
+type env = timeline.Env[Store, struct{}]
+
 // noAllocs checks that a Get of an existing key (with withGet) and QPS
 // over each window allocate nothing, while the clock moves a second
 // between calls so that the counters move too. The key "k" must exist.
-func noAllocs(s store, clk *clock.Fake, withGet bool, windows ...time.Duration) error {
+func noAllocs(s Store, clk *clock.Fake, withGet bool, windows ...time.Duration) error {
 	type check struct {
 		text string
 		f    func()
@@ -48,13 +51,10 @@ const memoryLimit = 1 << 20
 // ring of 604,800 one-second buckets per op takes 4.8 MiB per op and more
 // if it holds times; a design with a ring of seconds for the hour and of
 // minutes for the week takes a few hundred KiB.
-func counterMemory(newStore func(clock.Clock) store) error {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-
-	clk := clock.NewFake()
-	s := newStore(clk)
+func counterMemory(_ Store, e env) error {
+	before := timeline.LiveHeap()
+	clk := e.Clock
+	s := e.New(struct{}{})
 	for h := range 8 * 24 {
 		clk.Set(clock.Epoch.Add(time.Duration(h) * hour))
 		s.Put("k", "v")
@@ -64,11 +64,8 @@ func counterMemory(newStore func(clock.Clock) store) error {
 		s.QPS(put, w)
 		s.QPS(get, w)
 	}
-
-	runtime.GC()
-	runtime.ReadMemStats(&after)
+	held := int64(timeline.LiveHeap()) - int64(before)
 	runtime.KeepAlive(s)
-	held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
 	if held >= memoryLimit {
 		return fmt.Errorf("one store holds %d bytes (%.1f MiB) of heap after a Put and a Get every hour for eight days, want under %d (1 MiB): "+
 			"keep a ring of seconds for the last hour and a ring of minutes for the week, not seconds for the week (see part 2 of the README)",
@@ -95,7 +92,7 @@ const (
 // seconds in all), so the counters move to new buckets while other calls
 // are under way. Run under -race, the race detector also reports any
 // unsynchronised access; without it, the exact totals catch lost updates.
-func concurrentTotals(s store, clk *clock.Fake, moving bool) error {
+func concurrentTotals(s Store, clk *clock.Fake, moving bool) error {
 	keys := make([]string, goroutines)
 	for g := range keys {
 		keys[g] = "key-" + strconv.Itoa(g)

@@ -20,84 +20,46 @@ import (
 
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/ladder/07-qps-store/qpsop"
 )
 
-// Op is what the spec needs of the level's Op type: an int kind with Get
-// as 0 and Put as 1, that prints as "Get" and "Put".
-type Op interface {
-	~int
-	String() string
-}
-
-// Store is the API level 7 asks for; O is the level's Op type.
-type Store[O Op] interface {
+// Store is the API level 7 asks for. Op comes from package qpsop, which
+// the qpsstore packages re-export with type aliases. The spec cannot
+// import a qpsstore package for it: the stub's in-package test imports
+// this package, so that would be an import cycle.
+type Store interface {
 	Get(key string) (value string, ok bool)
 	Put(key, value string)
-	QPS(op O, window time.Duration) float64
+	QPS(op qpsop.Op, window time.Duration) float64
 }
 
 // Test runs every case against the stores newStore builds.
-func Test[O Op, S Store[O]](t *testing.T, newStore func(clock.Clock) S) {
-	timeline.Run(t, cases(erase[O](newStore)))
+func Test[S Store](t *testing.T, newStore func(clock.Clock) S) {
+	timeline.Run(t, cases(timeline.Erase[Store](newStore)))
 }
 
-// store is the API as the cases see it, with the spec's own op type, so
-// that one table serves every implementation and the wrong ones in
-// mutants_test.go.
-type store interface {
-	Get(key string) (value string, ok bool)
-	Put(key, value string)
-	QPS(o op, window time.Duration) float64
-	// opName is the implementation's Op(o).String().
-	opName(o op) string
+// cases binds the table to a constructor.
+func cases(newStore func(clock.Clock) Store) []timeline.Case[Store] {
+	return timeline.Bind(table, clocked(newStore))
 }
 
-// op is the spec's copy of the level's Op. Arguments in messages are
-// written with its String, so a report reads well even while the
-// learner's String is unfinished.
-type op int
-
-const (
-	get op = iota
-	put
-)
-
-func (o op) String() string {
-	if o == get {
-		return "Get"
+// clocked is the binding of newStore, which takes a clock and nothing
+// else: a row has no Arg.
+func clocked(newStore func(clock.Clock) Store) timeline.Binding[Store, struct{}] {
+	return timeline.Binding[Store, struct{}]{
+		New:     func(clk clock.Clock, _ struct{}) Store { return newStore(clk) },
+		Setup:   func(struct{}) string { return "New(clock) at t=0s" },
+		Clocked: true,
 	}
-	return "Put"
 }
 
-// adapter turns a store of the level's types into a store.
-type adapter[O Op, S Store[O]] struct{ s S }
+// The ops, written short in the tables.
+type op = qpsop.Op
 
-func (a adapter[O, S]) Get(key string) (string, bool)          { return a.s.Get(key) }
-func (a adapter[O, S]) Put(key, value string)                  { a.s.Put(key, value) }
-func (a adapter[O, S]) QPS(o op, window time.Duration) float64 { return a.s.QPS(O(o), window) }
-func (a adapter[O, S]) opName(o op) string                     { return O(o).String() }
-
-func erase[O Op, S Store[O]](newStore func(clock.Clock) S) func(clock.Clock) store {
-	return func(c clock.Clock) store { return adapter[O, S]{newStore(c)} }
-}
+const get, put = qpsop.Get, qpsop.Put
 
 // Offsets and windows in the tables are written with these.
-const (
-	ns     = time.Nanosecond
-	ms     = time.Millisecond
-	sec    = time.Second
-	minute = time.Minute
-	hour   = time.Hour
-	day    = 24 * hour
-	week   = 7 * day
-)
-
-type (
-	step = timeline.Step[store]
-	call = timeline.Call[store]
-)
-
-var at = timeline.At[store]
+const ns, ms, sec, minute, hour, day, week = time.Nanosecond, time.Millisecond, time.Second, time.Minute, time.Hour, 24 * time.Hour, 7 * 24 * time.Hour
 
 // got is Get's two results as one value, written `"v", true`.
 type got struct {
@@ -112,11 +74,14 @@ type words string
 
 func (w words) String() string { return string(w) }
 
+// call is a method call and the result it should give.
+type call = timeline.Call[Store]
+
 func putCall(key, value string) call {
 	return call{
 		Method: "Put",
 		Args:   []any{key, value},
-		Do:     func(s store, _ time.Time) any { s.Put(key, value); return nil },
+		Do:     func(s Store, _ time.Time) any { s.Put(key, value); return nil },
 	}
 }
 
@@ -126,7 +91,7 @@ func putN(n int, key string) call {
 	return call{
 		Method: fmt.Sprintf("%d×Put", n),
 		Args:   []any{key, "v"},
-		Do: func(s store, _ time.Time) any {
+		Do: func(s Store, _ time.Time) any {
 			for range n {
 				s.Put(key, "v")
 			}
@@ -139,7 +104,7 @@ func getCall(key, value string, ok bool) call {
 	return call{
 		Method: "Get",
 		Args:   []any{key},
-		Do:     func(s store, _ time.Time) any { v, ok := s.Get(key); return got{v, ok} },
+		Do:     func(s Store, _ time.Time) any { v, ok := s.Get(key); return got{v, ok} },
 		Want:   got{value, ok},
 	}
 }
@@ -149,7 +114,7 @@ func getN(n int, key string) call {
 	return call{
 		Method: fmt.Sprintf("%d×Get", n),
 		Args:   []any{key},
-		Do: func(s store, _ time.Time) any {
+		Do: func(s Store, _ time.Time) any {
 			for range n {
 				s.Get(key)
 			}
@@ -168,7 +133,7 @@ func qps(o op, window time.Duration, want float64) call {
 	return call{
 		Method: "QPS",
 		Args:   []any{o, window},
-		Do:     func(s store, _ time.Time) any { return s.QPS(o, window) },
+		Do:     func(s Store, _ time.Time) any { return s.QPS(o, window) },
 		Want:   want,
 		Opts:   []cmp.Option{approx},
 	}
@@ -182,7 +147,7 @@ func qpsBetween(o op, window time.Duration, lo, hi int) call {
 	return call{
 		Method: "QPS",
 		Args:   []any{o, window},
-		Do:     func(s store, _ time.Time) any { return s.QPS(o, window) },
+		Do:     func(s Store, _ time.Time) any { return s.QPS(o, window) },
 		Want:   words(fmt.Sprintf("from %.6g to %.6g (%d to %d calls / %vs)", float64(lo)/w, float64(hi)/w, lo, hi, w)),
 		Accept: func(v any) bool {
 			q, ok := v.(float64)
@@ -202,7 +167,7 @@ func qpsPanics(o op, window time.Duration) call {
 	return call{
 		Method: "QPS",
 		Args:   []any{o, window},
-		Do: func(s store, _ time.Time) (result any) {
+		Do: func(s Store, _ time.Time) (result any) {
 			defer func() {
 				if v := recover(); v != nil {
 					msg := fmt.Sprint(v)
@@ -219,14 +184,6 @@ func qpsPanics(o op, window time.Duration) call {
 			p, ok := v.(panicked)
 			return ok && strings.Contains(string(p), window.String())
 		},
-	}
-}
-
-func opString(o op, want string) call {
-	return call{
-		Method: o.String() + ".String",
-		Do:     func(s store, _ time.Time) any { return s.opName(o) },
-		Want:   want,
 	}
 }
 
@@ -250,32 +207,6 @@ func timelineOf(lists ...[]step) []step {
 	return out
 }
 
-// A timeline case before it is bound to a constructor.
-type storeCase struct {
-	name  string
-	part  int
-	steps []step
-	probe func(s store, clk *clock.Fake, newStore func(clock.Clock) store) error
-}
-
-func cases(newStore func(clock.Clock) store) []timeline.Case[store] {
-	out := make([]timeline.Case[store], len(table))
-	for i, tc := range table {
-		out[i] = timeline.Case[store]{
-			Name:    tc.name,
-			Part:    tc.part,
-			Setup:   "New(clock) at t=0s",
-			New:     newStore,
-			Clocked: true,
-			Steps:   tc.steps,
-		}
-		if tc.probe != nil {
-			out[i].Probe = func(s store, clk *clock.Fake) error { return tc.probe(s, clk, newStore) }
-		}
-	}
-	return out
-}
-
 // A Put or a Get every so often, as the README's tables write them.
 var (
 	putEvery2s = every(2*sec, 300*sec, 2*sec, putCall("k", "v"))       // 150 Puts
@@ -296,14 +227,24 @@ func twoHours() []step {
 	return out
 }
 
+// row is a case of the table before it is bound to a constructor; its
+// Arg is what New takes: nothing, since New takes only the clock. A step is one of its calls, at an
+// offset from the start: at(1*sec, putCall("a", "x")).
+type (
+	row  = timeline.Row[Store, struct{}]
+	step = timeline.Step[Store]
+)
+
+var at = timeline.At[Store]
+
 // table holds every case of level 7, by part: the last five minutes, then
 // windows up to a week, then thread safety.
-var table = []storeCase{
+var table = []row{
 	// Part 1: the last five minutes.
 	{
 		// The README's first example, with the same numbers.
-		name: "the five-minute question", part: 1,
-		steps: timelineOf(putEvery2s, getEvery5s, []step{
+		Name: "the five-minute question", Part: 1,
+		Steps: timelineOf(putEvery2s, getEvery5s, []step{
 			at(300*sec, qps(put, 5*minute, 0.5)), // 150 Puts / 300s
 			at(300*sec, qps(get, 5*minute, 0.2)), // 60 Gets / 300s
 			at(300*sec, qps(put, minute, 0.5)),   // the 30 Puts at 242s..300s / 60s
@@ -315,8 +256,8 @@ var table = []storeCase{
 	},
 	{
 		// The README's second example: the one-second edges.
-		name: "a call counts until one window later and not at it", part: 1,
-		steps: []step{
+		Name: "a call counts until one window later and not at it", Part: 1,
+		Steps: []step{
 			at(1*sec, putCall("a", "x")),
 			at(1*sec, putCall("a", "y")),
 			at(1*sec, putCall("a", "z")),
@@ -329,8 +270,8 @@ var table = []storeCase{
 	},
 	{
 		// The README's third example: calls between whole seconds.
-		name: "calls between whole seconds are counted to the second", part: 1,
-		steps: []step{
+		Name: "calls between whole seconds are counted to the second", Part: 1,
+		Steps: []step{
 			at(500*ms, putCall("a", "x")),
 			at(500*ms, qps(put, 5*minute, 1.0/300)),             // inside even Exact(4m59s)
 			at(300*sec+200*ms, qpsBetween(put, 5*minute, 0, 1)), // Exact(4m59s) = 0, Exact(5m1s) = 1
@@ -339,8 +280,8 @@ var table = []storeCase{
 	},
 	{
 		// The README's example of a Get on a missing key.
-		name: "a Get on a missing key counts", part: 1,
-		steps: []step{
+		Name: "a Get on a missing key counts", Part: 1,
+		Steps: []step{
 			at(1*sec, getCall("nope", "", false)),
 			at(1*sec, qps(get, sec, 1)),
 			at(2*sec, putCall("k", "v")),
@@ -352,8 +293,8 @@ var table = []storeCase{
 		},
 	},
 	{
-		name: "Get and Put behave as a map", part: 1,
-		steps: []step{
+		Name: "Get and Put behave as a map", Part: 1,
+		Steps: []step{
 			at(0, getCall("a", "", false)),
 			at(1*sec, putCall("a", "1")),
 			at(1*sec, putCall("b", "2")),
@@ -370,8 +311,8 @@ var table = []storeCase{
 		},
 	},
 	{
-		name: "no calls, no QPS", part: 1,
-		steps: []step{
+		Name: "no calls, no QPS", Part: 1,
+		Steps: []step{
 			at(0, qps(get, sec, 0)),
 			at(0, qps(put, 5*minute, 0)),
 			at(10*sec, qps(put, sec, 0)),
@@ -379,15 +320,8 @@ var table = []storeCase{
 		},
 	},
 	{
-		name: "Op prints as Get and Put", part: 1,
-		steps: []step{
-			at(0, opString(get, "Get")),
-			at(0, opString(put, "Put")),
-		},
-	},
-	{
-		name: "a window that is not a whole number of seconds", part: 1,
-		steps: []step{
+		Name: "a window that is not a whole number of seconds", Part: 1,
+		Steps: []step{
 			at(10*sec+200*ms, putN(3, "k")),
 			at(10*sec+500*ms, qps(put, 1500*ms, 2)),           // 3 Puts / 1.5s
 			at(12*sec+100*ms, qpsBetween(put, 1500*ms, 0, 3)), // Exact(0.5s) = 0, Exact(2.5s) = 3
@@ -397,8 +331,8 @@ var table = []storeCase{
 	{
 		// Five minutes later the ring of a five-minute counter comes back
 		// to the same slot: what it held must be gone.
-		name: "the ring comes round after exactly five minutes", part: 1,
-		steps: []step{
+		Name: "the ring comes round after exactly five minutes", Part: 1,
+		Steps: []step{
 			at(10*sec, putN(2, "k")),
 			at(310*sec-ns, qps(put, 5*minute, 2.0/300)),
 			at(310*sec, qps(put, 5*minute, 0)),
@@ -409,8 +343,8 @@ var table = []storeCase{
 	},
 	{
 		// The README's idle example.
-		name: "idle for a month then a QPS of zero", part: 1,
-		steps: []step{
+		Name: "idle for a month then a QPS of zero", Part: 1,
+		Steps: []step{
 			at(10*sec, putN(5, "k")),
 			at(10*sec, getN(5, "k")),
 			// A month is a whole number of hours, so the second 30d+10s
@@ -426,8 +360,8 @@ var table = []storeCase{
 		},
 	},
 	{
-		name: "a bad window panics naming it", part: 1,
-		steps: []step{
+		Name: "a bad window panics naming it", Part: 1,
+		Steps: []step{
 			at(0, qpsPanics(put, 0)),
 			at(0, qpsPanics(get, -sec)),
 			at(0, qpsPanics(put, sec-ns)),
@@ -436,18 +370,18 @@ var table = []storeCase{
 		},
 	},
 	{
-		name: "Get and QPS allocate nothing", part: 1,
-		steps: []step{at(0, putCall("k", "v"))},
-		probe: func(s store, clk *clock.Fake, _ func(clock.Clock) store) error {
-			return noAllocs(s, clk, true, sec, 5*minute)
+		Name: "Get and QPS allocate nothing", Part: 1,
+		Steps: []step{at(0, putCall("k", "v"))},
+		Probe: func(s Store, e env) error {
+			return noAllocs(s, e.Clock, true, sec, 5*minute)
 		},
 	},
 
 	// Part 2: windows up to a week.
 	{
 		// The README's two-hour example.
-		name: "two hours of traffic asked at 5m, 1h and 2h", part: 2,
-		steps: timelineOf(twoHours(), []step{
+		Name: "two hours of traffic asked at 5m, 1h and 2h", Part: 2,
+		Steps: timelineOf(twoHours(), []step{
 			at(2*hour, qps(put, 5*minute, 0.5)),             // the burst at 2h: 150 / 300s
 			at(2*hour, qps(put, hour, 0.25)),                // 70m..120m: 900 / 3600s; the burst at 1h has left
 			at(2*hour, qps(put, 90*minute, 0.2)),            // 40m..120m: 3×60 + 900 = 1080 / 5400s
@@ -458,8 +392,8 @@ var table = []storeCase{
 	},
 	{
 		// The README's week example.
-		name: "eight days of traffic asked at 7 days", part: 2,
-		steps: timelineOf(
+		Name: "eight days of traffic asked at 7 days", Part: 2,
+		Steps: timelineOf(
 			[]step{
 				at(12*hour, putN(5000, "k")), // the oldest day
 				at(day, putN(1000, "k")),     // exactly a week before the question
@@ -476,8 +410,8 @@ var table = []storeCase{
 		),
 	},
 	{
-		name: "the second ring comes round after exactly an hour", part: 2,
-		steps: []step{
+		Name: "the second ring comes round after exactly an hour", Part: 2,
+		Steps: []step{
 			at(10*sec, putN(2, "k")),
 			at(hour+10*sec-ns, qps(put, hour, 2.0/3600)),
 			at(hour+10*sec, qps(put, hour, 0)),
@@ -487,8 +421,8 @@ var table = []storeCase{
 		},
 	},
 	{
-		name: "the minute ring comes round after exactly a week", part: 2,
-		steps: []step{
+		Name: "the minute ring comes round after exactly a week", Part: 2,
+		Steps: []step{
 			at(minute, putN(2, "k")),
 			at(week+minute-ns, qps(put, week, 2.0/604800)),
 			at(week+minute, qps(put, week, 0)),
@@ -498,8 +432,8 @@ var table = []storeCase{
 		},
 	},
 	{
-		name: "idle for a month after a week of traffic", part: 2,
-		steps: timelineOf(
+		Name: "idle for a month after a week of traffic", Part: 2,
+		Steps: timelineOf(
 			every(6*hour, week, 6*hour, putN(60, "k")), // 28 × 60 = 1680
 			every(day, week, day, getN(40, "k")),       // 7 × 40 = 280
 			[]step{
@@ -515,31 +449,29 @@ var table = []storeCase{
 		),
 	},
 	{
-		name: "counters take under 1 MiB whatever the traffic", part: 2,
-		steps: []step{at(0, putCall("k", "v"))},
-		probe: func(_ store, _ *clock.Fake, newStore func(clock.Clock) store) error {
-			return counterMemory(newStore)
-		},
+		Name: "counters take under 1 MiB whatever the traffic", Part: 2,
+		Steps: []step{at(0, putCall("k", "v"))},
+		Probe: counterMemory,
 	},
 	{
-		name: "QPS over an hour and a week allocates nothing", part: 2,
-		steps: []step{at(0, putCall("k", "v"))},
-		probe: func(s store, clk *clock.Fake, _ func(clock.Clock) store) error {
-			return noAllocs(s, clk, false, hour, 2*hour, week)
+		Name: "QPS over an hour and a week allocates nothing", Part: 2,
+		Steps: []step{at(0, putCall("k", "v"))},
+		Probe: func(s Store, e env) error {
+			return noAllocs(s, e.Clock, false, hour, 2*hour, week)
 		},
 	},
 
 	// Part 3: thread safety.
 	{
-		name: "concurrent Puts and Gets lose no call", part: 3,
-		probe: func(s store, clk *clock.Fake, _ func(clock.Clock) store) error {
-			return concurrentTotals(s, clk, false)
+		Name: "concurrent Puts and Gets lose no call", Part: 3,
+		Probe: func(s Store, e env) error {
+			return concurrentTotals(s, e.Clock, false)
 		},
 	},
 	{
-		name: "concurrent calls while the clock moves lose no call", part: 3,
-		probe: func(s store, clk *clock.Fake, _ func(clock.Clock) store) error {
-			return concurrentTotals(s, clk, true)
+		Name: "concurrent calls while the clock moves lose no call", Part: 3,
+		Probe: func(s Store, e env) error {
+			return concurrentTotals(s, e.Clock, true)
 		},
 	},
 }

@@ -1,0 +1,134 @@
+// Package mutation holds the checks a level's spec makes on itself, in its
+// own _test.go files: that a right implementation passes every case
+// (Passes), that each wrong one is caught by the part meant for it
+// (Caught), and that one whose mistake only the race detector sees is
+// caught under -race (CaughtUnderRace). Only _test.go files import it.
+//
+// Every spec names its tests alike, so that they read the same on every
+// level:
+//
+//	TestRightImplementationPasses   mutation.Passes with the mutants' base, no mistake
+//	TestSpecCatchesMutants          mutation.Caught for each mutant
+//	TestSpecCatchesRaces            mutation.CaughtUnderRace, on the levels with goroutines
+package mutation
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/rateladder/rateladder/harness/timeline"
+)
+
+// Passes fails t for every case that does not pass. The cases are built
+// with a right implementation: the base the mutants share, with no
+// mistake switched on, so that each mutant is wrong in its mistake alone;
+// or a second right design that the README allows, so that the spec does
+// not demand the reference's.
+func Passes[T any](t *testing.T, right string, cases []timeline.Case[T]) {
+	t.Helper()
+	for _, o := range timeline.PlayAll(cases) {
+		if o.Verdict != timeline.Pass {
+			t.Errorf("%s fails case %q (part %d), and it is right:\n%s", right, o.Case, o.Part, o.Report)
+		}
+	}
+}
+
+// Caught runs timeline.Catches as a subtest named after the mutant: the
+// cases, built with the mutant, must catch it in the given part (0: in any
+// part). It logs the cases that caught it.
+func Caught[T any](t *testing.T, mutant string, part int, cases []timeline.Case[T]) {
+	t.Helper()
+	t.Run(mutant, func(t *testing.T) {
+		t.Logf("caught by: %q", timeline.Catches(t, mutant, part, cases))
+	})
+}
+
+// RaceChildEnv marks the child process of CaughtUnderRace. Its value is
+// the name of the test that started it, which is the one test the child
+// runs.
+const RaceChildEnv = "LADDER_RACE_CHILD"
+
+// CaughtUnderRace checks a mutant whose mistake shows as a data race: a
+// counter or a map touched without the lock. Such a mistake need not
+// change any answer (a lost update needs two cores to collide within a
+// nanosecond), and the race detector reports it by failing the whole test
+// binary, which timeline.Catches cannot watch from inside. So the test
+// that calls CaughtUnderRace runs again in a child process built with
+// -race: this test binary, if it was built so, or else go test -race on
+// the same package (compiled once, then cached). There, CaughtUnderRace
+// calls play, which plays the mutant's cases; their verdicts do not
+// matter. Here, it fails t unless the child reported a data race, or
+// crashed with the runtime's own "concurrent map" error, which is the
+// same mistake found first.
+//
+// It skips under -short, and where the go command cannot build with -race.
+func CaughtUnderRace(t *testing.T, mutant string, play func(t *testing.T)) {
+	t.Helper()
+	if os.Getenv(RaceChildEnv) == t.Name() {
+		play(t)
+		return
+	}
+	if testing.Short() {
+		t.Skip("runs the mutant in a child process built with -race")
+	}
+	var cmd *exec.Cmd
+	if raceEnabled {
+		cmd = exec.Command(os.Args[0], "-test.run="+runPattern(t.Name()), "-test.count=1")
+	} else {
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			t.Skipf("no go command to build the race child with: %v", err)
+		}
+		cmd = exec.Command(goTool, "test", "-race", "-count=1", "-run="+runPattern(t.Name()), ".")
+	}
+	cmd.Env = append(os.Environ(), RaceChildEnv+"="+t.Name())
+	out, err := cmd.CombinedOutput()
+	v := judgeRaceChild(out, err)
+	switch {
+	case v.skip:
+		t.Skipf("this machine cannot build with -race, so mutant %q goes unchecked:\n%s", mutant, out)
+	case v.problem != "":
+		t.Errorf("mutant %q: %s\n%s", mutant, v.problem, out)
+	default:
+		t.Logf("mutant %q: %s", mutant, v.caught)
+	}
+}
+
+// raceVerdict is what a race child's output says.
+type raceVerdict struct {
+	caught  string // how the child caught the mutant
+	problem string // why it did not
+	skip    bool   // -race cannot be built here
+}
+
+func judgeRaceChild(out []byte, err error) raceVerdict {
+	var exit *exec.ExitError
+	switch {
+	case bytes.Contains(out, []byte("-race requires cgo")) || bytes.Contains(out, []byte("-race is not supported")):
+		return raceVerdict{skip: true}
+	case bytes.Contains(out, []byte("WARNING: DATA RACE")):
+		return raceVerdict{caught: "caught: the race detector reported a data race"}
+	case bytes.Contains(out, []byte("fatal error: concurrent map")):
+		return raceVerdict{caught: "caught: the child crashed with a concurrent map access"}
+	case err == nil:
+		return raceVerdict{problem: "passes under -race: the spec no longer catches it"}
+	case !errors.As(err, &exit):
+		return raceVerdict{problem: "the race child did not run: " + err.Error()}
+	}
+	return raceVerdict{problem: "the race child failed without a data race report"}
+}
+
+// runPattern is the -run pattern that matches the test named name, and no
+// other: "^TestX$/^case_one$".
+func runPattern(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}

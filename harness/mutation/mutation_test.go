@@ -1,0 +1,105 @@
+package mutation
+
+import (
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline"
+)
+
+// counter is a toy implementation: Count is the number of Hit calls, or
+// with skipFirst, one fewer.
+type counter struct {
+	n         int
+	skipFirst bool
+}
+
+func (c *counter) Hit() {
+	if c.skipFirst {
+		c.skipFirst = false
+		return
+	}
+	c.n++
+}
+
+func (c *counter) Count() int { return c.n }
+
+func hitsCase(name string, hits int, skipFirst bool) timeline.Case[*counter] {
+	steps := []timeline.Step[*counter]{}
+	for range hits {
+		steps = append(steps, timeline.At(0, timeline.Call[*counter]{
+			Method: "Hit",
+			Do:     func(c *counter, _ time.Time) any { c.Hit(); return nil },
+		}))
+	}
+	steps = append(steps, timeline.At(0, timeline.Call[*counter]{
+		Method: "Count",
+		Do:     func(c *counter, _ time.Time) any { return c.Count() },
+		Want:   hits,
+	}))
+	return timeline.Case[*counter]{Name: name, Part: 1, Setup: "New()", New: func(clock.Clock) *counter { return &counter{skipFirst: skipFirst} }, Steps: steps}
+}
+
+func TestPassesARightCounter(t *testing.T) {
+	Passes(t, "a right counter", []timeline.Case[*counter]{hitsCase("none", 0, false), hitsCase("three", 3, false)})
+}
+
+func TestCaughtRunsASubtestPerMutant(t *testing.T) {
+	Caught(t, "skips the first hit", 1, []timeline.Case[*counter]{hitsCase("none", 0, true), hitsCase("three", 3, true)})
+}
+
+// racy counts from several goroutines without a lock: the mistake
+// CaughtUnderRace is for.
+func racy(*testing.T) {
+	c := &counter{}
+	timeline.Parallel(4, func(int) {
+		for range 1000 {
+			c.Hit()
+		}
+	})
+}
+
+func TestCaughtUnderRaceSeesARace(t *testing.T) {
+	CaughtUnderRace(t, "a counter without a lock", racy)
+}
+
+func TestJudgeRaceChild(t *testing.T) {
+	failed := exec.Command("false").Run()
+	for _, tc := range []struct {
+		out             string
+		err             error
+		caught, problem string
+		skip            bool
+	}{
+		{"==================\nWARNING: DATA RACE\nWrite at ...\n--- FAIL: TestX\n", failed, "race detector", "", false},
+		{"fatal error: concurrent map writes\n", failed, "concurrent map", "", false},
+		{"ok  \tpkg\t0.1s\n", nil, "", "no longer catches", false},
+		{"--- FAIL: TestX\n", failed, "", "without a data race report", false},
+		{"", errors.New(`exec: "go": not found`), "", "did not run", false},
+		{"go: -race requires cgo; enable cgo by setting CGO_ENABLED=1\n", failed, "", "", true},
+	} {
+		v := judgeRaceChild([]byte(tc.out), tc.err)
+		if v.skip != tc.skip || !contains(v.caught, tc.caught) || !contains(v.problem, tc.problem) {
+			t.Errorf("judgeRaceChild(%q, %v) = %+v, want caught ~ %q, problem ~ %q, skip %t", tc.out, tc.err, v, tc.caught, tc.problem, tc.skip)
+		}
+	}
+}
+
+// contains is strings.Contains, except that an empty want asks for an
+// empty s.
+func contains(s, want string) bool {
+	if want == "" {
+		return s == ""
+	}
+	return strings.Contains(s, want)
+}
+
+func TestRunPatternMatchesOneTest(t *testing.T) {
+	if got, want := runPattern("TestSpec/part_3.x"), `^TestSpec$/^part_3\.x$`; got != want {
+		t.Errorf("runPattern = %q, want %q", got, want)
+	}
+}

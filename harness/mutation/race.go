@@ -1,0 +1,5 @@
+//go:build race
+
+package mutation
+
+const raceEnabled = true
