@@ -1,11 +1,9 @@
 package spec
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
@@ -16,7 +14,7 @@ func Fuzz[C Counter](f *testing.F, newCounter func(window time.Duration) C) {
 	f.Add([]byte{2, 0, 1, 3, 0, 5, 1, 6, 1})
 	f.Add([]byte{0, 1, 0, 2, 1, 4, 0, 7, 1, 5, 1})
 	f.Add([]byte{4, 0, 0, 0, 0, 7, 1, 8, 1, 6, 1})
-	newC := erase(newCounter)
+	newC := timeline.Erase[Counter](newCounter)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		timeline.RunCase(t, fuzzCase(newC, data))
 	})
@@ -52,11 +50,5 @@ func fuzzCase(newCounter func(time.Duration) Counter, data []byte) timeline.Case
 		}
 		steps = append(steps, at(now, count(n)))
 	}
-	return timeline.Case[Counter]{
-		Name:  "fuzz",
-		Part:  1,
-		Setup: fmt.Sprintf("New(%s)", timeline.Offset(window)),
-		New:   func(clock.Clock) Counter { return newCounter(window) },
-		Steps: steps,
-	}
+	return timeline.Unclocked(newCounter).Case(row{Name: "fuzz", Part: 1, Arg: window, Steps: steps})
 }

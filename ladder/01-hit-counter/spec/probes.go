@@ -10,16 +10,25 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
+// env is what a probe has besides the counter: e.New builds another.
+type env = timeline.Env[Counter, time.Duration]
+
+// badWindowPanics checks that New rejects a window that is not positive,
+// and says which value it got: such a window is a bug in the caller's code.
+func badWindowPanics(_ Counter, e env) error {
+	return timeline.EachPanicsNaming("New", []time.Duration{0, -time.Second}, func(w time.Duration) { e.New(w) })
+}
+
 // steadyStateAllocs checks part 2: a counter that has seen a full window of
 // traffic reuses its memory. A queue that re-slices (q = q[1:]) and appends
 // reallocates now and then; measured over many hits, that shows.
-func steadyStateAllocs(_ Counter, newCounter func(time.Duration) Counter) error {
+func steadyStateAllocs(_ Counter, e env) error {
 	const (
 		window   = time.Second
 		gap      = time.Millisecond // 1,000 hits in every window
 		hitsEach = 20_000
 	)
-	c := newCounter(window)
+	c := e.New(window)
 	now := clock.Epoch
 	hitFor := func(n int) {
 		for range n {
@@ -52,7 +61,7 @@ func steadyStateAllocs(_ Counter, newCounter func(time.Duration) Counter) error 
 // nanoseconds, 6 MB as time.Time. So a counter passes or fails by a wide
 // margin, never by chance. (A million hits would say the same, but take
 // seconds under the race detector.)
-func memoryComesBack(_ Counter, newCounter func(time.Duration) Counter) error {
+func memoryComesBack(_ Counter, e env) error {
 	const (
 		window = time.Second
 		gap    = time.Microsecond // a million hits a second
@@ -63,25 +72,25 @@ func memoryComesBack(_ Counter, newCounter func(time.Duration) Counter) error {
 	// An empty counter is weighed 64 at a time, so that the noise is
 	// shared out among them.
 	empties := make([]Counter, 64)
-	base := liveHeap()
+	base := int64(timeline.LiveHeap())
 	for i := range empties {
-		empties[i] = newCounter(window)
+		empties[i] = e.New(window)
 	}
-	emptySize := max((liveHeap()-base)/int64(len(empties)), 0)
+	emptySize := max((int64(timeline.LiveHeap())-base)/int64(len(empties)), 0)
 
-	base = liveHeap()
-	c := newCounter(window)
+	base = int64(timeline.LiveHeap())
+	c := e.New(window)
 	now := clock.Epoch
 	for range burst {
 		now = now.Add(gap)
 		c.Hit(now)
 	}
-	burstSize := liveHeap() - base
+	burstSize := int64(timeline.LiveHeap()) - base
 	now = now.Add(window)
 	if got := c.Count(now); got != 0 {
 		return fmt.Errorf("Count(t=%s) = %d one window after a burst of 250,000 hits, want 0", timeline.Offset(now.Sub(clock.Epoch)), got)
 	}
-	size := liveHeap() - base
+	size := int64(timeline.LiveHeap()) - base
 	runtime.KeepAlive(empties)
 	runtime.KeepAlive(c)
 	if limit := spare*emptySize + noise; size > limit {
@@ -89,16 +98,6 @@ func memoryComesBack(_ Counter, newCounter func(time.Duration) Counter) error {
 			kib(size), kib(burstSize), kib(limit), spare, kib(emptySize), kib(noise))
 	}
 	return nil
-}
-
-// liveHeap returns the bytes of the objects reachable now. One collection
-// may keep garbage that was made while it ran; the second frees that too.
-func liveHeap() int64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return int64(m.HeapAlloc)
 }
 
 // kib writes a number of bytes for a message: 23.4 MiB, 384 B.

@@ -5,11 +5,9 @@
 package spec
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
@@ -21,29 +19,16 @@ type Counter interface {
 
 // Test runs every case against the counters newCounter builds.
 func Test[C Counter](t *testing.T, newCounter func(window time.Duration) C) {
-	timeline.Run(t, cases(erase(newCounter)))
+	timeline.Run(t, cases(timeline.Erase[Counter](newCounter)))
 }
 
-// erase turns a constructor of a concrete type into one of the interface,
-// so that Test type-checks with hitcounter.New as it is.
-func erase[C Counter](newCounter func(time.Duration) C) func(time.Duration) Counter {
-	return func(w time.Duration) Counter { return newCounter(w) }
+// cases binds the table to a constructor.
+func cases(newCounter func(window time.Duration) Counter) []timeline.Case[Counter] {
+	return timeline.Bind(table, timeline.Unclocked(newCounter))
 }
 
 // Offsets in the tables are written with these.
-const (
-	ns     = time.Nanosecond
-	ms     = time.Millisecond
-	sec    = time.Second
-	minute = time.Minute
-	hour   = time.Hour
-	day    = 24 * hour
-	week   = 7 * day
-)
-
-type step = timeline.Step[Counter]
-
-var at = timeline.At[Counter]
+const ns, ms, sec, minute, day, week = time.Nanosecond, time.Millisecond, time.Second, time.Minute, 24 * time.Hour, 7 * 24 * time.Hour
 
 func hit() timeline.Call[Counter] {
 	return timeline.Call[Counter]{
@@ -60,39 +45,23 @@ func count(want int) timeline.Call[Counter] {
 	}
 }
 
-// A timeline case before it is bound to a constructor.
-type counterCase struct {
-	name   string
-	part   int
-	window time.Duration
-	steps  []step
-	probe  func(c Counter, newCounter func(time.Duration) Counter) error
-}
+// row is a case of the table before it is bound to a constructor; its
+// Arg is what New takes: the window. A step is one of its calls, at an
+// offset from the start: at(4*sec, count(3)).
+type (
+	row  = timeline.Row[Counter, time.Duration]
+	step = timeline.Step[Counter]
+)
 
-func cases(newCounter func(time.Duration) Counter) []timeline.Case[Counter] {
-	out := make([]timeline.Case[Counter], len(table))
-	for i, tc := range table {
-		out[i] = timeline.Case[Counter]{
-			Name:  tc.name,
-			Part:  tc.part,
-			Setup: fmt.Sprintf("New(%s)", timeline.Offset(tc.window)),
-			New:   func(clock.Clock) Counter { return newCounter(tc.window) },
-			Steps: tc.steps,
-		}
-		if tc.probe != nil {
-			out[i].Probe = func(c Counter, _ *clock.Fake) error { return tc.probe(c, newCounter) }
-		}
-	}
-	return out
-}
+var at = timeline.At[Counter]
 
 // table holds every case of level 1. Part 1 is the counter itself; part 2
 // is the follow-up, a million hits a second, where memory must be reused.
-var table = []counterCase{
+var table = []row{
 	{
 		// The README's first example, with the same numbers.
-		name: "the classic 300-second counter", part: 1, window: 300 * sec,
-		steps: []step{
+		Name: "the classic 300-second counter", Part: 1, Arg: 300 * sec,
+		Steps: []step{
 			at(1*sec, hit()),
 			at(2*sec, hit()),
 			at(3*sec, hit()),
@@ -105,8 +74,8 @@ var table = []counterCase{
 	},
 	{
 		// The README's boundary example: (now - window, now] is half-open.
-		name: "a hit counts until one window later and not at it", part: 1, window: 10 * sec,
-		steps: []step{
+		Name: "a hit counts until one window later and not at it", Part: 1, Arg: 10 * sec,
+		Steps: []step{
 			at(5*sec, hit()),
 			at(5*sec, count(1)),
 			at(15*sec-ns, count(1)),
@@ -114,8 +83,8 @@ var table = []counterCase{
 		},
 	},
 	{
-		name: "a count before any hit is zero", part: 1, window: 10 * sec,
-		steps: []step{
+		Name: "a count before any hit is zero", Part: 1, Arg: 10 * sec,
+		Steps: []step{
 			at(0, count(0)),
 			at(7*sec, count(0)),
 			at(7*sec, hit()),
@@ -123,8 +92,8 @@ var table = []counterCase{
 		},
 	},
 	{
-		name: "a hit exactly at the epoch", part: 1, window: minute,
-		steps: []step{
+		Name: "a hit exactly at the epoch", Part: 1, Arg: minute,
+		Steps: []step{
 			at(0, hit()),
 			at(0, count(1)),
 			at(minute-ns, count(1)),
@@ -132,8 +101,8 @@ var table = []counterCase{
 		},
 	},
 	{
-		name: "several hits at the same instant", part: 1, window: 10 * sec,
-		steps: []step{
+		Name: "several hits at the same instant", Part: 1, Arg: 10 * sec,
+		Steps: []step{
 			at(2*sec, hit()),
 			at(2*sec, hit()),
 			at(2*sec, hit()),
@@ -145,8 +114,8 @@ var table = []counterCase{
 		},
 	},
 	{
-		name: "hits leave one by one in the order they came", part: 1, window: 3 * sec,
-		steps: []step{
+		Name: "hits leave one by one in the order they came", Part: 1, Arg: 3 * sec,
+		Steps: []step{
 			at(0, hit()),
 			at(1*sec, hit()),
 			at(2*sec, hit()),
@@ -159,8 +128,8 @@ var table = []counterCase{
 		},
 	},
 	{
-		name: "an idle gap far longer than the window", part: 1, window: 10 * sec,
-		steps: []step{
+		Name: "an idle gap far longer than the window", Part: 1, Arg: 10 * sec,
+		Steps: []step{
 			at(1*sec, hit()),
 			at(2*sec, hit()),
 			at(2*sec, count(2)),
@@ -171,8 +140,8 @@ var table = []counterCase{
 		},
 	},
 	{
-		name: "a one-nanosecond window", part: 1, window: ns,
-		steps: []step{
+		Name: "a one-nanosecond window", Part: 1, Arg: ns,
+		Steps: []step{
 			at(0, hit()),
 			at(0, count(1)),
 			at(1*ns, count(0)),
@@ -183,8 +152,8 @@ var table = []counterCase{
 		},
 	},
 	{
-		name: "a week-long window", part: 1, window: week,
-		steps: []step{
+		Name: "a week-long window", Part: 1, Arg: week,
+		Steps: []step{
 			at(0, hit()),
 			at(3*day, hit()),
 			at(3*day, hit()),
@@ -195,8 +164,8 @@ var table = []counterCase{
 		},
 	},
 	{
-		name: "a sub-second window with millisecond hits", part: 1, window: 250 * ms,
-		steps: []step{
+		Name: "a sub-second window with millisecond hits", Part: 1, Arg: 250 * ms,
+		Steps: []step{
 			at(1000*ms, hit()),
 			at(1100*ms, hit()),
 			at(1249*ms, count(2)),
@@ -207,19 +176,17 @@ var table = []counterCase{
 	},
 	{
 		// A window of zero or less is a bug in the caller's code.
-		name: "a window that is not positive panics and names it", part: 1, window: sec,
-		probe: func(_ Counter, newCounter func(time.Duration) Counter) error {
-			return timeline.EachPanicsNaming("New", []time.Duration{0, -sec}, func(w time.Duration) { newCounter(w) })
-		},
+		Name: "a window that is not positive panics and names it", Part: 1, Arg: sec,
+		Probe: badWindowPanics,
 	},
 	{
-		name: "no allocation per hit once warmed up", part: 2, window: sec,
-		steps: []step{at(0, hit()), at(0, count(1))},
-		probe: steadyStateAllocs,
+		Name: "no allocation per hit once warmed up", Part: 2, Arg: sec,
+		Steps: []step{at(0, hit()), at(0, count(1))},
+		Probe: steadyStateAllocs,
 	},
 	{
-		name: "memory comes back once a burst has left the window", part: 2, window: sec,
-		steps: []step{at(0, hit()), at(0, count(1)), at(sec, count(0))},
-		probe: memoryComesBack,
+		Name: "memory comes back once a burst has left the window", Part: 2, Arg: sec,
+		Steps: []step{at(0, hit()), at(0, count(1)), at(sec, count(0))},
+		Probe: memoryComesBack,
 	},
 }

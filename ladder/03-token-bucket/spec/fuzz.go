@@ -1,13 +1,11 @@
 package spec
 
 import (
-	"fmt"
 	"math"
 	"math/big"
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
@@ -28,7 +26,7 @@ func Fuzz[B Bucket](f *testing.F, newBucket func(capacity int, rate float64) B) 
 	f.Add([]byte{6, 18, 2, 1, 0, 3, 2, 5, 3, 7, 2, 1, 1, 0, 1, 0, 2, 2})
 	f.Add([]byte{7, 25, 3, 0, 1, 14, 2, 3, 0, 13, 3, 1, 1, 15, 1, 2})
 	f.Add([]byte{5, 22, 4, 200, 17, 90, 3, 1, 0, 16, 0, 3, 3, 1, 1, 9, 2})
-	newB := erase(newBucket)
+	newB := func(capacity int, rate float64) Bucket { return newBucket(capacity, rate) }
 	f.Fuzz(func(t *testing.T, data []byte) {
 		timeline.RunCase(t, fuzzCase(newB, data))
 	})
@@ -230,11 +228,5 @@ func fuzzCase(newBucket func(int, float64) Bucket, data []byte) timeline.Case[Bu
 	if len(steps) == 0 {
 		steps = append(steps, at(now, allow(m.allowN(now, 1))))
 	}
-	return timeline.Case[Bucket]{
-		Name:  "fuzz",
-		Part:  part,
-		Setup: fmt.Sprintf("New(%d, %v)", capacity, rate),
-		New:   func(clock.Clock) Bucket { return newBucket(capacity, rate) },
-		Steps: steps,
-	}
+	return unclocked(newBucket).Case(row{Name: "fuzz", Part: part, Arg: shape{capacity, rate}, Steps: steps})
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/mutation"
 )
 
 // Wrong implementations that the spec must catch. Each is a complete
@@ -359,20 +359,13 @@ func TestSpecCatchesMutants(t *testing.T) {
 		{"Delay's wait overflows when now is long before the bucket's time", 3, newMutant(mistakes{delayWraps: true})},
 	}
 	for _, m := range mutants {
-		t.Run(m.name, func(t *testing.T) {
-			caught := timeline.Catches(t, m.name, m.part, cases(m.new))
-			t.Logf("caught by: %q", caught)
-		})
+		mutation.Caught(t, m.name, m.part, cases(m.new))
 	}
 }
 
-// TestMutantBaseIsRight keeps the mutants honest: with no mistake switched
-// on, the base passes every case, so each mutant differs by its mistake
-// alone.
-func TestMutantBaseIsRight(t *testing.T) {
-	for _, o := range timeline.PlayAll(cases(newMutant(mistakes{}))) {
-		if o.Verdict != timeline.Pass {
-			t.Errorf("the mutants' base fails case %q:\n%s", o.Case, o.Report)
-		}
-	}
+// TestRightImplementationPasses keeps the mutants honest: with no mistake
+// switched on, the base passes every case, so each mutant differs by its
+// mistake alone.
+func TestRightImplementationPasses(t *testing.T) {
+	mutation.Passes(t, "the mutants' base", cases(newMutant(mistakes{})))
 }

@@ -9,6 +9,9 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
+// env is what a probe has besides the bucket: e.New builds another.
+type env = timeline.Env[Bucket, shape]
+
 // precisionStart is offset 0 of the precision case: a day in 2025, where
 // seconds since 1970 are about 1.7e9, and a float64 of them is only good to
 // about 240ns.
@@ -22,7 +25,7 @@ var precisionStart = time.Date(2025, time.June, 1, 12, 0, 0, 0, time.UTC)
 // early one denied. (Drift adds up, so checking the early request now and
 // then finds it as well as checking it every time, at half the cost under
 // the race detector.)
-func noDrift(b Bucket, _ func(int, float64) Bucket) error {
+func noDrift(b Bucket, _ env) error {
 	const requests = 1_000_000
 	for k := 2; k <= requests+1; k++ {
 		due := time.Duration(k) * time.Millisecond
@@ -42,7 +45,7 @@ func noDrift(b Bucket, _ func(int, float64) Bucket) error {
 // badNewPanics checks that New panics for a value no bucket can have, with
 // the value in the message, and for a capacity above the largest with the
 // largest too.
-func badNewPanics(_ Bucket, newBucket func(int, float64) Bucket) error {
+func badNewPanics(_ Bucket, e env) error {
 	var problems []string
 	for _, bad := range []struct {
 		capacity int
@@ -59,7 +62,7 @@ func badNewPanics(_ Bucket, newBucket func(int, float64) Bucket) error {
 		{1, 1e-10, []string{"1e-10"}}, // a token every 317 years
 	} {
 		for _, name := range bad.names {
-			got := panicNaming(name, func() { newBucket(bad.capacity, bad.rate) })
+			got := panicNaming(name, func() { e.New(shape{bad.capacity, bad.rate}) })
 			if got != "panic naming "+name {
 				problems = append(problems, fmt.Sprintf("New(%d, %v): %s, want a panic naming %s", bad.capacity, bad.rate, got, name))
 			}

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
@@ -25,25 +24,30 @@ type Bucket interface {
 
 // Test runs every case against the buckets newBucket builds.
 func Test[B Bucket](t *testing.T, newBucket func(capacity int, rate float64) B) {
-	timeline.Run(t, cases(erase(newBucket)))
+	timeline.Run(t, cases(func(capacity int, rate float64) Bucket { return newBucket(capacity, rate) }))
 }
 
-// erase turns a constructor of a concrete type into one of the interface,
-// so that Test type-checks with tokenbucket.New as it is.
-func erase[B Bucket](newBucket func(int, float64) B) func(int, float64) Bucket {
-	return func(capacity int, rate float64) Bucket { return newBucket(capacity, rate) }
+// cases binds the table to a constructor.
+func cases(newBucket func(capacity int, rate float64) Bucket) []timeline.Case[Bucket] {
+	return timeline.Bind(table, unclocked(newBucket))
 }
+
+// unclocked is the binding of newBucket: a row's Arg is its capacity and
+// rate.
+func unclocked(newBucket func(capacity int, rate float64) Bucket) timeline.Binding[Bucket, shape] {
+	return timeline.Unclocked(func(s shape) Bucket { return newBucket(s.capacity, s.rate) })
+}
+
+// shape is the arguments of New, written as the report shows them: "5, 2".
+type shape struct {
+	capacity int
+	rate     float64
+}
+
+func (s shape) String() string { return fmt.Sprintf("%d, %v", s.capacity, s.rate) }
 
 // Offsets in the tables are written with these.
-const (
-	ns     = time.Nanosecond
-	us     = time.Microsecond
-	ms     = time.Millisecond
-	sec    = time.Second
-	minute = time.Minute
-	hour   = time.Hour
-	day    = 24 * hour
-)
+const ns, us, ms, sec, minute, hour, day = time.Nanosecond, time.Microsecond, time.Millisecond, time.Second, time.Minute, time.Hour, 24 * time.Hour
 
 // tolerance is how far Tokens may be from the exact count. Tokens is a
 // float64, and an exact bucket may still round once or twice turning its
@@ -70,10 +74,6 @@ const minRate = 1e9 / (1 << 63)
 
 // maxWait is the longest wait Delay can return, about 292 years.
 const maxWait = time.Duration(math.MaxInt64)
-
-type step = timeline.Step[Bucket]
-
-var at = timeline.At[Bucket]
 
 func allow(want bool) timeline.Call[Bucket] {
 	return timeline.Call[Bucket]{
@@ -188,43 +188,24 @@ func delayPanics(n int) timeline.Call[Bucket] {
 	}
 }
 
-// A timeline case before it is bound to a constructor.
-type bucketCase struct {
-	name     string
-	part     int
-	capacity int
-	rate     float64
-	start    time.Time // offset 0; the zero Time means clock.Epoch
-	steps    []step
-	probe    func(b Bucket, newBucket func(int, float64) Bucket) error
-}
+// row is a case of the table before it is bound to a constructor; its
+// Arg is what New takes: the capacity and the rate. A step is one of its
+// calls, at an offset from the start: at(1500*ms, tokens(0.5)).
+type (
+	row  = timeline.Row[Bucket, shape]
+	step = timeline.Step[Bucket]
+)
 
-func cases(newBucket func(int, float64) Bucket) []timeline.Case[Bucket] {
-	out := make([]timeline.Case[Bucket], len(table))
-	for i, tc := range table {
-		out[i] = timeline.Case[Bucket]{
-			Name:  tc.name,
-			Part:  tc.part,
-			Setup: fmt.Sprintf("New(%d, %v)", tc.capacity, tc.rate),
-			New:   func(clock.Clock) Bucket { return newBucket(tc.capacity, tc.rate) },
-			Start: tc.start,
-			Steps: tc.steps,
-		}
-		if tc.probe != nil {
-			out[i].Probe = func(b Bucket, _ *clock.Fake) error { return tc.probe(b, newBucket) }
-		}
-	}
-	return out
-}
+var at = timeline.At[Bucket]
 
 // table holds every case of level 3. Part 1 is the bucket itself, part 2
 // a now that goes backwards, part 3 Delay.
-var table = []bucketCase{
+var table = []row{
 	// Part 1: lazy refill and capped bursts.
 	{
 		// The README's first example, with the same numbers.
-		name: "a burst of three, then one token a second", part: 1, capacity: 3, rate: 1,
-		steps: []step{
+		Name: "a burst of three, then one token a second", Part: 1, Arg: shape{3, 1},
+		Steps: []step{
 			at(0, allow(true)),
 			at(0, allow(true)),
 			at(0, allow(true)),
@@ -242,8 +223,8 @@ var table = []bucketCase{
 	},
 	{
 		// The README's boundary example: half a token a second.
-		name: "half a token a second: the token is back exactly two seconds later", part: 1, capacity: 1, rate: 0.5,
-		steps: []step{
+		Name: "half a token a second: the token is back exactly two seconds later", Part: 1, Arg: shape{1, 0.5},
+		Steps: []step{
 			at(0, allow(true)),
 			at(1*sec, tokens(0.5)),
 			at(2*sec-ns, allow(false)),
@@ -253,8 +234,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "the first call sees a full bucket whenever it comes", part: 1, capacity: 5, rate: 10,
-		steps: []step{
+		Name: "the first call sees a full bucket whenever it comes", Part: 1, Arg: shape{5, 10},
+		Steps: []step{
 			at(90*day, tokens(5)),
 			at(90*day, allow(true)),
 			at(90*day, allow(true)),
@@ -267,8 +248,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "a full bucket at the epoch and before it", part: 1, capacity: 2, rate: 1,
-		steps: []step{
+		Name: "a full bucket at the epoch and before it", Part: 1, Arg: shape{2, 1},
+		Steps: []step{
 			at(-hour, tokens(2)),
 			at(-hour, allowN(2, true)),
 			at(-hour, allow(false)),
@@ -279,8 +260,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "refill after a partial idle period", part: 1, capacity: 4, rate: 2,
-		steps: []step{
+		Name: "refill after a partial idle period", Part: 1, Arg: shape{4, 2},
+		Steps: []step{
 			at(0, allowN(4, true)),
 			at(500*ms, tokens(1)),
 			at(1250*ms, tokens(2.5)),
@@ -293,8 +274,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "the cap: a long idle period refills a full bucket and no more", part: 1, capacity: 4, rate: 2,
-		steps: []step{
+		Name: "the cap: a long idle period refills a full bucket and no more", Part: 1, Arg: shape{4, 2},
+		Steps: []step{
 			at(0, allowN(4, true)),
 			at(2*sec, tokens(4)), // exactly full
 			at(hour, tokens(4)),
@@ -306,8 +287,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "the cap holds while the bucket is not spent", part: 1, capacity: 3, rate: 1,
-		steps: []step{
+		Name: "the cap holds while the bucket is not spent", Part: 1, Arg: shape{3, 1},
+		Steps: []step{
 			at(0, allowN(2, true)),
 			at(1*sec, tokens(2)),
 			at(2*sec, tokens(3)),
@@ -318,8 +299,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "AllowN with n above, at and below the capacity, and n = 0", part: 1, capacity: 3, rate: 1,
-		steps: []step{
+		Name: "AllowN with n above, at and below the capacity, and n = 0", Part: 1, Arg: shape{3, 1},
+		Steps: []step{
 			at(0, allowN(4, false)), // never, even from a full bucket
 			at(0, tokens(3)),
 			at(0, allowN(3, true)),
@@ -333,8 +314,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "a denied AllowN spends nothing", part: 1, capacity: 5, rate: 1,
-		steps: []step{
+		Name: "a denied AllowN spends nothing", Part: 1, Arg: shape{5, 1},
+		Steps: []step{
 			at(0, allowN(3, true)),
 			at(0, allowN(3, false)),
 			at(0, tokens(2)),
@@ -346,8 +327,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "a denied request does not delay the next token", part: 1, capacity: 1, rate: 1,
-		steps: []step{
+		Name: "a denied request does not delay the next token", Part: 1, Arg: shape{1, 1},
+		Steps: []step{
 			at(0, allow(true)),
 			at(300*ms, allow(false)),
 			at(600*ms, allow(false)),
@@ -358,8 +339,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "a quarter of a token a second", part: 1, capacity: 2, rate: 0.25,
-		steps: []step{
+		Name: "a quarter of a token a second", Part: 1, Arg: shape{2, 0.25},
+		Steps: []step{
 			at(0, allowN(2, true)),
 			at(1*sec, tokens(0.25)),
 			at(3*sec, tokens(0.75)),
@@ -370,8 +351,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "three tokens a second: tokens come every third of a second", part: 1, capacity: 3, rate: 3,
-		steps: []step{
+		Name: "three tokens a second: tokens come every third of a second", Part: 1, Arg: shape{3, 3},
+		Steps: []step{
 			at(0, allowN(3, true)),
 			at(333333333*ns, allow(false)), // 0.999999999 tokens
 			at(333333334*ns, allow(true)),
@@ -382,8 +363,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "rate 0: one burst, then nothing ever again", part: 1, capacity: 2, rate: 0,
-		steps: []step{
+		Name: "rate 0: one burst, then nothing ever again", Part: 1, Arg: shape{2, 0},
+		Steps: []step{
 			at(5*sec, tokens(2)),
 			at(5*sec, allowN(2, true)),
 			at(5*sec, allow(false)),
@@ -393,8 +374,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "a million tokens a second", part: 1, capacity: 10, rate: 1e6,
-		steps: []step{
+		Name: "a million tokens a second", Part: 1, Arg: shape{10, 1e6},
+		Steps: []step{
 			at(0, allowN(10, true)),
 			at(1*us-ns, allow(false)),
 			at(1*us, allow(true)),
@@ -408,8 +389,8 @@ var table = []bucketCase{
 		// The README's example for a fraction left over. In a float64,
 		// 2 + 0.4 is 2.4, 2.4 - 2 is 0.3999999999999999, and adding the
 		// 0.6 tokens of the next 6ms gives 0.9999999999999999, not 1.
-		name: "a fraction of a token left over adds up to a whole one exactly", part: 1, capacity: 3, rate: 100,
-		steps: []step{
+		Name: "a fraction of a token left over adds up to a whole one exactly", Part: 1, Arg: shape{3, 100},
+		Steps: []step{
 			at(0, allow(true)),        // 3 → 2
 			at(4*ms, allowN(2, true)), // 2.4 → 0.4
 			at(4*ms, tokens(0.4)),
@@ -423,8 +404,8 @@ var table = []bucketCase{
 		// adds a billionth of a token: a count in an int64 of units that
 		// small overflows, and a bucket that rounds its rate to make room
 		// may round it to nothing.
-		name: "a bucket of ten billion tokens still gains one a second", part: 1, capacity: 10_000_000_000, rate: 1,
-		steps: []step{
+		Name: "a bucket of ten billion tokens still gains one a second", Part: 1, Arg: shape{10_000_000_000, 1},
+		Steps: []step{
 			at(0, allowN(1000, true)),
 			at(0, tokens(9_999_999_000)),
 			at(250*ms, tokens(9_999_999_000.25)),
@@ -442,8 +423,8 @@ var table = []bucketCase{
 		// longest time.Duration, longer than Time.Sub can measure.
 		// 2^64 - 2 nanoseconds less the 4s of the first token give
 		// 4611686017.4273879035 tokens.
-		name: "the largest bucket refills across the whole range of UnixNano", part: 1, capacity: maxCapacity, rate: 0.25,
-		steps: []step{
+		Name: "the largest bucket refills across the whole range of UnixNano", Part: 1, Arg: shape{maxCapacity, 0.25},
+		Steps: []step{
 			at(-maxWait, allowN(maxCapacity, true)),
 			at(-maxWait, allow(false)),
 			at(-maxWait+4*sec-ns, allow(false)),
@@ -458,8 +439,8 @@ var table = []bucketCase{
 	{
 		// The slowest rate the spec uses: a token every 2^33 seconds,
 		// about 272 years.
-		name: "a token every 272 years comes exactly on time", part: 1, capacity: 1, rate: 0x1p-33,
-		steps: []step{
+		Name: "a token every 272 years comes exactly on time", Part: 1, Arg: shape{1, 0x1p-33},
+		Steps: []step{
 			at(-maxWait, allow(true)),
 			at(-maxWait+8589934592*sec-ns, allow(false)),
 			at(-maxWait+8589934592*sec, tokens(1)),
@@ -470,31 +451,31 @@ var table = []bucketCase{
 		// The precision requirement: the probe runs the million
 		// requests on from where these steps leave the bucket. Offset 0 is
 		// in 2025, where a float64 of seconds since 1970 is too coarse.
-		name: "a million requests exactly one interval apart, without drift", part: 1, capacity: 10, rate: 1000,
-		start: precisionStart,
-		steps: []step{
+		Name: "a million requests exactly one interval apart, without drift", Part: 1, Arg: shape{10, 1000},
+		Start: precisionStart,
+		Steps: []step{
 			at(0, allowN(10, true)),
 			at(0, allow(false)),
 			at(1*ms-ns, allow(false)),
 			at(1*ms, allow(true)),
 		},
-		probe: noDrift,
+		Probe: noDrift,
 	},
 	{
-		name: "bad values written in code panic, naming the value", part: 1, capacity: 1, rate: 1,
-		steps: []step{
+		Name: "bad values written in code panic, naming the value", Part: 1, Arg: shape{1, 1},
+		Steps: []step{
 			at(0, allowNPanics(-1)),
 			at(0, tokens(1)),
 			at(0, allow(true)),
 		},
-		probe: badNewPanics,
+		Probe: badNewPanics,
 	},
 
 	// Part 2: time going backwards.
 	{
 		// The README's example for part 2.
-		name: "a successful call in the past spends but does not move time back", part: 2, capacity: 2, rate: 1,
-		steps: []step{
+		Name: "a successful call in the past spends but does not move time back", Part: 2, Arg: shape{2, 1},
+		Steps: []step{
 			at(0, allowN(2, true)),
 			at(2*sec, allow(true)),
 			at(1*sec, tokens(1)), // no refill between 2s and 1s
@@ -505,8 +486,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "a now in the past adds no tokens and takes none away", part: 2, capacity: 2, rate: 1,
-		steps: []step{
+		Name: "a now in the past adds no tokens and takes none away", Part: 2, Arg: shape{2, 1},
+		Steps: []step{
 			at(10*sec, allowN(2, true)),
 			at(5*sec, tokens(0)),
 			at(5*sec, allow(false)),
@@ -517,8 +498,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "after going back, the refill runs on from the bucket's time", part: 2, capacity: 3, rate: 1,
-		steps: []step{
+		Name: "after going back, the refill runs on from the bucket's time", Part: 2, Arg: shape{3, 1},
+		Steps: []step{
 			at(10*sec, allowN(3, true)),
 			at(4*sec, allow(false)),
 			at(4*sec, allowN(0, true)),
@@ -529,8 +510,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "a denied call at a later time does not move the bucket's time", part: 2, capacity: 3, rate: 1,
-		steps: []step{
+		Name: "a denied call at a later time does not move the bucket's time", Part: 2, Arg: shape{3, 1},
+		Steps: []step{
 			at(0, allowN(3, true)),
 			at(2*sec, allowN(3, false)), // 2 tokens at 2s
 			at(1*sec, tokens(1)),
@@ -539,8 +520,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "Tokens at a later time does not move the bucket's time", part: 2, capacity: 3, rate: 1,
-		steps: []step{
+		Name: "Tokens at a later time does not move the bucket's time", Part: 2, Arg: shape{3, 1},
+		Steps: []step{
 			at(0, allowN(3, true)),
 			at(2*sec, tokens(2)),
 			at(1*sec, allow(true)), // 1s is after the bucket's time, 0s
@@ -549,8 +530,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "a bucket filled to the cap stays full when time goes back", part: 2, capacity: 2, rate: 1,
-		steps: []step{
+		Name: "a bucket filled to the cap stays full when time goes back", Part: 2, Arg: shape{2, 1},
+		Steps: []step{
 			at(0, allowN(2, true)),
 			at(5*sec, allow(true)), // full at 2s, so one left at 5s
 			at(3*sec, allow(true)),
@@ -563,8 +544,8 @@ var table = []bucketCase{
 	// Part 3: when to retry.
 	{
 		// The README's example for part 3.
-		name: "Delay rounds up to the next nanosecond", part: 3, capacity: 1, rate: 3,
-		steps: []step{
+		Name: "Delay rounds up to the next nanosecond", Part: 3, Arg: shape{1, 3},
+		Steps: []step{
 			at(0, delay(1, 0)),
 			at(0, allow(true)),
 			at(0, delay(1, 333333334*ns)), // a third of a second is 333,333,333.3ns
@@ -575,8 +556,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "Delay on the boundary and one nanosecond before it", part: 3, capacity: 2, rate: 0.5,
-		steps: []step{
+		Name: "Delay on the boundary and one nanosecond before it", Part: 3, Arg: shape{2, 0.5},
+		Steps: []step{
 			at(0, allowN(2, true)),
 			at(0, delay(1, 2*sec)),
 			at(0, delay(2, 4*sec)),
@@ -590,8 +571,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "Delay is 0 when the request would succeed now", part: 3, capacity: 3, rate: 1,
-		steps: []step{
+		Name: "Delay is 0 when the request would succeed now", Part: 3, Arg: shape{3, 1},
+		Steps: []step{
 			at(0, delay(3, 0)),
 			at(0, delay(0, 0)),
 			at(0, allowN(2, true)),
@@ -604,8 +585,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "Delay after a partial refill", part: 3, capacity: 4, rate: 3,
-		steps: []step{
+		Name: "Delay after a partial refill", Part: 3, Arg: shape{4, 3},
+		Steps: []step{
 			at(0, allowN(4, true)),
 			at(100*ms, tokens(0.3)),
 			at(100*ms, delay(1, 233333334*ns)), // 0.7 tokens take 233,333,333.3ns
@@ -617,8 +598,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "Delay never: more than the capacity", part: 3, capacity: 3, rate: 10,
-		steps: []step{
+		Name: "Delay never: more than the capacity", Part: 3, Arg: shape{3, 10},
+		Steps: []step{
 			at(0, delayNever(4)),
 			at(0, delay(3, 0)),
 			at(hour, delayNever(4)),
@@ -628,8 +609,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "Delay with rate 0", part: 3, capacity: 2, rate: 0,
-		steps: []step{
+		Name: "Delay with rate 0", Part: 3, Arg: shape{2, 0},
+		Steps: []step{
 			at(0, delay(2, 0)),
 			at(0, allow(true)),
 			at(0, delay(1, 0)), // one token is still there
@@ -641,8 +622,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "Delay when now is before the bucket's time", part: 3, capacity: 1, rate: 1,
-		steps: []step{
+		Name: "Delay when now is before the bucket's time", Part: 3, Arg: shape{1, 1},
+		Steps: []step{
 			at(10*sec, allow(true)),
 			at(5*sec, delay(1, 6*sec)), // refilling starts at 10s, not at 5s
 			at(10*sec, delay(1, 1*sec)),
@@ -651,8 +632,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "Delay for a fraction of a token a second", part: 3, capacity: 4, rate: 0.25,
-		steps: []step{
+		Name: "Delay for a fraction of a token a second", Part: 3, Arg: shape{4, 0.25},
+		Steps: []step{
 			at(0, allowN(4, true)),
 			at(1*sec, delay(1, 3*sec)),
 			at(1*sec, delay(4, 15*sec)),
@@ -661,8 +642,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "Delay in a fast bucket", part: 3, capacity: 10, rate: 7e6,
-		steps: []step{
+		Name: "Delay in a fast bucket", Part: 3, Arg: shape{10, 7e6},
+		Steps: []step{
 			at(0, allowN(10, true)),
 			at(0, delay(1, 143*ns)), // 1/7 of a microsecond is 142.857ns
 			at(0, delay(3, 429*ns)),
@@ -673,8 +654,8 @@ var table = []bucketCase{
 	},
 	{
 		// The README's example for the longest wait.
-		name: "Delay says never only for a wait longer than the longest Duration", part: 3, capacity: 10_000_000_000, rate: 1,
-		steps: []step{
+		Name: "Delay says never only for a wait longer than the longest Duration", Part: 3, Arg: shape{10_000_000_000, 1},
+		Steps: []step{
 			at(0, allowN(1000, true)),
 			at(0, delay(10_000_000_000, 1000*sec)), // the bucket is full again in 1000s
 			at(0, delay(9_999_999_001, sec)),
@@ -685,8 +666,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "Delay at one token every 272 years", part: 3, capacity: 1, rate: 0x1p-33,
-		steps: []step{
+		Name: "Delay at one token every 272 years", Part: 3, Arg: shape{1, 0x1p-33},
+		Steps: []step{
 			at(-maxWait, delay(1, 0)),
 			at(-maxWait, allow(true)),
 			at(-maxWait, delay(1, 8589934592*sec)),
@@ -697,8 +678,8 @@ var table = []bucketCase{
 	{
 		// A now up to 584 years before the bucket's time: the gap alone
 		// can be longer than the longest Duration.
-		name: "Delay adds a gap before the bucket's time of any length", part: 3, capacity: 1, rate: 1,
-		steps: []step{
+		Name: "Delay adds a gap before the bucket's time of any length", Part: 3, Arg: shape{1, 1},
+		Steps: []step{
 			at(maxWait, allow(true)), // the bucket's time is in 2262
 			at(maxWait-10*sec, delay(1, 11*sec)),
 			at(sec, delay(1, maxWait)), // the gap is 1s short of the longest Duration
@@ -708,8 +689,8 @@ var table = []bucketCase{
 		},
 	},
 	{
-		name: "Delay panics for a negative n, naming it", part: 3, capacity: 1, rate: 1,
-		steps: []step{
+		Name: "Delay panics for a negative n, naming it", Part: 3, Arg: shape{1, 1},
+		Steps: []step{
 			at(0, delayPanics(-2)),
 			at(0, delay(1, 0)),
 		},
