@@ -212,3 +212,13 @@ func TestRedisMutantBaseline(t *testing.T) {
 	}
 	mustPass(t, target)
 }
+
+// mustPass fails t for every case that does not pass.
+func mustPass(t *testing.T, cs []timeline.Case[Throttler]) {
+	t.Helper()
+	for _, o := range timeline.PlayAll(cs) {
+		if o.Verdict != timeline.Pass {
+			t.Errorf("part %d, %s", o.Part, o.Report)
+		}
+	}
+}
