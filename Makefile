@@ -14,9 +14,16 @@ level_dir  = $(firstword $(wildcard ladder/0$(1)-*))
 level_pkgs = $(shell $(GO) list ./$(call level_dir,$(1))/... | grep -v '/spec')
 race_flag  = $(if $(filter $(1),$(RACE_LEVELS)),-race)
 
+# Level 8's Redis form lives in two nested modules, so that go-redis and
+# miniredis never enter the main go.mod: a learner who stops at part 5
+# never downloads them. The first holds the stub and its spec, the second
+# the reference; each has its own go test.
+REDIS_STUB := ladder/08-group-throttle/redisthrottle
+REDIS_REF  := solutions/08-group-throttle/redisthrottle
+
 .DEFAULT_GOAL := help
 LADDER_PHONY := student-copy class-report test-plots
-.PHONY: help test progress check $(LADDER_PHONY) vet test-harness test-solutions test-specs test-stubs test-benchmarks
+.PHONY: help test progress check $(LADDER_PHONY) vet test-harness test-solutions test-specs test-stubs test-benchmarks test-level-8-redis
 
 help: ## list the targets
 	@echo "rateladder: eight katas on rolling windows and rate limiters."
@@ -24,6 +31,7 @@ help: ## list the targets
 	@echo "For learners (N is a level, 1 to 8):"
 	@echo "  make progress           the ladder: what you have done, and what comes next"
 	@echo "  make test-level-N       level N's tests against your code in ladder/"
+	@echo "  make test-level-8-redis level 8's parts 6 to 8, the Redis form (downloads go-redis)"
 	@echo "  make watch-level-N      rerun level N's tests whenever you save a file"
 	@echo "  make hint-N             the next hint for level N (make hints-N: all seen so far)"
 	@echo "  make fuzz-level-N       fuzz your level N against its model (FUZZTIME=30s)"
@@ -47,6 +55,10 @@ help: ## list the targets
 
 progress: ## the whole ladder at a glance; always exits 0
 	@$(GO) run ./harness/cmd/ladder progress
+
+# An explicit rule, so it wins over test-level-%.
+test-level-8-redis: ## level 8's Redis form (parts 6 to 8) against the learner's code
+	$(GO) -C $(REDIS_STUB) test -race .
 
 test-level-%: ## one level's spec against the learner's code
 	@if [ -z "$(call level_dir,$*)" ]; then \
@@ -118,33 +130,45 @@ test: vet test-harness test-specs test-solutions test-benchmarks test-stubs ## e
 
 vet:
 	$(GO) vet ./...
+	$(GO) -C $(REDIS_STUB) vet ./...
+ifneq ($(wildcard $(REDIS_REF)),)
+	$(GO) -C $(REDIS_REF) vet ./...
+endif
 
 test-harness: ## the clock, the timeline runner and the ladder command
 	$(GO) test ./harness/...
 
 test-specs: ## each spec's own tests: the wrong implementations it must catch
 	$(GO) test $$($(GO) list ./ladder/... | grep '/spec$$')
+	$(GO) -C $(REDIS_STUB) test ./spec
 
 # A workshop's student copy has no solutions/: these two then say so and pass.
 test-solutions: ## every reference solution against its spec, with the race detector
 ifneq ($(wildcard solutions),)
 	$(GO) test -race ./solutions/...
+	$(GO) -C $(REDIS_REF) test -race ./...
 else
 	@echo "no solutions/ here (a student copy): skipping the reference tests"
 endif
 
 test-benchmarks: ## every benchmark once, so that none of them rots
 ifneq ($(wildcard solutions),)
-	@out=$$($(GO) test -run '^$$' -bench . -benchtime 1x ./solutions/... 2>&1) || { echo "$$out"; exit 1; }; echo "benchmarks: each ran once"
+	@out=$$($(GO) test -run '^$$' -bench . -benchtime 1x ./solutions/... 2>&1 && \
+		$(GO) -C $(REDIS_REF) test -run '^$$' -bench . -benchtime 1x ./... 2>&1) || { echo "$$out"; exit 1; }; echo "benchmarks: each ran once"
 endif
 
 test-stubs: ## the untouched stubs compile, and every case fails as not implemented
 	LADDER_STUBCHECK=1 $(GO) test $$($(GO) list ./ladder/... | grep -v '/spec')
+	LADDER_STUBCHECK=1 $(GO) -C $(REDIS_STUB) test .
 
 check: vet ## gofmt, go vet and staticcheck (run at a pinned version, nothing to install)
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.ladder/*')); \
 		if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) run $(STATICCHECK) ./...
+	$(GO) -C $(REDIS_STUB) run $(STATICCHECK) ./...
+ifneq ($(wildcard $(REDIS_REF)),)
+	$(GO) -C $(REDIS_REF) run $(STATICCHECK) ./...
+endif
 
 # The references beside the Go rate limiters that run in production
 # (golang.org/x/time/rate, sethvargo/go-limiter, ulule/limiter,
@@ -193,7 +217,7 @@ peers-quick: ## the peers module: vet, the conformance tests, every benchmark on
 # installed here when missing, as root): started on a free port of
 # 127.0.0.1 without persistence, REDIS_ADDR set for the tests, and stopped
 # when they end, pass or fail. make test runs the same spec on miniredis.
-REDIS_PKGS := ./solutions/08-group-throttle/redisthrottle/
+# With REDIS_ADDR set, the spec also pauses a redis-server of its own.
 # with_redis runs the shell command $(1) with REDIS_ADDR set to a fresh
 # redis-server of its own, and stops that server afterwards, pass or fail.
 with_redis = command -v redis-server >/dev/null || (apt-get update && apt-get install -y redis-server); \
@@ -206,8 +230,8 @@ with_redis = command -v redis-server >/dev/null || (apt-get update && apt-get in
 
 .PHONY: test-redis peers-redis
 test-redis: ## the Redis throttler's spec against a real redis-server (installs it)
-	@$(call with_redis,$(GO) test -race -count 1 $(REDIS_PKGS) && \
-		$(GO) test -count 1 -run '^$$' -bench . -benchtime 2000x $(REDIS_PKGS) | grep -E 'redis-server|^ok')
+	@$(call with_redis,$(GO) -C $(REDIS_REF) test -race -count 1 ./... && \
+		$(GO) -C $(REDIS_REF) test -count 1 -run '^$$' -bench . -benchtime 2000x ./... | grep -E 'redis-server|^ok')
 
 peers-redis: ## the Redis form of level 8 beside go-redis/redis_rate on one real server
 	@mkdir -p $(PEERS_OUT)

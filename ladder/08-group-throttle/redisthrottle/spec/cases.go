@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"os/exec"
@@ -101,6 +102,62 @@ func redisOnly(newT redisCtor, b *backend) []timeline.Case[Throttler] {
 		{
 			name: "by default the time is the server's, token bucket", part: 6, cfg: only(token(2, hour)),
 			probe: func(_ syncThrottler, _ *clock.Fake) error { return serverTime(newT, b, token(2, hour)) },
+		},
+		// The ends of the time a time.Time holds in int64 nanoseconds, as
+		// the harness clock passes it in: far above 2^53 ns either way.
+		{
+			name: "the first instant of int64 time, in 1677, fixed window", part: 6, cfg: only(fixed(2, hour)), start: firstInstant,
+			steps: steps(
+				at(0, allowN("alice", 2, ok(0))),
+				at(0, allow("alice", no(0, toFirstHour))), // the hour ends at 01:00:00
+				at(toFirstHour-ns, allow("alice", no(0, ns))),
+				at(toFirstHour, allow("alice", ok(1))),
+			),
+		},
+		{
+			name: "the first instant of int64 time, in 1677, sliding window", part: 6, cfg: only(sliding(2, hour, 2)), start: firstInstant,
+			steps: steps(
+				at(0, allowN("alice", 2, ok(0))),
+				// From 01:00 the 2 weigh 2·(60m−x)/60m, rounded up: 1 from x = 30m.
+				at(0, allow("alice", no(0, toFirstHour+30*minute))),
+				at(toFirstHour+30*minute-ns, allow("alice", no(0, ns))),
+				at(toFirstHour+30*minute, allow("alice", ok(0))),
+			),
+		},
+		{
+			name: "the first instant of int64 time, in 1677, token bucket", part: 6, cfg: only(token(2, hour)), start: firstInstant,
+			steps: steps(
+				at(0, allowN("alice", 2, ok(0))),
+				at(0, allow("alice", no(0, 30*minute))),
+				at(30*minute-ns, allow("alice", no(0, ns))),
+				at(30*minute, allow("alice", ok(0))),
+			),
+		},
+		{
+			name: "up to the last instant of int64 time, in 2262, fixed window", part: 6, cfg: only(fixed(2, hour)), start: lastHour,
+			steps: steps(
+				at(10*minute, allowN("alice", 2, ok(0))),
+				at(10*minute, allow("alice", no(0, 50*minute))),
+				// The window ends after the last instant: RetryAfter is still exact.
+				at(toLastInstant, allow("alice", no(0, hour-toLastInstant))),
+			),
+		},
+		{
+			name: "up to the last instant of int64 time, in 2262, sliding window", part: 6, cfg: only(sliding(2, hour, 2)), start: lastHour,
+			steps: steps(
+				at(10*minute, allowN("alice", 2, ok(0))),
+				at(10*minute, allow("alice", no(0, 80*minute))),
+				at(toLastInstant, allow("alice", no(0, hour-toLastInstant+30*minute))),
+			),
+		},
+		{
+			name: "up to the last instant of int64 time, in 2262, token bucket", part: 6, cfg: only(token(2, hour)), start: lastHour,
+			steps: steps(
+				at(10*minute, allowN("alice", 2, ok(0))),
+				at(10*minute, allow("alice", no(0, 30*minute))),
+				at(40*minute, allow("alice", ok(0))),
+				at(toLastInstant, allow("alice", no(0, 30*minute-(toLastInstant-40*minute)))),
+			),
 		},
 		{
 			name: "8 goroutines and 4 throttlers share one limit exactly, fixed window", part: 6, cfg: only(fixed(1000, minute)),
@@ -217,6 +274,17 @@ func redisOnly(newT redisCtor, b *backend) []timeline.Case[Throttler] {
 	}
 	return out
 }
+
+// The ends of int64 nanoseconds since 1970, the instants a clock can pass
+// to UnixNano: firstInstant is 1677-09-21 00:12:43.145224192 UTC, the
+// hour of 01:00 starts toFirstHour later; lastHour is 2262-04-11 23:00
+// UTC, toLastInstant before the last instant, 23:47:16.854775807.
+var (
+	firstInstant  = time.Unix(0, math.MinInt64).UTC()
+	toFirstHour   = 47*minute + 16*sec + 854775808*ns
+	lastHour      = time.Date(2262, 4, 11, 23, 0, 0, 0, time.UTC)
+	toLastInstant = 47*minute + 16*sec + 854775807*ns
+)
 
 // trickyNames are client names that a key built by pasting strings
 // together would confuse with each other, with a group, or with a hash
@@ -536,7 +604,7 @@ func callBounded(th RedisThrottler, client string, n int, ctxDeadline, bound tim
 		}
 		return r, nil
 	case <-timer.C:
-		return callResult{}, fmt.Errorf("%s had not returned %v after %v: it must not hang past its deadline", what, bound+grace, bound)
+		return callResult{}, fmt.Errorf("%s had not returned %v after it started: it must return by its deadline, %v", what, bound+grace, bound)
 	}
 }
 

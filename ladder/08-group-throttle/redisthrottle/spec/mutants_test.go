@@ -23,6 +23,8 @@ type redisBugs struct {
 	rawKeys   bool // pastes names into keys: a client named like the group shares its key
 	noReload  bool // EVALSHA only: after SCRIPT FLUSH every call fails
 	noFailure bool // ignores FailOpen and FailClosed
+	noTimeout bool // ignores WithTimeout: a call without a deadline may wait forever
+	trustCtx  bool // hands the context to go-redis, which may not honour its deadline
 
 	noReloadLoaded bool // noReload's state: the script was loaded once
 }
@@ -67,6 +69,36 @@ func (m *redisMutant) Allow(ctx context.Context, client string) (limits.Decision
 }
 
 func (m *redisMutant) AllowN(ctx context.Context, client string, n int) (limits.Decision, error) {
+	if !m.bugs.noTimeout {
+		timeout := DefaultTimeout
+		if m.o.timeout > 0 {
+			timeout = m.o.timeout
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	if m.bugs.trustCtx {
+		return m.decide(ctx, client, n)
+	}
+	type reply struct {
+		d   limits.Decision
+		err error
+	}
+	done := make(chan reply, 1)
+	go func() {
+		d, err := m.decide(ctx, client, n)
+		done <- reply{d, err}
+	}()
+	select {
+	case r := <-done:
+		return r.d, r.err
+	case <-ctx.Done():
+		return m.decision(nil, ctx.Err())
+	}
+}
+
+func (m *redisMutant) decide(ctx context.Context, client string, n int) (limits.Decision, error) {
 	var g *limits.Group
 	for i := range m.cfg.Groups {
 		for _, c := range m.cfg.Groups[i].Clients {
@@ -175,6 +207,11 @@ func TestRedisSpecCatchesMutants(t *testing.T) {
 		{"names pasted into keys", 7, "client IDs are data: braces, colons, newlines and every byte", redisBugs{rawKeys: true}},
 		{"FailOpen ignored", 8, "FailOpen allows when Redis cannot decide", redisBugs{noFailure: true}},
 		{"FailClosed ignored", 8, "FailClosed denies with its RetryAfter when Redis cannot decide", redisBugs{noFailure: true}},
+		// Every mutant passes UnixNano as one Lua number: near 2262 a
+		// double holds only multiples of 2,048ns.
+		{"the time as one Lua number", 6, "up to the last instant of int64 time, in 2262, fixed window", redisBugs{}},
+		{"WithTimeout ignored", 8, "a call without a deadline of its own ends at WithTimeout", redisBugs{noTimeout: true}},
+		{"the context's deadline left to go-redis", 8, "a default go-redis client: the context's deadline still holds", redisBugs{trustCtx: true}},
 	}
 	for _, m := range mutants {
 		t.Run(m.name, func(t *testing.T) {
@@ -203,12 +240,13 @@ func TestRedisMutantBaseline(t *testing.T) {
 		case "one round trip per decision", "a SCRIPT FLUSH is recovered without losing state", "every key has a TTL",
 			"all keys of one decision share a hash tag", "client IDs are data: braces, colons, newlines and every byte",
 			"FailOpen allows when Redis cannot decide", "FailClosed denies with its RetryAfter when Redis cannot decide",
-			"8 goroutines and 4 throttlers share one limit exactly, fixed window":
+			"8 goroutines and 4 throttlers share one limit exactly, fixed window",
+			"a call without a deadline of its own ends at WithTimeout", "a default go-redis client: the context's deadline still holds":
 			target = append(target, c)
 		}
 	}
-	if len(target) != 8 {
-		t.Fatalf("found %d of the 8 cases", len(target))
+	if len(target) != 10 {
+		t.Fatalf("found %d of the 10 cases", len(target))
 	}
 	mustPass(t, target)
 }
