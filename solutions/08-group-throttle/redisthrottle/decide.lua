@@ -4,48 +4,97 @@
 -- KEYS[1] is the client's state, KEYS[2] (if present) its group's. Both
 -- carry the same hash tag, so they live in one Redis Cluster slot.
 --
--- ARGV[1]      n, the requests asked for at once
--- ARGV[2], [3] the time as whole seconds and nanoseconds since the Unix
---              epoch; ARGV[2] empty: the server's TIME
--- ARGV[4]      the least TTL of a key, in milliseconds
--- ARGV[5..9]   the client's limit: algorithm (0 fixed window, 1 sliding
---              window of two buckets, 2 token bucket), requests, per (ns),
---              and for a token bucket the units in a token and the units
---              gained a nanosecond
--- ARGV[10..14] the group's limit, the same way
---
--- A state is one string of whole numbers, read with GET and written with
--- SET ... PX, so that a limit costs one command to read and one to charge
--- with its TTL (a hash would need HMGET, HSET and PEXPIRE):
---
---   fixed window    "f<window> <count>"
---   sliding window  "s<current bucket> <previous count> <current count>"
---   token bucket    "t<seconds> <nanoseconds> <level in units>"
---
--- A value of another shape (another algorithm under the same prefix) is
--- taken as a fresh state; a key of another type fails the GET, and the
--- call returns that error.
+-- ARGV[1]       n, the requests asked for at once
+-- ARGV[2..5]    the client's limit: algorithm (0 fixed window, 1 sliding
+--               window of two buckets, 2 token bucket), Requests, then
+--               for a window Per (ns) and 0, for a token bucket the units
+--               in a token and the units gained a nanosecond
+-- ARGV[6..9]    the group's limit, the same way, if there is a group
+-- then, if present, the time as whole seconds and nanoseconds since the
+-- Unix epoch (a harness clock); if not, the server's TIME.
 --
 -- Returns {allowed (0 or 1), remaining, retry after in ns}.
+--
+-- A decision is TIME, then one GET a limit, then if allowed one SET ... PX
+-- a limit, which stores the state and its TTL together. Each state is a
+-- few numbers in one string value, after a letter that names the
+-- algorithm: f (fixed window: window, count), s (sliding window: current
+-- bucket, previous count, current count) or t (token bucket: seconds,
+-- nanoseconds, level in units). Redis packs the numbers as doubles with
+-- its struct library, which costs far less than writing and parsing them
+-- as text; miniredis, which has no struct, gets them as text. A value of
+-- another shape (another algorithm under the same prefix) is taken as a
+-- fresh state; a key of another type fails the GET, and so the call.
 --
 -- Lua's numbers are doubles: integers are exact below 2^53, and a time in
 -- nanoseconds since 1970 is not. So the time stays split in two, windows
 -- are found by long division, and every other quantity is a difference
--- from now, which New has made sure fits. string.format's %d writes them
--- whole; tostring would round them to 14 digits.
+-- from now, which New has made sure fits.
 
-local floor, max, min = math.floor, math.max, math.min
-local tonumber, match, format = tonumber, string.match, string.format
+local floor, max, min, tonumber = math.floor, math.max, math.min, tonumber
 
 local n = tonumber(ARGV[1])
-local s, f
-if ARGV[2] == '' then
-  local t = redis.call('TIME')
-  s, f = tonumber(t[1]), tonumber(t[2]) * 1000
+local limits = #KEYS
+local s, f, minttl
+if #ARGV > 1 + 4 * limits then
+  local t = 2 + 4 * limits
+  -- A harness clock need not move with Redis's own: a key lives at least
+  -- a minute, which changes no answer (the script checks the window or
+  -- time it stored), so that it never expires before its state is fresh.
+  s, f, minttl = tonumber(ARGV[t]), tonumber(ARGV[t + 1]), 60000
 else
-  s, f = tonumber(ARGV[2]), tonumber(ARGV[3])
+  local t = redis.call('TIME')
+  s, f, minttl = tonumber(t[1]), tonumber(t[2]) * 1000, 1
 end
-local minttl = tonumber(ARGV[4])
+
+-- decode returns the numbers of the state v, two (fixed window) or three,
+-- if it was written for the algorithm whose letter is tag; encode writes
+-- them. The letters are bytes: f 102, s 115, t 116.
+local F, S, T = 102, 115, 116
+local decode, encode
+local struct = rawget(_G, 'struct') -- Redis has it; miniredis does not
+if struct then
+  local pack, unpack = struct.pack, struct.unpack
+  decode = function(v, tag, three)
+    if not v then return end
+    if three then
+      if #v == 25 then
+        local t, x, y, z = unpack('Bddd', v)
+        if t == tag then return x, y, z end
+      end
+    elseif #v == 17 then
+      local t, x, y = unpack('Bdd', v)
+      if t == tag then return x, y end
+    end
+  end
+  encode = function(tag, x, y, z)
+    if z then return pack('Bddd', tag, x, y, z) end
+    return pack('Bdd', tag, x, y)
+  end
+else
+  -- %d writes the numbers whole; tostring would round them to 14 digits.
+  local byte, match, format = string.byte, string.match, string.format
+  decode = function(v, tag, three)
+    if not v or byte(v) ~= tag then return end
+    if three then
+      local x, y, z = match(v, '^.(%-?%d+) (%d+) (%d+)$')
+      if x then return tonumber(x), tonumber(y), tonumber(z) end
+    else
+      local x, y = match(v, '^.(%-?%d+) (%d+)$')
+      if x then return tonumber(x), tonumber(y) end
+    end
+  end
+  encode = function(tag, x, y, z)
+    if z then return format('%c%d %d %d', tag, x, y, z) end
+    return format('%c%d %d', tag, x, y)
+  end
+end
+
+local function ceildiv(a, b)
+  local q = floor(a / b)
+  if q * b < a then q = q + 1 end
+  return q
+end
 
 -- divmod returns floor(N/p) and N mod p for the instant N = s*1e9 + f,
 -- one decimal digit of f at a time, so nothing passes 10*p.
@@ -61,119 +110,91 @@ local function divmod(p)
   return q, r
 end
 
-local function ceildiv(a, b)
-  local q = floor(a / b)
-  if q * b < a then q = q + 1 end
-  return q
-end
-
 -- check reads limit i and returns: the requests it has room for now, its
 -- Requests, the wait (ns) until n fit if they do not now, and what to
 -- store once n are charged: the time (ns) until that state equals a fresh
--- one, the format and its numbers.
+-- one, the algorithm's letter and its numbers.
 local function check(i)
-  local a = 5 * i
-  local alg, req, per = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+  local a = 4 * i - 2
+  local alg, req, p, refill = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
   local v = redis.call('GET', KEYS[i])
 
-  if alg == 2 then -- token bucket
-    local unit, refill = tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4])
-    local full = req * unit
-    local ts, tf, level = s, f, full
+  if alg == 2 then -- token bucket: p is the units in a token
+    local full = req * p
+    local ts, tf, level = decode(v, T, true)
     local behind = 0 -- how far the bucket's time is ahead of now, in ns
-    local vs, vf, vl
-    if v then vs, vf, vl = match(v, '^t(%-?%d+) (%d+) (%d+)$') end
-    if vs then
-      ts, tf, level = tonumber(vs), tonumber(vf), min(full, tonumber(vl))
-      if s > ts or (s == ts and f > tf) then
-        if s - ts > 1000000 then
-          level = full -- over 11 days: full, since per is at most 10 days
-        else
-          local elapsed = (s - ts) * 1000000000 + f - tf
-          if elapsed >= ceildiv(full - level, refill) then
-            level = full
-          else
-            level = level + elapsed * refill
-          end
-        end
-        ts, tf = s, f
-      else
-        behind = (ts - s) * 1000000000 + tf - f -- the clock went back: no refill
-      end
+    if not ts then
+      ts, tf, level = s, f, full
+    elseif s > ts or (s == ts and f > tf) then
+      -- A gap too long for exact nanoseconds fills the bucket all the same.
+      level = min(full, level + ((s - ts) * 1000000000 + f - tf) * refill)
+      ts, tf = s, f
+    else
+      behind = (ts - s) * 1000000000 + tf - f -- the clock went back: no refill
+      level = min(full, level)
     end
-    local after = level - n * unit
-    return floor(level / unit), req, behind + ceildiv(n * unit - level, refill),
-      behind + ceildiv(full - after, refill), 't%d %d %d', ts, tf, after
+    local after = level - n * p
+    return floor(level / p), req, behind + ceildiv(n * p - level, refill),
+      behind + ceildiv(full - after, refill), T, ts, tf, after
   end
 
-  local k, e = divmod(per)
+  local k, e = divmod(p)
   if alg == 0 then -- fixed window
-    local w, c = k, 0
-    local vw, vc
-    if v then vw, vc = match(v, '^f(%-?%d+) (%d+)$') end
-    if vw then
-      w, c = tonumber(vw), tonumber(vc)
-      if w < k then w, c = k, 0 end -- a new window
-      -- w > k: the clock went back; the later window stays.
-    end
-    local left = (w - k) * per + per - e -- until the window ends
-    return max(0, req - c), req, left, left, 'f%d %d', w, c + n
+    local w, c = decode(v, F, false)
+    if not w or w < k then w, c = k, 0 end -- a new window
+    -- w > k: the clock went back; the later window stays.
+    local left = (w - k) * p + p - e -- until the window ends
+    return max(0, req - c), req, left, left, F, w, c + n
   end
 
   -- sliding window of two buckets
-  local w, prev, cur = k, 0, 0
-  local vw, vp, vc
-  if v then vw, vp, vc = match(v, '^s(%-?%d+) (%d+) (%d+)$') end
-  if vw then
-    w, prev, cur = tonumber(vw), tonumber(vp), tonumber(vc)
-    if w < k then
-      if w == k - 1 then prev, cur = cur, 0 else prev, cur = 0, 0 end
-      w = k
-    end
+  local w, prev, cur = decode(v, S, true)
+  if not w then
+    w, prev, cur = k, 0, 0
+  elseif w < k then
+    if w == k - 1 then prev, cur = cur, 0 else prev, cur = 0, 0 end
+    w = k
   end
   -- start is the start of bucket w from now, elapsed how far into it the
   -- window is. If the clock went back, the request counts in the newest
   -- bucket, with the oldest at full weight.
   local start, elapsed = -e, e
-  if w > k then start, elapsed = (w - k) * per - e, 0 end
+  if w > k then start, elapsed = (w - k) * p - e, 0 end
   -- The oldest bucket weighs prev*(per-elapsed)/per, rounded up since
   -- everything else is whole.
-  local room = max(0, req - cur - ceildiv(prev * (per - elapsed), per))
+  local room = max(0, req - cur - ceildiv(prev * (p - elapsed), p))
   -- The wait: while the oldest bucket fades, the first instant at which
   -- ceil(oldest*(per-x)/per) <= spare is x = per - floor(spare*per/oldest).
   local wait
   local spare = req - cur - n
   if spare >= 0 then
     local x = 0
-    if prev > spare then x = per - floor(spare * per / prev) end
+    if prev > spare then x = p - floor(spare * p / prev) end
     wait = max(0, start + x)
   else
     -- Not before the next bucket, where this one becomes the oldest.
     spare = req - n
     local x = 0
-    if cur > spare then x = per - floor(spare * per / cur) end
-    wait = start + per + x
+    if cur > spare then x = p - floor(spare * p / cur) end
+    wait = start + p + x
   end
-  return room, req, wait, start + 2 * per, 's%d %d %d', w, prev, cur + n
+  return room, req, wait, start + 2 * p, S, w, prev, cur + n
 end
 
--- charge stores a limit's state with the TTL until it equals a fresh one.
-local function charge(key, ns, form, x, y, z)
-  local ms = max(minttl, ceildiv(ns, 1000000) + 1)
-  redis.call('SET', key, format(form, x, y, z), 'PX', ms)
-end
-
-local room1, req1, wait1, ns1, form1, x1, y1, z1 = check(1)
+local room1, req1, wait1, ns1, tag1, x1, y1, z1 = check(1)
 local remaining = room1
-local room2, req2, wait2, ns2, form2, x2, y2, z2
-if #KEYS > 1 then
-  room2, req2, wait2, ns2, form2, x2, y2, z2 = check(2)
+local room2, req2, wait2, ns2, tag2, x2, y2, z2
+if limits > 1 then
+  room2, req2, wait2, ns2, tag2, x2, y2, z2 = check(2)
   remaining = min(room1, room2)
 end
 
 if n <= remaining then
-  charge(KEYS[1], ns1, form1, x1, y1, z1)
-  if room2 then charge(KEYS[2], ns2, form2, x2, y2, z2) end
+  -- Each key lives until its state equals a fresh one, and a ms more.
+  redis.call('SET', KEYS[1], encode(tag1, x1, y1, z1), 'PX', max(minttl, ceildiv(ns1, 1000000) + 1))
+  if room2 then
+    redis.call('SET', KEYS[2], encode(tag2, x2, y2, z2), 'PX', max(minttl, ceildiv(ns2, 1000000) + 1))
+  end
   return {1, remaining - n, 0}
 end
 -- Denied, and nothing charged. More than a limit's requests never fit:
@@ -184,5 +205,5 @@ local wait = 0
 if n > room1 then wait = wait1 end
 if room2 and n > room2 then wait = max(wait, wait2) end
 -- A clock that went back centuries could ask for more than int64
--- nanoseconds, which Redis would not convert to an integer reply.
+-- nanoseconds, which Redis would not turn into an integer reply.
 return {0, remaining, min(wait, 9.2e18)}

@@ -18,7 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -49,12 +48,6 @@ const (
 	maxPer = 240 * time.Hour // the script's long division needs 10*Per < 2^53 ns
 )
 
-// harnessMinTTL is the least TTL of a key when the time comes from a
-// harness clock, whose time need not move with Redis's own. A key that
-// outlives its state changes no answer, since the script checks the window
-// or the time it stored; one that expired early would.
-const harnessMinTTL = time.Minute
-
 // DefaultTimeout bounds a call whose context has no sooner deadline,
 // unless WithTimeout says otherwise.
 const DefaultTimeout = 3 * time.Second
@@ -70,7 +63,6 @@ type Throttler struct {
 	opts    options
 	client  []any             // the client limit's script arguments
 	groupOf map[string]*group // read-only after New
-	minTTL  any               // ms, as the script wants it
 }
 
 type group struct {
@@ -161,10 +153,7 @@ func New(rdb redis.UniversalClient, cfg throttle.Config, opts ...Option) (*Throt
 	if err != nil {
 		return nil, err
 	}
-	t := &Throttler{rdb: rdb, opts: o, timeout: o.timeout, client: client, groupOf: map[string]*group{}, minTTL: "1"}
-	if o.clk != nil {
-		t.minTTL = strconv.FormatInt(harnessMinTTL.Milliseconds(), 10)
-	}
+	t := &Throttler{rdb: rdb, opts: o, timeout: o.timeout, client: client, groupOf: map[string]*group{}}
 	var read time.Duration
 	t.holds, read = clientTimeouts(rdb)
 	if read > 0 {
@@ -203,7 +192,9 @@ func clientTimeouts(rdb redis.UniversalClient) (holds bool, read time.Duration) 
 }
 
 // compile checks what only the Redis form needs of a limit that
-// throttle.New has accepted, and turns it into the script's five arguments.
+// throttle.New has accepted, and turns it into the script's four
+// arguments, boxed once: algorithm, Requests, then Per and 0 for a window,
+// or the units in a token and the units gained a nanosecond for a bucket.
 func compile(field string, l throttle.Limit) ([]any, error) {
 	switch {
 	case l.Per < minPer || l.Per > maxPer:
@@ -212,7 +203,7 @@ func compile(field string, l throttle.Limit) ([]any, error) {
 		return nil, fmt.Errorf("redisthrottle.New: %s.Requests %d is too large for exact arithmetic in Lua", field, l.Requests)
 	}
 	req, per := int64(l.Requests), int64(l.Per)
-	args := []any{int(l.Algorithm), req, per, 0, 0}
+	args := []any{int(l.Algorithm), req, per, 0}
 	switch l.Algorithm {
 	case throttle.SlidingWindow:
 		if l.Buckets > 2 {
@@ -229,7 +220,7 @@ func compile(field string, l throttle.Limit) ([]any, error) {
 		if req > exact/unit {
 			return nil, fmt.Errorf("redisthrottle.New: %s: Requests (%d) and Per (%v) are too large together for exact token arithmetic in Lua", field, l.Requests, l.Per)
 		}
-		args[3], args[4] = unit, refill
+		args[2], args[3] = unit, refill
 	}
 	return args, nil
 }
@@ -271,18 +262,21 @@ func (t *Throttler) AllowN(ctx context.Context, client string, n int) (throttle.
 		panic(fmt.Sprintf("redisthrottle: AllowN(%q, %d): n must be at least 1", client, n))
 	}
 	g := t.groupOf[client]
-	// The command is built in one slice, EVALSHA sha numkeys keys... args...,
-	// with the limits' arguments boxed once in New: go-redis takes
-	// interfaces, so the key, the time and the slice still allocate.
+	// The command is built in one slice, EVALSHA sha numkeys keys... n
+	// limits... [time], with the limits' arguments boxed once in New:
+	// go-redis takes interfaces, so the key and the slice still allocate,
+	// and so does the time of a harness clock.
 	var args []any
 	if g == nil {
-		args = make([]any, 0, 4+4+5)
-		args = append(args, "evalsha", decideSHA, 1, t.opts.prefix+"{c"+escape(client)+"}")
+		args = make([]any, 0, 4+1+4+2)
+		args = append(args, "evalsha", decideSHA, 1, t.opts.prefix+"{c"+escape(client)+"}", n)
+		args = append(args, t.client...)
 	} else {
-		args = make([]any, 0, 5+4+10)
-		args = append(args, "evalsha", decideSHA, 2, g.key+"c"+escape(client), g.key)
+		args = make([]any, 0, 5+1+8+2)
+		args = append(args, "evalsha", decideSHA, 2, g.key+"c"+escape(client), g.key, n)
+		args = append(args, t.client...)
+		args = append(args, g.limit...)
 	}
-	args = append(args, n)
 	if t.opts.clk != nil {
 		ns := t.opts.clk.Now().UnixNano()
 		s, f := ns/1e9, ns%1e9
@@ -290,13 +284,6 @@ func (t *Throttler) AllowN(ctx context.Context, client string, n int) (throttle.
 			s, f = s-1, f+1e9
 		}
 		args = append(args, s, f)
-	} else {
-		args = append(args, "", 0)
-	}
-	args = append(args, t.minTTL)
-	args = append(args, t.client...)
-	if g != nil {
-		args = append(args, g.limit...)
 	}
 	ctx, cancel := t.bound(ctx)
 	defer cancel()
