@@ -13,7 +13,8 @@
 -- then, if present, the time as whole seconds and nanoseconds since the
 -- Unix epoch (a harness clock); if not, the server's TIME.
 --
--- Returns {allowed (0 or 1), remaining, retry after in ns}.
+-- Returns Remaining, a number, when the requests are allowed, and
+-- {Remaining, RetryAfter in ns} when they are denied.
 --
 -- A decision is TIME, then one GET a limit, then if allowed one SET ... PX
 -- a limit, which stores the state and its TTL together. Each state is a
@@ -47,48 +48,8 @@ else
   s, f, minttl = tonumber(t[1]), tonumber(t[2]) * 1000, 1
 end
 
--- decode returns the numbers of the state v, two (fixed window) or three,
--- if it was written for the algorithm whose letter is tag; encode writes
--- them. The letters are bytes: f 102, s 115, t 116.
-local F, S, T = 102, 115, 116
-local decode, encode
-local struct = rawget(_G, 'struct') -- Redis has it; miniredis does not
-if struct then
-  local pack, unpack = struct.pack, struct.unpack
-  decode = function(v, tag, three)
-    if not v then return end
-    if three then
-      if #v == 25 then
-        local t, x, y, z = unpack('Bddd', v)
-        if t == tag then return x, y, z end
-      end
-    elseif #v == 17 then
-      local t, x, y = unpack('Bdd', v)
-      if t == tag then return x, y end
-    end
-  end
-  encode = function(tag, x, y, z)
-    if z then return pack('Bddd', tag, x, y, z) end
-    return pack('Bdd', tag, x, y)
-  end
-else
-  -- %d writes the numbers whole; tostring would round them to 14 digits.
-  local byte, match, format = string.byte, string.match, string.format
-  decode = function(v, tag, three)
-    if not v or byte(v) ~= tag then return end
-    if three then
-      local x, y, z = match(v, '^.(%-?%d+) (%d+) (%d+)$')
-      if x then return tonumber(x), tonumber(y), tonumber(z) end
-    else
-      local x, y = match(v, '^.(%-?%d+) (%d+)$')
-      if x then return tonumber(x), tonumber(y) end
-    end
-  end
-  encode = function(tag, x, y, z)
-    if z then return format('%c%d %d %d', tag, x, y, z) end
-    return format('%c%d %d', tag, x, y)
-  end
-end
+-- Redis has the struct library; miniredis does not.
+local struct = rawget(_G, 'struct')
 
 local function ceildiv(a, b)
   local q = floor(a / b)
@@ -117,11 +78,30 @@ end
 local function check(i)
   local a = 4 * i - 2
   local alg, req, p, refill = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
+  -- x, y and z are the stored state's numbers, if it is one of this
+  -- algorithm's, whose letter is f, s or t: as a byte, 102, 115 or 116.
+  local tag = alg == 0 and 102 or alg == 1 and 115 or 116
+  local x, y, z
   local v = redis.call('GET', KEYS[i])
+  if v then
+    local t
+    if struct then
+      if #v == 17 then
+        t, x, y = struct.unpack('Bdd', v)
+      elseif #v == 25 then
+        t, x, y, z = struct.unpack('Bddd', v)
+      end
+    else
+      t = string.byte(v)
+      x, y, z = string.match(v, '^.(%-?%d+) (%d+) ?(%d*)$')
+      if x then x, y, z = tonumber(x), tonumber(y), tonumber(z) end
+    end
+    if t ~= tag or (alg == 0) ~= (z == nil) then x, y, z = nil, nil, nil end
+  end
 
   if alg == 2 then -- token bucket: p is the units in a token
     local full = req * p
-    local ts, tf, level = decode(v, T, true)
+    local ts, tf, level = x, y, z
     local behind = 0 -- how far the bucket's time is ahead of now, in ns
     if not ts then
       ts, tf, level = s, f, full
@@ -135,20 +115,20 @@ local function check(i)
     end
     local after = level - n * p
     return floor(level / p), req, behind + ceildiv(n * p - level, refill),
-      behind + ceildiv(full - after, refill), T, ts, tf, after
+      behind + ceildiv(full - after, refill), tag, ts, tf, after
   end
 
   local k, e = divmod(p)
   if alg == 0 then -- fixed window
-    local w, c = decode(v, F, false)
+    local w, c = x, y
     if not w or w < k then w, c = k, 0 end -- a new window
     -- w > k: the clock went back; the later window stays.
     local left = (w - k) * p + p - e -- until the window ends
-    return max(0, req - c), req, left, left, F, w, c + n
+    return max(0, req - c), req, left, left, tag, w, c + n
   end
 
   -- sliding window of two buckets
-  local w, prev, cur = decode(v, S, true)
+  local w, prev, cur = x, y, z
   if not w then
     w, prev, cur = k, 0, 0
   elseif w < k then
@@ -178,7 +158,20 @@ local function check(i)
     if cur > spare then x = p - floor(spare * p / cur) end
     wait = start + p + x
   end
-  return room, req, wait, start + 2 * p, S, w, prev, cur + n
+  return room, req, wait, start + 2 * p, tag, w, prev, cur + n
+end
+
+-- store writes a limit's state, and gives it the time until it equals a
+-- fresh one, and a ms more, to live. %d writes the numbers whole, where
+-- tostring would round them to 14 digits.
+local function store(key, ns, tag, x, y, z)
+  local value
+  if struct then
+    value = z and struct.pack('Bddd', tag, x, y, z) or struct.pack('Bdd', tag, x, y)
+  else
+    value = z and string.format('%c%d %d %d', tag, x, y, z) or string.format('%c%d %d', tag, x, y)
+  end
+  redis.call('SET', key, value, 'PX', max(minttl, ceildiv(ns, 1000000) + 1))
 end
 
 local room1, req1, wait1, ns1, tag1, x1, y1, z1 = check(1)
@@ -190,20 +183,17 @@ if limits > 1 then
 end
 
 if n <= remaining then
-  -- Each key lives until its state equals a fresh one, and a ms more.
-  redis.call('SET', KEYS[1], encode(tag1, x1, y1, z1), 'PX', max(minttl, ceildiv(ns1, 1000000) + 1))
-  if room2 then
-    redis.call('SET', KEYS[2], encode(tag2, x2, y2, z2), 'PX', max(minttl, ceildiv(ns2, 1000000) + 1))
-  end
-  return {1, remaining - n, 0}
+  store(KEYS[1], ns1, tag1, x1, y1, z1)
+  if room2 then store(KEYS[2], ns2, tag2, x2, y2, z2) end
+  return remaining - n
 end
 -- Denied, and nothing charged. More than a limit's requests never fit:
 -- RetryAfter 0. Otherwise each limit only gets better with time, so all
 -- fit from the latest of the instants at which each does.
-if n > req1 or (room2 and n > req2) then return {0, remaining, 0} end
+if n > req1 or (room2 and n > req2) then return {remaining, 0} end
 local wait = 0
 if n > room1 then wait = wait1 end
 if room2 and n > room2 then wait = max(wait, wait2) end
 -- A clock that went back centuries could ask for more than int64
 -- nanoseconds, which Redis would not turn into an integer reply.
-return {0, remaining, min(wait, 9.2e18)}
+return {remaining, min(wait, 9.2e18)}

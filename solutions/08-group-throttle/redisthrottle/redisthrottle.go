@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -63,6 +64,15 @@ type Throttler struct {
 	opts    options
 	client  []any             // the client limit's script arguments
 	groupOf map[string]*group // read-only after New
+	shared  atomic.Pointer[deadlineCtx]
+}
+
+// deadlineCtx is a context.Background with a deadline, which the calls
+// that bring no context of their own share for a while (see bound).
+type deadlineCtx struct {
+	ctx      context.Context
+	deadline time.Time
+	cancel   context.CancelFunc // not called: its timer ends it
 }
 
 type group struct {
@@ -288,7 +298,7 @@ func (t *Throttler) AllowN(ctx context.Context, client string, n int) (throttle.
 	ctx, cancel := t.bound(ctx)
 	defer cancel()
 	var (
-		res []any
+		res any
 		err error
 	)
 	if t.holds {
@@ -312,17 +322,34 @@ func noCancel() {}
 
 // bound gives ctx the call's deadline: its own, or t.timeout from now if
 // that is sooner.
+//
+// A deadline is a timer, which costs more than all of a call's
+// arithmetic. So the calls whose context is context.Background() or
+// context.TODO(), which have no values or cancellation of their own to
+// keep, share one: a call takes the shared deadline if it is at most 1%
+// of the timeout (and 10ms) sooner than its own would be, and the first
+// call for which it is not makes a new one.
 func (t *Throttler) bound(ctx context.Context) (context.Context, context.CancelFunc) {
 	if d, ok := ctx.Deadline(); ok && time.Until(d) <= t.timeout {
 		return ctx, noCancel
 	}
-	return context.WithTimeout(ctx, t.timeout)
+	if ctx != context.Background() && ctx != context.TODO() {
+		return context.WithTimeout(ctx, t.timeout)
+	}
+	due := time.Now().Add(t.timeout)
+	if sh := t.shared.Load(); sh != nil && !sh.deadline.Before(due.Add(-min(t.timeout/100, 10*time.Millisecond))) {
+		return sh.ctx, noCancel
+	}
+	sh := &deadlineCtx{deadline: due}
+	sh.ctx, sh.cancel = context.WithDeadline(context.Background(), due)
+	t.shared.Store(sh)
+	return sh.ctx, noCancel
 }
 
 // eval runs the command in args, EVALSHA first; after a NOSCRIPT reply (a
 // SCRIPT FLUSH, a restart, a failover) it sends EVAL with the source,
-// which loads the script again.
-func (t *Throttler) eval(ctx context.Context, args []any) ([]any, error) {
+// which loads the script again. It returns the script's reply.
+func (t *Throttler) eval(ctx context.Context, args []any) (any, error) {
 	cmd := redis.NewCmd(ctx, args...)
 	_ = t.rdb.Process(ctx, cmd)
 	if err := cmd.Err(); err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
@@ -330,16 +357,16 @@ func (t *Throttler) eval(ctx context.Context, args []any) ([]any, error) {
 		cmd = redis.NewCmd(ctx, args...)
 		_ = t.rdb.Process(ctx, cmd)
 	}
-	return cmd.Slice()
+	return cmd.Result()
 }
 
 // evalBy is eval for a client that would not end the call at ctx's
 // deadline: the call runs in a goroutine, and evalBy stops waiting for it
 // at the deadline. That goroutine then ends at the client's own timeouts;
 // since ctx is done by then, go-redis does not retry.
-func (t *Throttler) evalBy(ctx context.Context, args []any) ([]any, error) {
+func (t *Throttler) evalBy(ctx context.Context, args []any) (any, error) {
 	type reply struct {
-		res []any
+		res any
 		err error
 	}
 	done := make(chan reply, 1)
@@ -355,27 +382,25 @@ func (t *Throttler) evalBy(ctx context.Context, args []any) ([]any, error) {
 	}
 }
 
-// decision reads the script's reply, {allowed, remaining, retry after}.
-func decision(res []any, err error) (throttle.Decision, error) {
+// decision reads the script's reply: Remaining when allowed, {Remaining,
+// RetryAfter} when denied.
+func decision(res any, err error) (throttle.Decision, error) {
 	if err != nil {
 		return throttle.Decision{}, err
 	}
-	var v [3]int64
-	if len(res) != len(v) {
-		return throttle.Decision{}, fmt.Errorf("the script returned %d values, want %d", len(res), len(v))
-	}
-	for i, x := range res {
-		n, ok := x.(int64)
-		if !ok {
-			return throttle.Decision{}, fmt.Errorf("the script returned %v (%T), want integers", res, x)
+	switch r := res.(type) {
+	case int64:
+		return throttle.Decision{Allowed: true, Remaining: int(min(r, math.MaxInt))}, nil
+	case []any:
+		if len(r) == 2 {
+			left, ok1 := r[0].(int64)
+			retry, ok2 := r[1].(int64)
+			if ok1 && ok2 {
+				return throttle.Decision{Remaining: int(min(left, math.MaxInt)), RetryAfter: time.Duration(retry)}, nil
+			}
 		}
-		v[i] = n
 	}
-	return throttle.Decision{
-		Allowed:    v[0] == 1,
-		Remaining:  int(min(v[1], math.MaxInt)),
-		RetryAfter: time.Duration(v[2]),
-	}, nil
+	return throttle.Decision{}, fmt.Errorf("the script returned %v (%T), want a number or two", res, res)
 }
 
 // escape writes a client or group name so that it cannot end a hash tag
