@@ -1,7 +1,7 @@
 // Package redisthrottle is the distributed form of level 8: the same
 // throttler as package throttle, with its counters in Redis, so that every
-// server of a fleet enforces one limit per client. Read REDIS.md, level
-// 8's parts 6 to 8, first.
+// server of a fleet enforces one limit per client. Read this folder's
+// README.md, level 8's parts 6 to 8, first.
 //
 // This folder is a Go module of its own, so that go-redis is downloaded
 // only by those who come this far. Run its tests from here:

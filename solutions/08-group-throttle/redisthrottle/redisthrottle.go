@@ -106,7 +106,9 @@ func WithClock(c clock.Clock) Option { return func(o *options) { o.clk = c } }
 
 // WithTimeout bounds every call: it returns at most d after it starts, or
 // by its context's deadline if that comes first. The default is
-// DefaultTimeout, 3s. d must be positive.
+// DefaultTimeout, 3s. d must be positive. A call whose context is
+// context.Background() or context.TODO() may end up to 1% of d (and at
+// most 10ms) sooner: such calls share their deadlines (see bound).
 //
 // A go-redis client's ReadTimeout (5s by default in go-redis v9.22) bounds
 // a call too, when it is shorter: after it, go-redis would send the script
