@@ -58,10 +58,11 @@ return {1, math.max(room - n, 0), 0}
 var mutantDecide = redis.NewScript(mutantScript)
 
 type redisMutant struct {
-	rdb  redis.UniversalClient
-	cfg  limits.Config
-	o    redisOpts
-	bugs redisBugs
+	holds bool // rdb ends calls at their context's deadline
+	rdb   redis.UniversalClient
+	cfg   limits.Config
+	o     redisOpts
+	bugs  redisBugs
 }
 
 func (m *redisMutant) Allow(ctx context.Context, client string) (limits.Decision, error) {
@@ -78,7 +79,7 @@ func (m *redisMutant) AllowN(ctx context.Context, client string, n int) (limits.
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	if m.bugs.trustCtx {
+	if m.bugs.trustCtx || m.holds {
 		return m.decide(ctx, client, n)
 	}
 	type reply struct {
@@ -178,7 +179,9 @@ func withRedisBugs(b redisBugs) redisCtor {
 		if o.prefix == "" {
 			o.prefix = "throttle:"
 		}
-		return &redisMutant{rdb: rdb, cfg: cfg, o: o, bugs: b}, nil
+		c, ok := rdb.(*redis.Client)
+		holds := ok && c.Options().ContextTimeoutEnabled
+		return &redisMutant{holds: holds, rdb: rdb, cfg: cfg, o: o, bugs: b}, nil
 	}
 }
 
@@ -193,6 +196,7 @@ func (c serverClock) Now() time.Time {
 func TestRedisSpecCatchesMutants(t *testing.T) {
 	b := miniBackend(t)
 	quietRedis()
+	patientCases(t)
 	mutants := []struct {
 		name string
 		part int
@@ -234,6 +238,7 @@ func TestRedisSpecCatchesMutants(t *testing.T) {
 func TestRedisMutantBaseline(t *testing.T) {
 	b := miniBackend(t)
 	quietRedis()
+	patientCases(t)
 	var target []timeline.Case[Throttler]
 	for _, c := range redisCases(withRedisBugs(redisBugs{}), b) {
 		switch c.Name {

@@ -187,6 +187,7 @@ func realBackend(tb testing.TB) *backend {
 func TestRedis[T RedisThrottler, O any](t *testing.T, newThrottler func(redis.UniversalClient, limits.Config, ...O) (T, error), opts RedisOptions[O]) {
 	newT := eraseRedis(newThrottler, opts)
 	quietRedis()
+	patientCases(t)
 	// The cases on miniredis are this test's own parts, as the progress
 	// report counts them; the other servers run the same cases again.
 	timeline.Run(t, redisCases(newT, miniBackend(t)))
@@ -205,6 +206,18 @@ func TestRedis[T RedisThrottler, O any](t *testing.T, newThrottler func(redis.Un
 		}
 		timeline.Run(t, pausedServerCases(t, newT))
 	})
+}
+
+// redisCaseTimeout is how long a case may run before the runner calls it
+// stuck, unless LADDER_CASE_TIMEOUT says otherwise: a round trip a call
+// makes the concurrent cases take seconds on a busy machine, and more with
+// the race detector.
+const redisCaseTimeout = "60s"
+
+func patientCases(t *testing.T) {
+	if os.Getenv(timeline.TimeoutEnv) == "" {
+		t.Setenv(timeline.TimeoutEnv, redisCaseTimeout)
+	}
 }
 
 // FuzzRedis is level 8's Fuzz for the Redis form, on miniredis: the
