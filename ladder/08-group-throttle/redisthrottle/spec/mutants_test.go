@@ -150,8 +150,14 @@ func (m *redisMutant) decide(ctx context.Context, client string, n int) (limits.
 		args[3] = "0"
 		res, err := run(args)
 		if err == nil && res[1] >= int64(n) {
-			args[3] = "2" // charge what was checked, without checking again
-			res, err = run(args)
+			// Charge what was checked, without checking again, and answer
+			// from the check: two calls that checked together report the
+			// same Remaining, even away from the limit.
+			checked := res[1]
+			args[3] = "2"
+			if res, err = run(args); err == nil {
+				res[1] = checked - int64(n)
+			}
 		}
 		return m.decision(res, err)
 	}
