@@ -160,6 +160,10 @@ func redisOnly(newT redisCtor, b *backend) []timeline.Case[Throttler] {
 			),
 		},
 		{
+			name: "a clock that goes back from 2262 to 1677: still denied, RetryAfter positive", part: 6, cfg: only(fixed(2, hour)),
+			probe: func(_ syncThrottler, clk *clock.Fake) error { return centuriesBack(newT, b, clk) },
+		},
+		{
 			name: "8 goroutines and 4 throttlers share one limit exactly, fixed window", part: 6, cfg: only(fixed(1000, minute)),
 			probe: onFleet(newT, b, only(fixed(1000, minute)), fleetExact),
 		},
@@ -285,6 +289,30 @@ var (
 	lastHour      = time.Date(2262, 4, 11, 23, 0, 0, 0, time.UTC)
 	toLastInstant = 47*minute + 16*sec + 854775807*ns
 )
+
+// centuriesBack uses up a limit late in 2262, then sets the clock back to
+// 1677, for each algorithm. Whatever a throttler makes of a clock that goes
+// back, the used-up limit must stay used up, and the wait, from the
+// clock's reading to the end of a window or a refill in 2262, is longer
+// than int64 nanoseconds hold: it must not wrap around to a negative
+// RetryAfter.
+func centuriesBack(newT redisCtor, b *backend, clk *clock.Fake) error {
+	for _, l := range []limits.Limit{fixed(2, hour), sliding(2, hour, 2), token(2, hour)} {
+		th, err := b.syncCtor(newT)(clk, only(l))
+		if err != nil {
+			return fmt.Errorf("calling New: %v", err)
+		}
+		clk.Set(lastHour.Add(10 * minute))
+		if d := th.AllowN("alice", 2); d != ok(0) {
+			return fmt.Errorf("%v at %v: AllowN(%q, 2) = %v, want %v", l, clk.Now(), "alice", d, ok(0))
+		}
+		clk.Set(firstInstant)
+		if d := th.Allow("alice"); d.Allowed || d.Remaining != 0 || d.RetryAfter <= 0 {
+			return fmt.Errorf("%v, the clock set back from 2262 to %v: Allow(%q) = %v, want denied with 0 left and a positive RetryAfter", l, clk.Now(), "alice", d)
+		}
+	}
+	return nil
+}
 
 // trickyNames are client names that a key built by pasting strings
 // together would confuse with each other, with a group, or with a hash
