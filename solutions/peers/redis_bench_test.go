@@ -98,6 +98,7 @@ func BenchmarkRedis(b *testing.B) {
 		for _, mode := range []string{"serial", "parallel"} {
 			for _, lib := range redisLibs {
 				b.Run(fmt.Sprintf("clients=%d/mode=%s/lib=%s", clients, mode, lib.name), func(b *testing.B) {
+					b.ReportAllocs()
 					rdb := redis.NewClient(&redis.Options{Addr: addr, ContextTimeoutEnabled: true})
 					defer rdb.Close()
 					trips := &tripCounter{}
