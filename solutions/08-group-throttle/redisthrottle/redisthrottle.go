@@ -222,7 +222,7 @@ func compile(field string, l throttle.Limit) ([]any, error) {
 			return nil, fmt.Errorf("redisthrottle.New: %s.Buckets is %d; the Redis throttler keeps only the two-bucket sliding window (previous and current): use 0 or 2", field, l.Buckets)
 		}
 		if req > exact/per {
-			return nil, fmt.Errorf("redisthrottle.New: %s: Requests (%d) × Per (%v) must stay below 2^53 for exact arithmetic in Lua", field, l.Requests, l.Per)
+			return nil, fmt.Errorf("redisthrottle.New: %s.Requests (%d) × %s.Per (%v) must stay below 2^53 for exact arithmetic in Lua", field, l.Requests, field, l.Per)
 		}
 	case throttle.TokenBucket:
 		// As in throttle: a token is per/g units, and the bucket gains
@@ -230,7 +230,7 @@ func compile(field string, l throttle.Limit) ([]any, error) {
 		g := gcd(req, per)
 		unit, refill := per/g, req/g
 		if req > exact/unit {
-			return nil, fmt.Errorf("redisthrottle.New: %s: Requests (%d) and Per (%v) are too large together for exact token arithmetic in Lua", field, l.Requests, l.Per)
+			return nil, fmt.Errorf("redisthrottle.New: %s.Requests (%d) and %s.Per (%v) are too large together for exact token arithmetic in Lua", field, l.Requests, field, l.Per)
 		}
 		args[2], args[3] = unit, refill
 	}
