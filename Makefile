@@ -7,6 +7,13 @@
 GO          ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.6.1
 
+# Level 8's Redis form lives in two nested modules, so that go-redis and
+# miniredis never enter the main go.mod: a learner who stops at part 5
+# never downloads them. The first holds the stub and its spec, the second
+# the reference; each has its own go test.
+REDIS_STUB := ladder/08-group-throttle/redisthrottle
+REDIS_REF  := solutions/08-group-throttle/redisthrottle
+
 .DEFAULT_GOAL := help
 LADDER_PHONY := student-copy class-report test-plots
 .PHONY: help test test-e2e progress check $(LADDER_PHONY) vet test-go test-solutions test-stubs
@@ -122,15 +129,21 @@ test: vet test-go test-solutions test-stubs ## everything that must pass
 
 vet:
 	$(GO) vet ./...
+	$(GO) -C $(REDIS_STUB) vet ./...
+ifneq ($(wildcard $(REDIS_REF)),)
+	$(GO) -C $(REDIS_REF) vet ./...
+endif
 
 test-go: ## the harness (its quick tests) and each spec's own tests: the wrong implementations it must catch
 	$(GO) test -short ./harness/...
 	$(GO) test ./ladder/*/spec/
+	$(GO) -C $(REDIS_STUB) test ./spec
 
 # A workshop's student copy has no solutions/: this then says so and passes.
 test-solutions: ## every reference against its spec with the race detector, and every benchmark once
 ifneq ($(wildcard solutions),)
 	$(GO) test -race -bench . -benchtime 1x ./solutions/...
+	$(GO) -C $(REDIS_REF) test -race -bench . -benchtime 1x ./...
 else
 	@echo "no solutions/ here (a student copy): skipping the reference tests"
 endif
@@ -145,6 +158,10 @@ check: vet ## gofmt, go vet and staticcheck (run at a pinned version, nothing to
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.ladder/*')); \
 		if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) run $(STATICCHECK) ./...
+	$(GO) -C $(REDIS_STUB) run $(STATICCHECK) ./...
+ifneq ($(wildcard $(REDIS_REF)),)
+	$(GO) -C $(REDIS_REF) run $(STATICCHECK) ./...
+endif
 
 # The references beside the Go rate limiters that run in production
 # (golang.org/x/time/rate, sethvargo/go-limiter, ulule/limiter,
@@ -193,7 +210,7 @@ peers-quick: ## the peers module: vet, the conformance tests, every benchmark on
 # installed here when missing, as root): started on a free port of
 # 127.0.0.1 without persistence, REDIS_ADDR set for the tests, and stopped
 # when they end, pass or fail. make test runs the same spec on miniredis.
-REDIS_PKGS := ./solutions/08-group-throttle/redisthrottle/
+# With REDIS_ADDR set, the spec also pauses a redis-server of its own.
 # with_redis runs the shell command $(1) with REDIS_ADDR set to a fresh
 # redis-server of its own, and stops that server afterwards, pass or fail.
 with_redis = command -v redis-server >/dev/null || (apt-get update && apt-get install -y redis-server); \
@@ -206,8 +223,8 @@ with_redis = command -v redis-server >/dev/null || (apt-get update && apt-get in
 
 .PHONY: test-redis peers-redis
 test-redis: ## the Redis throttler's spec against a real redis-server (installs it)
-	@$(call with_redis,$(GO) test -race -count 1 $(REDIS_PKGS) && \
-		$(GO) test -count 1 -run '^$$' -bench . -benchtime 2000x $(REDIS_PKGS) | grep -E 'redis-server|^ok')
+	@$(call with_redis,$(GO) -C $(REDIS_REF) test -race -count 1 ./... && \
+		$(GO) -C $(REDIS_REF) test -count 1 -run '^$$' -bench . -benchtime 2000x ./... | grep -E 'redis-server|^ok')
 
 peers-redis: ## the Redis form of level 8 beside go-redis/redis_rate on one real server
 	@mkdir -p $(PEERS_OUT)

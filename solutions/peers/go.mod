@@ -2,11 +2,16 @@ module github.com/rateladder/rateladder/solutions/peers
 
 go 1.24.0
 
-replace github.com/rateladder/rateladder => ../..
+replace (
+	github.com/rateladder/rateladder => ../..
+	github.com/rateladder/rateladder/ladder/08-group-throttle/redisthrottle => ../../ladder/08-group-throttle/redisthrottle
+	github.com/rateladder/rateladder/solutions/08-group-throttle/redisthrottle => ../08-group-throttle/redisthrottle
+)
 
 require (
 	github.com/go-redis/redis_rate/v10 v10.0.1
-	github.com/rateladder/rateladder v0.0.0-00010101000000-000000000000
+	github.com/rateladder/rateladder v0.0.0
+	github.com/rateladder/rateladder/solutions/08-group-throttle/redisthrottle v0.0.0
 	github.com/redis/go-redis/v9 v9.22.0
 	github.com/sethvargo/go-limiter v0.7.1
 	github.com/throttled/throttled/v2 v2.15.0

@@ -1,7 +1,12 @@
 // Package redisthrottle is the distributed form of level 8: the same
 // throttler as package throttle, with its counters in Redis, so that every
-// server of a fleet enforces one limit per client. Read the README's parts
-// 6 to 8 first.
+// server of a fleet enforces one limit per client. Read this folder's
+// README.md, level 8's parts 6 to 8, first.
+//
+// This folder is a Go module of its own, so that go-redis is downloaded
+// only by those who come this far. Run its tests from here:
+//
+//	go test -race ./...
 package redisthrottle
 
 import (
@@ -37,6 +42,16 @@ func WithClock(c clock.Clock) Option {
 	panic("not implemented: WithClock")
 }
 
+// DefaultTimeout bounds a call whose context has no sooner deadline,
+// unless WithTimeout says otherwise.
+const DefaultTimeout = 3 * time.Second
+
+// WithTimeout bounds every call: it returns at most d after it starts,
+// or by its context's deadline if that comes first.
+func WithTimeout(d time.Duration) Option {
+	panic("not implemented: WithTimeout")
+}
+
 // FailOpen makes a decision that Redis could not make an allowed one,
 // returned together with the error.
 func FailOpen() Option {
@@ -61,8 +76,9 @@ func (t *Throttler) Allow(ctx context.Context, client string) (throttle.Decision
 }
 
 // AllowN decides n requests from client as one, all or nothing, in one
-// round trip to Redis. It panics if n < 1. If Redis cannot decide, it
-// returns an error, and with FailOpen or FailClosed that option's Decision.
+// round trip to Redis. It panics if n < 1. If Redis cannot decide by the
+// call's deadline, it returns an error, and with FailOpen or FailClosed
+// that option's Decision.
 func (t *Throttler) AllowN(ctx context.Context, client string, n int) (throttle.Decision, error) {
 	panic("not implemented: Throttler.AllowN")
 }

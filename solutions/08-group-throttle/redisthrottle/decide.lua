@@ -4,33 +4,58 @@
 -- KEYS[1] is the client's state, KEYS[2] (if present) its group's. Both
 -- carry the same hash tag, so they live in one Redis Cluster slot.
 --
--- ARGV[1]      n, the requests asked for at once
--- ARGV[2], [3] the time as whole seconds and nanoseconds since the Unix
---              epoch; ARGV[2] empty: the server's TIME
--- ARGV[4]      the least TTL of a key, in milliseconds
--- ARGV[5..9]   the client's limit: algorithm (0 fixed window, 1 sliding
---              window of two buckets, 2 token bucket), requests, per (ns),
---              and for a token bucket the units in a token and the units
---              gained a nanosecond
--- ARGV[10..14] the group's limit, the same way
+-- ARGV[1]       n, the requests asked for at once
+-- ARGV[2..5]    the client's limit: algorithm (0 fixed window, 1 sliding
+--               window of two buckets, 2 token bucket), Requests, then
+--               for a window Per (ns) and 0, for a token bucket the units
+--               in a token and the units gained a nanosecond
+-- ARGV[6..9]    the group's limit, the same way, if there is a group
+-- then, if present, the time as whole seconds and nanoseconds since the
+-- Unix epoch (a harness clock); if not, the server's TIME.
 --
--- Returns {allowed (0 or 1), remaining, retry after in ns}.
+-- Returns Remaining, a number, when the requests are allowed, and
+-- {Remaining, RetryAfter in ns} when they are denied.
+--
+-- A decision is TIME, then one GET a limit, then if allowed one SET ... PX
+-- a limit, which stores the state and its TTL together. Each state is a
+-- few numbers in one string value, after a letter that names the
+-- algorithm: f (fixed window: window, count), s (sliding window: current
+-- bucket, previous count, current count) or t (token bucket: seconds,
+-- nanoseconds, level in units). Redis packs the numbers as doubles with
+-- its struct library, which costs far less than writing and parsing them
+-- as text; miniredis, which has no struct, gets them as text. A value of
+-- another shape (another algorithm under the same prefix) is taken as a
+-- fresh state; a key of another type fails the GET, and so the call.
 --
 -- Lua's numbers are doubles: integers are exact below 2^53, and a time in
 -- nanoseconds since 1970 is not. So the time stays split in two, windows
 -- are found by long division, and every other quantity is a difference
 -- from now, which New has made sure fits.
 
-local floor = math.floor
+local floor, max, min, tonumber = math.floor, math.max, math.min, tonumber
+
 local n = tonumber(ARGV[1])
-local s, f
-if ARGV[2] == '' then
-  local t = redis.call('TIME')
-  s, f = tonumber(t[1]), tonumber(t[2]) * 1000
+local limits = #KEYS
+local s, f, minttl
+if #ARGV > 1 + 4 * limits then
+  local t = 2 + 4 * limits
+  -- A harness clock need not move with Redis's own: a key lives at least
+  -- a minute, which changes no answer (the script checks the window or
+  -- time it stored), so that it never expires before its state is fresh.
+  s, f, minttl = tonumber(ARGV[t]), tonumber(ARGV[t + 1]), 60000
 else
-  s, f = tonumber(ARGV[2]), tonumber(ARGV[3])
+  local t = redis.call('TIME')
+  s, f, minttl = tonumber(t[1]), tonumber(t[2]) * 1000, 1
 end
-local minttl = tonumber(ARGV[4])
+
+-- Redis has the struct library; miniredis does not.
+local struct = rawget(_G, 'struct')
+
+local function ceildiv(a, b)
+  local q = floor(a / b)
+  if q * b < a then q = q + 1 end
+  return q
+end
 
 -- divmod returns floor(N/p) and N mod p for the instant N = s*1e9 + f,
 -- one decimal digit of f at a time, so nothing passes 10*p.
@@ -46,42 +71,66 @@ local function divmod(p)
   return q, r
 end
 
-local function ceildiv(a, b)
-  local q = floor(a / b)
-  if q * b < a then q = q + 1 end
-  return q
-end
+-- check reads limit i and returns: the requests it has room for now, its
+-- Requests, the wait (ns) until n fit if they do not now, and what to
+-- store once n are charged: the time (ns) until that state equals a fresh
+-- one, the algorithm's letter and its numbers.
+local function check(i)
+  local a = 4 * i - 2
+  local alg, req, p, refill = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
+  -- x, y and z are the stored state's numbers, if it is one of this
+  -- algorithm's, whose letter is f, s or t: as a byte, 102, 115 or 116.
+  local tag = alg == 0 and 102 or alg == 1 and 115 or 116
+  local x, y, z
+  local v = redis.call('GET', KEYS[i])
+  if v then
+    local t
+    if struct then
+      if #v == 17 then
+        t, x, y = struct.unpack('Bdd', v)
+      elseif #v == 25 then
+        t, x, y, z = struct.unpack('Bddd', v)
+      end
+    else
+      t = string.byte(v)
+      x, y, z = string.match(v, '^.(%-?%d+) (%d+) ?(%d*)$')
+      if x then x, y, z = tonumber(x), tonumber(y), tonumber(z) end
+    end
+    if t ~= tag or (alg == 0) ~= (z == nil) then x, y, z = nil, nil, nil end
+  end
 
--- expire gives a key the time until its state equals a fresh one, in ms.
-local function expire(key, ns)
-  redis.call('PEXPIRE', key, math.max(minttl, ceildiv(ns, 1000000) + 1))
-end
+  if alg == 2 then -- token bucket: p is the units in a token
+    local full = req * p
+    local ts, tf, level = x, y, z
+    local behind = 0 -- how far the bucket's time is ahead of now, in ns
+    if not ts then
+      ts, tf, level = s, f, full
+    elseif s > ts or (s == ts and f > tf) then
+      -- A gap too long for exact nanoseconds fills the bucket all the same.
+      level = min(full, level + ((s - ts) * 1000000000 + f - tf) * refill)
+      ts, tf = s, f
+    else
+      behind = (ts - s) * 1000000000 + tf - f -- the clock went back: no refill
+      level = min(full, level)
+    end
+    local after = level - n * p
+    return floor(level / p), req, behind + ceildiv(n * p - level, refill),
+      behind + ceildiv(full - after, refill), tag, ts, tf, after
+  end
 
--- Each limit becomes a table with room (how many it allows now), charge()
--- and wait() (the nanoseconds until n fit, when they do not now).
-local function fixed(key, req, per)
-  local v = redis.call('HMGET', key, 'w', 'c')
-  local w, c = tonumber(v[1]), tonumber(v[2]) or 0
-  local k, e = divmod(per)
-  if not w or w < k then w, c = k, 0 end -- a new window
-  -- w > k: the clock went back; the later window stays.
-  local left = (w - k) * per + per - e -- until the window ends
-  return {
-    room = req - c,
-    charge = function()
-      redis.call('HSET', key, 'w', w, 'c', c + n)
-      expire(key, left)
-    end,
-    wait = function() return left end,
-  }
-end
+  local k, e = divmod(p)
+  if alg == 0 then -- fixed window
+    local w, c = x, y
+    if not w or w < k then w, c = k, 0 end -- a new window
+    -- w > k: the clock went back; the later window stays.
+    local left = (w - k) * p + p - e -- until the window ends
+    return max(0, req - c), req, left, left, tag, w, c + n
+  end
 
-local function sliding(key, req, per)
-  local v = redis.call('HMGET', key, 'w', 'p', 'c')
-  local w, prev, cur = tonumber(v[1]), tonumber(v[2]) or 0, tonumber(v[3]) or 0
-  local k, e = divmod(per)
+  -- sliding window of two buckets
+  local w, prev, cur = x, y, z
   if not w then
-    w = k
+    w, prev, cur = k, 0, 0
   elseif w < k then
     if w == k - 1 then prev, cur = cur, 0 else prev, cur = 0, 0 end
     w = k
@@ -90,96 +139,61 @@ local function sliding(key, req, per)
   -- window is. If the clock went back, the request counts in the newest
   -- bucket, with the oldest at full weight.
   local start, elapsed = -e, e
-  if w > k then start, elapsed = (w - k) * per - e, 0 end
+  if w > k then start, elapsed = (w - k) * p - e, 0 end
   -- The oldest bucket weighs prev*(per-elapsed)/per, rounded up since
   -- everything else is whole.
-  local room = req - cur - ceildiv(prev * (per - elapsed), per)
-  return {
-    room = math.max(0, room),
-    charge = function()
-      redis.call('HSET', key, 'w', w, 'p', prev, 'c', cur + n)
-      expire(key, start + 2 * per)
-    end,
-    wait = function()
-      -- While the oldest bucket fades, the first instant at which
-      -- ceil(oldest*(per-x)/per) <= spare is x = per - floor(spare*per/oldest).
-      local spare = req - cur - n
-      if spare >= 0 then
-        local x = 0
-        if prev > spare then x = per - floor(spare * per / prev) end
-        return math.max(0, start + x)
-      end
-      -- Not before the next bucket, where this one becomes the oldest.
-      spare = req - n
-      local x = 0
-      if cur > spare then x = per - floor(spare * per / cur) end
-      return start + per + x
-    end,
-  }
-end
-
-local function token(key, req, unit, refill)
-  local full = req * unit
-  local v = redis.call('HMGET', key, 's', 'f', 'l')
-  local ts, tf, level = tonumber(v[1]), tonumber(v[2]), tonumber(v[3])
-  local behind = 0 -- how far the bucket's time is ahead of now, in ns
-  if not ts then
-    ts, tf, level = s, f, full
-  elseif s > ts or (s == ts and f > tf) then
-    local need = ceildiv(full - level, refill) -- ns until full, at most per
-    if s - ts > 1000000 then
-      level = full -- over 11 days: full, since per is at most 10 days
-    else
-      local elapsed = (s - ts) * 1000000000 + f - tf
-      if elapsed >= need then level = full else level = level + elapsed * refill end
-    end
-    ts, tf = s, f
+  local room = max(0, req - cur - ceildiv(prev * (p - elapsed), p))
+  -- The wait: while the oldest bucket fades, the first instant at which
+  -- ceil(oldest*(per-x)/per) <= spare is x = per - floor(spare*per/oldest).
+  local wait
+  local spare = req - cur - n
+  if spare >= 0 then
+    local x = 0
+    if prev > spare then x = p - floor(spare * p / prev) end
+    wait = max(0, start + x)
   else
-    behind = (ts - s) * 1000000000 + tf - f -- the clock went back: no refill
+    -- Not before the next bucket, where this one becomes the oldest.
+    spare = req - n
+    local x = 0
+    if cur > spare then x = p - floor(spare * p / cur) end
+    wait = start + p + x
   end
-  return {
-    room = floor(level / unit),
-    charge = function()
-      local after = level - n * unit
-      redis.call('HSET', key, 's', ts, 'f', tf, 'l', after)
-      expire(key, behind + ceildiv(full - after, refill))
-    end,
-    wait = function() return behind + ceildiv(n * unit - level, refill) end,
-  }
+  return room, req, wait, start + 2 * p, tag, w, prev, cur + n
 end
 
-local function limit(key, i)
-  local alg, req, per = tonumber(ARGV[i]), tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2])
-  local l
-  if alg == 0 then
-    l = fixed(key, req, per)
-  elseif alg == 1 then
-    l = sliding(key, req, per)
+-- store writes a limit's state, and gives it the time until it equals a
+-- fresh one, and a ms more, to live. %d writes the numbers whole, where
+-- tostring would round them to 14 digits.
+local function store(key, ns, tag, x, y, z)
+  local value
+  if struct then
+    value = z and struct.pack('Bddd', tag, x, y, z) or struct.pack('Bdd', tag, x, y)
   else
-    l = token(key, req, tonumber(ARGV[i + 3]), tonumber(ARGV[i + 4]))
+    value = z and string.format('%c%d %d %d', tag, x, y, z) or string.format('%c%d %d', tag, x, y)
   end
-  l.req = req
-  return l
+  redis.call('SET', key, value, 'PX', max(minttl, ceildiv(ns, 1000000) + 1))
 end
 
-local limits = {limit(KEYS[1], 5)}
-if #KEYS > 1 then limits[2] = limit(KEYS[2], 10) end
-
-local allowed, remaining = true, limits[1].room
-for _, l in ipairs(limits) do
-  if n > l.room then allowed = false end
-  remaining = math.min(remaining, l.room)
+local room1, req1, wait1, ns1, tag1, x1, y1, z1 = check(1)
+local remaining = room1
+local room2, req2, wait2, ns2, tag2, x2, y2, z2
+if limits > 1 then
+  room2, req2, wait2, ns2, tag2, x2, y2, z2 = check(2)
+  remaining = min(room1, room2)
 end
-if allowed then
-  for _, l in ipairs(limits) do l.charge() end
-  return {1, remaining - n, 0}
+
+if n <= remaining then
+  store(KEYS[1], ns1, tag1, x1, y1, z1)
+  if room2 then store(KEYS[2], ns2, tag2, x2, y2, z2) end
+  return remaining - n
 end
 -- Denied, and nothing charged. More than a limit's requests never fit:
 -- RetryAfter 0. Otherwise each limit only gets better with time, so all
 -- fit from the latest of the instants at which each does.
+if n > req1 or (room2 and n > req2) then return {remaining, 0} end
 local wait = 0
-for _, l in ipairs(limits) do
-  if n > l.req then return {0, remaining, 0} end
-  if n > l.room then wait = math.max(wait, l.wait()) end
-end
-return {0, remaining, wait}
+if n > room1 then wait = wait1 end
+if room2 and n > room2 then wait = max(wait, wait2) end
+-- A clock that went back centuries could ask for more than int64
+-- nanoseconds, which Redis would not turn into an integer reply.
+return {remaining, min(wait, 9.2e18)}

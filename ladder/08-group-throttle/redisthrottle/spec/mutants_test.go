@@ -23,6 +23,8 @@ type redisBugs struct {
 	rawKeys   bool // pastes names into keys: a client named like the group shares its key
 	noReload  bool // EVALSHA only: after SCRIPT FLUSH every call fails
 	noFailure bool // ignores FailOpen and FailClosed
+	noTimeout bool // ignores WithTimeout: a call without a deadline may wait forever
+	trustCtx  bool // hands the context to go-redis, which may not honour its deadline
 
 	noReloadLoaded bool // noReload's state: the script was loaded once
 }
@@ -56,10 +58,11 @@ return {1, math.max(room - n, 0), 0}
 var mutantDecide = redis.NewScript(mutantScript)
 
 type redisMutant struct {
-	rdb  redis.UniversalClient
-	cfg  limits.Config
-	o    redisOpts
-	bugs redisBugs
+	holds bool // rdb ends calls at their context's deadline
+	rdb   redis.UniversalClient
+	cfg   limits.Config
+	o     redisOpts
+	bugs  redisBugs
 }
 
 func (m *redisMutant) Allow(ctx context.Context, client string) (limits.Decision, error) {
@@ -67,6 +70,36 @@ func (m *redisMutant) Allow(ctx context.Context, client string) (limits.Decision
 }
 
 func (m *redisMutant) AllowN(ctx context.Context, client string, n int) (limits.Decision, error) {
+	if !m.bugs.noTimeout {
+		timeout := DefaultTimeout
+		if m.o.timeout > 0 {
+			timeout = m.o.timeout
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	if m.bugs.trustCtx || m.holds {
+		return m.decide(ctx, client, n)
+	}
+	type reply struct {
+		d   limits.Decision
+		err error
+	}
+	done := make(chan reply, 1)
+	go func() {
+		d, err := m.decide(ctx, client, n)
+		done <- reply{d, err}
+	}()
+	select {
+	case r := <-done:
+		return r.d, r.err
+	case <-ctx.Done():
+		return m.decision(nil, ctx.Err())
+	}
+}
+
+func (m *redisMutant) decide(ctx context.Context, client string, n int) (limits.Decision, error) {
 	var g *limits.Group
 	for i := range m.cfg.Groups {
 		for _, c := range m.cfg.Groups[i].Clients {
@@ -117,8 +150,14 @@ func (m *redisMutant) AllowN(ctx context.Context, client string, n int) (limits.
 		args[3] = "0"
 		res, err := run(args)
 		if err == nil && res[1] >= int64(n) {
-			args[3] = "2" // charge what was checked, without checking again
-			res, err = run(args)
+			// Charge what was checked, without checking again, and answer
+			// from the check: two calls that checked together report the
+			// same Remaining, even away from the limit.
+			checked := res[1]
+			args[3] = "2"
+			if res, err = run(args); err == nil {
+				res[1] = checked - int64(n)
+			}
 		}
 		return m.decision(res, err)
 	}
@@ -146,7 +185,9 @@ func withRedisBugs(b redisBugs) redisCtor {
 		if o.prefix == "" {
 			o.prefix = "throttle:"
 		}
-		return &redisMutant{rdb: rdb, cfg: cfg, o: o, bugs: b}, nil
+		c, ok := rdb.(*redis.Client)
+		holds := ok && c.Options().ContextTimeoutEnabled
+		return &redisMutant{holds: holds, rdb: rdb, cfg: cfg, o: o, bugs: b}, nil
 	}
 }
 
@@ -161,6 +202,7 @@ func (c serverClock) Now() time.Time {
 func TestRedisSpecCatchesMutants(t *testing.T) {
 	b := miniBackend(t)
 	quietRedis()
+	patientCases(t)
 	mutants := []struct {
 		name string
 		part int
@@ -175,6 +217,11 @@ func TestRedisSpecCatchesMutants(t *testing.T) {
 		{"names pasted into keys", 7, "client IDs are data: braces, colons, newlines and every byte", redisBugs{rawKeys: true}},
 		{"FailOpen ignored", 8, "FailOpen allows when Redis cannot decide", redisBugs{noFailure: true}},
 		{"FailClosed ignored", 8, "FailClosed denies with its RetryAfter when Redis cannot decide", redisBugs{noFailure: true}},
+		// Every mutant passes UnixNano as one Lua number: near 2262 a
+		// double holds only multiples of 2,048ns.
+		{"the time as one Lua number", 6, "up to the last instant of int64 time, in 2262, fixed window", redisBugs{}},
+		{"WithTimeout ignored", 8, "a call without a deadline of its own ends at WithTimeout", redisBugs{noTimeout: true}},
+		{"the context's deadline left to go-redis", 8, "a default go-redis client: the context's deadline still holds", redisBugs{trustCtx: true}},
 	}
 	for _, m := range mutants {
 		t.Run(m.name, func(t *testing.T) {
@@ -197,18 +244,30 @@ func TestRedisSpecCatchesMutants(t *testing.T) {
 func TestRedisMutantBaseline(t *testing.T) {
 	b := miniBackend(t)
 	quietRedis()
+	patientCases(t)
 	var target []timeline.Case[Throttler]
 	for _, c := range redisCases(withRedisBugs(redisBugs{}), b) {
 		switch c.Name {
 		case "one round trip per decision", "a SCRIPT FLUSH is recovered without losing state", "every key has a TTL",
 			"all keys of one decision share a hash tag", "client IDs are data: braces, colons, newlines and every byte",
 			"FailOpen allows when Redis cannot decide", "FailClosed denies with its RetryAfter when Redis cannot decide",
-			"8 goroutines and 4 throttlers share one limit exactly, fixed window":
+			"8 goroutines and 4 throttlers share one limit exactly, fixed window",
+			"a call without a deadline of its own ends at WithTimeout", "a default go-redis client: the context's deadline still holds":
 			target = append(target, c)
 		}
 	}
-	if len(target) != 8 {
-		t.Fatalf("found %d of the 8 cases", len(target))
+	if len(target) != 10 {
+		t.Fatalf("found %d of the 10 cases", len(target))
 	}
 	mustPass(t, target)
+}
+
+// mustPass fails t for every case that does not pass.
+func mustPass(t *testing.T, cs []timeline.Case[Throttler]) {
+	t.Helper()
+	for _, o := range timeline.PlayAll(cs) {
+		if o.Verdict != timeline.Pass {
+			t.Errorf("part %d, %s", o.Part, o.Report)
+		}
+	}
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,12 +21,13 @@ import (
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
 	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
+	throttlespec "github.com/rateladder/rateladder/ladder/08-group-throttle/spec"
 )
 
 // redisCases are the Redis form's cases on backend b: the in-memory
 // throttler's timelines that apply, as part 6, then parts 6 to 8's own.
 func redisCases(newT redisCtor, b *backend) []timeline.Case[Throttler] {
-	out := cases(b.syncCtor(newT), redisSkips)
+	out := throttlespec.Cases(b.syncCtor(newT), redisSkips)
 	for i := range out {
 		out[i].Part = 6 // the same decisions as in memory
 	}
@@ -38,12 +41,13 @@ type redisCase struct {
 	part  int
 	cfg   limits.Config
 	steps []step
+	start time.Time // offset 0; the zero Time is clock.Epoch
 	probe func(th syncThrottler, clk *clock.Fake) error
 }
 
 func (rc redisCase) bind(newT redisCtor, b *backend) timeline.Case[Throttler] {
 	c := timeline.Case[Throttler]{
-		Name: rc.name, Part: rc.part, Setup: describe(rc.cfg) + " on " + b.name, Clocked: true, Steps: rc.steps,
+		Name: rc.name, Part: rc.part, Setup: throttlespec.Describe(rc.cfg) + " on " + b.name, Clocked: true, Steps: rc.steps, Start: rc.start,
 		New: func(clk clock.Clock) Throttler {
 			th, err := b.syncCtor(newT)(clk, rc.cfg)
 			if err != nil {
@@ -63,6 +67,7 @@ func redisOnly(newT redisCtor, b *backend) []timeline.Case[Throttler] {
 		PerClient: fixed(3, minute),
 		Groups:    []limits.Group{group("team", fixed(3, minute), "m1", "m2", "{team}")},
 	}
+	groupCfg, groupProbe := throttlespec.GroupUnderConcurrency()
 	var out []timeline.Case[Throttler]
 	for _, rc := range []redisCase{
 		// Part 6: one atomic decision, one round trip.
@@ -98,6 +103,66 @@ func redisOnly(newT redisCtor, b *backend) []timeline.Case[Throttler] {
 			name: "by default the time is the server's, token bucket", part: 6, cfg: only(token(2, hour)),
 			probe: func(_ syncThrottler, _ *clock.Fake) error { return serverTime(newT, b, token(2, hour)) },
 		},
+		// The ends of the time a time.Time holds in int64 nanoseconds, as
+		// the harness clock passes it in: far above 2^53 ns either way.
+		{
+			name: "the first instant of int64 time, in 1677, fixed window", part: 6, cfg: only(fixed(2, hour)), start: firstInstant,
+			steps: steps(
+				at(0, allowN("alice", 2, ok(0))),
+				at(0, allow("alice", no(0, toFirstHour))), // the hour ends at 01:00:00
+				at(toFirstHour-ns, allow("alice", no(0, ns))),
+				at(toFirstHour, allow("alice", ok(1))),
+			),
+		},
+		{
+			name: "the first instant of int64 time, in 1677, sliding window", part: 6, cfg: only(sliding(2, hour, 2)), start: firstInstant,
+			steps: steps(
+				at(0, allowN("alice", 2, ok(0))),
+				// From 01:00 the 2 weigh 2·(60m−x)/60m, rounded up: 1 from x = 30m.
+				at(0, allow("alice", no(0, toFirstHour+30*minute))),
+				at(toFirstHour+30*minute-ns, allow("alice", no(0, ns))),
+				at(toFirstHour+30*minute, allow("alice", ok(0))),
+			),
+		},
+		{
+			name: "the first instant of int64 time, in 1677, token bucket", part: 6, cfg: only(token(2, hour)), start: firstInstant,
+			steps: steps(
+				at(0, allowN("alice", 2, ok(0))),
+				at(0, allow("alice", no(0, 30*minute))),
+				at(30*minute-ns, allow("alice", no(0, ns))),
+				at(30*minute, allow("alice", ok(0))),
+			),
+		},
+		{
+			name: "up to the last instant of int64 time, in 2262, fixed window", part: 6, cfg: only(fixed(2, hour)), start: lastHour,
+			steps: steps(
+				at(10*minute, allowN("alice", 2, ok(0))),
+				at(10*minute, allow("alice", no(0, 50*minute))),
+				// The window ends after the last instant: RetryAfter is still exact.
+				at(toLastInstant, allow("alice", no(0, hour-toLastInstant))),
+			),
+		},
+		{
+			name: "up to the last instant of int64 time, in 2262, sliding window", part: 6, cfg: only(sliding(2, hour, 2)), start: lastHour,
+			steps: steps(
+				at(10*minute, allowN("alice", 2, ok(0))),
+				at(10*minute, allow("alice", no(0, 80*minute))),
+				at(toLastInstant, allow("alice", no(0, hour-toLastInstant+30*minute))),
+			),
+		},
+		{
+			name: "up to the last instant of int64 time, in 2262, token bucket", part: 6, cfg: only(token(2, hour)), start: lastHour,
+			steps: steps(
+				at(10*minute, allowN("alice", 2, ok(0))),
+				at(10*minute, allow("alice", no(0, 30*minute))),
+				at(40*minute, allow("alice", ok(0))),
+				at(toLastInstant, allow("alice", no(0, 30*minute-(toLastInstant-40*minute)))),
+			),
+		},
+		{
+			name: "a clock that goes back from 2262 to 1677: still denied, RetryAfter positive", part: 6, cfg: only(fixed(2, hour)),
+			probe: func(_ syncThrottler, clk *clock.Fake) error { return centuriesBack(newT, b, clk) },
+		},
 		{
 			name: "8 goroutines and 4 throttlers share one limit exactly, fixed window", part: 6, cfg: only(fixed(1000, minute)),
 			probe: onFleet(newT, b, only(fixed(1000, minute)), fleetExact),
@@ -111,15 +176,8 @@ func redisOnly(newT redisCtor, b *backend) []timeline.Case[Throttler] {
 			probe: onFleet(newT, b, only(token(1000, minute)), fleetExact),
 		},
 		{
-			name: "8 goroutines and 4 throttlers keep a group all or nothing", part: 6,
-			cfg: limits.Config{
-				PerClient: fixed(100, minute),
-				Groups:    []limits.Group{group("team", fixed(500, 10*sec), groupMembers...)},
-			},
-			probe: onFleet(newT, b, limits.Config{
-				PerClient: fixed(100, minute),
-				Groups:    []limits.Group{group("team", fixed(500, 10*sec), groupMembers...)},
-			}, groupUnderConcurrency),
+			name: "8 goroutines and 4 throttlers keep a group all or nothing", part: 6, cfg: groupCfg,
+			probe: onFleet(newT, b, groupCfg, groupProbe),
 		},
 
 		// Part 7: keys.
@@ -155,8 +213,25 @@ func redisOnly(newT redisCtor, b *backend) []timeline.Case[Throttler] {
 			probe: func(_ syncThrottler, clk *clock.Fake) error { return stoppedServer(newT, clk, redisOpts{}) },
 		},
 		{
-			name: "a server that never answers: an error at the deadline", part: 8, cfg: only(fixed(5, minute)),
-			probe: func(_ syncThrottler, clk *clock.Fake) error { return silentServer(newT, clk) },
+			name: "a server that never answers: an error at the context's deadline", part: 8, cfg: only(fixed(5, minute)),
+			probe: func(_ syncThrottler, clk *clock.Fake) error {
+				return silentServer(newT, clk, newClient, redisOpts{}, deadline)
+			},
+		},
+		{
+			// The README's go-redis client with its defaults: it reads
+			// with a timeout of its own (3s) and ignores the context's
+			// deadline, unless the throttler makes it hold.
+			name: "a default go-redis client: the context's deadline still holds", part: 8, cfg: only(fixed(5, minute)),
+			probe: func(_ syncThrottler, clk *clock.Fake) error {
+				return silentServer(newT, clk, defaultClient, redisOpts{}, deadline)
+			},
+		},
+		{
+			name: "a call without a deadline of its own ends at WithTimeout", part: 8, cfg: only(fixed(5, minute)),
+			probe: func(_ syncThrottler, clk *clock.Fake) error {
+				return silentServer(newT, clk, newClient, redisOpts{timeout: deadline}, 0)
+			},
 		},
 		{
 			name: "FailOpen allows when Redis cannot decide", part: 8, cfg: only(fixed(5, minute)),
@@ -202,6 +277,41 @@ func redisOnly(newT redisCtor, b *backend) []timeline.Case[Throttler] {
 		out = append(out, rc.bind(newT, b))
 	}
 	return out
+}
+
+// The ends of int64 nanoseconds since 1970, the instants a clock can pass
+// to UnixNano: firstInstant is 1677-09-21 00:12:43.145224192 UTC, the
+// hour of 01:00 starts toFirstHour later; lastHour is 2262-04-11 23:00
+// UTC, toLastInstant before the last instant, 23:47:16.854775807.
+var (
+	firstInstant  = time.Unix(0, math.MinInt64).UTC()
+	toFirstHour   = 47*minute + 16*sec + 854775808*ns
+	lastHour      = time.Date(2262, 4, 11, 23, 0, 0, 0, time.UTC)
+	toLastInstant = 47*minute + 16*sec + 854775807*ns
+)
+
+// centuriesBack uses up a limit late in 2262, then sets the clock back to
+// 1677, for each algorithm. Whatever a throttler makes of a clock that goes
+// back, the used-up limit must stay used up, and the wait, from the
+// clock's reading to the end of a window or a refill in 2262, is longer
+// than int64 nanoseconds hold: it must not wrap around to a negative
+// RetryAfter.
+func centuriesBack(newT redisCtor, b *backend, clk *clock.Fake) error {
+	for _, l := range []limits.Limit{fixed(2, hour), sliding(2, hour, 2), token(2, hour)} {
+		th, err := b.syncCtor(newT)(clk, only(l))
+		if err != nil {
+			return fmt.Errorf("calling New: %v", err)
+		}
+		clk.Set(lastHour.Add(10 * minute))
+		if d := th.AllowN("alice", 2); d != ok(0) {
+			return fmt.Errorf("%v at %v: AllowN(%q, 2) = %v, want %v", l, clk.Now(), "alice", d, ok(0))
+		}
+		clk.Set(firstInstant)
+		if d := th.Allow("alice"); d.Allowed || d.Remaining != 0 || d.RetryAfter <= 0 {
+			return fmt.Errorf("%v, the clock set back from 2262 to %v: Allow(%q) = %v, want denied with 0 left and a positive RetryAfter", l, clk.Now(), "alice", d)
+		}
+	}
+	return nil
 }
 
 // trickyNames are client names that a key built by pasting strings
@@ -328,14 +438,14 @@ func serverTime(newT redisCtor, b *backend, l limits.Limit) error {
 
 // onFleet runs a part 5 concurrency probe on 4 throttlers sharing one
 // prefix, each with its own connection pool.
-func onFleet(newT redisCtor, b *backend, cfg limits.Config, probe func(Throttler, *clock.Fake, ctor) error) func(syncThrottler, *clock.Fake) error {
+func onFleet(newT redisCtor, b *backend, cfg limits.Config, probe func(Throttler, *clock.Fake) error) func(syncThrottler, *clock.Fake) error {
 	return func(_ syncThrottler, clk *clock.Fake) error {
 		f, err := b.newFleet(newT, clk, cfg, 4)
 		if err != nil {
 			return fmt.Errorf("calling New: %v", err)
 		}
 		defer f.close()
-		return probe(f, clk, nil)
+		return probe(f, clk)
 	}
 }
 
@@ -460,10 +570,12 @@ func prefixNamespaces(newT redisCtor, b *backend, clk *clock.Fake, cfg limits.Co
 	return nil
 }
 
-// deadline is how long the fault cases give a call, and grace how much
-// later it may return before the case says it hung.
+// deadline is how long the fault cases give a call, margin how much later
+// it may return, and grace how long after the deadline a call that has
+// not returned is reported as hanging.
 const (
 	deadline = 300 * ms
+	margin   = 500 * ms
 	grace    = 2 * sec
 )
 
@@ -475,11 +587,28 @@ type callResult struct {
 	panicky any
 }
 
-// callWithin calls AllowN under a context with the fault cases' deadline,
-// in a goroutine, so that a call that hangs is reported, not waited for.
+// callWithin calls AllowN(ctx, client, 1) under a context with the fault
+// cases' deadline, and checks that it returns by then.
 func callWithin(th RedisThrottler, client string) (callResult, error) {
+	return callBounded(th, client, 1, deadline, deadline)
+}
+
+// callBounded calls AllowN(ctx, client, n) in a goroutine, so that a call
+// that hangs is reported, not waited for. ctx has a deadline ctxDeadline
+// from now, or none if that is 0; the call must return within bound, and
+// margin.
+func callBounded(th RedisThrottler, client string, n int, ctxDeadline, bound time.Duration) (callResult, error) {
 	done := make(chan callResult, 1)
+	what := fmt.Sprintf("AllowN(ctx, %q, %d) with a context without a deadline", client, n)
+	if ctxDeadline > 0 {
+		what = fmt.Sprintf("AllowN(ctx, %q, %d) with a deadline of %v", client, n, ctxDeadline)
+	}
 	go func() {
+		ctx, cancel := context.Background(), context.CancelFunc(func() {})
+		if ctxDeadline > 0 {
+			ctx, cancel = context.WithTimeout(ctx, ctxDeadline)
+		}
+		defer cancel()
 		start := time.Now()
 		var r callResult
 		defer func() {
@@ -489,21 +618,21 @@ func callWithin(th RedisThrottler, client string) (callResult, error) {
 			r.took = time.Since(start)
 			done <- r
 		}()
-		ctx, cancel := context.WithTimeout(context.Background(), deadline)
-		defer cancel()
-		r.d, r.err = th.AllowN(ctx, client, 1)
+		r.d, r.err = th.AllowN(ctx, client, n)
 	}()
+	timer := time.NewTimer(bound + grace)
+	defer timer.Stop()
 	select {
 	case r := <-done:
 		if r.panicky != nil {
-			return r, fmt.Errorf("AllowN(ctx, %q, 1) panicked: %v; a fault must come back as an error", client, r.panicky)
+			return r, fmt.Errorf("%s panicked: %v; a fault must come back as an error", what, r.panicky)
 		}
-		if r.took > deadline+grace/4 {
-			return r, fmt.Errorf("AllowN(ctx, %q, 1) with a deadline of %v took %v", client, deadline, r.took)
+		if r.took > bound+margin {
+			return r, fmt.Errorf("%s took %v, want at most %v", what, r.took, bound)
 		}
 		return r, nil
-	case <-time.After(deadline + grace):
-		return callResult{}, fmt.Errorf("AllowN(ctx, %q, 1) with a deadline of %v had not returned %v later: it must not hang past the context's deadline", client, deadline, grace)
+	case <-timer.C:
+		return callResult{}, fmt.Errorf("%s had not returned %v after it started: it must return by its deadline, %v", what, bound+grace, bound)
 	}
 }
 
@@ -563,33 +692,52 @@ func killMidRun(th RedisThrottler, o redisOpts, what string, stop func()) error 
 	return nil
 }
 
-// silentServer points a throttler at a server that accepts connections
-// and never answers: only the context's deadline ends the call.
-func silentServer(newT redisCtor, clk *clock.Fake) error {
+// silentServer points a throttler, built with the options o on a client
+// that newRDB makes, at a server that accepts connections and never
+// answers: only the deadline ends the call. ctxDeadline is the call's
+// context's, 0 for none; then o.timeout bounds it.
+func silentServer(newT redisCtor, clk *clock.Fake, newRDB func(addr string) *redis.Client, o redisOpts, ctxDeadline time.Duration) error {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fmt.Errorf("listening: %v", err)
 	}
-	defer ln.Close()
-	var conns []net.Conn
+	var (
+		mu    sync.Mutex
+		conns []net.Conn
+	)
 	go func() {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
+			mu.Lock()
 			conns = append(conns, c) // held open, never answered
+			mu.Unlock()
 		}
 	}()
-	rdb := newClient(ln.Addr().String())
+	defer func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	rdb := newRDB(ln.Addr().String())
 	defer rdb.Close()
-	th, err := newT(rdb, only(fixed(5, minute)), redisOpts{clk: clk})
+	o.clk = clk
+	th, err := newT(rdb, only(fixed(5, minute)), o)
 	if err != nil {
 		return fmt.Errorf("calling New: %v", err)
 	}
-	r, err := callWithin(th, "alice")
+	bound := ctxDeadline
+	if bound == 0 {
+		bound = o.timeout
+	}
+	r, err := callBounded(th, "alice", 1, ctxDeadline, bound)
 	if err != nil {
-		return err
+		return fmt.Errorf("on a server that never answers: %v", err)
 	}
 	return checkFault(r, redisOpts{}, "on a server that never answers")
 }
@@ -628,12 +776,12 @@ func wrongType(th syncThrottler, clk *clock.Fake) error {
 // and saying how many buckets the Redis form takes.
 func badRedisConfig(newT redisCtor, b *backend, cfg limits.Config, field string) func(syncThrottler, *clock.Fake) error {
 	return func(_ syncThrottler, clk *clock.Fake) error {
-		if err := checkBadConfig(b.syncCtor(newT), clk, cfg, []string{field}); err != nil {
+		if err := throttlespec.CheckBadConfig(b.syncCtor(newT), clk, cfg, field); err != nil {
 			return err
 		}
 		_, err := newT(b.rdb, cfg, redisOpts{clk: clk})
 		if !strings.Contains(err.Error(), "2") {
-			return fmt.Errorf("%s returned the error %q, want one that says the Redis form takes 2 buckets", describe(cfg), err)
+			return fmt.Errorf("%s returned the error %q, want one that says the Redis form takes 2 buckets", throttlespec.Describe(cfg), err)
 		}
 		return nil
 	}
@@ -683,6 +831,112 @@ func ownServerCases(t *testing.T, newT redisCtor) []timeline.Case[Throttler] {
 		})
 	}
 	return out
+}
+
+// pausedServerCases pause a redis-server of their own with SIGSTOP, as a
+// long fork, a swapped-out host or a debugger would: connections are
+// accepted and commands are read into the kernel's buffers, but nothing
+// answers until SIGCONT. Without redis-server on the PATH, or where
+// processes cannot be paused, the test is skipped.
+func pausedServerCases(t *testing.T, newT redisCtor) []timeline.Case[Throttler] {
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Skip("no redis-server on the PATH: the cases that pause a real server are skipped (make test-redis installs one)")
+	}
+	if !canPause {
+		t.Skip("processes cannot be paused with SIGSTOP here")
+	}
+	cfg := only(fixed(100, minute))
+	var srv *redisServer
+	return []timeline.Case[Throttler]{{
+		Name: "a paused redis-server: each call ends by its deadline and is charged at most once", Part: 8,
+		Setup:   "New(a go-redis client with its default options, of a redis-server started for this case, PerClient: FixedWindow 100 per 1m0s)",
+		Clocked: true,
+		New: func(clk clock.Clock) Throttler {
+			var err error
+			if srv, err = startRedisServer(bin); err != nil {
+				panic(err.Error())
+			}
+			t.Cleanup(srv.stop)
+			rdb := defaultClient(srv.addr)
+			t.Cleanup(func() { _ = rdb.Close() })
+			th, err := newT(rdb, cfg, redisOpts{clk: clk})
+			if err != nil {
+				panic(fmt.Sprintf("New returned an error for a valid config: %v", err))
+			}
+			return syncThrottler{th: th, rdb: rdb}
+		},
+		Probe: func(th Throttler, clk *clock.Fake) error {
+			s := th.(syncThrottler)
+			short, err := newT(s.rdb, cfg, redisOpts{clk: clk, timeout: deadline})
+			if err != nil {
+				return fmt.Errorf("calling New with WithTimeout(%v): %v", deadline, err)
+			}
+			return pausedServer(s.th, short, srv)
+		},
+	}}
+}
+
+// pausedServer makes one decision, pauses the server, and makes three
+// calls of 10 requests that must each end by its deadline: th's default
+// of 3s, a context's 300ms, and short's WithTimeout of 300ms. Then it
+// resumes the server and checks that each was charged at most once.
+func pausedServer(th, short RedisThrottler, srv *redisServer) error {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	if d, err := th.Allow(ctx, "alice"); d != ok(99) || err != nil {
+		return fmt.Errorf("before the pause: Allow(ctx, %q) = %v, %v; want %v, nil", "alice", d, err, ok(99))
+	}
+	if err := srv.pause(); err != nil {
+		return err
+	}
+	resumed := false
+	defer func() {
+		if !resumed {
+			_ = srv.resume()
+		}
+	}()
+	calls := []struct {
+		th          RedisThrottler
+		what        string
+		ctxDeadline time.Duration
+		bound       time.Duration
+	}{
+		{th, "by default", 0, DefaultTimeout},
+		{th, "with a context's deadline", deadline, deadline},
+		{short, fmt.Sprintf("with WithTimeout(%v)", deadline), 0, deadline},
+	}
+	for _, c := range calls {
+		r, err := callBounded(c.th, "alice", 10, c.ctxDeadline, c.bound)
+		if err != nil {
+			return fmt.Errorf("with the server paused, %s: %v", c.what, err)
+		}
+		if r.err == nil {
+			return fmt.Errorf("with the server paused, %s: AllowN(ctx, %q, 10) = %v with a nil error, want an error", c.what, "alice", r.d)
+		}
+		// A paused server answers nothing: only the deadline can end the
+		// call. A throttler may round it down a little, not by a tenth.
+		if r.took < c.bound*9/10 {
+			return fmt.Errorf("with the server paused, %s: AllowN(ctx, %q, 10) returned %q after %v, want the deadline of %v: nothing else can end it",
+				c.what, "alice", r.err, r.took, c.bound)
+		}
+	}
+	if err := srv.resume(); err != nil {
+		return err
+	}
+	resumed = true
+	// The three calls were sent before their deadlines, and Redis runs
+	// what it has read when it resumes: each may have been charged 10,
+	// but no more than once.
+	d, err := th.Allow(ctx, "alice")
+	if err != nil {
+		return fmt.Errorf("after the server resumed: Allow(ctx, %q) returned the error %q", "alice", err)
+	}
+	if lo := 100 - 1 - 3*10 - 1; !d.Allowed || d.Remaining < lo || d.Remaining > 98 || d.Remaining%10 != 8 {
+		return fmt.Errorf("after the server resumed: Allow(ctx, %q) = %v, want allowed with 98, 88, 78 or 68 left: each of the three calls that timed out may have been charged its 10 once, and never twice",
+			"alice", d)
+	}
+	return nil
 }
 
 // redisServer is a redis-server process started by a case.
@@ -735,7 +989,7 @@ func (s *redisServer) stop() {
 // makes a round trip per call: 8 goroutines send 200 requests each at one
 // instant to one client allowed 1,000. Exactly 1,000 are allowed, and
 // their Remaining values are 999 down to 0, each once.
-func fleetExact(th Throttler, clk *clock.Fake, _ ctor) error {
+func fleetExact(th Throttler, clk *clock.Fake) error {
 	const goroutines, each, limit = 8, 200, 1000
 	clk.Set(clock.Epoch)
 	remaining := make([][]int, goroutines)
@@ -754,8 +1008,8 @@ func fleetExact(th Throttler, clk *clock.Fake, _ ctor) error {
 	slices.Sort(all)
 	for i, r := range all {
 		if r != i {
-			return fmt.Errorf("the %d allowed requests had Remaining values %s, want 0 to %d each once: two decisions saw the same count",
-				limit, summarize(all), limit-1)
+			return fmt.Errorf("the %d allowed requests had Remaining values from %d to %d, %d in place of %d: two decisions saw the same count",
+				limit, all[0], all[len(all)-1], r, i)
 		}
 	}
 	return nil

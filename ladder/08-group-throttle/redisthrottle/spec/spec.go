@@ -1,3 +1,11 @@
+// Package spec is the conformance suite of level 8's Redis form, parts 6
+// to 8 of the level: the cases are written here once and run against the
+// learner's stub in ladder/08-group-throttle/redisthrottle and the
+// reference in solutions/08-group-throttle/redisthrottle.
+//
+// It is a module of its own with the stub, so that go-redis and miniredis
+// never enter the main go.mod: a learner who stops at part 5 never
+// downloads them.
 package spec
 
 import (
@@ -18,20 +26,21 @@ import (
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
 	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
+	throttlespec "github.com/rateladder/rateladder/ladder/08-group-throttle/spec"
 )
 
-// The Redis form of level 8 (ladder/08-group-throttle/redisthrottle) keeps
-// the same Config and Decision, but each decision is a round trip to
-// Redis, so its methods take a context and return an error. Its spec runs
-// every case of parts 1 to 4 that it can (no Len, no clock going back, no
-// sliding window of more than two buckets, no 100,000-client floods) as
-// part 6, beside the cases of parts 6 to 8 that only Redis has.
+// The Redis form of level 8 keeps the same Config and Decision, but each
+// decision is a round trip to Redis, so its methods take a context and
+// return an error. Its spec runs every case of level 8's parts 1 to 4 that
+// it can (no Len, no clock going back, no sliding window of more than two
+// buckets, no 100,000-client floods) as part 6, beside the cases of parts
+// 6 to 8 that only Redis has.
 //
 // By default the Redis is miniredis, in process, so nothing needs to be
 // installed. With REDIS_ADDR set (host:port, or a redis:// URL), every case
 // also runs against that server, under keys with a prefix of their own;
-// and with redis-server on the PATH, the fault cases also start and kill a
-// real server of their own.
+// with redis-server on the PATH, the fault cases also start and kill a
+// real server of their own; and with both, they also pause one.
 
 // RedisThrottler is the API of the Redis form.
 type RedisThrottler interface {
@@ -41,25 +50,31 @@ type RedisThrottler interface {
 
 // RedisOptions are the Redis form's option constructors, so that the spec
 // can build throttlers with a prefix of its choosing and a fake clock, and
-// check the fault modes. O is the package's Option type.
+// check the deadlines and the fault modes. O is the package's Option type.
 type RedisOptions[O any] struct {
 	Prefix     func(prefix string) O
 	Clock      func(c clock.Clock) O
+	Timeout    func(d time.Duration) O
 	FailOpen   func() O
 	FailClosed func(retryAfter time.Duration) O
 }
+
+// DefaultTimeout is the longest a call may take when neither its context
+// nor WithTimeout says otherwise.
+const DefaultTimeout = 3 * time.Second
 
 // RedisEnv names the environment variable with a real Redis server's
 // address, for the cases to run against it too.
 const RedisEnv = "REDIS_ADDR"
 
 // The skipped features: what the Redis form does not have or do.
-const redisSkips = UsesLen | ClockBack | ManyBuckets | InProcess
+const redisSkips = throttlespec.UsesLen | throttlespec.ClockBack | throttlespec.ManyBuckets | throttlespec.InProcess
 
 // redisOpts is how a case wants its throttler built.
 type redisOpts struct {
 	prefix     string
-	clk        clock.Clock // nil: the server's TIME
+	clk        clock.Clock   // nil: the server's TIME
+	timeout    time.Duration // 0: the default
 	failOpen   bool
 	failClosed time.Duration
 }
@@ -75,6 +90,9 @@ func eraseRedis[T RedisThrottler, O any](newThrottler func(redis.UniversalClient
 		}
 		if o.clk != nil {
 			opts = append(opts, ro.Clock(o.clk))
+		}
+		if o.timeout > 0 {
+			opts = append(opts, ro.Timeout(o.timeout))
 		}
 		if o.failOpen {
 			opts = append(opts, ro.FailOpen())
@@ -120,6 +138,12 @@ func newClient(addr string) *redis.Client {
 	return redis.NewClient(opts)
 }
 
+// defaultClient is a go-redis client with every option at its default, as
+// most programs make one: it ignores a context's deadline
+// (ContextTimeoutEnabled is false), waits 3s for a reply, and retries a
+// failed command 3 times.
+func defaultClient(addr string) *redis.Client { return redis.NewClient(&redis.Options{Addr: addr}) }
+
 func newBackend(name, addr string, mini *miniredis.Miniredis) *backend {
 	var r [6]byte
 	_, _ = rand.Read(r[:])
@@ -157,11 +181,13 @@ func realBackend(tb testing.TB) *backend {
 }
 
 // TestRedis runs the Redis form's cases: on miniredis, and when REDIS_ADDR
-// is set on that server too, and the fault cases on a redis-server of
-// their own when one is on the PATH.
+// is set on that server too; the fault cases on a redis-server of their
+// own when one is on the PATH; and the cases that pause a server with
+// SIGSTOP when REDIS_ADDR is set as well, as make test-redis does.
 func TestRedis[T RedisThrottler, O any](t *testing.T, newThrottler func(redis.UniversalClient, limits.Config, ...O) (T, error), opts RedisOptions[O]) {
 	newT := eraseRedis(newThrottler, opts)
 	quietRedis()
+	patientCases(t)
 	// The cases on miniredis are this test's own parts, as the progress
 	// report counts them; the other servers run the same cases again.
 	timeline.Run(t, redisCases(newT, miniBackend(t)))
@@ -174,18 +200,32 @@ func TestRedis[T RedisThrottler, O any](t *testing.T, newThrottler func(redis.Un
 		}
 		timeline.Run(t, ownServerCases(t, newT))
 	})
+	t.Run("paused redis-server", func(t *testing.T) {
+		if os.Getenv(RedisEnv) == "" {
+			t.Skip("pauses a redis-server of its own for seconds: only with " + RedisEnv + " set, as make test-redis does")
+		}
+		timeline.Run(t, pausedServerCases(t, newT))
+	})
 }
 
-// FuzzRedis is Fuzz for the Redis form, on miniredis: the model's answers
-// on random timelines without the clock going back or more than two
-// buckets.
+// redisCaseTimeout is how long a case may run before the runner calls it
+// stuck, unless LADDER_CASE_TIMEOUT says otherwise: a round trip a call
+// makes the concurrent cases take seconds on a busy machine, and more with
+// the race detector.
+const redisCaseTimeout = "60s"
+
+func patientCases(t *testing.T) {
+	if os.Getenv(timeline.TimeoutEnv) == "" {
+		t.Setenv(timeline.TimeoutEnv, redisCaseTimeout)
+	}
+}
+
+// FuzzRedis is level 8's Fuzz for the Redis form, on miniredis: the
+// model's answers on random timelines without the clock going back or
+// more than two buckets.
 func FuzzRedis[T RedisThrottler, O any](f *testing.F, newThrottler func(redis.UniversalClient, limits.Config, ...O) (T, error), opts RedisOptions[O]) {
-	addFuzzSeeds(f)
-	newT := eraseRedis(newThrottler, opts)
 	b := miniBackend(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		timeline.RunCase(t, fuzzCase(b.syncCtor(newT), data, redisSkips))
-	})
+	throttlespec.FuzzWithout(f, b.syncCtor(eraseRedis(newThrottler, opts)), redisSkips)
 }
 
 // callTimeout bounds each call a timeline makes.

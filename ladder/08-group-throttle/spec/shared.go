@@ -1,0 +1,49 @@
+package spec
+
+import (
+	"testing"
+
+	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
+)
+
+// The Redis form of level 8 has a spec of its own, in the module
+// ladder/08-group-throttle/redisthrottle, so that go-redis and miniredis
+// never enter the main go.mod. It plays this package's cases again through
+// the thin wrappers below; everything else it needs is its own.
+
+// Cases returns the cases of parts 1 to 5 that need none of the features
+// in skip, each building its throttler with newThrottler.
+func Cases[T Throttler](newThrottler func(c clock.Clock, cfg limits.Config) (T, error), skip Feature) []timeline.Case[Throttler] {
+	return cases(erase(newThrottler), skip)
+}
+
+// FuzzWithout is Fuzz on timelines that need none of the features in skip.
+func FuzzWithout[T Throttler](f *testing.F, newThrottler func(c clock.Clock, cfg limits.Config) (T, error), skip Feature) {
+	addFuzzSeeds(f)
+	newT := erase(newThrottler)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		timeline.RunCase(t, fuzzCase(newT, data, skip))
+	})
+}
+
+// GroupUnderConcurrency returns part 5's check that a group stays all or
+// nothing while its members ask from 8 goroutines at once, and the config
+// it must run on. The Redis spec runs it on 4 throttlers sharing one Redis.
+func GroupUnderConcurrency() (limits.Config, func(th Throttler, clk *clock.Fake) error) {
+	cfg := limits.Config{
+		PerClient: fixed(100, minute),
+		Groups:    []limits.Group{group("team", fixed(500, 10*sec), groupMembers...)},
+	}
+	return cfg, func(th Throttler, clk *clock.Fake) error { return groupUnderConcurrency(th, clk, nil) }
+}
+
+// Describe writes a config the way the cases' Setup lines show it.
+func Describe(cfg limits.Config) string { return describe(cfg) }
+
+// CheckBadConfig checks that newThrottler refuses cfg with an error that
+// names one of fields.
+func CheckBadConfig[T Throttler](newThrottler func(c clock.Clock, cfg limits.Config) (T, error), clk clock.Clock, cfg limits.Config, fields ...string) error {
+	return checkBadConfig(erase(newThrottler), clk, cfg, fields)
+}
