@@ -22,11 +22,22 @@ type Level struct {
 	Parts []Part
 	// Race says the level is about concurrency: its tests run with -race.
 	Race bool
-	// Modules are the folders of the Go modules that hold the level's
-	// packages, relative to the repository root; "." is the root module. A
-	// module of its own keeps a heavy dependency, such as a Redis client,
-	// away from learners who never reach the parts that need it.
-	Modules []string
+	// Modules are the Go modules that hold the level's packages. A module
+	// of its own keeps a heavy dependency, such as a Redis client, away
+	// from learners who never reach the parts that need it.
+	Modules []Module
+}
+
+// Module is one Go module of a level's packages.
+type Module struct {
+	// Dir is the module's folder, relative to the repository root; "." is
+	// the root module.
+	Dir string
+	// FirstPart is the first part whose cases live here; the module holds
+	// the parts up to the next module's first. Progress runs a module
+	// whose first part is above 1 only once the parts before it pass, so
+	// that its dependencies are downloaded only then.
+	FirstPart int
 }
 
 // Part is one numbered part of a level, as its README heads it:
@@ -36,42 +47,48 @@ type Part struct {
 	Title  string
 }
 
+// root is the module list of a level that lives in the root module.
+var root = []Module{{Dir: ".", FirstPart: 1}}
+
 // All is the ladder, in order.
 var All = []Level{
-	{Number: 1, Dir: "ladder/01-hit-counter", Title: "Hit counter", Modules: []string{"."}, Parts: []Part{
+	{Number: 1, Dir: "ladder/01-hit-counter", Title: "Hit counter", Modules: root, Parts: []Part{
 		{1, "Count the last window"},
 		{2, "A million hits a second"},
 	}},
-	{Number: 2, Dir: "ladder/02-logger-limiter", Title: "Logger rate limiter", Modules: []string{"."}, Parts: []Part{
+	{Number: 2, Dir: "ladder/02-logger-limiter", Title: "Logger rate limiter", Modules: root, Parts: []Part{
 		{1, "Print each message at most once per interval"},
 		{2, "Memory that does not grow forever"},
 	}},
-	{Number: 3, Dir: "ladder/03-token-bucket", Title: "Token bucket", Modules: []string{"."}, Parts: []Part{
+	{Number: 3, Dir: "ladder/03-token-bucket", Title: "Token bucket", Modules: root, Parts: []Part{
 		{1, "Lazy refill and capped bursts"},
 		{2, "Time going backwards"},
 		{3, "When to retry"},
 	}},
-	{Number: 4, Dir: "ladder/04-cafe-counts", Title: "Café drink counts", Modules: []string{"."}, Parts: []Part{
+	{Number: 4, Dir: "ladder/04-cafe-counts", Title: "Café drink counts", Modules: root, Parts: []Part{
 		{1, "Counts per drink and the total"},
 		{2, "Distinct drinks"},
 		{3, "The board"},
 	}},
-	{Number: 5, Dir: "ladder/05-page-views", Title: "Page views in the last five minutes", Modules: []string{"."}, Parts: []Part{
+	{Number: 5, Dir: "ladder/05-page-views", Title: "Page views in the last five minutes", Modules: root, Parts: []Part{
 		{1, "Ring and running total"},
 		{2, "Long gaps in one step"},
 		{3, "Bad input, and nothing lost"},
 	}},
-	{Number: 6, Dir: "ladder/06-chat-top-talker", Title: "Chat aggregation and top talker", Modules: []string{"."}, Parts: []Part{
+	{Number: 6, Dir: "ladder/06-chat-top-talker", Title: "Chat aggregation and top talker", Modules: root, Parts: []Part{
 		{1, "Several views of one window"},
 		{2, "Top talker"},
 		{3, "Top k"},
 	}},
-	{Number: 7, Dir: "ladder/07-qps-store", Title: "Key-value store with rolling QPS", Race: true, Modules: []string{"."}, Parts: []Part{
+	{Number: 7, Dir: "ladder/07-qps-store", Title: "Key-value store with rolling QPS", Race: true, Modules: root, Parts: []Part{
 		{1, "The last five minutes"},
 		{2, "Windows up to a week"},
 		{3, "Thread safety"},
 	}},
-	{Number: 8, Dir: "ladder/08-group-throttle", Title: "Throttle requests per client", Race: true, Modules: []string{"."}, Parts: []Part{
+	{Number: 8, Dir: "ladder/08-group-throttle", Title: "Throttle requests per client", Race: true, Modules: []Module{
+		{Dir: ".", FirstPart: 1},
+		{Dir: "ladder/08-group-throttle/redisthrottle", FirstPart: 6},
+	}, Parts: []Part{
 		{1, "Fixed window per client"},
 		{2, "Sliding window"},
 		{3, "Token bucket"},
@@ -120,14 +137,22 @@ func (l Level) Part(n int) (Part, bool) {
 func (l Level) Patterns() map[string]string {
 	out := map[string]string{}
 	for _, m := range l.Modules {
-		switch {
-		case m == ".":
-			out[m] = "./" + l.Dir + "/..."
-		case strings.HasPrefix(l.Dir+"/", m+"/"):
-			out[m] = "./" + strings.TrimPrefix(strings.TrimPrefix(l.Dir, m), "/") + "/..."
-		default: // a module inside the level's folder
-			out[m] = "./..."
+		if m.Dir == "." {
+			out[m.Dir] = "./" + l.Dir + "/..."
+		} else { // a module inside the level's folder
+			out[m.Dir] = "./..."
 		}
 	}
 	return out
+}
+
+// ModuleOf returns the module that holds a part's cases.
+func (l Level) ModuleOf(part int) Module {
+	var m Module
+	for _, mod := range l.Modules {
+		if mod.FirstPart <= part {
+			m = mod
+		}
+	}
+	return m
 }

@@ -326,18 +326,22 @@ func shortFunc(fn string) string {
 	return fn
 }
 
+// moduleRoot is the repository's top folder: the outermost folder with a
+// go.mod above the test's, so that a nested module's files (level 8's
+// Redis form) are named from the top as well.
 var moduleRoot = sync.OnceValue(func() string {
 	dir, err := os.Getwd()
 	if err != nil {
 		return ""
 	}
+	root := ""
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
+			root = dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return ""
+			return root
 		}
 		dir = parent
 	}

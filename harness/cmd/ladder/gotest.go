@@ -49,8 +49,8 @@ type pkgResult struct {
 const outputTail = 8 << 10
 
 // levelRuns groups the levels' packages into as few go test runs as the
-// modules and race settings allow.
-func levelRuns(lvs []levels.Level, run string) []testRun {
+// modules and race settings allow, taking the modules that want says.
+func levelRuns(lvs []levels.Level, run string, want func(levels.Level, levels.Module) bool) []testRun {
 	type key struct {
 		module string
 		race   bool
@@ -59,14 +59,17 @@ func levelRuns(lvs []levels.Level, run string) []testRun {
 	byKey := map[key]*testRun{}
 	for _, l := range lvs {
 		for _, m := range l.Modules {
-			k := key{m, l.Race}
+			if want != nil && !want(l, m) {
+				continue
+			}
+			k := key{m.Dir, l.Race}
 			r := byKey[k]
 			if r == nil {
-				r = &testRun{Module: m, Race: l.Race, Run: run}
+				r = &testRun{Module: m.Dir, Race: l.Race, Run: run}
 				byKey[k] = r
 				order = append(order, k)
 			}
-			r.Patterns = append(r.Patterns, l.Patterns()[m])
+			r.Patterns = append(r.Patterns, l.Patterns()[m.Dir])
 		}
 	}
 	out := make([]testRun, len(order))

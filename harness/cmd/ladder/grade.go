@@ -155,9 +155,12 @@ func gradeLevel(root string, l levels.Level, pkgs []*pkgResult) levelGrade {
 }
 
 // gradeLevels tests the levels, in as few go test runs as their modules
-// and race settings allow, and grades each.
+// and race settings allow, and grades each. A level's later module (level
+// 8's Redis form) runs only once the parts before it pass, so that a
+// learner downloads its dependencies only on reaching it.
 func gradeLevels(ctx context.Context, root string, lvs []levels.Level, run string) ([]levelGrade, error) {
-	pkgs, err := runAll(ctx, root, levelRuns(lvs, run))
+	first := func(_ levels.Level, m levels.Module) bool { return m.FirstPart <= 1 }
+	pkgs, err := runAll(ctx, root, levelRuns(lvs, run, first))
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +168,43 @@ func gradeLevels(ctx context.Context, root string, lvs []levels.Level, run strin
 	for i, l := range lvs {
 		out[i] = gradeLevel(root, l, pkgs)
 	}
+	reached := func(l levels.Level, m levels.Module) bool {
+		if m.FirstPart <= 1 {
+			return false
+		}
+		for _, g := range out {
+			if g.Level.Number == l.Number {
+				for _, p := range g.Parts {
+					if p.Number < m.FirstPart && !p.Done {
+						return false
+					}
+				}
+			}
+		}
+		return true
+	}
+	if later := levelRuns(lvs, run, reached); len(later) > 0 {
+		more, err := runAll(ctx, root, later)
+		if err != nil {
+			return nil, err
+		}
+		pkgs = append(pkgs, more...)
+		for i, l := range lvs {
+			out[i] = gradeLevel(root, l, pkgs)
+		}
+	}
 	return out, nil
+}
+
+// gradePart tests one part of a level, in the module that holds it, and
+// grades the level from that alone.
+func gradePart(ctx context.Context, root string, l levels.Level, part int) (levelGrade, error) {
+	holds := func(_ levels.Level, m levels.Module) bool { return m.Dir == l.ModuleOf(part).Dir }
+	pkgs, err := runAll(ctx, root, levelRuns([]levels.Level{l}, partRun(part), holds))
+	if err != nil {
+		return levelGrade{}, err
+	}
+	return gradeLevel(root, l, pkgs), nil
 }
 
 // partRun is the go test -run pattern for one part of every spec.
@@ -208,11 +247,10 @@ func cmdTest(root string, args []string, stdout, stderr io.Writer) int {
 
 // testLevel grades one level, or one part of it.
 func testLevel(root string, l levels.Level, part int) (levelGrade, error) {
-	run := ""
 	if part != 0 {
-		run = partRun(part)
+		return gradePart(context.Background(), root, l, part)
 	}
-	gs, err := gradeLevels(context.Background(), root, []levels.Level{l}, run)
+	gs, err := gradeLevels(context.Background(), root, []levels.Level{l}, "")
 	if err != nil {
 		return levelGrade{}, err
 	}
@@ -277,6 +315,8 @@ func writeGrade(w io.Writer, g levelGrade, only int, all bool) {
 		switch {
 		case p.Done:
 			fmt.Fprintf(w, "part %d, %s: done (%d/%d)\n", p.Number, lower(p.Title), p.Passed, p.Total)
+		case focus != 0 && !all && p.Total == 0:
+			fmt.Fprintf(w, "part %d, %s: waits for part %d\n", p.Number, lower(p.Title), focus)
 		case focus != 0 && !all:
 			fmt.Fprintf(w, "part %d, %s: waits for part %d (%s)\n", p.Number, lower(p.Title), focus, plural(p.Total, "case"))
 		default:
