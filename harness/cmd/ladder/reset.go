@@ -250,23 +250,31 @@ type shippedLevel struct {
 	Files  map[string][]byte // the stubs and the shared files, by path
 }
 
-// findShipped finds level l as shipped: the newest commit, among those that
-// changed the level's folder, in which every code file of the level (see
-// isLevelCode) is either a stub (see isStubSource) or a shared file of a
-// package the level's spec imports, with at least one stub. A learner's
-// commits of their own work therefore never count, whatever they contain,
-// and an update of the ladder pulled later does.
+// findShipped finds level l as shipped: its state in the newest commit
+// that changed one of the level's stubs or its spec, and in which every
+// code file of the level (see isLevelCode) is either a stub (see
+// isStubSource) or a shared file of a package the spec imports, with at
+// least one stub. A learner's commit never counts: it holds code that is
+// not a stub, or changes neither a stub nor the spec (an edit of level 8's
+// limits/, say). An update of the ladder pulled later does count.
 func findShipped(root string, l level) (shippedLevel, error) {
 	modPath, err := modulePath(root)
 	if err != nil {
 		return shippedLevel{}, err
 	}
-	out, err := gitOutput(root, "log", "--format=%H", "HEAD", "--", l.Dir)
+	// Each commit that changed the level, newest first, with the files it
+	// changed there.
+	out, err := gitOutput(root, "log", "--format=%x00%H", "--name-only", "--no-renames", "HEAD", "--", l.Dir)
 	if err != nil {
 		return shippedLevel{}, err
 	}
-	commits := strings.Fields(out)
-	for _, c := range commits {
+	recs := strings.Split(out, "\x00")[1:]
+	for _, rec := range recs {
+		lines := strings.Fields(rec)
+		if len(lines) == 0 {
+			continue
+		}
+		c, changed := lines[0], lines[1:]
 		entries, err := gitTree(root, c, l.Dir)
 		if err != nil {
 			return shippedLevel{}, err
@@ -281,6 +289,16 @@ func findShipped(root string, l level) (shippedLevel, error) {
 		if len(code.Stubs) == 0 || len(code.Other) > 0 {
 			continue
 		}
+		touches := false
+		for _, p := range changed {
+			for _, s := range code.Stubs {
+				touches = touches || p == s
+			}
+			touches = touches || strings.HasPrefix(p, l.Dir+"/spec/")
+		}
+		if !touches {
+			continue
+		}
 		s := shippedLevel{Commit: c, Code: code, Files: map[string][]byte{}}
 		for _, p := range append(append([]string{}, code.Stubs...), code.Shared...) {
 			s.Files[p] = files[p]
@@ -291,7 +309,7 @@ func findShipped(root string, l level) (shippedLevel, error) {
 	if shallow, _ := gitOutput(root, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(shallow) == "true" {
 		hint = " This clone is shallow: git fetch --unshallow brings the rest of the history."
 	}
-	return shippedLevel{}, fmt.Errorf("no commit holds level %d as shipped: in each of the %d commits that changed %s, some code file is not a stub (a function body other than panic(\"not implemented: ...\")).%s", l.Number, len(commits), l.Dir, hint)
+	return shippedLevel{}, fmt.Errorf("no commit holds level %d as shipped: none of the %d commits that changed %s both changed its stubs or spec and holds nothing but stubs (every function body a panic(\"not implemented: ...\")) and the files its spec imports.%s", l.Number, len(recs), l.Dir, hint)
 }
 
 // cmdReset puts a level back as shipped: its stubs and shared files as

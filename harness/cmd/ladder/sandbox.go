@@ -192,11 +192,14 @@ func runLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	}
 	// A process that left the group may still hold a pipe: give up on it
 	// after a while rather than wait for it.
-	wait := time.After(5 * time.Second)
+	giveUp := time.NewTimer(5 * time.Second)
+	defer giveUp.Stop()
+wait:
 	for range 2 {
 		select {
 		case <-copied:
-		case <-wait:
+		case <-giveUp.C:
+			break wait
 		}
 	}
 	outR.Close()
