@@ -791,8 +791,8 @@ func instructorModProxy(root string) (string, error) {
 
 // grade grades one student's checkout in a sandbox of its own, which it
 // deletes afterwards.
-func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Duration) studentResult {
-	res := studentResult{Name: filepath.Base(filepath.Clean(dir))}
+func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Duration) (res studentResult) {
+	res.Name = filepath.Base(filepath.Clean(dir))
 	var notes []string
 	defer func() { res.Err = strings.Join(notes, "; ") }()
 	sb, err := newSandbox(g.tmp, fmt.Sprintf("student-%03d", i), g.modProxy)

@@ -503,6 +503,9 @@ func TestClassReportContainsTheStudentsCode(t *testing.T) {
 	}
 	t.Setenv("HOME", home)
 	t.Setenv("TMPDIR", tmp)
+	// The go command the report runs as the instructor (go mod download)
+	// keeps telemetry counters in the configuration folder, under HOME.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("GITHUB_TOKEN", "ghp_not_for_students")
 	t.Setenv("RATELADDER_API_KEY", "not for students")
 	t.Setenv("SSH_AUTH_SOCK", filepath.Join(tmp, "agent.sock"))
