@@ -370,7 +370,8 @@ func cmdReset(root string, args []string, stdout, stderr io.Writer) int {
 			continue // a stub the learner deleted
 		}
 		dst := filepath.Join(root, backup, p)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err == nil {
+		err := os.MkdirAll(filepath.Dir(dst), 0o755)
+		if err == nil {
 			err = os.Rename(src, dst)
 		}
 		if err != nil {
