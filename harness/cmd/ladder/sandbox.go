@@ -213,3 +213,22 @@ wait:
 	}
 	return false, err
 }
+
+// cappedBuffer keeps the first Max bytes written to it and counts the
+// rest, so that a program that prints without end fills neither the
+// instructor's memory nor the report.
+type cappedBuffer struct {
+	bytes.Buffer
+	Max     int
+	Dropped int64
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	if room := max(b.Max-b.Len(), 0); room < len(p) {
+		b.Dropped += int64(len(p) - room)
+		p = p[:room]
+	}
+	b.Buffer.Write(p)
+	return n, nil
+}

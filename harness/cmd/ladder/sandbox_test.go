@@ -171,3 +171,14 @@ func TestRemoveAllDeletesReadOnlyFolders(t *testing.T) {
 	_, err := os.Stat(dir)
 	require.True(t, os.IsNotExist(err), "the folder is still there: %v", err)
 }
+
+func TestCappedBufferKeepsTheStart(t *testing.T) {
+	b := &cappedBuffer{Max: 5}
+	for _, s := range []string{"abc", "defg", "hij"} {
+		n, err := b.Write([]byte(s))
+		require.NoError(t, err)
+		require.Equal(t, len(s), n, "Write must report all of p written, or exec stops copying")
+	}
+	require.Equal(t, "abcde", b.String())
+	require.Equal(t, int64(5), b.Dropped)
+}

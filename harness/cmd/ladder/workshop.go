@@ -789,6 +789,10 @@ func instructorModProxy(root string) (string, error) {
 	return filepath.Join(strings.TrimSpace(string(out)), "cache", "download"), nil
 }
 
+// maxTestOutput is as much of go test's output as the report reads for a
+// student; the ladder's whole output is well under a megabyte.
+const maxTestOutput = 64 << 20
+
 // grade grades one student's checkout in a sandbox of its own, which it
 // deletes afterwards.
 func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Duration) (res studentResult) {
@@ -815,10 +819,14 @@ func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Durati
 		return res
 	}
 	cmd := sb.Command(sb.Src, goTool(), append([]string{"test", "-json", "-run", "^Test"}, g.plan.packages(sb.Src)...)...)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
+	out := &cappedBuffer{Max: maxTestOutput}
+	errOut := &cappedBuffer{Max: 1 << 20}
+	cmd.Stdout, cmd.Stderr = out, errOut
 	stopped, err := runLimited(ctx, limit, cmd)
-	results := parseEvents(&out)
+	results := parseEvents(&out.Buffer)
+	if out.Dropped > 0 {
+		notes = append(notes, fmt.Sprintf("the tests printed more than %d MB; the rest was dropped", maxTestOutput>>20))
+	}
 	switch {
 	case stopped && ctx.Err() != nil:
 		notes = append(notes, "interrupted")
