@@ -69,7 +69,8 @@ func TestSandboxEnvKeepsNoSecrets(t *testing.T) {
 // alive reports whether pid is a process that has not ended; a zombie
 // waiting for its parent to reap it has ended.
 func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
+	p, err := os.FindProcess(pid)
+	if err != nil || p.Signal(syscall.Signal(0)) != nil {
 		return false
 	}
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
@@ -90,7 +91,9 @@ func waitGone(t *testing.T, pid int) {
 			return
 		}
 	}
-	syscall.Kill(pid, syscall.SIGKILL)
+	if p, err := os.FindProcess(pid); err == nil {
+		p.Kill()
+	}
 	t.Errorf("process %d is still running", pid)
 }
 

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -493,6 +494,9 @@ func withInit(t *testing.T, stub []byte, spy, init string) string {
 
 func TestClassReportContainsTheStudentsCode(t *testing.T) {
 	skipSlow(t, "runs the tests of two checkouts, one for 45s")
+	if runtime.GOOS == "windows" {
+		t.Skip("process groups, sh and sleep are Unix")
+	}
 	cache := reportCache() // before HOME moves
 	instructor := gitLadder(t)
 	class := t.TempDir()
