@@ -150,7 +150,7 @@ func studentCopyFiles(modPath string, tree []treeEntry) (files []treeEntry, prob
 		}
 		switch e.Mode {
 		case "120000":
-			problems = append(problems, e.Path+" is a symlink: a student copy takes none (commit the file itself, or remove it)")
+			problems = append(problems, fmt.Sprintf("%s is a symlink (to %s): a student copy takes none", e.Path, e.Data))
 			continue
 		case "160000":
 			problems = append(problems, e.Path+" is a submodule: a student copy takes none")

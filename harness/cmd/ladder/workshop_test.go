@@ -351,7 +351,7 @@ func TestStudentCopyRefusesWhatItMustNotHandOut(t *testing.T) {
 			setup: func(t *testing.T, repo string) {
 				require.NoError(t, os.Symlink("../../solutions/03-token-bucket/tokenbucket.go", filepath.Join(repo, "ladder/03-token-bucket/reference.go")))
 			},
-			want: "ladder/03-token-bucket/reference.go is a symlink: a student copy takes none",
+			want: "ladder/03-token-bucket/reference.go is a symlink (to ../../solutions/03-token-bucket/tokenbucket.go): a student copy takes none",
 		},
 		{
 			name: "a stray test folder that imports solutions/",
