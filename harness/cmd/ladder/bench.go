@@ -107,7 +107,7 @@ type benchBinary struct{ path, dir string }
 
 // build compiles the side's test binaries, one per package with tests.
 func (s *benchSide) build(root, tmp string) error {
-	pkgs, err := listLearnerPackages(context.Background(), root, []string{"./" + s.dir + "/..."})
+	pkgs, err := listLearnerPackages(context.Background(), root, []string{"./" + s.dir + "/..."}, plainRunner)
 	if err != nil {
 		return err
 	}

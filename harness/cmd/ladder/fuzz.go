@@ -29,7 +29,7 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	pkgs, err := listLearnerPackages(context.Background(), root, []string{"./" + l.Dir + "/..."})
+	pkgs, err := listLearnerPackages(context.Background(), root, []string{"./" + l.Dir + "/..."}, plainRunner)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

@@ -79,12 +79,35 @@ func levelRuns(lvs []levels.Level, run string, want func(levels.Level, levels.Mo
 	return out
 }
 
+// goRunner makes and runs the go commands of a grading: plainly for a
+// learner, and in a sandbox with a time limit for the class report.
+type goRunner struct {
+	command func(ctx context.Context, dir string, args ...string) *exec.Cmd
+	run     func(ctx context.Context, cmd *exec.Cmd) error
+}
+
+// plainRunner runs go in the learner's own environment.
+var plainRunner = goRunner{
+	command: func(ctx context.Context, dir string, args ...string) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, goTool(), args...)
+		cmd.WaitDelay = 5 * time.Second
+		cmd.Dir = dir
+		cmd.Env = learnerEnv()
+		return cmd
+	},
+	run: func(_ context.Context, cmd *exec.Cmd) error { return cmd.Run() },
+}
+
 // runAll runs several go test runs one after another (each one already
 // builds and tests its packages in parallel) and joins their results.
 func runAll(ctx context.Context, root string, runs []testRun) ([]*pkgResult, error) {
+	return runAllWith(ctx, root, runs, plainRunner)
+}
+
+func runAllWith(ctx context.Context, root string, runs []testRun, runner goRunner) ([]*pkgResult, error) {
 	var all []*pkgResult
 	for _, r := range runs {
-		res, err := runGoTest(ctx, root, r)
+		res, err := runGoTest(ctx, root, r, runner)
 		if err != nil {
 			return nil, err
 		}
@@ -97,7 +120,7 @@ func runAll(ctx context.Context, root string, runs []testRun) ([]*pkgResult, err
 // package the patterns match except the specs. Failing tests are the
 // normal state of a ladder in progress, so go test's exit status is not an
 // error here; only a go test that could not run at all is.
-func runGoTest(ctx context.Context, root string, r testRun) ([]*pkgResult, error) {
+func runGoTest(ctx context.Context, root string, r testRun, runner goRunner) ([]*pkgResult, error) {
 	modDir := filepath.Join(root, r.Module)
 	var patterns []string
 	for _, p := range r.Patterns {
@@ -109,7 +132,7 @@ func runGoTest(ctx context.Context, root string, r testRun) ([]*pkgResult, error
 	if len(patterns) == 0 {
 		return nil, nil
 	}
-	pkgs, err := listLearnerPackages(ctx, modDir, patterns)
+	pkgs, err := listLearnerPackages(ctx, modDir, patterns, runner)
 	if err != nil {
 		return nil, err
 	}
@@ -132,25 +155,25 @@ func runGoTest(ctx context.Context, root string, r testRun) ([]*pkgResult, error
 	for _, p := range pkgs {
 		args = append(args, p.ImportPath)
 	}
-	cmd := exec.CommandContext(ctx, goTool(), args...)
-	cmd.WaitDelay = 5 * time.Second
-	cmd.Dir = modDir
-	cmd.Env = append(learnerEnv(), timeline.ResultsEnv+"="+results)
+	cmd := runner.command(ctx, modDir, args...)
+	cmd.Env = append(cmd.Env, timeline.ResultsEnv+"="+results)
 	var stderr bytes.Buffer
 	cmd.Stderr = &limitedBuffer{buf: &stderr, left: outputTail}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("go test: %v", err)
-	}
 	byPath := map[string]*pkgResult{}
 	for _, p := range pkgs {
 		byPath[p.ImportPath] = p
 	}
-	readEvents(stdout, byPath)
-	runErr := cmd.Wait()
+	pr, pw := io.Pipe()
+	cmd.Stdout = pw
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		readEvents(pr, byPath)
+		io.Copy(io.Discard, pr)
+	}()
+	runErr := runner.run(ctx, cmd)
+	pw.Close()
+	<-read
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -174,14 +197,13 @@ func runGoTest(ctx context.Context, root string, r testRun) ([]*pkgResult, error
 
 // listLearnerPackages lists the packages the patterns match in a module,
 // without the specs: a spec's own tests are the repository's business.
-func listLearnerPackages(ctx context.Context, modDir string, patterns []string) ([]*pkgResult, error) {
+func listLearnerPackages(ctx context.Context, modDir string, patterns []string, runner goRunner) ([]*pkgResult, error) {
 	args := append([]string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}"}, patterns...)
-	cmd := exec.CommandContext(ctx, goTool(), args...)
-	cmd.Dir = modDir
-	cmd.Env = learnerEnv()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	cmd := runner.command(ctx, modDir, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := runner.run(ctx, cmd)
+	out := stdout.Bytes()
 	if err != nil {
 		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.String())
 	}

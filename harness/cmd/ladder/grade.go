@@ -159,8 +159,12 @@ func gradeLevel(root string, l levels.Level, pkgs []*pkgResult) levelGrade {
 // 8's Redis form) runs only once the parts before it pass, so that a
 // learner downloads its dependencies only on reaching it.
 func gradeLevels(ctx context.Context, root string, lvs []levels.Level, run string) ([]levelGrade, error) {
+	return gradeLevelsWith(ctx, root, lvs, run, plainRunner)
+}
+
+func gradeLevelsWith(ctx context.Context, root string, lvs []levels.Level, run string, runner goRunner) ([]levelGrade, error) {
 	first := func(_ levels.Level, m levels.Module) bool { return m.FirstPart <= 1 }
-	pkgs, err := runAll(ctx, root, levelRuns(lvs, run, first))
+	pkgs, err := runAllWith(ctx, root, levelRuns(lvs, run, first), runner)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +188,7 @@ func gradeLevels(ctx context.Context, root string, lvs []levels.Level, run strin
 		return true
 	}
 	if later := levelRuns(lvs, run, reached); len(later) > 0 {
-		more, err := runAll(ctx, root, later)
+		more, err := runAllWith(ctx, root, later, runner)
 		if err != nil {
 			return nil, err
 		}

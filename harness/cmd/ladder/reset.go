@@ -5,11 +5,19 @@ import (
 
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -48,8 +56,269 @@ func gitOutput(root string, args ...string) (string, error) {
 	return string(out), nil
 }
 
-// cmdReset puts a level's stub back as it was committed, after keeping a
-// copy of the learner's files under .ladder/backups.
+// isStubSource reports whether src is a stub as the ladder ships one: Go
+// that parses, with at least one function, and every function body a
+// single panic("not implemented: ..."). Types, constants and comments may
+// be anything.
+func isStubSource(src []byte) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), "stub.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		return false
+	}
+	funcs := 0
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		funcs++
+		if fn.Body == nil || len(fn.Body.List) != 1 {
+			return false
+		}
+		stmt, ok := fn.Body.List[0].(*ast.ExprStmt)
+		if !ok {
+			return false
+		}
+		call, ok := stmt.X.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			return false
+		}
+		if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "panic" {
+			return false
+		}
+		lit, ok := call.Args[0].(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return false
+		}
+		msg, err := strconv.Unquote(lit.Value)
+		if err != nil || !strings.HasPrefix(msg, "not implemented") {
+			return false
+		}
+	}
+	return funcs > 0
+}
+
+// isLevelCode reports whether the file p (slash-separated, from the
+// repository's top) is code of the level in dir that a learner may write:
+// a .go file that is not a test, outside the spec and outside testdata.
+func isLevelCode(dir, p string) bool {
+	if !strings.HasPrefix(p, dir+"/") || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+		return false
+	}
+	rest := strings.TrimPrefix(p, dir+"/")
+	if strings.HasPrefix(rest, "spec/") {
+		return false
+	}
+	for _, part := range strings.Split(path.Dir(rest), "/") {
+		if part == "testdata" {
+			return false
+		}
+	}
+	return true
+}
+
+// levelCode sorts a level's code files. A stub is what the learner fills
+// in. A shared file belongs to a package the spec imports, such as level
+// 8's limits/ of types every throttler shares; it is the ladder's, not the
+// learner's. Anything else is neither: a learner's work, or a reference.
+type levelCode struct {
+	Stubs, Shared, Other []string
+}
+
+// classifyLevel sorts the code files among files (the level's files by
+// path, slash-separated from the repository's top).
+func classifyLevel(modPath, dir string, files map[string][]byte) levelCode {
+	imported := map[string]bool{}
+	for p, src := range files {
+		if !strings.HasPrefix(p, dir+"/spec/") || !strings.HasSuffix(p, ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, src, parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		for _, imp := range f.Imports {
+			if ip, err := strconv.Unquote(imp.Path.Value); err == nil {
+				imported[ip] = true
+			}
+		}
+	}
+	var c levelCode
+	for p, src := range files {
+		switch {
+		case !isLevelCode(dir, p):
+		case isStubSource(src):
+			c.Stubs = append(c.Stubs, p)
+		case imported[modPath+"/"+path.Dir(p)]:
+			c.Shared = append(c.Shared, p)
+		default:
+			c.Other = append(c.Other, p)
+		}
+	}
+	sort.Strings(c.Stubs)
+	sort.Strings(c.Shared)
+	sort.Strings(c.Other)
+	return c
+}
+
+// modulePath reads the module path from root's go.mod.
+func modulePath(root string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`), nil
+		}
+	}
+	return "", fmt.Errorf("%s has no module line", filepath.Join(root, "go.mod"))
+}
+
+// treeEntry is one file of a git commit.
+type treeEntry struct {
+	Path string // slash-separated, from the repository's top
+	Mode string // as git writes it: 100644, 100755, 120000 (a symlink), 160000 (a submodule)
+	Data []byte // nil for a submodule
+}
+
+// gitTree reads the files of commit rev under paths (all of it when none
+// is given), with two git processes whatever the number of files.
+func gitTree(root, rev string, paths ...string) ([]treeEntry, error) {
+	out, err := gitOutput(root, append([]string{"ls-tree", "-r", "-z", "--full-tree", rev, "--"}, paths...)...)
+	if err != nil {
+		return nil, err
+	}
+	var entries []treeEntry
+	var blobs []string
+	for _, rec := range strings.Split(out, "\x00") {
+		meta, p, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 {
+			continue
+		}
+		entries = append(entries, treeEntry{Path: p, Mode: f[0]})
+		if f[1] == "blob" {
+			blobs = append(blobs, f[2])
+		} else {
+			blobs = append(blobs, "")
+		}
+	}
+	var want []string
+	for _, b := range blobs {
+		if b != "" {
+			want = append(want, b)
+		}
+	}
+	if len(want) == 0 {
+		return entries, nil
+	}
+	cmd := exec.Command("git", "cat-file", "--batch")
+	cmd.Dir = root
+	cmd.Stdin = strings.NewReader(strings.Join(want, "\n") + "\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	data, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file: %v %s", err, stderr.String())
+	}
+	r := bufio.NewReader(bytes.NewReader(data))
+	for i, b := range blobs {
+		if b == "" {
+			continue
+		}
+		header, err := r.ReadString('\n')
+		if err != nil {
+			return nil, fmt.Errorf("git cat-file: short output")
+		}
+		f := strings.Fields(header)
+		if len(f) != 3 || f[0] != b {
+			return nil, fmt.Errorf("git cat-file: unexpected %q", header)
+		}
+		size, _ := strconv.Atoi(f[2])
+		buf := make([]byte, size+1) // the content, then a newline
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return nil, fmt.Errorf("git cat-file: %v", err)
+		}
+		entries[i].Data = buf[:size]
+	}
+	return entries, nil
+}
+
+// shippedLevel is a level as the ladder shipped it.
+type shippedLevel struct {
+	Commit string
+	Code   levelCode
+	Files  map[string][]byte // the stubs and the shared files, by path
+}
+
+// findShipped finds level l as shipped: its state in the newest commit
+// that changed one of the level's stubs or its spec, and in which every
+// code file of the level (see isLevelCode) is either a stub (see
+// isStubSource) or a shared file of a package the spec imports, with at
+// least one stub. A learner's commit never counts: it holds code that is
+// not a stub, or changes neither a stub nor the spec (an edit of level 8's
+// limits/, say). An update of the ladder pulled later does count.
+func findShipped(root string, l levels.Level) (shippedLevel, error) {
+	modPath, err := modulePath(root)
+	if err != nil {
+		return shippedLevel{}, err
+	}
+	// Each commit that changed the level, newest first, with the files it
+	// changed there.
+	out, err := gitOutput(root, "log", "--format=%x00%H", "--name-only", "--no-renames", "HEAD", "--", l.Dir)
+	if err != nil {
+		return shippedLevel{}, err
+	}
+	recs := strings.Split(out, "\x00")[1:]
+	for _, rec := range recs {
+		lines := strings.Fields(rec)
+		if len(lines) == 0 {
+			continue
+		}
+		c, changed := lines[0], lines[1:]
+		entries, err := gitTree(root, c, l.Dir)
+		if err != nil {
+			return shippedLevel{}, err
+		}
+		files := map[string][]byte{}
+		for _, e := range entries {
+			if e.Data != nil && e.Mode != "120000" {
+				files[e.Path] = e.Data
+			}
+		}
+		code := classifyLevel(modPath, l.Dir, files)
+		if len(code.Stubs) == 0 || len(code.Other) > 0 {
+			continue
+		}
+		touches := false
+		for _, p := range changed {
+			for _, s := range code.Stubs {
+				touches = touches || p == s
+			}
+			touches = touches || strings.HasPrefix(p, l.Dir+"/spec/")
+		}
+		if !touches {
+			continue
+		}
+		s := shippedLevel{Commit: c, Code: code, Files: map[string][]byte{}}
+		for _, p := range append(append([]string{}, code.Stubs...), code.Shared...) {
+			s.Files[p] = files[p]
+		}
+		return s, nil
+	}
+	hint := ""
+	if shallow, _ := gitOutput(root, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(shallow) == "true" {
+		hint = " This clone is shallow: git fetch --unshallow brings the rest of the history."
+	}
+	return shippedLevel{}, fmt.Errorf("no commit holds level %d as shipped: none of the %d commits that changed %s both changed its stubs or spec and holds nothing but stubs (every function body a panic(\"not implemented: ...\")) and the files its spec imports.%s", l.Number, len(recs), l.Dir, hint)
+}
+
+// cmdReset puts a level back as shipped: its stubs and shared files as
+// findShipped finds them. Every other code file of the level, and every
+// untracked file in its folder (but testdata/, where fuzzing keeps the
+// failures it found), is moved into a new backup folder, with the
+// learner's versions of the files it restores.
 func cmdReset(root string, args []string, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
 		fmt.Fprintln(stderr, "usage: ladder reset LEVEL   (FORCE=1 skips the question)")
@@ -60,42 +329,29 @@ func cmdReset(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	files, err := stubFiles(root, l)
+	shipped, err := findShipped(root, l)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	type change struct {
-		path      string
-		committed []byte
-		current   []byte
+	restore, move, err := resetPlan(root, l, shipped)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
 	}
-	var changes []change
-	for _, f := range files {
-		committed, err := gitOutput(root, "show", "HEAD:"+f)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
-		}
-		current, err := os.ReadFile(filepath.Join(root, f))
-		if err != nil && !os.IsNotExist(err) {
-			fmt.Fprintln(stderr, err)
-			return 1
-		}
-		if string(current) != committed {
-			changes = append(changes, change{f, []byte(committed), current})
-		}
-	}
-	if len(changes) == 0 {
-		fmt.Fprintf(stdout, "Level %d is already as committed; nothing to restore.\n", l.Number)
+	short := shipped.Commit[:min(7, len(shipped.Commit))]
+	if len(restore) == 0 && len(move) == 0 {
+		fmt.Fprintf(stdout, "Level %d is already as shipped (commit %s); nothing to restore.\n", l.Number, short)
 		return 0
 	}
-	backup := filepath.Join(stateDir, "backups", fmt.Sprintf("level-%d-%s", l.Number, time.Now().Format("20060102-150405")))
-	fmt.Fprintf(stdout, "This restores the committed version of:\n")
-	for _, c := range changes {
-		fmt.Fprintf(stdout, "  %s\n", c.path)
+	fmt.Fprintf(stdout, "This puts level %d back as shipped (commit %s):\n", l.Number, short)
+	for _, p := range restore {
+		fmt.Fprintf(stdout, "  restores %s\n", p)
 	}
-	fmt.Fprintf(stdout, "Your version is kept in %s/.\n", backup)
+	for _, p := range move {
+		fmt.Fprintf(stdout, "  moves    %s (not part of the level as shipped)\n", p)
+	}
+	fmt.Fprintf(stdout, "Your files go to a new folder in %s/.\n", filepath.Join(stateDir, "backups"))
 	if os.Getenv("FORCE") != "1" {
 		fmt.Fprint(stdout, "Go ahead? [y/N] ")
 		if !yes() {
@@ -103,27 +359,132 @@ func cmdReset(root string, args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
-	for _, c := range changes {
-		if c.current != nil {
-			dst := filepath.Join(root, backup, c.path)
-			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-				fmt.Fprintln(stderr, err)
-				return 1
-			}
-			if err := os.WriteFile(dst, c.current, 0o644); err != nil {
-				fmt.Fprintln(stderr, "could not keep a backup, so nothing was restored:", err)
-				return 1
-			}
+	backup, err := newBackupDir(root, l.Number, time.Now())
+	if err != nil {
+		fmt.Fprintln(stderr, "could not make a backup folder, so nothing changed:", err)
+		return 1
+	}
+	// Move first, write after: whatever fails, the learner's files are
+	// already safe in the backup.
+	for _, p := range append(append([]string{}, restore...), move...) {
+		src := filepath.Join(root, p)
+		if _, err := os.Lstat(src); errors.Is(err, fs.ErrNotExist) {
+			continue // a stub the learner deleted
+		}
+		dst := filepath.Join(root, backup, p)
+		err := os.MkdirAll(filepath.Dir(dst), 0o755)
+		if err == nil {
+			err = os.Rename(src, dst)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "could not move %s into the backup: %v\n", p, err)
+			return 1
 		}
 	}
-	for _, c := range changes {
-		if err := os.WriteFile(filepath.Join(root, c.path), c.committed, 0o644); err != nil {
+	for _, p := range restore {
+		dst := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "restored %s\n", c.path)
+		if err := os.WriteFile(dst, shipped.Files[p], 0o644); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "restored %s\n", p)
 	}
+	for _, p := range move {
+		fmt.Fprintf(stdout, "moved    %s\n", p)
+	}
+	removeEmptyDirs(filepath.Join(root, l.Dir))
+	fmt.Fprintf(stdout, "Your files are in %s/.\nTo get them back: cp -R %s/. .\n", backup, backup)
 	return 0
+}
+
+// resetPlan lists the files reset restores (shipped files that differ or
+// are missing) and the files it moves away (the level's other code files,
+// and its untracked files but those in testdata/).
+func resetPlan(root string, l levels.Level, shipped shippedLevel) (restore, move []string, err error) {
+	for p, want := range shipped.Files {
+		got, err := os.ReadFile(filepath.Join(root, p))
+		info, lerr := os.Lstat(filepath.Join(root, p))
+		if err != nil || lerr != nil || !info.Mode().IsRegular() || !bytes.Equal(got, want) {
+			restore = append(restore, p)
+		}
+	}
+	moving := map[string]bool{}
+	err = filepath.WalkDir(filepath.Join(root, l.Dir), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if _, ok := shipped.Files[rel]; !ok && isLevelCode(l.Dir, rel) {
+			moving[rel] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := gitOutput(root, "ls-files", "-z", "--others", "--exclude-standard", "--", l.Dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range strings.Split(out, "\x00") {
+		if p == "" || strings.Contains(p, "/testdata/") {
+			continue
+		}
+		if _, ok := shipped.Files[p]; !ok {
+			moving[p] = true
+		}
+	}
+	for p := range moving {
+		move = append(move, p)
+	}
+	sort.Strings(restore)
+	sort.Strings(move)
+	return restore, move, nil
+}
+
+// newBackupDir makes a backup folder of its own, named after the time to
+// the nanosecond, with a counter added if that name is taken: two resets
+// never share a folder. It returns the folder relative to root.
+func newBackupDir(root string, level int, now time.Time) (string, error) {
+	parent := filepath.Join(stateDir, "backups")
+	if err := os.MkdirAll(filepath.Join(root, parent), 0o755); err != nil {
+		return "", err
+	}
+	base := fmt.Sprintf("level-%d-%s", level, now.Format("20060102-150405.000000000"))
+	for i := 1; ; i++ {
+		name := base
+		if i > 1 {
+			name = fmt.Sprintf("%s-%d", base, i)
+		}
+		dir := filepath.Join(parent, name)
+		err := os.Mkdir(filepath.Join(root, dir), 0o755)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
+}
+
+// removeEmptyDirs removes the empty folders under dir, not dir itself, such
+// as a learner's package folder whose files went into the backup.
+func removeEmptyDirs(dir string) {
+	var dirs []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && p != dir {
+			dirs = append(dirs, p)
+		}
+		return nil
+	})
+	for i := len(dirs) - 1; i >= 0; i-- {
+		os.Remove(dirs[i]) // fails, as it should, on a folder with files
+	}
 }
 
 // yes reads one answer and reports whether it was yes.

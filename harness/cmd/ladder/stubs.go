@@ -34,7 +34,11 @@ func cmdCheckStubs(root string, args []string, stdout, stderr io.Writer) int {
 // checkStubs returns what is wrong with the stubs under root, one line
 // each, naming the file or the case.
 func checkStubs(ctx context.Context, root string) ([]string, error) {
-	pkgs, err := runAll(ctx, root, levelRuns(levels.All, "", nil))
+	return checkStubsWith(ctx, root, plainRunner)
+}
+
+func checkStubsWith(ctx context.Context, root string, runner goRunner) ([]string, error) {
+	pkgs, err := runAllWith(ctx, root, levelRuns(levels.All, "", nil), runner)
 	if err != nil {
 		return nil, err
 	}

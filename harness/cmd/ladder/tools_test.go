@@ -75,43 +75,6 @@ func TestLevelArgumentsAreChecked(t *testing.T) {
 	}
 }
 
-func TestResetAsksKeepsABackupAndTouchesNothingElse(t *testing.T) {
-	dir := gitLadder(t)
-	stub := filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go")
-	committed, err := os.ReadFile(stub)
-	require.NoError(t, err)
-	mine := []byte(halfDone)
-	require.NoError(t, os.WriteFile(stub, mine, 0o644))
-	notes := filepath.Join(dir, "ladder/01-hit-counter/notes.go")
-	require.NoError(t, os.WriteFile(notes, []byte("package hitcounter\n"), 0o644))
-
-	stdin = strings.NewReader("n\n")
-	out, code := runLadder(t, dir, "reset", "1")
-	require.Equal(t, 0, code, out)
-	require.Contains(t, out, "Nothing changed.")
-	got, _ := os.ReadFile(stub)
-	require.Equal(t, string(mine), string(got), "reset answered no changed the stub")
-
-	t.Setenv("FORCE", "1")
-	out, code = runLadder(t, dir, "reset", "1")
-	require.Equal(t, 0, code, out)
-	require.Contains(t, out, "restored ladder/01-hit-counter/hitcounter.go")
-	got, _ = os.ReadFile(stub)
-	if string(got) != string(committed) {
-		t.Errorf("after reset the stub is not the committed one:\n%s", got)
-	}
-	if _, err := os.Stat(notes); err != nil {
-		t.Errorf("reset removed a file of the learner's that is not the stub: %v", err)
-	}
-	backups, _ := filepath.Glob(filepath.Join(dir, ".ladder/backups/level-1-*/ladder/01-hit-counter/hitcounter.go"))
-	require.Len(t, backups, 1, "one backup of the stub")
-	kept, _ := os.ReadFile(backups[0])
-	require.Equal(t, string(mine), string(kept), "the backup holds the learner's version")
-
-	out, _ = runLadder(t, dir, "reset", "1")
-	require.Contains(t, out, "already as committed")
-}
-
 func TestPollingNoticesAChange(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "a.go")

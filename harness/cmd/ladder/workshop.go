@@ -3,23 +3,36 @@ package main
 import (
 	"github.com/rateladder/rateladder/harness/levels"
 
+	"bytes"
 	"context"
 	"encoding/csv"
+	"errors"
 	"flag"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
+	"os/signal"
+	"path"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
 // cmdStudentCopy writes the repository without solutions/, as a folder an
-// instructor can hand out. It copies what git tracks (or, outside git,
-// every file), and what it does not ignore, so nothing ignored goes with it.
+// instructor can hand out. It copies the last commit (HEAD), never the
+// working tree: nothing untracked, ignored or uncommitted goes with it.
+// It refuses, naming the file, a symlink, a submodule, a file that imports
+// solutions/, and a level whose code is not the stub as shipped; and it
+// writes nothing until the stubs have passed the stub check in a
+// temporary copy.
 func cmdStudentCopy(root string, args []string, stdout, stderr io.Writer) int {
 	if len(args) != 1 || args[0] == "" {
 		fmt.Fprintln(stderr, "usage: ladder student-copy DEST   (make student-copy DEST=dir)")
@@ -34,49 +47,59 @@ func cmdStudentCopy(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s exists and is not empty; name a new folder\n", dest)
 		return 1
 	}
-	files, err := repoFiles(root)
+	head, err := gitOutput(root, "rev-parse", "--verify", "HEAD")
+	if err != nil {
+		fmt.Fprintf(stderr, "student-copy copies the last commit of a git checkout, and there is none here: %v\n", err)
+		return 1
+	}
+	head = strings.TrimSpace(head)
+	warnUncommitted(root, head, stderr)
+	tree, err := gitTree(root, "HEAD")
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	n := 0
-	for _, f := range files {
-		if !inStudentCopy(f) {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(root, f))
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
-		}
-		info, _ := os.Stat(filepath.Join(root, f))
-		target := filepath.Join(dest, f)
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
-		}
-		if err := os.WriteFile(target, data, info.Mode().Perm()); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
-		}
-		n++
+	modPath, err := modulePath(root)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
 	}
-	// A git history lets the student's make reset-level-N work.
+	files, problems := studentCopyFiles(modPath, tree)
+	if len(problems) == 0 {
+		problems, err = checkStubsOf(files, stderr)
+		if err != nil {
+			fmt.Fprintln(stderr, "student-copy: the stub check could not run:", err)
+			return 1
+		}
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(stderr, "student-copy: refused, nothing written. In the last commit (%s):\n", head[:7])
+		for _, p := range problems {
+			fmt.Fprintf(stderr, "  %s\n", p)
+		}
+		return 1
+	}
+	if err := writeEntries(dest, files); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	// A git history lets the student's make reset-level-N find the stubs.
 	if _, err := exec.LookPath("git"); err == nil {
 		for _, a := range [][]string{
 			{"init", "-q"},
 			{"add", "-A"},
-			{"-c", "user.name=rateladder", "-c", "user.email=rateladder@localhost", "commit", "-qm", "rateladder: student copy"},
+			{"-c", "user.name=rateladder", "-c", "user.email=rateladder@localhost", "-c", "commit.gpgsign=false", "commit", "-qm", "rateladder: student copy"},
 		} {
 			cmd := exec.Command("git", a...)
 			cmd.Dir = dest
+			cmd.Env = withoutGitRepoEnv(os.Environ())
 			if out, err := cmd.CombinedOutput(); err != nil {
 				fmt.Fprintf(stderr, "git %s in the copy: %v\n%s", a[0], err, out)
 				return 1
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "Wrote %d files to %s: the ladder without solutions/.\nHand it out as it is; make test there checks the stubs and the harness.\n", n, dest)
+	fmt.Fprintf(stdout, "Wrote %d files to %s: the ladder without solutions/, from commit %s.\nHand it out as it is; make test there checks the stubs and the harness.\n", len(files), dest, head[:7])
 	return 0
 }
 
@@ -90,34 +113,199 @@ func inStudentCopy(path string) bool {
 	return true
 }
 
-// repoFiles lists the files of the repository, slash-separated.
-func repoFiles(root string) ([]string, error) {
-	if out, err := gitOutput(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"); err == nil {
-		var files []string
-		for _, f := range strings.Split(out, "\x00") {
-			if f != "" {
-				if _, err := os.Stat(filepath.Join(root, f)); err == nil {
-					files = append(files, f)
-				}
+// warnUncommitted tells the instructor what the copy leaves out because it
+// is not committed.
+func warnUncommitted(root, head string, stderr io.Writer) {
+	out, err := gitOutput(root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	if err != nil || out == "" {
+		return
+	}
+	var lines []string
+	recs := strings.Split(out, "\x00")
+	for i := 0; i < len(recs); i++ {
+		r := recs[i]
+		if len(r) < 4 {
+			continue
+		}
+		lines = append(lines, r)
+		if r[0] == 'R' || r[0] == 'C' {
+			i++ // a rename carries its old name in the next record
+		}
+	}
+	fmt.Fprintf(stderr, "warning: the working tree has uncommitted changes. The copy is made from the last commit (%s) and does not contain them:\n", head[:7])
+	for i, l := range lines {
+		if i == 10 {
+			fmt.Fprintf(stderr, "  ... and %d more (git status)\n", len(lines)-10)
+			break
+		}
+		fmt.Fprintf(stderr, "  %s\n", l)
+	}
+}
+
+// studentCopyFiles picks the files of the commit a student gets, and lists
+// the problems that forbid a copy.
+func studentCopyFiles(modPath string, tree []treeEntry) (files []treeEntry, problems []string) {
+	levelFiles := map[string]map[string][]byte{} // level folder → its files
+	for _, e := range tree {
+		if !inStudentCopy(e.Path) {
+			continue
+		}
+		switch e.Mode {
+		case "120000":
+			problems = append(problems, fmt.Sprintf("%s is a symlink (to %s): a student copy takes none", e.Path, e.Data))
+			continue
+		case "160000":
+			problems = append(problems, e.Path+" is a submodule: a student copy takes none")
+			continue
+		}
+		if imp := solutionsImport(modPath, e.Path, e.Data); imp != "" {
+			problems = append(problems, fmt.Sprintf("%s imports %s: nothing handed out may import solutions/", e.Path, imp))
+		}
+		if dir, ok := levelOf(e.Path); ok {
+			if levelFiles[dir] == nil {
+				levelFiles[dir] = map[string][]byte{}
+			}
+			levelFiles[dir][e.Path] = e.Data
+		} else if strings.HasPrefix(e.Path, "ladder/") && strings.HasSuffix(e.Path, ".go") {
+			problems = append(problems, e.Path+" is Go code outside every level's folder")
+		}
+		files = append(files, e)
+	}
+	var dirs []string
+	for d := range levelFiles {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	for _, d := range dirs {
+		for _, p := range classifyLevel(modPath, d, levelFiles[d]).Other {
+			problems = append(problems, p+` is not the stub as shipped (a function body other than panic("not implemented: ..."))`)
+		}
+	}
+	return files, problems
+}
+
+// levelOf returns the level folder that holds the file p, if any.
+func levelOf(p string) (string, bool) {
+	parts := strings.SplitN(p, "/", 3)
+	if len(parts) == 3 && parts[0] == "ladder" {
+		for _, l := range levels.All {
+			if l.Dir == parts[0]+"/"+parts[1] {
+				return l.Dir, true
 			}
 		}
-		return files, nil
 	}
-	var files []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	return "", false
+}
+
+// solutionsImport returns the solutions/ package a file imports, or "".
+// Go files are parsed; a go.mod is searched for the path.
+func solutionsImport(modPath, name string, data []byte) string {
+	sol := modPath + "/solutions"
+	isSol := func(ip string) bool { return ip == sol || strings.HasPrefix(ip, sol+"/") }
+	switch {
+	case strings.HasSuffix(name, ".go"):
+		f, err := parser.ParseFile(token.NewFileSet(), name, data, parser.ImportsOnly)
 		if err != nil {
+			// Not Go that parses: search the text instead.
+			if i := bytes.Index(data, []byte(`"`+sol)); i >= 0 {
+				end := bytes.IndexByte(data[i+1:], '"')
+				if end > 0 {
+					return string(data[i+1 : i+1+end])
+				}
+				return sol
+			}
+			return ""
+		}
+		for _, imp := range f.Imports {
+			if ip, err := strconv.Unquote(imp.Path.Value); err == nil && isSol(ip) {
+				return ip
+			}
+		}
+	case path.Base(name) == "go.mod":
+		for _, w := range strings.Fields(string(data)) {
+			if isSol(strings.Trim(w, `"`)) {
+				return w
+			}
+		}
+	}
+	return ""
+}
+
+// checkStubsOf writes files to a temporary folder and runs the stub check
+// there, as make test-stubs does: every case of every level must fail as
+// not implemented. It returns the levels that do not, with their code.
+func checkStubsOf(files []treeEntry, stderr io.Writer) ([]string, error) {
+	tmp, err := os.MkdirTemp("", "ladder-stubcheck-")
+	if err != nil {
+		return nil, err
+	}
+	defer removeAll(tmp)
+	src := filepath.Join(tmp, "src")
+	if err := writeEntries(src, files); err != nil {
+		return nil, err
+	}
+	levelCode := map[string][]string{}
+	for _, e := range files {
+		if dir, ok := levelOf(e.Path); ok && isLevelCode(dir, e.Path) {
+			levelCode[dir] = append(levelCode[dir], e.Path)
+		}
+	}
+	if len(levelCode) == 0 {
+		return nil, nil
+	}
+	fmt.Fprintln(stderr, "Checking that every stub fails every case as not implemented...")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	found, err := checkStubs(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	var problems []string
+	for _, p := range found {
+		// Name the level's code, so the instructor knows which files.
+		for dir, code := range levelCode {
+			if strings.HasPrefix(p, dir+":") || strings.HasPrefix(p, dir+"/") {
+				sort.Strings(code)
+				p += fmt.Sprintf(" (the level's code: %s)", strings.Join(code, ", "))
+				break
+			}
+		}
+		problems = append(problems, p)
+	}
+	return problems, nil
+}
+
+// writeEntries writes commit files under dir.
+func writeEntries(dir string, files []treeEntry) error {
+	for _, e := range files {
+		target := filepath.Join(dir, filepath.FromSlash(e.Path))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return err
 		}
-		if d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
+		mode := os.FileMode(0o644)
+		if e.Mode == "100755" {
+			mode = 0o755
 		}
-		if !d.IsDir() {
-			rel, _ := filepath.Rel(root, path)
-			files = append(files, filepath.ToSlash(rel))
+		if err := os.WriteFile(target, e.Data, mode); err != nil {
+			return err
 		}
-		return nil
-	})
-	return files, err
+	}
+	return nil
+}
+
+// withoutGitRepoEnv drops the variables that would point git at another
+// repository than the folder it runs in.
+func withoutGitRepoEnv(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 // studentResult is one checkout in the class report.
@@ -127,15 +315,44 @@ type studentResult struct {
 	Err    string
 }
 
-// cmdClassReport runs the ladder tests of several student checkouts, a few
-// at a time and each with a time limit, and writes one table for the class.
+const classReportHelp = `usage: ladder class-report [flags] DIR...   (make class-report DIRS="alice bob carol")
+
+Grades each student's checkout and prints one table for the class.
+
+A student's work is graded with the instructor's copy of everything else:
+from each DIR it takes only the learner's files (the stubs, and any .go
+file added in a level's folder, but _test.go files and spec/). The tests,
+specs, READMEs, the list of levels and go.mod come from this checkout. A
+student whose tests or spec differ is marked in the note column.
+
+THIS RUNS THE STUDENTS' CODE, as your user. Each student gets a temporary
+folder with its own HOME, TMPDIR and Go caches, an environment without
+your tokens or keys, and a time limit after which everything it started is
+killed; the folder is deleted afterwards. That contains accidents, not
+attacks: the code can still read and write any file your user can. For
+code you do not trust, run the report in a container or a throwaway
+machine.
+
+flags:
+`
+
+// cmdClassReport grades several student checkouts, a few at a time and
+// each with a time limit, and writes one table for the class.
 func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("class-report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "markdown", "markdown or csv")
-	parallel := fs.Int("parallel", 2, "checkouts tested at once")
-	limit := fs.Duration("timeout", 5*time.Minute, "time allowed for one checkout")
+	parallel := fs.Int("parallel", 2, "checkouts graded at once")
+	limit := fs.Duration("timeout", 5*time.Minute, "time allowed for one checkout's build and tests")
+	cache := fs.String("cache", "", "keep the build cache of this checkout's tests in `DIR`, to start the next report warm\n(default: a new one, deleted afterwards; students' code only ever gets a copy)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), classReportHelp)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	if *format != "markdown" && *format != "csv" {
@@ -144,9 +361,20 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	dirs := fs.Args()
 	if len(dirs) == 0 {
-		fmt.Fprintln(stderr, `usage: make class-report DIRS="alice bob carol" [FORMAT=csv]`)
+		fmt.Fprintln(stderr, `usage: make class-report DIRS="alice bob carol" [FORMAT=csv]   (--help: what it runs)`)
 		return 2
 	}
+	// An interrupt reaches only our process group: stop the students' runs
+	// and delete their folders before leaving.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	g, err := newGrader(ctx, root, *cache)
+	if err != nil {
+		fmt.Fprintln(stderr, "class-report:", err)
+		return 1
+	}
+	defer g.Close()
 	results := make([]studentResult, len(dirs))
 	sem := make(chan struct{}, max(1, *parallel))
 	var wg sync.WaitGroup
@@ -156,10 +384,14 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i] = checkStudent(dir, *limit)
+			results[i] = g.grade(ctx, i, dir, *limit)
 		}()
 	}
 	wg.Wait()
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "class-report: interrupted; the students' processes were stopped and their folders deleted")
+		return 1
+	}
 	if *format == "csv" {
 		writeClassCSV(stdout, results)
 	} else {
@@ -168,25 +400,477 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// checkStudent grades the ladder of one checkout, and runs nothing else.
-func checkStudent(dir string, limit time.Duration) studentResult {
-	res := studentResult{Name: filepath.Base(filepath.Clean(dir))}
-	if _, err := os.Stat(filepath.Join(dir, "ladder")); err != nil {
-		res.Err = "not a rateladder checkout"
+// gradingPlan is what every student's grading copy takes from the
+// instructor's checkout, read once.
+type gradingPlan struct {
+	levels []levels.Level
+	// base holds every file of a grading copy but the learner's: go.mod,
+	// go.sum, harness/ (without nested modules), and each level's README,
+	// hints, tests, spec and shared files (such as level 8's limits/).
+	base map[string][]byte
+	// stubs holds each level's stubs as shipped, for a student who has no
+	// folder for the level.
+	stubs map[string][]byte
+	// checked marks the files of base a student's copy is compared with:
+	// tests, specs and shared code. A difference is noted, never used.
+	checked map[string]bool
+}
+
+// newGradingPlan reads the instructor's checkout at root. Files come from
+// the working tree, but only those git tracks (all, outside git). A
+// level's stubs come from the commit that shipped them (see findShipped),
+// so a reference pasted over the instructor's own stub is never used.
+func newGradingPlan(root string) (*gradingPlan, error) {
+	modPath, err := modulePath(root)
+	if err != nil {
+		return nil, fmt.Errorf("run it from the ladder's top folder: %w", err)
+	}
+	names, inGit := instructorFiles(root)
+	p := &gradingPlan{levels: levels.All, base: map[string][]byte{}, stubs: map[string][]byte{}, checked: map[string]bool{}}
+	levelFiles := map[string]map[string][]byte{}
+	for _, n := range names {
+		info, err := os.Lstat(filepath.Join(root, n))
+		if err != nil || !info.Mode().IsRegular() {
+			continue // deleted, or a symlink
+		}
+		data, err := os.ReadFile(filepath.Join(root, n))
+		if err != nil {
+			return nil, err
+		}
+		if dir, ok := levelOf(n); ok {
+			if levelFiles[dir] == nil {
+				levelFiles[dir] = map[string][]byte{}
+			}
+			levelFiles[dir][n] = data
+			continue
+		}
+		p.base[n] = data
+	}
+	for _, l := range p.levels {
+		files := levelFiles[l.Dir]
+		shared := map[string]bool{}
+		var shipped shippedLevel
+		if inGit {
+			shipped, err = findShipped(root, l)
+		}
+		if !inGit || err != nil {
+			// No history to go by: the working tree's stubs and shared files.
+			code := classifyLevel(modPath, l.Dir, files)
+			shipped = shippedLevel{Code: code, Files: map[string][]byte{}}
+			for _, s := range append(append([]string{}, code.Stubs...), code.Shared...) {
+				shipped.Files[s] = files[s]
+			}
+		}
+		for _, s := range shipped.Code.Shared {
+			shared[s] = true
+		}
+		for _, s := range shipped.Code.Stubs {
+			p.stubs[s] = shipped.Files[s]
+		}
+		for n, data := range files {
+			switch {
+			case isLevelCode(l.Dir, n) && !shared[n]:
+				// The learner's, or the instructor's own code: never graded.
+			default:
+				p.base[n] = data
+				if shared[n] || isTestOrSpec(l.Dir, n) {
+					p.checked[n] = true
+				}
+			}
+		}
+	}
+	return p, nil
+}
+
+// instructorFiles lists the files of root a grading copy may take: go.mod,
+// go.sum, harness/ but its nested modules, and ladder/. They are the files
+// git tracks, or every file outside git.
+func instructorFiles(root string) (names []string, inGit bool) {
+	var all []string
+	if out, err := gitOutput(root, "ls-files", "-z"); err == nil {
+		inGit = true
+		all = strings.Split(out, "\x00")
+	} else {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			rel, _ := filepath.Rel(root, p)
+			rel = filepath.ToSlash(rel)
+			if d.IsDir() && (d.Name() == ".git" || rel == stateDir || rel == "solutions" || rel == "plots") {
+				return filepath.SkipDir
+			}
+			if !d.IsDir() {
+				all = append(all, rel)
+			}
+			return nil
+		})
+	}
+	var nested []string // folders of nested modules, such as harness/plot
+	for _, n := range all {
+		if path.Base(n) == "go.mod" && n != "go.mod" {
+			nested = append(nested, path.Dir(n)+"/")
+		}
+	}
+	for _, n := range all {
+		if n == "" {
+			continue
+		}
+		keep := n == "go.mod" || n == "go.sum" || strings.HasPrefix(n, "harness/") || strings.HasPrefix(n, "ladder/")
+		for _, m := range nested {
+			if strings.HasPrefix(n, m) {
+				keep = false
+			}
+		}
+		if keep {
+			names = append(names, n)
+		}
+	}
+	return names, inGit
+}
+
+// isTestOrSpec reports whether the file p of the level in dir is a test or
+// part of the spec.
+func isTestOrSpec(dir, p string) bool {
+	return strings.HasSuffix(p, "_test.go") || strings.HasPrefix(p, dir+"/spec/")
+}
+
+var errNotCheckout = errors.New("not a rateladder checkout")
+
+// build writes the grading copy of the student checkout studentDir into
+// dest: the plan's base files, with the student's own code in each level
+// (the stubs as shipped where the student has no folder for the level).
+// It returns notes for the report on what the student changed that is not
+// theirs to change. It reads the student's folder without following a
+// symlink. An empty studentDir gives the ladder as shipped.
+func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error) {
+	if studentDir != "" {
+		if info, err := os.Lstat(filepath.Join(studentDir, "ladder")); err != nil || !info.IsDir() {
+			return nil, errNotCheckout
+		}
+	}
+	write := func(name string, data []byte) error {
+		target := filepath.Join(dest, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	}
+	for n, data := range p.base {
+		if err := write(n, data); err != nil {
+			return nil, err
+		}
+	}
+	var testsEdited, sharedEdited, symlinks []string
+	for _, l := range p.levels {
+		levelDir := ""
+		var info fs.FileInfo
+		var err error
+		if studentDir != "" {
+			levelDir = filepath.Join(studentDir, filepath.FromSlash(l.Dir))
+			info, err = os.Lstat(levelDir)
+		}
+		if levelDir == "" || err != nil || !info.IsDir() {
+			// No folder for the level (or a symlink in its place): the
+			// level as shipped, not started.
+			for n, data := range p.stubs {
+				if strings.HasPrefix(n, l.Dir+"/") {
+					if err := write(n, data); err != nil {
+						return nil, err
+					}
+				}
+			}
+			if levelDir != "" && err == nil {
+				symlinks = append(symlinks, l.Dir)
+			}
+			continue
+		}
+		seen := map[string]bool{}
+		err = filepath.WalkDir(levelDir, func(fp string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(studentDir, fp)
+			n := filepath.ToSlash(rel)
+			if !d.Type().IsRegular() {
+				if d.Type()&fs.ModeSymlink != 0 && (isLevelCode(l.Dir, n) || p.checked[n]) {
+					symlinks = append(symlinks, n)
+				}
+				return nil
+			}
+			switch {
+			case p.checked[n]:
+				seen[n] = true
+				data, err := os.ReadFile(fp)
+				if err != nil || !bytes.Equal(data, p.base[n]) {
+					if isTestOrSpec(l.Dir, n) {
+						testsEdited = append(testsEdited, n)
+					} else {
+						sharedEdited = append(sharedEdited, n)
+					}
+				}
+			case isTestOrSpec(l.Dir, n):
+				if strings.HasSuffix(n, ".go") {
+					testsEdited = append(testsEdited, n) // a test file of their own: not run
+				}
+			case isLevelCode(l.Dir, n):
+				data, err := os.ReadFile(fp)
+				if err != nil {
+					return err
+				}
+				return write(n, data)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		for n := range p.checked {
+			if strings.HasPrefix(n, l.Dir+"/") && !seen[n] {
+				if isTestOrSpec(l.Dir, n) {
+					testsEdited = append(testsEdited, n)
+				} else {
+					sharedEdited = append(sharedEdited, n)
+				}
+			}
+		}
+	}
+	if studentDir == "" {
+		return nil, nil
+	}
+	if len(testsEdited) > 0 {
+		notes = append(notes, "tests edited: graded with the original tests ("+someNames(testsEdited)+")")
+	}
+	if len(sharedEdited) > 0 {
+		notes = append(notes, someNames(sharedEdited)+" edited: graded with the original")
+	}
+	if mod, err := os.ReadFile(filepath.Join(studentDir, "go.mod")); err == nil && !bytes.Equal(mod, p.base["go.mod"]) {
+		notes = append(notes, "go.mod edited: graded with the original")
+	}
+	if len(symlinks) > 0 {
+		notes = append(notes, "symlinks ignored ("+someNames(symlinks)+")")
+	}
+	return notes, nil
+}
+
+// someNames lists a few names, sorted, and how many more there are.
+func someNames(names []string) string {
+	sort.Strings(names)
+	if len(names) > 3 {
+		return strings.Join(names[:3], ", ") + fmt.Sprintf(" and %d more", len(names)-3)
+	}
+	return strings.Join(names, ", ")
+}
+
+// grader grades students' checkouts for one class report.
+type grader struct {
+	plan     *gradingPlan
+	tmp      string // the report's temporary folder, with every sandbox
+	cache    string // the warm build cache each sandbox gets a copy of
+	modProxy string // the instructor's module download cache
+}
+
+// newGrader reads the instructor's checkout and builds its tests once with
+// the stubs as shipped, in a sandbox, into the build cache every student's
+// sandbox starts from. cacheDir keeps that cache between reports; "" puts
+// it in the report's temporary folder.
+func newGrader(ctx context.Context, root, cacheDir string) (*grader, error) {
+	plan, err := newGradingPlan(root)
+	if err != nil {
+		return nil, err
+	}
+	modProxy, err := instructorModProxy(root)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "ladder-report-")
+	if err != nil {
+		return nil, err
+	}
+	g := &grader{plan: plan, tmp: tmp, cache: cacheDir, modProxy: modProxy}
+	if g.cache == "" {
+		g.cache = filepath.Join(tmp, "cache")
+	} else if g.cache, err = filepath.Abs(cacheDir); err != nil {
+		g.Close()
+		return nil, err
+	}
+	sb, err := newSandbox(tmp, "warm-up", modProxy)
+	if err != nil {
+		g.Close()
+		return nil, err
+	}
+	defer sb.Remove()
+	sb.GoCache = g.cache
+	if _, err := plan.build("", sb.Src); err != nil {
+		g.Close()
+		return nil, err
+	}
+	// go list -export compiles every package the tests need, and runs
+	// nothing: this is the instructor's code, but no code needs to run.
+	// The levels that run under -race are built both ways.
+	builds := [][]string{{"./ladder/..."}}
+	for _, l := range plan.levels {
+		if l.Race {
+			builds = append(builds, []string{"-race", "./" + l.Dir + "/..."})
+		}
+	}
+	for _, b := range builds {
+		cmd := sb.Command(sb.Src, goTool(), append([]string{"list", "-e", "-export", "-deps", "-test", "-f", "{{if .Error}}{{.ImportPath}}: {{.Error}}{{end}}"}, b...)...)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		stopped, err := runLimited(ctx, time.Hour, cmd)
+		if stopped || err != nil {
+			g.Close()
+			return nil, fmt.Errorf("building the tests of this checkout: %v%s\n%s", err, map[bool]string{true: " (interrupted)"}[stopped], firstLines(errOut.String()+out.String(), 20))
+		}
+	}
+	return g, nil
+}
+
+// Close deletes the report's temporary folder.
+func (g *grader) Close() { removeAll(g.tmp) }
+
+// instructorModProxy makes sure the instructor's module cache holds every
+// module the ladder needs (go mod download, in the instructor's own
+// environment), and returns its download folder, which sandboxes use as
+// their GOPROXY.
+func instructorModProxy(root string) (string, error) {
+	cmd := exec.Command(goTool(), "mod", "download")
+	cmd.Dir = root
+	cmd.Env = learnerEnv()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go mod download: %v\n%s", err, out)
+	}
+	cmd = exec.Command(goTool(), "env", "GOMODCACHE")
+	cmd.Dir = root
+	cmd.Env = learnerEnv()
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMODCACHE: %v", err)
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "cache", "download"), nil
+}
+
+// maxTestOutput is as much of go test's output as the report reads for a
+// student; the ladder's whole output is well under a megabyte.
+const maxTestOutput = 64 << 20
+
+// grade grades one student's checkout in a sandbox of its own, which it
+// deletes afterwards.
+func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Duration) (res studentResult) {
+	res.Name = filepath.Base(filepath.Clean(dir))
+	var notes []string
+	defer func() { res.Err = strings.Join(notes, "; ") }()
+	sb, err := newSandbox(g.tmp, fmt.Sprintf("student-%03d", i), g.modProxy)
+	if err != nil {
+		notes = append(notes, err.Error())
 		return res
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	grades, err := gradeLevels(ctx, dir, levels.All, "")
-	if ctx.Err() != nil {
-		res.Err = fmt.Sprintf("stopped after %v", limit)
+	defer func() {
+		if err := sb.Remove(); err != nil {
+			notes = append(notes, "its temporary folder could not be deleted: "+err.Error())
+		}
+	}()
+	notes, err = g.plan.build(dir, sb.Src)
+	if err != nil {
+		notes = append(notes, err.Error())
 		return res
-	} else if err != nil {
-		res.Err = firstLines(err.Error(), 1)
+	}
+	if err := copyDir(g.cache, sb.GoCache); err != nil {
+		notes = append(notes, "copying the build cache: "+err.Error())
+		return res
+	}
+	stopped := false
+	runner := goRunner{
+		command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
+			return sb.Command(dir, goTool(), args...)
+		},
+		run: func(ctx context.Context, cmd *exec.Cmd) error {
+			s, err := runLimited(ctx, limit, cmd)
+			if s {
+				stopped = true
+			}
+			return err
+		},
+	}
+	grades, err := gradeLevelsWith(ctx, sb.Src, g.plan.levels, "", runner)
+	switch {
+	case stopped && ctx.Err() != nil:
+		notes = append(notes, "interrupted")
+		return res
+	case stopped:
+		notes = append(notes, fmt.Sprintf("stopped after %v", limit))
+		return res
+	case err != nil:
+		notes = append(notes, firstLines(err.Error(), 1))
 		return res
 	}
 	res.Levels = report(grades).Levels
 	return res
+}
+
+// copyDir copies the regular files under src to dst, keeping their modes.
+// A missing src copies nothing.
+func copyDir(src, dst string) error {
+	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
+		return os.MkdirAll(dst, 0o755)
+	}
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		in, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		out, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode().Perm())
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	})
+}
+
+// learnerPackages finds the package folders of a level by reading the file
+// tree, so the report runs nothing in a student's folder but go test.
+func learnerPackages(root, levelDir string) []string {
+	seen := map[string]bool{}
+	filepath.WalkDir(filepath.Join(root, levelDir), func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && (d.Name() == "spec" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") {
+			rel, _ := filepath.Rel(root, filepath.Dir(path))
+			seen["./"+filepath.ToSlash(rel)] = true
+		}
+		return nil
+	})
+	var pkgs []string
+	for p := range seen {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	return pkgs
 }
 
 func lastDone(levels []levelReport) string {
