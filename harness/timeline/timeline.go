@@ -82,10 +82,6 @@ type Call[T any] struct {
 	// Accept, if set, replaces the comparison with Want, for calls whose
 	// answer may lie in a range; Want then describes the range in words.
 	Accept func(got any) bool
-	// Source, if set, is the spec's own Go for this call, such as
-	// "remembers(1, 2)", for GoSource to print when the spec's helper is not
-	// named after the method.
-	Source string
 }
 
 // Verdict is how a case ended.

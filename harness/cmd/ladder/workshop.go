@@ -751,10 +751,6 @@ func instructorModProxy(root string) (string, error) {
 	return filepath.Join(strings.TrimSpace(string(out)), "cache", "download"), nil
 }
 
-// maxTestOutput is as much of go test's output as the report reads for a
-// student; the ladder's whole output is well under a megabyte.
-const maxTestOutput = 64 << 20
-
 // grade grades one student's checkout in a sandbox of its own, which it
 // deletes afterwards.
 func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Duration) (res studentResult) {
@@ -846,31 +842,6 @@ func copyDir(src, dst string) error {
 		}
 		return out.Close()
 	})
-}
-
-// learnerPackages finds the package folders of a level by reading the file
-// tree, so the report runs nothing in a student's folder but go test.
-func learnerPackages(root, levelDir string) []string {
-	seen := map[string]bool{}
-	filepath.WalkDir(filepath.Join(root, levelDir), func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && (d.Name() == "spec" || d.Name() == "testdata") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(path, ".go") {
-			rel, _ := filepath.Rel(root, filepath.Dir(path))
-			seen["./"+filepath.ToSlash(rel)] = true
-		}
-		return nil
-	})
-	var pkgs []string
-	for p := range seen {
-		pkgs = append(pkgs, p)
-	}
-	sort.Strings(pkgs)
-	return pkgs
 }
 
 func lastDone(levels []levelReport) string {

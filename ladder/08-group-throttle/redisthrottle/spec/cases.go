@@ -353,7 +353,6 @@ func scriptFlush(b *backend) call {
 			return nil
 		},
 		Want:   nil,
-		Source: "scriptFlush(b)",
 	}
 }
 
