@@ -1,0 +1,55 @@
+package throttle
+
+import "math/bits"
+
+// bucket holds up to Requests tokens, gains Requests per Per, and starts
+// full. With g = gcd(Requests, Per in ns), one token is unit = Per/g units
+// and the bucket gains refill = Requests/g units a nanosecond, so every
+// quantity is a whole number and RetryAfter can be exact.
+type bucket struct {
+	rule
+	unit   int64 // units in one token
+	refill int64 // units gained per nanosecond
+	full   int64 // capacity in units: requests·unit
+}
+
+// bucketState is one client's or group's bucket.
+type bucketState struct {
+	at    int64 // the instant of the latest charge
+	level int64 // the units left after it
+}
+
+func (a *bucket) fresh(now int64) bucketState { return bucketState{at: now, level: a.full} }
+
+// levelAt returns the units in the bucket at now: the level after the
+// latest charge plus the refill since, at most full. The product is taken
+// in 128 bits, so a bucket left alone for centuries is simply full.
+func (a *bucket) levelAt(st *bucketState, now int64) int64 {
+	hi, lo := bits.Mul64(since(st.at, now), uint64(a.refill))
+	if hi != 0 || lo >= uint64(a.full-st.level) {
+		return a.full
+	}
+	return st.level + int64(lo)
+}
+
+func (a *bucket) room(st *bucketState, now int64) int64 {
+	switch lv := a.levelAt(st, now); {
+	case lv == a.full:
+		return a.requests
+	case lv < a.unit:
+		return 0
+	default:
+		return lv / a.unit
+	}
+}
+
+func (a *bucket) charge(st *bucketState, now, n int64) {
+	st.level = a.levelAt(st, now) - n*a.unit
+	st.at = now
+}
+
+func (a *bucket) wait(st *bucketState, now, n int64) int64 {
+	return ceilDiv(n*a.unit-a.levelAt(st, now), a.refill)
+}
+
+func (a *bucket) stamp(st *bucketState) int64 { return st.at }
