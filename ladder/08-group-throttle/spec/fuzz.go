@@ -47,7 +47,8 @@ var (
 // fuzzLimit picks a limit; with ManyBuckets skipped, a sliding window has
 // 2 buckets, and with WholeRange skipped, Per is at most a minute. A limit
 // New may refuse (a ring whose wait is longer than a Duration, a token
-// bucket too large for exact arithmetic) becomes one a minute long.
+// bucket too large for exact arithmetic) becomes one a minute long, and if
+// need be 60 a minute.
 func fuzzLimit(in *timeline.Choices, skip Feature) limits.Limit {
 	l := limits.Limit{
 		Algorithm: limits.Algorithm(in.Intn(3)),
@@ -68,6 +69,9 @@ func fuzzLimit(in *timeline.Choices, skip Feature) limits.Limit {
 	}
 	if modelCheck("", l) != nil {
 		l.Per = minute
+	}
+	if modelCheck("", l) != nil {
+		l.Requests = 60
 	}
 	return l
 }
