@@ -32,15 +32,26 @@ func (a *bucket) levelAt(st *bucketState, now int64) int64 {
 	return st.level + int64(lo)
 }
 
-func (a *bucket) room(st *bucketState, now int64) int64 {
-	switch lv := a.levelAt(st, now); {
+func (a *bucket) room(st *bucketState, now int64) int64 { return a.tokens(a.levelAt(st, now)) }
+
+// tokens is the whole tokens in lv units.
+func (a *bucket) tokens(lv int64) int64 {
+	switch {
 	case lv == a.full:
 		return a.requests
 	case lv < a.unit:
 		return 0
-	default:
-		return lv / a.unit
 	}
+	return lv / a.unit
+}
+
+func (a *bucket) take(st *bucketState, now, n int64) (room, stamp int64) {
+	lv := a.levelAt(st, now)
+	room, stamp = a.tokens(lv), st.at
+	if n <= room {
+		st.level, st.at = lv-n*a.unit, now
+	}
+	return room, stamp
 }
 
 func (a *bucket) charge(st *bucketState, now, n int64) {

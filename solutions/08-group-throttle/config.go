@@ -44,6 +44,9 @@ type algorithm[S any] interface {
 	room(st *S, now int64) int64
 	// charge counts n <= room(st, now) requests at now.
 	charge(st *S, now, n int64)
+	// take is room and, if n fits, charge, in one call: it returns the
+	// room before the charge, and the stamp.
+	take(st *S, now, n int64) (room, stamp int64)
 	// wait returns the shortest wait from now after which n requests
 	// would be allowed, if nothing else is charged; room(st, now) < n <=
 	// requests. It is at most Per plus a bucket.

@@ -26,6 +26,20 @@ func (a *fixed) charge(st *fixedState, now, n int64) {
 	st.used += n
 }
 
+func (a *fixed) take(st *fixedState, now, n int64) (room, stamp int64) {
+	stamp = st.last
+	if now > st.last {
+		if n <= a.requests {
+			*st = fixedState{last: lastOf(now, a.per), used: n}
+		}
+		return a.requests, stamp
+	}
+	if room = a.requests - st.used; n <= room {
+		st.used += n
+	}
+	return room, stamp
+}
+
 // wait is the time to the window's end. A denial happens only inside the
 // window of the latest charge; the window may end past the last instant an
 // int64 holds, so the wait comes from now's place in it, not from last.

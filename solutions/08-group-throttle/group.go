@@ -122,11 +122,9 @@ func newMembers(seed maphash.Seed, groups map[string]group) members {
 	return m
 }
 
-// find returns the group of the client with hash h, or nil.
+// find returns the group of the client with hash h, or nil. There is at
+// least one group.
 func (m *members) find(client string, h uint64) group {
-	if len(m.slots) == 0 {
-		return nil
-	}
 	mask := uint64(len(m.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := &m.slots[i]

@@ -83,6 +83,25 @@ func (a *sliding2) charge(st *sliding2State, now, n int64) {
 	st.cur += n
 }
 
+func (a *sliding2) take(st *sliding2State, now, n int64) (room, stamp int64) {
+	stamp = st.end
+	switch {
+	case now <= st.end:
+		if room = max(0, a.requests-st.cur-a.weighted(st.prev, a.elapsed(st.end, now))); n <= room {
+			st.cur += n
+		}
+	case since(st.end, now) <= uint64(a.width):
+		if room = a.requests - a.weighted(st.cur, now-st.end-1); n <= room {
+			st.prev, st.cur, st.end = st.cur, n, addSat(st.end, a.width)
+		}
+	default:
+		if room = a.requests; n <= room {
+			*st = sliding2State{end: lastOf(now, a.width), cur: n}
+		}
+	}
+	return room, stamp
+}
+
 // wait lets time run on from now: first the oldest bucket fades while the
 // newest counts whole; if that is not enough, the newest becomes the
 // oldest, one bucket later, and fades in turn.
@@ -205,6 +224,14 @@ func (a *slidingRing) charge(st *ringState, now, n int64) {
 	}
 	st.cur += n
 	st.total += uint64(n)
+}
+
+func (a *slidingRing) take(st *ringState, now, n int64) (room, stamp int64) {
+	room, stamp = a.room(st, now), st.end
+	if n <= room {
+		a.charge(st, now, n)
+	}
+	return room, stamp
 }
 
 // wait walks the window at now from its oldest bucket: while the ring

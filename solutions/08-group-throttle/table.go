@@ -8,12 +8,16 @@ import (
 
 // The client table is split into numShards independently locked shards, so
 // that goroutines serving different clients rarely wait for each other. A
-// client's name is hashed once: the low bits pick its shard, the high 32
-// bits are its tag in the shard's index.
+// client's name is hashed once, with maphash: the low bits pick its shard,
+// bits 32 and up its home slot in the shard's index, and the top 7 bits are
+// its tag there.
 const (
 	numShards = 64 // a power of two, so that picking one is a mask
 	chunkBits = 8
 	chunkSize = 1 << chunkBits // entries are allocated this many at a time
+	posBits   = 25             // an index slot: a 7-bit tag, then position+1
+	posMask   = 1<<posBits - 1
+	maxLive   = posMask - 1 // entries a shard can hold: 2^31 clients in all
 )
 
 // clientTable is every client's state under the PerClient limit.
@@ -28,7 +32,7 @@ type clientTable interface {
 }
 
 // table is the client table for an algorithm whose state is S. States are
-// stored by value in the entries, so a known client costs one index probe
+// stored by value in the entries, so a known client costs one index slot
 // and one entry, and allocates nothing.
 type table[S any] struct {
 	alg    algorithm[S]
@@ -57,24 +61,34 @@ type shard[S any] struct {
 	// headDrop is the instant after which the list's first entry may be
 	// dropped; math.MaxInt64 when the list is empty.
 	headDrop   int64
-	head, tail int32 // the list, through entry.prev and entry.next; -1 when empty
+	head, tail int32 // the list, through the links; -1 when empty
 	free       int32 // a dropped entry to reuse, the rest linked through next; -1 if none
 	used       int32 // entries ever handed out
 	live       int32 // entries held
-	// index holds, for each entry, its tag in the high 32 bits and its
-	// position+1 in the low 32; 0 is an empty slot. Linear probing from
-	// tag & (len-1).
-	index  []uint64
-	chunks []*[chunkSize]entry[S]
+	// index holds, for each entry, its tag in the top 7 bits and its
+	// position+1 in the low 25; 0 is an empty slot. Linear probing from
+	// the home slot, at most three quarters full.
+	index  []uint32
+	chunks []chunk[S]
 	_      [16]byte // a shard is 128 bytes: no two shards' locks share a cache line
+}
+
+// chunk holds chunkSize entries and their links. The links are apart from
+// the entries, which they would push across cache lines, and are touched
+// only when an entry moves in the list.
+type chunk[S any] struct {
+	entries *[chunkSize]entry[S]
+	links   *[chunkSize]link
 }
 
 // entry is one client's state.
 type entry[S any] struct {
-	name       string
-	prev, next int32
-	st         S
+	name string
+	st   S
 }
+
+// link is an entry's place in the shard's list.
+type link struct{ prev, next int32 }
 
 func newTable[S any](alg algorithm[S], r rule, seed maphash.Seed) *table[S] {
 	c := &table[S]{alg: alg, rule: r, seed: seed}
@@ -88,9 +102,12 @@ func newTable[S any](alg algorithm[S], r rule, seed maphash.Seed) *table[S] {
 	return c
 }
 
+// home and tag split a hash for the index.
+func home(h uint64) uint32 { return uint32(h >> 32) }
+func tag(h uint64) uint32  { return uint32(h>>57) << posBits }
+
 func (c *table[S]) allowN(name string, h uint64, want, clockNow, now int64, g group) Decision {
 	sh := &c.shards[h%numShards]
-	tag := uint32(h >> 32)
 	// Lock order: the client's shard, then its group. Both are held for
 	// the whole decision, which is what makes it all or nothing.
 	sh.mu.Lock()
@@ -99,10 +116,47 @@ func (c *table[S]) allowN(name string, h uint64, want, clockNow, now int64, g gr
 		now = g.enter(now)
 	}
 	if now > sh.now {
-		c.moveTo(sh, now)
+		sh.now = now
+		if now > sh.last || now > sh.headDrop {
+			c.moveTo(sh, now)
+		}
+	}
+	// The home slot holds the client most of the time; find walks on from
+	// there.
+	p := int32(-1)
+	if n := uint32(len(sh.index)); n > 0 {
+		if v := sh.index[home(h)&(n-1)]; v != 0 && v&^posMask == tag(h) && sh.at(int32(v&posMask)-1).name == name {
+			p = int32(v&posMask) - 1
+		} else if v != 0 {
+			p = sh.find(name, h)
+		}
+	}
+	if p < 0 || g != nil {
+		return c.decide(sh, p, name, h, want, clockNow, now, g)
 	}
 
-	p := sh.find(name, tag)
+	// A known client outside any group: one call to its algorithm.
+	e := sh.at(p)
+	room, stamp := c.alg.take(&e.st, now, want)
+	if want <= room {
+		if stamp < sh.first {
+			c.unlink(sh, p)
+			c.push(sh, p)
+		}
+		sh.mu.Unlock()
+		return Decision{Allowed: true, Remaining: int(room - want)}
+	}
+	d := Decision{Remaining: int(room)}
+	if want <= c.rule.requests { // else never: RetryAfter stays 0
+		d.RetryAfter = retryAfter(since(clockNow, now), c.alg.wait(&e.st, now, want))
+	}
+	sh.mu.Unlock()
+	return d
+}
+
+// decide is allowN for a new client or a client in a group, from its
+// position p in the shard (-1 if new). It unlocks the shard and the group.
+func (c *table[S]) decide(sh *shard[S], p int32, name string, h uint64, want, clockNow, now int64, g group) Decision {
 	var e *entry[S]
 	room := c.rule.requests // a client without state is a fresh one
 	if p >= 0 {
@@ -116,7 +170,7 @@ func (c *table[S]) allowN(name string, h uint64, want, clockNow, now int64, g gr
 
 	if want <= room && want <= groupRoom {
 		if e == nil {
-			p = sh.insert(name, tag, c.alg.fresh(now))
+			p = sh.insert(name, h, c.alg.fresh(now), c.seed)
 			e = sh.at(p)
 			c.alg.charge(&e.st, now, want)
 			c.push(sh, p)
@@ -137,27 +191,22 @@ func (c *table[S]) allowN(name string, h uint64, want, clockNow, now int64, g gr
 	}
 
 	d := Decision{Remaining: int(min(room, groupRoom))}
-	if want > c.rule.requests || g != nil && want > g.requests() {
-		if g != nil {
-			g.leave()
+	if want <= c.rule.requests && (g == nil || want <= g.requests()) { // else never: RetryAfter stays 0
+		// Each limit, left alone, only gets better with time, so both
+		// allow from the later of the two waits.
+		var wait int64
+		if want > room {
+			wait = c.alg.wait(&e.st, now, want)
 		}
-		sh.mu.Unlock()
-		return d // never: RetryAfter stays 0
-	}
-	// Each limit, left alone, only gets better with time, so both allow
-	// from the later of the two waits.
-	var wait int64
-	if want > room {
-		wait = c.alg.wait(&e.st, now, want)
-	}
-	if want > groupRoom {
-		wait = max(wait, g.wait(now, want))
+		if want > groupRoom {
+			wait = max(wait, g.wait(now, want))
+		}
+		d.RetryAfter = retryAfter(since(clockNow, now), wait)
 	}
 	if g != nil {
 		g.leave()
 	}
 	sh.mu.Unlock()
-	d.RetryAfter = retryAfter(since(clockNow, now), wait)
 	return d
 }
 
@@ -167,6 +216,7 @@ func (c *table[S]) count(now int64) int {
 		sh := &c.shards[i]
 		sh.mu.Lock()
 		if now > sh.now {
+			sh.now = now
 			c.moveTo(sh, now)
 		}
 		n += int(sh.live)
@@ -175,11 +225,10 @@ func (c *table[S]) count(now int64) int {
 	return n
 }
 
-// moveTo brings the shard's time forward to now and drops every entry
-// that may be dropped at now. Each entry is dropped once, so this is
-// amortized O(1) per charge.
+// moveTo follows the shard's time, just moved forward to now: it moves
+// on to now's span, and drops every entry that may be dropped at now. Each
+// entry is dropped once, so this is amortized O(1) per charge.
 func (c *table[S]) moveTo(sh *shard[S], now int64) {
-	sh.now = now
 	if now > sh.last {
 		sh.first, sh.last = firstOf(now, c.rule.per), lastOf(now, c.rule.per)
 	}
@@ -192,110 +241,121 @@ func (c *table[S]) moveTo(sh *shard[S], now int64) {
 
 // push puts entry p, just charged, at the end of the list.
 func (c *table[S]) push(sh *shard[S], p int32) {
-	e := sh.at(p)
-	e.prev, e.next = sh.tail, -1
+	l := sh.link(p)
+	l.prev, l.next = sh.tail, -1
 	if sh.tail >= 0 {
-		sh.at(sh.tail).next = p
+		sh.link(sh.tail).next = p
 	} else {
 		sh.head = p
-		sh.headDrop = c.rule.dropAfter(c.alg.stamp(&e.st))
+		sh.headDrop = c.rule.dropAfter(c.alg.stamp(&sh.at(p).st))
 	}
 	sh.tail = p
 }
 
 // unlink takes entry p out of the list.
 func (c *table[S]) unlink(sh *shard[S], p int32) {
-	e := sh.at(p)
-	if e.prev >= 0 {
-		sh.at(e.prev).next = e.next
+	l := sh.link(p)
+	if l.prev >= 0 {
+		sh.link(l.prev).next = l.next
 	} else {
-		sh.head = e.next
+		sh.head = l.next
 		sh.headDrop = math.MaxInt64
-		if e.next >= 0 {
-			sh.headDrop = c.rule.dropAfter(c.alg.stamp(&sh.at(e.next).st))
+		if l.next >= 0 {
+			sh.headDrop = c.rule.dropAfter(c.alg.stamp(&sh.at(l.next).st))
 		}
 	}
-	if e.next >= 0 {
-		sh.at(e.next).prev = e.prev
+	if l.next >= 0 {
+		sh.link(l.next).prev = l.prev
 	} else {
-		sh.tail = e.prev
+		sh.tail = l.prev
 	}
 }
 
 func (sh *shard[S]) at(p int32) *entry[S] {
-	return &sh.chunks[p>>chunkBits][p&(chunkSize-1)]
+	return &sh.chunks[p>>chunkBits].entries[p&(chunkSize-1)]
 }
 
-// find returns the position of the entry named name, or -1.
-func (sh *shard[S]) find(name string, tag uint32) int32 {
+func (sh *shard[S]) link(p int32) *link {
+	return &sh.chunks[p>>chunkBits].links[p&(chunkSize-1)]
+}
+
+// find returns the position of the entry named name, with hash h, or -1.
+func (sh *shard[S]) find(name string, h uint64) int32 {
 	if len(sh.index) == 0 {
 		return -1
 	}
 	mask := uint32(len(sh.index) - 1)
-	for i := tag & mask; ; i = (i + 1) & mask {
+	t := tag(h)
+	for i := home(h) & mask; ; i = (i + 1) & mask {
 		v := sh.index[i]
 		if v == 0 {
 			return -1
 		}
-		if uint32(v>>32) == tag {
-			if p := int32(uint32(v)) - 1; sh.at(p).name == name {
+		if v&^posMask == t {
+			if p := int32(v&posMask) - 1; sh.at(p).name == name {
 				return p
 			}
 		}
 	}
 }
 
-// insert adds an entry and returns its position. The index is kept at
-// most three quarters full.
-func (sh *shard[S]) insert(name string, tag uint32, st S) int32 {
+// insert adds an entry and returns its position.
+func (sh *shard[S]) insert(name string, h uint64, st S, seed maphash.Seed) int32 {
+	if sh.live == maxLive {
+		panic("throttle: more than 2^31 clients hold state")
+	}
 	if 4*(int(sh.live)+1) > 3*len(sh.index) {
-		sh.grow()
+		sh.grow(seed)
 	}
 	p := sh.free
 	if p >= 0 {
-		sh.free = sh.at(p).next
+		sh.free = sh.link(p).next
 	} else {
 		p = sh.used
 		if int(p>>chunkBits) == len(sh.chunks) {
-			sh.chunks = append(sh.chunks, new([chunkSize]entry[S]))
+			sh.chunks = append(sh.chunks, chunk[S]{new([chunkSize]entry[S]), new([chunkSize]link)})
 		}
 		sh.used++
 	}
 	e := sh.at(p)
 	e.name, e.st = name, st
-	sh.place(uint64(tag)<<32 | uint64(p+1))
+	sh.place(h, p)
 	sh.live++
 	return p
 }
 
-// place puts an index value in the first empty slot from its tag.
-func (sh *shard[S]) place(v uint64) {
+// place puts entry p, with hash h, in the first empty slot from its home.
+func (sh *shard[S]) place(h uint64, p int32) {
 	mask := uint32(len(sh.index) - 1)
-	i := uint32(v>>32) & mask
+	i := home(h) & mask
 	for sh.index[i] != 0 {
 		i = (i + 1) & mask
 	}
-	sh.index[i] = v
+	sh.index[i] = tag(h) | uint32(p+1)
 }
 
-func (sh *shard[S]) grow() {
+// grow doubles the index. A slot keeps only 7 bits of its entry's hash, so
+// each name is hashed again: amortized, once per insert.
+func (sh *shard[S]) grow(seed maphash.Seed) {
 	old := sh.index
-	sh.index = make([]uint64, max(16, 2*len(old)))
+	sh.index = make([]uint32, max(16, 2*len(old)))
 	for _, v := range old {
 		if v != 0 {
-			sh.place(v)
+			p := int32(v&posMask) - 1
+			sh.place(maphash.String(seed, sh.at(p).name), p)
 		}
 	}
 }
 
 // remove drops entry p, already out of the list: it leaves the index by
 // backward-shift deletion, so that no tombstones are needed, and its slot
-// is kept for the next new client.
+// is kept for the next new client. The homes of the slots shifted are
+// worked out from their names again.
 func (sh *shard[S]) remove(p int32, seed maphash.Seed) {
 	e := sh.at(p)
 	mask := uint32(len(sh.index) - 1)
-	i := uint32(maphash.String(seed, e.name)>>32) & mask
-	for uint32(sh.index[i]) != uint32(p+1) {
+	i := home(maphash.String(seed, e.name)) & mask
+	for sh.index[i]&posMask != uint32(p+1) {
 		i = (i + 1) & mask
 	}
 	for j := i; ; {
@@ -305,14 +365,15 @@ func (sh *shard[S]) remove(p int32, seed maphash.Seed) {
 			break
 		}
 		// v may fill the hole at i unless its home lies cyclically in (i, j].
-		if home := uint32(v>>32) & mask; (j-home)&mask >= (j-i)&mask {
+		if at := home(maphash.String(seed, sh.at(int32(v&posMask)-1).name)) & mask; (j-at)&mask >= (j-i)&mask {
 			sh.index[i] = v
 			i = j
 		}
 	}
 	sh.index[i] = 0
 	var zero S
-	e.name, e.st, e.prev, e.next = "", zero, -1, sh.free
+	e.name, e.st = "", zero
+	*sh.link(p) = link{-1, sh.free}
 	sh.free = p
 	sh.live--
 }

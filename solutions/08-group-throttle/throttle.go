@@ -127,7 +127,11 @@ func (t *Throttler) AllowN(client string, n int) Decision {
 	}
 	clockNow := t.read()
 	h := maphash.String(t.seed, client)
-	return t.clients.allowN(client, h, int64(n), clockNow, t.advance(clockNow), t.members.find(client, h))
+	var g group
+	if len(t.members.slots) > 0 {
+		g = t.members.find(client, h)
+	}
+	return t.clients.allowN(client, h, int64(n), clockNow, t.advance(clockNow), g)
 }
 
 // Len returns the number of clients and groups whose state is held at the
@@ -163,7 +167,7 @@ var (
 func (t *Throttler) read() int64 {
 	now := t.clk.Now()
 	if s := now.Unix(); s > minSecond && s < maxSecond {
-		return now.UnixNano()
+		return s*1e9 + int64(now.Nanosecond())
 	}
 	switch {
 	case now.Before(minTime):
