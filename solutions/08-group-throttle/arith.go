@@ -55,15 +55,6 @@ func firstOf(now, per int64) int64 {
 	return first
 }
 
-// ceilDiv is ceil(a/b) for a >= 0, b > 0, without the overflow of
-// (a+b-1)/b near the top of int64.
-func ceilDiv(a, b int64) int64 {
-	if a == 0 {
-		return 0
-	}
-	return (a-1)/b + 1
-}
-
 // mulDivFloor is floor(a·b/c) for a, b >= 0, c > 0 and a < c, computed in
 // 128 bits; a < c keeps the quotient below b.
 func mulDivFloor(a, b, c int64) int64 {
@@ -88,4 +79,32 @@ func gcd(a, b int64) int64 {
 		a, b = b, a%b
 	}
 	return a
+}
+
+// divider divides uint64s by a divisor fixed when it is made, with a
+// multiplication and shifts instead of a DIV instruction, which costs tens
+// of cycles: the round-up method of Granlund and Montgomery, "Division by
+// invariant integers using multiplication" (1994), exact for every uint64.
+type divider struct {
+	d     uint64
+	m     uint64 // floor(2^64·(2^l − d)/d) + 1
+	shift uint8  // l − 1, where l = ceil(log2 d)
+}
+
+func newDivider(d uint64) divider {
+	if d < 2 {
+		return divider{d: d}
+	}
+	l := uint(bits.Len64(d - 1)) // ceil(log2 d)
+	m, _ := bits.Div64(uint64(1)<<l-d, 0, d)
+	return divider{d: d, m: m + 1, shift: uint8(l - 1)}
+}
+
+// div returns n / d.
+func (v divider) div(n uint64) uint64 {
+	if v.d < 2 {
+		return n // d is 1
+	}
+	t, _ := bits.Mul64(v.m, n)
+	return (t + (n-t)>>1) >> v.shift
 }

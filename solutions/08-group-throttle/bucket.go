@@ -11,6 +11,9 @@ type bucket struct {
 	unit   int64 // units in one token
 	refill int64 // units gained per nanosecond
 	full   int64 // capacity in units: requests·unit
+	// byUnit and byRefill divide by unit and refill without a DIV
+	// instruction: a bucket neither full nor empty divides on every call.
+	byUnit, byRefill divider
 }
 
 // bucketState is one client's or group's bucket.
@@ -42,7 +45,7 @@ func (a *bucket) tokens(lv int64) int64 {
 	case lv < a.unit:
 		return 0
 	}
-	return lv / a.unit
+	return int64(a.byUnit.div(uint64(lv)))
 }
 
 func (a *bucket) take(st *bucketState, now, n int64) (room, stamp int64) {
@@ -59,8 +62,10 @@ func (a *bucket) charge(st *bucketState, now, n int64) {
 	st.at = now
 }
 
+// wait is the time the missing units take to refill, rounded up; more
+// than 0 units are missing.
 func (a *bucket) wait(st *bucketState, now, n int64) int64 {
-	return ceilDiv(n*a.unit-a.levelAt(st, now), a.refill)
+	return int64(a.byRefill.div(uint64(n*a.unit-a.levelAt(st, now)-1))) + 1
 }
 
 func (a *bucket) stamp(st *bucketState) int64 { return st.at }

@@ -120,6 +120,15 @@ func compile(field string, l Limit) (kind, error) {
 				field, l.Requests, l.Per)
 		}
 		a.full = int64(full)
+		a.byUnit, a.byRefill = newDivider(uint64(a.unit)), newDivider(uint64(a.refill))
 		return kindOf[bucketState]{a, r}, nil
 	}
 }
+
+// Each algorithm is an algorithm of its own state.
+var (
+	_ algorithm[fixedState]    = (*fixed)(nil)
+	_ algorithm[sliding2State] = (*sliding2)(nil)
+	_ algorithm[ringState]     = (*slidingRing)(nil)
+	_ algorithm[bucketState]   = (*bucket)(nil)
+)
