@@ -1,5 +1,7 @@
 package throttle
 
+import mathbits "math/bits"
+
 // window is what both forms of the sliding window share: B buckets of
 // width w = Per/(B−1), bucket i covering [i·w, (i+1)·w). At now, in bucket
 // c, elapsed e into it, the window (now−Per, now] holds buckets c−B+2 … c
@@ -118,7 +120,8 @@ func (a *sliding2) stamp(st *sliding2State) int64 { return st.end }
 // slidingRing is the sliding window with three buckets or more, in a ring
 // with a running total, so that a call costs the same whatever B is. The
 // newest and oldest counts are also kept beside the ring, so that a client
-// charged again in the same bucket does not touch the ring at all.
+// charged again in the same bucket does not touch the ring at all, and a
+// bitmap of the buckets that hold requests lets wait skip the empty ones.
 type slidingRing struct{ window }
 
 // ringState is one client's or group's ring.
@@ -129,14 +132,15 @@ type ringState struct {
 	oldest int64  // the requests in bucket k−B+1, ring[(pos+1) mod B]
 	total  uint64 // the requests in buckets k−B+1 … k: up to twice Requests
 	pos    int64  // the slot of bucket k
-	ring   []int64
+	// ring holds B counters, bucket i in slot i mod B, then a bitmap of the
+	// slots whose counter is not 0, in ceil(B/64) words.
+	ring []int64
 }
 
-// fresh allocates the new client's ring: B counters, which is the one
-// allocation a new client of a ring makes; a known client allocates
-// nothing.
+// fresh allocates the new client's ring, which is the one allocation a
+// new client of a ring makes; a known client allocates nothing.
 func (a *slidingRing) fresh(now int64) ringState {
-	return ringState{k: floorDiv(now, a.width), end: lastOf(now, a.width), ring: make([]int64, a.buckets)}
+	return ringState{k: floorDiv(now, a.width), end: lastOf(now, a.width), ring: make([]int64, a.buckets+(a.buckets+63)/64)}
 }
 
 // slot returns the count in slot s.
@@ -145,6 +149,21 @@ func (st *ringState) slot(s int64) int64 {
 		return st.cur
 	}
 	return st.ring[s]
+}
+
+// mark sets or clears slot s in the bitmap after the counters.
+func (a *slidingRing) mark(st *ringState, s int64, on bool) {
+	w := &st.ring[a.buckets+s>>6]
+	if on {
+		*w |= 1 << (s & 63)
+	} else {
+		*w &^= 1 << (s & 63)
+	}
+}
+
+// marked returns the bitmap's bits from slot s to the end of its word.
+func (a *slidingRing) marked(st *ringState, s int64) uint64 {
+	return uint64(st.ring[a.buckets+s>>6]) >> (s & 63)
 }
 
 // next is the slot after s.
@@ -212,6 +231,7 @@ func (a *slidingRing) charge(st *ringState, now, n int64) {
 		for i := uint64(0); i < d; i++ {
 			st.pos = a.next(st.pos)
 			st.ring[st.pos] = 0
+			a.mark(st, st.pos, false)
 		}
 		if d == 1 {
 			st.end = addSat(st.end, a.width)
@@ -221,6 +241,9 @@ func (a *slidingRing) charge(st *ringState, now, n int64) {
 		st.k += int64(d)
 		st.cur, st.total = 0, total
 		st.oldest = st.ring[a.next(st.pos)]
+	}
+	if st.cur == 0 {
+		a.mark(st, st.pos, true)
 	}
 	st.cur += n
 	st.total += uint64(n)
@@ -237,25 +260,38 @@ func (a *slidingRing) take(st *ringState, now, n int64) (room, stamp int64) {
 // wait walks the window at now from its oldest bucket: while the ring
 // stands in bucket c+j, the bucket c−B+1+j fades and every newer one counts
 // whole. The first j at which the newer ones leave room for n is the
-// bucket to wait for; enter finds the instant in it.
+// bucket to wait for; enter finds the instant in it. An empty bucket
+// changes nothing, and the walk never stops at one (the request was denied
+// with the oldest bucket counted), so the bitmap skips them, 64 at a time.
 func (a *slidingRing) wait(st *ringState, now, n int64) int64 {
 	d, e, rest := a.look(st, now)
-	s := st.pos + int64(d)
+	s := st.pos + int64(d) + 1 // the slot of the oldest bucket of the window
 	for s >= a.buckets {
 		s -= a.buckets
 	}
 	charged := a.buckets - int64(d) // the buckets of the window that are in the ring; the rest are empty
-	for j := range a.buckets {
-		var oldest int64
-		if s = a.next(s); j < charged {
-			oldest = st.slot(s)
+	for j := int64(0); j < charged; {
+		bits := a.marked(st, s)
+		if bits == 0 { // on to the next word, or to slot 0
+			step := min(64-s&63, a.buckets-s)
+			j, s = j+step, s+step
+			if s == a.buckets {
+				s = 0
+			}
+			continue
 		}
+		skip := int64(mathbits.TrailingZeros64(bits))
+		if j, s = j+skip, s+skip; j >= charged {
+			break
+		}
+		oldest := st.slot(s)
 		rest -= uint64(oldest)
 		if spare := a.requests - int64(rest) - n; spare >= 0 {
 			return j*a.width + a.enter(oldest, spare) - e
 		}
+		j, s = j+1, a.next(s)
 	}
-	panic("throttle: unreachable: the last bucket of the ring always leaves room for n <= Requests")
+	panic("throttle: unreachable: once every bucket has left, the ring has room for n <= Requests")
 }
 
 func (a *slidingRing) stamp(st *ringState) int64 { return st.end }
