@@ -43,11 +43,16 @@ type Limit struct {
 	Algorithm Algorithm
 	Requests  int           // at most Requests per Per; at least 1
 	Per       time.Duration // positive
-	// Buckets is the number of ring slots of a SlidingWindow, at least 2;
-	// 0 means 2, the classic previous+current form. Per must be a whole
-	// multiple of Buckets−1 nanoseconds. Other algorithms ignore it.
+	// Buckets is the number of ring slots of a SlidingWindow, from 2 to
+	// MaxBuckets; 0 means 2, the classic previous+current form. Per must be
+	// a whole multiple of Buckets−1 nanoseconds. Other algorithms ignore it.
 	Buckets int
 }
+
+// MaxBuckets is the most buckets a SlidingWindow may have. Every client
+// keeps one counter per bucket, so it bounds a client's memory: 4096
+// buckets are 32 KiB a client, an hour at under a second a bucket.
+const MaxBuckets = 4096
 
 // String writes the limit the way the spec's messages show it:
 // "SlidingWindow(B=4) 40 per 30s".

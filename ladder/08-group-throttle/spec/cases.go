@@ -1,6 +1,30 @@
 package spec
 
-import "github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
+import (
+	"math"
+	"time"
+
+	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
+)
+
+// The ends of the range of instants: time.Time.UnixNano holds
+// 1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z. Every
+// decision in it is exact; outside it, the throttler's time stands still at
+// the nearest end.
+var (
+	firstInstant = time.Unix(0, math.MinInt64).UTC()
+	lastInstant  = time.Unix(0, math.MaxInt64).UTC()
+	anHourToGo   = lastInstant.Add(-hour)
+)
+
+// longest is the longest time.Duration, 2562047h47m16.854775807s: about
+// 292 years.
+const longest = time.Duration(math.MaxInt64)
+
+// date is an instant in UTC.
+func date(year int, month time.Month, day, h, m int) time.Time {
+	return time.Date(year, month, day, h, m, 0, 0, time.UTC)
+}
 
 // table holds every case of level 8, by part: 1 fixed windows, 2 sliding
 // windows, 3 token buckets, 4 group limits, 5 many clients and goroutines.
@@ -89,6 +113,77 @@ func part1() []throttleCase {
 				at(8*sec, allow("bob", ok(2))),
 				at(20*sec-ns, allow("alice", no(0, ns))),
 				at(20*sec, allow("alice", ok(2))),
+			),
+		},
+		{
+			// A window boundary before the epoch, near the first instant:
+			// the next one is midnight, 22h48m later.
+			name: "a day-long window in 1677", part: 1, cfg: only(fixed(1, 24*hour)), needs: WholeRange,
+			start: date(1677, 9, 21, 1, 12),
+			steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("alice", no(0, 22*hour+48*minute))),
+				at(0, allow("alice", no(0, 22*hour+48*minute))),
+				at(22*hour+48*minute-ns, allow("alice", no(0, ns))),
+				at(22*hour+48*minute, allow("alice", ok(0))),
+			),
+		},
+		{
+			// Per = the longest Duration: the windows are [-Per, 0) and
+			// [0, Per), and the second one ends at the last instant.
+			name: "a window as long as a Duration", part: 1, cfg: only(fixed(1, longest)), needs: WholeRange,
+			start: date(1969, 12, 31, 23, 59).Add(59 * sec),
+			steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("alice", no(0, sec))),
+				at(sec-ns, allow("alice", no(0, ns))),
+				at(sec, allow("alice", ok(0))),
+				at(sec, allow("alice", no(0, longest))),
+			),
+		},
+		{
+			// The window holding the last instant ends after it, at
+			// 2262-04-12T00:00:00Z: RetryAfter is still exact, never "never".
+			// Past the last instant the time stands still.
+			name: "an hour before the last instant, fixed window", part: 1, cfg: only(fixed(1, 24*hour)), needs: WholeRange,
+			start: anHourToGo,
+			steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("alice", no(0, hour+12*minute+43145224193*ns))),
+				at(hour, allow("alice", no(0, 12*minute+43145224193*ns))), // the last instant
+				at(2*hour, allow("alice", no(0, 12*minute+43145224193*ns))),
+				at(2*hour, allow("bob", ok(0))),
+			),
+		},
+		{
+			// The README's example of a clock past 2262.
+			name: "past 2262 the time stands still at the last instant", part: 1, cfg: only(fixed(1, 24*hour)), needs: WholeRange,
+			start: date(2263, 1, 1, 0, 0),
+			steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(sec, allow("alice", no(0, 12*minute+43145224193*ns))), // measured from the last instant
+				at(100_000*hour, allow("alice", no(0, 12*minute+43145224193*ns))),
+				at(100_000*hour, allowN("bob", 2, never(1))),
+			),
+		},
+		{
+			name: "before 1678 the time stands still at the first instant", part: 1, cfg: only(fixed(1, hour)), needs: WholeRange,
+			start: date(1600, 1, 1, 0, 0),
+			steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("alice", no(0, 47*minute+16854775808*ns))), // the first window ends at 1677-09-21T01:00:00Z
+				at(50*8760*hour, allow("alice", no(0, 47*minute+16854775808*ns))),
+			),
+		},
+		{
+			// A clock that jumps back 584 years: the wait would not fit in a
+			// Duration, so RetryAfter is the longest one.
+			name: "a clock back by centuries gets the longest RetryAfter", part: 1, cfg: only(fixed(1, 24*hour)), needs: WholeRange | ClockBack,
+			steps: steps(
+				at(longest-hour, allow("alice", ok(0))),
+				at(-longest+hour, allow("alice", no(0, longest))),
+				at(-longest+hour, allow("bob", ok(0))), // decided at the throttler's time, in 2262
+				at(-longest+hour, allow("bob", no(0, longest))),
 			),
 		},
 		{
@@ -221,6 +316,60 @@ func part2() []throttleCase {
 			),
 		},
 		{
+			// Per = 146 years, so Per plus a bucket fits in a Duration. The
+			// buckets start at −2·Per, −Per and 0: the request of 1700 leaves
+			// the window at the epoch.
+			name: "a sliding window of 146 years in 1700", part: 2, cfg: only(sliding(1, 146*8760*hour, 2)), needs: WholeRange,
+			start: date(1700, 1, 1, 0, 0),
+			steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("alice", no(0, 2366760*hour))),
+				at(0, allow("alice", no(0, 2366760*hour))),
+				at(2366760*hour-ns, allow("alice", no(0, ns))),
+				at(2366760*hour, allow("alice", ok(0))), // 1970-01-01
+			),
+		},
+		{
+			// The bucket [2262-04-11, 2262-04-12) holds the last instant; its
+			// request fades out over the next one, a day after the range.
+			name: "an hour before the last instant, sliding window", part: 2, cfg: only(sliding(1, 24*hour, 2)), needs: WholeRange,
+			start: anHourToGo,
+			steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("alice", no(0, 25*hour+12*minute+43145224193*ns))),
+				at(hour, allow("alice", no(0, 24*hour+12*minute+43145224193*ns))),
+				at(3*hour, allow("alice", no(0, 24*hour+12*minute+43145224193*ns))), // past the last instant
+			),
+		},
+		{
+			// Per + Per/(Buckets−1) = 2·Per must fit in a Duration: this Per
+			// is the longest that does.
+			name: "the longest two-bucket window", part: 2, cfg: only(sliding(1, longest/2, 2)), needs: WholeRange,
+			steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("alice", no(0, longest-ns))),
+				at(longest-2*ns, allow("alice", no(0, ns))),
+				at(longest-ns, allow("alice", ok(0))),
+			),
+		},
+		{
+			name: "a window whose wait does not fit in a Duration is refused", part: 2, cfg: only(sliding(1, 180*8760*hour, 0)),
+			badField: []string{"PerClient.Per"},
+		},
+		{
+			name: "MaxBuckets buckets are accepted", part: 2, cfg: only(sliding(10, (limits.MaxBuckets-1)*sec, limits.MaxBuckets)), needs: ManyBuckets,
+			steps: steps(
+				at(0, allowN("alice", 10, ok(0))),
+				at((limits.MaxBuckets-1)*sec, allow("alice", no(0, 100*ms))), // 10·(1s−e)/1s <= 9 from e = 100ms
+				at((limits.MaxBuckets-1)*sec+100*ms, allow("alice", ok(0))),
+			),
+		},
+		{
+			// 2^36 + 1 buckets of 1ns: a ring of 512 GiB a client.
+			name: "more than MaxBuckets buckets are refused", part: 2, cfg: only(sliding(10, 68719476736*ns, 68719476737)),
+			badField: []string{"PerClient.Buckets"},
+		},
+		{
 			name: "one bucket is refused", part: 2, cfg: only(sliding(5, minute, 1)),
 			badField: []string{"PerClient.Buckets"},
 		},
@@ -296,6 +445,28 @@ func part3() []throttleCase {
 				at(1000*hour, allowN("alice", 10, ok(0))),
 				at(1000*hour, allow("alice", no(0, 6*sec))),
 				at(1000*hour, allowN("bob", 10, ok(0))),
+			),
+		},
+		{
+			name: "an hour before the last instant, token bucket", part: 3, cfg: only(token(1, 2*hour)), needs: WholeRange,
+			start: anHourToGo,
+			steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("alice", no(0, 2*hour))),
+				at(hour, allow("alice", no(0, hour))),   // the last instant
+				at(2*hour, allow("alice", no(0, hour))), // the time stood still
+			),
+		},
+		{
+			// 7 tokens per the longest Duration: one token is
+			// 9223372036854775807/7 = 1317624576693539401ns exactly.
+			name: "a bucket as long as a Duration, from the first instant", part: 3, cfg: only(token(7, longest)), needs: WholeRange,
+			start: firstInstant,
+			steps: steps(
+				at(0, allowN("alice", 7, ok(0))),
+				at(0, allow("alice", no(0, 1317624576693539401*ns))),
+				at(1317624576693539400*ns, allow("alice", no(0, ns))),
+				at(1317624576693539401*ns, allow("alice", ok(0))),
 			),
 		},
 		{

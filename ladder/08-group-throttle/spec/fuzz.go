@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -12,9 +13,11 @@ import (
 
 // Fuzz checks the throttlers newThrottler builds against the model, on
 // random configs (any algorithm for the clients and for a group of "a" and
-// "b"; "c" is in no group) and random timelines whose clock mostly moves
-// forward, sometimes by exactly a window or a nanosecond less, and now and
-// then goes back.
+// "b"; "c" is in no group) and random timelines. The clock starts anywhere
+// in the range of instants, from 1678 to 2262, or at either end of it; it
+// mostly moves forward, sometimes by exactly a window or a nanosecond less,
+// sometimes by a century or to the last instant, and now and then goes
+// back, as far as to the first instant.
 func Fuzz[T Throttler](f *testing.F, newThrottler func(c clock.Clock, cfg limits.Config) (T, error)) {
 	addFuzzSeeds(f)
 	newT := erase(newThrottler)
@@ -28,27 +31,47 @@ func addFuzzSeeds(f *testing.F) {
 	f.Add([]byte{0, 2, 1, 0, 2, 1, 0, 0, 3, 0, 3, 1, 1, 0, 8, 2, 0, 2, 6, 0, 10})
 	f.Add([]byte{2, 4, 0, 1, 1, 4, 1, 5, 2, 0, 0, 1, 3, 0, 2, 4, 9, 1, 1, 8, 0, 2})
 	f.Add([]byte{1, 5, 2, 4, 0, 1, 4, 0, 0, 5, 0, 2, 0, 6, 1, 0, 7, 1, 0, 7, 1, 0, 10, 2, 0})
+	// Long limits near the ends of the range.
+	f.Add([]byte{0, 0, 3, 1, 1, 4, 0, 2, 2, 2, 0, 1, 5, 0, 2, 7, 1, 1, 12, 0, 0, 0, 2, 9, 2, 1})
+	f.Add([]byte{1, 1, 4, 1, 0, 2, 3, 4, 1, 3, 0, 0, 11, 1, 2, 8, 0, 0, 13, 2, 1, 0, 0, 1})
+	f.Add([]byte{2, 6, 5, 1, 7, 6, 5, 2, 200, 17, 3, 9, 44, 1, 0, 5, 0, 0, 10, 1, 0, 0, 12, 2, 3})
 }
 
 var (
 	fuzzPers     = []time.Duration{60 * ms, 6 * sec, minute} // each divides into 1, 2, 3 and 60 buckets
+	fuzzLongPers = []time.Duration{24 * hour, 146 * 8760 * hour, longest}
 	fuzzRequests = []int{1, 2, 3, 5, 7, 60}
 	fuzzBuckets  = []int{0, 2, 3, 4, 61}
 )
 
 // fuzzLimit picks a limit; with ManyBuckets skipped, a sliding window has
-// 2 buckets.
+// 2 buckets, and with WholeRange skipped, Per is at most a minute. A limit
+// New may refuse (a ring whose wait is longer than a Duration, a token
+// bucket too large for exact arithmetic) becomes one a minute long, and if
+// need be 60 a minute.
 func fuzzLimit(in *timeline.Choices, skip Feature) limits.Limit {
 	l := limits.Limit{
 		Algorithm: limits.Algorithm(in.Intn(3)),
 		Requests:  timeline.Pick(in, fuzzRequests...),
 		Per:       timeline.Pick(in, fuzzPers...),
 	}
+	if skip&WholeRange == 0 && in.Intn(3) == 0 {
+		l.Per = timeline.Pick(in, fuzzLongPers...)
+		if in.Intn(4) == 0 {
+			l.Requests = timeline.Pick(in, 1<<40, math.MaxInt)
+		}
+	}
 	if l.Algorithm == limits.SlidingWindow {
 		l.Buckets = timeline.Pick(in, fuzzBuckets...)
 		if skip&ManyBuckets != 0 && l.Buckets > 2 {
 			l.Buckets = 2
 		}
+	}
+	if modelCheck("", l) != nil {
+		l.Per = minute
+	}
+	if modelCheck("", l) != nil {
+		l.Requests = 60
 	}
 	return l
 }
@@ -62,26 +85,55 @@ func fuzzCase(newThrottler ctor, data []byte, skip Feature) timeline.Case[Thrott
 		cfg.Groups = []limits.Group{group("team", fuzzLimit(in, skip), "a", "b")}
 	}
 	clk := clock.NewFake()
-	m, err := newModel(clk, cfg, bugs{})
+	m, err := newModel(clk, cfg)
 	if err != nil {
 		panic(fmt.Sprintf("spec: the fuzz target made an invalid config: %v", err))
 	}
-	per := cfg.PerClient.Per
-	gaps := []time.Duration{0, 0, ns, ms, 7 * ms, per / 7, per / 2, per - ns, per, 2*per + 3*ns, -per / 3}
-	var (
-		now time.Duration
-		ss  []step
-	)
-	for in.More() && len(ss) < 200 {
-		gap := timeline.Pick(in, gaps...)
-		if skip&ClockBack != 0 {
-			gap = max(0, gap)
+	per := int64(cfg.PerClient.Per)
+	requests := cfg.PerClient.Requests
+	wide := skip&WholeRange == 0
+	back := skip&ClockBack == 0
+	var now int64 // Unix ns
+	if wide {
+		switch in.Intn(6) {
+		case 1:
+			now = math.MinInt64
+		case 2:
+			now = math.MaxInt64 - per/2
+		case 3:
+			now = math.MaxInt64 - 7*int64(ms)
+		case 4:
+			for range 8 {
+				now = now<<8 | int64(in.Intn(256))
+			}
+		case 5:
+			now = 1_700_000_000 * int64(sec)
 		}
-		now = max(0, now+gap)
+	}
+	var ss []step
+	for in.More() && len(ss) < 200 {
+		switch k := in.Intn(16); {
+		case k < 11:
+			gap := []int64{0, 0, 1, int64(ms), 7 * int64(ms), per / 7, per / 2, per - 1, per, addSat(2*per, 3), -per / 3}[k]
+			if gap > 0 || back {
+				now = addSat(now, gap)
+			}
+		case k == 11 && wide:
+			now = addSat(now, 100*8760*int64(hour))
+		case k == 12 && wide:
+			now = math.MaxInt64 // the last instant
+		case k == 13 && wide && back:
+			now = math.MinInt64 // the first instant
+		case k == 14 && wide && back:
+			now = addSat(now, -100*8760*int64(hour))
+		}
 		client := timeline.Pick(in, "a", "b", "c")
-		n := 1 + in.Intn(cfg.PerClient.Requests+1)
-		clk.Set(clock.Epoch.Add(now))
-		ss = append(ss, at(now, allowN(client, n, m.AllowN(client, n))))
+		n := 1 + in.Intn(min(requests, 60)+1)
+		if requests > 60 && in.Intn(3) == 0 {
+			n = timeline.Pick(in, requests/2, requests-1, requests)
+		}
+		clk.Set(clock.Epoch.Add(time.Duration(now)))
+		ss = append(ss, at(time.Duration(now), allowN(client, n, m.AllowN(client, n))))
 	}
 	return timeline.Case[Throttler]{
 		Name:    "fuzz",
@@ -97,4 +149,15 @@ func fuzzCase(newThrottler ctor, data []byte, skip Feature) timeline.Case[Thrott
 		},
 		Steps: ss,
 	}
+}
+
+// addSat is a+b, held inside the int64 range.
+func addSat(a, b int64) int64 {
+	switch {
+	case b > 0 && a > math.MaxInt64-b:
+		return math.MaxInt64
+	case b < 0 && a < math.MinInt64-b:
+		return math.MinInt64
+	}
+	return a + b
 }

@@ -1,7 +1,6 @@
 package spec
 
 import (
-	"container/list"
 	"fmt"
 	"math"
 	"math/big"
@@ -12,55 +11,63 @@ import (
 	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
 )
 
-// model is a plain, slow throttler that the fuzz target trusts: it keeps
+// model is a plain, slow throttler that the fuzz target trusts. It keeps
 // every allowed request and works each limit out from that log in exact
-// rational arithmetic, and it finds RetryAfter by binary search over time
-// rather than by a formula. The spec's own tests also build wrong
-// throttlers from it, by switching on one of its bugs.
+// arithmetic (big integers and rationals, so that nothing near the ends of
+// the int64 range overflows), and it finds RetryAfter by binary search over
+// time rather than by a formula.
+//
+// The wrong throttlers of mutants_test.go are built around it, never
+// inside it: the model itself has no switch for a mistake.
 type model struct {
-	mu      sync.Mutex
+	mu sync.Mutex
+	*core
+}
+
+// core is the model without its lock.
+type core struct {
 	clk     clock.Clock
 	client  limits.Limit
 	groups  map[string]limits.Limit // group name → limit
 	groupOf map[string]string       // client → group name
 	latest  int64                   // the throttler's time, Unix ns
-	books   map[string]*book        // "client\x00alice", "group\x00team"
-	bugs    bugs
-	lru     *list.List               // bugs.lruCapacity only: client books, least recently used first
-	lruAt   map[string]*list.Element // bugs.lruCapacity only
+	books   map[bookKey]book
+	newBook func(limits.Limit) book
 }
 
-// bugs are the mistakes a wrong throttler built from the model makes.
-type bugs struct {
-	chargeClientOnGroupDenial bool // a group denial still charges the client
-	oldestWhole               bool // the sliding window counts its oldest bucket whole
-	oldestIgnored             bool // the sliding window ignores its oldest bucket
-	retryEarly                bool // RetryAfter one nanosecond short
-	forgetAfterPer            bool // a client whose last request is one Per old starts fresh
-	lruCapacity               int  // keep at most this many clients, forgetting the least recently used
-	unsynchronised            bool // no lock
-	clockAsIs                 bool // use the clock's reading even when it went back
-	remainingOfClient         bool // Remaining from the client's limit only
+// bookKey names a client's book or a group's.
+type bookKey struct {
+	group bool
+	name  string
 }
 
-// book is one client's or one group's log of allowed requests.
-type book struct {
-	limit   limits.Limit
-	charges []charge
-	// A token bucket keeps its level after the last charge, and when that
-	// was, rather than replaying every charge on every call.
-	tokens     *big.Rat
-	tokensTime int64
+// book is one client's or one group's log of allowed requests under one
+// limit.
+type book interface {
+	limit() limits.Limit
+	// room is the largest m such that m more requests would be allowed at
+	// t, which may lie beyond the int64 range when RetryAfter is searched.
+	room(t *big.Int) *big.Int
+	// add charges n requests at the instant at.
+	add(at, n int64)
+	// last is the instant of the latest charge, and false if none.
+	last() (int64, bool)
 }
 
-type charge struct{ at, n int64 }
+func newModel(c clock.Clock, cfg limits.Config) (*model, error) {
+	co, err := newCore(c, cfg, newPlainBook)
+	if err != nil {
+		return nil, err
+	}
+	return &model{core: co}, nil
+}
 
-func newModel(c clock.Clock, cfg limits.Config, b bugs) (*model, error) {
+func newCore(c clock.Clock, cfg limits.Config, newBook func(limits.Limit) book) (*core, error) {
 	if err := modelCheck("PerClient", cfg.PerClient); err != nil {
 		return nil, err
 	}
-	m := &model{clk: c, client: cfg.PerClient, groups: map[string]limits.Limit{}, groupOf: map[string]string{},
-		latest: math.MinInt64, books: map[string]*book{}, bugs: b}
+	m := &core{clk: c, client: cfg.PerClient, groups: map[string]limits.Limit{}, groupOf: map[string]string{},
+		latest: math.MinInt64, books: map[bookKey]book{}, newBook: newBook}
 	for i, g := range cfg.Groups {
 		if g.Name == "" {
 			return nil, fmt.Errorf("Groups[%d].Name is empty", i)
@@ -76,13 +83,12 @@ func newModel(c clock.Clock, cfg limits.Config, b bugs) (*model, error) {
 			m.groupOf[c] = g.Name
 		}
 	}
-	if b.lruCapacity > 0 {
-		m.lru, m.lruAt = list.New(), map[string]*list.Element{}
-	}
 	return m, nil
 }
 
+// modelCheck refuses what the README says New refuses, with the field.
 func modelCheck(field string, l limits.Limit) error {
+	requests, per := big.NewInt(int64(l.Requests)), big.NewInt(int64(l.Per))
 	switch {
 	case l.Algorithm < limits.FixedWindow || l.Algorithm > limits.TokenBucket:
 		return fmt.Errorf("%s.Algorithm is unknown", field)
@@ -90,8 +96,22 @@ func modelCheck(field string, l limits.Limit) error {
 		return fmt.Errorf("%s.Requests must be at least 1", field)
 	case l.Per <= 0:
 		return fmt.Errorf("%s.Per must be positive", field)
-	case l.Algorithm == limits.SlidingWindow && (buckets(l) < 2 || int64(l.Per)%(buckets(l)-1) != 0):
-		return fmt.Errorf("%s.Buckets must be 0 or at least 2, and divide Per", field)
+	case l.Algorithm == limits.SlidingWindow && (buckets(l) < 2 || buckets(l) > limits.MaxBuckets):
+		return fmt.Errorf("%s.Buckets must be 0 or from 2 to %d", field, limits.MaxBuckets)
+	case l.Algorithm == limits.SlidingWindow && int64(l.Per)%(buckets(l)-1) != 0:
+		return fmt.Errorf("%s.Per must divide into Buckets-1", field)
+	case l.Algorithm == limits.SlidingWindow && fits(new(big.Int).Add(per, big.NewInt(int64(l.Per)/(buckets(l)-1)))) != nil:
+		return fmt.Errorf("%s.Per plus a bucket must fit in a time.Duration", field)
+	case l.Algorithm == limits.TokenBucket && fits(new(big.Int).Div(new(big.Int).Mul(requests, per), new(big.Int).GCD(nil, nil, requests, per))) != nil:
+		return fmt.Errorf("%s: Requests × Per / gcd(Requests, Per) must fit in an int64", field)
+	}
+	return nil
+}
+
+// fits returns an error if x is beyond the int64 range.
+func fits(x *big.Int) error {
+	if !x.IsInt64() {
+		return fmt.Errorf("%v is beyond the int64 range", x)
 	}
 	return nil
 }
@@ -106,212 +126,291 @@ func buckets(l limits.Limit) int64 {
 func (m *model) Allow(client string) limits.Decision { return m.AllowN(client, 1) }
 
 func (m *model) AllowN(client string, n int) limits.Decision {
-	if n < 1 {
-		panic(fmt.Sprintf("AllowN(%q, %d): n must be at least 1", client, n))
-	}
-	if !m.bugs.unsynchronised {
-		m.mu.Lock()
-		defer m.mu.Unlock()
-	}
-	clockNow := m.clk.Now().UnixNano()
-	now := m.advance(clockNow)
-	chargeAt := now
-	if m.bugs.clockAsIs {
-		now, chargeAt = clockNow, clockNow
-	}
-	want := int64(n)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.core.AllowN(client, n)
+}
 
-	cb := m.book("client\x00"+client, m.client)
-	if m.bugs.forgetAfterPer && len(cb.charges) > 0 && cb.charges[len(cb.charges)-1].at <= now-int64(m.client.Per) {
-		*cb = book{limit: cb.limit}
+func (m *model) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.core.Len()
+}
+
+func (m *core) Allow(client string) limits.Decision { return m.AllowN(client, 1) }
+
+// AllowN is decide with RetryAfter as a time.Duration: at most
+// math.MaxInt64 nanoseconds.
+func (m *core) AllowN(client string, n int) limits.Decision {
+	d, retry := m.decide(client, n)
+	if retry.Cmp(big.NewInt(math.MaxInt64)) > 0 {
+		retry.SetInt64(math.MaxInt64)
 	}
-	m.touch(client)
-	room := cb.room(now, m.bugs)
-	var gb *book
-	groupRoom := int64(math.MaxInt64)
-	if name, ok := m.groupOf[client]; ok {
-		gb = m.book("group\x00"+name, m.groups[name])
-		groupRoom = gb.room(now, m.bugs)
-	}
-	remaining := min(room, groupRoom)
-	if m.bugs.remainingOfClient {
-		remaining = room
-	}
-	if want <= room && want <= groupRoom {
-		cb.add(chargeAt, want)
-		if gb != nil {
-			gb.add(chargeAt, want)
-		}
-		return limits.Decision{Allowed: true, Remaining: int(remaining - want)}
-	}
-	if m.bugs.chargeClientOnGroupDenial && want <= room {
-		cb.add(chargeAt, want)
-	}
-	d := limits.Decision{Remaining: int(remaining)}
-	if want > int64(cb.limit.Requests) || gb != nil && want > int64(gb.limit.Requests) {
-		return d
-	}
-	ready := now
-	if want > room {
-		ready = max(ready, cb.readyAt(now, want, m.bugs))
-	}
-	if gb != nil && want > groupRoom {
-		ready = max(ready, gb.readyAt(now, want, m.bugs))
-	}
-	d.RetryAfter = time.Duration(ready - clockNow)
-	if m.bugs.retryEarly {
-		d.RetryAfter--
-	}
+	d.RetryAfter = time.Duration(retry.Int64())
 	return d
 }
 
-// Len counts the clients and groups whose state differs from a fresh one.
-func (m *model) Len() int {
-	if !m.bugs.unsynchronised {
-		m.mu.Lock()
-		defer m.mu.Unlock()
+// decide makes the decision, with RetryAfter left out and returned exactly.
+func (m *core) decide(client string, n int) (limits.Decision, *big.Int) {
+	if n < 1 {
+		panic(fmt.Sprintf("AllowN(%q, %d): n must be at least 1", client, n))
 	}
-	now := m.advance(m.clk.Now().UnixNano())
+	clockNow := unixNano(m.clk.Now())
+	m.latest = max(m.latest, clockNow)
+	now := m.latest
+	want := big.NewInt(int64(n))
+
+	limited := []book{m.clientBook(client)}
+	if b := m.groupBook(client); b != nil {
+		limited = append(limited, b)
+	}
+	var remaining *big.Int
+	allowed, never := true, false
+	for _, b := range limited {
+		room := b.room(big.NewInt(now))
+		if remaining == nil || room.Cmp(remaining) < 0 {
+			remaining = room
+		}
+		allowed = allowed && want.Cmp(room) <= 0
+		never = never || n > b.limit().Requests
+	}
+	if allowed {
+		for _, b := range limited {
+			b.add(now, int64(n))
+		}
+		return limits.Decision{Allowed: true, Remaining: int(remaining.Int64()) - n}, new(big.Int)
+	}
+	d := limits.Decision{Remaining: int(remaining.Int64())}
+	if never {
+		return d, new(big.Int)
+	}
+	// Each limit, left alone, only gets better with time, so the request
+	// is allowed from the latest of the instants at which each would.
+	ready := big.NewInt(now)
+	for _, b := range limited {
+		if at := readyAt(b, now, want); at.Cmp(ready) > 0 {
+			ready = at
+		}
+	}
+	return d, ready.Sub(ready, big.NewInt(clockNow))
+}
+
+// Len counts the clients and groups whose state differs from a fresh one.
+func (m *core) Len() int {
+	m.latest = max(m.latest, unixNano(m.clk.Now()))
 	held := 0
 	for _, b := range m.books {
-		if b.room(now, m.bugs) < int64(b.limit.Requests) {
+		// Every limit is back to full within 2·Per of its latest charge.
+		last, ok := b.last()
+		if !ok || new(big.Int).Sub(big.NewInt(m.latest), big.NewInt(last)).Cmp(big.NewInt(2*int64(b.limit().Per))) >= 0 {
+			continue
+		}
+		if b.room(big.NewInt(m.latest)).Cmp(big.NewInt(int64(b.limit().Requests))) < 0 {
 			held++
 		}
 	}
 	return held
 }
 
-func (m *model) advance(clockNow int64) int64 {
-	m.latest = max(m.latest, clockNow)
-	return m.latest
+func (m *core) clientBook(client string) book { return m.book(bookKey{false, client}, m.client) }
+
+// groupBook returns the book of the client's group, or nil.
+func (m *core) groupBook(client string) book {
+	name, ok := m.groupOf[client]
+	if !ok {
+		return nil
+	}
+	return m.book(bookKey{true, name}, m.groups[name])
 }
 
-func (m *model) book(key string, l limits.Limit) *book {
+func (m *core) book(key bookKey, l limits.Limit) book {
 	b := m.books[key]
 	if b == nil {
-		b = &book{limit: l}
+		b = m.newBook(l)
 		m.books[key] = b
 	}
 	return b
 }
 
-// touch keeps the LRU order of the lruCapacity bug, and forgets the least
-// recently used client when there are too many.
-func (m *model) touch(client string) {
-	if m.lru == nil {
-		return
-	}
-	if e, ok := m.lruAt[client]; ok {
-		m.lru.MoveToBack(e)
-		return
-	}
-	m.lruAt[client] = m.lru.PushBack(client)
-	if m.lru.Len() > m.bugs.lruCapacity {
-		old := m.lru.Remove(m.lru.Front()).(string)
-		delete(m.lruAt, old)
-		delete(m.books, "client\x00"+old)
-	}
-}
+// forget drops a client's book, as if it had never asked.
+func (m *core) forget(client string) { delete(m.books, bookKey{false, client}) }
 
-// room is the largest m such that m more requests would be allowed at now.
-func (b *book) room(now int64, bg bugs) int64 {
-	l := b.limit
-	requests, per := int64(l.Requests), int64(l.Per)
-	switch l.Algorithm {
-	case limits.FixedWindow:
-		used := int64(0)
-		for _, c := range b.charges {
-			if floorDiv(c.at, per) == floorDiv(now, per) {
-				used += c.n
-			}
-		}
-		return requests - used
-	case limits.SlidingWindow:
-		bk := buckets(l)
-		width := per / (bk - 1)
-		k := floorDiv(now, width)
-		elapsed := now - k*width
-		whole, oldest := int64(0), int64(0)
-		for _, c := range b.charges {
-			switch i := floorDiv(c.at, width); {
-			case i > k-bk+1 && i <= k:
-				whole += c.n
-			case i == k-bk+1:
-				oldest += c.n
-			}
-		}
-		weight := big.NewRat(width-elapsed, width)
-		switch {
-		case bg.oldestWhole:
-			weight = big.NewRat(1, 1)
-		case bg.oldestIgnored:
-			weight = new(big.Rat)
-		}
-		estimate := new(big.Rat).Mul(weight, big.NewRat(oldest, 1))
-		estimate.Add(estimate, big.NewRat(whole, 1))
-		return max(0, floorRat(estimate.Sub(big.NewRat(requests, 1), estimate)))
-	default:
-		if b.tokens == nil {
-			return requests // never charged: full
-		}
-		return floorRat(b.tokensAt(now))
+// unixNano is t in Unix nanoseconds, taking an instant outside the range
+// an int64 holds as the nearest end of it.
+func unixNano(t time.Time) int64 {
+	switch {
+	case t.Before(time.Unix(0, math.MinInt64)):
+		return math.MinInt64
+	case t.After(time.Unix(0, math.MaxInt64)):
+		return math.MaxInt64
 	}
-}
-
-// tokensAt is the token bucket's level at now: the level after its last
-// charge plus the refill since, at most full. An instant before the last
-// charge adds nothing.
-func (b *book) tokensAt(now int64) *big.Rat {
-	t := new(big.Rat).Set(b.tokens)
-	if now > b.tokensTime {
-		t.Add(t, big.NewRat((now-b.tokensTime)*int64(b.limit.Requests), int64(b.limit.Per)))
-	}
-	if full := big.NewRat(int64(b.limit.Requests), 1); t.Cmp(full) > 0 {
-		t.Set(full)
-	}
-	return t
-}
-
-// add charges n requests at the instant at.
-func (b *book) add(at, n int64) {
-	b.charges = append(b.charges, charge{at, n})
-	if b.limit.Algorithm != limits.TokenBucket {
-		return
-	}
-	if b.tokens == nil {
-		b.tokens = big.NewRat(int64(b.limit.Requests), 1)
-		b.tokensTime = at
-	}
-	b.tokens = b.tokensAt(at)
-	b.tokens.Sub(b.tokens, big.NewRat(n, 1))
-	b.tokensTime = at
+	return t.UnixNano()
 }
 
 // readyAt finds, by binary search, the first instant from now on at which
 // room is at least n. Without new charges, room never falls as time goes
 // on, and every limit is back to full within 2·Per.
-func (b *book) readyAt(now, n int64, bg bugs) int64 {
-	lo, hi := now, now+3*int64(b.limit.Per)
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		if b.room(mid, bg) >= n {
+func readyAt(b book, now int64, n *big.Int) *big.Int {
+	lo := big.NewInt(now)
+	hi := new(big.Int).Add(lo, new(big.Int).Mul(big.NewInt(3), big.NewInt(int64(b.limit().Per))))
+	for lo.Cmp(hi) < 0 {
+		mid := new(big.Int).Add(lo, hi)
+		mid.Rsh(mid, 1)
+		if b.room(mid).Cmp(n) >= 0 {
 			hi = mid
 		} else {
-			lo = mid + 1
+			lo = mid.Add(mid, big.NewInt(1))
 		}
 	}
 	return lo
 }
 
-func floorRat(r *big.Rat) int64 {
-	// Div is Euclidean division; with a positive denominator, the floor.
-	return new(big.Int).Div(r.Num(), r.Denom()).Int64()
+// charges is the log every book keeps: the allowed requests in order,
+// those at one instant added up, each with the index of its window or
+// bucket, the instant divided by span rounded down.
+type charges struct {
+	lim  limits.Limit
+	span *big.Int
+	log  []charge
 }
 
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
+type charge struct {
+	at, n int64
+	index *big.Int
+}
+
+func (c *charges) limit() limits.Limit { return c.lim }
+
+func (c *charges) add(at, n int64) {
+	if k := len(c.log) - 1; k >= 0 && c.log[k].at == at {
+		c.log[k].n += n
+		return
 	}
-	return q
+	c.log = append(c.log, charge{at, n, div(big.NewInt(at), c.span)})
+}
+
+func (c *charges) last() (int64, bool) {
+	if len(c.log) == 0 {
+		return 0, false
+	}
+	return c.log[len(c.log)-1].at, true
+}
+
+// sum adds up the charges whose index is in [from, to].
+func (c *charges) sum(from, to *big.Int) *big.Int {
+	total := new(big.Int)
+	for _, ch := range c.log {
+		if ch.index.Cmp(from) >= 0 && ch.index.Cmp(to) <= 0 {
+			total.Add(total, big.NewInt(ch.n))
+		}
+	}
+	return total
+}
+
+func newPlainBook(l limits.Limit) book {
+	switch l.Algorithm {
+	case limits.FixedWindow:
+		return &fixedBook{charges{lim: l, span: big.NewInt(int64(l.Per))}}
+	case limits.SlidingWindow:
+		return &slidingBook{charges{lim: l, span: big.NewInt(int64(l.Per) / (buckets(l) - 1))}}
+	default:
+		return &tokenBook{charges: charges{lim: l, span: big.NewInt(int64(l.Per))}}
+	}
+}
+
+// fixedBook counts the charges in the window [k·Per, (k+1)·Per) of t.
+type fixedBook struct{ charges }
+
+func (b *fixedBook) room(t *big.Int) *big.Int {
+	k := div(t, b.span)
+	used := b.sum(k, k)
+	return used.Sub(big.NewInt(int64(b.lim.Requests)), used)
+}
+
+// slidingBook estimates the window (t−Per, t] from its buckets: the
+// newest B−1 whole, the oldest weighted by the part still inside.
+type slidingBook struct{ charges }
+
+func (b *slidingBook) room(t *big.Int) *big.Int {
+	whole, oldest, e := b.window(t)
+	// Requests − whole − oldest·(w−e)/w, multiplied through by w so that
+	// it stays whole, then divided by w rounding down.
+	left := new(big.Int).Sub(big.NewInt(int64(b.lim.Requests)), whole)
+	left.Mul(left, b.span)
+	left.Sub(left, oldest.Mul(oldest, e.Sub(b.span, e)))
+	if left.Sign() < 0 {
+		return new(big.Int)
+	}
+	return left.Div(left, b.span)
+}
+
+// window returns the requests in buckets k−B+2 … k, those in bucket k−B+1,
+// and how far t is into bucket k, e: the part (w−e)/w of bucket k−B+1 is
+// still inside (t−Per, t].
+func (b *slidingBook) window(t *big.Int) (whole, oldest, e *big.Int) {
+	width := b.span
+	k := div(t, width)
+	first := new(big.Int).Sub(k, big.NewInt(buckets(b.lim)-1)) // k−B+1
+	e = new(big.Int).Sub(t, new(big.Int).Mul(k, width))
+	whole = b.sum(new(big.Int).Add(first, big.NewInt(1)), k)
+	oldest = b.sum(first, first)
+	return whole, oldest, e
+}
+
+// roomOf is the largest whole m with estimate + m <= Requests, at least 0.
+func roomOf(l limits.Limit, estimate *big.Int) *big.Int {
+	return max0(new(big.Int).Sub(big.NewInt(int64(l.Requests)), estimate))
+}
+
+func max0(x *big.Int) *big.Int {
+	if x.Sign() < 0 {
+		return x.SetInt64(0)
+	}
+	return x
+}
+
+// tokenBook keeps its bucket's level after the latest charge, and when
+// that was, rather than replaying every charge on every call. The level is
+// counted in Per-ths of a token, so that the refill of Requests per Per is
+// Requests of them a nanosecond, and every number is a whole one.
+type tokenBook struct {
+	charges
+	level *big.Int // in Per-ths of a token; nil until the first charge
+	at    int64
+}
+
+func (b *tokenBook) room(t *big.Int) *big.Int {
+	if b.level == nil {
+		return big.NewInt(int64(b.lim.Requests)) // never charged: full
+	}
+	return div(b.levelAt(t), b.span)
+}
+
+// levelAt is the level after the latest charge plus the refill since, at
+// most full. An instant before the latest charge adds nothing.
+func (b *tokenBook) levelAt(t *big.Int) *big.Int {
+	level := new(big.Int).Set(b.level)
+	if since := new(big.Int).Sub(t, big.NewInt(b.at)); since.Sign() > 0 {
+		level.Add(level, since.Mul(since, big.NewInt(int64(b.lim.Requests))))
+	}
+	if full := new(big.Int).Mul(big.NewInt(int64(b.lim.Requests)), b.span); level.Cmp(full) > 0 {
+		level = full
+	}
+	return level
+}
+
+func (b *tokenBook) add(at, n int64) {
+	b.charges.add(at, n)
+	if b.level == nil {
+		b.level, b.at = new(big.Int).Mul(big.NewInt(int64(b.lim.Requests)), b.span), at
+	}
+	b.level = b.levelAt(big.NewInt(at))
+	b.level.Sub(b.level, new(big.Int).Mul(big.NewInt(n), b.span))
+	b.at = at
+}
+
+// div is a/b rounded towards minus infinity, for b > 0.
+func div(a, b *big.Int) *big.Int {
+	// Div is Euclidean division; with a positive divisor, the floor.
+	return new(big.Int).Div(a, b)
 }

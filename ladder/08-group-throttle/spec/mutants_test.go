@@ -1,30 +1,37 @@
 package spec
 
 import (
+	"container/list"
 	"errors"
+	"math"
+	"math/big"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
 	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
 )
 
-// Wrong implementations that the spec must catch. Each is the model with
-// one mistake a learner makes switched on; if an edit to the spec lets one
-// of them pass, this test fails.
+// Wrong implementations that the spec must catch, each with the part
+// whose cases must catch it. Every one is built around the model, which
+// itself stays plainly right: a wrapper that spoils its decisions, a book
+// that counts one limit wrongly, or a clock that reads wrongly. If an edit
+// to the spec lets one of them pass, this test fails.
 
-func withBugs(b bugs) ctor {
-	return func(c clock.Clock, cfg limits.Config) (Throttler, error) { return newModel(c, cfg, b) }
-}
+// theModel is the model as a constructor.
+func theModel(c clock.Clock, cfg limits.Config) (Throttler, error) { return newModel(c, cfg) }
 
 // TestModelPassesTheSpec keeps the fuzz target's oracle honest: the model
-// with no bug passes every case.
+// passes every case.
 func TestModelPassesTheSpec(t *testing.T) {
 	slowUnderRace(t)
-	mustPass(t, cases(withBugs(bugs{}), 0))
+	mustPass(t, cases(theModel, 0))
 }
 
 // mustPass plays the cases and reports every one that does not pass. It
@@ -47,26 +54,201 @@ func slowUnderRace(t *testing.T) {
 	}
 }
 
+// wrapper is a model whose decisions go through allow, under the model's
+// lock.
+type wrapper struct {
+	mu    sync.Mutex
+	m     *core
+	allow func(m *core, client string, n int) limits.Decision
+}
+
+func (w *wrapper) Allow(client string) limits.Decision { return w.AllowN(client, 1) }
+
+func (w *wrapper) AllowN(client string, n int) limits.Decision {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.allow(w.m, client, n)
+}
+
+func (w *wrapper) Len() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.m.Len()
+}
+
+// wrapped builds wrappers around a fresh model.
+func wrapped(allow func(m *core, client string, n int) limits.Decision) ctor {
+	return func(c clock.Clock, cfg limits.Config) (Throttler, error) {
+		m, err := newCore(c, cfg, newPlainBook)
+		if err != nil {
+			return nil, err
+		}
+		return &wrapper{m: m, allow: allow}, nil
+	}
+}
+
+// withBooks builds the model with other books for some limits.
+func withBooks(newBook func(limits.Limit) book) ctor {
+	return func(c clock.Clock, cfg limits.Config) (Throttler, error) {
+		m, err := newCore(c, cfg, newBook)
+		if err != nil {
+			return nil, err
+		}
+		return &model{core: m}, nil
+	}
+}
+
+// slidingBooks uses a wrong sliding-window book, and the model's others.
+func slidingBooks(wrong func(charges) book) func(limits.Limit) book {
+	return func(l limits.Limit) book {
+		if l.Algorithm == limits.SlidingWindow {
+			return wrong(charges{lim: l})
+		}
+		return newPlainBook(l)
+	}
+}
+
+// oldestWhole is a sliding window that counts its oldest bucket whole.
+type oldestWhole struct{ slidingBook }
+
+func (b *oldestWhole) room(t *big.Int) *big.Int {
+	whole, oldest, _ := b.window(t)
+	return roomOf(b.lim, whole.Add(whole, oldest))
+}
+
+// oldestIgnored is a sliding window that leaves its oldest bucket out.
+type oldestIgnored struct{ slidingBook }
+
+func (b *oldestIgnored) room(t *big.Int) *big.Int {
+	whole, _, _ := b.window(t)
+	return roomOf(b.lim, whole)
+}
+
+// now is the time the model is about to decide at.
+func (m *core) now() int64 { return max(m.latest, unixNano(m.clk.Now())) }
+
+// idle is how long after its last charge a client's state under l is
+// surely fresh, as an int64 that may have wrapped: Per, or Per plus a
+// bucket for a sliding window.
+func idle(l limits.Limit) int64 {
+	if l.Algorithm == limits.SlidingWindow {
+		return int64(l.Per) + int64(l.Per)/(buckets(l)-1)
+	}
+	return int64(l.Per)
+}
+
+// lru forgets the least recently used client beyond capacity.
+func lru(capacity int) ctor {
+	return func(c clock.Clock, cfg limits.Config) (Throttler, error) {
+		order := list.New()
+		at := map[string]*list.Element{}
+		return wrapped(func(m *core, client string, n int) limits.Decision {
+			if e, ok := at[client]; ok {
+				order.MoveToBack(e)
+			} else {
+				at[client] = order.PushBack(client)
+				if order.Len() > capacity {
+					old := order.Remove(order.Front()).(string)
+					delete(at, old)
+					m.forget(old)
+				}
+			}
+			return m.AllowN(client, n)
+		})(c, cfg)
+	}
+}
+
+// wrappingClock reads time as UnixNano does outside its range: it wraps
+// around, so that 2263 reads as 1678.
+type wrappingClock struct{ clock.Clock }
+
+func (w wrappingClock) Now() time.Time { return time.Unix(0, w.Clock.Now().UnixNano()) }
+
+// anyBounds accepts a ring of any size and a window of any length, by
+// building the model with a config it accepts instead.
+func anyBounds(c clock.Clock, cfg limits.Config) (Throttler, error) {
+	relax := func(l limits.Limit) limits.Limit {
+		if l.Algorithm == limits.SlidingWindow && (l.Buckets > limits.MaxBuckets || int64(l.Per) > math.MaxInt64/2) {
+			l.Buckets, l.Per = 2, minute
+		}
+		return l
+	}
+	cfg.PerClient = relax(cfg.PerClient)
+	cfg.Groups = slices.Clone(cfg.Groups)
+	for i := range cfg.Groups {
+		cfg.Groups[i].Limit = relax(cfg.Groups[i].Limit)
+	}
+	return newModel(c, cfg)
+}
+
 func TestSpecCatchesMutants(t *testing.T) {
 	slowUnderRace(t)
 	mutants := []struct {
 		name  string
 		parts []int // the parts whose cases must each catch it
-		bugs  bugs
+		new   ctor
 	}{
-		{"a group denial still charges the client", []int{4}, bugs{chargeClientOnGroupDenial: true}},
-		{"a sliding window counts its oldest bucket whole", []int{2}, bugs{oldestWhole: true}},
-		{"a sliding window ignores its oldest bucket", []int{2}, bugs{oldestIgnored: true}},
-		{"RetryAfter one nanosecond early", []int{1, 2, 3, 4}, bugs{retryEarly: true}},
-		{"eviction forgets a client one Per after its last request, with its sliding window not yet empty", []int{5}, bugs{forgetAfterPer: true}},
-		{"LRU eviction at 10,000 clients: a flood of new clients resets a busy one", []int{5}, bugs{lruCapacity: 10_000}},
-		{"uses the clock as it reads, even when it went back", []int{1, 2, 3}, bugs{clockAsIs: true}},
-		{"Remaining ignores the group", []int{4}, bugs{remainingOfClient: true}},
+		{"a group denial still charges the client", []int{4}, wrapped(func(m *core, client string, n int) limits.Decision {
+			d := m.AllowN(client, n)
+			if own := m.clientBook(client); !d.Allowed && own.room(big.NewInt(m.latest)).Cmp(big.NewInt(int64(n))) >= 0 {
+				own.add(m.latest, int64(n))
+			}
+			return d
+		})},
+		{"a sliding window counts its oldest bucket whole", []int{2}, withBooks(slidingBooks(func(c charges) book { return &oldestWhole{slidingBook{c}} }))},
+		{"a sliding window ignores its oldest bucket", []int{2}, withBooks(slidingBooks(func(c charges) book { return &oldestIgnored{slidingBook{c}} }))},
+		{"RetryAfter one nanosecond early", []int{1, 2, 3, 4}, wrapped(func(m *core, client string, n int) limits.Decision {
+			d := m.AllowN(client, n)
+			if d.RetryAfter > 0 {
+				d.RetryAfter--
+			}
+			return d
+		})},
+		{"eviction forgets a client one Per after its last request, with its sliding window not yet empty", []int{5}, wrapped(func(m *core, client string, n int) limits.Decision {
+			if last, ok := m.clientBook(client).last(); ok && big.NewInt(last).Cmp(new(big.Int).Sub(big.NewInt(m.now()), big.NewInt(int64(m.client.Per)))) <= 0 {
+				m.forget(client)
+			}
+			return m.AllowN(client, n)
+		})},
+		{"LRU eviction at 10,000 clients: a flood of new clients resets a busy one", []int{5}, lru(10_000)},
+		{"uses the clock as it reads, even when it went back", []int{1, 2, 3}, wrapped(func(m *core, client string, n int) limits.Decision {
+			m.latest = math.MinInt64
+			return m.AllowN(client, n)
+		})},
+		{"Remaining ignores the group", []int{4}, wrapped(func(m *core, client string, n int) limits.Decision {
+			d := m.AllowN(client, n)
+			d.Remaining = int(m.clientBook(client).room(big.NewInt(m.latest)).Int64())
+			return d
+		})},
+		{"forgets a client once now−idle, in int64, passes its last request, though the subtraction wrapped", []int{1, 2, 3}, wrapped(func(m *core, client string, n int) limits.Decision {
+			if last, ok := m.clientBook(client).last(); ok && last <= m.now()-idle(m.client) {
+				m.forget(client)
+			}
+			return m.AllowN(client, n)
+		})},
+		{"the ready instant in int64: a wait past 2262 wraps and reads as never", []int{1, 2, 3}, wrapped(func(m *core, client string, n int) limits.Decision {
+			d, retry := m.decide(client, n)
+			clockNow := unixNano(m.clk.Now())
+			if !new(big.Int).Add(big.NewInt(clockNow), retry).IsInt64() {
+				retry = big.NewInt(m.latest - clockNow)
+			}
+			d.RetryAfter = time.Duration(retry.Int64())
+			return d
+		})},
+		{"RetryAfter wraps around instead of stopping at the longest Duration", []int{1}, wrapped(func(m *core, client string, n int) limits.Decision {
+			d, retry := m.decide(client, n)
+			d.RetryAfter = time.Duration(new(big.Int).And(retry, new(big.Int).SetUint64(math.MaxUint64)).Uint64())
+			return d
+		})},
+		{"the clock read with UnixNano, which wraps around past 2262", []int{1}, func(c clock.Clock, cfg limits.Config) (Throttler, error) {
+			return newModel(wrappingClock{c}, cfg)
+		}},
+		{"New accepts a ring of any size, and a window whose wait a Duration cannot hold", []int{2}, anyBounds},
 	}
 	for _, m := range mutants {
 		t.Run(m.name, func(t *testing.T) {
 			for _, part := range m.parts {
-				caught := timeline.Catches(t, m.name, part, partCases(withBugs(m.bugs), part))
+				caught := timeline.Catches(t, m.name, part, partCases(m.new, part))
 				t.Logf("part %d: caught by %q", part, caught)
 			}
 		})
@@ -139,7 +321,8 @@ func TestRacyChild(t *testing.T) {
 		t.Skip("run only as the child of TestSpecCatchesUnsynchronisedMap")
 	}
 	var concurrent []timeline.Case[Throttler]
-	for _, c := range partCases(withBugs(bugs{unsynchronised: true}), 5) {
+	unsynchronised := func(c clock.Clock, cfg limits.Config) (Throttler, error) { return newCore(c, cfg, newPlainBook) }
+	for _, c := range partCases(unsynchronised, 5) {
 		if strings.Contains(c.Name, "goroutines") || strings.Contains(c.Name, "concurrency") {
 			concurrent = append(concurrent, c)
 		}

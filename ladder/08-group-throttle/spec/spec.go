@@ -45,6 +45,11 @@ const (
 	// InProcess: the case sends 100,000 requests or more, or hammers the
 	// throttler from many goroutines; it assumes an in-process throttler.
 	InProcess
+	// WholeRange: the case reads the clock near or beyond the ends of the
+	// range of time.Time.UnixNano (1678 and 2262), or its Per is longer
+	// than a day. The in-memory throttler is exact over that whole range;
+	// the Redis form's arithmetic (Lua's doubles) is not meant to be.
+	WholeRange
 )
 
 // Test runs every case against the throttlers newThrottler builds.
@@ -54,8 +59,8 @@ func Test[T Throttler](t *testing.T, newThrottler func(c clock.Clock, cfg limits
 
 // TestWithout runs the cases that need none of the features in skip. The
 // Redis form of the level runs it with UsesLen|ClockBack|ManyBuckets|
-// InProcess, and the in-memory and Redis throttlers then agree on every
-// timeline they share.
+// InProcess|WholeRange, and the in-memory and Redis throttlers then agree
+// on every timeline they share.
 func TestWithout[T Throttler](t *testing.T, newThrottler func(c clock.Clock, cfg limits.Config) (T, error), skip Feature) {
 	timeline.Run(t, cases(erase(newThrottler), skip))
 }
@@ -206,6 +211,8 @@ type throttleCase struct {
 	part  int
 	cfg   limits.Config
 	needs Feature
+	// start is the instant of offset 0; the zero Time is the Unix epoch.
+	start time.Time
 	steps []step
 	// probe, if set, runs after the steps.
 	probe func(th Throttler, clk *clock.Fake, newThrottler ctor) error
@@ -224,6 +231,7 @@ func cases(newThrottler ctor, skip Feature) []timeline.Case[Throttler] {
 			Name:    tc.name,
 			Part:    tc.part,
 			Setup:   describe(tc.cfg),
+			Start:   tc.start,
 			Clocked: true,
 			Steps:   tc.steps,
 			New: func(clk clock.Clock) Throttler {

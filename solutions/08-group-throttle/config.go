@@ -1,0 +1,134 @@
+package throttle
+
+import (
+	"fmt"
+	"hash/maphash"
+	"math"
+	"math/bits"
+	"time"
+
+	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
+)
+
+// maxInstant is the last instant a Throttler can tell apart:
+// 2262-04-11T23:47:16.854775807Z, the top of time.Time.UnixNano.
+const maxInstant = math.MaxInt64
+
+// rule is what every algorithm shares: a Limit's numbers, in nanoseconds.
+type rule struct {
+	requests int64
+	per      int64
+	// lag is how many spans after the span of its latest charge a state
+	// may still differ from a fresh one: 1 for a fixed window, which
+	// starts over with the next span; 2 for a sliding window, whose ring
+	// empties within Per plus a bucket, and for a bucket, which refills
+	// within Per.
+	lag int64
+}
+
+// dropAfter returns the instant after which a state whose latest charge
+// was in the span holding stamp is equal to a fresh one, and may be
+// dropped. It is never later than two Per after that charge, which is
+// what Len promises.
+func (r rule) dropAfter(stamp int64) int64 {
+	return addSat(lastOf(stamp, r.per), (r.lag-1)*r.per)
+}
+
+// algorithm is a Limit compiled for exact integer arithmetic, working on
+// its own state type S. Instants are Unix nanoseconds, and the instant a
+// state is asked about never goes back.
+type algorithm[S any] interface {
+	// fresh returns the state of a client that has made no request, at now.
+	fresh(now int64) S
+	// room returns the largest m for which AllowN(m) would be allowed at now.
+	room(st *S, now int64) int64
+	// charge counts n <= room(st, now) requests at now.
+	charge(st *S, now, n int64)
+	// take is room and, if n fits, charge, in one call: it returns the
+	// room before the charge, and the stamp.
+	take(st *S, now, n int64) (room, stamp int64)
+	// wait returns the shortest wait from now after which n requests
+	// would be allowed, if nothing else is charged; room(st, now) < n <=
+	// requests. It is at most Per plus a bucket.
+	wait(st *S, now, n int64) int64
+	// stamp returns an instant in the span [k·Per, (k+1)·Per) of the
+	// state's latest charge.
+	stamp(st *S) int64
+}
+
+// kind is a compiled Limit that can make the client table or a group.
+type kind interface {
+	clients(seed maphash.Seed) clientTable
+	group(name string) group
+}
+
+// kindOf is the kind of an algorithm whose state is S.
+type kindOf[S any] struct {
+	alg  algorithm[S]
+	rule rule
+}
+
+func (k kindOf[S]) clients(seed maphash.Seed) clientTable { return newTable(k.alg, k.rule, seed) }
+func (k kindOf[S]) group(name string) group               { return newGroup(k.alg, k.rule, name) }
+
+// compile checks a Limit and picks its algorithm. It is the only place
+// that looks at Limit.Algorithm: everything after works through the kind
+// it returns.
+func compile(field string, l Limit) (kind, error) {
+	switch {
+	case l.Algorithm < FixedWindow || l.Algorithm > TokenBucket:
+		return nil, fmt.Errorf("throttle.New: %s.Algorithm: unknown algorithm %v", field, l.Algorithm)
+	case l.Requests < 1:
+		return nil, fmt.Errorf("throttle.New: %s.Requests must be at least 1, got %d", field, l.Requests)
+	case l.Per <= 0:
+		return nil, fmt.Errorf("throttle.New: %s.Per must be positive, got %v", field, l.Per)
+	}
+	r := rule{requests: int64(l.Requests), per: int64(l.Per), lag: 2}
+	switch l.Algorithm {
+	case FixedWindow:
+		r.lag = 1
+		return kindOf[fixedState]{&fixed{r}, r}, nil
+	case SlidingWindow:
+		b := int64(l.Buckets)
+		if b == 0 {
+			b = 2
+		}
+		if b < 2 || b > limits.MaxBuckets {
+			return nil, fmt.Errorf("throttle.New: %s.Buckets must be 0 (meaning 2) or from 2 to %d, got %d: each client keeps a counter per bucket",
+				field, limits.MaxBuckets, l.Buckets)
+		}
+		if r.per%(b-1) != 0 {
+			return nil, fmt.Errorf("throttle.New: %s.Per (%v) must divide evenly into Buckets-1 = %d buckets", field, l.Per, b-1)
+		}
+		w := window{rule: r, buckets: b, width: r.per / (b - 1)}
+		// A denied request may have to wait up to Per plus a bucket, and
+		// RetryAfter is a time.Duration.
+		if r.per > math.MaxInt64-w.width {
+			return nil, fmt.Errorf("throttle.New: %s.Per (%v) is too long for %d buckets: Per + Per/(Buckets-1) must be at most %v, the longest time.Duration",
+				field, l.Per, b, time.Duration(math.MaxInt64))
+		}
+		if b == 2 {
+			return kindOf[sliding2State]{&sliding2{w}, r}, nil
+		}
+		return kindOf[ringState]{&slidingRing{w}, r}, nil
+	default:
+		g := gcd(r.requests, r.per)
+		a := &bucket{rule: r, unit: r.per / g, refill: r.requests / g}
+		hi, full := bits.Mul64(uint64(r.requests), uint64(a.unit))
+		if hi != 0 || full > math.MaxInt64 {
+			return nil, fmt.Errorf("throttle.New: %s: Requests (%d) and Per (%v) are too large together for exact token arithmetic: Requests × Per / gcd(Requests, Per in ns) must be at most 2^63-1",
+				field, l.Requests, l.Per)
+		}
+		a.full = int64(full)
+		a.byUnit, a.byRefill = newDivider(uint64(a.unit)), newDivider(uint64(a.refill))
+		return kindOf[bucketState]{a, r}, nil
+	}
+}
+
+// Each algorithm is an algorithm of its own state.
+var (
+	_ algorithm[fixedState]    = (*fixed)(nil)
+	_ algorithm[sliding2State] = (*sliding2)(nil)
+	_ algorithm[ringState]     = (*slidingRing)(nil)
+	_ algorithm[bucketState]   = (*bucket)(nil)
+)

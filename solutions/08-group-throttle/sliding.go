@@ -1,0 +1,297 @@
+package throttle
+
+import mathbits "math/bits"
+
+// window is what both forms of the sliding window share: B buckets of
+// width w = Per/(B−1), bucket i covering [i·w, (i+1)·w). At now, in bucket
+// c, elapsed e into it, the window (now−Per, now] holds buckets c−B+2 … c
+// whole and the part (w−e)/w of bucket c−B+1, the oldest.
+type window struct {
+	rule
+	buckets int64
+	width   int64
+}
+
+// weighted is ceil(oldest·(w−e)/w), the oldest bucket's part in the
+// window. Since the other buckets and n are whole, rounding it up decides
+// exactly as the real number would.
+func (a *window) weighted(oldest, e int64) int64 {
+	if oldest == 0 || e == 0 {
+		return oldest
+	}
+	return mulDivCeil(oldest, a.width-e, a.width)
+}
+
+// elapsed returns how far now is into the bucket whose last instant is
+// end, now <= end. A bucket cut short at math.MaxInt64 is measured from
+// its start instead.
+func (a *window) elapsed(end, now int64) int64 {
+	if end < maxInstant {
+		return a.width - 1 - (end - now)
+	}
+	return floorMod(now, a.width)
+}
+
+// enter returns the first elapsed e in a bucket from which a fading oldest
+// bucket fits in spare >= 0: ceil(oldest·(w−e)/w) <= spare, that is
+// w−e <= floor(spare·w/oldest).
+func (a *window) enter(oldest, spare int64) int64 {
+	if oldest <= spare {
+		return 0
+	}
+	return a.width - mulDivFloor(spare, a.width, oldest)
+}
+
+// sliding2 is the sliding window with two buckets, previous and current:
+// the common case, kept in three words with no ring.
+type sliding2 struct{ window }
+
+// sliding2State is one client's or group's pair of buckets.
+type sliding2State struct {
+	end  int64 // the last instant of the bucket of the latest charge, at most math.MaxInt64
+	prev int64 // the requests in the bucket before it
+	cur  int64 // the requests in it
+}
+
+func (a *sliding2) fresh(now int64) sliding2State {
+	return sliding2State{end: lastOf(now, a.width)}
+}
+
+// view returns the oldest and newest buckets of the window at now, and how
+// far now is into the newest.
+func (a *sliding2) view(st *sliding2State, now int64) (oldest, newest, e int64) {
+	switch {
+	case now <= st.end:
+		return st.prev, st.cur, a.elapsed(st.end, now)
+	case since(st.end, now) <= uint64(a.width):
+		return st.cur, 0, now - st.end - 1
+	}
+	return 0, 0, 0 // both buckets have left
+}
+
+func (a *sliding2) room(st *sliding2State, now int64) int64 {
+	oldest, newest, e := a.view(st, now)
+	return max(0, a.requests-newest-a.weighted(oldest, e))
+}
+
+func (a *sliding2) charge(st *sliding2State, now, n int64) {
+	switch {
+	case now <= st.end:
+	case since(st.end, now) <= uint64(a.width):
+		st.prev, st.cur, st.end = st.cur, 0, addSat(st.end, a.width)
+	default:
+		*st = a.fresh(now)
+	}
+	st.cur += n
+}
+
+func (a *sliding2) take(st *sliding2State, now, n int64) (room, stamp int64) {
+	stamp = st.end
+	switch {
+	case now <= st.end:
+		if room = max(0, a.requests-st.cur-a.weighted(st.prev, a.elapsed(st.end, now))); n <= room {
+			st.cur += n
+		}
+	case since(st.end, now) <= uint64(a.width):
+		if room = a.requests - a.weighted(st.cur, now-st.end-1); n <= room {
+			st.prev, st.cur, st.end = st.cur, n, addSat(st.end, a.width)
+		}
+	default:
+		if room = a.requests; n <= room {
+			*st = sliding2State{end: lastOf(now, a.width), cur: n}
+		}
+	}
+	return room, stamp
+}
+
+// wait lets time run on from now: first the oldest bucket fades while the
+// newest counts whole; if that is not enough, the newest becomes the
+// oldest, one bucket later, and fades in turn.
+func (a *sliding2) wait(st *sliding2State, now, n int64) int64 {
+	oldest, newest, e := a.view(st, now)
+	if spare := a.requests - newest - n; spare >= 0 {
+		return a.enter(oldest, spare) - e
+	}
+	return a.width - e + a.enter(newest, a.requests-n)
+}
+
+func (a *sliding2) stamp(st *sliding2State) int64 { return st.end }
+
+// slidingRing is the sliding window with three buckets or more, in a ring
+// with a running total, so that a call costs the same whatever B is. The
+// newest and oldest counts are also kept beside the ring, so that a client
+// charged again in the same bucket does not touch the ring at all, and a
+// bitmap of the buckets that hold requests lets wait skip the empty ones.
+type slidingRing struct{ window }
+
+// ringState is one client's or group's ring.
+type ringState struct {
+	k      int64  // the bucket of the latest charge
+	end    int64  // its last instant, at most math.MaxInt64
+	cur    int64  // the requests in bucket k; ring[pos] is stale until the ring moves on
+	oldest int64  // the requests in bucket k−B+1, ring[(pos+1) mod B]
+	total  uint64 // the requests in buckets k−B+1 … k: up to twice Requests
+	pos    int64  // the slot of bucket k
+	// ring holds B counters, bucket i in slot i mod B, then a bitmap of the
+	// slots whose counter is not 0, in ceil(B/64) words.
+	ring []int64
+}
+
+// fresh allocates the new client's ring, which is the one allocation a
+// new client of a ring makes; a known client allocates nothing.
+func (a *slidingRing) fresh(now int64) ringState {
+	return ringState{k: floorDiv(now, a.width), end: lastOf(now, a.width), ring: make([]int64, a.buckets+(a.buckets+63)/64)}
+}
+
+// slot returns the count in slot s.
+func (st *ringState) slot(s int64) int64 {
+	if s == st.pos {
+		return st.cur
+	}
+	return st.ring[s]
+}
+
+// mark sets or clears slot s in the bitmap after the counters.
+func (a *slidingRing) mark(st *ringState, s int64, on bool) {
+	w := &st.ring[a.buckets+s>>6]
+	if on {
+		*w |= 1 << (s & 63)
+	} else {
+		*w &^= 1 << (s & 63)
+	}
+}
+
+// marked returns the bitmap's bits from slot s to the end of its word.
+func (a *slidingRing) marked(st *ringState, s int64) uint64 {
+	return uint64(st.ring[a.buckets+s>>6]) >> (s & 63)
+}
+
+// next is the slot after s.
+func (a *slidingRing) next(s int64) int64 {
+	if s++; s == a.buckets {
+		return 0
+	}
+	return s
+}
+
+// look returns how many buckets the ring would move on to reach now (d),
+// how far now is into its bucket (e), and the requests left in the window
+// at now. d >= B means every bucket has left.
+func (a *slidingRing) look(st *ringState, now int64) (d uint64, e int64, total uint64) {
+	switch {
+	case now <= st.end:
+		return 0, a.elapsed(st.end, now), st.total
+	case since(st.end, now) <= uint64(a.width):
+		d, e = 1, now-st.end-1
+	default:
+		d, e = uint64(floorDiv(now, a.width)-st.k), floorMod(now, a.width) // exact as uint64
+		if d >= uint64(a.buckets) {
+			return d, e, 0
+		}
+	}
+	total = st.total
+	for i, s := uint64(0), st.pos; i < d; i++ {
+		s = a.next(s)
+		total -= uint64(st.slot(s))
+	}
+	return d, e, total
+}
+
+// oldestAt is the count of the oldest bucket once the ring has moved on by
+// d < B.
+func (a *slidingRing) oldestAt(st *ringState, d uint64) int64 {
+	if d == 0 {
+		return st.oldest
+	}
+	s := st.pos + int64(d) + 1
+	for s >= a.buckets {
+		s -= a.buckets
+	}
+	return st.slot(s)
+}
+
+func (a *slidingRing) room(st *ringState, now int64) int64 {
+	d, e, total := a.look(st, now)
+	if d >= uint64(a.buckets) {
+		return a.requests
+	}
+	oldest := a.oldestAt(st, d)
+	whole := int64(total - uint64(oldest)) // at most Requests
+	return max(0, a.requests-whole-a.weighted(oldest, e))
+}
+
+func (a *slidingRing) charge(st *ringState, now, n int64) {
+	d, _, total := a.look(st, now)
+	switch {
+	case d >= uint64(a.buckets):
+		clear(st.ring)
+		*st = ringState{k: floorDiv(now, a.width), end: lastOf(now, a.width), ring: st.ring}
+	case d > 0:
+		st.ring[st.pos] = st.cur
+		for i := uint64(0); i < d; i++ {
+			st.pos = a.next(st.pos)
+			st.ring[st.pos] = 0
+			a.mark(st, st.pos, false)
+		}
+		if d == 1 {
+			st.end = addSat(st.end, a.width)
+		} else {
+			st.end = lastOf(now, a.width)
+		}
+		st.k += int64(d)
+		st.cur, st.total = 0, total
+		st.oldest = st.ring[a.next(st.pos)]
+	}
+	if st.cur == 0 {
+		a.mark(st, st.pos, true)
+	}
+	st.cur += n
+	st.total += uint64(n)
+}
+
+func (a *slidingRing) take(st *ringState, now, n int64) (room, stamp int64) {
+	room, stamp = a.room(st, now), st.end
+	if n <= room {
+		a.charge(st, now, n)
+	}
+	return room, stamp
+}
+
+// wait walks the window at now from its oldest bucket: while the ring
+// stands in bucket c+j, the bucket c−B+1+j fades and every newer one counts
+// whole. The first j at which the newer ones leave room for n is the
+// bucket to wait for; enter finds the instant in it. An empty bucket
+// changes nothing, and the walk never stops at one (the request was denied
+// with the oldest bucket counted), so the bitmap skips them, 64 at a time.
+func (a *slidingRing) wait(st *ringState, now, n int64) int64 {
+	d, e, rest := a.look(st, now)
+	s := st.pos + int64(d) + 1 // the slot of the oldest bucket of the window
+	for s >= a.buckets {
+		s -= a.buckets
+	}
+	charged := a.buckets - int64(d) // the buckets of the window that are in the ring; the rest are empty
+	for j := int64(0); j < charged; {
+		bits := a.marked(st, s)
+		if bits == 0 { // on to the next word, or to slot 0
+			step := min(64-s&63, a.buckets-s)
+			j, s = j+step, s+step
+			if s == a.buckets {
+				s = 0
+			}
+			continue
+		}
+		skip := int64(mathbits.TrailingZeros64(bits))
+		if j, s = j+skip, s+skip; j >= charged {
+			break
+		}
+		oldest := st.slot(s)
+		rest -= uint64(oldest)
+		if spare := a.requests - int64(rest) - n; spare >= 0 {
+			return j*a.width + a.enter(oldest, spare) - e
+		}
+		j, s = j+1, a.next(s)
+	}
+	panic("throttle: unreachable: once every bucket has left, the ring has room for n <= Requests")
+}
+
+func (a *slidingRing) stamp(st *ringState) int64 { return st.end }
