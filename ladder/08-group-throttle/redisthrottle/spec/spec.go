@@ -68,7 +68,10 @@ const DefaultTimeout = 3 * time.Second
 const RedisEnv = "REDIS_ADDR"
 
 // The skipped features: what the Redis form does not have or do.
-const redisSkips = throttlespec.UsesLen | throttlespec.ClockBack | throttlespec.ManyBuckets | throttlespec.InProcess
+// WholeRange cases are the in-process form's (time standing still past
+// 2262, windows as long as a Duration); the Redis form has its own cases at
+// both ends of int64 time, in this package.
+const redisSkips = throttlespec.UsesLen | throttlespec.ClockBack | throttlespec.ManyBuckets | throttlespec.InProcess | throttlespec.WholeRange
 
 // redisOpts is how a case wants its throttler built.
 type redisOpts struct {
