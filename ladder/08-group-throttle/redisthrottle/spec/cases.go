@@ -352,7 +352,7 @@ func scriptFlush(b *backend) call {
 			}
 			return nil
 		},
-		Want:   nil,
+		Want: nil,
 	}
 }
 
