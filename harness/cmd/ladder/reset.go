@@ -106,15 +106,19 @@ func isLevelCode(dir, p string) bool {
 		return false
 	}
 	rest := strings.TrimPrefix(p, dir+"/")
-	if strings.HasPrefix(rest, "spec/") {
-		return false
-	}
 	for _, part := range strings.Split(path.Dir(rest), "/") {
-		if part == "testdata" {
+		if part == "testdata" || part == "spec" {
 			return false
 		}
 	}
 	return true
+}
+
+// inSpec reports whether the file p lies in a spec folder of the level in
+// dir: its spec/, or the spec/ of a module inside it (level 8's Redis form).
+func inSpec(dir, p string) bool {
+	rest, ok := strings.CutPrefix(p, dir+"/")
+	return ok && (strings.HasPrefix(rest, "spec/") || strings.Contains(rest, "/spec/"))
 }
 
 // levelCode sorts a level's code files. A stub is what the learner fills
@@ -130,7 +134,7 @@ type levelCode struct {
 func classifyLevel(modPath, dir string, files map[string][]byte) levelCode {
 	imported := map[string]bool{}
 	for p, src := range files {
-		if !strings.HasPrefix(p, dir+"/spec/") || !strings.HasSuffix(p, ".go") {
+		if !inSpec(dir, p) || !strings.HasSuffix(p, ".go") {
 			continue
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), p, src, parser.ImportsOnly)
@@ -296,7 +300,7 @@ func findShipped(root string, l levels.Level) (shippedLevel, error) {
 			for _, s := range code.Stubs {
 				touches = touches || p == s
 			}
-			touches = touches || strings.HasPrefix(p, l.Dir+"/spec/")
+			touches = touches || inSpec(l.Dir, p)
 		}
 		if !touches {
 			continue

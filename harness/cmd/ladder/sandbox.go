@@ -208,7 +208,7 @@ wait:
 	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
-		return false, fmt.Errorf("%s: %v", filepath.Base(cmd.Path), err)
+		return false, fmt.Errorf("%s: %w", filepath.Base(cmd.Path), err)
 	}
 	return false, err
 }

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+
 	"context"
 	"fmt"
 	"io"
@@ -44,6 +47,9 @@ func checkStubsWith(ctx context.Context, root string, runner goRunner) ([]string
 	}
 	var problems []string
 	for _, l := range levels.All {
+		if _, err := os.Stat(filepath.Join(root, l.Dir)); err != nil {
+			continue // a level this copy does not have
+		}
 		parts := map[int]int{}
 		for _, p := range pkgs {
 			rel := relDir(root, p.Dir)
@@ -62,16 +68,20 @@ func checkStubsWith(ctx context.Context, root string, runner goRunner) ([]string
 			case !p.Exit.Complete:
 				problems = append(problems, rel+": "+p.Exit.Reason)
 			}
+			var bad []string
 			for _, c := range p.Cases {
 				if _, ok := l.Part(c.Part); !ok {
 					problems = append(problems, fmt.Sprintf("%s: case %q is in part %d, which harness/levels does not list for level %d", rel, c.Case, c.Part, l.Number))
 				}
 				if c.Verdict != timeline.NotImplemented.String() {
-					problems = append(problems, fmt.Sprintf("%s: case %q (part %d) ended as %q, want \"not implemented\": %s is not the stub as shipped", rel, c.Case, c.Part, c.Verdict, rel))
+					bad = append(bad, fmt.Sprintf("part %d, %s (%s)", c.Part, c.Case, c.Verdict))
 				}
 				if !c.Fuzz {
 					parts[c.Part]++
 				}
+			}
+			if len(bad) > 0 {
+				problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: the stub check fails %d case(s), such as %q", rel, len(bad), bad[0]))
 			}
 		}
 		for _, p := range l.Parts {

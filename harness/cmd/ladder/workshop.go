@@ -264,7 +264,7 @@ func checkStubsOf(files []treeEntry, stderr io.Writer) ([]string, error) {
 	for _, p := range found {
 		// Name the level's code, so the instructor knows which files.
 		for dir, code := range levelCode {
-			if strings.HasPrefix(p, dir+":") || strings.HasPrefix(p, dir+"/") {
+			if strings.HasPrefix(p, dir+":") || strings.HasPrefix(p, dir+" ") || strings.HasPrefix(p, dir+"/") {
 				sort.Strings(code)
 				p += fmt.Sprintf(" (the level's code: %s)", strings.Join(code, ", "))
 				break
@@ -532,7 +532,7 @@ func instructorFiles(root string) (names []string, inGit bool) {
 // isTestOrSpec reports whether the file p of the level in dir is a test or
 // part of the spec.
 func isTestOrSpec(dir, p string) bool {
-	return strings.HasSuffix(p, "_test.go") || strings.HasPrefix(p, dir+"/spec/")
+	return strings.HasSuffix(p, "_test.go") || inSpec(dir, p)
 }
 
 var errNotCheckout = errors.New("not a rateladder checkout")
@@ -855,6 +855,13 @@ func lastDone(levels []levelReport) string {
 }
 
 func levelCell(l levelReport) string {
+	cases := 0
+	for _, p := range l.Parts {
+		cases += p.Cases
+	}
+	if cases == 0 && l.BuildError == "" && len(l.Problems) == 0 {
+		return "" // a level this checkout does not have
+	}
 	switch l.Status {
 	case statusNoBuild:
 		return "build fails"
