@@ -59,6 +59,7 @@ var checkedElsewhere = []struct {
 	tests []string
 }{
 	{regexp.MustCompile(`^make test$`), []string{"TestStudentCopyPassesItsOwnMakeTest"}},
+	{regexp.MustCompile(`^make test-e2e$`), nil}, // .ci/run runs it
 	{regexp.MustCompile(`^make check$`), nil}, // gofmt, vet and staticcheck: CI's .ci/run
 	{regexp.MustCompile(`^make (help)?$`), []string{"TestMakeHelpListsTheTargets"}},
 	{regexp.MustCompile(`^make test-redis$`), nil}, // .ci/run runs it
@@ -71,7 +72,8 @@ var checkedElsewhere = []struct {
 	{regexp.MustCompile(`^make reset-level-\d( FORCE=1)?$`), []string{"TestResetAsksKeepsABackupAndTouchesNothingElse"}},
 	{regexp.MustCompile(`^make plot-level-\d( REF=1)?$`), []string{"TestRenderWritesSVGs", "TestStubPointsToTheReference", "TestReferencePicturesInChromium"}},
 	{regexp.MustCompile(`^make student-copy DEST=\S+$`), []string{"TestStudentCopyPassesItsOwnMakeTest"}},
-	{regexp.MustCompile(`^make class-report DIRS=.+$`), []string{"TestClassReportShowsEachStudentsState"}},
+	{regexp.MustCompile(`^make class-report DIRS=.+$`), []string{"TestClassReport"}},
+	{regexp.MustCompile(`^go run \./harness/cmd/ladder class-report `), []string{"TestClassReport"}},
 	{regexp.MustCompile(`^make interview-level-\d( TIME=\S+)?$`), []string{"TestInterview"}},
 	{regexp.MustCompile(`^make debrief-level-\d$`), []string{"TestDebrief"}},
 }

@@ -38,7 +38,7 @@ func copyRepo(t *testing.T, paths ...string) string {
 	t.Helper()
 	root := repoRoot(t)
 	dst := t.TempDir()
-	for _, p := range append([]string{"go.mod", "go.sum", "Makefile", "harness/clock", "harness/timeline", "harness/levels", "harness/cmd"}, paths...) {
+	for _, p := range append([]string{"go.mod", "go.sum", "Makefile", "harness"}, paths...) {
 		copyTree(t, filepath.Join(root, p), filepath.Join(dst, p))
 	}
 	return dst

@@ -663,8 +663,37 @@ var partHeadingRE = regexp.MustCompile(`^## Part (\d+):`)
 // the API, the rules and the worked examples: everything before
 // "## Part 1") and each part's section, from its heading to the next
 // "## " heading. "## Run it" and what follows belong to no part.
+//
+// A level whose later parts live in a module of their own (level 8's Redis
+// form) states them in that module's README.md, which is read too.
 func readmeParts(root string, l levels.Level) (string, map[int]string, error) {
 	path := filepath.Join(root, l.Dir, "README.md")
+	intro, sections, err := splitREADME(path)
+	if err != nil {
+		return "", nil, err
+	}
+	for _, m := range l.Modules {
+		if m.Dir == "." {
+			continue
+		}
+		_, more, err := splitREADME(filepath.Join(root, m.Dir, "README.md"))
+		if err != nil {
+			return "", nil, err
+		}
+		for n, text := range more {
+			sections[n] = text
+		}
+	}
+	for _, p := range l.Parts {
+		if sections[p.Number] == "" {
+			return "", nil, errors.New(path + ": no \"## Part " + strconv.Itoa(p.Number) + ":\" section")
+		}
+	}
+	return intro, sections, nil
+}
+
+// splitREADME splits one README into its intro and its parts' sections.
+func splitREADME(path string) (string, map[int]string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return "", nil, err
@@ -703,10 +732,5 @@ func readmeParts(root string, l levels.Level) (string, map[int]string, error) {
 		}
 	}
 	flush()
-	for _, p := range l.Parts {
-		if sections[p.Number] == "" {
-			return "", nil, errors.New(path + ": no \"## Part " + strconv.Itoa(p.Number) + ":\" section")
-		}
-	}
 	return strings.TrimSpace(strings.Join(intro, "\n")), sections, nil
 }

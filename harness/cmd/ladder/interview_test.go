@@ -23,7 +23,8 @@ import (
 // solutions/. syntaxError does not compile; halfDone (in progress_test.go)
 // passes part 1 with a re-slicing queue that part 2 rejects; compacting
 // passes both parts: its slice moves the live hits to the front when the
-// dead ones fill half of it, so steady traffic allocates nothing.
+// dead ones fill half of it, so steady traffic allocates nothing, and it
+// shrinks after a burst.
 const (
 	syntaxError = "package hitcounter\n\nfunc New( {\n"
 	compacting  = `package hitcounter
@@ -55,6 +56,11 @@ func (c *Counter) Hit(now time.Time) {
 func (c *Counter) Count(now time.Time) int {
 	for c.oldest < len(c.times) && now.Sub(c.times[c.oldest]) >= c.window {
 		c.oldest++
+	}
+	// After a burst, give the memory back.
+	if live := len(c.times) - c.oldest; cap(c.times) > 64 && 4*live <= cap(c.times) {
+		c.times = append(make([]time.Time, 0, 2*live+16), c.times[c.oldest:]...)
+		c.oldest = 0
 	}
 	return len(c.times) - c.oldest
 }
