@@ -124,23 +124,26 @@ func (a *sliding2) stamp(st *sliding2State) int64 { return st.end }
 // bitmap of the buckets that hold requests lets wait skip the empty ones.
 type slidingRing struct{ window }
 
-// ringState is one client's or group's ring.
+// ringState is one client's or group's ring: 48 bytes, so that an entry
+// with its name is one cache line.
 type ringState struct {
-	k      int64  // the bucket of the latest charge
-	end    int64  // its last instant, at most math.MaxInt64
+	end    int64  // the last instant of the bucket of the latest charge, k, at most math.MaxInt64
 	cur    int64  // the requests in bucket k; ring[pos] is stale until the ring moves on
 	oldest int64  // the requests in bucket k−B+1, ring[(pos+1) mod B]
 	total  uint64 // the requests in buckets k−B+1 … k: up to twice Requests
 	pos    int64  // the slot of bucket k
 	// ring holds B counters, bucket i in slot i mod B, then a bitmap of the
-	// slots whose counter is not 0, in ceil(B/64) words.
-	ring []int64
+	// slots whose counter is not 0, in ceil(B/64) words. It is behind a
+	// pointer, 8 bytes where a slice is 24, since the common case never
+	// touches it.
+	ring *[]int64
 }
 
-// fresh allocates the new client's ring, which is the one allocation a
-// new client of a ring makes; a known client allocates nothing.
+// fresh allocates the new client's ring: a new client of a ring
+// allocates, a known client never does.
 func (a *slidingRing) fresh(now int64) ringState {
-	return ringState{k: floorDiv(now, a.width), end: lastOf(now, a.width), ring: make([]int64, a.buckets+(a.buckets+63)/64)}
+	ring := make([]int64, a.buckets+(a.buckets+63)/64)
+	return ringState{end: lastOf(now, a.width), ring: &ring}
 }
 
 // slot returns the count in slot s.
@@ -148,12 +151,12 @@ func (st *ringState) slot(s int64) int64 {
 	if s == st.pos {
 		return st.cur
 	}
-	return st.ring[s]
+	return (*st.ring)[s]
 }
 
 // mark sets or clears slot s in the bitmap after the counters.
 func (a *slidingRing) mark(st *ringState, s int64, on bool) {
-	w := &st.ring[a.buckets+s>>6]
+	w := &(*st.ring)[a.buckets+s>>6]
 	if on {
 		*w |= 1 << (s & 63)
 	} else {
@@ -163,7 +166,7 @@ func (a *slidingRing) mark(st *ringState, s int64, on bool) {
 
 // marked returns the bitmap's bits from slot s to the end of its word.
 func (a *slidingRing) marked(st *ringState, s int64) uint64 {
-	return uint64(st.ring[a.buckets+s>>6]) >> (s & 63)
+	return uint64((*st.ring)[a.buckets+s>>6]) >> (s & 63)
 }
 
 // next is the slot after s.
@@ -184,7 +187,7 @@ func (a *slidingRing) look(st *ringState, now int64) (d uint64, e int64, total u
 	case since(st.end, now) <= uint64(a.width):
 		d, e = 1, now-st.end-1
 	default:
-		d, e = uint64(floorDiv(now, a.width)-st.k), floorMod(now, a.width) // exact as uint64
+		d, e = uint64(floorDiv(now, a.width)-floorDiv(st.end, a.width)), floorMod(now, a.width) // exact as uint64
 		if d >= uint64(a.buckets) {
 			return d, e, 0
 		}
@@ -224,13 +227,14 @@ func (a *slidingRing) charge(st *ringState, now, n int64) {
 	d, _, total := a.look(st, now)
 	switch {
 	case d >= uint64(a.buckets):
-		clear(st.ring)
-		*st = ringState{k: floorDiv(now, a.width), end: lastOf(now, a.width), ring: st.ring}
+		clear(*st.ring)
+		*st = ringState{end: lastOf(now, a.width), ring: st.ring}
 	case d > 0:
-		st.ring[st.pos] = st.cur
+		ring := *st.ring
+		ring[st.pos] = st.cur
 		for i := uint64(0); i < d; i++ {
 			st.pos = a.next(st.pos)
-			st.ring[st.pos] = 0
+			ring[st.pos] = 0
 			a.mark(st, st.pos, false)
 		}
 		if d == 1 {
@@ -238,9 +242,8 @@ func (a *slidingRing) charge(st *ringState, now, n int64) {
 		} else {
 			st.end = lastOf(now, a.width)
 		}
-		st.k += int64(d)
 		st.cur, st.total = 0, total
-		st.oldest = st.ring[a.next(st.pos)]
+		st.oldest = ring[a.next(st.pos)]
 	}
 	if st.cur == 0 {
 		a.mark(st, st.pos, true)
@@ -249,10 +252,23 @@ func (a *slidingRing) charge(st *ringState, now, n int64) {
 	st.total += uint64(n)
 }
 
+// take is room and charge in one pass when now is in the bucket of the
+// latest charge, the common case, which reads nothing but the state.
 func (a *slidingRing) take(st *ringState, now, n int64) (room, stamp int64) {
-	room, stamp = a.room(st, now), st.end
-	if n <= room {
-		a.charge(st, now, n)
+	stamp = st.end
+	if now > st.end {
+		if room = a.room(st, now); n <= room {
+			a.charge(st, now, n)
+		}
+		return room, stamp
+	}
+	whole := int64(st.total - uint64(st.oldest)) // at most Requests
+	if room = max(0, a.requests-whole-a.weighted(st.oldest, a.elapsed(st.end, now))); n <= room {
+		if st.cur == 0 {
+			a.mark(st, st.pos, true)
+		}
+		st.cur += n
+		st.total += uint64(n)
 	}
 	return room, stamp
 }

@@ -124,9 +124,14 @@ func (c *table[S]) allowN(name string, h uint64, want, clockNow, now int64, g gr
 	// The home slot holds the client most of the time; find walks on from
 	// there.
 	p := int32(-1)
+	var e *entry[S]
 	if n := uint32(len(sh.index)); n > 0 {
-		if v := sh.index[home(h)&(n-1)]; v != 0 && v&^posMask == tag(h) && sh.at(int32(v&posMask)-1).name == name {
+		v := sh.index[home(h)&(n-1)]
+		if v != 0 && v&^posMask == tag(h) {
 			p = int32(v&posMask) - 1
+			if e = sh.at(p); e.name != name {
+				p, e = sh.find(name, h), nil
+			}
 		} else if v != 0 {
 			p = sh.find(name, h)
 		}
@@ -136,7 +141,9 @@ func (c *table[S]) allowN(name string, h uint64, want, clockNow, now int64, g gr
 	}
 
 	// A known client outside any group: one call to its algorithm.
-	e := sh.at(p)
+	if e == nil {
+		e = sh.at(p)
+	}
 	room, stamp := c.alg.take(&e.st, now, want)
 	if want <= room {
 		if stamp < sh.first {
