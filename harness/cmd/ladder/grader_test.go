@@ -83,7 +83,15 @@ func runIn(t *testing.T, dir string, name string, args ...string) (string, int) 
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
-	cmd.Env = append(learnerEnv(), "NO_COLOR=1")
+	// A make that runs these tests (make test-e2e) must not make the
+	// make they run a sub-make, which prints "Entering directory".
+	var env []string
+	for _, kv := range learnerEnv() {
+		if !strings.HasPrefix(kv, "MAKE") && !strings.HasPrefix(kv, "MFLAGS=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env, "NO_COLOR=1")
 	out, err := cmd.CombinedOutput()
 	code := 0
 	if err != nil {
