@@ -58,7 +58,7 @@ type algorithm[S any] interface {
 
 // kind is a compiled Limit that can make the client table or a group.
 type kind interface {
-	clients(seed maphash.Seed) clientTable
+	clients(seed maphash.Seed, time *clockTime) clientTable
 	group(name string) group
 }
 
@@ -68,8 +68,10 @@ type kindOf[S any] struct {
 	rule rule
 }
 
-func (k kindOf[S]) clients(seed maphash.Seed) clientTable { return newTable(k.alg, k.rule, seed) }
-func (k kindOf[S]) group(name string) group               { return newGroup(k.alg, k.rule, name) }
+func (k kindOf[S]) clients(seed maphash.Seed, time *clockTime) clientTable {
+	return newTable(k.alg, k.rule, seed, time)
+}
+func (k kindOf[S]) group(name string) group { return newGroup(k.alg, k.rule, name) }
 
 // compile checks a Limit and picks its algorithm. It is the only place
 // that looks at Limit.Algorithm: everything after works through the kind

@@ -23,9 +23,8 @@ const (
 // clientTable is every client's state under the PerClient limit.
 type clientTable interface {
 	// allowN decides want requests from the client name with hash h. Its
-	// clock read clockNow, the Throttler's time was now, and g is the
-	// client's group or nil.
-	allowN(name string, h uint64, want, clockNow, now int64, g group) Decision
+	// clock read clockNow, and g is the client's group or nil.
+	allowN(name string, h uint64, want, clockNow int64, g group) Decision
 	// count drops every state that may be dropped at now and returns how
 	// many are left.
 	count(now int64) int
@@ -38,6 +37,7 @@ type table[S any] struct {
 	alg    algorithm[S]
 	rule   rule
 	seed   maphash.Seed
+	time   *clockTime // the Throttler's time
 	shards [numShards]shard[S]
 }
 
@@ -90,8 +90,8 @@ type entry[S any] struct {
 // link is an entry's place in the shard's list.
 type link struct{ prev, next int32 }
 
-func newTable[S any](alg algorithm[S], r rule, seed maphash.Seed) *table[S] {
-	c := &table[S]{alg: alg, rule: r, seed: seed}
+func newTable[S any](alg algorithm[S], r rule, seed maphash.Seed, time *clockTime) *table[S] {
+	c := &table[S]{alg: alg, rule: r, seed: seed, time: time}
 	for i := range c.shards {
 		sh := &c.shards[i]
 		sh.now = math.MinInt64
@@ -106,12 +106,14 @@ func newTable[S any](alg algorithm[S], r rule, seed maphash.Seed) *table[S] {
 func home(h uint64) uint32 { return uint32(h >> 32) }
 func tag(h uint64) uint32  { return uint32(h>>57) << posBits }
 
-func (c *table[S]) allowN(name string, h uint64, want, clockNow, now int64, g group) Decision {
+func (c *table[S]) allowN(name string, h uint64, want, clockNow int64, g group) Decision {
 	sh := &c.shards[h%numShards]
 	// Lock order: the client's shard, then its group. Both are held for
 	// the whole decision, which is what makes it all or nothing.
 	sh.mu.Lock()
-	now = max(now, sh.now)
+	// The Throttler's time moves under the lock, so that calls for one
+	// hot client pass the atomic with the lock rather than fight over both.
+	now := max(c.time.advance(clockNow), sh.now)
 	if g != nil {
 		now = g.enter(now)
 	}

@@ -68,9 +68,15 @@ type Throttler struct {
 	clients clientTable
 	members members
 	groups  []group
-	_       [64]byte // latest is written by every core: keep it off the fields above
-	latest  atomic.Int64
-	_       [56]byte
+	time    clockTime
+}
+
+// clockTime is the Throttler's time: the latest reading of its clock, in
+// Unix ns. Every core writes it, so it has a cache line of its own.
+type clockTime struct {
+	_      [64]byte
+	latest atomic.Int64
+	_      [56]byte
 }
 
 // New returns a Throttler that enforces cfg and reads the time from c. An
@@ -84,8 +90,8 @@ func New(c clock.Clock, cfg Config) (*Throttler, error) {
 		return nil, err
 	}
 	t := &Throttler{clk: c, seed: maphash.MakeSeed()}
-	t.latest.Store(math.MinInt64)
-	t.clients = client.clients(t.seed)
+	t.time.latest.Store(math.MinInt64)
+	t.clients = client.clients(t.seed, &t.time)
 	names := map[string]int{}
 	groupOf := map[string]group{}
 	for i, gc := range cfg.Groups {
@@ -131,7 +137,7 @@ func (t *Throttler) AllowN(client string, n int) Decision {
 	if len(t.members.slots) > 0 {
 		g = t.members.find(client, h)
 	}
-	return t.clients.allowN(client, h, int64(n), clockNow, t.advance(clockNow), g)
+	return t.clients.allowN(client, h, int64(n), clockNow, g)
 }
 
 // Len returns the number of clients and groups whose state is held at the
@@ -139,7 +145,7 @@ func (t *Throttler) AllowN(client string, n int) Decision {
 // counts every client and group whose state differs from a fresh one, and
 // none that made no request in the last two Per of its limit.
 func (t *Throttler) Len() int {
-	now := t.advance(t.read())
+	now := t.time.advance(t.read())
 	n := t.clients.count(now)
 	for _, g := range t.groups {
 		if g.heldAt(now) {
@@ -178,18 +184,17 @@ func (t *Throttler) read() int64 {
 	return now.UnixNano()
 }
 
-// advance moves the Throttler's time forward to clockNow, if it is later,
-// and returns the Throttler's time. It is read before the locks are taken;
-// each shard and group also keeps its own time and takes the later of the
-// two, so that decisions that reach a lock out of order still see time in
-// order.
-func (t *Throttler) advance(clockNow int64) int64 {
-	latest := t.latest.Load()
+// advance moves the time forward to clockNow, if it is later, and returns
+// it. Each shard and group also keeps its own time and takes the later of
+// the two, so that decisions that reach a lock out of order, having read
+// the clock before it, still see time in order.
+func (c *clockTime) advance(clockNow int64) int64 {
+	latest := c.latest.Load()
 	for clockNow > latest {
-		if t.latest.CompareAndSwap(latest, clockNow) {
+		if c.latest.CompareAndSwap(latest, clockNow) {
 			return clockNow
 		}
-		latest = t.latest.Load()
+		latest = c.latest.Load()
 	}
 	return latest
 }
