@@ -66,15 +66,7 @@ func (r report[T]) panicked(at int, p *panicInfo) string {
 	for _, f := range p.where {
 		fmt.Fprintf(&b, "    %s:%d in %s\n", f.file, f.line, f.function)
 	}
-	r.table(&b, func(i int) string {
-		if i == at-1 {
-			return "!"
-		}
-		if r.results[i].ran && !r.c.Steps[i].Call.matches(r.results[i].got) {
-			return "✗"
-		}
-		return ""
-	})
+	r.table(&b, r.stoppedAt(at))
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -84,7 +76,14 @@ func (r report[T]) exited(at int, where string) string {
 	var b strings.Builder
 	r.header(&b)
 	fmt.Fprintf(&b, "the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.\n", where)
-	r.table(&b, func(i int) string {
+	r.table(&b, r.stoppedAt(at))
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// stoppedAt marks the step the case stopped at with "!", and every step
+// before it that gave another result with "✗".
+func (r report[T]) stoppedAt(at int) func(i int) string {
+	return func(i int) string {
 		if i == at-1 {
 			return "!"
 		}
@@ -92,8 +91,7 @@ func (r report[T]) exited(at int, where string) string {
 			return "✗"
 		}
 		return ""
-	})
-	return strings.TrimRight(b.String(), "\n")
+	}
 }
 
 func (r report[T]) header(b *strings.Builder) {
