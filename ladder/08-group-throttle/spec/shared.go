@@ -47,3 +47,17 @@ func Describe(cfg limits.Config) string { return describe(cfg) }
 func CheckBadConfig[T Throttler](newThrottler func(c clock.Clock, cfg limits.Config) (T, error), clk clock.Clock, cfg limits.Config, fields ...string) error {
 	return checkBadConfig(erase(newThrottler), clk, cfg, fields)
 }
+
+// The words level 8's tables are written in, for the Redis form's spec to
+// write its own tables in the same words.
+var (
+	Allow   = allow
+	AllowN  = allowN
+	Ok      = ok
+	No      = no
+	Steps   = steps
+	Fixed   = fixed
+	Sliding = sliding
+	Token   = token
+	Only    = only
+)

@@ -81,13 +81,7 @@ func erase[T Throttler](newThrottler func(clock.Clock, limits.Config) (T, error)
 }
 
 // Offsets and durations in the tables are written with these.
-const (
-	ns     = time.Nanosecond
-	ms     = time.Millisecond
-	sec    = time.Second
-	minute = time.Minute
-	hour   = time.Hour
-)
+const ns, ms, sec, minute, hour = time.Nanosecond, time.Millisecond, time.Second, time.Minute, time.Hour
 
 type (
 	step = timeline.Step[Throttler]

@@ -1,7 +1,6 @@
 package spec
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
@@ -20,13 +19,7 @@ type Throttler = throttlespec.Throttler
 type ctor = func(clock.Clock, limits.Config) (Throttler, error)
 
 // Offsets and durations in the tables are written with these.
-const (
-	ns     = time.Nanosecond
-	ms     = time.Millisecond
-	sec    = time.Second
-	minute = time.Minute
-	hour   = time.Hour
-)
+const ns, ms, sec, minute, hour = time.Nanosecond, time.Millisecond, time.Second, time.Minute, time.Hour
 
 type (
 	step = timeline.Step[Throttler]
@@ -35,57 +28,20 @@ type (
 
 var at = timeline.At[Throttler]
 
-func allow(client string, want limits.Decision) call {
-	return call{
-		Method: "Allow",
-		Args:   []any{client},
-		Do:     func(th Throttler, _ time.Time) any { return th.Allow(client) },
-		Want:   want,
-	}
-}
+// Level 8's own words, shared rather than written again.
+var (
+	allow   = throttlespec.Allow
+	allowN  = throttlespec.AllowN
+	ok      = throttlespec.Ok
+	no      = throttlespec.No
+	steps   = throttlespec.Steps
+	fixed   = throttlespec.Fixed
+	sliding = throttlespec.Sliding
+	token   = throttlespec.Token
+	only    = throttlespec.Only
+)
 
-func allowN(client string, n int, want limits.Decision) call {
-	return call{
-		Method: "AllowN",
-		Args:   []any{client, n},
-		Do:     func(th Throttler, _ time.Time) any { return th.AllowN(client, n) },
-		Want:   want,
-	}
-}
-
-// The decisions, written short.
-func ok(remaining int) limits.Decision { return limits.Decision{Allowed: true, Remaining: remaining} }
-func no(remaining int, retry time.Duration) limits.Decision {
-	return limits.Decision{Remaining: remaining, RetryAfter: retry}
-}
-
-// steps flattens steps and slices of steps into one timeline.
-func steps(items ...any) []step {
-	var out []step
-	for _, it := range items {
-		switch v := it.(type) {
-		case step:
-			out = append(out, v)
-		case []step:
-			out = append(out, v...)
-		default:
-			panic(fmt.Sprintf("spec: steps: %T is not a step", it))
-		}
-	}
-	return out
-}
-
-// The limits used in the tables, written short.
-func fixed(requests int, per time.Duration) limits.Limit {
-	return limits.Limit{Algorithm: limits.FixedWindow, Requests: requests, Per: per}
-}
-func sliding(requests int, per time.Duration, buckets int) limits.Limit {
-	return limits.Limit{Algorithm: limits.SlidingWindow, Requests: requests, Per: per, Buckets: buckets}
-}
-func token(requests int, per time.Duration) limits.Limit {
-	return limits.Limit{Algorithm: limits.TokenBucket, Requests: requests, Per: per}
-}
-func only(l limits.Limit) limits.Config { return limits.Config{PerClient: l} }
+// group is a group limit, written short.
 func group(name string, l limits.Limit, clients ...string) limits.Group {
 	return limits.Group{Name: name, Limit: l, Clients: clients}
 }
