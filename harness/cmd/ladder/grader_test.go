@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -178,21 +179,12 @@ func TestTheGraderCannotBeFooled(t *testing.T) {
 			var rep ladderReport
 			require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
 			for _, p := range rep.Levels[tc.level-1].Parts {
-				if p.Done && !contains(tc.done, p.Number) {
+				if p.Done && !slices.Contains(tc.done, p.Number) {
 					t.Errorf("progress counts level %d part %d done, though it did not run to its end", tc.level, p.Number)
 				}
 			}
 		})
 	}
-}
-
-func contains(xs []int, x int) bool {
-	for _, y := range xs {
-		if x == y {
-			return true
-		}
-	}
-	return false
 }
 
 func TestAnUntouchedStubGetsAShortAnswer(t *testing.T) {
