@@ -16,37 +16,10 @@ REDIS_REF  := solutions/08-group-throttle/redisthrottle
 
 .DEFAULT_GOAL := help
 LADDER_PHONY := student-copy class-report test-plots
-.PHONY: help test test-e2e progress check $(LADDER_PHONY) vet test-go test-solutions test-stubs
+.PHONY: help test test-e2e test-bench progress check $(LADDER_PHONY) vet test-go test-solutions test-stubs
 
-help: ## list the targets
-	@echo "rateladder: eight katas on rolling windows and rate limiters."
-	@echo
-	@echo "For learners (N is a level, 1 to 8):"
-	@echo "  make progress           the ladder: what you have done, and what comes next"
-	@echo "  make test-level-N       level N's tests against your code in ladder/ (PART=K: one part; ALL=1: every case)"
-	@echo "  make watch-level-N      rerun level N's tests whenever you save a file"
-	@echo "  make hint-N             the next hint for level N (make hints-N: all seen so far)"
-	@echo "  make fuzz-level-N       fuzz your level N against its model (FUZZTIME=30s)"
-	@echo "  make bench-level-N      your benchmarks beside the reference's"
-	@echo "  make compare-level-N    your code beside the reference"
-	@echo "  make reset-level-N      put level N's stub back as it was (FORCE=1: no question)"
-	@echo "  make plot-level-N       pictures of your level N in plots/ (REF=1: the reference's)"
-	@echo "  make interview-level-N  a mock interview: one part at a time, on a 45-minute clock (TIME=30m)"
-	@echo "  make debrief-level-N    after a level: the classic mistakes and the approaches"
-	@echo
-	@echo "For instructors:"
-	@echo "  make student-copy DEST=dir          the ladder without solutions/, to hand out"
-	@echo "  make class-report DIRS=\"a b c\"      every student's progress in one table (FORMAT=csv)"
-	@echo "  make test-plots                     the pictures open in headless Chromium (installs it)"
-	@echo
-	@echo "For the repository:"
-	@echo "  make test               everything that must stay green (what CI runs)"
-	@echo "  make test-e2e           the ladder command end to end, in copies of the repository (CI runs it too)"
-	@echo "  make check              gofmt, go vet and staticcheck"
-	@echo "  make test-redis         level 8's Redis form against a real redis-server (installs it)"
-	@echo "  make peers-redis        the Redis form beside go-redis/redis_rate on a real redis-server"
-	@echo "  make peers              the references beside production Go limiters (slow; make peers-quick: CI's short form)"
-	@echo "  make help               this list"
+help: ## list the targets: the usage text, written once in harness/cmd/ladder/usage.go
+	@$(LADDER) help --make
 
 progress: ## the whole ladder at a glance; always exits 0
 	@$(GO) run ./harness/cmd/ladder progress
@@ -120,11 +93,16 @@ student-copy: ## a copy without solutions/ to hand out: make student-copy DEST=d
 class-report: ## one table for a class: make class-report DIRS="a b c" [FORMAT=csv]
 	@$(LADDER) class-report --format $(or $(FORMAT),markdown) $(DIRS)
 
-# make test is what must always pass, in about a minute. The ladder
-# command's end-to-end tests, which run make and go test in temporary
-# copies of the repository, skip under -short here and run in
-# make test-e2e, which CI runs beside it.
-test: vet test-go test-solutions test-stubs ## everything that must pass
+# make test is what must always pass, in under a minute on two cores. Its
+# four parts run side by side (make -j), the slowest first, each with go
+# test's own parallelism, and --output-sync keeps each part's output in
+# one piece. The ladder command's end-to-end tests, which run make and go
+# test in temporary copies of the repository, skip under -short here and
+# run in make test-e2e; every benchmark runs once in make test-bench. CI
+# runs both beside make test.
+TEST_PARTS := test-solutions test-go test-stubs vet
+test: ## everything that must pass
+	@$(MAKE) --no-print-directory -j$(words $(TEST_PARTS)) --output-sync=target $(TEST_PARTS)
 	@echo "make test: all green"
 
 vet:
@@ -140,12 +118,20 @@ test-go: ## the harness (its quick tests) and each spec's own tests: the wrong i
 	$(GO) -C $(REDIS_STUB) test ./spec
 
 # A workshop's student copy has no solutions/: this then says so and passes.
-test-solutions: ## every reference against its spec with the race detector, and every benchmark once
+test-solutions: ## every reference against its spec, with the race detector
 ifneq ($(wildcard solutions),)
-	$(GO) test -race -bench . -benchtime 1x ./solutions/...
-	$(GO) -C $(REDIS_REF) test -race -bench . -benchtime 1x ./...
+	$(GO) test -race ./solutions/...
+	$(GO) -C $(REDIS_REF) test -race ./...
 else
 	@echo "no solutions/ here (a student copy): skipping the reference tests"
+endif
+
+test-bench: ## every benchmark once, so that none rots (CI runs it)
+ifneq ($(wildcard solutions),)
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./solutions/...
+	$(GO) -C $(REDIS_REF) test -run '^$$' -bench . -benchtime 1x ./...
+else
+	@echo "no solutions/ here (a student copy): no benchmarks to run"
 endif
 
 test-e2e: ## the ladder command end to end, in copies of the repository (slow; CI runs it)

@@ -1,17 +1,7 @@
-// Command ladder is the learner's tool behind the make targets.
-//
-//	go run ./harness/cmd/ladder progress [--json]   the ladder and what to do next
-//	go run ./harness/cmd/ladder hint N              the next hint of level N
-//	go run ./harness/cmd/ladder hints N             every hint of level N seen so far
-//	go run ./harness/cmd/ladder reset N             restore level N's stub (FORCE=1: no question)
-//	go run ./harness/cmd/ladder watch N             rerun level N's tests on every change
-//	go run ./harness/cmd/ladder fuzz N              fuzz level N against its model
-//	go run ./harness/cmd/ladder bench N             your benchmarks beside the reference's
-//	go run ./harness/cmd/ladder compare N           your code beside the reference
-//	go run ./harness/cmd/ladder interview N         a mock interview on level N (--time 45m)
-//	go run ./harness/cmd/ladder debrief N           the classic mistakes and approaches of a level done
-//	go run ./harness/cmd/ladder student-copy DEST   the repository without solutions/
-//	go run ./harness/cmd/ladder class-report DIR... a table of a class's checkouts
+// Command ladder is the learner's tool behind the make targets: make
+// test-level-N is ladder test N, make progress is ladder progress, and so
+// on. Its usage text, which make help prints too, is written once, in
+// usage.go; go run ./harness/cmd/ladder help shows it.
 //
 // It runs from the repository's top folder, the one with go.mod.
 package main
@@ -30,28 +20,10 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = `usage: go run ./harness/cmd/ladder <command>
-
-commands:
-  progress [--json]                 the ladder: parts done, status, and what to do next
-  hint LEVEL                        the next hint you have not seen
-  hints LEVEL                       every hint you have seen so far
-  reset LEVEL                       restore the level's stub as committed (FORCE=1 skips the question)
-  watch [--poll] [--race] LEVEL     rerun the level's tests whenever a .go file changes
-  fuzz [--time 30s] LEVEL           fuzz your code against the level's model
-  bench [--count 6] LEVEL           your benchmarks beside the reference's, with benchstat
-  compare LEVEL                     your code beside the reference, as a diff
-  interview [--time 45m] LEVEL      a mock interview: one part at a time, on the clock, with a summary
-  debrief LEVEL                     after a level: the classic mistakes and the approaches
-
-for instructors:
-  student-copy DEST                 the repository without solutions/, to hand out
-  class-report [--format csv] DIR...   every student's ladder in one table
-`
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		writeUsage(stderr, false)
 		return 2
 	}
 	root, err := os.Getwd()
@@ -89,10 +61,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "debrief":
 		return cmdDebrief(root, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
+		return cmdHelp(args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "ladder: unknown command %q\n%s", args[0], usage)
+	fmt.Fprintf(stderr, "ladder: unknown command %q\n", args[0])
+	writeUsage(stderr, false)
 	return 2
 }
 

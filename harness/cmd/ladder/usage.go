@@ -1,0 +1,106 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// A command is one line of the usage text. The usage text is written
+// once, here: the ladder command prints it with each command's own
+// words (ladder help), and the Makefile's help target prints it with the
+// make target that runs it (ladder help --make).
+type command struct {
+	ladder string // the ladder command and its arguments; "" for a make target alone
+	make   string // the make target that runs it; "" for a ladder command alone
+	what   string
+}
+
+// A commandGroup is the usage text's section for one kind of user.
+type commandGroup struct {
+	title    string
+	commands []command
+}
+
+var commands = []commandGroup{
+	{"For learners (N is a level, 1 to 8):", []command{
+		{"progress [--json]", "make progress", "the ladder: what you have done, and what comes next"},
+		{"test [--part K] [--all] N", "make test-level-N [PART=K] [ALL=1]", "level N's tests against your code in ladder/: one part, or every case"},
+		{"watch [--poll] [--race] N", "make watch-level-N", "rerun level N's tests whenever you save a file"},
+		{"hint N", "make hint-N", "the next hint for level N"},
+		{"hints N", "make hints-N", "every hint of level N seen so far"},
+		{"fuzz [--time 30s] N", "make fuzz-level-N [FUZZTIME=30s]", "fuzz your level N against its model"},
+		{"bench [--count 6] N", "make bench-level-N", "your benchmarks beside the reference's, taking turns"},
+		{"compare N", "make compare-level-N", "your code beside the reference"},
+		{"reset N", "make reset-level-N [FORCE=1]", "put level N's stub back as it was, keeping a backup (FORCE=1: no question)"},
+		{"", "make plot-level-N [REF=1]", "pictures of your level N in plots/ (REF=1: the reference's)"},
+		{"interview [--time 45m] N", "make interview-level-N [TIME=45m]", "a mock interview: one part at a time, on the clock"},
+		{"debrief N", "make debrief-level-N", "after a level: the classic mistakes and the approaches"},
+	}},
+	{"For instructors:", []command{
+		{"student-copy DEST", "make student-copy DEST=dir", "the ladder without solutions/, to hand out"},
+		{"class-report [--format csv] DIR...", `make class-report DIRS="a b c" [FORMAT=csv]`, "every student's progress in one table"},
+		{"", "make test-plots", "the pictures open in headless Chromium (installs it)"},
+	}},
+	{"For the repository:", []command{
+		{"", "make test", "everything that must stay green, in under a minute (what CI runs)"},
+		{"", "make test-go", "make test's first part: the harness's quick tests, and each spec's own mutation checks"},
+		{"", "make test-solutions", "make test's second part: every reference against its spec, with the race detector"},
+		{"", "make test-e2e", "the ladder command end to end, in copies of the repository (CI runs it too)"},
+		{"", "make test-bench", "every benchmark once, so that none rots (CI runs it too)"},
+		{"check-stubs", "make test-stubs", "make test's third part: the untouched stubs compile, and every case fails as not implemented"},
+		{"", "make check", "gofmt, go vet and staticcheck"},
+		{"", "make test-redis", "level 8's Redis form against a real redis-server (installs it)"},
+		{"", "make peers-redis", "the Redis form beside go-redis/redis_rate on a real redis-server"},
+		{"", "make peers", "the references beside production Go limiters (slow, several minutes)"},
+		{"", "make peers-quick", "make peers in a few seconds, to check it runs (CI runs it)"},
+		{"help [--make]", "make help", "this list"},
+	}},
+}
+
+// writeUsage writes the usage text: with the make targets if asMake, else
+// with the ladder command's own words.
+func writeUsage(w io.Writer, asMake bool) {
+	if asMake {
+		fmt.Fprint(w, "rateladder: eight katas on rolling windows and rate limiters.\n")
+	} else {
+		fmt.Fprint(w, "usage: go run ./harness/cmd/ladder <command>, from the repository's top folder\n")
+	}
+	for _, g := range commands {
+		var lines [][2]string
+		width := 0
+		for _, c := range g.commands {
+			name := c.ladder
+			if asMake {
+				name = c.make
+			}
+			if name == "" {
+				continue
+			}
+			lines = append(lines, [2]string{name, c.what})
+			width = max(width, len(name))
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s\n", g.title)
+		for _, l := range lines {
+			fmt.Fprintf(w, "  %s%s  %s\n", l[0], strings.Repeat(" ", width-len(l[0])), l[1])
+		}
+	}
+}
+
+// cmdHelp prints the usage text; --make prints it as make targets, for
+// the Makefile's help target.
+func cmdHelp(args []string, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 0:
+		writeUsage(stdout, false)
+	case len(args) == 1 && args[0] == "--make":
+		writeUsage(stdout, true)
+	default:
+		fmt.Fprintln(stderr, "usage: ladder help [--make]")
+		return 2
+	}
+	return 0
+}
