@@ -2,11 +2,9 @@ package spec
 
 import (
 	"container/list"
-	"errors"
 	"math"
 	"math/big"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/mutation"
 	"github.com/rateladder/rateladder/harness/timeline"
 	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
 )
@@ -27,23 +26,12 @@ import (
 // theModel is the model as a constructor.
 func theModel(c clock.Clock, cfg limits.Config) (Throttler, error) { return newModel(c, cfg) }
 
-// TestModelPassesTheSpec keeps the fuzz target's oracle honest: the model
-// passes every case.
-func TestModelPassesTheSpec(t *testing.T) {
+// TestRightImplementationPasses plays every case against the model, the
+// mutants' base with no mistake, which also keeps the fuzz target's oracle
+// honest.
+func TestRightImplementationPasses(t *testing.T) {
 	slowUnderRace(t)
-	mustPass(t, cases(theModel, 0))
-}
-
-// mustPass plays the cases and reports every one that does not pass. It
-// does not go through timeline.Run, whose stub-check mode would expect
-// every case to be "not implemented".
-func mustPass(t *testing.T, cs []timeline.Case[Throttler]) {
-	t.Helper()
-	for _, o := range timeline.PlayAll(cs) {
-		if o.Verdict != timeline.Pass {
-			t.Errorf("part %d, %s", o.Part, o.Report)
-		}
-	}
+	mutation.Passes(t, "the model", cases(theModel, 0))
 }
 
 // slowUnderRace gives each case more time when the race detector slows
@@ -267,65 +255,18 @@ func partCases(newThrottler ctor, part int) []timeline.Case[Throttler] {
 	return out
 }
 
-// The unsynchronised mutant has no lock at all. Its mistake shows as a
-// data race, which the race detector reports by failing the whole test
-// binary, and sometimes as a crash ("concurrent map writes"): neither is
-// something timeline.Catches can observe from inside the same process. So
-// the check runs the mutant's part 5 cases in a child process built with
-// -race, and expects that child to fail. When this test binary was itself
-// built with -race, the child is this binary; otherwise it is
-// "go test -race", which compiles the package once more (cached after the
-// first run).
-
-const childEnv = "THROTTLE_SPEC_RACY_CHILD"
-
-func TestSpecCatchesUnsynchronisedMap(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs a child test process with -race")
-	}
-	var cmd *exec.Cmd
-	if raceEnabled {
-		cmd = exec.Command(os.Args[0], "-test.run=^TestRacyChild$", "-test.count=1")
-	} else {
-		gotool, err := exec.LookPath("go")
-		if err != nil {
-			t.Skipf("no go command to build the race-enabled child: %v", err)
+// TestSpecCatchesRaces checks that part 5 catches a throttler with no
+// lock at all. Its mistake shows as a data race, which the race detector
+// reports by failing the whole test binary, and sometimes as a crash
+// ("concurrent map writes"), so the concurrent cases of part 5 run against
+// it in a child process built with -race.
+func TestSpecCatchesRaces(t *testing.T) {
+	mutation.CaughtUnderRace(t, "an unsynchronised map", func(t *testing.T) {
+		unsynchronised := func(c clock.Clock, cfg limits.Config) (Throttler, error) { return newCore(c, cfg, newPlainBook) }
+		for _, c := range partCases(unsynchronised, 5) {
+			if strings.Contains(c.Name, "goroutines") || strings.Contains(c.Name, "concurrency") {
+				timeline.Play(c)
+			}
 		}
-		cmd = exec.Command(gotool, "test", "-race", "-count=1", "-run=^TestRacyChild$", ".")
-	}
-	cmd.Env = append(os.Environ(), childEnv+"=1")
-	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) {
-		t.Fatalf("the child test did not fail, so the spec misses an unsynchronised throttler (err = %v). Its output:\n%s", err, out)
-	}
-	switch s := string(out); {
-	case strings.Contains(s, "-race requires cgo") || strings.Contains(s, "-race is not supported"):
-		t.Skipf("this machine cannot build with -race, so the unsynchronised mutant goes unchecked:\n%s", out)
-	case strings.Contains(s, "WARNING: DATA RACE"):
-		t.Log("caught: the race detector reported a data race in the child")
-	case strings.Contains(s, "concurrent map"):
-		t.Log("caught: the child crashed with a concurrent map access")
-	case strings.Contains(s, "--- FAIL: TestRacyChild"):
-		t.Log("caught: a part 5 case failed in the child")
-	default:
-		t.Fatalf("the child failed, but not because of the unsynchronised map. Its output:\n%s", out)
-	}
-}
-
-// TestRacyChild runs the unsynchronised mutant's part 5 cases that use
-// goroutines. It does nothing unless TestSpecCatchesUnsynchronisedMap
-// started it.
-func TestRacyChild(t *testing.T) {
-	if os.Getenv(childEnv) != "1" {
-		t.Skip("run only as the child of TestSpecCatchesUnsynchronisedMap")
-	}
-	var concurrent []timeline.Case[Throttler]
-	unsynchronised := func(c clock.Clock, cfg limits.Config) (Throttler, error) { return newCore(c, cfg, newPlainBook) }
-	for _, c := range partCases(unsynchronised, 5) {
-		if strings.Contains(c.Name, "goroutines") || strings.Contains(c.Name, "concurrency") {
-			concurrent = append(concurrent, c)
-		}
-	}
-	mustPass(t, concurrent)
+	})
 }
