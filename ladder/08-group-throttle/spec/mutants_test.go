@@ -7,7 +7,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -43,10 +42,9 @@ func slowUnderRace(t *testing.T) {
 }
 
 // wrapper is a model whose decisions go through allow, under the model's
-// lock.
+// lock. Its Len is the model's.
 type wrapper struct {
-	mu    sync.Mutex
-	m     *core
+	*model
 	allow func(m *core, client string, n int) limits.Decision
 }
 
@@ -55,13 +53,7 @@ func (w *wrapper) Allow(client string) limits.Decision { return w.AllowN(client,
 func (w *wrapper) AllowN(client string, n int) limits.Decision {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.allow(w.m, client, n)
-}
-
-func (w *wrapper) Len() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.m.Len()
+	return w.allow(w.core, client, n)
 }
 
 // wrapped builds wrappers around a fresh model.
@@ -71,7 +63,7 @@ func wrapped(allow func(m *core, client string, n int) limits.Decision) ctor {
 		if err != nil {
 			return nil, err
 		}
-		return &wrapper{m: m, allow: allow}, nil
+		return &wrapper{model: &model{core: m}, allow: allow}, nil
 	}
 }
 

@@ -134,7 +134,8 @@ type (
 
 var at = timeline.At[Throttler]
 
-// needed is what the rows marked with needs need, by name.
+// needed is what each row marked with needs needs, by name, filled in as
+// the tables are built. A row not in it needs only Allow and AllowN.
 var needed = map[string]Feature{}
 
 // needs marks r as a row that needs f, which TestWithout leaves out when
@@ -261,8 +262,8 @@ type built struct {
 	cfg       limits.Config
 }
 
-// refuses is the probe of a refusal: New must have returned an error that
-// names one of fields.
+// refuses is the probe of a row of refusals, whose throttler is built: New
+// must have returned an error that names one of fields.
 func refuses(fields ...string) func(Throttler, env) error {
 	return func(th Throttler, _ env) error { return th.(built).refused(fields) }
 }
@@ -273,8 +274,8 @@ func checkBadConfig(newThrottler ctor, clk clock.Clock, cfg limits.Config, field
 	return built{th, err, cfg}.refused(fields)
 }
 
-// refused says whether New refused b.cfg with an error naming one of
-// fields, and if not, what it did instead.
+// refused is nil if New refused b.cfg with an error naming one of fields,
+// and otherwise says what New did instead.
 func (b built) refused(fields []string) error {
 	if b.err == nil {
 		return fmt.Errorf("%s returned a throttler (%T) and no error, want an error naming %s", describe(b.cfg), b.Throttler, strings.Join(fields, " or "))
