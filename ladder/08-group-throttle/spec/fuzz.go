@@ -135,20 +135,7 @@ func fuzzCase(newThrottler ctor, data []byte, skip Feature) timeline.Case[Thrott
 		clk.Set(clock.Epoch.Add(time.Duration(now)))
 		ss = append(ss, at(time.Duration(now), allowN(client, n, m.AllowN(client, n))))
 	}
-	return timeline.Case[Throttler]{
-		Name:    "fuzz",
-		Part:    1,
-		Setup:   describe(cfg),
-		Clocked: true,
-		New: func(c clock.Clock) Throttler {
-			th, err := newThrottler(c, cfg)
-			if err != nil {
-				panic(fmt.Sprintf("New returned an error for a valid config: %v", err))
-			}
-			return th
-		},
-		Steps: ss,
-	}
+	return clocked(newThrottler).Case(row{Name: "fuzz", Part: 1, Arg: cfg, Steps: ss})
 }
 
 // addSat is a+b, held inside the int64 range.

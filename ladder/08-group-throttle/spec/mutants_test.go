@@ -2,18 +2,16 @@ package spec
 
 import (
 	"container/list"
-	"errors"
 	"math"
 	"math/big"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/mutation"
 	"github.com/rateladder/rateladder/harness/timeline"
 	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
 )
@@ -27,23 +25,12 @@ import (
 // theModel is the model as a constructor.
 func theModel(c clock.Clock, cfg limits.Config) (Throttler, error) { return newModel(c, cfg) }
 
-// TestModelPassesTheSpec keeps the fuzz target's oracle honest: the model
-// passes every case.
-func TestModelPassesTheSpec(t *testing.T) {
+// TestRightImplementationPasses plays every case against the model, the
+// mutants' base with no mistake, which also keeps the fuzz target's oracle
+// honest.
+func TestRightImplementationPasses(t *testing.T) {
 	slowUnderRace(t)
-	mustPass(t, cases(theModel, 0))
-}
-
-// mustPass plays the cases and reports every one that does not pass. It
-// does not go through timeline.Run, whose stub-check mode would expect
-// every case to be "not implemented".
-func mustPass(t *testing.T, cs []timeline.Case[Throttler]) {
-	t.Helper()
-	for _, o := range timeline.PlayAll(cs) {
-		if o.Verdict != timeline.Pass {
-			t.Errorf("part %d, %s", o.Part, o.Report)
-		}
-	}
+	mutation.Passes(t, "the model", cases(theModel, 0))
 }
 
 // slowUnderRace gives each case more time when the race detector slows
@@ -55,10 +42,9 @@ func slowUnderRace(t *testing.T) {
 }
 
 // wrapper is a model whose decisions go through allow, under the model's
-// lock.
+// lock. Its Len is the model's.
 type wrapper struct {
-	mu    sync.Mutex
-	m     *core
+	*model
 	allow func(m *core, client string, n int) limits.Decision
 }
 
@@ -67,13 +53,7 @@ func (w *wrapper) Allow(client string) limits.Decision { return w.AllowN(client,
 func (w *wrapper) AllowN(client string, n int) limits.Decision {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.allow(w.m, client, n)
-}
-
-func (w *wrapper) Len() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.m.Len()
+	return w.allow(w.core, client, n)
 }
 
 // wrapped builds wrappers around a fresh model.
@@ -83,7 +63,7 @@ func wrapped(allow func(m *core, client string, n int) limits.Decision) ctor {
 		if err != nil {
 			return nil, err
 		}
-		return &wrapper{m: m, allow: allow}, nil
+		return &wrapper{model: &model{core: m}, allow: allow}, nil
 	}
 }
 
@@ -267,65 +247,18 @@ func partCases(newThrottler ctor, part int) []timeline.Case[Throttler] {
 	return out
 }
 
-// The unsynchronised mutant has no lock at all. Its mistake shows as a
-// data race, which the race detector reports by failing the whole test
-// binary, and sometimes as a crash ("concurrent map writes"): neither is
-// something timeline.Catches can observe from inside the same process. So
-// the check runs the mutant's part 5 cases in a child process built with
-// -race, and expects that child to fail. When this test binary was itself
-// built with -race, the child is this binary; otherwise it is
-// "go test -race", which compiles the package once more (cached after the
-// first run).
-
-const childEnv = "THROTTLE_SPEC_RACY_CHILD"
-
-func TestSpecCatchesUnsynchronisedMap(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs a child test process with -race")
-	}
-	var cmd *exec.Cmd
-	if raceEnabled {
-		cmd = exec.Command(os.Args[0], "-test.run=^TestRacyChild$", "-test.count=1")
-	} else {
-		gotool, err := exec.LookPath("go")
-		if err != nil {
-			t.Skipf("no go command to build the race-enabled child: %v", err)
+// TestSpecCatchesRaces checks that part 5 catches a throttler with no
+// lock at all. Its mistake shows as a data race, which the race detector
+// reports by failing the whole test binary, and sometimes as a crash
+// ("concurrent map writes"), so the concurrent cases of part 5 run against
+// it in a child process built with -race.
+func TestSpecCatchesRaces(t *testing.T) {
+	mutation.CaughtUnderRace(t, "an unsynchronised map", func(t *testing.T) {
+		unsynchronised := func(c clock.Clock, cfg limits.Config) (Throttler, error) { return newCore(c, cfg, newPlainBook) }
+		for _, c := range partCases(unsynchronised, 5) {
+			if strings.Contains(c.Name, "goroutines") || strings.Contains(c.Name, "concurrency") {
+				timeline.Play(c)
+			}
 		}
-		cmd = exec.Command(gotool, "test", "-race", "-count=1", "-run=^TestRacyChild$", ".")
-	}
-	cmd.Env = append(os.Environ(), childEnv+"=1")
-	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) {
-		t.Fatalf("the child test did not fail, so the spec misses an unsynchronised throttler (err = %v). Its output:\n%s", err, out)
-	}
-	switch s := string(out); {
-	case strings.Contains(s, "-race requires cgo") || strings.Contains(s, "-race is not supported"):
-		t.Skipf("this machine cannot build with -race, so the unsynchronised mutant goes unchecked:\n%s", out)
-	case strings.Contains(s, "WARNING: DATA RACE"):
-		t.Log("caught: the race detector reported a data race in the child")
-	case strings.Contains(s, "concurrent map"):
-		t.Log("caught: the child crashed with a concurrent map access")
-	case strings.Contains(s, "--- FAIL: TestRacyChild"):
-		t.Log("caught: a part 5 case failed in the child")
-	default:
-		t.Fatalf("the child failed, but not because of the unsynchronised map. Its output:\n%s", out)
-	}
-}
-
-// TestRacyChild runs the unsynchronised mutant's part 5 cases that use
-// goroutines. It does nothing unless TestSpecCatchesUnsynchronisedMap
-// started it.
-func TestRacyChild(t *testing.T) {
-	if os.Getenv(childEnv) != "1" {
-		t.Skip("run only as the child of TestSpecCatchesUnsynchronisedMap")
-	}
-	var concurrent []timeline.Case[Throttler]
-	unsynchronised := func(c clock.Clock, cfg limits.Config) (Throttler, error) { return newCore(c, cfg, newPlainBook) }
-	for _, c := range partCases(unsynchronised, 5) {
-		if strings.Contains(c.Name, "goroutines") || strings.Contains(c.Name, "concurrency") {
-			concurrent = append(concurrent, c)
-		}
-	}
-	mustPass(t, concurrent)
+	})
 }

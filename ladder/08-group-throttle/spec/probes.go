@@ -8,7 +8,12 @@ import (
 
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
 )
+
+// env is what a probe has besides the throttler: e.Clock, the case's
+// clock, which the probes set themselves.
+type env = timeline.Env[Throttler, limits.Config]
 
 // manyClients are the client names of the flood probes, made once.
 var manyClients = sync.OnceValue(func() []string {
@@ -25,10 +30,10 @@ var manyClients = sync.OnceValue(func() []string {
 // once: a lost update shows as a repeated value. Meanwhile every goroutine
 // also adds new clients, so the client table grows while others read it.
 // The same again two minutes later, when every algorithm is fresh.
-func exactUnderConcurrency(th Throttler, clk *clock.Fake, _ ctor) error {
+func exactUnderConcurrency(th Throttler, e env) error {
 	const goroutines, each, limit = 8, 250, 1000
 	for round, offset := range []time.Duration{0, 2 * minute} {
-		clk.Set(clock.Epoch.Add(offset))
+		e.Clock.Set(clock.Epoch.Add(offset))
 		remaining := make([][]int, goroutines)
 		wrongNew := make([]string, goroutines)
 		timeline.Parallel(goroutines, func(g int) {
@@ -83,9 +88,9 @@ var groupMembers = []string{"g0", "g1", "g2", "g3", "g4", "g5", "g6", "g7"}
 // allowed, none of them beyond a member's 100. At 10s the group is fresh
 // and the members' own windows are not: each must still have exactly what
 // it did not use, because a denial charged nothing.
-func groupUnderConcurrency(th Throttler, clk *clock.Fake, _ ctor) error {
+func groupUnderConcurrency(th Throttler, e env) error {
 	const each, perClient, perGroup = 150, 100, 500
-	clk.Set(clock.Epoch)
+	e.Clock.Set(clock.Epoch)
 	allowed := make([]int, len(groupMembers))
 	timeline.Parallel(len(groupMembers), func(g int) {
 		for range each {
@@ -105,7 +110,7 @@ func groupUnderConcurrency(th Throttler, clk *clock.Fake, _ ctor) error {
 		return fmt.Errorf("8 clients of one group sent %d requests each at once: %d were allowed (%v), want exactly the group's %d",
 			each, total, allowed, perGroup)
 	}
-	clk.Set(clock.Epoch.Add(10 * sec))
+	e.Clock.Set(clock.Epoch.Add(10 * sec))
 	for g, name := range groupMembers {
 		left := perClient - allowed[g]
 		if left == 0 {
@@ -125,8 +130,8 @@ func groupUnderConcurrency(th Throttler, clk *clock.Fake, _ ctor) error {
 // idleClientsForgotten: 100,000 clients make one request each at t=0, time
 // passes beyond 2·Per, then one more client asks. Only that one may still
 // be held.
-func idleClientsForgotten(th Throttler, clk *clock.Fake, _ ctor) error {
-	clk.Set(clock.Epoch)
+func idleClientsForgotten(th Throttler, e env) error {
+	e.Clock.Set(clock.Epoch)
 	names := manyClients()
 	for _, name := range names {
 		if d := th.Allow(name); d != ok(4) {
@@ -136,7 +141,7 @@ func idleClientsForgotten(th Throttler, clk *clock.Fake, _ ctor) error {
 	if n := lenOf(th); n != len(names) {
 		return fmt.Errorf("at t=0, Len() = %v after %d clients made a request each, want %d: none of them is fresh yet", n, len(names), len(names))
 	}
-	clk.Set(clock.Epoch.Add(2*sec + ns))
+	e.Clock.Set(clock.Epoch.Add(2*sec + ns))
 	if d := th.Allow("late"); d != ok(4) {
 		return fmt.Errorf("at t=2.000000001s, Allow(%q) = %v, want %v", "late", d, ok(4))
 	}
@@ -149,12 +154,12 @@ func idleClientsForgotten(th Throttler, clk *clock.Fake, _ ctor) error {
 // busyClientKept: a client drains its bucket, then 100,000 new clients
 // arrive. The busy client must still be denied: forgetting it to make room
 // would hand it a fresh burst.
-func busyClientKept(th Throttler, clk *clock.Fake, _ ctor) error {
-	clk.Set(clock.Epoch)
+func busyClientKept(th Throttler, e env) error {
+	e.Clock.Set(clock.Epoch)
 	if d := th.AllowN("busy", 10); d != ok(0) {
 		return fmt.Errorf("at t=0, AllowN(%q, 10) = %v, want %v", "busy", d, ok(0))
 	}
-	clk.Set(clock.Epoch.Add(sec))
+	e.Clock.Set(clock.Epoch.Add(sec))
 	for _, name := range manyClients() {
 		if d := th.Allow(name); d != ok(9) {
 			return fmt.Errorf("at t=1s, Allow(%q) = %v for a new client, want %v", name, d, ok(9))

@@ -36,7 +36,7 @@ func GroupUnderConcurrency() (limits.Config, func(th Throttler, clk *clock.Fake)
 		PerClient: fixed(100, minute),
 		Groups:    []limits.Group{group("team", fixed(500, 10*sec), groupMembers...)},
 	}
-	return cfg, func(th Throttler, clk *clock.Fake) error { return groupUnderConcurrency(th, clk, nil) }
+	return cfg, func(th Throttler, clk *clock.Fake) error { return groupUnderConcurrency(th, env{Clock: clk}) }
 }
 
 // Describe writes a config the way the cases' Setup lines show it.

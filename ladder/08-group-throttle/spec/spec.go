@@ -12,6 +12,7 @@ package spec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -65,11 +66,22 @@ func TestWithout[T Throttler](t *testing.T, newThrottler func(c clock.Clock, cfg
 	timeline.Run(t, cases(erase(newThrottler), skip))
 }
 
+// cases binds the tables to a constructor, leaving out the rows that need
+// a feature in skip.
+func cases(newThrottler ctor, skip Feature) []timeline.Case[Throttler] {
+	return slices.Concat(
+		timeline.Bind(without(table, skip), clocked(newThrottler)),
+		timeline.Bind(without(refusals, skip), refusing(newThrottler)),
+	)
+}
+
 // ctor is a constructor with the concrete type erased.
 type ctor func(clock.Clock, limits.Config) (Throttler, error)
 
 // erase turns a constructor of a concrete type into one of the interface,
-// so that Test type-checks with throttle.New as it is.
+// so that Test type-checks with throttle.New as it is. It is
+// timeline.Erase for a constructor that takes a clock and returns an
+// error.
 func erase[T Throttler](newThrottler func(clock.Clock, limits.Config) (T, error)) ctor {
 	return func(c clock.Clock, cfg limits.Config) (Throttler, error) {
 		th, err := newThrottler(c, cfg)
@@ -80,32 +92,75 @@ func erase[T Throttler](newThrottler func(clock.Clock, limits.Config) (T, error)
 	}
 }
 
+// clocked is the binding of newThrottler for the rows of valid configs:
+// an error from New is a panic, which the report shows at New.
+func clocked(newThrottler ctor) timeline.Binding[Throttler, limits.Config] {
+	return timeline.Binding[Throttler, limits.Config]{
+		New: func(clk clock.Clock, cfg limits.Config) Throttler {
+			th, err := newThrottler(clk, cfg)
+			if err != nil {
+				panic(fmt.Sprintf("New returned an error for a valid config: %v", err))
+			}
+			return th
+		},
+		Setup:   describe,
+		Clocked: true,
+	}
+}
+
+// refusing is the binding of newThrottler for the rows of refusals, whose
+// New must fail: the case's throttler is what New returned, for the
+// row's probe to judge.
+func refusing(newThrottler ctor) timeline.Binding[Throttler, limits.Config] {
+	b := clocked(newThrottler)
+	b.New = func(clk clock.Clock, cfg limits.Config) Throttler {
+		th, err := newThrottler(clk, cfg)
+		return built{th, err, cfg}
+	}
+	return b
+}
+
 // Offsets and durations in the tables are written with these.
 const ns, ms, sec, minute, hour = time.Nanosecond, time.Millisecond, time.Second, time.Minute, time.Hour
 
+// row is a case of the tables before it is bound to a constructor; its
+// Arg is the config New takes. A step is one of its calls, at an offset
+// from the start: at(10*sec, allow("alice", ok(4))).
 type (
+	row  = timeline.Row[Throttler, limits.Config]
 	step = timeline.Step[Throttler]
 	call = timeline.Call[Throttler]
 )
 
 var at = timeline.At[Throttler]
 
+// needed is what each row marked with needs needs, by name, filled in as
+// the tables are built. A row not in it needs only Allow and AllowN.
+var needed = map[string]Feature{}
+
+// needs marks r as a row that needs f, which TestWithout leaves out when
+// it skips any feature in f.
+func needs(f Feature, r row) row {
+	needed[r.Name] = f
+	return r
+}
+
+// without is rows less those that need a feature in skip.
+func without(rows []row, skip Feature) []row {
+	return slices.DeleteFunc(slices.Clone(rows), func(r row) bool { return needed[r.Name]&skip != 0 })
+}
+
 func allow(client string, want limits.Decision) call {
-	return call{
-		Method: "Allow",
-		Args:   []any{client},
-		Do:     func(th Throttler, _ time.Time) any { return th.Allow(client) },
-		Want:   want,
-	}
+	return decision("Allow", want, func(th Throttler) limits.Decision { return th.Allow(client) }, client)
 }
 
 func allowN(client string, n int, want limits.Decision) call {
-	return call{
-		Method: "AllowN",
-		Args:   []any{client, n},
-		Do:     func(th Throttler, _ time.Time) any { return th.AllowN(client, n) },
-		Want:   want,
-	}
+	return decision("AllowN", want, func(th Throttler) limits.Decision { return th.AllowN(client, n) }, client, n)
+}
+
+// decision is a call of method, with args, that must decide want.
+func decision(method string, want limits.Decision, decide func(Throttler) limits.Decision, args ...any) call {
+	return call{Method: method, Args: args, Want: want, Do: func(th Throttler, _ time.Time) any { return decide(th) }}
 }
 
 // between is a range of acceptable Len results.
@@ -199,67 +254,36 @@ func describe(cfg limits.Config) string {
 	return b.String()
 }
 
-// A case before it is bound to a constructor.
-type throttleCase struct {
-	name  string
-	part  int
-	cfg   limits.Config
-	needs Feature
-	// start is the instant of offset 0; the zero Time is the Unix epoch.
-	start time.Time
-	steps []step
-	// probe, if set, runs after the steps.
-	probe func(th Throttler, clk *clock.Fake, newThrottler ctor) error
-	// badField, if set, makes the case a config check: New must return an
-	// error whose message contains one of these strings.
-	badField []string
+// built is what New returned for a config it must refuse, with that
+// config: the throttler of a refusal's case, which no step calls.
+type built struct {
+	Throttler // nil when New returned an error
+	err       error
+	cfg       limits.Config
 }
 
-func cases(newThrottler ctor, skip Feature) []timeline.Case[Throttler] {
-	var out []timeline.Case[Throttler]
-	for _, tc := range table() {
-		if tc.needs&skip != 0 {
-			continue
-		}
-		c := timeline.Case[Throttler]{
-			Name:    tc.name,
-			Part:    tc.part,
-			Setup:   describe(tc.cfg),
-			Start:   tc.start,
-			Clocked: true,
-			Steps:   tc.steps,
-			New: func(clk clock.Clock) Throttler {
-				th, err := newThrottler(clk, tc.cfg)
-				if err != nil {
-					panic(fmt.Sprintf("New returned an error for a valid config: %v", err))
-				}
-				return th
-			},
-		}
-		if tc.badField != nil {
-			c.New = func(clock.Clock) Throttler { return nil }
-			c.Probe = func(_ Throttler, clk *clock.Fake) error {
-				return checkBadConfig(newThrottler, clk, tc.cfg, tc.badField)
-			}
-		}
-		if tc.probe != nil {
-			c.Probe = func(th Throttler, clk *clock.Fake) error { return tc.probe(th, clk, newThrottler) }
-		}
-		out = append(out, c)
-	}
-	return out
+// refuses is the probe of a row of refusals, whose throttler is built: New
+// must have returned an error that names one of fields.
+func refuses(fields ...string) func(Throttler, env) error {
+	return func(th Throttler, _ env) error { return th.(built).refused(fields) }
 }
 
 // checkBadConfig checks that New refuses cfg with an error naming the field.
 func checkBadConfig(newThrottler ctor, clk clock.Clock, cfg limits.Config, fields []string) error {
 	th, err := newThrottler(clk, cfg)
-	if err == nil {
-		return fmt.Errorf("%s returned a throttler (%T) and no error, want an error naming %s", describe(cfg), th, strings.Join(fields, " or "))
+	return built{th, err, cfg}.refused(fields)
+}
+
+// refused is nil if New refused b.cfg with an error naming one of fields,
+// and otherwise says what New did instead.
+func (b built) refused(fields []string) error {
+	if b.err == nil {
+		return fmt.Errorf("%s returned a throttler (%T) and no error, want an error naming %s", describe(b.cfg), b.Throttler, strings.Join(fields, " or "))
 	}
 	for _, f := range fields {
-		if strings.Contains(err.Error(), f) {
+		if strings.Contains(b.err.Error(), f) {
 			return nil
 		}
 	}
-	return fmt.Errorf("%s returned the error %q, want one that names %s", describe(cfg), err, strings.Join(fields, " or "))
+	return fmt.Errorf("%s returned the error %q, want one that names %s", describe(b.cfg), b.err, strings.Join(fields, " or "))
 }
