@@ -30,21 +30,6 @@ func cases(newCounter func(window time.Duration) Counter) []timeline.Case[Counte
 // Offsets in the tables are written with these.
 const ns, ms, sec, minute, day, week = time.Nanosecond, time.Millisecond, time.Second, time.Minute, 24 * time.Hour, 7 * 24 * time.Hour
 
-func hit() timeline.Call[Counter] {
-	return timeline.Call[Counter]{
-		Method: "Hit",
-		Do:     func(c Counter, now time.Time) any { c.Hit(now); return nil },
-	}
-}
-
-func count(want int) timeline.Call[Counter] {
-	return timeline.Call[Counter]{
-		Method: "Count",
-		Do:     func(c Counter, now time.Time) any { return c.Count(now) },
-		Want:   want,
-	}
-}
-
 // row is a case of the table before it is bound to a constructor; its
 // Arg is what New takes: the window. A step is one of its calls, at an
 // offset from the start: at(4*sec, count(3)).
@@ -54,6 +39,16 @@ type (
 )
 
 var at = timeline.At[Counter]
+
+func hit() timeline.Call[Counter] {
+	return timeline.Call[Counter]{Method: "Hit",
+		Do: func(c Counter, now time.Time) any { c.Hit(now); return nil }}
+}
+
+func count(want int) timeline.Call[Counter] {
+	return timeline.Call[Counter]{Method: "Count", Want: want,
+		Do: func(c Counter, now time.Time) any { return c.Count(now) }}
+}
 
 // table holds every case of level 1. Part 1 is the counter itself; part 2
 // is the follow-up, a million hits a second, where memory must be reused.

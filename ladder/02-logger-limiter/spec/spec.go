@@ -31,12 +31,8 @@ func cases(newLogger func(interval time.Duration) Logger) []timeline.Case[Logger
 const ns, ms, sec, minute, day, week = time.Nanosecond, time.Millisecond, time.Second, time.Minute, 24 * time.Hour, 7 * 24 * time.Hour
 
 func shouldPrint(message string, want bool) timeline.Call[Logger] {
-	return timeline.Call[Logger]{
-		Method: "ShouldPrint",
-		Args:   []any{message},
-		Do:     func(l Logger, now time.Time) any { return l.ShouldPrint(now, message) },
-		Want:   want,
-	}
+	return timeline.Call[Logger]{Method: "ShouldPrint", Args: []any{message}, Want: want,
+		Do: func(l Logger, now time.Time) any { return l.ShouldPrint(now, message) }}
 }
 
 // between is the range of lengths a Len step accepts, as its want.

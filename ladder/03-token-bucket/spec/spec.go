@@ -76,20 +76,13 @@ const minRate = 1e9 / (1 << 63)
 const maxWait = time.Duration(math.MaxInt64)
 
 func allow(want bool) timeline.Call[Bucket] {
-	return timeline.Call[Bucket]{
-		Method: "Allow",
-		Do:     func(b Bucket, now time.Time) any { return b.Allow(now) },
-		Want:   want,
-	}
+	return timeline.Call[Bucket]{Method: "Allow", Want: want,
+		Do: func(b Bucket, now time.Time) any { return b.Allow(now) }}
 }
 
 func allowN(n int, want bool) timeline.Call[Bucket] {
-	return timeline.Call[Bucket]{
-		Method: "AllowN",
-		Args:   []any{n},
-		Do:     func(b Bucket, now time.Time) any { return b.AllowN(now, n) },
-		Want:   want,
-	}
+	return timeline.Call[Bucket]{Method: "AllowN", Args: []any{n}, Want: want,
+		Do: func(b Bucket, now time.Time) any { return b.AllowN(now, n) }}
 }
 
 // approx is a Tokens answer: within tolerance of the exact count.
@@ -146,12 +139,8 @@ func delayNever(n int) timeline.Call[Bucket] {
 }
 
 func delayCall(n int, want string) timeline.Call[Bucket] {
-	return timeline.Call[Bucket]{
-		Method: "Delay",
-		Args:   []any{n},
-		Do:     func(b Bucket, now time.Time) any { return showDelay(b.Delay(now, n)) },
-		Want:   want,
-	}
+	return timeline.Call[Bucket]{Method: "Delay", Args: []any{n}, Want: want,
+		Do: func(b Bucket, now time.Time) any { return showDelay(b.Delay(now, n)) }}
 }
 
 // panicNaming checks that f panics with a message that contains value.

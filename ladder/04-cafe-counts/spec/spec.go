@@ -35,36 +35,23 @@ func cases(newCafe func(window time.Duration) Cafe) []timeline.Case[Cafe] {
 const ns, ms, sec, minute, day, week = time.Nanosecond, time.Millisecond, time.Second, time.Minute, 24 * time.Hour, 7 * 24 * time.Hour
 
 func order(drink string) timeline.Call[Cafe] {
-	return timeline.Call[Cafe]{
-		Method: "Order",
-		Args:   []any{drink},
-		Do:     func(c Cafe, now time.Time) any { c.Order(now, drink); return nil },
-	}
+	return timeline.Call[Cafe]{Method: "Order", Args: []any{drink},
+		Do: func(c Cafe, now time.Time) any { c.Order(now, drink); return nil }}
 }
 
 func count(drink string, want int) timeline.Call[Cafe] {
-	return timeline.Call[Cafe]{
-		Method: "Count",
-		Args:   []any{drink},
-		Do:     func(c Cafe, now time.Time) any { return c.Count(now, drink) },
-		Want:   want,
-	}
+	return timeline.Call[Cafe]{Method: "Count", Args: []any{drink}, Want: want,
+		Do: func(c Cafe, now time.Time) any { return c.Count(now, drink) }}
 }
 
 func total(want int) timeline.Call[Cafe] {
-	return timeline.Call[Cafe]{
-		Method: "Total",
-		Do:     func(c Cafe, now time.Time) any { return c.Total(now) },
-		Want:   want,
-	}
+	return timeline.Call[Cafe]{Method: "Total", Want: want,
+		Do: func(c Cafe, now time.Time) any { return c.Total(now) }}
 }
 
 func distinct(want int) timeline.Call[Cafe] {
-	return timeline.Call[Cafe]{
-		Method: "Distinct",
-		Do:     func(c Cafe, now time.Time) any { return c.Distinct(now) },
-		Want:   want,
-	}
+	return timeline.Call[Cafe]{Method: "Distinct", Want: want,
+		Do: func(c Cafe, now time.Time) any { return c.Distinct(now) }}
 }
 
 // counts compares the whole board; the runner prints a cmp.Diff when it
@@ -106,21 +93,14 @@ func (h *held) keep(want board) timeline.Call[Cafe] {
 
 // clear empties m, as a caller who owns the map may.
 func (h *held) clear() timeline.Call[Cafe] {
-	return timeline.Call[Cafe]{
-		Method: "clear",
-		Args:   []any{ident("m")},
-		Do:     func(Cafe, time.Time) any { clear(h.m); return nil },
-	}
+	return timeline.Call[Cafe]{Method: "clear", Args: []any{ident("m")},
+		Do: func(Cafe, time.Time) any { clear(h.m); return nil }}
 }
 
 // look reads m again, without calling the café.
 func (h *held) look(want board) timeline.Call[Cafe] {
-	return timeline.Call[Cafe]{
-		Method: "maps.Clone",
-		Args:   []any{ident("m")},
-		Do:     func(Cafe, time.Time) any { return maps.Clone(h.m) },
-		Want:   map[string]int(want),
-	}
+	return timeline.Call[Cafe]{Method: "maps.Clone", Args: []any{ident("m")}, Want: map[string]int(want),
+		Do: func(Cafe, time.Time) any { return maps.Clone(h.m) }}
 }
 
 // row is a case of the table before it is bound to a constructor; its

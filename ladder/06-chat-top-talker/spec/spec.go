@@ -61,29 +61,18 @@ func record(user, channel string) call {
 }
 
 func total(want int) call {
-	return call{
-		Method: "Total",
-		Do:     func(a Aggregator, now time.Time) any { return a.Total(now) },
-		Want:   want,
-	}
+	return call{Method: "Total", Want: want,
+		Do: func(a Aggregator, now time.Time) any { return a.Total(now) }}
 }
 
 func byUser(user string, want int) call {
-	return call{
-		Method: "ByUser",
-		Args:   []any{user},
-		Do:     func(a Aggregator, now time.Time) any { return a.ByUser(now, user) },
-		Want:   want,
-	}
+	return call{Method: "ByUser", Args: []any{user}, Want: want,
+		Do: func(a Aggregator, now time.Time) any { return a.ByUser(now, user) }}
 }
 
 func byChannel(channel string, want int) call {
-	return call{
-		Method: "ByChannel",
-		Args:   []any{channel},
-		Do:     func(a Aggregator, now time.Time) any { return a.ByChannel(now, channel) },
-		Want:   want,
-	}
+	return call{Method: "ByChannel", Args: []any{channel}, Want: want,
+		Do: func(a Aggregator, now time.Time) any { return a.ByChannel(now, channel) }}
 }
 
 // leader is TopTalker's two results as one value, for the runner to compare
@@ -118,12 +107,8 @@ func topK(k int, want ...Talker) call {
 	if want == nil {
 		want = []Talker{}
 	}
-	return call{
-		Method: "TopTalkers",
-		Args:   []any{k},
-		Do:     func(a Aggregator, now time.Time) any { return a.TopTalkers(now, k) },
-		Want:   want,
-	}
+	return call{Method: "TopTalkers", Args: []any{k}, Want: want,
+		Do: func(a Aggregator, now time.Time) any { return a.TopTalkers(now, k) }}
 }
 
 func tk(user string, messages int) Talker { return Talker{User: user, Messages: messages} }

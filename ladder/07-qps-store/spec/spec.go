@@ -78,11 +78,8 @@ func (w words) String() string { return string(w) }
 type call = timeline.Call[Store]
 
 func putCall(key, value string) call {
-	return call{
-		Method: "Put",
-		Args:   []any{key, value},
-		Do:     func(s Store, _ time.Time) any { s.Put(key, value); return nil },
-	}
+	return call{Method: "Put", Args: []any{key, value},
+		Do: func(s Store, _ time.Time) any { s.Put(key, value); return nil }}
 }
 
 // putN makes n Puts of the same key at one instant: a burst of traffic in
@@ -101,12 +98,8 @@ func putN(n int, key string) call {
 }
 
 func getCall(key, value string, ok bool) call {
-	return call{
-		Method: "Get",
-		Args:   []any{key},
-		Do:     func(s Store, _ time.Time) any { v, ok := s.Get(key); return got{v, ok} },
-		Want:   got{value, ok},
-	}
+	return call{Method: "Get", Args: []any{key}, Want: got{value, ok},
+		Do: func(s Store, _ time.Time) any { v, ok := s.Get(key); return got{v, ok} }}
 }
 
 // getN makes n Gets of key at one instant, whatever they return.
