@@ -164,16 +164,16 @@ func redisOnly(newT redisCtor, b *backend) []timeline.Case[Throttler] {
 			probe: func(_ syncThrottler, clk *clock.Fake) error { return centuriesBack(newT, b, clk) },
 		},
 		{
-			name: "8 goroutines and 4 throttlers share one limit exactly, fixed window", part: 6, cfg: only(fixed(1000, minute)),
-			probe: onFleet(newT, b, only(fixed(1000, minute)), fleetExact),
+			name: "8 goroutines and 4 throttlers share one limit exactly, fixed window", part: 6, cfg: only(fixed(250, minute)),
+			probe: onFleet(newT, b, only(fixed(250, minute)), fleetExact),
 		},
 		{
-			name: "8 goroutines and 4 throttlers share one limit exactly, sliding window", part: 6, cfg: only(sliding(1000, minute, 2)),
-			probe: onFleet(newT, b, only(sliding(1000, minute, 2)), fleetExact),
+			name: "8 goroutines and 4 throttlers share one limit exactly, sliding window", part: 6, cfg: only(sliding(250, minute, 2)),
+			probe: onFleet(newT, b, only(sliding(250, minute, 2)), fleetExact),
 		},
 		{
-			name: "8 goroutines and 4 throttlers share one limit exactly, token bucket", part: 6, cfg: only(token(1000, minute)),
-			probe: onFleet(newT, b, only(token(1000, minute)), fleetExact),
+			name: "8 goroutines and 4 throttlers share one limit exactly, token bucket", part: 6, cfg: only(token(250, minute)),
+			probe: onFleet(newT, b, only(token(250, minute)), fleetExact),
 		},
 		{
 			name: "8 goroutines and 4 throttlers keep a group all or nothing", part: 6, cfg: groupCfg,
@@ -985,11 +985,12 @@ func (s *redisServer) stop() {
 }
 
 // fleetExact is part 5's exactness check, lighter, for a throttler that
-// makes a round trip per call: 8 goroutines send 200 requests each at one
-// instant to one client allowed 1,000. Exactly 1,000 are allowed, and
-// their Remaining values are 999 down to 0, each once.
+// makes a round trip per call: 8 goroutines send 50 requests each at one
+// instant to one client allowed 250. Exactly 250 are allowed, and their
+// Remaining values are 249 down to 0, each once. (Small, because every
+// request is a round trip, and slow under -race.)
 func fleetExact(th Throttler, clk *clock.Fake) error {
-	const goroutines, each, limit = 8, 200, 1000
+	const goroutines, each, limit = 8, 50, 250
 	clk.Set(clock.Epoch)
 	remaining := make([][]int, goroutines)
 	timeline.Parallel(goroutines, func(g int) {
