@@ -109,7 +109,9 @@ test: ## everything that must pass
 	@$(MAKE) --no-print-directory -j$(words $(TEST_PARTS)) --output-sync=target $(TEST_PARTS)
 	@echo "make test: all green"
 
-vet:
+vet: ## gofmt and go vet: make test's fourth part
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.ladder/*')); \
+		if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) -C $(REDIS_STUB) vet ./...
 ifneq ($(wildcard $(REDIS_REF)),)
@@ -145,8 +147,6 @@ test-stubs: ## the untouched stubs compile, and every case fails as not implemen
 	@$(LADDER) check-stubs
 
 check: vet ## gofmt, go vet and staticcheck (run at a pinned version, nothing to install)
-	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.ladder/*')); \
-		if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) -C $(REDIS_STUB) run $(STATICCHECK) ./...
 ifneq ($(wildcard $(REDIS_REF)),)

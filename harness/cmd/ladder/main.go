@@ -20,7 +20,6 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		writeUsage(stderr, false)

@@ -49,6 +49,7 @@ var commands = []commandGroup{
 		{"", "make test-e2e", "the ladder command end to end, in copies of the repository (CI runs it too)"},
 		{"", "make test-bench", "every benchmark once, so that none rots (CI runs it too)"},
 		{"check-stubs", "make test-stubs", "make test's third part: the untouched stubs compile, and every case fails as not implemented"},
+		{"", "make vet", "make test's fourth part: gofmt and go vet"},
 		{"", "make check", "gofmt, go vet and staticcheck"},
 		{"", "make test-redis", "level 8's Redis form against a real redis-server (installs it)"},
 		{"", "make peers-redis", "the Redis form beside go-redis/redis_rate on a real redis-server"},
