@@ -85,8 +85,7 @@ func (a *sliding2) charge(st *sliding2State, now, n int64) {
 	st.cur += n
 }
 
-func (a *sliding2) take(st *sliding2State, now, n int64) (room, stamp int64) {
-	stamp = st.end
+func (a *sliding2) take(st *sliding2State, now, n int64) (room int64) {
 	switch {
 	case now <= st.end:
 		if room = max(0, a.requests-st.cur-a.weighted(st.prev, a.elapsed(st.end, now))); n <= room {
@@ -101,7 +100,7 @@ func (a *sliding2) take(st *sliding2State, now, n int64) (room, stamp int64) {
 			*st = sliding2State{end: lastOf(now, a.width), cur: n}
 		}
 	}
-	return room, stamp
+	return room
 }
 
 // wait lets time run on from now: first the oldest bucket fades while the
@@ -254,13 +253,12 @@ func (a *slidingRing) charge(st *ringState, now, n int64) {
 
 // take is room and charge in one pass when now is in the bucket of the
 // latest charge, the common case, which reads nothing but the state.
-func (a *slidingRing) take(st *ringState, now, n int64) (room, stamp int64) {
-	stamp = st.end
+func (a *slidingRing) take(st *ringState, now, n int64) (room int64) {
 	if now > st.end {
 		if room = a.room(st, now); n <= room {
 			a.charge(st, now, n)
 		}
-		return room, stamp
+		return room
 	}
 	whole := int64(st.total - uint64(st.oldest)) // at most Requests
 	if room = max(0, a.requests-whole-a.weighted(st.oldest, a.elapsed(st.end, now))); n <= room {
@@ -270,7 +268,7 @@ func (a *slidingRing) take(st *ringState, now, n int64) (room, stamp int64) {
 		st.cur += n
 		st.total += uint64(n)
 	}
-	return room, stamp
+	return room
 }
 
 // wait walks the window at now from its oldest bucket: while the ring

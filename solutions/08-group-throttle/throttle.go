@@ -91,7 +91,7 @@ func New(c clock.Clock, cfg Config) (*Throttler, error) {
 	}
 	t := &Throttler{clk: c, seed: maphash.MakeSeed()}
 	t.time.latest.Store(math.MinInt64)
-	t.clients = client.clients(t.seed, &t.time)
+	t.clients = client.clients(&t.time)
 	names := map[string]int{}
 	groupOf := map[string]group{}
 	for i, gc := range cfg.Groups {
