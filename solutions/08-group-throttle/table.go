@@ -88,6 +88,9 @@ func keyOf(h uint64, n int) uint64 {
 	return h>>hashAt<<hashAt | 1<<lenBits | uint64(n)
 }
 
+// tooLong is out of line, so that keyOf stays small enough to inline.
+//
+//go:noinline
 func tooLong(n int) {
 	panic(fmt.Sprintf("throttle: a client name of %d bytes: names are at most 2^39-1 bytes", n))
 }
@@ -100,6 +103,7 @@ func newTable[S any](alg algorithm[S], r rule, time *clockTime) *table[S] {
 	c := &table[S]{alg: alg, rule: r, time: time}
 	for i := range c.shards {
 		c.shards[i].now = math.MinInt64
+		c.shards[i].slots = make([]slot[S], minSlots)
 	}
 	return c
 }
@@ -196,15 +200,12 @@ func (c *table[S]) count(now int64) int {
 }
 
 // find returns the slot of the client named name, with key key, or -1.
+// A shard always has slots, and always an empty one, so the probe ends.
 func (sh *shard[S]) find(name string, key uint64) int {
 	n := len(sh.slots)
-	if n == 0 {
-		return -1
-	}
-	p := unsafe.StringData(name)
 	for i := home(key, n); ; {
 		s := &sh.slots[i]
-		if s.key == key && (s.name == p || unsafe.String(s.name, len(name)) == name) {
+		if s.key == key && (s.name == unsafe.StringData(name) || unsafe.String(s.name, len(name)) == name) {
 			return i
 		}
 		if s.key == 0 {
