@@ -59,9 +59,11 @@ const (
 // years), which only a clock that went back by centuries can reach.
 //
 // Memory: a client's state is created by its first allowed request and
-// dropped once it is equal to a fresh client's, at the latest two Per after
-// its last request, so a flood of new clients can never push out a busy
-// one.
+// may be dropped once it is equal to a fresh client's, at the latest two
+// Per after its last request, so a flood of new clients can never push out
+// a busy one. Such states are swept out of a shard of the client table
+// before it grows, and by Len, so the memory held follows the clients of
+// the last two Per.
 type Throttler struct {
 	clk     clock.Clock
 	system  bool // clk is clock.System, called directly rather than through the interface
