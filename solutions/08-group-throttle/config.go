@@ -108,8 +108,11 @@ func compile(field string, l Limit) (kind, error) {
 			return nil, fmt.Errorf("throttle.New: %s.Per (%v) is too long for %d buckets: Per + Per/(Buckets-1) must be at most %v, the longest time.Duration",
 				field, l.Per, b, time.Duration(math.MaxInt64))
 		}
+		if b == 2 && r.requests <= math.MaxInt32 {
+			return kindOf[sliding2State[int32]]{&sliding2[int32]{w}, r}, nil
+		}
 		if b == 2 {
-			return kindOf[sliding2State]{&sliding2{w}, r}, nil
+			return kindOf[sliding2State[int64]]{&sliding2[int64]{w}, r}, nil
 		}
 		return kindOf[ringState]{&slidingRing{w}, r}, nil
 	default:
@@ -128,8 +131,9 @@ func compile(field string, l Limit) (kind, error) {
 
 // Each algorithm is an algorithm of its own state.
 var (
-	_ algorithm[fixedState]    = (*fixed)(nil)
-	_ algorithm[sliding2State] = (*sliding2)(nil)
-	_ algorithm[ringState]     = (*slidingRing)(nil)
-	_ algorithm[bucketState]   = (*bucket)(nil)
+	_ algorithm[fixedState]           = (*fixed)(nil)
+	_ algorithm[sliding2State[int32]] = (*sliding2[int32])(nil)
+	_ algorithm[sliding2State[int64]] = (*sliding2[int64])(nil)
+	_ algorithm[ringState]            = (*slidingRing)(nil)
+	_ algorithm[bucketState]          = (*bucket)(nil)
 )

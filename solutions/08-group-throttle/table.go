@@ -17,8 +17,9 @@ const numShards = 64 // a power of two, so that picking one is a mask
 // that, the shard first sweeps out every state that may be dropped; if it
 // is still more than growLoad/16 full, it grows by half. Between two sweeps
 // come at least (maxLoad-growLoad)/16 of the slots in inserts, so sweeping
-// is amortized O(1) per new client, and a shard that does not sweep is
-// between 13/24 and 13/16 full: 39 to 59 bytes a client for 32-byte slots.
+// is amortized O(1) per new client; while no state may be dropped, a shard
+// is between 13/24 and 13/16 full: 39 to 59 bytes a client for 32-byte
+// slots.
 const (
 	maxLoad  = 13
 	growLoad = 11
