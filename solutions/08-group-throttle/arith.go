@@ -45,16 +45,6 @@ func floorDiv(a, b int64) int64 {
 // holds now, or math.MaxInt64 if the span reaches past it.
 func lastOf(now, per int64) int64 { return addSat(now, per-1-floorMod(now, per)) }
 
-// firstOf returns the first instant of the span that holds now, or
-// math.MinInt64 if the span starts before it.
-func firstOf(now, per int64) int64 {
-	first := now - floorMod(now, per)
-	if first > now { // wrapped below math.MinInt64
-		return math.MinInt64
-	}
-	return first
-}
-
 // mulDivFloor is floor(a·b/c) for a, b >= 0, c > 0 and a < c, computed in
 // 128 bits; a < c keeps the quotient below b.
 func mulDivFloor(a, b, c int64) int64 {

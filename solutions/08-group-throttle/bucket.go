@@ -48,13 +48,12 @@ func (a *bucket) tokens(lv int64) int64 {
 	return int64(a.byUnit.div(uint64(lv)))
 }
 
-func (a *bucket) take(st *bucketState, now, n int64) (room, stamp int64) {
+func (a *bucket) take(st *bucketState, now, n int64) (room int64) {
 	lv := a.levelAt(st, now)
-	room, stamp = a.tokens(lv), st.at
-	if n <= room {
+	if room = a.tokens(lv); n <= room {
 		st.level, st.at = lv-n*a.unit, now
 	}
-	return room, stamp
+	return room
 }
 
 func (a *bucket) charge(st *bucketState, now, n int64) {

@@ -2,7 +2,6 @@ package throttle
 
 import (
 	"fmt"
-	"hash/maphash"
 	"math"
 	"math/bits"
 	"time"
@@ -45,8 +44,8 @@ type algorithm[S any] interface {
 	// charge counts n <= room(st, now) requests at now.
 	charge(st *S, now, n int64)
 	// take is room and, if n fits, charge, in one call: it returns the
-	// room before the charge, and the stamp.
-	take(st *S, now, n int64) (room, stamp int64)
+	// room before the charge.
+	take(st *S, now, n int64) (room int64)
 	// wait returns the shortest wait from now after which n requests
 	// would be allowed, if nothing else is charged; room(st, now) < n <=
 	// requests. It is at most Per plus a bucket.
@@ -58,7 +57,7 @@ type algorithm[S any] interface {
 
 // kind is a compiled Limit that can make the client table or a group.
 type kind interface {
-	clients(seed maphash.Seed, time *clockTime) clientTable
+	clients(time *clockTime) clientTable
 	group(name string) group
 }
 
@@ -68,8 +67,8 @@ type kindOf[S any] struct {
 	rule rule
 }
 
-func (k kindOf[S]) clients(seed maphash.Seed, time *clockTime) clientTable {
-	return newTable(k.alg, k.rule, seed, time)
+func (k kindOf[S]) clients(time *clockTime) clientTable {
+	return newTable(k.alg, k.rule, time)
 }
 func (k kindOf[S]) group(name string) group { return newGroup(k.alg, k.rule, name) }
 
@@ -109,8 +108,11 @@ func compile(field string, l Limit) (kind, error) {
 			return nil, fmt.Errorf("throttle.New: %s.Per (%v) is too long for %d buckets: Per + Per/(Buckets-1) must be at most %v, the longest time.Duration",
 				field, l.Per, b, time.Duration(math.MaxInt64))
 		}
+		if b == 2 && r.requests <= math.MaxInt32 {
+			return kindOf[sliding2State[int32]]{&sliding2[int32]{w}, r}, nil
+		}
 		if b == 2 {
-			return kindOf[sliding2State]{&sliding2{w}, r}, nil
+			return kindOf[sliding2State[int64]]{&sliding2[int64]{w}, r}, nil
 		}
 		return kindOf[ringState]{&slidingRing{w}, r}, nil
 	default:
@@ -129,8 +131,9 @@ func compile(field string, l Limit) (kind, error) {
 
 // Each algorithm is an algorithm of its own state.
 var (
-	_ algorithm[fixedState]    = (*fixed)(nil)
-	_ algorithm[sliding2State] = (*sliding2)(nil)
-	_ algorithm[ringState]     = (*slidingRing)(nil)
-	_ algorithm[bucketState]   = (*bucket)(nil)
+	_ algorithm[fixedState]           = (*fixed)(nil)
+	_ algorithm[sliding2State[int32]] = (*sliding2[int32])(nil)
+	_ algorithm[sliding2State[int64]] = (*sliding2[int64])(nil)
+	_ algorithm[ringState]            = (*slidingRing)(nil)
+	_ algorithm[bucketState]          = (*bucket)(nil)
 )

@@ -26,18 +26,17 @@ func (a *fixed) charge(st *fixedState, now, n int64) {
 	st.used += n
 }
 
-func (a *fixed) take(st *fixedState, now, n int64) (room, stamp int64) {
-	stamp = st.last
+func (a *fixed) take(st *fixedState, now, n int64) (room int64) {
 	if now > st.last {
 		if n <= a.requests {
 			*st = fixedState{last: lastOf(now, a.per), used: n}
 		}
-		return a.requests, stamp
+		return a.requests
 	}
 	if room = a.requests - st.used; n <= room {
 		st.used += n
 	}
-	return room, stamp
+	return room
 }
 
 // wait is the time to the window's end. A denial happens only inside the

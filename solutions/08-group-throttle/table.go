@@ -1,23 +1,29 @@
 package throttle
 
 import (
-	"hash/maphash"
+	"fmt"
 	"math"
 	"sync"
+	"unsafe"
 )
 
 // The client table is split into numShards independently locked shards, so
 // that goroutines serving different clients rarely wait for each other. A
 // client's name is hashed once, with maphash: the low bits pick its shard,
-// bits 32 and up its home slot in the shard's index, and the top 7 bits are
-// its tag there.
+// and the top 24 bits, with the name's length, are its key in the shard.
+const numShards = 64 // a power of two, so that picking one is a mask
+
+// A shard's slots are at most maxLoad/16 full. When an insert would pass
+// that, the shard first sweeps out every state that may be dropped; if it
+// is still more than growLoad/16 full, it grows by half. Between two sweeps
+// come at least (maxLoad-growLoad)/16 of the slots in inserts, so sweeping
+// is amortized O(1) per new client; while no state may be dropped, a shard
+// is between 13/24 and 13/16 full: 39 to 59 bytes a client for 32-byte
+// slots.
 const (
-	numShards = 64 // a power of two, so that picking one is a mask
-	chunkBits = 8
-	chunkSize = 1 << chunkBits // entries are allocated this many at a time
-	posBits   = 25             // an index slot: a 7-bit tag, then position+1
-	posMask   = 1<<posBits - 1
-	maxLive   = posMask - 1 // entries a shard can hold: 2^31 clients in all
+	maxLoad  = 13
+	growLoad = 11
+	minSlots = 8
 )
 
 // clientTable is every client's state under the PerClient limit.
@@ -31,83 +37,81 @@ type clientTable interface {
 }
 
 // table is the client table for an algorithm whose state is S. States are
-// stored by value in the entries, so a known client costs one index slot
-// and one entry, and allocates nothing.
+// stored by value in the shards' slots, so that finding a known client
+// costs one cache miss, not two (an index, then an entry), and allocates
+// nothing.
 type table[S any] struct {
 	alg    algorithm[S]
 	rule   rule
-	seed   maphash.Seed
 	time   *clockTime // the Throttler's time
 	shards [numShards]shard[S]
 }
 
-// shard is one part of the client table: an open-addressing index into
-// entries that never move, and a list of the entries in the order in
-// which they may be dropped.
+// shard is one part of the client table: an open-addressing table with
+// linear probing, its slots holding the states themselves.
 //
-// The list is ordered by span, not by request: the Per-long span
-// [k·Per, (k+1)·Per) of an entry's latest charge. Every span's states may
-// be dropped together after a known instant (rule.dropAfter), so expired
-// entries are found at the front without a scan, and an entry moves to the
-// back only on its first charge in a new span, not on every request.
+// A state that may be dropped (equal to a fresh client's) is left in place
+// until the shard sweeps: it decides exactly as a fresh state would, so
+// keeping it changes no answer. Sweeps come before the shard grows and in
+// Len, which therefore counts only the states that differ from a fresh one.
 type shard[S any] struct {
 	mu sync.Mutex
 	// now is the shard's time: it never goes back, and every decision on
 	// the shard is made at it.
-	now int64
-	// first and last bound the span that holds now. An entry whose stamp is
-	// before first was last charged in an earlier span.
-	first, last int64
-	// headDrop is the instant after which the list's first entry may be
-	// dropped; math.MaxInt64 when the list is empty.
-	headDrop   int64
-	head, tail int32 // the list, through the links; -1 when empty
-	free       int32 // a dropped entry to reuse, the rest linked through next; -1 if none
-	used       int32 // entries ever handed out
-	live       int32 // entries held
-	// index holds, for each entry, its tag in the top 7 bits and its
-	// position+1 in the low 25; 0 is an empty slot. Linear probing from
-	// the home slot, at most three quarters full.
-	index  []uint32
-	chunks []chunk[S]
-	_      [16]byte // a shard is 128 bytes: no two shards' locks share a cache line
+	now   int64
+	live  int // slots in use
+	slots []slot[S]
+	_     [80]byte // a shard is 128 bytes: no two shards' locks share a cache line
 }
 
-// chunk holds chunkSize entries and their links. The links are apart from
-// the entries, which they would push across cache lines, and are touched
-// only when an entry moves in the list.
-type chunk[S any] struct {
-	entries *[chunkSize]entry[S]
-	links   *[chunkSize]link
-}
-
-// entry is one client's state.
-type entry[S any] struct {
-	name string
+// slot is one client's state, or empty when key is 0.
+//
+// The name is kept as its bytes' address, with its length in key, so that
+// a slot of a 16-byte state is 32 bytes, two to a cache line: a string
+// header would leave no room for the hash bits that let a probe pass
+// another client's slot without reading its name.
+type slot[S any] struct {
+	name *byte
+	key  uint64 // the hash's top 24 bits, then 1, then the name's length in 39 bits
 	st   S
 }
 
-// link is an entry's place in the shard's list.
-type link struct{ prev, next int32 }
+const (
+	lenBits = 39
+	hashAt  = 40 // key>>hashAt is the hash's top 24 bits
+)
 
-func newTable[S any](alg algorithm[S], r rule, seed maphash.Seed, time *clockTime) *table[S] {
-	c := &table[S]{alg: alg, rule: r, seed: seed, time: time}
+// keyOf returns the slot key of a name of n bytes with hash h: never 0.
+func keyOf(h uint64, n int) uint64 {
+	if uint64(n) >= 1<<lenBits {
+		tooLong(n)
+	}
+	return h>>hashAt<<hashAt | 1<<lenBits | uint64(n)
+}
+
+// tooLong is out of line, so that keyOf stays small enough to inline.
+//
+//go:noinline
+func tooLong(n int) {
+	panic(fmt.Sprintf("throttle: a client name of %d bytes: names are at most 2^39-1 bytes", n))
+}
+
+// home is the first slot to probe for key among n, from its hash bits:
+// stored in the key, so that moving a slot never hashes its name again.
+func home(key uint64, n int) int { return int((key >> hashAt) * uint64(n) >> (64 - hashAt)) }
+
+func newTable[S any](alg algorithm[S], r rule, time *clockTime) *table[S] {
+	c := &table[S]{alg: alg, rule: r, time: time}
 	for i := range c.shards {
-		sh := &c.shards[i]
-		sh.now = math.MinInt64
-		sh.first, sh.last = firstOf(sh.now, r.per), lastOf(sh.now, r.per)
-		sh.headDrop = math.MaxInt64
-		sh.head, sh.tail, sh.free = -1, -1, -1
+		c.shards[i].now = math.MinInt64
+		c.shards[i].slots = make([]slot[S], minSlots)
 	}
 	return c
 }
 
-// home and tag split a hash for the index.
-func home(h uint64) uint32 { return uint32(h >> 32) }
-func tag(h uint64) uint32  { return uint32(h>>57) << posBits }
-
 func (c *table[S]) allowN(name string, h uint64, want, clockNow int64, g group) Decision {
 	sh := &c.shards[h%numShards]
+	key := keyOf(h, len(name))
 	// Lock order: the client's shard, then its group. Both are held for
 	// the whole decision, which is what makes it all or nothing.
 	sh.mu.Lock()
@@ -117,60 +121,33 @@ func (c *table[S]) allowN(name string, h uint64, want, clockNow int64, g group) 
 	if g != nil {
 		now = g.enter(now)
 	}
-	if now > sh.now {
-		sh.now = now
-		if now > sh.last || now > sh.headDrop {
-			c.moveTo(sh, now)
-		}
-	}
-	// The home slot holds the client most of the time; find walks on from
-	// there.
-	p := int32(-1)
-	var e *entry[S]
-	if n := uint32(len(sh.index)); n > 0 {
-		v := sh.index[home(h)&(n-1)]
-		if v != 0 && v&^posMask == tag(h) {
-			p = int32(v&posMask) - 1
-			if e = sh.at(p); e.name != name {
-				p, e = sh.find(name, h), nil
-			}
-		} else if v != 0 {
-			p = sh.find(name, h)
-		}
-	}
-	if p < 0 || g != nil {
-		return c.decide(sh, p, name, h, want, clockNow, now, g)
+	sh.now = now
+	i := sh.find(name, key)
+	if i < 0 || g != nil {
+		return c.decide(sh, i, name, key, want, clockNow, now, g)
 	}
 
 	// A known client outside any group: one call to its algorithm.
-	if e == nil {
-		e = sh.at(p)
-	}
-	room, stamp := c.alg.take(&e.st, now, want)
+	st := &sh.slots[i].st
+	room := c.alg.take(st, now, want)
 	if want <= room {
-		if stamp < sh.first {
-			c.unlink(sh, p)
-			c.push(sh, p)
-		}
 		sh.mu.Unlock()
 		return Decision{Allowed: true, Remaining: int(room - want)}
 	}
 	d := Decision{Remaining: int(room)}
 	if want <= c.rule.requests { // else never: RetryAfter stays 0
-		d.RetryAfter = retryAfter(since(clockNow, now), c.alg.wait(&e.st, now, want))
+		d.RetryAfter = retryAfter(since(clockNow, now), c.alg.wait(st, now, want))
 	}
 	sh.mu.Unlock()
 	return d
 }
 
 // decide is allowN for a new client or a client in a group, from its
-// position p in the shard (-1 if new). It unlocks the shard and the group.
-func (c *table[S]) decide(sh *shard[S], p int32, name string, h uint64, want, clockNow, now int64, g group) Decision {
-	var e *entry[S]
+// slot i in the shard (-1 if new). It unlocks the shard and the group.
+func (c *table[S]) decide(sh *shard[S], i int, name string, key uint64, want, clockNow, now int64, g group) Decision {
 	room := c.rule.requests // a client without state is a fresh one
-	if p >= 0 {
-		e = sh.at(p)
-		room = c.alg.room(&e.st, now)
+	if i >= 0 {
+		room = c.alg.room(&sh.slots[i].st, now)
 	}
 	groupRoom := int64(math.MaxInt64)
 	if g != nil {
@@ -178,19 +155,10 @@ func (c *table[S]) decide(sh *shard[S], p int32, name string, h uint64, want, cl
 	}
 
 	if want <= room && want <= groupRoom {
-		if e == nil {
-			p = sh.insert(name, h, c.alg.fresh(now), c.seed)
-			e = sh.at(p)
-			c.alg.charge(&e.st, now, want)
-			c.push(sh, p)
-		} else {
-			moved := c.alg.stamp(&e.st) < sh.first
-			c.alg.charge(&e.st, now, want)
-			if moved {
-				c.unlink(sh, p)
-				c.push(sh, p)
-			}
+		if i < 0 {
+			i = c.insert(sh, name, key, c.alg.fresh(now))
 		}
+		c.alg.charge(&sh.slots[i].st, now, want)
 		if g != nil {
 			g.charge(now, want)
 			g.leave()
@@ -205,7 +173,7 @@ func (c *table[S]) decide(sh *shard[S], p int32, name string, h uint64, want, cl
 		// allow from the later of the two waits.
 		var wait int64
 		if want > room {
-			wait = c.alg.wait(&e.st, now, want)
+			wait = c.alg.wait(&sh.slots[i].st, now, want)
 		}
 		if want > groupRoom {
 			wait = max(wait, g.wait(now, want))
@@ -224,165 +192,113 @@ func (c *table[S]) count(now int64) int {
 	for i := range c.shards {
 		sh := &c.shards[i]
 		sh.mu.Lock()
-		if now > sh.now {
-			sh.now = now
-			c.moveTo(sh, now)
-		}
-		n += int(sh.live)
+		sh.now = max(sh.now, now)
+		c.sweep(sh)
+		n += sh.live
 		sh.mu.Unlock()
 	}
 	return n
 }
 
-// moveTo follows the shard's time, just moved forward to now: it moves
-// on to now's span, and drops every entry that may be dropped at now. Each
-// entry is dropped once, so this is amortized O(1) per charge.
-func (c *table[S]) moveTo(sh *shard[S], now int64) {
-	if now > sh.last {
-		sh.first, sh.last = firstOf(now, c.rule.per), lastOf(now, c.rule.per)
-	}
-	for now > sh.headDrop {
-		p := sh.head
-		c.unlink(sh, p)
-		sh.remove(p, c.seed)
-	}
-}
-
-// push puts entry p, just charged, at the end of the list.
-func (c *table[S]) push(sh *shard[S], p int32) {
-	l := sh.link(p)
-	l.prev, l.next = sh.tail, -1
-	if sh.tail >= 0 {
-		sh.link(sh.tail).next = p
-	} else {
-		sh.head = p
-		sh.headDrop = c.rule.dropAfter(c.alg.stamp(&sh.at(p).st))
-	}
-	sh.tail = p
-}
-
-// unlink takes entry p out of the list.
-func (c *table[S]) unlink(sh *shard[S], p int32) {
-	l := sh.link(p)
-	if l.prev >= 0 {
-		sh.link(l.prev).next = l.next
-	} else {
-		sh.head = l.next
-		sh.headDrop = math.MaxInt64
-		if l.next >= 0 {
-			sh.headDrop = c.rule.dropAfter(c.alg.stamp(&sh.at(l.next).st))
+// find returns the slot of the client named name, with key key, or -1.
+// A shard always has slots, and always an empty one, so the probe ends.
+func (sh *shard[S]) find(name string, key uint64) int {
+	n := len(sh.slots)
+	for i := home(key, n); ; {
+		s := &sh.slots[i]
+		if s.key == key && (s.name == unsafe.StringData(name) || unsafe.String(s.name, len(name)) == name) {
+			return i
 		}
-	}
-	if l.next >= 0 {
-		sh.link(l.next).prev = l.prev
-	} else {
-		sh.tail = l.prev
-	}
-}
-
-func (sh *shard[S]) at(p int32) *entry[S] {
-	return &sh.chunks[p>>chunkBits].entries[p&(chunkSize-1)]
-}
-
-func (sh *shard[S]) link(p int32) *link {
-	return &sh.chunks[p>>chunkBits].links[p&(chunkSize-1)]
-}
-
-// find returns the position of the entry named name, with hash h, or -1.
-func (sh *shard[S]) find(name string, h uint64) int32 {
-	if len(sh.index) == 0 {
-		return -1
-	}
-	mask := uint32(len(sh.index) - 1)
-	t := tag(h)
-	for i := home(h) & mask; ; i = (i + 1) & mask {
-		v := sh.index[i]
-		if v == 0 {
+		if s.key == 0 {
 			return -1
 		}
-		if v&^posMask == t {
-			if p := int32(v&posMask) - 1; sh.at(p).name == name {
-				return p
-			}
+		if i++; i == n {
+			i = 0
 		}
 	}
 }
 
-// insert adds an entry and returns its position.
-func (sh *shard[S]) insert(name string, h uint64, st S, seed maphash.Seed) int32 {
-	if sh.live == maxLive {
-		panic("throttle: more than 2^31 clients hold state")
-	}
-	if 4*(int(sh.live)+1) > 3*len(sh.index) {
-		sh.grow(seed)
-	}
-	p := sh.free
-	if p >= 0 {
-		sh.free = sh.link(p).next
-	} else {
-		p = sh.used
-		if int(p>>chunkBits) == len(sh.chunks) {
-			sh.chunks = append(sh.chunks, chunk[S]{new([chunkSize]entry[S]), new([chunkSize]link)})
+// insert adds a client that is not in the shard, and returns its slot.
+// It allocates only when the shard grows.
+func (c *table[S]) insert(sh *shard[S], name string, key uint64, st S) int {
+	if 16*(sh.live+1) > maxLoad*len(sh.slots) {
+		c.sweep(sh)
+		if 16*(sh.live+1) > growLoad*len(sh.slots) {
+			sh.grow()
 		}
-		sh.used++
 	}
-	e := sh.at(p)
-	e.name, e.st = name, st
-	sh.place(h, p)
+	i := sh.free(key)
+	sh.slots[i] = slot[S]{name: unsafe.StringData(name), key: key, st: st}
 	sh.live++
-	return p
+	return i
 }
 
-// place puts entry p, with hash h, in the first empty slot from its home.
-func (sh *shard[S]) place(h uint64, p int32) {
-	mask := uint32(len(sh.index) - 1)
-	i := home(h) & mask
-	for sh.index[i] != 0 {
-		i = (i + 1) & mask
+// free returns the first empty slot from key's home.
+func (sh *shard[S]) free(key uint64) int {
+	n := len(sh.slots)
+	i := home(key, n)
+	for sh.slots[i].key != 0 {
+		if i++; i == n {
+			i = 0
+		}
 	}
-	sh.index[i] = tag(h) | uint32(p+1)
+	return i
 }
 
-// grow doubles the index. A slot keeps only 7 bits of its entry's hash, so
-// each name is hashed again: amortized, once per insert.
-func (sh *shard[S]) grow(seed maphash.Seed) {
-	old := sh.index
-	sh.index = make([]uint32, max(16, 2*len(old)))
-	for _, v := range old {
-		if v != 0 {
-			p := int32(v&posMask) - 1
-			sh.place(maphash.String(seed, sh.at(p).name), p)
+// grow moves the shard to half as many slots again, or more, until it is
+// at most growLoad/16 full with one more client.
+func (sh *shard[S]) grow() {
+	n := max(minSlots, len(sh.slots)+len(sh.slots)/2)
+	for 16*(sh.live+1) > growLoad*n {
+		n += n / 2
+	}
+	old := sh.slots
+	sh.slots = make([]slot[S], n)
+	for i := range old {
+		if old[i].key != 0 {
+			sh.slots[sh.free(old[i].key)] = old[i]
 		}
 	}
 }
 
-// remove drops entry p, already out of the list: it leaves the index by
-// backward-shift deletion, so that no tombstones are needed, and its slot
-// is kept for the next new client. The homes of the slots shifted are
-// worked out from their names again.
-func (sh *shard[S]) remove(p int32, seed maphash.Seed) {
-	e := sh.at(p)
-	mask := uint32(len(sh.index) - 1)
-	i := home(maphash.String(seed, e.name)) & mask
-	for sh.index[i]&posMask != uint32(p+1) {
-		i = (i + 1) & mask
+// sweep drops every state that may be dropped at the shard's time.
+func (c *table[S]) sweep(sh *shard[S]) {
+	for i := 0; i < len(sh.slots); {
+		s := &sh.slots[i]
+		if s.key != 0 && sh.now > c.rule.dropAfter(c.alg.stamp(&s.st)) {
+			sh.remove(i)
+			continue // a later slot may have moved into i
+		}
+		i++
 	}
+}
+
+// remove empties slot i by backward-shift deletion, so that no tombstones
+// are needed: each later slot of the cluster that may move back into the
+// hole does.
+func (sh *shard[S]) remove(i int) {
+	n := len(sh.slots)
 	for j := i; ; {
-		j = (j + 1) & mask
-		v := sh.index[j]
-		if v == 0 {
+		if j++; j == n {
+			j = 0
+		}
+		s := &sh.slots[j]
+		if s.key == 0 {
 			break
 		}
-		// v may fill the hole at i unless its home lies cyclically in (i, j].
-		if at := home(maphash.String(seed, sh.at(int32(v&posMask)-1).name)) & mask; (j-at)&mask >= (j-i)&mask {
-			sh.index[i] = v
+		// s may fill the hole at i unless its home lies cyclically in (i, j].
+		fromHome, fromHole := j-home(s.key, n), j-i
+		if fromHome < 0 {
+			fromHome += n
+		}
+		if fromHole < 0 {
+			fromHole += n
+		}
+		if fromHome >= fromHole {
+			sh.slots[i] = *s
 			i = j
 		}
 	}
-	sh.index[i] = 0
-	var zero S
-	e.name, e.st = "", zero
-	*sh.link(p) = link{-1, sh.free}
-	sh.free = p
+	sh.slots[i] = slot[S]{}
 	sh.live--
 }

@@ -59,11 +59,14 @@ const (
 // years), which only a clock that went back by centuries can reach.
 //
 // Memory: a client's state is created by its first allowed request and
-// dropped once it is equal to a fresh client's, at the latest two Per after
-// its last request, so a flood of new clients can never push out a busy
-// one.
+// may be dropped once it is equal to a fresh client's, at the latest two
+// Per after its last request, so a flood of new clients can never push out
+// a busy one. Such states are swept out of a shard of the client table
+// before it grows, and by Len, so the memory held follows the clients of
+// the last two Per.
 type Throttler struct {
 	clk     clock.Clock
+	system  bool // clk is clock.System, called directly rather than through the interface
 	seed    maphash.Seed
 	clients clientTable
 	members members
@@ -89,9 +92,10 @@ func New(c clock.Clock, cfg Config) (*Throttler, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Throttler{clk: c, seed: maphash.MakeSeed()}
+	_, system := c.(clock.System)
+	t := &Throttler{clk: c, system: system, seed: maphash.MakeSeed()}
 	t.time.latest.Store(math.MinInt64)
-	t.clients = client.clients(t.seed, &t.time)
+	t.clients = client.clients(&t.time)
 	names := map[string]int{}
 	groupOf := map[string]group{}
 	for i, gc := range cfg.Groups {
@@ -171,7 +175,12 @@ var (
 // outside the range as the nearest end of it rather than letting UnixNano
 // wrap around.
 func (t *Throttler) read() int64 {
-	now := t.clk.Now()
+	var now time.Time
+	if t.system {
+		now = time.Now()
+	} else {
+		now = t.clk.Now()
+	}
 	if s := now.Unix(); s > minSecond && s < maxSecond {
 		return s*1e9 + int64(now.Nanosecond())
 	}
