@@ -573,11 +573,7 @@ func part5() []row {
 		}),
 		needs(InProcess, row{
 			Name: "a group stays all or nothing under concurrency", Part: 5,
-			Arg: limits.Config{
-				PerClient: fixed(100, minute),
-				Groups:    []limits.Group{group("team", fixed(500, 10*sec), groupMembers...)},
-			},
-			Probe: groupUnderConcurrency,
+			Arg: inProcessGroup.config(), Probe: inProcessGroup.probe,
 		}),
 		needs(InProcess|UsesLen, row{
 			// The README's 100,000 clients, for each algorithm.

@@ -80,16 +80,32 @@ func summarize(xs []int) string {
 	return fmt.Sprintf("from %d to %d", xs[0], xs[len(xs)-1])
 }
 
-// groupMembers are the clients of the group in groupUnderConcurrency.
+// groupMembers are the clients of the group in a groupLoad check.
 var groupMembers = []string{"g0", "g1", "g2", "g3", "g4", "g5", "g6", "g7"}
 
-// groupUnderConcurrency: 8 members of a group of 500 per 10s, each with
-// 100 a minute of its own, send 150 requests each at once. Exactly 500 are
-// allowed, none of them beyond a member's 100. At 10s the group is fresh
-// and the members' own windows are not: each must still have exactly what
-// it did not use, because a denial charged nothing.
-func groupUnderConcurrency(th Throttler, e env) error {
-	const each, perClient, perGroup = 150, 100, 500
+// groupLoad is a check that a group stays all or nothing under
+// concurrency: 8 members of a group of perGroup per 10s, each with
+// perClient a minute of its own, send each requests at once.
+type groupLoad struct{ each, perClient, perGroup int }
+
+// inProcessGroup is part 5's load: 1,200 requests, 500 allowed. The Redis
+// form, where each request is a round trip, runs a smaller one.
+var inProcessGroup = groupLoad{each: 150, perClient: 100, perGroup: 500}
+
+// config is the config the check runs on.
+func (l groupLoad) config() limits.Config {
+	return limits.Config{
+		PerClient: fixed(l.perClient, minute),
+		Groups:    []limits.Group{group("team", fixed(l.perGroup, 10*sec), groupMembers...)},
+	}
+}
+
+// probe checks that exactly perGroup are allowed, none of them beyond a
+// member's perClient. At 10s the group is fresh and the members' own
+// windows are not: each must still have exactly what it did not use,
+// because a denial charged nothing.
+func (l groupLoad) probe(th Throttler, e env) error {
+	each, perClient, perGroup := l.each, l.perClient, l.perGroup
 	e.Clock.Set(clock.Epoch)
 	allowed := make([]int, len(groupMembers))
 	timeline.Parallel(len(groupMembers), func(g int) {
