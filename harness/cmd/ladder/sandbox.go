@@ -97,6 +97,7 @@ func (s *sandbox) Env() []string {
 		"GOPROXY=file://"+filepath.ToSlash(s.ModProxy),
 		"GOSUMDB=off",
 		"GOTOOLCHAIN=local",
+		quickRaceExit,
 	)
 }
 
