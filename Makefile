@@ -93,38 +93,51 @@ student-copy: ## a copy without solutions/ to hand out: make student-copy DEST=d
 class-report: ## one table for a class: make class-report DIRS="a b c" [FORMAT=csv]
 	@$(LADDER) class-report --format $(or $(FORMAT),markdown) $(DIRS)
 
-# make test is what must always pass, in under a minute on two cores. Its
-# four parts run side by side (make -j), the slowest first, each with go
-# test's own parallelism, and --output-sync keeps each part's output in
-# one piece. The ladder command's end-to-end tests, which run make and go
-# test in temporary copies of the repository, skip under -short here and
-# run in make test-e2e; every benchmark runs once in make test-bench. CI
-# runs both beside make test.
-TEST_PARTS := test-solutions test-go test-stubs vet
-# vet is a part of its own, so go test need not vet each package again;
-# -w leaves DWARF out of the test binaries, which links them faster (stack
+# make test is what must always pass, in under a minute on two cores. It
+# runs in two lanes side by side (make -j2), each using go test's own
+# parallelism: the references under -race, whose builds share nothing
+# with the rest, then the stub check, which by then can reuse the other
+# lane's builds; and gofmt, the harness and the specs. --output-sync
+# keeps each lane's output in one piece. Three more checks run in CI beside it: make check (go vet
+# and staticcheck), make test-e2e (the ladder command end to end, in
+# copies of the repository; its tests skip under -short here) and make
+# test-bench (every benchmark once).
+test: ## everything that must pass
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-lane-race test-lane-plain
+	@echo "make test: all green"
+
+.PHONY: test-lane-race test-lane-plain gofmt test-harness test-specs test-redis-spec
+test-lane-race:
+	@$(MAKE) --no-print-directory test-solutions test-stubs
+test-lane-plain:
+	@$(MAKE) --no-print-directory gofmt test-go
+
+# vet is in make check, so go test need not vet each package again; -w
+# leaves DWARF out of the test binaries, which links them faster (stack
 # traces come from the symbol table, which stays).
 TESTFLAGS := -vet=off -ldflags=-w
 # The race detector sleeps a second as a program exits, for reports from
 # threads still running; every test binary here runs twice (the runner's
 # supervisor and its child), so that is two idle seconds a package.
 export GORACE ?= atexit_sleep_ms=0
-test: ## everything that must pass
-	@$(MAKE) --no-print-directory -j$(words $(TEST_PARTS)) --output-sync=target $(TEST_PARTS)
-	@echo "make test: all green"
 
-vet: ## gofmt and go vet: make test's fourth part
+gofmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.ladder/*')); \
 		if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet: gofmt ## gofmt and go vet
 	$(GO) vet ./...
 	$(GO) -C $(REDIS_STUB) vet ./...
 ifneq ($(wildcard $(REDIS_REF)),)
 	$(GO) -C $(REDIS_REF) vet ./...
 endif
 
-test-go: ## the harness (its quick tests) and each spec's own tests: the wrong implementations it must catch
+test-go: test-harness test-specs test-redis-spec ## the harness (its quick tests) and each spec's own tests: the wrong implementations it must catch
+test-harness:
 	$(GO) test $(TESTFLAGS) -short ./harness/...
+test-specs:
 	$(GO) test $(TESTFLAGS) ./ladder/*/spec/
+test-redis-spec:
 	$(GO) -C $(REDIS_STUB) test $(TESTFLAGS) ./spec
 
 # A workshop's student copy has no solutions/: this then says so and passes.

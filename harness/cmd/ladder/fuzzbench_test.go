@@ -30,6 +30,9 @@ func TestFuzzAndBenchRunOnACopy(t *testing.T) {
 // every target with a "##" comment is listed, as make NAME or, for a
 // pattern rule such as test-level-%, make test-level-N.
 func TestMakeHelpListsTheTargets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the ladder command through make")
+	}
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("no make")
 	}

@@ -48,7 +48,11 @@ func checkStubsWith(ctx context.Context, root string, runner goRunner) ([]string
 	for i := range lvs {
 		lvs[i].Race = false
 	}
-	pkgs, err := runAllWith(ctx, root, levelRuns(lvs, "", nil), runner)
+	runs := levelRuns(lvs, "", nil)
+	for i := range runs {
+		runs[i].Lean = true
+	}
+	pkgs, err := runAllWith(ctx, root, runs, runner)
 	if err != nil {
 		return nil, err
 	}
