@@ -65,13 +65,20 @@ const (
 // before it grows, and by Len, so the memory held follows the clients of
 // the last two Per.
 type Throttler struct {
-	clk     clock.Clock
-	system  bool // clk is clock.System, called directly rather than through the interface
-	seed    maphash.Seed
-	clients clientTable
-	members members
-	groups  []group
-	time    clockTime
+	clk clock.Clock
+	// system says clk is clock.System. Its time is then read as the
+	// monotonic clock's distance from start, in Unix ns from startUnix:
+	// one read of the monotonic clock, where time.Now reads the wall
+	// clock too, and a wall clock set back or forward does not move the
+	// windows. It is the same reading clock.System's differences give.
+	system    bool
+	start     time.Time
+	startUnix int64
+	seed      maphash.Seed
+	clients   clientTable
+	members   members
+	groups    []group
+	time      clockTime
 }
 
 // clockTime is the Throttler's time: the latest reading of its clock, in
@@ -94,6 +101,10 @@ func New(c clock.Clock, cfg Config) (*Throttler, error) {
 	}
 	_, system := c.(clock.System)
 	t := &Throttler{clk: c, system: system, seed: maphash.MakeSeed()}
+	if system {
+		t.start = time.Now()
+		t.startUnix = t.start.UnixNano() // the real clock is far from the ends of UnixNano
+	}
 	t.time.latest.Store(math.MinInt64)
 	t.clients = client.clients(&t.time)
 	names := map[string]int{}
@@ -175,12 +186,10 @@ var (
 // outside the range as the nearest end of it rather than letting UnixNano
 // wrap around.
 func (t *Throttler) read() int64 {
-	var now time.Time
 	if t.system {
-		now = time.Now()
-	} else {
-		now = t.clk.Now()
+		return addSat(t.startUnix, int64(time.Since(t.start)))
 	}
+	now := t.clk.Now()
 	if s := now.Unix(); s > minSecond && s < maxSecond {
 		return s*1e9 + int64(now.Nanosecond())
 	}
