@@ -236,18 +236,29 @@ func PlayAll[T any](cases []Case[T]) []Outcome {
 // it.
 func Catches[T any](t *testing.T, mutant string, part int, cases []Case[T]) []string {
 	t.Helper()
+	caught, problems := judgeMutant(mutant, part, cases)
+	for _, p := range problems {
+		t.Error(p)
+	}
+	return caught
+}
+
+// judgeMutant plays the cases of part (0: every case) and returns those
+// that caught the mutant, and what is wrong: a case the mutant did not
+// play to an end, or no case that caught it.
+func judgeMutant[T any](mutant string, part int, cases []Case[T]) (caught, problems []string) {
 	if part > 0 {
 		// Only part's cases can catch it, so only they are played: a
 		// mutant of part 1 need not wait for part 5's hundred thousand
 		// clients.
 		cases = slices.DeleteFunc(slices.Clone(cases), func(c Case[T]) bool { return c.Part != part })
 	}
-	var caught []string
 	for _, o := range PlayAll(cases) {
-		switch {
-		case o.Verdict == NotImplemented || o.Verdict == TimedOut || o.Verdict == Exited:
-			t.Errorf("mutant %q: case %q ended as %q; a mutant must be a complete implementation:\n%s", mutant, o.Case, o.Verdict, o.Report)
-		case o.Verdict != Pass && (part == 0 || o.Part == part):
+		switch o.Verdict {
+		case Pass:
+		case NotImplemented, TimedOut, Exited:
+			problems = append(problems, fmt.Sprintf("mutant %q: case %q ended as %q; a mutant must be a complete implementation:\n%s", mutant, o.Case, o.Verdict, o.Report))
+		default:
 			caught = append(caught, o.Case)
 		}
 	}
@@ -256,9 +267,9 @@ func Catches[T any](t *testing.T, mutant string, part int, cases []Case[T]) []st
 		if part > 0 {
 			where = fmt.Sprintf("any case of part %d", part)
 		}
-		t.Errorf("mutant %q passes %s: the spec no longer catches this wrong implementation", mutant, where)
+		problems = append(problems, fmt.Sprintf("mutant %q passes %s: the spec no longer catches this wrong implementation", mutant, where))
 	}
-	return caught
+	return caught, problems
 }
 
 func validate[T any](cases []Case[T]) error {
