@@ -98,15 +98,15 @@ class-report: ## one table for a class: make class-report DIRS="a b c" [FORMAT=c
 # parallelism: the references under -race, whose builds share nothing
 # with the rest, then the stub check, which by then can reuse the other
 # lane's builds; and gofmt, the harness and the specs. --output-sync
-# keeps each lane's output in one piece. Three more checks run in CI beside it: make check (go vet
-# and staticcheck), make test-e2e (the ladder command end to end, in
-# copies of the repository; its tests skip under -short here) and make
-# test-bench (every benchmark once).
+# keeps each lane's output in one piece. Three more checks run in CI
+# beside it: make check (go vet and staticcheck), make test-e2e (the
+# ladder command end to end, in copies of the repository; its tests skip
+# under -short here) and make test-bench (every benchmark once).
 test: ## everything that must pass
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-lane-race test-lane-plain
 	@echo "make test: all green"
 
-.PHONY: test-lane-race test-lane-plain gofmt test-harness test-specs test-redis-spec
+.PHONY: test-lane-race test-lane-plain gofmt
 test-lane-race:
 	@$(MAKE) --no-print-directory test-solutions test-stubs
 test-lane-plain:
@@ -132,12 +132,9 @@ ifneq ($(wildcard $(REDIS_REF)),)
 	$(GO) -C $(REDIS_REF) vet ./...
 endif
 
-test-go: test-harness test-specs test-redis-spec ## the harness (its quick tests) and each spec's own tests: the wrong implementations it must catch
-test-harness:
+test-go: ## the harness (its quick tests) and each spec's own tests: the wrong implementations it must catch
 	$(GO) test $(TESTFLAGS) -short ./harness/...
-test-specs:
 	$(GO) test $(TESTFLAGS) ./ladder/*/spec/
-test-redis-spec:
 	$(GO) -C $(REDIS_STUB) test $(TESTFLAGS) ./spec
 
 # A workshop's student copy has no solutions/: this then says so and passes.

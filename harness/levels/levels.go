@@ -120,6 +120,12 @@ func (l Level) Name() string { return path.Base(l.Dir) }
 // SolutionDir is the folder of the level's reference solution.
 func (l Level) SolutionDir() string { return "solutions/" + l.Name() }
 
+// Holds says whether the slash-separated path p, relative to the
+// repository's root, is the level's folder or inside it.
+func (l Level) Holds(p string) bool {
+	return p == l.Dir || strings.HasPrefix(p, l.Dir+"/")
+}
+
 // Part returns part n of the level.
 func (l Level) Part(n int) (Part, bool) {
 	for _, p := range l.Parts {

@@ -109,3 +109,19 @@ func TestFindGivesOneMessageForAnythingElse(t *testing.T) {
 		t.Errorf("Find(\"3\") = %v, %v; want the token bucket", l.Title, err)
 	}
 }
+
+func TestHoldsIsTheFolderAndWhatIsInIt(t *testing.T) {
+	l := All[0]
+	for p, want := range map[string]bool{
+		l.Dir:                   true,
+		l.Dir + "/spec":         true,
+		l.Dir + "/hints.go":     true,
+		l.Dir + "-extra/x.go":   false, // a folder whose name starts with the level's
+		"solutions/" + l.Name(): false,
+		"ladder":                false,
+	} {
+		if got := l.Holds(p); got != want {
+			t.Errorf("Level %d Holds(%q) = %v, want %v", l.Number, p, got, want)
+		}
+	}
+}

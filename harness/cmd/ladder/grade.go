@@ -109,7 +109,7 @@ func gradeLevel(root string, l levels.Level, pkgs []*pkgResult) levelGrade {
 	void := false
 	for _, p := range pkgs {
 		rel := relDir(root, p.Dir)
-		if rel != l.Dir && !strings.HasPrefix(rel, l.Dir+"/") {
+		if !l.Holds(rel) {
 			continue
 		}
 		switch {

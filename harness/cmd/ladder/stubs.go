@@ -64,7 +64,7 @@ func checkStubsWith(ctx context.Context, root string, runner goRunner) ([]string
 		parts := map[int]int{}
 		for _, p := range pkgs {
 			rel := relDir(root, p.Dir)
-			if rel != l.Dir && !strings.HasPrefix(rel, l.Dir+"/") {
+			if !l.Holds(rel) {
 				continue
 			}
 			switch {

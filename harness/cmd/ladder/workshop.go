@@ -574,7 +574,7 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 			// No folder for the level (or a symlink in its place): the
 			// level as shipped, not started.
 			for n, data := range p.stubs {
-				if strings.HasPrefix(n, l.Dir+"/") {
+				if l.Holds(n) {
 					if err := write(n, data); err != nil {
 						return nil, err
 					}
@@ -626,7 +626,7 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 			return nil, err
 		}
 		for n := range p.checked {
-			if strings.HasPrefix(n, l.Dir+"/") && !seen[n] {
+			if l.Holds(n) && !seen[n] {
 				if isTestOrSpec(l.Dir, n) {
 					testsEdited = append(testsEdited, n)
 				} else {
