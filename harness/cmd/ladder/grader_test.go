@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -103,6 +105,22 @@ func runIn(t *testing.T, dir string, name string, args ...string) (string, int) 
 	return string(out), code
 }
 
+// plantTrap puts the level's reference in a copy, adds trap.go with the
+// given source to its package, and makes the method that starts with
+// signature call it first: file is relative to ladder/.
+func plantTrap(t *testing.T, dir, file, signature, call, source string) {
+	t.Helper()
+	level := path.Dir(file)
+	useReference(t, dir, level)
+	code := filepath.Join(dir, "ladder", filepath.FromSlash(file))
+	data, err := os.ReadFile(code)
+	require.NoError(t, err)
+	pkg := regexp.MustCompile(`(?m)^package (\w+)`).FindSubmatch(data)
+	require.NotNil(t, pkg, "%s has no package clause", file)
+	addFile(t, dir, "ladder/"+level+"/trap.go", "package "+string(pkg[1])+"\n"+source+"\n")
+	edit(t, code, signature+"\n", signature+"\n\t"+call+"\n")
+}
+
 func TestTheGraderCannotBeFooled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs make and go test in copies of the ladder")
@@ -126,28 +144,50 @@ func TestTheGraderCannotBeFooled(t *testing.T) {
 		{
 			name: "syscall.Exit(0) after the 50th call", level: 1, dir: "01-hit-counter",
 			setup: func(t *testing.T, dir string) {
-				useReference(t, dir, "01-hit-counter")
-				addFile(t, dir, "ladder/01-hit-counter/trap.go", "package hitcounter\n\nimport \"syscall\"\n\nvar calls int\n\nfunc trap() {\n\tif calls++; calls == 50 {\n\t\tsyscall.Exit(0)\n\t}\n}\n")
-				edit(t, filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go"), ") Count(now time.Time) int {\n", ") Count(now time.Time) int {\n\ttrap()\n")
+				plantTrap(t, dir, "01-hit-counter/hitcounter.go", ") Count(now time.Time) int {", "trap()", `
+import "syscall"
+
+var calls int
+
+func trap() {
+	if calls++; calls == 50 {
+		syscall.Exit(0)
+	}
+}`)
 			},
 			want: "the test binary exited with status 0 during case",
 		},
 		{
 			name: "syscall.Exit(0) in a method only part 3 calls", level: 7, dir: "07-qps-store",
 			setup: func(t *testing.T, dir string) {
-				useReference(t, dir, "07-qps-store")
 				// Only part 3's probe uses keys named key-N.
-				addFile(t, dir, "ladder/07-qps-store/trap.go", "package qpsstore\n\nimport (\n\t\"strings\"\n\t\"syscall\"\n)\n\nfunc trap(key string) {\n\tif strings.HasPrefix(key, \"key-\") {\n\t\tsyscall.Exit(0)\n\t}\n}\n")
-				edit(t, filepath.Join(dir, "ladder/07-qps-store/qpsstore.go"), ") Put(key, value string) {\n", ") Put(key, value string) {\n\ttrap(key)\n")
+				plantTrap(t, dir, "07-qps-store/qpsstore.go", ") Put(key, value string) {", "trap(key)", `
+import (
+	"strings"
+	"syscall"
+)
+
+func trap(key string) {
+	if strings.HasPrefix(key, "key-") {
+		syscall.Exit(0)
+	}
+}`)
 			},
 			want: "of part 3: does your code call os.Exit or syscall.Exit?",
 		},
 		{
 			name: "runtime.Goexit() after the 1,000th call", level: 1, dir: "01-hit-counter",
 			setup: func(t *testing.T, dir string) {
-				useReference(t, dir, "01-hit-counter")
-				addFile(t, dir, "ladder/01-hit-counter/trap.go", "package hitcounter\n\nimport \"runtime\"\n\nvar calls int\n\nfunc trap() {\n\tif calls++; calls > 1000 {\n\t\truntime.Goexit()\n\t}\n}\n")
-				edit(t, filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go"), ") Hit(now time.Time) {\n", ") Hit(now time.Time) {\n\ttrap()\n")
+				plantTrap(t, dir, "01-hit-counter/hitcounter.go", ") Hit(now time.Time) {", "trap()", `
+import "runtime"
+
+var calls int
+
+func trap() {
+	if calls++; calls > 1000 {
+		runtime.Goexit()
+	}
+}`)
 			},
 			want: "without returning or panicking: does your code call runtime.Goexit",
 			done: []int{1},
