@@ -31,7 +31,7 @@ func cmdBench(root string, args []string, stdout, stderr io.Writer) int {
 	count := fs.Int("count", 6, "runs of each benchmark; benchstat wants six or more")
 	benchTime := fs.String("benchtime", "100ms", "go test -benchtime for each run")
 	if err := fs.Parse(reorderFlags(args, "count", "benchtime")); err != nil || fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: ladder bench [--count 6] [--benchtime 100ms] LEVEL")
+		fmt.Fprintln(stderr, usageLine("bench"))
 		return 2
 	}
 	l, err := levels.Find(fs.Arg(0))

@@ -9,21 +9,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-
-	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // cmdCompare shows the learner's files beside the reference, as a unified
 // diff. Before the level is done it asks first: the reference is a
 // spoiler.
 func cmdCompare(root string, args []string, stdout, stderr io.Writer) int {
-	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: ladder compare LEVEL")
-		return 2
-	}
-	l, err := levels.Find(args[0])
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+	l, ok := oneLevel("compare", args, stderr)
+	if !ok {
 		return 2
 	}
 	refDir := l.SolutionDir()

@@ -6,20 +6,14 @@ import (
 	"path/filepath"
 
 	"github.com/rateladder/rateladder/harness/guide"
-	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // cmdDebrief is ladder debrief N: once a level is done, what the
 // interviewer's guide says about it. Before, it says so and shows nothing
 // of the answer.
 func cmdDebrief(root string, args []string, stdout, stderr io.Writer) int {
-	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: ladder debrief LEVEL")
-		return 2
-	}
-	l, err := levels.Find(args[0])
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+	l, ok := oneLevel("debrief", args, stderr)
+	if !ok {
 		return 2
 	}
 	fmt.Fprintf(stdout, "Checking level %d first...\n\n", l.Number)

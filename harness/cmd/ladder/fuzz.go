@@ -21,7 +21,7 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fuzzTime := fs.Duration("time", 30*time.Second, "how long to fuzz each target")
 	if err := fs.Parse(reorderFlags(args, "time")); err != nil || fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: ladder fuzz [--time 30s] LEVEL")
+		fmt.Fprintln(stderr, usageLine("fuzz"))
 		return 2
 	}
 	l, err := levels.Find(fs.Arg(0))

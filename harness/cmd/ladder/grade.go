@@ -223,7 +223,7 @@ func cmdTest(root string, args []string, stdout, stderr io.Writer) int {
 	part := fs.Int("part", 0, "test only this part")
 	all := fs.Bool("all", false, "show every case that is not passing, in every part")
 	if err := fs.Parse(reorderFlags(args, "part")); err != nil || fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: ladder test [--part K] [--all] LEVEL")
+		fmt.Fprintln(stderr, usageLine("test"))
 		return 2
 	}
 	l, err := levels.Find(fs.Arg(0))

@@ -40,7 +40,7 @@ func readHints(root string, l levels.Level) ([]string, error) {
 
 // cmdHint shows the next hint the learner has not seen, and remembers it.
 func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
-	l, hints, s, code := hintsFor(root, args, stderr)
+	l, hints, s, code := hintsFor("hint", root, args, stderr)
 	if code != 0 {
 		return code
 	}
@@ -82,7 +82,7 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 
 // cmdHints shows again every hint seen so far.
 func cmdHints(root string, args []string, stdout, stderr io.Writer) int {
-	l, hints, s, code := hintsFor(root, args, stderr)
+	l, hints, s, code := hintsFor("hints", root, args, stderr)
 	if code != 0 {
 		return code
 	}
@@ -98,14 +98,9 @@ func cmdHints(root string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func hintsFor(root string, args []string, stderr io.Writer) (levels.Level, []string, state, int) {
-	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: ladder hint|hints LEVEL")
-		return levels.Level{}, nil, state{}, 2
-	}
-	l, err := levels.Find(args[0])
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+func hintsFor(name, root string, args []string, stderr io.Writer) (levels.Level, []string, state, int) {
+	l, ok := oneLevel(name, args, stderr)
+	if !ok {
 		return l, nil, state{}, 2
 	}
 	hints, err := readHints(root, l)

@@ -145,7 +145,7 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	every := fs.Duration("every", 500*time.Millisecond, "how often to poll")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil || len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: ladder interview [--time 45m] LEVEL   (make interview-level-N TIME=30m)")
+		fmt.Fprintln(stderr, usageLine("interview"))
 		return 2
 	}
 	l, err := levels.Find(pos[0])

@@ -324,13 +324,8 @@ func findShipped(root string, l levels.Level) (shippedLevel, error) {
 // failures it found), is moved into a new backup folder, with the
 // learner's versions of the files it restores.
 func cmdReset(root string, args []string, stdout, stderr io.Writer) int {
-	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: ladder reset LEVEL   (FORCE=1 skips the question)")
-		return 2
-	}
-	l, err := levels.Find(args[0])
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+	l, ok := oneLevel("reset", args, stderr)
+	if !ok {
 		return 2
 	}
 	shipped, err := findShipped(root, l)

@@ -19,7 +19,7 @@ import (
 // implemented". A stub that passes a case would be a stub called done.
 func cmdCheckStubs(root string, args []string, stdout, stderr io.Writer) int {
 	if len(args) != 0 {
-		fmt.Fprintln(stderr, "usage: ladder check-stubs")
+		fmt.Fprintln(stderr, usageLine("check-stubs"))
 		return 2
 	}
 	problems, err := checkStubs(context.Background(), root)

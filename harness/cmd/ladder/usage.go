@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // A command is one line of the usage text. The usage text is written
@@ -30,7 +32,7 @@ var commands = []commandGroup{
 		{"hint N", "make hint-N", "the next hint for level N"},
 		{"hints N", "make hints-N", "every hint of level N seen so far"},
 		{"fuzz [--time 30s] N", "make fuzz-level-N [FUZZTIME=30s]", "fuzz your level N against its model"},
-		{"bench [--count 6] N", "make bench-level-N", "your benchmarks beside the reference's, taking turns"},
+		{"bench [--count 6] [--benchtime 100ms] N", "make bench-level-N", "your benchmarks beside the reference's, taking turns"},
 		{"compare N", "make compare-level-N", "your code beside the reference"},
 		{"reset N", "make reset-level-N [FORCE=1]", "put level N's stub back as it was, keeping a backup (FORCE=1: no question)"},
 		{"", "make plot-level-N [REF=1]", "pictures of your level N in plots/ (REF=1: the reference's)"},
@@ -91,6 +93,40 @@ func writeUsage(w io.Writer, asMake bool) {
 	}
 }
 
+// usageLine is one command's line of the usage text, for the command to
+// print when its arguments are wrong: "usage: ladder reset N   (make
+// reset-level-N [FORCE=1])".
+func usageLine(name string) string {
+	for _, g := range commands {
+		for _, c := range g.commands {
+			if first, _, _ := strings.Cut(c.ladder, " "); first == name && c.ladder != "" {
+				line := "usage: ladder " + c.ladder
+				if c.make != "" {
+					line += "   (" + c.make + ")"
+				}
+				return line
+			}
+		}
+	}
+	panic("ladder: no usage text for command " + name)
+}
+
+// oneLevel reads the arguments of a command that takes one level and
+// nothing else. On a problem it says what, with the command's usage line,
+// and returns false.
+func oneLevel(name string, args []string, stderr io.Writer) (levels.Level, bool) {
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, usageLine(name))
+		return levels.Level{}, false
+	}
+	l, err := levels.Find(args[0])
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return levels.Level{}, false
+	}
+	return l, true
+}
+
 // cmdHelp prints the usage text; --make prints it as make targets, for
 // the Makefile's help target.
 func cmdHelp(args []string, stdout, stderr io.Writer) int {
@@ -100,7 +136,7 @@ func cmdHelp(args []string, stdout, stderr io.Writer) int {
 	case len(args) == 1 && args[0] == "--make":
 		writeUsage(stdout, true)
 	default:
-		fmt.Fprintln(stderr, "usage: ladder help [--make]")
+		fmt.Fprintln(stderr, usageLine("help"))
 		return 2
 	}
 	return 0

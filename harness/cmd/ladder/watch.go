@@ -180,7 +180,7 @@ func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
 	forcePoll := fs.Bool("poll", false, "check for changes by polling instead of file events")
 	every := fs.Duration("every", 500*time.Millisecond, "how often to poll")
 	if err := fs.Parse(reorderFlags(args, "every")); err != nil || fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: ladder watch [--poll] LEVEL")
+		fmt.Fprintln(stderr, usageLine("watch"))
 		return 2
 	}
 	l, err := levels.Find(fs.Arg(0))

@@ -35,7 +35,7 @@ import (
 // temporary copy.
 func cmdStudentCopy(root string, args []string, stdout, stderr io.Writer) int {
 	if len(args) != 1 || args[0] == "" {
-		fmt.Fprintln(stderr, "usage: ladder student-copy DEST   (make student-copy DEST=dir)")
+		fmt.Fprintln(stderr, usageLine("student-copy"))
 		return 2
 	}
 	dest, err := filepath.Abs(args[0])
