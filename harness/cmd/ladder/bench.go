@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-
-	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // benchstat is run at a pinned version, so nothing is installed by hand and
@@ -30,13 +28,8 @@ func cmdBench(root string, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	count := fs.Int("count", 6, "runs of each benchmark; benchstat wants six or more")
 	benchTime := fs.String("benchtime", "100ms", "go test -benchtime for each run")
-	if err := fs.Parse(reorderFlags(args, "count", "benchtime")); err != nil || fs.NArg() != 1 {
-		fmt.Fprintln(stderr, usageLine("bench"))
-		return 2
-	}
-	l, err := levels.Find(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+	l, ok := levelArg("bench", fs, args, stderr)
+	if !ok {
 		return 2
 	}
 	dir, err := os.MkdirTemp("", "ladder-bench-")

@@ -8,8 +8,6 @@ import (
 	"os/exec"
 	"strings"
 	"time"
-
-	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // cmdFuzz runs each of a level's fuzz targets against the learner's code
@@ -20,13 +18,8 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fuzzTime := fs.Duration("time", 30*time.Second, "how long to fuzz each target")
-	if err := fs.Parse(reorderFlags(args, "time")); err != nil || fs.NArg() != 1 {
-		fmt.Fprintln(stderr, usageLine("fuzz"))
-		return 2
-	}
-	l, err := levels.Find(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+	l, ok := levelArg("fuzz", fs, args, stderr)
+	if !ok {
 		return 2
 	}
 	pkgs, err := listLearnerPackages(context.Background(), root, []string{"./" + l.Dir + "/..."}, plainRunner)

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
 	"sort"
 	"strings"
 
@@ -222,13 +221,8 @@ func cmdTest(root string, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	part := fs.Int("part", 0, "test only this part")
 	all := fs.Bool("all", false, "show every case that is not passing, in every part")
-	if err := fs.Parse(reorderFlags(args, "part")); err != nil || fs.NArg() != 1 {
-		fmt.Fprintln(stderr, usageLine("test"))
-		return 2
-	}
-	l, err := levels.Find(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+	l, ok := levelArg("test", fs, args, stderr)
+	if !ok {
 		return 2
 	}
 	if *part != 0 {
@@ -268,26 +262,6 @@ func gradePassed(g levelGrade, part int) bool {
 		}
 	}
 	return true
-}
-
-// reorderFlags lets flags follow the level, "test 3 --part 2", by moving
-// them first; valued names the flags that take a value.
-func reorderFlags(args []string, valued ...string) []string {
-	var flags, rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if strings.HasPrefix(a, "-") {
-			flags = append(flags, a)
-			name := strings.TrimLeft(a, "-")
-			if !strings.Contains(a, "=") && i+1 < len(args) && slices.Contains(valued, name) {
-				flags = append(flags, args[i+1])
-				i++
-			}
-			continue
-		}
-		rest = append(rest, a)
-	}
-	return append(flags, rest...)
 }
 
 // writeGrade shows a level the way an interviewer asks: the first part

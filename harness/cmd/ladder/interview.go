@@ -143,18 +143,13 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	budgetFlag := fs.String("time", "", "the interview's length, such as 45m or 30 (minutes); 45m when not given")
 	forcePoll := fs.Bool("poll", false, "check for changes by polling instead of file events")
 	every := fs.Duration("every", 500*time.Millisecond, "how often to poll")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil || len(pos) != 1 {
-		fmt.Fprintln(stderr, usageLine("interview"))
-		return 2
-	}
-	l, err := levels.Find(pos[0])
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+	l, ok := levelArg("interview", fs, args, stderr)
+	if !ok {
 		return 2
 	}
 	budget := defaultBudget
 	if *budgetFlag != "" {
+		var err error
 		if budget, err = parseBudget(*budgetFlag); err != nil {
 			fmt.Fprintln(stderr, err)
 			return 2
@@ -194,22 +189,6 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 // keeping the learner's files in a backup: reset asks its own question.
 func resetForInterview(root string, l levels.Level, stdout, stderr io.Writer) int {
 	return cmdReset(root, []string{strconv.Itoa(l.Number)}, stdout, stderr)
-}
-
-// parseInterspersed parses flags before and after the positional
-// arguments: "interview 3 --time 30m" as well as "interview --time 30m 3".
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
 }
 
 // parseBudget reads TIME: a Go duration ("30m", "1h15m") or a number of

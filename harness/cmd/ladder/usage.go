@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -115,11 +116,32 @@ func usageLine(name string) string {
 // nothing else. On a problem it says what, with the command's usage line,
 // and returns false.
 func oneLevel(name string, args []string, stderr io.Writer) (levels.Level, bool) {
-	if len(args) != 1 {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return levelArg(name, fs, args, stderr)
+}
+
+// levelArg parses a command's flags, before or after the level ("test 3
+// --part 2" as well as "test --part 2 3"), and the one level it takes. On
+// a problem it says what, with the command's usage line, and returns false.
+func levelArg(name string, fs *flag.FlagSet, args []string, stderr io.Writer) (levels.Level, bool) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			fmt.Fprintln(stderr, usageLine(name))
+			return levels.Level{}, false
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(pos) != 1 {
 		fmt.Fprintln(stderr, usageLine(name))
 		return levels.Level{}, false
 	}
-	l, err := levels.Find(args[0])
+	l, err := levels.Find(pos[0])
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return levels.Level{}, false

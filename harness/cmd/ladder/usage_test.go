@@ -30,3 +30,19 @@ func TestEveryCommandHasAUsageLine(t *testing.T) {
 		}
 	}
 }
+
+// Flags may come before or after the level, and each command checks them
+// before it runs anything.
+func TestFlagsGoOnEitherSideOfTheLevel(t *testing.T) {
+	for _, args := range [][]string{{"test", "1", "--part", "9"}, {"test", "--part", "9", "1"}, {"test", "--part=9", "1"}} {
+		var stderr strings.Builder
+		code := run(args, &strings.Builder{}, &stderr)
+		if want := "level 1 has no part 9"; code != 2 || !strings.Contains(stderr.String(), want) {
+			t.Errorf("ladder %s = exit %d, %q; want exit 2 and %q", strings.Join(args, " "), code, stderr.String(), want)
+		}
+	}
+	var stderr strings.Builder
+	if code := run([]string{"test", "1", "2"}, &strings.Builder{}, &stderr); code != 2 || !strings.Contains(stderr.String(), usageLine("test")) {
+		t.Errorf("ladder test 1 2 = exit %d, %q; want exit 2 and the usage line", code, stderr.String())
+	}
+}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/rateladder/rateladder/harness/levels"
-
 	"flag"
 	"fmt"
 	"io"
@@ -179,13 +177,8 @@ func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	forcePoll := fs.Bool("poll", false, "check for changes by polling instead of file events")
 	every := fs.Duration("every", 500*time.Millisecond, "how often to poll")
-	if err := fs.Parse(reorderFlags(args, "every")); err != nil || fs.NArg() != 1 {
-		fmt.Fprintln(stderr, usageLine("watch"))
-		return 2
-	}
-	l, err := levels.Find(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+	l, ok := levelArg("watch", fs, args, stderr)
+	if !ok {
 		return 2
 	}
 	src := watchSource(root, filepath.Join(root, l.Dir), *forcePoll, *every, stdout)
