@@ -45,6 +45,12 @@ type Module struct {
 type Part struct {
 	Number int
 	Title  string
+	// Concurrent says the part is about goroutines: its cases run in a
+	// test process of their own, under the race detector, and only once
+	// the parts before it pass. Code written for an earlier part may
+	// crash the whole process there ("concurrent map writes"), and that
+	// must cost this part only.
+	Concurrent bool
 }
 
 // root is the module list of a level that lives in the root module.
@@ -53,50 +59,50 @@ var root = []Module{{Dir: ".", FirstPart: 1}}
 // All is the ladder, in order.
 var All = []Level{
 	{Number: 1, Dir: "ladder/01-hit-counter", Title: "Hit counter", Modules: root, Parts: []Part{
-		{1, "Count the last window"},
-		{2, "A million hits a second"},
+		{Number: 1, Title: "Count the last window"},
+		{Number: 2, Title: "A million hits a second"},
 	}},
 	{Number: 2, Dir: "ladder/02-logger-limiter", Title: "Logger rate limiter", Modules: root, Parts: []Part{
-		{1, "Print each message at most once per interval"},
-		{2, "Memory that does not grow forever"},
+		{Number: 1, Title: "Print each message at most once per interval"},
+		{Number: 2, Title: "Memory that does not grow forever"},
 	}},
 	{Number: 3, Dir: "ladder/03-token-bucket", Title: "Token bucket", Modules: root, Parts: []Part{
-		{1, "Lazy refill and capped bursts"},
-		{2, "Time going backwards"},
-		{3, "When to retry"},
+		{Number: 1, Title: "Lazy refill and capped bursts"},
+		{Number: 2, Title: "Time going backwards"},
+		{Number: 3, Title: "When to retry"},
 	}},
 	{Number: 4, Dir: "ladder/04-cafe-counts", Title: "Café drink counts", Modules: root, Parts: []Part{
-		{1, "Counts per drink and the total"},
-		{2, "Distinct drinks"},
-		{3, "The board"},
+		{Number: 1, Title: "Counts per drink and the total"},
+		{Number: 2, Title: "Distinct drinks"},
+		{Number: 3, Title: "The board"},
 	}},
 	{Number: 5, Dir: "ladder/05-page-views", Title: "Page views in the last five minutes", Modules: root, Parts: []Part{
-		{1, "Ring and running total"},
-		{2, "Long gaps in one step"},
-		{3, "Bad input, and nothing lost"},
+		{Number: 1, Title: "Ring and running total"},
+		{Number: 2, Title: "Long gaps in one step"},
+		{Number: 3, Title: "Bad input, and nothing lost"},
 	}},
 	{Number: 6, Dir: "ladder/06-chat-top-talker", Title: "Chat aggregation and top talker", Modules: root, Parts: []Part{
-		{1, "Several views of one window"},
-		{2, "Top talker"},
-		{3, "Top k"},
+		{Number: 1, Title: "Several views of one window"},
+		{Number: 2, Title: "Top talker"},
+		{Number: 3, Title: "Top k"},
 	}},
 	{Number: 7, Dir: "ladder/07-qps-store", Title: "Key-value store with rolling QPS", Race: true, Modules: root, Parts: []Part{
-		{1, "The last five minutes"},
-		{2, "Windows up to a week"},
-		{3, "Thread safety"},
+		{Number: 1, Title: "The last five minutes"},
+		{Number: 2, Title: "Windows up to a week"},
+		{Number: 3, Title: "Thread safety", Concurrent: true},
 	}},
 	{Number: 8, Dir: "ladder/08-group-throttle", Title: "Throttle requests per client", Race: true, Modules: []Module{
 		{Dir: ".", FirstPart: 1},
 		{Dir: "ladder/08-group-throttle/redisthrottle", FirstPart: 6},
 	}, Parts: []Part{
-		{1, "Fixed window per client"},
-		{2, "Sliding window"},
-		{3, "Token bucket"},
-		{4, "Shared group limits"},
-		{5, "Many clients, many goroutines"},
-		{6, "The same throttler on Redis"},
-		{7, "Keys"},
-		{8, "When Redis fails"},
+		{Number: 1, Title: "Fixed window per client"},
+		{Number: 2, Title: "Sliding window"},
+		{Number: 3, Title: "Token bucket"},
+		{Number: 4, Title: "Shared group limits"},
+		{Number: 5, Title: "Many clients, many goroutines", Concurrent: true},
+		{Number: 6, Title: "The same throttler on Redis"},
+		{Number: 7, Title: "Keys"},
+		{Number: 8, Title: "When Redis fails"},
 	}},
 }
 

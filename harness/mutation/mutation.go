@@ -38,6 +38,33 @@ func Passes[T any](t *testing.T, right string, cases []timeline.Case[T]) {
 	}
 }
 
+// DoneThrough checks the "each case belongs to the lowest part whose
+// features it needs" rule: the cases are built with an implementation of
+// parts 1 to part only, which refuses what later parts add the way a
+// learner's code of that part would (a method that panics "not
+// implemented", an option New refuses with an error). Every case of parts
+// 1 to part must pass; later cases may do anything. Spec tests pass the
+// fuzz target's seed cases too, so that a seed labelled with a part uses
+// nothing of a later one.
+func DoneThrough[T any](t *testing.T, impl string, part int, cases []timeline.Case[T]) {
+	t.Helper()
+	var upTo []timeline.Case[T]
+	for _, c := range cases {
+		if c.Part <= part {
+			upTo = append(upTo, c)
+		}
+	}
+	if len(upTo) == 0 {
+		t.Errorf("%s: no case of parts 1 to %d to play", impl, part)
+	}
+	for _, o := range timeline.PlayAll(upTo) {
+		if o.Verdict != timeline.Pass {
+			t.Errorf("%s, written for parts 1 to %d only, fails case %q of part %d: the case needs a later part's feature, so its part is wrong:\n%s",
+				impl, part, o.Case, o.Part, o.Report)
+		}
+	}
+}
+
 // Caught runs timeline.Catches as a subtest named after the mutant: the
 // cases, built with the mutant, must catch it in the given part (0: in any
 // part). It logs the cases that caught it.

@@ -89,7 +89,8 @@ func shouldSupervise() bool {
 // results file.
 type Event struct {
 	// Kind is "run-start", "run-end", "case-start", "case-end" or, from
-	// the supervisor, "exit".
+	// the supervisor, "race" (a report of the race detector, in Report,
+	// with the case that was open when it came, if any) and "exit".
 	Kind string `json:"e"`
 	// Test is the full test name: "TestHitCounter/part_1/a_hit".
 	Test string `json:"test,omitempty"`
@@ -102,6 +103,10 @@ type Event struct {
 	Verdict string `json:"verdict,omitempty"`
 	Step    int    `json:"step,omitempty"`
 	Report  string `json:"report,omitempty"`
+	// Brief is the Report cut to one screen, and Summary its one line:
+	// the first wrong call, "Count(t=4s) = 3, want 5". See Outcome.
+	Brief   string `json:"brief,omitempty"`
+	Summary string `json:"summary,omitempty"`
 	// Missing is the method a stub's panic named, and Where the line of
 	// the stub that panicked, for NotImplemented.
 	Missing string `json:"missing,omitempty"`
@@ -114,6 +119,10 @@ type Event struct {
 	Signal   string `json:"signal,omitempty"`
 	Complete bool   `json:"complete,omitempty"`
 	Reason   string `json:"reason,omitempty"`
+	// Crash is the start of what the runtime printed when the child
+	// died of a fatal error or an unrecovered panic: the message, then
+	// the frames of the learner's own files, as file:line.
+	Crash string `json:"crash,omitempty"`
 }
 
 // supervise runs this test binary again as a child and returns the exit

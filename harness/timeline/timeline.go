@@ -117,6 +117,11 @@ type Outcome struct {
 	Step int
 	// Report explains a verdict other than Pass, ready to print.
 	Report string
+	// Brief is Report cut to one screen: the case, what is wrong, the
+	// first wrong call and the steps around it. Summary is one line: the
+	// first wrong call as "Count(t=4s) = 3, want 5", or what happened.
+	Brief   string
+	Summary string
 	// Missing is the method a stub's panic named, and Where the line of the
 	// learner's file that panicked ("ladder/01-hit-counter/hitcounter.go:21"),
 	// for NotImplemented.
