@@ -160,11 +160,33 @@ func (l Level) Patterns() map[string]string {
 
 // ModuleOf returns the module that holds a part's cases.
 func (l Level) ModuleOf(part int) Module {
-	var m Module
+	m := Module{Dir: ".", FirstPart: 1} // a level that lists no module lives in the root one
 	for _, mod := range l.Modules {
 		if mod.FirstPart <= part {
 			m = mod
 		}
 	}
 	return m
+}
+
+// SpecDir is the folder of the spec that holds the cases of module m: the
+// spec/ folder of the module's own folder, or of the level's folder for
+// the root module.
+func (l Level) SpecDir(m Module) string {
+	if m.Dir == "." {
+		return l.Dir + "/spec"
+	}
+	return m.Dir + "/spec"
+}
+
+// PartsOf returns the numbers of the parts whose cases live in module m:
+// from its first part up to the next module's.
+func (l Level) PartsOf(m Module) []int {
+	var out []int
+	for _, p := range l.Parts {
+		if l.ModuleOf(p.Number).Dir == m.Dir {
+			out = append(out, p.Number)
+		}
+	}
+	return out
 }

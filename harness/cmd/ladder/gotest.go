@@ -25,6 +25,11 @@ type testRun struct {
 	Patterns []string // package patterns, relative to the module's folder
 	Race     bool
 	Run      string // go test -run, or "" for every test
+	Skip     string // go test -skip, or "" to skip nothing
+	// Parts are the parts this run plays, when it is a run of one level:
+	// a test binary that breaks voids these parts only. Nil means every
+	// part of the module.
+	Parts []int
 	// Lean leaves out go test's vet and the binaries' DWARF, for a check
 	// of the repository's own code (the stubs) that only wants verdicts.
 	Lean bool
@@ -46,6 +51,10 @@ type pkgResult struct {
 	Exit *timeline.Event
 	// Cases are the runner's "case-end" events, in order.
 	Cases []timeline.Event
+	// Races are the race detector's reports, as the supervisor saw them.
+	Races []timeline.Event
+	// Parts are the parts the run played (see testRun.Parts).
+	Parts []int
 }
 
 // outputTail is how much of a package's own output is kept.
@@ -158,6 +167,9 @@ func runGoTest(ctx context.Context, root string, r testRun, runner goRunner) ([]
 	if r.Run != "" {
 		args = append(args, "-run", r.Run)
 	}
+	if r.Skip != "" {
+		args = append(args, "-skip", r.Skip)
+	}
 	for _, p := range pkgs {
 		args = append(args, p.ImportPath)
 	}
@@ -197,6 +209,9 @@ func runGoTest(ctx context.Context, root string, r testRun, runner goRunner) ([]
 	}
 	if err := readResults(results, pkgs); err != nil {
 		return nil, err
+	}
+	for _, p := range pkgs {
+		p.Parts = r.Parts
 	}
 	return pkgs, nil
 }
@@ -318,8 +333,11 @@ func readResults(dir string, pkgs []*pkgResult) error {
 		}
 		p.Exit = &exit
 		for _, e := range evs {
-			if e.Kind == "case-end" {
+			switch e.Kind {
+			case "case-end":
 				p.Cases = append(p.Cases, e)
+			case "race":
+				p.Races = append(p.Races, e)
 			}
 		}
 	}
@@ -370,6 +388,9 @@ func goTool() string {
 func learnerEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
+		if flags, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
+			kv = "GOFLAGS=" + gradingGoflags(flags)
+		}
 		if !strings.HasPrefix(kv, "LADDER_CHILD=") &&
 			!strings.HasPrefix(kv, "LADDER_EVENTS_FD=") && !strings.HasPrefix(kv, timeline.ResultsEnv+"=") &&
 			!strings.HasPrefix(kv, timeline.SuperviseEnv+"=") {
@@ -388,3 +409,21 @@ func learnerEnv() []string {
 // its child, so a level graded under -race would wait two seconds a
 // package for nothing.
 const quickRaceExit = "GORACE=atexit_sleep_ms=0"
+
+// gradingGoflags drops from GOFLAGS the flags that choose which tests run
+// or how (-run, -skip, -short, -count, -failfast): a grade plays every case
+// of the parts it grades, whatever the learner's shell has set for their
+// own go test runs.
+func gradingGoflags(flags string) string {
+	var keep []string
+	for _, f := range strings.Fields(flags) {
+		name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+		name = strings.TrimPrefix(name, "test.")
+		switch name {
+		case "run", "skip", "short", "count", "failfast", "list", "bench", "fuzz":
+			continue
+		}
+		keep = append(keep, f)
+	}
+	return strings.Join(keep, " ")
+}

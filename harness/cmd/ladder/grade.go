@@ -5,7 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/levels"
@@ -36,6 +39,8 @@ type caseGrade struct {
 	Fuzz    bool
 	Verdict string // timeline.Verdict's names: "pass", "fail", "not implemented"...
 	Report  string
+	Brief   string // Report cut to one screen
+	Summary string // one line: the first wrong call
 	Missing string // for "not implemented": the method
 	Where   string // and the stub's line
 }
@@ -46,17 +51,34 @@ type partGrade struct {
 	Title  string
 	Cases  []caseGrade // the spec's cases, then any fuzz cases that failed in this part
 	Passed int         // spec cases that passed
-	Total  int         // spec cases
+	Total  int         // spec cases: those the spec's list names, or those that reported if it has none
 	Done   bool
+	// Ran says a test binary played this part; a part that waits for an
+	// earlier one did not run.
+	Ran bool
+	// Reported counts the cases of the spec's list that reported.
+	Reported int
+	// Unreported are the cases of the spec's list that never reported,
+	// and NeedServer those of them that need a real redis-server.
+	Unreported []string
+	NeedServer []string
+	// Blocked says why nothing of this part can count: its module does
+	// not compile, or the test binary that played it ended part way.
+	Blocked []string
+	// Races are the race detector's reports during this part's cases.
+	Races []string
 }
 
 // levelGrade is a level, graded.
 type levelGrade struct {
-	Level      levels.Level
-	Parts      []partGrade
+	Level  levels.Level
+	Parts  []partGrade
+	// BuildError is the build error of the module that holds part 1: the
+	// level cannot start. A later module's build error blocks its own
+	// parts only.
 	BuildError string
 	// Broken says why test binaries of the level did not run to their end;
-	// the cases they ran count for nothing.
+	// the parts they played count for nothing.
 	Broken []string
 	// Unverified names packages whose tests did not report through the
 	// ladder's runner.
@@ -77,14 +99,17 @@ func (g levelGrade) status() string {
 	switch {
 	case g.BuildError != "":
 		return statusNoBuild
-	case len(g.Broken) > 0:
-		return statusBroken
-	case len(g.Unverified) > 0:
-		return statusUnverified
 	case g.partsDone() == len(g.Parts):
 		return statusDone
+	case g.partsDone() == 0 && len(g.Broken) > 0:
+		return statusBroken
+	case g.partsDone() == 0 && len(g.Unverified) > 0:
+		return statusUnverified
 	}
 	for _, p := range g.Parts {
+		if p.Done {
+			return statusInProgress
+		}
 		for _, c := range p.Cases {
 			if c.Verdict != timeline.NotImplemented.String() && !c.Fuzz {
 				return statusInProgress
@@ -94,8 +119,45 @@ func (g levelGrade) status() string {
 	return statusNotStarted
 }
 
+// moduleOf returns the module of the level that holds the package in the
+// slash-separated folder rel: the nested module whose folder holds it, or
+// the root module.
+func moduleOf(l levels.Level, rel string) levels.Module {
+	best := levels.Module{Dir: "."}
+	for _, m := range l.Modules {
+		if m.Dir == "." {
+			best = m
+		}
+	}
+	for _, m := range l.Modules {
+		if m.Dir != "." && (rel == m.Dir || strings.HasPrefix(rel, m.Dir+"/")) {
+			best = m
+		}
+	}
+	return best
+}
+
+// specLists reads the list of cases of each of the level's specs, by
+// part. A spec without one (an older copy) leaves its parts counted by
+// the cases that reported.
+func specLists(root string, l levels.Level) map[int][]timeline.ManifestCase {
+	out := map[int][]timeline.ManifestCase{}
+	for _, m := range l.Modules {
+		man, err := timeline.ReadManifest(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), timeline.ManifestFile))
+		if err != nil {
+			continue
+		}
+		for _, c := range man.Cases {
+			out[c.Part] = append(out[c.Part], c)
+		}
+	}
+	return out
+}
+
 // gradeLevel joins a level's package results into parts. Packages of other
-// levels are ignored, so one go test run can serve the whole ladder.
+// levels are ignored, so one go test run can serve the whole ladder. A
+// package's results count for the parts its run played, and a build
+// error, a broken binary or a race costs those parts only.
 func gradeLevel(root string, l levels.Level, pkgs []*pkgResult) levelGrade {
 	g := levelGrade{Level: l}
 	byPart := map[int]*partGrade{}
@@ -105,31 +167,75 @@ func gradeLevel(root string, l levels.Level, pkgs []*pkgResult) levelGrade {
 	for i := range g.Parts {
 		byPart[g.Parts[i].Number] = &g.Parts[i]
 	}
-	void := false
+	reported := map[int]map[string]bool{}
 	for _, p := range pkgs {
 		rel := relDir(root, p.Dir)
 		if !l.Holds(rel) {
 			continue
 		}
+		mod := moduleOf(l, rel)
+		covered := l.PartsOf(mod)
+		if p.Parts != nil {
+			covered = slices.DeleteFunc(slices.Clone(covered), func(n int) bool { return !slices.Contains(p.Parts, n) })
+		}
+		block := func(why string) {
+			for _, n := range covered {
+				if !slices.Contains(byPart[n].Blocked, why) {
+					byPart[n].Blocked = append(byPart[n].Blocked, why)
+				}
+			}
+		}
+		if !p.NoTests || p.BuildError != "" {
+			for _, n := range covered {
+				byPart[n].Ran = true
+			}
+		}
 		switch {
 		case p.BuildError != "":
-			g.BuildError += strings.TrimSpace(p.BuildError) + "\n"
+			msg := strings.TrimSpace(p.BuildError)
+			if slices.Contains(covered, l.Parts[0].Number) {
+				if !strings.Contains(g.BuildError, msg) {
+					g.BuildError += msg + "\n"
+				}
+			}
+			block(fmt.Sprintf("%s does not compile:\n%s", rel, indent(firstLines(msg, 20), "  ")))
 			continue
 		case p.NoTests:
 			continue
 		case p.Exit == nil:
-			g.Unverified = append(g.Unverified, rel)
+			if !slices.Contains(g.Unverified, rel) {
+				g.Unverified = append(g.Unverified, rel)
+			}
+			block(fmt.Sprintf("%s: its tests did not report through the ladder's runner, so nothing in it can count as done. Were its _test.go files changed? git checkout -- %s/*_test.go puts them back.", rel, rel))
 			continue
 		case !p.Exit.Complete:
-			g.Broken = append(g.Broken, fmt.Sprintf("%s: %s", rel, p.Exit.Reason))
-			void = true
+			why := fmt.Sprintf("%s: %s", rel, p.Exit.Reason)
+			if c := strings.TrimSpace(p.Exit.Crash); c != "" && !strings.Contains(p.Exit.Reason, c) {
+				why += "\n" + indent(c, "  ")
+			}
+			g.Broken = append(g.Broken, why)
+			block(why)
+		}
+		for _, r := range p.Races {
+			text := strings.TrimSpace(r.Report)
+			if r.Case != "" {
+				text = fmt.Sprintf("during case %q:\n%s", r.Case, indent(text, "  "))
+			}
+			targets := covered
+			if r.Part != 0 && slices.Contains(covered, r.Part) {
+				targets = []int{r.Part}
+			}
+			for _, n := range targets {
+				byPart[n].Races = append(byPart[n].Races, text)
+			}
 		}
 		for _, e := range p.Cases {
 			pg := byPart[e.Part]
-			if pg == nil {
-				continue // a part the registry does not know: the registry test catches it
+			if pg == nil || !slices.Contains(covered, e.Part) {
+				continue // a part the registry does not know (the registry test catches it), or one this run did not play
 			}
-			c := caseGrade{Name: e.Case, Part: e.Part, Fuzz: e.Fuzz, Verdict: e.Verdict, Report: e.Report, Missing: e.Missing, Where: e.Where}
+			c := caseGrade{Name: e.Case, Part: e.Part, Fuzz: e.Fuzz, Verdict: e.Verdict, Report: e.Report,
+				Brief: e.Brief, Summary: e.Summary, Missing: e.Missing, Where: e.Where}
 			if c.Fuzz {
 				// A fuzz seed matters only when it finds a real mistake;
 				// a stub's seeds add nothing to its "not implemented" lines.
@@ -137,57 +243,172 @@ func gradeLevel(root string, l levels.Level, pkgs []*pkgResult) levelGrade {
 					continue
 				}
 			} else {
-				pg.Total++
-				if c.Verdict == timeline.Pass.String() {
-					pg.Passed++
+				if reported[e.Part] == nil {
+					reported[e.Part] = map[string]bool{}
+				}
+				switch {
+				case !reported[e.Part][e.Case]:
+					reported[e.Part][e.Case] = true
+					pg.Total++
+					if c.Verdict == timeline.Pass.String() {
+						pg.Passed++
+					}
+				case c.Verdict == timeline.Pass.String():
+					continue // the same case again, on another server: it counts once
 				}
 			}
 			pg.Cases = append(pg.Cases, c)
 		}
 	}
 	g.BuildError = strings.TrimSpace(g.BuildError)
+	lists := specLists(root, l)
 	for i := range g.Parts {
 		p := &g.Parts[i]
-		p.Done = !void && g.BuildError == "" && len(g.Unverified) == 0 && p.Total > 0 && p.Passed == len(p.Cases)
+		if list, ok := lists[p.Number]; !p.Ran && ok {
+			p.Total = len(list) // for "waits for part 1 (5 cases)"
+		} else if ok {
+			p.Total, p.Reported = len(list), 0
+			for _, c := range list {
+				switch {
+				case reported[p.Number][c.Name]:
+					p.Reported++
+				case c.Needs != "":
+					p.NeedServer = append(p.NeedServer, c.Name)
+				default:
+					p.Unreported = append(p.Unreported, c.Name)
+				}
+			}
+		} else {
+			p.Reported = p.Total
+		}
+		p.Done = p.Ran && len(p.Blocked) == 0 && len(p.Races) == 0 && p.Total > 0 &&
+			p.Reported == p.Total && p.Passed == len(p.Cases) && p.Passed >= p.Total
 	}
 	return g
 }
 
-// gradeLevels tests the levels, in as few go test runs as their modules
-// and race settings allow, and grades each. A level's later module (level
-// 8's Redis form) runs only once the parts before it pass, so that a
-// learner downloads its dependencies only on reaching it.
-func gradeLevels(ctx context.Context, root string, lvs []levels.Level, run string) ([]levelGrade, error) {
-	return gradeLevelsWith(ctx, root, lvs, run, plainRunner)
+// A unit is the parts of one module of one level that one test binary
+// plays. A part about goroutines is a unit of its own: the code of an
+// earlier part has no lock, and may crash the whole binary there.
+type unit struct {
+	level  levels.Level
+	module levels.Module
+	parts  []int
+	run    string // -run, for a unit of one part
+	skip   string // -skip, for the parts that are units of their own
 }
 
-func gradeLevelsWith(ctx context.Context, root string, lvs []levels.Level, run string, runner goRunner) ([]levelGrade, error) {
-	first := func(_ levels.Level, m levels.Module) bool { return m.FirstPart <= 1 }
-	pkgs, err := runAllWith(ctx, root, levelRuns(lvs, run, first), runner)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]levelGrade, len(lvs))
-	for i, l := range lvs {
-		out[i] = gradeLevel(root, l, pkgs)
-	}
-	reached := func(l levels.Level, m levels.Module) bool {
-		if m.FirstPart <= 1 {
-			return false
-		}
-		for _, g := range out {
-			if g.Level.Number == l.Number {
-				for _, p := range g.Parts {
-					if p.Number < m.FirstPart && !p.Done {
-						return false
-					}
+// units splits each level into its units, in the order they unlock.
+func units(lvs []levels.Level) []unit {
+	var out []unit
+	for _, l := range lvs {
+		for _, m := range l.Modules {
+			var plain, own []int
+			for _, n := range l.PartsOf(m) {
+				if p, _ := l.Part(n); p.Concurrent {
+					own = append(own, n)
+				} else {
+					plain = append(plain, n)
 				}
 			}
+			if len(plain) > 0 {
+				u := unit{level: l, module: m, parts: plain}
+				var skips []string
+				for _, n := range own {
+					skips = append(skips, strconv.Itoa(n))
+				}
+				if len(skips) > 0 {
+					u.skip = "/^part_(" + strings.Join(skips, "|") + ")$"
+				}
+				out = append(out, u)
+			}
+			for _, n := range own {
+				out = append(out, unit{level: l, module: m, parts: []int{n}, run: partRun(n)})
+			}
 		}
-		return true
 	}
-	if later := levelRuns(lvs, run, reached); len(later) > 0 {
-		more, err := runAllWith(ctx, root, later, runner)
+	return out
+}
+
+// ready says whether every part before the unit's first is done.
+func (u unit) ready(g levelGrade) bool {
+	first := slices.Min(u.parts)
+	for _, p := range g.Parts {
+		if p.Number < first && !p.Done {
+			return false
+		}
+	}
+	return true
+}
+
+// runsOf turns units into go test runs: the units that play a whole
+// module with nothing skipped share one run per module and race setting,
+// so that progress tests the first six levels in one go test.
+func runsOf(us []unit) []testRun {
+	type key struct {
+		module string
+		race   bool
+	}
+	var out []testRun
+	shared := map[key]int{}
+	for _, u := range us {
+		pattern := u.level.Patterns()[u.module.Dir]
+		if u.run == "" && u.skip == "" {
+			k := key{u.module.Dir, u.level.Race}
+			if i, ok := shared[k]; ok {
+				out[i].Patterns = append(out[i].Patterns, pattern)
+				continue
+			}
+			shared[k] = len(out)
+			out = append(out, testRun{Module: u.module.Dir, Race: u.level.Race, Patterns: []string{pattern}})
+			continue
+		}
+		out = append(out, testRun{Module: u.module.Dir, Race: u.level.Race, Patterns: []string{pattern},
+			Run: u.run, Skip: u.skip, Parts: u.parts})
+	}
+	return out
+}
+
+// gradeLevels tests the levels and grades each. Each level's units run in
+// turn, a unit only once the parts before it pass: a part about
+// goroutines, and a later module (level 8's Redis form), whose
+// dependencies a learner then downloads only on reaching it.
+func gradeLevels(ctx context.Context, root string, lvs []levels.Level) ([]levelGrade, error) {
+	return gradeLevelsWith(ctx, root, lvs, plainRunner)
+}
+
+func gradeLevelsWith(ctx context.Context, root string, lvs []levels.Level, runner goRunner) ([]levelGrade, error) {
+	pending := units(lvs)
+	var pkgs []*pkgResult
+	out := make([]levelGrade, len(lvs))
+	for i, l := range lvs {
+		out[i] = gradeLevel(root, l, nil)
+	}
+	for len(pending) > 0 {
+		var now, later []unit
+		for _, u := range pending {
+			i := slices.IndexFunc(lvs, func(l levels.Level) bool { return l.Number == u.level.Number })
+			if u.ready(out[i]) {
+				now = append(now, u)
+			} else {
+				later = append(later, u)
+			}
+		}
+		if len(now) == 0 {
+			break // the rest wait for parts that are not done
+		}
+		// One unit of a level at a time: the next may need this one done.
+		var batch []unit
+		seen := map[int]bool{}
+		for _, u := range now {
+			if seen[u.level.Number] {
+				later = append(later, u)
+				continue
+			}
+			seen[u.level.Number] = true
+			batch = append(batch, u)
+		}
+		more, err := runAllWith(ctx, root, runsOf(batch), runner)
 		if err != nil {
 			return nil, err
 		}
@@ -195,6 +416,7 @@ func gradeLevelsWith(ctx context.Context, root string, lvs []levels.Level, run s
 		for i, l := range lvs {
 			out[i] = gradeLevel(root, l, pkgs)
 		}
+		pending = later
 	}
 	return out, nil
 }
@@ -202,8 +424,8 @@ func gradeLevelsWith(ctx context.Context, root string, lvs []levels.Level, run s
 // gradePart tests one part of a level, in the module that holds it, and
 // grades the level from that alone.
 func gradePart(ctx context.Context, root string, l levels.Level, part int) (levelGrade, error) {
-	holds := func(_ levels.Level, m levels.Module) bool { return m.Dir == l.ModuleOf(part).Dir }
-	pkgs, err := runAll(ctx, root, levelRuns([]levels.Level{l}, partRun(part), holds))
+	u := unit{level: l, module: l.ModuleOf(part), parts: []int{part}, run: partRun(part)}
+	pkgs, err := runAll(ctx, root, runsOf([]unit{u}))
 	if err != nil {
 		return levelGrade{}, err
 	}
@@ -248,7 +470,7 @@ func testLevel(root string, l levels.Level, part int) (levelGrade, error) {
 	if part != 0 {
 		return gradePart(context.Background(), root, l, part)
 	}
-	gs, err := gradeLevels(context.Background(), root, []levels.Level{l}, "")
+	gs, err := gradeLevels(context.Background(), root, []levels.Level{l})
 	if err != nil {
 		return levelGrade{}, err
 	}
@@ -267,7 +489,7 @@ func gradePassed(g levelGrade, part int) bool {
 // writeGrade shows a level the way an interviewer asks: the first part
 // that is not done in full, every part before it as one line, every part
 // after it as one line, and a last line that sums up. With all set, every
-// part that is not done is shown in full.
+// part that is not done is shown in full, with every failing case whole.
 func writeGrade(w io.Writer, g levelGrade, only int, all bool) {
 	l := g.Level
 	fmt.Fprintf(w, "Level %d: %s\n\n", l.Number, l.Title)
@@ -275,12 +497,6 @@ func writeGrade(w io.Writer, g levelGrade, only int, all bool) {
 		fmt.Fprintf(w, "level %d does not compile:\n%s\n\n", l.Number, indent(firstLines(g.BuildError, 30), "  "))
 		fmt.Fprintf(w, "level %d: does not compile\n", l.Number)
 		return
-	}
-	for _, b := range g.Broken {
-		fmt.Fprintf(w, "%s\n\n", b)
-	}
-	for _, u := range g.Unverified {
-		fmt.Fprintf(w, "%s: its tests did not report through the ladder's runner, so nothing in it can count as done. Were its _test.go files changed? git checkout -- %s/*_test.go puts them back.\n\n", u, u)
 	}
 	notImpl := missingMethods(g)
 	focus := 0
@@ -297,18 +513,28 @@ func writeGrade(w io.Writer, g levelGrade, only int, all bool) {
 			fmt.Fprintf(w, "part %d, %s: waits for part %d\n", p.Number, lower(p.Title), focus)
 		case focus != 0 && !all:
 			fmt.Fprintf(w, "part %d, %s: waits for part %d (%s)\n", p.Number, lower(p.Title), focus, plural(p.Total, "case"))
+		case !p.Ran && focus == 0 && only == 0:
+			// Not played: a part before it is not done (see gradeLevels).
+			before := 0
+			for _, q := range g.Parts {
+				if q.Number < p.Number && !q.Done {
+					before = q.Number
+					break
+				}
+			}
+			fmt.Fprintf(w, "part %d, %s: waits for part %d\n", p.Number, lower(p.Title), before)
 		default:
 			if focus == 0 {
 				focus = p.Number
 			}
-			writePart(w, p, notImpl, all)
+			writePart(w, l.Number, p, notImpl, all)
 			afterBlock = true
 		}
 	}
 	if !afterBlock {
 		fmt.Fprintln(w)
 	}
-	if only == 0 && focus == 0 && len(g.Broken) == 0 && len(g.Unverified) == 0 {
+	if only == 0 && g.partsDone() == len(g.Parts) {
 		fmt.Fprintf(w, "Level %d is done. make compare-level-%d shows your code beside the reference; make progress shows what comes next.\n", l.Number, l.Number)
 	}
 	fmt.Fprintln(w, summaryLine(g, only, all))
@@ -335,11 +561,30 @@ func missingKey(c caseGrade) string {
 	return fmt.Sprintf("%s (%s)", c.Missing, c.Where)
 }
 
-// writePart shows a part that is not done: each method it still needs,
-// once, then every case that failed, in full.
-func writePart(w io.Writer, p partGrade, notImpl map[string]int, all bool) {
-	fmt.Fprintf(w, "part %d, %s: %d of %s pass\n", p.Number, lower(p.Title), p.Passed, plural(p.Total, "case"))
-	if p.Total == 0 {
+// maxOneLiners is how many failing cases after the first get a line each.
+const maxOneLiners = 8
+
+// writePart shows a part that is not done: why nothing of it can count,
+// each method it still needs, once, the cases that did not report, then
+// its first failing case cut to one screen and one line for each other.
+// With all set, every failing case is shown whole.
+func writePart(w io.Writer, level int, p partGrade, notImpl map[string]int, all bool) {
+	fmt.Fprintf(w, "part %d, %s: %s\n", p.Number, lower(p.Title), passCount(p.Passed, p.Total))
+	for _, b := range p.Blocked {
+		fmt.Fprintf(w, "%s\n", indent(b, "  "))
+	}
+	for i, r := range p.Races {
+		if i == 0 {
+			fmt.Fprintf(w, "  the race detector found a data race, so part %d is not done, whatever the answers. Two goroutines touched the same memory, at least one of them writing, without a lock between them:\n", p.Number)
+		}
+		if i < 2 || all {
+			fmt.Fprintf(w, "%s\n", indent(firstLines(r, 16), "    "))
+		}
+	}
+	if len(p.Races) > 2 && !all {
+		fmt.Fprintf(w, "    (%s more; ALL=1 shows them)\n", plural(len(p.Races)-2, "report"))
+	}
+	if p.Ran && p.Total == 0 && len(p.Blocked) == 0 {
 		fmt.Fprintf(w, "  no case of part %d ran.\n", p.Number)
 	}
 	var missing []string
@@ -354,13 +599,65 @@ func writePart(w io.Writer, p partGrade, notImpl map[string]int, all bool) {
 	for _, m := range missing {
 		fmt.Fprintf(w, "  not implemented yet: %s, needed by %s\n", m, plural(notImpl[m], "case"))
 	}
+	if len(p.Blocked) == 0 && p.Reported < p.Total {
+		fmt.Fprintf(w, "  not verified: %d of %s reported.\n", p.Reported, plural(p.Total, "case"))
+		if n := len(p.NeedServer); n > 0 {
+			fmt.Fprintf(w, "  %s a real redis-server: make test-level-%d REDIS=1\n", plural(n, "case")+map[bool]string{true: " needs", false: " need"}[n == 1], level)
+		}
+		if n := len(p.Unreported); n > 0 {
+			fmt.Fprintf(w, "  %s never reported, such as %q: was a case skipped (a -skip or -run flag, GOFLAGS, os.Args changed by your code), or did the test binary stop early?\n",
+				plural(n, "case"), p.Unreported[0])
+		}
+	}
+	shown := 0
+	var rest []caseGrade
 	for _, c := range p.Cases {
 		if c.Verdict == timeline.Pass.String() || c.Verdict == timeline.NotImplemented.String() {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s\n", indent(strings.TrimRight(c.Report, "\n"), "  "))
+		if shown == 0 || all {
+			text := c.Report
+			if !all && c.Brief != "" {
+				text = c.Brief
+			}
+			fmt.Fprintf(w, "\n%s\n", indent(strings.TrimRight(text, "\n"), "  "))
+			shown++
+			continue
+		}
+		rest = append(rest, c)
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(w, "\n  %s also %s:\n", plural(len(rest), "more case"), map[bool]string{true: "fails", false: "fail"}[len(rest) == 1])
+		for i, c := range rest {
+			if i == maxOneLiners {
+				fmt.Fprintf(w, "    … and %d more; ALL=1 shows every case in full\n", len(rest)-i)
+				break
+			}
+			fmt.Fprintf(w, "    %s\n", truncate(oneLine(c), 160))
+		}
 	}
 	fmt.Fprintln(w)
+}
+
+// oneLine is a failing case in one line: its name and its first wrong call.
+func oneLine(c caseGrade) string {
+	s := c.Summary
+	if s == "" {
+		// An older runner: the report's line after the header.
+		lines := strings.SplitN(strings.TrimSpace(c.Report), "\n", 3)
+		if len(lines) > 1 {
+			s = lines[1]
+		}
+	}
+	return fmt.Sprintf("case %q: %s", c.Name, s)
+}
+
+// passCount is "3 of 5 cases pass", "1 of 1 case passes", "0 of 1 case passes".
+func passCount(passed, total int) string {
+	if total == 1 {
+		return fmt.Sprintf("%d of 1 case passes", passed)
+	}
+	return fmt.Sprintf("%d of %d cases pass", passed, total)
 }
 
 // summaryLine is the last line: "level 3: part 1 done (16/16), part 2 3/7,

@@ -95,7 +95,7 @@ func cmdProgress(root string, args []string, stdout, stderr io.Writer) int {
 // progress grades every level, in as few go test runs as possible, so each
 // package is compiled once and the levels build in parallel.
 func progress(root string) (ladderReport, error) {
-	grades, err := gradeLevels(context.Background(), root, levels.All, "")
+	grades, err := gradeLevels(context.Background(), root, levels.All)
 	if err != nil {
 		return ladderReport{}, err
 	}

@@ -82,11 +82,11 @@ func TestGradeLevelCountsOnlyCasesThatRanToTheirEnd(t *testing.T) {
 
 func TestFocusedOutputShowsOnePartAtATime(t *testing.T) {
 	l := levels.Level{Number: 3, Title: "Three", Dir: "ladder/03-three", Parts: []levels.Part{{Number: 1, Title: "First"}, {Number: 2, Title: "Second"}, {Number: 3, Title: "Third"}}}
-	ev := func(part int, verdict string) timeline.Event {
-		return timeline.Event{Kind: "case-end", Part: part, Verdict: verdict, Report: "case report", Missing: "Bucket.Delay", Where: "ladder/03-three/b.go:9"}
+	ev := func(part int, verdict, name string) timeline.Event {
+		return timeline.Event{Kind: "case-end", Case: name, Part: part, Verdict: verdict, Report: "case report", Missing: "Bucket.Delay", Where: "ladder/03-three/b.go:9"}
 	}
 	p := &pkgResult{Dir: "/r/ladder/03-three", Exit: &timeline.Event{Complete: true}, Cases: []timeline.Event{
-		ev(1, "pass"), ev(1, "pass"), ev(2, "pass"), ev(2, "fail"), ev(2, "not implemented"), ev(3, "not implemented"),
+		ev(1, "pass", "a"), ev(1, "pass", "b"), ev(2, "pass", "c"), ev(2, "fail", "d"), ev(2, "not implemented", "e"), ev(3, "not implemented", "f"),
 	}}
 	var b strings.Builder
 	writeGrade(&b, gradeLevel("/r", l, []*pkgResult{p}), 0, false)

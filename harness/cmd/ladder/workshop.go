@@ -789,7 +789,7 @@ func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Durati
 			return err
 		},
 	}
-	grades, err := gradeLevelsWith(ctx, sb.Src, g.plan.levels, "", runner)
+	grades, err := gradeLevelsWith(ctx, sb.Src, g.plan.levels, runner)
 	switch {
 	case stopped && ctx.Err() != nil:
 		notes = append(notes, "interrupted")
