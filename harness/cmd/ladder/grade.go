@@ -569,7 +569,11 @@ const maxOneLiners = 8
 // its first failing case cut to one screen and one line for each other.
 // With all set, every failing case is shown whole.
 func writePart(w io.Writer, level int, p partGrade, notImpl map[string]int, all bool) {
-	fmt.Fprintf(w, "part %d, %s: %s\n", p.Number, lower(p.Title), passCount(p.Passed, p.Total))
+	if len(p.Blocked) > 0 {
+		fmt.Fprintf(w, "part %d, %s: not done\n", p.Number, lower(p.Title))
+	} else {
+		fmt.Fprintf(w, "part %d, %s: %s\n", p.Number, lower(p.Title), passCount(p.Passed, p.Total))
+	}
 	for _, b := range p.Blocked {
 		fmt.Fprintf(w, "%s\n", indent(b, "  "))
 	}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/timeline"
+)
+
+// Verdicts an honest learner must be able to trust (issue 25): each test
+// here is a probe that once got a wrong verdict, replayed on a copy of the
+// ladder with the reference edited to make the mistake.
+
+func needLadder(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the ladder command on copies of the repository")
+	}
+	bin, err := ladderBin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// level7Without copies the ladder with level 7's reference in place, its
+// locking lines edited by edits.
+func level7With(t *testing.T, edits ...string) string {
+	t.Helper()
+	dir := copyRepo(t, "ladder/07-qps-store")
+	useReference(t, dir, "07-qps-store")
+	edit(t, filepath.Join(dir, "ladder/07-qps-store/qpsstore.go"), edits...)
+	return dir
+}
+
+// qpsLocking is the reference's lock in QPS, as the edits find it.
+const qpsLocking = "now := s.clock.Now()\n\ts.mu.Lock()\n\tsec := s.advance(now.Unix())"
+
+func TestAnUnlockedQPSFailsThreadSafetyWithTheRaceReport(t *testing.T) {
+	bin := needLadder(t)
+	dir := level7With(t, qpsLocking, "now := s.clock.Now()\n\tsec := s.advance(now.Unix())", "\ts.mu.Unlock()\n\treturn float64(n)", "\treturn float64(n)")
+	for run := range 2 {
+		out, code := runIn(t, dir, bin, "test", "7")
+		if code == 0 || !strings.Contains(out, "part 3, thread safety: ") || strings.Contains(out, "part 3, thread safety: done") {
+			t.Fatalf("run %d: ladder test 7 = exit %d, want part 3 not done:\n%s", run+1, code, out)
+		}
+		for _, want := range []string{"part 1, the last five minutes: done", "part 2, windows up to a week: done", "data race", "qpsstore.go:"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("run %d: the output does not say %q:\n%s", run+1, want, out)
+			}
+		}
+	}
+}
+
+func TestAStoreWithNoLockIsDoneWithPart1AndNotPart3(t *testing.T) {
+	bin := needLadder(t)
+	dir := level7With(t,
+		"\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n", "",
+		"\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n", "",
+		qpsLocking, "now := s.clock.Now()\n\tsec := s.advance(now.Unix())", "\ts.mu.Unlock()\n\treturn float64(n)", "\treturn float64(n)")
+	var first string
+	for run := range 2 {
+		out, code := runIn(t, dir, bin, "test", "7")
+		last := out[strings.LastIndex(strings.TrimRight(out, "\n"), "\n")+1:]
+		if code == 0 || !strings.HasPrefix(last, "level 7: part 1 done (11/11), part 2 done (7/7), part 3 0/2") {
+			t.Fatalf("run %d: ladder test 7 = exit %d, last line %q; want parts 1 and 2 done, part 3 not:\n%s", run+1, code, last, out)
+		}
+		if !strings.Contains(out, "concurrent map") && !strings.Contains(out, "data race") {
+			t.Errorf("run %d: the output names neither the crash nor the race:\n%s", run+1, out)
+		}
+		if strings.Contains(out, "see the output above") {
+			t.Errorf("run %d: the output points to output that may not be there:\n%s", run+1, out)
+		}
+		if run == 0 {
+			first = last
+		} else if last != first {
+			t.Errorf("the same code got two verdicts: %q, then %q", first, last)
+		}
+	}
+}
+
+func TestASkippedCaseIsNeverMissed(t *testing.T) {
+	bin := needLadder(t)
+	dir := copyRepo(t, "ladder/01-hit-counter")
+	useReference(t, dir, "01-hit-counter")
+	// A ring that never shrinks fails part 2's memory case, and the init
+	// below hides that case from go test.
+	edit(t, filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go"), "if len(c.ring) > minCapacity && c.n <= len(c.ring)/4 {", "if false {")
+	addFile(t, dir, "ladder/01-hit-counter/skip.go", "package hitcounter\n\nimport \"os\"\n\nfunc init() { os.Args = append(os.Args, \"-test.skip=/part_2/memory\") }\n")
+	out, code := runIn(t, dir, bin, "test", "1")
+	if code == 0 || strings.Contains(out, "part 2, a million hits a second: done") || strings.Contains(out, "Level 1 is done") {
+		t.Fatalf("ladder test 1 = exit %d, want part 2 not done:\n%s", code, out)
+	}
+	if !strings.Contains(out, "not verified: 1 of 2 cases reported") {
+		t.Errorf("the output does not say how many cases reported:\n%s", out)
+	}
+	// The same filter in GOFLAGS, by accident, changes nothing: the
+	// grader drops it.
+	if got := gradingGoflags("-mod=mod -skip=/part_2/memory -run=x -count=3 -short"); got != "-mod=mod" {
+		t.Errorf("gradingGoflags kept %q, want only -mod=mod", got)
+	}
+}
+
+// TestEachModuleIsGradedOnItsOwn: a compile error in level 8's Redis form
+// costs parts 6 to 8 only.
+func TestEachModuleIsGradedOnItsOwn(t *testing.T) {
+	l, err := levels.Find("8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := "/r"
+	var cases []timeline.Event
+	for n := 1; n <= 5; n++ {
+		cases = append(cases, timeline.Event{Kind: "case-end", Case: "c", Part: n, Verdict: "pass"})
+	}
+	pkgs := []*pkgResult{
+		{Dir: root + "/ladder/08-group-throttle", Exit: &timeline.Event{Kind: "exit", Complete: true}, Cases: cases},
+		{Dir: root + "/ladder/08-group-throttle/redisthrottle", BuildError: "redisthrottle.go:3:1: syntax error"},
+	}
+	g := gradeLevel(root, l, pkgs)
+	if g.BuildError != "" || g.status() != statusInProgress {
+		t.Errorf("status %q, build error %q; want in progress, and no build error for the level", g.status(), g.BuildError)
+	}
+	for _, p := range g.Parts {
+		if want := p.Number <= 5; p.Done != want {
+			t.Errorf("part %d done = %v, want %v", p.Number, p.Done, want)
+		}
+	}
+	var b strings.Builder
+	writeGrade(&b, g, 0, false)
+	if !strings.Contains(b.String(), "part 6, the same throttler on Redis: ") || !strings.Contains(b.String(), "does not compile") {
+		t.Errorf("the output does not say part 6 does not compile:\n%s", b.String())
+	}
+}
+
+// TestARaceCostsItsPart: a race report during a case fails that case's
+// part, and one outside any case every part the binary played.
+func TestARaceCostsItsPart(t *testing.T) {
+	l := levels.Level{Number: 1, Title: "One", Dir: "ladder/01-one", Parts: []levels.Part{{Number: 1, Title: "First"}, {Number: 2, Title: "Second"}}}
+	pass := func(part int, name string) timeline.Event {
+		return timeline.Event{Kind: "case-end", Case: name, Part: part, Verdict: "pass"}
+	}
+	for _, tc := range []struct {
+		name string
+		race timeline.Event
+		done []bool
+	}{
+		{"during a case of part 2", timeline.Event{Kind: "race", Case: "b", Part: 2, Report: "WARNING: DATA RACE"}, []bool{true, false}},
+		{"outside the cases", timeline.Event{Kind: "race", Report: "WARNING: DATA RACE"}, []bool{false, false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &pkgResult{Dir: "/r/ladder/01-one", Exit: &timeline.Event{Kind: "exit", Complete: true},
+				Cases: []timeline.Event{pass(1, "a"), pass(2, "b")}, Races: []timeline.Event{tc.race}}
+			g := gradeLevel("/r", l, []*pkgResult{p})
+			for i, pt := range g.Parts {
+				if pt.Done != tc.done[i] {
+					t.Errorf("part %d done = %v, want %v", pt.Number, pt.Done, tc.done[i])
+				}
+			}
+		})
+	}
+}
