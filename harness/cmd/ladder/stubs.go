@@ -1,13 +1,13 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
-	"slices"
-
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/levels"
@@ -95,6 +95,7 @@ func checkStubsWith(ctx context.Context, root string, runner goRunner) ([]string
 				problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: the stub check fails %d case(s), such as %q", rel, len(bad), bad[0]))
 			}
 		}
+		problems = append(problems, checkSpecLists(root, l, pkgs)...)
 		for _, p := range l.Parts {
 			if parts[p.Number] == 0 {
 				problems = append(problems, fmt.Sprintf("level %d, part %d (%s): no case ran", l.Number, p.Number, p.Title))
@@ -102,4 +103,46 @@ func checkStubsWith(ctx context.Context, root string, runner goRunner) ([]string
 		}
 	}
 	return problems, nil
+}
+
+// checkSpecLists checks that each spec's list of cases names exactly the
+// cases the stub's run reported: the grader counts parts against it.
+func checkSpecLists(root string, l levels.Level, pkgs []*pkgResult) []string {
+	var problems []string
+	for _, m := range l.Modules {
+		specDir := l.SpecDir(m)
+		man, err := timeline.ReadManifest(filepath.Join(root, filepath.FromSlash(specDir), timeline.ManifestFile))
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("level %d: %v", l.Number, err))
+			continue
+		}
+		listed := map[timeline.ManifestCase]bool{}
+		for _, c := range man.Cases {
+			listed[timeline.ManifestCase{Part: c.Part, Name: c.Name}] = c.Needs == ""
+		}
+		reported := map[timeline.ManifestCase]bool{}
+		for _, p := range pkgs {
+			rel := relDir(root, p.Dir)
+			if !l.Holds(rel) || moduleOf(l, rel).Dir != m.Dir {
+				continue
+			}
+			for _, c := range p.Cases {
+				if c.Fuzz {
+					continue
+				}
+				k := timeline.ManifestCase{Part: c.Part, Name: c.Case}
+				reported[k] = true
+				if _, ok := listed[k]; !ok {
+					problems = append(problems, fmt.Sprintf("%s/%s does not list case %q of part %d: run the spec's TestManifestListsEveryCase with %s=1", specDir, timeline.ManifestFile, c.Case, c.Part, timeline.UpdateManifestEnv))
+				}
+			}
+		}
+		for k, required := range listed {
+			if required && !reported[k] {
+				problems = append(problems, fmt.Sprintf("%s/%s lists case %q of part %d, which the stub's run never reported", specDir, timeline.ManifestFile, k.Name, k.Part))
+			}
+		}
+	}
+	sort.Strings(problems)
+	return problems
 }
