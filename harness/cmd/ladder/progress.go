@@ -105,7 +105,7 @@ func nextStep(levels []levelReport) string {
 			}
 		}
 	}
-	return "the whole ladder is done. Compare your code with the references in solutions/."
+	return "the whole ladder is done. make compare-level-N shows each level of yours beside its reference."
 }
 
 // style paints text on a terminal and leaves it plain elsewhere.

@@ -162,3 +162,20 @@ func TestARaceCostsItsPart(t *testing.T) {
 		})
 	}
 }
+
+// TestLevel8Part1IsDoneWithFixedWindowsOnly: code written for part 1 alone
+// (fixed windows, no groups; New refuses the rest with an error) is done
+// with part 1: no case of part 1 needs a later part's feature.
+func TestLevel8Part1IsDoneWithFixedWindowsOnly(t *testing.T) {
+	bin := needLadder(t)
+	dir := copyRepo(t, "ladder/08-group-throttle")
+	useReference(t, dir, "08-group-throttle")
+	edit(t, filepath.Join(dir, "ladder/08-group-throttle/throttle.go"),
+		"\tclient, err := compile(\"PerClient\", cfg.PerClient)\n",
+		"\tif cfg.PerClient.Algorithm != FixedWindow {\n\t\treturn nil, fmt.Errorf(\"throttle.New: PerClient.Algorithm is %v; only FixedWindow so far\", cfg.PerClient.Algorithm)\n\t}\n"+
+			"\tif len(cfg.Groups) > 0 {\n\t\treturn nil, errors.New(\"throttle.New: Groups are not supported yet\")\n\t}\n\tclient, err := compile(\"PerClient\", cfg.PerClient)\n")
+	out, code := runIn(t, dir, bin, "test", "--part", "1", "8")
+	if code != 0 || !strings.Contains(out, "part 1, fixed window per client: done") {
+		t.Fatalf("ladder test --part 1 8 = exit %d, want part 1 done:\n%s", code, out)
+	}
+}
