@@ -28,7 +28,7 @@ type commandGroup struct {
 var commands = []commandGroup{
 	{"For learners (N is a level, 1 to 8):", []command{
 		{"progress [--json]", "make progress", "the ladder: what you have done, and what comes next"},
-		{"test [--part K] [--all] N", "make test-level-N [PART=K] [ALL=1]", "level N's tests against your code in ladder/: one part, or every case"},
+		{"test [--part K] [--all] N", "make test-level-N [PART=K] [ALL=1] [REDIS=1]", "level N's tests against your code in ladder/: one part, or every case in full (REDIS=1: on a real redis-server too)"},
 		{"watch [--poll] N", "make watch-level-N", "rerun level N's tests whenever you save a file"},
 		{"hint N", "make hint-N", "the next hint for level N"},
 		{"hints N", "make hints-N", "every hint of level N seen so far"},
@@ -54,7 +54,7 @@ var commands = []commandGroup{
 		{"check-stubs", "make test-stubs", "make test's third part: the untouched stubs compile, and every case fails as not implemented"},
 		{"", "make vet", "make test's fourth part: gofmt and go vet"},
 		{"", "make check", "gofmt, go vet and staticcheck"},
-		{"", "make test-redis", "level 8's Redis form against a real redis-server (installs it)"},
+		{"", "make test-redis", "level 8's Redis reference against a real redis-server (installs it)"},
 		{"", "make peers-redis", "the Redis form beside go-redis/redis_rate on a real redis-server"},
 		{"", "make peers", "the references beside production Go limiters (slow, several minutes)"},
 		{"", "make peers-quick", "make peers in a few seconds, to check it runs (CI runs it)"},
