@@ -14,17 +14,28 @@ import (
 // long gaps, times going backwards, negative views and instants outside
 // the accepted range.
 func Fuzz[C Counter](f *testing.F, newCounter func(window, bucket time.Duration) C) {
-	// Each seed: bucket, n-1, start, then per step a gap, a call and,
-	// for an Add, the views.
-	f.Add([]byte{2, 4, 0, 2, 1, 1, 3, 1, 2, 4, 0, 1, 1, 3, 0})
-	f.Add([]byte{0, 2, 1, 0, 1, 1, 1, 0, 11, 0, 9, 1, 4, 10, 2})
-	f.Add([]byte{1, 3, 2, 0, 1, 1, 11, 0, 10, 1, 3, 6, 0, 2, 0})
-	f.Add([]byte{0, 0, 3, 0, 1, 2, 3, 0, 11, 0, 7, 1, 1, 1, 0})
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
 	b := unclocked(func(w, b time.Duration) Counter { return newCounter(w, b) })
 	f.Fuzz(func(t *testing.T, data []byte) {
 		timeline.RunCase(t, b.Case(fuzzCase(data)))
 	})
 }
+
+// fuzzSeeds are the fuzz target's seed inputs; the spec's own tests play
+// them too, to check the part each is labelled with. Each seed: bucket,
+// n-1, start, then per step a gap, a call and, for an Add, the views.
+var fuzzSeeds = [][]byte{
+	{2, 4, 0, 2, 1, 1, 3, 1, 2, 4, 0, 1, 1, 3, 0},
+	{0, 2, 1, 0, 1, 1, 1, 0, 11, 0, 9, 1, 4, 10, 2},
+	{1, 3, 2, 0, 1, 1, 11, 0, 10, 1, 3, 6, 0, 2, 0},
+	{0, 0, 3, 0, 1, 2, 3, 0, 11, 0, 7, 1, 1, 1, 0},
+}
+
+// longGap is the most buckets a gap of part 1 moves across: a loop over
+// every bucket of it is still quick. A longer one takes part 2's reset.
+const longGap = 1_000_000
 
 var (
 	fuzzBuckets = []time.Duration{ns, 250 * ms, sec}
@@ -33,6 +44,9 @@ var (
 )
 
 // fuzzCase decodes data into a timeline whose wants come from the model.
+// Its part is the highest that a step needs: 2 for a gap longer than
+// longGap or an instant out of range, 3 for time going backwards or
+// negative views.
 func fuzzCase(data []byte) row {
 	in := timeline.NewChoices(data)
 	bucket := timeline.Pick(in, fuzzBuckets...)
@@ -46,6 +60,7 @@ func fuzzCase(data []byte) row {
 	var (
 		steps []step
 		off   time.Duration
+		part  = 1
 	)
 	for in.More() && len(steps) < 100 {
 		g := timeline.Pick(in, gaps...)
@@ -53,22 +68,34 @@ func fuzzCase(data []byte) row {
 			off = next
 		}
 		now := start.Add(off)
-		if in.Intn(3) == 0 {
-			steps = append(steps, at(off, m.count(now)))
-			continue
+		if m.seen && m.refuse(now) == "" && uint64(floorDiv(now.UnixNano(), m.width))-uint64(floorDiv(m.last, m.width)) > longGap {
+			part = max(part, 2)
 		}
-		steps = append(steps, at(off, m.add(now, timeline.Pick(in, fuzzViews...))))
+		var c timeline.Call[Counter]
+		if in.Intn(3) == 0 {
+			c = m.count(now)
+		} else {
+			c = m.add(now, timeline.Pick(in, fuzzViews...))
+		}
+		switch c.Want {
+		case outOfRange:
+			part = max(part, 2)
+		case backwards, negative:
+			part = 3
+		}
+		steps = append(steps, at(off, c))
 	}
-	return row{Name: "fuzz", Part: 1, Arg: size{window, bucket}, Start: start, Steps: steps}
+	return row{Name: "fuzz", Part: part, Arg: size{window, bucket}, Start: start, Steps: steps}
 }
 
 // model is the brute-force counter: every view accepted, and the latest
-// instant accepted, as UnixNano.
+// instant accepted, as UnixNano, if seen.
 type model struct {
 	n     int
 	width int64
 	views []view
 	last  int64
+	seen  bool
 }
 
 type view struct {
@@ -94,7 +121,7 @@ func (m *model) add(now time.Time, views int) timeline.Call[Counter] {
 	if views < 0 {
 		return addFails(views, negative)
 	}
-	m.last = now.UnixNano()
+	m.last, m.seen = now.UnixNano(), true
 	m.views = append(m.views, view{m.last, views})
 	return add(views)
 }
@@ -103,7 +130,7 @@ func (m *model) count(now time.Time) timeline.Call[Counter] {
 	if e := m.refuse(now); e != "" {
 		return countFails(e)
 	}
-	m.last = now.UnixNano()
+	m.last, m.seen = now.UnixNano(), true
 	k := floorDiv(m.last, m.width)
 	total := 0
 	for _, v := range m.views {

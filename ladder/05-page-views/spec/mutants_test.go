@@ -14,29 +14,35 @@ import (
 // counter with one mistake a learner makes; if an edit to the spec lets one
 // of them pass, this test fails.
 
-// flaw is the one mistake a ring mutant makes.
+// flaw is the mistakes a ring mutant makes, one bit each: a mutant has
+// one, and a counter written for the first parts only has those that the
+// later parts correct (see parts_test.go).
 type flaw int
 
-const (
-	sound flaw = iota // no mistake: checks that the mutant's base is right
+// has reports whether f includes the mistake g.
+func (f flaw) has(g flaw) bool { return f&g != 0 }
 
-	sumsRing           // Count sums the ring instead of keeping a total
-	freshRingOnReset   // a long gap makes a new ring instead of clearing it
-	zeroIsNever        // starts with the latest time at 0, the epoch
-	truncates          // bucket = t / width, which rounds toward zero
-	incrementsFirst    // Add adds the views, then advances
-	skipsLandingBucket // advancing empties the buckets passed, not the one landed on
-	oneBucketTooMany   // the window covers n+1 buckets
-	loopsOverGap       // no reset: a loop over every bucket of the gap
-	signedGap          // the gap in an int64, which overflows across the full range
-	noRangeCheck       // UnixNano outside 1678-2262
-	resetsEarly        // resets after n-1 buckets
-	noBackwardsCheck   // accepts time going backwards
-	comparesBuckets    // backwards only when the bucket goes back
-	advancesFirst      // Add moves the clock before it checks the views
-	keepsRefusedTime   // a backwards call still becomes the latest time
-	countKeepsLatest   // Count advances the ring but not the latest time
-	acceptsNegative    // negative views are added
+// sound is no mistake: it checks that the mutants' base is right.
+const sound flaw = 0
+
+const (
+	sumsRing           flaw = 1 << iota // Count sums the ring instead of keeping a total
+	freshRingOnReset                    // a long gap makes a new ring instead of clearing it
+	zeroIsNever                         // starts with the latest time at 0, the epoch
+	truncates                           // bucket = t / width, which rounds toward zero
+	incrementsFirst                     // Add adds the views, then advances
+	skipsLandingBucket                  // advancing empties the buckets passed, not the one landed on
+	oneBucketTooMany                    // the window covers n+1 buckets
+	loopsOverGap                        // no reset: a loop over every bucket of the gap
+	signedGap                           // the gap in an int64, which overflows across the full range
+	noRangeCheck                        // UnixNano outside 1678-2262
+	resetsEarly                         // resets after n-1 buckets
+	noBackwardsCheck                    // accepts time going backwards
+	comparesBuckets                     // backwards only when the bucket goes back
+	advancesFirst                       // Add moves the clock before it checks the views
+	keepsRefusedTime                    // a backwards call still becomes the latest time
+	countKeepsLatest                    // Count advances the ring but not the latest time
+	acceptsNegative                     // negative views are added
 )
 
 // Work a cost-only mutant may do before it gives up, standing in for the
@@ -54,7 +60,7 @@ const (
 )
 
 // ring is a ring of buckets indexed by bucket mod n, the way the seed
-// algorithm writes it, with one flaw switched on.
+// algorithm writes it, with its flaws switched on.
 type ring struct {
 	flaw    flaw
 	width   int64
@@ -69,11 +75,11 @@ type ring struct {
 func newRing(f flaw) func(window, bucket time.Duration) Counter {
 	return func(window, bucket time.Duration) Counter {
 		n := int(window / bucket)
-		if f == oneBucketTooMany {
+		if f.has(oneBucketTooMany) {
 			n++
 		}
 		r := &ring{flaw: f, width: int64(bucket), buckets: make([]int, n)}
-		if f == zeroIsNever {
+		if f.has(zeroIsNever) {
 			r.started = true // and last is 0: 1970 is "never"
 		}
 		return r
@@ -81,7 +87,7 @@ func newRing(f flaw) func(window, bucket time.Duration) Counter {
 }
 
 func (r *ring) bucketOf(t int64) int64 {
-	if r.flaw == truncates {
+	if r.flaw.has(truncates) {
 		return t / r.width
 	}
 	return floorDiv(t, r.width)
@@ -94,19 +100,19 @@ func (r *ring) slot(k int64) int {
 
 // check returns the error that refuses a call at now, if any.
 func (r *ring) check(now time.Time) (int64, error) {
-	if r.flaw != noRangeCheck && (now.Before(firstInstant) || now.After(lastInstant)) {
+	if !r.flaw.has(noRangeCheck) && (now.Before(firstInstant) || now.After(lastInstant)) {
 		return 0, viewerr.ErrTimeOutOfRange
 	}
 	t := now.UnixNano()
-	if !r.started || r.flaw == noBackwardsCheck {
+	if !r.started || r.flaw.has(noBackwardsCheck) {
 		return t, nil
 	}
 	back := t < r.last
-	if r.flaw == comparesBuckets {
+	if r.flaw.has(comparesBuckets) {
 		back = r.bucketOf(t) < r.cur
 	}
 	if back {
-		if r.flaw == keepsRefusedTime {
+		if r.flaw.has(keepsRefusedTime) {
 			r.last = t
 		}
 		return 0, viewerr.ErrTimeWentBackwards
@@ -117,7 +123,7 @@ func (r *ring) check(now time.Time) (int64, error) {
 // advance moves to the bucket of t, emptying the buckets that left.
 func (r *ring) advance(t int64, isCount bool) {
 	k := r.bucketOf(t)
-	if isCount && r.flaw == countKeepsLatest {
+	if isCount && r.flaw.has(countKeepsLatest) {
 		// only the ring moves
 	} else {
 		r.last = t
@@ -128,28 +134,28 @@ func (r *ring) advance(t int64, isCount bool) {
 	}
 	n := uint64(len(r.buckets))
 	gap := uint64(k) - uint64(r.cur)
-	switch r.flaw {
-	case signedGap:
+	switch {
+	case r.flaw.has(signedGap):
 		if g := k - r.cur; g < 0 {
 			gap = 0 // what `for range g` does with an overflowed g
 		}
-	case loopsOverGap:
+	case r.flaw.has(loopsOverGap):
 		if gap > loopBudget {
 			panic(fmt.Sprintf("stand-in: a loop over %d buckets in one call, which the runner's case timeout would stop", gap))
 		}
 		n = math.MaxUint64 // never reset
-	case resetsEarly:
+	case r.flaw.has(resetsEarly):
 		n--
 	}
 	if gap >= n {
-		if r.flaw == freshRingOnReset {
+		if r.flaw.has(freshRingOnReset) {
 			r.buckets = make([]int, len(r.buckets))
 		} else {
 			clear(r.buckets)
 		}
 		r.total = 0
 	} else {
-		if r.flaw == skipsLandingBucket && gap > 0 {
+		if r.flaw.has(skipsLandingBucket) && gap > 0 {
 			gap--
 		}
 		for i := range gap {
@@ -166,14 +172,14 @@ func (r *ring) Add(now time.Time, views int) error {
 	if err != nil {
 		return err
 	}
-	if r.flaw == advancesFirst {
+	if r.flaw.has(advancesFirst) {
 		r.advance(t, false)
 	}
-	if views < 0 && r.flaw != acceptsNegative {
+	if views < 0 && !r.flaw.has(acceptsNegative) {
 		return viewerr.ErrNegativeViews
 	}
 	k := r.bucketOf(t)
-	if r.flaw == incrementsFirst {
+	if r.flaw.has(incrementsFirst) {
 		r.buckets[r.slot(k)] += views
 		r.total += views
 		r.advance(t, false)
@@ -191,7 +197,7 @@ func (r *ring) Count(now time.Time) (int, error) {
 		return 0, err
 	}
 	r.advance(t, true)
-	if r.flaw != sumsRing {
+	if !r.flaw.has(sumsRing) {
 		return r.total, nil
 	}
 	r.work += len(r.buckets)
