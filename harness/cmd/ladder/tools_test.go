@@ -110,15 +110,15 @@ func (d deadNotifier) C() <-chan struct{} { return d.c }
 func (d deadNotifier) Close() error       { return nil }
 
 func TestWatchFallsBackToPolling(t *testing.T) {
-	defer func(f func(...string) (changes, error), w time.Duration) { newNotifier, probeWait = f, w }(newNotifier, probeWait)
+	defer func(f func(string, string) (changes, error), w time.Duration) { newNotifier, probeWait = f, w }(newNotifier, probeWait)
 	probeWait = 50 * time.Millisecond
 	root := t.TempDir()
 	level := filepath.Join(root, "ladder", "01-x")
 	require.NoError(t, os.MkdirAll(level, 0o755))
 
-	for name, notifier := range map[string]func(...string) (changes, error){
-		"events never arrive": func(...string) (changes, error) { return deadNotifier{make(chan struct{})}, nil },
-		"watcher fails":       func(...string) (changes, error) { return nil, os.ErrPermission },
+	for name, notifier := range map[string]func(string, string) (changes, error){
+		"events never arrive": func(string, string) (changes, error) { return deadNotifier{make(chan struct{})}, nil },
+		"watcher fails":       func(string, string) (changes, error) { return nil, os.ErrPermission },
 	} {
 		newNotifier = notifier
 		var out strings.Builder
