@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -318,9 +319,11 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 			tick(6 * time.Minute) // 9 minutes left
 		case 4:
 			require.Contains(t, out.String(), "10 minutes left (9m00s).")
+			require.Equal(t, "[interview: level 3, part 2 of 3 · 9 min left]", lastLine(&out))
 			tick(7*time.Minute + 30*time.Second) // 1m30s left
 		case 5:
 			require.Contains(t, out.String(), "2 minutes left (1m30s).")
+			require.Equal(t, "[interview: level 3, part 2 of 3 · 1 min left]", lastLine(&out))
 			tick(time.Minute) // 30s left
 		case 6:
 			// Saved after the time is up, before the clock's tick: no run.
@@ -362,6 +365,147 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 		require.Contains(t, log, line+"\n")
 	}
 	checkKept(t, iv.root, sum)
+}
+
+// lastLine is the last line of an interview's log so far.
+func lastLine(out *bytes.Buffer) string {
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
+	for _, fixed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "stopped while part 1 is broken", true: "part 1 fixed"}[fixed], func(t *testing.T) {
+			var out bytes.Buffer
+			c := fakeInterview(t, "1", &out)
+			iv, f := c.iv, c.grader
+			step := 0
+			broke := `Part 1 broke: case "case of part 1" fails: New(0) did not panic`
+			iv.beforeWait = func() {
+				step++
+				switch step {
+				case 1:
+					require.Equal(t, "[interview: level 1, part 1 of 2 · 45 min left]", lastLine(&out))
+					f.pass[1] = true
+					c.save(t, 5*time.Minute)
+				case 2:
+					require.Contains(t, out.String(), "Good. Now: a million hits a second.")
+					require.Equal(t, "[interview: level 1, part 2 of 2 · 40 min left]", lastLine(&out))
+					// Part 2 passes now, and part 1, which passed, does not.
+					f.pass[1], f.pass[2], f.verdict = false, true, "fail"
+					c.save(t, 5*time.Minute+30*time.Second)
+				case 3:
+					log := out.String()
+					i := strings.LastIndex(log, "--- part 2, run 1, 34m30s left")
+					require.GreaterOrEqual(t, i, 0, log)
+					run := log[i:]
+					if _, after, _ := strings.Cut(run, "-\n"); !strings.HasPrefix(after, broke+"\n\nLevel 1: Hit counter\n") {
+						t.Fatalf("the run does not start with part 1's regression:\n%s", run)
+					}
+					require.Contains(t, run, "part 1, count the last window: 0 of 1 case pass\n")
+					require.NotContains(t, log, "all 2 parts pass")
+					require.Equal(t, "[interview: level 1, part 2 of 2 · 34 min left]", lastLine(&out))
+					if !fixed {
+						c.interrupt <- os.Interrupt
+						return
+					}
+					f.pass[1] = true
+					c.save(t, time.Minute)
+				default:
+					t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
+				}
+			}
+			sum, err := iv.run()
+			require.NoError(t, err)
+			wantRuns := []int{0, 1, 2}
+			if fixed {
+				wantRuns = append(wantRuns, 2)
+			}
+			if diff := cmp.Diff(wantRuns, f.runs); diff != "" {
+				t.Errorf("parts tested up to (-want +got), 0 being the fresh-stub check:\n%s", diff)
+			}
+			want := []interviewPart{
+				{Number: 1, Title: "Count the last window", Reached: true, Passed: fixed, Seconds: 5 * 60, Runs: 1},
+				{Number: 2, Title: "A million hits a second", Reached: true, Passed: fixed, Seconds: 5*60 + 30, Runs: 1},
+			}
+			wantEnd := endStopped
+			if fixed {
+				want[1].Seconds, want[1].Runs, wantEnd = 6*60+30, 2, endPassed
+			}
+			if diff := cmp.Diff(want, sum.Parts); diff != "" {
+				t.Errorf("parts in the summary (-want +got):\n%s", diff)
+			}
+			require.Equal(t, wantEnd, sum.End)
+			if !fixed {
+				require.Contains(t, out.String(), "  1     Count the last window    5m00s  1     0      not passed\n")
+				require.Contains(t, out.String(), "Parts passed: 0 of 2.\n")
+			} else {
+				require.Contains(t, out.String(), "Part 2 passes: all 2 parts pass, 11m30s in")
+			}
+			checkKept(t, iv.root, sum)
+		})
+	}
+}
+
+func TestInterviewEndsWithASummaryWhenTheTerminalCloses(t *testing.T) {
+	var out bytes.Buffer
+	c := fakeInterview(t, "1", &out)
+	c.iv.beforeWait = func() {
+		s, err := loadState(c.iv.root)
+		require.NoError(t, err)
+		if s.Interview == nil || s.Interview.PID != os.Getpid() {
+			t.Errorf("the running record = %+v, want this process's PID", s.Interview)
+		}
+		c.clock.Advance(3 * time.Minute)
+		c.interrupt <- syscall.SIGHUP
+	}
+	sum, err := c.iv.run()
+	require.NoError(t, err)
+	require.Equal(t, endClosed, sum.End)
+	require.Contains(t, out.String(), "The terminal closed: interview stopped.\n")
+	require.Contains(t, out.String(), "Ended after 3m00s: stopped when the terminal closed.\n")
+	s, err := loadState(c.iv.root)
+	require.NoError(t, err)
+	if s.Interview != nil {
+		t.Errorf("state.json still records an interview after SIGHUP: %+v", s.Interview)
+	}
+	checkKept(t, c.iv.root, sum)
+}
+
+func TestARecordWhoseProcessIsGoneIsStale(t *testing.T) {
+	// A process that has ended: this test binary, running no test.
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	require.NoError(t, cmd.Run())
+	gone := cmd.Process.Pid
+	now := time.Now()
+	for _, tc := range []struct {
+		name string
+		r    *interviewRun
+		want bool
+	}{
+		{"this process", &interviewRun{Level: 6, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, true},
+		{"a record without a PID", &interviewRun{Level: 6, Until: now.Add(30 * time.Minute)}, true},
+		{"process gone", &interviewRun{Level: 6, Until: now.Add(30 * time.Minute), PID: gone}, false},
+		{"a negative PID", &interviewRun{Level: 6, Until: now.Add(30 * time.Minute), PID: -1}, false},
+		{"time up", &interviewRun{Level: 6, Until: now.Add(-time.Second), PID: os.Getpid()}, false},
+		{"more time than an interview has", &interviewRun{Level: 6, Until: now.Add(maxBudget + time.Hour), PID: os.Getpid()}, false},
+		{"another level", &interviewRun{Level: 5, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, false},
+		{"no record", nil, false},
+	} {
+		if got := tc.r.running(6, now); got != tc.want {
+			t.Errorf("%s: running(6) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+
+	// make hint-6 after a closed terminal left the record behind.
+	root := t.TempDir()
+	l, _ := levels.Find("6")
+	require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
+	copyTree(t, filepath.Join(repoRoot(t), l.Dir, "HINTS.md"), filepath.Join(root, l.Dir, "HINTS.md"))
+	require.NoError(t, saveState(root, state{HintsSeen: map[string]int{}, Interview: &interviewRun{Level: 6, Until: now.Add(30 * time.Minute), PID: gone}}))
+	var hintOut, errOut bytes.Buffer
+	require.Equal(t, 0, cmdHint(root, []string{"6"}, &hintOut, &errOut), errOut.String())
+	require.NotContains(t, hintOut.String(), "You are in a mock interview")
 }
 
 func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
