@@ -125,8 +125,8 @@ type poller struct {
 
 func pollChanges(dir string, every time.Duration) changes {
 	p := &poller{c: make(chan struct{}, 1), done: make(chan struct{})}
+	last := snapshot(dir) // before returning: a change made after that is seen
 	go func() {
-		last := snapshot(dir)
 		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
