@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -10,9 +11,11 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -26,8 +29,12 @@ import (
 // next part as the interviewer's follow-up once a part passes, and a
 // summary at the end, kept in .ladder/interviews/.
 
-// defaultBudget is an interview's length when TIME is not given.
-const defaultBudget = 45 * time.Minute
+// defaultBudget is an interview's length when TIME is not given, and
+// maxBudget the longest one: a record that claims more is not believed.
+const (
+	defaultBudget = 45 * time.Minute
+	maxBudget     = 12 * time.Hour
+)
 
 // warnings are the times left at which the clock speaks up.
 var warnings = []time.Duration{10 * time.Minute, 2 * time.Minute}
@@ -40,6 +47,7 @@ const (
 	endPassed  = "all parts passed"
 	endTimeUp  = "time up"
 	endStopped = "stopped"
+	endClosed  = "terminal closed"
 )
 
 // interviewRun is the interview running now, as state.json records it so
@@ -50,13 +58,38 @@ type interviewRun struct {
 	// Until is when the interview's time is up: a record left behind by
 	// an interview that did not end cleanly stops counting then.
 	Until time.Time `json:"until"`
+	// PID is the interview's process: once it is gone, so is the
+	// interview, whatever Until says.
+	PID int `json:"pid,omitempty"`
 	// Hints counts the hints asked for, by part.
 	Hints map[string]int `json:"hints,omitempty"`
 }
 
-// running reports whether r is an interview of level n that is still on.
+// running reports whether r is an interview of level n that is still on:
+// its time is not up, and its process is still there. A record that
+// claims more time than an interview can have is stale too.
 func (r *interviewRun) running(n int, now time.Time) bool {
-	return r != nil && r.Level == n && now.Before(r.Until)
+	if r == nil || r.Level != n || !now.Before(r.Until) || r.Until.Sub(now) > maxBudget {
+		return false
+	}
+	// A record without a PID comes from before PIDs were kept: its Until
+	// alone says.
+	return r.PID == 0 || (r.PID > 0 && processAlive(r.PID))
+}
+
+// processAlive reports whether a process with this id exists.
+func processAlive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false // Windows finds only processes that exist
+	}
+	defer p.Release()
+	if runtime.GOOS == "windows" {
+		return true
+	}
+	// Signal 0 checks without sending: EPERM is a process of another user.
+	err = p.Signal(syscall.Signal(0))
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // interviewSummary is what an interview leaves behind.
@@ -105,13 +138,14 @@ type interview struct {
 	out    io.Writer
 	st     style
 
-	// grade runs the tests of one part of the level, or of all (0).
-	grade func(part int) (levelGrade, error)
+	// grade runs the tests of parts 1 to upTo of the level, or of all
+	// its parts (0): each save reruns every part asked so far.
+	grade func(upTo int) (levelGrade, error)
 	// reset offers to restore the level's stub.
 	reset func() int
 	// changes fires when a file of the level may have changed.
 	changes <-chan struct{}
-	// interrupt fires on Ctrl-C.
+	// interrupt fires on Ctrl-C, and when the terminal closes (SIGHUP).
 	interrupt <-chan os.Signal
 	// ticks wake the clock up to warn and to end on time.
 	ticks <-chan time.Time
@@ -130,6 +164,7 @@ type interview struct {
 	current  int // index in sum.Parts of the part asked now
 	partFrom time.Time
 	warned   map[time.Duration]bool
+	said     bool   // whether the last checkClock printed a warning
 	seen     string // the level's files as the last run saw them (see snapshot)
 	sum      interviewSummary
 }
@@ -158,7 +193,7 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	iv := &interview{
 		root: root, level: l, budget: budget, clock: clock.System{}, out: stdout,
 		st:     style{color: useColor(stdout)},
-		grade:  func(part int) (levelGrade, error) { return testLevel(root, l, part) },
+		grade:  func(upTo int) (levelGrade, error) { return gradeUpTo(root, l, upTo) },
 		reset:  func() int { return resetForInterview(root, l, stdout, stderr) },
 		settle: 150 * time.Millisecond,
 	}
@@ -167,9 +202,10 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	// Ctrl-C before this point stops everything, as usual; from here on it
-	// ends the interview with a summary.
+	// ends the interview with a summary. So does a closed terminal: left
+	// to its default, SIGHUP would leave the running record behind.
 	interrupt := make(chan os.Signal, 1)
-	signal.Notify(interrupt, os.Interrupt)
+	signal.Notify(interrupt, os.Interrupt, syscall.SIGHUP)
 	defer signal.Stop(interrupt)
 	iv.interrupt = interrupt
 	src := watchSource(root, iv.dir(), *forcePoll, *every, stdout)
@@ -183,6 +219,27 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// gradeUpTo grades parts 1 to upTo of a level in one grading, or the whole
+// level when upTo is 0 or its last part. The parts after upTo do not run:
+// the candidate has not seen them yet.
+func gradeUpTo(root string, l levels.Level, upTo int) (levelGrade, error) {
+	if upTo == 0 || upTo >= l.Parts[len(l.Parts)-1].Number {
+		return testLevel(root, l, 0)
+	}
+	var nums []string
+	for _, p := range l.Parts {
+		if p.Number <= upTo {
+			nums = append(nums, strconv.Itoa(p.Number))
+		}
+	}
+	run := fmt.Sprintf("^Test/^part_(%s)$", strings.Join(nums, "|"))
+	gs, err := gradeLevels(context.Background(), root, []levels.Level{l}, run)
+	if err != nil {
+		return levelGrade{}, err
+	}
+	return gs[0], nil
 }
 
 // resetForInterview is the one place interview mode resets a level's stub,
@@ -204,6 +261,9 @@ func parseBudget(s string) (time.Duration, error) {
 	}
 	if d <= 0 {
 		return 0, fmt.Errorf("TIME=%s: an interview needs some time", s)
+	}
+	if d > maxBudget {
+		return 0, fmt.Errorf("TIME=%s: an interview lasts at most %dh", s, int(maxBudget/time.Hour))
 	}
 	return d, nil
 }
@@ -250,12 +310,13 @@ func (iv *interview) hold() (interviewSummary, error) {
 	fmt.Fprintf(iv.out, "%s\n", iv.st.paint("1", fmt.Sprintf("Mock interview: level %d, %s", l.Number, l.Title)))
 	fmt.Fprintf(iv.out, "You have %s, until %s. The question comes one part at a time: the next part comes when this one passes.\n",
 		minutes(iv.budget), iv.deadline.Format("15:04"))
-	fmt.Fprintf(iv.out, "Edit the files in %s: every save runs part %d's tests. make hint-%d gives a hint, and the summary counts it. Ctrl-C ends the interview.\n\n",
+	fmt.Fprintf(iv.out, "Edit the files in %s: every save runs the tests of part %d and, once the follow-ups come, of every part before the one asked. make hint-%d gives a hint, and the summary counts it. Ctrl-C ends the interview.\n\n",
 		l.Dir, first, l.Number)
 	iv.heading("The question")
 	fmt.Fprintf(iv.out, "%s\n\n%s\n\n", iv.intro, iv.sections[first])
 	iv.heading("")
 	fmt.Fprintf(iv.out, "The clock is running. Save a file to run part %d's tests.\n", first)
+	iv.statusLine(iv.start)
 
 	end := ""
 	for end == "" {
@@ -277,9 +338,12 @@ func (iv *interview) hold() (interviewSummary, error) {
 				end = iv.testRun()
 			}
 		case <-iv.ticks:
-			end = iv.checkClock(iv.clock.Now())
-		case <-iv.interrupt:
-			end = endStopped
+			now := iv.clock.Now()
+			if end = iv.checkClock(now); end == "" && iv.said {
+				iv.statusLine(now) // a warning was printed: the status goes back to the last line
+			}
+		case sig := <-iv.interrupt:
+			end = stopEnd(sig)
 		}
 	}
 	return iv.finish(end)
@@ -347,8 +411,9 @@ func notFresh(g levelGrade) string {
 	return fmt.Sprintf("%d of its cases get past \"not implemented\", and %d pass", further, passed)
 }
 
-// testRun runs the current part's tests and moves on when they pass. It
-// returns how the interview ended, or "" if it goes on.
+// testRun runs the tests of every part asked so far and moves on when they
+// all pass: an earlier part that broke holds the interview until it passes
+// again. It returns how the interview ended, or "" if it goes on.
 func (iv *interview) testRun() string {
 	now := iv.clock.Now()
 	left := iv.deadline.Sub(now)
@@ -361,20 +426,29 @@ func (iv *interview) testRun() string {
 	iv.heading(fmt.Sprintf("part %d, run %d, %s left", p.Number, p.Runs, minutes(left)))
 	g, err := iv.grade(p.Number)
 	select {
-	case <-iv.interrupt:
+	case sig := <-iv.interrupt:
 		// Ctrl-C reached the tests too: this run counts for nothing.
 		p.Runs--
-		return endStopped
+		return stopEnd(sig)
 	default:
 	}
 	if err != nil {
 		fmt.Fprintf(iv.out, "The tests could not run: %v\n", err)
-		return iv.checkClock(iv.clock.Now())
+		return iv.afterRun()
+	}
+	g = partsUpTo(g, p.Number)
+	broke := iv.regressions(g)
+	for _, line := range broke {
+		fmt.Fprintln(iv.out, iv.st.paint("31", line))
+	}
+	if len(broke) > 0 {
+		fmt.Fprintln(iv.out)
+	}
+	if !gradePassed(g, 0) {
+		writeGrade(iv.out, g, 0, false)
+		return iv.afterRun()
 	}
 	writeGrade(iv.out, g, p.Number, false)
-	if !gradePassed(g, p.Number) {
-		return iv.checkClock(iv.clock.Now())
-	}
 	// The part is done when the candidate saved, not when go test ended.
 	p.Passed, p.FirstRun, p.Seconds = true, p.Runs == 1, seconds(now.Sub(iv.partFrom))
 	if iv.current == len(iv.sum.Parts)-1 {
@@ -392,8 +466,88 @@ func (iv *interview) testRun() string {
 	iv.heading("The follow-up")
 	fmt.Fprintf(iv.out, "Good. Now: %s.\n\n%s\n\n", lower(next.Title), iv.sections[next.Number])
 	iv.heading("")
-	fmt.Fprintf(iv.out, "Save a file to run part %d's tests.\n", next.Number)
-	return iv.checkClock(iv.clock.Now())
+	fmt.Fprintf(iv.out, "Save a file to run the tests of parts %d to %d.\n", iv.sum.Parts[0].Number, next.Number)
+	return iv.afterRun()
+}
+
+// afterRun ends a run's output: a warning if one is due, then the status
+// line, last.
+func (iv *interview) afterRun() string {
+	now := iv.clock.Now()
+	if end := iv.checkClock(now); end != "" {
+		return end
+	}
+	iv.statusLine(now)
+	return ""
+}
+
+// partsUpTo keeps the parts of g up to part upTo: the ones asked so far.
+func partsUpTo(g levelGrade, upTo int) levelGrade {
+	var parts []partGrade
+	for _, p := range g.Parts {
+		if p.Number <= upTo {
+			parts = append(parts, p)
+		}
+	}
+	g.Parts = parts
+	return g
+}
+
+// regressions marks each part before the current one passed or not, as this
+// run found it, and says which of them broke. The summary keeps what the
+// last run found: a part that broke is not passed until it passes again.
+func (iv *interview) regressions(g levelGrade) []string {
+	var lines []string
+	for i := range iv.sum.Parts[:iv.current] {
+		p := &iv.sum.Parts[i]
+		if gradePassed(g, p.Number) {
+			p.Passed = true
+			continue
+		}
+		p.Passed, p.FirstRun = false, false
+		// A build error or a broken test binary is shown by writeGrade;
+		// a failing case is named here, at the top.
+		if c, ok := firstFailing(g, p.Number); ok {
+			lines = append(lines, fmt.Sprintf("Part %d broke: %s", p.Number, caseLine(c)))
+		}
+	}
+	return lines
+}
+
+// firstFailing is part's first case that did not pass.
+func firstFailing(g levelGrade, part int) (caseGrade, bool) {
+	for _, p := range g.Parts {
+		if p.Number != part {
+			continue
+		}
+		for _, c := range p.Cases {
+			if c.Verdict != timeline.Pass.String() {
+				return c, true
+			}
+		}
+	}
+	return caseGrade{}, false
+}
+
+// caseLine says in one line how a case went wrong: `case "a hit" fails:
+// Count(t=4s) = 3, want 5`.
+func caseLine(c caseGrade) string {
+	if c.Verdict == timeline.NotImplemented.String() {
+		return fmt.Sprintf("case %q is not implemented yet: %s", c.Name, c.Missing)
+	}
+	verb := map[string]string{timeline.Fail.String(): "fails"}[c.Verdict]
+	if verb == "" {
+		verb = c.Verdict // "panicked", "timed out"...
+	}
+	// The report's first line names the case; what went wrong comes next.
+	for i, line := range strings.Split(c.Report, "\n") {
+		line = strings.TrimSpace(line)
+		if i == 0 || line == "" || strings.HasPrefix(line, "t counts from ") {
+			continue
+		}
+		return fmt.Sprintf("case %q %s: %s", c.Name, verb, line)
+	}
+	return fmt.Sprintf("case %q %s", c.Name, verb)
 }
 
 // checkClock warns when a warning's time has come, and says when the time
@@ -410,10 +564,38 @@ func (iv *interview) checkClock(now time.Time) string {
 			say = w // the warnings go from most time left to least: the last one crossed is the one to say
 		}
 	}
+	iv.said = say != 0
 	if say != 0 {
 		fmt.Fprintf(iv.out, "\n%s\n", iv.st.paint("33", fmt.Sprintf("%d minutes left (%s).", int(say/time.Minute), minutes(left))))
 	}
 	return ""
+}
+
+// stopEnd is how an interview stopped by a signal ends: Ctrl-C, or the
+// terminal closing.
+func stopEnd(sig os.Signal) string {
+	if sig == syscall.SIGHUP {
+		return endClosed
+	}
+	return endStopped
+}
+
+// statusLine prints the part asked and the time left, as the last line of
+// every run's output: a pane that shows only its last lines still shows
+// them.
+func (iv *interview) statusLine(now time.Time) {
+	p := iv.sum.Parts[iv.current]
+	fmt.Fprintln(iv.out, iv.st.paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s]",
+		iv.level.Number, p.Number, len(iv.sum.Parts), timeLeft(iv.deadline.Sub(now)))))
+}
+
+// timeLeft says how many whole minutes are left, rounded down: the clock
+// never promises more than there is.
+func timeLeft(left time.Duration) string {
+	if left < time.Minute {
+		return "under 1 min left"
+	}
+	return fmt.Sprintf("%d min left", int(left/time.Minute))
 }
 
 // finish ends the interview: time of the part left open, hints from the
@@ -450,6 +632,8 @@ func (iv *interview) finish(end string) (interviewSummary, error) {
 		fmt.Fprintf(iv.out, "\n%s\n", iv.st.paint("31", "Time is up."))
 	case endStopped:
 		fmt.Fprintln(iv.out, "\nInterview stopped.")
+	case endClosed:
+		fmt.Fprintln(iv.out, "\nThe terminal closed: interview stopped.")
 	}
 	fmt.Fprintln(iv.out)
 	writeSummary(iv.out, iv.sum)
@@ -476,6 +660,7 @@ func (iv *interview) recordRunning() {
 		r = &interviewRun{Level: iv.level.Number, Until: iv.deadline, Hints: map[string]int{}}
 	}
 	r.Part = iv.sum.Parts[iv.current].Number
+	r.PID = os.Getpid() // a record whose process is gone is stale
 	s.Interview = r
 	if err := saveState(iv.root, s); err != nil {
 		fmt.Fprintf(iv.out, "(Hints will not be counted: %v)\n", err)
@@ -486,7 +671,7 @@ func (iv *interview) recordRunning() {
 // .ladder/interviews/ and as the README shows one.
 func writeSummary(w io.Writer, s interviewSummary) {
 	fmt.Fprintf(w, "Interview summary: level %d, %s\n", s.Level, s.Title)
-	how := map[string]string{endPassed: "all parts passed", endTimeUp: "time was up", endStopped: "stopped with Ctrl-C"}[s.End]
+	how := map[string]string{endPassed: "all parts passed", endTimeUp: "time was up", endStopped: "stopped with Ctrl-C", endClosed: "stopped when the terminal closed"}[s.End]
 	fmt.Fprintf(w, "Started %s with %s on the clock. Ended after %s: %s.\n\n",
 		s.Started.Format("2006-01-02 15:04"), minutes(time.Duration(s.BudgetSeconds)*time.Second),
 		minutes(time.Duration(s.ElapsedSeconds)*time.Second), how)
@@ -499,7 +684,7 @@ func writeSummary(w io.Writer, s interviewSummary) {
 		case !p.Reached:
 			result = "not reached"
 			notReached = append(notReached, strconv.Itoa(p.Number))
-		case p.FirstRun:
+		case p.Passed && p.FirstRun:
 			result = "passed on the first run"
 			first = append(first, strconv.Itoa(p.Number))
 			passed = append(passed, strconv.Itoa(p.Number))
@@ -520,7 +705,7 @@ func writeSummary(w io.Writer, s interviewSummary) {
 	fmt.Fprintf(w, "Hints asked for (make hint-%d during the interview): %d.\n", s.Level, s.Hints)
 	fmt.Fprintf(w, "Parts not reached: %s.\n", partList(notReached))
 	if !s.FreshStub {
-		fmt.Fprintln(w, "It did not start from a fresh stub.")
+		fmt.Fprintln(w, "It started from code already written, not from a fresh stub.")
 	}
 }
 
@@ -557,35 +742,57 @@ func saveSummary(root string, s interviewSummary) (string, error) {
 	return base + ".txt", nil
 }
 
-// interviewBest is a level's best interview, as progress shows it: the
-// most parts passed, then the shortest time.
+// interviewBest is a level's best interview, as progress shows it. An
+// interview that started from a fresh stub beats one that did not; then
+// come the most parts passed, then the shortest time.
 type interviewBest struct {
 	Seconds     int       `json:"seconds"`
 	PartsPassed int       `json:"parts_passed"`
 	Parts       int       `json:"parts"`
 	End         string    `json:"end"`
 	Started     time.Time `json:"started"`
+	FreshStub   bool      `json:"fresh_stub"`
 	Interviews  int       `json:"interviews"` // how many were held
 }
 
-// bestInterviews reads every kept summary and returns each level's best.
-// A damaged file is skipped: it must not stop make progress.
-func bestInterviews(root string) map[int]*interviewBest {
-	files, _ := filepath.Glob(filepath.Join(root, stateDir, interviewsDir, "level-*.json"))
+// beats reports whether b is a better interview than old.
+func (b *interviewBest) beats(old *interviewBest) bool {
+	switch {
+	case old == nil:
+		return true
+	case b.FreshStub != old.FreshStub:
+		return b.FreshStub
+	case b.PartsPassed != old.PartsPassed:
+		return b.PartsPassed > old.PartsPassed
+	}
+	return b.Seconds < old.Seconds
+}
+
+// maxSummary is the most a kept summary can weigh; a bigger file is not one.
+const maxSummary = 1 << 20
+
+// summaryNameRE is a kept summary's name: level-N-YYYYMMDD-HHMMSS.json.
+var summaryNameRE = regexp.MustCompile(`^level-(\d+)-\d{8}-\d{6}\.json$`)
+
+// bestInterviews reads every kept summary and returns each level's best. A
+// file that is not a summary this command could have written is skipped
+// with a warning: it must neither stop make progress nor count.
+func bestInterviews(root string) (map[int]*interviewBest, []string) {
+	dir := filepath.Join(root, stateDir, interviewsDir)
+	files, _ := filepath.Glob(filepath.Join(dir, "level-*.json"))
 	sort.Strings(files)
 	out := map[int]*interviewBest{}
+	var warnings []string
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		s, err := readSummary(f)
 		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: skipped, %v", filepath.Join(stateDir, interviewsDir, filepath.Base(f)), err))
 			continue
 		}
-		var s interviewSummary
-		if json.Unmarshal(data, &s) != nil || s.Level == 0 || len(s.Parts) == 0 {
-			continue
-		}
-		cand := &interviewBest{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: len(s.Parts), End: s.End, Started: s.Started}
+		cand := &interviewBest{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: len(s.Parts), End: s.End,
+			Started: s.Started, FreshStub: s.FreshStub}
 		b := out[s.Level]
-		if b == nil || cand.PartsPassed > b.PartsPassed || (cand.PartsPassed == b.PartsPassed && cand.Seconds < b.Seconds) {
+		if cand.beats(b) {
 			if b != nil {
 				cand.Interviews = b.Interviews
 			}
@@ -594,12 +801,104 @@ func bestInterviews(root string) map[int]*interviewBest {
 		}
 		b.Interviews++
 	}
-	return out
+	return out, warnings
 }
+
+// readSummary reads one kept summary and checks it.
+func readSummary(path string) (interviewSummary, error) {
+	var s interviewSummary
+	info, err := os.Lstat(path)
+	if err != nil {
+		return s, err
+	}
+	if !info.Mode().IsRegular() || info.Size() > maxSummary {
+		return s, errors.New("not a summary file")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return s, err
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return s, fmt.Errorf("not a complete summary (%v)", err)
+	}
+	m := summaryNameRE.FindStringSubmatch(filepath.Base(path))
+	if m == nil || m[1] != strconv.Itoa(s.Level) {
+		return s, fmt.Errorf("its name does not match its level %d", s.Level)
+	}
+	return s, s.check()
+}
+
+// check says what makes s a summary no interview could have left: a level
+// or parts the registry does not know, times out of the budget, a part
+// passed but not reached, an end that does not match the parts.
+func (s interviewSummary) check() error {
+	l, ok := levelNumbered(s.Level)
+	switch {
+	case !ok:
+		return fmt.Errorf("there is no level %d", s.Level)
+	case len(s.Parts) != len(l.Parts):
+		return fmt.Errorf("level %d has %d parts, the summary %d", s.Level, len(l.Parts), len(s.Parts))
+	case s.Started.IsZero():
+		return errors.New("no start time")
+	case s.BudgetSeconds <= 0 || s.BudgetSeconds > seconds(maxBudget):
+		return fmt.Errorf("a budget of %ds", s.BudgetSeconds)
+	case s.ElapsedSeconds < 0 || s.ElapsedSeconds > s.BudgetSeconds:
+		return fmt.Errorf("%ds elapsed of a %ds budget", s.ElapsedSeconds, s.BudgetSeconds)
+	case s.Hints < 0:
+		return fmt.Errorf("%d hints", s.Hints)
+	}
+	if s.End != endPassed && s.End != endTimeUp && s.End != endStopped && s.End != endClosed {
+		return fmt.Errorf("an unknown end %q", s.End)
+	}
+	total, hints, reached := 0, 0, true
+	for i, p := range s.Parts {
+		switch {
+		case p.Number != l.Parts[i].Number:
+			return fmt.Errorf("part %d where part %d should be", p.Number, l.Parts[i].Number)
+		case p.Seconds < 0 || p.Runs < 0 || p.Hints < 0:
+			return fmt.Errorf("part %d: negative counts", p.Number)
+		case p.Reached && !reached:
+			return fmt.Errorf("part %d reached after a part that was not", p.Number)
+		case p.Passed && (!p.Reached || p.Runs == 0):
+			return fmt.Errorf("part %d passed without a run", p.Number)
+		}
+		reached = p.Reached
+		total += p.Seconds
+		hints += p.Hints
+	}
+	switch {
+	case !s.Parts[0].Reached:
+		return errors.New("part 1 not reached")
+	case (s.End == endPassed) != (s.partsPassed() == len(s.Parts)):
+		return fmt.Errorf("it ended %q with %d of %d parts passed", s.End, s.partsPassed(), len(s.Parts))
+	case hints != s.Hints:
+		return fmt.Errorf("%d hints, and its parts %d", s.Hints, hints)
+	case total > s.ElapsedSeconds+len(s.Parts): // each part's time is rounded on its own
+		return fmt.Errorf("its parts took %ds of %ds", total, s.ElapsedSeconds)
+	}
+	return nil
+}
+
+// levelNumbered is the registry's level n.
+func levelNumbered(n int) (levels.Level, bool) {
+	for _, l := range levels.All {
+		if l.Number == n {
+			return l, true
+		}
+	}
+	return levels.Level{}, false
+}
+
+// interviewWarnings is where make progress says which kept summaries it
+// skipped: stderr, so that --json stays JSON.
+var interviewWarnings io.Writer = os.Stderr
 
 // addInterviews puts each level's best interview into the ladder.
 func addInterviews(root string, rep *ladderReport) {
-	best := bestInterviews(root)
+	best, warnings := bestInterviews(root)
+	for _, w := range warnings {
+		fmt.Fprintln(interviewWarnings, "ladder progress:", w)
+	}
 	for i := range rep.Levels {
 		rep.Levels[i].BestInterview = best[rep.Levels[i].Number]
 	}
@@ -621,7 +920,11 @@ func writeInterviews(w io.Writer, rep ladderReport) {
 		if b.PartsPassed < b.Parts {
 			what = fmt.Sprintf("%d of %d parts (%s)", b.PartsPassed, b.Parts, b.End)
 		}
-		fmt.Fprintf(w, "  level %d  %s, %s, best of %d\n", l.Number, minutes(time.Duration(b.Seconds)*time.Second), what, b.Interviews)
+		from := ""
+		if !b.FreshStub {
+			from = ", started from code already written"
+		}
+		fmt.Fprintf(w, "  level %d  %s, %s, best of %d%s\n", l.Number, minutes(time.Duration(b.Seconds)*time.Second), what, b.Interviews, from)
 	}
 }
 

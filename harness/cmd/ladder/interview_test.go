@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -78,7 +81,7 @@ func testInterview(t *testing.T, root string, l levels.Level, out *bytes.Buffer)
 	changes := make(chan struct{}, 1)
 	iv := &interview{
 		root: root, level: l, budget: defaultBudget, clock: fake, out: out,
-		grade:   func(part int) (levelGrade, error) { return testLevel(root, l, part) },
+		grade:   func(upTo int) (levelGrade, error) { return gradeUpTo(root, l, upTo) },
 		reset:   func() int { t.Fatal("reset offered for a fresh stub"); return 1 },
 		changes: changes,
 	}
@@ -218,19 +221,25 @@ type fakeGrader struct {
 	l       levels.Level
 	pass    map[int]bool
 	verdict string
-	runs    []int // the parts asked for, in order
+	runs    []int // the parts asked for (1 to upTo), in order
 }
 
-func (f *fakeGrader) grade(part int) (levelGrade, error) {
-	f.runs = append(f.runs, part)
+func (f *fakeGrader) grade(upTo int) (levelGrade, error) {
+	f.runs = append(f.runs, upTo)
 	g := levelGrade{Level: f.l}
 	for _, p := range f.l.Parts {
 		pg := partGrade{Number: p.Number, Title: p.Title, Total: 1}
-		if f.pass[p.Number] {
+		name := fmt.Sprintf("case of part %d", p.Number)
+		switch {
+		case upTo != 0 && p.Number > upTo:
+			// Not run, as gradeUpTo leaves it.
+			pg.Total = 0
+		case f.pass[p.Number]:
 			pg.Passed, pg.Done = 1, true
-			pg.Cases = []caseGrade{{Name: "c", Part: p.Number, Verdict: "pass"}}
-		} else {
-			pg.Cases = []caseGrade{{Name: "c", Part: p.Number, Verdict: f.verdict, Missing: "New", Report: "case \"c\" went wrong"}}
+			pg.Cases = []caseGrade{{Name: name, Part: p.Number, Verdict: "pass"}}
+		default:
+			pg.Cases = []caseGrade{{Name: name, Part: p.Number, Verdict: f.verdict, Missing: "New",
+				Report: fmt.Sprintf("case %q (part %d)\nNew(0) did not panic", name, p.Number)}}
 		}
 		g.Parts = append(g.Parts, pg)
 	}
@@ -310,9 +319,11 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 			tick(6 * time.Minute) // 9 minutes left
 		case 4:
 			require.Contains(t, out.String(), "10 minutes left (9m00s).")
+			require.Equal(t, "[interview: level 3, part 2 of 3 · 9 min left]", lastLine(&out))
 			tick(7*time.Minute + 30*time.Second) // 1m30s left
 		case 5:
 			require.Contains(t, out.String(), "2 minutes left (1m30s).")
+			require.Equal(t, "[interview: level 3, part 2 of 3 · 1 min left]", lastLine(&out))
 			tick(time.Minute) // 30s left
 		case 6:
 			// Saved after the time is up, before the clock's tick: no run.
@@ -354,6 +365,147 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 		require.Contains(t, log, line+"\n")
 	}
 	checkKept(t, iv.root, sum)
+}
+
+// lastLine is the last line of an interview's log so far.
+func lastLine(out *bytes.Buffer) string {
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
+	for _, fixed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "stopped while part 1 is broken", true: "part 1 fixed"}[fixed], func(t *testing.T) {
+			var out bytes.Buffer
+			c := fakeInterview(t, "1", &out)
+			iv, f := c.iv, c.grader
+			step := 0
+			broke := `Part 1 broke: case "case of part 1" fails: New(0) did not panic`
+			iv.beforeWait = func() {
+				step++
+				switch step {
+				case 1:
+					require.Equal(t, "[interview: level 1, part 1 of 2 · 45 min left]", lastLine(&out))
+					f.pass[1] = true
+					c.save(t, 5*time.Minute)
+				case 2:
+					require.Contains(t, out.String(), "Good. Now: a million hits a second.")
+					require.Equal(t, "[interview: level 1, part 2 of 2 · 40 min left]", lastLine(&out))
+					// Part 2 passes now, and part 1, which passed, does not.
+					f.pass[1], f.pass[2], f.verdict = false, true, "fail"
+					c.save(t, 5*time.Minute+30*time.Second)
+				case 3:
+					log := out.String()
+					i := strings.LastIndex(log, "--- part 2, run 1, 34m30s left")
+					require.GreaterOrEqual(t, i, 0, log)
+					run := log[i:]
+					if _, after, _ := strings.Cut(run, "-\n"); !strings.HasPrefix(after, broke+"\n\nLevel 1: Hit counter\n") {
+						t.Fatalf("the run does not start with part 1's regression:\n%s", run)
+					}
+					require.Contains(t, run, "part 1, count the last window: 0 of 1 case pass\n")
+					require.NotContains(t, log, "all 2 parts pass")
+					require.Equal(t, "[interview: level 1, part 2 of 2 · 34 min left]", lastLine(&out))
+					if !fixed {
+						c.interrupt <- os.Interrupt
+						return
+					}
+					f.pass[1] = true
+					c.save(t, time.Minute)
+				default:
+					t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
+				}
+			}
+			sum, err := iv.run()
+			require.NoError(t, err)
+			wantRuns := []int{0, 1, 2}
+			if fixed {
+				wantRuns = append(wantRuns, 2)
+			}
+			if diff := cmp.Diff(wantRuns, f.runs); diff != "" {
+				t.Errorf("parts tested up to (-want +got), 0 being the fresh-stub check:\n%s", diff)
+			}
+			want := []interviewPart{
+				{Number: 1, Title: "Count the last window", Reached: true, Passed: fixed, Seconds: 5 * 60, Runs: 1},
+				{Number: 2, Title: "A million hits a second", Reached: true, Passed: fixed, Seconds: 5*60 + 30, Runs: 1},
+			}
+			wantEnd := endStopped
+			if fixed {
+				want[1].Seconds, want[1].Runs, wantEnd = 6*60+30, 2, endPassed
+			}
+			if diff := cmp.Diff(want, sum.Parts); diff != "" {
+				t.Errorf("parts in the summary (-want +got):\n%s", diff)
+			}
+			require.Equal(t, wantEnd, sum.End)
+			if !fixed {
+				require.Contains(t, out.String(), "  1     Count the last window    5m00s  1     0      not passed\n")
+				require.Contains(t, out.String(), "Parts passed: 0 of 2.\n")
+			} else {
+				require.Contains(t, out.String(), "Part 2 passes: all 2 parts pass, 11m30s in")
+			}
+			checkKept(t, iv.root, sum)
+		})
+	}
+}
+
+func TestInterviewEndsWithASummaryWhenTheTerminalCloses(t *testing.T) {
+	var out bytes.Buffer
+	c := fakeInterview(t, "1", &out)
+	c.iv.beforeWait = func() {
+		s, err := loadState(c.iv.root)
+		require.NoError(t, err)
+		if s.Interview == nil || s.Interview.PID != os.Getpid() {
+			t.Errorf("the running record = %+v, want this process's PID", s.Interview)
+		}
+		c.clock.Advance(3 * time.Minute)
+		c.interrupt <- syscall.SIGHUP
+	}
+	sum, err := c.iv.run()
+	require.NoError(t, err)
+	require.Equal(t, endClosed, sum.End)
+	require.Contains(t, out.String(), "The terminal closed: interview stopped.\n")
+	require.Contains(t, out.String(), "Ended after 3m00s: stopped when the terminal closed.\n")
+	s, err := loadState(c.iv.root)
+	require.NoError(t, err)
+	if s.Interview != nil {
+		t.Errorf("state.json still records an interview after SIGHUP: %+v", s.Interview)
+	}
+	checkKept(t, c.iv.root, sum)
+}
+
+func TestARecordWhoseProcessIsGoneIsStale(t *testing.T) {
+	// A process that has ended: this test binary, running no test.
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	require.NoError(t, cmd.Run())
+	gone := cmd.Process.Pid
+	now := time.Now()
+	for _, tc := range []struct {
+		name string
+		r    *interviewRun
+		want bool
+	}{
+		{"this process", &interviewRun{Level: 6, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, true},
+		{"a record without a PID", &interviewRun{Level: 6, Until: now.Add(30 * time.Minute)}, true},
+		{"process gone", &interviewRun{Level: 6, Until: now.Add(30 * time.Minute), PID: gone}, false},
+		{"a negative PID", &interviewRun{Level: 6, Until: now.Add(30 * time.Minute), PID: -1}, false},
+		{"time up", &interviewRun{Level: 6, Until: now.Add(-time.Second), PID: os.Getpid()}, false},
+		{"more time than an interview has", &interviewRun{Level: 6, Until: now.Add(maxBudget + time.Hour), PID: os.Getpid()}, false},
+		{"another level", &interviewRun{Level: 5, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, false},
+		{"no record", nil, false},
+	} {
+		if got := tc.r.running(6, now); got != tc.want {
+			t.Errorf("%s: running(6) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+
+	// make hint-6 after a closed terminal left the record behind.
+	root := t.TempDir()
+	l, _ := levels.Find("6")
+	require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
+	copyTree(t, filepath.Join(repoRoot(t), l.Dir, "HINTS.md"), filepath.Join(root, l.Dir, "HINTS.md"))
+	require.NoError(t, saveState(root, state{HintsSeen: map[string]int{}, Interview: &interviewRun{Level: 6, Until: now.Add(30 * time.Minute), PID: gone}}))
+	var hintOut, errOut bytes.Buffer
+	require.Equal(t, 0, cmdHint(root, []string{"6"}, &hintOut, &errOut), errOut.String())
+	require.NotContains(t, hintOut.String(), "You are in a mock interview")
 }
 
 func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
@@ -451,7 +603,7 @@ func TestInterviewOffersResetForAStubThatIsNotFresh(t *testing.T) {
 			if sum.FreshStub != tc.resetted {
 				t.Errorf("FreshStub = %v, want %v", sum.FreshStub, tc.resetted)
 			}
-			if said := strings.Contains(out.String(), "It did not start from a fresh stub."); said == tc.resetted {
+			if said := strings.Contains(out.String(), "It started from code already written, not from a fresh stub."); said == tc.resetted {
 				t.Errorf("summary says it did not start fresh: %v, want %v:\n%s", said, !tc.resetted, out.String())
 			}
 		})
@@ -521,34 +673,69 @@ func TestInterviewSummaryInREADMEIsWhatTheWriterPrints(t *testing.T) {
 	}
 }
 
+// keptSummary is a summary an interview of level n could have left: its
+// first passed parts passed on one run each, the next one reached and not
+// passed, the parts' times adding up to elapsed.
+func keptSummary(t *testing.T, n int, started time.Time, elapsed time.Duration, passed int, end string, fresh bool) interviewSummary {
+	t.Helper()
+	l, err := levels.Find(strconv.Itoa(n))
+	require.NoError(t, err)
+	s := interviewSummary{Level: n, Title: l.Title, Started: started, BudgetSeconds: 45 * 60,
+		ElapsedSeconds: seconds(elapsed), End: end, FreshStub: fresh}
+	reached := min(passed+1, len(l.Parts))
+	for i, p := range l.Parts {
+		ip := interviewPart{Number: p.Number, Title: p.Title}
+		if i < reached {
+			ip.Reached, ip.Runs, ip.Seconds = true, 1, s.ElapsedSeconds/reached
+		}
+		if i == reached-1 {
+			ip.Seconds += s.ElapsedSeconds % reached
+		}
+		if i < passed {
+			ip.Passed, ip.FirstRun = true, true
+		}
+		s.Parts = append(s.Parts, ip)
+	}
+	require.NoError(t, s.check())
+	return s
+}
+
 func TestProgressShowsTheBestInterviewOfEachLevel(t *testing.T) {
 	root := t.TempDir()
 	day := time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC)
 	for i, s := range []interviewSummary{
-		{Level: 1, Started: day, ElapsedSeconds: 30 * 60, End: endPassed, Parts: []interviewPart{{Passed: true}, {Passed: true}}},
-		{Level: 1, Started: day.Add(time.Hour), ElapsedSeconds: 22 * 60, End: endPassed, Parts: []interviewPart{{Passed: true}, {Passed: true}}},
-		{Level: 1, Started: day.Add(2 * time.Hour), ElapsedSeconds: 10 * 60, End: endStopped, Parts: []interviewPart{{Passed: true}, {}}},
-		{Level: 3, Started: day, ElapsedSeconds: 45 * 60, End: endTimeUp, Parts: []interviewPart{{Passed: true}, {Passed: true}, {}}},
+		keptSummary(t, 1, day, 30*time.Minute, 2, endPassed, true),
+		keptSummary(t, 1, day.Add(time.Hour), 22*time.Minute, 2, endPassed, true),
+		keptSummary(t, 1, day.Add(2*time.Hour), 10*time.Minute, 1, endStopped, true),
+		// Faster, from code already written: no better than a fresh one.
+		keptSummary(t, 1, day.Add(3*time.Hour), 5*time.Minute, 2, endPassed, false),
+		keptSummary(t, 3, day, 45*time.Minute, 2, endTimeUp, true),
+		keptSummary(t, 4, day, 12*time.Minute, 3, endPassed, false),
 	} {
 		s.Started = s.Started.Add(time.Duration(i) * time.Second)
 		_, err := saveSummary(root, s)
 		require.NoError(t, err)
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(root, stateDir, interviewsDir, "level-2-damaged.json"), []byte("{"), 0o644))
-	rep := ladderReport{Levels: []levelReport{{Number: 1}, {Number: 2}, {Number: 3}}}
+	rep := ladderReport{Levels: []levelReport{{Number: 1}, {Number: 2}, {Number: 3}, {Number: 4}}}
+	var warned strings.Builder
+	defer func(w io.Writer) { interviewWarnings = w }(interviewWarnings)
+	interviewWarnings = &warned
 	addInterviews(root, &rep)
-	if b := rep.Levels[0].BestInterview; b == nil || b.Seconds != 22*60 || b.PartsPassed != 2 || b.Interviews != 3 {
-		t.Errorf("level 1's best interview = %+v, want 22m with both parts, of 3", b)
+	if b := rep.Levels[0].BestInterview; b == nil || b.Seconds != 22*60 || b.PartsPassed != 2 || b.Interviews != 4 || !b.FreshStub {
+		t.Errorf("level 1's best interview = %+v, want 22m with both parts from a fresh stub, of 4", b)
 	}
 	if rep.Levels[1].BestInterview != nil {
 		t.Errorf("level 2 has a best interview from a damaged file: %+v", rep.Levels[1].BestInterview)
 	}
+	require.Equal(t, "ladder progress: .ladder/interviews/level-2-damaged.json: skipped, not a complete summary (unexpected end of JSON input)\n", warned.String())
 	var text strings.Builder
 	writeText(&text, rep, style{})
 	for _, want := range []string{
 		"\nmock interviews (make interview-level-N), the best of each level:\n",
-		"  level 1  22m00s, all 2 parts, best of 3\n",
+		"  level 1  22m00s, all 2 parts, best of 4\n",
 		"  level 3  45m00s, 2 of 3 parts (time up), best of 1\n",
+		"  level 4  12m00s, all 3 parts, best of 1, started from code already written\n",
 	} {
 		require.Contains(t, text.String(), want)
 	}
@@ -561,4 +748,59 @@ func TestProgressShowsTheBestInterviewOfEachLevel(t *testing.T) {
 	text.Reset()
 	writeText(&text, ladderReport{Levels: []levelReport{{Number: 1}}}, style{})
 	require.NotContains(t, text.String(), "mock interviews")
+}
+
+func TestHostileSummariesAreSkippedWithAWarning(t *testing.T) {
+	day := time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC)
+	name := "level-1-20260302-140000.json"
+	for _, tc := range []struct {
+		name string
+		file string // the file's name, when not name
+		data func(s interviewSummary) any
+		want string
+	}{
+		{name: "truncated", data: func(interviewSummary) any { return []byte(`{"level": 1, "parts": [`) }, want: "not a complete summary"},
+		{name: "not an object", data: func(interviewSummary) any { return []int{1} }, want: "not a complete summary"},
+		{name: "null", data: func(interviewSummary) any { return nil }, want: "its name does not match its level 0"},
+		{name: "no parts", data: func(s interviewSummary) any { s.Parts = nil; return s }, want: "level 1 has 2 parts, the summary 0"},
+		{name: "unknown level", file: "level-99-20260302-140000.json", data: func(s interviewSummary) any { s.Level = 99; return s }, want: "there is no level 99"},
+		{name: "another level's name", file: "level-3-20260302-140000.json", want: "its name does not match its level 1"},
+		{name: "all passed, stopped", data: func(s interviewSummary) any { s.End = endStopped; return s }, want: `it ended "stopped" with 2 of 2 parts passed`},
+		{name: "passed, not reached", data: func(s interviewSummary) any { s.Parts[1].Reached = false; return s }, want: "part 2 passed without a run"},
+		{name: "over the budget", data: func(s interviewSummary) any { s.ElapsedSeconds = 46 * 60; return s }, want: "2760s elapsed of a 2700s budget"},
+		{name: "negative time", data: func(s interviewSummary) any { s.ElapsedSeconds, s.Parts[0].Seconds = -600, -900; return s }, want: "-600s elapsed"},
+		{name: "parts longer than it", data: func(s interviewSummary) any { s.ElapsedSeconds = 60; return s }, want: "its parts took 1320s of 60s"},
+		{name: "parts swapped", data: func(s interviewSummary) any { s.Parts[0], s.Parts[1] = s.Parts[1], s.Parts[0]; return s }, want: "part 2 where part 1 should be"},
+		{name: "unknown end", data: func(s interviewSummary) any { s.End = "won"; return s }, want: `an unknown end "won"`},
+		{name: "huge", data: func(interviewSummary) any { return json.RawMessage(`"` + strings.Repeat("x", maxSummary) + `"`) }, want: "not a summary file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			good := keptSummary(t, 1, day, 22*time.Minute, 2, endPassed, true)
+			var v any = good
+			if tc.data != nil {
+				v = tc.data(good)
+			}
+			data, ok := v.([]byte) // a file as it is, not JSON
+			if !ok {
+				var err error
+				data, err = json.Marshal(v)
+				require.NoError(t, err)
+			}
+			dir := filepath.Join(root, stateDir, interviewsDir)
+			require.NoError(t, os.MkdirAll(dir, 0o755))
+			file := name
+			if tc.file != "" {
+				file = tc.file
+			}
+			require.NoError(t, os.WriteFile(filepath.Join(dir, file), data, 0o644))
+			best, warnings := bestInterviews(root)
+			if len(best) != 0 {
+				t.Errorf("best interviews from a hostile file: %+v", best)
+			}
+			if len(warnings) != 1 || !strings.Contains(warnings[0], tc.want) {
+				t.Errorf("warnings = %q, want one that says %q", warnings, tc.want)
+			}
+		})
+	}
 }

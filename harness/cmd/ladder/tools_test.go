@@ -5,10 +5,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // gitLadder is copyLadder under git, as a learner's clone is.
@@ -110,15 +113,15 @@ func (d deadNotifier) C() <-chan struct{} { return d.c }
 func (d deadNotifier) Close() error       { return nil }
 
 func TestWatchFallsBackToPolling(t *testing.T) {
-	defer func(f func(...string) (changes, error), w time.Duration) { newNotifier, probeWait = f, w }(newNotifier, probeWait)
+	defer func(f func(string, string) (changes, error), w time.Duration) { newNotifier, probeWait = f, w }(newNotifier, probeWait)
 	probeWait = 50 * time.Millisecond
 	root := t.TempDir()
 	level := filepath.Join(root, "ladder", "01-x")
 	require.NoError(t, os.MkdirAll(level, 0o755))
 
-	for name, notifier := range map[string]func(...string) (changes, error){
-		"events never arrive": func(...string) (changes, error) { return deadNotifier{make(chan struct{})}, nil },
-		"watcher fails":       func(...string) (changes, error) { return nil, os.ErrPermission },
+	for name, notifier := range map[string]func(string, string) (changes, error){
+		"events never arrive": func(string, string) (changes, error) { return deadNotifier{make(chan struct{})}, nil },
+		"watcher fails":       func(string, string) (changes, error) { return nil, os.ErrPermission },
 	} {
 		newNotifier = notifier
 		var out strings.Builder
@@ -175,5 +178,149 @@ func TestCompareAsksBeforeShowingTheReference(t *testing.T) {
 	out, _ = runLadder(t, dir, "compare", "1")
 	if strings.Contains(out, "not done yet") || !strings.Contains(out, "(the same)") {
 		t.Errorf("compare on a done level:\n%s\nwant no question, and the files the same", out)
+	}
+}
+
+// watchRig runs watch mode on a temporary level folder, with the real file
+// events and a grader that reports each run on runs.
+type watchRig struct {
+	root, dir string
+	runs      chan string // the level's files as each run saw them
+	interrupt chan os.Signal
+	done      chan struct{}
+	stopOnce  sync.Once
+	out       strings.Builder // read it only after stop
+}
+
+// stop ends watch with Ctrl-C and waits for it to return.
+func (r *watchRig) stop() {
+	r.stopOnce.Do(func() { r.interrupt <- os.Interrupt; <-r.done })
+}
+
+func startWatch(t *testing.T) *watchRig {
+	t.Helper()
+	r := &watchRig{root: t.TempDir(), runs: make(chan string, 10), interrupt: make(chan os.Signal, 1), done: make(chan struct{})}
+	l := levels.All[0]
+	r.dir = filepath.Join(r.root, l.Dir)
+	require.NoError(t, os.MkdirAll(r.dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "a.go"), []byte("package a\n"), 0o644))
+	var said strings.Builder
+	src := watchSource(r.root, r.dir, false, time.Second, &said)
+	t.Cleanup(func() { src.Close() })
+	if _, ok := src.(*notifier); !ok {
+		t.Skipf("fsnotify does not deliver events on this machine (%s)", said.String())
+	}
+	w := &watcher{
+		level: l, dir: r.dir, out: &r.out, errOut: &r.out,
+		grade: func() (levelGrade, error) {
+			r.runs <- snapshot(r.dir)
+			return levelGrade{Level: l, Parts: []partGrade{{Number: 1, Title: "One", Total: 1}, {Number: 2, Title: "Two"}}}, nil
+		},
+		changes: src.C(), interrupt: r.interrupt, settle: 20 * time.Millisecond,
+		now: func() time.Time { return time.Date(2026, 3, 2, 14, 3, 12, 0, time.UTC) },
+	}
+	go func() { defer close(r.done); w.run() }()
+	t.Cleanup(r.stop)
+	return r
+}
+
+// run waits for the next run, or fails after 5s.
+func (r *watchRig) run(t *testing.T, why string) string {
+	t.Helper()
+	select {
+	case s := <-r.runs:
+		return s
+	case <-time.After(5 * time.Second):
+		t.Fatalf("no run within 5s %s", why)
+		return ""
+	}
+}
+
+// noRun checks that no run comes for a while: the probe's own events, if
+// they counted, arrive within microseconds.
+func (r *watchRig) noRun(t *testing.T, why string) {
+	t.Helper()
+	select {
+	case <-r.runs:
+		t.Fatalf("a run %s", why)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+func TestWatchStartsWithExactlyOneRun(t *testing.T) {
+	r := startWatch(t)
+	r.run(t, "at the start")
+	r.noRun(t, "without a save: the probe file's own events started it")
+	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "a.go"), []byte("package a // saved\n"), 0o644))
+	require.Contains(t, r.run(t, "after a save"), "a.go")
+	r.noRun(t, "more after one save")
+	r.stop()
+	log := r.out.String()
+	require.Equal(t, 2, strings.Count(log, "Watching ladder/01-hit-counter for changes."), log)
+	require.True(t, strings.HasSuffix(log, "Ctrl-C stops.\n[watch: level 1 · part 1 of 2 in progress · saved 14:03:12]\n"), log)
+	require.Contains(t, log, "[watch: level 1 · part 1 of 2 in progress · started 14:03:12]\n")
+}
+
+func TestWatchProbeIsNoChange(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "ladder", "01-x")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	var said strings.Builder
+	src := watchSource(root, dir, false, time.Second, &said)
+	defer src.Close()
+	if _, ok := src.(*notifier); !ok {
+		t.Skipf("fsnotify does not deliver events on this machine (%s)", said.String())
+	}
+	select {
+	case <-src.C():
+		t.Fatal("the probe file's own events came out as a change")
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+func TestPollingSeesAFolderMadeAfterItStarted(t *testing.T) {
+	dir := t.TempDir()
+	p := pollChanges(dir, 10*time.Millisecond)
+	defer p.Close()
+	sub := filepath.Join(dir, "more")
+	require.NoError(t, os.MkdirAll(sub, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sub, "b.go"), []byte("package more\n"), 0o644))
+	select {
+	case <-p.C():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the poller did not notice a .go file in a new folder within 5s")
+	}
+}
+
+func TestWatchSeesAFolderMadeAfterItStarted(t *testing.T) {
+	r := startWatch(t)
+	r.run(t, "at the start")
+	sub := filepath.Join(r.dir, "more", "deeper")
+	require.NoError(t, os.MkdirAll(sub, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sub, "b.go"), []byte("package deeper\n"), 0o644))
+	require.Contains(t, r.run(t, "for a file in a new folder"), "b.go")
+	// And a later save in it, once the folder is watched.
+	require.NoError(t, os.WriteFile(filepath.Join(sub, "b.go"), []byte("package deeper // saved\n"), 0o644))
+	r.run(t, "for a second save in the new folder")
+}
+
+func TestWatchStatusSaysWhereTheLevelStands(t *testing.T) {
+	l := levels.All[0]
+	parts := func(done ...bool) []partGrade {
+		var ps []partGrade
+		for i, d := range done {
+			ps = append(ps, partGrade{Number: i + 1, Total: 1, Done: d})
+		}
+		return ps
+	}
+	for want, g := range map[string]levelGrade{
+		"part 2 of 2 in progress": {Level: l, Parts: parts(true, false)},
+		"all 2 parts done":        {Level: l, Parts: parts(true, true)},
+		"does not compile":        {Level: l, Parts: parts(false, false), BuildError: "x.go:1: syntax error"},
+		"did not finish":          {Level: l, Parts: parts(true, false), Broken: []string{"ladder/01-hit-counter: timed out"}},
+	} {
+		if got := watchStatus(g); got != want {
+			t.Errorf("watchStatus(%+v) = %q, want %q", g, got, want)
+		}
 	}
 }
