@@ -71,8 +71,8 @@ type partGrade struct {
 
 // levelGrade is a level, graded.
 type levelGrade struct {
-	Level  levels.Level
-	Parts  []partGrade
+	Level levels.Level
+	Parts []partGrade
 	// BuildError is the build error of the module that holds part 1: the
 	// level cannot start. A later module's build error blocks its own
 	// parts only.
@@ -378,7 +378,37 @@ func gradeLevels(ctx context.Context, root string, lvs []levels.Level) ([]levelG
 }
 
 func gradeLevelsWith(ctx context.Context, root string, lvs []levels.Level, runner goRunner) ([]levelGrade, error) {
-	pending := units(lvs)
+	return gradeUnits(ctx, root, lvs, units(lvs), runner)
+}
+
+// gradeThrough grades parts 1 to upTo of a level, as gradeLevels does, and
+// plays nothing of the parts after it: in a mock interview, the candidate
+// has not seen them yet.
+func gradeThrough(ctx context.Context, root string, l levels.Level, upTo int) (levelGrade, error) {
+	var us []unit
+	for _, u := range units([]levels.Level{l}) {
+		kept := slices.DeleteFunc(slices.Clone(u.parts), func(n int) bool { return n > upTo })
+		switch {
+		case len(kept) == 0:
+			continue
+		case len(kept) < len(u.parts):
+			var nums []string
+			for _, n := range kept {
+				nums = append(nums, strconv.Itoa(n))
+			}
+			u.run = "^Test/^part_(" + strings.Join(nums, "|") + ")$"
+			u.parts = kept
+		}
+		us = append(us, u)
+	}
+	gs, err := gradeUnits(ctx, root, []levels.Level{l}, us, plainRunner)
+	if err != nil {
+		return levelGrade{}, err
+	}
+	return gs[0], nil
+}
+
+func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []unit, runner goRunner) ([]levelGrade, error) {
 	var pkgs []*pkgResult
 	out := make([]levelGrade, len(lvs))
 	for i, l := range lvs {
@@ -513,16 +543,9 @@ func writeGrade(w io.Writer, g levelGrade, only int, all bool) {
 			fmt.Fprintf(w, "part %d, %s: waits for part %d\n", p.Number, lower(p.Title), focus)
 		case focus != 0 && !all:
 			fmt.Fprintf(w, "part %d, %s: waits for part %d (%s)\n", p.Number, lower(p.Title), focus, plural(p.Total, "case"))
-		case !p.Ran && focus == 0 && only == 0:
+		case !p.Ran && focus == 0 && only == 0 && firstNotDone(g, p.Number) != 0:
 			// Not played: a part before it is not done (see gradeLevels).
-			before := 0
-			for _, q := range g.Parts {
-				if q.Number < p.Number && !q.Done {
-					before = q.Number
-					break
-				}
-			}
-			fmt.Fprintf(w, "part %d, %s: waits for part %d\n", p.Number, lower(p.Title), before)
+			fmt.Fprintf(w, "part %d, %s: waits for part %d\n", p.Number, lower(p.Title), firstNotDone(g, p.Number))
 		default:
 			if focus == 0 {
 				focus = p.Number
@@ -538,6 +561,16 @@ func writeGrade(w io.Writer, g levelGrade, only int, all bool) {
 		fmt.Fprintf(w, "Level %d is done. make compare-level-%d shows your code beside the reference; make progress shows what comes next.\n", l.Number, l.Number)
 	}
 	fmt.Fprintln(w, summaryLine(g, only, all))
+}
+
+// firstNotDone is the first part before part n that is not done, or 0.
+func firstNotDone(g levelGrade, n int) int {
+	for _, q := range g.Parts {
+		if q.Number < n && !q.Done {
+			return q.Number
+		}
+	}
+	return 0
 }
 
 // missingMethods counts, for each method not implemented yet, the spec
@@ -603,7 +636,7 @@ func writePart(w io.Writer, level int, p partGrade, notImpl map[string]int, all 
 	for _, m := range missing {
 		fmt.Fprintf(w, "  not implemented yet: %s, needed by %s\n", m, plural(notImpl[m], "case"))
 	}
-	if len(p.Blocked) == 0 && p.Reported < p.Total {
+	if p.Ran && len(p.Blocked) == 0 && p.Reported < p.Total {
 		fmt.Fprintf(w, "  not verified: %d of %s reported.\n", p.Reported, plural(p.Total, "case"))
 		if n := len(p.NeedServer); n > 0 {
 			fmt.Fprintf(w, "  %s a real redis-server: make test-level-%d REDIS=1\n", plural(n, "case")+map[bool]string{true: " needs", false: " need"}[n == 1], level)

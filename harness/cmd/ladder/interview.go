@@ -228,18 +228,7 @@ func gradeUpTo(root string, l levels.Level, upTo int) (levelGrade, error) {
 	if upTo == 0 || upTo >= l.Parts[len(l.Parts)-1].Number {
 		return testLevel(root, l, 0)
 	}
-	var nums []string
-	for _, p := range l.Parts {
-		if p.Number <= upTo {
-			nums = append(nums, strconv.Itoa(p.Number))
-		}
-	}
-	run := fmt.Sprintf("^Test/^part_(%s)$", strings.Join(nums, "|"))
-	gs, err := gradeLevels(context.Background(), root, []levels.Level{l}, run)
-	if err != nil {
-		return levelGrade{}, err
-	}
-	return gs[0], nil
+	return gradeThrough(context.Background(), root, l, upTo)
 }
 
 // resetForInterview is the one place interview mode resets a level's stub,

@@ -402,7 +402,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 					if _, after, _ := strings.Cut(run, "-\n"); !strings.HasPrefix(after, broke+"\n\nLevel 1: Hit counter\n") {
 						t.Fatalf("the run does not start with part 1's regression:\n%s", run)
 					}
-					require.Contains(t, run, "part 1, count the last window: 0 of 1 case pass\n")
+					require.Contains(t, run, "part 1, count the last window: 0 of 1 case passes\n")
 					require.NotContains(t, log, "all 2 parts pass")
 					require.Equal(t, "[interview: level 1, part 2 of 2 · 34 min left]", lastLine(&out))
 					if !fixed {

@@ -317,10 +317,16 @@ func TestWatchStatusSaysWhereTheLevelStands(t *testing.T) {
 		"part 2 of 2 in progress": {Level: l, Parts: parts(true, false)},
 		"all 2 parts done":        {Level: l, Parts: parts(true, true)},
 		"does not compile":        {Level: l, Parts: parts(false, false), BuildError: "x.go:1: syntax error"},
-		"did not finish":          {Level: l, Parts: parts(true, false), Broken: []string{"ladder/01-hit-counter: timed out"}},
+		"did not finish":          {Level: l, Parts: parts(false, false), Broken: []string{"ladder/01-hit-counter: timed out"}},
 	} {
 		if got := watchStatus(g); got != want {
 			t.Errorf("watchStatus(%+v) = %q, want %q", g, got, want)
 		}
+	}
+	// A part after one that is done, whose test binary broke.
+	broken := levelGrade{Level: l, Parts: parts(true, false), Broken: []string{"ladder/01-hit-counter: timed out"}}
+	broken.Parts[1].Blocked = broken.Broken
+	if got, want := watchStatus(broken), "part 2 of 2 did not finish"; got != want {
+		t.Errorf("watchStatus(%+v) = %q, want %q", broken, got, want)
 	}
 }

@@ -324,7 +324,11 @@ func watchStatus(g levelGrade) string {
 		return st
 	}
 	for _, p := range g.Parts {
-		if !p.Done {
+		switch {
+		case p.Done:
+		case len(p.Blocked) > 0:
+			return fmt.Sprintf("part %d of %d did not finish", p.Number, len(g.Parts))
+		default:
 			return fmt.Sprintf("part %d of %d in progress", p.Number, len(g.Parts))
 		}
 	}
