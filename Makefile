@@ -32,8 +32,8 @@ FUZZTIME ?= 30s
 test-level-%: ## one level's spec against the learner's code: PART=K for one part, ALL=1 for every case
 	@$(LADDER) test $(if $(PART),--part $(PART)) $(if $(filter 1,$(ALL)),--all) $*
 
-hint-%: ## the next hint of a level
-	@$(LADDER) hint $*
+hint-%: ## the next hint of the part of a level you are on: PART=K for part K's
+	@$(LADDER) hint $(if $(PART),--part $(PART)) $*
 
 hints-%: ## every hint of a level seen so far
 	@$(LADDER) hints $*
