@@ -170,7 +170,10 @@ func migrateCount(root string, l levels.Level, n int) (map[string]int, error) {
 	for _, p := range parts {
 		total += len(p.Hints)
 	}
-	if n < 0 || n > total {
+	if n < 0 {
+		return nil, damaged(fmt.Sprintf("hints_seen gives level %d %d hints, below 0", l.Number, n))
+	}
+	if n > total {
 		return nil, damaged(fmt.Sprintf("hints_seen gives level %d %d hints, and it has %d", l.Number, n, total))
 	}
 	for _, p := range parts {
