@@ -36,8 +36,8 @@ else
 	@$(LADDER) test $(if $(PART),--part $(PART)) $(if $(filter 1,$(ALL)),--all) $*
 endif
 
-hint-%: ## the next hint of a level
-	@$(LADDER) hint $*
+hint-%: ## the next hint of the part of a level you are on: PART=K for part K's
+	@$(LADDER) hint $(if $(PART),--part $(PART)) $*
 
 hints-%: ## every hint of a level seen so far
 	@$(LADDER) hints $*

@@ -99,7 +99,7 @@ var runHere = []struct {
 		return nil
 	}},
 	{regexp.MustCompile(`^make hints?-(\d)$`), func(m []string, out string) error {
-		if !strings.Contains(out, "Level "+m[1]+", hint") && !strings.Contains(out, "hint on level "+m[1]) {
+		if !regexp.MustCompile(`Level `+m[1]+`, part \d+, hint`).MatchString(out) && !strings.Contains(out, "hint on level "+m[1]) {
 			return fmt.Errorf("it showed no hint")
 		}
 		return nil

@@ -167,7 +167,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 	if diff := cmp.Diff(want, sum); diff != "" {
 		t.Errorf("summary mismatch (-want +got):\n%s", diff)
 	}
-	if !strings.Contains(hintOut.String(), "Level 1, hint 1 of 4") || !strings.Contains(hintOut.String(), "this hint counts in its summary") {
+	if !strings.Contains(hintOut.String(), "Level 1, part 1, hint 1 of 3") || !strings.Contains(hintOut.String(), "this hint counts in its summary") {
 		t.Errorf("make hint-1 during the interview printed:\n%s\nwant hint 1, counted", hintOut.String())
 	}
 	for _, line := range []string{

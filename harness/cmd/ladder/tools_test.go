@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/levels"
@@ -40,28 +41,42 @@ func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
 	require.Equal(t, 0, code, out)
 	require.Contains(t, out, "You have not asked for a hint on level 1 yet")
 
-	out, code = runLadder(t, dir, "hint", "1")
+	l, _ := levels.Find("1")
+	parts, err := readHints(dir, l)
+	require.NoError(t, err)
+	hint := func(i int) string { return parts[0].Hints[i-1] }
+	// --part 1 names the part, so that this test grades nothing.
+	out, code = runLadder(t, dir, "hint", "--part", "1", "1")
 	require.Equal(t, 0, code, out)
-	if !strings.HasPrefix(out, "Level 1, hint 1 of 4\n\n## Hint 1\n") || strings.Contains(out, "## Hint 2") {
+	if !strings.HasPrefix(out, "Level 1, part 1, hint 1 of 3\n\n"+hint(1)+"\n") || strings.Contains(out, hint(2)) {
 		t.Errorf("first hint-1 printed:\n%s\nwant hint 1 alone", out)
 	}
-	out, _ = runLadder(t, dir, "hint", "1")
-	if !strings.HasPrefix(out, "Level 1, hint 2 of 4\n\n## Hint 2\n") {
+	out, _ = runLadder(t, dir, "hint", "--part", "1", "1")
+	if !strings.HasPrefix(out, "Level 1, part 1, hint 2 of 3\n\n"+hint(2)+"\n") || !strings.Contains(out, "Still stuck? make hint-1 PART=1 shows the next one.") {
 		t.Errorf("second hint-1 printed:\n%s\nwant hint 2", out)
 	}
 	out, _ = runLadder(t, dir, "hints", "1")
-	if !strings.Contains(out, "the 2 of 4 hints you have seen") || !strings.Contains(out, "## Hint 1") || !strings.Contains(out, "## Hint 2") || strings.Contains(out, "## Hint 3") {
+	if !strings.Contains(out, "the 2 of 4 hints you have seen") || !strings.Contains(out, hint(1)) || !strings.Contains(out, hint(2)) || strings.Contains(out, hint(3)) {
 		t.Errorf("hints-1 after two hints printed:\n%s\nwant hints 1 and 2 only", out)
 	}
 	state, err := os.ReadFile(filepath.Join(dir, ".ladder", "state.json"))
 	require.NoError(t, err)
-	require.Contains(t, string(state), `"1": 2`)
+	require.Contains(t, strings.Join(strings.Fields(string(state)), " "), `"hints_seen": { "1": { "1": 2 } }`)
 
-	for range 2 {
-		runLadder(t, dir, "hint", "1")
+	runLadder(t, dir, "hint", "--part", "1", "1")
+	out, _ = runLadder(t, dir, "hint", "--part", "1", "1")
+	require.Contains(t, out, "You have seen all 3 hints of level 1, part 1")
+	require.Contains(t, out, "read part 1 of ladder/01-hit-counter/README.md again", "a copy without solutions/ does not point there")
+	require.NotContains(t, out, "solutions/")
+
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "solutions/01-hit-counter"), 0o755))
+	out, _ = runLadder(t, dir, "hint", "--part", "1", "1")
+	require.Contains(t, out, "solutions/01-hit-counter has the reference, and make compare-level-1 shows it beside your code.")
+
+	out, code = runLadder(t, dir, "hint", "--part", "3", "1")
+	if code != 2 || !strings.Contains(out, "level 1 has no part 3; its parts are 1 to 2") {
+		t.Errorf("hint --part 3 1 = exit %d, %q; want exit 2 and no part 3", code, out)
 	}
-	out, _ = runLadder(t, dir, "hint", "1")
-	require.Contains(t, out, "You have seen all 4 hints of level 1")
 }
 
 func TestLevelArgumentsAreChecked(t *testing.T) {

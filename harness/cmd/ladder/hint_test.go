@@ -1,0 +1,203 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/stretchr/testify/require"
+)
+
+// Every HINTS.md has one section per part of the registry, in order, under
+// the registry's title, each with at least one hint: readHints checks
+// all of that.
+func TestEveryHintsFileHasASectionPerPart(t *testing.T) {
+	root := repoRoot(t)
+	for _, l := range levels.All {
+		parts, err := readHints(root, l)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		for i, p := range parts {
+			if want := l.Parts[i]; p.Number != want.Number || p.Title != want.Title || len(p.Hints) == 0 {
+				t.Errorf("level %d: section %d is part %d %q with %d hints, want part %d %q with at least one", l.Number, i+1, p.Number, p.Title, len(p.Hints), want.Number, want.Title)
+			}
+			for j, h := range p.Hints {
+				if h == "" || strings.Contains(h, "## ") {
+					t.Errorf("level %d, part %d, hint %d is %q: want text and no heading", l.Number, p.Number, j+1, h)
+				}
+			}
+		}
+	}
+}
+
+func TestReadHintsRefusesAFileOutOfStepWithTheRegistry(t *testing.T) {
+	l, _ := levels.Find("1")
+	for name, text := range map[string]string{
+		"hints not in parts": "# Hints\n\n## Hint 1\n\nA queue.\n",
+		"a part missing":     "## Part 1: Count the last window\n\n### Hint 1\n\nA queue.\n",
+		"a wrong title":      "## Part 1: Count the last window\n\n### Hint 1\n\nA.\n\n## Part 2: Faster\n\n### Hint 1\n\nB.\n",
+		"a part with none":   "## Part 1: Count the last window\n\n### Hint 1\n\nA.\n\n## Part 2: A million hits a second\n\nNothing.\n",
+		"hints misnumbered":  "## Part 1: Count the last window\n\n### Hint 2\n\nA.\n\n## Part 2: A million hits a second\n\n### Hint 1\n\nB.\n",
+	} {
+		root := t.TempDir()
+		require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
+		addFile(t, root, l.Dir+"/HINTS.md", text)
+		if _, err := readHints(root, l); err == nil || !strings.Contains(err.Error(), "ladder/01-hit-counter/HINTS.md") {
+			t.Errorf("%s: readHints = %v, want an error naming the file", name, err)
+		}
+	}
+}
+
+// A state.json the ladder did not write is one line of error and exit 1,
+// never a panic, and never a number used to index the hints.
+func TestHostileStateIsAnErrorNotAPanic(t *testing.T) {
+	dir := copyLadder(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".ladder"), 0o755))
+	for _, text := range []string{
+		`{"hints_seen":{"1":-3}}`,
+		`{"hints_seen":{"1":99}}`,
+		`{"hints_seen":{"1":{"1":-1}}}`,
+		`{"hints_seen":{"1":{"1":4}}}`,
+		`{"hints_seen":{"1":{"3":1}}}`,
+		`{"hints_seen":{"1":{"x":1}}}`,
+		`{"hints_seen":{"9":{"1":1}}}`,
+		`{"hints_seen":{"01":{"1":1}}}`,
+		`{"hints_seen":{"1":"two"}}`,
+		`{"hints_seen":{"1":{"1":1.5}}}`,
+		`{"hints_seen":[1,2]}`,
+		`{"hints_seen":{"1":{"1":1}`,
+		`{"on_part":{"1":{"files":"x","part":7}}}`,
+		`{"interview":{"level":1,"part":5,"until":"2999-01-01T00:00:00Z"}}`,
+		`{"interview":{"level":12,"part":1,"until":"2999-01-01T00:00:00Z"}}`,
+		`{"interview":{"level":1,"part":1,"until":"2999-01-01T00:00:00Z","hints":{"1":-2}}}`,
+		`{"interview":{"level":1,"part":1,"until":"soon"}}`,
+		`[]`,
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, ".ladder", "state.json"), []byte(text), 0o644))
+		for _, args := range [][]string{{"hint", "1"}, {"hint", "--part", "2", "1"}, {"hints", "1"}} {
+			out, code := runLadder(t, dir, args...)
+			want := ".ladder/state.json is damaged ("
+			if code != 1 || !strings.HasPrefix(out, want) || !strings.HasSuffix(out, "; delete .ladder/state.json to start the hints afresh\n") || strings.Count(out, "\n") != 1 {
+				t.Errorf("ladder %s with state %s = exit %d, %q; want exit 1 and one line saying what to delete", strings.Join(args, " "), text, code, out)
+			}
+		}
+	}
+}
+
+// A count from before hints came in parts is read as that many hints,
+// in order over the parts.
+func TestAnOldCountIsSeenInOrderOverTheParts(t *testing.T) {
+	dir := copyLadder(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".ladder"), 0o755))
+	addFile(t, dir, ".ladder/state.json", `{"hints_seen":{"1":4}}`)
+	s, err := loadState(dir)
+	require.NoError(t, err)
+	require.Equal(t, map[string]int{"1": 3, "2": 1}, s.HintsSeen["1"], "level 1 has 3 hints in part 1, then 1 in part 2")
+	out, code := runLadder(t, dir, "hint", "--part", "2", "1")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "You have seen all 1 hint of level 1, part 2.")
+}
+
+func TestHintGoesToThePartYouAreOn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs level 2's tests on a copy of the ladder")
+	}
+	dir := copyRepo(t, "ladder/02-logger-limiter")
+	// Part 1 done: right answers. Part 2 not: it never forgets a message.
+	addFile(t, dir, "ladder/02-logger-limiter/logger.go", `package logger
+
+import "time"
+
+type Logger struct {
+	interval time.Duration
+	printed  map[string]time.Time
+}
+
+func New(interval time.Duration) *Logger {
+	if interval <= 0 {
+		panic("logger: interval " + interval.String() + " is not positive")
+	}
+	return &Logger{interval: interval, printed: map[string]time.Time{}}
+}
+
+func (l *Logger) ShouldPrint(now time.Time, message string) bool {
+	if p, ok := l.printed[message]; ok && now.Before(p.Add(l.interval)) {
+		return false
+	}
+	l.printed[message] = now
+	return true
+}
+
+func (l *Logger) Len() int { return len(l.printed) }
+`)
+	l, _ := levels.Find("2")
+	parts, err := readHints(dir, l)
+	require.NoError(t, err)
+	part2 := parts[1]
+
+	out, code := runLadder(t, dir, "hint", "2")
+	require.Equal(t, 0, code, out)
+	want := "Checking which part of level 2 you are on…\n" + hintHeading(l, part2, 1) + "\n\n" + part2.Hints[0] + "\n"
+	require.True(t, strings.HasPrefix(out, want), "ladder hint 2 printed:\n%s\nwant it to start:\n%s", out, want)
+	require.Contains(t, out, "Level 2, part 2, hint 1 of ")
+
+	// The level's files have not changed: no grading, the next hint.
+	out, _ = runLadder(t, dir, "hint", "2")
+	require.True(t, strings.HasPrefix(out, hintHeading(l, part2, 2)+"\n"), "a second ladder hint 2 printed:\n%s\nwant part 2's hint 2, without grading", out)
+
+	// Part 1's hints on request, and all of them seen.
+	for i := range parts[0].Hints {
+		out, _ = runLadder(t, dir, "hint", "2", "--part", "1")
+		require.True(t, strings.HasPrefix(out, hintHeading(l, parts[0], i+1)+"\n"), "ladder hint 2 --part 1 printed:\n%s", out)
+	}
+	out, _ = runLadder(t, dir, "hint", "--part=1", "2")
+	require.Contains(t, out, "You have seen all 2 hints of level 2, part 1. make hints-2 shows them again; read part 1 of ladder/02-logger-limiter/README.md again")
+	require.NotContains(t, out, "solutions/", "a copy without solutions/ does not point there")
+
+	out, _ = runLadder(t, dir, "hints", "2")
+	for _, h := range []string{hintHeading(l, parts[0], 1), hintHeading(l, parts[0], 2), hintHeading(l, part2, 1), hintHeading(l, part2, 2)} {
+		require.Contains(t, out, "\n"+h+"\n\n")
+	}
+	require.NotContains(t, out, hintHeading(l, part2, 3))
+	require.True(t, strings.Index(out, hintHeading(l, parts[0], 2)) < strings.Index(out, hintHeading(l, part2, 1)), "hints-2 shows part 1 before part 2:\n%s", out)
+
+	data, err := os.ReadFile(filepath.Join(dir, ".ladder", "state.json"))
+	require.NoError(t, err)
+	var s state
+	require.NoError(t, json.Unmarshal(data, &s))
+	require.Equal(t, map[string]int{"1": 2, "2": 2}, s.HintsSeen["2"])
+	require.Equal(t, 2, s.OnPart["2"].Part)
+
+	// An edit grades again.
+	f := filepath.Join(dir, "ladder/02-logger-limiter/logger.go")
+	edit(t, f, "func (l *Logger) Len()", "// Len is how many messages it keeps.\nfunc (l *Logger) Len()")
+	out, _ = runLadder(t, dir, "hint", "2")
+	require.True(t, strings.HasPrefix(out, "Checking which part of level 2 you are on…\n"+hintHeading(l, part2, 3)), "after an edit, ladder hint 2 printed:\n%s", out)
+}
+
+// During a mock interview a hint counts in the part it is of, and the
+// part the interview is on needs no grading.
+func TestAnInterviewHintCountsInItsOwnPart(t *testing.T) {
+	dir := copyLadder(t)
+	run := &interviewRun{Level: 1, Part: 2, Until: time.Now().Add(time.Hour), Hints: map[string]int{}}
+	require.NoError(t, saveState(dir, state{HintsSeen: map[string]map[string]int{"1": {"1": 3}}, Interview: run}))
+
+	out, code := runLadder(t, dir, "hint", "1")
+	require.Equal(t, 0, code, out)
+	require.True(t, strings.HasPrefix(out, "Level 1, part 2, hint 1 of 1\n"), "hint 1 during part 2 of an interview printed:\n%s", out)
+	out, code = runLadder(t, dir, "hint", "--part", "1", "1")
+	require.Equal(t, 0, code, out)
+	require.True(t, strings.HasPrefix(out, "Level 1, part 1, hint 1 of 3\n"), "an interview's hints start again from the first:\n%s", out)
+	require.Contains(t, out, "this hint counts in its summary")
+
+	s, err := loadState(dir)
+	require.NoError(t, err)
+	require.Equal(t, map[string]int{"1": 1, "2": 1}, s.Interview.Hints, "each hint counts in its own part")
+	require.Equal(t, map[string]int{"1": 3, "2": 1}, s.HintsSeen["1"])
+}
