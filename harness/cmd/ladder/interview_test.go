@@ -502,7 +502,7 @@ func TestARecordWhoseProcessIsGoneIsStale(t *testing.T) {
 	l, _ := levels.Find("6")
 	require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
 	copyTree(t, filepath.Join(repoRoot(t), l.Dir, "HINTS.md"), filepath.Join(root, l.Dir, "HINTS.md"))
-	require.NoError(t, saveState(root, state{HintsSeen: map[string]int{}, Interview: &interviewRun{Level: 6, Until: now.Add(30 * time.Minute), PID: gone}}))
+	require.NoError(t, saveState(root, state{HintsSeen: map[string]map[string]int{}, Interview: &interviewRun{Level: 6, Part: 1, Until: now.Add(30 * time.Minute), PID: gone}}))
 	var hintOut, errOut bytes.Buffer
 	require.Equal(t, 0, cmdHint(root, []string{"6"}, &hintOut, &errOut), errOut.String())
 	require.NotContains(t, hintOut.String(), "You are in a mock interview")

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/levels"
