@@ -641,7 +641,7 @@ var refusals = []row{
 		Probe: refuses("PerClient.Per"),
 	},
 	{
-		Name: "a negative Per is refused", Part: 1, Arg: only(token(5, -sec)),
+		Name: "a negative Per is refused", Part: 1, Arg: only(fixed(5, -sec)),
 		Probe: refuses("PerClient.Per"),
 	},
 	{
