@@ -77,7 +77,20 @@ func redisOnly(newT redisCtor, b *backend) []timeline.Case[Throttler] {
 				PerClient: fixed(3, minute),
 				Groups:    []limits.Group{group("team", token(5, minute), "alice", "bob")},
 			},
-			probe: func(_ syncThrottler, clk *clock.Fake) error { return oneRoundTrip(newT, b, clk) },
+			probe: func(_ syncThrottler, clk *clock.Fake) error { return oneRoundTrip(newT, b, clk, false) },
+		},
+		{
+			// TIME belongs in the script, not in a round trip of its own.
+			name: "one round trip per decision, on the server's time", part: 6,
+			cfg: limits.Config{
+				PerClient: fixed(3, minute),
+				Groups:    []limits.Group{group("team", token(5, minute), "alice", "bob")},
+			},
+			probe: func(_ syncThrottler, clk *clock.Fake) error { return oneRoundTrip(newT, b, clk, true) },
+		},
+		{
+			name: "the script is sent once, then called by its SHA1", part: 6, cfg: only(fixed(3, minute)),
+			probe: func(_ syncThrottler, clk *clock.Fake) error { return scriptSentOnce(newT, b, clk) },
 		},
 		{
 			// The README's SCRIPT FLUSH example.
@@ -358,8 +371,10 @@ func scriptFlush(b *backend) call {
 
 // oneRoundTrip counts the commands of 200 decisions, allowed and denied,
 // by a client in a group and one in none: after the first (which may
-// have to send the script), each is exactly one.
-func oneRoundTrip(newT redisCtor, b *backend, clk *clock.Fake) error {
+// have to send the script), each is exactly one. With serverTime, the
+// throttler has no harness clock and reads the server's TIME, which must
+// happen inside the script, in the same round trip.
+func oneRoundTrip(newT redisCtor, b *backend, clk *clock.Fake, serverTime bool) error {
 	counter := &commandCounter{}
 	rdb := newClient(b.addr)
 	defer rdb.Close()
@@ -368,7 +383,12 @@ func oneRoundTrip(newT redisCtor, b *backend, clk *clock.Fake) error {
 		PerClient: fixed(3, minute),
 		Groups:    []limits.Group{group("team", token(5, minute), "alice", "bob")},
 	}
-	th, err := newT(rdb, cfg, redisOpts{prefix: b.prefix(), clk: clk})
+	o := redisOpts{prefix: b.prefix(), clk: clk}
+	on := "on the harness clock"
+	if serverTime {
+		o.clk, on = nil, "on the server's TIME"
+	}
+	th, err := newT(rdb, cfg, o)
 	if err != nil {
 		return fmt.Errorf("calling New: %v", err)
 	}
@@ -388,7 +408,53 @@ func oneRoundTrip(newT redisCtor, b *backend, clk *clock.Fake) error {
 		}
 	}
 	if trips, names := counter.reset(); trips != decisions {
-		return fmt.Errorf("%d decisions took %d round trips (%v), want exactly %d: one atomic script call each", decisions, trips, names, decisions)
+		return fmt.Errorf("%d decisions %s took %d round trips (%v), want exactly %d: one atomic script call each", decisions, on, trips, names, decisions)
+	}
+	return nil
+}
+
+// scriptSentOnce empties the script cache, then counts the commands of 50
+// decisions by a new throttler: the script's source goes to Redis once
+// (EVAL, or SCRIPT LOAD), and every other call is EVALSHA, which sends
+// 40 bytes of SHA1 where EVAL sends the whole script.
+func scriptSentOnce(newT redisCtor, b *backend, clk *clock.Fake) error {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	if err := b.rdb.ScriptFlush(ctx).Err(); err != nil {
+		return fmt.Errorf("SCRIPT FLUSH: %v", err)
+	}
+	counter := &commandCounter{}
+	rdb := newClient(b.addr)
+	defer rdb.Close()
+	// A PING first, so that the connection's own handshake (HELLO,
+	// CLIENT SETINFO) is over before the counting starts.
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("PING: %v", err)
+	}
+	rdb.AddHook(counter)
+	th, err := newT(rdb, only(fixed(3, minute)), redisOpts{prefix: b.prefix(), clk: clk})
+	if err != nil {
+		return fmt.Errorf("calling New: %v", err)
+	}
+	s := syncThrottler{th: th}
+	const decisions = 50
+	for i := range decisions {
+		clk.Set(clock.Epoch.Add(time.Duration(i) * sec))
+		s.Allow(fmt.Sprintf("client-%d", i%5))
+	}
+	_, names := counter.reset()
+	sent := 0
+	for name, count := range names {
+		switch name {
+		case "EVALSHA", "EVALSHA_RO":
+		case "EVAL", "EVAL_RO", "SCRIPT":
+			sent += count
+		default:
+			return fmt.Errorf("New and %d decisions after a SCRIPT FLUSH sent the commands %v, want only EVALSHA, and the source once: %s is neither", decisions, names, name)
+		}
+	}
+	if sent > 1 {
+		return fmt.Errorf("New and %d decisions after a SCRIPT FLUSH sent the commands %v: the source went %d times, want once, then EVALSHA", decisions, names, sent)
 	}
 	return nil
 }
