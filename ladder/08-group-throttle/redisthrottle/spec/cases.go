@@ -852,23 +852,76 @@ func badRedisConfig(newT redisCtor, b *backend, cfg limits.Config, field string)
 	}
 }
 
+// ServerCase names a case that needs a real redis-server, which the
+// spec skips where there is none.
+type ServerCase struct {
+	Name string
+	Part int
+}
+
+// ServerCases are the cases that need a real redis-server: those that
+// kill one, which run when redis-server is on the PATH, and the one that
+// pauses one, which also needs REDIS_ADDR set. Nothing is started to list
+// them.
+func ServerCases() []ServerCase {
+	var out []ServerCase
+	for _, o := range killedServerOpts {
+		out = append(out, ServerCase{killedServerName(o), 8})
+	}
+	return append(out, ServerCase{pausedServerName, 8})
+}
+
+// ServerCommand is how to run the cases of ServerCases.
+const ServerCommand = "make test-level-8 REDIS=1"
+
+// skipServerCases skips t, which would run count of ServerCases, with a
+// message that says how many and how to run them; the log says why not
+// here.
+func skipServerCases(t *testing.T, count int, why string) {
+	t.Helper()
+	t.Log("skipped: " + why)
+	t.Skip(serverSkipMessage(count))
+}
+
+// serverSkipMessage is "3 cases need a real redis-server: " and the
+// command that runs them.
+func serverSkipMessage(count int) string {
+	noun := "cases need"
+	if count == 1 {
+		noun = "case needs"
+	}
+	return fmt.Sprintf("%d %s a real redis-server: %s", count, noun, ServerCommand)
+}
+
+// killedServerOpts are the options of the cases that kill a server.
+var killedServerOpts = []redisOpts{{}, {failOpen: true}, {failClosed: 3 * sec}}
+
+// killedServerName is the name of the case that kills a server with o.
+func killedServerName(o redisOpts) string {
+	name := "a killed redis-server: an error within the deadline"
+	switch {
+	case o.failOpen:
+		name += ", failing open"
+	case o.failClosed > 0:
+		name += ", failing closed"
+	}
+	return name
+}
+
+// pausedServerName is the name of the case that pauses a server.
+const pausedServerName = "a paused redis-server: each call ends by its deadline and is charged at most once"
+
 // ownServerCases start a redis-server of their own and kill it mid-run.
 // Without redis-server on the PATH, the test is skipped.
 func ownServerCases(t *testing.T, newT redisCtor) []timeline.Case[Throttler] {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
-		t.Skip("no redis-server on the PATH: the cases that kill a real server are skipped (make test-redis installs one)")
+		skipServerCases(t, len(killedServerOpts), "no redis-server on the PATH")
 	}
 	var out []timeline.Case[Throttler]
 	servers := map[string]*redisServer{} // by address; the cases run one at a time
-	for _, o := range []redisOpts{{}, {failOpen: true}, {failClosed: 3 * sec}} {
-		name := "a killed redis-server: an error within the deadline"
-		switch {
-		case o.failOpen:
-			name += ", failing open"
-		case o.failClosed > 0:
-			name += ", failing closed"
-		}
+	for _, o := range killedServerOpts {
+		name := killedServerName(o)
 		out = append(out, timeline.Case[Throttler]{
 			Name: name, Part: 8, Setup: "New(client of a redis-server started for this case, PerClient: FixedWindow 5 per 1m0s)", Clocked: true,
 			New: func(clk clock.Clock) Throttler {
@@ -906,15 +959,15 @@ func ownServerCases(t *testing.T, newT redisCtor) []timeline.Case[Throttler] {
 func pausedServerCases(t *testing.T, newT redisCtor) []timeline.Case[Throttler] {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
-		t.Skip("no redis-server on the PATH: the cases that pause a real server are skipped (make test-redis installs one)")
+		skipServerCases(t, 1, "no redis-server on the PATH")
 	}
 	if !canPause {
-		t.Skip("processes cannot be paused with SIGSTOP here")
+		skipServerCases(t, 1, "processes cannot be paused with SIGSTOP here")
 	}
 	cfg := only(fixed(100, minute))
 	var srv *redisServer
 	return []timeline.Case[Throttler]{{
-		Name: "a paused redis-server: each call ends by its deadline and is charged at most once", Part: 8,
+		Name: pausedServerName, Part: 8,
 		Setup:   "New(a go-redis client with its default options, of a redis-server started for this case, PerClient: FixedWindow 100 per 1m0s)",
 		Clocked: true,
 		New: func(clk clock.Clock) Throttler {
