@@ -59,7 +59,9 @@ func TestREADMEErrorMessagesPass(t *testing.T) {
 			t.Errorf("the README's example error %q names %s, which no refusal case checks", msg, field)
 			continue
 		}
-		saying := func(redis.UniversalClient, limits.Config, redisOpts) (RedisThrottler, error) { return nil, errors.New(msg) }
+		saying := func(redis.UniversalClient, limits.Config, redisOpts) (RedisThrottler, error) {
+			return nil, errors.New(msg)
+		}
 		found := false
 		for _, o := range timeline.PlayAll(redisOnly(saying, b)) {
 			if o.Case != name {
