@@ -192,6 +192,11 @@ func redisOnly(newT redisCtor, b *backend) []timeline.Case[Throttler] {
 			name: "8 goroutines and 4 throttlers keep a group all or nothing", part: 6, cfg: groupCfg,
 			probe: onFleet(newT, b, groupCfg, groupProbe),
 		},
+		{
+			// Every case runs under a prefix of its own: part 6 needs it.
+			name: "the prefix namespaces every key", part: 6, cfg: team,
+			probe: func(_ syncThrottler, clk *clock.Fake) error { return prefixNamespaces(newT, b, clk, team) },
+		},
 
 		// Part 7: keys.
 		{
@@ -214,10 +219,6 @@ func redisOnly(newT redisCtor, b *backend) []timeline.Case[Throttler] {
 		{
 			name: "every key has a TTL", part: 7, cfg: team,
 			probe: func(_ syncThrottler, clk *clock.Fake) error { return everyKeyExpires(newT, b, clk) },
-		},
-		{
-			name: "the prefix namespaces every key", part: 7, cfg: team,
-			probe: func(_ syncThrottler, clk *clock.Fake) error { return prefixNamespaces(newT, b, clk, team) },
 		},
 
 		// Part 8: faults.

@@ -228,7 +228,7 @@ func patientCases(t *testing.T) {
 // more than two buckets.
 func FuzzRedis[T RedisThrottler, O any](f *testing.F, newThrottler func(redis.UniversalClient, limits.Config, ...O) (T, error), opts RedisOptions[O]) {
 	b := miniBackend(f)
-	throttlespec.FuzzWithout(f, b.syncCtor(eraseRedis(newThrottler, opts)), redisSkips)
+	throttlespec.FuzzWithout(f, b.syncCtor(eraseRedis(newThrottler, opts)), redisSkips, 6)
 }
 
 // callTimeout bounds each call a timeline makes.
