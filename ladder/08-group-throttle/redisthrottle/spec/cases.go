@@ -451,11 +451,11 @@ func scriptSentOnce(newT redisCtor, b *backend, clk *clock.Fake) error {
 		case "EVAL", "EVAL_RO", "SCRIPT":
 			sent += count
 		default:
-			return fmt.Errorf("New and %d decisions after a SCRIPT FLUSH sent the commands %v, want only EVALSHA, and the source once: %s is neither", decisions, names, name)
+			return fmt.Errorf("after a SCRIPT FLUSH, New and %d decisions sent the commands %v, want only EVALSHA, and the source once: %s is neither", decisions, names, name)
 		}
 	}
 	if sent > 1 {
-		return fmt.Errorf("New and %d decisions after a SCRIPT FLUSH sent the commands %v: the source went %d times, want once, then EVALSHA", decisions, names, sent)
+		return fmt.Errorf("after a SCRIPT FLUSH, New and %d decisions sent the commands %v: the source went %d times, want once, then EVALSHA", decisions, names, sent)
 	}
 	return nil
 }
