@@ -592,6 +592,10 @@ func part5() []row {
 			Name: "a busy client is never reset by a flood of new clients", Part: 5, Arg: only(token(10, minute)),
 			Probe: busyClientKept,
 		}),
+		needs(InProcess|UsesLen, row{
+			Name: "Len is safe beside Allow from 8 goroutines", Part: 5, Arg: only(fixed(5, minute)),
+			Probe: lenBesideAllow,
+		}),
 		needs(UsesLen, row{
 			// The README's Len example.
 			Name: "Len counts only clients and groups with recent requests", Part: 5,
@@ -641,7 +645,7 @@ var refusals = []row{
 		Probe: refuses("PerClient.Per"),
 	},
 	{
-		Name: "a negative Per is refused", Part: 1, Arg: only(token(5, -sec)),
+		Name: "a negative Per is refused", Part: 1, Arg: only(fixed(5, -sec)),
 		Probe: refuses("PerClient.Per"),
 	},
 	{

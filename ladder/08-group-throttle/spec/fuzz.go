@@ -27,14 +27,60 @@ func Fuzz[T Throttler](f *testing.F, newThrottler func(c clock.Clock, cfg limits
 }
 
 func addFuzzSeeds(f *testing.F) {
-	f.Add([]byte{1, 3, 2, 0, 1, 0, 2, 2, 5, 1, 0, 6, 0, 1, 7, 1, 4, 7, 0, 9})
-	f.Add([]byte{0, 2, 1, 0, 2, 1, 0, 0, 3, 0, 3, 1, 1, 0, 8, 2, 0, 2, 6, 0, 10})
-	f.Add([]byte{2, 4, 0, 1, 1, 4, 1, 5, 2, 0, 0, 1, 3, 0, 2, 4, 9, 1, 1, 8, 0, 2})
-	f.Add([]byte{1, 5, 2, 4, 0, 1, 4, 0, 0, 5, 0, 2, 0, 6, 1, 0, 7, 1, 0, 7, 1, 0, 10, 2, 0})
+	for _, seed := range fuzzSeeds {
+		f.Add(seed)
+	}
+}
+
+// fuzzSeeds are the fuzz target's seed inputs.
+var fuzzSeeds = [][]byte{
+	{1, 3, 2, 0, 1, 0, 2, 2, 5, 1, 0, 6, 0, 1, 7, 1, 4, 7, 0, 9},
+	{0, 2, 1, 0, 2, 1, 0, 0, 3, 0, 3, 1, 1, 0, 8, 2, 0, 2, 6, 0, 10},
+	{2, 4, 0, 1, 1, 4, 1, 5, 2, 0, 0, 1, 3, 0, 2, 4, 9, 1, 1, 8, 0, 2},
+	{1, 5, 2, 4, 0, 1, 4, 0, 0, 5, 0, 2, 0, 6, 1, 0, 7, 1, 0, 7, 1, 0, 10, 2, 0},
 	// Long limits near the ends of the range.
-	f.Add([]byte{0, 0, 3, 1, 1, 4, 0, 2, 2, 2, 0, 1, 5, 0, 2, 7, 1, 1, 12, 0, 0, 0, 2, 9, 2, 1})
-	f.Add([]byte{1, 1, 4, 1, 0, 2, 3, 4, 1, 3, 0, 0, 11, 1, 2, 8, 0, 0, 13, 2, 1, 0, 0, 1})
-	f.Add([]byte{2, 6, 5, 1, 7, 6, 5, 2, 200, 17, 3, 9, 44, 1, 0, 5, 0, 0, 10, 1, 0, 0, 12, 2, 3})
+	{0, 0, 3, 1, 1, 4, 0, 2, 2, 2, 0, 1, 5, 0, 2, 7, 1, 1, 12, 0, 0, 0, 2, 9, 2, 1},
+	{1, 1, 4, 1, 0, 2, 3, 4, 1, 3, 0, 0, 11, 1, 2, 8, 0, 0, 13, 2, 1, 0, 0, 1},
+	{2, 6, 5, 1, 7, 6, 5, 2, 200, 17, 3, 9, 44, 1, 0, 5, 0, 0, 10, 1, 0, 0, 12, 2, 3},
+}
+
+// fuzzSeedCases are the fuzz target's seeds as cases, named "fuzz seed 1"
+// and on, so that a test can check each seed's part.
+func fuzzSeedCases(newThrottler ctor, skip Feature) []timeline.Case[Throttler] {
+	out := make([]timeline.Case[Throttler], len(fuzzSeeds))
+	for i, seed := range fuzzSeeds {
+		out[i] = fuzzCase(newThrottler, seed, skip)
+		out[i].Name = fmt.Sprintf("fuzz seed %d", i+1)
+	}
+	return out
+}
+
+// partOf is the lowest part whose features cfg needs: a sliding window
+// anywhere is part 2, a token bucket part 3, a group part 4. A fuzz
+// timeline only calls AllowN, which every part has.
+func partOf(cfg limits.Config) int {
+	part := 1
+	for _, l := range configLimits(cfg) {
+		switch l.Algorithm {
+		case limits.SlidingWindow:
+			part = max(part, 2)
+		case limits.TokenBucket:
+			part = max(part, 3)
+		}
+	}
+	if len(cfg.Groups) > 0 {
+		part = max(part, 4)
+	}
+	return part
+}
+
+// configLimits are every limit of cfg: the clients' and each group's.
+func configLimits(cfg limits.Config) []limits.Limit {
+	out := []limits.Limit{cfg.PerClient}
+	for _, g := range cfg.Groups {
+		out = append(out, g.Limit)
+	}
+	return out
 }
 
 var (
@@ -135,7 +181,7 @@ func fuzzCase(newThrottler ctor, data []byte, skip Feature) timeline.Case[Thrott
 		clk.Set(clock.Epoch.Add(time.Duration(now)))
 		ss = append(ss, at(time.Duration(now), allowN(client, n, m.AllowN(client, n))))
 	}
-	return clocked(newThrottler).Case(row{Name: "fuzz", Part: 1, Arg: cfg, Steps: ss})
+	return clocked(newThrottler).Case(row{Name: "fuzz", Part: partOf(cfg), Arg: cfg, Steps: ss})
 }
 
 // addSat is a+b, held inside the int64 range.

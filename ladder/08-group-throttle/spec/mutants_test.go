@@ -247,18 +247,43 @@ func partCases(newThrottler ctor, part int) []timeline.Case[Throttler] {
 	return out
 }
 
-// TestSpecCatchesRaces checks that part 5 catches a throttler with no
-// lock at all. Its mistake shows as a data race, which the race detector
-// reports by failing the whole test binary, and sometimes as a crash
-// ("concurrent map writes"), so the concurrent cases of part 5 run against
-// it in a child process built with -race.
+// TestSpecCatchesRaces checks that part 5 catches throttlers whose
+// mistake shows as a data race, which the race detector reports by
+// failing the whole test binary, and sometimes as a crash ("concurrent map
+// writes"), so their cases run in a child process built with -race. Each
+// mutant is a subtest of its own, so that the child runs that one alone.
 func TestSpecCatchesRaces(t *testing.T) {
-	mutation.CaughtUnderRace(t, "an unsynchronised map", func(t *testing.T) {
-		unsynchronised := func(c clock.Clock, cfg limits.Config) (Throttler, error) { return newCore(c, cfg, newPlainBook) }
-		for _, c := range partCases(unsynchronised, 5) {
-			if strings.Contains(c.Name, "goroutines") || strings.Contains(c.Name, "concurrency") {
-				timeline.Play(c)
+	t.Run("no lock", func(t *testing.T) {
+		mutation.CaughtUnderRace(t, "an unsynchronised map", func(t *testing.T) {
+			unsynchronised := func(c clock.Clock, cfg limits.Config) (Throttler, error) { return newCore(c, cfg, newPlainBook) }
+			for _, c := range partCases(unsynchronised, 5) {
+				if strings.Contains(c.Name, "goroutines") || strings.Contains(c.Name, "concurrency") {
+					timeline.Play(c)
+				}
 			}
-		}
+		})
 	})
+	t.Run("Len without the lock", func(t *testing.T) {
+		mutation.CaughtUnderRace(t, "Len reads the table without the lock", func(t *testing.T) {
+			for _, c := range partCases(withUnlockedLen, 5) {
+				if c.Name == "Len is safe beside Allow from 8 goroutines" {
+					timeline.Play(c)
+				}
+			}
+		})
+	})
+}
+
+// unlockedLen is the model with a Len that takes no lock: AllowN is safe,
+// Len beside it is not.
+type unlockedLen struct{ *model }
+
+func (u unlockedLen) Len() int { return u.core.Len() }
+
+func withUnlockedLen(c clock.Clock, cfg limits.Config) (Throttler, error) {
+	m, err := newModel(c, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return unlockedLen{m}, nil
 }

@@ -187,3 +187,48 @@ func busyClientKept(th Throttler, e env) error {
 	}
 	return nil
 }
+
+// lenBesideAllow calls Len from 4 goroutines while 4 others send one
+// request each from 100 new clients, at one instant. The clock stands
+// still, so no state becomes fresh: each Len counts the clients whose
+// request is done, at least every one done before Len began, so one
+// goroutine's readings never fall, and at the end Len is 400. A Len that
+// reads the table without its lock is what the race detector finds here.
+func lenBesideAllow(th Throttler, e env) error {
+	const writers, each, readers, reads = 4, 100, 4, 20
+	e.Clock.Set(clock.Epoch)
+	wrong := make([]string, writers+readers)
+	timeline.Parallel(writers+readers, func(g int) {
+		if g < writers {
+			for i := range each {
+				name := fmt.Sprintf("len-%d-%d", g, i)
+				if d := th.Allow(name); d != ok(4) && wrong[g] == "" {
+					wrong[g] = fmt.Sprintf("Allow(%q) = %v for a new client, want %v", name, d, ok(4))
+				}
+			}
+			return
+		}
+		last := 0
+		for range reads {
+			n, isInt := lenOf(th).(int)
+			switch {
+			case !isInt:
+				wrong[g] = fmt.Sprint(lenOf(th))
+				return
+			case n < last || n > writers*each:
+				wrong[g] = fmt.Sprintf("Len() = %d after Len() = %d in the same goroutine, while new clients asked: want from %d to %d", n, last, last, writers*each)
+				return
+			}
+			last = n
+		}
+	})
+	for _, w := range wrong {
+		if w != "" {
+			return fmt.Errorf("at t=0s, with %d goroutines calling Allow and %d calling Len: %s", writers, readers, w)
+		}
+	}
+	if n := lenOf(th); n != writers*each {
+		return fmt.Errorf("at t=0s, Len() = %v after %d new clients asked once each, want %d", n, writers*each, writers*each)
+	}
+	return nil
+}

@@ -19,13 +19,28 @@ func Cases[T Throttler](newThrottler func(c clock.Clock, cfg limits.Config) (T, 
 	return cases(erase(newThrottler), skip)
 }
 
-// FuzzWithout is Fuzz on timelines that need none of the features in skip.
-func FuzzWithout[T Throttler](f *testing.F, newThrottler func(c clock.Clock, cfg limits.Config) (T, error), skip Feature) {
+// FuzzWithout is Fuzz on timelines that need none of the features in
+// skip, each labelled part: the Redis form's part 6, where every timeline
+// of parts 1 to 4 belongs.
+func FuzzWithout[T Throttler](f *testing.F, newThrottler func(c clock.Clock, cfg limits.Config) (T, error), skip Feature, part int) {
 	addFuzzSeeds(f)
 	newT := erase(newThrottler)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		timeline.RunCase(t, fuzzCase(newT, data, skip))
+		c := fuzzCase(newT, data, skip)
+		c.Part = part
+		timeline.RunCase(t, c)
 	})
+}
+
+// FuzzSeedCases are the fuzz target's seeds as cases, named "fuzz seed 1"
+// and on, on timelines that need none of the features in skip, each
+// labelled part, so that a spec can check its seeds' part.
+func FuzzSeedCases[T Throttler](newThrottler func(c clock.Clock, cfg limits.Config) (T, error), skip Feature, part int) []timeline.Case[Throttler] {
+	cs := fuzzSeedCases(erase(newThrottler), skip)
+	for i := range cs {
+		cs[i].Part = part
+	}
+	return cs
 }
 
 // GroupUnderConcurrency returns part 5's check that a group stays all or

@@ -77,7 +77,20 @@ func redisOnly(newT redisCtor, b *backend) []timeline.Case[Throttler] {
 				PerClient: fixed(3, minute),
 				Groups:    []limits.Group{group("team", token(5, minute), "alice", "bob")},
 			},
-			probe: func(_ syncThrottler, clk *clock.Fake) error { return oneRoundTrip(newT, b, clk) },
+			probe: func(_ syncThrottler, clk *clock.Fake) error { return oneRoundTrip(newT, b, clk, false) },
+		},
+		{
+			// TIME belongs in the script, not in a round trip of its own.
+			name: "one round trip per decision, on the server's time", part: 6,
+			cfg: limits.Config{
+				PerClient: fixed(3, minute),
+				Groups:    []limits.Group{group("team", token(5, minute), "alice", "bob")},
+			},
+			probe: func(_ syncThrottler, clk *clock.Fake) error { return oneRoundTrip(newT, b, clk, true) },
+		},
+		{
+			name: "the script is sent once, then called by its SHA1", part: 6, cfg: only(fixed(3, minute)),
+			probe: func(_ syncThrottler, clk *clock.Fake) error { return scriptSentOnce(newT, b, clk) },
 		},
 		{
 			// The README's SCRIPT FLUSH example.
@@ -179,6 +192,11 @@ func redisOnly(newT redisCtor, b *backend) []timeline.Case[Throttler] {
 			name: "8 goroutines and 4 throttlers keep a group all or nothing", part: 6, cfg: groupCfg,
 			probe: onFleet(newT, b, groupCfg, groupProbe),
 		},
+		{
+			// Every case runs under a prefix of its own: part 6 needs it.
+			name: "the prefix namespaces every key", part: 6, cfg: team,
+			probe: func(_ syncThrottler, clk *clock.Fake) error { return prefixNamespaces(newT, b, clk, team) },
+		},
 
 		// Part 7: keys.
 		{
@@ -201,10 +219,6 @@ func redisOnly(newT redisCtor, b *backend) []timeline.Case[Throttler] {
 		{
 			name: "every key has a TTL", part: 7, cfg: team,
 			probe: func(_ syncThrottler, clk *clock.Fake) error { return everyKeyExpires(newT, b, clk) },
-		},
-		{
-			name: "the prefix namespaces every key", part: 7, cfg: team,
-			probe: func(_ syncThrottler, clk *clock.Fake) error { return prefixNamespaces(newT, b, clk, team) },
 		},
 
 		// Part 8: faults.
@@ -358,8 +372,10 @@ func scriptFlush(b *backend) call {
 
 // oneRoundTrip counts the commands of 200 decisions, allowed and denied,
 // by a client in a group and one in none: after the first (which may
-// have to send the script), each is exactly one.
-func oneRoundTrip(newT redisCtor, b *backend, clk *clock.Fake) error {
+// have to send the script), each is exactly one. With serverTime, the
+// throttler has no harness clock and reads the server's TIME, which must
+// happen inside the script, in the same round trip.
+func oneRoundTrip(newT redisCtor, b *backend, clk *clock.Fake, serverTime bool) error {
 	counter := &commandCounter{}
 	rdb := newClient(b.addr)
 	defer rdb.Close()
@@ -368,7 +384,12 @@ func oneRoundTrip(newT redisCtor, b *backend, clk *clock.Fake) error {
 		PerClient: fixed(3, minute),
 		Groups:    []limits.Group{group("team", token(5, minute), "alice", "bob")},
 	}
-	th, err := newT(rdb, cfg, redisOpts{prefix: b.prefix(), clk: clk})
+	o := redisOpts{prefix: b.prefix(), clk: clk}
+	on := "on the harness clock"
+	if serverTime {
+		o.clk, on = nil, "on the server's TIME"
+	}
+	th, err := newT(rdb, cfg, o)
 	if err != nil {
 		return fmt.Errorf("calling New: %v", err)
 	}
@@ -388,7 +409,53 @@ func oneRoundTrip(newT redisCtor, b *backend, clk *clock.Fake) error {
 		}
 	}
 	if trips, names := counter.reset(); trips != decisions {
-		return fmt.Errorf("%d decisions took %d round trips (%v), want exactly %d: one atomic script call each", decisions, trips, names, decisions)
+		return fmt.Errorf("%d decisions %s took %d round trips (%v), want exactly %d: one atomic script call each", decisions, on, trips, names, decisions)
+	}
+	return nil
+}
+
+// scriptSentOnce empties the script cache, then counts the commands of 50
+// decisions by a new throttler: the script's source goes to Redis once
+// (EVAL, or SCRIPT LOAD), and every other call is EVALSHA, which sends
+// 40 bytes of SHA1 where EVAL sends the whole script.
+func scriptSentOnce(newT redisCtor, b *backend, clk *clock.Fake) error {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	if err := b.rdb.ScriptFlush(ctx).Err(); err != nil {
+		return fmt.Errorf("SCRIPT FLUSH: %v", err)
+	}
+	counter := &commandCounter{}
+	rdb := newClient(b.addr)
+	defer rdb.Close()
+	// A PING first, so that the connection's own handshake (HELLO,
+	// CLIENT SETINFO) is over before the counting starts.
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("PING: %v", err)
+	}
+	rdb.AddHook(counter)
+	th, err := newT(rdb, only(fixed(3, minute)), redisOpts{prefix: b.prefix(), clk: clk})
+	if err != nil {
+		return fmt.Errorf("calling New: %v", err)
+	}
+	s := syncThrottler{th: th}
+	const decisions = 50
+	for i := range decisions {
+		clk.Set(clock.Epoch.Add(time.Duration(i) * sec))
+		s.Allow(fmt.Sprintf("client-%d", i%5))
+	}
+	_, names := counter.reset()
+	sent := 0
+	for name, count := range names {
+		switch name {
+		case "EVALSHA", "EVALSHA_RO":
+		case "EVAL", "EVAL_RO", "SCRIPT":
+			sent += count
+		default:
+			return fmt.Errorf("after a SCRIPT FLUSH, New and %d decisions sent the commands %v, want only EVALSHA, and the source once: %s is neither", decisions, names, name)
+		}
+	}
+	if sent > 1 {
+		return fmt.Errorf("after a SCRIPT FLUSH, New and %d decisions sent the commands %v: the source went %d times, want once, then EVALSHA", decisions, names, sent)
 	}
 	return nil
 }
@@ -786,23 +853,76 @@ func badRedisConfig(newT redisCtor, b *backend, cfg limits.Config, field string)
 	}
 }
 
+// ServerCase names a case that needs a real redis-server, which the
+// spec skips where there is none.
+type ServerCase struct {
+	Name string
+	Part int
+}
+
+// ServerCases are the cases that need a real redis-server: those that
+// kill one, which run when redis-server is on the PATH, and the one that
+// pauses one, which also needs REDIS_ADDR set. Nothing is started to list
+// them.
+func ServerCases() []ServerCase {
+	var out []ServerCase
+	for _, o := range killedServerOpts {
+		out = append(out, ServerCase{killedServerName(o), 8})
+	}
+	return append(out, ServerCase{pausedServerName, 8})
+}
+
+// ServerCommand is how to run the cases of ServerCases.
+const ServerCommand = "make test-level-8 REDIS=1"
+
+// skipServerCases skips t, which would run count of ServerCases, with a
+// message that says how many and how to run them; the log says why not
+// here.
+func skipServerCases(t *testing.T, count int, why string) {
+	t.Helper()
+	t.Log("skipped: " + why)
+	t.Skip(serverSkipMessage(count))
+}
+
+// serverSkipMessage is "3 cases need a real redis-server: " and the
+// command that runs them.
+func serverSkipMessage(count int) string {
+	noun := "cases need"
+	if count == 1 {
+		noun = "case needs"
+	}
+	return fmt.Sprintf("%d %s a real redis-server: %s", count, noun, ServerCommand)
+}
+
+// killedServerOpts are the options of the cases that kill a server.
+var killedServerOpts = []redisOpts{{}, {failOpen: true}, {failClosed: 3 * sec}}
+
+// killedServerName is the name of the case that kills a server with o.
+func killedServerName(o redisOpts) string {
+	name := "a killed redis-server: an error within the deadline"
+	switch {
+	case o.failOpen:
+		name += ", failing open"
+	case o.failClosed > 0:
+		name += ", failing closed"
+	}
+	return name
+}
+
+// pausedServerName is the name of the case that pauses a server.
+const pausedServerName = "a paused redis-server: each call ends by its deadline and is charged at most once"
+
 // ownServerCases start a redis-server of their own and kill it mid-run.
 // Without redis-server on the PATH, the test is skipped.
 func ownServerCases(t *testing.T, newT redisCtor) []timeline.Case[Throttler] {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
-		t.Skip("no redis-server on the PATH: the cases that kill a real server are skipped (make test-redis installs one)")
+		skipServerCases(t, len(killedServerOpts), "no redis-server on the PATH")
 	}
 	var out []timeline.Case[Throttler]
 	servers := map[string]*redisServer{} // by address; the cases run one at a time
-	for _, o := range []redisOpts{{}, {failOpen: true}, {failClosed: 3 * sec}} {
-		name := "a killed redis-server: an error within the deadline"
-		switch {
-		case o.failOpen:
-			name += ", failing open"
-		case o.failClosed > 0:
-			name += ", failing closed"
-		}
+	for _, o := range killedServerOpts {
+		name := killedServerName(o)
 		out = append(out, timeline.Case[Throttler]{
 			Name: name, Part: 8, Setup: "New(client of a redis-server started for this case, PerClient: FixedWindow 5 per 1m0s)", Clocked: true,
 			New: func(clk clock.Clock) Throttler {
@@ -840,15 +960,15 @@ func ownServerCases(t *testing.T, newT redisCtor) []timeline.Case[Throttler] {
 func pausedServerCases(t *testing.T, newT redisCtor) []timeline.Case[Throttler] {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
-		t.Skip("no redis-server on the PATH: the cases that pause a real server are skipped (make test-redis installs one)")
+		skipServerCases(t, 1, "no redis-server on the PATH")
 	}
 	if !canPause {
-		t.Skip("processes cannot be paused with SIGSTOP here")
+		skipServerCases(t, 1, "processes cannot be paused with SIGSTOP here")
 	}
 	cfg := only(fixed(100, minute))
 	var srv *redisServer
 	return []timeline.Case[Throttler]{{
-		Name: "a paused redis-server: each call ends by its deadline and is charged at most once", Part: 8,
+		Name: pausedServerName, Part: 8,
 		Setup:   "New(a go-redis client with its default options, of a redis-server started for this case, PerClient: FixedWindow 100 per 1m0s)",
 		Clocked: true,
 		New: func(clk clock.Clock) Throttler {

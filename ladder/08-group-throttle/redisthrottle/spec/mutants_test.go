@@ -25,12 +25,19 @@ type redisBugs struct {
 	noFailure bool // ignores FailOpen and FailClosed
 	noTimeout bool // ignores WithTimeout: a call without a deadline may wait forever
 	trustCtx  bool // hands the context to go-redis, which may not honour its deadline
+	timeTrip  bool // reads the server's TIME in a round trip of its own, before the script
+	evalEach  bool // sends the script's source with EVAL on every call
+	noEscape  bool // escapes braces in names, but not its escape character '%'
 
 	noReloadLoaded bool // noReload's state: the script was loaded once
 }
 
 const mutantScript = `
 local n, now, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
+if ARGV[2] == 'time' then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1e9 + tonumber(t[2]) * 1e3
+end
 local charge, force = ARGV[4] ~= '0', ARGV[4] == '2'
 local room, ends = math.huge, 0
 for i, key in ipairs(KEYS) do
@@ -109,6 +116,9 @@ func (m *redisMutant) decide(ctx context.Context, client string, n int) (limits.
 		}
 	}
 	esc := strings.NewReplacer("%", "%25", "{", "%7B", "}", "%7D")
+	if m.bugs.noEscape {
+		esc = strings.NewReplacer("{", "%7B", "}", "%7D")
+	}
 	keys := []string{m.o.prefix + "{c" + esc.Replace(client) + "}"}
 	switch {
 	case m.bugs.rawKeys:
@@ -118,7 +128,18 @@ func (m *redisMutant) decide(ctx context.Context, client string, n int) (limits.
 	case g != nil:
 		keys = []string{m.o.prefix + "{g" + esc.Replace(g.Name) + "}c" + esc.Replace(client)}
 	}
-	args := []any{n, m.o.clk.Now().UnixNano(), "1", "1", m.cfg.PerClient.Requests, int64(m.cfg.PerClient.Per)}
+	var now any = "time" // the script reads TIME
+	switch {
+	case m.o.clk != nil:
+		now = m.o.clk.Now().UnixNano()
+	case m.bugs.timeTrip:
+		t, err := m.rdb.Time(ctx).Result()
+		if err != nil {
+			return m.decision(nil, err)
+		}
+		now = t.UnixNano()
+	}
+	args := []any{n, now, "1", "1", m.cfg.PerClient.Requests, int64(m.cfg.PerClient.Per)}
 	if m.bugs.noTTL {
 		args[2] = "0"
 	}
@@ -143,6 +164,9 @@ func (m *redisMutant) decide(ctx context.Context, client string, n int) (limits.
 		}
 		if m.bugs.noReloadLoaded {
 			return mutantDecide.EvalSha(ctx, m.rdb, keys, args...).Int64Slice()
+		}
+		if m.bugs.evalEach {
+			return mutantDecide.Eval(ctx, m.rdb, keys, args...).Int64Slice()
 		}
 		return mutantDecide.Run(ctx, m.rdb, keys, args...).Int64Slice()
 	}
@@ -179,9 +203,6 @@ func (m *redisMutant) decision(res []int64, err error) (limits.Decision, error) 
 
 func withRedisBugs(b redisBugs) redisCtor {
 	return func(rdb redis.UniversalClient, cfg limits.Config, o redisOpts) (RedisThrottler, error) {
-		if o.clk == nil {
-			o.clk = serverClock{rdb}
-		}
 		if o.prefix == "" {
 			o.prefix = "throttle:"
 		}
@@ -189,14 +210,6 @@ func withRedisBugs(b redisBugs) redisCtor {
 		holds := ok && c.Options().ContextTimeoutEnabled
 		return &redisMutant{holds: holds, rdb: rdb, cfg: cfg, o: o, bugs: b}, nil
 	}
-}
-
-// serverClock reads the time with TIME, for the mutants' default.
-type serverClock struct{ rdb redis.UniversalClient }
-
-func (c serverClock) Now() time.Time {
-	t, _ := c.rdb.Time(context.Background()).Result()
-	return t
 }
 
 func TestRedisSpecCatchesMutants(t *testing.T) {
@@ -220,6 +233,9 @@ func TestRedisSpecCatchesMutants(t *testing.T) {
 		// Every mutant passes UnixNano as one Lua number: near 2262 a
 		// double holds only multiples of 2,048ns.
 		{"the time as one Lua number", 6, "up to the last instant of int64 time, in 2262, fixed window", redisBugs{}},
+		{"TIME read in a round trip of its own", 6, "one round trip per decision, on the server's time", redisBugs{timeTrip: true}},
+		{"EVAL with the whole script on every call", 6, "the script is sent once, then called by its SHA1", redisBugs{evalEach: true}},
+		{"the escape character left as it is: a}b and a%7Db share a key", 7, "client IDs are data: braces, colons, newlines and every byte", redisBugs{noEscape: true}},
 		{"WithTimeout ignored", 8, "a call without a deadline of its own ends at WithTimeout", redisBugs{noTimeout: true}},
 		{"the context's deadline left to go-redis", 8, "a default go-redis client: the context's deadline still holds", redisBugs{trustCtx: true}},
 	}
@@ -248,7 +264,7 @@ func TestRedisMutantBaseline(t *testing.T) {
 	var target []timeline.Case[Throttler]
 	for _, c := range redisCases(withRedisBugs(redisBugs{}), b) {
 		switch c.Name {
-		case "one round trip per decision", "a SCRIPT FLUSH is recovered without losing state", "every key has a TTL",
+		case "one round trip per decision", "one round trip per decision, on the server's time", "the script is sent once, then called by its SHA1", "a SCRIPT FLUSH is recovered without losing state", "every key has a TTL",
 			"all keys of one decision share a hash tag", "client IDs are data: braces, colons, newlines and every byte",
 			"FailOpen allows when Redis cannot decide", "FailClosed denies with its RetryAfter when Redis cannot decide",
 			"8 goroutines and 4 throttlers share one limit exactly, fixed window",
@@ -256,8 +272,8 @@ func TestRedisMutantBaseline(t *testing.T) {
 			target = append(target, c)
 		}
 	}
-	if len(target) != 10 {
-		t.Fatalf("found %d of the 10 cases", len(target))
+	if len(target) != 12 {
+		t.Fatalf("found %d of the 12 cases", len(target))
 	}
 	mustPass(t, target)
 }

@@ -199,13 +199,13 @@ func TestRedis[T RedisThrottler, O any](t *testing.T, newThrottler func(redis.Un
 	}
 	t.Run("own redis-server", func(t *testing.T) {
 		if testing.Short() {
-			t.Skip("starts a redis-server")
+			skipServerCases(t, len(killedServerOpts), "-short")
 		}
 		timeline.Run(t, ownServerCases(t, newT))
 	})
 	t.Run("paused redis-server", func(t *testing.T) {
 		if os.Getenv(RedisEnv) == "" {
-			t.Skip("pauses a redis-server of its own for seconds: only with " + RedisEnv + " set, as make test-redis does")
+			skipServerCases(t, 1, "it pauses a redis-server of its own for seconds, so only with "+RedisEnv+" set")
 		}
 		timeline.Run(t, pausedServerCases(t, newT))
 	})
@@ -228,7 +228,7 @@ func patientCases(t *testing.T) {
 // more than two buckets.
 func FuzzRedis[T RedisThrottler, O any](f *testing.F, newThrottler func(redis.UniversalClient, limits.Config, ...O) (T, error), opts RedisOptions[O]) {
 	b := miniBackend(f)
-	throttlespec.FuzzWithout(f, b.syncCtor(eraseRedis(newThrottler, opts)), redisSkips)
+	throttlespec.FuzzWithout(f, b.syncCtor(eraseRedis(newThrottler, opts)), redisSkips, 6)
 }
 
 // callTimeout bounds each call a timeline makes.
