@@ -41,6 +41,7 @@ type closing struct {
 	during string    // the case open then, as judge writes it
 	at     time.Time // when it closed
 	sure   bool      // the child was seen running after it closed
+	exact  bool      // the runner told it, in the order of its events
 }
 
 // closeSlack is how long before the child's exit a stream may close, as
@@ -101,6 +102,14 @@ func (s *state) take(line []byte, tooLong bool) {
 		case "case-end":
 			_, ok = s.open[e.Test]
 			delete(s.open, e.Test)
+		case "closed":
+			// The runner saw stdout or stderr closed, as it emitted the
+			// event after this one: a note for judge, not for the results.
+			if e.Report == "stdout" || e.Report == "stderr" {
+				s.closed = append(s.closed, closing{stream: e.Report, during: s.duringLocked(), at: time.Now(), sure: true, exact: true})
+				return
+			}
+			ok = false
 		default:
 			ok = false
 		}
@@ -197,6 +206,12 @@ func (s *state) judge(exit Event, lastLine string) (bool, string) {
 		return false, fmt.Sprintf("the test binary crashed%s: %s."+none, during, s.crash.headline())
 	case len(s.closed) > 0:
 		c := s.closed[0]
+		for _, e := range s.closed {
+			if e.exact && e.stream == c.stream {
+				c = e
+				break
+			}
+		}
 		switch c.stream {
 		case "events":
 			return false, fmt.Sprintf("the runner's results channel (file descriptor 3) was closed%s: does your code close files it did not open?"+none, c.during)

@@ -80,7 +80,9 @@ func shouldSupervise() bool {
 // Event is one line the runner writes to the supervisor, and one line of a
 // results file.
 type Event struct {
-	// Kind is "run-start", "run-end", "case-start", "case-end" or, from
+	// Kind is "run-start", "run-end", "case-start", "case-end" (and on the
+	// pipe only, "closed": the runner saw stdout or stderr, in Report,
+	// closed) or, from
 	// the supervisor, "race" (a report of the race detector, in Report,
 	// with the case that was open when it came, if any) and "exit".
 	Kind string `json:"e"`
@@ -116,7 +118,6 @@ type Event struct {
 	// the frames of the learner's own files, as file:line.
 	Crash string `json:"crash,omitempty"`
 }
-
 
 // How long the supervisor waits, once the child has ended, for output
 // still on its way: from what the child wrote last, or from a process

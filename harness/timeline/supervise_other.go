@@ -18,3 +18,6 @@ func signalGroup(int, os.Signal) {}
 
 // childRunning does not know, where the system does not say.
 func childRunning(int) (running, known bool) { return false, false }
+
+// fileIdentity does not know, where the system does not say.
+func fileIdentity(int) string { return "" }

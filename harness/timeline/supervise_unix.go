@@ -47,3 +47,13 @@ func childRunning(pid int) (running, known bool) {
 	}
 	return len(fds) > 0, true
 }
+
+// fileIdentity names the file behind a file descriptor, or is "" if the
+// descriptor is closed.
+func fileIdentity(fd int) string {
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil {
+		return ""
+	}
+	return strconv.FormatUint(uint64(st.Dev), 10) + ":" + strconv.FormatUint(uint64(st.Ino), 10)
+}
