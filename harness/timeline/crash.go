@@ -65,9 +65,9 @@ func (w *watcher) line(l string) {
 	}
 	crashLine := strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ")
 	switch {
-	case crashLine && (w.crash == nil || w.ended || !w.stack && len(w.crash) > 4):
-		// A new crash: the last one is what ended the process. A line
-		// that only looked like one has no goroutine under it.
+	case crashLine && (w.crash == nil || w.ended || !w.stack):
+		// A new crash: the last one is what ended the process. Before
+		// its goroutines, an earlier line may only have looked like one.
 		w.crash, w.stack, w.ended = []string{l}, false, false
 	case w.crash == nil || w.ended || len(w.crash) >= maxCrashRead:
 	case w.stack && l == "":
