@@ -156,9 +156,6 @@ func runProbe(t *testing.T, probe string, during func(line string, p *os.Process
 }
 
 func TestSupervisorNamesHowTheChildEnded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the test binary once a probe")
-	}
 	for _, tc := range []struct {
 		probe  string
 		reason string // exit.Reason is this, once the line number is taken out
@@ -202,9 +199,6 @@ func TestSupervisorNamesHowTheChildEnded(t *testing.T) {
 var lineNumbers = regexp.MustCompile(`\.go:[0-9]+`)
 
 func TestSupervisorEndsWhatTheChildStarted(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the test binary")
-	}
 	run := runProbe(t, "grandchild", nil)
 	t.Logf("a child that left `sleep 30` holding its stdout: supervised run took %v", run.took)
 	if !run.exit.Complete {
@@ -248,9 +242,6 @@ func alive(pid int) bool {
 }
 
 func TestSupervisorPassesCtrlCToTheChild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the test binary")
-	}
 	sent := false
 	run := runProbe(t, "wait", func(line string, p *os.Process) {
 		if line == "probe: waiting" && !sent {
