@@ -51,7 +51,9 @@ func TestJudgeNamesTheSupervisorsFindings(t *testing.T) {
 			`the test binary reached go test's time limit (-timeout 10m0s) during case "b" of part 3. Nothing in it counts as done.`},
 		{"stderr closed", open, func(s *state) { s.noteClosed("stderr", true) }, Event{}, "PASS",
 			`your code closed the test binary's standard error (os.Stderr.Close?) during case "b" of part 3. Nothing in it counts as done.`},
-		{"a race outside the cases", "", func(s *state) { s.addRace("WARNING: DATA RACE\nWrite at 0x1 by goroutine 8:\n  (*Store).Put  ladder/07-qps-store/qpsstore.go:41") }, Event{Status: 66}, "",
+		{"a race outside the cases", "", func(s *state) {
+			s.addRace("WARNING: DATA RACE\nWrite at 0x1 by goroutine 8:\n  (*Store).Put  ladder/07-qps-store/qpsstore.go:41")
+		}, Event{Status: 66}, "",
 			"the race detector found a data race outside the cases (ladder/07-qps-store/qpsstore.go:41). Nothing in this test binary counts as done."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
