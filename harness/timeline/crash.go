@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -34,8 +35,9 @@ type watcher struct {
 
 // Bounds on what a watcher holds, whatever the output.
 const (
-	maxRaceRead  = 400
-	maxCrashRead = 200
+	maxRaceRead    = 400
+	maxCrashRead   = 200
+	maxWatchedLine = 1 << 10
 )
 
 // line reads one complete line, without its newline.
@@ -49,6 +51,9 @@ func (w *watcher) line(l string) {
 		}
 	}()
 	l = strings.TrimRight(strings.TrimPrefix(l, "\x16"), "\r")
+	if len(l) > maxWatchedLine {
+		l = l[:maxWatchedLine]
+	}
 	if w.race != nil {
 		if strings.HasPrefix(l, "==================") {
 			report, w.race = cutRace(w.race), nil
@@ -220,10 +225,37 @@ func traceFrames(lines []string) []frame {
 			file = loc[:j]
 			lineNo, _ = strconv.Atoi(loc[j+1:])
 		}
-		frames = append(frames, frame{function: shortFunc(fn), file: relFile(file), line: lineNo})
+		frames = append(frames, frame{function: shortFunc(fn), file: sourceFile(file), line: lineNo})
 	}
 	return frames
 }
+
+// sourceFile writes a traceback's file relative to the module root, as
+// relFile does; a binary built with -trimpath names the module's files
+// by their import path instead.
+func sourceFile(path string) string {
+	rel := relFile(path)
+	if mod := modulePath(); mod != "" {
+		if s, ok := strings.CutPrefix(rel, mod+"/"); ok {
+			return s
+		}
+	}
+	return rel
+}
+
+// modulePath is the root module's path, from its go.mod.
+var modulePath = sync.OnceValue(func() string {
+	b, err := os.ReadFile(filepath.Join(moduleRoot(), "go.mod"))
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if p, ok := strings.CutPrefix(strings.TrimSpace(l), "module "); ok {
+			return strings.Trim(strings.TrimSpace(p), `"`)
+		}
+	}
+	return ""
+})
 
 // learnerFrames keeps the frames in the learner's own files: inside the
 // module, and neither the harness nor a spec, except tests' own files
@@ -240,6 +272,12 @@ func learnerFrames(frames []frame) []frame {
 
 func learnerFile(file string) bool {
 	file = filepath.ToSlash(file)
+	if root := moduleRoot(); root != "" {
+		// Under -trimpath the standard library's files are relative too.
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(file))); err != nil {
+			return false
+		}
+	}
 	switch {
 	case filepath.IsAbs(file), !strings.HasSuffix(file, ".go"), strings.HasPrefix(file, "_testmain.go"):
 		return false

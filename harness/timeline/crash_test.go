@@ -61,7 +61,7 @@ func TestWatcherKeepsARaceReportShort(t *testing.T) {
 		w.line(access)
 		for i := range 20 {
 			w.line("  github.com/rateladder/rateladder/ladder/x.f()")
-			w.line("      " + moduleRoot() + "/ladder/x/x.go:" + string(rune('0'+i%10)) + " +0x1")
+			w.line("      " + moduleRoot() + "/ladder/07-qps-store/qpsstore.go:" + string(rune('0'+i%10)) + " +0x1")
 		}
 		w.line("")
 	}
@@ -117,5 +117,22 @@ func TestWatcherReadsGoTestsTimeout(t *testing.T) {
 	c, _ := w.crashed()
 	if limit, ok := c.timeout(); !ok || limit != "2m0s" {
 		t.Errorf("timeout() = %q, %v; want 2m0s, true", limit, ok)
+	}
+}
+
+func TestWatcherReadsATrimmedPath(t *testing.T) {
+	w := &watcher{}
+	for _, l := range []string{
+		"panic: boom", "", "goroutine 7 [running]:",
+		"testing.tRunner.func1.2({0x5b0e40, 0x6043b0})", "\ttesting/testing.go:1872 +0x237",
+		"github.com/rateladder/rateladder/ladder/07-qps-store.(*Store).Put(...)", "\tgithub.com/rateladder/rateladder/ladder/07-qps-store/qpsstore.go:41 +0x5d",
+		"github.com/rateladder/rateladder/harness/timeline.Play[...].func2()", "\tgithub.com/rateladder/rateladder/harness/timeline/play.go:88 +0xfa",
+		"",
+	} {
+		w.line(l)
+	}
+	c, _ := w.crashed()
+	if got, want := c.text(), "panic: boom\n  (*Store).Put  ladder/07-qps-store/qpsstore.go:41"; got != want {
+		t.Errorf("crash text under -trimpath = %q, want %q", got, want)
 	}
 }
