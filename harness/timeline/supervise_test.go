@@ -54,6 +54,13 @@ var probes = map[string]func(){
 		var mu sync.Mutex
 		mu.Unlock()
 	},
+	"flood": func() {
+		w := bufio.NewWriterSize(os.Stdout, 64<<10)
+		for range (totalLimit + totalLimit/2) / len("=== RUN   x\n") {
+			w.WriteString("=== RUN   x\n") // looks like the testing package's own
+		}
+		w.Flush()
+	},
 	"wait": func() {
 		fmt.Println("probe: waiting")
 		<-make(chan int) // until a signal, or the case's time limit
@@ -239,6 +246,20 @@ func alive(pid int) bool {
 		return s[i+2] != 'Z'
 	}
 	return true
+}
+
+func TestSupervisorCutsAFloodOfFramingLines(t *testing.T) {
+	run := runProbe(t, "flood", nil)
+	t.Logf("a child printed %d MB of framing lines: %d bytes relayed in %v", (totalLimit+totalLimit/2)>>20, len(run.out), run.took)
+	if len(run.out) > totalLimit+64<<10 {
+		t.Errorf("relayed %d bytes, want at most the %d of the budget and a little", len(run.out), totalLimit)
+	}
+	if n := strings.Count(run.out, strings.TrimSpace(limitNotice)); n != 1 {
+		t.Errorf("the limit's notice appears %d times, want once", n)
+	}
+	if !strings.HasSuffix(run.out, "\nPASS\n") || !run.exit.Complete {
+		t.Errorf("output ends %q, exit %+v; want PASS, and a complete run", run.out[max(0, len(run.out)-200):], run.exit)
+	}
 }
 
 func TestSupervisorPassesCtrlCToTheChild(t *testing.T) {
