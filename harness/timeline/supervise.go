@@ -132,19 +132,23 @@ func supervise() (status int, ok bool) {
 		return 0, false
 	}
 	var pipes [3][2]*os.File // events, stdout, stderr: read end, write end
+	closeAll := func(end int) {
+		for _, p := range pipes {
+			if p[end] != nil {
+				p[end].Close()
+			}
+		}
+	}
 	for i := range pipes {
 		r, w, err := os.Pipe()
 		if err != nil {
+			closeAll(0)
+			closeAll(1)
 			return cant(err)
 		}
 		pipes[i] = [2]*os.File{r, w}
 	}
 	events, stdout, stderr := pipes[0][0], pipes[1][0], pipes[2][0]
-	closeAll := func(end int) {
-		for _, p := range pipes {
-			p[end].Close()
-		}
-	}
 
 	args := os.Args[1:]
 	markerDir, marker := endMarker(args)
