@@ -13,7 +13,14 @@ import (
 var events struct {
 	sync.Mutex
 	f *os.File
+	// out names the files behind stdout and stderr as the child started,
+	// and gone the ones already reported gone.
+	out  [2]string
+	gone [2]bool
 }
+
+// outStreams are the streams whose closing emit reports, by their fd.
+var outStreams = [2]string{"stdout", "stderr"}
 
 func init() {
 	s := os.Getenv(eventsFDEnv)
@@ -29,6 +36,9 @@ func init() {
 	}
 	syscall.CloseOnExec(fd)
 	events.f = os.NewFile(uintptr(fd), "ladder-events")
+	for i := range outStreams {
+		events.out[i] = fileIdentity(i + 1)
+	}
 }
 
 // emit sends one event to the supervisor. A lost event only makes the
@@ -39,6 +49,18 @@ func emit(e Event) {
 	if events.f == nil {
 		return
 	}
+	// The supervisor sees stdout end, but not where among the events: a
+	// stream the learner's code closed is told here, in the events' order.
+	for i, stream := range outStreams {
+		if events.out[i] != "" && !events.gone[i] && fileIdentity(i+1) != events.out[i] {
+			events.gone[i] = true
+			write(Event{Kind: "closed", Test: e.Test, Case: e.Case, Part: e.Part, Report: stream})
+		}
+	}
+	write(e)
+}
+
+func write(e Event) {
 	b, err := json.Marshal(e)
 	if err != nil {
 		return

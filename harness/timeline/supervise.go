@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -16,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // A learner's code runs in the same process as the tests, so it can end
@@ -43,14 +43,6 @@ const (
 	// SuperviseEnv set to 0 turns the supervisor off, for debugging the
 	// runner itself.
 	SuperviseEnv = "LADDER_SUPERVISE"
-)
-
-// Output limits of the relay: a learner's print statements may write
-// without end, and whoever reads go test's output must not have to hold it.
-const (
-	segmentHead = 64 << 10 // bytes kept from the start of each test's output
-	segmentTail = 16 << 10 // and from its end
-	totalLimit  = 8 << 20  // bytes relayed in all, beyond which only test lines pass
 )
 
 func init() {
@@ -88,7 +80,9 @@ func shouldSupervise() bool {
 // Event is one line the runner writes to the supervisor, and one line of a
 // results file.
 type Event struct {
-	// Kind is "run-start", "run-end", "case-start", "case-end" or, from
+	// Kind is "run-start", "run-end", "case-start", "case-end" (and on the
+	// pipe only, "closed": the runner saw stdout or stderr, in Report,
+	// closed) or, from
 	// the supervisor, "race" (a report of the race detector, in Report,
 	// with the case that was open when it came, if any) and "exit".
 	Kind string `json:"e"`
@@ -125,15 +119,44 @@ type Event struct {
 	Crash string `json:"crash,omitempty"`
 }
 
+// How long the supervisor waits, once the child has ended, for output
+// still on its way: from what the child wrote last, or from a process
+// that escaped the group's kill and holds the pipes open.
+const drainTime = time.Second
+
 // supervise runs this test binary again as a child and returns the exit
 // status to end with; ok is false if no child could be started.
 func supervise() (status int, ok bool) {
-	r, w, err := os.Pipe()
-	if err != nil {
+	cant := func(err error) (int, bool) {
 		fmt.Fprintf(os.Stderr, "ladder: cannot supervise the tests (%v); running them unsupervised\n", err)
 		return 0, false
 	}
-	cmd := exec.Command(os.Args[0], os.Args[1:]...)
+	var pipes [3][2]*os.File // events, stdout, stderr: read end, write end
+	closeAll := func(end int) {
+		for _, p := range pipes {
+			if p[end] != nil {
+				p[end].Close()
+			}
+		}
+	}
+	for i := range pipes {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll(0)
+			closeAll(1)
+			return cant(err)
+		}
+		pipes[i] = [2]*os.File{r, w}
+	}
+	events, stdout, stderr := pipes[0][0], pipes[1][0], pipes[2][0]
+
+	args := os.Args[1:]
+	markerDir, marker := endMarker(args)
+	if marker != "" {
+		defer os.RemoveAll(markerDir)
+		args = append([]string{"-test.memprofile=" + marker}, args...)
+	}
+	cmd := exec.Command(os.Args[0], args...)
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, ResultsEnv+"=") {
@@ -141,37 +164,71 @@ func supervise() (status int, ok bool) {
 		}
 	}
 	cmd.Env = append(env, childEnv+"=1", eventsFDEnv+"=3")
-	cmd.ExtraFiles = []*os.File{w}
-	cmd.Stdin = os.Stdin
+	cmd.ExtraFiles = []*os.File{pipes[0][1]}
+	cmd.Stdout, cmd.Stderr = pipes[1][1], pipes[2][1]
+	cmd.Stdin = childStdin()
 	setParentDeath(cmd)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return 0, false
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return 0, false
-	}
-	// Ctrl-C reaches the whole process group; the child decides what to
-	// do with it, and the parent stays to report.
-	signal.Notify(make(chan os.Signal, 1), os.Interrupt, syscall.SIGTERM)
+	setOwnGroup(cmd)
+	// The child has a process group of its own, which the terminal's
+	// Ctrl-C does not reach: the parent passes it on, and stays to report.
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "ladder: cannot supervise the tests (%v); running them unsupervised\n", err)
-		return 0, false
+		signal.Stop(signals)
+		closeAll(0)
+		closeAll(1)
+		return cant(err)
 	}
-	w.Close()
+	closeAll(1)
+	pid := cmd.Process.Pid
+	go func() {
+		for sig := range signals {
+			signalGroup(pid, sig)
+		}
+	}()
 
-	budget := &relayBudget{left: totalLimit}
-	outRelay := &relay{dst: os.Stdout, budget: budget}
-	errRelay := &relay{dst: os.Stderr, budget: budget}
-	var wg sync.WaitGroup
 	var st state
+	st.endKnown = marker != ""
+	// A stream that closes while the child still runs was closed by the
+	// learner's code; at the child's end they all close at once.
+	closedEarly := func(stream string) func() {
+		return func() {
+			if running, known := childRunning(pid); running || !known {
+				st.noteClosed(stream, running)
+			}
+		}
+	}
+	budget := &relayBudget{left: totalLimit}
+	outWatch := &watcher{onRace: st.addRace}
+	errWatch := &watcher{onRace: st.addRace}
+	outRelay := &relay{dst: os.Stdout, budget: budget, watch: outWatch, onEOF: closedEarly("stdout")}
+	errRelay := &relay{dst: os.Stderr, budget: budget, watch: errWatch, onEOF: closedEarly("stderr")}
+	var wg sync.WaitGroup
 	wg.Add(3)
 	go func() { defer wg.Done(); outRelay.copy(stdout) }()
 	go func() { defer wg.Done(); errRelay.copy(stderr) }()
-	go func() { defer wg.Done(); st.read(r) }()
-	wg.Wait()
+	go func() {
+		defer wg.Done()
+		if errors.Is(st.read(events), io.EOF) {
+			closedEarly("events")()
+		}
+	}()
+
+	// Wait for the child itself, not for its pipes: a process it started
+	// may hold them open. Then end every process it left in its group.
 	waitErr := cmd.Wait()
+	st.settleClosings(time.Now())
+	killGroup(pid)
+	for _, f := range []*os.File{events, stdout, stderr} {
+		f.SetReadDeadline(time.Now().Add(drainTime))
+	}
+	drained := make(chan struct{})
+	go func() { wg.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(drainTime + 100*time.Millisecond):
+		// The read ends do not take deadlines here; leave the readers.
+	}
 
 	exit := Event{Kind: "exit", Status: cmd.ProcessState.ExitCode()}
 	exit.Dir, _ = os.Getwd()
@@ -182,9 +239,25 @@ func supervise() (status int, ok bool) {
 	if waitErr != nil && !errors.As(waitErr, &exitErr) {
 		exit.Reason = waitErr.Error()
 	}
+	if marker != "" {
+		_, err := os.Stat(marker)
+		st.ended = err == nil
+	}
+	if exit.Status == 2 {
+		c, ok := errWatch.crashed()
+		if !ok {
+			c, ok = outWatch.crashed()
+		}
+		if ok {
+			st.crash = &c
+			exit.Crash = c.text()
+		}
+	}
 	exit.Complete, exit.Reason = st.judge(exit, outRelay.lastLine())
+	st.mu.Lock()
 	st.events = append(st.events, exit)
 	writeResults(st.events)
+	st.mu.Unlock()
 	if exit.Complete {
 		return exit.Status, true
 	}
@@ -192,95 +265,33 @@ func supervise() (status int, ok bool) {
 	return 1, true
 }
 
-// state follows the runner's events.
-type state struct {
-	mu     sync.Mutex
-	events []Event
-	runs   map[string]bool  // tests whose Run started and has not ended
-	open   map[string]Event // cases started and not ended, by test name
-	last   *Event           // the last case that started
+// endMarker returns a path where the child's testing package writes a
+// memory profile, and the folder that holds it. The testing package writes
+// it after its last test, as it ends: a child that printed PASS but left
+// no profile was ended by someone else's os.Exit, such as an init
+// function's. A learner's own -test.memprofile leaves no room for one.
+func endMarker(args []string) (dir, path string) {
+	for _, a := range args {
+		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if name == "test.memprofile" {
+			return "", ""
+		}
+	}
+	dir, err := os.MkdirTemp("", "ladder-end-")
+	if err != nil {
+		return "", ""
+	}
+	return dir, filepath.Join(dir, "end.prof")
 }
 
-func (s *state) read(r io.Reader) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	for sc.Scan() {
-		var e Event
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			continue
-		}
-		s.mu.Lock()
-		if s.runs == nil {
-			s.runs, s.open = map[string]bool{}, map[string]Event{}
-		}
-		switch e.Kind {
-		case "run-start":
-			s.runs[e.Test] = true
-		case "run-end":
-			delete(s.runs, e.Test)
-		case "case-start":
-			s.open[e.Test] = e
-			s.last = &e
-		case "case-end":
-			delete(s.open, e.Test)
-		}
-		s.events = append(s.events, e)
-		s.mu.Unlock()
+// childStdin is the child's standard input: the parent's, but never a
+// terminal, which a process outside the terminal's foreground group
+// cannot read without being stopped.
+func childStdin() *os.File {
+	if fi, err := os.Stdin.Stat(); err != nil || fi.Mode()&os.ModeCharDevice != 0 {
+		return nil
 	}
-}
-
-// judge decides whether the child ran to its own end, and if not, why not.
-// A test binary that ends normally prints PASS or FAIL as its last line,
-// after every test has returned.
-func (s *state) judge(exit Event, lastLine string) (bool, string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	during := " before any case started"
-	if len(s.open) > 0 {
-		var c Event
-		for _, e := range s.open {
-			if c.Test == "" || e.Test < c.Test {
-				c = e
-			}
-		}
-		during = fmt.Sprintf(" during case %q of part %d", c.Case, c.Part)
-	} else if s.last != nil {
-		during = fmt.Sprintf(" after case %q of part %d ended, outside any case", s.last.Case, s.last.Part)
-	}
-	switch {
-	case exit.Signal != "":
-		why := "."
-		if exit.Signal == syscall.SIGKILL.String() {
-			why = ": the system may have run out of memory, or a time limit stopped it."
-		}
-		return false, fmt.Sprintf("the test binary was killed by signal %q%s%s Nothing in it counts as done.", exit.Signal, during, why)
-	case exit.Reason != "":
-		return false, "the test binary could not be waited for: " + exit.Reason
-	case len(s.open) > 0 || len(s.runs) > 0 || !endsNormally(exit.Status, lastLine):
-		why := ": does your code call os.Exit or syscall.Exit?"
-		switch {
-		case exit.Status == 66 && len(s.open) == 0:
-			return false, "the race detector found a data race outside the cases (see the output above). Nothing in this test binary counts as done."
-		case exit.Status == 2:
-			why = ": a panic outside the case's own goroutine, or a time limit; see the output above."
-		case s.last == nil && exit.Status == 0:
-			why = ": does an init function in your code call os.Exit?"
-		}
-		return false, fmt.Sprintf("the test binary exited with status %d%s%s Nothing in it counts as done.", exit.Status, during, why)
-	}
-	return true, ""
-}
-
-// endsNormally reports whether a test binary's last line of output is the
-// one the testing package prints for its exit status.
-func endsNormally(status int, lastLine string) bool {
-	switch status {
-	case 0:
-		return lastLine == "PASS"
-	case 1:
-		return lastLine == "FAIL"
-	}
-	return false
+	return os.Stdin
 }
 
 // writeResults writes the events where the ladder command asked for them.
@@ -298,118 +309,4 @@ func writeResults(events []Event) {
 	if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintf(os.Stderr, "ladder: cannot write the results: %v\n", err)
 	}
-}
-
-// relayBudget is the bytes left to relay, shared by stdout and stderr.
-type relayBudget struct {
-	mu   sync.Mutex
-	left int
-}
-
-// relay copies a child's output line by line, keeping of each test's
-// output only its head and its tail.
-type relay struct {
-	dst    io.Writer
-	budget *relayBudget
-
-	mu      sync.Mutex
-	last    string // the last complete line, without its newline
-	segment int    // bytes of the current segment seen
-	tail    []byte // the latest bytes past the head, up to segmentTail
-	cut     int    // bytes cut from the current segment
-}
-
-func (r *relay) copy(src io.Reader) {
-	br := bufio.NewReaderSize(src, 64<<10)
-	startOfLine := true
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(chunk) > 0 {
-			r.write(chunk, startOfLine)
-			startOfLine = chunk[len(chunk)-1] == '\n'
-		}
-		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
-			break
-		}
-	}
-	r.flushTail()
-}
-
-// framing reports whether a line is one of the testing package's own: a
-// new segment starts there, and it always passes.
-func framing(line []byte) bool {
-	l := bytes.TrimLeft(bytes.TrimPrefix(line, []byte{0x16}), " ")
-	for _, p := range []string{"=== ", "--- ", "PASS", "FAIL", "ok ", "panic: ", "WARNING: DATA RACE", "testing: "} {
-		if bytes.HasPrefix(l, []byte(p)) {
-			return true
-		}
-	}
-	return false
-}
-
-func (r *relay) write(chunk []byte, startOfLine bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	complete := chunk[len(chunk)-1] == '\n'
-	if startOfLine && complete && !bytes.HasPrefix(chunk, []byte("coverage: ")) {
-		r.last = strings.TrimPrefix(strings.TrimRight(string(chunk), "\r\n"), "\x16")
-	}
-	if startOfLine && framing(chunk) {
-		r.flushTailLocked()
-		r.segment = 0
-		r.dst.Write(chunk)
-		return
-	}
-	r.segment += len(chunk)
-	if r.segment <= segmentHead && r.take(len(chunk)) {
-		r.dst.Write(chunk)
-		return
-	}
-	r.cut += len(chunk)
-	r.tail = append(r.tail, chunk...)
-	if len(r.tail) > 2*segmentTail {
-		r.tail = append(r.tail[:0], r.tail[len(r.tail)-segmentTail:]...)
-	}
-}
-
-// take spends n bytes of the shared budget.
-func (r *relay) take(n int) bool {
-	r.budget.mu.Lock()
-	defer r.budget.mu.Unlock()
-	if r.budget.left < n {
-		return false
-	}
-	r.budget.left -= n
-	return true
-}
-
-func (r *relay) flushTail() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.flushTailLocked()
-}
-
-func (r *relay) flushTailLocked() {
-	if r.cut == 0 {
-		return
-	}
-	tail := r.tail
-	if len(tail) > segmentTail {
-		tail = tail[len(tail)-segmentTail:]
-	}
-	if !r.take(len(tail)) {
-		tail = nil
-	}
-	fmt.Fprintf(r.dst, "\n[ladder: %d bytes of output cut here; the last %d follow]\n", r.cut-len(tail), len(tail))
-	r.dst.Write(tail)
-	if len(tail) > 0 && tail[len(tail)-1] != '\n' {
-		r.dst.Write([]byte("\n"))
-	}
-	r.tail, r.cut = r.tail[:0], 0
-}
-
-func (r *relay) lastLine() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.last
 }

@@ -1,0 +1,306 @@
+package timeline
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The race detector and the runtime write what went wrong to the child's
+// output, in their own words and with frames from every package. A learner
+// needs the message and the lines of their own code, so the supervisor
+// watches the output for both and cuts them down.
+
+// Most lines a cut race report or crash keeps.
+const (
+	maxRaceLines  = 12
+	maxCrashLines = 10
+)
+
+// watcher reads one output stream line by line, looking for race reports
+// and for the runtime's last words.
+type watcher struct {
+	// onRace receives each race report, cut for a learner.
+	onRace func(report string)
+
+	mu    sync.Mutex
+	race  []string // the report being read, from its headline; nil outside one
+	crash []string // the last crash seen: its message, then its first goroutine
+	stack bool     // crash has reached its first goroutine's frames
+	ended bool     // and those frames have ended
+}
+
+// Bounds on what a watcher holds, whatever the output.
+const (
+	maxRaceRead    = 400
+	maxCrashRead   = 200
+	maxWatchedLine = 1 << 10
+)
+
+// line reads one complete line, without its newline.
+func (w *watcher) line(l string) {
+	w.mu.Lock()
+	var report string
+	defer func() {
+		w.mu.Unlock()
+		if report != "" && w.onRace != nil {
+			w.onRace(report)
+		}
+	}()
+	l = strings.TrimRight(strings.TrimPrefix(l, "\x16"), "\r")
+	if len(l) > maxWatchedLine {
+		l = l[:maxWatchedLine]
+	}
+	if w.race != nil {
+		if strings.HasPrefix(l, "==================") {
+			report, w.race = cutRace(w.race), nil
+			return
+		}
+		if len(w.race) < maxRaceRead {
+			w.race = append(w.race, l)
+		}
+		return
+	}
+	if l == "WARNING: DATA RACE" {
+		w.race = []string{l}
+		return
+	}
+	crashLine := strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ")
+	switch {
+	case crashLine && (w.crash == nil || w.ended || !w.stack):
+		// A new crash: the last one is what ended the process. Before
+		// its goroutines, an earlier line may only have looked like one.
+		w.crash, w.stack, w.ended = []string{l}, false, false
+	case w.crash == nil || w.ended || len(w.crash) >= maxCrashRead:
+	case w.stack && l == "":
+		w.ended = true
+	case !w.stack && strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(l, ":"):
+		w.crash, w.stack = append(w.crash, l), true
+	default:
+		w.crash = append(w.crash, l)
+	}
+}
+
+// crashed returns the message of the last crash seen and its frames in
+// the learner's files, or ok false if the stream held no crash.
+func (w *watcher) crashed() (c crash, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.crash == nil {
+		return crash{}, false
+	}
+	return parseCrash(w.crash), true
+}
+
+// crash is what the runtime printed as a process died, cut for a learner.
+type crash struct {
+	message []string // "fatal error: concurrent map writes", and the lines under it
+	frames  []frame  // the learner's frames of the goroutine that crashed
+}
+
+// parseCrash reads a crash from its message to the end of its first
+// goroutine's frames.
+func parseCrash(lines []string) crash {
+	var c crash
+	i := 0
+	for ; i < len(lines) && lines[i] != ""; i++ {
+		if !strings.HasPrefix(lines[i], "goroutine ") && len(c.message) < 3 {
+			c.message = append(c.message, cutLine(strings.TrimSpace(lines[i])))
+		}
+	}
+	for ; i < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "goroutine ") && strings.HasSuffix(lines[i], ":") {
+			c.frames = learnerFrames(traceFrames(lines[i+1:]))
+			break
+		}
+	}
+	return c
+}
+
+// text is the crash as exit.Crash carries it.
+func (c crash) text() string {
+	lines := append([]string(nil), c.message...)
+	for _, f := range c.frames {
+		if len(lines) == maxCrashLines {
+			break
+		}
+		lines = append(lines, frameLine(f))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// headline is the crash in one line: its message and the learner's line
+// it came from, "fatal error: concurrent map writes (ladder/x/x.go:41)".
+func (c crash) headline() string {
+	msg := "a crash with no message"
+	if len(c.message) > 0 {
+		msg = c.message[0]
+	}
+	if len(c.frames) > 0 {
+		msg += fmt.Sprintf(" (%s:%d)", c.frames[0].file, c.frames[0].line)
+	}
+	return msg
+}
+
+// timeout returns go test's own time limit, "10m0s", if the crash is the
+// testing package's panic at its -timeout.
+func (c crash) timeout() (string, bool) {
+	if len(c.message) == 0 {
+		return "", false
+	}
+	return strings.CutPrefix(c.message[0], "panic: test timed out after ")
+}
+
+// cutRace cuts a race report down to its headline and its two accesses,
+// each with the learner's frames only.
+func cutRace(lines []string) string {
+	out := []string{lines[0]}
+	for i := 1; i < len(lines); i++ {
+		l := lines[i]
+		if !isAccess(l) {
+			continue
+		}
+		var body []string
+		for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "  ") {
+			i++
+			body = append(body, lines[i])
+		}
+		frames := learnerFrames(traceFrames(body))
+		out = append(out, l)
+		if len(frames) == 0 {
+			out = append(out, "  (no frame in your own files)")
+		}
+		for _, f := range frames {
+			out = append(out, frameLine(f))
+		}
+	}
+	if len(out) > maxRaceLines {
+		out = out[:maxRaceLines]
+	}
+	return strings.Join(out, "\n")
+}
+
+// isAccess recognises a race report's access line: "Write at 0x... by
+// goroutine 8:", "Previous read at 0x... by main goroutine:".
+func isAccess(l string) bool {
+	if !strings.Contains(l, " at 0x") || !strings.HasSuffix(l, ":") || !strings.Contains(l, " by ") {
+		return false
+	}
+	for _, p := range []string{"Read ", "Write ", "Previous read ", "Previous write ", "Atomic ", "Previous atomic "} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// traceFrames reads the frames of a Go traceback or of one access of a
+// race report: a function line, then its file:line indented under it.
+func traceFrames(lines []string) []frame {
+	var frames []frame
+	for i := 0; i+1 < len(lines); i++ {
+		fn, loc := strings.TrimSpace(lines[i]), strings.TrimSpace(lines[i+1])
+		if fn == "" {
+			break
+		}
+		if !strings.HasPrefix(lines[i+1], "\t") && !strings.HasPrefix(lines[i+1], "    ") {
+			continue // not a function and its place: "...additional frames elided..."
+		}
+		i++
+		fn = strings.TrimPrefix(fn, "created by ")
+		if j := strings.Index(fn, " in goroutine "); j >= 0 {
+			fn = fn[:j]
+		}
+		if j := strings.LastIndex(fn, "("); j > 0 && strings.HasSuffix(fn, ")") {
+			fn = fn[:j]
+		}
+		if j := strings.LastIndex(loc, " +0x"); j >= 0 {
+			loc = loc[:j]
+		}
+		file, lineNo := loc, 0
+		if j := strings.LastIndex(loc, ":"); j >= 0 {
+			file = loc[:j]
+			lineNo, _ = strconv.Atoi(loc[j+1:])
+		}
+		frames = append(frames, frame{function: shortFunc(fn), file: sourceFile(file), line: lineNo})
+	}
+	return frames
+}
+
+// sourceFile writes a traceback's file relative to the module root, as
+// relFile does; a binary built with -trimpath names the module's files
+// by their import path instead.
+func sourceFile(path string) string {
+	rel := relFile(path)
+	if mod := modulePath(); mod != "" {
+		if s, ok := strings.CutPrefix(rel, mod+"/"); ok {
+			return s
+		}
+	}
+	return rel
+}
+
+// modulePath is the root module's path, from its go.mod.
+var modulePath = sync.OnceValue(func() string {
+	b, err := os.ReadFile(filepath.Join(moduleRoot(), "go.mod"))
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if p, ok := strings.CutPrefix(strings.TrimSpace(l), "module "); ok {
+			return strings.Trim(strings.TrimSpace(p), `"`)
+		}
+	}
+	return ""
+})
+
+// learnerFrames keeps the frames in the learner's own files: inside the
+// module, and neither the harness nor a spec, except tests' own files
+// (a spec's mutants live in _test.go files).
+func learnerFrames(frames []frame) []frame {
+	var out []frame
+	for _, f := range frames {
+		if learnerFile(f.file) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func learnerFile(file string) bool {
+	file = filepath.ToSlash(file)
+	if root := moduleRoot(); root != "" {
+		// Under -trimpath the standard library's files are relative too.
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(file))); err != nil {
+			return false
+		}
+	}
+	switch {
+	case filepath.IsAbs(file), !strings.HasSuffix(file, ".go"), strings.HasPrefix(file, "_testmain.go"):
+		return false
+	case strings.HasSuffix(file, "_test.go"):
+		return true
+	case strings.HasPrefix(file, "harness/"), strings.Contains(file, "/harness/"):
+		return false
+	case strings.HasPrefix(file, "spec/"), strings.Contains(file, "/spec/"):
+		return false
+	}
+	return true
+}
+
+// frameLine writes a frame as the cut reports show it.
+func frameLine(f frame) string {
+	return fmt.Sprintf("  %s  %s:%d", f.function, f.file, f.line)
+}
+
+// cutLine keeps a message line short enough for one line of a Reason.
+func cutLine(s string) string {
+	const most = 200
+	if len(s) <= most {
+		return s
+	}
+	return s[:most] + "…"
+}
