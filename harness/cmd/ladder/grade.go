@@ -614,12 +614,12 @@ func writePart(w io.Writer, level int, p partGrade, notImpl map[string]int, all 
 		if i == 0 {
 			fmt.Fprintf(w, "  the race detector found a data race, so part %d is not done, whatever the answers. Two goroutines touched the same memory, at least one of them writing, without a lock between them:\n", p.Number)
 		}
-		if i < 2 || all {
+		if i < 1 || all {
 			fmt.Fprintf(w, "%s\n", indent(firstLines(r, 16), "    "))
 		}
 	}
-	if len(p.Races) > 2 && !all {
-		fmt.Fprintf(w, "    (%s more; ALL=1 shows them)\n", plural(len(p.Races)-2, "report"))
+	if len(p.Races) > 1 && !all {
+		fmt.Fprintf(w, "    (%s more; ALL=1 shows them)\n", plural(len(p.Races)-1, "report"))
 	}
 	if p.Ran && p.Total == 0 && len(p.Blocked) == 0 {
 		fmt.Fprintf(w, "  no case of part %d ran.\n", p.Number)

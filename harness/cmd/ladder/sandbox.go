@@ -186,6 +186,17 @@ func runLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	case <-ctx.Done():
 		stopped = true
 	}
+	if stopped {
+		// A supervised test binary runs its tests in a process group of
+		// its own (harness/timeline), out of this group's reach: asked to
+		// stop, each supervisor kills its child's group, then exits.
+		termGroup(cmd)
+		select {
+		case err = <-exited:
+			exited <- err
+		case <-time.After(time.Second):
+		}
+	}
 	killGroup(cmd)
 	if stopped {
 		err = <-exited
