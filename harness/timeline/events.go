@@ -5,7 +5,6 @@ import (
 	"os"
 	"strconv"
 	"sync"
-	"syscall"
 )
 
 // events is the pipe to the supervisor (see supervise.go), or nil when the
@@ -34,7 +33,7 @@ func init() {
 	if err != nil {
 		return
 	}
-	syscall.CloseOnExec(fd)
+	closeOnExec(fd)
 	events.f = os.NewFile(uintptr(fd), "ladder-events")
 	for i := range outStreams {
 		events.out[i] = fileIdentity(i + 1)

@@ -21,3 +21,6 @@ func childRunning(int) (running, known bool) { return false, false }
 
 // fileIdentity does not know, where the system does not say.
 func fileIdentity(int) string { return "" }
+
+// closeOnExec does nothing: without a supervisor there is no events pipe.
+func closeOnExec(int) {}
