@@ -10,9 +10,10 @@ import (
 
 // CheckREADMESamples keeps a README's sample failures honest: every code
 // block in the file that starts with a case report's first line
-// (`case "name" (part N)...`) must be, line for line, the report the
-// runner gives for that case when played with a wrong implementation. The
-// cases passed in are built with that implementation.
+// (`case "name" (part N)...`) must be, line for line, the brief report
+// (Outcome.Brief) the runner gives for that case when played with a wrong
+// implementation: what make test-level-N shows a learner first. The cases
+// passed in are built with that implementation.
 func CheckREADMESamples[T any](t *testing.T, readme string, cases []Case[T]) {
 	t.Helper()
 	blocks, err := sampleBlocks(readme)
@@ -25,8 +26,8 @@ func CheckREADMESamples[T any](t *testing.T, readme string, cases []Case[T]) {
 	reports := map[string]string{} // by first line
 	for _, o := range PlayAll(cases) {
 		if o.Verdict != Pass {
-			first, _, _ := strings.Cut(o.Report, "\n")
-			reports[first] = o.Report
+			first, _, _ := strings.Cut(o.Brief, "\n")
+			reports[first] = o.Brief
 		}
 	}
 	for _, b := range blocks {
@@ -39,7 +40,7 @@ func CheckREADMESamples[T any](t *testing.T, readme string, cases []Case[T]) {
 		// cmp.Diff picks spaces or no-break spaces at random, so that
 		// nobody relies on its exact text; compare with them folded.
 		if strings.ReplaceAll(got, "\u00a0", " ") != strings.ReplaceAll(b.text, "\u00a0", " ") {
-			t.Errorf("%s:%d: the sample differs from the runner's real report.\nREADME:\n%s\n\nrunner:\n%s", readme, b.line, b.text, got)
+			t.Errorf("%s:%d: the sample differs from the runner's real brief report.\nREADME:\n%s\n\nrunner:\n%s", readme, b.line, b.text, got)
 		}
 	}
 }
