@@ -83,3 +83,35 @@ func sampleBlocks(path string) ([]sample, error) {
 	}
 	return out, sc.Err()
 }
+
+// CheckBriefs plays cases built with a wrong implementation and checks
+// that the brief report of every case it fails fits one screen: at most 30
+// lines, what is wrong within the first 10 (the first wrong call, or the
+// check's error), and the ✗ of the first wrong step. It logs each brief's
+// length, and fails if no case catches the implementation.
+func CheckBriefs[T any](t *testing.T, cases []Case[T]) {
+	t.Helper()
+	failed := 0
+	for _, o := range PlayAll(cases) {
+		if o.Verdict == Pass {
+			continue
+		}
+		failed++
+		lines := strings.Split(o.Brief, "\n")
+		t.Logf("case %q: brief %d lines, whole report %d", o.Case, len(lines), strings.Count(o.Report, "\n")+1)
+		if len(lines) > briefLines {
+			t.Errorf("case %q: Brief has %d lines, want at most %d:\n%s", o.Case, len(lines), briefLines, o.Brief)
+		}
+		what, _, _ := strings.Cut(o.Summary, " (step ")
+		what = strings.TrimSuffix(what, "…")
+		if !strings.Contains(strings.Join(lines[:min(10, len(lines))], "\n"), what) {
+			t.Errorf("case %q: the first 10 lines of Brief do not say %q:\n%s", o.Case, what, o.Brief)
+		}
+		if o.Verdict == Fail && o.Step > 0 && !strings.Contains(o.Brief, fmt.Sprintf("✗  %d ", o.Step)) {
+			t.Errorf("case %q: Brief lacks the ✗ of step %d:\n%s", o.Case, o.Step, o.Brief)
+		}
+	}
+	if failed == 0 {
+		t.Errorf("no case fails, so no brief was checked")
+	}
+}
