@@ -88,7 +88,8 @@ func Play[T any](c Case[T]) Outcome {
 		out.Verdict = TimedOut
 		at := int(current.Load())
 		out.Step = at
-		out.Report = stuckReport(c, at, timeout, <-goid)
+		out.Report, out.Summary = stuckReport(c, at, timeout, <-goid)
+		out.Brief = out.Report // a few lines, and no table
 		return out
 	}
 
@@ -108,16 +109,22 @@ func Play[T any](c Case[T]) Outcome {
 			if out.Where != "" {
 				loc = " (" + out.Where + ")"
 			}
-			out.Report = fmt.Sprintf("not implemented yet: %s%s\ncase %q (part %d) needs it.", msg, loc, c.Name, c.Part)
+			out.Summary = fmt.Sprintf("not implemented yet: %s%s", msg, loc)
+			out.Report = fmt.Sprintf("%s\ncase %q (part %d) needs it.", out.Summary, c.Name, c.Part)
+			out.Brief = out.Report
 			return out
 		}
 		out.Verdict = Panicked
 		out.Report = r.panicked(at, caught)
+		out.Brief = r.briefStopped(at, r.panicLine(at, caught), caught)
+		out.Summary = withWhere(r.panicLine(at, caught), caught.where)
 		return out
 	case !finished:
 		out.Verdict = Exited
 		out.Step = at
 		out.Report = r.exited(at, where)
+		out.Brief = r.briefStopped(at, exitedLine(where), nil)
+		out.Summary = cutLine(fmt.Sprintf("%s stopped without returning or panicking: runtime.Goexit?", c.callAt(at)), summaryWidth)
 		return out
 	}
 
@@ -134,6 +141,8 @@ func Play[T any](c Case[T]) Outcome {
 	out.Verdict = Fail
 	out.Step = first
 	out.Report = r.failed(first, probeErr)
+	out.Brief = r.briefFailed(first, probeErr)
+	out.Summary = r.summaryFailed(first, probeErr)
 	return out
 }
 
@@ -151,35 +160,43 @@ func (c Case[T]) stepName(at int) string {
 
 // stuckReport explains a case that did not finish in time, from where its
 // goroutine is now: running (too slow, or a loop that never ends), or
-// blocked on a lock or a channel (a deadlock).
-func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) string {
+// blocked on a lock or a channel (a deadlock). It returns the report and
+// its one line for Summary.
+func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) (report, summary string) {
 	status, frames := goroutineState(goid)
 	loc := ""
 	if f, ok := learnerFrame(frames); ok {
 		loc = fmt.Sprintf("%s:%d", filepath.Base(f.file), f.line)
 	}
-	var what string
+	var what, short string
 	switch {
 	case strings.Contains(status, "Mutex") || strings.Contains(status, "semacquire") || strings.Contains(status, "sync.Cond"):
+		short = fmt.Sprintf("a possible deadlock, waiting for a lock (%s)", status)
 		what = fmt.Sprintf("a possible deadlock: the goroutine is waiting for a lock (%s)", status)
 		if loc != "" {
 			what += " at " + loc
 		}
 		what += ": does a method lock a mutex it already holds, or return without unlocking it"
 	case strings.Contains(status, "chan") || strings.Contains(status, "select"):
+		short = fmt.Sprintf("blocked (%s)", status)
 		what = fmt.Sprintf("the goroutine is blocked (%s)", status)
 		if loc != "" {
 			what += " at " + loc
 		}
 		what += ": is it waiting for something that never comes"
 	default:
+		short = "too slow, or a loop that never ends"
 		what = "is it too slow, or a loop that never ends"
 		if loc != "" {
 			what += fmt.Sprintf(" (the goroutine was in %s)", loc)
 		}
 	}
+	summary = fmt.Sprintf("%s did not finish in %v: %s", c.callAt(at), timeout, short)
+	if loc != "" {
+		summary = cutLine(summary, summaryWidth-len(loc)-3) + " (" + loc + ")"
+	}
 	return fmt.Sprintf("case %q (part %d) did not finish in %v: %s?\nIt was in %s. (%s sets the limit; the cases after this one still run, each on a fresh implementation.)",
-		c.Name, c.Part, timeout, what, c.stepName(at), TimeoutEnv)
+		c.Name, c.Part, timeout, what, c.stepName(at), TimeoutEnv), cutLine(summary, summaryWidth)
 }
 
 // currentGoroutine returns the calling goroutine's id, as stack dumps show it.

@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"text/tabwriter"
@@ -28,8 +29,7 @@ func (r report[T]) failed(first int, probeErr error) string {
 	var b strings.Builder
 	r.header(&b)
 	if first > 0 {
-		s := r.c.Steps[first-1]
-		fmt.Fprintf(&b, "%s = %s, want %s\n", r.c.callText(s), show(r.results[first-1].got), show(s.Call.Want))
+		fmt.Fprintf(&b, "%s\n", r.wrongCall(first))
 		fmt.Fprintf(&b, "Step %d is the first that differs; every step marked ✗ differs.\n", first)
 	}
 	if probeErr != nil {
@@ -55,14 +55,7 @@ func (r report[T]) failed(first int, probeErr error) string {
 func (r report[T]) panicked(at int, p *panicInfo) string {
 	var b strings.Builder
 	r.header(&b)
-	switch {
-	case at == 0:
-		fmt.Fprintf(&b, "%s panicked: %v\n", r.c.Setup, p.value)
-	case at <= len(r.c.Steps):
-		fmt.Fprintf(&b, "%s panicked: %v\n", r.c.callText(r.c.Steps[at-1]), p.value)
-	default:
-		fmt.Fprintf(&b, "the check after the steps panicked: %v\n", p.value)
-	}
+	fmt.Fprintf(&b, "%s\n", r.panicLine(at, p))
 	for _, f := range p.where {
 		fmt.Fprintf(&b, "    %s:%d in %s\n", f.file, f.line, f.function)
 	}
@@ -70,12 +63,41 @@ func (r report[T]) panicked(at int, p *panicInfo) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// wrongCall is the first wrong call as the Go test comments guide writes
+// it: Count(t=4s) = 3, want 5.
+func (r report[T]) wrongCall(first int) string {
+	s := r.c.Steps[first-1]
+	return fmt.Sprintf("%s = %s, want %s", r.c.callText(s), show(r.results[first-1].got), show(s.Call.Want))
+}
+
+// callAt names what ran at step at: the constructor (0), a call, or the
+// check after the steps.
+func (c Case[T]) callAt(at int) string {
+	switch {
+	case at == 0:
+		return c.Setup
+	case at <= len(c.Steps):
+		return c.callText(c.Steps[at-1])
+	}
+	return "the check after the steps"
+}
+
+// panicLine says which call panicked, and with what.
+func (r report[T]) panicLine(at int, p *panicInfo) string {
+	return fmt.Sprintf("%s panicked: %v", r.c.callAt(at), p.value)
+}
+
+// exitedLine says where a case stopped without returning or panicking.
+func exitedLine(where string) string {
+	return fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", where)
+}
+
 // exited explains a case whose goroutine ended without returning, as
 // runtime.Goexit does: at is where it was.
 func (r report[T]) exited(at int, where string) string {
 	var b strings.Builder
 	r.header(&b)
-	fmt.Fprintf(&b, "the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.\n", where)
+	fmt.Fprintf(&b, "%s\n", exitedLine(where))
 	r.table(&b, r.stoppedAt(at))
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -105,37 +127,89 @@ func (r report[T]) header(b *strings.Builder) {
 	}
 }
 
-// table writes the timeline: one row a step, with a marker column.
+// table writes the whole timeline: one row a step, with a marker column.
 func (r report[T]) table(b *strings.Builder, mark func(i int) string) {
+	r.someRows(b, mark, func(int) bool { return true })
+}
+
+// someRows writes the timeline's header and the steps keep keeps. Each run
+// of steps left out is one row, "… 15 steps …", that says how many of them
+// are marked too.
+func (r report[T]) someRows(b *strings.Builder, mark func(i int) string, keep func(i int) bool) {
 	if len(r.c.Steps) == 0 {
 		return
 	}
 	b.WriteString("\n")
 	var table strings.Builder
-	defer func() {
-		// tabwriter pads the last column too; no line ends in spaces.
-		for _, line := range strings.SplitAfter(table.String(), "\n") {
-			b.WriteString(strings.TrimRight(line, " \n"))
-			if strings.HasSuffix(line, "\n") {
-				b.WriteString("\n")
-			}
-		}
-	}()
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "\tstep\tt\tcall\twant\tgot")
+	// gaps[k] is the run of steps left out just before the k-th row kept.
+	type gap struct{ steps, marked int }
+	var gaps []gap
+	var cur gap
 	for i, s := range r.c.Steps {
+		if !keep(i) {
+			cur.steps++
+			if mark(i) != "" {
+				cur.marked++
+			}
+			continue
+		}
+		gaps = append(gaps, cur)
+		cur = gap{}
 		got := "(not run)"
 		if r.results[i].ran {
 			got = cell(r.results[i].got)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", mark(i), i+1, Offset(s.At), s.Call.text(), cell(s.Call.Want), got)
 	}
+	gaps = append(gaps, cur)
 	tw.Flush()
+	// The rows left out are written between the table's lines, not through
+	// tabwriter: a line without cells would end its columns there.
+	lines := strings.Split(strings.TrimSuffix(table.String(), "\n"), "\n")
+	indent := strings.Repeat(" ", strings.Index(lines[0], "step"))
+	for k, line := range lines {
+		if k > 0 && gaps[k-1].steps > 0 {
+			b.WriteString(indent + gapText(gaps[k-1].steps, gaps[k-1].marked) + "\n")
+		}
+		// tabwriter pads the last column too; no line ends in spaces.
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	if last := gaps[len(gaps)-1]; last.steps > 0 {
+		b.WriteString(indent + gapText(last.steps, last.marked) + "\n")
+	}
+}
+
+// gapText is the row that stands for steps left out of a brief table.
+func gapText(steps, marked int) string {
+	s := fmt.Sprintf("… %d steps", steps)
+	if steps == 1 {
+		s = "… 1 step"
+	}
+	switch {
+	case marked == 1 && steps == 1:
+		s += ", marked ✗"
+	case marked == 1:
+		s += ", 1 of them ✗"
+	case marked > 1:
+		s += fmt.Sprintf(", %d of them ✗", marked)
+	}
+	return s + " …"
 }
 
 // diffs writes a (-want +got) diff for each differing step whose values are
 // structured or too long for the table.
 func (r report[T]) diffs(b *strings.Builder) {
+	for _, d := range r.diffBlocks() {
+		b.WriteString("\n" + d)
+	}
+}
+
+// diffBlocks returns the diffs that diffs writes, one a step, each ending
+// in a newline.
+func (r report[T]) diffBlocks() []string {
+	var out []string
 	for i, s := range r.c.Steps {
 		res := r.results[i]
 		if !res.ran || s.Call.Accept != nil || s.Call.matches(res.got) {
@@ -144,8 +218,9 @@ func (r report[T]) diffs(b *strings.Builder) {
 		if !structured(s.Call.Want) && len(show(s.Call.Want)) <= maxCell && len(show(res.got)) <= maxCell {
 			continue
 		}
-		fmt.Fprintf(b, "\nstep %d, %s mismatch (-want +got):\n%s", i+1, r.c.callText(s), safeDiff(s.Call.Want, res.got, s.Call.Opts))
+		out = append(out, fmt.Sprintf("step %d, %s mismatch (-want +got):\n%s", i+1, r.c.callText(s), safeDiff(s.Call.Want, res.got, s.Call.Opts)))
 	}
+	return out
 }
 
 func safeDiff(want, got any, opts []cmp.Option) (d string) {
@@ -241,6 +316,189 @@ func Offset(d time.Duration) string {
 	}
 	if strings.HasSuffix(s, "h0m") {
 		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// The brief report. A learner reads the first failing case on one screen,
+// so Brief keeps what explains the failure and cuts the rest.
+const (
+	// briefLines is the most lines a Brief takes.
+	briefLines = 30
+	// briefWidth is the most characters a line of explanation keeps in a
+	// Brief: a map of a hundred drinks is one long line, but a probe's
+	// sentence must keep its end, which says what to do.
+	briefWidth = 600
+	// summaryWidth is the most characters of a Summary.
+	summaryWidth = 160
+	// wholeTable is the most steps a Brief shows whole. The cases written
+	// by hand fit it; the long ones are built in loops, and fuzz cases
+	// run to 200 steps.
+	wholeTable = 15
+	// before and after are the steps a Brief keeps around the first ✗.
+	before, after = 4, 2
+	// explainLines is the most lines a Brief keeps of a probe's error or
+	// a panic's message.
+	explainLines = 4
+	// maxFrames is the most stack frames a Brief shows for a panic.
+	maxFrames = 4
+)
+
+// cutNote ends a Brief that left something out.
+const cutNote = "(cut to one screen; ALL=1 shows the whole report)"
+
+// keepAround says which steps a brief table keeps, around the step at
+// index focus (len(Steps) for the check after the steps): every step when
+// there are few. Otherwise the first step, because it starts the state
+// every later answer depends on (the first hit, the first order, the first
+// print); the few steps just before focus, where the state went wrong;
+// focus itself; and two after it, which show whether the mistake repeats.
+// A run of one step left out is shown rather than replaced by a row.
+//
+// A smarter rule, such as every write in the window before focus, would
+// need to know which calls write and how long the window is, and the
+// runner knows neither. This one keeps level 4's hundred drinks to 12
+// table lines, drink 0 at 0s among them, and any case to at most 9 steps
+// and 2 rows for those left out.
+func (r report[T]) keepAround(focus int) func(i int) bool {
+	n := len(r.c.Steps)
+	if n <= wholeTable {
+		return func(int) bool { return true }
+	}
+	near := func(i int) bool { return i == 0 || (i >= focus-before && i <= focus+after) }
+	return func(i int) bool {
+		return near(i) || (i > 0 && i < n-1 && near(i-1) && near(i+1))
+	}
+}
+
+// briefFailed is failed cut to one screen: the header, the first wrong
+// call or the probe's error, the steps around the first ✗, and the first
+// ✗'s diff.
+func (r report[T]) briefFailed(first int, probeErr error) string {
+	var b strings.Builder
+	r.header(&b)
+	if first > 0 {
+		b.WriteString(cutLine(r.wrongCall(first), briefWidth) + "\n")
+		fmt.Fprintf(&b, "Step %d is the first that differs; every step marked ✗ differs.\n", first)
+	}
+	if probeErr != nil {
+		msg := probeErr.Error()
+		if first > 0 {
+			msg = "After the steps, the check also failed: " + msg
+		} else if len(r.c.Steps) > 0 {
+			msg = "Every step gave its result, but the check after them failed: " + msg
+		}
+		b.WriteString(cutLines(msg, explainLines) + "\n")
+	}
+	mark := func(i int) string {
+		if r.results[i].ran && !r.c.Steps[i].Call.matches(r.results[i].got) {
+			return "✗"
+		}
+		return ""
+	}
+	focus := len(r.c.Steps)
+	if first > 0 {
+		focus = first - 1
+	}
+	r.someRows(&b, mark, r.keepAround(focus))
+	// More steps than wholeTable always leave some out: a brief table
+	// keeps at most 9 of them.
+	cut := len(r.c.Steps) > wholeTable
+	if diffs := r.diffBlocks(); len(diffs) > 0 {
+		// Only the first diff: it is the first ✗'s if that step has one,
+		// and the table marks the later ones.
+		cut = cut || len(diffs) > 1
+		room := briefLines - strings.Count(b.String(), "\n") - 3
+		d, over := cutLinesTo(strings.TrimRight(diffs[0], "\n"), max(room, 4))
+		b.WriteString("\n" + d + "\n")
+		cut = cut || over
+	}
+	return finishBrief(&b, cut)
+}
+
+// briefStopped is panicked or exited cut to one screen: the header, what
+// happened (the panic's message and at most maxFrames of its frames), and
+// the steps around the one it stopped at.
+func (r report[T]) briefStopped(at int, what string, p *panicInfo) string {
+	var b strings.Builder
+	r.header(&b)
+	b.WriteString(cutLines(what, explainLines) + "\n")
+	cut := false
+	if p != nil {
+		for i, f := range p.where {
+			if i == maxFrames {
+				cut = true
+				break
+			}
+			fmt.Fprintf(&b, "    %s:%d in %s\n", f.file, f.line, f.function)
+		}
+	}
+	focus := min(max(at-1, 0), len(r.c.Steps))
+	r.someRows(&b, r.stoppedAt(at), r.keepAround(focus))
+	cut = cut || len(r.c.Steps) > wholeTable
+	return finishBrief(&b, cut)
+}
+
+// finishBrief ends a Brief: the note when something was left out, and a
+// last cut should the pieces still run over the budget.
+func finishBrief(b *strings.Builder, cut bool) string {
+	s := strings.TrimRight(b.String(), "\n")
+	if kept, over := cutLinesTo(s, briefLines-1); over {
+		s, cut = kept, true
+	}
+	if cut {
+		s += "\n" + cutNote
+	}
+	return s
+}
+
+// cutLine keeps the first line of s, at most width characters of it.
+func cutLine(s string, width int) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if r := []rune(s); len(r) > width {
+		s = string(r[:width-1]) + "…"
+	}
+	return s
+}
+
+// cutLines keeps at most n lines of s, each cut to briefWidth.
+func cutLines(s string, n int) string {
+	kept, _ := cutLinesTo(s, n)
+	lines := strings.Split(kept, "\n")
+	for i, l := range lines {
+		if l != "…" {
+			lines[i] = cutLine(l, briefWidth)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// cutLinesTo keeps at most n lines of s, the last of them "…" when some
+// were cut, and reports whether it cut any.
+func cutLinesTo(s string, n int) (string, bool) {
+	lines := strings.Split(s, "\n")
+	if len(lines) <= n {
+		return s, false
+	}
+	return strings.Join(append(lines[:n-1:n-1], "…"), "\n"), true
+}
+
+// summaryFailed is the one line of a failed case: the first wrong call and
+// its step, or else the first line of the probe's error.
+func (r report[T]) summaryFailed(first int, probeErr error) string {
+	if first == 0 {
+		return cutLine(probeErr.Error(), summaryWidth)
+	}
+	step := fmt.Sprintf(" (step %d)", first)
+	return cutLine(r.wrongCall(first), summaryWidth-len(step)) + step
+}
+
+// withWhere adds a learner's line to a summary: "… (hitcounter.go:31)".
+func withWhere(s string, frames []frame) string {
+	s = cutLine(s, summaryWidth)
+	if f, ok := learnerFrame(frames); ok {
+		loc := fmt.Sprintf(" (%s:%d)", filepath.Base(f.file), f.line)
+		s = cutLine(s, summaryWidth-len(loc)) + loc
 	}
 	return s
 }

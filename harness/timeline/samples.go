@@ -10,9 +10,10 @@ import (
 
 // CheckREADMESamples keeps a README's sample failures honest: every code
 // block in the file that starts with a case report's first line
-// (`case "name" (part N)...`) must be, line for line, the report the
-// runner gives for that case when played with a wrong implementation. The
-// cases passed in are built with that implementation.
+// (`case "name" (part N)...`) must be, line for line, the brief report
+// (Outcome.Brief) the runner gives for that case when played with a wrong
+// implementation: what make test-level-N shows a learner first. The cases
+// passed in are built with that implementation.
 func CheckREADMESamples[T any](t *testing.T, readme string, cases []Case[T]) {
 	t.Helper()
 	blocks, err := sampleBlocks(readme)
@@ -25,8 +26,8 @@ func CheckREADMESamples[T any](t *testing.T, readme string, cases []Case[T]) {
 	reports := map[string]string{} // by first line
 	for _, o := range PlayAll(cases) {
 		if o.Verdict != Pass {
-			first, _, _ := strings.Cut(o.Report, "\n")
-			reports[first] = o.Report
+			first, _, _ := strings.Cut(o.Brief, "\n")
+			reports[first] = o.Brief
 		}
 	}
 	for _, b := range blocks {
@@ -39,7 +40,7 @@ func CheckREADMESamples[T any](t *testing.T, readme string, cases []Case[T]) {
 		// cmp.Diff picks spaces or no-break spaces at random, so that
 		// nobody relies on its exact text; compare with them folded.
 		if strings.ReplaceAll(got, "\u00a0", " ") != strings.ReplaceAll(b.text, "\u00a0", " ") {
-			t.Errorf("%s:%d: the sample differs from the runner's real report.\nREADME:\n%s\n\nrunner:\n%s", readme, b.line, b.text, got)
+			t.Errorf("%s:%d: the sample differs from the runner's real brief report.\nREADME:\n%s\n\nrunner:\n%s", readme, b.line, b.text, got)
 		}
 	}
 }
@@ -81,4 +82,36 @@ func sampleBlocks(path string) ([]sample, error) {
 		lines = append(lines, line)
 	}
 	return out, sc.Err()
+}
+
+// CheckBriefs plays cases built with a wrong implementation and checks
+// that the brief report of every case it fails fits one screen: at most 30
+// lines, what is wrong within the first 10 (the first wrong call, or the
+// check's error), and the ✗ of the first wrong step. It logs each brief's
+// length, and fails if no case catches the implementation.
+func CheckBriefs[T any](t *testing.T, cases []Case[T]) {
+	t.Helper()
+	failed := 0
+	for _, o := range PlayAll(cases) {
+		if o.Verdict == Pass {
+			continue
+		}
+		failed++
+		lines := strings.Split(o.Brief, "\n")
+		t.Logf("case %q: brief %d lines, whole report %d", o.Case, len(lines), strings.Count(o.Report, "\n")+1)
+		if len(lines) > briefLines {
+			t.Errorf("case %q: Brief has %d lines, want at most %d:\n%s", o.Case, len(lines), briefLines, o.Brief)
+		}
+		what, _, _ := strings.Cut(o.Summary, " (step ")
+		what = strings.TrimSuffix(what, "…")
+		if !strings.Contains(strings.Join(lines[:min(10, len(lines))], "\n"), what) {
+			t.Errorf("case %q: the first 10 lines of Brief do not say %q:\n%s", o.Case, what, o.Brief)
+		}
+		if o.Verdict == Fail && o.Step > 0 && !strings.Contains(o.Brief, fmt.Sprintf("✗  %d ", o.Step)) {
+			t.Errorf("case %q: Brief lacks the ✗ of step %d:\n%s", o.Case, o.Step, o.Brief)
+		}
+	}
+	if failed == 0 {
+		t.Errorf("no case fails, so no brief was checked")
+	}
 }

@@ -14,6 +14,7 @@ package timeline
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -30,6 +31,8 @@ import (
 type Case[T any] struct {
 	// Name is the subtest name. It is written as words separated by spaces
 	// and contains no slash, so a learner can find it in the spec file.
+	// A fuzz target's case, played by RunCase, may be named "fuzz": the
+	// runner then names it for its input, which may hold a path.
 	Name string
 	// Part is the part of the level's README that this case checks, from 1.
 	Part int
@@ -179,23 +182,52 @@ func Run[T any](t *testing.T, cases []Case[T]) {
 
 // RunCase plays one case in the current test and reports its outcome. Fuzz
 // targets use it, so a timeline found by the fuzzer is shown like any other;
-// its part is then the part of the call that went wrong.
+// its part is then the part of the call that went wrong, and a case named
+// "fuzz" (or not named) is named for what it is: see fuzzName.
 func RunCase[T any](t *testing.T, c Case[T]) {
 	t.Helper()
 	fuzz := strings.HasPrefix(t.Name(), "Fuzz")
+	if fuzz && (c.Name == "" || c.Name == "fuzz") {
+		c.Name = fuzzName(t.Name(), len(c.Steps))
+	}
 	emit(Event{Kind: "case-start", Test: t.Name(), Case: c.Name, Part: c.Part, Fuzz: fuzz})
 	o := Play(c)
 	if fuzz && o.Verdict != Pass && o.Step >= 1 && o.Step <= len(c.Steps) {
 		if p := partOfMethod(c.Steps[o.Step-1].Call.Method); p != 0 && p != o.Part {
-			o.Report = strings.Replace(o.Report, fmt.Sprintf("(part %d)", o.Part), fmt.Sprintf("(part %d)", p), 1)
+			from, to := fmt.Sprintf("(part %d)", o.Part), fmt.Sprintf("(part %d)", p)
+			o.Report = strings.Replace(o.Report, from, to, 1)
+			o.Brief = strings.Replace(o.Brief, from, to, 1)
 			o.Part = p
 		}
 	}
 	emit(Event{Kind: "case-end", Test: t.Name(), Case: c.Name, Part: o.Part, Fuzz: fuzz,
-		Verdict: o.Verdict.String(), Step: o.Step, Report: capReport(o.Report), Missing: o.Missing, Where: o.Where})
+		Verdict: o.Verdict.String(), Step: o.Step, Report: capReport(o.Report),
+		Brief: capReport(o.Brief), Summary: capReport(o.Summary), Missing: o.Missing, Where: o.Where})
 	if o.Verdict != Pass {
 		t.Error(o.Report)
 	}
+}
+
+// fuzzName names a fuzz case from its test's name, which says where the
+// input came from: "FuzzX/seed#3" is the spec's fourth f.Add, "FuzzX/3a9f…"
+// a file of the corpus, and plain "FuzzX" an input the fuzzer is trying now.
+func fuzzName(test string, steps int) string {
+	what := fmt.Sprintf("fuzz: random timeline of %d steps", steps)
+	if steps == 1 {
+		what = "fuzz: random timeline of 1 step"
+	}
+	target, input, ok := strings.Cut(test, "/")
+	switch {
+	case !ok:
+		return what + " (made by the fuzzer just now)"
+	case strings.HasPrefix(input, "seed#"):
+		return fmt.Sprintf("%s (%s in spec/fuzz.go)", what, input)
+	}
+	saved := filepath.Join("testdata", "fuzz", target, input)
+	if _, err := os.Stat(saved); err == nil {
+		return fmt.Sprintf("%s (found by the fuzzer, saved in %s)", what, filepath.ToSlash(saved))
+	}
+	return fmt.Sprintf("%s (found by the fuzzer, input %s in its cache)", what, input)
 }
 
 // methodParts maps a method to the first part whose cases call it, from
