@@ -108,7 +108,7 @@ func parseCrash(lines []string) crash {
 	i := 0
 	for ; i < len(lines) && lines[i] != ""; i++ {
 		if !strings.HasPrefix(lines[i], "goroutine ") && len(c.message) < 3 {
-			c.message = append(c.message, cutLine(strings.TrimSpace(lines[i])))
+			c.message = append(c.message, cutLine(strings.TrimSpace(lines[i]), 200)) // short enough for one line of a Reason
 		}
 	}
 	for ; i < len(lines); i++ {
@@ -296,11 +296,3 @@ func frameLine(f frame) string {
 	return fmt.Sprintf("  %s  %s:%d", f.function, f.file, f.line)
 }
 
-// cutLine keeps a message line short enough for one line of a Reason.
-func cutLine(s string) string {
-	const most = 200
-	if len(s) <= most {
-		return s
-	}
-	return s[:most] + "…"
-}
