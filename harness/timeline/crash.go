@@ -295,4 +295,3 @@ func learnerFile(file string) bool {
 func frameLine(f frame) string {
 	return fmt.Sprintf("  %s  %s:%d", f.function, f.file, f.line)
 }
-

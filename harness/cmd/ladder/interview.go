@@ -442,8 +442,8 @@ func (iv *interview) testRun() string {
 	p.Passed, p.FirstRun, p.Seconds = true, p.Runs == 1, seconds(now.Sub(iv.partFrom))
 	if iv.current == len(iv.sum.Parts)-1 {
 		iv.sum.ElapsedSeconds = seconds(now.Sub(iv.start))
-		fmt.Fprintf(iv.out, "\n%s\n", iv.st.paint("32", fmt.Sprintf("Part %d passes: all %d parts pass, %s in, with %s to spare.",
-			p.Number, len(iv.sum.Parts), minutes(now.Sub(iv.start)), minutes(left))))
+		fmt.Fprintf(iv.out, "\n%s\n", iv.st.paint("32", fmt.Sprintf("Part %d passes: %s, %s in, with %s to spare.",
+			p.Number, everyPartPasses(len(iv.sum.Parts)), minutes(now.Sub(iv.start)), minutes(left))))
 		return endPassed
 	}
 	iv.current++
@@ -1004,4 +1004,12 @@ func splitREADME(path string) (string, map[int]string, error) {
 	}
 	flush()
 	return strings.TrimSpace(strings.Join(intro, "\n")), sections, nil
+}
+
+// everyPartPasses is "both parts pass" or "all 3 parts pass".
+func everyPartPasses(n int) string {
+	if n == 2 {
+		return "both parts pass"
+	}
+	return fmt.Sprintf("all %d parts pass", n)
 }

@@ -154,7 +154,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 	require.NoError(t, err, out.String())
 	log := out.String()
 	require.Contains(t, log, "--- part 2, run 1, 23m00s left")
-	require.Contains(t, log, "all 2 parts pass, 22m00s in, with 23m00s to spare")
+	require.Contains(t, log, "both parts pass, 22m00s in, with 23m00s to spare")
 
 	want := interviewSummary{
 		Level: 1, Title: "Hit counter", Started: start, BudgetSeconds: 45 * 60, ElapsedSeconds: 22 * 60,
@@ -403,7 +403,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 						t.Fatalf("the run does not start with part 1's regression:\n%s", run)
 					}
 					require.Contains(t, run, "part 1, count the last window: 0 of 1 case passes\n")
-					require.NotContains(t, log, "all 2 parts pass")
+					require.NotContains(t, log, "both parts pass")
 					require.Equal(t, "[interview: level 1, part 2 of 2 · 34 min left]", lastLine(&out))
 					if !fixed {
 						c.interrupt <- os.Interrupt
@@ -440,7 +440,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 				require.Contains(t, out.String(), "  1     Count the last window    5m00s  1     0      not passed\n")
 				require.Contains(t, out.String(), "Parts passed: 0 of 2.\n")
 			} else {
-				require.Contains(t, out.String(), "Part 2 passes: all 2 parts pass, 11m30s in")
+				require.Contains(t, out.String(), "Part 2 passes: both parts pass, 11m30s in")
 			}
 			checkKept(t, iv.root, sum)
 		})

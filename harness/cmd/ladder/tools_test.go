@@ -329,7 +329,7 @@ func TestWatchStatusSaysWhereTheLevelStands(t *testing.T) {
 	}
 	for want, g := range map[string]levelGrade{
 		"part 2 of 2 in progress": {Level: l, Parts: parts(true, false)},
-		"all 2 parts done":        {Level: l, Parts: parts(true, true)},
+		"both parts done":         {Level: l, Parts: parts(true, true)},
 		"does not compile":        {Level: l, Parts: parts(false, false), BuildError: "x.go:1: syntax error"},
 		"did not finish":          {Level: l, Parts: parts(false, false), Broken: []string{"ladder/01-hit-counter: timed out"}},
 	} {

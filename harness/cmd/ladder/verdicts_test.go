@@ -179,3 +179,33 @@ func TestLevel8Part1IsDoneWithFixedWindowsOnly(t *testing.T) {
 		t.Fatalf("ladder test --part 1 8 = exit %d, want part 1 done:\n%s", code, out)
 	}
 }
+
+// One mistake, one screen (issue 26): a classic slip prints at most 40
+// lines, with the first wrong call near the top and a ✗ on it.
+func TestOneMistakeFitsOneScreen(t *testing.T) {
+	bin := needLadder(t)
+	for _, tc := range []struct {
+		level, file, from, to string
+		explains              string // what the first lines must say
+	}{
+		{"02-logger-limiter", "logger.go", "for l.n > 0 && !l.queue[l.head].at.After(cutoff) {", "for l.n > 0 && l.queue[l.head].at.Before(cutoff) {", "= false, want true"},
+		{"04-cafe-counts", "cafe.go", "\t\t\tdelete(c.counts, o.drink) // forgotten: Distinct is len(counts)", "\t\t\tc.counts[o.drink] = 0", "Distinct(t="},
+	} {
+		t.Run(tc.level, func(t *testing.T) {
+			dir := copyRepo(t, "ladder/"+tc.level)
+			useReference(t, dir, tc.level)
+			edit(t, filepath.Join(dir, "ladder", tc.level, tc.file), tc.from, tc.to)
+			out, code := runIn(t, dir, bin, "test", tc.level[1:2])
+			lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+			if code == 0 || len(lines) > 40 {
+				t.Errorf("ladder test = exit %d, %d lines; want a failure in at most 40:\n%s", code, len(lines), out)
+			}
+			if top := strings.Join(lines[:min(10, len(lines))], "\n"); !strings.Contains(top, tc.explains) {
+				t.Errorf("the first 10 lines do not say %q:\n%s", tc.explains, top)
+			}
+			if !strings.Contains(out, "✗") {
+				t.Errorf("no step is marked ✗:\n%s", out)
+			}
+		})
+	}
+}

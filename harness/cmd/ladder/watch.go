@@ -332,5 +332,8 @@ func watchStatus(g levelGrade) string {
 			return fmt.Sprintf("part %d of %d in progress", p.Number, len(g.Parts))
 		}
 	}
+	if len(g.Parts) == 2 {
+		return "both parts done"
+	}
 	return fmt.Sprintf("all %d parts done", len(g.Parts))
 }

@@ -117,8 +117,8 @@ func concurrentTotals(s Store, clk *clock.Fake, moving bool) error {
 	for _, o := range []op{put, get} {
 		q := s.QPS(o, hour)
 		if n := countOf(q, hour); n != want {
-			errs = append(errs, fmt.Errorf("QPS(%v, 1h) = %v after %d goroutines made %d %ss each, want %v (%d calls / 3600s): %v calls went missing",
-				o, q, goroutines, rounds, o, float64(want)/3600, want, want-n))
+			errs = append(errs, fmt.Errorf("QPS(%v, 1h) = %v after %d goroutines made %d %ss each, want %v (%d calls / 3600s): %s",
+				o, q, goroutines, rounds, o, float64(want)/3600, want, missingCalls(want-n)))
 		}
 	}
 	for _, key := range keys {
@@ -127,4 +127,18 @@ func concurrentTotals(s Store, clk *clock.Fake, moving bool) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// missingCalls says how far a count is off: "1 call went missing", "3
+// calls went missing", "2 calls too many".
+func missingCalls(lost int) string {
+	switch {
+	case lost == 1:
+		return "1 call went missing"
+	case lost == -1:
+		return "1 call too many"
+	case lost < 0:
+		return fmt.Sprintf("%d calls too many", -lost)
+	}
+	return fmt.Sprintf("%d calls went missing", lost)
 }
