@@ -602,9 +602,13 @@ const maxOneLiners = 8
 // its first failing case cut to one screen and one line for each other.
 // With all set, every failing case is shown whole.
 func writePart(w io.Writer, level int, p partGrade, notImpl map[string]int, all bool) {
-	if len(p.Blocked) > 0 {
+	switch {
+	case len(p.Blocked) > 0:
 		fmt.Fprintf(w, "part %d, %s: not done\n", p.Number, lower(p.Title))
-	} else {
+	case p.Ran && p.Reported < p.Total:
+		fmt.Fprintf(w, "part %d, %s: not verified: %d of %s reported (%d %s)\n", p.Number, lower(p.Title),
+			p.Reported, plural(p.Total, "case"), p.Passed, map[bool]string{true: "passes", false: "pass"}[p.Passed == 1])
+	default:
 		fmt.Fprintf(w, "part %d, %s: %s\n", p.Number, lower(p.Title), passCount(p.Passed, p.Total))
 	}
 	for _, b := range p.Blocked {
@@ -637,7 +641,6 @@ func writePart(w io.Writer, level int, p partGrade, notImpl map[string]int, all 
 		fmt.Fprintf(w, "  not implemented yet: %s, needed by %s\n", m, plural(notImpl[m], "case"))
 	}
 	if p.Ran && len(p.Blocked) == 0 && p.Reported < p.Total {
-		fmt.Fprintf(w, "  not verified: %d of %s reported.\n", p.Reported, plural(p.Total, "case"))
 		if n := len(p.NeedServer); n > 0 {
 			fmt.Fprintf(w, "  %s a real redis-server: make test-level-%d REDIS=1\n", plural(n, "case")+map[bool]string{true: " needs", false: " need"}[n == 1], level)
 		}
