@@ -127,13 +127,3 @@ func listTests(root, pkg, pattern string) ([]string, error) {
 	}
 	return names, nil
 }
-
-func modulePrefix(pkg string) string {
-	if i := strings.Index(pkg, "/ladder/"); i >= 0 {
-		return pkg[:i+1]
-	}
-	if i := strings.Index(pkg, "/solutions/"); i >= 0 {
-		return pkg[:i+1]
-	}
-	return ""
-}
