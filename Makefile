@@ -71,7 +71,7 @@ PLOT_LEVELS = $(patsubst harness/plot/level%,%,$(wildcard harness/plot/level[0-9
 plot-level-%: ## SVG pictures of a level in plots/: make plot-level-8 [REF=1]
 ifeq ($(REF),1)
 	@if [ ! -f solutions/plot/go.mod ]; then \
-		echo "REF=1 draws the reference solutions, and this copy has none (no solutions/plot). make plot-level-$* draws your own code."; exit 1; fi
+		echo "REF=1 draws the reference solutions, and this copy has none. make plot-level-$* draws your own code."; exit 1; fi
 	@$(GO) -C solutions/plot build -o $(CURDIR)/.ladder/plot-reference . && ./.ladder/plot-reference -level $* -out plots
 else
 	@if [ ! -d harness/plot/level$* ]; then \
@@ -237,7 +237,7 @@ ifneq ($(wildcard $(REDIS_REF)),)
 	@$(call with_redis,$(GO) -C $(REDIS_REF) test -race -count 1 ./... && \
 		$(GO) -C $(REDIS_REF) test -count 1 -run '^$$' -bench . -benchtime 2000x ./... | grep -E 'redis-server|^ok')
 else
-	@echo "no solutions/ here (a student copy), so no reference to test; make test-level-8 REDIS=1 runs your own Redis form on a real redis-server"
+	@echo "this copy has no reference solutions, so no reference to test; make test-level-8 REDIS=1 runs your own Redis form on a real redis-server"
 endif
 
 peers-redis: ## the Redis form of level 8 beside go-redis/redis_rate on one real server

@@ -21,7 +21,7 @@ func cmdCompare(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	refDir := l.SolutionDir()
 	if _, err := os.Stat(filepath.Join(root, refDir)); err != nil {
-		fmt.Fprintf(stdout, "There is no %s here (a workshop copy?): ask your instructor for the reference.\n", refDir)
+		fmt.Fprintf(stdout, "This copy has no reference for level %d (a workshop copy?): ask your instructor for it.\n", l.Number)
 		return 0
 	}
 	fmt.Fprintf(stdout, "Checking level %d first...\n", l.Number)

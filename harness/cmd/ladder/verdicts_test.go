@@ -190,6 +190,7 @@ func TestOneMistakeFitsOneScreen(t *testing.T) {
 	}{
 		{"02-logger-limiter", "logger.go", "for l.n > 0 && !l.queue[l.head].at.After(cutoff) {", "for l.n > 0 && l.queue[l.head].at.Before(cutoff) {", "= false, want true"},
 		{"04-cafe-counts", "cafe.go", "\t\t\tdelete(c.counts, o.drink) // forgotten: Distinct is len(counts)", "\t\t\tc.counts[o.drink] = 0", "Distinct(t="},
+		{"06-chat-top-talker", "chat.go", "k = max(0, min(k, len(a.rank.heap)))", "k = max(0, min(k-1, len(a.rank.heap)))", "TopTalkers(t="},
 	} {
 		t.Run(tc.level, func(t *testing.T) {
 			dir := copyRepo(t, "ladder/"+tc.level)
@@ -207,5 +208,53 @@ func TestOneMistakeFitsOneScreen(t *testing.T) {
 				t.Errorf("no step is marked ✗:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestNothingIsSilent: a case that did not run says why, with the command
+// that runs it; the fuzz message names the file go test wrote; the counts
+// read as English.
+func TestNothingIsSilent(t *testing.T) {
+	l, err := levels.Find("8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := levelGrade{Level: l}
+	for _, p := range l.Parts {
+		g.Parts = append(g.Parts, partGrade{Number: p.Number, Title: p.Title, Ran: true, Passed: 1, Total: 1, Reported: 1, Done: p.Number < 8})
+	}
+	last := &g.Parts[len(g.Parts)-1]
+	last.Passed, last.Total, last.Reported, last.NeedServer = 9, 13, 9, []string{"a", "b", "c", "d"}
+	var b strings.Builder
+	writeGrade(&b, g, 0, false)
+	for _, want := range []string{
+		"part 8, when Redis fails: not verified: 9 of 13 cases reported (9 pass)\n",
+		"  4 cases need a real redis-server: make test-level-8 REDIS=1\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("writeGrade does not say %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "Level 8 is done") {
+		t.Errorf("a level with cases that never ran is called done:\n%s", b.String())
+	}
+
+	out := "--- FAIL: FuzzChat (0.31s)\n    Failing input written to testdata/fuzz/FuzzChat/5c1e2f\n    To re-run:\n"
+	if m := failingInput.FindStringSubmatch(out); m == nil || m[1] != "testdata/fuzz/FuzzChat/5c1e2f" {
+		t.Errorf("failingInput found %q in go test's output, want the saved file", m)
+	}
+
+	for _, tc := range []struct{ got, want string }{
+		{passCount(0, 1), "0 of 1 case passes"},
+		{passCount(1, 1), "1 of 1 case passes"},
+		{passCount(3, 5), "3 of 5 cases pass"},
+		{plural(1, "case"), "1 case"},
+		{plural(2, "case"), "2 cases"},
+		{everyPartPasses(2), "both parts pass"},
+		{everyPartPasses(3), "all 3 parts pass"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
 	}
 }
