@@ -22,7 +22,7 @@ help: ## list the targets: the usage text, written once in harness/cmd/ladder/us
 	@$(LADDER) help --make
 
 progress: ## the whole ladder at a glance; always exits 0
-	@$(GO) run ./harness/cmd/ladder progress
+	@$(LADDER) progress
 
 # Built into the git-ignored .ladder/ folder: go run would add
 # "exit status 1" to every answer that is not a plain yes.

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/levels"
@@ -96,6 +97,30 @@ func levelRuns(lvs []levels.Level, run string, want func(levels.Level, levels.Mo
 type goRunner struct {
 	command func(ctx context.Context, dir string, args ...string) *exec.Cmd
 	run     func(ctx context.Context, cmd *exec.Cmd) error
+	// note, if set, hears that a build is taking a while.
+	note io.Writer
+}
+
+// slowBuild is how long a build may take before the learner is told.
+var slowBuild = 2 * time.Second
+
+// buildWhat names what a go test run builds: "ladder/01-hit-counter", or
+// "3 levels".
+func buildWhat(patterns []string) string {
+	if len(patterns) == 1 {
+		return strings.TrimSuffix(strings.TrimPrefix(patterns[0], "./"), "/...")
+	}
+	return fmt.Sprintf("%d levels", len(patterns))
+}
+
+// terminalNote is where a learner's command says what a slow first run is
+// doing: standard error, when it is a terminal, and nowhere otherwise,
+// so that captured output stays the verdict alone.
+func terminalNote() io.Writer {
+	if info, err := os.Stderr.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 || os.Getenv("LADDER_NOTES") == "1" {
+		return os.Stderr
+	}
+	return nil
 }
 
 // plainRunner runs go in the learner's own environment.
@@ -107,7 +132,8 @@ var plainRunner = goRunner{
 		cmd.Env = learnerEnv()
 		return cmd
 	},
-	run: func(_ context.Context, cmd *exec.Cmd) error { return cmd.Run() },
+	run:  func(_ context.Context, cmd *exec.Cmd) error { return cmd.Run() },
+	note: terminalNote(),
 }
 
 // runAll runs several go test runs one after another (each one already
@@ -184,11 +210,24 @@ func runGoTest(ctx context.Context, root string, r testRun, runner goRunner) ([]
 	pr, pw := io.Pipe()
 	cmd.Stdout = pw
 	read := make(chan struct{})
+	started := make(chan struct{})
 	go func() {
 		defer close(read)
-		readEvents(pr, byPath)
+		readEvents(pr, byPath, func() { close(started) })
 		io.Copy(io.Discard, pr)
 	}()
+	if runner.note != nil {
+		// A cold build takes a while: say so, once, so that a newcomer
+		// does not think the command hung.
+		timer := time.AfterFunc(slowBuild, func() {
+			select {
+			case <-started:
+			default:
+				fmt.Fprintf(runner.note, "building the tests of %s, the first run only: later runs reuse the build…\n", buildWhat(r.Patterns))
+			}
+		})
+		defer timer.Stop()
+	}
 	runErr := runner.run(ctx, cmd)
 	pw.Close()
 	<-read
@@ -253,8 +292,9 @@ type event struct {
 // and the tail of each package's own output: the runner's results come
 // from the supervisor, not from this stream, and a learner's prints can
 // make it long.
-func readEvents(r io.Reader, byPath map[string]*pkgResult) {
+func readEvents(r io.Reader, byPath map[string]*pkgResult, onStart func()) {
 	builds := map[string]string{} // build output by import path
+	var once sync.Once
 	br := bufio.NewReaderSize(r, 256<<10)
 	for {
 		line, err := br.ReadSlice('\n')
@@ -267,6 +307,9 @@ func readEvents(r io.Reader, byPath map[string]*pkgResult) {
 		}
 		var e event
 		if len(line) > 0 && json.Unmarshal(line, &e) == nil {
+			if e.Action == "start" || e.Action == "run" {
+				once.Do(onStart) // a test binary runs: the build is over
+			}
 			handleEvent(e, byPath, builds)
 		}
 		if err != nil {

@@ -32,7 +32,7 @@ func TestReadEventsKeepsBuildErrorsAndSkips(t *testing.T) {
 	for _, p := range []string{"m/ladder/01-x", "m/ladder/02-y", "m/ladder/03-z/limits"} {
 		byPath[p] = &pkgResult{ImportPath: p}
 	}
-	readEvents(strings.NewReader(in), byPath)
+	readEvents(strings.NewReader(in), byPath, func() {})
 	if y := byPath["m/ladder/02-y"]; !strings.Contains(y.BuildError, "syntax error") {
 		t.Errorf("02-y BuildError = %q, want the spec's syntax error", y.BuildError)
 	}

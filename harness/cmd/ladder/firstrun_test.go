@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/levels"
+)
+
+// recordingRunner runs go as plainRunner does and records the package
+// patterns of every go test it starts.
+func recordingRunner(tested *[]string) goRunner {
+	r := plainRunner
+	r.note = nil
+	r.run = func(ctx context.Context, cmd *exec.Cmd) error {
+		if len(cmd.Args) > 1 && cmd.Args[1] == "test" {
+			for _, a := range cmd.Args[2:] {
+				if !strings.HasPrefix(a, "-") && strings.Contains(a, "/ladder/") {
+					*tested = append(*tested, a)
+				}
+			}
+		}
+		return plainRunner.run(ctx, cmd)
+	}
+	return r
+}
+
+// TestProgressBuildsOnlyTouchedLevels: on a ladder where only level 1 is
+// touched, progress tests level 1's packages and builds no other level.
+func TestProgressBuildsOnlyTouchedLevels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on a copy of the ladder")
+	}
+	dir := copyRepo(t, "ladder")
+	edit(t, filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go"), `panic("not implemented: Counter.Count")`, `return 0`)
+	var tested []string
+	gs, err := gradeLevelsWith(context.Background(), dir, levels.All, recordingRunner(&tested))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range tested {
+		if !strings.Contains(p, "/ladder/01-hit-counter") {
+			t.Errorf("progress tested %s, a level whose stub is untouched", p)
+		}
+	}
+	if !slices.ContainsFunc(tested, func(p string) bool { return strings.HasSuffix(p, "/ladder/01-hit-counter") }) {
+		t.Errorf("progress did not test level 1, which is touched: it tested %q", tested)
+	}
+	for _, g := range gs[1:] {
+		if g.status() != statusNotStarted {
+			t.Errorf("level %d is %q, want %q", g.Level.Number, g.status(), statusNotStarted)
+		}
+	}
+	if !gs[0].Parts[0].Ran {
+		t.Errorf("level 1's part 1 did not run, and level 1 is touched")
+	}
+}
+
+// TestASlowBuildSaysWhatItDoes: a go test that has not started a test
+// binary after slowBuild says, once, that it is building.
+func TestASlowBuildSaysWhatItDoes(t *testing.T) {
+	defer func(d time.Duration) { slowBuild = d }(slowBuild)
+	slowBuild = 10 * time.Millisecond
+	var note bytes.Buffer
+	r := plainRunner
+	r.note = &note
+	r.run = func(ctx context.Context, cmd *exec.Cmd) error {
+		if len(cmd.Args) > 1 && cmd.Args[1] == "test" {
+			time.Sleep(100 * time.Millisecond) // a build that takes ten times slowBuild
+			return nil
+		}
+		return plainRunner.run(ctx, cmd)
+	}
+	root := repoRoot(t)
+	if _, err := runGoTest(context.Background(), root, testRun{Module: ".", Patterns: []string{"./ladder/01-hit-counter/..."}}, r); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := note.String(), "building the tests of ladder/01-hit-counter, the first run only: later runs reuse the build…\n"; got != want {
+		t.Errorf("the note is %q, want %q", got, want)
+	}
+}
