@@ -377,7 +377,6 @@ func gradeLevels(ctx context.Context, root string, lvs []levels.Level) ([]levelG
 	return gradeLevelsWith(ctx, root, lvs, plainRunner)
 }
 
-//
 // A level whose code is the stub as shipped is not started: it is not
 // built, and no test of it runs, so that a newcomer's first make progress
 // builds nothing of the seven levels they have not touched.
