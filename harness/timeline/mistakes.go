@@ -168,7 +168,7 @@ func CheckMistakes(t *testing.T, m Mistakes) {
 // learner's code with two mistakes or with one the table does not know,
 // most often, gets no name.
 const (
-	MatchAtLeast = 0.75
+	MatchAtLeast = 0.8
 	MatchMargin  = 0.25
 )
 
