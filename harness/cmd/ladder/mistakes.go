@@ -63,6 +63,7 @@ func matchMistakes(root string, g *levelGrade) {
 	}
 	for i := range g.Parts {
 		p := &g.Parts[i]
+		p.Match = nil
 		if failing, ok := comparable(*p); ok {
 			m := table.Match(p.Number, failing)
 			p.Match = &m

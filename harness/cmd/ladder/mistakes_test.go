@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -124,5 +125,103 @@ func TestMistakeNamingRates(t *testing.T) {
 		if aloneRight != alone {
 			t.Errorf("level %d: %d of %d mistakes alone are not named right", l.Number, alone-aloneRight, alone)
 		}
+	}
+}
+
+// TestGradeNamesTheMistake: the line under the first failing case, its
+// absence in interview grading, and --all's list of close matches.
+func TestGradeNamesTheMistake(t *testing.T) {
+	root := repoRoot(t)
+	l, err := levels.Find("2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const inclusive = "inclusive boundary: still refuses at exactly one interval"
+	var fails []string
+	for _, k := range knownMistakes(root, l).Mistakes {
+		if k.Name == inclusive {
+			fails = k.Fails[1]
+		}
+	}
+	if len(fails) == 0 {
+		t.Fatalf("level 2's table has no mistake %q", inclusive)
+	}
+	g := learnerFailing(t, root, l, 1, fails)
+	var b strings.Builder
+	writeGrade(&b, g, 0, false)
+	want := "\n  This is how a known mistake fails: " + inclusive + ". Still refuses exactly one interval after the print: 15s refused instead of printed.\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("writeGrade does not say %q:\n%s", want, b.String())
+	}
+	if strings.Contains(b.String(), "Known mistakes that fail some") {
+		t.Errorf("writeGrade lists close matches without --all:\n%s", b.String())
+	}
+
+	b.Reset()
+	writeGrade(&b, g, 0, true)
+	for _, want := range []string{want, "    100%  " + inclusive + " (fails 9 cases of part 1)\n", "     89%  resets the timer on a refused call (fails 8 cases of part 1)\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("writeGrade --all does not say %q:\n%s", want, b.String())
+		}
+	}
+
+	b.Reset()
+	g.HideMistakes = true
+	writeGrade(&b, g, 0, true)
+	if strings.Contains(b.String(), "known mistake") {
+		t.Errorf("writeGrade names a mistake with HideMistakes set:\n%s", b.String())
+	}
+	if mistakeLine(g.Parts[0]) == "" {
+		t.Errorf("mistakeLine is empty with HideMistakes set; interview mode offers it as a hint")
+	}
+
+	// A case still to write: nothing to compare yet.
+	g = learnerFailing(t, root, l, 1, fails)
+	g.Parts[0].Cases[len(g.Parts[0].Cases)-1].Verdict = "not implemented"
+	if matchMistakes(root, &g); g.Parts[0].Match != nil && g.Parts[0].Match.Best >= 0 {
+		t.Errorf("a part with a case not implemented yet is matched to %q", g.Parts[0].Match.Named())
+	}
+}
+
+// TestPlantedMistakeIsNamed plants the level 2 boundary slip into a copy
+// of the reference: the queue drops a print with Before(cutoff) instead of
+// !After(cutoff). The grader must name the inclusive-boundary mistake; a
+// mistake the table does not know gets no name; both at once, the right
+// one or none.
+func TestPlantedMistakeIsNamed(t *testing.T) {
+	bin := needLadder(t)
+	const (
+		file    = "logger.go"
+		slip    = "for l.n > 0 && !l.queue[l.head].at.After(cutoff) {"
+		slipped = "for l.n > 0 && l.queue[l.head].at.Before(cutoff) {"
+		// Unknown: the empty message is never refused.
+		body    = "\tl.forget(now)\n\t// Every message"
+		unknown = "\tif message == \"\" {\n\t\treturn true\n\t}\n\tl.forget(now)\n\t// Every message"
+		named   = "This is how a known mistake fails: inclusive boundary: still refuses at exactly one interval."
+	)
+	for _, tc := range []struct {
+		what  string
+		edits []string
+		want  string // "" for no name at all
+	}{
+		{"the boundary slip", []string{slip, slipped}, named},
+		{"a mistake the table does not know", []string{body, unknown}, ""},
+		{"both", []string{slip, slipped, body, unknown}, named},
+	} {
+		t.Run(tc.what, func(t *testing.T) {
+			dir := copyRepo(t, "ladder/02-logger-limiter")
+			useReference(t, dir, "02-logger-limiter")
+			edit(t, filepath.Join(dir, "ladder", "02-logger-limiter", file), tc.edits...)
+			out, code := runIn(t, dir, bin, "test", "2")
+			if code == 0 {
+				t.Fatalf("ladder test 2 passes with the mistake planted:\n%s", out)
+			}
+			switch {
+			case tc.want == "" && strings.Contains(out, "known mistake"):
+				t.Errorf("ladder test 2 names a mistake for one the table does not know:\n%s", out)
+			case tc.want != "" && !strings.Contains(out, "\n  "+tc.want):
+				t.Errorf("ladder test 2 does not say %q:\n%s", tc.want, out)
+			}
+		})
 	}
 }
