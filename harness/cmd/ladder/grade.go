@@ -67,6 +67,9 @@ type partGrade struct {
 	Blocked []string
 	// Races are the race detector's reports during this part's cases.
 	Races []string
+	// Match compares the failing cases with the known mistakes (see
+	// mistakes.go); nil when the part is done or cannot be compared.
+	Match *timeline.Match
 }
 
 // levelGrade is a level, graded.
@@ -83,6 +86,9 @@ type levelGrade struct {
 	// Unverified names packages whose tests did not report through the
 	// ladder's runner.
 	Unverified []string
+	// HideMistakes withholds the line that names a known mistake, as
+	// interview mode does: there it is a hint (mistakeLine), not a given.
+	HideMistakes bool
 }
 
 func (g levelGrade) partsDone() int {
@@ -284,6 +290,7 @@ func gradeLevel(root string, l levels.Level, pkgs []*pkgResult) levelGrade {
 		p.Done = p.Ran && len(p.Blocked) == 0 && len(p.Races) == 0 && p.Total > 0 &&
 			p.Reported == p.Total && p.Passed == len(p.Cases) && p.Passed >= p.Total
 	}
+	matchMistakes(root, &g)
 	return g
 }
 
@@ -414,6 +421,7 @@ func gradeThrough(ctx context.Context, root string, l levels.Level, upTo int) (l
 	if err != nil {
 		return levelGrade{}, err
 	}
+	gs[0].HideMistakes = true // a hint in an interview, not a given
 	return gs[0], nil
 }
 
@@ -561,7 +569,7 @@ func writeGrade(w io.Writer, g levelGrade, only int, all bool) {
 			if focus == 0 {
 				focus = p.Number
 			}
-			writePart(w, l.Number, p, notImpl, all)
+			writePart(w, l.Number, p, notImpl, all, g.HideMistakes)
 			afterBlock = true
 		}
 	}
@@ -610,9 +618,11 @@ const maxOneLiners = 8
 
 // writePart shows a part that is not done: why nothing of it can count,
 // each method it still needs, once, the cases that did not report, then
-// its first failing case cut to one screen and one line for each other.
-// With all set, every failing case is shown whole.
-func writePart(w io.Writer, level int, p partGrade, notImpl map[string]int, all bool) {
+// its first failing case cut to one screen, the known mistake it matches,
+// and one line for each other failing case. With all set, every failing
+// case is shown whole, and every known mistake that comes close. With
+// hide set, no known mistake is named.
+func writePart(w io.Writer, level int, p partGrade, notImpl map[string]int, all, hide bool) {
 	switch {
 	case len(p.Blocked) > 0:
 		fmt.Fprintf(w, "part %d, %s: not done\n", p.Number, lower(p.Title))
@@ -672,6 +682,9 @@ func writePart(w io.Writer, level int, p partGrade, notImpl map[string]int, all 
 				text = c.Brief
 			}
 			fmt.Fprintf(w, "\n%s\n", indent(strings.TrimRight(text, "\n"), "  "))
+			if line := mistakeLine(p); shown == 0 && line != "" && !hide {
+				fmt.Fprintf(w, "\n  %s\n", line)
+			}
 			shown++
 			continue
 		}
@@ -685,6 +698,12 @@ func writePart(w io.Writer, level int, p partGrade, notImpl map[string]int, all 
 				break
 			}
 			fmt.Fprintf(w, "    %s\n", truncate(oneLine(c), 160))
+		}
+	}
+	if close := closeMatches(p); all && !hide && len(close) > 0 {
+		fmt.Fprintf(w, "\n  Known mistakes that fail some of the same cases, by overlap (the cases both fail, over the cases either fails):\n")
+		for _, c := range close {
+			fmt.Fprintf(w, "    %s\n", c)
 		}
 	}
 	fmt.Fprintln(w)

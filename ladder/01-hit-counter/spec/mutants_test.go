@@ -107,31 +107,35 @@ func (r *ring) Count(now time.Time) int {
 	return r.n
 }
 
+// mutants are the spec's wrong implementations, each with the part meant
+// to catch it. TestSpecCatchesMutants checks that it does, and
+// TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
+var mutants = []struct {
+	name string
+	part int // the part whose cases must catch it
+	new  func(time.Duration) Counter
+}{
+	{"inclusive boundary: still counts a hit at exactly now-window", 1, mutant(func(h, now time.Time, w time.Duration) bool {
+		return h.Before(now.Add(-w))
+	})},
+	{"never expires", 1, mutant(func(h, now time.Time, w time.Duration) bool { return false })},
+	{"window one nanosecond short", 1, mutant(func(h, now time.Time, w time.Duration) bool {
+		return !h.After(now.Add(-w + time.Nanosecond))
+	})},
+	{"whole seconds: rounds times down to the second", 1, mutant(func(h, now time.Time, w time.Duration) bool {
+		return !h.Truncate(time.Second).After(now.Truncate(time.Second).Add(-w))
+	})},
+	{"zero means empty: loses a hit at Unix time 0", 1, func(w time.Duration) Counter {
+		q := mutant(rightDrop)(w).(*queue)
+		q.record = func(now time.Time) bool { return now.UnixNano() != 0 }
+		return q
+	}},
+	{"accepts a window of zero", 1, func(w time.Duration) Counter { return &queue{window: w, drop: rightDrop} }},
+	{"right answers, but a re-slicing queue that reallocates", 2, mutant(rightDrop)},
+	{"right answers, but a ring that never shrinks after a burst", 2, newRing(false)},
+}
+
 func TestSpecCatchesMutants(t *testing.T) {
-	mutants := []struct {
-		name string
-		part int // the part whose cases must catch it
-		new  func(time.Duration) Counter
-	}{
-		{"inclusive boundary: still counts a hit at exactly now-window", 1, mutant(func(h, now time.Time, w time.Duration) bool {
-			return h.Before(now.Add(-w))
-		})},
-		{"never expires", 1, mutant(func(h, now time.Time, w time.Duration) bool { return false })},
-		{"window one nanosecond short", 1, mutant(func(h, now time.Time, w time.Duration) bool {
-			return !h.After(now.Add(-w + time.Nanosecond))
-		})},
-		{"whole seconds: rounds times down to the second", 1, mutant(func(h, now time.Time, w time.Duration) bool {
-			return !h.Truncate(time.Second).After(now.Truncate(time.Second).Add(-w))
-		})},
-		{"zero means empty: loses a hit at Unix time 0", 1, func(w time.Duration) Counter {
-			q := mutant(rightDrop)(w).(*queue)
-			q.record = func(now time.Time) bool { return now.UnixNano() != 0 }
-			return q
-		}},
-		{"accepts a window of zero", 1, func(w time.Duration) Counter { return &queue{window: w, drop: rightDrop} }},
-		{"right answers, but a re-slicing queue that reallocates", 2, mutant(rightDrop)},
-		{"right answers, but a ring that never shrinks after a burst", 2, newRing(false)},
-	}
 	for _, m := range mutants {
 		mutation.Caught(t, m.name, m.part, cases(m.new))
 	}

@@ -329,35 +329,39 @@ func (b *floatBucket) Delay(now time.Time, n int) (time.Duration, bool) {
 	return time.Duration(wait), true
 }
 
+// mutants are the spec's wrong implementations, each with the part meant
+// to catch it. TestSpecCatchesMutants checks that it does, and
+// TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
+var mutants = []struct {
+	name string
+	part int // the part whose cases must catch it
+	new  func(int, float64) Bucket
+}{
+	{"starts empty", 1, newMutant(mistakes{startEmpty: true})},
+	{"no cap on the refill", 1, newMutant(mistakes{noCap: true})},
+	{"a denied AllowN still spends its tokens", 1, newMutant(mistakes{spendOnDenial: true})},
+	{"allows only with more than n tokens", 1, newMutant(mistakes{strictlyMore: true})},
+	{"eager refill in whole tokens, also while denying", 1, newMutant(mistakes{eagerWhole: true})},
+	{"a float64 count of tokens", 1, newFloatCount},
+	{"time read as float64 seconds since 1970", 1, newFloatSeconds},
+	{"the span measured with Time.Sub, which stops at 292 years", 1, newMutant(mistakes{subSpan: true})},
+	{"a slow refill rounded to nothing in a large bucket", 1, newMutant(mistakes{roundRate: true})},
+	{"no largest capacity", 1, newMutant(mistakes{noCapacityBound: true})},
+	{"takes a rate slower than a token per 2^63ns", 1, newMutant(mistakes{noRateBound: true})},
+	{"eager refill stored by a denied AllowN", 2, newMutant(mistakes{commitOnDenial: true})},
+	{"Tokens stores its refill", 2, newMutant(mistakes{commitOnTokens: true})},
+	{"refill counted twice when time goes backwards (time moved back)", 2, newMutant(mistakes{timeBack: true})},
+	{"a call in the past takes tokens away", 2, newMutant(mistakes{negativeRefill: true})},
+	{"Delay rounds down", 3, newMutant(mistakes{delayDown: true})},
+	{"Delay rounds up by adding a nanosecond", 3, newMutant(mistakes{delayPlusOne: true})},
+	{"Delay gives a wait for more than the capacity", 3, newMutant(mistakes{delayOverCap: true})},
+	{"Delay counts from now when now is before the bucket's time", 3, newMutant(mistakes{delayFromNow: true})},
+	{"Delay says never whenever the rate is 0", 3, newMutant(mistakes{delayRateZero: true})},
+	{"Delay's never is the longest wait", 3, newMutant(mistakes{neverAsMax: true})},
+	{"Delay's wait overflows when now is long before the bucket's time", 3, newMutant(mistakes{delayWraps: true})},
+}
+
 func TestSpecCatchesMutants(t *testing.T) {
-	mutants := []struct {
-		name string
-		part int // the part whose cases must catch it
-		new  func(int, float64) Bucket
-	}{
-		{"starts empty", 1, newMutant(mistakes{startEmpty: true})},
-		{"no cap on the refill", 1, newMutant(mistakes{noCap: true})},
-		{"a denied AllowN still spends its tokens", 1, newMutant(mistakes{spendOnDenial: true})},
-		{"allows only with more than n tokens", 1, newMutant(mistakes{strictlyMore: true})},
-		{"eager refill in whole tokens, also while denying", 1, newMutant(mistakes{eagerWhole: true})},
-		{"a float64 count of tokens", 1, newFloatCount},
-		{"time read as float64 seconds since 1970", 1, newFloatSeconds},
-		{"the span measured with Time.Sub, which stops at 292 years", 1, newMutant(mistakes{subSpan: true})},
-		{"a slow refill rounded to nothing in a large bucket", 1, newMutant(mistakes{roundRate: true})},
-		{"no largest capacity", 1, newMutant(mistakes{noCapacityBound: true})},
-		{"takes a rate slower than a token per 2^63ns", 1, newMutant(mistakes{noRateBound: true})},
-		{"eager refill stored by a denied AllowN", 2, newMutant(mistakes{commitOnDenial: true})},
-		{"Tokens stores its refill", 2, newMutant(mistakes{commitOnTokens: true})},
-		{"refill counted twice when time goes backwards (time moved back)", 2, newMutant(mistakes{timeBack: true})},
-		{"a call in the past takes tokens away", 2, newMutant(mistakes{negativeRefill: true})},
-		{"Delay rounds down", 3, newMutant(mistakes{delayDown: true})},
-		{"Delay rounds up by adding a nanosecond", 3, newMutant(mistakes{delayPlusOne: true})},
-		{"Delay gives a wait for more than the capacity", 3, newMutant(mistakes{delayOverCap: true})},
-		{"Delay counts from now when now is before the bucket's time", 3, newMutant(mistakes{delayFromNow: true})},
-		{"Delay says never whenever the rate is 0", 3, newMutant(mistakes{delayRateZero: true})},
-		{"Delay's never is the longest wait", 3, newMutant(mistakes{neverAsMax: true})},
-		{"Delay's wait overflows when now is long before the bucket's time", 3, newMutant(mistakes{delayWraps: true})},
-	}
 	for _, m := range mutants {
 		mutation.Caught(t, m.name, m.part, cases(m.new))
 	}

@@ -204,30 +204,34 @@ func (l *latest) Total(now time.Time) int {
 	return n
 }
 
+// mutants are the spec's wrong implementations, each with the part meant
+// to catch it. TestSpecCatchesMutants checks that it does, and
+// TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
+var mutants = []struct {
+	name string
+	part int // the part whose cases must catch it
+	new  func(time.Duration) Cafe
+}{
+	{"inclusive boundary: still counts an order at exactly now-window", 1, mutant(mistakes{inclusive: true})},
+	{"drops at most one old order per call", 1, mutant(mistakes{oneAtATime: true})},
+	{"drops old orders only when a new one comes", 1, mutant(mistakes{onlyOnOrder: true})},
+	{"folds case: Latte and latte are one drink", 1, mutant(mistakes{foldCase: true})},
+	{"keeps only each drink's latest order time: its orders leave together", 1, func(w time.Duration) Cafe {
+		if w <= 0 {
+			panic(fmt.Sprintf("window must be positive, got %v", w))
+		}
+		return &latest{window: w, drinks: map[string]*tab{}}
+	}},
+	{"New accepts a window that is not positive", 1, mutant(mistakes{anyWindow: true})},
+	{"right answers, but a re-slicing queue that reallocates", 1, mutant(mistakes{})},
+	{"never deletes zero-count drinks, so Distinct counts them", 2, mutant(mistakes{keepZeros: true})},
+	{"right answers, but never forgets a drink: memory grows with every drink ever ordered", 2, mutant(mistakes{keepZeros: true, liveCount: true})},
+	{"Counts returns its internal map", 3, mutant(mistakes{ownBoard: true})},
+	{"Counts hands out one cached copy until the next order", 3, mutant(mistakes{cachedBoard: true})},
+	{"Counts does not drop old orders first", 3, mutant(mistakes{staleBoard: true})},
+}
+
 func TestSpecCatchesMutants(t *testing.T) {
-	mutants := []struct {
-		name string
-		part int // the part whose cases must catch it
-		new  func(time.Duration) Cafe
-	}{
-		{"inclusive boundary: still counts an order at exactly now-window", 1, mutant(mistakes{inclusive: true})},
-		{"drops at most one old order per call", 1, mutant(mistakes{oneAtATime: true})},
-		{"drops old orders only when a new one comes", 1, mutant(mistakes{onlyOnOrder: true})},
-		{"folds case: Latte and latte are one drink", 1, mutant(mistakes{foldCase: true})},
-		{"keeps only each drink's latest order time: its orders leave together", 1, func(w time.Duration) Cafe {
-			if w <= 0 {
-				panic(fmt.Sprintf("window must be positive, got %v", w))
-			}
-			return &latest{window: w, drinks: map[string]*tab{}}
-		}},
-		{"New accepts a window that is not positive", 1, mutant(mistakes{anyWindow: true})},
-		{"right answers, but a re-slicing queue that reallocates", 1, mutant(mistakes{})},
-		{"never deletes zero-count drinks, so Distinct counts them", 2, mutant(mistakes{keepZeros: true})},
-		{"right answers, but never forgets a drink: memory grows with every drink ever ordered", 2, mutant(mistakes{keepZeros: true, liveCount: true})},
-		{"Counts returns its internal map", 3, mutant(mistakes{ownBoard: true})},
-		{"Counts hands out one cached copy until the next order", 3, mutant(mistakes{cachedBoard: true})},
-		{"Counts does not drop old orders first", 3, mutant(mistakes{staleBoard: true})},
-	}
 	for _, m := range mutants {
 		mutation.Caught(t, m.name, m.part, cases(m.new))
 	}

@@ -295,61 +295,66 @@ func (a listsZeros) TopTalkers(now time.Time, k int) []Talker {
 	return all[:max(0, min(k, len(all)))]
 }
 
-func TestSpecCatchesMutants(t *testing.T) {
-	with := func(knob func(a *naive)) func(time.Duration) Aggregator {
-		return func(w time.Duration) Aggregator {
-			a := newNaive(w)
-			knob(a)
-			return a
+func with(knob func(a *naive)) func(time.Duration) Aggregator {
+	return func(w time.Duration) Aggregator {
+		a := newNaive(w)
+		knob(a)
+		return a
+	}
+}
+
+// mutants are the spec's wrong implementations, each with the part meant
+// to catch it. TestSpecCatchesMutants checks that it does, and
+// TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
+var mutants = []struct {
+	name string
+	part int // the part whose cases must catch it
+	new  func(time.Duration) Aggregator
+}{
+	{"inclusive boundary: still counts a message exactly one window old", 1,
+		with(func(a *naive) { a.inclusive = true })},
+	{"expiry takes the channel from the user's latest message", 1,
+		with(func(a *naive) { a.channelOfLast = true })},
+	{"one map for users and channels", 1,
+		with(func(a *naive) { a.channels = a.users })},
+	{"a window that is not positive taken as one second, not a panic", 1, func(w time.Duration) Aggregator {
+		if w <= 0 {
+			w = time.Second
 		}
-	}
-	mutants := []struct {
-		name string
-		part int // the part whose cases must catch it
-		new  func(time.Duration) Aggregator
-	}{
-		{"inclusive boundary: still counts a message exactly one window old", 1,
-			with(func(a *naive) { a.inclusive = true })},
-		{"expiry takes the channel from the user's latest message", 1,
-			with(func(a *naive) { a.channelOfLast = true })},
-		{"one map for users and channels", 1,
-			with(func(a *naive) { a.channels = a.users })},
-		{"a window that is not positive taken as one second, not a panic", 1, func(w time.Duration) Aggregator {
-			if w <= 0 {
-				w = time.Second
-			}
-			return newNaive(w)
-		}},
-		{"right answers, but zero counts are never forgotten", 1,
-			with(func(a *naive) { a.keepZeros = true })},
-		{"right answers, but Record never drops old messages", 1,
-			with(func(a *naive) { a.lazyRecord = true })},
+		return newNaive(w)
+	}},
+	{"right answers, but zero counts are never forgotten", 1,
+		with(func(a *naive) { a.keepZeros = true })},
+	{"right answers, but Record never drops old messages", 1,
+		with(func(a *naive) { a.lazyRecord = true })},
 
-		{"scans all users, but a tie goes to the larger name", 2, func(w time.Duration) Aggregator {
-			return flippedTies{newNaive(w)}
-		}},
-		{"never decreases counts: the ranking counts arrivals only", 2, func(w time.Duration) Aggregator {
-			return countsOnlyGrow{newNaive(w), map[string]int{}}
-		}},
-		{"a leader cached on arrival and never revisited on expiry", 2, func(w time.Duration) Aggregator {
-			return cachedLeader{newNaive(w), &Talker{}}
-		}},
-		{"a lazy heap that returns stale entries", 2, newStaleHeap},
-		{"ties by insertion order: the first to enter the window wins", 2, func(w time.Duration) Aggregator {
-			return tiesByArrival{newNaive(w)}
-		}},
+	{"scans all users, but a tie goes to the larger name", 2, func(w time.Duration) Aggregator {
+		return flippedTies{newNaive(w)}
+	}},
+	{"never decreases counts: the ranking counts arrivals only", 2, func(w time.Duration) Aggregator {
+		return countsOnlyGrow{newNaive(w), map[string]int{}}
+	}},
+	{"a leader cached on arrival and never revisited on expiry", 2, func(w time.Duration) Aggregator {
+		return cachedLeader{newNaive(w), &Talker{}}
+	}},
+	{"a lazy heap that returns stale entries", 2, newStaleHeap},
+	{"ties by insertion order: the first to enter the window wins", 2, func(w time.Duration) Aggregator {
+		return tiesByArrival{newNaive(w)}
+	}},
 
-		{"k <= 0 returns nil", 3, func(w time.Duration) Aggregator { return nilForNoK{newNaive(w)} }},
-		{"ties at the cut-off by insertion order", 3, func(w time.Duration) Aggregator {
-			return cutOffByArrival{newNaive(w)}
-		}},
-		{"lists users whose messages all expired, with 0", 3, func(w time.Duration) Aggregator {
-			return listsZeros{with(func(a *naive) { a.keepZeros = true })(w).(*naive)}
-		}},
-		{"pads the result to k with zero talkers", 3, func(w time.Duration) Aggregator {
-			return paddedToK{newNaive(w)}
-		}},
-	}
+	{"k <= 0 returns nil", 3, func(w time.Duration) Aggregator { return nilForNoK{newNaive(w)} }},
+	{"ties at the cut-off by insertion order", 3, func(w time.Duration) Aggregator {
+		return cutOffByArrival{newNaive(w)}
+	}},
+	{"lists users whose messages all expired, with 0", 3, func(w time.Duration) Aggregator {
+		return listsZeros{with(func(a *naive) { a.keepZeros = true })(w).(*naive)}
+	}},
+	{"pads the result to k with zero talkers", 3, func(w time.Duration) Aggregator {
+		return paddedToK{newNaive(w)}
+	}},
+}
+
+func TestSpecCatchesMutants(t *testing.T) {
 	for _, m := range mutants {
 		mutation.Caught(t, m.name, m.part, cases(m.new))
 	}

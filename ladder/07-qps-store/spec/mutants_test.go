@@ -210,24 +210,28 @@ func TestRightImplementationPasses(t *testing.T) {
 	mutation.Passes(t, "the mutants' store with no mistake", cases(newFlawed(mistakes{})))
 }
 
+// mutants are the spec's wrong implementations, each with the part meant
+// to catch it. TestSpecCatchesMutants checks that it does, and
+// TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
+var mutants = []struct {
+	name string
+	part int // the part whose cases must catch it
+	m    mistakes
+}{
+	{"integer division: 150 calls over 300s is 0 per second", 1, mistakes{intDivision: true}},
+	{"a Get on a missing key is not counted", 1, mistakes{missNotCounted: true}},
+	{"stale buckets are still counted after an idle gap", 1, mistakes{keepStale: true}},
+	{"one bucket too many: the second before the window counts too", 1, mistakes{oneTooMany: true}},
+	{"divides by the seconds counted, not by the window", 1, mistakes{perBucket: true}},
+	{"reads time.Now instead of the clock it was given", 1, mistakes{wallClock: true}},
+	{"a ring of seconds for the whole week", 2, mistakes{weekOfSeconds: true}},
+	{"windows beyond an hour count only the last hour", 2, mistakes{hourAtMost: true}},
+	{"the week's ring of minutes is never emptied", 2, mistakes{weekNotEmptied: true}},
+	// The unsynchronised counter is checked under the race detector, by
+	// TestSpecCatchesRaces below.
+}
+
 func TestSpecCatchesMutants(t *testing.T) {
-	mutants := []struct {
-		name string
-		part int // the part whose cases must catch it
-		m    mistakes
-	}{
-		{"integer division: 150 calls over 300s is 0 per second", 1, mistakes{intDivision: true}},
-		{"a Get on a missing key is not counted", 1, mistakes{missNotCounted: true}},
-		{"stale buckets are still counted after an idle gap", 1, mistakes{keepStale: true}},
-		{"one bucket too many: the second before the window counts too", 1, mistakes{oneTooMany: true}},
-		{"divides by the seconds counted, not by the window", 1, mistakes{perBucket: true}},
-		{"reads time.Now instead of the clock it was given", 1, mistakes{wallClock: true}},
-		{"a ring of seconds for the whole week", 2, mistakes{weekOfSeconds: true}},
-		{"windows beyond an hour count only the last hour", 2, mistakes{hourAtMost: true}},
-		{"the week's ring of minutes is never emptied", 2, mistakes{weekNotEmptied: true}},
-		// The unsynchronised counter is checked under the race detector, by
-		// TestSpecCatchesRaces below.
-	}
 	for _, m := range mutants {
 		mutation.Caught(t, m.name, m.part, cases(newFlawed(m.m)))
 	}

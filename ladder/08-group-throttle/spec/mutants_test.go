@@ -161,70 +161,74 @@ func anyBounds(c clock.Clock, cfg limits.Config) (Throttler, error) {
 	return newModel(c, cfg)
 }
 
+// mutants are the spec's wrong implementations, each with the part meant
+// to catch it. TestSpecCatchesMutants checks that it does, and
+// TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
+var mutants = []struct {
+	name  string
+	parts []int // the parts whose cases must each catch it
+	new   ctor
+}{
+	{"a group denial still charges the client", []int{4}, wrapped(func(m *core, client string, n int) limits.Decision {
+		d := m.AllowN(client, n)
+		if own := m.clientBook(client); !d.Allowed && own.room(big.NewInt(m.latest)).Cmp(big.NewInt(int64(n))) >= 0 {
+			own.add(m.latest, int64(n))
+		}
+		return d
+	})},
+	{"a sliding window counts its oldest bucket whole", []int{2}, withBooks(slidingBooks(func(c charges) book { return &oldestWhole{slidingBook{c}} }))},
+	{"a sliding window ignores its oldest bucket", []int{2}, withBooks(slidingBooks(func(c charges) book { return &oldestIgnored{slidingBook{c}} }))},
+	{"RetryAfter one nanosecond early", []int{1, 2, 3, 4}, wrapped(func(m *core, client string, n int) limits.Decision {
+		d := m.AllowN(client, n)
+		if d.RetryAfter > 0 {
+			d.RetryAfter--
+		}
+		return d
+	})},
+	{"eviction forgets a client one Per after its last request, with its sliding window not yet empty", []int{5}, wrapped(func(m *core, client string, n int) limits.Decision {
+		if last, ok := m.clientBook(client).last(); ok && big.NewInt(last).Cmp(new(big.Int).Sub(big.NewInt(m.now()), big.NewInt(int64(m.client.Per)))) <= 0 {
+			m.forget(client)
+		}
+		return m.AllowN(client, n)
+	})},
+	{"LRU eviction at 10,000 clients: a flood of new clients resets a busy one", []int{5}, lru(10_000)},
+	{"uses the clock as it reads, even when it went back", []int{1, 2, 3}, wrapped(func(m *core, client string, n int) limits.Decision {
+		m.latest = math.MinInt64
+		return m.AllowN(client, n)
+	})},
+	{"Remaining ignores the group", []int{4}, wrapped(func(m *core, client string, n int) limits.Decision {
+		d := m.AllowN(client, n)
+		d.Remaining = int(m.clientBook(client).room(big.NewInt(m.latest)).Int64())
+		return d
+	})},
+	{"forgets a client once now−idle, in int64, passes its last request, though the subtraction wrapped", []int{1, 2, 3}, wrapped(func(m *core, client string, n int) limits.Decision {
+		if last, ok := m.clientBook(client).last(); ok && last <= m.now()-idle(m.client) {
+			m.forget(client)
+		}
+		return m.AllowN(client, n)
+	})},
+	{"the ready instant in int64: a wait past 2262 wraps and reads as never", []int{1, 2, 3}, wrapped(func(m *core, client string, n int) limits.Decision {
+		d, retry := m.decide(client, n)
+		clockNow := unixNano(m.clk.Now())
+		if !new(big.Int).Add(big.NewInt(clockNow), retry).IsInt64() {
+			retry = big.NewInt(m.latest - clockNow)
+		}
+		d.RetryAfter = time.Duration(retry.Int64())
+		return d
+	})},
+	{"RetryAfter wraps around instead of stopping at the longest Duration", []int{1}, wrapped(func(m *core, client string, n int) limits.Decision {
+		d, retry := m.decide(client, n)
+		d.RetryAfter = time.Duration(new(big.Int).And(retry, new(big.Int).SetUint64(math.MaxUint64)).Uint64())
+		return d
+	})},
+	{"the clock read with UnixNano, which wraps around past 2262", []int{1}, func(c clock.Clock, cfg limits.Config) (Throttler, error) {
+		return newModel(wrappingClock{c}, cfg)
+	}},
+	{"New accepts a ring of any size, and a window whose wait a Duration cannot hold", []int{2}, anyBounds},
+}
+
 func TestSpecCatchesMutants(t *testing.T) {
 	slowUnderRace(t)
-	mutants := []struct {
-		name  string
-		parts []int // the parts whose cases must each catch it
-		new   ctor
-	}{
-		{"a group denial still charges the client", []int{4}, wrapped(func(m *core, client string, n int) limits.Decision {
-			d := m.AllowN(client, n)
-			if own := m.clientBook(client); !d.Allowed && own.room(big.NewInt(m.latest)).Cmp(big.NewInt(int64(n))) >= 0 {
-				own.add(m.latest, int64(n))
-			}
-			return d
-		})},
-		{"a sliding window counts its oldest bucket whole", []int{2}, withBooks(slidingBooks(func(c charges) book { return &oldestWhole{slidingBook{c}} }))},
-		{"a sliding window ignores its oldest bucket", []int{2}, withBooks(slidingBooks(func(c charges) book { return &oldestIgnored{slidingBook{c}} }))},
-		{"RetryAfter one nanosecond early", []int{1, 2, 3, 4}, wrapped(func(m *core, client string, n int) limits.Decision {
-			d := m.AllowN(client, n)
-			if d.RetryAfter > 0 {
-				d.RetryAfter--
-			}
-			return d
-		})},
-		{"eviction forgets a client one Per after its last request, with its sliding window not yet empty", []int{5}, wrapped(func(m *core, client string, n int) limits.Decision {
-			if last, ok := m.clientBook(client).last(); ok && big.NewInt(last).Cmp(new(big.Int).Sub(big.NewInt(m.now()), big.NewInt(int64(m.client.Per)))) <= 0 {
-				m.forget(client)
-			}
-			return m.AllowN(client, n)
-		})},
-		{"LRU eviction at 10,000 clients: a flood of new clients resets a busy one", []int{5}, lru(10_000)},
-		{"uses the clock as it reads, even when it went back", []int{1, 2, 3}, wrapped(func(m *core, client string, n int) limits.Decision {
-			m.latest = math.MinInt64
-			return m.AllowN(client, n)
-		})},
-		{"Remaining ignores the group", []int{4}, wrapped(func(m *core, client string, n int) limits.Decision {
-			d := m.AllowN(client, n)
-			d.Remaining = int(m.clientBook(client).room(big.NewInt(m.latest)).Int64())
-			return d
-		})},
-		{"forgets a client once now−idle, in int64, passes its last request, though the subtraction wrapped", []int{1, 2, 3}, wrapped(func(m *core, client string, n int) limits.Decision {
-			if last, ok := m.clientBook(client).last(); ok && last <= m.now()-idle(m.client) {
-				m.forget(client)
-			}
-			return m.AllowN(client, n)
-		})},
-		{"the ready instant in int64: a wait past 2262 wraps and reads as never", []int{1, 2, 3}, wrapped(func(m *core, client string, n int) limits.Decision {
-			d, retry := m.decide(client, n)
-			clockNow := unixNano(m.clk.Now())
-			if !new(big.Int).Add(big.NewInt(clockNow), retry).IsInt64() {
-				retry = big.NewInt(m.latest - clockNow)
-			}
-			d.RetryAfter = time.Duration(retry.Int64())
-			return d
-		})},
-		{"RetryAfter wraps around instead of stopping at the longest Duration", []int{1}, wrapped(func(m *core, client string, n int) limits.Decision {
-			d, retry := m.decide(client, n)
-			d.RetryAfter = time.Duration(new(big.Int).And(retry, new(big.Int).SetUint64(math.MaxUint64)).Uint64())
-			return d
-		})},
-		{"the clock read with UnixNano, which wraps around past 2262", []int{1}, func(c clock.Clock, cfg limits.Config) (Throttler, error) {
-			return newModel(wrappingClock{c}, cfg)
-		}},
-		{"New accepts a ring of any size, and a window whose wait a Duration cannot hold", []int{2}, anyBounds},
-	}
 	for _, m := range mutants {
 		t.Run(m.name, func(t *testing.T) {
 			for _, part := range m.parts {

@@ -1,0 +1,37 @@
+package mutation
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rateladder/rateladder/harness/guide"
+	"github.com/rateladder/rateladder/harness/timeline"
+)
+
+// CheckMistakes is timeline.CheckMistakes for a spec's table of known
+// mistakes, with each mistake's Why taken from the level's interviewer's
+// guide: the line of its classic mistakes that cites the mutant. The guide
+// is the INTERVIEWER.md of the spec's level, one or two folders up.
+func CheckMistakes(t *testing.T, m timeline.Mistakes) {
+	t.Helper()
+	whys := map[string]string{}
+	for _, dir := range []string{"..", filepath.Join("..", "..")} {
+		path := filepath.Join(dir, guide.FileName)
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		g, err := guide.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range g.Mistakes {
+			whys[k.Mutant] = k.Text
+		}
+		break
+	}
+	for i := range m.Mistakes {
+		m.Mistakes[i].Why = whys[m.Mistakes[i].Name]
+	}
+	timeline.CheckMistakes(t, m)
+}
