@@ -26,7 +26,8 @@ import (
 //   - every number it quotes from a spec, written as a link to the spec's
 //     file: in a .go file, as a literal or a constant there, or as the value
 //     of the link's title, a Go expression over the constants of the file
-//     or of one function ("fleetExact: goroutines * each"); in a
+//     or of one function ("fleetExact: goroutines * each; limit", where
+//     the function holds for the expressions after it too); in a
 //     cases.json, as "N cases" of the whole spec or of "part K". A number
 //     of requests or cases outside such a link is an error;
 //   - every setting it quotes as a code span `Name: value`, which must be
@@ -274,8 +275,9 @@ func checkGoNumbers(path, label, title string) error {
 		return nil
 	}
 	var want []string
+	scope := "" // a function named once holds for the expressions after it
 	for _, e := range strings.Split(title, ";") {
-		scope, expr := "", strings.TrimSpace(e)
+		expr := strings.TrimSpace(e)
 		if i := strings.Index(expr, ":"); i >= 0 {
 			scope, expr = strings.TrimSpace(expr[:i]), strings.TrimSpace(expr[i+1:])
 		}
