@@ -86,11 +86,9 @@ type Guide struct {
 // Scope is what the time plan says fits the clock. The interview covers
 // the parts In, in Minutes; Stretch parts come after them if time is left;
 // TakeHome parts are for another session. Each part is in one of the three,
-// and they come in that order. It is written as three list items:
-//
-//	- **In scope, 45 minutes:** parts 1 to 3.
-//	- **Stretch:** parts 4 and 5.
-//	- **Take-home:** none.
+// and they come in that order. It is written as three list items, such as
+// "- **In scope, 45 minutes:** parts 1 to 3.", "- **Stretch:** parts 4 and
+// 5." and "- **Take-home:** none.".
 type Scope struct {
 	Minutes  int
 	In       []int
