@@ -3,9 +3,14 @@
 // never shows to the candidate.
 //
 // A guide is Markdown with a fixed set of "## " sections (see Sections), so
-// that tools can pull one out. Two sections have a shape of their own.
-// "## Follow-ups" holds one "### Part N: title" heading per part of the
-// level, with the same numbers and titles as the level's README.
+// that tools can pull one out. Five sections have a shape of their own.
+// "## Time plan" holds the scope (see Scope) and a table of phases with
+// their minutes. "## Follow-ups" and "## Hint script" hold one
+// "### Part N: title" heading per part of the level, with the same numbers
+// and titles as the level's README; under each part the hint script has
+// three numbered hints, from a question to a near-answer. "## Rubric" is a
+// table with a column per band and a row per dimension (see Bands and
+// Dimensions).
 // "## Classic mistakes" is a list with one mistake a line, each ending with
 // the name of the wrong implementation in the level's spec/*mutants*_test.go
 // that shows it, written as a Go string literal. This list item, after its
@@ -35,14 +40,26 @@ const FileName = "INTERVIEWER.md"
 const (
 	Pose       = "Pose the problem"
 	Clarifying = "Clarifying questions"
+	TimePlan   = "Time plan"
 	FollowUps  = "Follow-ups"
+	HintScript = "Hint script"
 	Approaches = "Approaches"
 	Mistakes   = "Classic mistakes"
 	Rubric     = "Rubric"
 )
 
 // Sections lists the required headings in the order a guide gives them.
-var Sections = []string{Pose, Clarifying, FollowUps, Approaches, Mistakes, Rubric}
+var Sections = []string{Pose, Clarifying, TimePlan, FollowUps, HintScript, Approaches, Mistakes, Rubric}
+
+// Bands are the rubric's verdicts, from worst to best. A rubric has at
+// least four of them, in this order, from the first to the last.
+var Bands = []string{"Strong no hire", "No hire", "Lean no hire", "Lean hire", "Hire", "Strong hire"}
+
+// Dimensions are the rubric's rows: each is scored on its own.
+var Dimensions = []string{"Problem solving", "Code", "Testing", "Communication", "Hints used"}
+
+// HintLevels is how many hints the script gives for each part.
+const HintLevels = 3
 
 // Guide is one parsed INTERVIEWER.md.
 type Guide struct {
@@ -55,6 +72,41 @@ type Guide struct {
 	Parts []Part
 	// Mistakes are the list items of the Classic mistakes section.
 	Mistakes []Mistake
+	// Scope says which parts fit the interview's clock.
+	Scope Scope
+	// Plan is the time plan's table: a phase and its minutes a row.
+	Plan []Phase
+	// Hints are the hint script's parts, each with HintLevels hints.
+	Hints []PartHints
+	// Bands are the rubric's columns, Cells its rows by dimension.
+	Bands []string
+	Cells map[string][]string
+}
+
+// Scope is what the time plan says fits the clock. The interview covers
+// the parts In, in Minutes; Stretch parts come after them if time is left;
+// TakeHome parts are for another session. Each part is in one of the three,
+// and they come in that order. It is written as three list items, such as
+// "- **In scope, 45 minutes:** parts 1 to 3.", "- **Stretch:** parts 4 and
+// 5." and "- **Take-home:** none.".
+type Scope struct {
+	Minutes  int
+	In       []int
+	Stretch  []int
+	TakeHome []int
+}
+
+// Phase is one row of the time plan's table.
+type Phase struct {
+	Name    string
+	Minutes int
+}
+
+// PartHints are one part's hints, from the lightest to a near-answer.
+type PartHints struct {
+	Number int
+	Title  string
+	Hints  []string
 }
 
 // Section is one "## " heading and the Markdown under it, trimmed.
@@ -166,6 +218,15 @@ func Parse(src []byte) (*Guide, error) {
 	if g.Mistakes, err = g.parseMistakes(); err != nil {
 		return nil, err
 	}
+	if err := g.parseTimePlan(); err != nil {
+		return nil, err
+	}
+	if err := g.parseHints(); err != nil {
+		return nil, err
+	}
+	if err := g.parseRubric(); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 
@@ -205,7 +266,11 @@ func (g *Guide) checkSections() error {
 
 // parseParts reads the "### Part N: title" headings of Follow-ups.
 func (g *Guide) parseParts() ([]Part, error) {
-	s := g.section(FollowUps)
+	return partsOf(g.section(FollowUps))
+}
+
+// partsOf reads the "### Part N: title" headings of a section.
+func partsOf(s Section) ([]Part, error) {
 	var parts []Part
 	var body []string
 	flush := func() {
@@ -219,7 +284,7 @@ func (g *Guide) parseParts() ([]Part, error) {
 			flush()
 			n, err := strconv.Atoi(m[1])
 			if err != nil {
-				return nil, fmt.Errorf("section %q: part number %q: %v", FollowUps, m[1], err)
+				return nil, fmt.Errorf("section %q: part number %q: %v", s.Heading, m[1], err)
 			}
 			parts = append(parts, Part{Number: n, Title: m[2]})
 			continue
@@ -228,7 +293,7 @@ func (g *Guide) parseParts() ([]Part, error) {
 	}
 	flush()
 	if len(parts) == 0 {
-		return nil, fmt.Errorf("line %d: section %q has no \"### Part N: title\" heading", s.Line, FollowUps)
+		return nil, fmt.Errorf("line %d: section %q has no \"### Part N: title\" heading", s.Line, s.Heading)
 	}
 	return parts, nil
 }

@@ -35,11 +35,9 @@ func repoRoot(t *testing.T) string {
 var levelDirRE = regexp.MustCompile(`^(\d\d)-`)
 
 // TestEveryLevelHasAGuide checks every ladder/NN-name folder's
-// INTERVIEWER.md: it parses with every section, its follow-ups are the
-// README's parts in order, its rubric has the three verdicts, and every
-// mistake cites a mutant of the level's spec. The spec's mutation tests fail
-// when a mutant is not caught, so a mutant that exists is one the spec
-// catches.
+// INTERVIEWER.md: it parses with every section, and Check finds nothing
+// wrong in it. The spec's mutation tests fail when a mutant is not caught,
+// so a mutant that exists is one the spec catches.
 func TestEveryLevelHasAGuide(t *testing.T) {
 	root := repoRoot(t)
 	entries, err := os.ReadDir(filepath.Join(root, "ladder"))
@@ -63,66 +61,66 @@ func TestEveryLevelHasAGuide(t *testing.T) {
 			if want := "Level " + strconv.Itoa(number) + ":"; !strings.HasPrefix(g.Title, want) {
 				t.Errorf("title %q, want it to start with %q", g.Title, want)
 			}
-
-			// The level's parts, as the registry lists them (the registry's
-			// own test checks them against the READMEs).
-			var want []Part
-			if l, err := levels.Find(strconv.Itoa(number)); err == nil {
-				for _, p := range l.Parts {
-					want = append(want, Part{Number: p.Number, Title: p.Title})
-				}
-			}
-			got := make([]Part, len(g.Parts))
-			for i, p := range g.Parts {
-				got[i] = Part{Number: p.Number, Title: p.Title}
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("follow-ups differ from the level's parts (-registry +guide):\n%s", diff)
-			}
-			for _, p := range g.Parts {
-				if p.Body == "" {
-					t.Errorf("follow-up part %d has no text", p.Number)
-				}
-			}
-
 			if !strings.Contains(g.Approaches(), "\n|") {
 				t.Errorf("section %q has no table", Approaches)
 			}
-			rubric, _ := g.Section(Rubric)
-			for _, verdict := range []string{"**Hire.**", "**Lean hire.**", "**No hire.**"} {
-				if !strings.Contains(rubric, verdict) {
-					t.Errorf("section %q has no %s", Rubric, verdict)
-				}
+			l, err := levels.Find(strconv.Itoa(number))
+			if err != nil {
+				t.Fatal(err)
 			}
-
-			// Every spec folder of the level: level 8's Redis form has
-			// its own, in its nested module.
-			names := map[string]bool{}
-			specs, _ := filepath.Glob(filepath.Join(dir, "spec"))
-			more, _ := filepath.Glob(filepath.Join(dir, "*", "spec"))
-			for _, sd := range append(specs, more...) {
-				found, err := MutantNames(sd)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for n := range found {
-					names[n] = true
-				}
-			}
-			cited := map[string]int{}
-			for _, mk := range g.Mistakes {
-				if !names[mk.Mutant] {
-					t.Errorf("%s:%d: mutant %q is not a name in spec/*mutants*_test.go", FileName, mk.Line, mk.Mutant)
-				}
-				if line, ok := cited[mk.Mutant]; ok {
-					t.Errorf("%s:%d: mutant %q is cited again (first at line %d)", FileName, mk.Line, mk.Mutant, line)
-				}
-				cited[mk.Mutant] = mk.Line
+			for _, err := range Check(root, l, g) {
+				t.Error(err)
 			}
 		})
 	}
 	if count == 0 {
 		t.Fatalf("no ladder/NN-name folder under %s", root)
+	}
+}
+
+// TestCheckCatchesLevel8sOldErrors puts back, one at a time, the four
+// errors level 8's guide once had (and a wrong case count), and checks that
+// Check finds each.
+func TestCheckCatchesLevel8sOldErrors(t *testing.T) {
+	root := repoRoot(t)
+	l, err := levels.Find("8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(root, l.Dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		add     string // appended to the Follow-ups' last part
+		wantErr string
+	}{
+		{"the fleet's numbers", "The spec's check: 8 goroutines over 4 throttlers send 1,600 requests at a client allowed 1,000 a minute.", `quotes "1,600 requests" without a link`},
+		{"the fleet's numbers, linked", "The spec sends [1,600 requests at a client allowed 1,000](redisthrottle/spec/cases.go \"fleetExact: goroutines * each; limit\").", "quotes 1600, 1000, and the spec says 400, 250"},
+		{"a mutants file that is not there", "The mutants are in `spec/redis_mutants_test.go`.", "names spec/redis_mutants_test.go, which is neither"},
+		{"a client setting the README does not ask for", "Done with go-redis, `ContextTimeoutEnabled: true`.", "quotes the setting `ContextTimeoutEnabled: true`"},
+		{"a case count the spec does not have", "Part 3 has [10 cases of part 3](spec/testdata/cases.json).", "says 10 cases, and part 3 has 9"},
+		{"four parts in 45 minutes", "Parts 1 to 4 fill a 45-minute coding interview.", `says "Parts 1 to 4 fill a 45-minute"`},
+	}
+	anchor := "\n## " + HintScript
+	if !strings.Contains(string(src), anchor) {
+		t.Fatalf("%s has no %q", FileName, anchor)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := Parse([]byte(strings.Replace(string(src), anchor, "\n"+tt.add+"\n"+anchor, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var all []string
+			for _, err := range Check(root, l, g) {
+				all = append(all, err.Error())
+			}
+			if !strings.Contains(strings.Join(all, "\n"), tt.wantErr) {
+				t.Errorf("Check() = %q, want an error containing %q", all, tt.wantErr)
+			}
+		})
 	}
 }
 
@@ -142,6 +140,17 @@ const good = "# Level 9: Example\n" +
 	"\n" +
 	"- Ask this.\n" +
 	"\n" +
+	"## Time plan\n" +
+	"\n" +
+	"- **In scope, 30 minutes:** part 1.\n" +
+	"- **Stretch:** part 2.\n" +
+	"- **Take-home:** none.\n" +
+	"\n" +
+	"| phase | minutes |\n" +
+	"|---|---|\n" +
+	"| part 1 | 25 |\n" +
+	"| wrap-up | 5 |\n" +
+	"\n" +
 	"## Follow-ups\n" +
 	"\n" +
 	"### Part 1: First\n" +
@@ -151,6 +160,21 @@ const good = "# Level 9: Example\n" +
 	"### Part 2: Second\n" +
 	"\n" +
 	"The end.\n" +
+	"\n" +
+	"## Hint script\n" +
+	"\n" +
+	"### Part 1: First\n" +
+	"\n" +
+	"1. A question?\n" +
+	"2. A nudge\n" +
+	"   that wraps.\n" +
+	"3. The near-answer.\n" +
+	"\n" +
+	"### Part 2: Second\n" +
+	"\n" +
+	"1. Q.\n" +
+	"2. N.\n" +
+	"3. A.\n" +
 	"\n" +
 	"## Approaches\n" +
 	"\n" +
@@ -168,7 +192,13 @@ const good = "# Level 9: Example\n" +
 	"\n" +
 	"## Rubric\n" +
 	"\n" +
-	"- **Hire.** Yes.\n" +
+	"| | Strong no hire | No hire | Hire | Strong hire |\n" +
+	"|---|---|---|---|---|\n" +
+	"| **Problem solving** | a | b | c | d |\n" +
+	"| **Code** | a | b | c | d |\n" +
+	"| **Testing** | a | b | c | d |\n" +
+	"| **Communication** | a | b | c | d |\n" +
+	"| **Hints used** | a | b | c | d |\n" +
 	"\n" +
 	"## Notes\n" +
 	"\n" +
@@ -201,11 +231,28 @@ func TestParse(t *testing.T) {
 		t.Errorf("Parts (-want +got):\n%s", diff)
 	}
 	wantMistakes := []Mistake{
-		{Text: "Counts the boundary.", Mutant: "inclusive boundary", Line: 37},
-		{Text: "A mistake that wraps onto a second line.", Mutant: `a "quoted" name`, Line: 38},
+		{Text: "Counts the boundary.", Mutant: "inclusive boundary", Line: 63},
+		{Text: "A mistake that wraps onto a second line.", Mutant: `a "quoted" name`, Line: 64},
 	}
 	if diff := cmp.Diff(wantMistakes, g.Mistakes); diff != "" {
 		t.Errorf("Mistakes (-want +got):\n%s", diff)
+	}
+	wantScope := Scope{Minutes: 30, In: []int{1}, Stretch: []int{2}}
+	if diff := cmp.Diff(wantScope, g.Scope); diff != "" {
+		t.Errorf("Scope (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]Phase{{"part 1", 25}, {"wrap-up", 5}}, g.Plan); diff != "" {
+		t.Errorf("Plan (-want +got):\n%s", diff)
+	}
+	wantHints := []PartHints{{1, "First", []string{"A question?", "A nudge that wraps.", "The near-answer."}}, {2, "Second", []string{"Q.", "N.", "A."}}}
+	if diff := cmp.Diff(wantHints, g.Hints); diff != "" {
+		t.Errorf("Hints (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"Strong no hire", "No hire", "Hire", "Strong hire"}, g.Bands); diff != "" {
+		t.Errorf("Bands (-want +got):\n%s", diff)
+	}
+	if got := g.Cells["Testing"]; !cmp.Equal(got, []string{"a", "b", "c", "d"}) {
+		t.Errorf("Cells[Testing] = %q, want a, b, c, d", got)
 	}
 	if _, ok := g.Section("Nowhere"); ok {
 		t.Errorf("Section(%q) found, want not found", "Nowhere")
@@ -230,10 +277,18 @@ func TestParseRefuses(t *testing.T) {
 		{"follow-ups without parts", func(s string) string { return strings.ReplaceAll(s, "### Part", "### Step") }, `has no "### Part N: title" heading`},
 		{"a mistake without its mutant", func(s string) string {
 			return strings.Replace(s, `Counts the boundary. (mutant: "inclusive boundary")`, "Counts the boundary.", 1)
-		}, "line 37: mistake without a mutant tag"},
+		}, "line 63: mistake without a mutant tag"},
 		{"a mutant name that is not a Go string", func(s string) string {
 			return strings.Replace(s, `(mutant: "inclusive boundary")`, `(mutant: "bad \q escape")`, 1)
-		}, "line 37: mutant name"},
+		}, "line 63: mutant name"},
+		{"no scope", func(s string) string { return strings.Replace(s, "- **Stretch:** part 2.\n", "", 1) }, `no scope line "- **Stretch:** ..."`},
+		{"a scope that is not a list of parts", func(s string) string { return strings.Replace(s, "** part 1.", "** the first part.", 1) }, `in scope: "the first part."`},
+		{"minutes that are not a number", func(s string) string { return strings.Replace(s, "| 25 |", "| 25-30 |", 1) }, `the minutes of "part 1" are "25-30"`},
+		{"two hints", func(s string) string { return strings.Replace(s, "3. A.\n", "", 1) }, `part 2: 2 numbered hints, want 3`},
+		{"three bands", func(s string) string { return strings.ReplaceAll(s, " c | d |", " d |") }, "a table row with 4 cells, want at least 5"},
+		{"bands out of order", func(s string) string { return strings.Replace(s, "| No hire | Hire |", "| Hire | No hire |", 1) }, `rubric band "No hire"`},
+		{"a dimension missing", func(s string) string { return strings.Replace(s, "| **Testing** | a | b | c | d |\n", "", 1) }, "the rubric's rows are"},
+		{"an empty cell", func(s string) string { return strings.Replace(s, "| **Code** | a |", "| **Code** |  |", 1) }, `row "Code" says nothing for "Strong no hire"`},
 		{"no mistakes", func(s string) string {
 			i, j := strings.Index(s, "- Counts"), strings.Index(s, "## Rubric")
 			return s[:i] + s[j:]

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/guide"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline"
 )
@@ -29,8 +30,9 @@ import (
 // next part as the interviewer's follow-up once a part passes, and a
 // summary at the end, kept in .ladder/interviews/.
 
-// defaultBudget is an interview's length when TIME is not given, and
-// maxBudget the longest one: a record that claims more is not believed.
+// defaultBudget is an interview's length when TIME is not given and the
+// level's guide gives no scope, and maxBudget the longest one: a record
+// that claims more is not believed.
 const (
 	defaultBudget = 45 * time.Minute
 	maxBudget     = 12 * time.Hour
@@ -103,6 +105,20 @@ type interviewSummary struct {
 	FreshStub      bool            `json:"fresh_stub"`
 	Hints          int             `json:"hints"`
 	Parts          []interviewPart `json:"parts"`
+	// InScope is how many parts, from the first, the clock is meant for,
+	// and Offered how many are asked at all: the in-scope ones, then the
+	// stretch ones. The rest are take-home. 0 means every part (a summary
+	// from before scopes were kept).
+	InScope int `json:"in_scope,omitempty"`
+	Offered int `json:"offered,omitempty"`
+}
+
+// offered is how many parts the interview asks, in-scope and stretch.
+func (s interviewSummary) offered() int {
+	if s.Offered <= 0 || s.Offered > len(s.Parts) {
+		return len(s.Parts)
+	}
+	return s.Offered
 }
 
 // interviewPart is one part of an interview.
@@ -158,6 +174,10 @@ type interview struct {
 	intro    string
 	sections map[int]string
 	fresh    bool // whether the interview starts from a fresh stub
+	// scope is what the level's guide says fits the clock; inScope and
+	// offered count its parts as interviewSummary does.
+	scope            guide.Scope
+	inScope, offered int
 
 	start    time.Time
 	deadline time.Time
@@ -182,7 +202,7 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return 2
 	}
-	budget := defaultBudget
+	budget := time.Duration(0) // the guide's scope says, in prepare
 	if *budgetFlag != "" {
 		var err error
 		if budget, err = parseBudget(*budgetFlag); err != nil {
@@ -273,8 +293,79 @@ func (iv *interview) prepare() error {
 		return err
 	}
 	iv.intro, iv.sections = intro, sections
+	if err := iv.readScope(); err != nil {
+		return err
+	}
 	iv.fresh, err = iv.freshStub()
 	return err
+}
+
+// readScope reads from the level's guide which parts fit the clock: those
+// are asked first, then the stretch parts once they pass; take-home parts
+// are not asked. Without TIME, the clock is the scope's minutes. A level
+// without a guide has every part in scope.
+func (iv *interview) readScope() error {
+	l := iv.level
+	iv.scope = guide.Scope{Minutes: int(defaultBudget / time.Minute)}
+	for _, p := range l.Parts {
+		iv.scope.In = append(iv.scope.In, p.Number)
+	}
+	g, err := guide.Load(filepath.Join(iv.root, l.Dir, guide.FileName))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return err
+	default:
+		iv.scope = g.Scope
+	}
+	iv.inScope, iv.offered = len(l.Parts), len(l.Parts)
+	if n := len(iv.scope.In); n > 0 && n <= len(l.Parts) {
+		iv.inScope = n
+		iv.offered = min(n+len(iv.scope.Stretch), len(l.Parts))
+	}
+	if iv.budget == 0 {
+		iv.budget = time.Duration(iv.scope.Minutes) * time.Minute
+		if iv.budget <= 0 || iv.budget > maxBudget {
+			iv.budget = defaultBudget
+		}
+	}
+	return nil
+}
+
+// scopeSentence says which parts the clock is for, when it is not all of
+// them: "The clock is for parts 1 to 3; parts 4 and 5 are stretch, asked
+// once those pass; parts 6 to 8 are take-home, not asked here."
+func (iv *interview) scopeSentence() string {
+	parts := iv.level.Parts
+	if iv.inScope == len(parts) {
+		return ""
+	}
+	span := func(ps []levels.Part) string {
+		if len(ps) == 1 {
+			return fmt.Sprintf("part %d", ps[0].Number)
+		}
+		and := " to "
+		if len(ps) == 2 {
+			and = " and "
+		}
+		return fmt.Sprintf("parts %d%s%d", ps[0].Number, and, ps[len(ps)-1].Number)
+	}
+	s := "The clock is for " + span(parts[:iv.inScope])
+	if iv.offered > iv.inScope {
+		verb := "are"
+		if iv.offered-iv.inScope == 1 {
+			verb = "is"
+		}
+		s += fmt.Sprintf("; %s %s stretch, asked once those pass", span(parts[iv.inScope:iv.offered]), verb)
+	}
+	if iv.offered < len(parts) {
+		verb := "are"
+		if len(parts)-iv.offered == 1 {
+			verb = "is"
+		}
+		s += fmt.Sprintf("; %s %s take-home, not asked here", span(parts[iv.offered:]), verb)
+	}
+	return s + ".\n"
 }
 
 // hold runs the clock, the question and the tests, and returns the
@@ -286,8 +377,14 @@ func (iv *interview) hold() (interviewSummary, error) {
 	iv.start = iv.clock.Now()
 	iv.deadline = iv.start.Add(iv.budget)
 	iv.warned = map[time.Duration]bool{}
+	if iv.offered == 0 { // a test that builds the interview without prepare
+		iv.inScope, iv.offered = len(l.Parts), len(l.Parts)
+	}
 	iv.sum = interviewSummary{Level: l.Number, Title: l.Title, Started: iv.start,
 		BudgetSeconds: seconds(iv.budget), FreshStub: iv.fresh}
+	if iv.offered < len(l.Parts) || iv.inScope < len(l.Parts) {
+		iv.sum.InScope, iv.sum.Offered = iv.inScope, iv.offered
+	}
 	for _, p := range l.Parts {
 		iv.sum.Parts = append(iv.sum.Parts, interviewPart{Number: p.Number, Title: p.Title})
 	}
@@ -299,6 +396,7 @@ func (iv *interview) hold() (interviewSummary, error) {
 	fmt.Fprintf(iv.out, "%s\n", iv.st.paint("1", fmt.Sprintf("Mock interview: level %d, %s", l.Number, l.Title)))
 	fmt.Fprintf(iv.out, "You have %s, until %s. The question comes one part at a time: the next part comes when this one passes.\n",
 		minutes(iv.budget), iv.deadline.Format("15:04"))
+	fmt.Fprint(iv.out, iv.scopeSentence())
 	fmt.Fprintf(iv.out, "Edit the files in %s: every save runs the tests of part %d and, once the follow-ups come, of every part before the one asked. make hint-%d gives a hint, and the summary counts it. Ctrl-C ends the interview.\n\n",
 		l.Dir, first, l.Number)
 	iv.heading("The question")
@@ -440,10 +538,10 @@ func (iv *interview) testRun() string {
 	writeGrade(iv.out, g, p.Number, false)
 	// The part is done when the candidate saved, not when go test ended.
 	p.Passed, p.FirstRun, p.Seconds = true, p.Runs == 1, seconds(now.Sub(iv.partFrom))
-	if iv.current == len(iv.sum.Parts)-1 {
+	if iv.current == iv.offered-1 {
 		iv.sum.ElapsedSeconds = seconds(now.Sub(iv.start))
 		fmt.Fprintf(iv.out, "\n%s\n", iv.st.paint("32", fmt.Sprintf("Part %d passes: %s, %s in, with %s to spare.",
-			p.Number, everyPartPasses(len(iv.sum.Parts)), minutes(now.Sub(iv.start)), minutes(left))))
+			p.Number, everyPartPasses(iv.offered), minutes(now.Sub(iv.start)), minutes(left))))
 		return endPassed
 	}
 	iv.current++
@@ -451,8 +549,16 @@ func (iv *interview) testRun() string {
 	next.Reached = true
 	iv.partFrom = now
 	iv.recordRunning()
-	fmt.Fprintf(iv.out, "\n%s\n\n", iv.st.paint("32", fmt.Sprintf("Part %d passes, %s in.", p.Number, minutes(now.Sub(iv.start)))))
-	iv.heading("The follow-up")
+	passes := fmt.Sprintf("Part %d passes, %s in.", p.Number, minutes(now.Sub(iv.start)))
+	title := "The follow-up"
+	if iv.current == iv.inScope {
+		passes = fmt.Sprintf("Part %d passes: %s in scope, %s in. What comes next is stretch.", p.Number, everyPartPasses(iv.inScope), minutes(now.Sub(iv.start)))
+	}
+	if iv.current >= iv.inScope {
+		title = "The follow-up, stretch"
+	}
+	fmt.Fprintf(iv.out, "\n%s\n\n", iv.st.paint("32", passes))
+	iv.heading(title)
 	fmt.Fprintf(iv.out, "Good. Now: %s.\n\n%s\n\n", lower(next.Title), iv.sections[next.Number])
 	iv.heading("")
 	fmt.Fprintf(iv.out, "Save a file to run the tests of parts %d to %d.\n", iv.sum.Parts[0].Number, next.Number)
@@ -667,9 +773,12 @@ func writeSummary(w io.Writer, s interviewSummary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  part\ttitle\ttime\truns\thints\tresult")
 	var first, passed, notReached []string
-	for _, p := range s.Parts {
+	for i, p := range s.Parts {
 		result := "not passed"
 		switch {
+		case i >= s.offered():
+			fmt.Fprintf(tw, "  %d\t%s\t-\t-\t-\t%s\n", p.Number, p.Title, "take-home")
+			continue
 		case !p.Reached:
 			result = "not reached"
 			notReached = append(notReached, strconv.Itoa(p.Number))
@@ -778,7 +887,7 @@ func bestInterviews(root string) (map[int]*interviewBest, []string) {
 			warnings = append(warnings, fmt.Sprintf("%s: skipped, %v", filepath.Join(stateDir, interviewsDir, filepath.Base(f)), err))
 			continue
 		}
-		cand := &interviewBest{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: len(s.Parts), End: s.End,
+		cand := &interviewBest{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: s.offered(), End: s.End,
 			Started: s.Started, FreshStub: s.FreshStub}
 		b := out[s.Level]
 		if cand.beats(b) {
@@ -835,6 +944,8 @@ func (s interviewSummary) check() error {
 		return fmt.Errorf("%ds elapsed of a %ds budget", s.ElapsedSeconds, s.BudgetSeconds)
 	case s.Hints < 0:
 		return fmt.Errorf("%d hints", s.Hints)
+	case s.InScope < 0 || s.Offered < 0 || s.InScope > s.offered():
+		return fmt.Errorf("%d parts in scope and %d offered", s.InScope, s.Offered)
 	}
 	if s.End != endPassed && s.End != endTimeUp && s.End != endStopped && s.End != endClosed {
 		return fmt.Errorf("an unknown end %q", s.End)
@@ -850,6 +961,8 @@ func (s interviewSummary) check() error {
 			return fmt.Errorf("part %d reached after a part that was not", p.Number)
 		case p.Passed && (!p.Reached || p.Runs == 0):
 			return fmt.Errorf("part %d passed without a run", p.Number)
+		case p.Reached && i >= s.offered():
+			return fmt.Errorf("part %d reached, though it is take-home", p.Number)
 		}
 		reached = p.Reached
 		total += p.Seconds
@@ -858,8 +971,8 @@ func (s interviewSummary) check() error {
 	switch {
 	case !s.Parts[0].Reached:
 		return errors.New("part 1 not reached")
-	case (s.End == endPassed) != (s.partsPassed() == len(s.Parts)):
-		return fmt.Errorf("it ended %q with %d of %d parts passed", s.End, s.partsPassed(), len(s.Parts))
+	case (s.End == endPassed) != (s.partsPassed() == s.offered()):
+		return fmt.Errorf("it ended %q with %d of %d parts passed", s.End, s.partsPassed(), s.offered())
 	case hints != s.Hints:
 		return fmt.Errorf("%d hints, and its parts %d", s.Hints, hints)
 	case total > s.ElapsedSeconds+len(s.Parts): // each part's time is rounded on its own
