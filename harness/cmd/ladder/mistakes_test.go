@@ -37,16 +37,6 @@ func learnerFailing(t *testing.T, root string, l levels.Level, part int, failing
 	return g
 }
 
-// namedIn is the names the grader gives for part of g.
-func namedIn(g levelGrade, part int) []string {
-	for _, p := range g.Parts {
-		if p.Number == part && p.Match != nil {
-			return p.Match.Named()
-		}
-	}
-	return nil
-}
-
 // TestEveryKnownMistakeIsNamed feeds each mutant's failing cases, in each
 // part it fails, to the grader, which must name it in the line under the
 // first failing case.
