@@ -613,7 +613,8 @@ func TestInterviewOffersResetForAStubThatIsNotFresh(t *testing.T) {
 func TestReadmePartsShowPart1Alone(t *testing.T) {
 	root := repoRoot(t)
 	for _, l := range levels.All {
-		intro, sections, err := readmeParts(root, l)
+		r, err := readmeParts(root, l)
+		intro, sections := r.intro(1), r.sections
 		require.NoError(t, err)
 		if !strings.HasPrefix(intro, "# Level ") || !strings.Contains(intro, "## The API") || strings.Contains(intro, "## Part") {
 			t.Errorf("level %d: the intro is not the story and the API alone:\n%s", l.Number, intro)
