@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -141,4 +142,99 @@ func TestInterviewHintsEndWithTheREADMEsGuidance(t *testing.T) {
 	out, code = runLadder(t, dir, "hint", "--part", "2", "1")
 	require.Equal(t, 0, code, out)
 	require.True(t, strings.HasPrefix(out, "Level 1, part 2, hint 1 of "+strconv.Itoa(own)+"\n"), "outside an interview:\n%s", out)
+}
+
+// A restart is a new interview: part 1 again, on a new clock, with the
+// hints counted afresh; the code of the last one is not a fresh stub, so
+// reset is offered, and declining it is marked in the summary.
+func TestARestartBeginsFromPart1OnANewClock(t *testing.T) {
+	var out bytes.Buffer
+	c := fakeInterview(t, "2", &out)
+	step := 0
+	c.iv.beforeWait = func() {
+		step++
+		switch step {
+		case 1:
+			c.grader.pass[1] = true
+			c.save(t, 10*time.Minute)
+		case 2:
+			s, err := loadState(c.iv.root)
+			require.NoError(t, err)
+			s.Interview.Hints = map[string]int{"2": 1} // a hint asked for in part 2
+			require.NoError(t, saveState(c.iv.root, s))
+			c.clock.Advance(time.Minute)
+			c.interrupt <- os.Interrupt
+		}
+	}
+	first, err := c.iv.run()
+	require.NoError(t, err)
+	require.True(t, first.Parts[1].Reached)
+	require.Equal(t, 1, first.Hints)
+
+	var again bytes.Buffer
+	c2 := fakeInterview(t, "2", &again)
+	c2.iv.root = c.iv.root
+	c2.grader.pass[1] = true // the code the first interview left
+	c2.clock.Set(c.clock.Now().Add(time.Hour))
+	offered := false
+	c2.iv.reset = func() int { offered = true; return 1 } // declined
+	c2.iv.beforeWait = func() {
+		s, err := loadState(c2.iv.root)
+		require.NoError(t, err)
+		require.Equal(t, 1, s.Interview.Part, "a restart is on part 1")
+		require.Empty(t, s.Interview.Hints, "a restart counts its hints afresh")
+		c2.interrupt <- os.Interrupt
+	}
+	second, err := c2.iv.run()
+	require.NoError(t, err)
+	require.True(t, offered, "a restart from the last interview's code offers reset")
+	require.False(t, second.FreshStub)
+	require.False(t, second.Parts[1].Reached, "a restart begins from part 1")
+	require.Equal(t, 0, second.Hints)
+	require.True(t, second.Started.Equal(c2.clock.Now()), "a restart starts a new clock")
+	require.Contains(t, again.String(), "You have 45m00s, until")
+	require.Contains(t, again.String(), "## Part 1: ")
+	require.NotContains(t, again.String(), "## Part 2: ")
+	require.Contains(t, again.String(), "It started from code already written, not from a fresh stub.")
+}
+
+// TestMockInterviewsBehavioursHaveTests checks that each behaviour the
+// README's "Mock interviews" section describes is run by a test.
+func TestMockInterviewsBehavioursHaveTests(t *testing.T) {
+	root := repoRoot(t)
+	data, err := os.ReadFile(filepath.Join(root, "README.md"))
+	require.NoError(t, err)
+	text := string(data)
+	start := strings.Index(text, "## Mock interviews\n")
+	require.GreaterOrEqual(t, start, 0)
+	section := text[start:]
+	section = section[:strings.Index(section[3:], "\n## ")+3]
+	var sources strings.Builder
+	files, _ := filepath.Glob("*_test.go")
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		sources.Write(b)
+	}
+	for behaviour, test := range map[string]string{
+		"**It checks for a fresh stub first.**":        "TestInterviewOffersResetForAStubThatIsNotFresh",
+		"**It poses the question, not the answer.**":   "TestInterviewPart1IsTheQuestionAlone",
+		"each joins the API when its\n  part comes":    "TestTheAPIGrowsWithTheParts",
+		"**The guidance comes as hints.**":             "TestInterviewHintsEndWithTheREADMEsGuidance",
+		"**It warns at 10 minutes left and at 2**":     "TestInterviewEndsWhenTimeIsUpAfterTwoWarnings",
+		"**when time is up**":                          "TestInterviewEndsWhenTimeIsUpAfterTwoWarnings",
+		"**Ctrl-C ends it**":                           "TestInterviewStopsOnCtrlCWithASummary",
+		"a test run that Ctrl-C cuts short":            "TestInterviewCtrlCDuringARunCountsNoRun",
+		"**A closed terminal ends it too.**":           "TestInterviewEndsWithASummaryWhenTheTerminalCloses",
+		"A record\n  whose process is gone is ignored": "TestARecordWhoseProcessIsGoneIsStale",
+		"**A restart is a new interview.**":            "TestARestartBeginsFromPart1OnANewClock",
+		"It ends when every part\npasses":              "TestInterviewPlaysLevel1PartByPartWithoutSolutions",
+	} {
+		if !strings.Contains(section, behaviour) {
+			t.Errorf("README.md's Mock interviews section no longer says %q", behaviour)
+		}
+		if !strings.Contains(sources.String(), "\nfunc "+test+"(t *testing.T) {") {
+			t.Errorf("%q: no test %s runs it", behaviour, test)
+		}
+	}
 }
