@@ -87,6 +87,25 @@ func readHints(root string, l levels.Level) ([]hintPart, error) {
 	return parts, nil
 }
 
+// withGuidance adds to each part's hints the README's guidance of the
+// part, which interview mode keeps from the question: in an interview it
+// comes as the last hints. A README that cannot be read adds none.
+func withGuidance(root string, l levels.Level, parts []hintPart) []hintPart {
+	r, err := readmeParts(root, l)
+	if err != nil {
+		return parts
+	}
+	out := make([]hintPart, len(parts))
+	for i, p := range parts {
+		p.Hints = append([]string(nil), p.Hints...)
+		for _, g := range r.guidance[p.Number] {
+			p.Hints = append(p.Hints, "From the README:\n\n"+g)
+		}
+		out[i] = p
+	}
+	return out
+}
+
 // hintHeading heads one hint wherever it is shown.
 func hintHeading(l levels.Level, p hintPart, i int) string {
 	return fmt.Sprintf("Level %d, part %d, hint %d of %d", l.Number, p.Number, i, len(p.Hints))
@@ -132,6 +151,10 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 		return saveHints(root, s, stderr)
 	}
 	p := parts[part-1]
+	ownHints := len(p.Hints) // the hints of HINTS.md, which practice mode counts
+	if interviewing {
+		p = withGuidance(root, l, parts)[part-1]
+	}
 	key, pkey := strconv.Itoa(l.Number), strconv.Itoa(part)
 	if s.HintsSeen[key] == nil {
 		s.HintsSeen[key] = map[string]int{}
@@ -146,7 +169,7 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 		return saveHints(root, s, stderr)
 	}
 	fmt.Fprintf(stdout, "%s\n\n%s\n", hintHeading(l, p, seen+1), p.Hints[seen])
-	s.HintsSeen[key][pkey] = max(s.HintsSeen[key][pkey], seen+1)
+	s.HintsSeen[key][pkey] = max(s.HintsSeen[key][pkey], min(seen+1, ownHints))
 	if interviewing {
 		if iv.Hints == nil {
 			iv.Hints = map[string]int{}

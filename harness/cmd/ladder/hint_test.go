@@ -190,10 +190,10 @@ func TestAnInterviewHintCountsInItsOwnPart(t *testing.T) {
 
 	out, code := runLadder(t, dir, "hint", "1")
 	require.Equal(t, 0, code, out)
-	require.True(t, strings.HasPrefix(out, "Level 1, part 2, hint 1 of 1\n"), "hint 1 during part 2 of an interview printed:\n%s", out)
+	require.True(t, strings.HasPrefix(out, "Level 1, part 2, hint 1 of 2\n"), "hint 1 during part 2 of an interview printed:\n%s", out)
 	out, code = runLadder(t, dir, "hint", "--part", "1", "1")
 	require.Equal(t, 0, code, out)
-	require.True(t, strings.HasPrefix(out, "Level 1, part 1, hint 1 of 3\n"), "an interview's hints start again from the first:\n%s", out)
+	require.True(t, strings.HasPrefix(out, "Level 1, part 1, hint 1 of 4\n"), "an interview's hints start again from the first, with the README's guidance after HINTS.md's:\n%s", out)
 	require.Contains(t, out, "this hint counts in its summary")
 
 	s, err := loadState(dir)

@@ -171,9 +171,8 @@ type interview struct {
 	// tests play the candidate in it.
 	beforeWait func()
 
-	intro    string
-	sections map[int]string
-	fresh    bool // whether the interview starts from a fresh stub
+	readme readme // the question, part by part, and the guidance kept back
+	fresh  bool   // whether the interview starts from a fresh stub
 	// scope is what the level's guide says fits the clock; inScope and
 	// offered count its parts as interviewSummary does.
 	scope            guide.Scope
@@ -288,11 +287,11 @@ func (iv *interview) run() (interviewSummary, error) {
 // prepare reads the question and makes sure the level is a fresh stub,
 // before the clock starts.
 func (iv *interview) prepare() error {
-	intro, sections, err := readmeParts(iv.root, iv.level)
+	r, err := readmeParts(iv.root, iv.level)
 	if err != nil {
 		return err
 	}
-	iv.intro, iv.sections = intro, sections
+	iv.readme = r
 	if err := iv.readScope(); err != nil {
 		return err
 	}
@@ -400,7 +399,7 @@ func (iv *interview) hold() (interviewSummary, error) {
 	fmt.Fprintf(iv.out, "Edit the files in %s: every save runs the tests of part %d and, once the follow-ups come, of every part before the one asked. make hint-%d gives a hint, and the summary counts it. Ctrl-C ends the interview.\n\n",
 		l.Dir, first, l.Number)
 	iv.heading("The question")
-	fmt.Fprintf(iv.out, "%s\n\n%s\n\n", iv.intro, iv.sections[first])
+	fmt.Fprintf(iv.out, "%s\n\n%s\n\n", iv.readme.intro(first), iv.readme.sections[first])
 	iv.heading("")
 	fmt.Fprintf(iv.out, "The clock is running. Save a file to run part %d's tests.\n", first)
 	iv.statusLine(iv.start)
@@ -559,7 +558,10 @@ func (iv *interview) testRun() string {
 	}
 	fmt.Fprintf(iv.out, "\n%s\n\n", iv.st.paint("32", passes))
 	iv.heading(title)
-	fmt.Fprintf(iv.out, "Good. Now: %s.\n\n%s\n\n", lower(next.Title), iv.sections[next.Number])
+	fmt.Fprintf(iv.out, "Good. Now: %s.\n\n%s\n\n", lower(next.Title), iv.readme.sections[next.Number])
+	if api := iv.readme.api(next.Number); api != "" {
+		fmt.Fprintf(iv.out, "The API grows:\n\n%s\n\n", api)
+	}
 	iv.heading("")
 	fmt.Fprintf(iv.out, "Save a file to run the tests of parts %d to %d.\n", iv.sum.Parts[0].Number, next.Number)
 	return iv.afterRun()
@@ -1038,85 +1040,6 @@ func minutes(d time.Duration) string {
 
 func seconds(d time.Duration) int {
 	return int(d.Round(time.Second) / time.Second)
-}
-
-// partHeadingRE matches the heading of a part in a level's README.
-var partHeadingRE = regexp.MustCompile(`^## Part (\d+):`)
-
-// readmeParts splits a level's README into what part 1 needs (the story,
-// the API, the rules and the worked examples: everything before
-// "## Part 1") and each part's section, from its heading to the next
-// "## " heading. "## Run it" and what follows belong to no part.
-//
-// A level whose later parts live in a module of their own (level 8's Redis
-// form) states them in that module's README.md, which is read too.
-func readmeParts(root string, l levels.Level) (string, map[int]string, error) {
-	path := filepath.Join(root, l.Dir, "README.md")
-	intro, sections, err := splitREADME(path)
-	if err != nil {
-		return "", nil, err
-	}
-	for _, m := range l.Modules {
-		if m.Dir == "." {
-			continue
-		}
-		_, more, err := splitREADME(filepath.Join(root, m.Dir, "README.md"))
-		if err != nil {
-			return "", nil, err
-		}
-		for n, text := range more {
-			sections[n] = text
-		}
-	}
-	for _, p := range l.Parts {
-		if sections[p.Number] == "" {
-			return "", nil, errors.New(path + ": no \"## Part " + strconv.Itoa(p.Number) + ":\" section")
-		}
-	}
-	return intro, sections, nil
-}
-
-// splitREADME splits one README into its intro and its parts' sections.
-func splitREADME(path string) (string, map[int]string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", nil, err
-	}
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-	var intro []string
-	sections := map[int]string{}
-	part := 0 // the part whose section the line is in
-	inIntro := true
-	var cur []string
-	flush := func() {
-		if part != 0 {
-			sections[part] = strings.TrimSpace(strings.Join(cur, "\n"))
-		}
-		cur, part = nil, 0
-	}
-	inFence := false
-	for _, line := range lines {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			inFence = !inFence
-		}
-		if !inFence && strings.HasPrefix(line, "## ") {
-			flush()
-			if m := partHeadingRE.FindStringSubmatch(line); m != nil {
-				inIntro = false
-				part, _ = strconv.Atoi(m[1])
-			} else if !inIntro {
-				continue
-			}
-		}
-		switch {
-		case part != 0:
-			cur = append(cur, line)
-		case inIntro:
-			intro = append(intro, line)
-		}
-	}
-	flush()
-	return strings.TrimSpace(strings.Join(intro, "\n")), sections, nil
 }
 
 // everyPartPasses is "both parts pass" or "all 3 parts pass".

@@ -167,7 +167,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 	if diff := cmp.Diff(want, sum); diff != "" {
 		t.Errorf("summary mismatch (-want +got):\n%s", diff)
 	}
-	if !strings.Contains(hintOut.String(), "Level 1, part 1, hint 1 of 3") || !strings.Contains(hintOut.String(), "this hint counts in its summary") {
+	if !strings.Contains(hintOut.String(), "Level 1, part 1, hint 1 of 4") || !strings.Contains(hintOut.String(), "this hint counts in its summary") {
 		t.Errorf("make hint-1 during the interview printed:\n%s\nwant hint 1, counted", hintOut.String())
 	}
 	for _, line := range []string{
@@ -179,6 +179,11 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 	} {
 		require.Contains(t, log, line+"\n")
 	}
+	// The question, not the answer: the README's guidance stays out of
+	// what the interview prints.
+	require.Contains(t, log, "## Worked examples")
+	require.NotContains(t, log, "the simplest exact answer: keep the\ntime of every hit in a queue")
+	require.NotContains(t, log, "A queue built on a slice with `q = q[1:]`")
 	if strings.Contains(log, "\x1b[") {
 		t.Errorf("the log has colour codes without a terminal:\n%q", log)
 	}
@@ -613,7 +618,8 @@ func TestInterviewOffersResetForAStubThatIsNotFresh(t *testing.T) {
 func TestReadmePartsShowPart1Alone(t *testing.T) {
 	root := repoRoot(t)
 	for _, l := range levels.All {
-		intro, sections, err := readmeParts(root, l)
+		r, err := readmeParts(root, l)
+		intro, sections := r.intro(1), r.sections
 		require.NoError(t, err)
 		if !strings.HasPrefix(intro, "# Level ") || !strings.Contains(intro, "## The API") || strings.Contains(intro, "## Part") {
 			t.Errorf("level %d: the intro is not the story and the API alone:\n%s", l.Number, intro)

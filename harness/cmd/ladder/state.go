@@ -83,7 +83,7 @@ func loadState(root string) (state, error) {
 		if err := json.Unmarshal(v, &seen); err != nil {
 			return s, damaged(fmt.Sprintf("hints_seen of level %d is %s, not a count per part", l.Number, v))
 		}
-		if err := checkCounts(root, l, "hints_seen of level "+key, seen); err != nil {
+		if err := checkCounts(root, l, "hints_seen of level "+key, seen, false); err != nil {
 			return s, err
 		}
 		s.HintsSeen[key] = seen
@@ -106,7 +106,7 @@ func loadState(root string) (state, error) {
 		if _, ok := l.Part(iv.Part); !ok {
 			return s, damaged(fmt.Sprintf("the interview is on part %d of level %d, which it does not have", iv.Part, l.Number))
 		}
-		if err := checkCounts(root, l, "the interview's hints", iv.Hints); err != nil {
+		if err := checkCounts(root, l, "the interview's hints", iv.Hints, true); err != nil {
 			return s, err
 		}
 		s.Interview = iv
@@ -129,9 +129,13 @@ func levelKey(key string) (levels.Level, bool) {
 
 // checkCounts checks a count per part: every part is one of the level's,
 // and no count is below 0 or above the part's hints. Without a readable
-// HINTS.md only the parts are checked.
-func checkCounts(root string, l levels.Level, what string, counts map[string]int) error {
+// HINTS.md only the parts are checked. An interview's hints go on with
+// the README's guidance.
+func checkCounts(root string, l levels.Level, what string, counts map[string]int, interview bool) error {
 	parts, hintsErr := readHints(root, l)
+	if interview && hintsErr == nil {
+		parts = withGuidance(root, l, parts)
+	}
 	for key, n := range counts {
 		p, ok := levelPart(l, key)
 		if !ok {
