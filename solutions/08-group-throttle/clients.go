@@ -25,6 +25,7 @@ const minSweep = 8
 type clients struct {
 	lim      limit
 	requests int64
+	per      int64
 	seed     maphash.Seed
 	shards   [numShards]shard
 }
@@ -45,8 +46,8 @@ type shard struct {
 	_       [96]byte // 128 bytes a shard, so that no two shards' locks share a cache line
 }
 
-func newClients(lim limit, requests int64) *clients {
-	c := &clients{lim: lim, requests: requests, seed: maphash.MakeSeed()}
+func newClients(lim limit, requests, per int64) *clients {
+	c := &clients{lim: lim, requests: requests, per: per, seed: maphash.MakeSeed()}
 	for i := range c.shards {
 		c.shards[i] = shard{now: math.MinInt64, states: map[string]state{}, sweepAt: minSweep}
 	}
@@ -80,7 +81,7 @@ func (c *clients) allowN(name string, n, clockNow int64, latest *atomic.Int64, g
 	if n <= room && n <= groupRoom {
 		if st == nil {
 			st = c.lim.fresh(now)
-			sh.add(name, st)
+			sh.add(name, st, c.per)
 		}
 		st.charge(n)
 		if g != nil {
@@ -107,21 +108,25 @@ func (c *clients) allowN(name string, n, clockNow int64, latest *atomic.Int64, g
 }
 
 // add stores the state of a new client, sweeping the shard first if the
-// map has reached sweepAt.
-func (sh *shard) add(name string, st state) {
+// map has reached sweepAt. This sweep keeps the states that became equal
+// to a fresh one less than a Per ago: they change no answer, and a client
+// that comes back soon finds its state and allocates nothing. So the
+// memory held follows the clients of the last two or three Per.
+func (sh *shard) add(name string, st state, per int64) {
 	if len(sh.states) >= sh.sweepAt {
-		sh.sweep()
+		sh.sweep(per)
 	}
 	sh.states[name] = st
 }
 
-// sweep drops every state that is equal to a fresh one at the shard's
-// time. A Go map never gives back its memory, so when most of the states
-// went, the rest move to a new map of their size.
-func (sh *shard) sweep() {
+// sweep drops every state that has been equal to a fresh one for more
+// than grace at the shard's time. A Go map never gives back its memory,
+// so when most of the states went, the rest move to a new map of their
+// size.
+func (sh *shard) sweep(grace int64) {
 	before := len(sh.states)
 	for name, st := range sh.states {
-		if sh.now > st.idleAfter() {
+		if sh.now > addSat(st.idleAfter(), grace) {
 			delete(sh.states, name)
 		}
 	}
@@ -135,14 +140,15 @@ func (sh *shard) sweep() {
 	sh.sweepAt = max(minSweep, 2*len(sh.states))
 }
 
-// count sweeps every shard at now and returns how many states are left.
+// count sweeps every shard at now, dropping every state equal to a fresh
+// one, and returns how many are left.
 func (c *clients) count(now int64) int {
 	n := 0
 	for i := range c.shards {
 		sh := &c.shards[i]
 		sh.mu.Lock()
 		sh.now = max(sh.now, now)
-		sh.sweep()
+		sh.sweep(0)
 		n += len(sh.states)
 		sh.mu.Unlock()
 	}

@@ -21,16 +21,23 @@ type sliding struct {
 // slidingWindow is one client's or group's ring.
 type slidingWindow struct {
 	*sliding
-	end     int64   // the last instant of the newest bucket, math.MaxInt64 if it ends past the range
-	charged int64   // the last instant of the newest bucket charged
-	pos     int     // the ring slot of the newest bucket
-	total   int64   // the requests in the ring
-	ring    []int64 // bucket i in slot i mod B
+	end     int64    // the last instant of the newest bucket, math.MaxInt64 if it ends past the range
+	charged int64    // the last instant of the newest bucket charged
+	pos     int      // the ring slot of the newest bucket
+	total   int64    // the requests in the ring
+	ring    []int64  // bucket i in slot i mod B
+	two     [2]int64 // the ring when B = 2, the common case: in the same allocation, so in the same cache line
 }
 
 func (s *sliding) fresh(now int64) state {
 	end := lastOf(now, s.width)
-	return &slidingWindow{sliding: s, end: end, charged: end, ring: make([]int64, s.buckets)}
+	w := &slidingWindow{sliding: s, end: end, charged: end}
+	if s.buckets == 2 {
+		w.ring = w.two[:]
+	} else {
+		w.ring = make([]int64, s.buckets)
+	}
+	return w
 }
 
 // next is the slot after i.

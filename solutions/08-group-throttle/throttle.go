@@ -103,7 +103,7 @@ func New(c clock.Clock, cfg Config) (*Throttler, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Throttler{clk: c, clients: newClients(lim, int64(cfg.PerClient.Requests)), groupOf: map[string]*group{}}
+	t := &Throttler{clk: c, clients: newClients(lim, int64(cfg.PerClient.Requests), int64(cfg.PerClient.Per)), groupOf: map[string]*group{}}
 	t.latest.Store(math.MinInt64)
 	names := map[string]int{}
 	for i, gc := range cfg.Groups {
