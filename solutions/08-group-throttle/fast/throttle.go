@@ -1,6 +1,7 @@
-// Package fast is level 8 tuned for speed, beside the reference: per-client limits
-// by fixed window, sliding window or token bucket, with limits shared by
-// groups of clients, exact under concurrency, forgetting idle clients.
+// Package fast is level 8 tuned for speed, beside the reference: per-client
+// limits by fixed window, sliding window or token bucket, with limits
+// shared by groups of clients, exact under concurrency, forgetting idle
+// clients. Read README.md in this folder first.
 //
 // The package is split by concern: this file has the API and the time;
 // config.go checks a Limit and picks its algorithm; fixed.go, sliding.go
