@@ -206,6 +206,8 @@ peers: ## the references beside production libraries: medians of PEERS_COUNT run
 	@$(PEERS_OUT)/benchstat -filter '.name:PerKey /lib:(l8-fixed OR ulule)' -col /lib $(PEERS_OUT)/speed.txt
 	@echo; echo "## 3c. Per-key, 100,000 known keys: level 8's SlidingWindow, B = 2 and B = 61, beside its FixedWindow"
 	@$(PEERS_OUT)/benchstat -filter '.name:PerKey /lib:(l8-fixed OR l8-sliding2 OR l8-sliding61)' -col /lib $(PEERS_OUT)/speed.txt
+	@echo; echo "## 3d. Per-key, 100,000 known keys: every implementation as a multiple of floor (one hash, one slot read, a byte compare), and the geometric mean of the four cases"
+	@cd $(PEERS_DIR) && $(GO) run ./floorx $(PEERS_OUT)/speed.txt
 	@echo; echo "## 4. Memory per key: live heap after a million keys (B/key); ns/op is a new key's first request"
 	@$(PEERS_OUT)/benchstat -row /lib $(PEERS_OUT)/memory.txt
 	@echo; echo "## 5. Sliding window accuracy: a million requests, 10,000 clients, 60 a minute, against an exact log"

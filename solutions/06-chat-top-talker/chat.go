@@ -4,6 +4,7 @@
 package chat
 
 import (
+	"container/heap"
 	"fmt"
 	"time"
 
@@ -266,13 +267,50 @@ func (t *tally) count(name string) int {
 }
 
 // ranking is a binary heap of the user ids of a tally, most messages first
-// and then by name. pos[id] is where user id sits in heap, which lets a user
-// whose count changed be sifted from its place: the heap holds each user
-// once, never a stale copy to skip later.
+// and then by name, kept by container/heap. pos[id] is where user id sits
+// in heap, which lets a user whose count changed by one be sifted from its
+// place with heap.Fix, and a user who left be taken out with heap.Remove:
+// the heap holds each user once, never a stale copy to skip later.
+//
+// container/heap calls Less and Swap through an interface, which the
+// compiler cannot inline: BenchmarkChat's Record took about twice as long
+// as with the same sift written out by hand (760 against 343 ns a message,
+// in one run on a shared 2-core machine). The reference is meant to be
+// read, so it pays that.
 type ranking struct {
 	users *tally
 	heap  []int32
 	pos   []int // by user id
+}
+
+// Len, Less, Swap, Push and Pop are heap.Interface, for container/heap.
+func (r *ranking) Len() int { return len(r.heap) }
+
+// Less reports whether the user at i ranks before the user at j.
+func (r *ranking) Less(i, j int) bool { return r.better(r.heap[i], r.heap[j]) }
+
+// Swap keeps pos up to date, which is what lets heap.Fix start from a
+// user's place.
+func (r *ranking) Swap(i, j int) {
+	r.heap[i], r.heap[j] = r.heap[j], r.heap[i]
+	r.pos[r.heap[i]] = i
+	r.pos[r.heap[j]] = j
+}
+
+// Push appends the user id x. insert does not call heap.Push, which would
+// put the id in an interface, an allocation for an id of 256 or more.
+func (r *ranking) Push(x any) {
+	id := x.(int32)
+	r.pos[id] = len(r.heap)
+	r.heap = append(r.heap, id)
+}
+
+// Pop drops the last user, after heap.Remove has swapped it there.
+// heap.Remove's result is never read, so Pop returns nil rather than box
+// the id.
+func (r *ranking) Pop() any {
+	r.heap = r.heap[:len(r.heap)-1]
+	return nil
 }
 
 // better reports whether user a ranks before user b.
@@ -283,72 +321,29 @@ func (r *ranking) better(a, b int32) bool {
 	return r.users.names[a] < r.users.names[b]
 }
 
-// insert adds a user who has just entered the window.
+// insert adds a user who has just entered the window: at the end, then
+// sifted up.
 func (r *ranking) insert(id int32) {
 	for len(r.pos) <= int(id) {
 		r.pos = append(r.pos, 0)
 	}
+	r.pos[id] = len(r.heap)
 	r.heap = append(r.heap, id)
-	r.pos[id] = len(r.heap) - 1
-	r.up(len(r.heap) - 1)
+	heap.Fix(r, len(r.heap)-1)
 }
 
 // moveUp restores the order after id's count went up by one.
-func (r *ranking) moveUp(id int32) { r.up(r.pos[id]) }
+func (r *ranking) moveUp(id int32) { heap.Fix(r, r.pos[id]) }
 
 // moveDown restores the order after id's count went down by one.
-func (r *ranking) moveDown(id int32) { r.down(r.pos[id]) }
+func (r *ranking) moveDown(id int32) { heap.Fix(r, r.pos[id]) }
 
 // remove takes id out of the heap. It must run while id is still counted.
-func (r *ranking) remove(id int32) {
-	i, last := r.pos[id], len(r.heap)-1
-	r.swap(i, last)
-	r.heap = r.heap[:last]
-	if i < last && !r.up(i) {
-		r.down(i)
-	}
-}
-
-// up moves the user at i towards the root while it ranks before its
-// parent, and reports whether it moved.
-func (r *ranking) up(i int) bool {
-	start := i
-	for i > 0 {
-		parent := (i - 1) / 2
-		if !r.better(r.heap[i], r.heap[parent]) {
-			break
-		}
-		r.swap(i, parent)
-		i = parent
-	}
-	return i != start
-}
-
-// down moves the user at i towards the leaves while a child ranks before it.
-func (r *ranking) down(i int) {
-	for {
-		best := i
-		for _, child := range [2]int{2*i + 1, 2*i + 2} {
-			if child < len(r.heap) && r.better(r.heap[child], r.heap[best]) {
-				best = child
-			}
-		}
-		if best == i {
-			return
-		}
-		r.swap(i, best)
-		i = best
-	}
-}
-
-func (r *ranking) swap(i, j int) {
-	r.heap[i], r.heap[j] = r.heap[j], r.heap[i]
-	r.pos[r.heap[i]] = i
-	r.pos[r.heap[j]] = j
-}
+func (r *ranking) remove(id int32) { heap.Remove(r, r.pos[id]) }
 
 // frontier is a small heap of positions in a ranking's heap, best user
-// first. TopTalkers walks the ranking in order with it.
+// first, kept by container/heap. TopTalkers walks the ranking in order
+// with it.
 type frontier struct {
 	rank *ranking
 	at   []int
@@ -356,37 +351,30 @@ type frontier struct {
 
 func (f *frontier) reset() { f.at = f.at[:0] }
 
-func (f *frontier) better(i, j int) bool {
+// Len, Less, Swap, Push and Pop are heap.Interface, for container/heap.
+func (f *frontier) Len() int { return len(f.at) }
+func (f *frontier) Less(i, j int) bool {
 	return f.rank.better(f.rank.heap[f.at[i]], f.rank.heap[f.at[j]])
 }
+func (f *frontier) Swap(i, j int) { f.at[i], f.at[j] = f.at[j], f.at[i] }
+func (f *frontier) Push(x any)    { f.at = append(f.at, x.(int)) }
 
-func (f *frontier) push(pos int) {
-	f.at = append(f.at, pos)
-	for i := len(f.at) - 1; i > 0; {
-		parent := (i - 1) / 2
-		if !f.better(i, parent) {
-			break
-		}
-		f.at[i], f.at[parent] = f.at[parent], f.at[i]
-		i = parent
-	}
+// Pop drops the last position; pop has read it first.
+func (f *frontier) Pop() any {
+	f.at = f.at[:len(f.at)-1]
+	return nil
 }
 
+// push adds a position. Like insert, it appends and calls heap.Fix rather
+// than heap.Push, so that TopTalkers allocates only its result.
+func (f *frontier) push(pos int) {
+	f.at = append(f.at, pos)
+	heap.Fix(f, len(f.at)-1)
+}
+
+// pop takes the best position out.
 func (f *frontier) pop() int {
-	top, last := f.at[0], len(f.at)-1
-	f.at[0] = f.at[last]
-	f.at = f.at[:last]
-	for i := 0; ; {
-		best := i
-		for _, child := range [2]int{2*i + 1, 2*i + 2} {
-			if child < len(f.at) && f.better(child, best) {
-				best = child
-			}
-		}
-		if best == i {
-			return top
-		}
-		f.at[i], f.at[best] = f.at[best], f.at[i]
-		i = best
-	}
+	top := f.at[0]
+	heap.Remove(f, 0)
+	return top
 }

@@ -1,70 +1,52 @@
+// Read this first: the token bucket, level 3's, counted exactly. The
+// bucket holds up to Requests tokens and gains Requests per Per. With
+// g = gcd(Requests, Per in ns), one token is unit = Per/g units and the
+// bucket gains refill = Requests/g units a nanosecond, so every quantity
+// is a whole number and RetryAfter is exact. Nothing ticks: the tokens
+// are added when a call comes.
+
 package throttle
 
 import "math/bits"
 
-// bucket holds up to Requests tokens, gains Requests per Per, and starts
-// full. With g = gcd(Requests, Per in ns), one token is unit = Per/g units
-// and the bucket gains refill = Requests/g units a nanosecond, so every
-// quantity is a whole number and RetryAfter can be exact.
+// bucket is a TokenBucket Limit.
 type bucket struct {
-	rule
 	unit   int64 // units in one token
 	refill int64 // units gained per nanosecond
-	full   int64 // capacity in units: requests·unit
-	// byUnit and byRefill divide by unit and refill without a DIV
-	// instruction: a bucket neither full nor empty divides on every call.
-	byUnit, byRefill divider
+	full   int64 // the capacity in units: Requests·unit
 }
 
-// bucketState is one client's or group's bucket.
-type bucketState struct {
-	at    int64 // the instant of the latest charge
-	level int64 // the units left after it
+// tokenBucket is one client's or group's bucket.
+type tokenBucket struct {
+	*bucket
+	at    int64 // the instant level was worked out at
+	level int64 // the units in the bucket at that instant
 }
 
-func (a *bucket) fresh(now int64) bucketState { return bucketState{at: now, level: a.full} }
+func (b *bucket) fresh(now int64) state { return &tokenBucket{bucket: b, at: now, level: b.full} }
 
-// levelAt returns the units in the bucket at now: the level after the
-// latest charge plus the refill since, at most full. The product is taken
-// in 128 bits, so a bucket left alone for centuries is simply full.
-func (a *bucket) levelAt(st *bucketState, now int64) int64 {
-	hi, lo := bits.Mul64(since(st.at, now), uint64(a.refill))
-	if hi != 0 || lo >= uint64(a.full-st.level) {
-		return a.full
+// room adds the refill since at, in 128 bits so that a bucket left alone
+// for centuries is simply full, and returns the whole tokens.
+func (t *tokenBucket) room(now int64) int64 {
+	hi, lo := bits.Mul64(since(t.at, now), uint64(t.refill))
+	if hi != 0 || lo >= uint64(t.full-t.level) {
+		t.level = t.full
+	} else {
+		t.level += int64(lo)
 	}
-	return st.level + int64(lo)
+	t.at = now
+	return t.level / t.unit
 }
 
-func (a *bucket) room(st *bucketState, now int64) int64 { return a.tokens(a.levelAt(st, now)) }
+func (t *tokenBucket) charge(n int64) { t.level -= n * t.unit }
 
-// tokens is the whole tokens in lv units.
-func (a *bucket) tokens(lv int64) int64 {
-	switch {
-	case lv == a.full:
-		return a.requests
-	case lv < a.unit:
-		return 0
+// wait is the time the missing units take to refill, rounded up.
+func (t *tokenBucket) wait(_, n int64) int64 { return (n*t.unit-t.level-1)/t.refill + 1 }
+
+// idleAfter is the instant the bucket is full again.
+func (t *tokenBucket) idleAfter() int64 {
+	if t.level == t.full {
+		return t.at
 	}
-	return int64(a.byUnit.div(uint64(lv)))
+	return addSat(t.at, (t.full-t.level-1)/t.refill+1)
 }
-
-func (a *bucket) take(st *bucketState, now, n int64) (room int64) {
-	lv := a.levelAt(st, now)
-	if room = a.tokens(lv); n <= room {
-		st.level, st.at = lv-n*a.unit, now
-	}
-	return room
-}
-
-func (a *bucket) charge(st *bucketState, now, n int64) {
-	st.level = a.levelAt(st, now) - n*a.unit
-	st.at = now
-}
-
-// wait is the time the missing units take to refill, rounded up; more
-// than 0 units are missing.
-func (a *bucket) wait(st *bucketState, now, n int64) int64 {
-	return int64(a.byRefill.div(uint64(n*a.unit-a.levelAt(st, now)-1))) + 1
-}
-
-func (a *bucket) stamp(st *bucketState) int64 { return st.at }

@@ -1,52 +1,42 @@
+// Read this first: the fixed window, the simplest algorithm. Windows are
+// [k·Per, (k+1)·Per), counted from the Unix epoch, and a client keeps the
+// last instant of its current window and the requests charged in it.
+// Keeping the last instant rather than k means a request only compares;
+// no division is needed until a window ends.
+
 package throttle
 
-// fixed counts requests in windows [k·Per, (k+1)·Per) counted from the
-// Unix epoch.
-type fixed struct{ rule }
+import "math"
 
-// fixedState is one client's or group's window.
-type fixedState struct {
-	last int64 // the last instant of the window of the latest charge, at most math.MaxInt64
-	used int64 // the requests charged in that window
+// fixed is a FixedWindow Limit.
+type fixed struct{ requests, per int64 }
+
+// fixedWindow is one client's or group's window.
+type fixedWindow struct {
+	*fixed
+	last int64 // the last instant of the window, math.MaxInt64 if it ends past the range
+	used int64 // the requests charged in it
 }
 
-func (a *fixed) fresh(now int64) fixedState { return fixedState{last: lastOf(now, a.per)} }
+func (f *fixed) fresh(now int64) state { return &fixedWindow{fixed: f, last: lastOf(now, f.per)} }
 
-func (a *fixed) room(st *fixedState, now int64) int64 {
-	if now > st.last {
-		return a.requests // a later window
+func (w *fixedWindow) room(now int64) int64 {
+	if now > w.last { // a later window
+		w.last, w.used = lastOf(now, w.per), 0
 	}
-	return a.requests - st.used
+	return w.requests - w.used
 }
 
-func (a *fixed) charge(st *fixedState, now, n int64) {
-	if now > st.last {
-		*st = a.fresh(now)
+func (w *fixedWindow) charge(n int64) { w.used += n }
+
+// wait is the time to the window's end. The window may end past the last
+// instant an int64 holds; then the wait comes from now's place in it.
+func (w *fixedWindow) wait(now, _ int64) int64 {
+	if w.last < math.MaxInt64 {
+		return w.last - now + 1
 	}
-	st.used += n
+	return w.per - floorMod(now, w.per)
 }
 
-func (a *fixed) take(st *fixedState, now, n int64) (room int64) {
-	if now > st.last {
-		if n <= a.requests {
-			*st = fixedState{last: lastOf(now, a.per), used: n}
-		}
-		return a.requests
-	}
-	if room = a.requests - st.used; n <= room {
-		st.used += n
-	}
-	return room
-}
-
-// wait is the time to the window's end. A denial happens only inside the
-// window of the latest charge; the window may end past the last instant an
-// int64 holds, so the wait comes from now's place in it, not from last.
-func (a *fixed) wait(st *fixedState, now, _ int64) int64 {
-	if st.last < maxInstant {
-		return st.last - now + 1
-	}
-	return a.per - floorMod(now, a.per)
-}
-
-func (a *fixed) stamp(st *fixedState) int64 { return st.last }
+// idleAfter is the window's end: the next one starts empty.
+func (w *fixedWindow) idleAfter() int64 { return w.last }

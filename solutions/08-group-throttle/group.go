@@ -1,138 +1,57 @@
+// Read this first: a group's limit is shared by its clients, so its state
+// has a lock of its own, taken after the client's shard lock. A request
+// is allowed only if both the client's limit and its group's allow it;
+// then both are charged, or neither. Groups come from the config and are
+// never deleted; a group only forgets its state once that is equal to a
+// fresh one.
+
 package throttle
 
-import (
-	"hash/maphash"
-	"math"
-	"sync"
-)
+import "sync"
 
-// group is one Group's shared state, under its own lock. Groups are known
-// from the config and never deleted; a group only forgets its state once
-// that state may be dropped.
-type group interface {
-	// enter locks the group and brings its time forward to now, forgetting
-	// a state that may be dropped; it returns the group's time, which is
-	// never before now.
-	enter(now int64) int64
-	leave()
-	// room, charge and wait are the algorithm's, on the group's state.
-	room(now int64) int64
-	charge(now, n int64)
-	wait(now, n int64) int64
-	requests() int64
-	// heldAt reports whether the group holds a state at now; it locks.
-	heldAt(now int64) bool
-	name() string
+// group is one Group's shared state.
+type group struct {
+	mu       sync.Mutex
+	name     string
+	lim      limit
+	requests int64
+	now      int64    // the group's time, which never goes back
+	st       state    // nil while equal to a fresh state
+	_        [64]byte // a group hot under many clients shares no cache line
 }
 
-// groupState is a group whose limit's state is S.
-type groupState[S any] struct {
-	mu    sync.Mutex
-	alg   algorithm[S]
-	rule  rule
-	label string
-	now   int64
-	held  bool  // whether st may differ from a fresh state
-	span  int64 // held: the last instant of the span of the latest charge
-	drop  int64 // held: the instant after which st may be dropped
-	st    S
-	_     [64]byte // groups hot under many clients do not share a cache line
-}
-
-func newGroup[S any](alg algorithm[S], r rule, name string) *groupState[S] {
-	return &groupState[S]{alg: alg, rule: r, label: name, now: math.MinInt64}
-}
-
-func (g *groupState[S]) enter(now int64) int64 {
+// enter locks the group and moves its time on to now, if that is later,
+// dropping a state equal to a fresh one. It returns the group's time.
+func (g *group) enter(now int64) int64 {
 	g.mu.Lock()
-	if now > g.now {
-		g.now = now
-		if g.held && now > g.drop {
-			var zero S
-			g.held, g.st = false, zero
-		}
+	g.now = max(g.now, now)
+	if g.st != nil && g.now > g.st.idleAfter() {
+		g.st = nil
 	}
 	return g.now
 }
 
-func (g *groupState[S]) leave() { g.mu.Unlock() }
-
-func (g *groupState[S]) room(now int64) int64 {
-	if !g.held {
-		return g.rule.requests
+// room, charge and wait are the state's, under the lock taken by enter.
+func (g *group) room(now int64) int64 {
+	if g.st == nil {
+		return g.requests
 	}
-	return g.alg.room(&g.st, now)
+	return g.st.room(now)
 }
 
-func (g *groupState[S]) charge(now, n int64) {
-	fresh := !g.held
-	if fresh {
-		g.st, g.held = g.alg.fresh(now), true
+func (g *group) charge(now, n int64) {
+	if g.st == nil {
+		g.st = g.lim.fresh(now)
 	}
-	g.alg.charge(&g.st, now, n)
-	// The drop instant changes only with the first charge in a new span,
-	// so it is worked out again only then.
-	if stamp := g.alg.stamp(&g.st); fresh || stamp > g.span {
-		g.span = lastOf(stamp, g.rule.per)
-		g.drop = g.rule.dropAfter(stamp)
-	}
+	g.st.charge(n)
 }
 
-func (g *groupState[S]) wait(now, n int64) int64 { return g.alg.wait(&g.st, now, n) }
-func (g *groupState[S]) requests() int64         { return g.rule.requests }
-func (g *groupState[S]) name() string            { return g.label }
+// wait has a state to ask: a fresh one would have had room.
+func (g *group) wait(now, n int64) int64 { return g.st.wait(now, n) }
 
-func (g *groupState[S]) heldAt(now int64) bool {
+// held reports whether the group holds a state at now.
+func (g *group) held(now int64) bool {
 	g.enter(now)
-	defer g.leave()
-	return g.held
-}
-
-// members finds a client's group: a read-only open-addressing table built
-// by New, keyed by the same hash as the client table.
-type members struct {
-	slots []member
-	seed  maphash.Seed
-}
-
-type member struct {
-	hash   uint64
-	client string
-	g      group
-}
-
-func newMembers(seed maphash.Seed, groups map[string]group) members {
-	m := members{seed: seed}
-	if len(groups) == 0 {
-		return m
-	}
-	size := 8
-	for size < 2*len(groups) {
-		size *= 2
-	}
-	m.slots = make([]member, size)
-	for client, g := range groups {
-		h := maphash.String(seed, client)
-		i := h & uint64(size-1)
-		for m.slots[i].g != nil {
-			i = (i + 1) & uint64(size-1)
-		}
-		m.slots[i] = member{h, client, g}
-	}
-	return m
-}
-
-// find returns the group of the client with hash h, or nil. There is at
-// least one group.
-func (m *members) find(client string, h uint64) group {
-	mask := uint64(len(m.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		s := &m.slots[i]
-		if s.g == nil {
-			return nil
-		}
-		if s.hash == h && s.client == client {
-			return s.g
-		}
-	}
+	defer g.mu.Unlock()
+	return g.st != nil
 }

@@ -2,17 +2,21 @@
 // by fixed window, sliding window or token bucket, with limits shared by
 // groups of clients, exact under concurrency, forgetting idle clients.
 //
-// The package is split by concern: this file has the API and the time;
-// config.go checks a Limit and picks its algorithm; fixed.go, sliding.go
-// and bucket.go are the algorithms, each with its own state; table.go is
-// the client table and its shards; group.go the groups.
+// Read this first. This file is the API: New checks the config and picks
+// each limit's algorithm, AllowN finds the client's state and asks its
+// limit (and its group's), and Len counts. Then read clients.go, the table
+// of clients: maps in locked shards. Each algorithm is one small file with
+// the state it keeps: fixed.go, sliding.go, bucket.go. group.go is the
+// limits shared by groups, and instants.go the arithmetic on instants
+// that never overflows. The folder fast/ is the same throttler tuned for
+// speed, with a README on each step that made it faster.
 package throttle
 
 import (
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"math"
+	"math/bits"
 	"sync/atomic"
 	"time"
 
@@ -42,51 +46,59 @@ const (
 	TokenBucket   = limits.TokenBucket
 )
 
+// limit is a Limit checked by New: it makes the state of a new client or
+// group. It is a *fixed, a *sliding or a *bucket.
+type limit interface {
+	fresh(now int64) state
+}
+
+// state is one client's or one group's count under its limit. It is used
+// under the lock that guards it, and the instant now it is given never
+// goes back.
+type state interface {
+	// room moves the state on to now and returns the largest m for which
+	// AllowN(m) would be allowed at now.
+	room(now int64) int64
+	// charge counts n requests, right after room(now) returned n or more.
+	charge(n int64)
+	// wait returns the shortest wait from now after which n requests
+	// would be allowed if nothing else is charged, right after room(now)
+	// returned less than n, for n <= Requests.
+	wait(now, n int64) int64
+	// idleAfter returns the instant after which the state is equal to a
+	// fresh one, so that dropping it changes no answer.
+	idleAfter() int64
+}
+
 // Throttler decides, request by request, whether each client is within its
 // limits. It is safe for concurrent use.
 //
 // Time: the Throttler keeps the latest time it has read from its clock and
 // never goes back from it. A clock reading earlier than that is taken as
-// that latest time, so no window, ring or bucket ever moves backwards, and
-// RetryAfter is still measured from the clock's own reading.
+// that latest time, and RetryAfter is still measured from the clock's own
+// reading. Instants are Unix nanoseconds in an int64; a clock reading
+// outside that range is taken as the nearest end of it, so past 2262 the
+// Throttler's time stands still at the last nanosecond.
 //
-// Range: instants are Unix nanoseconds in an int64, from
-// 1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z, and
-// every decision in that range is exact. A clock reading outside it is
-// taken as the nearest end: past 2262 the Throttler's time stands still at
-// the last nanosecond, so windows stop moving and RetryAfter is measured
-// from that instant. RetryAfter is at most math.MaxInt64 nanoseconds (292
-// years), which only a clock that went back by centuries can reach.
-//
-// Memory: a client's state is created by its first allowed request and
-// may be dropped once it is equal to a fresh client's, at the latest two
-// Per after its last request, so a flood of new clients can never push out
-// a busy one. Such states are swept out of a shard of the client table
-// before it grows, and by Len, so the memory held follows the clients of
-// the last two Per.
+// Memory: a client's state is made by its first allowed request and
+// dropped once it is equal to a fresh client's, at the latest two Per
+// after its last request, so a flood of new clients never pushes out a
+// busy one.
 type Throttler struct {
 	clk clock.Clock
 	// system says clk is clock.System. Its time is then read as the
-	// monotonic clock's distance from start, in Unix ns from startUnix:
-	// one read of the monotonic clock, where time.Now reads the wall
-	// clock too, and a wall clock set back or forward does not move the
-	// windows. It is the same reading clock.System's differences give.
+	// monotonic clock's distance from start, an instant taken in New:
+	// time.Since reads one clock where time.Now reads two, which is the
+	// largest single cost of a call on a machine whose clock reads are
+	// slow, and a wall clock set back or forward does not move the windows.
 	system    bool
 	start     time.Time
 	startUnix int64
-	seed      maphash.Seed
-	clients   clientTable
-	members   members
-	groups    []group
-	time      clockTime
-}
-
-// clockTime is the Throttler's time: the latest reading of its clock, in
-// Unix ns. Every core writes it, so it has a cache line of its own.
-type clockTime struct {
-	_      [64]byte
+	clients   *clients
+	groupOf   map[string]*group // each client in a group, by name
+	groups    []*group
+	// latest is the latest clock reading, in Unix ns.
 	latest atomic.Int64
-	_      [56]byte
 }
 
 // New returns a Throttler that enforces cfg and reads the time from c. An
@@ -95,20 +107,18 @@ func New(c clock.Clock, cfg Config) (*Throttler, error) {
 	if c == nil {
 		return nil, errors.New("throttle.New: the clock is nil")
 	}
-	client, err := compile("PerClient", cfg.PerClient)
+	lim, err := compile("PerClient", cfg.PerClient)
 	if err != nil {
 		return nil, err
 	}
 	_, system := c.(clock.System)
-	t := &Throttler{clk: c, system: system, seed: maphash.MakeSeed()}
+	t := &Throttler{clk: c, system: system, clients: newClients(lim, int64(cfg.PerClient.Requests), int64(cfg.PerClient.Per)), groupOf: map[string]*group{}}
 	if system {
 		t.start = time.Now()
-		t.startUnix = t.start.UnixNano() // the real clock is far from the ends of UnixNano
+		t.startUnix = t.start.UnixNano() // the real clock is far from the ends of the range
 	}
-	t.time.latest.Store(math.MinInt64)
-	t.clients = client.clients(&t.time)
+	t.latest.Store(math.MinInt64)
 	names := map[string]int{}
-	groupOf := map[string]group{}
 	for i, gc := range cfg.Groups {
 		field := fmt.Sprintf("Groups[%d]", i)
 		if gc.Name == "" {
@@ -118,22 +128,68 @@ func New(c clock.Clock, cfg Config) (*Throttler, error) {
 			return nil, fmt.Errorf("throttle.New: %s.Name %q is also the name of Groups[%d]", field, gc.Name, j)
 		}
 		names[gc.Name] = i
-		k, err := compile(field+".Limit", gc.Limit)
+		lim, err := compile(field+".Limit", gc.Limit)
 		if err != nil {
 			return nil, err
 		}
-		g := k.group(gc.Name)
+		g := &group{name: gc.Name, lim: lim, requests: int64(gc.Limit.Requests), now: math.MinInt64}
 		for _, name := range gc.Clients {
-			if other, ok := groupOf[name]; ok && other != g {
+			if other, ok := t.groupOf[name]; ok && other != g {
 				return nil, fmt.Errorf("throttle.New: %s.Clients: client %q is already in group %q; a client belongs to at most one group",
-					field, name, other.name())
+					field, name, other.name)
 			}
-			groupOf[name] = g
+			t.groupOf[name] = g
 		}
 		t.groups = append(t.groups, g)
 	}
-	t.members = newMembers(t.seed, groupOf)
 	return t, nil
+}
+
+// compile checks a Limit and picks its algorithm. It is the only place
+// that looks at Limit.Algorithm.
+func compile(field string, l Limit) (limit, error) {
+	switch {
+	case l.Algorithm < FixedWindow || l.Algorithm > TokenBucket:
+		return nil, fmt.Errorf("throttle.New: %s.Algorithm: unknown algorithm %v", field, l.Algorithm)
+	case l.Requests < 1:
+		return nil, fmt.Errorf("throttle.New: %s.Requests must be at least 1, got %d", field, l.Requests)
+	case l.Per <= 0:
+		return nil, fmt.Errorf("throttle.New: %s.Per must be positive, got %v", field, l.Per)
+	}
+	requests, per := int64(l.Requests), int64(l.Per)
+	switch l.Algorithm {
+	case FixedWindow:
+		return &fixed{requests: requests, per: per}, nil
+	case SlidingWindow:
+		b := int64(l.Buckets)
+		if b == 0 {
+			b = 2
+		}
+		if b < 2 || b > limits.MaxBuckets {
+			return nil, fmt.Errorf("throttle.New: %s.Buckets must be 0 (meaning 2) or from 2 to %d, got %d: each client keeps a counter per bucket",
+				field, limits.MaxBuckets, l.Buckets)
+		}
+		if per%(b-1) != 0 {
+			return nil, fmt.Errorf("throttle.New: %s.Per (%v) must divide evenly into Buckets-1 = %d buckets", field, l.Per, b-1)
+		}
+		// A denied request may have to wait up to Per plus a bucket, and
+		// RetryAfter is a time.Duration.
+		width := per / (b - 1)
+		if per > math.MaxInt64-width {
+			return nil, fmt.Errorf("throttle.New: %s.Per (%v) is too long for %d buckets: Per + Per/(Buckets-1) must be at most %v, the longest time.Duration",
+				field, l.Per, b, time.Duration(math.MaxInt64))
+		}
+		return &sliding{requests: requests, per: per, width: width, buckets: int(b)}, nil
+	default:
+		g := gcd(requests, per)
+		unit, refill := per/g, requests/g
+		hi, full := bits.Mul64(uint64(requests), uint64(unit))
+		if hi != 0 || full > math.MaxInt64 {
+			return nil, fmt.Errorf("throttle.New: %s: Requests (%d) and Per (%v) are too large together for exact token arithmetic: Requests × Per / gcd(Requests, Per in ns) must be at most 2^63-1",
+				field, l.Requests, l.Per)
+		}
+		return &bucket{unit: unit, refill: refill, full: int64(full)}, nil
+	}
 }
 
 // Allow is AllowN(client, 1).
@@ -146,37 +202,28 @@ func (t *Throttler) AllowN(client string, n int) Decision {
 	if n < 1 {
 		panic(fmt.Sprintf("throttle: AllowN(%q, %d): n must be at least 1", client, n))
 	}
-	clockNow := t.read()
-	h := maphash.String(t.seed, client)
-	var g group
-	if len(t.members.slots) > 0 {
-		g = t.members.find(client, h)
+	var g *group
+	if len(t.groupOf) > 0 {
+		g = t.groupOf[client]
 	}
-	return t.clients.allowN(client, h, int64(n), clockNow, g)
+	return t.clients.allowN(client, int64(n), t.read(), &t.latest, g)
 }
 
 // Len returns the number of clients and groups whose state is held at the
-// clock's current time, after dropping the states that may be dropped: it
-// counts every client and group whose state differs from a fresh one, and
-// none that made no request in the last two Per of its limit.
+// clock's current time, after dropping every state equal to a fresh one:
+// none is counted that made no request in the last two Per of its limit.
 func (t *Throttler) Len() int {
-	now := t.time.advance(t.read())
+	now := advance(&t.latest, t.read())
 	n := t.clients.count(now)
 	for _, g := range t.groups {
-		if g.heldAt(now) {
+		if g.held(now) {
 			n++
 		}
 	}
 	return n
 }
 
-// The ends of the range of instants, as seconds: every reading strictly
-// between them has an exact UnixNano.
-const (
-	minSecond = math.MinInt64/1_000_000_000 - 1 // -9223372037: 1677-09-21T00:12:43.145224192Z is in it
-	maxSecond = math.MaxInt64 / 1_000_000_000   // 9223372036: 2262-04-11T23:47:16.854775807Z is in it
-)
-
+// The first and last instants that a UnixNano in an int64 can hold.
 var (
 	minTime = time.Unix(0, math.MinInt64)
 	maxTime = time.Unix(0, math.MaxInt64)
@@ -190,9 +237,6 @@ func (t *Throttler) read() int64 {
 		return addSat(t.startUnix, int64(time.Since(t.start)))
 	}
 	now := t.clk.Now()
-	if s := now.Unix(); s > minSecond && s < maxSecond {
-		return s*1e9 + int64(now.Nanosecond())
-	}
 	switch {
 	case now.Before(minTime):
 		return math.MinInt64
@@ -202,27 +246,16 @@ func (t *Throttler) read() int64 {
 	return now.UnixNano()
 }
 
-// advance moves the time forward to clockNow, if it is later, and returns
-// it. Each shard and group also keeps its own time and takes the later of
-// the two, so that decisions that reach a lock out of order, having read
-// the clock before it, still see time in order.
-func (c *clockTime) advance(clockNow int64) int64 {
-	latest := c.latest.Load()
-	for clockNow > latest {
-		if c.latest.CompareAndSwap(latest, clockNow) {
+// advance moves latest forward to clockNow, if that is later, and returns
+// the result: the Throttler's time.
+func advance(latest *atomic.Int64, clockNow int64) int64 {
+	for {
+		old := latest.Load()
+		if clockNow <= old {
+			return old
+		}
+		if latest.CompareAndSwap(old, clockNow) {
 			return clockNow
 		}
-		latest = c.latest.Load()
 	}
-	return latest
-}
-
-// retryAfter is late + wait as a Duration, where late is how far the
-// Throttler's time is ahead of the clock's reading: at most math.MaxInt64.
-func retryAfter(late uint64, wait int64) time.Duration {
-	d := late + uint64(wait)
-	if d < late || d > math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return time.Duration(d)
 }

@@ -3,6 +3,8 @@ package peers
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
+	"math/bits"
 	"math/rand/v2"
 	"runtime"
 	"sync/atomic"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/rateladder/rateladder/harness/clock"
 	throttle "github.com/rateladder/rateladder/solutions/08-group-throttle"
+	"github.com/rateladder/rateladder/solutions/08-group-throttle/fast"
 	"github.com/sethvargo/go-limiter/memorystore"
 	"github.com/throttled/throttled/v2"
 	"github.com/throttled/throttled/v2/store/memstore"
@@ -32,10 +35,13 @@ type perKeyLib struct {
 	new  func(tb testing.TB, requests int, per time.Duration) keyed
 }
 
-// level8 returns a perKeyLib for level 8's reference with one algorithm.
-func level8(name string, alg throttle.Algorithm, buckets int) perKeyLib {
+// level8 returns a perKeyLib for one of level 8's throttlers, the
+// reference or the fast variant, with one algorithm.
+func level8[T interface {
+	Allow(string) throttle.Decision
+}](name string, newT func(clock.Clock, throttle.Config) (T, error), alg throttle.Algorithm, buckets int) perKeyLib {
 	return perKeyLib{name, func(tb testing.TB, requests int, per time.Duration) keyed {
-		t, err := throttle.New(clock.System{}, throttle.Config{
+		t, err := newT(clock.System{}, throttle.Config{
 			PerClient: throttle.Limit{Algorithm: alg, Requests: requests, Per: per, Buckets: buckets},
 		})
 		if err != nil {
@@ -48,10 +54,14 @@ func level8(name string, alg throttle.Algorithm, buckets int) perKeyLib {
 // perKeyLibs are level 8's algorithms and the per-key peers. Every one
 // reads the real clock.
 var perKeyLibs = []perKeyLib{
-	level8("l8-fixed", throttle.FixedWindow, 0),
-	level8("l8-sliding2", throttle.SlidingWindow, 2),
-	level8("l8-sliding61", throttle.SlidingWindow, 61),
-	level8("l8-bucket", throttle.TokenBucket, 0),
+	level8("l8-fixed", throttle.New, throttle.FixedWindow, 0),
+	level8("l8-sliding2", throttle.New, throttle.SlidingWindow, 2),
+	level8("l8-sliding61", throttle.New, throttle.SlidingWindow, 61),
+	level8("l8-bucket", throttle.New, throttle.TokenBucket, 0),
+	// The same three algorithms in level 8's fast variant.
+	level8("l8fast-fixed", fast.New, throttle.FixedWindow, 0),
+	level8("l8fast-sliding2", fast.New, throttle.SlidingWindow, 2),
+	level8("l8fast-bucket", fast.New, throttle.TokenBucket, 0),
 	// sethvargo/go-limiter's memorystore: a bucket per key, refilled in
 	// whole intervals.
 	{"sethvargo", func(tb testing.TB, requests int, per time.Duration) keyed {
@@ -95,6 +105,41 @@ var perKeyLibs = []perKeyLib{
 	}},
 }
 
+// floor is a lower bound for BenchmarkPerKey, not a limiter: it finds the
+// key the way a table of clients must at the least, with one hash, one
+// slot read in an open-addressing table of 32-byte slots holding every key
+// (the fast variant's slot size, at about its load) and a byte compare,
+// and decides nothing. Its time is the benchmark's own loop plus that
+// search, with no clock read and no lock.
+var floor = perKeyLib{"floor", func(tb testing.TB, _ int, _ time.Duration) keyed {
+	type slot struct {
+		name string
+		hash uint64
+		_    uint64 // a state's room, never read
+	}
+	seed := maphash.MakeSeed()
+	// 160,000 slots for 100,000 keys, 62% full: about the size of the fast
+	// variant's 64 shards, each between 13/24 and 13/16 full.
+	slots := make([]slot, 160_000)
+	return keyed{func(key string) bool {
+		h := maphash.String(seed, key)
+		i, _ := bits.Mul64(h, uint64(len(slots)))
+		for ; ; i++ {
+			if i == uint64(len(slots)) {
+				i = 0
+			}
+			s := &slots[i]
+			if s.hash == h && s.name == key {
+				return true
+			}
+			if s.name == "" { // a new key, seen before timing starts
+				*s = slot{name: key, hash: h}
+				return true
+			}
+		}
+	}, func() {}}
+}}
+
 const (
 	numKeys = 100_000
 	seqLen  = 1 << 20 // precomputed key choices; a power of two to wrap with a mask
@@ -136,7 +181,7 @@ func BenchmarkPerKey(b *testing.B) {
 	for _, dist := range []string{"uniform", "zipf"} {
 		seq := keySequence(dist)
 		for _, mode := range []string{"serial", "parallel"} {
-			for _, lib := range perKeyLibs {
+			for _, lib := range append([]perKeyLib{floor}, perKeyLibs...) {
 				b.Run("keys="+dist+"/mode="+mode+"/lib="+lib.name, func(b *testing.B) {
 					l := lib.new(b, 1_000_000_000, time.Hour)
 					defer l.stop()

@@ -1,4 +1,4 @@
-package throttle
+package fast
 
 import (
 	"math"

@@ -1,4 +1,4 @@
-package throttle
+package fast
 
 import (
 	"fmt"
@@ -70,6 +70,12 @@ type shard[S any] struct {
 // a slot of a 16-byte state is 32 bytes, two to a cache line: a string
 // header would leave no room for the hash bits that let a probe pass
 // another client's slot without reading its name.
+//
+// Why the pointer is safe: a Go string's bytes never change, and a *byte
+// into them is a pointer the garbage collector follows like any other, so
+// the bytes stay alive, and the same, as long as the slot holds the
+// pointer. unsafe.String(name, n) rebuilds the string from it only with
+// the n stored in key, the length it was taken with.
 type slot[S any] struct {
 	name *byte
 	key  uint64 // the hash's top 24 bits, then 1, then the name's length in 39 bits
