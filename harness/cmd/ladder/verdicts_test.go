@@ -171,9 +171,9 @@ func TestLevel8Part1IsDoneWithFixedWindowsOnly(t *testing.T) {
 	dir := copyRepo(t, "ladder/08-group-throttle")
 	useReference(t, dir, "08-group-throttle")
 	edit(t, filepath.Join(dir, "ladder/08-group-throttle/throttle.go"),
-		"\tclient, err := compile(\"PerClient\", cfg.PerClient)\n",
+		"\tlim, err := compile(\"PerClient\", cfg.PerClient)\n",
 		"\tif cfg.PerClient.Algorithm != FixedWindow {\n\t\treturn nil, fmt.Errorf(\"throttle.New: PerClient.Algorithm is %v; only FixedWindow so far\", cfg.PerClient.Algorithm)\n\t}\n"+
-			"\tif len(cfg.Groups) > 0 {\n\t\treturn nil, errors.New(\"throttle.New: Groups are not supported yet\")\n\t}\n\tclient, err := compile(\"PerClient\", cfg.PerClient)\n")
+			"\tif len(cfg.Groups) > 0 {\n\t\treturn nil, errors.New(\"throttle.New: Groups are not supported yet\")\n\t}\n\tlim, err := compile(\"PerClient\", cfg.PerClient)\n")
 	out, code := runIn(t, dir, bin, "test", "--part", "1", "8")
 	if code != 0 || !strings.Contains(out, "part 1, fixed window per client: done") {
 		t.Fatalf("ladder test --part 1 8 = exit %d, want part 1 done:\n%s", code, out)
