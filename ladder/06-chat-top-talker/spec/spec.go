@@ -354,6 +354,10 @@ var table = []row{
 		},
 	},
 	{
+		Name: "TopTalker over 100,000 users is O(log U), not a scan of them all", Part: 2, Arg: sec,
+		Probe: topTalkerIsLogU,
+	},
+	{
 		Name: "a user forgotten and back again", Part: 2, Arg: 10 * sec,
 		Steps: []step{
 			at(0, record("ann", "#go")),
@@ -427,6 +431,10 @@ var table = []row{
 			at(7*sec, record("eve", "#go")),
 			at(7*sec, topK(3, tk("eve", 2), tk("zed", 2), tk("amy", 1))),
 		},
+	},
+	{
+		Name: "TopTalkers(10) over 100,000 users is O(k log U), not a sort of them all", Part: 3, Arg: sec,
+		Probe: topTalkersIsKLogU,
 	},
 	{
 		Name: "the order follows expiry", Part: 3, Arg: 10 * sec,
