@@ -347,6 +347,10 @@ func table() []row {
 			Steps: hundredDrinks(),
 		},
 		{
+			Name: "Distinct over 100,000 drinks is O(1), not a count of them all", Part: 2, Arg: sec,
+			Probe: distinctIsO1,
+		},
+		{
 			Name: "a forgotten drink takes no memory", Part: 2, Arg: sec,
 			Steps: []step{at(0, order("latte")), at(0, distinct(1))},
 			Probe: forgottenDrinksFreed,
