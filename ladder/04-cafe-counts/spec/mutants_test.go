@@ -16,16 +16,17 @@ import (
 // mistakes switches on one wrong step in queue; all off, queue gives the
 // right answers with a queue that re-slices and so reallocates.
 type mistakes struct {
-	inclusive   bool // keeps an order at exactly now-window
-	keepZeros   bool // never deletes a drink whose count falls to zero
-	liveCount   bool // with keepZeros, counts the drinks above zero, so Distinct is right
-	ownBoard    bool // Counts returns its own map
-	cachedBoard bool // Counts hands out one copy until the next order
-	staleBoard  bool // Counts does not drop old orders first
-	foldCase    bool // "Latte" and "latte" are one drink
-	oneAtATime  bool // drops at most one old order per call
-	onlyOnOrder bool // drops old orders in Order only
-	anyWindow   bool // New does not check the window
+	inclusive    bool // keeps an order at exactly now-window
+	keepZeros    bool // never deletes a drink whose count falls to zero
+	liveCount    bool // with keepZeros, counts the drinks above zero, so Distinct is right
+	ownBoard     bool // Counts returns its own map
+	cachedBoard  bool // Counts hands out one copy until the next order
+	staleBoard   bool // Counts does not drop old orders first
+	foldCase     bool // "Latte" and "latte" are one drink
+	oneAtATime   bool // drops at most one old order per call
+	onlyOnOrder  bool // drops old orders in Order only
+	anyWindow    bool // New does not check the window
+	scanDistinct bool // Distinct counts the drinks of the map on every call
 }
 
 type queued struct {
@@ -110,6 +111,15 @@ func (q *queue) Total(now time.Time) int {
 
 func (q *queue) Distinct(now time.Time) int {
 	q.read(now)
+	if q.wrong.scanDistinct {
+		n := 0
+		for _, c := range q.counts {
+			if c > 0 {
+				n++
+			}
+		}
+		return n
+	}
 	if q.wrong.liveCount {
 		return q.live
 	}
@@ -225,6 +235,7 @@ var mutants = []struct {
 	{"New accepts a window that is not positive", 1, mutant(mistakes{anyWindow: true})},
 	{"right answers, but a re-slicing queue that reallocates", 1, mutant(mistakes{})},
 	{"never deletes zero-count drinks, so Distinct counts them", 2, mutant(mistakes{keepZeros: true})},
+	{"right answers, but Distinct counts every drink on each call: O(drinks)", 2, mutant(mistakes{scanDistinct: true})},
 	{"right answers, but never forgets a drink: memory grows with every drink ever ordered", 2, mutant(mistakes{keepZeros: true, liveCount: true})},
 	{"Counts returns its internal map", 3, mutant(mistakes{ownBoard: true})},
 	{"Counts hands out one cached copy until the next order", 3, mutant(mistakes{cachedBoard: true})},

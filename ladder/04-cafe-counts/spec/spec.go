@@ -1,6 +1,22 @@
 // Package spec is level 4's conformance suite: every case of the café's
 // drink counts is written here once, and run against both the learner's stub
 // in ladder/04-cafe-counts and the reference in solutions/04-cafe-counts.
+//
+// # Cost claims
+//
+// Each cost README.md states, and the case a wrong-cost implementation
+// fails:
+//
+//   - Order, Count and Total allocate nothing once warmed up (part 1): "no
+//     allocation per order once warmed up", against a re-slicing queue.
+//   - Distinct is O(1), not a count of the drinks (part 2): "Distinct over
+//     100,000 drinks is O(1), not a count of them all", with its numbers
+//     in distinctIsO1.
+//   - A forgotten drink takes no memory (part 2): "a forgotten drink takes
+//     no memory".
+//   - Order, Count and Total are amortized O(1): no case beyond the
+//     allocations; the benchmark row order shows the cost.
+//   - Counts is O(distinct drinks): what any board costs; no case.
 package spec
 
 import (
@@ -345,6 +361,10 @@ func table() []row {
 		{
 			Name: "a hundred drinks, one a second, in a ten-second window", Part: 2, Arg: 10 * sec,
 			Steps: hundredDrinks(),
+		},
+		{
+			Name: "Distinct over 100,000 drinks is O(1), not a count of them all", Part: 2, Arg: sec,
+			Probe: distinctIsO1,
 		},
 		{
 			Name: "a forgotten drink takes no memory", Part: 2, Arg: sec,

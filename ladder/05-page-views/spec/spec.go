@@ -1,6 +1,21 @@
 // Package spec is level 5's conformance suite: every case of the page-view
 // counter is written here once, and run against both the learner's stub in
 // ladder/05-page-views and the reference in solutions/05-page-views.
+//
+// # Cost claims
+//
+// Each cost README.md states, and the case a wrong-cost implementation
+// fails:
+//
+//   - Count never sums the ring (part 1): "Count reads a running total even
+//     over 864000 buckets", in which a Count that sums the ring does not
+//     finish.
+//   - After New, no call allocates, so memory is fixed (part 1): "no call
+//     allocates".
+//   - A gap of d buckets empties at most min(d, n) of them (part 2): "200
+//     years in one call" and "200 years of nanosecond buckets across 1970",
+//     where stepping through 6 billion or 2⁶³ buckets does not finish.
+//     The benchmark rows random_gaps/n=300 and n=86400 show the cost.
 package spec
 
 import (

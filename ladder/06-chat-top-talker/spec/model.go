@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -97,6 +98,15 @@ func generated() []row {
 				return at(now.Sub(clock.Epoch), topK(4, md.topTalkers(now, 4)...))
 			}),
 		},
+		{
+			// With a heap, the top 40 of 40 reach its deepest level, and
+			// the top 8 need at least one user past the first 7 places.
+			Name: "the top 8, 20 and 40 of a crowd of forty", Part: 3, Arg: 3 * sec,
+			Steps: bigCrowd(3, func(md *model, now time.Time, i int) step {
+				k := []int{8, 20, 40}[i%3]
+				return at(now.Sub(clock.Epoch), topK(k, md.topTalkers(now, k)...))
+			}),
+		},
 	}
 }
 
@@ -115,6 +125,30 @@ func crowd(seed uint64, ask func(md *model, now time.Time) step) []step {
 		steps = append(steps, at(now.Sub(clock.Epoch), record(user, channel)))
 		if i%2 == 1 {
 			steps = append(steps, ask(md, now))
+		}
+	}
+	return steps
+}
+
+// bigCrowd is crowd with forty users, who talk at random, and 300
+// messages, one every 20ms, so that 150 messages from nearly all of them
+// share a window of 3s; ask makes the i-th query, after every fourth
+// message.
+func bigCrowd(seed uint64, ask func(md *model, now time.Time, i int) step) []step {
+	r := rand.New(rand.NewPCG(seed, 40))
+	names := make([]string, 40)
+	for i := range names {
+		names[i] = fmt.Sprintf("u%02d", (i*17)%40) // not in name order
+	}
+	md := &model{window: 3 * sec}
+	var steps []step
+	for i := range 300 {
+		now := clock.Epoch.Add(time.Duration(i+1) * 20 * ms)
+		user := names[r.IntN(len(names))]
+		md.msgs = append(md.msgs, Message{At: now, User: user, Channel: "#go"})
+		steps = append(steps, at(now.Sub(clock.Epoch), record(user, "#go")))
+		if i%4 == 3 {
+			steps = append(steps, ask(md, now, i/4))
 		}
 	}
 	return steps

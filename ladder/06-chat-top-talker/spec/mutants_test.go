@@ -16,8 +16,9 @@ import (
 // one of them pass, this test fails.
 
 // naive is a plain aggregator: a slice of messages for a queue, maps of
-// counts, and a sort of every user for the top. The mutants are naive with
-// one thing changed, by a knob or by a method of their own.
+// counts, and a heap of users that knows where each user sits, for the
+// top. The mutants are naive with one thing changed, by a knob or by a
+// method of their own.
 type naive struct {
 	window   time.Duration
 	msgs     []Message
@@ -32,14 +33,18 @@ type naive struct {
 	channelOfLast bool // expiry takes the channel from the user's latest message
 	lastChannel   map[string]string
 	onCount       func(user string, n int) // called with a user's count after every change
+	rank          *userHeap
+	maxDepth      int // if > 0, TopTalkers looks at heap places below maxDepth only
 }
 
 func newNaive(w time.Duration) *naive {
 	if w <= 0 {
 		panic(fmt.Sprintf("window must be positive, got %v", w))
 	}
-	return &naive{window: w, users: map[string]int{}, channels: map[string]int{},
+	a := &naive{window: w, users: map[string]int{}, channels: map[string]int{},
 		since: map[string]int{}, lastChannel: map[string]string{}}
+	a.rank = &userHeap{counts: a.users, pos: map[string]int{}}
+	return a
 }
 
 func (a *naive) expire(now time.Time) {
@@ -58,6 +63,7 @@ func (a *naive) expire(now time.Time) {
 
 func (a *naive) addUser(user string, d int) {
 	a.add(a.users, user, d)
+	a.rank.update(user)
 	if _, ok := a.users[user]; !ok {
 		delete(a.since, user)
 		delete(a.lastChannel, user)
@@ -99,13 +105,85 @@ func (a *naive) ByChannel(now time.Time, channel string) int {
 
 func (a *naive) TopTalker(now time.Time) (Talker, bool) {
 	a.expire(now)
-	return first(a.ranked(byName))
+	if len(a.rank.users) == 0 {
+		return Talker{}, false
+	}
+	return a.rank.talker(0), true
 }
 
+// TopTalkers walks the heap from the root: the next best user is always
+// a child of one already taken. The frontier is a plain slice, searched
+// for its best, which is O(k) a step: O(k²) in all, and k is small.
 func (a *naive) TopTalkers(now time.Time, k int) []Talker {
 	a.expire(now)
-	all := a.ranked(byName)
-	return all[:max(0, min(k, len(all)))]
+	out := []Talker{}
+	h := a.rank
+	frontier := []int{}
+	if len(h.users) > 0 {
+		frontier = append(frontier, 0)
+	}
+	for len(out) < k && len(frontier) > 0 {
+		best := 0
+		for j := range frontier {
+			if h.less(frontier[j], frontier[best]) {
+				best = j
+			}
+		}
+		i := frontier[best]
+		frontier = slices.Delete(frontier, best, best+1)
+		out = append(out, h.talker(i))
+		for _, c := range []int{2*i + 1, 2*i + 2} {
+			if c < len(h.users) && (a.maxDepth == 0 || c < a.maxDepth) {
+				frontier = append(frontier, c)
+			}
+		}
+	}
+	return out
+}
+
+// userHeap is a binary heap of the users with messages, most first and
+// then by name; pos says where each user sits, so that a user whose count
+// changed is sifted from there.
+type userHeap struct {
+	counts map[string]int
+	users  []string
+	pos    map[string]int
+}
+
+func (h *userHeap) talker(i int) Talker { return tk(h.users[i], h.counts[h.users[i]]) }
+
+func (h *userHeap) Len() int { return len(h.users) }
+func (h *userHeap) less(i, j int) bool {
+	ci, cj := h.counts[h.users[i]], h.counts[h.users[j]]
+	return ci > cj || ci == cj && h.users[i] < h.users[j]
+}
+func (h *userHeap) Less(i, j int) bool { return h.less(i, j) }
+func (h *userHeap) Swap(i, j int) {
+	h.users[i], h.users[j] = h.users[j], h.users[i]
+	h.pos[h.users[i]], h.pos[h.users[j]] = i, j
+}
+func (h *userHeap) Push(x any) {
+	h.pos[x.(string)] = len(h.users)
+	h.users = append(h.users, x.(string))
+}
+func (h *userHeap) Pop() any {
+	u := h.users[len(h.users)-1]
+	h.users = h.users[:len(h.users)-1]
+	delete(h.pos, u)
+	return u
+}
+
+// update puts user where their count, just changed, belongs.
+func (h *userHeap) update(user string) {
+	i, in := h.pos[user]
+	switch {
+	case h.counts[user] > 0 && in:
+		heap.Fix(h, i)
+	case h.counts[user] > 0:
+		heap.Push(h, user)
+	case in:
+		heap.Remove(h, i)
+	}
 }
 
 // ranked sorts the users with messages, most first and then by tie.
@@ -266,6 +344,30 @@ func (h *talkerHeap) Pop() any {
 	return x
 }
 
+// scansForTop finds the top talker by a scan over every user: right, and
+// O(U) a query.
+type scansForTop struct{ *naive }
+
+func (a scansForTop) TopTalker(now time.Time) (Talker, bool) {
+	a.expire(now)
+	var best Talker
+	for u, n := range a.users {
+		if n > best.Messages || n == best.Messages && u < best.User {
+			best = tk(u, n)
+		}
+	}
+	return best, best.Messages > 0
+}
+
+// sortsForTopK sorts every user to show k: right, and O(U log U) a query.
+type sortsForTopK struct{ *naive }
+
+func (a sortsForTopK) TopTalkers(now time.Time, k int) []Talker {
+	a.expire(now)
+	all := a.ranked(byName)
+	return all[:max(0, min(k, len(all)))]
+}
+
 // nilForNoK returns nil rather than an empty slice when k <= 0.
 type nilForNoK struct{ *naive }
 
@@ -342,6 +444,16 @@ var mutants = []struct {
 		return tiesByArrival{newNaive(w)}
 	}},
 
+	{"a scan over every user for the top talker: right, and O(U)", 2, func(w time.Duration) Aggregator {
+		return scansForTop{newNaive(w)}
+	}},
+	{"a sort of every user for the top k: right, and O(U log U)", 3, func(w time.Duration) Aggregator {
+		return sortsForTopK{newNaive(w)}
+	}},
+	{"a heap walk for the top k that stops at heap index 6", 3,
+		with(func(a *naive) { a.maxDepth = 7 })},
+	{"a heap walk for the top k that stops at heap index 30", 3,
+		with(func(a *naive) { a.maxDepth = 31 })},
 	{"k <= 0 returns nil", 3, func(w time.Duration) Aggregator { return nilForNoK{newNaive(w)} }},
 	{"ties at the cut-off by insertion order", 3, func(w time.Duration) Aggregator {
 		return cutOffByArrival{newNaive(w)}

@@ -1,8 +1,11 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
@@ -63,4 +66,139 @@ func forgetsZeroCounts(_ Aggregator, e env) error {
 	}
 	runtime.KeepAlive(a)
 	return nil
+}
+
+// The complexity cases size their input so that the right class of
+// algorithm and the wrong one are far apart: ten thousand times or more in
+// time. Each times its calls against a limit of its own, under the case's
+// timeout (timeline.DefaultTimeout, 10s), and makes fewer calls under the
+// race detector, which slows a fast query far more than a scan.
+//
+// Measured on the 2-core machine this was written on, at load averages of
+// 5 to 25, 8 runs each, with and without -race (the reference's time is
+// the timed calls only; the wrong class's is its pace, times the calls):
+//
+//	case                          limit  reference   wrong class
+//	TopTalker, 100,000 calls      4s     1.8-11ms    a scan of every user: 5-9ms a call, 500-900s
+//	  under -race, 50,000 calls   8s     13-29ms     64ms a call, 3,200s
+//	TopTalkers(10), 4,000 calls   4s     2-14ms      a sort of every user: 110ms a call, 440s
+//	  under -race, 1,000 calls    8s     4-80ms      1.2s a call, 1,200s
+//
+// So the reference stays 100 times or more under each limit, and the
+// wrong class 100 times or more past it. It gives up at a 20th of the
+// limit once its pace is ten times the limit, so a wrong class fails in
+// under a second. The fill of 100,000 users, which both cases need, is
+// not timed against the limit: it takes the reference 0.1-0.15s, and
+// about 0.3s under -race.
+const boundUsers = 100_000
+
+// The calls each complexity case makes, and its limit, under -race or not.
+var (
+	boundTop      = ifRace(100_000, 50_000) // TopTalker calls
+	boundTopK     = ifRace(4_000, 1_000)    // TopTalkers(10) calls
+	boundLimitTop = ifRace(4*time.Second, 8*time.Second)
+)
+
+// ifRace is plain, or race under the race detector.
+func ifRace[V any](plain, race V) V {
+	if raceBuild {
+		return race
+	}
+	return plain
+}
+
+// boundNames are the users of the complexity cases, built once.
+var boundNames = sync.OnceValue(func() []string {
+	names := make([]string, boundUsers)
+	for i := range names {
+		names[i] = fmt.Sprintf("user%06d", i)
+	}
+	return names
+})
+
+// fillUsers records one message from each of boundUsers users, all in a
+// one-hour window, and returns the instant after the last. Every user has
+// one message: one tie of 100,000 users, which a bucket of equal counts
+// that is not kept in order must also scan.
+func fillUsers(e env) (Aggregator, time.Time) {
+	a := e.New(time.Hour)
+	now := clock.Epoch
+	for i, name := range boundNames() {
+		now = clock.Epoch.Add(time.Duration(i) * time.Microsecond)
+		a.Record(Message{At: now, User: name, Channel: "#lobby"})
+	}
+	return a, now
+}
+
+// withinLimit calls do(i) for i in [0, n), and fails if the calls take
+// longer than limit. It gives up early, at a 20th of the limit, once the
+// pace of the calls so far would take ten times the limit, so that a
+// wrong class fails fast; the right class never spends a 100th of it.
+// what describes the n calls, and bound the README's words, for the
+// message.
+func withinLimit(n int, limit time.Duration, what, bound string, do func(i int)) error {
+	start := time.Now()
+	for i := range n {
+		do(i)
+		if i >= 256 && i%16 != 15 {
+			continue // reading the clock costs as much as a fast call
+		}
+		elapsed := time.Since(start)
+		pace := elapsed * time.Duration(n) / time.Duration(i+1)
+		if elapsed > limit || elapsed > limit/20 && pace > 10*limit {
+			return fmt.Errorf("%s did not finish within %v: %d of them took %v, and all would take about %v at that pace; %s",
+				what, limit, i+1, elapsed.Round(time.Millisecond), pace.Round(time.Second), bound)
+		}
+	}
+	if elapsed := time.Since(start); elapsed > limit {
+		return fmt.Errorf("%s took %v, more than %v; %s", what, elapsed.Round(time.Millisecond), limit, bound)
+	}
+	return nil
+}
+
+// topTalkerIsLogU checks part 2's "amortized O(log U) per TopTalker":
+// 100,000 calls over 100,000 users, with the answer checked on each.
+func topTalkerIsLogU(_ Aggregator, e env) error {
+	a, now := fillUsers(e)
+	want := tk(boundNames()[0], 1)
+	var wrong error
+	err := withinLimit(boundTop, boundLimitTop,
+		fmt.Sprintf("%s TopTalker calls over %s users", thousands(boundTop), thousands(boundUsers)),
+		"the README asks for O(log U) per TopTalker or better, and a scan over every user is O(U)",
+		func(int) {
+			if got, ok := a.TopTalker(now); wrong == nil && (got != want || !ok) {
+				wrong = fmt.Errorf("TopTalker(t=%v) = %v, %t, want %v, true: every user has one message, and the smallest name wins the tie", now.Sub(clock.Epoch), got, ok, want)
+			}
+		})
+	return errors.Join(wrong, err)
+}
+
+// topTalkersIsKLogU checks part 3's "O(k log U) or better: do not sort
+// every user to show ten": 2,000 calls of TopTalkers(10) over 100,000
+// users.
+func topTalkersIsKLogU(_ Aggregator, e env) error {
+	a, now := fillUsers(e)
+	want := make([]Talker, 10)
+	for i := range want {
+		want[i] = tk(boundNames()[i], 1)
+	}
+	var wrong error
+	err := withinLimit(boundTopK, boundLimitTop,
+		fmt.Sprintf("%s TopTalkers(10) calls over %s users", thousands(boundTopK), thousands(boundUsers)),
+		"the README asks for O(k log U) or better, and sorting every user to show ten is O(U log U)",
+		func(int) {
+			if got := a.TopTalkers(now, 10); wrong == nil && !slices.Equal(got, want) {
+				wrong = fmt.Errorf("TopTalkers(t=%v, 10) = %v, want %v: every user has one message, and the smallest names win the tie", now.Sub(clock.Epoch), got, want)
+			}
+		})
+	return errors.Join(wrong, err)
+}
+
+// thousands writes n with commas, as the README writes numbers: 100,000.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -2,6 +2,23 @@
 // aggregator is written here once, and run against both the learner's stub in
 // ladder/06-chat-top-talker and the reference in solutions/06-chat-top-talker,
 // the way testing/fstest.TestFS checks any file system.
+//
+// # Cost claims
+//
+// Each cost README.md states, and the case a wrong-cost implementation
+// fails:
+//
+//   - Zero counts are forgotten, and Record drops old messages (part 1):
+//     "users and channels whose messages all left are forgotten".
+//   - Amortized O(log U) per TopTalker, not a scan of every user (part 2):
+//     "TopTalker over 100,000 users is O(log U), not a scan of them all",
+//     with its numbers in probes.go.
+//   - O(k log U) per TopTalkers, not a sort of every user (part 3):
+//     "TopTalkers(10) over 100,000 users is O(k log U), not a sort of them
+//     all"; a heap walk that stops at a fixed depth fails "the top 8, 20
+//     and 40 of a crowd of forty".
+//   - Amortized O(1) per message for the counts, and O(log U) per Record:
+//     no case times Record; the benchmark row Record shows it.
 package spec
 
 import (
@@ -354,6 +371,10 @@ var table = []row{
 		},
 	},
 	{
+		Name: "TopTalker over 100,000 users is O(log U), not a scan of them all", Part: 2, Arg: sec,
+		Probe: topTalkerIsLogU,
+	},
+	{
 		Name: "a user forgotten and back again", Part: 2, Arg: 10 * sec,
 		Steps: []step{
 			at(0, record("ann", "#go")),
@@ -427,6 +448,10 @@ var table = []row{
 			at(7*sec, record("eve", "#go")),
 			at(7*sec, topK(3, tk("eve", 2), tk("zed", 2), tk("amy", 1))),
 		},
+	},
+	{
+		Name: "TopTalkers(10) over 100,000 users is O(k log U), not a sort of them all", Part: 3, Arg: sec,
+		Probe: topTalkersIsKLogU,
 	},
 	{
 		Name: "the order follows expiry", Part: 3, Arg: 10 * sec,
