@@ -110,7 +110,7 @@ func distinctIsO1(_ Cafe, e env) error {
 		c.Order(now, "drink "+strconv.Itoa(i))
 	}
 	var wrong error
-	err := withinLimit(calls, ifRace(4*time.Second, 8*time.Second),
+	err := timeline.WithinLimit(calls, ifRace(4*time.Second, 8*time.Second),
 		fmt.Sprintf("%s Distinct calls over %s drinks", thousands(calls), thousands(drinks)),
 		"the README asks for O(1) per Distinct, and counting the drinks on each call is O(drinks)",
 		func(int) {
@@ -119,32 +119,6 @@ func distinctIsO1(_ Cafe, e env) error {
 			}
 		})
 	return errors.Join(wrong, err)
-}
-
-// withinLimit calls do(i) for i in [0, n), and fails if the calls take
-// longer than limit. It gives up early, at a 20th of the limit, once the
-// pace of the calls so far would take ten times the limit, so that a
-// wrong class fails fast; the right class never spends a 100th of it.
-// what describes the n calls, and bound the README's words, for the
-// message.
-func withinLimit(n int, limit time.Duration, what, bound string, do func(i int)) error {
-	start := time.Now()
-	for i := range n {
-		do(i)
-		if i >= 256 && i%16 != 15 {
-			continue // reading the clock costs as much as a fast call
-		}
-		elapsed := time.Since(start)
-		pace := elapsed * time.Duration(n) / time.Duration(i+1)
-		if elapsed > limit || elapsed > limit/20 && pace > 10*limit {
-			return fmt.Errorf("%s did not finish within %v: %d of them took %v, and all would take about %v at that pace; %s",
-				what, limit, i+1, elapsed.Round(time.Millisecond), pace.Round(time.Second), bound)
-		}
-	}
-	if elapsed := time.Since(start); elapsed > limit {
-		return fmt.Errorf("%s took %v, more than %v; %s", what, elapsed.Round(time.Millisecond), limit, bound)
-	}
-	return nil
 }
 
 // ifRace is plain, or race under the race detector.

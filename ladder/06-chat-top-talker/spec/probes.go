@@ -130,39 +130,13 @@ func fillUsers(e env) (Aggregator, time.Time) {
 	return a, now
 }
 
-// withinLimit calls do(i) for i in [0, n), and fails if the calls take
-// longer than limit. It gives up early, at a 20th of the limit, once the
-// pace of the calls so far would take ten times the limit, so that a
-// wrong class fails fast; the right class never spends a 100th of it.
-// what describes the n calls, and bound the README's words, for the
-// message.
-func withinLimit(n int, limit time.Duration, what, bound string, do func(i int)) error {
-	start := time.Now()
-	for i := range n {
-		do(i)
-		if i >= 256 && i%16 != 15 {
-			continue // reading the clock costs as much as a fast call
-		}
-		elapsed := time.Since(start)
-		pace := elapsed * time.Duration(n) / time.Duration(i+1)
-		if elapsed > limit || elapsed > limit/20 && pace > 10*limit {
-			return fmt.Errorf("%s did not finish within %v: %d of them took %v, and all would take about %v at that pace; %s",
-				what, limit, i+1, elapsed.Round(time.Millisecond), pace.Round(time.Second), bound)
-		}
-	}
-	if elapsed := time.Since(start); elapsed > limit {
-		return fmt.Errorf("%s took %v, more than %v; %s", what, elapsed.Round(time.Millisecond), limit, bound)
-	}
-	return nil
-}
-
 // topTalkerIsLogU checks part 2's "amortized O(log U) per TopTalker":
 // 100,000 calls over 100,000 users, with the answer checked on each.
 func topTalkerIsLogU(_ Aggregator, e env) error {
 	a, now := fillUsers(e)
 	want := tk(boundNames()[0], 1)
 	var wrong error
-	err := withinLimit(boundTop, boundLimitTop,
+	err := timeline.WithinLimit(boundTop, boundLimitTop,
 		fmt.Sprintf("%s TopTalker calls over %s users", thousands(boundTop), thousands(boundUsers)),
 		"the README asks for O(log U) per TopTalker or better, and a scan over every user is O(U)",
 		func(int) {
@@ -183,7 +157,7 @@ func topTalkersIsKLogU(_ Aggregator, e env) error {
 		want[i] = tk(boundNames()[i], 1)
 	}
 	var wrong error
-	err := withinLimit(boundTopK, boundLimitTop,
+	err := timeline.WithinLimit(boundTopK, boundLimitTop,
 		fmt.Sprintf("%s TopTalkers(10) calls over %s users", thousands(boundTopK), thousands(boundUsers)),
 		"the README asks for O(k log U) or better, and sorting every user to show ten is O(U log U)",
 		func(int) {
