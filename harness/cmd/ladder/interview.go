@@ -682,8 +682,12 @@ func stopEnd(sig os.Signal) string {
 // them.
 func (iv *interview) statusLine(now time.Time) {
 	p := iv.sum.Parts[iv.current]
+	asked := len(iv.sum.Parts)
+	if iv.offered > 0 {
+		asked = iv.offered // the take-home parts are never asked
+	}
 	fmt.Fprintln(iv.out, iv.st.paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s]",
-		iv.level.Number, p.Number, len(iv.sum.Parts), timeLeft(iv.deadline.Sub(now)))))
+		iv.level.Number, p.Number, asked, timeLeft(iv.deadline.Sub(now)))))
 }
 
 // timeLeft says how many whole minutes are left, rounded down: the clock

@@ -75,6 +75,8 @@ func TestInterviewOffersStretchThenEnds(t *testing.T) {
 	require.Contains(t, log, "Part 3 passes: all 3 parts pass in scope, 15m00s in. What comes next is stretch.")
 	require.Contains(t, log, "--- The follow-up, stretch ")
 	require.Contains(t, log, "Part 5 passes: all 5 parts pass, 25m00s in")
+	require.Contains(t, log, "[interview: level 8, part 4 of 5 · ", "the status line counts the parts asked, not the take-home ones")
+	require.NotContains(t, log, " of 8 · ")
 	require.Equal(t, endPassed, sum.End)
 	require.Equal(t, 3, sum.InScope)
 	require.Equal(t, 5, sum.Offered)
