@@ -118,24 +118,31 @@ func CheckManifest(t *testing.T, m Manifest) {
 	if err := m.Validate(); err != nil {
 		t.Fatalf("the spec's cases: %v", err)
 	}
-	want := m.encode()
-	if os.Getenv(UpdateManifestEnv) == "1" {
-		if err := os.MkdirAll(filepath.Dir(ManifestFile), 0o755); err != nil {
+	checkGolden(t, ManifestFile, UpdateManifestEnv, m.encode(), "the spec's cases changed")
+}
+
+// checkGolden fails t unless file, in the test's folder, holds want; with
+// the environment variable env set to 1 it writes want there instead. A
+// spec keeps its list of cases and its table of mistakes this way.
+func checkGolden(t *testing.T, file, env string, want []byte, because string) {
+	t.Helper()
+	if os.Getenv(env) == "1" {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(ManifestFile, want, 0o644); err != nil {
+		if err := os.WriteFile(file, want, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	got, err := os.ReadFile(ManifestFile)
+	got, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("%s is missing: run %s=1 go test -run %s . in this folder to write it", ManifestFile, UpdateManifestEnv, t.Name())
+		t.Fatalf("%s is missing: run %s=1 go test -run '^%s$' . in this folder to write it", file, env, t.Name())
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s is stale: the spec's cases changed. Run %s=1 go test -run '^%s$' . in this folder to write it again, and commit it.", ManifestFile, UpdateManifestEnv, t.Name())
+		t.Errorf("%s is stale: %s. Run %s=1 go test -run '^%s$' . in this folder to write it again, and commit it.", file, because, env, t.Name())
 	}
 }

@@ -3,10 +3,8 @@ package timeline
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -136,26 +134,7 @@ func CheckMistakes(t *testing.T, m Mistakes) {
 			}
 		}
 	}
-	want := m.encode()
-	if os.Getenv(UpdateMistakesEnv) == "1" {
-		if err := os.MkdirAll(filepath.Dir(MistakesFile), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(MistakesFile, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile(MistakesFile)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("%s is missing: run %s=1 go test -run %s . in this folder to write it", MistakesFile, UpdateMistakesEnv, t.Name())
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is stale: the spec's cases or mutants changed. Run %s=1 go test -run '^%s$' . in this folder to write it again, and commit it.", MistakesFile, UpdateMistakesEnv, t.Name())
-	}
+	checkGolden(t, MistakesFile, UpdateMistakesEnv, m.encode(), "the spec's cases or mutants changed")
 }
 
 // The matching rule. A learner's code fails a set F of a part's cases; a
