@@ -63,20 +63,9 @@ func handoutProblem(path string, data []byte) string {
 		return fmt.Sprintf("%s is %s: a student copy takes no binary", path, kind)
 	}
 	if len(data) > maxHandoutFile {
-		return fmt.Sprintf("%s is %s, over the %s a student copy takes for one file", path, sizeOf(len(data)), sizeOf(maxHandoutFile))
+		return fmt.Sprintf("%s is %.1f MiB, over the %d MiB a student copy takes for one file", path, float64(len(data))/(1<<20), maxHandoutFile>>20)
 	}
 	return ""
-}
-
-// sizeOf writes a size in bytes for a message: 1.0 MiB, 12.5 KiB, 300 B.
-func sizeOf(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // answersDir holds the code of the ladder command's tests that solves a

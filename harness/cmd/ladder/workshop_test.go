@@ -351,7 +351,7 @@ func TestStudentCopyRefusesWhatItMustNotHandOut(t *testing.T) {
 				big := strings.Repeat("a line of a log that nobody meant to commit\n", 30_000)
 				require.NoError(t, os.WriteFile(filepath.Join(repo, "ladder/01-hit-counter/trace.log"), []byte(big), 0o644))
 			},
-			want: "ladder/01-hit-counter/trace.log is 1.3 MiB, over the 1.0 MiB a student copy takes for one file",
+			want: "ladder/01-hit-counter/trace.log is 1.3 MiB, over the 1 MiB a student copy takes for one file",
 		},
 		{
 			name: "a test file that makes the stub pass",
