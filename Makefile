@@ -25,8 +25,13 @@ progress: ## the whole ladder at a glance; always exits 0
 	@$(LADDER) progress
 
 # Built into the git-ignored .ladder/ folder: go run would add
-# "exit status 1" to every answer that is not a plain yes.
-LADDER = $(GO) build -o .ladder/ladder ./harness/cmd/ladder && ./.ladder/ladder
+# "exit status 1" to every answer that is not a plain yes. A checkout the
+# user cannot write (a read-only mount, a shared folder) gets a message
+# that says so, rather than go build's "open .ladder/ladder: read-only
+# file system"; the ladder command says the same of .ladder/state.json.
+LADDER = $(LADDER_WRITABLE)$(GO) build -o .ladder/ladder ./harness/cmd/ladder && ./.ladder/ladder
+LADDER_READONLY = This checkout is read-only: make builds the ladder command into .ladder/ and keeps your hints and interviews there, and cannot create or write that folder here. Copy the repository to a folder you can write (cp -r or git clone), and run make there; go run ./harness/cmd/ladder test N grades a level here as it is.
+LADDER_WRITABLE = $(if $(shell mkdir -p .ladder 2>/dev/null; test -w .ladder && echo yes),,echo "$(LADDER_READONLY)" >&2; exit 1; )
 FUZZTIME ?= 30s
 
 test-level-%: ## one level's spec against the learner's code: PART=K for one part, ALL=1 for every case, REDIS=1 on a real redis-server
@@ -102,10 +107,12 @@ class-report: ## one table for a class: make class-report DIRS="a b c" [FORMAT=c
 # parallelism: the references under -race, whose builds share nothing
 # with the rest, then the stub check, which by then can reuse the other
 # lane's builds; and gofmt, the harness and the specs. --output-sync
-# keeps each lane's output in one piece. Three more checks run in CI
-# beside it: make check (go vet and staticcheck), make test-e2e (the
-# ladder command end to end, in copies of the repository; its tests skip
-# under -short here) and make test-bench (every benchmark once).
+# keeps each lane's output in one piece. CI (.ci/run) runs more beside
+# it: make check (go vet and staticcheck), make test-e2e (the ladder
+# command end to end, in copies of the repository; its tests skip under
+# -short here), make test-bench (every benchmark once), make test-redis,
+# make test-plots and make peers-quick. make help says which; a test
+# checks it against this file and .ci/run.
 test: ## everything that must pass
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-lane-race test-lane-plain
 	@echo "make test: all green"

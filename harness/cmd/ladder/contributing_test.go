@@ -41,8 +41,8 @@ func TestContributingWalkthrough(t *testing.T) {
 
 	// The stub: every case waits for a method.
 	out, code := runIn(t, dir, "make", "test-level-9")
-	if code == 0 || !strings.Contains(out, "not implemented yet: New (ladder/09-last-call/lastcall.go:") {
-		t.Fatalf("make test-level-9 on the stub = exit %d, want every case not implemented:\n%s", code, out)
+	if code == 0 || !strings.Contains(out, "not implemented yet: New (ladder/09-last-call/lastcall.go:") || !strings.Contains(out, "0 of 4 cases pass") {
+		t.Fatalf("make test-level-9 on the stub = exit %d, want all 4 cases, probes too, not implemented:\n%s", code, out)
 	}
 	// The repository's own checks of a level: registry, guide, spec, stub check.
 	out, code = runIn(t, dir, goTool(), "test", "./harness/levels/", "./harness/guide/", "./ladder/09-last-call/spec/", "./solutions/09-last-call/")
@@ -56,6 +56,15 @@ func TestContributingWalkthrough(t *testing.T) {
 	out, code = runIn(t, dir, "make", "test-level-9")
 	if code != 0 || !strings.Contains(out, "Level 9 is done.") {
 		t.Fatalf("make test-level-9 with the reference = exit %d, want done:\n%s", code, out)
+	}
+	// Its fuzz target and its benchmark, as section 9 runs them.
+	out, code = runIn(t, dir, "make", "fuzz-level-9", "FUZZTIME=1s")
+	if code != 0 || !strings.Contains(out, "fuzzing FuzzLastCall") || !strings.Contains(out, "The fuzzer found nothing wrong") {
+		t.Fatalf("make fuzz-level-9 with the reference = exit %d, want a clean run of FuzzLastCall:\n%s", code, out)
+	}
+	out, code = runIn(t, dir, "make", "bench-level-9")
+	if code != 0 || !strings.Contains(out, "LastCall") || !strings.Contains(out, "sec/op") {
+		t.Fatalf("make bench-level-9 = exit %d, want both sides of BenchmarkLastCall in a benchstat table:\n%s", code, out)
 	}
 	out, code = runIn(t, dir, "make", "progress")
 	if code != 0 || !regexp.MustCompile(`9\s+Last call\s+1/1\s+done`).MatchString(out) {

@@ -46,9 +46,7 @@ var scenarios = map[string]func(t *testing.T, dir string){
 	// gives right answers but remembers every message it ever printed.
 	"learner-session": func(t *testing.T, dir string) {
 		useReference(t, dir, "01-hit-counter")
-		data, err := os.ReadFile("testdata/scenarios/learner-session/logger.go")
-		require.NoError(t, err)
-		addFile(t, dir, "ladder/02-logger-limiter/logger.go", string(data))
+		addFile(t, dir, "ladder/02-logger-limiter/logger.go", answer(t, "02-remembers-everything.go"))
 	},
 }
 
@@ -69,11 +67,17 @@ var checkedElsewhere = []struct {
 	{regexp.MustCompile(`^make fuzz-level-\d( FUZZTIME=\S+)?$`), []string{"TestFuzzAndBenchRunOnACopy"}},
 	{regexp.MustCompile(`^make bench-level-\d$`), []string{"TestFuzzAndBenchRunOnACopy"}},
 	{regexp.MustCompile(`^make compare-level-\d$`), []string{"TestCompareAsksBeforeShowingTheReference"}},
-	{regexp.MustCompile(`^make reset-level-\d( FORCE=1)?$`), []string{"TestResetAsksKeepsABackupAndTouchesNothingElse"}},
+	{regexp.MustCompile(`^make reset-level-\d( FORCE=1)?$`), []string{"TestResetRestoresTheStubAfterACommit", "TestResetMovesUntrackedFilesIntoTheBackup"}},
 	{regexp.MustCompile(`^make plot-level-\d( REF=1)?$`), []string{"TestRenderWritesSVGs", "TestStubPointsToTheReference", "TestReferencePicturesInChromium"}},
 	{regexp.MustCompile(`^make student-copy DEST=\S+$`), []string{"TestStudentCopyPassesItsOwnMakeTest"}},
 	{regexp.MustCompile(`^make class-report DIRS=.+$`), []string{"TestClassReport"}},
 	{regexp.MustCompile(`^go run \./harness/cmd/ladder class-report `), []string{"TestClassReport"}},
+	{regexp.MustCompile(`^go run \./harness/cmd/ladder watch \d$`), []string{"TestWatchFallsBackToPolling", "TestPollingNoticesAChange"}},
+	{regexp.MustCompile(`^go run \./harness/cmd/ladder (fuzz( --time \S+)?|bench) \d$`), []string{"TestFuzzAndBenchRunOnACopy"}},
+	{regexp.MustCompile(`^go run \./harness/cmd/ladder compare \d$`), []string{"TestCompareAsksBeforeShowingTheReference"}},
+	{regexp.MustCompile(`^go run \./harness/cmd/ladder reset \d$`), []string{"TestResetRestoresTheStubAfterACommit", "TestResetMovesUntrackedFilesIntoTheBackup"}},
+	{regexp.MustCompile(`^go run \./harness/cmd/ladder interview \d$`), []string{"TestInterview"}},
+	{regexp.MustCompile(`^go run \./harness/cmd/ladder debrief \d$`), []string{"TestDebrief"}},
 	{regexp.MustCompile(`^make interview-level-\d( TIME=\S+)?$`), []string{"TestInterview"}},
 	{regexp.MustCompile(`^make debrief-level-\d$`), []string{"TestDebrief"}},
 }
@@ -83,7 +87,10 @@ var runHere = []struct {
 	re    *regexp.Regexp
 	check func(m []string, out string) error
 }{
-	{regexp.MustCompile(`^make test-level-(\d)(?: PART=(\d))?(?: ALL=1)?$`), func(m []string, out string) error {
+	{regexp.MustCompile(`^(?:make test-level-(\d)(?: PART=(\d))?(?: ALL=1)?|go run \./harness/cmd/ladder test(?: --part (\d))?(?: --all)? (\d))$`), func(m []string, out string) error {
+		if m[1] == "" { // the go run form: its level and part come last
+			m = []string{m[0], m[4], m[3]}
+		}
 		if strings.Contains(out, "no case of part") || !strings.Contains(out, "level "+m[1]+": part") {
 			return fmt.Errorf("it ran no case")
 		}
@@ -92,15 +99,21 @@ var runHere = []struct {
 		}
 		return nil
 	}},
-	{regexp.MustCompile(`^make progress$`), func(m []string, out string) error {
+	{regexp.MustCompile(`^(make progress|go run \./harness/cmd/ladder progress)$`), func(m []string, out string) error {
 		if !strings.Contains(out, "rateladder: your progress") || !strings.Contains(out, "parts done") {
 			return fmt.Errorf("it printed no ladder")
 		}
 		return nil
 	}},
-	{regexp.MustCompile(`^make hints?-(\d)$`), func(m []string, out string) error {
+	{regexp.MustCompile(`^(?:make hints?-|go run \./harness/cmd/ladder hints? )(\d)$`), func(m []string, out string) error {
 		if !regexp.MustCompile(`Level `+m[1]+`, part \d+, hint`).MatchString(out) && !strings.Contains(out, "hint on level "+m[1]) {
 			return fmt.Errorf("it showed no hint")
+		}
+		return nil
+	}},
+	{regexp.MustCompile(`^go run \./harness/cmd/ladder help$`), func(m []string, out string) error {
+		if !strings.Contains(out, "usage: go run ./harness/cmd/ladder <command>") || !strings.Contains(out, learnersTitle()) {
+			return fmt.Errorf("it printed no usage text")
 		}
 		return nil
 	}},
@@ -242,7 +255,7 @@ func TestEveryREADMECommandIsChecked(t *testing.T) {
 				}
 				return res
 			}
-			if strings.HasPrefix(c.text, "make hint") {
+			if strings.HasPrefix(c.text, "make hint") || strings.HasPrefix(c.text, "go run ./harness/cmd/ladder hint") {
 				// Run now, in the order the READMEs show them; the check
 				// below then finds the result ready.
 				hintMu.Lock()
@@ -339,6 +352,9 @@ func runDocCommand(t *testing.T, dir, bin, text string) (string, int) {
 	case "make":
 		return runIn(t, dir, "make", append(args[1:], "LADDER="+bin)...)
 	case "go":
+		if args[1] == "run" { // the ladder command, as a learner without make runs it
+			return runIn(t, dir, goTool(), args[1:]...)
+		}
 		return runIn(t, dir, goTool(), append([]string{"test", "-json"}, args[2:]...)...)
 	}
 	return "", 0
@@ -385,4 +401,75 @@ func repoTestNames(t *testing.T, root string) map[string]bool {
 		return nil
 	})
 	return names
+}
+
+// TestREADMEGivesTheNoMakeFormOfEachLearnerCommand checks the README's
+// block of go run commands against the usage text: each learner's command
+// that has a make target is there, and the make target in each line's
+// comment is the one the usage text pairs with it, on the same level.
+func TestREADMEGivesTheNoMakeFormOfEachLearnerCommand(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	require.NoError(t, err)
+	lineRE := regexp.MustCompile(`(?m)^go run \./harness/cmd/ladder (\S+)(.*?) (\d+) +# (make .*)$`)
+	shown := map[string]bool{}
+	for _, m := range lineRE.FindAllStringSubmatch(string(data), -1) {
+		name, level, makeForm := m[1], m[3], m[4]
+		shown[name] = true
+		c, ok := learnerCommand(name)
+		if !ok {
+			t.Errorf("README: %q is no learner's command of the usage text", m[0])
+			continue
+		}
+		if !makePattern(c.make).MatchString(makeForm) {
+			t.Errorf("README: %q pairs %s with %q; the usage text pairs it with %q", m[0], name, makeForm, c.make)
+		}
+		if !regexp.MustCompile(`\D` + level + `(\D|$)`).MatchString(makeForm) {
+			t.Errorf("README: %q runs level %s one way and not the other", m[0], level)
+		}
+	}
+	for _, c := range commands[0].commands {
+		if name, _, _ := strings.Cut(c.ladder, " "); name != "" && name != "progress" && !shown[name] {
+			t.Errorf("the README's quick start does not give the go run form of make %s (ladder %s)", c.make, c.ladder)
+		}
+	}
+	if !strings.Contains(string(data), "go run ./harness/cmd/ladder progress           # make progress") {
+		t.Errorf("the README's quick start does not give the go run form of make progress")
+	}
+}
+
+// learnerCommand finds a learner's command of the usage text by name.
+func learnerCommand(name string) (command, bool) {
+	for _, c := range commands[0].commands {
+		if first, _, _ := strings.Cut(c.ladder, " "); first == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// makePattern matches the make commands a usage line allows: "make
+// test-level-N [PART=K]" matches make test-level-3 and make test-level-3
+// PART=2.
+func makePattern(usage string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("^")
+	for _, f := range strings.Fields(usage) {
+		optional := strings.HasPrefix(f, "[")
+		f = strings.Trim(f, "[]")
+		word := regexp.QuoteMeta(f)
+		if name, _, ok := strings.Cut(f, "="); ok {
+			word = regexp.QuoteMeta(name) + `=\S+`
+		} else {
+			word = strings.ReplaceAll(word, "N", `\d+`)
+		}
+		if optional {
+			b.WriteString("(?: " + word + ")?")
+		} else if b.Len() > 1 {
+			b.WriteString(" " + word)
+		} else {
+			b.WriteString(word)
+		}
+	}
+	b.WriteString("$")
+	return regexp.MustCompile(b.String())
 }

@@ -110,32 +110,7 @@ func TestHintGoesToThePartYouAreOn(t *testing.T) {
 	}
 	dir := copyRepo(t, "ladder/02-logger-limiter")
 	// Part 1 done: right answers. Part 2 not: it never forgets a message.
-	addFile(t, dir, "ladder/02-logger-limiter/logger.go", `package logger
-
-import "time"
-
-type Logger struct {
-	interval time.Duration
-	printed  map[string]time.Time
-}
-
-func New(interval time.Duration) *Logger {
-	if interval <= 0 {
-		panic("logger: interval " + interval.String() + " is not positive")
-	}
-	return &Logger{interval: interval, printed: map[string]time.Time{}}
-}
-
-func (l *Logger) ShouldPrint(now time.Time, message string) bool {
-	if p, ok := l.printed[message]; ok && now.Before(p.Add(l.interval)) {
-		return false
-	}
-	l.printed[message] = now
-	return true
-}
-
-func (l *Logger) Len() int { return len(l.printed) }
-`)
+	addFile(t, dir, "ladder/02-logger-limiter/logger.go", answer(t, "02-remembers-everything.go"))
 	l, _ := levels.Find("2")
 	parts, err := readHints(dir, l)
 	require.NoError(t, err)

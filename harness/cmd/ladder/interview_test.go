@@ -22,53 +22,10 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// The candidate's code for level 1, written here so that no test needs
-// solutions/. syntaxError does not compile; halfDone (in progress_test.go)
-// passes part 1 with a re-slicing queue that part 2 rejects; compacting
-// passes both parts: its slice moves the live hits to the front when the
-// dead ones fill half of it, so steady traffic allocates nothing, and it
-// shrinks after a burst.
-const (
-	syntaxError = "package hitcounter\n\nfunc New( {\n"
-	compacting  = `package hitcounter
-
-import "time"
-
-type Counter struct {
-	window time.Duration
-	times  []time.Time
-	oldest int // times[:oldest] have left the window
-}
-
-func New(window time.Duration) *Counter {
-	if window <= 0 {
-		panic("hitcounter: window " + window.String() + " is not positive")
-	}
-	return &Counter{window: window}
-}
-
-func (c *Counter) Hit(now time.Time) {
-	c.Count(now)
-	if len(c.times) == cap(c.times) && 2*c.oldest >= len(c.times) && c.oldest > 0 {
-		live := copy(c.times, c.times[c.oldest:])
-		c.times, c.oldest = c.times[:live], 0
-	}
-	c.times = append(c.times, now)
-}
-
-func (c *Counter) Count(now time.Time) int {
-	for c.oldest < len(c.times) && now.Sub(c.times[c.oldest]) >= c.window {
-		c.oldest++
-	}
-	// After a burst, give the memory back.
-	if live := len(c.times) - c.oldest; cap(c.times) > 64 && 4*live <= cap(c.times) {
-		c.times = append(make([]time.Time, 0, 2*live+16), c.times[c.oldest:]...)
-		c.oldest = 0
-	}
-	return len(c.times) - c.oldest
-}
-`
-)
+// syntaxError is a candidate's level 1 that does not compile. The code
+// that passes parts (halfDone, then testdata/answers/01-compacting.go)
+// stays out of a student copy: this test skips there.
+const syntaxError = "package hitcounter\n\nfunc New( {\n"
 
 // testInterview is an interview of level l in root, with a fake clock that
 // starts at a whole second of today, no terminal, and the real grader.
@@ -99,6 +56,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "solutions")); !os.IsNotExist(err) {
 		t.Fatal("the copy has a solutions/ folder")
 	}
+	partOne, compacting := halfDone(t), answer(t, "01-compacting.go")
 	l, _ := levels.Find("1")
 	stub := filepath.Join(root, l.Dir, "hitcounter.go")
 	var out bytes.Buffer
@@ -136,7 +94,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 			noPart2("after a run that does not compile")
 			var errOut bytes.Buffer
 			require.Equal(t, 0, cmdHint(root, []string{"1"}, &hintOut, &errOut), errOut.String())
-			save(halfDone, 9*time.Minute)
+			save(partOne, 9*time.Minute)
 		case 3:
 			log := out.String()
 			require.Contains(t, log, "--- part 1, run 2, 33m00s left")

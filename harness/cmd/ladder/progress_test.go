@@ -209,7 +209,7 @@ func TestProgressOnACopiedLadder(t *testing.T) {
 
 	t.Run("half done", func(t *testing.T) {
 		// Right answers with a re-slicing queue: part 1 passes, part 2 fails.
-		require.NoError(t, os.WriteFile(stub, []byte(halfDone), 0o644))
+		require.NoError(t, os.WriteFile(stub, []byte(halfDone(t)), 0o644))
 		out, code := runLadder(t, dir, "progress", "--json")
 		require.Equal(t, 0, code, out)
 		var rep ladderReport
@@ -250,30 +250,3 @@ func TestProgressOnACopiedLadder(t *testing.T) {
 		}
 	})
 }
-
-// halfDone answers every part 1 case right, with the queue part 2 rejects.
-const halfDone = `package hitcounter
-
-import "time"
-
-type Counter struct {
-	window time.Duration
-	hits   []time.Time
-}
-
-func New(window time.Duration) *Counter {
-	if window <= 0 {
-		panic("bad window " + window.String())
-	}
-	return &Counter{window: window}
-}
-
-func (c *Counter) Hit(now time.Time) { c.Count(now); c.hits = append(c.hits, now) }
-
-func (c *Counter) Count(now time.Time) int {
-	for len(c.hits) > 0 && !c.hits[0].After(now.Add(-c.window)) {
-		c.hits = c.hits[1:]
-	}
-	return len(c.hits)
-}
-`

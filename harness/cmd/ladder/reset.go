@@ -56,46 +56,99 @@ func gitOutput(root string, args ...string) (string, error) {
 	return string(out), nil
 }
 
-// isStubSource reports whether src is a stub as the ladder ships one: Go
-// that parses, with at least one function, and every function body a
-// single panic("not implemented: ..."). Types, constants and comments may
-// be anything.
-func isStubSource(src []byte) bool {
+// isStubSource reports whether src is a stub as the ladder ships one; see
+// stubProblem.
+func isStubSource(src []byte) bool { return stubProblem(src) == "" }
+
+// stubProblem says why src is not a stub as the ladder ships one, or ""
+// when it is: Go that parses, with at least one function, every function
+// body a single panic("not implemented: ..."), and at package level
+// nothing that could carry an answer. Types, imports and comments may be
+// anything; a constant or a variable may only be a name, a constant
+// expression or a literal (level 5's errors are level 5's viewerr's, by
+// name), so that no code hides in a value: a var holding a struct of
+// func literals is not a stub, whatever its functions say.
+func stubProblem(src []byte) string {
+	const body = `a function body other than panic("not implemented: ...")`
 	f, err := parser.ParseFile(token.NewFileSet(), "stub.go", src, parser.SkipObjectResolution)
 	if err != nil {
-		return false
+		return "it does not parse"
 	}
 	funcs := 0
 	for _, d := range f.Decls {
-		fn, ok := d.(*ast.FuncDecl)
-		if !ok {
-			continue
-		}
-		funcs++
-		if fn.Body == nil || len(fn.Body.List) != 1 {
-			return false
-		}
-		stmt, ok := fn.Body.List[0].(*ast.ExprStmt)
-		if !ok {
-			return false
-		}
-		call, ok := stmt.X.(*ast.CallExpr)
-		if !ok || len(call.Args) != 1 {
-			return false
-		}
-		if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "panic" {
-			return false
-		}
-		lit, ok := call.Args[0].(*ast.BasicLit)
-		if !ok || lit.Kind != token.STRING {
-			return false
-		}
-		msg, err := strconv.Unquote(lit.Value)
-		if err != nil || !strings.HasPrefix(msg, "not implemented") {
-			return false
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			if d.Tok != token.CONST && d.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range d.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, v := range vs.Values {
+					if !isPlainValue(v) {
+						name := "_"
+						if i < len(vs.Names) {
+							name = vs.Names[i].Name
+						}
+						return fmt.Sprintf("%s %s holds a value other than a name, a constant or a literal", d.Tok, name)
+					}
+				}
+			}
+		case *ast.FuncDecl:
+			funcs++
+			if !isNotImplemented(d.Body) {
+				return body
+			}
 		}
 	}
-	return funcs > 0
+	if funcs == 0 {
+		return "it declares no function"
+	}
+	return ""
+}
+
+// isNotImplemented reports whether a function body is a single
+// panic("not implemented...").
+func isNotImplemented(b *ast.BlockStmt) bool {
+	if b == nil || len(b.List) != 1 {
+		return false
+	}
+	stmt, ok := b.List[0].(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	call, ok := stmt.X.(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return false
+	}
+	if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "panic" {
+		return false
+	}
+	lit, ok := call.Args[0].(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return false
+	}
+	msg, err := strconv.Unquote(lit.Value)
+	return err == nil && strings.HasPrefix(msg, "not implemented")
+}
+
+// isPlainValue reports whether a package-level value of a stub holds no
+// code: a name (viewerr.ErrNegativeViews), a literal, or an arithmetic of
+// those (3 * time.Second).
+func isPlainValue(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident, *ast.BasicLit:
+		return true
+	case *ast.SelectorExpr:
+		_, ok := e.X.(*ast.Ident)
+		return ok
+	case *ast.ParenExpr:
+		return isPlainValue(e.X)
+	case *ast.UnaryExpr:
+		return isPlainValue(e.X)
+	case *ast.BinaryExpr:
+		return isPlainValue(e.X) && isPlainValue(e.Y)
+	}
+	return false
 }
 
 // isLevelCode reports whether the file p (slash-separated, from the

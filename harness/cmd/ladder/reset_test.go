@@ -28,10 +28,17 @@ func TestIsStubSource(t *testing.T) {
 		{"an init with side effects", "package p\nfunc init() { println() }\nfunc F() { panic(\"not implemented: F\") }\n", false},
 		{"types only", "package p\ntype T int\n", false},
 		{"does not parse", "package p\nfunc F( {\n", false},
+		{"names of another package, and a constant expression", "package p\nimport (\n\t\"errors\"\n\t\"time\"\n)\nvar ErrX = errors.ErrUnsupported\nconst D = 3 * time.Second\nfunc F() { panic(\"not implemented: F\") }\n", true},
+		{"a var that holds the answer in func literals", "package p\nvar reference = struct{ Count func(n int) int }{Count: func(n int) int { return n + 1 }}\nfunc F() { panic(\"not implemented: F\") }\n", false},
+		{"a var that calls a function", "package p\nvar answer = compute()\nfunc compute() int { panic(\"not implemented: compute\") }\n", false},
 	} {
 		if got := isStubSource([]byte(tc.src)); got != tc.want {
 			t.Errorf("isStubSource(%s) = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+	src := "package p\nvar reference = struct{ F func() }{F: func() {}}\nfunc F() { panic(\"not implemented: F\") }\n"
+	if got, want := stubProblem([]byte(src)), "var reference holds a value other than a name, a constant or a literal"; got != want {
+		t.Errorf("stubProblem(a var of func literals) = %q, want %q", got, want)
 	}
 }
 
@@ -94,7 +101,7 @@ func TestResetRestoresTheStubAfterACommit(t *testing.T) {
 
 	// The learner commits level 1 half done and an edit of level 8's
 	// shared types, then a helper file in a package of their own.
-	require.NoError(t, os.WriteFile(stub, []byte(halfDone), 0o644))
+	require.NoError(t, os.WriteFile(stub, []byte(halfDone(t)), 0o644))
 	require.NoError(t, os.WriteFile(limits, append(shippedLimits, "\n// mine\n"...), 0o644))
 	gitIn(t, dir, "commit", "-qam", "my level 1, and a note in limits")
 	ring := filepath.Join(dir, "ladder/01-hit-counter/ring/ring.go")
@@ -116,7 +123,7 @@ func TestResetRestoresTheStubAfterACommit(t *testing.T) {
 	backup := backupOf(t, out)
 	kept, err := os.ReadFile(filepath.Join(dir, backup, "ladder/01-hit-counter/hitcounter.go"))
 	require.NoError(t, err)
-	require.Equal(t, halfDone, string(kept), "the backup holds the learner's version")
+	require.Equal(t, halfDone(t), string(kept), "the backup holds the learner's version")
 	_, err = os.Stat(filepath.Join(dir, backup, "ladder/01-hit-counter/ring/ring.go"))
 	require.NoError(t, err, "the learner's ring.go is in the backup")
 
@@ -137,7 +144,7 @@ func TestResetRestoresTheStubAfterACommit(t *testing.T) {
 	cpOut, err := cmd.CombinedOutput()
 	require.NoError(t, err, string(cpOut))
 	got, _ = os.ReadFile(stub)
-	require.Equal(t, halfDone, string(got), "the cp command did not bring the learner's work back")
+	require.Equal(t, halfDone(t), string(got), "the cp command did not bring the learner's work back")
 }
 
 func TestResetMovesUntrackedFilesIntoTheBackup(t *testing.T) {
@@ -145,7 +152,7 @@ func TestResetMovesUntrackedFilesIntoTheBackup(t *testing.T) {
 	level := filepath.Join(dir, "ladder/01-hit-counter")
 	stub := filepath.Join(level, "hitcounter.go")
 	shipped, _ := os.ReadFile(stub)
-	require.NoError(t, os.WriteFile(stub, []byte(halfDone), 0o644))
+	require.NoError(t, os.WriteFile(stub, []byte(halfDone(t)), 0o644))
 	files := map[string]string{
 		"ring.go":   "package hitcounter\n\ntype ring struct{}\n",
 		"notes.txt": "the queue must shrink\n",
@@ -214,7 +221,7 @@ func TestTwoResetsInOneSecondKeepTheirBackupsApart(t *testing.T) {
 	stub := filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go")
 	t.Setenv("FORCE", "1")
 	var backups []string
-	for _, version := range []string{"// first try\n" + halfDone, "// second try\n" + halfDone} {
+	for _, version := range []string{"// first try\n" + halfDone(t), "// second try\n" + halfDone(t)} {
 		require.NoError(t, os.WriteFile(stub, []byte(version), 0o644))
 		out, code := runLadder(t, dir, "reset", "1")
 		require.Equal(t, 0, code, out)
@@ -230,7 +237,7 @@ func TestTwoResetsInOneSecondKeepTheirBackupsApart(t *testing.T) {
 
 func TestResetWithoutAShippedStubSaysWhy(t *testing.T) {
 	dir := copyLadder(t)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go"), []byte(halfDone), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go"), []byte(halfDone(t)), 0o644))
 	gitIn(t, dir, "init", "-q")
 	gitIn(t, dir, "add", "-A")
 	gitIn(t, dir, "commit", "-qm", "a ladder whose only level 1 is done")

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 
 	"github.com/rateladder/rateladder/harness/levels"
 )
@@ -193,7 +195,7 @@ func migrateCount(root string, l levels.Level, n int) (map[string]int, error) {
 
 func saveState(root string, s state) error {
 	if err := os.MkdirAll(filepath.Join(root, stateDir), 0o755); err != nil {
-		return err
+		return readOnly(err)
 	}
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
@@ -201,7 +203,17 @@ func saveState(root string, s state) error {
 	}
 	tmp := statePath(root) + ".tmp"
 	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return readOnly(err)
+	}
+	return readOnly(os.Rename(tmp, statePath(root)))
+}
+
+// readOnly turns the error of a write into .ladder/ in a checkout the
+// user cannot write into one that says so, and what to do; any other
+// error it returns as it is.
+func readOnly(err error) error {
+	if !errors.Is(err, syscall.EROFS) && !errors.Is(err, fs.ErrPermission) {
 		return err
 	}
-	return os.Rename(tmp, statePath(root))
+	return fmt.Errorf("this checkout is read-only (%v): the ladder keeps your hints and interviews in %s/, and cannot write there. Copy the repository to a folder you can write (cp -r or git clone), and run it there", err, stateDir)
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -56,7 +58,10 @@ func checkStubsWith(ctx context.Context, root string, runner goRunner) ([]string
 	if err != nil {
 		return nil, err
 	}
-	var problems []string
+	problems, err := checkStubSources(root)
+	if err != nil {
+		return nil, err
+	}
 	for _, l := range levels.All {
 		if _, err := os.Stat(filepath.Join(root, l.Dir)); err != nil {
 			continue // a level this copy does not have
@@ -145,4 +150,38 @@ func checkSpecLists(root string, l levels.Level, pkgs []*pkgResult) []string {
 	}
 	sort.Strings(problems)
 	return problems
+}
+
+// checkStubSources reads every level's code under root, as reset and
+// student-copy do: each file must be a stub (see stubProblem) or a
+// shared file of a package the spec imports. Running the cases cannot
+// see an answer that no method calls, such as a var that holds one.
+func checkStubSources(root string) ([]string, error) {
+	modPath, err := modulePath(root)
+	if err != nil {
+		return nil, err
+	}
+	var problems []string
+	for _, l := range levels.All {
+		files := map[string][]byte{}
+		err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(l.Dir)), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			rel, _ := filepath.Rel(root, p)
+			files[filepath.ToSlash(rel)] = data
+			return err
+		})
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // a level this copy does not have
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range classifyLevel(modPath, l.Dir, files).Other {
+			problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: %s", p, stubProblem(files[p])))
+		}
+	}
+	return problems, nil
 }

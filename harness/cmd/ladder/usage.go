@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/levels"
@@ -17,6 +18,12 @@ type command struct {
 	ladder string // the ladder command and its arguments; "" for a make target alone
 	make   string // the make target that runs it; "" for a ladder command alone
 	what   string
+	// What the line says of a make target beside its words, which
+	// TestMakeHelpIsTrueOfTheMakefile checks against the Makefile and
+	// .ci/run: make test runs it; CI runs it; and the tools its words
+	// name, which its recipe must run.
+	inTest, inCI bool
+	runs         []string
 }
 
 // A commandGroup is the usage text's section for one kind of user.
@@ -25,48 +32,78 @@ type commandGroup struct {
 	commands []command
 }
 
+// learnersTitle heads the learners' commands with the levels there are.
+func learnersTitle() string {
+	return fmt.Sprintf("For learners (N is a level, %d to %d):", levels.All[0].Number, levels.All[len(levels.All)-1].Number)
+}
+
 var commands = []commandGroup{
-	{"For learners (N is a level, 1 to 8):", []command{
-		{"progress [--json]", "make progress", "the ladder: what you have done, and what comes next"},
-		{"test [--part K] [--all] N", "make test-level-N [PART=K] [ALL=1] [REDIS=1]", "level N's tests against your code in ladder/: one part, or every case in full (REDIS=1: on a real redis-server too)"},
-		{"watch [--poll] N", "make watch-level-N", "rerun level N's tests whenever you save a file"},
-		{"hint [--part K] N", "make hint-N [PART=K]", "the next hint for the part of level N you are on, or for part K"},
-		{"hints N", "make hints-N", "every hint of level N seen so far"},
-		{"fuzz [--time 30s] N", "make fuzz-level-N [FUZZTIME=30s]", "fuzz your level N against its model"},
-		{"bench [--count 6] [--benchtime 100ms] N", "make bench-level-N", "your benchmarks beside the reference's, taking turns"},
-		{"compare N", "make compare-level-N", "your code beside the reference"},
-		{"reset N", "make reset-level-N [FORCE=1]", "put level N's stub back as it was, keeping a backup (FORCE=1: no question)"},
-		{"", "make plot-level-N [REF=1]", "pictures of your level N in plots/ (REF=1: the reference's)"},
-		{"interview [--time 45m] N", "make interview-level-N [TIME=45m]", "a mock interview: one part at a time, on the clock"},
-		{"debrief N", "make debrief-level-N", "after a level: the classic mistakes and the approaches"},
+	{learnersTitle(), []command{
+		{ladder: "progress [--json]", make: "make progress", what: "the ladder: what you have done, and what comes next"},
+		{ladder: "test [--part K] [--all] N", make: "make test-level-N [PART=K] [ALL=1] [REDIS=1]", what: "level N's tests against your code in ladder/: one part, or every case in full (REDIS=1: on a real redis-server too)"},
+		{ladder: "watch [--poll] N", make: "make watch-level-N", what: "rerun level N's tests whenever you save a file"},
+		{ladder: "hint [--part K] N", make: "make hint-N [PART=K]", what: "the next hint for the part of level N you are on, or for part K"},
+		{ladder: "hints N", make: "make hints-N", what: "every hint of level N seen so far"},
+		{ladder: "fuzz [--time 30s] N", make: "make fuzz-level-N [FUZZTIME=30s]", what: "fuzz your level N against its model"},
+		{ladder: "bench [--count 6] [--benchtime 100ms] N", make: "make bench-level-N", what: "your benchmarks beside the reference's, taking turns"},
+		{ladder: "compare N", make: "make compare-level-N", what: "your code beside the reference"},
+		{ladder: "reset N", make: "make reset-level-N [FORCE=1]", what: "put level N's stub back as it was, keeping a backup (FORCE=1: no question)"},
+		{make: "make plot-level-N [REF=1]", what: "pictures of your level N in plots/ (REF=1: the reference's)"},
+		{ladder: "interview [--time 45m] N", make: "make interview-level-N [TIME=45m]", what: "a mock interview: one part at a time, on the clock"},
+		{ladder: "debrief N", make: "make debrief-level-N", what: "after a level: the classic mistakes and the approaches"},
 	}},
 	{"For instructors:", []command{
-		{"student-copy DEST", "make student-copy DEST=dir", "the ladder without solutions/, to hand out"},
-		{"class-report [--format csv] DIR...", `make class-report DIRS="a b c" [FORMAT=csv]`, "every student's progress in one table"},
-		{"", "make test-plots", "the pictures open in headless Chromium (installs it)"},
+		{ladder: "student-copy DEST", make: "make student-copy DEST=dir", what: "the ladder without solutions/, to hand out"},
+		{ladder: "class-report [--format csv] DIR...", make: `make class-report DIRS="a b c" [FORMAT=csv]`, what: "every student's progress in one table"},
+		{make: "make test-plots", what: "the pictures open in headless Chromium (installs it)", inCI: true, runs: []string{"chromium"}},
 	}},
 	{"For the repository:", []command{
-		{"", "make test", "everything that must stay green, in under a minute (what CI runs)"},
-		{"", "make test-go", "make test's first part: the harness's quick tests, and each spec's own mutation checks"},
-		{"", "make test-solutions", "make test's second part: every reference against its spec, with the race detector"},
-		{"", "make test-e2e", "the ladder command end to end, in copies of the repository (CI runs it too)"},
-		{"", "make test-bench", "every benchmark once, so that none rots (CI runs it too)"},
-		{"check-stubs", "make test-stubs", "make test's third part: the untouched stubs compile, and every case fails as not implemented"},
-		{"", "make vet", "make test's fourth part: gofmt and go vet"},
-		{"", "make check", "gofmt, go vet and staticcheck"},
-		{"", "make test-redis", "level 8's Redis reference against a real redis-server (installs it)"},
-		{"", "make peers-redis", "the Redis form beside go-redis/redis_rate on a real redis-server"},
-		{"", "make peers", "the references beside production Go limiters (slow, several minutes)"},
-		{"", "make peers-quick", "make peers in a few seconds, to check it runs (CI runs it)"},
-		{"help [--make]", "make help", "this list"},
+		{make: "make test", what: "everything that must always pass, in under a minute: gofmt and the targets marked [part of make test]", inCI: true, runs: []string{"gofmt"}},
+		{make: "make test-go", what: "the harness's quick tests, and each spec's own mutation checks", inTest: true, runs: []string{"go test", "./harness/...", "./ladder/*/spec/"}},
+		{make: "make test-solutions", what: "every reference against its spec, with the race detector", inTest: true, runs: []string{"./solutions/...", "-race"}},
+		{ladder: "check-stubs", make: "make test-stubs", what: "the untouched stubs compile, hold nothing but stubs, and every case fails as not implemented", inTest: true, runs: []string{"check-stubs"}},
+		{make: "make test-e2e", what: "the ladder command end to end, in copies of the repository", inCI: true, runs: []string{"./harness/cmd/ladder/"}},
+		{make: "make test-bench", what: "every benchmark once, so that none rots", inCI: true, runs: []string{"-bench", "-benchtime 1x"}},
+		{make: "make vet", what: "gofmt and go vet", runs: []string{"gofmt", "go vet"}},
+		{make: "make check", what: "gofmt, go vet and staticcheck, and go vet for Windows and macOS", inCI: true, runs: []string{"gofmt", "go vet", "staticcheck", "GOOS=windows", "GOOS=darwin"}},
+		{make: "make test-redis", what: "level 8's Redis reference against a real redis-server (installs it)", inCI: true, runs: []string{"redis-server"}},
+		{make: "make peers-redis", what: "the Redis form beside go-redis/redis_rate on a real redis-server", runs: []string{"redis-server"}},
+		{make: "make peers", what: "the references beside production Go limiters (slow, several minutes)", runs: []string{"-bench"}},
+		{make: "make peers-quick", what: "make peers in a few seconds, to check it runs", inCI: true, runs: []string{"-benchtime 1x"}},
+		{ladder: "help [--make]", make: "make help", what: "this list"},
 	}},
+}
+
+// makeWhat is a make target's words in the usage text, with what the
+// target is part of.
+func (c command) makeWhat() string {
+	what := c.what
+	switch {
+	case c.inTest:
+		what += " [part of make test]"
+	case c.inCI:
+		what += " [CI runs it]"
+	}
+	return what
+}
+
+// countWords spells the small numbers a heading uses.
+var countWords = []string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
+
+// katas is "eight katas", for the number of levels the registry has.
+func katas() string {
+	n := len(levels.All)
+	if n < len(countWords) {
+		return countWords[n] + " katas"
+	}
+	return strconv.Itoa(n) + " katas"
 }
 
 // writeUsage writes the usage text: with the make targets if asMake, else
 // with the ladder command's own words.
 func writeUsage(w io.Writer, asMake bool) {
 	if asMake {
-		fmt.Fprint(w, "rateladder: eight katas on rolling windows and rate limiters.\n")
+		fmt.Fprintf(w, "rateladder: %s on rolling windows and rate limiters.\n", katas())
 	} else {
 		fmt.Fprint(w, "usage: go run ./harness/cmd/ladder <command>, from the repository's top folder\n")
 	}
@@ -74,14 +111,14 @@ func writeUsage(w io.Writer, asMake bool) {
 		var lines [][2]string
 		width := 0
 		for _, c := range g.commands {
-			name := c.ladder
+			name, what := c.ladder, c.what
 			if asMake {
-				name = c.make
+				name, what = c.make, c.makeWhat()
 			}
 			if name == "" {
 				continue
 			}
-			lines = append(lines, [2]string{name, c.what})
+			lines = append(lines, [2]string{name, what})
 			width = max(width, len(name))
 		}
 		if len(lines) == 0 {

@@ -29,8 +29,9 @@ import (
 // cmdStudentCopy writes the repository without solutions/, as a folder an
 // instructor can hand out. It copies the last commit (HEAD), never the
 // working tree: nothing untracked, ignored or uncommitted goes with it.
-// It refuses, naming the file, a symlink, a submodule, a file that imports
-// solutions/, and a level whose code is not the stub as shipped; and it
+// It refuses, naming the file, a symlink, a submodule, a binary, a file
+// over 1 MiB, a file that imports solutions/, and a level whose code is
+// not the stub as shipped; and it
 // writes nothing until the stubs have passed the stub check in a
 // temporary copy.
 func cmdStudentCopy(root string, args []string, stdout, stderr io.Writer) int {
@@ -103,9 +104,10 @@ func cmdStudentCopy(root string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// inStudentCopy says which repository files a student gets.
+// inStudentCopy says which repository files a student gets: not the
+// references, not the tests' answers, and nothing the tools write.
 func inStudentCopy(path string) bool {
-	for _, prefix := range []string{"solutions/", stateDir + "/", "plots/"} {
+	for _, prefix := range []string{"solutions/", answersDir + "/", stateDir + "/", "plots/"} {
 		if strings.HasPrefix(path, prefix) {
 			return false
 		}
@@ -158,6 +160,10 @@ func studentCopyFiles(modPath string, tree []treeEntry) (files []treeEntry, prob
 			problems = append(problems, e.Path+" is a submodule: a student copy takes none")
 			continue
 		}
+		if p := handoutProblem(e.Path, e.Data); p != "" {
+			problems = append(problems, p)
+			continue
+		}
 		if imp := solutionsImport(modPath, e.Path, e.Data); imp != "" {
 			problems = append(problems, fmt.Sprintf("%s imports %s: nothing handed out may import solutions/", e.Path, imp))
 		}
@@ -178,7 +184,7 @@ func studentCopyFiles(modPath string, tree []treeEntry) (files []treeEntry, prob
 	sort.Strings(dirs)
 	for _, d := range dirs {
 		for _, p := range classifyLevel(modPath, d, levelFiles[d]).Other {
-			problems = append(problems, p+` is not the stub as shipped (a function body other than panic("not implemented: ..."))`)
+			problems = append(problems, p+" is not the stub as shipped ("+stubProblem(levelFiles[d][p])+")")
 		}
 	}
 	return files, problems

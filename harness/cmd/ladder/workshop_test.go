@@ -83,6 +83,7 @@ func TestStudentCopyPassesItsOwnMakeTest(t *testing.T) {
 	}
 	checkNoSolutionImports(t, dest)
 	checkNoSolutionText(t, root, dest)
+	checkNoAnswers(t, dest)
 
 	cmd := exec.Command("make", "test")
 	cmd.Dir = dest
@@ -184,7 +185,7 @@ func reference(t *testing.T) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(repoRoot(t), "solutions/01-hit-counter/hitcounter.go"))
 	if err != nil {
-		return halfDone
+		return halfDone(t)
 	}
 	return string(data)
 }
@@ -286,41 +287,6 @@ func TestStudentCopyTakesTheLastCommitOnly(t *testing.T) {
 	require.Empty(t, gitIn(t, dest, "status", "--porcelain"), "the copy's commit holds all of it")
 }
 
-// workingCounter passes every case of level 1, in a test file: the stub
-// check must see that a case passed.
-const workingCounter = `package hitcounter
-
-import (
-	"testing"
-	"time"
-
-	"github.com/rateladder/rateladder/ladder/01-hit-counter/spec"
-)
-
-type queue struct {
-	window time.Duration
-	hits   []time.Time
-}
-
-func (q *queue) Hit(now time.Time) { q.hits = append(q.hits, now) }
-
-func (q *queue) Count(now time.Time) int {
-	for len(q.hits) > 0 && !q.hits[0].After(now.Add(-q.window)) {
-		q.hits = q.hits[1:]
-	}
-	return len(q.hits)
-}
-
-func TestHitCounter(t *testing.T) {
-	spec.Test(t, func(w time.Duration) *queue {
-		if w <= 0 {
-			panic("bad window " + w.String())
-		}
-		return &queue{window: w}
-	})
-}
-`
-
 func TestStudentCopyRefusesWhatItMustNotHandOut(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -358,10 +324,40 @@ func TestStudentCopyRefusesWhatItMustNotHandOut(t *testing.T) {
 			want: "scratch/ref_test.go imports " + refImport + ": nothing handed out may import solutions/",
 		},
 		{
+			name: "a stub that holds the answer in a var",
+			setup: func(t *testing.T, repo string) {
+				f, err := os.OpenFile(filepath.Join(repo, "ladder/01-hit-counter/hitcounter.go"), os.O_APPEND|os.O_WRONLY, 0)
+				require.NoError(t, err)
+				_, err = f.WriteString(varReference)
+				require.NoError(t, err)
+				require.NoError(t, f.Close())
+			},
+			want: "ladder/01-hit-counter/hitcounter.go is not the stub as shipped (var reference holds a value other than a name, a constant or a literal)",
+		},
+		{
+			name: "a compiled test binary",
+			setup: func(t *testing.T, repo string) {
+				self, err := os.Executable()
+				require.NoError(t, err)
+				data, err := os.ReadFile(self)
+				require.NoError(t, err)
+				require.NoError(t, os.WriteFile(filepath.Join(repo, "spec.test"), data[:64<<10], 0o755))
+			},
+			want: "spec.test is " + binaryKind([]byte(executableMagic())) + ": a student copy takes no binary",
+		},
+		{
+			name: "a file over 1 MiB",
+			setup: func(t *testing.T, repo string) {
+				big := strings.Repeat("a line of a log that nobody meant to commit\n", 30_000)
+				require.NoError(t, os.WriteFile(filepath.Join(repo, "ladder/01-hit-counter/trace.log"), []byte(big), 0o644))
+			},
+			want: "ladder/01-hit-counter/trace.log is 1.3 MiB, over the 1 MiB a student copy takes for one file",
+		},
+		{
 			name: "a test file that makes the stub pass",
 			slow: true,
 			setup: func(t *testing.T, repo string) {
-				require.NoError(t, os.WriteFile(filepath.Join(repo, "ladder/01-hit-counter/hitcounter_test.go"), []byte(workingCounter), 0o644))
+				require.NoError(t, os.WriteFile(filepath.Join(repo, "ladder/01-hit-counter/hitcounter_test.go"), []byte(answer(t, "01-working-counter_test.go")), 0o644))
 			},
 			want: "ladder/01-hit-counter is not the stub as shipped: the stub check fails ",
 		},
@@ -385,6 +381,37 @@ func TestStudentCopyRefusesWhatItMustNotHandOut(t *testing.T) {
 	}
 }
 
+// varReference is an answer hidden in a stub: the methods still panic,
+// so no case passes, but a var holds the code.
+const varReference = `
+var reference = struct {
+	Count func(hits []time.Time, now time.Time, window time.Duration) int
+}{
+	Count: func(hits []time.Time, now time.Time, window time.Duration) int {
+		n := 0
+		for _, h := range hits {
+			if h.After(now.Add(-window)) && !h.After(now) {
+				n++
+			}
+		}
+		return n
+	},
+}
+`
+
+// executableMagic is the start of this test binary, whatever the system.
+func executableMagic() string {
+	self, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	data, err := os.ReadFile(self)
+	if err != nil {
+		return ""
+	}
+	return string(data[:min(len(data), 4096)])
+}
+
 // forgedTest is a test file a student wrote to pass every part without
 // code: empty subtests named like the spec's.
 const forgedTest = `package hitcounter
@@ -398,9 +425,9 @@ func TestHitCounter(t *testing.T) {
 `
 
 // splitDone is halfDone in two files, the second one added by the student.
-var splitDone = [2]string{
-	strings.Split(halfDone, "func (c *Counter) Hit")[0],
-	"package hitcounter\n\nimport \"time\"\n\nfunc (c *Counter) Hit" + strings.Split(halfDone, "func (c *Counter) Hit")[1],
+func splitDone(t *testing.T) [2]string {
+	before, after, _ := strings.Cut(halfDone(t), "func (c *Counter) Hit")
+	return [2]string{before, "package hitcounter\n\nimport \"time\"\n\nfunc (c *Counter) Hit" + after}
 }
 
 func TestClassReportGradesWithTheInstructorsFiles(t *testing.T) {
@@ -418,8 +445,9 @@ func TestClassReportGradesWithTheInstructorsFiles(t *testing.T) {
 	}
 	// bob passes part 1, with a file of his own beside the stub, and has
 	// deleted the README's part headings.
-	write("bob", "hitcounter.go", splitDone[0])
-	write("bob", "hit.go", splitDone[1])
+	split := splitDone(t)
+	write("bob", "hitcounter.go", split[0])
+	write("bob", "hit.go", split[1])
 	readme, err := os.ReadFile(filepath.Join(instructor, "ladder/01-hit-counter/README.md"))
 	require.NoError(t, err)
 	write("bob", "README.md", regexp.MustCompile(`(?m)^## Part .*\n`).ReplaceAllString(string(readme), ""))
@@ -431,7 +459,7 @@ func TestClassReportGradesWithTheInstructorsFiles(t *testing.T) {
 	out, code := runLadder(t, instructor, append([]string{"class-report", "--cache", reportCache(), "--parallel", "3"}, dirs...)...)
 	require.Equal(t, 0, code, out)
 	carol := "| carol | 2/2 |  |  |  |  |  |  |  | 1 |  |"
-	if reference(t) == halfDone {
+	if reference(t) == halfDone(t) {
 		carol = "| carol | 1/2 |  |  |  |  |  |  |  | - |  |"
 	}
 	want := "| student | L1 | L2 | L3 | L4 | L5 | L6 | L7 | L8 | last level done | note |\n" +

@@ -1,0 +1,342 @@
+package main
+
+import (
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/levels"
+)
+
+func TestBinaryKind(t *testing.T) {
+	pe := make([]byte, 0x100)
+	copy(pe, "MZ")
+	pe[0x3c] = 0x80
+	copy(pe[0x80:], "PE\x00\x00")
+	for _, tc := range []struct {
+		name, data string
+		binary     bool
+	}{
+		{"an ELF header", "\x7fELF\x02\x01\x01", true},
+		{"a 64-bit Mach-O header", "\xcf\xfa\xed\xfe\x07\x00\x00\x01", true},
+		{"a universal Mach-O header", "\xca\xfe\xba\xbe\x00\x00\x00\x02", true},
+		{"a PE header", string(pe), true},
+		{"a Go archive", "!<arch>\n__.PKGDEF       0           0     0     644     ", true},
+		{"a WebAssembly module", "\x00asm\x01\x00\x00\x00", true},
+		{"a text file with a NUL byte", "package main\n\x00\n", true},
+		{"Go source", "package main\n\nfunc main() {}\n", false},
+		{"Markdown that starts with MZ", "MZ is not a header here.\n" + strings.Repeat("x", 0x100), false},
+		{"a PNG picture", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", false},
+		{"an empty file", "", false},
+	} {
+		if got := binaryKind([]byte(tc.data)); (got != "") != tc.binary {
+			t.Errorf("binaryKind(%s) = %q, want a binary: %v", tc.name, got, tc.binary)
+		}
+	}
+	// The test binary itself, whatever system it was built for.
+	if got := binaryKind([]byte(executableMagic())); got == "" {
+		t.Errorf("binaryKind(this test binary) = \"\", want the kind of binary it is")
+	}
+}
+
+// TestNoTrackedFileIsABinary keeps compiled files out of the repository: a
+// test binary once went into a commit (and from there into every student
+// copy), 8 MB of machine code built with one machine's paths.
+func TestNoTrackedFileIsABinary(t *testing.T) {
+	root := repoRoot(t)
+	out, err := exec.Command("git", "-C", root, "ls-files", "-z").Output()
+	if err != nil {
+		t.Skip("no git history here")
+	}
+	n := 0
+	for _, f := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil || !info.Mode().IsRegular() {
+			continue // deleted in the working tree, or a symlink
+		}
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if kind := binaryKind(data); kind != "" {
+			t.Errorf("git tracks %s, which is %s: remove it (git rm --cached %s) and ignore it in .gitignore", f, kind, f)
+		}
+	}
+	if n < 100 {
+		t.Errorf("read %d tracked files, want the whole repository", n)
+	}
+}
+
+// answer returns a file of testdata/answers: a learner's code that solves
+// a level or a part of one. A student copy has none, and the test skips
+// there, saying why.
+func answer(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), filepath.FromSlash(answersDir), name))
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("no %s/ here (a student copy leaves out the code that solves a level), and this test plays %s", answersDir, name)
+	}
+	require.NoError(t, err)
+	return string(data)
+}
+
+// halfDone is a learner's level 1 with part 1 done: right answers, with
+// the re-slicing queue that part 2 rejects.
+func halfDone(t *testing.T) string { return answer(t, "01-half-done.go") }
+
+// A student copy holds no Go code, beside a level's stub, that would pass
+// a part of the level if pasted over the stub: no test fixture, scenario or
+// README block that solves it. answerCandidates finds the code that could:
+// every Go source of the copy (a .go file, a string literal of one that is
+// a Go file, a ```go block of Markdown) that declares each function and
+// method of a level's stub. TestStudentCopyPassesItsOwnMakeTest grades
+// whatever it finds against the level, in the copy it made.
+
+// candidate is Go code that offers the API of a level's stub.
+type candidate struct {
+	file  string // where it was found
+	level levels.Level
+	src   string
+}
+
+// answerCandidates returns the code among files (by slash-separated path)
+// that offers a level's whole API, but the stubs themselves.
+func answerCandidates(files map[string][]byte) []candidate {
+	var found []candidate
+	for _, l := range levels.All {
+		api, stubs := stubAPI(l, files)
+		if len(api) == 0 {
+			continue
+		}
+		var paths []string
+		for p := range files {
+			if !stubs[p] {
+				paths = append(paths, p)
+			}
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			for _, src := range goSources(p, files[p]) {
+				if _, decl := declarations(src); offers(decl, api) {
+					found = append(found, candidate{file: p, level: l, src: src})
+				}
+			}
+		}
+	}
+	return found
+}
+
+// stubAPI returns the functions and methods ("New", "Counter.Hit") the
+// stubs in level l's own folder declare, and those stubs.
+func stubAPI(l levels.Level, files map[string][]byte) (map[string]bool, map[string]bool) {
+	api, stubs := map[string]bool{}, map[string]bool{}
+	for p, data := range files {
+		if path.Dir(p) != l.Dir || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || !isStubSource(data) {
+			continue
+		}
+		stubs[p] = true
+		_, decl := declarations(string(data))
+		for name := range decl {
+			api[name] = true
+		}
+	}
+	return api, stubs
+}
+
+func offers(decl, api map[string]bool) bool {
+	for name := range api {
+		if !decl[name] {
+			return false
+		}
+	}
+	return true
+}
+
+// declarations parses src as a Go file and returns its package name and
+// its functions and methods, a method as "Type.Name".
+func declarations(src string) (string, map[string]bool) {
+	f, err := parser.ParseFile(token.NewFileSet(), "src.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		return "", nil
+	}
+	decl := map[string]bool{}
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		name := fn.Name.Name
+		if fn.Recv != nil && len(fn.Recv.List) == 1 {
+			typ := fn.Recv.List[0].Type
+			if star, ok := typ.(*ast.StarExpr); ok {
+				typ = star.X
+			}
+			if id, ok := typ.(*ast.Ident); ok {
+				name = id.Name + "." + name
+			}
+		}
+		decl[name] = true
+	}
+	return f.Name.Name, decl
+}
+
+// goSources returns the Go files that the file p holds: itself if it is
+// one, each string literal of it that is one, and each ```go block of a
+// Markdown file that is one.
+func goSources(p string, data []byte) []string {
+	var srcs []string
+	isFile := func(s string) bool {
+		_, err := parser.ParseFile(token.NewFileSet(), "src.go", s, parser.PackageClauseOnly)
+		return err == nil
+	}
+	switch {
+	case strings.HasSuffix(p, ".go"):
+		f, err := parser.ParseFile(token.NewFileSet(), p, data, parser.SkipObjectResolution)
+		if err != nil {
+			return nil
+		}
+		srcs = append(srcs, string(data))
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if s, err := strconv.Unquote(lit.Value); err == nil && isFile(s) {
+					srcs = append(srcs, s)
+				}
+			}
+			return true
+		})
+	case strings.HasSuffix(p, ".md"):
+		for _, block := range regexp.MustCompile("(?ms)^```go\n(.*?)^```").FindAllStringSubmatch(string(data), -1) {
+			if isFile(block[1]) {
+				srcs = append(srcs, block[1])
+			}
+		}
+	}
+	return srcs
+}
+
+// asPackage renames the package of the Go file src.
+func asPackage(src, pkg string) string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "src.go", src, parser.PackageClauseOnly)
+	if err != nil {
+		return src
+	}
+	start := fset.Position(f.Name.Pos()).Offset
+	return src[:start] + pkg + src[start+len(f.Name.Name):]
+}
+
+// shippedFiles returns the files a student copy of the last commit holds.
+func shippedFiles(t *testing.T, root string) (all, shipped map[string][]byte) {
+	t.Helper()
+	tree, err := gitTree(root, "HEAD")
+	if err != nil {
+		t.Skipf("no git history here: %v", err)
+	}
+	modPath, err := modulePath(root)
+	require.NoError(t, err)
+	files, _ := studentCopyFiles(modPath, tree)
+	all, shipped = map[string][]byte{}, map[string][]byte{}
+	for _, e := range tree {
+		all[e.Path] = e.Data
+	}
+	for _, e := range files {
+		shipped[e.Path] = e.Data
+	}
+	return all, shipped
+}
+
+func TestAStudentCopyHoldsNoCodeThatOffersALevelsAPI(t *testing.T) {
+	root := repoRoot(t)
+	all, shipped := shippedFiles(t, root)
+	for _, c := range answerCandidates(shipped) {
+		t.Errorf("a student copy holds, in %s, code that offers level %d's API: move it to %s/ (see handout.go), or make it no answer", c.file, c.level.Number, answersDir)
+	}
+	// The search finds the answers the tests keep, as files and as a
+	// string in a test, and each for its own level.
+	compacting := answer(t, "01-compacting.go")
+	all["harness/cmd/ladder/pasted_test.go"] = []byte("package main\n\nconst pasted = " + strconv.Quote(compacting) + "\n")
+	found := map[string]int{}
+	for _, c := range answerCandidates(all) {
+		found[c.file] = c.level.Number
+	}
+	for file, level := range map[string]int{
+		answersDir + "/01-compacting.go":           1,
+		answersDir + "/01-half-done.go":            1,
+		answersDir + "/02-remembers-everything.go": 2,
+		"harness/cmd/ladder/pasted_test.go":        1,
+	} {
+		if found[file] != level {
+			t.Errorf("answerCandidates(the repository) finds %s for level %d, want level %d", file, found[file], level)
+		}
+	}
+}
+
+// donePart matches a part that passes in ladder test's output.
+var donePart = regexp.MustCompile(`(?m)^part \d+, .*: done \(.*$`)
+
+// partsDonePasted pastes c over its level's stub in a copy of dest, and
+// returns the parts that then pass, as ladder test prints them.
+func partsDonePasted(t *testing.T, dest string, files map[string][]byte, c candidate) []string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "pasted")
+	copyTree(t, dest, dir)
+	_, stubs := stubAPI(c.level, files)
+	var paths []string
+	for p := range stubs {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	pkg, _ := declarations(string(files[paths[0]]))
+	for _, p := range paths[1:] {
+		require.NoError(t, os.Remove(filepath.Join(dir, filepath.FromSlash(p))))
+	}
+	addFile(t, dir, filepath.FromSlash(paths[0]), asPackage(c.src, pkg))
+	out, _ := runLadder(t, dir, "test", strconv.Itoa(c.level.Number))
+	return donePart.FindAllString(out, -1)
+}
+
+// checkNoAnswers fails if a Go source of the copy in dest passes a part of
+// a level when pasted over the level's stub.
+func checkNoAnswers(t *testing.T, dest string) {
+	t.Helper()
+	files := map[string][]byte{}
+	require.NoError(t, filepath.WalkDir(dest, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.Name() == ".git" {
+			if err == nil && d.IsDir() {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dest, p)
+		files[filepath.ToSlash(rel)] = data
+		return err
+	}))
+	for _, c := range answerCandidates(files) {
+		if done := partsDonePasted(t, dest, files, c); len(done) > 0 {
+			t.Errorf("the student copy's %s, pasted over level %d's stub, passes: %s", c.file, c.level.Number, strings.Join(done, "; "))
+		}
+	}
+	// The same check sees an answer: the one the tests keep for level 1.
+	l, _ := levels.Find("1")
+	if done := partsDonePasted(t, dest, files, candidate{file: "01-compacting.go", level: l, src: answer(t, "01-compacting.go")}); len(done) != 2 {
+		t.Errorf("testdata/answers/01-compacting.go pasted over level 1's stub passes %q, want both parts: the check of the copy cannot see an answer", done)
+	}
+}
