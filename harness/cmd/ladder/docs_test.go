@@ -73,6 +73,7 @@ var checkedElsewhere = []struct {
 	{regexp.MustCompile(`^make plot-level-\d( REF=1)?$`), []string{"TestRenderWritesSVGs", "TestStubPointsToTheReference", "TestReferencePicturesInChromium"}},
 	{regexp.MustCompile(`^make student-copy DEST=\S+$`), []string{"TestStudentCopyPassesItsOwnMakeTest"}},
 	{regexp.MustCompile(`^make class-report DIRS=.+$`), []string{"TestClassReport"}},
+	{regexp.MustCompile(`^make classroom( FORCE=1)?$`), []string{"TestClassroomCommandsPassOnTheReferenceAndFailOnTheStub", "TestClassroomRefusesToWriteOverAFile"}},
 	{regexp.MustCompile(`^go run \./harness/cmd/ladder class-report `), []string{"TestClassReport"}},
 	{regexp.MustCompile(`^make interview-level-\d( TIME=\S+)?$`), []string{"TestInterview"}},
 	{regexp.MustCompile(`^make debrief-level-\d$`), []string{"TestDebrief"}},
