@@ -233,14 +233,14 @@ func TestClassroomRefusesToWriteOverAFile(t *testing.T) {
 	}
 }
 
-// pasteReferences puts every level's reference in place of its stub in a
-// copy of the repository, the nested modules' too, with its imports of a
+// pasteReferences puts the levels' references in place of their stubs in
+// a copy of the repository, the nested modules' too, with its imports of a
 // reference turned into the learner's own package: the copy is a student
 // who finished the ladder.
-func pasteReferences(t *testing.T, dir string) {
+func pasteReferences(t *testing.T, dir string, lvs ...levels.Level) {
 	t.Helper()
 	root := repoRoot(t)
-	for _, l := range levels.All {
+	for _, l := range lvs {
 		for _, m := range l.Modules {
 			to := m.Dir
 			if to == "." {
@@ -303,7 +303,7 @@ func TestClassroomCommandsPassOnTheReferenceAndFailOnTheStub(t *testing.T) {
 		t.Skip("no solutions/ here (a workshop copy)")
 	}
 	reference, stub := copyRepo(t, "ladder"), copyRepo(t, "ladder")
-	pasteReferences(t, reference)
+	pasteReferences(t, reference, levels.All...)
 
 	// The make target writes the file where Classroom looks for it, and
 	// leaves it as it is the second time unless FORCE=1.
@@ -332,6 +332,28 @@ func TestClassroomCommandsPassOnTheReferenceAndFailOnTheStub(t *testing.T) {
 			}
 		}
 	}
+	// A part earns its point whether the parts before it pass or not:
+	// level 8's token bucket (part 3) beside a fixed window (part 1) that
+	// charges each request twice.
+	t.Run("an earlier part fails", func(t *testing.T) {
+		t.Parallel()
+		l, err := levels.Find("8")
+		require.NoError(t, err)
+		dir := copyRepo(t, l.Dir)
+		pasteReferences(t, dir, l)
+		edit(t, filepath.Join(dir, l.Dir, "fixed.go"), "{ w.used += n }", "{ w.used += 2 * n }")
+		for _, c := range []struct {
+			id   string
+			pass bool
+		}{{"level8part1", false}, {"level8part3", true}} {
+			i := slices.IndexFunc(graded, func(s workflowStep) bool { return s.ID == c.id })
+			require.GreaterOrEqual(t, i, 0, "no step %s", c.id)
+			command := graded[i].With["command"]
+			if out, code := runAsGrader(t, dir, command); (code == 0) != c.pass {
+				t.Errorf("%s with a wrong fixed window and the reference's token bucket = exit %d, want a pass %v:\n%s", command, code, c.pass, out)
+			}
+		}
+	})
 	for _, c := range []struct {
 		name string
 		dir  string
