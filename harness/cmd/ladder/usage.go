@@ -43,7 +43,7 @@ var commands = []commandGroup{
 	{"For instructors:", []command{
 		{"student-copy DEST", "make student-copy DEST=dir", "the ladder without solutions/, to hand out"},
 		{"class-report [--format csv] DIR...", `make class-report DIRS="a b c" [FORMAT=csv]`, "every student's progress in one table"},
-		{"classroom [--force] [FILE]", "make classroom [FORCE=1]", "a GitHub Classroom workflow, one graded step per part, in .github/workflows/classroom.yml"},
+		{ladder: "classroom [--force] [FILE]", make: "make classroom [FORCE=1]", what: "a GitHub Classroom workflow, one graded step per part, in .github/workflows/classroom.yml"},
 		{"", "make test-plots", "the pictures open in headless Chromium (installs it)"},
 	}},
 	{"For the repository:", []command{
