@@ -15,7 +15,7 @@ REDIS_STUB := ladder/08-group-throttle/redisthrottle
 REDIS_REF  := solutions/08-group-throttle/redisthrottle
 
 .DEFAULT_GOAL := help
-LADDER_PHONY := student-copy class-report test-plots
+LADDER_PHONY := student-copy class-report classroom test-plots
 .PHONY: help test test-e2e test-bench progress check $(LADDER_PHONY) vet test-go test-solutions test-stubs
 
 help: ## list the targets: the usage text, written once in harness/cmd/ladder/usage.go
@@ -102,6 +102,9 @@ student-copy: ## a copy without solutions/ to hand out: make student-copy DEST=d
 class-report: ## one table for a class: make class-report DIRS="a b c" [FORMAT=csv]
 	@$(LADDER) class-report --format $(or $(FORMAT),markdown) $(DIRS)
 
+classroom: ## a GitHub Classroom autograding workflow in .github/workflows/classroom.yml: make classroom [FORCE=1]
+	@$(LADDER) classroom $(if $(filter 1,$(FORCE)),--force)
+
 # make test is what must always pass, in under a minute on two cores. It
 # runs in two lanes side by side (make -j2), each using go test's own
 # parallelism: the references under -race, whose builds share nothing
@@ -165,7 +168,10 @@ else
 	@echo "no solutions/ here (a student copy): no benchmarks to run"
 endif
 
+# The Classroom workflow's Redis parts run here as on a runner, on
+# redis-servers of their own: redis-server is installed when missing.
 test-e2e: ## the ladder command end to end, in copies of the repository (slow; CI runs it)
+	@$(install_redis)
 	$(GO) test -count=1 ./harness/cmd/ladder/
 
 test-stubs: ## the untouched stubs compile, and every case fails as not implemented
@@ -231,8 +237,10 @@ peers-quick: ## the peers module: vet, the conformance tests, every benchmark on
 # when they end, pass or fail. make test runs the same spec on miniredis.
 # With REDIS_ADDR set, the spec also pauses a redis-server of its own.
 # with_redis runs the shell command $(1) with REDIS_ADDR set to a fresh
-# redis-server of its own, and stops that server afterwards, pass or fail.
-with_redis = command -v redis-server >/dev/null || (apt-get update && apt-get install -y redis-server); \
+# redis-server of its own, and stops that server afterwards, pass or fail;
+# install_redis installs the server alone.
+install_redis = command -v redis-server >/dev/null || (apt-get update && apt-get install -y redis-server)
+with_redis = $(install_redis); \
 	dir=$$(mktemp -d) && port=$$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo $$((20000 + $$$$ % 20000))) && \
 	trap 'kill $$(cat $$dir/redis.pid) 2>/dev/null; rm -rf $$dir' EXIT && \
 	redis-server --bind 127.0.0.1 --port $$port --save '' --appendonly no --daemonize yes --pidfile $$dir/redis.pid --dir $$dir --logfile $$dir/redis.log && \

@@ -330,7 +330,7 @@ func units(lvs []levels.Level) []unit {
 				out = append(out, u)
 			}
 			for _, n := range own {
-				out = append(out, unit{level: l, module: m, parts: []int{n}, run: partRun(n)})
+				out = append(out, unit{level: l, module: m, parts: []int{n}, run: partRun(n, false)})
 			}
 		}
 	}
@@ -469,9 +469,14 @@ func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []
 }
 
 // gradePart tests one part of a level, in the module that holds it, and
-// grades the level from that alone.
+// grades the level from that alone: the parts before it need not pass.
+// It plays what the whole level's run plays of that part: the part's
+// cases, and the fuzz seeds, whose failures count against the part of
+// the method that went wrong, except for a part about goroutines, which
+// is a unit of its own there too.
 func gradePart(ctx context.Context, root string, l levels.Level, part int) (levelGrade, error) {
-	u := unit{level: l, module: l.ModuleOf(part), parts: []int{part}, run: partRun(part)}
+	p, _ := l.Part(part)
+	u := unit{level: l, module: l.ModuleOf(part), parts: []int{part}, run: partRun(part, !p.Concurrent)}
 	pkgs, err := runAll(ctx, root, runsOf([]unit{u}))
 	if err != nil {
 		return levelGrade{}, err
@@ -479,9 +484,29 @@ func gradePart(ctx context.Context, root string, l levels.Level, part int) (leve
 	return gradeLevel(root, l, pkgs), nil
 }
 
-// partRun is the go test -run pattern for one part of every spec.
-func partRun(part int) string {
-	return fmt.Sprintf("^Test/^part_%d$", part)
+// partRun is the go test -run pattern that plays one part of every spec,
+// and the fuzz seeds too if fuzz is set. A spec runs a part's cases as
+// "TestX/part_6/…", and may run them again below a subtest of its own,
+// "TestX/on_127.0.0.1:6379/part_6/…" or "TestX/own_redis-server/part_8/…"
+// (level 8's Redis form): Go matches each slash-separated element of the
+// pattern against one level of a test's name, so the second and third
+// levels each take any name but another part's.
+func partRun(part int, fuzz bool) string {
+	top := "^Test"
+	if fuzz {
+		top = "^(Test|Fuzz)"
+	}
+	e := notOtherPart(part)
+	return top + "/" + e + "/" + e
+}
+
+// notOtherPart matches a subtest's name unless it is the name of a part
+// other than part: "part_2" for part 1. Go's regexps cannot say "not", so
+// it lists what such a name can be instead: part itself, a name that
+// strays from "part_" at some letter, or "part_" then something that is
+// not a number.
+func notOtherPart(part int) string {
+	return fmt.Sprintf(`^(part_%d$|[^p]|p[^a]|pa[^r]|par[^t]|part[^_]|part_$|part_[0-9]*[^0-9]|p$|pa$|par$|part$)`, part)
 }
 
 // cmdTest is ladder test N: the one command that grades a level.

@@ -55,6 +55,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdStudentCopy(root, args[1:], stdout, stderr)
 	case "class-report":
 		return cmdClassReport(root, args[1:], stdout, stderr)
+	case "classroom":
+		return cmdClassroom(root, args[1:], stdout, stderr)
 	case "interview":
 		return cmdInterview(root, args[1:], stdout, stderr)
 	case "debrief":

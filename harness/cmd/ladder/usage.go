@@ -55,6 +55,7 @@ var commands = []commandGroup{
 	{"For instructors:", []command{
 		{ladder: "student-copy DEST", make: "make student-copy DEST=dir", what: "the ladder without solutions/, to hand out"},
 		{ladder: "class-report [--format csv] DIR...", make: `make class-report DIRS="a b c" [FORMAT=csv]`, what: "every student's progress in one table"},
+		{ladder: "classroom [--force] [FILE]", make: "make classroom [FORCE=1]", what: "a GitHub Classroom workflow, one graded step per part, in .github/workflows/classroom.yml"},
 		{make: "make test-plots", what: "the pictures open in headless Chromium (installs it)", inCI: true, runs: []string{"chromium"}},
 	}},
 	{"For the repository:", []command{
