@@ -172,7 +172,7 @@ endif
 # redis-servers of their own: redis-server is installed when missing.
 test-e2e: ## the ladder command end to end, in copies of the repository (slow; CI runs it)
 	@$(install_redis)
-	$(GO) test -count=1 ./harness/cmd/ladder/
+	$(GO) test -count=1 -timeout 40m ./harness/cmd/ladder/
 
 test-stubs: ## the untouched stubs compile, and every case fails as not implemented
 	@$(LADDER) check-stubs
