@@ -443,8 +443,8 @@ func TestClassReportGradesWithTheInstructorsFiles(t *testing.T) {
 
 	out, code = runLadder(t, instructor, "class-report", "--cache", reportCache(), "--format", "csv", filepath.Join(class, "nobody"))
 	require.Equal(t, 0, code, out)
-	require.Equal(t, "student,level_1,level_2,level_3,level_4,level_5,level_6,level_7,level_8,last_level_done,note\n"+
-		"nobody,,,,,,,,,-,not a rateladder checkout\n", out)
+	require.Equal(t, "student,level_1,level_2,level_3,level_4,level_5,level_6,level_7,level_8,last_level_done,note,known_mistakes\n"+
+		"nobody,,,,,,,,,-,not a rateladder checkout,\n", out)
 }
 
 // initWrites is a student's stub whose init writes files where it can:
