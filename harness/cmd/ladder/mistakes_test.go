@@ -71,8 +71,9 @@ func TestEveryKnownMistakeIsNamed(t *testing.T) {
 //     and named as one of the two.
 //
 // A pair of mistakes in one program can fail other cases than either
-// alone; the union is the common case, and the level 2 spec checks real
-// pairs (TestTwoMistakesGetNoFalseName).
+// alone; the union is the common case. Real pairs are planted in level 2's
+// reference (TestPlantedMistakeIsNamed) and in the Redis form's mutants
+// (its spec's TestTwoMistakesGetNoFalseName).
 func TestMistakeNamingRates(t *testing.T) {
 	root := repoRoot(t)
 	type spec struct {
