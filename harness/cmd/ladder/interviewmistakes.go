@@ -82,3 +82,34 @@ func nameOfferedMistake(l levels.Level, s *state, asked int, stdout io.Writer) b
 	fmt.Fprintf(stdout, "\nYou are in a mock interview of level %d: this hint counts in its summary. make hint-%d gives the part's own hints.\n", l.Number, l.Number)
 	return true
 }
+
+// ownHints is the interview's hints of HINTS.md and the README, by part:
+// its hints but those that named a known mistake.
+func (r *interviewRun) ownHints() map[string]int {
+	out := map[string]int{}
+	for key, n := range r.Hints {
+		out[key] = n - r.Named[key]
+	}
+	return out
+}
+
+// checkNamed checks the known mistakes of a running interview's record:
+// each part the level's, the mistakes named no more than the hints
+// counted, and an offer of one of the level's parts.
+func checkNamed(l levels.Level, r *interviewRun) error {
+	for key, n := range r.Named {
+		p, ok := levelPart(l, key)
+		switch {
+		case !ok:
+			return damaged(fmt.Sprintf("the interview's named mistakes name part %q, which level %d does not have", key, l.Number))
+		case n < 0 || n > r.Hints[key]:
+			return damaged(fmt.Sprintf("the interview names %d known mistakes in part %d, of %d hints", n, p, r.Hints[key]))
+		}
+	}
+	if o := r.Offer; o != nil {
+		if _, ok := l.Part(o.Part); !ok {
+			return damaged(fmt.Sprintf("the interview offers a known mistake of part %d, which level %d does not have", o.Part, l.Number))
+		}
+	}
+	return nil
+}

@@ -77,3 +77,37 @@ func TestInterviewOffersTheKnownMistakeAsAHint(t *testing.T) {
 	require.NoError(t, sum.check())
 	checkKept(t, c.iv.root, sum)
 }
+
+// TestStateCountsANamedMistakeBesideTheHints: a part's every hint and a
+// named mistake is a record the ladder writes; more mistakes named than
+// hints counted, or an offer of a part the level lacks, is damaged.
+func TestStateCountsANamedMistakeBesideTheHints(t *testing.T) {
+	dir := copyLadder(t)
+	l, _ := levelNumbered(1)
+	hints, err := readHints(dir, l)
+	require.NoError(t, err)
+	all := len(withGuidance(dir, l, hints)[0].Hints)
+	run := func(hints, named int, offer int) *interviewRun {
+		r := &interviewRun{Level: 1, Part: 1, Until: time.Now().Add(time.Hour), PID: os.Getpid(),
+			Hints: map[string]int{"1": hints}, Named: map[string]int{"1": named}}
+		if offer != 0 {
+			r.Offer = &mistakeOffer{Part: offer, Line: "This is how a known mistake fails: x."}
+		}
+		return r
+	}
+	require.NoError(t, saveState(dir, state{Interview: run(all+1, 1, 1)}))
+	s, err := loadState(dir)
+	require.NoError(t, err, "every hint and one named mistake")
+	require.Equal(t, all+1, s.Interview.Hints["1"])
+	for what, r := range map[string]*interviewRun{
+		"more named than hints":  run(1, 2, 0),
+		"a hint too many":        run(all+2, 1, 0),
+		"an offer of no part":    run(1, 0, 9),
+		"a negative named count": run(1, -1, 0),
+	} {
+		require.NoError(t, saveState(dir, state{Interview: r}))
+		if _, err := loadState(dir); err == nil || !strings.Contains(err.Error(), "damaged") {
+			t.Errorf("%s: loadState = %v, want the state damaged", what, err)
+		}
+	}
+}
