@@ -83,7 +83,7 @@ func matchMistakes(root string, g *levelGrade) {
 // mistakeLine is the one line the grader writes under a part's first
 // failing case when its failing cases match a known mistake clearly, or ""
 // when they do not. Interview mode withholds it (levelGrade.HideMistakes)
-// and can offer it as a hint.
+// and offers it as a hint instead (interviewmistakes.go).
 func mistakeLine(p partGrade) string {
 	if p.Match == nil || p.Match.Best < 0 {
 		return ""

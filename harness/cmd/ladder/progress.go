@@ -34,8 +34,8 @@ type partReport struct {
 	Cases  int    `json:"cases"`
 	Passed int    `json:"passed"`
 	Done   bool   `json:"done"`
-	// KnownMistake names the known mistake whose failing cases this
-	// part's match (see mistakes.go): one, or several that fail alike.
+	// KnownMistake names the known mistake that fails the cases this part
+	// fails (see mistakes.go): one, or several that fail alike.
 	KnownMistake []string `json:"known_mistake,omitempty"`
 }
 
