@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // TestClassReportNamesKnownMistakes grades three students of level 2 as the
@@ -18,21 +16,7 @@ import (
 // knows: the report names the slip for the three, in one line under the
 // Markdown table and in a CSV column, and nothing for the fourth.
 func TestClassReportNamesKnownMistakes(t *testing.T) {
-	root := repoRoot(t)
-	l, err := levels.Find("2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const inclusive = "inclusive boundary: still refuses at exactly one interval"
-	var fails []string
-	for _, k := range knownMistakes(root, l).Mistakes {
-		if k.Name == inclusive {
-			fails = k.Fails[1]
-		}
-	}
-	if len(fails) == 0 {
-		t.Fatalf("level 2's table has no mistake %q", inclusive)
-	}
+	root, l, fails := boundarySlip(t)
 	slip := report([]levelGrade{learnerFailing(t, root, l, 1, fails)}).Levels
 	unknown := report([]levelGrade{learnerFailing(t, root, l, 1, fails[:1])}).Levels
 	if got, want := studentMistakes(slip), []partMistake{{Level: 2, Part: 1, Names: []string{"inclusive boundary"}}}; !cmp.Equal(got, want) {

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // TestInterviewOffersTheKnownMistakeAsAHint: in an interview, code that
@@ -18,17 +16,7 @@ import (
 // and counts it as one hint, the next make hint-2 is HINTS.md's first, and
 // a run that fails the same way again offers nothing more.
 func TestInterviewOffersTheKnownMistakeAsAHint(t *testing.T) {
-	root := repoRoot(t)
-	l, err := levels.Find("2")
-	require.NoError(t, err)
-	const inclusive = "inclusive boundary: still refuses at exactly one interval"
-	var fails []string
-	for _, k := range knownMistakes(root, l).Mistakes {
-		if k.Name == inclusive {
-			fails = k.Fails[1]
-		}
-	}
-	require.NotEmpty(t, fails, "level 2's table has no mistake %q", inclusive)
+	root, l, fails := boundarySlip(t)
 
 	var out bytes.Buffer
 	c := fakeInterview(t, "2", &out)

@@ -138,24 +138,31 @@ func TestMistakeNamingRates(t *testing.T) {
 	}
 }
 
-// TestGradeNamesTheMistake: the line under the first failing case, its
-// absence in interview grading, and --all's list of close matches.
-func TestGradeNamesTheMistake(t *testing.T) {
+// inclusive is level 2's boundary slip, the known mistake the tests plant.
+const inclusive = "inclusive boundary: still refuses at exactly one interval"
+
+// boundarySlip returns the repository's root, level 2, and the cases of
+// part 1 that the boundary slip fails, from level 2's table.
+func boundarySlip(t *testing.T) (string, levels.Level, []string) {
+	t.Helper()
 	root := repoRoot(t)
 	l, err := levels.Find("2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	const inclusive = "inclusive boundary: still refuses at exactly one interval"
-	var fails []string
 	for _, k := range knownMistakes(root, l).Mistakes {
 		if k.Name == inclusive {
-			fails = k.Fails[1]
+			return root, l, k.Fails[1]
 		}
 	}
-	if len(fails) == 0 {
-		t.Fatalf("level 2's table has no mistake %q", inclusive)
-	}
+	t.Fatalf("level 2's table has no mistake %q", inclusive)
+	return "", l, nil
+}
+
+// TestGradeNamesTheMistake: the line under the first failing case, its
+// absence in interview grading, and --all's list of close matches.
+func TestGradeNamesTheMistake(t *testing.T) {
+	root, l, fails := boundarySlip(t)
 	g := learnerFailing(t, root, l, 1, fails)
 	var b strings.Builder
 	writeGrade(&b, g, 0, false)
