@@ -15,7 +15,7 @@ func TestMatchRule(t *testing.T) {
 		{Part: 1, Name: "c", Fails: map[int][]string{1: {"1", "2", "3", "4"}}},
 		{Part: 2, Name: "d", Fails: map[int][]string{2: {"x"}}},
 		{Part: 2, Name: "e", Fails: map[int][]string{2: {"x"}}},
-	}}
+	}, Blind: map[int][]string{1: {"blind"}}}
 	for _, tc := range []struct {
 		what    string
 		part    int
@@ -31,6 +31,9 @@ func TestMatchRule(t *testing.T) {
 		{"d and e fail the same way: both named", 2, []string{"x"}, []string{"d", "e"}},
 		{"only the part's own mistakes count", 2, []string{"1", "2", "3", "4", "5"}, nil},
 		{"nothing failing", 1, nil, nil},
+		{"a blind case is left out: the exact set of a", 1, []string{"1", "2", "3", "4", "5", "blind"}, []string{"a"}},
+		{"only blind cases: nothing to compare", 1, []string{"blind"}, nil},
+		{"blind in part 1 only", 2, []string{"x", "blind"}, nil},
 	} {
 		got := table.Match(tc.part, tc.failing).Named()
 		if diff := cmp.Diff(tc.want, got); diff != "" {

@@ -135,6 +135,9 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 	// each one counts in the interview's summary, in the part it is of.
 	iv := s.Interview
 	interviewing := iv.running(l.Number, time.Now())
+	if interviewing && nameOfferedMistake(l, &s, *asked, stdout) {
+		return saveHints(root, s, stderr)
+	}
 	part := *asked
 	switch {
 	case part != 0:
@@ -161,7 +164,7 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	seen := s.HintsSeen[key][pkey]
 	if interviewing {
-		seen = iv.Hints[pkey]
+		seen = max(0, iv.Hints[pkey]-iv.Named[pkey]) // a named mistake is no hint of HINTS.md
 	}
 	if seen >= len(p.Hints) {
 		fmt.Fprintf(stdout, "You have seen all %s of level %d, part %d. make hints-%d shows them again; %s\n",

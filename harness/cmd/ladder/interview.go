@@ -65,6 +65,11 @@ type interviewRun struct {
 	PID int `json:"pid,omitempty"`
 	// Hints counts the hints asked for, by part.
 	Hints map[string]int `json:"hints,omitempty"`
+	// Offer, Named and NamedLines are the known mistakes offered as hints
+	// (see interviewmistakes.go).
+	Offer      *mistakeOffer  `json:"offer,omitempty"`
+	Named      map[string]int `json:"named,omitempty"`
+	NamedLines []string       `json:"named_lines,omitempty"`
 }
 
 // running reports whether r is an interview of level n that is still on:
@@ -111,6 +116,8 @@ type interviewSummary struct {
 	// from before scopes were kept).
 	InScope int `json:"in_scope,omitempty"`
 	Offered int `json:"offered,omitempty"`
+	// MistakesNamed counts the hints, of Hints, that named a known mistake.
+	MistakesNamed int `json:"mistakes_named,omitempty"`
 }
 
 // offered is how many parts the interview asks, in-scope and stretch.
@@ -186,6 +193,10 @@ type interview struct {
 	said     bool   // whether the last checkClock printed a warning
 	seen     string // the level's files as the last run saw them (see snapshot)
 	sum      interviewSummary
+
+	// mistakeOffered says the last run's failing cases match a known
+	// mistake, which make hint-N names: the status line says so.
+	mistakeOffered bool
 }
 
 func (iv *interview) dir() string { return filepath.Join(iv.root, iv.level.Dir) }
@@ -523,6 +534,8 @@ func (iv *interview) testRun() string {
 		return iv.afterRun()
 	}
 	g = partsUpTo(g, p.Number)
+	g.HideMistakes = true // offered as a hint instead, below
+	iv.offerMistake(g)
 	broke := iv.regressions(g)
 	for _, line := range broke {
 		fmt.Fprintln(iv.out, iv.st.paint("31", line))
@@ -686,8 +699,12 @@ func (iv *interview) statusLine(now time.Time) {
 	if iv.offered > 0 {
 		asked = iv.offered // the take-home parts are never asked
 	}
-	fmt.Fprintln(iv.out, iv.st.paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s]",
-		iv.level.Number, p.Number, asked, timeLeft(iv.deadline.Sub(now)))))
+	offer := ""
+	if iv.mistakeOffered {
+		offer = fmt.Sprintf(" · a known mistake matches your failure: make hint-%d names it", iv.level.Number)
+	}
+	fmt.Fprintln(iv.out, iv.st.paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s%s]",
+		iv.level.Number, p.Number, asked, timeLeft(iv.deadline.Sub(now)), offer)))
 }
 
 // timeLeft says how many whole minutes are left, rounded down: the clock
@@ -719,6 +736,7 @@ func (iv *interview) finish(end string) (interviewSummary, error) {
 				p := &iv.sum.Parts[i]
 				p.Hints = r.Hints[strconv.Itoa(p.Number)]
 				iv.sum.Hints += p.Hints
+				iv.sum.MistakesNamed += min(r.Named[strconv.Itoa(p.Number)], p.Hints)
 			}
 		}
 		s.Interview = nil
@@ -806,7 +824,11 @@ func writeSummary(w io.Writer, s interviewSummary) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Parts passed: %d of %d.\n", len(passed), len(s.Parts))
 	fmt.Fprintf(w, "Passed on the first run: %s.\n", partList(first))
-	fmt.Fprintf(w, "Hints asked for (make hint-%d during the interview): %d.\n", s.Level, s.Hints)
+	named := ""
+	if s.MistakesNamed > 0 {
+		named = fmt.Sprintf(", %d of them naming a known mistake", s.MistakesNamed)
+	}
+	fmt.Fprintf(w, "Hints asked for (make hint-%d during the interview): %d%s.\n", s.Level, s.Hints, named)
 	fmt.Fprintf(w, "Parts not reached: %s.\n", partList(notReached))
 	if !s.FreshStub {
 		fmt.Fprintln(w, "It started from code already written, not from a fresh stub.")
@@ -950,6 +972,8 @@ func (s interviewSummary) check() error {
 		return fmt.Errorf("%ds elapsed of a %ds budget", s.ElapsedSeconds, s.BudgetSeconds)
 	case s.Hints < 0:
 		return fmt.Errorf("%d hints", s.Hints)
+	case s.MistakesNamed < 0 || s.MistakesNamed > s.Hints:
+		return fmt.Errorf("%d known mistakes named of %d hints", s.MistakesNamed, s.Hints)
 	case s.InScope < 0 || s.Offered < 0 || s.InScope > s.offered():
 		return fmt.Errorf("%d parts in scope and %d offered", s.InScope, s.Offered)
 	}

@@ -30,15 +30,24 @@ func knownMistakes(root string, l levels.Level) timeline.Mistakes {
 			continue
 		}
 		out.Mistakes = append(out.Mistakes, t.Mistakes...)
+		for part, cases := range t.Blind { // each module has parts of its own
+			if out.Blind == nil {
+				out.Blind = map[int][]string{}
+			}
+			out.Blind[part] = append(out.Blind[part], cases...)
+		}
 	}
 	return out
 }
 
 // comparable returns the spec cases of a part that is not done that the
 // learner's code fails, and whether they say all there is to say: every
-// case of the part reported, none is still to write, nothing blocked it.
+// case of the part reported but those that need a real redis-server,
+// none is still to write, nothing blocked it.
 func comparable(p partGrade) ([]string, bool) {
-	if p.Done || !p.Ran || len(p.Blocked) > 0 || p.Reported < p.Total {
+	// A case that waits for a real redis-server is one the table does not
+	// know either (it is blind there): its absence changes nothing.
+	if p.Done || !p.Ran || len(p.Blocked) > 0 || p.Reported+len(p.NeedServer) < p.Total {
 		return nil, false
 	}
 	var failing []string
@@ -74,7 +83,7 @@ func matchMistakes(root string, g *levelGrade) {
 // mistakeLine is the one line the grader writes under a part's first
 // failing case when its failing cases match a known mistake clearly, or ""
 // when they do not. Interview mode withholds it (levelGrade.HideMistakes)
-// and can offer it as a hint.
+// and offers it as a hint instead (interviewmistakes.go).
 func mistakeLine(p partGrade) string {
 	if p.Match == nil || p.Match.Best < 0 {
 		return ""
@@ -114,4 +123,13 @@ func closeMatches(p partGrade) []string {
 		}
 	}
 	return out
+}
+
+// named is the names of the known mistakes the part's failing cases match
+// clearly, or nil.
+func (p partGrade) named() []string {
+	if p.Match == nil {
+		return nil
+	}
+	return p.Match.Named()
 }

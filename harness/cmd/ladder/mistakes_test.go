@@ -39,14 +39,17 @@ func learnerFailing(t *testing.T, root string, l levels.Level, part int, failing
 
 // TestEveryKnownMistakeIsNamed feeds each mutant's failing cases, in each
 // part it fails, to the grader, which must name it in the line under the
-// first failing case.
+// first failing case: every spec of every level, level 8's Redis form too.
 func TestEveryKnownMistakeIsNamed(t *testing.T) {
 	root := repoRoot(t)
 	for _, l := range levels.All {
-		table := knownMistakes(root, l)
-		if len(table.Mistakes) == 0 {
-			t.Errorf("level %d: no table of known mistakes in its specs' %s", l.Number, timeline.MistakesFile)
+		for _, m := range l.Modules {
+			path := filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), timeline.MistakesFile)
+			if _, err := timeline.ReadMistakes(path); err != nil {
+				t.Errorf("level %d: no table of known mistakes in the spec of parts %v: %v", l.Number, l.PartsOf(m), err)
+			}
 		}
+		table := knownMistakes(root, l)
 		for _, k := range table.Mistakes {
 			for part, fails := range k.Fails {
 				g := learnerFailing(t, root, l, part, fails)
@@ -68,12 +71,29 @@ func TestEveryKnownMistakeIsNamed(t *testing.T) {
 //     and named as one of the two.
 //
 // A pair of mistakes in one program can fail other cases than either
-// alone; the union is the common case, and the level 2 spec checks real
-// pairs (TestTwoMistakesGetNoFalseName).
+// alone; the union is the common case. Real pairs are planted in level 2's
+// reference (TestPlantedMistakeIsNamed) and in the Redis form's mutants
+// (its spec's TestTwoMistakesGetNoFalseName).
 func TestMistakeNamingRates(t *testing.T) {
 	root := repoRoot(t)
+	type spec struct {
+		name  string
+		table timeline.Mistakes
+	}
+	var specs []spec
 	for _, l := range levels.All {
-		table := knownMistakes(root, l)
+		for _, m := range l.Modules {
+			dir := l.SpecDir(m)
+			table, err := timeline.ReadMistakes(filepath.Join(root, filepath.FromSlash(dir), timeline.MistakesFile))
+			if err != nil {
+				t.Errorf("level %d: %v", l.Number, err)
+				continue
+			}
+			specs = append(specs, spec{dir, table})
+		}
+	}
+	for _, sp := range specs {
+		table, name := sp.table, sp.name
 		var alone, aloneRight, unknown, unknownNamed, unknownTwin, pairs, pairsNamed, pairsRight, pairsWrong int
 		for i, k := range table.Mistakes {
 			fails := k.Fails[k.Part]
@@ -89,7 +109,7 @@ func TestMistakeNamingRates(t *testing.T) {
 				} else {
 					unknownNamed++
 				}
-				t.Logf("level %d: unknown %q is named %q (overlap %.2f)", l.Number, k.Name, got.Named(), got.Candidates[got.Best].Overlap)
+				t.Logf("%s: unknown %q is named %q (overlap %.2f)", name, k.Name, got.Named(), got.Candidates[got.Best].Overlap)
 			}
 			for _, o := range table.Mistakes[i+1:] {
 				if o.Part != k.Part {
@@ -106,36 +126,43 @@ func TestMistakeNamingRates(t *testing.T) {
 				default:
 					pairsNamed++
 					pairsWrong++
-					t.Logf("level %d: %q + %q is named %q", l.Number, k.Name, o.Name, got.Named())
+					t.Logf("%s: %q + %q is named %q", name, k.Name, o.Name, got.Named())
 				}
 			}
 		}
-		t.Logf("level %d: alone %d/%d named right; unknown (left out of the table) %d/%d named by a twin that fails the same cases, %d/%d by a near one; pairs of one part %d: %d named, %d of them right, %d wrong",
-			l.Number, aloneRight, alone, unknownTwin, unknown, unknownNamed, unknown, pairs, pairsNamed, pairsRight, pairsWrong)
+		t.Logf("%s: alone %d/%d named right; unknown (left out of the table) %d/%d named by a twin that fails the same cases, %d/%d by a near one; pairs of one part %d: %d named, %d of them right, %d wrong",
+			name, aloneRight, alone, unknownTwin, unknown, unknownNamed, unknown, pairs, pairsNamed, pairsRight, pairsWrong)
 		if aloneRight != alone {
-			t.Errorf("level %d: %d of %d mistakes alone are not named right", l.Number, alone-aloneRight, alone)
+			t.Errorf("%s: %d of %d mistakes alone are not named right", name, alone-aloneRight, alone)
 		}
 	}
 }
 
-// TestGradeNamesTheMistake: the line under the first failing case, its
-// absence in interview grading, and --all's list of close matches.
-func TestGradeNamesTheMistake(t *testing.T) {
+// inclusive is level 2's boundary slip, the known mistake the tests plant.
+const inclusive = "inclusive boundary: still refuses at exactly one interval"
+
+// boundarySlip returns the repository's root, level 2, and the cases of
+// part 1 that the boundary slip fails, from level 2's table.
+func boundarySlip(t *testing.T) (string, levels.Level, []string) {
+	t.Helper()
 	root := repoRoot(t)
 	l, err := levels.Find("2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	const inclusive = "inclusive boundary: still refuses at exactly one interval"
-	var fails []string
 	for _, k := range knownMistakes(root, l).Mistakes {
 		if k.Name == inclusive {
-			fails = k.Fails[1]
+			return root, l, k.Fails[1]
 		}
 	}
-	if len(fails) == 0 {
-		t.Fatalf("level 2's table has no mistake %q", inclusive)
-	}
+	t.Fatalf("level 2's table has no mistake %q", inclusive)
+	return "", l, nil
+}
+
+// TestGradeNamesTheMistake: the line under the first failing case, its
+// absence in interview grading, and --all's list of close matches.
+func TestGradeNamesTheMistake(t *testing.T) {
+	root, l, fails := boundarySlip(t)
 	g := learnerFailing(t, root, l, 1, fails)
 	var b strings.Builder
 	writeGrade(&b, g, 0, false)
@@ -213,5 +240,31 @@ func TestPlantedMistakeIsNamed(t *testing.T) {
 				t.Errorf("ladder test 2 does not say %q:\n%s", tc.want, out)
 			}
 		})
+	}
+}
+
+// TestPlantedRedisMistakeIsNamed plants a mistake of the Redis spec's table
+// into a copy of level 8's references: the script stores its keys without
+// a TTL. The grader must name "keys without a TTL" under part 7's first
+// failing case, from the table of the level's second module.
+func TestPlantedRedisMistakeIsNamed(t *testing.T) {
+	bin := needLadder(t)
+	dir := copyRepo(t, "ladder/08-group-throttle")
+	useReference(t, dir, "08-group-throttle")
+	ref := filepath.Join(repoRoot(t), "solutions", "08-group-throttle", "redisthrottle")
+	form := filepath.Join(dir, "ladder", "08-group-throttle", "redisthrottle")
+	for _, f := range []string{"redisthrottle.go", "decide.lua"} {
+		copyTree(t, filepath.Join(ref, f), filepath.Join(form, f))
+	}
+	edit(t, filepath.Join(form, "redisthrottle.go"),
+		`"github.com/rateladder/rateladder/solutions/08-group-throttle"`, `"github.com/rateladder/rateladder/ladder/08-group-throttle"`)
+	edit(t, filepath.Join(form, "decide.lua"),
+		"redis.call('SET', key, value, 'PX', max(minttl, ceildiv(ns, 1000000) + 1))", "redis.call('SET', key, value)")
+	out, code := runIn(t, dir, bin, "test", "--part", "7", "8")
+	if code == 0 {
+		t.Fatalf("ladder test --part 7 8 passes with the mistake planted:\n%s", out)
+	}
+	if want := "\n  This is how a known mistake fails: keys without a TTL."; !strings.Contains(out, want) {
+		t.Errorf("ladder test --part 7 8 does not say %q:\n%s", want, out)
 	}
 }

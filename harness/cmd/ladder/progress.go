@@ -34,6 +34,9 @@ type partReport struct {
 	Cases  int    `json:"cases"`
 	Passed int    `json:"passed"`
 	Done   bool   `json:"done"`
+	// KnownMistake names the known mistake that fails the cases this part
+	// fails (see mistakes.go): one, or several that fail alike.
+	KnownMistake []string `json:"known_mistake,omitempty"`
 }
 
 // ladderReport is the whole ladder, as make progress prints it and as
@@ -55,7 +58,8 @@ func report(grades []levelGrade) ladderReport {
 			lr.Problems = append(lr.Problems, u+": its tests did not report through the ladder's runner (were its _test.go files changed?)")
 		}
 		for _, p := range g.Parts {
-			lr.Parts = append(lr.Parts, partReport{Number: p.Number, Title: p.Title, Cases: p.Total, Passed: p.Passed, Done: p.Done})
+			lr.Parts = append(lr.Parts, partReport{Number: p.Number, Title: p.Title, Cases: p.Total, Passed: p.Passed, Done: p.Done,
+				KnownMistake: p.named()})
 		}
 		lr.Why = firstFailure(g)
 		rep.Levels = append(rep.Levels, lr)

@@ -108,7 +108,10 @@ func loadState(root string) (state, error) {
 		if _, ok := l.Part(iv.Part); !ok {
 			return s, damaged(fmt.Sprintf("the interview is on part %d of level %d, which it does not have", iv.Part, l.Number))
 		}
-		if err := checkCounts(root, l, "the interview's hints", iv.Hints, true); err != nil {
+		if err := checkNamed(l, iv); err != nil {
+			return s, err
+		}
+		if err := checkCounts(root, l, "the interview's hints", iv.ownHints(), true); err != nil {
 			return s, err
 		}
 		s.Interview = iv

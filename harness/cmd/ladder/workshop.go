@@ -886,6 +886,7 @@ func writeClassMarkdown(w io.Writer, results []studentResult) {
 		row := classRow(r)
 		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 	}
+	writeClassMistakes(w, results)
 }
 
 func writeClassCSV(w io.Writer, results []studentResult) {
@@ -894,9 +895,9 @@ func writeClassCSV(w io.Writer, results []studentResult) {
 	for n := 1; n <= len(levels.All); n++ {
 		header = append(header, fmt.Sprintf("level_%d", n))
 	}
-	cw.Write(append(header, "last_level_done", "note"))
+	cw.Write(append(header, "last_level_done", "note", "known_mistakes"))
 	for _, r := range results {
-		cw.Write(classRow(r))
+		cw.Write(append(classRow(r), mistakesCell(r.Levels)))
 	}
 	cw.Flush()
 }

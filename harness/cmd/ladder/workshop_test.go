@@ -466,13 +466,16 @@ func TestClassReportGradesWithTheInstructorsFiles(t *testing.T) {
 		"|---|---|---|---|---|---|---|---|---|---|---|\n" +
 		"| bob | 1/2 |  |  |  |  |  |  |  | - |  |\n" +
 		carol + "\n" +
-		"| dave | 0/2 |  |  |  |  |  |  |  | - | tests edited: graded with the original tests (ladder/01-hit-counter/hitcounter_test.go) |\n"
+		"| dave | 0/2 |  |  |  |  |  |  |  | - | tests edited: graded with the original tests (ladder/01-hit-counter/hitcounter_test.go) |\n" +
+		// bob's part 2 fails as the mutant that re-slices its queue.
+		"\nKnown mistakes (a failing part whose cases fail the way a known mistake does), the most made first:\n\n" +
+		"- level 1 part 2 \"right answers, but a re-slicing queue that reallocates\": 1 student (bob)\n"
 	require.Equal(t, want, out)
 
 	out, code = runLadder(t, instructor, "class-report", "--cache", reportCache(), "--format", "csv", filepath.Join(class, "nobody"))
 	require.Equal(t, 0, code, out)
-	require.Equal(t, "student,level_1,level_2,level_3,level_4,level_5,level_6,level_7,level_8,last_level_done,note\n"+
-		"nobody,,,,,,,,,-,not a rateladder checkout\n", out)
+	require.Equal(t, "student,level_1,level_2,level_3,level_4,level_5,level_6,level_7,level_8,last_level_done,note,known_mistakes\n"+
+		"nobody,,,,,,,,,-,not a rateladder checkout,\n", out)
 }
 
 // initWrites is a student's stub whose init writes files where it can:

@@ -28,6 +28,7 @@ type redisBugs struct {
 	timeTrip  bool // reads the server's TIME in a round trip of its own, before the script
 	evalEach  bool // sends the script's source with EVAL on every call
 	noEscape  bool // escapes braces in names, but not its escape character '%'
+	luaTime   bool // passes the time as one Lua number: near 2262 a double holds only multiples of 2,048ns
 
 	noReloadLoaded bool // noReload's state: the script was loaded once
 }
@@ -38,21 +39,31 @@ if ARGV[2] == 'time' then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1e9 + tonumber(t[2]) * 1e3
 end
+-- The window of limit i, and the time left to its end: given by the
+-- caller, who divides int64 time exactly, or divided here in doubles.
+local function window(i, per)
+  if ARGV[2] == 'given' then
+    local j = 4 + 2 * #KEYS + 2 * i
+    return tonumber(ARGV[j - 1]), tonumber(ARGV[j])
+  end
+  local w = math.floor(now / per)
+  return w, (w + 1) * per - now
+end
 local charge, force = ARGV[4] ~= '0', ARGV[4] == '2'
 local room, ends = math.huge, 0
 for i, key in ipairs(KEYS) do
   local req, per = tonumber(ARGV[3 + 2 * i]), tonumber(ARGV[4 + 2 * i])
-  local w = math.floor(now / per)
+  local w, left = window(i, per)
   local v = redis.call('HMGET', key, 'w', 'c')
   local c = 0
   if tonumber(v[1]) == w then c = tonumber(v[2]) end
   room = math.min(room, req - c)
-  ends = math.max(ends, (w + 1) * per - now)
+  ends = math.max(ends, left)
 end
 if not force and (n > room or not charge) then return {0, math.max(room, 0), ends} end
 for i, key in ipairs(KEYS) do
   local per = tonumber(ARGV[4 + 2 * i])
-  local w = math.floor(now / per)
+  local w = window(i, per)
   local v = redis.call('HMGET', key, 'w', 'c')
   local c = 0
   if tonumber(v[1]) == w then c = tonumber(v[2]) end
@@ -129,9 +140,12 @@ func (m *redisMutant) decide(ctx context.Context, client string, n int) (limits.
 		keys = []string{m.o.prefix + "{g" + esc.Replace(g.Name) + "}c" + esc.Replace(client)}
 	}
 	var now any = "time" // the script reads TIME
+	var nowNs int64      // the time, when the script is given each window
 	switch {
-	case m.o.clk != nil:
+	case m.o.clk != nil && m.bugs.luaTime:
 		now = m.o.clk.Now().UnixNano()
+	case m.o.clk != nil:
+		now, nowNs = "given", m.o.clk.Now().UnixNano()
 	case m.bugs.timeTrip:
 		t, err := m.rdb.Time(ctx).Result()
 		if err != nil {
@@ -153,6 +167,12 @@ func (m *redisMutant) decide(ctx context.Context, client string, n int) (limits.
 			keys = append(keys, m.o.prefix+"{g"+esc.Replace(g.Name)+"}")
 		}
 		args = append(args, g.Limit.Requests, int64(g.Limit.Per))
+	}
+	if now == "given" {
+		for i, end := 5, len(args); i < end; i += 2 {
+			w, left := windowOf(nowNs, args[i].(int64))
+			args = append(args, w, left)
+		}
 	}
 	run := func(args []any) ([]int64, error) {
 		if m.bugs.noReload {
@@ -188,6 +208,16 @@ func (m *redisMutant) decide(ctx context.Context, client string, n int) (limits.
 	return m.decision(run(args))
 }
 
+// windowOf is the fixed window of length per that holds now, counted from
+// the epoch, and the time left to its end, in exact int64 arithmetic.
+func windowOf(now, per int64) (w, left int64) {
+	w = now / per
+	if now%per < 0 {
+		w-- // division truncates toward zero; windows start at multiples of per
+	}
+	return w, per - (now - w*per)
+}
+
 func (m *redisMutant) decision(res []int64, err error) (limits.Decision, error) {
 	if err != nil {
 		if !m.bugs.noFailure && m.o.failOpen {
@@ -212,34 +242,36 @@ func withRedisBugs(b redisBugs) redisCtor {
 	}
 }
 
+// redisMutants are the wrong Redis throttlers, each with the part and the
+// case meant to catch it. TestMistakesTableIsCurrent records what each one
+// fails, for the grader to name.
+var redisMutants = []struct {
+	name string
+	part int
+	cas  string // the case meant to catch it
+	bugs redisBugs
+}{
+	{"check, then charge in a second round trip", 6, "one round trip per decision", redisBugs{twoTrips: true}},
+	{"check, then charge in a second round trip, under concurrency", 6, "8 goroutines and 4 throttlers share one limit exactly, fixed window", redisBugs{twoTrips: true}},
+	{"EVALSHA without reloading after NOSCRIPT", 6, "a SCRIPT FLUSH is recovered without losing state", redisBugs{noReload: true}},
+	{"keys without a TTL", 7, "every key has a TTL", redisBugs{noTTL: true}},
+	{"a client's and its group's keys in different slots", 7, "all keys of one decision share a hash tag", redisBugs{noHashTag: true}},
+	{"names pasted into keys", 7, "client IDs are data: braces, colons, newlines and every byte", redisBugs{rawKeys: true}},
+	{"FailOpen ignored", 8, "FailOpen allows when Redis cannot decide", redisBugs{noFailure: true}},
+	{"FailClosed ignored", 8, "FailClosed denies with its RetryAfter when Redis cannot decide", redisBugs{noFailure: true}},
+	{"the time as one Lua number", 6, "up to the last instant of int64 time, in 2262, fixed window", redisBugs{luaTime: true}},
+	{"TIME read in a round trip of its own", 6, "one round trip per decision, on the server's time", redisBugs{timeTrip: true}},
+	{"EVAL with the whole script on every call", 6, "the script is sent once, then called by its SHA1", redisBugs{evalEach: true}},
+	{"the escape character left as it is: a}b and a%7Db share a key", 7, "client IDs are data: braces, colons, newlines and every byte", redisBugs{noEscape: true}},
+	{"WithTimeout ignored", 8, "a call without a deadline of its own ends at WithTimeout", redisBugs{noTimeout: true}},
+	{"the context's deadline left to go-redis", 8, "a default go-redis client: the context's deadline still holds", redisBugs{trustCtx: true}},
+}
+
 func TestRedisSpecCatchesMutants(t *testing.T) {
 	b := miniBackend(t)
 	quietRedis()
 	patientCases(t)
-	mutants := []struct {
-		name string
-		part int
-		cas  string // the case meant to catch it
-		bugs redisBugs
-	}{
-		{"check, then charge in a second round trip", 6, "one round trip per decision", redisBugs{twoTrips: true}},
-		{"check, then charge in a second round trip, under concurrency", 6, "8 goroutines and 4 throttlers share one limit exactly, fixed window", redisBugs{twoTrips: true}},
-		{"EVALSHA without reloading after NOSCRIPT", 6, "a SCRIPT FLUSH is recovered without losing state", redisBugs{noReload: true}},
-		{"keys without a TTL", 7, "every key has a TTL", redisBugs{noTTL: true}},
-		{"a client's and its group's keys in different slots", 7, "all keys of one decision share a hash tag", redisBugs{noHashTag: true}},
-		{"names pasted into keys", 7, "client IDs are data: braces, colons, newlines and every byte", redisBugs{rawKeys: true}},
-		{"FailOpen ignored", 8, "FailOpen allows when Redis cannot decide", redisBugs{noFailure: true}},
-		{"FailClosed ignored", 8, "FailClosed denies with its RetryAfter when Redis cannot decide", redisBugs{noFailure: true}},
-		// Every mutant passes UnixNano as one Lua number: near 2262 a
-		// double holds only multiples of 2,048ns.
-		{"the time as one Lua number", 6, "up to the last instant of int64 time, in 2262, fixed window", redisBugs{}},
-		{"TIME read in a round trip of its own", 6, "one round trip per decision, on the server's time", redisBugs{timeTrip: true}},
-		{"EVAL with the whole script on every call", 6, "the script is sent once, then called by its SHA1", redisBugs{evalEach: true}},
-		{"the escape character left as it is: a}b and a%7Db share a key", 7, "client IDs are data: braces, colons, newlines and every byte", redisBugs{noEscape: true}},
-		{"WithTimeout ignored", 8, "a call without a deadline of its own ends at WithTimeout", redisBugs{noTimeout: true}},
-		{"the context's deadline left to go-redis", 8, "a default go-redis client: the context's deadline still holds", redisBugs{trustCtx: true}},
-	}
-	for _, m := range mutants {
+	for _, m := range redisMutants {
 		t.Run(m.name, func(t *testing.T) {
 			var target []timeline.Case[Throttler]
 			for _, c := range redisCases(withRedisBugs(m.bugs), b) {
