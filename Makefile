@@ -94,7 +94,14 @@ student-copy: ## a copy without solutions/ to hand out: make student-copy DEST=d
 	@if [ -z "$(DEST)" ]; then echo "usage: make student-copy DEST=dir"; exit 2; fi
 	@$(LADDER) student-copy "$(DEST)"
 
+# The class report runs each student's code in a sandbox made by
+# bubblewrap (bwrap, Linux): Debian's package, installed here when missing
+# (as root). Without it, the report refuses and says what to do.
+need_bwrap = if [ "$$(uname)" = Linux ] && ! command -v bwrap >/dev/null; then \
+	(apt-get update && apt-get install -y bubblewrap) || echo "could not install bubblewrap (the class report's sandbox)"; fi
+
 class-report: ## one table for a class: make class-report DIRS="a b c" [FORMAT=csv]
+	@$(need_bwrap)
 	@$(LADDER) class-report --format $(or $(FORMAT),markdown) $(DIRS)
 
 # make test is what must always pass, in under a minute on two cores. It
@@ -158,8 +165,11 @@ else
 	@echo "no solutions/ here (a student copy): no benchmarks to run"
 endif
 
+# LADDER_E2E=1: a test that needs the class report's sandbox fails when
+# there is none, rather than skip.
 test-e2e: ## the ladder command end to end, in copies of the repository (slow; CI runs it)
-	$(GO) test -count=1 ./harness/cmd/ladder/
+	@$(need_bwrap)
+	LADDER_E2E=1 $(GO) test -count=1 ./harness/cmd/ladder/
 
 test-stubs: ## the untouched stubs compile, and every case fails as not implemented
 	@$(LADDER) check-stubs
