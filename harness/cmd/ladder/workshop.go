@@ -588,7 +588,7 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 			return nil, err
 		}
 	}
-	var testsEdited, sharedEdited, symlinks []string
+	var testsEdited, sharedEdited, symlinks, notGraded []string
 	for _, l := range p.levels {
 		levelDir := ""
 		var info fs.FileInfo
@@ -648,6 +648,10 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 				if err != nil {
 					return err
 				}
+				if foreignCode(n, data) {
+					notGraded = append(notGraded, n)
+					return nil
+				}
 				return write(n, data)
 			}
 			return nil
@@ -688,6 +692,9 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 	if len(symlinks) > 0 {
 		notes = append(notes, "symlinks ignored ("+someNames(symlinks)+")")
 	}
+	if len(notGraded) > 0 {
+		notes = append(notes, "cgo, C and assembly not graded ("+someNames(notGraded)+")")
+	}
 	return notes, nil
 }
 
@@ -712,6 +719,29 @@ func ownFile(dir, p string) bool {
 		}
 	}
 	return true
+}
+
+// foreignCode reports whether a student's file brings code the go command
+// would build other than Go: a Go file that imports "C" (cgo), or C,
+// assembly or an object file. The report builds none of it: cgo is off,
+// but for the race detector, which needs it for the runtime's own C.
+func foreignCode(name string, data []byte) bool {
+	switch path.Ext(name) {
+	case ".go":
+		f, err := parser.ParseFile(token.NewFileSet(), name, data, parser.ImportsOnly)
+		if err != nil {
+			return false // it does not build either way
+		}
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"C"` {
+				return true
+			}
+		}
+		return false
+	case ".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".m", ".s", ".S", ".sx", ".f", ".F", ".for", ".f90", ".syso", ".swig", ".swigcxx":
+		return true
+	}
+	return false
 }
 
 // someNames lists a few names, sorted, and how many more there are.
