@@ -457,7 +457,7 @@ func TestClassReportGradesWithTheInstructorsFiles(t *testing.T) {
 
 // studentSource is level 1's halfDone (part 1 passes, part 2 fails) or
 // its stub, with the imports an init of a student's needs and the init,
-// in which each NAME is replaced by the Go string of its value.
+// in which each {{NAME}} is replaced by the Go string of its value.
 func studentSource(t *testing.T, base, init string, values map[string]string) string {
 	t.Helper()
 	imports := "import (\n\t\"bytes\"\n\t\"net\"\n\t\"os\"\n\t\"os/exec\"\n\t\"path/filepath\"\n\t\"syscall\"\n\t\"time\"\n)\n\n" +
@@ -473,12 +473,12 @@ func studentSource(t *testing.T, base, init string, values map[string]string) st
 // escapes is an init that tries to get out of its sandbox. Whatever it
 // reaches makes Count answer -1: the report then shows part 1 failing,
 // and a report that reads 1/2 says the code ran and reached nothing. It
-// leaves a setsid daemon behind, with MARKER in its command line.
+// leaves a setsid daemon behind, with {{MARKER}} in its command line.
 const escapes = `
 var leaks []string
 
 func init() {
-	if c, err := net.DialTimeout("tcp", ADDR, time.Second); err == nil {
+	if c, err := net.DialTimeout("tcp", {{ADDR}}, time.Second); err == nil {
 		c.Close()
 		leaks = append(leaks, "the instructor's loopback")
 	}
@@ -490,34 +490,34 @@ func init() {
 	for _, p := range procs {
 		for _, f := range []string{"environ", "cmdline"} {
 			data, _ := os.ReadFile(filepath.Join(p, f))
-			if bytes.Contains(data, []byte(SECRET)) || bytes.Contains(data, []byte("class-report")) {
+			if bytes.Contains(data, []byte({{SECRET}})) || bytes.Contains(data, []byte("class-report")) {
 				leaks = append(leaks, p+"/"+f)
 			}
 		}
 	}
 	wd, _ := os.Getwd()
-	for _, dir := range []string{INSTRUCTOR, CLASS, wd} {
-		if os.WriteFile(filepath.Join(dir, MARKER), []byte("x"), 0o644) == nil {
+	for _, dir := range []string{{{INSTRUCTOR}}, {{CLASS}}, wd} {
+		if os.WriteFile(filepath.Join(dir, {{MARKER}}), []byte("x"), 0o644) == nil {
 			leaks = append(leaks, "wrote in "+dir)
 		}
 	}
-	os.WriteFile(filepath.Join("/tmp", MARKER), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join("/tmp", {{MARKER}}), []byte("x"), 0o644)
 	// The folder that holds the sandbox: its own folder, and nothing else.
 	home, _ := os.UserHomeDir()
 	if entries, _ := os.ReadDir(filepath.Dir(filepath.Dir(home))); len(entries) != 1 {
 		leaks = append(leaks, "beside the sandbox")
 	}
-	d := exec.Command("sh", "-c", "while :; do date > /tmp/$0; sleep 1; done; : $0", MARKER)
+	d := exec.Command("sh", "-c", "while :; do date > /tmp/$0; sleep 1; done; : $0", {{MARKER}})
 	d.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	d.Start()
 }
 `
 
-// hangs is an init that leaves a setsid daemon, with MARKER in its command
+// hangs is an init that leaves a setsid daemon, with {{MARKER}} in its command
 // line, and sleeps an hour.
 const hangs = `
 func init() {
-	d := exec.Command("sh", "-c", "sleep 3600; : $0", MARKER)
+	d := exec.Command("sh", "-c", "sleep 3600; : $0", {{MARKER}})
 	d.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	d.Start()
 	time.Sleep(time.Hour)
@@ -557,9 +557,9 @@ func TestClassReportContainsTheStudentsCode(t *testing.T) {
 	stub, err := os.ReadFile(filepath.Join(instructor, "ladder/01-hit-counter/hitcounter.go"))
 	require.NoError(t, err)
 	alice := studentSource(t, strings.Replace(halfDone, "func (c *Counter) Count(now time.Time) int {\n", "func (c *Counter) Count(now time.Time) int {\n\tif len(leaks) > 0 {\n\t\treturn -1\n\t}\n", 1), escapes, map[string]string{
-		"ADDR": ln.Addr().String(), "SECRET": secret, "INSTRUCTOR": instructor, "CLASS": class, "MARKER": marker + "-alice",
+		"{{ADDR}}": ln.Addr().String(), "{{SECRET}}": secret, "{{INSTRUCTOR}}": instructor, "{{CLASS}}": class, "{{MARKER}}": marker + "-alice",
 	})
-	bob := studentSource(t, string(stub), hangs, map[string]string{"MARKER": marker + "-bob"})
+	bob := studentSource(t, string(stub), hangs, map[string]string{"{{MARKER}}": marker + "-bob"})
 	require.NoError(t, os.WriteFile(filepath.Join(class, "alice/ladder/01-hit-counter/hitcounter.go"), []byte(alice), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(class, "bob/ladder/01-hit-counter/hitcounter.go"), []byte(bob), 0o644))
 	before := map[string][]string{}
