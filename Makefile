@@ -95,10 +95,11 @@ student-copy: ## a copy without solutions/ to hand out: make student-copy DEST=d
 	@$(LADDER) student-copy "$(DEST)"
 
 # The class report runs each student's code in a sandbox made by
-# bubblewrap (bwrap, Linux): Debian's package, installed here when missing
-# (as root). Without it, the report refuses and says what to do.
-need_bwrap = if [ "$$(uname)" = Linux ] && ! command -v bwrap >/dev/null; then \
-	(apt-get update && apt-get install -y bubblewrap) || echo "could not install bubblewrap (the class report's sandbox)"; fi
+# bubblewrap (bwrap, Linux), with a redis-server of its own for level 8's
+# part 8: Debian's packages, installed here when missing (as root).
+# Without bwrap, the report refuses and says what to do.
+need_bwrap = if [ "$$(uname)" = Linux ] && ! { command -v bwrap && command -v redis-server; } >/dev/null; then \
+	(apt-get update && apt-get install -y bubblewrap redis-server) || echo "could not install bubblewrap and redis-server (the class report's sandbox)"; fi
 
 class-report: ## one table for a class: make class-report DIRS="a b c" [FORMAT=csv]
 	@$(need_bwrap)

@@ -244,7 +244,9 @@ func waitNoProcessWith(t *testing.T, marker string) {
 	for _, pid := range processesWith(marker) {
 		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 		t.Errorf("process %d outlived its sandbox: %q", pid, cmdline)
-		syscall.Kill(pid, syscall.SIGKILL)
+		if p, err := os.FindProcess(pid); err == nil {
+			p.Kill()
+		}
 	}
 }
 

@@ -760,7 +760,18 @@ type grader struct {
 	cache    string // the warm build cache each sandbox gets a copy of
 	modProxy string // the instructor's module download cache
 	jail     *jail  // nil with --no-sandbox
+	// redisServer is redis-server, when it is installed where a sandbox
+	// sees it (under /usr): each go test run of a student's then has one.
+	redisServer string
 }
+
+// withRedisServer is a shell script that starts a redis-server on port
+// 6379 of the sandbox's own loopback, without persistence, waits until it
+// answers, and runs its arguments.
+const withRedisServer = `redis-server --bind 127.0.0.1 --port 6379 --save '' --appendonly no --daemonize yes --dir "$TMPDIR" --logfile "$TMPDIR/redis.log" >/dev/null || exit 1
+i=0
+while [ $i -lt 100 ] && ! redis-cli -p 6379 ping >/dev/null 2>&1; do i=$((i+1)); sleep 0.05; done
+exec "$@"`
 
 // newGrader reads the instructor's checkout and builds its tests once with
 // the stubs as shipped, in a sandbox, into the build cache every student's
@@ -780,6 +791,11 @@ func newGrader(ctx context.Context, root, cacheDir string, j *jail) (*grader, er
 		return nil, err
 	}
 	g := &grader{plan: plan, tmp: tmp, cache: cacheDir, modProxy: modProxy, jail: j}
+	if p, err := exec.LookPath("redis-server"); err == nil && within(p, "/usr") {
+		if _, err := exec.LookPath("redis-cli"); err == nil {
+			g.redisServer = p
+		}
+	}
 	if g.cache == "" {
 		g.cache = filepath.Join(tmp, "cache")
 	} else if g.cache, err = filepath.Abs(cacheDir); err != nil {
@@ -903,6 +919,14 @@ func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Durati
 	stopped := false
 	runner := goRunner{
 		command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
+			if len(args) > 0 && args[0] == "test" && g.jail != nil && g.redisServer != "" {
+				// The cases of level 8's part 8 that need a real server,
+				// as make test-level-8 REDIS=1 gives a learner: one of the
+				// sandbox's own, on its own loopback, gone with it.
+				cmd := sb.Command(dir, "sh", append([]string{"-c", withRedisServer, "sh", goTool()}, args...)...)
+				cmd.Env = append(cmd.Env, "REDIS_ADDR=127.0.0.1:6379")
+				return cmd
+			}
 			return sb.Command(dir, goTool(), args...)
 		},
 		run: func(ctx context.Context, cmd *exec.Cmd) error {
