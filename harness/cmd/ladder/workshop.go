@@ -337,7 +337,9 @@ toolchain, your module cache and your tests read-only; nothing else of
 your files there; an environment built from nothing (no token, no key,
 no SSH agent); /proc showing its own processes only; and at the time
 limit, or when its tests end, every process it started is killed,
-daemons included. The folder is deleted afterwards.
+daemons included. The folder is deleted afterwards. When redis-server is
+installed, each student's tests have one of their own in the sandbox, for
+the cases of level 8's part 8 that need a real server.
 
 Where there is no sandbox (macOS, Windows, no bwrap, a container without
 user namespaces), the report refuses to run, unless --no-sandbox:
