@@ -266,6 +266,8 @@ echo x > "$HOME/$m" && echo "home: written"
 echo x > "$outside/$m" 2>/dev/null && echo "outside: written"
 echo x > "$PWD/$m" 2>/dev/null && echo "grading copy: written"
 for p in /proc/[0-9]*; do cat $p/environ $p/cmdline 2>/dev/null; done | tr '\0' '\n' | grep -q -e "^MY_SECRET_TOKEN=" -e "^$m-deco[y]$" && echo "secret: read"
+grep -q '^CapEff:.*[1-9a-f]' /proc/self/status && echo "capabilities: kept"
+unshare -U true 2>/dev/null && echo "user namespace: made"
 echo "processes: $(ls -d /proc/[0-9]* | wc -l)"
 ls "$(dirname "$(dirname "$HOME")")" | sed 's/^/beside: /'
 env | sort | sed 's/^/env: /'
@@ -313,7 +315,7 @@ func TestSandboxKeepsEverythingIn(t *testing.T) {
 	for _, want := range []string{"daemon: started\n", "/tmp: written\n", "home: written\n", "beside: student-000\n"} {
 		require.Contains(t, got, want, "the script did not run to its end, or the sandbox is too tight")
 	}
-	for _, leak := range []string{"network: reached", "outside: written", "grading copy: written", "secret: read", "MY_SECRET_TOKEN"} {
+	for _, leak := range []string{"network: reached", "outside: written", "grading copy: written", "secret: read", "MY_SECRET_TOKEN", "capabilities: kept", "user namespace: made"} {
 		if strings.Contains(got, leak) {
 			t.Errorf("the sandboxed script printed %q:\n%s", leak, got)
 		}
