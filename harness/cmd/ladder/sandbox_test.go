@@ -386,3 +386,16 @@ func TestSandboxEndsItsPIDNamespaceAtTheLimit(t *testing.T) {
 	require.True(t, seen, "the daemon never started")
 	waitNoProcessWith(t, ": "+marker)
 }
+
+func TestClassReportRefusesWithoutASandbox(t *testing.T) {
+	// A PATH with the go command and no bwrap, as on a machine without it.
+	t.Setenv("PATH", filepath.Join(toolchainRoot(), "bin"))
+	out, code := runLadder(t, t.TempDir(), "class-report", "alice")
+	require.Equal(t, 1, code, out)
+	for _, want := range []string{"class-report: refused, nothing run: ", "--no-sandbox runs the students' code anyway.", "can read and\nwrite every file you can"} {
+		require.Contains(t, out, want)
+	}
+	if runtime.GOOS == "linux" {
+		require.Contains(t, out, "bwrap (bubblewrap) is not installed: apt-get install bubblewrap")
+	}
+}

@@ -381,9 +381,9 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	// and delete their folders before leaving.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var err error
 
 	var j *jail
+	var err error
 	if *noSandbox {
 		fmt.Fprintln(stderr, "class-report: --no-sandbox: the students' code runs as your user.\n"+noSandboxGivesUp)
 	} else if j, err = findJail(); err != nil {
@@ -427,8 +427,8 @@ type gradingPlan struct {
 	levels []levels.Level
 	// base holds every file of a grading copy but the learner's: go.mod,
 	// go.sum, harness/ (without nested modules), and each level's README,
-	// its nested modules' go.mod and go.sum,
-	// hints, tests, spec and shared files (such as level 8's limits/).
+	// hints, tests, spec, shared files (such as level 8's limits/) and
+	// nested modules' go.mod and go.sum (level 8's Redis form).
 	base map[string][]byte
 	// stubs holds each level's stubs as shipped, for a student who has no
 	// folder for the level.
@@ -505,9 +505,9 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 }
 
 // instructorFiles lists the files of root a grading copy may take: go.mod,
-// go.sum, harness/ but its nested modules, and ladder/, the levels' nested
-// modules (level 8's Redis form) with their own go.mod and go.sum. They are the files
-// git tracks, or every file outside git.
+// go.sum, harness/ but its nested modules, and ladder/, with the levels'
+// nested modules (level 8's Redis form) and their go.mod and go.sum. They
+// are the files git tracks, or every file outside git.
 func instructorFiles(root string) (names []string, inGit bool) {
 	var all []string
 	if out, err := gitOutput(root, "ls-files", "-z"); err == nil {

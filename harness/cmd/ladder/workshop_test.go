@@ -678,8 +678,9 @@ func pasteReferences(t *testing.T, dir string) bool {
 }
 
 // forgedName is a student's folder name that would add a row of its own
-// to a table that took it as Markdown.
-const forgedName = "eve | 0/2 |\n| mallory | 2∕2 | 2/2 | 3/3 | 3/3 | 3/3 | 3/3 | 3/3 | 8/8 | 8 |"
+// to a table that took it as Markdown. A folder name has no "/": its
+// fractions are written with "∕", the division slash, which looks the same.
+const forgedName = "eve | 0∕2 |\n| mallory | 2∕2 | 2∕2 | 3∕3 | 3∕3 | 3∕3 | 3∕3 | 3∕3 | 8∕8 | 8 |"
 
 func TestClassReportGradesAClass(t *testing.T) {
 	skipSlow(t, "makes a student copy and grades every level of three checkouts")
@@ -755,7 +756,7 @@ func TestClassTablesKeepANameInItsCell(t *testing.T) {
 	writeClassMarkdown(&md, results)
 	want := "| student | L1 | L2 | L3 | L4 | L5 | L6 | L7 | L8 | last level done | note |\n" +
 		"|---|---|---|---|---|---|---|---|---|---|---|\n" +
-		`| eve \| 0/2 \|\n\| mallory \| 2∕2 \| 2/2 \| 3/3 \| 3/3 \| 3/3 \| 3/3 \| 3/3 \| 8/8 \| 8 \| |  |  |  |  |  |  |  |  | - | note \| with\r\na pipe\x1b[31m, a backslash \\\| and \u2028 |` + "\n" +
+		`| eve \| 0∕2 \|\n\| mallory \| 2∕2 \| 2∕2 \| 3∕3 \| 3∕3 \| 3∕3 \| 3∕3 \| 3∕3 \| 8∕8 \| 8 \| |  |  |  |  |  |  |  |  | - | note \| with\r\na pipe\x1b[31m, a backslash \\\| and \u2028 |` + "\n" +
 		"| =HYPERLINK(\"http://example.com\") |  |  |  |  |  |  |  |  | - | -1+1 |\n"
 	if diff := cmp.Diff(want, md.String()); diff != "" {
 		t.Errorf("writeClassMarkdown (-want +got):\n%s", diff)
