@@ -99,6 +99,10 @@ type goRunner struct {
 	run     func(ctx context.Context, cmd *exec.Cmd) error
 	// note, if set, hears that a build is taking a while.
 	note io.Writer
+	// tmp is where the supervisors' results files go: inside the sandbox
+	// for a class report, so that the results channel stays in it; "" is
+	// the system's temporary folder.
+	tmp string
 }
 
 // slowBuild is how long a build may take before the learner is told.
@@ -177,7 +181,7 @@ func runGoTest(ctx context.Context, root string, r testRun, runner goRunner) ([]
 	if len(pkgs) == 0 {
 		return nil, nil
 	}
-	results, err := os.MkdirTemp("", "ladder-results-")
+	results, err := os.MkdirTemp(runner.tmp, "ladder-results-")
 	if err != nil {
 		return nil, err
 	}

@@ -10,21 +10,43 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
+	"slices"
 	"time"
 )
 
-// A sandbox is a throwaway folder for running code the instructor has not
-// read, such as a student's: the code's HOME, TMPDIR and Go caches all lie
-// inside it, and its environment carries nothing of the instructor's but
-// PATH, the locale and the Go toolchain's location. It is not a security
-// boundary: the code runs as the instructor's user and can still write to
-// any absolute path that user can. It keeps what the code writes relative
-// to its home, its temporary folder or its working directory inside the
-// folder, which Remove deletes.
+// A sandbox is where a student's code runs in a class report: a folder of
+// its own, and, on Linux, bubblewrap (bwrap) around every command. Inside:
+//
+//   - new user, PID, network, IPC and UTS namespaces, and a mount
+//     namespace whose root is empty but for what is bound into it;
+//   - read-only: /usr (and /bin, /lib... as the system has them), the Go
+//     toolchain (GOROOT), the instructor's module download cache, and the
+//     grading copy (Src: the student's code and the instructor's tests);
+//   - writable: the sandbox's own folder (HOME, TMPDIR, Go caches), and a
+//     /tmp of its own in memory; nothing else of the machine is there;
+//   - no network (a loopback of its own), no capabilities;
+//   - /proc of its own PID namespace: only the sandbox's processes;
+//   - an environment built from nothing (see Env);
+//   - when the command ends, or when runLimited kills bwrap at the time
+//     limit, the namespace's first process dies and the kernel kills every
+//     other process in it, setsid daemons included.
+//
+// Why bwrap rather than the kernel's namespaces straight from Go
+// (SysProcAttr.Cloneflags and UidMappings): Go can create the namespaces,
+// but it cannot run code between clone and exec, so the bind mounts, the
+// read-only remounts, /proc and pivot_root would need a helper process of
+// our own (the ladder re-executing itself as an init), a few hundred lines
+// of security code to get right. bwrap is that helper, small, audited and
+// packaged (Debian's bubblewrap), and it costs about as little: see
+// BenchmarkSandboxStart, and INSTRUCTORS.md for the numbers.
+//
+// Where there is no bwrap that works (macOS, Windows, a container without
+// user namespaces), jail is nil: only with --no-sandbox, and then the code
+// runs as the instructor's user with the folder, the environment and the
+// process-group kill alone (noSandboxGivesUp).
 type sandbox struct {
 	Dir        string // the whole sandbox, removed by Remove
-	Src        string // where the code to run is copied
+	Src        string // the grading copy: read-only inside the sandbox
 	Home       string
 	Tmp        string
 	GoCache    string
@@ -33,10 +55,12 @@ type sandbox struct {
 	// command as a file:// GOPROXY, so that modules are unpacked into the
 	// sandbox's own GOMODCACHE and nothing is fetched from the network.
 	ModProxy string
+	// jail runs commands inside bubblewrap; nil runs them plainly.
+	jail *jail
 }
 
 // newSandbox makes a sandbox in a new folder under parent.
-func newSandbox(parent, name, modProxy string) (*sandbox, error) {
+func newSandbox(parent, name, modProxy string, j *jail) (*sandbox, error) {
 	dir := filepath.Join(parent, name)
 	s := &sandbox{
 		Dir:        dir,
@@ -46,11 +70,12 @@ func newSandbox(parent, name, modProxy string) (*sandbox, error) {
 		GoCache:    filepath.Join(dir, "gocache"),
 		GoModCache: filepath.Join(dir, "gomodcache"),
 		ModProxy:   modProxy,
+		jail:       j,
 	}
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return nil, err
 	}
-	for _, d := range []string{s.Src, s.Home, s.Tmp} {
+	for _, d := range []string{s.Src, s.Home, s.Tmp, s.GoModCache} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			return nil, err
 		}
@@ -58,33 +83,22 @@ func newSandbox(parent, name, modProxy string) (*sandbox, error) {
 	return s, nil
 }
 
-// keptEnv lists the only variables a sandbox takes from the instructor's
-// environment: where programs are, the locale, and where Go is installed.
-// Everything else, tokens and SSH_AUTH_SOCK included, stays out.
-var keptEnv = []string{"PATH", "LANG", "LC_ALL", "GOROOT"}
-
-// secretLike matches names that may hold a credential, which a sandbox
-// never passes on even if keptEnv ever grows to include one.
-func secretLike(name string) bool {
-	up := strings.ToUpper(name)
-	for _, s := range []string{"TOKEN", "KEY", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "SSH_"} {
-		if strings.Contains(up, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// Env is the environment of the code run in the sandbox. The Go command
-// builds with -trimpath, so that a build cache made in one sandbox still
-// serves another one in a different folder, and with -mod=readonly and a
-// file:// GOPROXY, so that it can neither change go.mod nor download.
+// Env is the environment of the code run in the sandbox, built from
+// nothing: none of the instructor's variables, tokens and SSH_AUTH_SOCK
+// included, only what the go command needs. The Go command builds with
+// -trimpath, so that a build cache made in one sandbox still serves
+// another one in a different folder, with -mod=readonly and a file://
+// GOPROXY, so that it can neither change go.mod nor download, and without
+// cgo, so that no C compiler runs (but see Command for -race).
 func (s *sandbox) Env() []string {
-	var env []string
-	for _, name := range keptEnv {
-		if v, ok := os.LookupEnv(name); ok && !secretLike(name) {
-			env = append(env, name+"="+v)
-		}
+	goroot := s.goroot()
+	path := "/usr/local/bin:/usr/bin:/bin"
+	if goroot != "" {
+		path = filepath.Join(goroot, "bin") + string(filepath.ListSeparator) + path
+	}
+	env := []string{"PATH=" + path}
+	if goroot != "" {
+		env = append(env, "GOROOT="+goroot)
 	}
 	return append(env,
 		"HOME="+s.Home,
@@ -97,16 +111,38 @@ func (s *sandbox) Env() []string {
 		"GOPROXY=file://"+filepath.ToSlash(s.ModProxy),
 		"GOSUMDB=off",
 		"GOTOOLCHAIN=local",
+		"CGO_ENABLED=0",
 		quickRaceExit,
 	)
 }
 
-// Command is a command to run in the sandbox's copy, with its
-// environment. Run it with runLimited.
+// goroot is the Go toolchain's folder: the jail's, or the go command's.
+func (s *sandbox) goroot() string {
+	if s.jail != nil {
+		return s.jail.goroot
+	}
+	return toolchainRoot()
+}
+
+// Command is a command to run in the sandbox: inside bubblewrap when the
+// sandbox has a jail, with the sandbox's environment either way. dir is
+// the working folder, the same path inside the sandbox as outside. Run it
+// with runLimited. It is the one way a class report runs a student's code.
 func (s *sandbox) Command(dir, name string, args ...string) *exec.Cmd {
-	cmd := exec.Command(name, args...)
+	var cmd *exec.Cmd
+	if s.jail == nil {
+		cmd = exec.Command(name, args...)
+	} else {
+		cmd = exec.Command(s.jail.bwrap, append(append(s.jail.args(s, dir), "--", name), args...)...)
+	}
 	cmd.Dir = dir
 	cmd.Env = s.Env()
+	if slices.Contains(args, "-race") {
+		// The race detector needs cgo on Linux (go: -race requires cgo).
+		// The grading copy holds no student file that uses cgo, C or
+		// assembly (see gradingPlan.build): only the runtime's C is built.
+		cmd.Env[slices.Index(cmd.Env, "CGO_ENABLED=0")] = "CGO_ENABLED=1"
+	}
 	return cmd
 }
 

@@ -4,20 +4,26 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 )
 
-func TestSandboxEnvKeepsNoSecrets(t *testing.T) {
+func TestSandboxEnvIsBuiltFromNothing(t *testing.T) {
 	for _, kv := range [][2]string{
 		{"GITHUB_TOKEN", "ghp_secret"},
 		{"AWS_SECRET_ACCESS_KEY", "secret"},
@@ -28,10 +34,12 @@ func TestSandboxEnvKeepsNoSecrets(t *testing.T) {
 		{"GOPROXY", "https://user:secret@proxy.example.com"},
 		{"LADDER_STUBCHECK", "1"},
 		{"HOME", "/home/instructor"},
+		{"LD_PRELOAD", "/home/instructor/hook.so"},
+		{"PATH", "/home/instructor/bin:" + os.Getenv("PATH")},
 	} {
 		t.Setenv(kv[0], kv[1])
 	}
-	sb, err := newSandbox(t.TempDir(), "s", "/modcache/cache/download")
+	sb, err := newSandbox(t.TempDir(), "s", "/modcache/cache/download", nil)
 	require.NoError(t, err)
 	env := map[string]string{}
 	for _, kv := range sb.Env() {
@@ -41,28 +49,28 @@ func TestSandboxEnvKeepsNoSecrets(t *testing.T) {
 		}
 		env[k] = v
 	}
-	for _, k := range []string{"GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "SSH_AUTH_SOCK", "NETRC", "LADDER_STUBCHECK"} {
-		if v, ok := env[k]; ok {
-			t.Errorf("the sandbox passes %s=%s on", k, v)
-		}
-	}
 	for _, k := range []string{"HOME", "TMPDIR", "GOCACHE", "GOMODCACHE", "GOPATH"} {
 		if !strings.HasPrefix(env[k], sb.Dir+string(filepath.Separator)) {
 			t.Errorf("%s=%s, want a folder inside the sandbox %s", k, env[k], sb.Dir)
 		}
+		delete(env, k)
 	}
+	goroot := toolchainRoot()
 	want := map[string]string{
+		"PATH":        filepath.Join(goroot, "bin") + string(filepath.ListSeparator) + "/usr/local/bin:/usr/bin:/bin",
+		"GOROOT":      goroot,
 		"GOPROXY":     "file:///modcache/cache/download",
 		"GOFLAGS":     "-mod=readonly -trimpath -buildvcs=false",
 		"GOSUMDB":     "off",
 		"GOTOOLCHAIN": "local",
 		"GOENV":       "off",
-		"PATH":        os.Getenv("PATH"),
+		"CGO_ENABLED": "0",
+		"GORACE":      "atexit_sleep_ms=0",
 	}
-	for k, v := range want {
-		if env[k] != v {
-			t.Errorf("%s=%q, want %q", k, env[k], v)
-		}
+	// Nothing but these: every other variable of the instructor's, set
+	// above or not, stays out.
+	if diff := cmp.Diff(want, env); diff != "" {
+		t.Errorf("the sandbox's environment (-want +got):\n%s", diff)
 	}
 }
 
@@ -184,4 +192,210 @@ func TestCappedBufferKeepsTheStart(t *testing.T) {
 	}
 	require.Equal(t, "abcde", b.String())
 	require.Equal(t, int64(5), b.Dropped)
+}
+
+// e2eEnv is set by make test-e2e, which installs bwrap: there a test that
+// needs the sandbox and finds none fails, rather than skip.
+const e2eEnv = "LADDER_E2E"
+
+var testJail = sync.OnceValues(findJail)
+
+// needJail returns this machine's sandbox. Without one it skips the test,
+// or, under make test-e2e, fails it with what to install.
+func needJail(t *testing.T) *jail {
+	t.Helper()
+	j, err := testJail()
+	if err != nil {
+		if os.Getenv(e2eEnv) != "" {
+			t.Fatalf("no sandbox for the class report: %v", err)
+		}
+		t.Skipf("no sandbox here (make test-e2e fails instead): %v", err)
+	}
+	return j
+}
+
+// processesWith lists the processes of this machine whose command line
+// holds marker.
+func processesWith(marker string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if bytes.Contains(cmdline, []byte(marker)) && alive(pid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// waitNoProcessWith waits up to 5s for every process with marker in its
+// command line to end.
+func waitNoProcessWith(t *testing.T, marker string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if len(processesWith(marker)) == 0 {
+			return
+		}
+	}
+	for _, pid := range processesWith(marker) {
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		t.Errorf("process %d outlived its sandbox: %q", pid, cmdline)
+		if p, err := os.FindProcess(pid); err == nil {
+			p.Kill()
+		}
+	}
+}
+
+// escapeScript tries to get out of its sandbox, and says what it managed
+// and what it saw. Its arguments: a marker for its file and process names,
+// a TCP port of the instructor's loopback, and a folder of the
+// instructor's. It looks for the instructor's secret by its name in every
+// environment it can read, and for the instructor's decoy process by its
+// command line ("deco[y]", so that grep does not find itself).
+const escapeScript = `m=$1 port=$2 outside=$3
+bash -c "echo hi > /dev/tcp/127.0.0.1/$port" 2>/dev/null && echo "network: reached"
+setsid sh -c "while :; do echo alive > /tmp/$m-daemon; sleep 0.1; done; : $m" </dev/null >/dev/null 2>&1 &
+while [ ! -f /tmp/$m-daemon ]; do sleep 0.05; done
+echo "daemon: started"
+echo x > /tmp/$m-tmp && echo "/tmp: written"
+echo x > "$HOME/$m" && echo "home: written"
+echo x > "$outside/$m" 2>/dev/null && echo "outside: written"
+echo x > "$PWD/$m" 2>/dev/null && echo "grading copy: written"
+for p in /proc/[0-9]*; do cat $p/environ $p/cmdline 2>/dev/null; done | tr '\0' '\n' | grep -q -e "^MY_SECRET_TOKEN=" -e "^$m-deco[y]$" && echo "secret: read"
+grep -q '^CapEff:.*[1-9a-f]' /proc/self/status && echo "capabilities: kept"
+unshare -U true 2>/dev/null && echo "user namespace: made"
+echo "processes: $(ls -d /proc/[0-9]* | wc -l)"
+ls "$(dirname "$(dirname "$HOME")")" | sed 's/^/beside: /'
+env | sort | sed 's/^/env: /'
+`
+
+func TestSandboxKeepsEverythingIn(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the sandbox is Linux's")
+	}
+	j := needJail(t)
+	marker := fmt.Sprintf("ladder-escape-%d", time.Now().UnixNano())
+	// A process of the instructor's with a secret in its environment, as
+	// the report itself has: out of sight only in a PID namespace.
+	decoy := exec.Command("sh", "-c", "sleep 60", marker+"-decoy")
+	decoy.Env = append(os.Environ(), "MY_SECRET_TOKEN=tok-"+marker)
+	require.NoError(t, decoy.Start())
+	defer decoy.Process.Kill()
+	t.Setenv("MY_SECRET_TOKEN", "tok-"+marker)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	accepted := make(chan struct{}, 10)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- struct{}{}
+			c.Close()
+		}
+	}()
+	outside := t.TempDir()
+	sb, err := newSandbox(t.TempDir(), "student-000", "", j)
+	require.NoError(t, err)
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	cmd := sb.Command(sb.Src, "sh", "-c", escapeScript, "sh", marker, port, outside)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	stopped, err := runLimited(context.Background(), time.Minute, cmd)
+	require.NoError(t, err, out.String()+errOut.String())
+	require.False(t, stopped, out.String()+errOut.String())
+
+	got := out.String()
+	for _, want := range []string{"daemon: started\n", "/tmp: written\n", "home: written\n", "beside: student-000\n"} {
+		require.Contains(t, got, want, "the script did not run to its end, or the sandbox is too tight")
+	}
+	for _, leak := range []string{"network: reached", "outside: written", "grading copy: written", "secret: read", "MY_SECRET_TOKEN", "capabilities: kept", "user namespace: made"} {
+		if strings.Contains(got, leak) {
+			t.Errorf("the sandboxed script printed %q:\n%s", leak, got)
+		}
+	}
+	if n := strings.Count(got, "beside: "); n != 1 {
+		t.Errorf("the sandbox's parent folder shows %d entries, want its own alone:\n%s", n, got)
+	}
+	// sh, the script's subshells and the daemon: a handful, not the machine's.
+	if m := regexp.MustCompile(`processes: (\d+)`).FindStringSubmatch(got); m == nil {
+		t.Errorf("no process count:\n%s", got)
+	} else if n, _ := strconv.Atoi(m[1]); n > 10 {
+		t.Errorf("/proc in the sandbox shows %d processes, want the sandbox's own (a few)", n)
+	}
+	// sh adds PWD (and OLDPWD, SHLVL, _); nothing else beyond Env.
+	var want []string
+	for _, kv := range sb.Env() {
+		name, _, _ := strings.Cut(kv, "=")
+		want = append(want, name)
+	}
+	for _, line := range strings.Split(got, "\n") {
+		if kv, ok := strings.CutPrefix(line, "env: "); ok {
+			name, _, _ := strings.Cut(kv, "=")
+			if !slices.Contains(want, name) && !slices.Contains([]string{"PWD", "OLDPWD", "SHLVL", "_"}, name) {
+				t.Errorf("the sandbox's environment has %s", name)
+			}
+		}
+	}
+
+	waitNoProcessWith(t, ": "+marker)
+	select {
+	case <-accepted:
+		t.Errorf("the sandbox reached a port of the instructor's loopback")
+	default:
+	}
+	for _, p := range []string{"/tmp/" + marker + "-tmp", "/tmp/" + marker + "-daemon", filepath.Join(outside, marker)} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("the sandbox wrote %s", p)
+			os.Remove(p)
+		}
+	}
+	// The sandbox's own folder is the one place it writes.
+	_, err = os.Stat(filepath.Join(sb.Home, marker))
+	require.NoError(t, err, "the sandbox's HOME is not writable")
+}
+
+func TestSandboxEndsItsPIDNamespaceAtTheLimit(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the sandbox is Linux's")
+	}
+	j := needJail(t)
+	marker := fmt.Sprintf("ladder-limit-%d", time.Now().UnixNano())
+	sb, err := newSandbox(t.TempDir(), "s", "", j)
+	require.NoError(t, err)
+	// A daemon in a session of its own, and a command that never ends.
+	cmd := sb.Command(sb.Src, "sh", "-c", `setsid sh -c "sleep 3600; : $1" </dev/null >/dev/null 2>&1 & sleep 3600`, "sh", marker)
+	done := make(chan struct{})
+	var seen bool
+	go func() {
+		defer close(done)
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !seen; time.Sleep(10 * time.Millisecond) {
+			seen = len(processesWith(": "+marker)) > 0
+		}
+	}()
+	stopped, err := runLimited(context.Background(), 2*time.Second, cmd)
+	require.NoError(t, err)
+	require.True(t, stopped)
+	<-done
+	require.True(t, seen, "the daemon never started")
+	waitNoProcessWith(t, ": "+marker)
+}
+
+func TestClassReportRefusesWithoutASandbox(t *testing.T) {
+	// A PATH with the go command and no bwrap, as on a machine without it.
+	t.Setenv("PATH", filepath.Join(toolchainRoot(), "bin"))
+	out, code := runLadder(t, t.TempDir(), "class-report", "alice")
+	require.Equal(t, 1, code, out)
+	for _, want := range []string{"class-report: refused, nothing run: ", "--no-sandbox runs the students' code anyway.", "can read and\nwrite every file you can"} {
+		require.Contains(t, out, want)
+	}
+	if runtime.GOOS == "linux" {
+		require.Contains(t, out, "bwrap (bubblewrap) is not installed: apt-get install bubblewrap")
+	}
 }

@@ -18,12 +18,15 @@ import (
 	"os/signal"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // cmdStudentCopy writes the repository without solutions/, as a folder an
@@ -326,18 +329,27 @@ const classReportHelp = `usage: ladder class-report [flags] DIR...   (make class
 Grades each student's checkout and prints one table for the class.
 
 A student's work is graded with the instructor's copy of everything else:
-from each DIR it takes only the learner's files (the stubs, and any .go
-file added in a level's folder, but _test.go files and spec/). The tests,
-specs, READMEs, the list of levels and go.mod come from this checkout. A
-student whose tests or spec differ is marked in the note column.
+from each DIR it takes only the learner's files (the stubs, and any file
+added in a level's folder, such as a .go file or a file it embeds, but
+_test.go files, spec/, testdata/ and go.mod). The tests, specs, READMEs,
+the list of levels and every go.mod (level 8's Redis form is a module of
+its own) come from this checkout. A student whose tests, spec or go.mod
+differ from this checkout's is marked in the note column.
 
-THIS RUNS THE STUDENTS' CODE, as your user. Each student gets a temporary
-folder with its own HOME, TMPDIR and Go caches, an environment without
-your tokens or keys, and a time limit after which everything it started is
-killed; the folder is deleted afterwards. That contains accidents, not
-attacks: the code can still read and write any file your user can. For
-code you do not trust, run the report in a container or a throwaway
-machine.
+THIS RUNS THE STUDENTS' CODE, each student in a sandbox (bubblewrap, on
+Linux): its own user, process, network and IPC namespaces; no network;
+only its own temporary folder writable, with a /tmp of its own; the Go
+toolchain, your module cache and your tests read-only; nothing else of
+your files there; an environment built from nothing (no token, no key,
+no SSH agent); /proc showing its own processes only; and at the time
+limit, or when its tests end, every process it started is killed,
+daemons included. The folder is deleted afterwards. When redis-server is
+installed, each student's tests have one of their own in the sandbox, for
+the cases of level 8's part 8 that need a real server.
+
+Where there is no sandbox (macOS, Windows, no bwrap, a container without
+user namespaces), the report refuses to run, unless --no-sandbox:
+` + noSandboxGivesUp + `
 
 flags:
 `
@@ -350,6 +362,7 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", "markdown", "markdown or csv")
 	parallel := fs.Int("parallel", 2, "checkouts graded at once")
 	limit := fs.Duration("timeout", 5*time.Minute, "time allowed for one checkout's build and tests")
+	noSandbox := fs.Bool("no-sandbox", false, "run the students' code without a sandbox, as your user (see above)")
 	cache := fs.String("cache", "", "keep the build cache of this checkout's tests in `DIR`, to start the next report warm\n(default: a new one, deleted afterwards; students' code only ever gets a copy)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), classReportHelp)
@@ -375,7 +388,15 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	g, err := newGrader(ctx, root, *cache)
+	var j *jail
+	var err error
+	if *noSandbox {
+		fmt.Fprintln(stderr, "class-report: --no-sandbox: the students' code runs as your user.\n"+noSandboxGivesUp)
+	} else if j, err = findJail(); err != nil {
+		fmt.Fprintf(stderr, "class-report: refused, nothing run: %v\n\n--no-sandbox runs the students' code anyway. %s\n", err, noSandboxGivesUp)
+		return 1
+	}
+	g, err := newGrader(ctx, root, *cache, j)
 	if err != nil {
 		fmt.Fprintln(stderr, "class-report:", err)
 		return 1
@@ -412,7 +433,8 @@ type gradingPlan struct {
 	levels []levels.Level
 	// base holds every file of a grading copy but the learner's: go.mod,
 	// go.sum, harness/ (without nested modules), and each level's README,
-	// hints, tests, spec and shared files (such as level 8's limits/).
+	// hints, tests, spec, shared files (such as level 8's limits/) and
+	// nested modules' go.mod and go.sum (level 8's Redis form).
 	base map[string][]byte
 	// stubs holds each level's stubs as shipped, for a student who has no
 	// folder for the level.
@@ -489,8 +511,9 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 }
 
 // instructorFiles lists the files of root a grading copy may take: go.mod,
-// go.sum, harness/ but its nested modules, and ladder/. They are the files
-// git tracks, or every file outside git.
+// go.sum, harness/ but its nested modules, and ladder/, with the levels'
+// nested modules (level 8's Redis form) and their go.mod and go.sum. They
+// are the files git tracks, or every file outside git.
 func instructorFiles(root string) (names []string, inGit bool) {
 	var all []string
 	if out, err := gitOutput(root, "ls-files", "-z"); err == nil {
@@ -512,9 +535,15 @@ func instructorFiles(root string) (names []string, inGit bool) {
 			return nil
 		})
 	}
-	var nested []string // folders of nested modules, such as harness/plot
+	levelModule := map[string]bool{} // a level's nested module is graded as one
+	for _, l := range levels.All {
+		for _, m := range l.Modules {
+			levelModule[m.Dir] = true
+		}
+	}
+	var nested []string // folders of other nested modules, such as harness/plot
 	for _, n := range all {
-		if path.Base(n) == "go.mod" && n != "go.mod" {
+		if path.Base(n) == "go.mod" && n != "go.mod" && !levelModule[path.Dir(n)] {
 			nested = append(nested, path.Dir(n)+"/")
 		}
 	}
@@ -567,7 +596,7 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 			return nil, err
 		}
 	}
-	var testsEdited, sharedEdited, symlinks []string
+	var testsEdited, sharedEdited, symlinks, notGraded []string
 	for _, l := range p.levels {
 		levelDir := ""
 		var info fs.FileInfo
@@ -592,6 +621,7 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 			continue
 		}
 		seen := map[string]bool{}
+		inBase := func(n string) bool { _, ok := p.base[n]; return ok }
 		err = filepath.WalkDir(levelDir, func(fp string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
@@ -619,10 +649,16 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 				if strings.HasSuffix(n, ".go") {
 					testsEdited = append(testsEdited, n) // a test file of their own: not run
 				}
-			case isLevelCode(l.Dir, n):
+			case isLevelCode(l.Dir, n) || ownFile(l.Dir, n) && !inBase(n):
+				// Their code, or a file of their own beside it, such as
+				// a Lua script their Redis form embeds.
 				data, err := os.ReadFile(fp)
 				if err != nil {
 					return err
+				}
+				if foreignCode(n, data) {
+					notGraded = append(notGraded, n)
+					return nil
 				}
 				return write(n, data)
 			}
@@ -650,13 +686,70 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 	if len(sharedEdited) > 0 {
 		notes = append(notes, someNames(sharedEdited)+" edited: graded with the original")
 	}
-	if mod, err := os.ReadFile(filepath.Join(studentDir, "go.mod")); err == nil && !bytes.Equal(mod, p.base["go.mod"]) {
-		notes = append(notes, "go.mod edited: graded with the original")
+	var mods []string
+	for n, data := range p.base {
+		if path.Base(n) == "go.mod" {
+			if mod, err := os.ReadFile(filepath.Join(studentDir, filepath.FromSlash(n))); err == nil && !bytes.Equal(mod, data) {
+				mods = append(mods, n)
+			}
+		}
+	}
+	if len(mods) > 0 {
+		notes = append(notes, someNames(mods)+" edited: graded with the original")
 	}
 	if len(symlinks) > 0 {
 		notes = append(notes, "symlinks ignored ("+someNames(symlinks)+")")
 	}
+	if len(notGraded) > 0 {
+		notes = append(notes, "cgo, C and assembly not graded ("+someNames(notGraded)+")")
+	}
 	return notes, nil
+}
+
+// ownFile reports whether p, a file in the level folder dir that is not
+// Go code, may be the student's own: anything but the module files, which
+// are the instructor's, and test data and specs, which only tests read.
+func ownFile(dir, p string) bool {
+	if strings.HasSuffix(p, ".go") {
+		return false
+	}
+	switch path.Base(p) {
+	case "go.mod", "go.sum", "go.work", "go.work.sum":
+		return false
+	}
+	rest, ok := strings.CutPrefix(p, dir+"/")
+	if !ok {
+		return false
+	}
+	for _, part := range strings.Split(path.Dir(rest), "/") {
+		if part == "testdata" || part == "spec" {
+			return false
+		}
+	}
+	return true
+}
+
+// foreignCode reports whether a student's file brings code the go command
+// would build other than Go: a Go file that imports "C" (cgo), or C,
+// assembly or an object file. The report builds none of it: cgo is off,
+// but for the race detector, which needs it for the runtime's own C.
+func foreignCode(name string, data []byte) bool {
+	switch path.Ext(name) {
+	case ".go":
+		f, err := parser.ParseFile(token.NewFileSet(), name, data, parser.ImportsOnly)
+		if err != nil {
+			return false // it does not build either way
+		}
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"C"` {
+				return true
+			}
+		}
+		return false
+	case ".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".m", ".s", ".S", ".sx", ".f", ".F", ".for", ".f90", ".syso", ".swig", ".swigcxx":
+		return true
+	}
+	return false
 }
 
 // someNames lists a few names, sorted, and how many more there are.
@@ -674,18 +767,30 @@ type grader struct {
 	tmp      string // the report's temporary folder, with every sandbox
 	cache    string // the warm build cache each sandbox gets a copy of
 	modProxy string // the instructor's module download cache
+	jail     *jail  // nil with --no-sandbox
+	// redisServer is redis-server, when it is installed where a sandbox
+	// sees it (under /usr): each go test run of a student's then has one.
+	redisServer string
 }
+
+// withRedisServer is a shell script that starts a redis-server on port
+// 6379 of the sandbox's own loopback, without persistence, waits until it
+// answers, and runs its arguments.
+const withRedisServer = `redis-server --bind 127.0.0.1 --port 6379 --save '' --appendonly no --daemonize yes --dir "$TMPDIR" --logfile "$TMPDIR/redis.log" >/dev/null || exit 1
+i=0
+while [ $i -lt 100 ] && ! redis-cli -p 6379 ping >/dev/null 2>&1; do i=$((i+1)); sleep 0.05; done
+exec "$@"`
 
 // newGrader reads the instructor's checkout and builds its tests once with
 // the stubs as shipped, in a sandbox, into the build cache every student's
 // sandbox starts from. cacheDir keeps that cache between reports; "" puts
-// it in the report's temporary folder.
-func newGrader(ctx context.Context, root, cacheDir string) (*grader, error) {
+// it in the report's temporary folder. j is the sandbox, nil for none.
+func newGrader(ctx context.Context, root, cacheDir string, j *jail) (*grader, error) {
 	plan, err := newGradingPlan(root)
 	if err != nil {
 		return nil, err
 	}
-	modProxy, err := instructorModProxy(root)
+	modProxy, err := instructorModProxy(root, plan.levels)
 	if err != nil {
 		return nil, err
 	}
@@ -693,35 +798,54 @@ func newGrader(ctx context.Context, root, cacheDir string) (*grader, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &grader{plan: plan, tmp: tmp, cache: cacheDir, modProxy: modProxy}
+	g := &grader{plan: plan, tmp: tmp, cache: cacheDir, modProxy: modProxy, jail: j}
+	if p, err := exec.LookPath("redis-server"); err == nil && within(p, "/usr") {
+		if _, err := exec.LookPath("redis-cli"); err == nil {
+			g.redisServer = p
+		}
+	}
 	if g.cache == "" {
 		g.cache = filepath.Join(tmp, "cache")
 	} else if g.cache, err = filepath.Abs(cacheDir); err != nil {
 		g.Close()
 		return nil, err
 	}
-	sb, err := newSandbox(tmp, "warm-up", modProxy)
+	sb, err := newSandbox(tmp, "warm-up", modProxy, j)
 	if err != nil {
 		g.Close()
 		return nil, err
 	}
 	defer sb.Remove()
 	sb.GoCache = g.cache
+	if err := os.MkdirAll(g.cache, 0o700); err != nil {
+		g.Close()
+		return nil, err
+	}
 	if _, err := plan.build("", sb.Src); err != nil {
 		g.Close()
 		return nil, err
 	}
 	// go list -export compiles every package the tests need, and runs
 	// nothing: this is the instructor's code, but no code needs to run.
-	// The levels that run under -race are built both ways.
-	builds := [][]string{{"./ladder/..."}}
-	for _, l := range plan.levels {
-		if l.Race {
-			builds = append(builds, []string{"-race", "./" + l.Dir + "/..."})
+	// Each module of the levels is built as the grading runs it: the
+	// levels that run under -race with it.
+	for _, r := range levelRuns(plan.levels, "", nil) {
+		modDir := filepath.Join(sb.Src, filepath.FromSlash(r.Module))
+		args := []string{"list", "-e", "-export", "-deps", "-test", "-f", "{{if .Error}}{{.ImportPath}}: {{.Error}}{{end}}"}
+		if r.Race {
+			args = append(args, "-race")
 		}
-	}
-	for _, b := range builds {
-		cmd := sb.Command(sb.Src, goTool(), append([]string{"list", "-e", "-export", "-deps", "-test", "-f", "{{if .Error}}{{.ImportPath}}: {{.Error}}{{end}}"}, b...)...)
+		n := len(args)
+		for _, p := range r.Patterns {
+			// A level this checkout does not have has nothing to build.
+			if _, err := os.Stat(filepath.Join(modDir, strings.TrimSuffix(p, "/..."))); err == nil {
+				args = append(args, p)
+			}
+		}
+		if len(args) == n {
+			continue
+		}
+		cmd := sb.Command(modDir, goTool(), args...)
 		var out, errOut bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		stopped, err := runLimited(ctx, time.Hour, cmd)
@@ -737,17 +861,19 @@ func newGrader(ctx context.Context, root, cacheDir string) (*grader, error) {
 func (g *grader) Close() { removeAll(g.tmp) }
 
 // instructorModProxy makes sure the instructor's module cache holds every
-// module the ladder needs (go mod download, in the instructor's own
-// environment), and returns its download folder, which sandboxes use as
-// their GOPROXY.
-func instructorModProxy(root string) (string, error) {
-	cmd := exec.Command(goTool(), "mod", "download")
-	cmd.Dir = root
-	cmd.Env = learnerEnv()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go mod download: %v\n%s", err, out)
+// module the ladder needs, its nested modules' too (go mod download, in
+// the instructor's own environment), and returns its download folder,
+// which sandboxes use as their GOPROXY.
+func instructorModProxy(root string, lvs []levels.Level) (string, error) {
+	for _, dir := range moduleDirs(root, lvs) {
+		cmd := exec.Command(goTool(), "mod", "download")
+		cmd.Dir = filepath.Join(root, filepath.FromSlash(dir))
+		cmd.Env = learnerEnv()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go mod download in %s: %v\n%s", dir, err, out)
+		}
 	}
-	cmd = exec.Command(goTool(), "env", "GOMODCACHE")
+	cmd := exec.Command(goTool(), "env", "GOMODCACHE")
 	cmd.Dir = root
 	cmd.Env = learnerEnv()
 	out, err := cmd.Output()
@@ -757,13 +883,29 @@ func instructorModProxy(root string) (string, error) {
 	return filepath.Join(strings.TrimSpace(string(out)), "cache", "download"), nil
 }
 
+// moduleDirs lists the modules of the levels that root has, "." first.
+func moduleDirs(root string, lvs []levels.Level) []string {
+	dirs := []string{"."}
+	for _, l := range lvs {
+		for _, m := range l.Modules {
+			if m.Dir == "." || slices.Contains(dirs, m.Dir) {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(m.Dir), "go.mod")); err == nil {
+				dirs = append(dirs, m.Dir)
+			}
+		}
+	}
+	return dirs
+}
+
 // grade grades one student's checkout in a sandbox of its own, which it
 // deletes afterwards.
 func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Duration) (res studentResult) {
 	res.Name = filepath.Base(filepath.Clean(dir))
 	var notes []string
 	defer func() { res.Err = strings.Join(notes, "; ") }()
-	sb, err := newSandbox(g.tmp, fmt.Sprintf("student-%03d", i), g.modProxy)
+	sb, err := newSandbox(g.tmp, fmt.Sprintf("student-%03d", i), g.modProxy, g.jail)
 	if err != nil {
 		notes = append(notes, err.Error())
 		return res
@@ -785,6 +927,14 @@ func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Durati
 	stopped := false
 	runner := goRunner{
 		command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
+			if len(args) > 0 && args[0] == "test" && g.jail != nil && g.redisServer != "" {
+				// The cases of level 8's part 8 that need a real server,
+				// as make test-level-8 REDIS=1 gives a learner: one of the
+				// sandbox's own, on its own loopback, gone with it.
+				cmd := sb.Command(dir, "sh", append([]string{"-c", withRedisServer, "sh", goTool()}, args...)...)
+				cmd.Env = append(cmd.Env, "REDIS_ADDR=127.0.0.1:6379")
+				return cmd
+			}
 			return sb.Command(dir, goTool(), args...)
 		},
 		run: func(ctx context.Context, cmd *exec.Cmd) error {
@@ -794,6 +944,7 @@ func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Durati
 			}
 			return err
 		},
+		tmp: sb.Tmp,
 	}
 	grades, err := gradeLevelsWith(ctx, sb.Src, g.plan.levels, runner)
 	switch {
@@ -875,6 +1026,9 @@ func levelCell(l levelReport) string {
 	return fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))
 }
 
+// writeClassMarkdown writes the class as a Markdown table. Every cell is
+// data: a student's folder name or a note can hold "|", newlines and
+// control characters, and none of them may add a row or a column.
 func writeClassMarkdown(w io.Writer, results []studentResult) {
 	header := []string{"student"}
 	for n := 1; n <= len(levels.All); n++ {
@@ -884,11 +1038,37 @@ func writeClassMarkdown(w io.Writer, results []studentResult) {
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
 	for _, r := range results {
 		row := classRow(r)
+		for i, c := range row {
+			row[i] = markdownCell(c)
+		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 	}
 	writeClassMistakes(w, results)
 }
 
+// markdownCell makes s safe in a cell of a GitHub Markdown table: a
+// backslash and a "|" are escaped (the table's rows are split at every "|"
+// that no backslash escapes), and a control character or a line or
+// paragraph separator is written as its Go escape, such as \n, so that the
+// row stays one line and the instructor sees what the name holds.
+func markdownCell(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\\' || r == '|':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp) || r == utf8.RuneError:
+			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// writeClassCSV writes the class as CSV: encoding/csv quotes a field with
+// a comma, a quote or a line break, so that a name stays one field.
 func writeClassCSV(w io.Writer, results []studentResult) {
 	cw := csv.NewWriter(w)
 	header := []string{"student"}
@@ -897,9 +1077,24 @@ func writeClassCSV(w io.Writer, results []studentResult) {
 	}
 	cw.Write(append(header, "last_level_done", "note", "known_mistakes"))
 	for _, r := range results {
-		cw.Write(append(classRow(r), mistakesCell(r.Levels)))
+		row := append(classRow(r), mistakesCell(r.Levels))
+		row[0] = spreadsheetText(row[0])
+		for i := len(row) - 2; i < len(row); i++ {
+			row[i] = spreadsheetText(row[i])
+		}
+		cw.Write(row)
 	}
 	cw.Flush()
+}
+
+// spreadsheetText keeps a spreadsheet from reading a student's text as a
+// formula: one that starts with =, +, -, @ or a tab or carriage return
+// gets a leading apostrophe, which spreadsheets show as text.
+func spreadsheetText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }
 
 func classRow(r studentResult) []string {

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/csv"
 	"fmt"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,10 +16,15 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // insideCopyEnv is set while a student copy's make test runs, so that the
@@ -478,131 +486,301 @@ func TestClassReportGradesWithTheInstructorsFiles(t *testing.T) {
 		"nobody,,,,,,,,,-,not a rateladder checkout,\n", out)
 }
 
-// initWrites is a student's stub whose init writes files where it can:
-// relative to HOME, TMPDIR and its working folder, and, at an absolute
-// path, what it saw.
-const initWrites = `
-func init() {
-	wd, _ := os.Getwd()
-	home, _ := os.UserHomeDir()
-	for _, p := range []string{
-		filepath.Join(home, "from-init"),
-		filepath.Join(os.TempDir(), "from-init"),
-		"from-init",
-		filepath.Join("..", "..", "from-init"),
-	} {
-		os.WriteFile(p, []byte("written by a student's init\n"), 0o644)
+// studentSource is level 1's halfDone (part 1 passes, part 2 fails) or
+// its stub, with the imports an init of a student's needs and the init,
+// in which each {{NAME}} is replaced by the Go string of its value.
+func studentSource(t *testing.T, base, init string, values map[string]string) string {
+	t.Helper()
+	imports := "import (\n\t\"bytes\"\n\t\"net\"\n\t\"os\"\n\t\"os/exec\"\n\t\"path/filepath\"\n\t\"syscall\"\n\t\"time\"\n)\n\n" +
+		"var _, _, _, _, _ = bytes.Contains, net.Dial, os.Getenv, exec.Command, filepath.Join\nvar _ syscall.SysProcAttr\n"
+	src := strings.Replace(base, `import "time"`, imports, 1)
+	require.NotEqual(t, base, src, "the stub no longer imports time alone")
+	for name, v := range values {
+		init = strings.ReplaceAll(init, name, fmt.Sprintf("%q", v))
 	}
-	env := strings.Join(append(os.Environ(), "CWD="+wd), "\n")
-	os.WriteFile(filepath.Join(SPY, "env"), []byte(env), 0o644)
+	return src + init
+}
+
+// escapes is an init that tries to get out of its sandbox. Whatever it
+// reaches makes Count answer -1: the report then shows part 1 failing,
+// and a report that reads 1/2 says the code ran and reached nothing. It
+// leaves a setsid daemon behind, with {{MARKER}} in its command line.
+const escapes = `
+var leaks []string
+
+func init() {
+	if c, err := net.DialTimeout("tcp", {{ADDR}}, time.Second); err == nil {
+		c.Close()
+		leaks = append(leaks, "the instructor's loopback")
+	}
+	if os.Getenv("MY_SECRET_TOKEN") != "" {
+		leaks = append(leaks, "the environment")
+	}
+	// Every process's environment and command line, its parent's too.
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range procs {
+		for _, f := range []string{"environ", "cmdline"} {
+			data, _ := os.ReadFile(filepath.Join(p, f))
+			if bytes.Contains(data, []byte({{SECRET}})) || bytes.Contains(data, []byte("class-report")) {
+				leaks = append(leaks, p+"/"+f)
+			}
+		}
+	}
+	wd, _ := os.Getwd()
+	for _, dir := range []string{{{INSTRUCTOR}}, {{CLASS}}, wd} {
+		if os.WriteFile(filepath.Join(dir, {{MARKER}}), []byte("x"), 0o644) == nil {
+			leaks = append(leaks, "wrote in "+dir)
+		}
+	}
+	os.WriteFile(filepath.Join("/tmp", {{MARKER}}), []byte("x"), 0o644)
+	// The folder that holds the sandbox: its own folder, and nothing else.
+	home, _ := os.UserHomeDir()
+	if entries, _ := os.ReadDir(filepath.Dir(filepath.Dir(home))); len(entries) != 1 {
+		leaks = append(leaks, "beside the sandbox")
+	}
+	d := exec.Command("sh", "-c", "while :; do date > /tmp/$0; sleep 1; done; : $0", {{MARKER}})
+	d.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	d.Start()
 }
 `
 
-// initSleeps is a student's stub whose init sleeps an hour, with a child
-// process that does the same, after writing both process IDs.
-const initSleeps = `
+// hangs is an init that leaves a setsid daemon, with {{MARKER}} in its command
+// line, and sleeps an hour.
+const hangs = `
 func init() {
-	os.WriteFile(filepath.Join(SPY, "test.pid"), []byte(strconv.Itoa(os.Getpid())), 0o644)
-	child := exec.Command("sleep", "3600")
-	if child.Start() == nil {
-		os.WriteFile(filepath.Join(SPY, "child.pid"), []byte(strconv.Itoa(child.Process.Pid)), 0o644)
-	}
+	d := exec.Command("sh", "-c", "sleep 3600; : $0", {{MARKER}})
+	d.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	d.Start()
 	time.Sleep(time.Hour)
 }
 `
 
-// withInit adds an init function and the imports it needs to the stub.
-func withInit(t *testing.T, stub []byte, spy, init string) string {
-	t.Helper()
-	src := strings.Replace(string(stub), `import "time"`, "import (\n\t\"os\"\n\t\"os/exec\"\n\t\"path/filepath\"\n\t\"strconv\"\n\t\"strings\"\n\t\"time\"\n)\n\nvar _ = exec.Command\nvar _ = strconv.Itoa\nvar _ = strings.Join", 1)
-	require.NotEqual(t, string(stub), src, "the stub no longer imports time alone")
-	return src + strings.ReplaceAll(init, "SPY", fmt.Sprintf("%q", spy))
-}
-
 func TestClassReportContainsTheStudentsCode(t *testing.T) {
 	skipSlow(t, "runs the tests of two checkouts, one for 45s")
-	if runtime.GOOS == "windows" {
-		t.Skip("process groups, sh and sleep are Unix")
+	if runtime.GOOS != "linux" {
+		t.Skip("the sandbox is Linux's")
 	}
+	needJail(t)
+	bin, err := ladderBin()
+	require.NoError(t, err)
 	cache := reportCache() // before HOME moves
 	instructor := gitLadder(t)
 	class := t.TempDir()
-	spy := t.TempDir() // outside everything: an absolute path reaches it
-	home, tmp := t.TempDir(), t.TempDir()
 	for _, name := range []string{"alice", "bob"} {
 		copyTree(t, copyLadder(t), filepath.Join(class, name))
-		require.NoError(t, os.MkdirAll(filepath.Join(spy, name), 0o755))
 	}
+	marker := fmt.Sprintf("ladder-escape-%d", time.Now().UnixNano())
+	secret := "tok-" + marker
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	var accepted atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
 	stub, err := os.ReadFile(filepath.Join(instructor, "ladder/01-hit-counter/hitcounter.go"))
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(class, "alice/ladder/01-hit-counter/hitcounter.go"), []byte(withInit(t, stub, filepath.Join(spy, "alice"), initWrites)), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(class, "bob/ladder/01-hit-counter/hitcounter.go"), []byte(withInit(t, stub, filepath.Join(spy, "bob"), initSleeps)), 0o644))
+	alice := studentSource(t, strings.Replace(halfDone(t), "func (c *Counter) Count(now time.Time) int {\n", "func (c *Counter) Count(now time.Time) int {\n\tif len(leaks) > 0 {\n\t\treturn -1\n\t}\n", 1), escapes, map[string]string{
+		"{{ADDR}}": ln.Addr().String(), "{{SECRET}}": secret, "{{INSTRUCTOR}}": instructor, "{{CLASS}}": class, "{{MARKER}}": marker + "-alice",
+	})
+	bob := studentSource(t, string(stub), hangs, map[string]string{"{{MARKER}}": marker + "-bob"})
+	require.NoError(t, os.WriteFile(filepath.Join(class, "alice/ladder/01-hit-counter/hitcounter.go"), []byte(alice), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(class, "bob/ladder/01-hit-counter/hitcounter.go"), []byte(bob), 0o644))
 	before := map[string][]string{}
 	for _, d := range []string{filepath.Join(class, "alice"), filepath.Join(class, "bob"), instructor} {
 		before[d] = listFiles(t, d)
 	}
 
-	// The instructor's Go caches stay where they are; HOME and TMPDIR move
-	// to empty folders, to see what is left in them afterwards.
+	// The report runs as its own process, as an instructor runs it: with
+	// a secret in its environment (and so in /proc/PID/environ), and HOME
+	// and TMPDIR in empty folders, to see what is left in them afterwards.
+	home, tmp := t.TempDir(), t.TempDir()
+	env := learnerEnv()
 	for _, name := range []string{"GOCACHE", "GOMODCACHE"} {
 		out, err := exec.Command("go", "env", name).Output()
 		require.NoError(t, err)
-		t.Setenv(name, strings.TrimSpace(string(out)))
+		env = append(env, name+"="+strings.TrimSpace(string(out)))
 	}
-	t.Setenv("HOME", home)
-	t.Setenv("TMPDIR", tmp)
-	// The go command the report runs as the instructor (go mod download)
-	// keeps telemetry counters in the configuration folder, under HOME.
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("GITHUB_TOKEN", "ghp_not_for_students")
-	t.Setenv("RATELADDER_API_KEY", "not for students")
-	t.Setenv("SSH_AUTH_SOCK", filepath.Join(tmp, "agent.sock"))
-
-	start := time.Now()
-	out, code := runLadder(t, instructor, "class-report", "--cache", cache, "--timeout", "45s", filepath.Join(class, "alice"), filepath.Join(class, "bob"))
-	require.Equal(t, 0, code, out)
-	require.Contains(t, out, "| alice | 0/2 |  |  |  |  |  |  |  | - |  |\n")
+	env = append(env, "HOME="+home, "TMPDIR="+tmp, "XDG_CONFIG_HOME="+t.TempDir(), "MY_SECRET_TOKEN="+secret,
+		"SSH_AUTH_SOCK="+filepath.Join(tmp, "agent.sock"))
+	report := exec.Command(bin, "class-report", "--cache", cache, "--timeout", "45s", filepath.Join(class, "alice"), filepath.Join(class, "bob"))
+	report.Dir = instructor
+	report.Env = env
+	// Watch the daemons while the report runs: each must start, and none
+	// may outlive the report.
+	seen := map[string]bool{}
+	var mu sync.Mutex
+	stop := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		for {
+			for _, who := range []string{"alice", "bob"} {
+				if len(processesWith(marker+"-"+who)) > 0 {
+					mu.Lock()
+					seen[who] = true
+					mu.Unlock()
+				}
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}()
+	outb, err := report.CombinedOutput()
+	close(stop)
+	<-watched
+	out := string(outb)
+	require.NoError(t, err, out)
+	// 1/2: alice's code ran, passed part 1, and its init reached nothing.
+	require.Contains(t, out, "| alice | 1/2 |  |  |  |  |  |  |  | - |  |\n")
 	// A run that was stopped counts for nothing: no cell, only the note.
 	require.Contains(t, out, "| bob |  |  |  |  |  |  |  |  | - | stopped after 45s |\n")
-
-	// alice's init ran in a sandbox: a minimal environment, and every
-	// folder it knew of inside the report's temporary folder.
-	envData, err := os.ReadFile(filepath.Join(spy, "alice/env"))
-	require.NoError(t, err, "alice's init did not run")
-	env := map[string]string{}
-	for _, kv := range strings.Split(string(envData), "\n") {
-		k, v, _ := strings.Cut(kv, "=")
-		env[k] = v
+	require.True(t, seen["alice"], "alice's daemon never started")
+	require.True(t, seen["bob"], "bob's daemon never started within the 45s limit (a very slow machine?)")
+	for _, who := range []string{"alice", "bob"} {
+		waitNoProcessWith(t, marker+"-"+who)
 	}
-	for _, k := range []string{"GITHUB_TOKEN", "RATELADDER_API_KEY", "SSH_AUTH_SOCK"} {
-		if _, ok := env[k]; ok {
-			t.Errorf("the student's code saw %s", k)
-		}
+	require.Zero(t, accepted.Load(), "the students' code reached the instructor's loopback")
+	if _, err := os.Stat(filepath.Join("/tmp", marker+"-alice")); err == nil {
+		t.Errorf("alice's code wrote /tmp/%s-alice", marker)
+		os.Remove(filepath.Join("/tmp", marker+"-alice"))
 	}
-	for _, k := range []string{"HOME", "TMPDIR", "GOCACHE", "GOMODCACHE", "CWD"} {
-		if !strings.HasPrefix(env[k], tmp+string(filepath.Separator)+"ladder-report-") {
-			t.Errorf("the student's code saw %s=%s, want a folder in the report's temporary folder under %s", k, env[k], tmp)
-		}
-	}
-
-	// bob's test binary and its child were killed at the limit.
-	info, err := os.Stat(filepath.Join(spy, "bob/test.pid"))
-	if err != nil {
-		t.Fatalf("bob's test binary never started within the 45s limit (a very slow machine?): %v", err)
-	}
-	t.Logf("bob's test binary started %v after the report", info.ModTime().Sub(start).Round(time.Second))
-	waitGone(t, readPID(t, filepath.Join(spy, "bob/test.pid")))
-	waitGone(t, readPID(t, filepath.Join(spy, "bob/child.pid")))
-
 	// Nothing is left on disk: not in HOME, not in TMPDIR (the report's
-	// folder, its build folders and what the init wrote there are gone),
-	// not in the students' or the instructor's folders.
+	// folder, with every sandbox, is gone), not in the students' or the
+	// instructor's folders.
 	require.Empty(t, listFiles(t, home), "files left in HOME")
 	require.Empty(t, listFiles(t, tmp), "files left in TMPDIR")
 	for d, files := range before {
 		require.Equal(t, files, listFiles(t, d), "files changed in %s", d)
 	}
 	require.Empty(t, gitIn(t, instructor, "status", "--porcelain", "--untracked-files=all"))
+}
+
+// forgedName is a student's folder name that would add a row of its own
+// to a table that took it as Markdown. A folder name has no "/": its
+// fractions are written with "∕", the division slash, which looks the same.
+const forgedName = "eve | 0∕2 |\n| mallory | 2∕2 | 2∕2 | 3∕3 | 3∕3 | 3∕3 | 3∕3 | 3∕3 | 8∕8 | 8 |"
+
+func TestClassReportGradesAClass(t *testing.T) {
+	skipSlow(t, "makes a student copy and grades every level of three checkouts")
+	if runtime.GOOS != "linux" {
+		t.Skip("the sandbox is Linux's; a folder name with a newline is Unix's")
+	}
+	needJail(t)
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		// Level 8's part 8 has cases that need a real server.
+		if os.Getenv(e2eEnv) != "" {
+			t.Fatalf("no redis-server, which level 8's part 8 needs: apt-get install redis-server (make test-e2e installs it)")
+		}
+		t.Skip("no redis-server, which level 8's part 8 needs (make test-e2e fails instead)")
+	}
+	root := repoRoot(t)
+	if out, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output(); err != nil || len(out) > 0 {
+		t.Skipf("the student copy is made from the last commit, and the working tree differs from it (git status: %v):\n%s", err, out)
+	}
+	class := t.TempDir()
+	alice := filepath.Join(class, "alice")
+	out, code := runLadder(t, root, "student-copy", alice)
+	require.Equal(t, 0, code, out)
+	carol := filepath.Join(class, "carol")
+	copyTree(t, alice, carol)
+	if !pasteReferences(t, carol, levels.All...) {
+		t.Skip("no solutions/ here (a student copy)")
+	}
+	eve := filepath.Join(class, forgedName)
+	copyTree(t, alice, eve)
+
+	start := time.Now()
+	out, code = runLadder(t, root, "class-report", "--cache", reportCache(), alice, carol, eve)
+	t.Logf("three students graded in %v", time.Since(start).Round(time.Second))
+	require.Equal(t, 0, code, out)
+	// Every row is one line, and no name adds one.
+	require.Len(t, strings.Split(strings.TrimSuffix(out, "\n"), "\n"), 2+3, out)
+	// INSTRUCTORS.md shows this very output.
+	doc, err := os.ReadFile(filepath.Join(root, "INSTRUCTORS.md"))
+	require.NoError(t, err)
+	shown, ok := sampleAfter(string(doc), `$ make class-report DIRS="class/*"`)
+	require.True(t, ok, "INSTRUCTORS.md shows no output of make class-report")
+	if diff := cmp.Diff(shown, out); diff != "" {
+		t.Errorf("INSTRUCTORS.md's sample of make class-report is not this test's output (-INSTRUCTORS.md +got):\n%s\nthe output:\n%s", diff, out)
+	}
+}
+
+// sampleAfter returns the lines of a code block that follow the line
+// command, up to the block's end.
+func sampleAfter(doc, command string) (string, bool) {
+	lines := strings.Split(doc, "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) != command {
+			continue
+		}
+		indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
+		var b strings.Builder
+		for _, s := range lines[i+1:] {
+			if strings.TrimSpace(s) == "```" {
+				return b.String(), true
+			}
+			b.WriteString(strings.TrimPrefix(s, indent) + "\n")
+		}
+	}
+	return "", false
+}
+
+func TestClassTablesKeepANameInItsCell(t *testing.T) {
+	results := []studentResult{
+		{Name: forgedName, Err: "note | with\r\na pipe\x1b[31m, a backslash \\| and \u2028"},
+		{Name: "=HYPERLINK(\"http://example.com\")", Err: "-1+1"},
+	}
+	var md bytes.Buffer
+	writeClassMarkdown(&md, results)
+	want := "| student | L1 | L2 | L3 | L4 | L5 | L6 | L7 | L8 | last level done | note |\n" +
+		"|---|---|---|---|---|---|---|---|---|---|---|\n" +
+		`| eve \| 0∕2 \|\n\| mallory \| 2∕2 \| 2∕2 \| 3∕3 \| 3∕3 \| 3∕3 \| 3∕3 \| 3∕3 \| 8∕8 \| 8 \| |  |  |  |  |  |  |  |  | - | note \| with\r\na pipe\x1b[31m, a backslash \\\| and \u2028 |` + "\n" +
+		"| =HYPERLINK(\"http://example.com\") |  |  |  |  |  |  |  |  | - | -1+1 |\n"
+	if diff := cmp.Diff(want, md.String()); diff != "" {
+		t.Errorf("writeClassMarkdown (-want +got):\n%s", diff)
+	}
+	// Each row has the header's cells: split at every "|" no backslash
+	// escapes, as GitHub does.
+	for _, row := range strings.Split(strings.TrimSuffix(md.String(), "\n"), "\n") {
+		cells := 0
+		for i := 0; i < len(row); i++ {
+			switch row[i] {
+			case '\\':
+				i++
+			case '|':
+				cells++
+			}
+		}
+		if cells != 12 {
+			t.Errorf("row %q has %d unescaped |, want 12", row, cells)
+		}
+	}
+
+	var csvOut bytes.Buffer
+	writeClassCSV(&csvOut, results)
+	records, err := csv.NewReader(&csvOut).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, records, 3)
+	for _, r := range records {
+		require.Len(t, r, 11)
+	}
+	require.Equal(t, forgedName, records[1][0])
+	// encoding/csv reads a line break in a field as "\n", whatever it was.
+	require.Equal(t, strings.ReplaceAll(results[0].Err, "\r\n", "\n"), records[1][10])
+	// A spreadsheet reads these as text, not formulas.
+	require.Equal(t, `'=HYPERLINK("http://example.com")`, records[2][0])
+	require.Equal(t, "'-1+1", records[2][10])
 }
 
 // committedOutsideSolutions counts the files of the last commit of repo

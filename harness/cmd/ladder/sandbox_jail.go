@@ -1,0 +1,128 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// A jail is bubblewrap as the class report runs it: found and checked once
+// per report, then used by every sandbox (see sandbox for what it gives).
+type jail struct {
+	bwrap  string   // the bwrap program
+	goroot string   // the Go toolchain, bound read-only
+	system []string // bwrap's arguments for /usr, /bin, /lib...: read-only binds or symlinks
+}
+
+// installBwrap is what the report and the tests tell an instructor who has
+// no bwrap.
+const installBwrap = "apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); make class-report and make test-e2e install it when missing"
+
+// noSandboxGivesUp says what --no-sandbox gives up, in the report's refusal
+// and in its --help.
+const noSandboxGivesUp = `Without the sandbox, a student's code runs as your user: it can read and
+write every file you can (your SSH keys, your other checkouts, the other
+students' folders), reach the network, read your environment and your
+processes' command lines through /proc, and leave processes running
+(setsid) after the report. What is left: a temporary folder of its own as
+HOME, TMPDIR and working folder, an environment built from nothing, and
+a time limit that kills its process group.`
+
+// findJail finds bwrap and checks that it makes a sandbox here: it runs
+// go version in one, with every namespace and mount Command asks for.
+func findJail() (*jail, error) {
+	if runtime.GOOS != "linux" {
+		return nil, fmt.Errorf("no sandbox on %s: the class report's sandbox is bubblewrap, which needs Linux", runtime.GOOS)
+	}
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		return nil, fmt.Errorf("bwrap (bubblewrap) is not installed: %s", installBwrap)
+	}
+	goroot := toolchainRoot()
+	if goroot == "" {
+		return nil, errors.New("go env GOROOT names no toolchain")
+	}
+	j := &jail{bwrap: bwrap, goroot: goroot, system: systemBinds()}
+	tmp, err := os.MkdirTemp("", "ladder-jail-check-")
+	if err != nil {
+		return nil, err
+	}
+	defer removeAll(tmp)
+	sb, err := newSandbox(tmp, "check", "", j)
+	if err != nil {
+		return nil, err
+	}
+	out, err := sb.Command(sb.Src, "go", "version").CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("bwrap cannot make a sandbox here (%v): %s(a container without user namespaces? an AppArmor or SELinux rule against them?)", err, firstLines(string(out), 5))
+	}
+	return j, nil
+}
+
+// toolchainRoot is the GOROOT of the go command the ladder runs, or "".
+var toolchainRoot = sync.OnceValue(func() string {
+	cmd := exec.Command(goTool(), "env", "GOROOT")
+	cmd.Env = learnerEnv()
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+})
+
+// systemBinds gives the sandbox the system's programs and libraries,
+// read-only: /usr, and /bin, /sbin and the /lib folders as this system has
+// them, a folder bound or a symlink (into /usr) made again.
+func systemBinds() []string {
+	args := []string{"--ro-bind", "/usr", "/usr"}
+	for _, p := range []string{"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
+		info, err := os.Lstat(p)
+		switch {
+		case err != nil:
+		case info.Mode()&os.ModeSymlink != 0:
+			if target, err := os.Readlink(p); err == nil {
+				args = append(args, "--symlink", target, p)
+			}
+		case info.IsDir():
+			args = append(args, "--ro-bind", p, p)
+		}
+	}
+	return args
+}
+
+// args are bwrap's arguments for a command of the sandbox s run in dir.
+// Paths are the same inside as outside, so that what go list and the test
+// binaries report about folders needs no translation. Later mounts go
+// over earlier ones: the sandbox's folder is writable, its grading copy
+// inside it read-only again.
+func (j *jail) args(s *sandbox, dir string) []string {
+	a := []string{
+		"--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+		"--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+		"--hostname", "sandbox",
+	}
+	a = append(a, j.system...)
+	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
+	if !within(j.goroot, "/usr") {
+		a = append(a, "--ro-bind", j.goroot, j.goroot)
+	}
+	if s.ModProxy != "" {
+		a = append(a, "--ro-bind-try", s.ModProxy, s.ModProxy)
+	}
+	a = append(a, "--bind", s.Dir, s.Dir, "--ro-bind", s.Src, s.Src)
+	if !within(s.GoCache, s.Dir) {
+		a = append(a, "--bind", s.GoCache, s.GoCache) // the warm-up's: the instructor's code only
+	}
+	return append(a, "--chdir", dir)
+}
+
+// within reports whether path is dir or inside it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
