@@ -22,7 +22,7 @@ import (
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/guide"
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // Interview mode plays the candidate's side of a mock interview: the
@@ -486,7 +486,7 @@ func notFresh(g levelGrade) string {
 	for _, p := range g.Parts {
 		passed += p.Passed
 		for _, c := range p.Cases {
-			if !c.Fuzz && c.Verdict != timeline.NotImplemented.String() {
+			if !c.Fuzz && c.Verdict != protocol.NotImplemented {
 				further++
 			}
 		}
@@ -618,7 +618,7 @@ func firstFailing(g levelGrade, part int) (caseGrade, bool) {
 			continue
 		}
 		for _, c := range p.Cases {
-			if c.Verdict != timeline.Pass.String() {
+			if c.Verdict != protocol.Pass {
 				return c, true
 			}
 		}
@@ -629,10 +629,10 @@ func firstFailing(g levelGrade, part int) (caseGrade, bool) {
 // caseLine says in one line how a case went wrong: `case "a hit" fails:
 // Count(t=4s) = 3, want 5`.
 func caseLine(c caseGrade) string {
-	if c.Verdict == timeline.NotImplemented.String() {
+	if c.Verdict == protocol.NotImplemented {
 		return fmt.Sprintf("case %q is not implemented yet: %s", c.Name, c.Missing)
 	}
-	verb := map[string]string{timeline.Fail.String(): "fails"}[c.Verdict]
+	verb := map[string]string{protocol.Fail: "fails"}[c.Verdict]
 	if verb == "" {
 		verb = c.Verdict // "panicked", "timed out"...
 	}

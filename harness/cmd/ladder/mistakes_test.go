@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // learnerFailing is a level graded as if the learner's code failed
@@ -20,14 +20,14 @@ func learnerFailing(t *testing.T, root string, l levels.Level, part int, failing
 	for _, lp := range l.Parts {
 		p := partGrade{Number: lp.Number, Title: lp.Title, Ran: true, Done: lp.Number < part}
 		for _, c := range lists[lp.Number] {
-			v := timeline.Pass.String()
+			v := protocol.Pass
 			if lp.Number == part && slices.Contains(failing, c.Name) {
-				v = timeline.Fail.String()
+				v = protocol.Fail
 			}
 			p.Cases = append(p.Cases, caseGrade{Name: c.Name, Part: lp.Number, Verdict: v})
 			p.Total++
 			p.Reported++
-			if v == timeline.Pass.String() {
+			if v == protocol.Pass {
 				p.Passed++
 			}
 		}
@@ -45,7 +45,7 @@ func TestEveryKnownMistakeIsNamed(t *testing.T) {
 	for _, l := range levels.All {
 		table := knownMistakes(root, l)
 		if len(table.Mistakes) == 0 {
-			t.Errorf("level %d: no table of known mistakes in its specs' %s", l.Number, timeline.MistakesFile)
+			t.Errorf("level %d: no table of known mistakes in its specs' %s", l.Number, protocol.MistakesFile)
 		}
 		for _, k := range table.Mistakes {
 			for part, fails := range k.Fails {
@@ -81,7 +81,7 @@ func TestMistakeNamingRates(t *testing.T) {
 			if got := table.Match(k.Part, fails); got.Names(k.Name) {
 				aloneRight++
 			}
-			others := timeline.Mistakes{Mistakes: slices.Delete(slices.Clone(table.Mistakes), i, i+1)}
+			others := protocol.Mistakes{Mistakes: slices.Delete(slices.Clone(table.Mistakes), i, i+1)}
 			unknown++
 			if got := others.Match(k.Part, fails); got.Best >= 0 {
 				if got.Candidates[got.Best].Overlap == 1 {
