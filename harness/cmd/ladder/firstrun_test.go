@@ -85,3 +85,24 @@ func TestASlowBuildSaysWhatItDoes(t *testing.T) {
 		t.Errorf("the note is %q, want %q", got, want)
 	}
 }
+
+// TestTheCommandBuildsLight: a newcomer's first make progress builds this
+// command from an empty build cache, so it leaves out the packages that
+// cost seconds there and that it does not need: the testing package and
+// go-cmp (timeline's, for the specs: the command reads results through
+// timeline/protocol), go/constant (the guide's check, a test's), and
+// crypto/sha256 (a cache key takes FNV).
+func TestTheCommandBuildsLight(t *testing.T) {
+	cmd := exec.Command(goTool(), "list", "-deps", ".")
+	cmd.Env = learnerEnv()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	for _, heavy := range []string{"testing", "github.com/google/go-cmp/cmp", "github.com/rateladder/rateladder/harness/timeline", "go/constant", "crypto/sha256"} {
+		if slices.Contains(deps, heavy) {
+			t.Errorf("the ladder command imports %s; see this test's comment", heavy)
+		}
+	}
+}
