@@ -195,8 +195,7 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("interview", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	budgetFlag := fs.String("time", "", "the interview's length, such as 45m or 30 (minutes); 45m when not given")
-	forcePoll := fs.Bool("poll", false, "check for changes by polling instead of file events")
-	every := fs.Duration("every", 500*time.Millisecond, "how often to poll")
+	every := fs.Duration("every", 500*time.Millisecond, "how often to look for changes")
 	l, ok := levelArg("interview", fs, args, stderr)
 	if !ok {
 		return 2
@@ -227,7 +226,7 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	signal.Notify(interrupt, os.Interrupt, syscall.SIGHUP)
 	defer signal.Stop(interrupt)
 	iv.interrupt = interrupt
-	src := watchSource(root, iv.dir(), *forcePoll, *every, stdout)
+	src := pollChanges(iv.dir(), *every)
 	defer src.Close()
 	iv.changes = src.C()
 	ticker := time.NewTicker(time.Second)

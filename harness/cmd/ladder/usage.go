@@ -29,7 +29,7 @@ var commands = []commandGroup{
 	{"For learners (N is a level, 1 to 8):", []command{
 		{"progress [--json]", "make progress", "the ladder: what you have done, and what comes next"},
 		{"test [--part K] [--all] N", "make test-level-N [PART=K] [ALL=1] [REDIS=1]", "level N's tests against your code in ladder/: one part, or every case in full (REDIS=1: on a real redis-server too)"},
-		{"watch [--poll] N", "make watch-level-N", "rerun level N's tests whenever you save a file"},
+		{"watch N", "make watch-level-N", "rerun level N's tests whenever you save a file"},
 		{"hint [--part K] N", "make hint-N [PART=K]", "the next hint for the part of level N you are on, or for part K"},
 		{"hints N", "make hints-N", "every hint of level N seen so far"},
 		{"fuzz [--time 30s] N", "make fuzz-level-N [FUZZTIME=30s]", "fuzz your level N against its model"},
