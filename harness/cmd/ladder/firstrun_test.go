@@ -106,3 +106,26 @@ func TestTheCommandBuildsLight(t *testing.T) {
 		}
 	}
 }
+
+// TestTheFirstMakeSaysItBuildsTheCommand: make's first run builds the
+// ladder command, which takes seconds from an empty build cache, and says
+// so first; the next run, with the command built, does not.
+func TestTheFirstMakeSaysItBuildsTheCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command in a copy of the repository")
+	}
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make here")
+	}
+	dir := copyRepo(t, "ladder")
+	const note = "building the ladder command, the first run only…"
+	t.Setenv("LADDER_NOTES", "1")
+	out, code := runIn(t, dir, "make", "progress")
+	if code != 0 || !strings.HasPrefix(out, note+"\n") {
+		t.Errorf("the first make progress = exit %d:\n%s\nwant it to start with %q", code, out, note)
+	}
+	out, _ = runIn(t, dir, "make", "progress")
+	if strings.Contains(out, note) {
+		t.Errorf("the second make progress says %q again:\n%s", note, out)
+	}
+}
