@@ -29,9 +29,11 @@ progress: ## the whole ladder at a glance; always exits 0
 # user cannot write (a read-only mount, a shared folder) gets a message
 # that says so, rather than go build's "open .ladder/ladder: read-only
 # file system"; the ladder command says the same of .ladder/state.json.
-LADDER = $(LADDER_WRITABLE)$(GO) build -o .ladder/ladder ./harness/cmd/ladder && ./.ladder/ladder
+LADDER = $(LADDER_WRITABLE)$(LADDER_FIRST)$(GO) build -o .ladder/ladder ./harness/cmd/ladder && ./.ladder/ladder
 LADDER_READONLY = This checkout is read-only: make builds the ladder command into .ladder/ and keeps your hints and interviews there, and cannot create or write that folder here. Copy the repository to a folder you can write (cp -r or git clone), and run make there; go run ./harness/cmd/ladder test N grades a level here as it is.
 LADDER_WRITABLE = $(if $(shell mkdir -p .ladder 2>/dev/null; test -w .ladder && echo yes),,echo "$(LADDER_READONLY)" >&2; exit 1; )
+# The first build says so (on a terminal, or with LADDER_NOTES=1).
+LADDER_FIRST = $(if $(wildcard .ladder/ladder),,sh -c '[ -t 2 ] || [ "$$LADDER_NOTES" = 1 ] || exit 0; echo "building the ladder command, the first run only…" >&2' && )
 FUZZTIME ?= 30s
 
 test-level-%: ## one level's spec against the learner's code: PART=K for one part, ALL=1 for every case, REDIS=1 on a real redis-server
@@ -187,9 +189,9 @@ test-e2e: ## the ladder command end to end, in copies of the repository (slow; C
 test-stubs: ## the untouched stubs compile, and every case fails as not implemented
 	@$(LADDER) check-stubs
 
-check: vet ## gofmt, go vet and staticcheck (run at a pinned version, nothing to install), and the learner's path vetted for macOS and Windows
-	GOOS=windows $(GO) vet ./harness/... ./ladder/...
-	GOOS=darwin $(GO) vet ./harness/... ./ladder/...
+check: vet ## gofmt, go vet and staticcheck (run at a pinned version, nothing to install), and the whole module built and vetted for macOS and Windows
+	GOOS=windows $(GO) build ./... && GOOS=windows $(GO) vet ./...
+	GOOS=darwin $(GO) build ./... && GOOS=darwin $(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) -C $(REDIS_STUB) run $(STATICCHECK) ./...
 ifneq ($(wildcard $(REDIS_REF)),)

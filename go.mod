@@ -3,10 +3,7 @@ module github.com/rateladder/rateladder
 go 1.24
 
 require (
-	github.com/fsnotify/fsnotify v1.10.1
 	github.com/google/go-cmp v0.7.0
 	github.com/stretchr/testify v1.12.1
 	go.yaml.in/yaml/v3 v3.0.5
 )
-
-require golang.org/x/sys v0.30.0 // indirect

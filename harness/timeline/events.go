@@ -5,6 +5,8 @@ import (
 	"os"
 	"strconv"
 	"sync"
+
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // events is the pipe to the supervisor (see supervise.go), or nil when the
@@ -22,27 +24,36 @@ var events struct {
 var outStreams = [2]string{"stdout", "stderr"}
 
 func init() {
-	s := os.Getenv(eventsFDEnv)
+	s := os.Getenv(protocol.EventsEnv)
 	if s == "" {
 		return
 	}
 	// Processes this one starts, such as a race-detector child or a fuzz
 	// worker, must neither inherit the pipe nor believe they own it.
-	os.Unsetenv(eventsFDEnv)
-	fd, err := strconv.Atoi(s)
-	if err != nil {
+	os.Unsetenv(protocol.EventsEnv)
+	events.f = openEvents(s)
+	if events.f == nil {
 		return
 	}
-	closeOnExec(fd)
-	events.f = os.NewFile(uintptr(fd), "ladder-events")
 	for i := range outStreams {
 		events.out[i] = fileIdentity(i + 1)
 	}
 }
 
+// openEvents opens the child's end of the events pipe, which the
+// supervisor named in protocol.EventsEnv (see passEvents), or returns nil.
+// A descriptor on Unix and a handle on Windows, it is a number either way.
+func openEvents(s string) *os.File {
+	fd, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || !closeOnExec(uintptr(fd)) {
+		return nil
+	}
+	return os.NewFile(uintptr(fd), "ladder-events")
+}
+
 // emit sends one event to the supervisor. A lost event only makes the
 // supervisor stricter: a case whose end it never hears of counts as not run.
-func emit(e Event) {
+func emit(e protocol.Event) {
 	events.Lock()
 	defer events.Unlock()
 	if events.f == nil {
@@ -53,13 +64,13 @@ func emit(e Event) {
 	for i, stream := range outStreams {
 		if events.out[i] != "" && !events.gone[i] && fileIdentity(i+1) != events.out[i] {
 			events.gone[i] = true
-			write(Event{Kind: "closed", Test: e.Test, Case: e.Case, Part: e.Part, Report: stream})
+			write(protocol.Event{Kind: protocol.Closed, Test: e.Test, Case: e.Case, Part: e.Part, Report: stream})
 		}
 	}
 	write(e)
 }
 
-func write(e Event) {
+func write(e protocol.Event) {
 	b, err := json.Marshal(e)
 	if err != nil {
 		return

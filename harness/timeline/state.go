@@ -10,16 +10,18 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // state follows the runner's events, and gathers what the supervisor saw
 // of the child's end, for judge.
 type state struct {
 	mu     sync.Mutex
-	events []Event
-	runs   map[string]bool  // tests whose Run started and has not ended
-	open   map[string]Event // cases started and not ended, by test name
-	last   *Event           // the last case that started
+	events []protocol.Event
+	runs   map[string]bool           // tests whose Run started and has not ended
+	open   map[string]protocol.Event // cases started and not ended, by test name
+	last   *protocol.Event           // the last case that started
 
 	// endKnown says the child was asked to mark the testing package's own
 	// end (see endMarker), and ended that it did.
@@ -85,24 +87,24 @@ func (s *state) take(line []byte, tooLong bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.runs == nil {
-		s.runs, s.open = map[string]bool{}, map[string]Event{}
+		s.runs, s.open = map[string]bool{}, map[string]protocol.Event{}
 	}
-	var e Event
+	var e protocol.Event
 	ok := !tooLong && json.Unmarshal(line, &e) == nil
 	if ok {
 		switch e.Kind {
-		case "run-start":
+		case protocol.RunStart:
 			s.runs[e.Test] = true
-		case "run-end":
+		case protocol.RunEnd:
 			ok = s.runs[e.Test]
 			delete(s.runs, e.Test)
-		case "case-start":
+		case protocol.CaseStart:
 			s.open[e.Test] = e
 			s.last = &e
-		case "case-end":
+		case protocol.CaseEnd:
 			_, ok = s.open[e.Test]
 			delete(s.open, e.Test)
-		case "closed":
+		case protocol.Closed:
 			// The runner saw stdout or stderr closed, as it emitted the
 			// event after this one: a note for judge, not for the results.
 			if e.Report == "stdout" || e.Report == "stderr" {
@@ -124,8 +126,8 @@ func (s *state) take(line []byte, tooLong bool) {
 }
 
 // openCaseLocked is one of the cases open now, the same one each time.
-func (s *state) openCaseLocked() (Event, bool) {
-	var c Event
+func (s *state) openCaseLocked() (protocol.Event, bool) {
+	var c protocol.Event
 	for _, e := range s.open {
 		if c.Test == "" || e.Test < c.Test {
 			c = e
@@ -150,7 +152,7 @@ func (s *state) duringLocked() string {
 func (s *state) addRace(report string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e := Event{Kind: "race", Report: report}
+	e := protocol.Event{Kind: protocol.Race, Report: report}
 	if c, ok := s.openCaseLocked(); ok {
 		e.Test, e.Case, e.Part = c.Test, c.Case, c.Part
 	}
@@ -185,7 +187,7 @@ func (s *state) settleClosings(exitAt time.Time) {
 
 // judge decides whether the child ran to its own end, and if not, why not,
 // in words that stand alone: the output above may have been cut.
-func (s *state) judge(exit Event, lastLine string) (bool, string) {
+func (s *state) judge(exit protocol.Event, lastLine string) (bool, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	const none = " Nothing in it counts as done."
@@ -240,7 +242,7 @@ func (s *state) judge(exit Event, lastLine string) (bool, string) {
 // as " (ladder/x/x.go:41)", or "".
 func (s *state) raceWhereLocked() string {
 	for _, e := range s.events {
-		if e.Kind != "race" {
+		if e.Kind != protocol.Race {
 			continue
 		}
 		for _, l := range strings.Split(e.Report, "\n") {

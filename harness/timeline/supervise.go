@@ -16,6 +16,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // A learner's code runs in the same process as the tests, so it can end
@@ -30,21 +32,6 @@ import (
 // reached its own end. If not, it says what happened, during which case,
 // and fails.
 
-// Environment variables of the supervisor.
-const (
-	// childEnv marks the supervised child, and every process it starts.
-	childEnv = "LADDER_CHILD"
-	// eventsFDEnv names the child's file descriptor for the runner's events.
-	eventsFDEnv = "LADDER_EVENTS_FD"
-	// ResultsEnv names a folder where the parent writes what it saw, one
-	// file per test binary, for the ladder command to grade from. Output
-	// printed by the learner's code cannot forge it.
-	ResultsEnv = "LADDER_RESULTS"
-	// SuperviseEnv set to 0 turns the supervisor off, for debugging the
-	// runner itself.
-	SuperviseEnv = "LADDER_SUPERVISE"
-)
-
 func init() {
 	if !shouldSupervise() {
 		return
@@ -53,13 +40,13 @@ func init() {
 		os.Exit(status)
 	}
 	// No child could be started: the tests run here, unsupervised.
-	os.Setenv(childEnv, "1")
+	os.Setenv(protocol.ChildEnv, "1")
 }
 
 // shouldSupervise reports whether this process is a test binary that go
 // test started, and not already a supervised child.
 func shouldSupervise() bool {
-	if os.Getenv(childEnv) != "" || os.Getenv(SuperviseEnv) == "0" || runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+	if os.Getenv(protocol.ChildEnv) != "" || os.Getenv(protocol.SuperviseEnv) == "0" || runtime.GOOS == "plan9" {
 		return false
 	}
 	isTest := false
@@ -75,48 +62,6 @@ func shouldSupervise() bool {
 		}
 	}
 	return isTest
-}
-
-// Event is one line the runner writes to the supervisor, and one line of a
-// results file.
-type Event struct {
-	// Kind is "run-start", "run-end", "case-start", "case-end" (and on the
-	// pipe only, "closed": the runner saw stdout or stderr, in Report,
-	// closed) or, from
-	// the supervisor, "race" (a report of the race detector, in Report,
-	// with the case that was open when it came, if any) and "exit".
-	Kind string `json:"e"`
-	// Test is the full test name: "TestHitCounter/part_1/a_hit".
-	Test string `json:"test,omitempty"`
-	// Case and Part name the spec case.
-	Case string `json:"case,omitempty"`
-	Part int    `json:"part,omitempty"`
-	// Fuzz marks a case that a fuzz target built.
-	Fuzz bool `json:"fuzz,omitempty"`
-	// Verdict, Step and Report are the case's Outcome.
-	Verdict string `json:"verdict,omitempty"`
-	Step    int    `json:"step,omitempty"`
-	Report  string `json:"report,omitempty"`
-	// Brief is the Report cut to one screen, and Summary its one line:
-	// the first wrong call, "Count(t=4s) = 3, want 5". See Outcome.
-	Brief   string `json:"brief,omitempty"`
-	Summary string `json:"summary,omitempty"`
-	// Missing is the method a stub's panic named, and Where the line of
-	// the stub that panicked, for NotImplemented.
-	Missing string `json:"missing,omitempty"`
-	Where   string `json:"where,omitempty"`
-
-	// For "exit": the package folder, the child's exit status or signal,
-	// whether it ran to its end, and if not, why.
-	Dir      string `json:"dir,omitempty"`
-	Status   int    `json:"status,omitempty"`
-	Signal   string `json:"signal,omitempty"`
-	Complete bool   `json:"complete,omitempty"`
-	Reason   string `json:"reason,omitempty"`
-	// Crash is the start of what the runtime printed when the child
-	// died of a fatal error or an unrecovered panic: the message, then
-	// the frames of the learner's own files, as file:line.
-	Crash string `json:"crash,omitempty"`
 }
 
 // How long the supervisor waits, once the child has ended, for output
@@ -159,12 +104,16 @@ func supervise() (status int, ok bool) {
 	cmd := exec.Command(os.Args[0], args...)
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, ResultsEnv+"=") {
+		if !strings.HasPrefix(kv, protocol.ResultsEnv+"=") {
 			env = append(env, kv)
 		}
 	}
-	cmd.Env = append(env, childEnv+"=1", eventsFDEnv+"=3")
-	cmd.ExtraFiles = []*os.File{pipes[0][1]}
+	cmd.Env = append(env, protocol.ChildEnv+"=1")
+	if err := passEvents(cmd, pipes[0][1]); err != nil {
+		closeAll(0)
+		closeAll(1)
+		return cant(err)
+	}
 	cmd.Stdout, cmd.Stderr = pipes[1][1], pipes[2][1]
 	cmd.Stdin = childStdin()
 	setParentDeath(cmd)
@@ -230,7 +179,7 @@ func supervise() (status int, ok bool) {
 		// The read ends do not take deadlines here; leave the readers.
 	}
 
-	exit := Event{Kind: "exit", Status: cmd.ProcessState.ExitCode()}
+	exit := protocol.Event{Kind: protocol.Exit, Status: cmd.ProcessState.ExitCode()}
 	exit.Dir, _ = os.Getwd()
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		exit.Signal = ws.Signal().String()
@@ -295,8 +244,8 @@ func childStdin() *os.File {
 }
 
 // writeResults writes the events where the ladder command asked for them.
-func writeResults(events []Event) {
-	dir := os.Getenv(ResultsEnv)
+func writeResults(events []protocol.Event) {
+	dir := os.Getenv(protocol.ResultsEnv)
 	if dir == "" {
 		return
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // The supervisor's tests run this test binary again, as go test would,
@@ -94,9 +95,9 @@ func TestSupervisorProbe(t *testing.T) {
 
 // probeRun is one supervised run of the test binary with a probe.
 type probeRun struct {
-	exit   Event
-	events []Event // before the exit
-	out    string  // stdout and stderr
+	exit   protocol.Event
+	events []protocol.Event // before the exit
+	out    string           // stdout and stderr
 	took   time.Duration
 }
 
@@ -105,17 +106,17 @@ type probeRun struct {
 func runProbe(t *testing.T, probe string, during func(line string, p *os.Process)) probeRun {
 	t.Helper()
 	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
-		t.Skip("no supervisor here")
+		t.Skip("the probes are Unix's: fd 3, sleep(1), signals")
 	}
 	results := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSupervisorProbe$", "-test.v", "-test.timeout=2m")
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if name != childEnv && name != eventsFDEnv && name != ResultsEnv && name != SuperviseEnv && name != probeEnv {
+		if name != protocol.ChildEnv && name != protocol.EventsEnv && name != protocol.ResultsEnv && name != protocol.SuperviseEnv && name != probeEnv {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, probeEnv+"="+probe, ResultsEnv+"="+results, "GORACE=atexit_sleep_ms=0")
+	cmd.Env = append(cmd.Env, probeEnv+"="+probe, protocol.ResultsEnv+"="+results, "GORACE=atexit_sleep_ms=0")
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -148,7 +149,7 @@ func runProbe(t *testing.T, probe string, during func(line string, p *os.Process
 		t.Fatal(err)
 	}
 	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var e Event
+		var e protocol.Event
 		if err := json.Unmarshal([]byte(l), &e); err != nil {
 			t.Fatalf("results line %q: %v", l, err)
 		}
@@ -284,7 +285,7 @@ func TestSupervisorRecordsARace(t *testing.T) {
 		t.Skip("needs go test -race, and runs the test binary")
 	}
 	run := runProbe(t, "race", nil)
-	var races []Event
+	var races []protocol.Event
 	for _, e := range run.events {
 		if e.Kind == "race" {
 			races = append(races, e)

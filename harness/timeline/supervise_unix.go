@@ -57,6 +57,3 @@ func fileIdentity(fd int) string {
 	}
 	return strconv.FormatUint(uint64(st.Dev), 10) + ":" + strconv.FormatUint(uint64(st.Ino), 10)
 }
-
-// closeOnExec keeps the events pipe out of the processes the tests start.
-func closeOnExec(fd int) { syscall.CloseOnExec(fd) }

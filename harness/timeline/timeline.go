@@ -25,6 +25,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // Case is one timeline, or one free-form check, against a fresh implementation.
@@ -101,7 +102,7 @@ const (
 	TimedOut                      // the case did not finish in time
 )
 
-var verdictNames = [...]string{"pass", "fail", "not implemented", "panicked", "exited", "timed out"}
+var verdictNames = [...]string{protocol.Pass, protocol.Fail, protocol.NotImplemented, protocol.Panicked, protocol.Exited, protocol.TimedOut}
 
 func (v Verdict) String() string {
 	if int(v) < len(verdictNames) {
@@ -160,7 +161,7 @@ func Run[T any](t *testing.T, cases []Case[T]) {
 		t.Fatalf("the spec itself is wrong: %v", err)
 	}
 	notePartsOfMethods(cases)
-	emit(Event{Kind: "run-start", Test: t.Name()})
+	emit(protocol.Event{Kind: protocol.RunStart, Test: t.Name()})
 	byPart := map[int][]Case[T]{}
 	var parts []int
 	for _, c := range cases {
@@ -177,7 +178,7 @@ func Run[T any](t *testing.T, cases []Case[T]) {
 			}
 		})
 	}
-	emit(Event{Kind: "run-end", Test: t.Name()})
+	emit(protocol.Event{Kind: protocol.RunEnd, Test: t.Name()})
 }
 
 // RunCase plays one case in the current test and reports its outcome. Fuzz
@@ -190,7 +191,7 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 	if fuzz && (c.Name == "" || c.Name == "fuzz") {
 		c.Name = fuzzName(t.Name(), len(c.Steps))
 	}
-	emit(Event{Kind: "case-start", Test: t.Name(), Case: c.Name, Part: c.Part, Fuzz: fuzz})
+	emit(protocol.Event{Kind: protocol.CaseStart, Test: t.Name(), Case: c.Name, Part: c.Part, Fuzz: fuzz})
 	o := Play(c)
 	if fuzz && o.Verdict != Pass && o.Step >= 1 && o.Step <= len(c.Steps) {
 		if p := partOfMethod(c.Steps[o.Step-1].Call.Method); p != 0 && p != o.Part {
@@ -200,7 +201,7 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 			o.Part = p
 		}
 	}
-	emit(Event{Kind: "case-end", Test: t.Name(), Case: c.Name, Part: o.Part, Fuzz: fuzz,
+	emit(protocol.Event{Kind: protocol.CaseEnd, Test: t.Name(), Case: c.Name, Part: o.Part, Fuzz: fuzz,
 		Verdict: o.Verdict.String(), Step: o.Step, Report: capReport(o.Report),
 		Brief: capReport(o.Brief), Summary: capReport(o.Summary), Missing: o.Missing, Where: o.Where})
 	if o.Verdict != Pass {

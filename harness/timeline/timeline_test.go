@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -267,21 +268,21 @@ func TestPlayNamesTheLearnersLineThroughAHelper(t *testing.T) {
 }
 
 func TestJudgeNamesHowTheBinaryEnded(t *testing.T) {
-	started := Event{Kind: "case-start", Test: "TestX/part_2/b", Case: "b", Part: 2}
+	started := protocol.Event{Kind: "case-start", Test: "TestX/part_2/b", Case: "b", Part: 2}
 	for _, tc := range []struct {
 		name     string
-		events   []Event
-		exit     Event
+		events   []protocol.Event
+		exit     protocol.Event
 		last     string
 		complete bool
 		want     string
 	}{
-		{"a normal pass", []Event{{Kind: "run-start", Test: "TestX"}, started, {Kind: "case-end", Test: "TestX/part_2/b"}, {Kind: "run-end", Test: "TestX"}}, Event{}, "PASS", true, ""},
-		{"a normal failure", nil, Event{Status: 1}, "FAIL", true, ""},
-		{"syscall.Exit(0) in a case", []Event{{Kind: "run-start", Test: "TestX"}, started}, Event{}, "", false, `exited with status 0 during case "b" of part 2: does your code call os.Exit or syscall.Exit?`},
-		{"os.Exit(0) in init", nil, Event{}, "", false, "exited with status 0 before any case started: does an init function in your code call os.Exit?"},
-		{"killed", []Event{started}, Event{Signal: "killed"}, "", false, `killed by signal "killed" during case "b" of part 2`},
-		{"PASS printed, then an exit", []Event{{Kind: "run-start", Test: "TestX"}}, Event{}, "PASS", false, "exited with status 0"},
+		{"a normal pass", []protocol.Event{{Kind: "run-start", Test: "TestX"}, started, {Kind: "case-end", Test: "TestX/part_2/b"}, {Kind: "run-end", Test: "TestX"}}, protocol.Event{}, "PASS", true, ""},
+		{"a normal failure", nil, protocol.Event{Status: 1}, "FAIL", true, ""},
+		{"syscall.Exit(0) in a case", []protocol.Event{{Kind: "run-start", Test: "TestX"}, started}, protocol.Event{}, "", false, `exited with status 0 during case "b" of part 2: does your code call os.Exit or syscall.Exit?`},
+		{"os.Exit(0) in init", nil, protocol.Event{}, "", false, "exited with status 0 before any case started: does an init function in your code call os.Exit?"},
+		{"killed", []protocol.Event{started}, protocol.Event{Signal: "killed"}, "", false, `killed by signal "killed" during case "b" of part 2`},
+		{"PASS printed, then an exit", []protocol.Event{{Kind: "run-start", Test: "TestX"}}, protocol.Event{}, "PASS", false, "exited with status 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var st state

@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // ladder classroom writes a GitHub Classroom autograding workflow: one
@@ -114,7 +114,7 @@ func planClassroom(root string, lvs []levels.Level) (classroomPlan, error) {
 // what its module needs, so that its cases run as they do with the make
 // target's flag for it.
 func moduleNeeds(root string, l levels.Level, m levels.Module) ([]string, error) {
-	man, err := timeline.ReadManifest(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), timeline.ManifestFile))
+	man, err := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), protocol.ManifestFile))
 	if err != nil {
 		return nil, fmt.Errorf("level %d: %w", l.Number, err)
 	}

@@ -15,7 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // The workflow as GitHub Actions reads it: only the keys these tests
@@ -89,7 +89,7 @@ func isGrader(s workflowStep) bool {
 // case that needs a real redis-server.
 func needsRedis(t *testing.T, root string, l levels.Level, part int) bool {
 	t.Helper()
-	man, err := timeline.ReadManifest(filepath.Join(root, l.SpecDir(l.ModuleOf(part)), timeline.ManifestFile))
+	man, err := protocol.ReadManifest(filepath.Join(root, l.SpecDir(l.ModuleOf(part)), protocol.ManifestFile))
 	require.NoError(t, err)
 	for _, c := range man.Cases {
 		if c.Needs == "redis-server" {
@@ -195,7 +195,7 @@ func TestClassroomRefusesToWriteOverAFile(t *testing.T) {
 	root := t.TempDir()
 	for _, l := range levels.All {
 		for _, m := range l.Modules {
-			rel := filepath.Join(l.SpecDir(m), timeline.ManifestFile)
+			rel := filepath.Join(l.SpecDir(m), protocol.ManifestFile)
 			require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755))
 			copyTree(t, filepath.Join(repoRoot(t), rel), filepath.Join(root, rel))
 		}

@@ -63,7 +63,7 @@ var checkedElsewhere = []struct {
 	{regexp.MustCompile(`^make test-redis$`), nil}, // .ci/run runs it
 	{regexp.MustCompile(`^make test-plots$`), nil}, // .ci/run runs it
 	{regexp.MustCompile(`^make peers(-quick|-redis)?$`), nil},
-	{regexp.MustCompile(`^make watch-level-\d$`), []string{"TestWatchFallsBackToPolling", "TestPollingNoticesAChange"}},
+	{regexp.MustCompile(`^make watch-level-\d$`), []string{"TestPollingNoticesAChange", "TestWatchStartsWithExactlyOneRun"}},
 	{regexp.MustCompile(`^make fuzz-level-\d( FUZZTIME=\S+)?$`), []string{"TestFuzzAndBenchRunOnACopy"}},
 	{regexp.MustCompile(`^make bench-level-\d$`), []string{"TestFuzzAndBenchRunOnACopy"}},
 	{regexp.MustCompile(`^make compare-level-\d$`), []string{"TestCompareAsksBeforeShowingTheReference"}},

@@ -85,3 +85,47 @@ func TestASlowBuildSaysWhatItDoes(t *testing.T) {
 		t.Errorf("the note is %q, want %q", got, want)
 	}
 }
+
+// TestTheCommandBuildsLight: a newcomer's first make progress builds this
+// command from an empty build cache, so it leaves out the packages that
+// cost seconds there and that it does not need: the testing package and
+// go-cmp (timeline's, for the specs: the command reads results through
+// timeline/protocol), go/constant (the guide's check, a test's), and
+// crypto/sha256 (a cache key takes FNV).
+func TestTheCommandBuildsLight(t *testing.T) {
+	cmd := exec.Command(goTool(), "list", "-deps", ".")
+	cmd.Env = learnerEnv()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	for _, heavy := range []string{"testing", "github.com/google/go-cmp/cmp", "github.com/rateladder/rateladder/harness/timeline", "go/constant", "crypto/sha256", "github.com/fsnotify/fsnotify", "golang.org/x/sys/unix"} {
+		if slices.Contains(deps, heavy) {
+			t.Errorf("the ladder command imports %s; see this test's comment", heavy)
+		}
+	}
+}
+
+// TestTheFirstMakeSaysItBuildsTheCommand: make's first run builds the
+// ladder command, which takes seconds from an empty build cache, and says
+// so first; the next run, with the command built, does not.
+func TestTheFirstMakeSaysItBuildsTheCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command in a copy of the repository")
+	}
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make here")
+	}
+	dir := copyRepo(t, "ladder")
+	const note = "building the ladder command, the first run only…"
+	t.Setenv("LADDER_NOTES", "1")
+	out, code := runIn(t, dir, "make", "progress")
+	if code != 0 || !strings.HasPrefix(out, note+"\n") {
+		t.Errorf("the first make progress = exit %d:\n%s\nwant it to start with %q", code, out, note)
+	}
+	out, _ = runIn(t, dir, "make", "progress")
+	if strings.Contains(out, note) {
+		t.Errorf("the second make progress says %q again:\n%s", note, out)
+	}
+}

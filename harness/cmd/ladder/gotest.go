@@ -11,12 +11,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // testRun is one go test run: some levels' packages in one module, with
@@ -49,11 +50,11 @@ type pkgResult struct {
 	NoTests bool
 	// Exit is the supervisor's last word, nil if no supervised test binary
 	// of this package reported.
-	Exit *timeline.Event
-	// Cases are the runner's "case-end" events, in order.
-	Cases []timeline.Event
+	Exit *protocol.Event
+	// Cases are the runner's protocol.CaseEnd events, in order.
+	Cases []protocol.Event
 	// Races are the race detector's reports, as the supervisor saw them.
-	Races []timeline.Event
+	Races []protocol.Event
 	// Parts are the parts the run played (see testRun.Parts).
 	Parts []int
 }
@@ -204,7 +205,7 @@ func runGoTest(ctx context.Context, root string, r testRun, runner goRunner) ([]
 		args = append(args, p.ImportPath)
 	}
 	cmd := runner.command(ctx, modDir, args...)
-	cmd.Env = append(cmd.Env, timeline.ResultsEnv+"="+results)
+	cmd.Env = append(cmd.Env, protocol.ResultsEnv+"="+results)
 	var stderr bytes.Buffer
 	cmd.Stderr = &limitedBuffer{buf: &stderr, left: outputTail}
 	byPath := map[string]*pkgResult{}
@@ -363,14 +364,14 @@ func readResults(dir string, pkgs []*pkgResult) error {
 		if err != nil {
 			return err
 		}
-		var evs []timeline.Event
+		var evs []protocol.Event
 		for _, line := range bytes.Split(data, []byte("\n")) {
-			var e timeline.Event
+			var e protocol.Event
 			if json.Unmarshal(line, &e) == nil && e.Kind != "" {
 				evs = append(evs, e)
 			}
 		}
-		if len(evs) == 0 || evs[len(evs)-1].Kind != "exit" {
+		if len(evs) == 0 || evs[len(evs)-1].Kind != protocol.Exit {
 			continue
 		}
 		exit := evs[len(evs)-1]
@@ -381,9 +382,9 @@ func readResults(dir string, pkgs []*pkgResult) error {
 		p.Exit = &exit
 		for _, e := range evs {
 			switch e.Kind {
-			case "case-end":
+			case protocol.CaseEnd:
 				p.Cases = append(p.Cases, e)
-			case "race":
+			case protocol.Race:
 				p.Races = append(p.Races, e)
 			}
 		}
@@ -438,9 +439,8 @@ func learnerEnv() []string {
 		if flags, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
 			kv = "GOFLAGS=" + gradingGoflags(flags)
 		}
-		if !strings.HasPrefix(kv, "LADDER_CHILD=") &&
-			!strings.HasPrefix(kv, "LADDER_EVENTS_FD=") && !strings.HasPrefix(kv, timeline.ResultsEnv+"=") &&
-			!strings.HasPrefix(kv, timeline.SuperviseEnv+"=") {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(protocol.SupervisorEnv, name) {
 			env = append(env, kv)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // Grading is the heart of the ladder: make test-level-N, progress, watch,
@@ -37,7 +37,7 @@ type caseGrade struct {
 	Name    string
 	Part    int
 	Fuzz    bool
-	Verdict string // timeline.Verdict's names: "pass", "fail", "not implemented"...
+	Verdict string // protocol's verdict names: protocol.Pass, protocol.Fail...
 	Report  string
 	Brief   string // Report cut to one screen
 	Summary string // one line: the first wrong call
@@ -69,7 +69,7 @@ type partGrade struct {
 	Races []string
 	// Match compares the failing cases with the known mistakes (see
 	// mistakes.go); nil when the part is done or cannot be compared.
-	Match *timeline.Match
+	Match *protocol.Match
 }
 
 // levelGrade is a level, graded.
@@ -117,7 +117,7 @@ func (g levelGrade) status() string {
 			return statusInProgress
 		}
 		for _, c := range p.Cases {
-			if c.Verdict != timeline.NotImplemented.String() && !c.Fuzz {
+			if c.Verdict != protocol.NotImplemented && !c.Fuzz {
 				return statusInProgress
 			}
 		}
@@ -146,10 +146,10 @@ func moduleOf(l levels.Level, rel string) levels.Module {
 // specLists reads the list of cases of each of the level's specs, by
 // part. A spec without one (an older copy) leaves its parts counted by
 // the cases that reported.
-func specLists(root string, l levels.Level) map[int][]timeline.ManifestCase {
-	out := map[int][]timeline.ManifestCase{}
+func specLists(root string, l levels.Level) map[int][]protocol.ManifestCase {
+	out := map[int][]protocol.ManifestCase{}
 	for _, m := range l.Modules {
-		man, err := timeline.ReadManifest(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), timeline.ManifestFile))
+		man, err := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), protocol.ManifestFile))
 		if err != nil {
 			continue
 		}
@@ -245,7 +245,7 @@ func gradeLevel(root string, l levels.Level, pkgs []*pkgResult) levelGrade {
 			if c.Fuzz {
 				// A fuzz seed matters only when it finds a real mistake;
 				// a stub's seeds add nothing to its "not implemented" lines.
-				if c.Verdict == timeline.Pass.String() || c.Verdict == timeline.NotImplemented.String() {
+				if c.Verdict == protocol.Pass || c.Verdict == protocol.NotImplemented {
 					continue
 				}
 			} else {
@@ -256,10 +256,10 @@ func gradeLevel(root string, l levels.Level, pkgs []*pkgResult) levelGrade {
 				case !reported[e.Part][e.Case]:
 					reported[e.Part][e.Case] = true
 					pg.Total++
-					if c.Verdict == timeline.Pass.String() {
+					if c.Verdict == protocol.Pass {
 						pg.Passed++
 					}
-				case c.Verdict == timeline.Pass.String():
+				case c.Verdict == protocol.Pass:
 					continue // the same case again, on another server: it counts once
 				}
 			}
@@ -623,7 +623,7 @@ func missingMethods(g levelGrade) map[string]int {
 	out := map[string]int{}
 	for _, p := range g.Parts {
 		for _, c := range p.Cases {
-			if c.Verdict == timeline.NotImplemented.String() && !c.Fuzz {
+			if c.Verdict == protocol.NotImplemented && !c.Fuzz {
 				out[missingKey(c)]++
 			}
 		}
@@ -677,7 +677,7 @@ func writePart(w io.Writer, level int, p partGrade, notImpl map[string]int, all,
 	var missing []string
 	seen := map[string]bool{}
 	for _, c := range p.Cases {
-		if c.Verdict == timeline.NotImplemented.String() && !seen[missingKey(c)] {
+		if c.Verdict == protocol.NotImplemented && !seen[missingKey(c)] {
 			seen[missingKey(c)] = true
 			missing = append(missing, missingKey(c))
 		}
@@ -698,7 +698,7 @@ func writePart(w io.Writer, level int, p partGrade, notImpl map[string]int, all,
 	shown := 0
 	var rest []caseGrade
 	for _, c := range p.Cases {
-		if c.Verdict == timeline.Pass.String() || c.Verdict == timeline.NotImplemented.String() {
+		if c.Verdict == protocol.Pass || c.Verdict == protocol.NotImplemented {
 			continue
 		}
 		if shown == 0 || all {

@@ -22,7 +22,7 @@ import (
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/guide"
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // Interview mode plays the candidate's side of a mock interview: the
@@ -206,8 +206,7 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("interview", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	budgetFlag := fs.String("time", "", "the interview's length, such as 45m or 30 (minutes); 45m when not given")
-	forcePoll := fs.Bool("poll", false, "check for changes by polling instead of file events")
-	every := fs.Duration("every", 500*time.Millisecond, "how often to poll")
+	every := fs.Duration("every", 500*time.Millisecond, "how often to look for changes")
 	l, ok := levelArg("interview", fs, args, stderr)
 	if !ok {
 		return 2
@@ -238,7 +237,7 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	signal.Notify(interrupt, os.Interrupt, syscall.SIGHUP)
 	defer signal.Stop(interrupt)
 	iv.interrupt = interrupt
-	src := watchSource(root, iv.dir(), *forcePoll, *every, stdout)
+	src := pollChanges(iv.dir(), *every)
 	defer src.Close()
 	iv.changes = src.C()
 	ticker := time.NewTicker(time.Second)
@@ -497,7 +496,7 @@ func notFresh(g levelGrade) string {
 	for _, p := range g.Parts {
 		passed += p.Passed
 		for _, c := range p.Cases {
-			if !c.Fuzz && c.Verdict != timeline.NotImplemented.String() {
+			if !c.Fuzz && c.Verdict != protocol.NotImplemented {
 				further++
 			}
 		}
@@ -631,7 +630,7 @@ func firstFailing(g levelGrade, part int) (caseGrade, bool) {
 			continue
 		}
 		for _, c := range p.Cases {
-			if c.Verdict != timeline.Pass.String() {
+			if c.Verdict != protocol.Pass {
 				return c, true
 			}
 		}
@@ -642,10 +641,10 @@ func firstFailing(g levelGrade, part int) (caseGrade, bool) {
 // caseLine says in one line how a case went wrong: `case "a hit" fails:
 // Count(t=4s) = 3, want 5`.
 func caseLine(c caseGrade) string {
-	if c.Verdict == timeline.NotImplemented.String() {
+	if c.Verdict == protocol.NotImplemented {
 		return fmt.Sprintf("case %q is not implemented yet: %s", c.Name, c.Missing)
 	}
-	verb := map[string]string{timeline.Fail.String(): "fails"}[c.Verdict]
+	verb := map[string]string{protocol.Fail: "fails"}[c.Verdict]
 	if verb == "" {
 		verb = c.Verdict // "panicked", "timed out"...
 	}

@@ -6,11 +6,11 @@ import (
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // Naming the mistake. Each spec keeps a table of its mutants, the classic
-// mistakes, and the cases each one fails (timeline.MistakesFile). When a
+// mistakes, and the cases each one fails (protocol.MistakesFile). When a
 // part fails, the grader compares the learner's failing cases of that
 // part with each mutant's, by timeline's rule, and names the one that
 // matches clearly, in one line under the first failing case.
@@ -22,10 +22,10 @@ import (
 
 // knownMistakes reads the tables of every spec of the level, as one. A
 // spec without one (an older copy) adds nothing.
-func knownMistakes(root string, l levels.Level) timeline.Mistakes {
-	var out timeline.Mistakes
+func knownMistakes(root string, l levels.Level) protocol.Mistakes {
+	var out protocol.Mistakes
 	for _, m := range l.Modules {
-		t, err := timeline.ReadMistakes(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), timeline.MistakesFile))
+		t, err := protocol.ReadMistakes(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), protocol.MistakesFile))
 		if err != nil {
 			continue
 		}
@@ -53,8 +53,8 @@ func comparable(p partGrade) ([]string, bool) {
 	var failing []string
 	for _, c := range p.Cases {
 		switch {
-		case c.Fuzz || c.Verdict == timeline.Pass.String():
-		case c.Verdict == timeline.NotImplemented.String():
+		case c.Fuzz || c.Verdict == protocol.Pass:
+		case c.Verdict == protocol.NotImplemented:
 			return nil, false
 		default:
 			failing = append(failing, c.Name)
@@ -102,7 +102,7 @@ func mistakeLine(p partGrade) string {
 }
 
 // describe is a mistake in words: its name, and the guide's line on it.
-func describe(k timeline.Mistake) string {
+func describe(k protocol.Mistake) string {
 	s := k.Name + "."
 	if k.Why != "" {
 		s += " " + k.Why

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // learnerFailing is a level graded as if the learner's code failed
@@ -20,14 +20,14 @@ func learnerFailing(t *testing.T, root string, l levels.Level, part int, failing
 	for _, lp := range l.Parts {
 		p := partGrade{Number: lp.Number, Title: lp.Title, Ran: true, Done: lp.Number < part}
 		for _, c := range lists[lp.Number] {
-			v := timeline.Pass.String()
+			v := protocol.Pass
 			if lp.Number == part && slices.Contains(failing, c.Name) {
-				v = timeline.Fail.String()
+				v = protocol.Fail
 			}
 			p.Cases = append(p.Cases, caseGrade{Name: c.Name, Part: lp.Number, Verdict: v})
 			p.Total++
 			p.Reported++
-			if v == timeline.Pass.String() {
+			if v == protocol.Pass {
 				p.Passed++
 			}
 		}
@@ -44,8 +44,8 @@ func TestEveryKnownMistakeIsNamed(t *testing.T) {
 	root := repoRoot(t)
 	for _, l := range levels.All {
 		for _, m := range l.Modules {
-			path := filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), timeline.MistakesFile)
-			if _, err := timeline.ReadMistakes(path); err != nil {
+			path := filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), protocol.MistakesFile)
+			if _, err := protocol.ReadMistakes(path); err != nil {
 				t.Errorf("level %d: no table of known mistakes in the spec of parts %v: %v", l.Number, l.PartsOf(m), err)
 			}
 		}
@@ -78,13 +78,13 @@ func TestMistakeNamingRates(t *testing.T) {
 	root := repoRoot(t)
 	type spec struct {
 		name  string
-		table timeline.Mistakes
+		table protocol.Mistakes
 	}
 	var specs []spec
 	for _, l := range levels.All {
 		for _, m := range l.Modules {
 			dir := l.SpecDir(m)
-			table, err := timeline.ReadMistakes(filepath.Join(root, filepath.FromSlash(dir), timeline.MistakesFile))
+			table, err := protocol.ReadMistakes(filepath.Join(root, filepath.FromSlash(dir), protocol.MistakesFile))
 			if err != nil {
 				t.Errorf("level %d: %v", l.Number, err)
 				continue
@@ -101,7 +101,7 @@ func TestMistakeNamingRates(t *testing.T) {
 			if got := table.Match(k.Part, fails); got.Names(k.Name) {
 				aloneRight++
 			}
-			others := timeline.Mistakes{Mistakes: slices.Delete(slices.Clone(table.Mistakes), i, i+1)}
+			others := protocol.Mistakes{Mistakes: slices.Delete(slices.Clone(table.Mistakes), i, i+1)}
 			unknown++
 			if got := others.Match(k.Part, fails); got.Best >= 0 {
 				if got.Candidates[got.Best].Overlap == 1 {

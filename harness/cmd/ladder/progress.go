@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 
 	"encoding/json"
 	"fmt"
@@ -79,9 +79,9 @@ func firstFailure(g levelGrade) string {
 		}
 		for _, c := range p.Cases {
 			switch c.Verdict {
-			case timeline.Pass.String():
+			case protocol.Pass:
 				continue
-			case timeline.NotImplemented.String():
+			case protocol.NotImplemented:
 				return "not implemented yet: " + missingKey(c)
 			}
 			lines := strings.SplitN(c.Report, "\n", 3)

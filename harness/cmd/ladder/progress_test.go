@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 func TestReadEventsKeepsBuildErrorsAndSkips(t *testing.T) {
@@ -46,23 +46,23 @@ func TestReadEventsKeepsBuildErrorsAndSkips(t *testing.T) {
 
 func TestGradeLevelCountsOnlyCasesThatRanToTheirEnd(t *testing.T) {
 	l := levels.Level{Number: 1, Title: "One", Dir: "ladder/01-one", Parts: []levels.Part{{Number: 1, Title: "First"}, {Number: 2, Title: "Second"}}}
-	pass := func(part int, name string) timeline.Event {
-		return timeline.Event{Kind: "case-end", Case: name, Part: part, Verdict: "pass"}
+	pass := func(part int, name string) protocol.Event {
+		return protocol.Event{Kind: "case-end", Case: name, Part: part, Verdict: "pass"}
 	}
-	complete := &timeline.Event{Kind: "exit", Complete: true}
+	complete := &protocol.Event{Kind: "exit", Complete: true}
 	for _, tc := range []struct {
 		name   string
 		pkg    pkgResult
 		status string
 		done   []bool
 	}{
-		{"all pass", pkgResult{Exit: complete, Cases: []timeline.Event{pass(1, "a"), pass(2, "b")}}, statusDone, []bool{true, true}},
-		{"part 2 fails", pkgResult{Exit: complete, Cases: []timeline.Event{pass(1, "a"), {Kind: "case-end", Part: 2, Verdict: "fail"}}}, statusInProgress, []bool{true, false}},
-		{"not started", pkgResult{Exit: complete, Cases: []timeline.Event{{Part: 1, Verdict: "not implemented"}, {Part: 2, Verdict: "not implemented"}}}, statusNotStarted, []bool{false, false}},
-		{"a fuzz seed fails in part 2", pkgResult{Exit: complete, Cases: []timeline.Event{pass(1, "a"), pass(2, "b"), {Part: 2, Fuzz: true, Verdict: "fail"}}}, statusInProgress, []bool{true, false}},
-		{"the binary exited part way", pkgResult{Exit: &timeline.Event{Kind: "exit", Reason: "exited"}, Cases: []timeline.Event{pass(1, "a"), pass(2, "b")}}, statusBroken, []bool{false, false}},
-		{"no supervisor", pkgResult{Cases: []timeline.Event{pass(1, "a"), pass(2, "b")}}, statusUnverified, []bool{false, false}},
-		{"part 2 never ran", pkgResult{Exit: complete, Cases: []timeline.Event{pass(1, "a")}}, statusInProgress, []bool{true, false}},
+		{"all pass", pkgResult{Exit: complete, Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, statusDone, []bool{true, true}},
+		{"part 2 fails", pkgResult{Exit: complete, Cases: []protocol.Event{pass(1, "a"), {Kind: "case-end", Part: 2, Verdict: "fail"}}}, statusInProgress, []bool{true, false}},
+		{"not started", pkgResult{Exit: complete, Cases: []protocol.Event{{Part: 1, Verdict: "not implemented"}, {Part: 2, Verdict: "not implemented"}}}, statusNotStarted, []bool{false, false}},
+		{"a fuzz seed fails in part 2", pkgResult{Exit: complete, Cases: []protocol.Event{pass(1, "a"), pass(2, "b"), {Part: 2, Fuzz: true, Verdict: "fail"}}}, statusInProgress, []bool{true, false}},
+		{"the binary exited part way", pkgResult{Exit: &protocol.Event{Kind: "exit", Reason: "exited"}, Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, statusBroken, []bool{false, false}},
+		{"no supervisor", pkgResult{Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, statusUnverified, []bool{false, false}},
+		{"part 2 never ran", pkgResult{Exit: complete, Cases: []protocol.Event{pass(1, "a")}}, statusInProgress, []bool{true, false}},
 		{"does not compile", pkgResult{BuildError: "syntax error"}, statusNoBuild, []bool{false, false}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,10 +82,10 @@ func TestGradeLevelCountsOnlyCasesThatRanToTheirEnd(t *testing.T) {
 
 func TestFocusedOutputShowsOnePartAtATime(t *testing.T) {
 	l := levels.Level{Number: 3, Title: "Three", Dir: "ladder/03-three", Parts: []levels.Part{{Number: 1, Title: "First"}, {Number: 2, Title: "Second"}, {Number: 3, Title: "Third"}}}
-	ev := func(part int, verdict, name string) timeline.Event {
-		return timeline.Event{Kind: "case-end", Case: name, Part: part, Verdict: verdict, Report: "case report", Missing: "Bucket.Delay", Where: "ladder/03-three/b.go:9"}
+	ev := func(part int, verdict, name string) protocol.Event {
+		return protocol.Event{Kind: "case-end", Case: name, Part: part, Verdict: verdict, Report: "case report", Missing: "Bucket.Delay", Where: "ladder/03-three/b.go:9"}
 	}
-	p := &pkgResult{Dir: "/r/ladder/03-three", Exit: &timeline.Event{Complete: true}, Cases: []timeline.Event{
+	p := &pkgResult{Dir: "/r/ladder/03-three", Exit: &protocol.Event{Complete: true}, Cases: []protocol.Event{
 		ev(1, "pass", "a"), ev(1, "pass", "b"), ev(2, "pass", "c"), ev(2, "fail", "d"), ev(2, "not implemented", "e"), ev(3, "not implemented", "f"),
 	}}
 	var b strings.Builder

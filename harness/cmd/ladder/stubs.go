@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // cmdCheckStubs is make test-stubs: every level's untouched stub compiles,
@@ -89,7 +89,7 @@ func checkStubsWith(ctx context.Context, root string, runner goRunner) ([]string
 				if _, ok := l.Part(c.Part); !ok {
 					problems = append(problems, fmt.Sprintf("%s: case %q is in part %d, which harness/levels does not list for level %d", rel, c.Case, c.Part, l.Number))
 				}
-				if c.Verdict != timeline.NotImplemented.String() {
+				if c.Verdict != protocol.NotImplemented {
 					bad = append(bad, fmt.Sprintf("part %d, %s (%s)", c.Part, c.Case, c.Verdict))
 				}
 				if !c.Fuzz {
@@ -116,16 +116,16 @@ func checkSpecLists(root string, l levels.Level, pkgs []*pkgResult) []string {
 	var problems []string
 	for _, m := range l.Modules {
 		specDir := l.SpecDir(m)
-		man, err := timeline.ReadManifest(filepath.Join(root, filepath.FromSlash(specDir), timeline.ManifestFile))
+		man, err := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(specDir), protocol.ManifestFile))
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("level %d: %v", l.Number, err))
 			continue
 		}
-		listed := map[timeline.ManifestCase]bool{}
+		listed := map[protocol.ManifestCase]bool{}
 		for _, c := range man.Cases {
-			listed[timeline.ManifestCase{Part: c.Part, Name: c.Name}] = c.Needs == ""
+			listed[protocol.ManifestCase{Part: c.Part, Name: c.Name}] = c.Needs == ""
 		}
-		reported := map[timeline.ManifestCase]bool{}
+		reported := map[protocol.ManifestCase]bool{}
 		for _, p := range pkgs {
 			rel := relDir(root, p.Dir)
 			if !l.Holds(rel) || moduleOf(l, rel).Dir != m.Dir {
@@ -135,16 +135,16 @@ func checkSpecLists(root string, l levels.Level, pkgs []*pkgResult) []string {
 				if c.Fuzz {
 					continue
 				}
-				k := timeline.ManifestCase{Part: c.Part, Name: c.Case}
+				k := protocol.ManifestCase{Part: c.Part, Name: c.Case}
 				reported[k] = true
 				if _, ok := listed[k]; !ok {
-					problems = append(problems, fmt.Sprintf("%s/%s does not list case %q of part %d: run the spec's TestManifestListsEveryCase with %s=1", specDir, timeline.ManifestFile, c.Case, c.Part, timeline.UpdateManifestEnv))
+					problems = append(problems, fmt.Sprintf("%s/%s does not list case %q of part %d: run the spec's TestManifestListsEveryCase with %s=1", specDir, protocol.ManifestFile, c.Case, c.Part, protocol.UpdateManifestEnv))
 				}
 			}
 		}
 		for k, required := range listed {
 			if required && !reported[k] {
-				problems = append(problems, fmt.Sprintf("%s/%s lists case %q of part %d, which the stub's run never reported", specDir, timeline.ManifestFile, k.Name, k.Part))
+				problems = append(problems, fmt.Sprintf("%s/%s lists case %q of part %d, which the stub's run never reported", specDir, protocol.ManifestFile, k.Name, k.Part))
 			}
 		}
 	}

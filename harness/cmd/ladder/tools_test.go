@@ -119,51 +119,6 @@ func TestPollingNoticesAChange(t *testing.T) {
 	}
 }
 
-// deadNotifier starts fine and never delivers an event, like fsnotify on
-// some network drives.
-type deadNotifier struct{ c chan struct{} }
-
-func (d deadNotifier) C() <-chan struct{} { return d.c }
-func (d deadNotifier) Close() error       { return nil }
-
-func TestWatchFallsBackToPolling(t *testing.T) {
-	defer func(f func(string, string) (changes, error), w time.Duration) { newNotifier, probeWait = f, w }(newNotifier, probeWait)
-	probeWait = 50 * time.Millisecond
-	root := t.TempDir()
-	level := filepath.Join(root, "ladder", "01-x")
-	require.NoError(t, os.MkdirAll(level, 0o755))
-
-	for name, notifier := range map[string]func(string, string) (changes, error){
-		"events never arrive": func(string, string) (changes, error) { return deadNotifier{make(chan struct{})}, nil },
-		"watcher fails":       func(string, string) (changes, error) { return nil, os.ErrPermission },
-	} {
-		newNotifier = notifier
-		var out strings.Builder
-		src := watchSource(root, level, false, 10*time.Millisecond, &out)
-		if _, ok := src.(*poller); !ok {
-			t.Errorf("%s: watch uses %T, want the poller", name, src)
-		}
-		if !strings.Contains(out.String(), "File events do not work here") || !strings.Contains(out.String(), "checking for changes every 10ms instead") {
-			t.Errorf("%s: watch said %q, want it to say it polls", name, out.String())
-		}
-		src.Close()
-	}
-
-	newNotifier = notifyChanges
-	var out strings.Builder
-	src := watchSource(root, level, false, time.Second, &out)
-	defer src.Close()
-	if _, ok := src.(*notifier); !ok {
-		t.Skipf("fsnotify does not deliver events on this machine (%s); the fallback above covers it", out.String())
-	}
-	require.NoError(t, os.WriteFile(filepath.Join(level, "x.go"), []byte("package x\n"), 0o644))
-	select {
-	case <-src.C():
-	case <-time.After(5 * time.Second):
-		t.Fatal("fsnotify did not report a new .go file within 5s")
-	}
-}
-
 func TestCompareAsksBeforeShowingTheReference(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the level's tests")
@@ -196,8 +151,8 @@ func TestCompareAsksBeforeShowingTheReference(t *testing.T) {
 	}
 }
 
-// watchRig runs watch mode on a temporary level folder, with the real file
-// events and a grader that reports each run on runs.
+// watchRig runs watch mode on a temporary level folder, with a real
+// poller and a grader that reports each run on runs.
 type watchRig struct {
 	root, dir string
 	runs      chan string // the level's files as each run saw them
@@ -219,12 +174,8 @@ func startWatch(t *testing.T) *watchRig {
 	r.dir = filepath.Join(r.root, l.Dir)
 	require.NoError(t, os.MkdirAll(r.dir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "a.go"), []byte("package a\n"), 0o644))
-	var said strings.Builder
-	src := watchSource(r.root, r.dir, false, time.Second, &said)
+	src := pollChanges(r.dir, 10*time.Millisecond)
 	t.Cleanup(func() { src.Close() })
-	if _, ok := src.(*notifier); !ok {
-		t.Skipf("fsnotify does not deliver events on this machine (%s)", said.String())
-	}
 	w := &watcher{
 		level: l, dir: r.dir, out: &r.out, errOut: &r.out,
 		grade: func() (levelGrade, error) {
@@ -251,8 +202,8 @@ func (r *watchRig) run(t *testing.T, why string) string {
 	}
 }
 
-// noRun checks that no run comes for a while: the probe's own events, if
-// they counted, arrive within microseconds.
+// noRun checks that no run comes for a while: 300ms, thirty looks of the
+// rig's poller.
 func (r *watchRig) noRun(t *testing.T, why string) {
 	t.Helper()
 	select {
@@ -265,7 +216,7 @@ func (r *watchRig) noRun(t *testing.T, why string) {
 func TestWatchStartsWithExactlyOneRun(t *testing.T) {
 	r := startWatch(t)
 	r.run(t, "at the start")
-	r.noRun(t, "without a save: the probe file's own events started it")
+	r.noRun(t, "without a save")
 	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "a.go"), []byte("package a // saved\n"), 0o644))
 	require.Contains(t, r.run(t, "after a save"), "a.go")
 	r.noRun(t, "more after one save")
@@ -274,23 +225,6 @@ func TestWatchStartsWithExactlyOneRun(t *testing.T) {
 	require.Equal(t, 2, strings.Count(log, "Watching ladder/01-hit-counter for changes."), log)
 	require.True(t, strings.HasSuffix(log, "Ctrl-C stops.\n[watch: level 1 · part 1 of 2 in progress · saved 14:03:12]\n"), log)
 	require.Contains(t, log, "[watch: level 1 · part 1 of 2 in progress · started 14:03:12]\n")
-}
-
-func TestWatchProbeIsNoChange(t *testing.T) {
-	root := t.TempDir()
-	dir := filepath.Join(root, "ladder", "01-x")
-	require.NoError(t, os.MkdirAll(dir, 0o755))
-	var said strings.Builder
-	src := watchSource(root, dir, false, time.Second, &said)
-	defer src.Close()
-	if _, ok := src.(*notifier); !ok {
-		t.Skipf("fsnotify does not deliver events on this machine (%s)", said.String())
-	}
-	select {
-	case <-src.C():
-		t.Fatal("the probe file's own events came out as a change")
-	case <-time.After(300 * time.Millisecond):
-	}
 }
 
 func TestPollingSeesAFolderMadeAfterItStarted(t *testing.T) {

@@ -41,7 +41,7 @@ var commands = []commandGroup{
 	{learnersTitle(), []command{
 		{ladder: "progress [--json]", make: "make progress", what: "the ladder: what you have done, and what comes next"},
 		{ladder: "test [--part K] [--all] N", make: "make test-level-N [PART=K] [ALL=1] [REDIS=1]", what: "level N's tests against your code in ladder/: one part, or every case in full (REDIS=1: on a real redis-server too)"},
-		{ladder: "watch [--poll] N", make: "make watch-level-N", what: "rerun level N's tests whenever you save a file"},
+		{ladder: "watch N", make: "make watch-level-N", what: "rerun level N's tests whenever you save a file"},
 		{ladder: "hint [--part K] N", make: "make hint-N [PART=K]", what: "the next hint for the part of level N you are on, or for part K"},
 		{ladder: "hints N", make: "make hints-N", what: "every hint of level N seen so far"},
 		{ladder: "fuzz [--time 30s] N", make: "make fuzz-level-N [FUZZTIME=30s]", what: "fuzz your level N against its model"},

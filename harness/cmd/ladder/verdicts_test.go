@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // Verdicts an honest learner must be able to trust (issue 25): each test
@@ -111,12 +111,12 @@ func TestEachModuleIsGradedOnItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := "/r"
-	var cases []timeline.Event
+	var cases []protocol.Event
 	for n := 1; n <= 5; n++ {
-		cases = append(cases, timeline.Event{Kind: "case-end", Case: "c", Part: n, Verdict: "pass"})
+		cases = append(cases, protocol.Event{Kind: "case-end", Case: "c", Part: n, Verdict: "pass"})
 	}
 	pkgs := []*pkgResult{
-		{Dir: root + "/ladder/08-group-throttle", Exit: &timeline.Event{Kind: "exit", Complete: true}, Cases: cases},
+		{Dir: root + "/ladder/08-group-throttle", Exit: &protocol.Event{Kind: "exit", Complete: true}, Cases: cases},
 		{Dir: root + "/ladder/08-group-throttle/redisthrottle", BuildError: "redisthrottle.go:3:1: syntax error"},
 	}
 	g := gradeLevel(root, l, pkgs)
@@ -139,20 +139,20 @@ func TestEachModuleIsGradedOnItsOwn(t *testing.T) {
 // part, and one outside any case every part the binary played.
 func TestARaceCostsItsPart(t *testing.T) {
 	l := levels.Level{Number: 1, Title: "One", Dir: "ladder/01-one", Parts: []levels.Part{{Number: 1, Title: "First"}, {Number: 2, Title: "Second"}}}
-	pass := func(part int, name string) timeline.Event {
-		return timeline.Event{Kind: "case-end", Case: name, Part: part, Verdict: "pass"}
+	pass := func(part int, name string) protocol.Event {
+		return protocol.Event{Kind: "case-end", Case: name, Part: part, Verdict: "pass"}
 	}
 	for _, tc := range []struct {
 		name string
-		race timeline.Event
+		race protocol.Event
 		done []bool
 	}{
-		{"during a case of part 2", timeline.Event{Kind: "race", Case: "b", Part: 2, Report: "WARNING: DATA RACE"}, []bool{true, false}},
-		{"outside the cases", timeline.Event{Kind: "race", Report: "WARNING: DATA RACE"}, []bool{false, false}},
+		{"during a case of part 2", protocol.Event{Kind: "race", Case: "b", Part: 2, Report: "WARNING: DATA RACE"}, []bool{true, false}},
+		{"outside the cases", protocol.Event{Kind: "race", Report: "WARNING: DATA RACE"}, []bool{false, false}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &pkgResult{Dir: "/r/ladder/01-one", Exit: &timeline.Event{Kind: "exit", Complete: true},
-				Cases: []timeline.Event{pass(1, "a"), pass(2, "b")}, Races: []timeline.Event{tc.race}}
+			p := &pkgResult{Dir: "/r/ladder/01-one", Exit: &protocol.Event{Kind: "exit", Complete: true},
+				Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}, Races: []protocol.Event{tc.race}}
 			g := gradeLevel("/r", l, []*pkgResult{p})
 			for i, pt := range g.Parts {
 				if pt.Done != tc.done[i] {

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
-
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
@@ -22,99 +20,12 @@ type changes interface {
 	Close() error
 }
 
-// newNotifier is how watch gets file events; tests replace it to check the
-// fallback to polling.
-var newNotifier = notifyChanges
-
-// notifyChanges watches dir and its subfolders with fsnotify, and probeDir
-// alone, for the probe file (see watchSource). fsnotify is not recursive:
-// a folder created under dir later is added when its event comes.
-func notifyChanges(dir, probeDir string) (changes, error) {
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
-		return nil, err
-	}
-	n := &notifier{w: w, c: make(chan struct{}, 1), probe: make(chan struct{}, 1), probeDir: filepath.Clean(probeDir)}
-	if _, err := n.addTree(dir); err != nil {
-		w.Close()
-		return nil, err
-	}
-	if err := w.Add(probeDir); err != nil {
-		w.Close()
-		return nil, err
-	}
-	go n.loop()
-	return n, nil
-}
-
-type notifier struct {
-	w        *fsnotify.Watcher
-	c        chan struct{}
-	probe    chan struct{} // the probe file's events, kept apart from c
-	probeDir string
-}
-
-func (n *notifier) C() <-chan struct{}     { return n.c }
-func (n *notifier) Probe() <-chan struct{} { return n.probe }
-func (n *notifier) Close() error           { return n.w.Close() }
-
-// addTree watches dir and every folder under it, and says whether it
-// holds a .go file: one written before its folder was watched has no event.
-func (n *notifier) addTree(dir string) (bool, error) {
-	sawGo := false
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return err
-		case d.IsDir():
-			return n.w.Add(path)
-		case strings.HasSuffix(path, ".go"):
-			sawGo = true
-		}
-		return nil
-	})
-	return sawGo, err
-}
-
-func (n *notifier) loop() {
-	for {
-		select {
-		case e, ok := <-n.w.Events:
-			if !ok {
-				return
-			}
-			n.event(e)
-		case _, ok := <-n.w.Errors:
-			if !ok {
-				return
-			}
-		}
-	}
-}
-
-// event turns one file event into a change, a probe, or nothing.
-func (n *notifier) event(e fsnotify.Event) {
-	if filepath.Dir(e.Name) == n.probeDir {
-		// The probe proves that events arrive; it is no change to test.
-		// Nothing else in .ladder/ is either.
-		if filepath.Base(e.Name) == probeName {
-			signalOnce(n.probe)
-		}
-		return
-	}
-	if e.Has(fsnotify.Create) {
-		if info, err := os.Lstat(e.Name); err == nil && info.IsDir() {
-			// A folder that fails to be watched (gone already) changes nothing.
-			if sawGo, _ := n.addTree(e.Name); sawGo {
-				signalOnce(n.c)
-			}
-			return
-		}
-	}
-	if strings.HasSuffix(e.Name, ".go") {
-		signalOnce(n.c)
-	}
-}
+// Watch polls rather than asking the system for file events: a level's
+// folder holds a few dozen files, so a look every half second costs
+// nothing, works the same on every system and on network drives and
+// virtual machines where events never arrive, and needs no package of its
+// own (fsnotify and golang.org/x/sys took a tenth of the command's first
+// build). The tests take longer to run than a save takes to be seen.
 
 // poller notices changes by looking at every .go file's size and time. Each
 // look walks the whole folder, so folders created later are covered.
@@ -169,74 +80,17 @@ func signalOnce(c chan struct{}) {
 	}
 }
 
-const probeName = "watch-probe"
-
-// probeWait is how long watch waits for the event of its probe file.
-var probeWait = 2 * time.Second
-
-// watchSource picks file events where they work and polling where they do
-// not: on some network drives and virtual machines fsnotify starts fine but
-// no event ever arrives, so a probe file is written to check.
-func watchSource(root, dir string, forcePoll bool, every time.Duration, stdout io.Writer) changes {
-	if !forcePoll {
-		why := "no event arrived for a file written as a test"
-		probeDir := filepath.Join(root, stateDir)
-		err := os.MkdirAll(probeDir, 0o755)
-		var n changes
-		if err == nil {
-			n, err = newNotifier(dir, probeDir)
-		}
-		if err == nil && probeWorks(probeDir, n) {
-			return n
-		}
-		if n != nil {
-			n.Close()
-		}
-		if err != nil {
-			why = err.Error()
-		}
-		fmt.Fprintf(stdout, "File events do not work here (%s): checking for changes every %v instead.\n", why, every)
-	}
-	return pollChanges(dir, every)
-}
-
-// prober is a source of changes that reports its probe file's events on a
-// channel of their own, so that the probe is never taken for a save.
-type prober interface {
-	Probe() <-chan struct{}
-}
-
-// probeWorks writes a file into a watched folder and waits for its event.
-func probeWorks(dir string, n changes) bool {
-	probe := filepath.Join(dir, probeName)
-	defer os.Remove(probe)
-	if err := os.WriteFile(probe, []byte(time.Now().String()), 0o644); err != nil {
-		return false
-	}
-	events := n.C()
-	if p, ok := n.(prober); ok {
-		events = p.Probe()
-	}
-	select {
-	case <-events:
-		return true
-	case <-time.After(probeWait):
-		return false
-	}
-}
-
 // cmdWatch reruns a level's tests each time one of its .go files changes.
 func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	forcePoll := fs.Bool("poll", false, "check for changes by polling instead of file events")
-	every := fs.Duration("every", 500*time.Millisecond, "how often to poll")
+	every := fs.Duration("every", 500*time.Millisecond, "how often to look for changes")
 	l, ok := levelArg("watch", fs, args, stderr)
 	if !ok {
 		return 2
 	}
 	dir := filepath.Join(root, l.Dir)
-	src := watchSource(root, dir, *forcePoll, *every, stdout)
+	src := pollChanges(dir, *every)
 	defer src.Close()
 	interrupt := make(chan os.Signal, 1)
 	signal.Notify(interrupt, os.Interrupt)

@@ -1,0 +1,106 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// A test binary reports the cases it ran, and a learner's code runs inside
+// it: a flag in os.Args, GOFLAGS=-skip or a lost event can make a case
+// vanish, and a part whose failing case vanished would read as done. So
+// each spec keeps the list of its cases in a file beside it, written by
+// the spec's own test and checked there the way golden files are, and the
+// grader counts a part done only when every case of that list reported.
+
+// ManifestFile is where a spec keeps its list of cases, relative to the
+// spec's folder.
+const ManifestFile = "testdata/cases.json"
+
+// UpdateManifestEnv set to 1 makes timeline.CheckManifest rewrite a stale
+// list instead of failing.
+const UpdateManifestEnv = "LADDER_UPDATE_MANIFEST"
+
+// Manifest is the list of a spec's cases.
+type Manifest struct {
+	Cases []ManifestCase `json:"cases"`
+}
+
+// ManifestCase is one case a spec defines.
+type ManifestCase struct {
+	Part int    `json:"part"`
+	Name string `json:"name"`
+	// Needs names what the case needs beyond Go, such as "redis-server";
+	// without it the spec skips the case, and the grader says how to run
+	// it.
+	Needs string `json:"needs,omitempty"`
+}
+
+// Join adds the cases of other.
+func (m Manifest) Join(other Manifest) Manifest {
+	return Manifest{Cases: append(append([]ManifestCase(nil), m.Cases...), other.Cases...)}
+}
+
+// Validate checks that every case has a part and a name, and no name is
+// listed twice in one part.
+func (m Manifest) Validate() error {
+	seen := map[ManifestCase]bool{}
+	for i, c := range m.Cases {
+		key := ManifestCase{Part: c.Part, Name: c.Name}
+		switch {
+		case c.Part < 1:
+			return fmt.Errorf("case %d (%q) has part %d, want 1 or more", i, c.Name, c.Part)
+		case c.Name == "":
+			return fmt.Errorf("case %d of part %d has no name", i, c.Part)
+		case seen[key]:
+			return fmt.Errorf("case %q of part %d is listed twice", c.Name, c.Part)
+		}
+		seen[key] = true
+	}
+	return nil
+}
+
+// ReadManifest reads and validates a spec's list of cases.
+func ReadManifest(path string) (Manifest, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Manifest{}, err
+	}
+	var m Manifest
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return Manifest{}, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(m.Cases) == 0 {
+		return Manifest{}, fmt.Errorf("%s lists no case", path)
+	}
+	if err := m.Validate(); err != nil {
+		return Manifest{}, fmt.Errorf("%s: %v", path, err)
+	}
+	return m, nil
+}
+
+// Encode writes the list as ManifestFile holds it: one case a line, so
+// that a diff shows which one moved.
+func (m Manifest) Encode() []byte {
+	return jsonLines("cases", m.Cases)
+}
+
+// jsonLines writes {"key": [...]} with one item a line.
+func jsonLines[T any](key string, items []T) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "{%q: [\n", key)
+	for i, it := range items {
+		line, _ := json.Marshal(it)
+		b.WriteString("  ")
+		b.Write(line)
+		if i < len(items)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("]}\n")
+	return b.Bytes()
+}
