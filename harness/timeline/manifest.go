@@ -38,13 +38,24 @@ type ManifestCase struct {
 	// without it the spec skips the case, and the grader says how to run
 	// it.
 	Needs string `json:"needs,omitempty"`
+	// InProcess says why part of the case (its probe, or all of it when
+	// it has no steps) is judged inside the implementation's own process:
+	// see Case. The class report marks such parts.
+	InProcess string `json:"inProcess,omitempty"`
+	// Steps says an InProcess case has steps, which the checker plays;
+	// one without steps is judged in process alone.
+	Steps bool `json:"steps,omitempty"`
 }
 
 // ManifestOf lists cases, each needing what needs says ("" for nothing).
 func ManifestOf[T any](needs string, cases []Case[T]) Manifest {
 	var m Manifest
 	for _, c := range cases {
-		m.Cases = append(m.Cases, ManifestCase{Part: c.Part, Name: c.Name, Needs: needs})
+		mc := ManifestCase{Part: c.Part, Name: c.Name, Needs: needs, InProcess: c.InProcess}
+		if c.InProcess != "" {
+			mc.Steps = len(c.Steps) > 0
+		}
+		m.Cases = append(m.Cases, mc)
 	}
 	return m
 }

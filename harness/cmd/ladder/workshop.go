@@ -313,6 +313,9 @@ type studentResult struct {
 	Name   string
 	Levels []levelReport
 	Err    string
+	// InProcess marks the levels with a part done that the student's own
+	// process judged in part (see checker.go).
+	InProcess map[int]bool
 }
 
 const classReportHelp = `usage: ladder class-report [flags] DIR...   (make class-report DIRS="alice bob carol")
@@ -668,6 +671,7 @@ type grader struct {
 	tmp      string // the report's temporary folder, with every sandbox
 	cache    string // the warm build cache each sandbox gets a copy of
 	modProxy string // the instructor's module download cache
+	checker  *checker
 }
 
 // newGrader reads the instructor's checkout and builds its tests once with
@@ -723,6 +727,10 @@ func newGrader(ctx context.Context, root, cacheDir string) (*grader, error) {
 			g.Close()
 			return nil, fmt.Errorf("building the tests of this checkout: %v%s\n%s", err, map[bool]string{true: " (interrupted)"}[stopped], firstLines(errOut.String()+out.String(), 20))
 		}
+	}
+	if g.checker, err = newChecker(ctx, sb, tmp, plan.levels, func(ctx context.Context, cmd *exec.Cmd) error { _, err := runLimited(ctx, time.Hour, cmd); return err }); err != nil {
+		g.Close()
+		return nil, err
 	}
 	return g, nil
 }
@@ -789,6 +797,9 @@ func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Durati
 			return err
 		},
 	}
+	runner.judge = func(ctx context.Context, root string, r testRun, own []*pkgResult) ([]*pkgResult, error) {
+		return g.checker.judge(ctx, sb, runner.run, root, r, own)
+	}
 	grades, err := gradeLevelsWith(ctx, sb.Src, g.plan.levels, runner)
 	switch {
 	case stopped && ctx.Err() != nil:
@@ -802,6 +813,7 @@ func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Durati
 		return res
 	}
 	res.Levels = report(grades).Levels
+	res.InProcess = inProcessLevels(sb.Src, grades)
 	return res
 }
 
@@ -880,6 +892,12 @@ func writeClassMarkdown(w io.Writer, results []studentResult) {
 		row := classRow(r)
 		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 	}
+	for _, r := range results {
+		if len(r.InProcess) > 0 {
+			fmt.Fprintf(w, "\n%s\n", inProcessFootnote)
+			break
+		}
+	}
 }
 
 func writeClassCSV(w io.Writer, results []studentResult) {
@@ -902,6 +920,9 @@ func classRow(r studentResult) []string {
 		for _, l := range r.Levels {
 			if l.Number == n {
 				cell = levelCell(l)
+				if r.InProcess[n] && cell != "" {
+					cell += inProcessMark
+				}
 			}
 		}
 		row = append(row, cell)
