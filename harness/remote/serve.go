@@ -84,10 +84,10 @@ type server struct {
 	w          io.Writer
 	rbuf, wbuf []byte
 	end        chan error
-	ctors   map[string]reflect.Value
-	objects map[uint64]reflect.Value
-	clocks  map[uint64]*childClock
-	enc     encoder
+	ctors      map[string]reflect.Value
+	objects    map[uint64]reflect.Value
+	clocks     map[uint64]*childClock
+	enc        encoder
 }
 
 // childClock reads the instant the checker's clock read as the current
