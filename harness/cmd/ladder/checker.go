@@ -399,3 +399,32 @@ func inProcessLevels(root string, grades []levelGrade) map[int]bool {
 	}
 	return out
 }
+
+// isLevelModule says whether the slash-separated folder dir holds a
+// level's nested module, such as level 8's Redis form, which a grading
+// copy takes with its go.mod like any of the level's files.
+func isLevelModule(dir string) bool {
+	for _, l := range levels.All {
+		for _, m := range l.Modules {
+			if m.Dir != "." && m.Dir == dir {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// levelModuleDirs lists the folders of root's modules that hold levels:
+// the root, and each level's nested module that root has.
+func levelModuleDirs(root string) []string {
+	out := []string{root}
+	for _, l := range levels.All {
+		for _, m := range l.Modules {
+			dir := filepath.Join(root, filepath.FromSlash(m.Dir))
+			if _, err := os.Stat(filepath.Join(dir, "go.mod")); m.Dir != "." && err == nil {
+				out = append(out, dir)
+			}
+		}
+	}
+	return out
+}

@@ -209,8 +209,15 @@ func TestClassReportVerdictsCannotBeForged(t *testing.T) {
 	}
 	ref := rows["references"]
 	require.NotNil(t, ref, "no row for the references")
+	// Three cases of level 8's Redis form need a real redis-server (make
+	// test-redis installs one): without it, parts 6 to 8 cannot be done.
+	_, redis := exec.LookPath("redis-server")
 	for i, l := range levels.All {
 		want := fmt.Sprintf("%d/%d", len(l.Parts), len(l.Parts))
+		if l.Number == 8 && redis != nil {
+			want = "5/8"
+			t.Logf("no redis-server on the PATH: level 8 can read 5/8 at most")
+		}
 		if cell := strings.TrimSuffix(ref[1+i], inProcessMark); cell != want {
 			t.Errorf("references: level %d reads %q, want %s", l.Number, ref[1+i], want)
 		}

@@ -509,9 +509,9 @@ func instructorFiles(root string) (names []string, inGit bool) {
 			return nil
 		})
 	}
-	var nested []string // folders of nested modules, such as harness/plot
+	var nested []string // folders of nested modules, such as harness/plot, but a level's own
 	for _, n := range all {
-		if path.Base(n) == "go.mod" && n != "go.mod" {
+		if path.Base(n) == "go.mod" && n != "go.mod" && !isLevelModule(path.Dir(n)) {
 			nested = append(nested, path.Dir(n)+"/")
 		}
 	}
@@ -743,13 +743,15 @@ func (g *grader) Close() { removeAll(g.tmp) }
 // environment), and returns its download folder, which sandboxes use as
 // their GOPROXY.
 func instructorModProxy(root string) (string, error) {
-	cmd := exec.Command(goTool(), "mod", "download")
-	cmd.Dir = root
-	cmd.Env = learnerEnv()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go mod download: %v\n%s", err, out)
+	for _, dir := range levelModuleDirs(root) {
+		cmd := exec.Command(goTool(), "mod", "download")
+		cmd.Dir = dir
+		cmd.Env = learnerEnv()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go mod download in %s: %v\n%s", dir, err, out)
+		}
 	}
-	cmd = exec.Command(goTool(), "env", "GOMODCACHE")
+	cmd := exec.Command(goTool(), "env", "GOMODCACHE")
 	cmd.Dir = root
 	cmd.Env = learnerEnv()
 	out, err := cmd.Output()
