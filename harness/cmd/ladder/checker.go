@@ -50,6 +50,7 @@ type checkedLevel struct {
 var checkedLevels = map[int]checkedLevel{
 	1: {constructors: []string{"New"}},
 	2: {constructors: []string{"New"}},
+	3: {constructors: []string{"New"}},
 }
 
 // checked says whether the checker judges the parts of level l that live
@@ -386,13 +387,13 @@ const inProcessFootnote = "\\* A part counted done here holds a case judged insi
 // inProcessLevels returns the levels where a part counted done holds a
 // case judged in the student's process, by the instructor's lists of
 // cases in root.
-func inProcessLevels(root string, grades []levelGrade) map[int]bool {
+func (c *checker) inProcessLevels(root string, grades []levelGrade) map[int]bool {
 	out := map[int]bool{}
 	for _, g := range grades {
 		inProc := inProcessCases(root, g.Level)
 		for _, p := range g.Parts {
 			m := g.Level.ModuleOf(p.Number)
-			if p.Done && (len(inProc[p.Number]) > 0 || !checked(g.Level, m)) {
+			if p.Done && (len(inProc[p.Number]) > 0 || !checked(g.Level, m) || c.binaries[g.Level.Number] == "") {
 				out[g.Level.Number] = true
 			}
 		}

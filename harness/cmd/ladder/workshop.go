@@ -815,7 +815,7 @@ func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Durati
 		return res
 	}
 	res.Levels = report(grades).Levels
-	res.InProcess = inProcessLevels(sb.Src, grades)
+	res.InProcess = g.checker.inProcessLevels(sb.Src, grades)
 	return res
 }
 
