@@ -7,15 +7,17 @@ import (
 	"syscall"
 )
 
-// ownGroup starts cmd in a process group of its own, so that stopping it
-// stops whatever it started too.
+// ownGroup leaves the child in the checker's process group, so that
+// whatever stops the checker's group (the report's time limit) stops the
+// child and what it started too; on Linux the child also dies with the
+// checker.
 func ownGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	deathSignal(cmd.SysProcAttr)
 }
 
 func killGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		cmd.Process.Kill()
 	}
 }

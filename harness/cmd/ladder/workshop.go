@@ -800,6 +800,9 @@ func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Durati
 		},
 	}
 	runner.judge = func(ctx context.Context, root string, r testRun, own []*pkgResult) ([]*pkgResult, error) {
+		if stopped {
+			return own, nil // counts for nothing: see below
+		}
 		return g.checker.judge(ctx, sb, runner.run, root, r, own)
 	}
 	grades, err := gradeLevelsWith(ctx, sb.Src, g.plan.levels, runner)

@@ -430,7 +430,7 @@ func TestClassReportGradesWithTheInstructorsFiles(t *testing.T) {
 
 	out, code := runLadder(t, instructor, append([]string{"class-report", "--cache", reportCache(), "--parallel", "3"}, dirs...)...)
 	require.Equal(t, 0, code, out)
-	carol := "| carol | 2/2 |  |  |  |  |  |  |  | 1 |  |"
+	carol := "| carol | 2/2* |  |  |  |  |  |  |  | 1 |  |" // part 2 counts allocations in carol's process
 	if reference(t) == halfDone {
 		carol = "| carol | 1/2 |  |  |  |  |  |  |  | - |  |"
 	}
@@ -439,6 +439,9 @@ func TestClassReportGradesWithTheInstructorsFiles(t *testing.T) {
 		"| bob | 1/2 |  |  |  |  |  |  |  | - |  |\n" +
 		carol + "\n" +
 		"| dave | 0/2 |  |  |  |  |  |  |  | - | tests edited: graded with the original tests (ladder/01-hit-counter/hitcounter_test.go) |\n"
+	if reference(t) != halfDone {
+		want += "\n" + inProcessFootnote + "\n"
+	}
 	require.Equal(t, want, out)
 
 	out, code = runLadder(t, instructor, "class-report", "--cache", reportCache(), "--format", "csv", filepath.Join(class, "nobody"))
