@@ -51,6 +51,10 @@ var checkedLevels = map[int]checkedLevel{
 	1: {constructors: []string{"New"}},
 	2: {constructors: []string{"New"}},
 	3: {constructors: []string{"New"}},
+	4: {constructors: []string{"New"}},
+	5: {constructors: []string{"New"}, shared: "viewerr", sentinels: []string{"ErrTimeWentBackwards", "ErrNegativeViews", "ErrTimeOutOfRange"}},
+	6: {constructors: []string{"New"}},
+	7: {constructors: []string{"New"}},
 }
 
 // checked says whether the checker judges the parts of level l that live
