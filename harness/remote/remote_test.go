@@ -61,6 +61,9 @@ func (t *toy) Check(n int) error {
 func (t *toy) Shapes(s string, f float64) (map[string]int, []pair, float64, bool) {
 	return map[string]int{s: 1, "b": 2}, []pair{{s, 1}, {"ü", -3}}, f * 2, s == ""
 }
+func (t *toy) Empty() (map[string]int, []pair, map[string]int, []pair) {
+	return map[string]int{}, []pair{}, nil, nil
+}
 func (t *toy) Panic(s string) { panic(errors.New(s)) }
 func (t *toy) Exit(code int)  { fmt.Println("bye"); os.Exit(code) }
 func (t *toy) Hang()          { time.Sleep(time.Hour) }
@@ -138,6 +141,12 @@ func TestCallsCrossWithTheirResults(t *testing.T) {
 	}
 	if g != 0.2 || empty {
 		t.Errorf("Shapes = %v, %v, want 0.2, false", g, empty)
+	}
+	var none map[string]int
+	var nothing []pair
+	p.o.Call("Empty", []any{&m, &ps, &none, &nothing})
+	if m == nil || len(m) != 0 || ps == nil || len(ps) != 0 || none != nil || nothing != nil {
+		t.Errorf("Empty() = %#v, %#v, %#v, %#v, want an empty map and slice, then nil ones", m, ps, none, nothing)
 	}
 }
 

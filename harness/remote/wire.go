@@ -344,6 +344,21 @@ func (d *decoder) length() int {
 	return int(n)
 }
 
+// items reads the count of a slice or map, written as its length plus
+// one, 0 for nil: it returns the length, or -1 for nil. Each item takes at
+// least a byte.
+func (d *decoder) items() int {
+	n := d.uvarint()
+	if n == 0 || d.err != nil {
+		return -1
+	}
+	if n-1 > uint64(len(d.b)) {
+		d.fail("%d items with %d bytes left", n-1, len(d.b))
+		return -1
+	}
+	return int(n - 1)
+}
+
 func (d *decoder) bytes() []byte {
 	n := d.length()
 	if d.err != nil {
@@ -425,25 +440,25 @@ func (d *decoder) value(v reflect.Value) {
 		d.value(p.Elem())
 		v.Set(p)
 	case reflect.Slice:
-		n := d.length()
-		if n == 0 {
+		n := d.items()
+		if n < 0 {
 			v.SetZero()
 			return
 		}
-		s := reflect.MakeSlice(t, n-1, n-1)
-		for i := range n - 1 {
+		s := reflect.MakeSlice(t, n, n)
+		for i := range n {
 			d.value(s.Index(i))
 		}
 		v.Set(s)
 	case reflect.Map:
-		n := d.length()
-		if n == 0 {
+		n := d.items()
+		if n < 0 {
 			v.SetZero()
 			return
 		}
-		m := reflect.MakeMapWithSize(t, n-1)
+		m := reflect.MakeMapWithSize(t, n)
 		k, e := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
-		for range n - 1 {
+		for range n {
 			k.SetZero()
 			e.SetZero()
 			d.value(k)

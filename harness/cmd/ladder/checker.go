@@ -55,6 +55,7 @@ var checkedLevels = map[int]checkedLevel{
 	5: {constructors: []string{"New"}, shared: "viewerr", sentinels: []string{"ErrTimeWentBackwards", "ErrNegativeViews", "ErrTimeOutOfRange"}},
 	6: {constructors: []string{"New"}},
 	7: {constructors: []string{"New"}},
+	8: {constructors: []string{"New"}},
 }
 
 // checked says whether the checker judges the parts of level l that live
