@@ -220,6 +220,10 @@ func forbiddenImport(modPath, ip string) bool {
 		strings.HasPrefix(ip, modPath+"/ladder/") && (strings.HasSuffix(ip, "/spec") || strings.Contains(ip, "/spec/"))
 }
 
+// refusedPrefix starts the build error of a level refused for what its
+// code imports; the report's cell then reads "refused".
+const refusedPrefix = "refused:"
+
 // refusedImports lists the student's files of level l, in the grading copy
 // root, that import what forbiddenImport forbids.
 func refusedImports(root, modPath string, l levels.Level) []string {
@@ -320,7 +324,7 @@ func (c *checker) check(ctx context.Context, sb *sandbox, run func(context.Conte
 	levelDir := filepath.Join(root, filepath.FromSlash(l.Dir))
 	res := &pkgResult{ImportPath: modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
 	if refused := refusedImports(root, modPath, l); len(refused) > 0 {
-		res.BuildError = fmt.Sprintf("refused: %s. A level's code may not import a spec (its model is an answer) or the grader's packages.", strings.Join(refused, "; "))
+		res.BuildError = fmt.Sprintf("%s %s. A level's code may not import a spec (its model is an answer) or the grader's packages.", refusedPrefix, strings.Join(refused, "; "))
 		return res, nil
 	}
 	childDir := filepath.Join(root, "ladder-child", l.Name())
@@ -433,4 +437,19 @@ func levelModuleDirs(root string) []string {
 		}
 	}
 	return out
+}
+
+// isLevelData says whether p, a file of the level in dir that the
+// instructor's checkout does not have, is one the student's code may
+// embed, such as the Redis form's Lua script: any file but Go code, a
+// module's go.mod and go.sum, and what lies under spec/ or testdata/.
+func isLevelData(dir, p string) bool {
+	if !strings.HasPrefix(p, dir+"/") || strings.HasSuffix(p, ".go") || inSpec(dir, p) {
+		return false
+	}
+	switch filepath.Base(p) {
+	case "go.mod", "go.sum", "go.work", "go.work.sum":
+		return false
+	}
+	return !strings.Contains("/"+p+"/", "/testdata/")
 }

@@ -616,7 +616,7 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 				if strings.HasSuffix(n, ".go") {
 					testsEdited = append(testsEdited, n) // a test file of their own: not run
 				}
-			case isLevelCode(l.Dir, n):
+			case isLevelCode(l.Dir, n) || isLevelData(l.Dir, n) && p.base[n] == nil:
 				data, err := os.ReadFile(fp)
 				if err != nil {
 					return err
@@ -879,8 +879,10 @@ func levelCell(l levelReport) string {
 	if cases == 0 && l.BuildError == "" && len(l.Problems) == 0 {
 		return "" // a level this checkout does not have
 	}
-	switch l.Status {
-	case statusNoBuild:
+	switch {
+	case l.Status == statusNoBuild && strings.HasPrefix(l.BuildError, refusedPrefix):
+		return "refused"
+	case l.Status == statusNoBuild:
 		return "build fails"
 	}
 	return fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))
