@@ -108,7 +108,9 @@ func forgedEvents(t *testing.T, instructor string, l levels.Level) string {
 }
 
 // forgeFD3 is a student's file whose init writes passing events to the
-// runner's descriptor, then points the descriptor at /dev/null.
+// runner's descriptor, then points the descriptor at /dev/null, keeping a
+// copy of it open so that the supervisor does not see the pipe end. It
+// earns every part of make test-level-1 in process.
 const forgeFD3 = `package PKG
 
 import (
@@ -118,6 +120,7 @@ import (
 
 func init() {
 	os.NewFile(3, "events").Write([]byte(EVENTS))
+	syscall.Dup(3)
 	if null, err := os.Open(os.DevNull); err == nil {
 		syscall.Dup3(int(null.Fd()), 3, 0)
 	}
