@@ -78,6 +78,9 @@ type Row[T, A any] struct {
 	// Probe, if set, runs after the steps, on the implementation they ran
 	// on, for what a timeline cannot say: see Case.
 	Probe func(impl T, env Env[T, A]) error
+	// InProcess says why the probe can only be measured in the
+	// implementation's own process: see Case.
+	InProcess string
 }
 
 // Env is what a row's probe has besides the implementation.
@@ -115,13 +118,14 @@ func Bind[T, A any](rows []Row[T, A], b Binding[T, A]) []Case[T] {
 // Case makes the case of one row, built by b: a fuzz target's timeline.
 func (b Binding[T, A]) Case(r Row[T, A]) Case[T] {
 	c := Case[T]{
-		Name:    r.Name,
-		Part:    r.Part,
-		Setup:   b.Setup(r.Arg),
-		New:     func(clk clock.Clock) T { return b.New(clk, r.Arg) },
-		Start:   r.Start,
-		Clocked: b.Clocked,
-		Steps:   r.Steps,
+		Name:      r.Name,
+		Part:      r.Part,
+		Setup:     b.Setup(r.Arg),
+		New:       func(clk clock.Clock) T { return b.New(clk, r.Arg) },
+		Start:     r.Start,
+		Clocked:   b.Clocked,
+		Steps:     r.Steps,
+		InProcess: r.InProcess,
 	}
 	if r.Probe != nil {
 		c.Probe = func(impl T, clk *clock.Fake) error {
@@ -174,4 +178,23 @@ func Erase[I, C, A any](newC func(arg A) C) func(arg A) I {
 		}
 		panic(fmt.Sprintf("timeline.Erase: %T does not implement %v", c, reflect.TypeFor[I]()))
 	}
+}
+
+// Checked returns the cases a checker in another process can judge: every
+// case, but with the probe of an InProcess case left out, and without such
+// a case when it has no steps. The class report's checker plays them
+// against proxies of the student's code (see package harness/remote); the
+// probes left out are judged by the student's own test binary.
+func Checked[T any](cases []Case[T]) []Case[T] {
+	var out []Case[T]
+	for _, c := range cases {
+		if c.InProcess != "" {
+			if len(c.Steps) == 0 {
+				continue
+			}
+			c.Probe = nil
+		}
+		out = append(out, c)
+	}
+	return out
 }

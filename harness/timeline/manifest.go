@@ -25,7 +25,11 @@ type ManifestCase = protocol.ManifestCase
 func ManifestOf[T any](needs string, cases []Case[T]) Manifest {
 	var m Manifest
 	for _, c := range cases {
-		m.Cases = append(m.Cases, ManifestCase{Part: c.Part, Name: c.Name, Needs: needs})
+		mc := ManifestCase{Part: c.Part, Name: c.Name, Needs: needs, InProcess: c.InProcess}
+		if c.InProcess != "" {
+			mc.Steps = len(c.Steps) > 0
+		}
+		m.Cases = append(m.Cases, mc)
 	}
 	return m
 }

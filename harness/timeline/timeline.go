@@ -56,6 +56,12 @@ type Case[T any] struct {
 	// allocations, memory, concurrency. It returns nil or an error that
 	// explains the failure with the numbers involved.
 	Probe func(impl T, clk *clock.Fake) error
+	// InProcess, if set, says why the probe can only be measured inside the
+	// process that runs the implementation: "allocations". The class
+	// report's checker plays such a case's steps against the student's
+	// child process, and leaves the probe to the student's own test
+	// binary, whose verdict a forger could fake (see Checked).
+	InProcess string
 }
 
 // Step is one call at an offset from the case's start.

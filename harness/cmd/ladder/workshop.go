@@ -322,6 +322,9 @@ type studentResult struct {
 	Name   string
 	Levels []levelReport
 	Err    string
+	// InProcess marks the levels with a part done that the student's own
+	// process judged in part (see checker.go).
+	InProcess map[int]bool
 }
 
 const classReportHelp = `usage: ladder class-report [flags] DIR...   (make class-report DIRS="alice bob carol")
@@ -771,6 +774,7 @@ type grader struct {
 	// redisServer is redis-server, when it is installed where a sandbox
 	// sees it (under /usr): each go test run of a student's then has one.
 	redisServer string
+	checker     *checker
 }
 
 // withRedisServer is a shell script that starts a redis-server on port
@@ -853,6 +857,10 @@ func newGrader(ctx context.Context, root, cacheDir string, j *jail) (*grader, er
 			g.Close()
 			return nil, fmt.Errorf("building the tests of this checkout: %v%s\n%s", err, map[bool]string{true: " (interrupted)"}[stopped], firstLines(errOut.String()+out.String(), 20))
 		}
+	}
+	if g.checker, err = newChecker(ctx, sb, tmp, plan.levels, func(ctx context.Context, cmd *exec.Cmd) error { _, err := runLimited(ctx, time.Hour, cmd); return err }); err != nil {
+		g.Close()
+		return nil, err
 	}
 	return g, nil
 }
@@ -946,6 +954,12 @@ func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Durati
 		},
 		tmp: sb.Tmp,
 	}
+	runner.judge = func(ctx context.Context, root string, r testRun, own []*pkgResult) ([]*pkgResult, error) {
+		if stopped {
+			return own, nil // counts for nothing: see below
+		}
+		return g.checker.judge(ctx, sb, runner.run, root, r, own)
+	}
 	grades, err := gradeLevelsWith(ctx, sb.Src, g.plan.levels, runner)
 	switch {
 	case stopped && ctx.Err() != nil:
@@ -959,6 +973,7 @@ func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Durati
 		return res
 	}
 	res.Levels = report(grades).Levels
+	res.InProcess = g.checker.inProcessLevels(sb.Src, grades)
 	return res
 }
 
@@ -1019,8 +1034,10 @@ func levelCell(l levelReport) string {
 	if cases == 0 && l.BuildError == "" && len(l.Problems) == 0 {
 		return "" // a level this checkout does not have
 	}
-	switch l.Status {
-	case statusNoBuild:
+	switch {
+	case l.Status == statusNoBuild && strings.HasPrefix(l.BuildError, refusedPrefix):
+		return "refused"
+	case l.Status == statusNoBuild:
 		return "build fails"
 	}
 	return fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))
@@ -1042,6 +1059,12 @@ func writeClassMarkdown(w io.Writer, results []studentResult) {
 			row[i] = markdownCell(c)
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
+	}
+	for _, r := range results {
+		if len(r.InProcess) > 0 {
+			fmt.Fprintf(w, "\n%s\n", inProcessFootnote)
+			break
+		}
 	}
 	writeClassMistakes(w, results)
 }
@@ -1104,6 +1127,9 @@ func classRow(r studentResult) []string {
 		for _, l := range r.Levels {
 			if l.Number == n {
 				cell = levelCell(l)
+				if r.InProcess[n] && cell != "" {
+					cell += inProcessMark
+				}
 			}
 		}
 		row = append(row, cell)

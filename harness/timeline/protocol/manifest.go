@@ -35,6 +35,13 @@ type ManifestCase struct {
 	// without it the spec skips the case, and the grader says how to run
 	// it.
 	Needs string `json:"needs,omitempty"`
+	// InProcess says why part of the case (its probe, or all of it when
+	// it has no steps) is judged inside the implementation's own process:
+	// see timeline.Case. The class report marks such parts.
+	InProcess string `json:"inProcess,omitempty"`
+	// Steps says an InProcess case has steps, which the checker plays;
+	// one without steps is judged in process alone.
+	Steps bool `json:"steps,omitempty"`
 }
 
 // Join adds the cases of other.

@@ -190,11 +190,11 @@ var table = []row{
 	{
 		Name: "no allocation per hit once warmed up", Part: 2, Arg: sec,
 		Steps: []step{at(0, hit()), at(0, count(1))},
-		Probe: steadyStateAllocs,
+		Probe: steadyStateAllocs, InProcess: "allocations",
 	},
 	{
 		Name: "memory comes back once a burst has left the window", Part: 2, Arg: sec,
 		Steps: []step{at(0, hit()), at(0, count(1)), at(sec, count(0))},
-		Probe: memoryComesBack,
+		Probe: memoryComesBack, InProcess: "memory",
 	},
 }

@@ -288,7 +288,7 @@ func table() []row {
 		{
 			Name: "no allocation per order once warmed up", Part: 1, Arg: sec,
 			Steps: []step{at(0, order("latte")), at(0, count("latte", 1))},
-			Probe: steadyStateAllocs,
+			Probe: steadyStateAllocs, InProcess: "allocations",
 		},
 
 		// Part 2: distinct drinks.
@@ -364,12 +364,12 @@ func table() []row {
 		},
 		{
 			Name: "Distinct over 100,000 drinks is O(1), not a count of them all", Part: 2, Arg: sec,
-			Probe: distinctIsO1,
+			Probe: distinctIsO1, InProcess: "timing",
 		},
 		{
 			Name: "a forgotten drink takes no memory", Part: 2, Arg: sec,
 			Steps: []step{at(0, order("latte")), at(0, distinct(1))},
-			Probe: forgottenDrinksFreed,
+			Probe: forgottenDrinksFreed, InProcess: "memory",
 		},
 
 		// Part 3: the board.
@@ -412,6 +412,8 @@ func table() []row {
 			return row{
 				// The README's first aliasing example.
 				Name: "changing the map Counts returned does not change the cafe", Part: 3, Arg: 5 * minute,
+				// A map that crosses to another process is a copy already.
+				InProcess: "a returned map's aliasing",
 				Steps: []step{
 					at(1*minute, order("latte")),
 					at(1*minute, order("tea")),
@@ -429,6 +431,7 @@ func table() []row {
 			return row{
 				// The README's second aliasing example.
 				Name: "later orders do not change a map already returned", Part: 3, Arg: 5 * minute,
+				InProcess: "a returned map's aliasing",
 				Steps: []step{
 					at(1*minute, order("latte")),
 					at(1*minute, m.keep(board{"latte": 1})),

@@ -278,7 +278,7 @@ var table = []row{
 	},
 	{
 		Name: "users and channels whose messages all left are forgotten", Part: 1, Arg: sec,
-		Probe: forgetsZeroCounts,
+		Probe: forgetsZeroCounts, InProcess: "memory",
 	},
 
 	// Part 2: top talker.
@@ -372,7 +372,7 @@ var table = []row{
 	},
 	{
 		Name: "TopTalker over 100,000 users is O(log U), not a scan of them all", Part: 2, Arg: sec,
-		Probe: topTalkerIsLogU,
+		Probe: topTalkerIsLogU, InProcess: "timing",
 	},
 	{
 		Name: "a user forgotten and back again", Part: 2, Arg: 10 * sec,
@@ -451,7 +451,7 @@ var table = []row{
 	},
 	{
 		Name: "TopTalkers(10) over 100,000 users is O(k log U), not a sort of them all", Part: 3, Arg: sec,
-		Probe: topTalkersIsKLogU,
+		Probe: topTalkersIsKLogU, InProcess: "timing",
 	},
 	{
 		Name: "the order follows expiry", Part: 3, Arg: 10 * sec,

@@ -379,7 +379,7 @@ var table = []row{
 		},
 	},
 	{
-		Name: "Get and QPS allocate nothing", Part: 1,
+		Name: "Get and QPS allocate nothing", Part: 1, InProcess: "allocations",
 		Steps: []step{at(0, putCall("k", "v"))},
 		Probe: func(s Store, e env) error {
 			return noAllocs(s, e.Clock, true, sec, 5*minute)
@@ -460,10 +460,10 @@ var table = []row{
 	{
 		Name: "counters take under 1 MiB whatever the traffic", Part: 2,
 		Steps: []step{at(0, putCall("k", "v"))},
-		Probe: counterMemory,
+		Probe: counterMemory, InProcess: "memory",
 	},
 	{
-		Name: "QPS over an hour and a week allocates nothing", Part: 2,
+		Name: "QPS over an hour and a week allocates nothing", Part: 2, InProcess: "allocations",
 		Steps: []step{at(0, putCall("k", "v"))},
 		Probe: func(s Store, e env) error {
 			return noAllocs(s, e.Clock, false, hour, 2*hour, week)
@@ -472,13 +472,13 @@ var table = []row{
 
 	// Part 3: thread safety.
 	{
-		Name: "concurrent Puts and Gets lose no call", Part: 3,
+		Name: "concurrent Puts and Gets lose no call", Part: 3, InProcess: "goroutines and the race detector",
 		Probe: func(s Store, e env) error {
 			return concurrentTotals(s, e.Clock, false)
 		},
 	},
 	{
-		Name: "concurrent calls while the clock moves lose no call", Part: 3,
+		Name: "concurrent calls while the clock moves lose no call", Part: 3, InProcess: "goroutines and the race detector",
 		Probe: func(s Store, e env) error {
 			return concurrentTotals(s, e.Clock, true)
 		},

@@ -1,0 +1,411 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"text/template"
+
+	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/remote"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
+)
+
+// The class report decides each case outside the student's process. The
+// student's test binary still runs, sandboxed, as in make test-level-N, but
+// of what it reports the report keeps only the cases the spec marks
+// InProcess (allocations, memory, the race detector): everything else is
+// played by a checker, a test binary built once per report from the
+// instructor's files alone (the harness and the level's spec), against the
+// student's code in a child that only answers calls (package
+// harness/remote). A part done with a case judged in process is marked in
+// the report.
+
+// checkedLevel is what the report needs to write a level's child and
+// checker.
+type checkedLevel struct {
+	// constructors are the level package's constructors, by name.
+	constructors []string
+	// shared is the level's package of shared types that holds sentinels,
+	// the errors whose identity an error keeps across the wire. They come
+	// from there, never from the student's package, which may redefine
+	// its aliases.
+	shared    string
+	sentinels []string
+}
+
+// checkedLevels are the levels the checker judges. A level missing here is
+// judged by its own test binary, and the report marks it so.
+var checkedLevels = map[int]checkedLevel{
+	1: {constructors: []string{"New"}},
+	2: {constructors: []string{"New"}},
+	3: {constructors: []string{"New"}},
+	4: {constructors: []string{"New"}},
+	5: {constructors: []string{"New"}, shared: "viewerr", sentinels: []string{"ErrTimeWentBackwards", "ErrNegativeViews", "ErrTimeOutOfRange"}},
+	6: {constructors: []string{"New"}},
+	7: {constructors: []string{"New"}},
+	8: {constructors: []string{"New"}},
+}
+
+// checked says whether the checker judges the parts of level l that live
+// in module m.
+func checked(l levels.Level, m levels.Module) bool {
+	_, ok := checkedLevels[l.Number]
+	return ok && m.Dir == "."
+}
+
+// seedEnv names the environment variable that holds the seed of a
+// report's random timelines, drawn afresh for each report.
+const seedEnv = "LADDER_VERDICT_SEED"
+
+// randomInputs is how many random timelines each level's fuzz decoder
+// makes for one report, besides its seeds.
+const randomInputs = 24
+
+var childTemplate = template.Must(template.New("child").Parse(`// Written by the class report: the child that serves the student's level
+// to the checker. DO NOT EDIT.
+
+package main
+
+import (
+	level "{{.Mod}}/{{.Dir}}"
+{{- if .Shared}}
+	shared "{{.Mod}}/{{.Dir}}/{{.Shared}}"
+{{- end}}
+	"{{.Mod}}/harness/remote"
+)
+
+func main() {
+	remote.Main(map[string]any{
+{{- range .Constructors}}
+		"{{.}}": level.{{.}},
+{{- end}}
+	}{{range .Sentinels}}, shared.{{.}}{{end}})
+}
+`))
+
+var checkerTemplate = template.Must(template.New("checker").Parse(`// Written by the class report: the checker of level {{.Number}}, which
+// plays the spec's cases against the student's child. DO NOT EDIT.
+
+package level{{.Number}}
+
+import (
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+
+	"{{.Mod}}/harness/remote"
+	"{{.Mod}}/{{.Dir}}/spec"
+{{- if .Shared}}
+	shared "{{.Mod}}/{{.Dir}}/{{.Shared}}"
+{{- end}}
+)
+
+func TestLevel{{.Number}}(t *testing.T) { spec.Check(t, open(t)) }
+
+func FuzzLevel{{.Number}}(f *testing.F) {
+	seed, err := strconv.ParseUint(os.Getenv("{{.SeedEnv}}"), 10, 64)
+	if err != nil {
+		f.Fatal("{{.SeedEnv}}: ", err)
+	}
+	rng := rand.New(rand.NewPCG(seed, {{.Number}}))
+	for range {{.Random}} {
+		data := make([]byte, 16+rng.IntN(240))
+		for i := range data {
+			data[i] = byte(rng.Uint32())
+		}
+		f.Add(data)
+	}
+	spec.CheckFuzz(f, open(f))
+}
+
+func open(tb testing.TB) *remote.Conn {
+	conn, err := remote.Open({{range $i, $s := .Sentinels}}{{if $i}}, {{end}}shared.{{$s}}{{end}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(conn.Close)
+	return conn
+}
+`))
+
+// levelSource writes a level's child or checker from its template.
+func levelSource(t *template.Template, l levels.Level, modPath string) []byte {
+	c := checkedLevels[l.Number]
+	var b strings.Builder
+	err := t.Execute(&b, map[string]any{"Mod": modPath, "Dir": l.Dir, "Number": l.Number, "Shared": c.shared,
+		"Constructors": c.constructors, "Sentinels": c.sentinels, "SeedEnv": seedEnv, "Random": randomInputs})
+	if err != nil {
+		panic(err) // a template of this file's
+	}
+	return []byte(b.String())
+}
+
+// checker is the report's checker binaries, by level, and the seed of
+// their random timelines.
+type checker struct {
+	binaries map[int]string
+	seed     uint64
+}
+
+// newChecker builds a checker for each level the checker judges into dir,
+// from the instructor's copy in sb, which holds no student's code. A level
+// the instructor's checkout does not have gets none.
+func newChecker(ctx context.Context, sb *sandbox, dir string, lvs []levels.Level, run func(context.Context, *exec.Cmd) error) (*checker, error) {
+	c := &checker{binaries: map[int]string{}}
+	var seed [8]byte
+	rand.Read(seed[:])
+	c.seed = binary.LittleEndian.Uint64(seed[:])
+	modPath, err := modulePath(sb.Src)
+	if err != nil {
+		return nil, err
+	}
+	var pkgs []string
+	for _, l := range lvs {
+		if _, ok := checkedLevels[l.Number]; !ok {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(sb.Src, filepath.FromSlash(l.SpecDir(l.ModuleOf(1))))); err != nil {
+			continue
+		}
+		pkg := fmt.Sprintf("ladder-checker/level%d", l.Number)
+		if err := os.MkdirAll(filepath.Join(sb.Src, pkg), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(sb.Src, pkg, "check_test.go"), levelSource(checkerTemplate, l, modPath), 0o644); err != nil {
+			return nil, err
+		}
+		pkgs = append(pkgs, "./"+pkg)
+		c.binaries[l.Number] = filepath.Join(dir, fmt.Sprintf("level%d.test", l.Number))
+	}
+	if len(pkgs) == 0 {
+		return c, nil
+	}
+	cmd := sb.Command(sb.Src, goTool(), append([]string{"test", "-c", "-o", dir + string(filepath.Separator)}, pkgs...)...)
+	if err := run(ctx, cmd); err != nil {
+		return nil, fmt.Errorf("building the report's checker: %v\n%s", err, cmdOutput(cmd))
+	}
+	return c, nil
+}
+
+// cmdOutput is what a command run with runLimited printed.
+func cmdOutput(cmd *exec.Cmd) string {
+	var s string
+	for _, w := range []any{cmd.Stdout, cmd.Stderr} {
+		if b, ok := w.(interface{ String() string }); ok {
+			s += b.String()
+		}
+	}
+	return firstLines(s, 20)
+}
+
+// forbiddenImport says whether ip is one of the packages a student's code may not import in the
+// report: a spec holds the level's model, which would be an answer, and the
+// runner and the mutation checks are the grader's.
+func forbiddenImport(modPath, ip string) bool {
+	return ip == modPath+"/harness/timeline" || ip == modPath+"/harness/mutation" ||
+		strings.HasPrefix(ip, modPath+"/harness/internal/") ||
+		strings.HasPrefix(ip, modPath+"/ladder/") && (strings.HasSuffix(ip, "/spec") || strings.Contains(ip, "/spec/"))
+}
+
+// refusedPrefix starts the build error of a level refused for what its
+// code imports; the report's cell then reads "refused".
+const refusedPrefix = "refused:"
+
+// refusedImports lists the student's files of level l, in the grading copy
+// root, that import what forbiddenImport forbids.
+func refusedImports(root, modPath string, l levels.Level) []string {
+	var out []string
+	filepath.WalkDir(filepath.Join(root, filepath.FromSlash(l.Dir)), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if !isLevelCode(l.Dir, rel) {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		if err != nil {
+			return nil // the build says what is wrong
+		}
+		for _, imp := range f.Imports {
+			if ip, err := strconv.Unquote(imp.Path.Value); err == nil && forbiddenImport(modPath, ip) {
+				out = append(out, fmt.Sprintf("%s imports %s", rel, ip))
+			}
+		}
+		return nil
+	})
+	return out
+}
+
+// inProcessCases reads, from the instructor's list of a spec's cases, the
+// cases judged in the student's process, by part and name.
+func inProcessCases(root string, l levels.Level) map[int]map[string]bool {
+	out := map[int]map[string]bool{}
+	for _, cs := range specLists(root, l) {
+		for _, c := range cs {
+			if c.InProcess != "" {
+				if out[c.Part] == nil {
+					out[c.Part] = map[string]bool{}
+				}
+				out[c.Part][c.Name] = true
+			}
+		}
+	}
+	return out
+}
+
+// judge returns the verdicts of one go test run of a student's grading
+// copy root: of the student's own test binaries, only the cases judged in
+// process, and for every level the checker knows, the checker's verdicts.
+func (c *checker) judge(ctx context.Context, sb *sandbox, run func(context.Context, *exec.Cmd) error, root string, r testRun, own []*pkgResult) ([]*pkgResult, error) {
+	modPath, err := modulePath(root)
+	if err != nil {
+		return nil, err
+	}
+	var out []*pkgResult
+	for _, l := range levels.All {
+		var m levels.Module
+		for _, mod := range l.Modules {
+			if mod.Dir == r.Module && slices.Contains(r.Patterns, l.Patterns()[mod.Dir]) {
+				m = mod
+			}
+		}
+		if m.Dir == "" {
+			continue
+		}
+		var pkgs []*pkgResult
+		for _, p := range own {
+			if l.Holds(relDir(root, p.Dir)) {
+				pkgs = append(pkgs, p)
+			}
+		}
+		if !checked(l, m) || c.binaries[l.Number] == "" {
+			out = append(out, pkgs...) // judged in process, as the report marks it
+			continue
+		}
+		inProc := inProcessCases(root, l)
+		built := true
+		for _, p := range pkgs {
+			p.Cases = slices.DeleteFunc(p.Cases, func(e protocol.Event) bool { return e.Fuzz || !inProc[e.Part][e.Case] })
+			if p.BuildError != "" {
+				built = false
+			}
+			out = append(out, p)
+		}
+		if !built || len(pkgs) == 0 {
+			continue
+		}
+		p, err := c.check(ctx, sb, run, root, modPath, l, r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// check builds level l's child in the grading copy root, in the sandbox,
+// and runs the checker on it.
+func (c *checker) check(ctx context.Context, sb *sandbox, run func(context.Context, *exec.Cmd) error, root, modPath string, l levels.Level, r testRun) (*pkgResult, error) {
+	levelDir := filepath.Join(root, filepath.FromSlash(l.Dir))
+	res := &pkgResult{ImportPath: modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
+	if refused := refusedImports(root, modPath, l); len(refused) > 0 {
+		res.BuildError = fmt.Sprintf("%s %s. A level's code may not import a spec (its model is an answer) or the grader's packages.", refusedPrefix, strings.Join(refused, "; "))
+		return res, nil
+	}
+	childDir := filepath.Join(root, "ladder-child", l.Name())
+	if err := os.MkdirAll(childDir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(childDir, "main.go"), levelSource(childTemplate, l, modPath), 0o644); err != nil {
+		return nil, err
+	}
+	childBin := filepath.Join(childDir, "child")
+	build := sb.Command(root, goTool(), "build", "-o", childBin, "./ladder-child/"+l.Name())
+	build.Env = append(build.Env, "CGO_ENABLED=0")
+	if err := run(ctx, build); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		res.BuildError = cmdOutput(build)
+		if res.BuildError == "" {
+			res.BuildError = err.Error()
+		}
+		return res, nil
+	}
+	launch, err := json.Marshal(remote.LaunchOf(sb.Command(levelDir, childBin)))
+	if err != nil {
+		return nil, err
+	}
+	results, err := os.MkdirTemp("", "ladder-verdict-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(results)
+	tests := fmt.Sprintf("^(TestLevel%d|FuzzLevel%d)$", l.Number, l.Number)
+	if r.Run != "" {
+		// A unit of some parts: "^Test/^part_3$" names them.
+		tests = fmt.Sprintf("^TestLevel%d$%s", l.Number, strings.TrimPrefix(r.Run, "^Test"))
+	}
+	args := []string{"-test.run=" + tests, "-test.timeout=10m"}
+	if r.Skip != "" {
+		args = append(args, "-test.skip=^TestLevel"+strconv.Itoa(l.Number)+"$"+r.Skip)
+	}
+	cmd := exec.Command(c.binaries[l.Number], args...)
+	cmd.Dir = levelDir
+	cmd.Env = []string{
+		"PATH=" + os.Getenv("PATH"),
+		"TMPDIR=" + os.TempDir(),
+		remote.LaunchEnv + "=" + string(launch),
+		seedEnv + "=" + strconv.FormatUint(c.seed, 10),
+		protocol.ResultsEnv + "=" + results,
+	}
+	if err := run(ctx, cmd); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		// Failing cases make it exit 1: the results say the rest.
+	}
+	if err := readResults(results, []*pkgResult{res}); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// inProcessMark is what the report adds to a level's cell when a part
+// counted done holds a case that the student's own process judged.
+const inProcessMark = "*"
+
+// inProcessFootnote explains the mark, under the table.
+const inProcessFootnote = "\\* A part counted done here holds a case judged inside the student's own process (allocations, memory, the race detector, goroutines, or a level the checker does not judge yet): the student's code could have faked that verdict. Every other case was decided by the report's checker, outside it."
+
+// inProcessLevels returns the levels where a part counted done holds a
+// case judged in the student's process, by the instructor's lists of
+// cases in root.
+func (c *checker) inProcessLevels(root string, grades []levelGrade) map[int]bool {
+	out := map[int]bool{}
+	for _, g := range grades {
+		inProc := inProcessCases(root, g.Level)
+		for _, p := range g.Parts {
+			m := g.Level.ModuleOf(p.Number)
+			if p.Done && (len(inProc[p.Number]) > 0 || !checked(g.Level, m) || c.binaries[g.Level.Number] == "") {
+				out[g.Level.Number] = true
+			}
+		}
+	}
+	return out
+}

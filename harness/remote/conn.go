@@ -1,0 +1,370 @@
+package remote
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+)
+
+// LaunchEnv names the environment variable that tells a checker how to
+// start the child: a Launch, as JSON. The class report sets it to the
+// command its sandbox makes, so the child runs in the student's sandbox
+// while the checker runs outside it.
+const LaunchEnv = "LADDER_REMOTE_CHILD"
+
+// Launch is how to start a child process.
+type Launch struct {
+	Path string   `json:"path"`
+	Args []string `json:"args"`
+	Env  []string `json:"env"`
+	Dir  string   `json:"dir"`
+}
+
+// LaunchOf is the Launch of a command made but not started.
+func LaunchOf(cmd *exec.Cmd) Launch {
+	return Launch{Path: cmd.Path, Args: cmd.Args, Env: cmd.Env, Dir: cmd.Dir}
+}
+
+// CallLimit is how long one call may take in the child before the child is
+// stopped and the call fails. A right answer takes microseconds; the limit
+// is well under the runner's time for a whole case, so the case still
+// reports which call hung.
+const CallLimit = 5 * time.Second
+
+// Conn is the checker's side: it starts the child when first needed, sends
+// it calls, and reads back what they returned. A child that exits, crashes,
+// hangs, floods or answers nonsense fails the call it was making, with a
+// Failure; the next object built starts a new child. A Conn serves one
+// goroutine at a time: the runner plays one case at a time.
+type Conn struct {
+	mu        sync.Mutex
+	launch    Launch
+	sentinels map[string]error
+	limit     time.Duration
+	proc      *process
+	gen       int // counts the children started, so objects of a dead one are known
+	nextID    uint64
+	clocks    map[clock.Clock]uint64
+	drops     []uint64 // objects collected, to tell the child
+	dropMu    sync.Mutex
+	wbuf      []byte
+	rbuf      []byte
+	enc       encoder
+}
+
+// Open returns a Conn that starts children as LaunchEnv says. sentinels
+// are the level's errors whose identity errors keep across the wire: the
+// same list the child's Main is given.
+func Open(sentinels ...error) (*Conn, error) {
+	s := os.Getenv(LaunchEnv)
+	if s == "" {
+		return nil, fmt.Errorf("%s is not set: the class report sets it to the command that starts the student's child", LaunchEnv)
+	}
+	var l Launch
+	if err := json.Unmarshal([]byte(s), &l); err != nil {
+		return nil, fmt.Errorf("%s: %v", LaunchEnv, err)
+	}
+	return New(l, sentinels...), nil
+}
+
+// New returns a Conn that starts children with l.
+func New(l Launch, sentinels ...error) *Conn {
+	c := &Conn{launch: l, sentinels: map[string]error{}, limit: CallLimit, clocks: map[clock.Clock]uint64{}}
+	for _, s := range sentinels {
+		c.sentinels[s.Error()] = s
+	}
+	c.enc.clockID = c.clockID
+	return c
+}
+
+// Close stops the child, if one runs.
+func (c *Conn) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.proc != nil {
+		c.proc.stop()
+		c.proc = nil
+	}
+}
+
+// Failure is what a call panics with when the child did not answer it: it
+// exited, crashed, hung, flooded the pipe or answered nonsense.
+type Failure struct{ What string }
+
+func (f *Failure) Error() string { return f.What }
+
+// Object is a value the child built and keeps: a proxy's handle on it.
+type Object struct {
+	conn *Conn
+	gen  int
+	id   uint64
+	clk  clock.Clock // the clock its constructor was given, if any
+}
+
+// New builds an object in the child with the constructor named ctor, and
+// stores the constructor's other results (such as an error) in results,
+// which are pointers. An argument that is a clock.Clock is given to the
+// child as a clock that reads what this one reads.
+func (c *Conn) New(ctor string, results []any, args ...any) *Object {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.proc == nil {
+		if err := c.start(); err != nil {
+			panic(&Failure{What: fmt.Sprintf("the level's code could not be started in its own process: %v", err)})
+		}
+	}
+	c.nextID++
+	o := &Object{conn: c, gen: c.gen, id: c.nextID}
+	for _, a := range args {
+		if clk, ok := a.(clock.Clock); ok {
+			o.clk = clk
+		}
+	}
+	c.exchange(opNew, o, ctor, results, args)
+	runtime.SetFinalizer(o, func(o *Object) { o.conn.drop(o) })
+	return o
+}
+
+// Call calls method on the object in the child, and stores its results in
+// results, which are pointers to values of the types the method returns.
+// A panic in the child is raised here again, with the same text.
+func (o *Object) Call(method string, results []any, args ...any) {
+	c := o.conn
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if o.gen != c.gen || c.proc == nil {
+		panic(&Failure{What: fmt.Sprintf("%s: the process that built this value is gone", method)})
+	}
+	c.exchange(opCall, o, method, results, args)
+	runtime.KeepAlive(o)
+}
+
+func (c *Conn) drop(o *Object) {
+	c.dropMu.Lock()
+	defer c.dropMu.Unlock()
+	if o.gen == c.gen {
+		c.drops = append(c.drops, o.id)
+	}
+}
+
+func (c *Conn) clockID(clk clock.Clock) uint64 {
+	id, ok := c.clocks[clk]
+	if !ok {
+		id = uint64(len(c.clocks) + 1)
+		c.clocks[clk] = id
+	}
+	return id
+}
+
+// exchange sends one call and reads its answer, with c.mu held.
+func (c *Conn) exchange(op byte, o *Object, method string, results []any, args []any) {
+	m := message{Op: op, Obj: o.id, Method: method, N: len(args)}
+	if o.clk != nil {
+		m.Clock = c.clockID(o.clk)
+		m.Now = o.clk.Now()
+	}
+	c.dropMu.Lock()
+	m.Drop, c.drops = c.drops, nil
+	c.dropMu.Unlock()
+	c.enc.b = c.enc.b[:0]
+	for _, a := range args {
+		v := reflect.ValueOf(a)
+		if !v.IsValid() { // a nil interface: only a clock can be one
+			c.enc.b = append(c.enc.b, 0)
+			continue
+		}
+		if err := c.enc.value(v); err != nil {
+			panic(fmt.Sprintf("remote: %s: argument %v: %v", method, a, err)) // a proxy's mistake
+		}
+	}
+	m.Values = c.enc.b
+	p := c.proc
+	if err := writeMessage(p.in, &c.wbuf, &m); err != nil {
+		c.fail(fmt.Sprintf("%s: the call could not be sent: %v", callText(method), err))
+	}
+	p.out.SetReadDeadline(time.Now().Add(c.limit))
+	am, err := readMessage(p.answers, &c.rbuf)
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		c.fail(fmt.Sprintf("%s did not return within %v", callText(method), c.limit))
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		c.fail(fmt.Sprintf("the level's process ended during %s: %s", callText(method), p.exitText()))
+	case err != nil:
+		c.fail(fmt.Sprintf("the level's process, during %s: %v", callText(method), err))
+	}
+	a := answer{m: am}
+	if o.clk != nil && !o.clk.Now().Equal(m.Now) {
+		panic(fmt.Sprintf("remote: the clock moved during %s: a case whose clock moves while a call runs must be judged in process", method))
+	}
+	switch a.m.Op {
+	case opDone:
+	case opPanic:
+		panic(a.m.Text)
+	case opExit:
+		runtime.Goexit()
+	case opError:
+		c.fail(fmt.Sprintf("the level's process could not make the call %s: %s", method, a.m.Text))
+	default:
+		c.fail(fmt.Sprintf("the level's process answered %s with operation %d", method, a.m.Op))
+	}
+	if a.m.N != len(results) {
+		c.fail(fmt.Sprintf("%s returned %d results, want %d", method, a.m.N, len(results)))
+	}
+	d := decoder{b: a.m.Values, sentinels: c.sentinels}
+	for _, r := range results {
+		d.value(reflect.ValueOf(r).Elem())
+	}
+	if d.err == nil && len(d.b) > 0 {
+		d.fail("%d bytes too many", len(d.b))
+	}
+	if d.err != nil {
+		c.fail(fmt.Sprintf("the results of %s could not be read: %v", method, d.err))
+	}
+}
+
+// callText is how a failure names a call.
+func callText(method string) string {
+	if method == "" || strings.ContainsAny(method[:1], "abcdefghijklmnopqrstuvwxyz") {
+		return method
+	}
+	return method + "(…)"
+}
+
+// fail stops the child, so the next object starts a new one, and fails
+// the call. It is called with c.mu held.
+func (c *Conn) fail(what string) {
+	if c.proc != nil {
+		c.proc.stop()
+		c.proc = nil
+	}
+	c.dropMu.Lock()
+	c.drops = nil
+	c.dropMu.Unlock()
+	panic(&Failure{What: what})
+}
+
+// answer is one message read from the child.
+type answer struct{ m message }
+
+// process is one child.
+type process struct {
+	cmd     *exec.Cmd
+	in      *os.File      // calls, to the child
+	out     *os.File      // answers, from the child
+	answers *bufio.Reader // reads out
+	exited  chan struct{}
+	waitErr error
+	printed *tail
+}
+
+func (c *Conn) start() error {
+	callR, callW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	ansR, ansW, err := os.Pipe()
+	if err != nil {
+		callR.Close()
+		callW.Close()
+		return err
+	}
+	cmd := &exec.Cmd{Path: c.launch.Path, Args: c.launch.Args, Env: c.launch.Env, Dir: c.launch.Dir}
+	printed := &tail{max: 4 << 10}
+	cmd.Stdout, cmd.Stderr = printed, printed
+	cmd.ExtraFiles = []*os.File{callR, ansW}
+	cmd.WaitDelay = time.Second
+	ownGroup(cmd)
+	err = cmd.Start()
+	callR.Close()
+	ansW.Close()
+	if err != nil {
+		callW.Close()
+		ansR.Close()
+		return err
+	}
+	p := &process{cmd: cmd, in: callW, out: ansR, answers: bufio.NewReaderSize(ansR, 64<<10), exited: make(chan struct{}), printed: printed}
+	go func() {
+		p.waitErr = cmd.Wait()
+		close(p.exited)
+	}()
+	c.proc = p
+	c.gen++
+	c.clocks = map[clock.Clock]uint64{}
+	return nil
+}
+
+// wait waits up to d for the child to end.
+func (p *process) wait(d time.Duration) {
+	select {
+	case <-p.exited:
+	case <-time.After(d):
+	}
+}
+
+// exitText says how the child ended, with the end of what it printed.
+func (p *process) exitText() string {
+	p.wait(time.Second)
+	s := "it did not exit"
+	select {
+	case <-p.exited:
+		s = "exit status 0"
+		if p.waitErr != nil {
+			s = p.waitErr.Error()
+		}
+	default:
+	}
+	if out := strings.TrimSpace(p.printed.String()); out != "" {
+		lines := strings.SplitAfter(out, "\n")
+		if len(lines) > 12 {
+			lines = append(lines[:12], "…")
+		}
+		s += "; it printed:\n" + strings.Join(lines, "")
+	}
+	return s
+}
+
+func (p *process) stop() {
+	p.in.Close()
+	p.out.Close()
+	killGroup(p.cmd)
+	p.wait(2 * time.Second)
+}
+
+// tail keeps the last bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	b   []byte
+	max int
+	cut bool
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
+		t.cut = true
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cut {
+		return "…" + string(t.b)
+	}
+	return string(t.b)
+}

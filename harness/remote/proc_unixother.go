@@ -1,0 +1,7 @@
+//go:build unix && !linux
+
+package remote
+
+import "syscall"
+
+func deathSignal(*syscall.SysProcAttr) {}
