@@ -2,20 +2,18 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"text/template"
 
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/remote"
@@ -73,32 +71,34 @@ const seedEnv = "LADDER_VERDICT_SEED"
 // makes for one report, besides its seeds.
 const randomInputs = 24
 
-var childTemplate = template.Must(template.New("child").Parse(`// Written by the class report: the child that serves the student's level
+// childSource is the main of the child that serves the student's level
+// to the checker: {{MOD}}, {{DIR}}, {{SHARED}}, {{CONSTRUCTORS}} and
+// {{SENTINELS}} are filled in by levelSource. Plain replacement rather
+// than text/template, which would bring net/url into the command's first
+// build.
+const childSource = `// Written by the class report: the child that serves the student's level
 // to the checker. DO NOT EDIT.
 
 package main
 
 import (
-	level "{{.Mod}}/{{.Dir}}"
-{{- if .Shared}}
-	shared "{{.Mod}}/{{.Dir}}/{{.Shared}}"
-{{- end}}
-	"{{.Mod}}/harness/remote"
+	level "{{MOD}}/{{DIR}}"{{SHARED}}
+	"{{MOD}}/harness/remote"
 )
 
 func main() {
-	remote.Main(map[string]any{
-{{- range .Constructors}}
-		"{{.}}": level.{{.}},
-{{- end}}
-	}{{range .Sentinels}}, shared.{{.}}{{end}})
+	remote.Main(map[string]any{{{CONSTRUCTORS}}
+	}{{SENTINELS}})
 }
-`))
+`
 
-var checkerTemplate = template.Must(template.New("checker").Parse(`// Written by the class report: the checker of level {{.Number}}, which
+// checkerSource is the checker of one level, which plays the spec's cases
+// against the student's child; filled in as childSource is, with
+// {{NUMBER}}, {{SEEDENV}}, {{RANDOM}} and {{OPENARGS}} too.
+const checkerSource = `// Written by the class report: the checker of level {{NUMBER}}, which
 // plays the spec's cases against the student's child. DO NOT EDIT.
 
-package level{{.Number}}
+package level{{NUMBER}}
 
 import (
 	"math/rand/v2"
@@ -106,22 +106,19 @@ import (
 	"strconv"
 	"testing"
 
-	"{{.Mod}}/harness/remote"
-	"{{.Mod}}/{{.Dir}}/spec"
-{{- if .Shared}}
-	shared "{{.Mod}}/{{.Dir}}/{{.Shared}}"
-{{- end}}
+	"{{MOD}}/harness/remote"
+	"{{MOD}}/{{DIR}}/spec"{{SHARED}}
 )
 
-func TestLevel{{.Number}}(t *testing.T) { spec.Check(t, open(t)) }
+func TestLevel{{NUMBER}}(t *testing.T) { spec.Check(t, open(t)) }
 
-func FuzzLevel{{.Number}}(f *testing.F) {
-	seed, err := strconv.ParseUint(os.Getenv("{{.SeedEnv}}"), 10, 64)
+func FuzzLevel{{NUMBER}}(f *testing.F) {
+	seed, err := strconv.ParseUint(os.Getenv("{{SEEDENV}}"), 10, 64)
 	if err != nil {
-		f.Fatal("{{.SeedEnv}}: ", err)
+		f.Fatal("{{SEEDENV}}: ", err)
 	}
-	rng := rand.New(rand.NewPCG(seed, {{.Number}}))
-	for range {{.Random}} {
+	rng := rand.New(rand.NewPCG(seed, {{NUMBER}}))
+	for range {{RANDOM}} {
 		data := make([]byte, 16+rng.IntN(240))
 		for i := range data {
 			data[i] = byte(rng.Uint32())
@@ -132,25 +129,38 @@ func FuzzLevel{{.Number}}(f *testing.F) {
 }
 
 func open(tb testing.TB) *remote.Conn {
-	conn, err := remote.Open({{range $i, $s := .Sentinels}}{{if $i}}, {{end}}shared.{{$s}}{{end}})
+	conn, err := remote.Open({{OPENARGS}})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(conn.Close)
 	return conn
 }
-`))
+`
 
-// levelSource writes a level's child or checker from its template.
-func levelSource(t *template.Template, l levels.Level, modPath string) []byte {
+// levelSource writes a level's child or checker from its source above.
+func levelSource(src string, l levels.Level, modPath string) []byte {
 	c := checkedLevels[l.Number]
-	var b strings.Builder
-	err := t.Execute(&b, map[string]any{"Mod": modPath, "Dir": l.Dir, "Number": l.Number, "Shared": c.shared,
-		"Constructors": c.constructors, "Sentinels": c.sentinels, "SeedEnv": seedEnv, "Random": randomInputs})
-	if err != nil {
-		panic(err) // a template of this file's
+	var shared, constructors, sentinels, openArgs strings.Builder
+	if c.shared != "" {
+		fmt.Fprintf(&shared, "\n\tshared %q", modPath+"/"+l.Dir+"/"+c.shared)
 	}
-	return []byte(b.String())
+	for _, name := range c.constructors {
+		fmt.Fprintf(&constructors, "\n\t\t%q: level.%s,", name, name)
+	}
+	for i, name := range c.sentinels {
+		fmt.Fprintf(&sentinels, ", shared.%s", name)
+		if i > 0 {
+			openArgs.WriteString(", ")
+		}
+		fmt.Fprintf(&openArgs, "shared.%s", name)
+	}
+	return []byte(strings.NewReplacer(
+		"{{MOD}}", modPath, "{{DIR}}", l.Dir, "{{SHARED}}", shared.String(),
+		"{{CONSTRUCTORS}}", constructors.String(), "{{SENTINELS}}", sentinels.String(),
+		"{{NUMBER}}", fmt.Sprint(l.Number), "{{SEEDENV}}", seedEnv,
+		"{{RANDOM}}", fmt.Sprint(randomInputs), "{{OPENARGS}}", openArgs.String(),
+	).Replace(src))
 }
 
 // checker is the report's checker binaries, by level, and the seed of
@@ -165,9 +175,9 @@ type checker struct {
 // the instructor's checkout does not have gets none.
 func newChecker(ctx context.Context, sb *sandbox, dir string, lvs []levels.Level, run func(context.Context, *exec.Cmd) error) (*checker, error) {
 	c := &checker{binaries: map[int]string{}}
-	var seed [8]byte
-	rand.Read(seed[:])
-	c.seed = binary.LittleEndian.Uint64(seed[:])
+	// math/rand/v2's own generator is seeded by the runtime from the
+	// system's randomness, afresh in each process.
+	c.seed = rand.Uint64()
 	modPath, err := modulePath(sb.Src)
 	if err != nil {
 		return nil, err
@@ -184,7 +194,7 @@ func newChecker(ctx context.Context, sb *sandbox, dir string, lvs []levels.Level
 		if err := os.MkdirAll(filepath.Join(sb.Src, pkg), 0o755); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(filepath.Join(sb.Src, pkg, "check_test.go"), levelSource(checkerTemplate, l, modPath), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(sb.Src, pkg, "check_test.go"), levelSource(checkerSource, l, modPath), 0o644); err != nil {
 			return nil, err
 		}
 		pkgs = append(pkgs, "./"+pkg)
@@ -331,7 +341,7 @@ func (c *checker) check(ctx context.Context, sb *sandbox, run func(context.Conte
 	if err := os.MkdirAll(childDir, 0o755); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(childDir, "main.go"), levelSource(childTemplate, l, modPath), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(childDir, "main.go"), levelSource(childSource, l, modPath), 0o644); err != nil {
 		return nil, err
 	}
 	childBin := filepath.Join(childDir, "child")
