@@ -344,7 +344,8 @@ func (c *checker) check(ctx context.Context, sb *sandbox, run func(context.Conte
 	if err := os.WriteFile(filepath.Join(childDir, "main.go"), levelSource(childSource, l, modPath), 0o644); err != nil {
 		return nil, err
 	}
-	childBin := filepath.Join(childDir, "child")
+	// Outside the grading copy, which the sandbox makes read-only.
+	childBin := filepath.Join(sb.Dir, "child-"+l.Name())
 	build := sb.Command(root, goTool(), "build", "-o", childBin, "./ladder-child/"+l.Name())
 	build.Env = append(build.Env, "CGO_ENABLED=0")
 	if err := run(ctx, build); err != nil {
