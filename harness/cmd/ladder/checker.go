@@ -203,9 +203,17 @@ func newChecker(ctx context.Context, sb *sandbox, dir string, lvs []levels.Level
 	if len(pkgs) == 0 {
 		return c, nil
 	}
-	cmd := sb.Command(sb.Src, goTool(), append([]string{"test", "-c", "-o", dir + string(filepath.Separator)}, pkgs...)...)
+	// Built into the sandbox's own folder, the one it may write, then
+	// moved out of it to dir, which outlives the sandbox.
+	built := filepath.Join(sb.Dir, "checkers")
+	cmd := sb.Command(sb.Src, goTool(), append([]string{"test", "-c", "-o", built + string(filepath.Separator)}, pkgs...)...)
 	if err := run(ctx, cmd); err != nil {
 		return nil, fmt.Errorf("building the report's checker: %v\n%s", err, cmdOutput(cmd))
+	}
+	for _, bin := range c.binaries {
+		if err := os.Rename(filepath.Join(built, filepath.Base(bin)), bin); err != nil {
+			return nil, fmt.Errorf("building the report's checker: %w", err)
+		}
 	}
 	return c, nil
 }
