@@ -196,10 +196,10 @@ func TestClassReportVerdictsCannotBeForged(t *testing.T) {
 	require.NotNil(t, ref, "no row for the references")
 	for i, l := range levels.All {
 		want := fmt.Sprintf("%d/%d", len(l.Parts), len(l.Parts))
-		if l.Number == 8 {
-			// A case of part 8 pauses a redis-server that make
-			// test-level-8 REDIS=1 starts (REDIS_ADDR); the report starts
-			// none, so part 8 is never done there.
+		if _, err := exec.LookPath("redis-server"); l.Number == 8 && err != nil {
+			// A case of part 8 needs a redis-server, which the report
+			// starts in each sandbox only when one is installed (make
+			// test-e2e installs it).
 			want = "7/8"
 		}
 		if cell := strings.TrimSuffix(ref[1+i], inProcessMark); cell != want {
