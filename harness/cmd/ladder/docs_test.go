@@ -73,7 +73,7 @@ var checkedElsewhere = []struct {
 	{regexp.MustCompile(`^make class-report DIRS=.+$`), []string{"TestClassReport"}},
 	{regexp.MustCompile(`^make classroom( FORCE=1)?$`), []string{"TestClassroomCommandsPassOnTheReferenceAndFailOnTheStub", "TestClassroomRefusesToWriteOverAFile"}},
 	{regexp.MustCompile(`^go run \./harness/cmd/ladder class-report `), []string{"TestClassReport"}},
-	{regexp.MustCompile(`^go run \./harness/cmd/ladder watch \d$`), []string{"TestWatchFallsBackToPolling", "TestPollingNoticesAChange"}},
+	{regexp.MustCompile(`^go run \./harness/cmd/ladder watch \d$`), []string{"TestPollingNoticesAChange", "TestWatchStartsWithExactlyOneRun"}},
 	{regexp.MustCompile(`^go run \./harness/cmd/ladder (fuzz( --time \S+)?|bench) \d$`), []string{"TestFuzzAndBenchRunOnACopy"}},
 	{regexp.MustCompile(`^go run \./harness/cmd/ladder compare \d$`), []string{"TestCompareAsksBeforeShowingTheReference"}},
 	{regexp.MustCompile(`^go run \./harness/cmd/ladder reset \d$`), []string{"TestResetRestoresTheStubAfterACommit", "TestResetMovesUntrackedFilesIntoTheBackup"}},
