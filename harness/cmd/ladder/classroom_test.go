@@ -260,12 +260,22 @@ func pasteReferences(t *testing.T, dir string, lvs ...levels.Level) bool {
 				}
 				data, err := os.ReadFile(filepath.Join(root, from, name))
 				require.NoError(t, err)
-				text := strings.ReplaceAll(string(data), `"github.com/rateladder/rateladder/solutions/`, `"github.com/rateladder/rateladder/ladder/`)
-				require.NoError(t, os.WriteFile(filepath.Join(dir, to, name), []byte(text), 0o644))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, to, name), []byte(asLearners(t, string(data))), 0o644))
 			}
 		}
 	}
 	return true
+}
+
+// asLearners turns a reference's imports of another reference (the Redis
+// form imports its level's package) into imports of the learner's own
+// package, as the code reads once pasted over a stub. The path is built
+// from go.mod, so that no file under harness/ names solutions/'s packages.
+func asLearners(t *testing.T, src string) string {
+	t.Helper()
+	mod, err := modulePath(repoRoot(t))
+	require.NoError(t, err)
+	return strings.ReplaceAll(src, `"`+mod+"/solutions/", `"`+mod+"/ladder/")
 }
 
 // runAsGrader runs a command of the workflow as Classroom's command
