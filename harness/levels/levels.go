@@ -109,15 +109,22 @@ var All = []Level{
 // Find returns the level an argument names ("3"), or the one message every
 // tool gives for anything else.
 func Find(arg string) (Level, error) {
-	n, err := strconv.Atoi(strings.TrimSpace(arg))
-	if err == nil {
-		for _, l := range All {
-			if l.Number == n {
-				return l, nil
-			}
+	if n, err := strconv.Atoi(strings.TrimSpace(arg)); err == nil {
+		if l, ok := Numbered(n); ok {
+			return l, nil
 		}
 	}
 	return Level{}, fmt.Errorf("there is no level %s; the levels are 1 to %d", arg, len(All))
+}
+
+// Numbered returns level n.
+func Numbered(n int) (Level, bool) {
+	for _, l := range All {
+		if l.Number == n {
+			return l, true
+		}
+	}
+	return Level{}, false
 }
 
 // Name is the level's folder name without its path: "01-hit-counter".

@@ -278,17 +278,7 @@ func learnerFile(file string) bool {
 			return false
 		}
 	}
-	switch {
-	case filepath.IsAbs(file), !strings.HasSuffix(file, ".go"), strings.HasPrefix(file, "_testmain.go"):
-		return false
-	case strings.HasSuffix(file, "_test.go"):
-		return true
-	case strings.HasPrefix(file, "harness/"), strings.Contains(file, "/harness/"):
-		return false
-	case strings.HasPrefix(file, "spec/"), strings.Contains(file, "/spec/"):
-		return false
-	}
-	return true
+	return inLearnersCode(file)
 }
 
 // frameLine writes a frame as the cut reports show it.

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // stepResult is what one step gave.
@@ -252,30 +253,39 @@ func goroutineState(id uint64) (string, []frame) {
 				file = loc[:j]
 				lineNo, _ = strconv.Atoi(loc[j+1:])
 			}
-			frames = append(frames, frame{function: shortFunc(fn), file: relFile(file), line: lineNo})
+			frames = append(frames, frame{function: shortFunc(fn), file: sourceFile(file), line: lineNo})
 		}
 		return status, frames
 	}
 	return "unknown", nil
 }
 
-// learnerFrame is the innermost frame in the learner's own code: not the
-// runtime or the standard library, not the harness, not a spec.
+// learnerFrame is the innermost frame in the learner's own code (see
+// inLearnersCode).
 func learnerFrame(frames []frame) (frame, bool) {
 	for _, f := range frames {
-		file := filepath.ToSlash(f.file)
-		switch {
-		case filepath.IsAbs(file): // outside the module: the runtime, the standard library
-		case strings.HasSuffix(file, "_test.go"):
-			return f, true // a test's own stand-in for a learner, such as a mutant
-		case strings.HasPrefix(file, "harness/") || strings.Contains(file, "/harness/"):
-		case strings.Contains(file, "/spec/") || strings.HasPrefix(file, "spec/"):
-		case !strings.HasSuffix(file, ".go"):
-		default:
+		if inLearnersCode(f.file) {
 			return f, true
 		}
 	}
 	return frame{}, false
+}
+
+// inLearnersCode reports whether a frame's file, relative to the
+// repository's top, is the learner's, or a stand-in for the learner: not
+// the runtime or the standard library (absolute paths, outside the
+// module), not the harness, not a spec (see levels.RoleOf). A test's own
+// file is a stand-in, such as a spec's mutant; the reference is one too.
+func inLearnersCode(file string) bool {
+	file = filepath.ToSlash(file)
+	switch {
+	case filepath.IsAbs(file), !strings.HasSuffix(file, ".go"), strings.HasPrefix(file, "_testmain.go"):
+		return false
+	case strings.HasSuffix(file, "_test.go"):
+		return true
+	}
+	_, role := levels.RoleOf(file)
+	return role != levels.Harness && role != levels.Spec
 }
 
 // matches reports whether got is an acceptable result for the call.
@@ -322,7 +332,7 @@ func panicFrames() []frame {
 		case f.Function == "runtime.gopanic":
 			afterPanic = true
 		case afterPanic && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasSuffix(f.File, "harness/timeline/play.go"):
-			out = append(out, frame{function: shortFunc(f.Function), file: relFile(f.File), line: f.Line})
+			out = append(out, frame{function: shortFunc(f.Function), file: sourceFile(f.File), line: f.Line})
 		}
 		if !more || len(out) == 6 {
 			break

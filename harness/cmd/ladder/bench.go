@@ -174,7 +174,7 @@ type benchBinary struct{ path, dir string }
 
 // build compiles the side's test binaries, one per package with tests.
 func (s *benchSide) build(root, tmp string) error {
-	pkgs, err := listLearnerPackages(context.Background(), root, []string{"./" + s.dir + "/..."}, plainRunner)
+	pkgs, err := listLearnerPackages(context.Background(), root, root, []string{"./" + s.dir + "/..."}, plainRunner)
 	if err != nil {
 		return err
 	}

@@ -233,9 +233,10 @@ func cmdOutput(cmd *exec.Cmd) string {
 // report: a spec holds the level's model, which would be an answer, and the
 // runner and the mutation checks are the grader's.
 func forbiddenImport(modPath, ip string) bool {
-	return ip == modPath+"/harness/timeline" || ip == modPath+"/harness/mutation" ||
-		strings.HasPrefix(ip, modPath+"/harness/internal/") ||
-		strings.HasPrefix(ip, modPath+"/ladder/") && (strings.HasSuffix(ip, "/spec") || strings.Contains(ip, "/spec/"))
+	rel, ok := strings.CutPrefix(ip, modPath+"/")
+	_, role := levels.RoleOf(rel)
+	return ok && (rel == "harness/timeline" || rel == "harness/mutation" ||
+		strings.HasPrefix(rel, "harness/internal/") || role == levels.Spec)
 }
 
 // refusedPrefix starts the build error of a level refused for what its
@@ -252,7 +253,7 @@ func refusedImports(root, modPath string, l levels.Level) []string {
 		}
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
-		if !isLevelCode(l.Dir, rel) {
+		if !l.HasRole(rel, levels.Code) {
 			return nil
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // cmdCompare shows the learner's files beside the reference, as a unified
@@ -39,7 +41,7 @@ func cmdCompare(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	files, err := stubFiles(root, l)
 	if err != nil {
-		files = goFiles(root, l.Dir)
+		files = codeFiles(root, l)
 	}
 	for _, f := range files {
 		ref := filepath.Join(refDir, strings.TrimPrefix(f, l.Dir+"/"))
@@ -52,13 +54,17 @@ func cmdCompare(root string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// goFiles lists the non-test .go files under dir, for a folder without git.
-func goFiles(root, dir string) []string {
+// codeFiles lists the level's code files (see levels.Code), for a folder
+// without git.
+func codeFiles(root string, l levels.Level) []string {
 	var files []string
-	filepath.Walk(filepath.Join(root, dir), func(path string, info os.FileInfo, err error) error {
-		if err == nil && !info.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") && !strings.Contains(path, "/spec/") {
-			rel, _ := filepath.Rel(root, path)
-			files = append(files, filepath.ToSlash(rel))
+	filepath.Walk(filepath.Join(root, l.Dir), func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		if rel = filepath.ToSlash(rel); l.HasRole(rel, levels.Code) {
+			files = append(files, rel)
 		}
 		return nil
 	})

@@ -53,7 +53,7 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		modDir := filepath.Join(root, filepath.FromSlash(m.Dir))
-		pkgs, err := listLearnerPackages(context.Background(), modDir, []string{l.Patterns()[m.Dir]}, plainRunner)
+		pkgs, err := listLearnerPackages(context.Background(), root, modDir, []string{l.Patterns()[m.Dir]}, plainRunner)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1

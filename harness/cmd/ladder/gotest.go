@@ -181,7 +181,7 @@ func runGoTest(ctx context.Context, root string, r testRun, runner goRunner) ([]
 	if len(patterns) == 0 {
 		return nil, nil
 	}
-	pkgs, err := listLearnerPackages(ctx, modDir, patterns, runner)
+	pkgs, err := listLearnerPackages(ctx, root, modDir, patterns, runner)
 	if err != nil {
 		return nil, err
 	}
@@ -266,9 +266,10 @@ func runGoTest(ctx context.Context, root string, r testRun, runner goRunner) ([]
 	return pkgs, nil
 }
 
-// listLearnerPackages lists the packages the patterns match in a module,
-// without the specs: a spec's own tests are the repository's business.
-func listLearnerPackages(ctx context.Context, modDir string, patterns []string, runner goRunner) ([]*pkgResult, error) {
+// listLearnerPackages lists the packages the patterns match in a module of
+// root, without the specs: a spec's own tests are the repository's
+// business.
+func listLearnerPackages(ctx context.Context, root, modDir string, patterns []string, runner goRunner) ([]*pkgResult, error) {
 	args := append([]string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}"}, patterns...)
 	cmd := runner.command(ctx, modDir, args...)
 	var stdout, stderr bytes.Buffer
@@ -281,7 +282,7 @@ func listLearnerPackages(ctx context.Context, modDir string, patterns []string, 
 	var pkgs []*pkgResult
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		path, dir, ok := strings.Cut(line, "\t")
-		if !ok || path == "" || strings.HasSuffix(path, "/spec") || strings.Contains(path, "/spec/") {
+		if _, role := levels.RoleOf(filepath.ToSlash(relDir(root, dir))); !ok || path == "" || role == levels.Spec {
 			continue
 		}
 		pkgs = append(pkgs, &pkgResult{ImportPath: path, Dir: dir})

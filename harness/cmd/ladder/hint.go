@@ -247,8 +247,8 @@ func partOn(root string, l levels.Level, s *state, stdout, stderr io.Writer) (in
 	return part, true
 }
 
-// learnerHash is a hash of the level's files that the learner writes:
-// its .go files outside spec/ and testdata/, with their paths.
+// learnerHash is a hash of the level's files that the learner writes, its
+// code and its tests (see levels.Code and levels.Test), with their paths.
 func learnerHash(root string, l levels.Level) (string, error) {
 	dir := filepath.Join(root, filepath.FromSlash(l.Dir))
 	var files []string
@@ -256,10 +256,11 @@ func learnerHash(root string, l levels.Level) (string, error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == "spec" || d.Name() == "testdata") {
+		rel, _ := filepath.Rel(root, path)
+		switch _, role := levels.RoleOf(filepath.ToSlash(rel)); {
+		case d.IsDir() && (role == levels.Spec || role == levels.Testdata):
 			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(path, ".go") {
+		case !d.IsDir() && (role == levels.Code || role == levels.Test):
 			files = append(files, path)
 		}
 		return nil

@@ -957,7 +957,7 @@ func readSummary(path string) (interviewSummary, error) {
 // or parts the registry does not know, times out of the budget, a part
 // passed but not reached, an end that does not match the parts.
 func (s interviewSummary) check() error {
-	l, ok := levelNumbered(s.Level)
+	l, ok := levels.Numbered(s.Level)
 	switch {
 	case !ok:
 		return fmt.Errorf("there is no level %d", s.Level)
@@ -1008,16 +1008,6 @@ func (s interviewSummary) check() error {
 		return fmt.Errorf("its parts took %ds of %ds", total, s.ElapsedSeconds)
 	}
 	return nil
-}
-
-// levelNumbered is the registry's level n.
-func levelNumbered(n int) (levels.Level, bool) {
-	for _, l := range levels.All {
-		if l.Number == n {
-			return l, true
-		}
-	}
-	return levels.Level{}, false
 }
 
 // interviewWarnings is where make progress says which kept summaries it

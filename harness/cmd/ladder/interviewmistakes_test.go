@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // TestInterviewOffersTheKnownMistakeAsAHint: in an interview, code that
@@ -71,7 +73,7 @@ func TestInterviewOffersTheKnownMistakeAsAHint(t *testing.T) {
 // hints counted, or an offer of a part the level lacks, is damaged.
 func TestStateCountsANamedMistakeBesideTheHints(t *testing.T) {
 	dir := copyLadder(t)
-	l, _ := levelNumbered(1)
+	l, _ := levels.Numbered(1)
 	hints, err := readHints(dir, l)
 	require.NoError(t, err)
 	all := len(withGuidance(dir, l, hints)[0].Hints)

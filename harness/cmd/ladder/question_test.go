@@ -80,7 +80,7 @@ func TestInterviewPart1IsTheQuestionAlone(t *testing.T) {
 }
 
 func TestTheAPIGrowsWithTheParts(t *testing.T) {
-	l, ok := levelNumbered(4)
+	l, ok := levels.Numbered(4)
 	require.True(t, ok)
 	r, err := readmeParts(repoRoot(t), l)
 	require.NoError(t, err)
@@ -119,7 +119,7 @@ func TestSplitREADMERefusesBrokenGuidance(t *testing.T) {
 // hints, and counts; outside one, make hint-N shows HINTS.md alone.
 func TestInterviewHintsEndWithTheREADMEsGuidance(t *testing.T) {
 	dir := copyLadder(t)
-	l, _ := levelNumbered(1)
+	l, _ := levels.Numbered(1)
 	hints, err := readHints(dir, l)
 	require.NoError(t, err)
 	r, err := readmeParts(dir, l)

@@ -25,8 +25,8 @@ import (
 // stdin is where questions are answered; tests replace it.
 var stdin io.Reader = os.Stdin
 
-// stubFiles lists a level's stub: the .go files git tracks under its
-// folder, without tests and without the spec.
+// stubFiles lists a level's stub: the code files (see levels.Code) git
+// tracks under its folder.
 func stubFiles(root string, l levels.Level) ([]string, error) {
 	out, err := gitOutput(root, "ls-files", "--", l.Dir)
 	if err != nil {
@@ -34,7 +34,7 @@ func stubFiles(root string, l levels.Level) ([]string, error) {
 	}
 	var files []string
 	for _, f := range strings.Fields(out) {
-		if strings.HasSuffix(f, ".go") && !strings.HasSuffix(f, "_test.go") && !strings.Contains(f, "/spec/") {
+		if _, role := levels.RoleOf(f); role == levels.Code {
 			files = append(files, f)
 		}
 	}
@@ -151,29 +151,6 @@ func isPlainValue(e ast.Expr) bool {
 	return false
 }
 
-// isLevelCode reports whether the file p (slash-separated, from the
-// repository's top) is code of the level in dir that a learner may write:
-// a .go file that is not a test, outside the spec and outside testdata.
-func isLevelCode(dir, p string) bool {
-	if !strings.HasPrefix(p, dir+"/") || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-		return false
-	}
-	rest := strings.TrimPrefix(p, dir+"/")
-	for _, part := range strings.Split(path.Dir(rest), "/") {
-		if part == "testdata" || part == "spec" {
-			return false
-		}
-	}
-	return true
-}
-
-// inSpec reports whether the file p lies in a spec folder of the level in
-// dir: its spec/, or the spec/ of a module inside it (level 8's Redis form).
-func inSpec(dir, p string) bool {
-	rest, ok := strings.CutPrefix(p, dir+"/")
-	return ok && (strings.HasPrefix(rest, "spec/") || strings.Contains(rest, "/spec/"))
-}
-
 // levelCode sorts a level's code files. A stub is what the learner fills
 // in. A shared file belongs to a package the spec imports, such as level
 // 8's limits/ of types every throttler shares; it is the ladder's, not the
@@ -182,12 +159,12 @@ type levelCode struct {
 	Stubs, Shared, Other []string
 }
 
-// classifyLevel sorts the code files among files (the level's files by
+// classifyLevel sorts the code files among files (one level's files by
 // path, slash-separated from the repository's top).
-func classifyLevel(modPath, dir string, files map[string][]byte) levelCode {
+func classifyLevel(modPath string, files map[string][]byte) levelCode {
 	imported := map[string]bool{}
 	for p, src := range files {
-		if !inSpec(dir, p) || !strings.HasSuffix(p, ".go") {
+		if _, role := levels.RoleOf(p); role != levels.Spec || !strings.HasSuffix(p, ".go") {
 			continue
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), p, src, parser.ImportsOnly)
@@ -202,8 +179,8 @@ func classifyLevel(modPath, dir string, files map[string][]byte) levelCode {
 	}
 	var c levelCode
 	for p, src := range files {
-		switch {
-		case !isLevelCode(dir, p):
+		switch _, role := levels.RoleOf(p); {
+		case role != levels.Code:
 		case isStubSource(src):
 			c.Stubs = append(c.Stubs, p)
 		case imported[modPath+"/"+path.Dir(p)]:
@@ -311,7 +288,7 @@ type shippedLevel struct {
 
 // findShipped finds level l as shipped: its state in the newest commit
 // that changed one of the level's stubs or its spec, and in which every
-// code file of the level (see isLevelCode) is either a stub (see
+// code file of the level (see levels.Code) is either a stub (see
 // isStubSource) or a shared file of a package the spec imports, with at
 // least one stub. A learner's commit never counts: it holds code that is
 // not a stub, or changes neither a stub nor the spec (an edit of level 8's
@@ -344,7 +321,7 @@ func findShipped(root string, l levels.Level) (shippedLevel, error) {
 				files[e.Path] = e.Data
 			}
 		}
-		code := classifyLevel(modPath, l.Dir, files)
+		code := classifyLevel(modPath, files)
 		if len(code.Stubs) == 0 || len(code.Other) > 0 {
 			continue
 		}
@@ -353,7 +330,7 @@ func findShipped(root string, l levels.Level) (shippedLevel, error) {
 			for _, s := range code.Stubs {
 				touches = touches || p == s
 			}
-			touches = touches || inSpec(l.Dir, p)
+			touches = touches || l.HasRole(p, levels.Spec)
 		}
 		if !touches {
 			continue
@@ -455,7 +432,7 @@ func cmdReset(root string, args []string, stdout, stderr io.Writer) int {
 
 // resetPlan lists the files reset restores (shipped files that differ or
 // are missing) and the files it moves away (the level's other code files,
-// and its untracked files but those in testdata/).
+// and its untracked files but those of the spec and of testdata/).
 func resetPlan(root string, l levels.Level, shipped shippedLevel) (restore, move []string, err error) {
 	for p, want := range shipped.Files {
 		got, err := os.ReadFile(filepath.Join(root, p))
@@ -471,7 +448,7 @@ func resetPlan(root string, l levels.Level, shipped shippedLevel) (restore, move
 		}
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
-		if _, ok := shipped.Files[rel]; !ok && isLevelCode(l.Dir, rel) {
+		if _, ok := shipped.Files[rel]; !ok && l.HasRole(rel, levels.Code) {
 			moving[rel] = true
 		}
 		return nil
@@ -484,7 +461,9 @@ func resetPlan(root string, l levels.Level, shipped shippedLevel) (restore, move
 		return nil, nil, err
 	}
 	for _, p := range strings.Split(out, "\x00") {
-		if p == "" || strings.Contains(p, "/testdata/") {
+		// Fuzzing keeps the failures it found in testdata/, of the spec
+		// or of the level: they stay, like everything of the spec.
+		if _, role := levels.RoleOf(p); p == "" || role == levels.Testdata || role == levels.Spec {
 			continue
 		}
 		if _, ok := shipped.Files[p]; !ok {

@@ -179,7 +179,7 @@ func checkStubSources(root string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range classifyLevel(modPath, l.Dir, files).Other {
+		for _, p := range classifyLevel(modPath, files).Other {
 			problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: %s", p, stubProblem(files[p])))
 		}
 	}

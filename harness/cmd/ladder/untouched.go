@@ -46,6 +46,6 @@ func untouched(root string, l levels.Level) bool {
 	if err != nil {
 		return false
 	}
-	code := classifyLevel(modPath, l.Dir, files)
+	code := classifyLevel(modPath, files)
 	return len(code.Stubs) > 0 && len(code.Other) == 0
 }

@@ -150,7 +150,7 @@ func warnUncommitted(root, head string, stderr io.Writer) {
 // studentCopyFiles picks the files of the commit a student gets, and lists
 // the problems that forbid a copy.
 func studentCopyFiles(modPath string, tree []treeEntry) (files []treeEntry, problems []string) {
-	levelFiles := map[string]map[string][]byte{} // level folder → its files
+	levelFiles := map[int]map[string][]byte{} // level number → its files
 	for _, e := range tree {
 		if !inStudentCopy(e.Path) {
 			continue
@@ -170,40 +170,22 @@ func studentCopyFiles(modPath string, tree []treeEntry) (files []treeEntry, prob
 		if imp := solutionsImport(modPath, e.Path, e.Data); imp != "" {
 			problems = append(problems, fmt.Sprintf("%s imports %s: nothing handed out may import solutions/", e.Path, imp))
 		}
-		if dir, ok := levelOf(e.Path); ok {
-			if levelFiles[dir] == nil {
-				levelFiles[dir] = map[string][]byte{}
+		if n, role := levels.RoleOf(e.Path); n != 0 && role != levels.Reference {
+			if levelFiles[n] == nil {
+				levelFiles[n] = map[string][]byte{}
 			}
-			levelFiles[dir][e.Path] = e.Data
+			levelFiles[n][e.Path] = e.Data
 		} else if strings.HasPrefix(e.Path, "ladder/") && strings.HasSuffix(e.Path, ".go") {
 			problems = append(problems, e.Path+" is Go code outside every level's folder")
 		}
 		files = append(files, e)
 	}
-	var dirs []string
-	for d := range levelFiles {
-		dirs = append(dirs, d)
-	}
-	sort.Strings(dirs)
-	for _, d := range dirs {
-		for _, p := range classifyLevel(modPath, d, levelFiles[d]).Other {
-			problems = append(problems, p+" is not the stub as shipped ("+stubProblem(levelFiles[d][p])+")")
+	for _, l := range levels.All {
+		for _, p := range classifyLevel(modPath, levelFiles[l.Number]).Other {
+			problems = append(problems, p+" is not the stub as shipped ("+stubProblem(levelFiles[l.Number][p])+")")
 		}
 	}
 	return files, problems
-}
-
-// levelOf returns the level folder that holds the file p, if any.
-func levelOf(p string) (string, bool) {
-	parts := strings.SplitN(p, "/", 3)
-	if len(parts) == 3 && parts[0] == "ladder" {
-		for _, l := range levels.All {
-			if l.Dir == parts[0]+"/"+parts[1] {
-				return l.Dir, true
-			}
-		}
-	}
-	return "", false
 }
 
 // solutionsImport returns the solutions/ package a file imports, or "".
@@ -255,8 +237,9 @@ func checkStubsOf(files []treeEntry, stderr io.Writer) ([]string, error) {
 	}
 	levelCode := map[string][]string{}
 	for _, e := range files {
-		if dir, ok := levelOf(e.Path); ok && isLevelCode(dir, e.Path) {
-			levelCode[dir] = append(levelCode[dir], e.Path)
+		if n, role := levels.RoleOf(e.Path); role == levels.Code {
+			l, _ := levels.Numbered(n)
+			levelCode[l.Dir] = append(levelCode[l.Dir], e.Path)
 		}
 	}
 	if len(levelCode) == 0 {
@@ -458,7 +441,7 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 	}
 	names, inGit := instructorFiles(root)
 	p := &gradingPlan{levels: levels.All, base: map[string][]byte{}, stubs: map[string][]byte{}, checked: map[string]bool{}}
-	levelFiles := map[string]map[string][]byte{}
+	levelFiles := map[int]map[string][]byte{} // level number → its files
 	for _, n := range names {
 		info, err := os.Lstat(filepath.Join(root, n))
 		if err != nil || !info.Mode().IsRegular() {
@@ -468,17 +451,17 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		if dir, ok := levelOf(n); ok {
-			if levelFiles[dir] == nil {
-				levelFiles[dir] = map[string][]byte{}
+		if lv, role := levels.RoleOf(n); lv != 0 && role != levels.Reference {
+			if levelFiles[lv] == nil {
+				levelFiles[lv] = map[string][]byte{}
 			}
-			levelFiles[dir][n] = data
+			levelFiles[lv][n] = data
 			continue
 		}
 		p.base[n] = data
 	}
 	for _, l := range p.levels {
-		files := levelFiles[l.Dir]
+		files := levelFiles[l.Number]
 		shared := map[string]bool{}
 		var shipped shippedLevel
 		if inGit {
@@ -486,7 +469,7 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 		}
 		if !inGit || err != nil {
 			// No history to go by: the working tree's stubs and shared files.
-			code := classifyLevel(modPath, l.Dir, files)
+			code := classifyLevel(modPath, files)
 			shipped = shippedLevel{Code: code, Files: map[string][]byte{}}
 			for _, s := range append(append([]string{}, code.Stubs...), code.Shared...) {
 				shipped.Files[s] = files[s]
@@ -500,11 +483,11 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 		}
 		for n, data := range files {
 			switch {
-			case isLevelCode(l.Dir, n) && !shared[n]:
+			case l.HasRole(n, levels.Code) && !shared[n]:
 				// The learner's, or the instructor's own code: never graded.
 			default:
 				p.base[n] = data
-				if shared[n] || isTestOrSpec(l.Dir, n) {
+				if shared[n] || isTestOrSpec(n) {
 					p.checked[n] = true
 				}
 			}
@@ -567,10 +550,11 @@ func instructorFiles(root string) (names []string, inGit bool) {
 	return names, inGit
 }
 
-// isTestOrSpec reports whether the file p of the level in dir is a test or
-// part of the spec.
-func isTestOrSpec(dir, p string) bool {
-	return strings.HasSuffix(p, "_test.go") || inSpec(dir, p)
+// isTestOrSpec reports whether the file p of a level is a test or part of
+// the spec.
+func isTestOrSpec(p string) bool {
+	_, role := levels.RoleOf(p)
+	return role == levels.Test || role == levels.Spec
 }
 
 var errNotCheckout = errors.New("not a rateladder checkout")
@@ -632,7 +616,7 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 			rel, _ := filepath.Rel(studentDir, fp)
 			n := filepath.ToSlash(rel)
 			if !d.Type().IsRegular() {
-				if d.Type()&fs.ModeSymlink != 0 && (isLevelCode(l.Dir, n) || p.checked[n]) {
+				if d.Type()&fs.ModeSymlink != 0 && (l.HasRole(n, levels.Code) || p.checked[n]) {
 					symlinks = append(symlinks, n)
 				}
 				return nil
@@ -642,17 +626,17 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 				seen[n] = true
 				data, err := os.ReadFile(fp)
 				if err != nil || !bytes.Equal(data, p.base[n]) {
-					if isTestOrSpec(l.Dir, n) {
+					if isTestOrSpec(n) {
 						testsEdited = append(testsEdited, n)
 					} else {
 						sharedEdited = append(sharedEdited, n)
 					}
 				}
-			case isTestOrSpec(l.Dir, n):
+			case isTestOrSpec(n):
 				if strings.HasSuffix(n, ".go") {
 					testsEdited = append(testsEdited, n) // a test file of their own: not run
 				}
-			case isLevelCode(l.Dir, n) || ownFile(l.Dir, n) && !inBase(n):
+			case l.HasRole(n, levels.Code) || ownFile(n) && !inBase(n):
 				// Their code, or a file of their own beside it, such as
 				// a Lua script their Redis form embeds.
 				data, err := os.ReadFile(fp)
@@ -672,7 +656,7 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 		}
 		for n := range p.checked {
 			if l.Holds(n) && !seen[n] {
-				if isTestOrSpec(l.Dir, n) {
+				if isTestOrSpec(n) {
 					testsEdited = append(testsEdited, n)
 				} else {
 					sharedEdited = append(sharedEdited, n)
@@ -709,27 +693,12 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 	return notes, nil
 }
 
-// ownFile reports whether p, a file in the level folder dir that is not
-// Go code, may be the student's own: anything but the module files, which
-// are the instructor's, and test data and specs, which only tests read.
-func ownFile(dir, p string) bool {
-	if strings.HasSuffix(p, ".go") {
-		return false
-	}
-	switch path.Base(p) {
-	case "go.mod", "go.sum", "go.work", "go.work.sum":
-		return false
-	}
-	rest, ok := strings.CutPrefix(p, dir+"/")
-	if !ok {
-		return false
-	}
-	for _, part := range strings.Split(path.Dir(rest), "/") {
-		if part == "testdata" || part == "spec" {
-			return false
-		}
-	}
-	return true
+// ownFile reports whether p, a file of a level that is not Go code, may
+// be the student's own: anything but the module files, which are the
+// instructor's, and test data and specs, which only tests read.
+func ownFile(p string) bool {
+	_, role := levels.RoleOf(p)
+	return role == levels.Doc || role == levels.OtherFile
 }
 
 // foreignCode reports whether a student's file brings code the go command
