@@ -31,6 +31,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/rateladder/rateladder/harness/markdown"
 )
 
 // FileName is the guide's file name in a level's folder.
@@ -161,50 +163,25 @@ func Load(path string) (*Guide, error) {
 }
 
 var (
-	partRE    = regexp.MustCompile(`^###\s+Part\s+(\d+):\s*(.+?)\s*$`)
-	mutantRE  = regexp.MustCompile(`^(.*?)\s*\(mutant:\s*("(?:[^"\\]|\\.)*")\)\s*$`)
-	listItem  = regexp.MustCompile(`^[-*]\s+`)
-	fenceLine = regexp.MustCompile("^\\s*(```|~~~)")
+	mutantRE = regexp.MustCompile(`^(.*?)\s*\(mutant:\s*("(?:[^"\\]|\\.)*")\)\s*$`)
+	listItem = regexp.MustCompile(`^[-*]\s+`)
 )
 
 // Parse parses a guide. It fails if a required section is missing, empty,
 // given twice or out of order, if the Follow-ups section has no part, or if
 // a list item of the Classic mistakes section has no mutant tag.
 func Parse(src []byte) (*Guide, error) {
-	lines := strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n")
 	g := &Guide{}
-	var cur *Section
-	var body []string
-	flush := func() {
-		if cur != nil {
-			lead := 0
-			for lead < len(body) && strings.TrimSpace(body[lead]) == "" {
-				lead++
-			}
-			cur.BodyLine = cur.Line + 1 + lead
-			cur.Body = strings.TrimSpace(strings.Join(body, "\n"))
-			g.Sections = append(g.Sections, *cur)
+	sections := markdown.Split(string(src), 2)
+	for _, l := range sections[0].Lines {
+		if h, ok := markdown.Heading(l, 1); ok {
+			g.Title = h
+			break
 		}
-		body = nil
 	}
-	inFence := false
-	for i, line := range lines {
-		if fenceLine.MatchString(line) {
-			inFence = !inFence
-		}
-		switch {
-		case inFence:
-		case strings.HasPrefix(line, "# ") && g.Title == "" && cur == nil:
-			g.Title = strings.TrimSpace(line[2:])
-			continue
-		case strings.HasPrefix(line, "## "):
-			flush()
-			cur = &Section{Heading: strings.TrimSpace(line[3:]), Line: i + 1}
-			continue
-		}
-		body = append(body, line)
+	for _, s := range sections[1:] {
+		g.Sections = append(g.Sections, Section{Heading: s.Heading, Body: s.Body(), Line: s.Line, BodyLine: s.BodyLine()})
 	}
-	flush()
 	if g.Title == "" {
 		return nil, fmt.Errorf("no title: the guide must start with a \"# \" heading")
 	}
@@ -279,17 +256,15 @@ func partsOf(s Section) ([]Part, error) {
 		}
 		body = nil
 	}
-	for _, line := range strings.Split(s.Body, "\n") {
-		if m := partRE.FindStringSubmatch(line); m != nil {
-			flush()
-			n, err := strconv.Atoi(m[1])
-			if err != nil {
-				return nil, fmt.Errorf("section %q: part number %q: %v", s.Heading, m[1], err)
+	for _, line := range markdown.Lines(s.Body) {
+		if h, ok := markdown.Heading(line, 3); ok {
+			if n, title, ok := markdown.PartHeading(h); ok {
+				flush()
+				parts = append(parts, Part{Number: n, Title: title})
+				continue
 			}
-			parts = append(parts, Part{Number: n, Title: m[2]})
-			continue
 		}
-		body = append(body, line)
+		body = append(body, line.Text)
 	}
 	flush()
 	if len(parts) == 0 {

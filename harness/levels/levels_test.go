@@ -1,7 +1,6 @@
 package levels
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,12 +10,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/rateladder/rateladder/harness/markdown"
 )
 
-var (
-	titleRE = regexp.MustCompile(`^#\s+Level\s+(\d+):\s*(.+?)\s*$`)
-	partRE  = regexp.MustCompile(`^##\s+Part\s+(\d+):\s*(.+?)\s*$`)
-)
+var titleRE = regexp.MustCompile(`^Level\s+(\d+):\s*(.+?)$`)
 
 // TestRegistryMatchesTheREADMEs checks each level against the headings of
 // the Markdown files in its folder: "# Level N: title" in README.md, and
@@ -70,29 +68,23 @@ func TestRegistryMatchesTheREADMEs(t *testing.T) {
 }
 
 func headings(t *testing.T, path string) (string, []Part) {
-	f, err := os.Open(path)
+	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	var title string
+	sections := markdown.Split(string(src), 2)
+	for _, l := range sections[0].Lines {
+		if h, ok := markdown.Heading(l, 1); ok {
+			if m := titleRE.FindStringSubmatch(h); m != nil {
+				title = m[2]
+			}
+		}
+	}
 	var parts []Part
-	inCode := false
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "```") {
-			inCode = !inCode
-		}
-		if inCode {
-			continue
-		}
-		if m := titleRE.FindStringSubmatch(line); m != nil {
-			title = m[2]
-		}
-		if m := partRE.FindStringSubmatch(line); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			parts = append(parts, Part{Number: n, Title: m[2]})
+	for _, s := range sections[1:] {
+		if n, title, ok := markdown.PartHeading(s.Heading); ok {
+			parts = append(parts, Part{Number: n, Title: title})
 		}
 	}
 	return title, parts

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/markdown"
 
 	"encoding/hex"
 	"flag"
@@ -14,7 +15,6 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -27,10 +27,7 @@ import (
 //
 // A learner stuck on part 6 then reads part 6's hints, not the first five
 // parts' first.
-var (
-	hintPartRE = regexp.MustCompile(`(?m)^##\s+Part\s+(\d+):\s*(.+?)\s*$`)
-	hintRE     = regexp.MustCompile(`(?m)^###\s+Hint\s+(\d+)\s*$`)
-)
+var hintRE = regexp.MustCompile(`^Hint\s+(\d+)$`)
 
 // hintPart is one part's section of HINTS.md.
 type hintPart struct {
@@ -49,35 +46,32 @@ func readHints(root string, l levels.Level) ([]hintPart, error) {
 		return nil, fmt.Errorf("level %d has no hints file: %w", l.Number, err)
 	}
 	rel := l.Dir + "/HINTS.md"
-	text := string(data)
-	heads := hintPartRE.FindAllStringSubmatchIndex(text, -1)
+	var heads []markdown.Section
+	for _, s := range markdown.Split(string(data), 2)[1:] {
+		if _, _, ok := markdown.PartHeading(s.Heading); ok {
+			heads = append(heads, s)
+		}
+	}
 	if len(heads) != len(l.Parts) {
 		return nil, fmt.Errorf("%s has %d \"## Part N: title\" sections; level %d has %d parts", rel, len(heads), l.Number, len(l.Parts))
 	}
 	var parts []hintPart
 	for i, h := range heads {
 		want := l.Parts[i]
-		n, _ := strconv.Atoi(text[h[2]:h[3]])
-		title := text[h[4]:h[5]]
+		n, title, _ := markdown.PartHeading(h.Heading)
 		if n != want.Number || title != want.Title {
 			return nil, fmt.Errorf("%s: section %d is \"Part %d: %s\", want \"Part %d: %s\" as in harness/levels", rel, i+1, n, title, want.Number, want.Title)
 		}
-		end := len(text)
-		if i+1 < len(heads) {
-			end = heads[i+1][0]
-		}
-		body := text[h[1]:end]
 		p := hintPart{Number: n, Title: title}
-		locs := hintRE.FindAllStringSubmatchIndex(body, -1)
-		for j, loc := range locs {
-			if k, _ := strconv.Atoi(body[loc[2]:loc[3]]); k != j+1 {
+		for j, hint := range markdown.SplitLines(h.Lines, 3)[1:] {
+			m := hintRE.FindStringSubmatch(hint.Heading)
+			if m == nil {
+				return nil, fmt.Errorf("%s:%d: part %d has a heading %q; its hints are headed \"### Hint N\"", rel, hint.Line, n, hint.Heading)
+			}
+			if k, _ := strconv.Atoi(m[1]); k != j+1 {
 				return nil, fmt.Errorf("%s: part %d's hint %d is headed \"Hint %d\"", rel, n, j+1, k)
 			}
-			stop := len(body)
-			if j+1 < len(locs) {
-				stop = locs[j+1][0]
-			}
-			p.Hints = append(p.Hints, strings.TrimSpace(body[loc[1]:stop]))
+			p.Hints = append(p.Hints, hint.Body())
 		}
 		if len(p.Hints) == 0 {
 			return nil, fmt.Errorf("%s: part %d has no \"### Hint 1\"", rel, n)

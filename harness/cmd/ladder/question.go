@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/markdown"
 )
 
 // A level's README is read two ways. Practice mode is the README itself:
@@ -33,7 +34,6 @@ import (
 //
 // Interview mode leaves their lines out of the API until that part comes.
 var (
-	partHeadingRE    = regexp.MustCompile(`^## Part (\d+):`)
 	guidanceOpenRE   = regexp.MustCompile(`^<!-- guidance -->\s*$`)
 	guidanceCloseRE  = regexp.MustCompile(`^<!-- /guidance -->\s*$`)
 	partAddsRE       = regexp.MustCompile(`^<!-- part (\d+) adds: (.+?) -->\s*$`)
@@ -160,79 +160,76 @@ func splitREADME(path string) (readme, error) {
 		return readme{}, err
 	}
 	r := readme{sections: map[int]string{}, guidance: map[int][]string{}, adds: map[int][]string{}}
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-	var intro, cur, block []string
-	part := 0 // the part whose section the line is in
-	inIntro, inFence, inGuidance := true, false, false
-	flush := func() {
+	var intro, block []string
+	inIntro, inGuidance := true, false
+	for _, s := range markdown.Split(string(data), 2) {
+		part := 0 // the part whose section this is
+		var cur []string
+		if s.Line > 0 {
+			if inGuidance {
+				return readme{}, fmt.Errorf("%s:%d: a heading inside a guidance block", path, s.Line)
+			}
+			if n, _, ok := markdown.PartHeading(s.Heading); ok {
+				inIntro, part = false, n
+			}
+			// A section before part 1 is the intro's; one after the
+			// parts ("## Run it") belongs to no part.
+			heading := "## " + s.Heading
+			switch {
+			case part != 0:
+				cur = append(cur, heading)
+			case inIntro:
+				intro = append(intro, heading)
+			}
+		}
+		for _, line := range s.Lines {
+			if !line.Fenced {
+				switch {
+				case guidanceOpenRE.MatchString(line.Text):
+					if inGuidance {
+						return readme{}, fmt.Errorf("%s:%d: a guidance block inside another", path, line.Number)
+					}
+					inGuidance, block = true, nil
+					continue
+				case guidanceCloseRE.MatchString(line.Text):
+					if !inGuidance {
+						return readme{}, fmt.Errorf("%s:%d: the end of a guidance block that did not begin", path, line.Number)
+					}
+					owner := part
+					if inIntro {
+						owner = 1
+					}
+					if owner != 0 {
+						r.guidance[owner] = append(r.guidance[owner], tidy(block))
+					}
+					inGuidance = false
+					continue
+				}
+				if m := partAddsRE.FindStringSubmatch(line.Text); m != nil && inIntro {
+					n, _ := strconv.Atoi(m[1])
+					for _, name := range strings.Split(m[2], ",") {
+						r.adds[n] = append(r.adds[n], strings.TrimSpace(name))
+					}
+				}
+			}
+			switch {
+			case inGuidance:
+				block = append(block, line.Text)
+			case !line.Fenced && htmlCommentLine.MatchString(line.Text):
+				// markers say how to read the README; they are not the question
+			case part != 0:
+				cur = append(cur, line.Text)
+			case inIntro:
+				intro = append(intro, line.Text)
+			}
+		}
 		if part != 0 {
 			r.sections[part] = tidy(cur)
-		}
-		cur, part = nil, 0
-	}
-	for i, line := range lines {
-		where := fmt.Sprintf("%s:%d", path, i+1)
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			inFence = !inFence
-		}
-		if !inFence {
-			switch {
-			case guidanceOpenRE.MatchString(line):
-				if inGuidance {
-					return readme{}, errors.New(where + ": a guidance block inside another")
-				}
-				inGuidance, block = true, nil
-				continue
-			case guidanceCloseRE.MatchString(line):
-				if !inGuidance {
-					return readme{}, errors.New(where + ": the end of a guidance block that did not begin")
-				}
-				owner := part
-				if inIntro {
-					owner = 1
-				}
-				if owner != 0 {
-					r.guidance[owner] = append(r.guidance[owner], tidy(block))
-				}
-				inGuidance = false
-				continue
-			case strings.HasPrefix(line, "## ") && inGuidance:
-				return readme{}, errors.New(where + ": a heading inside a guidance block")
-			}
-			if m := partAddsRE.FindStringSubmatch(line); m != nil && inIntro {
-				n, _ := strconv.Atoi(m[1])
-				for _, name := range strings.Split(m[2], ",") {
-					r.adds[n] = append(r.adds[n], strings.TrimSpace(name))
-				}
-			}
-		}
-		if inGuidance {
-			block = append(block, line)
-			continue
-		}
-		if !inFence && strings.HasPrefix(line, "## ") {
-			flush()
-			if m := partHeadingRE.FindStringSubmatch(line); m != nil {
-				inIntro = false
-				part, _ = strconv.Atoi(m[1])
-			} else if !inIntro {
-				continue
-			}
-		}
-		if !inFence && htmlCommentLine.MatchString(line) {
-			continue // markers say how to read the README; they are not the question
-		}
-		switch {
-		case part != 0:
-			cur = append(cur, line)
-		case inIntro:
-			intro = append(intro, line)
 		}
 	}
 	if inGuidance {
 		return readme{}, errors.New(path + ": a guidance block that does not end")
 	}
-	flush()
 	r.introText = tidy(intro)
 	return r, nil
 }
