@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -165,13 +164,13 @@ func removeAll(dir string) error {
 	return os.RemoveAll(dir)
 }
 
-// runLimited runs cmd in a process group of its own and kills the whole
-// group when limit passes or ctx ends, and again when cmd exits, so that
-// nothing cmd started (a test binary, a child it forked) outlives it.
-// Output goes to cmd.Stdout and cmd.Stderr, which it sets to buffers when
-// they are nil. It reports whether the limit or ctx stopped the command.
-// A process that leaves the group on purpose (setsid) escapes it; only a
-// real sandbox, such as a container, stops that.
+// runLimited runs cmd in a process group of its own and stops the whole
+// group when limit passes or ctx ends, and kills it again when cmd exits,
+// so that nothing cmd started (a test binary, a child it forked) outlives
+// it. Output goes to cmd.Stdout and cmd.Stderr, which it sets to buffers
+// when they are nil. It reports whether the limit or ctx stopped the
+// command. A process that leaves the group on purpose (setsid) escapes
+// it; only a real sandbox, such as bwrap's PID namespace, stops that.
 func runLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stopped bool, err error) {
 	if cmd.Stdout == nil {
 		cmd.Stdout = new(bytes.Buffer)
@@ -179,103 +178,37 @@ func runLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	if cmd.Stderr == nil {
 		cmd.Stderr = new(bytes.Buffer)
 	}
-	// Output is read through pipes of our own rather than exec's, so that
-	// Wait returns as soon as the command exits, and the group is killed
-	// before anything left in it could hold the pipes open.
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		return false, err
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		return false, err
-	}
-	copied := make(chan struct{}, 2)
-	copyPipe := func(w io.Writer, r *os.File) {
-		io.Copy(w, r)
-		copied <- struct{}{}
-	}
-	stdout, stderr := cmd.Stdout, cmd.Stderr
-	cmd.Stdout, cmd.Stderr = outW, errW
-	newProcessGroup(cmd)
-	err = cmd.Start()
-	outW.Close()
-	errW.Close()
-	if err != nil {
-		outR.Close()
-		errR.Close()
-		return false, err
-	}
-	go copyPipe(stdout, outR)
-	go copyPipe(stderr, errR)
-
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
-	select {
-	case err = <-exited:
-	case <-timer.C:
-		stopped = true
-	case <-ctx.Done():
-		stopped = true
-	}
-	if stopped {
-		// A supervised test binary runs its tests in a process group of
-		// its own (harness/timeline), out of this group's reach: asked to
-		// stop, each supervisor kills its child's group, then exits.
-		termGroup(cmd)
-		select {
-		case err = <-exited:
-			exited <- err
-		case <-time.After(time.Second):
-		}
-	}
-	killGroup(cmd)
-	if stopped {
-		err = <-exited
-	}
-	// A process that left the group may still hold a pipe: give up on it
-	// after a while rather than wait for it.
-	giveUp := time.NewTimer(5 * time.Second)
-	defer giveUp.Stop()
-wait:
-	for range 2 {
-		select {
-		case <-copied:
-		case <-giveUp.C:
-			break wait
-		}
-	}
-	outR.Close()
-	errR.Close()
-	if stopped {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	// The same command, bound to the limit: exec then stops it.
+	c := exec.CommandContext(ctx, cmd.Path)
+	c.Path, c.Args, c.Err = cmd.Path, cmd.Args, cmd.Err
+	c.Dir, c.Env, c.SysProcAttr = cmd.Dir, cmd.Env, cmd.SysProcAttr
+	c.Stdin, c.Stdout, c.Stderr, c.ExtraFiles = cmd.Stdin, cmd.Stdout, cmd.Stderr, cmd.ExtraFiles
+	newProcessGroup(c)
+	// A supervised test binary runs its tests in a process group of its
+	// own (harness/timeline), out of this group's reach: asked to stop,
+	// each supervisor kills its child's group, then exits. A second later
+	// exec kills what is left of the command, and stops waiting for a
+	// process that left the group but holds its output open.
+	c.Cancel = func() error { termGroup(c); return nil }
+	c.WaitDelay = stopGrace
+	err = c.Run()
+	killGroup(c)
+	cmd.Process, cmd.ProcessState = c.Process, c.ProcessState
+	if ctx.Err() != nil {
 		return true, nil
 	}
 	var exit *exec.ExitError
-	if errors.As(err, &exit) {
+	switch {
+	case errors.Is(err, exec.ErrWaitDelay):
+		return false, nil // it succeeded; what it left behind is killed
+	case errors.As(err, &exit):
 		return false, fmt.Errorf("%s: %w", filepath.Base(cmd.Path), err)
 	}
 	return false, err
 }
 
-// cappedBuffer keeps the first Max bytes written to it and counts the
-// rest, so that a program that prints without end fills neither the
-// instructor's memory nor the report.
-type cappedBuffer struct {
-	bytes.Buffer
-	Max     int
-	Dropped int64
-}
-
-func (b *cappedBuffer) Write(p []byte) (int, error) {
-	n := len(p)
-	if room := max(b.Max-b.Len(), 0); room < len(p) {
-		b.Dropped += int64(len(p) - room)
-		p = p[:room]
-	}
-	b.Buffer.Write(p)
-	return n, nil
-}
+// stopGrace is how long runLimited lets a stopped command end its own way,
+// and how long it waits for output after the command exits.
+const stopGrace = time.Second

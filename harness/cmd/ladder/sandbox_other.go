@@ -15,5 +15,5 @@ func killGroup(cmd *exec.Cmd) {
 	}
 }
 
-// termGroup does nothing here: killGroup is all this system allows for.
-func termGroup(cmd *exec.Cmd) {}
+// termGroup kills the command itself: there is no gentler way here.
+func termGroup(cmd *exec.Cmd) { killGroup(cmd) }

@@ -183,17 +183,6 @@ func TestRemoveAllDeletesReadOnlyFolders(t *testing.T) {
 	require.True(t, os.IsNotExist(err), "the folder is still there: %v", err)
 }
 
-func TestCappedBufferKeepsTheStart(t *testing.T) {
-	b := &cappedBuffer{Max: 5}
-	for _, s := range []string{"abc", "defg", "hij"} {
-		n, err := b.Write([]byte(s))
-		require.NoError(t, err)
-		require.Equal(t, len(s), n, "Write must report all of p written, or exec stops copying")
-	}
-	require.Equal(t, "abcde", b.String())
-	require.Equal(t, int64(5), b.Dropped)
-}
-
 // e2eEnv is set by make test-e2e, which installs bwrap: there a test that
 // needs the sandbox and finds none fails, rather than skip.
 const e2eEnv = "LADDER_E2E"
