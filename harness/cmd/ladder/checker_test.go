@@ -124,7 +124,7 @@ const forgeCgo = `package PKG
 static const char *events = EVENTS;
 
 __attribute__((constructor)) static void forge(void) {
-	const char *dir = getenv("LADDER_RESULTS");
+	const char *dir = getenv(RESULTS_ENV);
 	char path[4096], cwd[2048];
 	if (dir == NULL || getcwd(cwd, sizeof cwd) == NULL) return;
 	snprintf(path, sizeof path, "%s/forged-%d.json", dir, (int)getpid());
@@ -145,6 +145,7 @@ func forgery(t *testing.T, instructor, student, src, file string) {
 		pkg := map[int]string{1: "hitcounter", 2: "logger"}[l.Number]
 		text := strings.ReplaceAll(src, "PKG", pkg)
 		text = strings.ReplaceAll(text, "EVENTS", fmt.Sprintf("%q", forgedEvents(t, instructor, l)))
+		text = strings.ReplaceAll(text, "RESULTS_ENV", fmt.Sprintf("%q", protocol.ResultsEnv))
 		require.NoError(t, os.WriteFile(filepath.Join(student, l.Dir, file), []byte(text), 0o644))
 	}
 }

@@ -1,0 +1,487 @@
+package grade
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
+)
+
+// Run is one go test run: some levels' packages in one module, with
+// or without the race detector.
+type Run struct {
+	Module   string   // the module's folder, relative to the root
+	Patterns []string // package patterns, relative to the module's folder
+	Race     bool
+	Run      string // go test -run, or "" for every test
+	Skip     string // go test -skip, or "" to skip nothing
+	// Parts are the parts this run plays, when it is a run of one level:
+	// a test binary that breaks voids these parts only. Nil means every
+	// part of the module.
+	Parts []int
+	// Lean leaves out go test's vet and the binaries' DWARF, for a check
+	// of the repository's own code (the stubs) that only wants verdicts.
+	Lean bool
+}
+
+// Package is what one package's test binary did, as go test reported it
+// and as the runner's supervisor saw it.
+type Package struct {
+	ImportPath string
+	Dir        string // absolute
+	BuildError string
+	// Output is the tail of what the package printed outside its tests,
+	// such as a panic or the supervisor's verdict.
+	Output string
+	// NoTests is set for a package without test files.
+	NoTests bool
+	// Exit is the supervisor's last word, nil if no supervised test binary
+	// of this package reported.
+	Exit *protocol.Event
+	// Cases are the runner's protocol.CaseEnd events, in order.
+	Cases []protocol.Event
+	// Races are the race detector's reports, as the supervisor saw them.
+	Races []protocol.Event
+	// Parts are the parts the run played (see testRun.Parts).
+	Parts []int
+}
+
+// outputTail is how much of a package's own output is kept.
+const outputTail = 8 << 10
+
+// LevelRuns groups the levels' packages into as few go test runs as the
+// modules and race settings allow, taking the modules that want says.
+func LevelRuns(lvs []levels.Level, run string, want func(levels.Level, levels.Module) bool) []Run {
+	type key struct {
+		module string
+		race   bool
+	}
+	var order []key
+	byKey := map[key]*Run{}
+	for _, l := range lvs {
+		for _, m := range l.Modules {
+			if want != nil && !want(l, m) {
+				continue
+			}
+			k := key{m.Dir, l.Race}
+			r := byKey[k]
+			if r == nil {
+				r = &Run{Module: m.Dir, Race: l.Race, Run: run}
+				byKey[k] = r
+				order = append(order, k)
+			}
+			r.Patterns = append(r.Patterns, l.Patterns()[m.Dir])
+		}
+	}
+	out := make([]Run, len(order))
+	for i, k := range order {
+		out[i] = *byKey[k]
+	}
+	return out
+}
+
+// Runner makes and runs the go commands of a grading: plainly for a
+// learner, and in a sandbox with a time limit for the class report.
+type Runner struct {
+	Command func(ctx context.Context, dir string, args ...string) *exec.Cmd
+	Run     func(ctx context.Context, cmd *exec.Cmd) error
+	// Note, if set, hears that a build is taking a while.
+	Note io.Writer
+	// Tmp is where the supervisors' results files go: inside the sandbox
+	// for a class report, so that the results channel stays in it; "" is
+	// the system's temporary folder.
+	Tmp string
+	// Judge, if set, replaces what a go test run's own test binaries said
+	// with verdicts decided elsewhere: the class report's checker.
+	Judge func(ctx context.Context, root string, r Run, own []*Package) ([]*Package, error)
+}
+
+// SlowBuild is how long a build may take before the learner is told.
+var SlowBuild = 2 * time.Second
+
+// buildWhat names what a go test run builds: "ladder/01-hit-counter", or
+// "3 levels".
+func buildWhat(patterns []string) string {
+	if len(patterns) == 1 {
+		return strings.TrimSuffix(strings.TrimPrefix(patterns[0], "./"), "/...")
+	}
+	return fmt.Sprintf("%d levels", len(patterns))
+}
+
+// terminalNote is where a learner's command says what a slow first run is
+// doing: standard error, when it is a terminal, and nowhere otherwise,
+// so that captured output stays the verdict alone.
+func terminalNote() io.Writer {
+	if info, err := os.Stderr.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 || os.Getenv("LADDER_NOTES") == "1" {
+		return os.Stderr
+	}
+	return nil
+}
+
+// Plain runs go in the learner's own environment.
+var Plain = Runner{
+	Command: func(ctx context.Context, dir string, args ...string) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, GoTool(), args...)
+		cmd.WaitDelay = 5 * time.Second
+		cmd.Dir = dir
+		cmd.Env = LearnerEnv()
+		return cmd
+	},
+	Run:  func(_ context.Context, cmd *exec.Cmd) error { return cmd.Run() },
+	Note: terminalNote(),
+}
+
+// runAll runs several go test runs one after another (each one already
+// builds and tests its packages in parallel) and joins their results.
+func runAll(ctx context.Context, root string, runs []Run) ([]*Package, error) {
+	return runAllWith(ctx, root, runs, Plain)
+}
+
+func runAllWith(ctx context.Context, root string, runs []Run, runner Runner) ([]*Package, error) {
+	var all []*Package
+	for _, r := range runs {
+		res, err := RunGoTest(ctx, root, r, runner)
+		if err == nil && runner.Judge != nil {
+			res, err = runner.Judge(ctx, root, r, res)
+		}
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, res...)
+	}
+	return all, nil
+}
+
+// RunGoTest runs go test -json on the learner's packages of one run: every
+// package the patterns match except the specs. Failing tests are the
+// normal state of a ladder in progress, so go test's exit status is not an
+// error here; only a go test that could not run at all is.
+func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Package, error) {
+	modDir := filepath.Join(root, r.Module)
+	var patterns []string
+	for _, p := range r.Patterns {
+		// A level that is missing here (a partial copy) has no packages.
+		if _, err := os.Stat(filepath.Join(modDir, strings.TrimSuffix(p, "/..."))); err == nil {
+			patterns = append(patterns, p)
+		}
+	}
+	if len(patterns) == 0 {
+		return nil, nil
+	}
+	pkgs, err := ListPackages(ctx, root, modDir, patterns, runner)
+	if err != nil {
+		return nil, err
+	}
+	if len(pkgs) == 0 {
+		return nil, nil
+	}
+	results, err := os.MkdirTemp(runner.Tmp, "ladder-results-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(results)
+
+	args := []string{"test", "-json", "-count=1", "-timeout", "10m"}
+	if r.Race {
+		args = append(args, "-race")
+	}
+	if r.Lean {
+		args = append(args, "-vet=off", "-ldflags=-w")
+	}
+	if r.Run != "" {
+		args = append(args, "-run", r.Run)
+	}
+	if r.Skip != "" {
+		args = append(args, "-skip", r.Skip)
+	}
+	for _, p := range pkgs {
+		args = append(args, p.ImportPath)
+	}
+	cmd := runner.Command(ctx, modDir, args...)
+	cmd.Env = append(cmd.Env, protocol.ResultsEnv+"="+results)
+	var stderr bytes.Buffer
+	cmd.Stderr = &LimitedBuffer{Buf: &stderr, Left: outputTail}
+	byPath := map[string]*Package{}
+	for _, p := range pkgs {
+		byPath[p.ImportPath] = p
+	}
+	pr, pw := io.Pipe()
+	cmd.Stdout = pw
+	read := make(chan struct{})
+	started := make(chan struct{})
+	go func() {
+		defer close(read)
+		ReadEvents(pr, byPath, func() { close(started) })
+		io.Copy(io.Discard, pr)
+	}()
+	if runner.Note != nil {
+		// A cold build takes a while: say so, once, so that a newcomer
+		// does not think the command hung.
+		timer := time.AfterFunc(SlowBuild, func() {
+			select {
+			case <-started:
+			default:
+				fmt.Fprintf(runner.Note, "building the tests of %s, the first run only: later runs reuse the build…\n", buildWhat(r.Patterns))
+			}
+		})
+		defer timer.Stop()
+	}
+	runErr := runner.Run(ctx, cmd)
+	pw.Close()
+	<-read
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	var exitErr *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &exitErr) {
+		return nil, fmt.Errorf("go test: %v\n%s", runErr, stderr.String())
+	}
+	// Build errors that -json did not carry arrive on stderr.
+	if msg := strings.TrimSpace(stderr.String()); msg != "" {
+		for _, p := range pkgs {
+			if p.Exit == nil && p.BuildError == "" && !p.NoTests && strings.Contains(p.Output, "[build failed]") {
+				p.BuildError = msg
+			}
+		}
+	}
+	if err := ReadResults(results, pkgs); err != nil {
+		return nil, err
+	}
+	for _, p := range pkgs {
+		p.Parts = r.Parts
+	}
+	return pkgs, nil
+}
+
+// ListPackages lists the packages the patterns match in a module of
+// root, without the specs: a spec's own tests are the repository's
+// business.
+func ListPackages(ctx context.Context, root, modDir string, patterns []string, runner Runner) ([]*Package, error) {
+	args := append([]string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}"}, patterns...)
+	cmd := runner.Command(ctx, modDir, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := runner.Run(ctx, cmd)
+	out := stdout.Bytes()
+	if err != nil {
+		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.String())
+	}
+	var pkgs []*Package
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, dir, ok := strings.Cut(line, "\t")
+		if _, role := levels.RoleOf(filepath.ToSlash(RelDir(root, dir))); !ok || path == "" || role == levels.Spec {
+			continue
+		}
+		pkgs = append(pkgs, &Package{ImportPath: path, Dir: dir})
+	}
+	return pkgs, nil
+}
+
+// Event is one line of go test -json (see go doc test2json).
+type Event struct {
+	Action      string
+	Package     string
+	ImportPath  string // build events
+	Test        string
+	Output      string
+	FailedBuild string // the package whose build failed, on a package's "fail"
+}
+
+// ReadEvents reads go test -json as it comes, keeping only build errors
+// and the tail of each package's own output: the runner's results come
+// from the supervisor, not from this stream, and a learner's prints can
+// make it long.
+func ReadEvents(r io.Reader, byPath map[string]*Package, onStart func()) {
+	builds := map[string]string{} // build output by import path
+	var once sync.Once
+	br := bufio.NewReaderSize(r, 256<<10)
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A line longer than the buffer is a learner's print: skip it.
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = br.ReadSlice('\n')
+			}
+			continue
+		}
+		var e Event
+		if len(line) > 0 && json.Unmarshal(line, &e) == nil {
+			if e.Action == "start" || e.Action == "run" {
+				once.Do(onStart) // a test binary runs: the build is over
+			}
+			handleEvent(e, byPath, builds)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func handleEvent(e Event, byPath map[string]*Package, builds map[string]string) {
+	if e.Action == "build-output" {
+		builds[e.ImportPath] = keepTail(builds[e.ImportPath]+e.Output, outputTail)
+		return
+	}
+	p := byPath[e.Package]
+	if p == nil || e.Test != "" {
+		return
+	}
+	switch e.Action {
+	case "output":
+		p.Output = keepTail(p.Output+e.Output, outputTail)
+	case "skip":
+		p.NoTests = true
+	case "fail":
+		if e.FailedBuild != "" {
+			// The failed build may be the package itself, its test
+			// variant, or a package it imports, such as its spec.
+			p.BuildError = builds[e.FailedBuild]
+			if p.BuildError == "" {
+				p.BuildError = "the build of " + e.FailedBuild + " failed"
+			}
+		}
+	}
+}
+
+// ReadResults joins the supervisors' files to the packages, by folder.
+func ReadResults(dir string, pkgs []*Package) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	byDir := map[string]*Package{}
+	for _, p := range pkgs {
+		byDir[realPath(p.Dir)] = p
+	}
+	for _, ent := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, ent.Name()))
+		if err != nil {
+			return err
+		}
+		var evs []protocol.Event
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			var e protocol.Event
+			if json.Unmarshal(line, &e) == nil && e.Kind != "" {
+				evs = append(evs, e)
+			}
+		}
+		if len(evs) == 0 || evs[len(evs)-1].Kind != protocol.Exit {
+			continue
+		}
+		exit := evs[len(evs)-1]
+		p := byDir[realPath(exit.Dir)]
+		if p == nil {
+			continue
+		}
+		p.Exit = &exit
+		for _, e := range evs {
+			switch e.Kind {
+			case protocol.CaseEnd:
+				p.Cases = append(p.Cases, e)
+			case protocol.Race:
+				p.Races = append(p.Races, e)
+			}
+		}
+	}
+	return nil
+}
+
+// realPath resolves symbolic links, so that a folder go list names and the
+// one a test binary ran in compare equal.
+func realPath(dir string) string {
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		return r
+	}
+	return dir
+}
+
+func keepTail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
+}
+
+// LimitedBuffer keeps the first bytes written to it, up to a limit.
+type LimitedBuffer struct {
+	Buf  *bytes.Buffer
+	Left int
+}
+
+// Write keeps what fits and reports all of p written, so that exec goes
+// on copying.
+func (l *LimitedBuffer) Write(p []byte) (int, error) {
+	if l.Left > 0 {
+		n := min(len(p), l.Left)
+		l.Buf.Write(p[:n])
+		l.Left -= n
+	}
+	return len(p), nil
+}
+
+// GoTool is the go command of the toolchain that built the ladder, or the
+// one on PATH.
+func GoTool() string {
+	if g := os.Getenv("GO"); g != "" {
+		return g
+	}
+	return "go"
+}
+
+// LearnerEnv is the environment for the learner's tests: never the stub
+// check, and none of the supervisor's own variables, whatever the caller's
+// environment holds (the ladder's own tests run supervised).
+func LearnerEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if flags, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
+			kv = "GOFLAGS=" + GradingGoflags(flags)
+		}
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(protocol.SupervisorEnv, name) {
+			env = append(env, kv)
+		}
+	}
+	if _, set := os.LookupEnv("GORACE"); !set {
+		env = append(env, QuickRaceExit)
+	}
+	return env
+}
+
+// QuickRaceExit spares a test binary built with -race the second the race
+// detector sleeps as a program exits, for reports from threads still
+// running: every test binary runs twice, as the runner's supervisor and
+// its child, so a level graded under -race would wait two seconds a
+// package for nothing.
+const QuickRaceExit = "GORACE=atexit_sleep_ms=0"
+
+// GradingGoflags drops from GOFLAGS the flags that choose which tests run
+// or how (-run, -skip, -short, -count, -failfast): a grade plays every case
+// of the parts it grades, whatever the learner's shell has set for their
+// own go test runs.
+func GradingGoflags(flags string) string {
+	var keep []string
+	for _, f := range strings.Fields(flags) {
+		name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+		name = strings.TrimPrefix(name, "test.")
+		switch name {
+		case "run", "skip", "short", "count", "failfast", "list", "bench", "fuzz":
+			continue
+		}
+		keep = append(keep, f)
+	}
+	return strings.Join(keep, " ")
+}

@@ -1,0 +1,274 @@
+package grade
+
+import (
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
+
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// LevelReport is one row of the ladder.
+type LevelReport struct {
+	Number     int          `json:"level"`
+	Title      string       `json:"title"`
+	Dir        string       `json:"dir"`
+	Status     string       `json:"status"`
+	Parts      []partReport `json:"parts"`
+	PartsDone  int          `json:"parts_done"`
+	BuildError string       `json:"build_error,omitempty"`
+	// Problems say why a level's results count for nothing: a test binary
+	// that ended part way, or tests that did not report through the runner.
+	Problems []string `json:"problems,omitempty"`
+	// Why is what stands between the learner and the first part not done:
+	// the first lines of its first failing case.
+	Why string `json:"why,omitempty"`
+	// BestInterview is the level's best mock interview, if it had one.
+	BestInterview *BestInterview `json:"best_interview,omitempty"`
+}
+
+type partReport struct {
+	Number int    `json:"part"`
+	Title  string `json:"title"`
+	Cases  int    `json:"cases"`
+	Passed int    `json:"passed"`
+	Done   bool   `json:"done"`
+	// KnownMistake names the known mistake that fails the cases this part
+	// fails (see mistakes.go): one, or several that fail alike.
+	KnownMistake []string `json:"known_mistake,omitempty"`
+}
+
+// Ladder is the whole ladder, as make progress prints it and as
+// --json writes it.
+type Ladder struct {
+	Levels    []LevelReport `json:"levels"`
+	PartsDone int           `json:"parts_done"`
+	Parts     int           `json:"parts"`
+	Next      string        `json:"next"`
+}
+
+// Report turns graded levels into the ladder.
+func Report(grades []Level) Ladder {
+	var rep Ladder
+	for _, g := range grades {
+		lr := LevelReport{Number: g.Level.Number, Title: g.Level.Title, Dir: g.Level.Dir, Status: g.Status(),
+			PartsDone: g.PartsDone(), BuildError: g.BuildError, Problems: g.Broken}
+		for _, u := range g.Unverified {
+			lr.Problems = append(lr.Problems, u+": its tests did not report through the ladder's runner (were its _test.go files changed?)")
+		}
+		for _, p := range g.Parts {
+			lr.Parts = append(lr.Parts, partReport{Number: p.Number, Title: p.Title, Cases: p.Total, Passed: p.Passed, Done: p.Done,
+				KnownMistake: p.named()})
+		}
+		lr.Why = firstFailure(g)
+		rep.Levels = append(rep.Levels, lr)
+		rep.PartsDone += lr.PartsDone
+		rep.Parts += len(lr.Parts)
+	}
+	rep.Next = nextStep(rep.Levels)
+	return rep
+}
+
+// firstFailure is the headline of the first case that is not passing in
+// the first part that is not done.
+func firstFailure(g Level) string {
+	for _, p := range g.Parts {
+		if p.Done {
+			continue
+		}
+		for _, c := range p.Cases {
+			switch c.Verdict {
+			case protocol.Pass:
+				continue
+			case protocol.NotImplemented:
+				return "not implemented yet: " + missingKey(c)
+			}
+			lines := strings.SplitN(c.Report, "\n", 3)
+			return strings.Join(lines[:min(2, len(lines))], "\n")
+		}
+		return ""
+	}
+	return ""
+}
+
+// nextStep names the first thing left to do, climbing in order.
+func nextStep(levels []LevelReport) string {
+	for _, l := range levels {
+		switch l.Status {
+		case Done:
+			continue
+		case NoBuild:
+			return fmt.Sprintf("level %d does not compile; fix it first: make test-level-%d", l.Number, l.Number)
+		case Broken, Unverified:
+			return fmt.Sprintf("level %d's tests did not run to their end; make test-level-%d says why", l.Number, l.Number)
+		}
+		for _, p := range l.Parts {
+			if !p.Done {
+				return fmt.Sprintf("level %d, part %d (%s): make test-level-%d", l.Number, p.Number, Lower(p.Title), l.Number)
+			}
+		}
+	}
+	return "the whole ladder is done. make compare-level-N shows each level of yours beside its reference."
+}
+
+// Style paints text on a terminal and leaves it plain elsewhere.
+type Style struct{ color bool }
+
+// Paint colours text with an ANSI code ("31" is red) when s has colour.
+func (s Style) Paint(code, text string) string {
+	if !s.color {
+		return text
+	}
+	return "\x1b[" + code + "m" + text + "\x1b[0m"
+}
+
+// Status paints a level's status: green when done, yellow in progress,
+// red when it cannot count.
+func (s Style) Status(st string) string {
+	switch st {
+	case Done:
+		return s.Paint("32", st) // green
+	case InProgress:
+		return s.Paint("33", st) // yellow
+	case NoBuild, Broken, Unverified:
+		return s.Paint("31", st) // red
+	}
+	return st
+}
+
+// WriteText prints the ladder for a person.
+func WriteText(w io.Writer, rep Ladder, st Style) {
+	fmt.Fprintln(w, st.Paint("1", "rateladder: your progress"))
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  %-5s  %-36s  %-5s  %s\n", "level", "name", "parts", "status")
+	for _, l := range rep.Levels {
+		parts := fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))
+		fmt.Fprintf(w, "  %-5d  %-36s  %-5s  %s\n", l.Number, truncate(l.Title, 36), parts, st.Status(l.Status))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  %s  %d of %d parts done\n", bar(rep.PartsDone, rep.Parts, 30, st), rep.PartsDone, rep.Parts)
+	writeInterviews(w, rep)
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "next: %s\n", rep.Next)
+	for _, l := range rep.Levels {
+		if l.Status != Done {
+			if l.Why != "" && l.Status == InProgress {
+				fmt.Fprintf(w, "%s\n", Indent(l.Why, "  "))
+			}
+			break
+		}
+	}
+	for _, l := range rep.Levels {
+		if l.BuildError != "" {
+			fmt.Fprintf(w, "\nlevel %d does not compile:\n%s\n", l.Number, Indent(FirstLines(l.BuildError, 12), "  "))
+		}
+		for _, p := range l.Problems {
+			fmt.Fprintf(w, "\nlevel %d counts nothing as done: %s\n", l.Number, p)
+		}
+	}
+}
+
+func bar(done, total, width int, st Style) string {
+	filled := 0
+	if total > 0 {
+		filled = done * width / total
+	}
+	return "[" + st.Paint("32", strings.Repeat("#", filled)) + strings.Repeat(".", width-filled) + "]"
+}
+
+// WriteJSON writes the ladder as progress --json does.
+func WriteJSON(w io.Writer, rep Ladder) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// FirstLines keeps the first n lines of s, and says when there are more.
+func FirstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = append(lines[:n], "…")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Indent puts prefix before every line of s that is not empty.
+func Indent(s, prefix string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// BestInterview is a level's best interview, as progress shows it. An
+// interview that started from a fresh stub beats one that did not; then
+// come the most parts passed, then the shortest time.
+type BestInterview struct {
+	Seconds     int       `json:"seconds"`
+	PartsPassed int       `json:"parts_passed"`
+	Parts       int       `json:"parts"`
+	End         string    `json:"end"`
+	Started     time.Time `json:"started"`
+	FreshStub   bool      `json:"fresh_stub"`
+	Interviews  int       `json:"interviews"` // how many were held
+}
+
+// Beats reports whether b is a better interview than old.
+func (b *BestInterview) Beats(old *BestInterview) bool {
+	switch {
+	case old == nil:
+		return true
+	case b.FreshStub != old.FreshStub:
+		return b.FreshStub
+	case b.PartsPassed != old.PartsPassed:
+		return b.PartsPassed > old.PartsPassed
+	}
+	return b.Seconds < old.Seconds
+}
+
+// writeInterviews prints the best interview of each level that had one.
+func writeInterviews(w io.Writer, rep Ladder) {
+	header := false
+	for _, l := range rep.Levels {
+		b := l.BestInterview
+		if b == nil {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(w, "\nmock interviews (make interview-level-N), the best of each level:")
+			header = true
+		}
+		what := fmt.Sprintf("all %d parts", b.Parts)
+		if b.PartsPassed < b.Parts {
+			what = fmt.Sprintf("%d of %d parts (%s)", b.PartsPassed, b.Parts, b.End)
+		}
+		from := ""
+		if !b.FreshStub {
+			from = ", started from code already written"
+		}
+		fmt.Fprintf(w, "  level %d  %s, %s, best of %d%s\n", l.Number, Minutes(time.Duration(b.Seconds)*time.Second), what, b.Interviews, from)
+	}
+}
+
+// Minutes writes a duration as minutes and seconds: "12m05s".
+func Minutes(d time.Duration) string {
+	s := Seconds(d)
+	return fmt.Sprintf("%dm%02ds", s/60, s%60)
+}
+
+// Seconds is d in whole seconds, rounded.
+func Seconds(d time.Duration) int {
+	return int(d.Round(time.Second) / time.Second)
+}

@@ -1,0 +1,950 @@
+// Package interview is the ladder's mock interview: it poses a level's
+// question part by part from the README, keeps the clock, grades each
+// save with package grade, offers hints and known mistakes, and keeps a
+// summary of every interview. It also keeps the learner's state in
+// .ladder/state.json: the hints seen and the interview running.
+package interview
+
+import (
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/guide"
+	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
+)
+
+// Interview mode plays the candidate's side of a mock interview: the
+// question of part 1 alone, a clock, the part's tests on every save, the
+// next part as the interviewer's follow-up once a part passes, and a
+// summary at the end, kept in .ladder/interviews/.
+
+// DefaultBudget is an interview's length when TIME is not given and the
+// level's guide gives no scope, and maxBudget the longest one: a record
+// that claims more is not believed.
+const (
+	DefaultBudget = 45 * time.Minute
+	MaxBudget     = 12 * time.Hour
+)
+
+// Warnings are the times left at which the clock speaks up.
+var Warnings = []time.Duration{10 * time.Minute, 2 * time.Minute}
+
+// InterviewsDir keeps every interview's summary, as JSON and as text.
+const InterviewsDir = "interviews"
+
+// How an interview ended.
+const (
+	EndPassed  = "all parts passed"
+	EndTimeUp  = "time up"
+	EndStopped = "stopped"
+	EndClosed  = "terminal closed"
+)
+
+// Record is the interview running now, as state.json records it so
+// that make hint-N, in another process, can count its hints.
+type Record struct {
+	Level int `json:"level"`
+	Part  int `json:"part"`
+	// Until is when the interview's time is up: a record left behind by
+	// an interview that did not end cleanly stops counting then.
+	Until time.Time `json:"until"`
+	// PID is the interview's process: once it is gone, so is the
+	// Interview, whatever Until says.
+	PID int `json:"pid,omitempty"`
+	// Hints counts the hints asked for, by part.
+	Hints map[string]int `json:"hints,omitempty"`
+	// Offer, Named and NamedLines are the known mistakes offered as hints
+	// (see interviewmistakes.go).
+	Offer      *MistakeOffer  `json:"offer,omitempty"`
+	Named      map[string]int `json:"named,omitempty"`
+	NamedLines []string       `json:"named_lines,omitempty"`
+}
+
+// Running reports whether r is an interview of level n that is still on:
+// its time is not up, and its process is still there. A record that
+// claims more time than an interview can have is stale too.
+func (r *Record) Running(n int, now time.Time) bool {
+	if r == nil || r.Level != n || !now.Before(r.Until) || r.Until.Sub(now) > MaxBudget {
+		return false
+	}
+	// A record without a PID comes from before PIDs were kept: its Until
+	// alone says.
+	return r.PID == 0 || (r.PID > 0 && processAlive(r.PID))
+}
+
+// processAlive reports whether a process with this id exists.
+func processAlive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false // Windows finds only processes that exist
+	}
+	defer p.Release()
+	if runtime.GOOS == "windows" {
+		return true
+	}
+	// Signal 0 checks without sending: EPERM is a process of another user.
+	err = p.Signal(syscall.Signal(0))
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// Summary is what an interview leaves behind.
+type Summary struct {
+	Level          int             `json:"level"`
+	Title          string          `json:"title"`
+	Started        time.Time       `json:"started"`
+	BudgetSeconds  int             `json:"budget_seconds"`
+	ElapsedSeconds int             `json:"elapsed_seconds"`
+	End            string          `json:"end"`
+	FreshStub      bool            `json:"fresh_stub"`
+	Hints          int             `json:"hints"`
+	Parts          []Part `json:"parts"`
+	// InScope is how many parts, from the first, the clock is meant for,
+	// and Offered how many are asked at all: the in-scope ones, then the
+	// stretch ones. The rest are take-home. 0 means every part (a summary
+	// from before scopes were kept).
+	InScope int `json:"in_scope,omitempty"`
+	Offered int `json:"offered,omitempty"`
+	// MistakesNamed counts the hints, of Hints, that named a known mistake.
+	MistakesNamed int `json:"mistakes_named,omitempty"`
+}
+
+// Offered is how many parts the interview asks, in-scope and stretch.
+func (s Summary) Offered() int {
+	if s.Offered <= 0 || s.Offered > len(s.Parts) {
+		return len(s.Parts)
+	}
+	return s.Offered
+}
+
+// Part is one part of an interview.
+type Part struct {
+	Number   int    `json:"part"`
+	Title    string `json:"title"`
+	Reached  bool   `json:"reached"`
+	Passed   bool   `json:"passed"`
+	Seconds  int    `json:"seconds"` // from the part's question to its passing run, or to the end
+	Runs     int    `json:"runs"`
+	FirstRun bool   `json:"passed_first_run"`
+	Hints    int    `json:"hints"`
+}
+
+func (s Summary) partsPassed() int {
+	n := 0
+	for _, p := range s.Parts {
+		if p.Passed {
+			n++
+		}
+	}
+	return n
+}
+
+// Interview is one interview under way, with everything it depends on
+// injected: the tests drive it with a fake clock, their own change
+// notifications and interrupts, and no terminal.
+type Interview struct {
+	Root   string
+	Level  levels.Level
+	Budget time.Duration
+	Clock  clock.Clock
+	Out    io.Writer
+	St     grade.Style
+
+	// Grade runs the tests of parts 1 to upTo of the level, or of all
+	// its parts (0): each save reruns every part asked so far.
+	Grade func(upTo int) (grade.Level, error)
+	// Reset offers to restore the level's stub.
+	Reset func() int
+	// Changes fires when a file of the level may have changed.
+	Changes <-chan struct{}
+	// Interrupt fires on Ctrl-C, and when the terminal closes (SIGHUP).
+	Interrupt <-chan os.Signal
+	// Ticks wake the clock up to warn and to end on time.
+	Ticks <-chan time.Time
+	// Settle is how long to wait after a change for the editor's last write.
+	Settle time.Duration
+	// BeforeWait, when set, is called each time the interview waits; the
+	// tests play the candidate in it.
+	BeforeWait func()
+
+	Readme Readme // the question, part by part, and the guidance kept back
+	fresh  bool   // whether the interview starts from a fresh stub
+	// scope is what the level's guide says fits the clock; inScope and
+	// Offered count its parts as interviewSummary does.
+	scope            guide.Scope
+	InScope, offered int
+
+	Start    time.Time
+	deadline time.Time
+	current  int // index in sum.Parts of the part asked now
+	partFrom time.Time
+	warned   map[time.Duration]bool
+	said     bool   // whether the last checkClock printed a warning
+	seen     string // the level's files as the last run saw them (see snapshot)
+	sum      Summary
+
+	// mistakeOffered says the last run's failing cases match a known
+	// mistake, which make hint-N names: the status line says so.
+	mistakeOffered bool
+}
+
+// Dir is the level's folder.
+func (iv *Interview) Dir() string { return filepath.Join(iv.Root, iv.Level.Dir) }
+
+// ParseBudget reads TIME: a Go duration ("30m", "1h15m") or a number of
+// minutes ("30").
+func ParseBudget(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		n, nerr := strconv.Atoi(s)
+		if nerr != nil {
+			return 0, fmt.Errorf("TIME=%s: want a length such as 45m, 1h or 30 (minutes)", s)
+		}
+		d = time.Duration(n) * time.Minute
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("TIME=%s: an interview needs some time", s)
+	}
+	if d > MaxBudget {
+		return 0, fmt.Errorf("TIME=%s: an interview lasts at most %dh", s, int(MaxBudget/time.Hour))
+	}
+	return d, nil
+}
+
+// run prepares the interview and holds it.
+func (iv *Interview) Run() (Summary, error) {
+	if err := iv.Prepare(); err != nil {
+		return Summary{}, err
+	}
+	return iv.Hold()
+}
+
+// Prepare reads the question and makes sure the level is a fresh stub,
+// before the clock starts.
+func (iv *Interview) Prepare() error {
+	r, err := ReadmeParts(iv.Root, iv.Level)
+	if err != nil {
+		return err
+	}
+	iv.readme = r
+	if err := iv.ReadScope(); err != nil {
+		return err
+	}
+	iv.fresh, err = iv.freshStub()
+	return err
+}
+
+// ReadScope reads from the level's guide which parts fit the clock: those
+// are asked first, then the stretch parts once they pass; take-home parts
+// are not asked. Without TIME, the clock is the scope's minutes. A level
+// without a guide has every part in scope.
+func (iv *Interview) ReadScope() error {
+	l := iv.Level
+	iv.scope = guide.Scope{Minutes: int(DefaultBudget / time.Minute)}
+	for _, p := range l.Parts {
+		iv.scope.In = append(iv.scope.In, p.Number)
+	}
+	g, err := guide.Load(filepath.Join(iv.Root, l.Dir, guide.FileName))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return err
+	default:
+		iv.scope = g.Scope
+	}
+	iv.InScope, iv.Offered = len(l.Parts), len(l.Parts)
+	if n := len(iv.scope.In); n > 0 && n <= len(l.Parts) {
+		iv.InScope = n
+		iv.Offered = min(n+len(iv.scope.Stretch), len(l.Parts))
+	}
+	if iv.Budget == 0 {
+		iv.Budget = time.Duration(iv.scope.Minutes) * time.Minute
+		if iv.Budget <= 0 || iv.Budget > MaxBudget {
+			iv.Budget = DefaultBudget
+		}
+	}
+	return nil
+}
+
+// ScopeSentence says which parts the clock is for, when it is not all of
+// them: "The clock is for parts 1 to 3; parts 4 and 5 are stretch, asked
+// once those pass; parts 6 to 8 are take-home, not asked here."
+func (iv *Interview) ScopeSentence() string {
+	parts := iv.Level.Parts
+	if iv.InScope == len(parts) {
+		return ""
+	}
+	span := func(ps []levels.Part) string {
+		if len(ps) == 1 {
+			return fmt.Sprintf("part %d", ps[0].Number)
+		}
+		and := " to "
+		if len(ps) == 2 {
+			and = " and "
+		}
+		return fmt.Sprintf("parts %d%s%d", ps[0].Number, and, ps[len(ps)-1].Number)
+	}
+	s := "The clock is for " + span(parts[:iv.InScope])
+	if iv.Offered > iv.InScope {
+		verb := "are"
+		if iv.Offered-iv.InScope == 1 {
+			verb = "is"
+		}
+		s += fmt.Sprintf("; %s %s stretch, asked once those pass", span(parts[iv.InScope:iv.Offered]), verb)
+	}
+	if iv.Offered < len(parts) {
+		verb := "are"
+		if len(parts)-iv.Offered == 1 {
+			verb = "is"
+		}
+		s += fmt.Sprintf("; %s %s take-home, not asked here", span(parts[iv.Offered:]), verb)
+	}
+	return s + ".\n"
+}
+
+// Hold runs the clock, the question and the tests, and returns the
+// summary, already saved.
+func (iv *Interview) Hold() (Summary, error) {
+	iv.seen = Snapshot(iv.Dir())
+
+	l := iv.Level
+	iv.Start = iv.Clock.Now()
+	iv.deadline = iv.Start.Add(iv.Budget)
+	iv.warned = map[time.Duration]bool{}
+	if iv.Offered == 0 { // a test that builds the interview without prepare
+		iv.InScope, iv.Offered = len(l.Parts), len(l.Parts)
+	}
+	iv.sum = Summary{Level: l.Number, Title: l.Title, Started: iv.Start,
+		BudgetSeconds: grade.Seconds(iv.Budget), FreshStub: iv.fresh}
+	if iv.Offered < len(l.Parts) || iv.InScope < len(l.Parts) {
+		iv.sum.InScope, iv.sum.Offered = iv.InScope, iv.Offered
+	}
+	for _, p := range l.Parts {
+		iv.sum.Parts = append(iv.sum.Parts, Part{Number: p.Number, Title: p.Title})
+	}
+	iv.sum.Parts[0].Reached = true
+	iv.partFrom = iv.Start
+	iv.recordRunning()
+
+	first := l.Parts[0].Number
+	fmt.Fprintf(iv.Out, "%s\n", iv.St.Paint("1", fmt.Sprintf("Mock interview: level %d, %s", l.Number, l.Title)))
+	fmt.Fprintf(iv.Out, "You have %s, until %s. The question comes one part at a time: the next part comes when this one passes.\n",
+		grade.Minutes(iv.Budget), iv.deadline.Format("15:04"))
+	fmt.Fprint(iv.Out, iv.ScopeSentence())
+	fmt.Fprintf(iv.Out, "Edit the files in %s: every save runs the tests of part %d and, once the follow-ups come, of every part before the one asked. make hint-%d gives a hint, and the summary counts it. Ctrl-C ends the interview.\n\n",
+		l.Dir, first, l.Number)
+	iv.heading("The question")
+	fmt.Fprintf(iv.Out, "%s\n\n%s\n\n", iv.readme.Intro(first), iv.readme.Sections[first])
+	iv.heading("")
+	fmt.Fprintf(iv.Out, "The clock is running. Save a file to run part %d's tests.\n", first)
+	iv.statusLine(iv.Start)
+
+	end := ""
+	for end == "" {
+		if iv.BeforeWait != nil {
+			iv.BeforeWait()
+		}
+		select {
+		case <-iv.Changes:
+			if iv.Settle > 0 {
+				time.Sleep(iv.Settle) // editors write a file in several steps: wait for the last
+			}
+			for len(iv.Changes) > 0 {
+				<-iv.Changes
+			}
+			// Only a change to the level's .go files is a run, not the
+			// watcher's own probe file in .ladder/.
+			if now := Snapshot(iv.Dir()); now != iv.seen {
+				iv.seen = now
+				end = iv.testRun()
+			}
+		case <-iv.Ticks:
+			now := iv.Clock.Now()
+			if end = iv.checkClock(now); end == "" && iv.said {
+				iv.statusLine(now) // a warning was printed: the status goes back to the last line
+			}
+		case sig := <-iv.Interrupt:
+			end = stopEnd(sig)
+		}
+	}
+	return iv.finish(end)
+}
+
+// heading prints a rule across the log, with a title or without.
+func (iv *Interview) heading(title string) {
+	line := strings.Repeat("-", 72)
+	if title != "" {
+		line = "--- " + title + " " + strings.Repeat("-", 67-len(title))
+	}
+	fmt.Fprintln(iv.Out, iv.St.Paint("1", line))
+}
+
+// freshStub makes sure the interview starts from the stub: every case of
+// the level still ends as "not implemented". When some case gets further,
+// it offers Reset (which keeps a backup), and says whether the stub is
+// fresh now.
+func (iv *Interview) freshStub() (bool, error) {
+	l := iv.Level
+	fmt.Fprintf(iv.Out, "Checking that level %d is a fresh stub...\n", l.Number)
+	g, err := iv.Grade(0)
+	if err != nil {
+		return false, err
+	}
+	why := notFresh(g)
+	if why == "" {
+		fmt.Fprintln(iv.Out)
+		return true, nil
+	}
+	fmt.Fprintf(iv.Out, "Level %d is not a fresh stub: %s. An interview starts from the stub as shipped; reset puts it back and keeps your files in a backup.\n",
+		l.Number, why)
+	before := Snapshot(iv.Dir())
+	code := iv.Reset()
+	if code == 0 && Snapshot(iv.Dir()) != before {
+		fmt.Fprintln(iv.Out)
+		return true, nil
+	}
+	fmt.Fprintf(iv.Out, "The interview goes on with level %d as it is; the summary says it did not start from a fresh stub.\n\n", l.Number)
+	return false, nil
+}
+
+// notFresh says why a graded level is not a fresh stub, or "" if it is.
+func notFresh(g grade.Level) string {
+	switch g.Status() {
+	case grade.NotStarted:
+		return ""
+	case grade.NoBuild:
+		return "it does not compile"
+	case grade.Broken, grade.Unverified:
+		return "its tests did not run to their end"
+	}
+	passed, further := 0, 0
+	for _, p := range g.Parts {
+		passed += p.Passed
+		for _, c := range p.Cases {
+			if !c.Fuzz && c.Verdict != protocol.NotImplemented {
+				further++
+			}
+		}
+	}
+	if passed == further {
+		return fmt.Sprintf("%d of its cases already pass", passed)
+	}
+	return fmt.Sprintf("%d of its cases get past \"not implemented\", and %d pass", further, passed)
+}
+
+// testRun runs the tests of every part asked so far and moves on when they
+// all pass: an earlier part that broke holds the interview until it passes
+// again. It returns how the interview ended, or "" if it goes on.
+func (iv *Interview) testRun() string {
+	now := iv.Clock.Now()
+	left := iv.deadline.Sub(now)
+	if left <= 0 {
+		return EndTimeUp
+	}
+	p := &iv.sum.Parts[iv.current]
+	p.Runs++
+	fmt.Fprintln(iv.Out)
+	iv.heading(fmt.Sprintf("part %d, run %d, %s left", p.Number, p.Runs, grade.Minutes(left)))
+	g, err := iv.Grade(p.Number)
+	select {
+	case sig := <-iv.Interrupt:
+		// Ctrl-C reached the tests too: this run counts for nothing.
+		p.Runs--
+		return stopEnd(sig)
+	default:
+	}
+	if err != nil {
+		fmt.Fprintf(iv.Out, "The tests could not run: %v\n", err)
+		return iv.afterRun()
+	}
+	g = partsUpTo(g, p.Number)
+	g.HideMistakes = true // Offered as a hint instead, below
+	iv.offerMistake(g)
+	broke := iv.regressions(g)
+	for _, line := range broke {
+		fmt.Fprintln(iv.Out, iv.St.Paint("31", line))
+	}
+	if len(broke) > 0 {
+		fmt.Fprintln(iv.Out)
+	}
+	if !grade.Passed(g, 0) {
+		grade.Write(iv.Out, g, 0, false)
+		return iv.afterRun()
+	}
+	grade.Write(iv.Out, g, p.Number, false)
+	// The part is done when the candidate saved, not when go test ended.
+	p.Passed, p.FirstRun, p.Seconds = true, p.Runs == 1, grade.Seconds(now.Sub(iv.partFrom))
+	if iv.current == iv.Offered-1 {
+		iv.sum.ElapsedSeconds = grade.Seconds(now.Sub(iv.Start))
+		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("32", fmt.Sprintf("Part %d passes: %s, %s in, with %s to spare.",
+			p.Number, EveryPartPasses(iv.Offered), grade.Minutes(now.Sub(iv.Start)), grade.Minutes(left))))
+		return EndPassed
+	}
+	iv.current++
+	next := &iv.sum.Parts[iv.current]
+	next.Reached = true
+	iv.partFrom = now
+	iv.recordRunning()
+	passes := fmt.Sprintf("Part %d passes, %s in.", p.Number, grade.Minutes(now.Sub(iv.Start)))
+	title := "The follow-up"
+	if iv.current == iv.InScope {
+		passes = fmt.Sprintf("Part %d passes: %s in scope, %s in. What comes next is stretch.", p.Number, EveryPartPasses(iv.InScope), grade.Minutes(now.Sub(iv.Start)))
+	}
+	if iv.current >= iv.InScope {
+		title = "The follow-up, stretch"
+	}
+	fmt.Fprintf(iv.Out, "\n%s\n\n", iv.St.Paint("32", passes))
+	iv.heading(title)
+	fmt.Fprintf(iv.Out, "Good. Now: %s.\n\n%s\n\n", grade.Lower(next.Title), iv.readme.Sections[next.Number])
+	if api := iv.readme.Api(next.Number); api != "" {
+		fmt.Fprintf(iv.Out, "The API grows:\n\n%s\n\n", api)
+	}
+	iv.heading("")
+	fmt.Fprintf(iv.Out, "Save a file to run the tests of parts %d to %d.\n", iv.sum.Parts[0].Number, next.Number)
+	return iv.afterRun()
+}
+
+// afterRun ends a run's output: a warning if one is due, then the status
+// line, last.
+func (iv *Interview) afterRun() string {
+	now := iv.Clock.Now()
+	if end := iv.checkClock(now); end != "" {
+		return end
+	}
+	iv.statusLine(now)
+	return ""
+}
+
+// partsUpTo keeps the parts of g up to part upTo: the ones asked so far.
+func partsUpTo(g grade.Level, upTo int) grade.Level {
+	var parts []grade.Part
+	for _, p := range g.Parts {
+		if p.Number <= upTo {
+			parts = append(parts, p)
+		}
+	}
+	g.Parts = parts
+	return g
+}
+
+// regressions marks each part before the current one passed or not, as this
+// run found it, and says which of them broke. The summary keeps what the
+// last run found: a part that broke is not passed until it passes again.
+func (iv *Interview) regressions(g grade.Level) []string {
+	var lines []string
+	for i := range iv.sum.Parts[:iv.current] {
+		p := &iv.sum.Parts[i]
+		if grade.Passed(g, p.Number) {
+			p.Passed = true
+			continue
+		}
+		p.Passed, p.FirstRun = false, false
+		// A build error or a broken test binary is shown by writeGrade;
+		// a failing case is named here, at the top.
+		if c, ok := firstFailing(g, p.Number); ok {
+			lines = append(lines, fmt.Sprintf("Part %d broke: %s", p.Number, caseLine(c)))
+		}
+	}
+	return lines
+}
+
+// firstFailing is part's first case that did not pass.
+func firstFailing(g grade.Level, part int) (grade.Case, bool) {
+	for _, p := range g.Parts {
+		if p.Number != part {
+			continue
+		}
+		for _, c := range p.Cases {
+			if c.Verdict != protocol.Pass {
+				return c, true
+			}
+		}
+	}
+	return grade.Case{}, false
+}
+
+// caseLine says in one line how a case went wrong: `case "a hit" fails:
+// Count(t=4s) = 3, want 5`.
+func caseLine(c grade.Case) string {
+	if c.Verdict == protocol.NotImplemented {
+		return fmt.Sprintf("case %q is not implemented yet: %s", c.Name, c.Missing)
+	}
+	verb := map[string]string{protocol.Fail: "fails"}[c.Verdict]
+	if verb == "" {
+		verb = c.Verdict // "panicked", "timed out"...
+	}
+	// The report's first line names the case; what went wrong comes next.
+	for i, line := range strings.Split(c.Report, "\n") {
+		line = strings.TrimSpace(line)
+		if i == 0 || line == "" || strings.HasPrefix(line, "t counts from ") {
+			continue
+		}
+		return fmt.Sprintf("case %q %s: %s", c.Name, verb, line)
+	}
+	return fmt.Sprintf("case %q %s", c.Name, verb)
+}
+
+// checkClock warns when a warning's time has come, and says when the time
+// is up.
+func (iv *Interview) checkClock(now time.Time) string {
+	left := iv.deadline.Sub(now)
+	if left <= 0 {
+		return EndTimeUp
+	}
+	say := time.Duration(0)
+	for _, w := range Warnings {
+		if left <= w && w < iv.Budget && !iv.warned[w] {
+			iv.warned[w] = true
+			say = w // the warnings go from most time left to least: the last one crossed is the one to say
+		}
+	}
+	iv.said = say != 0
+	if say != 0 {
+		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("33", fmt.Sprintf("%d minutes left (%s).", int(say/time.Minute), grade.Minutes(left))))
+	}
+	return ""
+}
+
+// stopEnd is how an interview stopped by a signal ends: Ctrl-C, or the
+// terminal closing.
+func stopEnd(sig os.Signal) string {
+	if sig == syscall.SIGHUP {
+		return EndClosed
+	}
+	return EndStopped
+}
+
+// statusLine prints the part asked and the time left, as the last line of
+// every run's output: a pane that shows only its last lines still shows
+// them.
+func (iv *Interview) statusLine(now time.Time) {
+	p := iv.sum.Parts[iv.current]
+	asked := len(iv.sum.Parts)
+	if iv.Offered > 0 {
+		asked = iv.Offered // the take-home parts are never asked
+	}
+	offer := ""
+	if iv.mistakeOffered {
+		offer = fmt.Sprintf(" · a known mistake matches your failure: make hint-%d names it", iv.Level.Number)
+	}
+	fmt.Fprintln(iv.Out, iv.St.Paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s%s]",
+		iv.Level.Number, p.Number, asked, timeLeft(iv.deadline.Sub(now)), offer)))
+}
+
+// timeLeft says how many whole minutes are left, rounded down: the clock
+// never promises more than there is.
+func timeLeft(left time.Duration) string {
+	if left < time.Minute {
+		return "under 1 min left"
+	}
+	return fmt.Sprintf("%d min left", int(left/time.Minute))
+}
+
+// finish ends the interview: time of the part left open, hints from the
+// State, the summary printed and saved.
+func (iv *Interview) finish(end string) (Summary, error) {
+	now := iv.Clock.Now()
+	if end == EndTimeUp || now.After(iv.deadline) {
+		now = iv.deadline
+	}
+	if end != EndPassed {
+		iv.sum.ElapsedSeconds = grade.Seconds(now.Sub(iv.Start))
+		p := &iv.sum.Parts[iv.current]
+		p.Seconds = grade.Seconds(now.Sub(iv.partFrom))
+	}
+	iv.sum.End = end
+	s, err := LoadState(iv.Root)
+	if err == nil {
+		if r := s.Interview; r != nil && r.Level == iv.Level.Number {
+			for i := range iv.sum.Parts {
+				p := &iv.sum.Parts[i]
+				p.Hints = r.Hints[strconv.Itoa(p.Number)]
+				iv.sum.Hints += p.Hints
+				iv.sum.MistakesNamed += min(r.Named[strconv.Itoa(p.Number)], p.Hints)
+			}
+		}
+		s.Interview = nil
+		err = SaveState(iv.Root, s)
+	}
+	if err != nil {
+		fmt.Fprintf(iv.Out, "(The hints asked for could not be read: %v)\n", err)
+	}
+
+	switch end {
+	case EndTimeUp:
+		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("31", "Time is up."))
+	case EndStopped:
+		fmt.Fprintln(iv.Out, "\nInterview stopped.")
+	case EndClosed:
+		fmt.Fprintln(iv.Out, "\nThe terminal closed: interview stopped.")
+	}
+	fmt.Fprintln(iv.Out)
+	WriteSummary(iv.Out, iv.sum)
+	path, err := SaveSummary(iv.Root, iv.sum)
+	if err != nil {
+		return iv.sum, fmt.Errorf("could not keep the summary: %w", err)
+	}
+	fmt.Fprintf(iv.Out, "\nKept in %s (and .json beside it).\n", path)
+	if iv.sum.partsPassed() == len(iv.sum.Parts) {
+		fmt.Fprintf(iv.Out, "make debrief-level-%d shows the classic mistakes and the approaches.\n", iv.Level.Number)
+	}
+	return iv.sum, nil
+}
+
+// recordRunning writes the interview into state.json, for make hint-N.
+func (iv *Interview) recordRunning() {
+	s, err := LoadState(iv.Root)
+	if err != nil {
+		fmt.Fprintf(iv.Out, "(Hints will not be counted: %v)\n", err)
+		return
+	}
+	r := s.Interview
+	if !r.Running(iv.Level.Number, iv.Clock.Now()) || iv.current == 0 {
+		r = &Record{Level: iv.Level.Number, Until: iv.deadline, Hints: map[string]int{}}
+	}
+	r.Part = iv.sum.Parts[iv.current].Number
+	r.PID = os.Getpid() // a record whose process is gone is stale
+	s.Interview = r
+	if err := SaveState(iv.Root, s); err != nil {
+		fmt.Fprintf(iv.Out, "(Hints will not be counted: %v)\n", err)
+	}
+}
+
+// WriteSummary prints an interview's summary, as it is kept in
+// .ladder/interviews/ and as the README shows one.
+func WriteSummary(w io.Writer, s Summary) {
+	fmt.Fprintf(w, "Interview summary: level %d, %s\n", s.Level, s.Title)
+	how := map[string]string{EndPassed: "all parts passed", EndTimeUp: "time was up", EndStopped: "stopped with Ctrl-C", EndClosed: "stopped when the terminal closed"}[s.End]
+	fmt.Fprintf(w, "Started %s with %s on the clock. Ended after %s: %s.\n\n",
+		s.Started.Format("2006-01-02 15:04"), grade.Minutes(time.Duration(s.BudgetSeconds)*time.Second),
+		grade.Minutes(time.Duration(s.ElapsedSeconds)*time.Second), how)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  part\ttitle\ttime\truns\thints\tresult")
+	var first, passed, notReached []string
+	for i, p := range s.Parts {
+		result := "not passed"
+		switch {
+		case i >= s.Offered():
+			fmt.Fprintf(tw, "  %d\t%s\t-\t-\t-\t%s\n", p.Number, p.Title, "take-home")
+			continue
+		case !p.Reached:
+			result = "not reached"
+			notReached = append(notReached, strconv.Itoa(p.Number))
+		case p.Passed && p.FirstRun:
+			result = "passed on the first run"
+			first = append(first, strconv.Itoa(p.Number))
+			passed = append(passed, strconv.Itoa(p.Number))
+		case p.Passed:
+			result = "passed"
+			passed = append(passed, strconv.Itoa(p.Number))
+		}
+		if !p.Reached {
+			fmt.Fprintf(tw, "  %d\t%s\t-\t-\t-\t%s\n", p.Number, p.Title, result)
+			continue
+		}
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%d\t%d\t%s\n", p.Number, p.Title, grade.Minutes(time.Duration(p.Seconds)*time.Second), p.Runs, p.Hints, result)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Parts passed: %d of %d.\n", len(passed), len(s.Parts))
+	fmt.Fprintf(w, "Passed on the first run: %s.\n", partList(first))
+	named := ""
+	if s.MistakesNamed > 0 {
+		named = fmt.Sprintf(", %d of them naming a known mistake", s.MistakesNamed)
+	}
+	fmt.Fprintf(w, "Hints asked for (make hint-%d during the interview): %d%s.\n", s.Level, s.Hints, named)
+	fmt.Fprintf(w, "Parts not reached: %s.\n", partList(notReached))
+	if !s.FreshStub {
+		fmt.Fprintln(w, "It started from code already written, not from a fresh stub.")
+	}
+}
+
+func partList(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return "none"
+	case 1:
+		return "part " + parts[0]
+	}
+	return "parts " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// SaveSummary keeps the summary as .ladder/interviews/level-N-<time>.txt
+// and .json, and returns the text file's path, relative to root.
+func SaveSummary(root string, s Summary) (string, error) {
+	dir := filepath.Join(StateDir, InterviewsDir)
+	if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+		return "", err
+	}
+	base := filepath.Join(dir, fmt.Sprintf("level-%d-%s", s.Level, s.Started.Format("20060102-150405")))
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(root, base+".json"), append(data, '\n'), 0o644); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	WriteSummary(&b, s)
+	if err := os.WriteFile(filepath.Join(root, base+".txt"), []byte(b.String()), 0o644); err != nil {
+		return "", err
+	}
+	return base + ".txt", nil
+}
+
+// MaxSummary is the most a kept summary can weigh; a bigger file is not one.
+const MaxSummary = 1 << 20
+
+// summaryNameRE is a kept summary's name: level-N-YYYYMMDD-HHMMSS.json.
+var summaryNameRE = regexp.MustCompile(`^level-(\d+)-\d{8}-\d{6}\.json$`)
+
+// BestInterviews reads every kept summary and returns each level's best. A
+// file that is not a summary this command could have written is skipped
+// with a warning: it must neither stop make progress nor count.
+func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
+	dir := filepath.Join(root, StateDir, InterviewsDir)
+	files, _ := filepath.Glob(filepath.Join(dir, "level-*.json"))
+	sort.Strings(files)
+	out := map[int]*grade.BestInterview{}
+	var Warnings []string
+	for _, f := range files {
+		s, err := readSummary(f)
+		if err != nil {
+			Warnings = append(Warnings, fmt.Sprintf("%s: skipped, %v", filepath.Join(StateDir, InterviewsDir, filepath.Base(f)), err))
+			continue
+		}
+		cand := &grade.BestInterview{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: s.Offered(), End: s.End,
+			Started: s.Started, FreshStub: s.FreshStub}
+		b := out[s.Level]
+		if cand.Beats(b) {
+			if b != nil {
+				cand.Interviews = b.Interviews
+			}
+			b = cand
+			out[s.Level] = b
+		}
+		b.Interviews++
+	}
+	return out, Warnings
+}
+
+// readSummary reads one kept summary and checks it.
+func readSummary(path string) (Summary, error) {
+	var s Summary
+	info, err := os.Lstat(path)
+	if err != nil {
+		return s, err
+	}
+	if !info.Mode().IsRegular() || info.Size() > MaxSummary {
+		return s, errors.New("not a summary file")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return s, err
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return s, fmt.Errorf("not a complete summary (%v)", err)
+	}
+	m := summaryNameRE.FindStringSubmatch(filepath.Base(path))
+	if m == nil || m[1] != strconv.Itoa(s.Level) {
+		return s, fmt.Errorf("its name does not match its level %d", s.Level)
+	}
+	return s, s.Check()
+}
+
+// Check says what makes s a summary no interview could have left: a level
+// or parts the registry does not know, times out of the budget, a part
+// passed but not reached, an end that does not match the parts.
+func (s Summary) Check() error {
+	l, ok := levels.Numbered(s.Level)
+	switch {
+	case !ok:
+		return fmt.Errorf("there is no level %d", s.Level)
+	case len(s.Parts) != len(l.Parts):
+		return fmt.Errorf("level %d has %d parts, the summary %d", s.Level, len(l.Parts), len(s.Parts))
+	case s.Started.IsZero():
+		return errors.New("no start time")
+	case s.BudgetSeconds <= 0 || s.BudgetSeconds > grade.Seconds(MaxBudget):
+		return fmt.Errorf("a budget of %ds", s.BudgetSeconds)
+	case s.ElapsedSeconds < 0 || s.ElapsedSeconds > s.BudgetSeconds:
+		return fmt.Errorf("%ds elapsed of a %ds budget", s.ElapsedSeconds, s.BudgetSeconds)
+	case s.Hints < 0:
+		return fmt.Errorf("%d hints", s.Hints)
+	case s.MistakesNamed < 0 || s.MistakesNamed > s.Hints:
+		return fmt.Errorf("%d known mistakes named of %d hints", s.MistakesNamed, s.Hints)
+	case s.InScope < 0 || s.Offered < 0 || s.InScope > s.Offered():
+		return fmt.Errorf("%d parts in scope and %d offered", s.InScope, s.Offered)
+	}
+	if s.End != EndPassed && s.End != EndTimeUp && s.End != EndStopped && s.End != EndClosed {
+		return fmt.Errorf("an unknown end %q", s.End)
+	}
+	total, hints, reached := 0, 0, true
+	for i, p := range s.Parts {
+		switch {
+		case p.Number != l.Parts[i].Number:
+			return fmt.Errorf("part %d where part %d should be", p.Number, l.Parts[i].Number)
+		case p.Seconds < 0 || p.Runs < 0 || p.Hints < 0:
+			return fmt.Errorf("part %d: negative counts", p.Number)
+		case p.Reached && !reached:
+			return fmt.Errorf("part %d reached after a part that was not", p.Number)
+		case p.Passed && (!p.Reached || p.Runs == 0):
+			return fmt.Errorf("part %d passed without a run", p.Number)
+		case p.Reached && i >= s.Offered():
+			return fmt.Errorf("part %d reached, though it is take-home", p.Number)
+		}
+		reached = p.Reached
+		total += p.Seconds
+		hints += p.Hints
+	}
+	switch {
+	case !s.Parts[0].Reached:
+		return errors.New("part 1 not reached")
+	case (s.End == EndPassed) != (s.partsPassed() == s.Offered()):
+		return fmt.Errorf("it ended %q with %d of %d parts passed", s.End, s.partsPassed(), s.Offered())
+	case hints != s.Hints:
+		return fmt.Errorf("%d hints, and its parts %d", s.Hints, hints)
+	case total > s.ElapsedSeconds+len(s.Parts): // each part's time is rounded on its own
+		return fmt.Errorf("its parts took %ds of %ds", total, s.ElapsedSeconds)
+	}
+	return nil
+}
+
+// InterviewWarnings is where make progress says which kept summaries it
+// skipped: stderr, so that --json stays JSON.
+var InterviewWarnings io.Writer = os.Stderr
+
+// AddInterviews puts each level's best interview into the ladder.
+func AddInterviews(root string, rep *grade.Ladder) {
+	best, Warnings := BestInterviews(root)
+	for _, w := range Warnings {
+		fmt.Fprintln(InterviewWarnings, "ladder progress:", w)
+	}
+	for i := range rep.Levels {
+		rep.Levels[i].BestInterview = best[rep.Levels[i].Number]
+	}
+}
+
+// EveryPartPasses is "both parts pass" or "all 3 parts pass".
+func EveryPartPasses(n int) string {
+	if n == 2 {
+		return "both parts pass"
+	}
+	return fmt.Sprintf("all %d parts pass", n)
+}

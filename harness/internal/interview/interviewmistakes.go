@@ -1,0 +1,116 @@
+package interview
+
+import (
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/rateladder/rateladder/harness/levels"
+)
+
+// In a mock interview the grader does not name a known mistake under the
+// first failing case (see mistakes.go): an interviewer would not. It
+// offers it instead. The run's status line says that a known mistake
+// matches, the next make hint-N names it, and that counts as one hint of
+// the part, in the summary too. A mistake named once is not offered again
+// in the same interview.
+
+// MistakeOffer is a known mistake offered as a hint: the part whose
+// failing cases match it, and the line that names it.
+type MistakeOffer struct {
+	Part int    `json:"part"`
+	Line string `json:"line"`
+}
+
+// offerMistake keeps in the running record the known mistake that the
+// run's first part not done matches, the one whose cases the run shows, or
+// clears the offer when there is none.
+func (iv *Interview) offerMistake(g grade.Level) {
+	var offer *MistakeOffer
+	for _, p := range g.Parts {
+		if p.Done {
+			continue
+		}
+		if line := grade.MistakeLine(p); line != "" {
+			offer = &MistakeOffer{Part: p.Number, Line: line}
+		}
+		break
+	}
+	iv.mistakeOffered = false
+	s, err := LoadState(iv.Root)
+	if err != nil {
+		return // recordRunning said that hints are not counted
+	}
+	r := s.Interview
+	if !r.Running(iv.Level.Number, iv.Clock.Now()) {
+		return
+	}
+	if offer != nil && slices.Contains(r.NamedLines, offer.Line) {
+		offer = nil
+	}
+	if r.Offer == nil && offer == nil {
+		return
+	}
+	r.Offer = offer
+	if SaveState(iv.Root, s) == nil {
+		iv.mistakeOffered = offer != nil
+	}
+}
+
+// NameOfferedMistake is make hint-N in an interview that offers a known
+// mistake: it names it, counts one hint of its part, and reports whether
+// it did. A hint of another part (PART=K) leaves the offer for later.
+func NameOfferedMistake(l levels.Level, s *State, asked int, stdout io.Writer) bool {
+	r := s.Interview
+	o := r.Offer
+	if o == nil || (asked != 0 && asked != o.Part) {
+		return false
+	}
+	key := strconv.Itoa(o.Part)
+	if r.Hints == nil {
+		r.Hints = map[string]int{}
+	}
+	if r.Named == nil {
+		r.Named = map[string]int{}
+	}
+	r.Hints[key]++
+	r.Named[key]++
+	r.NamedLines = append(r.NamedLines, o.Line)
+	r.Offer = nil
+	fmt.Fprintf(stdout, "Level %d, part %d: the known mistake your failing cases match\n\n%s\n", l.Number, o.Part, o.Line)
+	fmt.Fprintf(stdout, "\nYou are in a mock interview of level %d: this hint counts in its summary. make hint-%d gives the part's own hints.\n", l.Number, l.Number)
+	return true
+}
+
+// ownHints is the interview's hints of HINTS.md and the README, by part:
+// its hints but those that named a known mistake.
+func (r *Record) ownHints() map[string]int {
+	out := map[string]int{}
+	for key, n := range r.Hints {
+		out[key] = n - r.Named[key]
+	}
+	return out
+}
+
+// checkNamed checks the known mistakes of a running interview's record:
+// each part the level's, the mistakes named no more than the hints
+// counted, and an offer of one of the level's parts.
+func checkNamed(l levels.Level, r *Record) error {
+	for key, n := range r.Named {
+		p, ok := levelPart(l, key)
+		switch {
+		case !ok:
+			return damaged(fmt.Sprintf("the interview's named mistakes name part %q, which level %d does not have", key, l.Number))
+		case n < 0 || n > r.Hints[key]:
+			return damaged(fmt.Sprintf("the interview names %d known mistakes in part %d, of %d hints", n, p, r.Hints[key]))
+		}
+	}
+	if o := r.Offer; o != nil {
+		if _, ok := l.Part(o.Part); !ok {
+			return damaged(fmt.Sprintf("the interview offers a known mistake of part %d, which level %d does not have", o.Part, l.Number))
+		}
+	}
+	return nil
+}
