@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
 )
 
 // benchstat is run at a pinned version, so nothing is installed by hand and
@@ -53,13 +55,13 @@ func cmdBench(root string, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "benchmarking %d runs of %s each, taking turns...\n", *count, *benchTime)
 	for range *count {
 		for _, s := range sides {
-			s.run(*benchTime, l.Number)
+			s.Run(*benchTime, l.Number)
 		}
 	}
 	var inputs []string
 	for _, s := range sides {
 		if s.failed != "" {
-			fmt.Fprintf(stdout, "%s: some benchmarks failed:\n%s\n", s.dir, indent(firstLines(failureLines(s.failed), 8), "  "))
+			fmt.Fprintf(stdout, "%s: some benchmarks failed:\n%s\n", s.dir, grade.Indent(grade.FirstLines(failureLines(s.failed), 8), "  "))
 		}
 		if s.out.Len() == 0 {
 			continue
@@ -76,7 +78,7 @@ func cmdBench(root string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintln(stdout)
-	cmd := exec.Command(goTool(), append([]string{"run", benchstat}, inputs...)...)
+	cmd := exec.Command(grade.GoTool(), append([]string{"run", benchstat}, inputs...)...)
 	cmd.Dir = root
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Run(); err != nil {
@@ -174,17 +176,17 @@ type benchBinary struct{ path, dir string }
 
 // build compiles the side's test binaries, one per package with tests.
 func (s *benchSide) build(root, tmp string) error {
-	pkgs, err := listLearnerPackages(context.Background(), root, root, []string{"./" + s.dir + "/..."}, plainRunner)
+	pkgs, err := grade.ListPackages(context.Background(), root, root, []string{"./" + s.dir + "/..."}, grade.Plain)
 	if err != nil {
 		return err
 	}
 	for i, p := range pkgs {
 		bin := filepath.Join(tmp, fmt.Sprintf("%s-%d.test", s.name, i))
-		cmd := exec.Command(goTool(), "test", "-c", "-o", bin, p.ImportPath)
+		cmd := exec.Command(grade.GoTool(), "test", "-c", "-o", bin, p.ImportPath)
 		cmd.Dir = root
-		cmd.Env = learnerEnv()
+		cmd.Env = grade.LearnerEnv()
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("%s does not build:\n%s", p.ImportPath, indent(firstLines(string(out), 12), "  "))
+			return fmt.Errorf("%s does not build:\n%s", p.ImportPath, grade.Indent(grade.FirstLines(string(out), 12), "  "))
 		}
 		if _, err := os.Stat(bin); err == nil { // no binary for a package without tests
 			s.bins = append(s.bins, benchBinary{path: bin, dir: p.Dir})
@@ -194,11 +196,11 @@ func (s *benchSide) build(root, tmp string) error {
 }
 
 // run runs every benchmark of the side once.
-func (s *benchSide) run(benchTime string, level int) {
+func (s *benchSide) Run(benchTime string, level int) {
 	for _, b := range s.bins {
 		cmd := exec.Command(b.path, "-test.run", "^$", "-test.bench", ".", "-test.benchmem", "-test.count", "1", "-test.benchtime", benchTime)
 		cmd.Dir = b.dir
-		cmd.Env = learnerEnv()
+		cmd.Env = grade.LearnerEnv()
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Run(); err != nil {

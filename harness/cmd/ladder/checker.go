@@ -15,6 +15,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/shipped"
+
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/remote"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
@@ -178,7 +181,7 @@ func newChecker(ctx context.Context, sb *sandbox, dir string, lvs []levels.Level
 	// math/rand/v2's own generator is seeded by the runtime from the
 	// system's randomness, afresh in each process.
 	c.seed = rand.Uint64()
-	modPath, err := modulePath(sb.Src)
+	modPath, err := shipped.ModulePath(sb.Src)
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +209,7 @@ func newChecker(ctx context.Context, sb *sandbox, dir string, lvs []levels.Level
 	// Built into the sandbox's own folder, the one it may write, then
 	// moved out of it to dir, which outlives the sandbox.
 	built := filepath.Join(sb.Dir, "checkers")
-	cmd := sb.Command(sb.Src, goTool(), append([]string{"test", "-c", "-o", built + string(filepath.Separator)}, pkgs...)...)
+	cmd := sb.Command(sb.Src, grade.GoTool(), append([]string{"test", "-c", "-o", built + string(filepath.Separator)}, pkgs...)...)
 	if err := run(ctx, cmd); err != nil {
 		return nil, fmt.Errorf("building the report's checker: %v\n%s", err, cmdOutput(cmd))
 	}
@@ -226,7 +229,7 @@ func cmdOutput(cmd *exec.Cmd) string {
 			s += b.String()
 		}
 	}
-	return firstLines(s, 20)
+	return grade.FirstLines(s, 20)
 }
 
 // forbiddenImport says whether ip is one of the packages a student's code may not import in the
@@ -274,7 +277,7 @@ func refusedImports(root, modPath string, l levels.Level) []string {
 // cases judged in the student's process, by part and name.
 func inProcessCases(root string, l levels.Level) map[int]map[string]bool {
 	out := map[int]map[string]bool{}
-	for _, cs := range specLists(root, l) {
+	for _, cs := range grade.SpecLists(root, l) {
 		for _, c := range cs {
 			if c.InProcess != "" {
 				if out[c.Part] == nil {
@@ -290,12 +293,12 @@ func inProcessCases(root string, l levels.Level) map[int]map[string]bool {
 // judge returns the verdicts of one go test run of a student's grading
 // copy root: of the student's own test binaries, only the cases judged in
 // process, and for every level the checker knows, the checker's verdicts.
-func (c *checker) judge(ctx context.Context, sb *sandbox, run func(context.Context, *exec.Cmd) error, root string, r testRun, own []*pkgResult) ([]*pkgResult, error) {
-	modPath, err := modulePath(root)
+func (c *checker) judge(ctx context.Context, sb *sandbox, run func(context.Context, *exec.Cmd) error, root string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
+	modPath, err := shipped.ModulePath(root)
 	if err != nil {
 		return nil, err
 	}
-	var out []*pkgResult
+	var out []*grade.Package
 	for _, l := range levels.All {
 		var m levels.Module
 		for _, mod := range l.Modules {
@@ -306,9 +309,9 @@ func (c *checker) judge(ctx context.Context, sb *sandbox, run func(context.Conte
 		if m.Dir == "" {
 			continue
 		}
-		var pkgs []*pkgResult
+		var pkgs []*grade.Package
 		for _, p := range own {
-			if l.Holds(relDir(root, p.Dir)) {
+			if l.Holds(grade.RelDir(root, p.Dir)) {
 				pkgs = append(pkgs, p)
 			}
 		}
@@ -339,9 +342,9 @@ func (c *checker) judge(ctx context.Context, sb *sandbox, run func(context.Conte
 
 // check builds level l's child in the grading copy root, in the sandbox,
 // and runs the checker on it.
-func (c *checker) check(ctx context.Context, sb *sandbox, run func(context.Context, *exec.Cmd) error, root, modPath string, l levels.Level, r testRun) (*pkgResult, error) {
+func (c *checker) check(ctx context.Context, sb *sandbox, run func(context.Context, *exec.Cmd) error, root, modPath string, l levels.Level, r grade.Run) (*grade.Package, error) {
 	levelDir := filepath.Join(root, filepath.FromSlash(l.Dir))
-	res := &pkgResult{ImportPath: modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
+	res := &grade.Package{ImportPath: modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
 	if refused := refusedImports(root, modPath, l); len(refused) > 0 {
 		res.BuildError = fmt.Sprintf("%s %s. A level's code may not import a spec (its model is an answer) or the grader's packages.", refusedPrefix, strings.Join(refused, "; "))
 		return res, nil
@@ -355,7 +358,7 @@ func (c *checker) check(ctx context.Context, sb *sandbox, run func(context.Conte
 	}
 	// Outside the grading copy, which the sandbox makes read-only.
 	childBin := filepath.Join(sb.Dir, "child-"+l.Name())
-	build := sb.Command(root, goTool(), "build", "-o", childBin, "./ladder-child/"+l.Name())
+	build := sb.Command(root, grade.GoTool(), "build", "-o", childBin, "./ladder-child/"+l.Name())
 	build.Env = append(build.Env, "CGO_ENABLED=0")
 	if err := run(ctx, build); err != nil {
 		if ctx.Err() != nil {
@@ -400,7 +403,7 @@ func (c *checker) check(ctx context.Context, sb *sandbox, run func(context.Conte
 		}
 		// Failing cases make it exit 1: the results say the rest.
 	}
-	if err := readResults(results, []*pkgResult{res}); err != nil {
+	if err := grade.ReadResults(results, []*grade.Package{res}); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -416,7 +419,7 @@ const inProcessFootnote = "\\* A part counted done here holds a case judged insi
 // inProcessLevels returns the levels where a part counted done holds a
 // case judged in the student's process, by the instructor's lists of
 // cases in root.
-func (c *checker) inProcessLevels(root string, grades []levelGrade) map[int]bool {
+func (c *checker) inProcessLevels(root string, grades []grade.Level) map[int]bool {
 	out := map[int]bool{}
 	for _, g := range grades {
 		inProc := inProcessCases(root, g.Level)

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
 )
 
 // The class report names, per student and part, the known mistake that a
@@ -27,7 +29,7 @@ func (m partMistake) label() string { return strings.Join(m.Names, " or ") }
 // studentMistakes returns the known mistake named for each failing part of
 // a student's graded levels, in level and part order. A part that is done,
 // or whose cases match no known mistake clearly, has none.
-func studentMistakes(ls []levelReport) []partMistake {
+func studentMistakes(ls []grade.LevelReport) []partMistake {
 	var out []partMistake
 	for _, l := range ls {
 		for _, p := range l.Parts {
@@ -56,7 +58,7 @@ func shortMistake(name string) string {
 
 // mistakesCell is a student's known mistakes in one cell:
 // "L2.1 inclusive boundary; L3.1 starts empty".
-func mistakesCell(ls []levelReport) string {
+func mistakesCell(ls []grade.LevelReport) string {
 	var each []string
 	for _, m := range studentMistakes(ls) {
 		each = append(each, fmt.Sprintf("L%d.%d %s", m.Level, m.Part, m.label()))
@@ -122,7 +124,7 @@ func writeClassMistakes(w io.Writer, results []studentResult) {
 			names = append(names, markdownText(s))
 		}
 		fmt.Fprintf(w, "- level %d part %d \"%s\": %s (%s)\n", c.Level, c.Part, markdownText(c.label()),
-			plural(len(c.Students), "student"), strings.Join(names, ", "))
+			grade.Plural(len(c.Students), "student"), strings.Join(names, ", "))
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -17,8 +19,8 @@ import (
 // Markdown table and in a CSV column, and nothing for the fourth.
 func TestClassReportNamesKnownMistakes(t *testing.T) {
 	root, l, fails := boundarySlip(t)
-	slip := report([]levelGrade{learnerFailing(t, root, l, 1, fails)}).Levels
-	unknown := report([]levelGrade{learnerFailing(t, root, l, 1, fails[:1])}).Levels
+	slip := grade.Report([]grade.Level{learnerFailing(t, root, l, 1, fails)}).Levels
+	unknown := grade.Report([]grade.Level{learnerFailing(t, root, l, 1, fails[:1])}).Levels
 	if got, want := studentMistakes(slip), []partMistake{{Level: 2, Part: 1, Names: []string{"inclusive boundary"}}}; !cmp.Equal(got, want) {
 		t.Errorf("studentMistakes(the boundary slip) = %v, want %v", got, want)
 	}

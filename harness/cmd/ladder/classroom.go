@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
@@ -169,7 +171,7 @@ jobs:
         with:
           go-version-file: go.mod
           cache-dependency-path: '**/go.sum'
-`, plural(total, "point"), checkoutAction, setupGoAction)
+`, grade.Plural(total, "point"), checkoutAction, setupGoAction)
 	if plan.Redis {
 		fmt.Fprintf(&b, `      # The Redis parts start redis-servers of their own, and kill or pause
       # some, so they need the program on the runner, not a service
@@ -264,6 +266,6 @@ func cmdClassroom(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	first, last := levels.All[0].Number, levels.All[len(levels.All)-1].Number
 	fmt.Fprintf(stdout, "wrote %s: %s, one for each part of levels %d to %d, worth %s each.\nCommit it to the assignment's template repository; INSTRUCTORS.md says how to set up the assignment.\n",
-		shown, plural(len(plan.Steps), "graded step"), first, last, plural(partPoints, "point"))
+		shown, grade.Plural(len(plan.Steps), "graded step"), first, last, grade.Plural(partPoints, "point"))
 	return 0
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rateladder/rateladder/harness/internal/shipped"
+
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
@@ -273,7 +275,7 @@ func pasteReferences(t *testing.T, dir string, lvs ...levels.Level) bool {
 // from go.mod, so that no file under harness/ names solutions/'s packages.
 func asLearners(t *testing.T, src string) string {
 	t.Helper()
-	mod, err := modulePath(repoRoot(t))
+	mod, err := shipped.ModulePath(repoRoot(t))
 	require.NoError(t, err)
 	return strings.ReplaceAll(src, `"`+mod+"/solutions/", `"`+mod+"/ladder/")
 }
@@ -394,46 +396,5 @@ func TestClassroomCommandsPassOnTheReferenceAndFailOnTheStub(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// ladder test --part K plays part K's cases wherever a spec runs them, and
-// nothing of another part: Go matches each element of -run against one
-// level of a test's name, as plays does here.
-func TestPartRunPlaysOnePartAtAnyDepth(t *testing.T) {
-	plays := func(pattern, name string) bool {
-		elems, levels := strings.Split(pattern, "/"), strings.Split(name, "/")
-		for i, e := range elems {
-			if i < len(levels) && !regexp.MustCompile(e).MatchString(levels[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	for _, c := range []struct {
-		part  int
-		fuzz  bool
-		name  string
-		plays bool
-	}{
-		{3, true, "TestTokenBucket/part_3/a_full_bucket", true},
-		{1, true, "TestTokenBucket/part_3/a_full_bucket", false},
-		{3, true, "TestTokenBucket/part_3/partial_refill", true},
-		{3, true, "TestTokenBucket/part_3/part_2", false}, // a part's name, wherever it is
-		{1, true, "TestHitCounter/part_10", false},
-		{10, true, "TestHitCounter/part_1", false},
-		{6, false, "TestRedisThrottle/part_6/keys", true},
-		{6, false, "TestRedisThrottle/on_127.0.0.1:6379/part_6/keys", true},
-		{6, false, "TestRedisThrottle/on_127.0.0.1:6379/part_7/keys", false},
-		{8, false, "TestRedisThrottle/own_redis-server/part_8/a_killed_redis-server", true},
-		{8, false, "TestRedisThrottle/paused_redis-server/part_8/a_paused_redis-server", true},
-		{6, false, "TestRedisThrottle/own_redis-server/part_8/a_killed_redis-server", false},
-		{2, true, "FuzzLogger/seed#3", true},
-		{2, false, "FuzzLogger/seed#3", false},
-		{2, true, "BenchmarkLogger", false},
-	} {
-		if got := plays(partRun(c.part, c.fuzz), c.name); got != c.plays {
-			t.Errorf("partRun(%d, %v) = %q plays %s: %v, want %v", c.part, c.fuzz, partRun(c.part, c.fuzz), c.name, got, c.plays)
-		}
 	}
 }

@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/shipped"
+
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
@@ -27,19 +30,19 @@ func cmdCompare(root string, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fmt.Fprintf(stdout, "Checking level %d first...\n", l.Number)
-	g, err := testLevel(root, l, 0)
+	g, err := grade.TestLevel(root, l, 0)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	if g.status() != statusDone {
-		fmt.Fprintf(stdout, "The level is not done yet (%d of %d parts); show the reference anyway? [y/N] ", g.partsDone(), len(g.Parts))
+	if g.Status() != grade.Done {
+		fmt.Fprintf(stdout, "The level is not done yet (%d of %d parts); show the reference anyway? [y/N] ", g.PartsDone(), len(g.Parts))
 		if !yes() {
 			fmt.Fprintln(stdout, "Not shown. make hint-"+fmt.Sprint(l.Number)+" may help instead.")
 			return 0
 		}
 	}
-	files, err := stubFiles(root, l)
+	files, err := shipped.StubFiles(root, l)
 	if err != nil {
 		files = codeFiles(root, l)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -45,7 +47,7 @@ func TestContributingWalkthrough(t *testing.T) {
 		t.Fatalf("make test-level-9 on the stub = exit %d, want all 4 cases, probes too, not implemented:\n%s", code, out)
 	}
 	// The repository's own checks of a level: registry, guide, spec, stub check.
-	out, code = runIn(t, dir, goTool(), "test", "./harness/levels/", "./harness/guide/", "./ladder/09-last-call/spec/", "./solutions/09-last-call/")
+	out, code = runIn(t, dir, grade.GoTool(), "test", "./harness/levels/", "./harness/guide/", "./ladder/09-last-call/spec/", "./solutions/09-last-call/")
 	if code != 0 {
 		t.Fatalf("the new level's own tests fail:\n%s", out)
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+
 	"github.com/rateladder/rateladder/harness/guide"
 )
 
@@ -17,12 +19,12 @@ func cmdDebrief(root string, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	fmt.Fprintf(stdout, "Checking level %d first...\n\n", l.Number)
-	g, err := testLevel(root, l, 0)
+	g, err := grade.TestLevel(root, l, 0)
 	if err != nil {
 		fmt.Fprintln(stderr, "ladder debrief:", err)
 		return 1
 	}
-	if err := writeDebrief(stdout, root, g, style{color: useColor(stdout)}); err != nil {
+	if err := writeDebrief(stdout, root, g, grade.Style{Color: useColor(stdout)}); err != nil {
 		fmt.Fprintln(stderr, "ladder debrief:", err)
 		return 1
 	}
@@ -32,17 +34,17 @@ func cmdDebrief(root string, args []string, stdout, stderr io.Writer) int {
 // writeDebrief shows a done level's classic mistakes, each with the wrong
 // implementation the spec catches it with, and the table of approaches.
 // For a level that is not done it reads nothing of the guide.
-func writeDebrief(w io.Writer, root string, g levelGrade, st style) error {
+func writeDebrief(w io.Writer, root string, g grade.Level, st grade.Style) error {
 	l := g.Level
-	if g.status() != statusDone {
+	if g.Status() != grade.Done {
 		next := ""
 		for _, p := range g.Parts {
 			if !p.Done {
-				next = fmt.Sprintf(" Next: part %d, %s.", p.Number, lower(p.Title))
+				next = fmt.Sprintf(" Next: part %d, %s.", p.Number, grade.Lower(p.Title))
 				break
 			}
 		}
-		fmt.Fprintf(w, "Level %d is not done yet: %d of %d parts pass (%s).%s\n", l.Number, g.partsDone(), len(g.Parts), g.status(), next)
+		fmt.Fprintf(w, "Level %d is not done yet: %d of %d parts pass (%s).%s\n", l.Number, g.PartsDone(), len(g.Parts), g.Status(), next)
 		fmt.Fprintf(w, "The debrief shows the classic mistakes and the approaches once every part passes: before that, it would give the answer away. make test-level-%d shows where you are; make hint-%d gives a hint.\n", l.Number, l.Number)
 		return nil
 	}
@@ -50,15 +52,15 @@ func writeDebrief(w io.Writer, root string, g levelGrade, st style) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(w, st.paint("1", fmt.Sprintf("Level %d: %s, the debrief", l.Number, l.Title)))
+	fmt.Fprintln(w, st.Paint("1", fmt.Sprintf("Level %d: %s, the debrief", l.Number, l.Title)))
 	fmt.Fprintf(w, "\nAll %d parts pass. This is what the interviewer watches for on this question.\n\n", len(g.Parts))
-	fmt.Fprintln(w, st.paint("1", "## Classic mistakes the spec checks for"))
+	fmt.Fprintln(w, st.Paint("1", "## Classic mistakes the spec checks for"))
 	fmt.Fprintln(w)
 	for _, m := range gd.Mistakes {
 		fmt.Fprintf(w, "- %s\n  The spec checks this with %q.\n", m.Text, m.Mutant)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, st.paint("1", "## "+guide.Approaches))
+	fmt.Fprintln(w, st.Paint("1", "## "+guide.Approaches))
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, gd.Approaches())
 	fmt.Fprintln(w)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/guide"
@@ -13,15 +15,15 @@ import (
 )
 
 // gradeWithDone is a level graded by hand: the first done parts pass.
-func gradeWithDone(l levels.Level, done int) levelGrade {
-	g := levelGrade{Level: l}
+func gradeWithDone(l levels.Level, done int) grade.Level {
+	g := grade.Level{Level: l}
 	for i, p := range l.Parts {
-		pg := partGrade{Number: p.Number, Title: p.Title, Total: 1}
+		pg := grade.Part{Number: p.Number, Title: p.Title, Total: 1}
 		if i < done {
 			pg.Passed, pg.Done = 1, true
-			pg.Cases = []caseGrade{{Name: "c", Part: p.Number, Verdict: "pass"}}
+			pg.Cases = []grade.Case{{Name: "c", Part: p.Number, Verdict: "pass"}}
 		} else {
-			pg.Cases = []caseGrade{{Name: "c", Part: p.Number, Verdict: "fail"}}
+			pg.Cases = []grade.Case{{Name: "c", Part: p.Number, Verdict: "fail"}}
 		}
 		g.Parts = append(g.Parts, pg)
 	}
@@ -32,7 +34,7 @@ func TestDebriefOfADoneLevelShowsTheMistakesAndTheApproaches(t *testing.T) {
 	root := repoRoot(t)
 	for _, l := range levels.All {
 		var b strings.Builder
-		require.NoError(t, writeDebrief(&b, root, gradeWithDone(l, len(l.Parts)), style{}))
+		require.NoError(t, writeDebrief(&b, root, gradeWithDone(l, len(l.Parts)), grade.Style{}))
 		out := b.String()
 		gd, err := guide.Load(filepath.Join(root, l.Dir, guide.FileName))
 		require.NoError(t, err)
@@ -64,7 +66,7 @@ func TestDebriefBeforeTheLevelIsDoneShowsNothingOfTheAnswer(t *testing.T) {
 	root := t.TempDir()
 	for done := range len(l.Parts) {
 		var b strings.Builder
-		require.NoError(t, writeDebrief(&b, root, gradeWithDone(l, done), style{}))
+		require.NoError(t, writeDebrief(&b, root, gradeWithDone(l, done), grade.Style{}))
 		out := b.String()
 		require.Contains(t, out, "Level 1 is not done yet: "+strconv.Itoa(done)+" of 2 parts pass")
 		for _, answer := range answers {

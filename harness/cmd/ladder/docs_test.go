@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -276,12 +278,12 @@ func TestEveryREADMECommandIsChecked(t *testing.T) {
 				}
 				if r.check == nil {
 					if err := atLeastOneTest(res.out); err != nil {
-						t.Errorf("%s:%d: %q: %v:\n%s", c.file, c.line, c.text, err, firstLines(res.out, 20))
+						t.Errorf("%s:%d: %q: %v:\n%s", c.file, c.line, c.text, err, grade.FirstLines(res.out, 20))
 					}
 					return
 				}
 				if err := r.check(m, res.out); err != nil {
-					t.Errorf("%s:%d: %q: %v:\n%s", c.file, c.line, c.text, err, firstLines(res.out, 30))
+					t.Errorf("%s:%d: %q: %v:\n%s", c.file, c.line, c.text, err, grade.FirstLines(res.out, 30))
 				}
 			}()
 		}
@@ -354,9 +356,9 @@ func runDocCommand(t *testing.T, dir, bin, text string) (string, int) {
 		return runIn(t, dir, "make", append(args[1:], "LADDER="+bin)...)
 	case "go":
 		if args[1] == "run" { // the ladder command, as a learner without make runs it
-			return runIn(t, dir, goTool(), args[1:]...)
+			return runIn(t, dir, grade.GoTool(), args[1:]...)
 		}
-		return runIn(t, dir, goTool(), append([]string{"test", "-json"}, args[2:]...)...)
+		return runIn(t, dir, grade.GoTool(), append([]string{"test", "-json"}, args[2:]...)...)
 	}
 	return "", 0
 }
@@ -365,7 +367,7 @@ func runDocCommand(t *testing.T, dir, bin, text string) (string, int) {
 func atLeastOneTest(out string) error {
 	n := 0
 	for _, line := range strings.Split(out, "\n") {
-		var e event
+		var e grade.Event
 		if json.Unmarshal([]byte(line), &e) == nil && e.Action == "run" && e.Test != "" {
 			n++
 		}

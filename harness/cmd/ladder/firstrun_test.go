@@ -10,15 +10,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // recordingRunner runs go as plainRunner does and records the package
 // patterns of every go test it starts.
-func recordingRunner(tested *[]string) goRunner {
-	r := plainRunner
-	r.note = nil
-	r.run = func(ctx context.Context, cmd *exec.Cmd) error {
+func recordingRunner(tested *[]string) grade.Runner {
+	r := grade.Plain
+	r.Note = nil
+	r.Run = func(ctx context.Context, cmd *exec.Cmd) error {
 		if len(cmd.Args) > 1 && cmd.Args[1] == "test" {
 			for _, a := range cmd.Args[2:] {
 				if !strings.HasPrefix(a, "-") && strings.Contains(a, "/ladder/") {
@@ -26,7 +28,7 @@ func recordingRunner(tested *[]string) goRunner {
 				}
 			}
 		}
-		return plainRunner.run(ctx, cmd)
+		return grade.Plain.Run(ctx, cmd)
 	}
 	return r
 }
@@ -40,7 +42,7 @@ func TestProgressBuildsOnlyTouchedLevels(t *testing.T) {
 	dir := copyRepo(t, "ladder")
 	edit(t, filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go"), `panic("not implemented: Counter.Count")`, `return 0`)
 	var tested []string
-	gs, err := gradeLevelsWith(context.Background(), dir, levels.All, recordingRunner(&tested))
+	gs, err := grade.LevelsWith(context.Background(), dir, levels.All, recordingRunner(&tested))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,8 +55,8 @@ func TestProgressBuildsOnlyTouchedLevels(t *testing.T) {
 		t.Errorf("progress did not test level 1, which is touched: it tested %q", tested)
 	}
 	for _, g := range gs[1:] {
-		if g.status() != statusNotStarted {
-			t.Errorf("level %d is %q, want %q", g.Level.Number, g.status(), statusNotStarted)
+		if g.Status() != grade.NotStarted {
+			t.Errorf("level %d is %q, want %q", g.Level.Number, g.Status(), grade.NotStarted)
 		}
 	}
 	if !gs[0].Parts[0].Ran {
@@ -65,20 +67,20 @@ func TestProgressBuildsOnlyTouchedLevels(t *testing.T) {
 // TestASlowBuildSaysWhatItDoes: a go test that has not started a test
 // binary after slowBuild says, once, that it is building.
 func TestASlowBuildSaysWhatItDoes(t *testing.T) {
-	defer func(d time.Duration) { slowBuild = d }(slowBuild)
-	slowBuild = 10 * time.Millisecond
+	defer func(d time.Duration) { grade.SlowBuild = d }(grade.SlowBuild)
+	grade.SlowBuild = 10 * time.Millisecond
 	var note bytes.Buffer
-	r := plainRunner
-	r.note = &note
-	r.run = func(ctx context.Context, cmd *exec.Cmd) error {
+	r := grade.Plain
+	r.Note = &note
+	r.Run = func(ctx context.Context, cmd *exec.Cmd) error {
 		if len(cmd.Args) > 1 && cmd.Args[1] == "test" {
 			time.Sleep(100 * time.Millisecond) // a build that takes ten times slowBuild
 			return nil
 		}
-		return plainRunner.run(ctx, cmd)
+		return grade.Plain.Run(ctx, cmd)
 	}
 	root := repoRoot(t)
-	if _, err := runGoTest(context.Background(), root, testRun{Module: ".", Patterns: []string{"./ladder/01-hit-counter/..."}}, r); err != nil {
+	if _, err := grade.RunGoTest(context.Background(), root, grade.Run{Module: ".", Patterns: []string{"./ladder/01-hit-counter/..."}}, r); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := note.String(), "building the tests of ladder/01-hit-counter, the first run only: later runs reuse the build…\n"; got != want {
@@ -95,8 +97,8 @@ func TestASlowBuildSaysWhatItDoes(t *testing.T) {
 // and text/template with net/url (the class report fills its sources in
 // with strings.Replacer).
 func TestTheCommandBuildsLight(t *testing.T) {
-	cmd := exec.Command(goTool(), "list", "-deps", ".")
-	cmd.Env = learnerEnv()
+	cmd := exec.Command(grade.GoTool(), "list", "-deps", ".")
+	cmd.Env = grade.LearnerEnv()
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)

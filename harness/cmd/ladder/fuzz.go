@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
@@ -34,7 +36,7 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 	for _, m := range l.Modules {
 		if m.FirstPart > 1 && reached == nil {
 			fmt.Fprintf(stdout, "Checking which parts of level %d pass, to know whether to fuzz %s too…\n", l.Number, m.Dir)
-			g, err := testLevel(root, l, 0)
+			g, err := grade.TestLevel(root, l, 0)
 			if err != nil {
 				fmt.Fprintln(stderr, err)
 				return 1
@@ -53,14 +55,14 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		modDir := filepath.Join(root, filepath.FromSlash(m.Dir))
-		pkgs, err := listLearnerPackages(context.Background(), root, modDir, []string{l.Patterns()[m.Dir]}, plainRunner)
+		pkgs, err := grade.ListPackages(context.Background(), root, modDir, []string{l.Patterns()[m.Dir]}, grade.Plain)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
 		for _, p := range pkgs {
 			pkg := p.ImportPath
-			if m.Dir == "." && nestedModule(l, relDir(root, p.Dir)) {
+			if m.Dir == "." && nestedModule(l, grade.RelDir(root, p.Dir)) {
 				continue
 			}
 			targets, err := listTests(modDir, pkg, "^Fuzz")
@@ -70,18 +72,18 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 			}
 			for _, target := range targets {
 				ran++
-				fmt.Fprintf(stdout, "fuzzing %s in %s for %v\n", target, relDir(root, p.Dir), *fuzzTime)
+				fmt.Fprintf(stdout, "fuzzing %s in %s for %v\n", target, grade.RelDir(root, p.Dir), *fuzzTime)
 				// A found input is shrunk for at most 10s: a slow target would
 				// otherwise sit at "0/sec" for the default minute.
-				cmd := exec.Command(goTool(), "test", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", fuzzTime.String(), "-fuzzminimizetime", "10s", pkg)
+				cmd := exec.Command(grade.GoTool(), "test", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", fuzzTime.String(), "-fuzzminimizetime", "10s", pkg)
 				cmd.Dir = modDir
-				cmd.Env = learnerEnv()
+				cmd.Env = grade.LearnerEnv()
 				var out bytes.Buffer
-				cmd.Stdout, cmd.Stderr = io.MultiWriter(stdout, &limitedBuffer{buf: &out, left: 1 << 20}), stderr
+				cmd.Stdout, cmd.Stderr = io.MultiWriter(stdout, &grade.LimitedBuffer{Buf: &out, Left: 1 << 20}), stderr
 				if err := cmd.Run(); err != nil {
 					found = true
 					if m := failingInput.FindSubmatch(out.Bytes()); m != nil {
-						saved = append(saved, filepath.ToSlash(filepath.Join(relDir(root, p.Dir), string(m[1]))))
+						saved = append(saved, filepath.ToSlash(filepath.Join(grade.RelDir(root, p.Dir), string(m[1]))))
 					}
 				}
 			}
@@ -107,14 +109,14 @@ var failingInput = regexp.MustCompile(`Failing input written to (testdata/fuzz/\
 
 // nestedModule says whether rel lies in one of the level's nested modules.
 func nestedModule(l levels.Level, rel string) bool {
-	return moduleOf(l, rel).Dir != "."
+	return grade.ModuleOf(l, rel).Dir != "."
 }
 
 // listTests names the tests, benchmarks or fuzz targets of pkg that match.
 func listTests(root, pkg, pattern string) ([]string, error) {
-	cmd := exec.Command(goTool(), "test", "-list", pattern, pkg)
+	cmd := exec.Command(grade.GoTool(), "test", "-list", pattern, pkg)
 	cmd.Dir = root
-	cmd.Env = learnerEnv()
+	cmd.Env = grade.LearnerEnv()
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("go test -list %s %s: %v\n%s", pattern, pkg, err, out)

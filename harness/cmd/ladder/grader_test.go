@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -28,7 +30,7 @@ var ladderBin = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, "ladder")
-	out, err := exec.Command(goTool(), "build", "-o", bin, ".").CombinedOutput()
+	out, err := exec.Command(grade.GoTool(), "build", "-o", bin, ".").CombinedOutput()
 	if err != nil {
 		return "", fmt.Errorf("go build: %v\n%s", err, out)
 	}
@@ -89,7 +91,7 @@ func runIn(t *testing.T, dir string, name string, args ...string) (string, int) 
 	// A make that runs these tests (make test-e2e) must not make the
 	// make they run a sub-make, which prints "Entering directory".
 	var env []string
-	for _, kv := range learnerEnv() {
+	for _, kv := range grade.LearnerEnv() {
 		if !strings.HasPrefix(kv, "MAKE") && !strings.HasPrefix(kv, "MFLAGS=") {
 			env = append(env, kv)
 		}
@@ -213,13 +215,13 @@ func trap() {
 			if code == 0 || !strings.Contains(out, tc.want) {
 				t.Errorf("make test-level-%d = exit %d, want a failure saying %q:\n%s", tc.level, code, tc.want, out)
 			}
-			out, code = runIn(t, dir, goTool(), "test", "./ladder/"+tc.dir+"/")
+			out, code = runIn(t, dir, grade.GoTool(), "test", "./ladder/"+tc.dir+"/")
 			if code == 0 {
 				t.Errorf("go test ./ladder/%s/ = exit 0, want a failure:\n%s", tc.dir, out)
 			}
 			out, code = runIn(t, dir, bin, "progress", "--json")
 			require.Equal(t, 0, code, out)
-			var rep ladderReport
+			var rep grade.Ladder
 			require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
 			for _, p := range rep.Levels[tc.level-1].Parts {
 				if p.Done && !slices.Contains(tc.done, p.Number) {

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rateladder/rateladder/harness/internal/shipped"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/levels"
@@ -145,7 +147,7 @@ func answerCandidates(files map[string][]byte) []candidate {
 func stubAPI(l levels.Level, files map[string][]byte) (map[string]bool, map[string]bool) {
 	api, stubs := map[string]bool{}, map[string]bool{}
 	for p, data := range files {
-		if path.Dir(p) != l.Dir || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || !isStubSource(data) {
+		if path.Dir(p) != l.Dir || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || !shipped.IsStub(data) {
 			continue
 		}
 		stubs[p] = true
@@ -240,23 +242,23 @@ func asPackage(src, pkg string) string {
 }
 
 // shippedFiles returns the files a student copy of the last commit holds.
-func shippedFiles(t *testing.T, root string) (all, shipped map[string][]byte) {
+func shippedFiles(t *testing.T, root string) (all, handedOut map[string][]byte) {
 	t.Helper()
-	tree, err := gitTree(root, "HEAD")
+	tree, err := shipped.GitTree(root, "HEAD")
 	if err != nil {
 		t.Skipf("no git history here: %v", err)
 	}
-	modPath, err := modulePath(root)
+	modPath, err := shipped.ModulePath(root)
 	require.NoError(t, err)
 	files, _ := studentCopyFiles(modPath, tree)
-	all, shipped = map[string][]byte{}, map[string][]byte{}
+	all, handedOut = map[string][]byte{}, map[string][]byte{}
 	for _, e := range tree {
 		all[e.Path] = e.Data
 	}
 	for _, e := range files {
-		shipped[e.Path] = e.Data
+		handedOut[e.Path] = e.Data
 	}
-	return all, shipped
+	return all, handedOut
 }
 
 func TestAStudentCopyHoldsNoCodeThatOffersALevelsAPI(t *testing.T) {

@@ -1,8 +1,9 @@
 package main
 
 import (
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/interview"
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/markdown"
 
 	"encoding/hex"
 	"flag"
@@ -12,96 +13,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"time"
 )
 
-// A level's HINTS.md has one section per part, headed as the README heads
-// the part, and numbered hints in each:
-//
-//	## Part 2: Distinct drinks
-//
-//	### Hint 1
-//
-// A learner stuck on part 6 then reads part 6's hints, not the first five
-// parts' first.
-var hintRE = regexp.MustCompile(`^Hint\s+(\d+)$`)
-
-// hintPart is one part's section of HINTS.md.
-type hintPart struct {
-	Number int
-	Title  string
-	Hints  []string // each hint's text, without its heading
-}
-
-// readHints reads a level's HINTS.md and checks it against the registry:
-// one section per part, in order, with the registry's titles, and hints
-// numbered from 1 in each.
-func readHints(root string, l levels.Level) ([]hintPart, error) {
-	path := filepath.Join(root, l.Dir, "HINTS.md")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("level %d has no hints file: %w", l.Number, err)
-	}
-	rel := l.Dir + "/HINTS.md"
-	var heads []markdown.Section
-	for _, s := range markdown.Split(string(data), 2)[1:] {
-		if _, _, ok := markdown.PartHeading(s.Heading); ok {
-			heads = append(heads, s)
-		}
-	}
-	if len(heads) != len(l.Parts) {
-		return nil, fmt.Errorf("%s has %d \"## Part N: title\" sections; level %d has %d parts", rel, len(heads), l.Number, len(l.Parts))
-	}
-	var parts []hintPart
-	for i, h := range heads {
-		want := l.Parts[i]
-		n, title, _ := markdown.PartHeading(h.Heading)
-		if n != want.Number || title != want.Title {
-			return nil, fmt.Errorf("%s: section %d is \"Part %d: %s\", want \"Part %d: %s\" as in harness/levels", rel, i+1, n, title, want.Number, want.Title)
-		}
-		p := hintPart{Number: n, Title: title}
-		for j, hint := range markdown.SplitLines(h.Lines, 3)[1:] {
-			m := hintRE.FindStringSubmatch(hint.Heading)
-			if m == nil {
-				return nil, fmt.Errorf("%s:%d: part %d has a heading %q; its hints are headed \"### Hint N\"", rel, hint.Line, n, hint.Heading)
-			}
-			if k, _ := strconv.Atoi(m[1]); k != j+1 {
-				return nil, fmt.Errorf("%s: part %d's hint %d is headed \"Hint %d\"", rel, n, j+1, k)
-			}
-			p.Hints = append(p.Hints, hint.Body())
-		}
-		if len(p.Hints) == 0 {
-			return nil, fmt.Errorf("%s: part %d has no \"### Hint 1\"", rel, n)
-		}
-		parts = append(parts, p)
-	}
-	return parts, nil
-}
-
-// withGuidance adds to each part's hints the README's guidance of the
-// part, which interview mode keeps from the question: in an interview it
-// comes as the last hints. A README that cannot be read adds none.
-func withGuidance(root string, l levels.Level, parts []hintPart) []hintPart {
-	r, err := readmeParts(root, l)
-	if err != nil {
-		return parts
-	}
-	out := make([]hintPart, len(parts))
-	for i, p := range parts {
-		p.Hints = append([]string(nil), p.Hints...)
-		for _, g := range r.guidance[p.Number] {
-			p.Hints = append(p.Hints, "From the README:\n\n"+g)
-		}
-		out[i] = p
-	}
-	return out
-}
-
 // hintHeading heads one hint wherever it is shown.
-func hintHeading(l levels.Level, p hintPart, i int) string {
+func hintHeading(l levels.Level, p interview.HintPart, i int) string {
 	return fmt.Sprintf("Level %d, part %d, hint %d of %d", l.Number, p.Number, i, len(p.Hints))
 }
 
@@ -128,8 +46,8 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 	// During a mock interview the hints start again from the first, and
 	// each one counts in the interview's summary, in the part it is of.
 	iv := s.Interview
-	interviewing := iv.running(l.Number, time.Now())
-	if interviewing && nameOfferedMistake(l, &s, *asked, stdout) {
+	interviewing := iv.Running(l.Number, time.Now())
+	if interviewing && interview.NameOfferedMistake(l, &s, *asked, stdout) {
 		return saveHints(root, s, stderr)
 	}
 	part := *asked
@@ -150,7 +68,7 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 	p := parts[part-1]
 	ownHints := len(p.Hints) // the hints of HINTS.md, which practice mode counts
 	if interviewing {
-		p = withGuidance(root, l, parts)[part-1]
+		p = interview.WithGuidance(root, l, parts)[part-1]
 	}
 	key, pkey := strconv.Itoa(l.Number), strconv.Itoa(part)
 	if s.HintsSeen[key] == nil {
@@ -162,7 +80,7 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	if seen >= len(p.Hints) {
 		fmt.Fprintf(stdout, "You have seen all %s of level %d, part %d. make hints-%d shows them again; %s\n",
-			plural(len(p.Hints), "hint"), l.Number, part, l.Number, afterHints(root, l, part))
+			grade.Plural(len(p.Hints), "hint"), l.Number, part, l.Number, afterHints(root, l, part))
 		return saveHints(root, s, stderr)
 	}
 	fmt.Fprintf(stdout, "%s\n\n%s\n", hintHeading(l, p, seen+1), p.Hints[seen])
@@ -196,8 +114,8 @@ func afterHints(root string, l levels.Level, part int) string {
 	return fmt.Sprintf("read part %d of %s/README.md again, and make test-level-%d PART=%d shows the first case that fails.", part, l.Dir, l.Number, part)
 }
 
-func saveHints(root string, s state, stderr io.Writer) int {
-	if err := saveState(root, s); err != nil {
+func saveHints(root string, s interview.State, stderr io.Writer) int {
+	if err := interview.SaveState(root, s); err != nil {
 		fmt.Fprintln(stderr, "ladder hint: could not remember this hint:", err)
 		return 1
 	}
@@ -207,7 +125,7 @@ func saveHints(root string, s state, stderr io.Writer) int {
 // partOn returns the part the learner is on: the first part of the level
 // that is not done, 0 if every part is. Grading takes seconds, so the
 // answer is kept in the state for the level's files as they are.
-func partOn(root string, l levels.Level, s *state, stdout, stderr io.Writer) (int, bool) {
+func partOn(root string, l levels.Level, s *interview.State, stdout, stderr io.Writer) (int, bool) {
 	key := strconv.Itoa(l.Number)
 	hash, hashErr := learnerHash(root, l)
 	last, known := s.OnPart[key]
@@ -215,7 +133,7 @@ func partOn(root string, l levels.Level, s *state, stdout, stderr io.Writer) (in
 		return last.Part, true
 	}
 	fmt.Fprintf(stdout, "Checking which part of level %d you are on…\n", l.Number)
-	g, err := testLevel(root, l, 0)
+	g, err := grade.TestLevel(root, l, 0)
 	if err != nil {
 		fmt.Fprintln(stderr, "ladder hint:", err)
 		return 0, false
@@ -232,11 +150,11 @@ func partOn(root string, l levels.Level, s *state, stdout, stderr io.Writer) (in
 		if known && last.Part != 0 {
 			part = last.Part
 		}
-		fmt.Fprintf(stdout, "Level %d: %s, so the part you are on is not known; these are the hints of part %d (make hint-%d PART=K for part K).\n\n", l.Number, g.status(), part, l.Number)
+		fmt.Fprintf(stdout, "Level %d: %s, so the part you are on is not known; these are the hints of part %d (make hint-%d PART=K for part K).\n\n", l.Number, g.Status(), part, l.Number)
 		return part, true
 	}
 	if hashErr == nil {
-		s.OnPart[key] = partCache{Files: hash, Part: part}
+		s.OnPart[key] = interview.PartCache{Files: hash, Part: part}
 	}
 	return part, true
 }
@@ -309,16 +227,16 @@ func cmdHints(root string, args []string, stdout, stderr io.Writer) int {
 }
 
 // hintsFor reads a level's hints and the state, or says what is wrong.
-func hintsFor(root string, l levels.Level, stderr io.Writer) ([]hintPart, state, int) {
-	parts, err := readHints(root, l)
+func hintsFor(root string, l levels.Level, stderr io.Writer) ([]interview.HintPart, interview.State, int) {
+	parts, err := interview.ReadHints(root, l)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return nil, state{}, 1
+		return nil, interview.State{}, 1
 	}
-	s, err := loadState(root)
+	s, err := interview.LoadState(root)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return nil, state{}, 1
+		return nil, interview.State{}, 1
 	}
 	return parts, s, 0
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/internal/interview"
+
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/stretchr/testify/require"
 )
@@ -18,7 +20,7 @@ import (
 func TestEveryHintsFileHasASectionPerPart(t *testing.T) {
 	root := repoRoot(t)
 	for _, l := range levels.All {
-		parts, err := readHints(root, l)
+		parts, err := interview.ReadHints(root, l)
 		if err != nil {
 			t.Error(err)
 			continue
@@ -48,7 +50,7 @@ func TestReadHintsRefusesAFileOutOfStepWithTheRegistry(t *testing.T) {
 		root := t.TempDir()
 		require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
 		addFile(t, root, l.Dir+"/HINTS.md", text)
-		if _, err := readHints(root, l); err == nil || !strings.Contains(err.Error(), "ladder/01-hit-counter/HINTS.md") {
+		if _, err := interview.ReadHints(root, l); err == nil || !strings.Contains(err.Error(), "ladder/01-hit-counter/HINTS.md") {
 			t.Errorf("%s: readHints = %v, want an error naming the file", name, err)
 		}
 	}
@@ -96,7 +98,7 @@ func TestAnOldCountIsSeenInOrderOverTheParts(t *testing.T) {
 	dir := copyLadder(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".ladder"), 0o755))
 	addFile(t, dir, ".ladder/state.json", `{"hints_seen":{"1":4}}`)
-	s, err := loadState(dir)
+	s, err := interview.LoadState(dir)
 	require.NoError(t, err)
 	require.Equal(t, map[string]int{"1": 3, "2": 1}, s.HintsSeen["1"], "level 1 has 3 hints in part 1, then 1 in part 2")
 	out, code := runLadder(t, dir, "hint", "--part", "2", "1")
@@ -112,7 +114,7 @@ func TestHintGoesToThePartYouAreOn(t *testing.T) {
 	// Part 1 done: right answers. Part 2 not: it never forgets a message.
 	addFile(t, dir, "ladder/02-logger-limiter/logger.go", answer(t, "02-remembers-everything.go"))
 	l, _ := levels.Find("2")
-	parts, err := readHints(dir, l)
+	parts, err := interview.ReadHints(dir, l)
 	require.NoError(t, err)
 	part2 := parts[1]
 
@@ -144,7 +146,7 @@ func TestHintGoesToThePartYouAreOn(t *testing.T) {
 
 	data, err := os.ReadFile(filepath.Join(dir, ".ladder", "state.json"))
 	require.NoError(t, err)
-	var s state
+	var s interview.State
 	require.NoError(t, json.Unmarshal(data, &s))
 	require.Equal(t, map[string]int{"1": 2, "2": 2}, s.HintsSeen["2"])
 	require.Equal(t, 2, s.OnPart["2"].Part)
@@ -160,8 +162,8 @@ func TestHintGoesToThePartYouAreOn(t *testing.T) {
 // part the interview is on needs no grading.
 func TestAnInterviewHintCountsInItsOwnPart(t *testing.T) {
 	dir := copyLadder(t)
-	run := &interviewRun{Level: 1, Part: 2, Until: time.Now().Add(time.Hour), Hints: map[string]int{}}
-	require.NoError(t, saveState(dir, state{HintsSeen: map[string]map[string]int{"1": {"1": 3}}, Interview: run}))
+	run := &interview.Record{Level: 1, Part: 2, Until: time.Now().Add(time.Hour), Hints: map[string]int{}}
+	require.NoError(t, interview.SaveState(dir, interview.State{HintsSeen: map[string]map[string]int{"1": {"1": 3}}, Interview: run}))
 
 	out, code := runLadder(t, dir, "hint", "1")
 	require.Equal(t, 0, code, out)
@@ -171,7 +173,7 @@ func TestAnInterviewHintCountsInItsOwnPart(t *testing.T) {
 	require.True(t, strings.HasPrefix(out, "Level 1, part 1, hint 1 of 4\n"), "an interview's hints start again from the first, with the README's guidance after HINTS.md's:\n%s", out)
 	require.Contains(t, out, "this hint counts in its summary")
 
-	s, err := loadState(dir)
+	s, err := interview.LoadState(dir)
 	require.NoError(t, err)
 	require.Equal(t, map[string]int{"1": 1, "2": 1}, s.Interview.Hints, "each hint counts in its own part")
 	require.Equal(t, map[string]int{"1": 3, "2": 1}, s.HintsSeen["1"])

@@ -15,6 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/interview"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 
@@ -29,18 +32,18 @@ const syntaxError = "package hitcounter\n\nfunc New( {\n"
 
 // testInterview is an interview of level l in root, with a fake clock that
 // starts at a whole second of today, no terminal, and the real grader.
-func testInterview(t *testing.T, root string, l levels.Level, out *bytes.Buffer) (*interview, *clock.Fake, chan struct{}) {
+func testInterview(t *testing.T, root string, l levels.Level, out *bytes.Buffer) (*interview.Interview, *clock.Fake, chan struct{}) {
 	t.Helper()
 	fake := clock.NewFake()
 	// Today, not the epoch: make hint-N in the same test reads the real
 	// clock to know whether the interview is still on.
 	fake.Set(time.Now().Truncate(time.Second))
 	changes := make(chan struct{}, 1)
-	iv := &interview{
-		root: root, level: l, budget: defaultBudget, clock: fake, out: out,
-		grade:   func(upTo int) (levelGrade, error) { return gradeUpTo(root, l, upTo) },
-		reset:   func() int { t.Fatal("reset offered for a fresh stub"); return 1 },
-		changes: changes,
+	iv := &interview.Interview{
+		Root: root, Level: l, Budget: interview.DefaultBudget, Clock: fake, Out: out,
+		Grade:   func(upTo int) (grade.Level, error) { return gradeUpTo(root, l, upTo) },
+		Reset:   func() int { t.Fatal("reset offered for a fresh stub"); return 1 },
+		Changes: changes,
 	}
 	return iv, fake, changes
 }
@@ -79,7 +82,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 	}
 	var hintOut bytes.Buffer
 	step := 0
-	iv.beforeWait = func() {
+	iv.BeforeWait = func() {
 		step++
 		switch step {
 		case 1:
@@ -108,16 +111,16 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 			t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
 		}
 	}
-	sum, err := iv.run()
+	sum, err := iv.Run()
 	require.NoError(t, err, out.String())
 	log := out.String()
 	require.Contains(t, log, "--- part 2, run 1, 23m00s left")
 	require.Contains(t, log, "both parts pass, 22m00s in, with 23m00s to spare")
 
-	want := interviewSummary{
+	want := interview.Summary{
 		Level: 1, Title: "Hit counter", Started: start, BudgetSeconds: 45 * 60, ElapsedSeconds: 22 * 60,
-		End: endPassed, FreshStub: true, Hints: 1,
-		Parts: []interviewPart{
+		End: interview.EndPassed, FreshStub: true, Hints: 1,
+		Parts: []interview.Part{
 			{Number: 1, Title: "Count the last window", Reached: true, Passed: true, Seconds: 12 * 60, Runs: 2, Hints: 1},
 			{Number: 2, Title: "A million hits a second", Reached: true, Passed: true, Seconds: 10 * 60, Runs: 1, FirstRun: true},
 		},
@@ -147,7 +150,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 	}
 	checkKept(t, root, sum)
 
-	s, err := loadState(root)
+	s, err := interview.LoadState(root)
 	require.NoError(t, err)
 	if s.Interview != nil {
 		t.Errorf("state.json still records an interview after it ended: %+v", s.Interview)
@@ -161,12 +164,12 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 
 // checkKept checks the summary kept in .ladder/interviews/, as JSON and as
 // text.
-func checkKept(t *testing.T, root string, sum interviewSummary) {
+func checkKept(t *testing.T, root string, sum interview.Summary) {
 	t.Helper()
-	base := filepath.Join(root, stateDir, interviewsDir, "level-"+strconv.Itoa(sum.Level)+"-"+sum.Started.Format("20060102-150405"))
+	base := filepath.Join(root, interview.StateDir, interview.InterviewsDir, "level-"+strconv.Itoa(sum.Level)+"-"+sum.Started.Format("20060102-150405"))
 	data, err := os.ReadFile(base + ".json")
 	require.NoError(t, err)
-	var kept interviewSummary
+	var kept interview.Summary
 	require.NoError(t, json.Unmarshal(data, &kept))
 	if diff := cmp.Diff(sum, kept, cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })); diff != "" {
 		t.Errorf("kept JSON mismatch (-want +got):\n%s", diff)
@@ -174,7 +177,7 @@ func checkKept(t *testing.T, root string, sum interviewSummary) {
 	text, err := os.ReadFile(base + ".txt")
 	require.NoError(t, err)
 	var b strings.Builder
-	writeSummary(&b, sum)
+	interview.WriteSummary(&b, sum)
 	require.Equal(t, b.String(), string(text))
 }
 
@@ -187,11 +190,11 @@ type fakeGrader struct {
 	runs    []int // the parts asked for (1 to upTo), in order
 }
 
-func (f *fakeGrader) grade(upTo int) (levelGrade, error) {
+func (f *fakeGrader) grade(upTo int) (grade.Level, error) {
 	f.runs = append(f.runs, upTo)
-	g := levelGrade{Level: f.l}
+	g := grade.Level{Level: f.l}
 	for _, p := range f.l.Parts {
-		pg := partGrade{Number: p.Number, Title: p.Title, Total: 1}
+		pg := grade.Part{Number: p.Number, Title: p.Title, Total: 1}
 		name := fmt.Sprintf("case of part %d", p.Number)
 		switch {
 		case upTo != 0 && p.Number > upTo:
@@ -199,9 +202,9 @@ func (f *fakeGrader) grade(upTo int) (levelGrade, error) {
 			pg.Total = 0
 		case f.pass[p.Number]:
 			pg.Passed, pg.Done = 1, true
-			pg.Cases = []caseGrade{{Name: name, Part: p.Number, Verdict: "pass"}}
+			pg.Cases = []grade.Case{{Name: name, Part: p.Number, Verdict: "pass"}}
 		default:
-			pg.Cases = []caseGrade{{Name: name, Part: p.Number, Verdict: f.verdict, Missing: "New",
+			pg.Cases = []grade.Case{{Name: name, Part: p.Number, Verdict: f.verdict, Missing: "New",
 				Report: fmt.Sprintf("case %q (part %d)\nNew(0) did not panic", name, p.Number)}}
 		}
 		g.Parts = append(g.Parts, pg)
@@ -212,10 +215,10 @@ func (f *fakeGrader) grade(upTo int) (levelGrade, error) {
 // fakeCandidate drives an interview of level n on a copy of the level's
 // README and hints alone, with the fake grader: it runs no go test at all.
 type fakeCandidate struct {
-	iv        *interview
+	iv        *interview.Interview
 	grader    *fakeGrader
 	clock     *clock.Fake
-	changes   chan struct{}
+	Changes   chan struct{}
 	interrupt chan os.Signal
 	ticks     chan time.Time
 	saves     int
@@ -233,13 +236,13 @@ func fakeInterview(t *testing.T, n string, out *bytes.Buffer) *fakeCandidate {
 	c := &fakeCandidate{
 		grader:  &fakeGrader{l: l, pass: map[int]bool{}, verdict: "not implemented"},
 		clock:   clock.NewFake(),
-		changes: make(chan struct{}, 1), interrupt: make(chan os.Signal, 1), ticks: make(chan time.Time, 1),
+		Changes: make(chan struct{}, 1), interrupt: make(chan os.Signal, 1), ticks: make(chan time.Time, 1),
 	}
 	c.clock.Set(time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC))
-	c.iv = &interview{
-		root: root, level: l, budget: defaultBudget, clock: c.clock, out: out,
-		grade: c.grader.grade, reset: func() int { t.Fatal("reset offered for a fresh stub"); return 1 },
-		changes: c.changes, interrupt: c.interrupt, ticks: c.ticks,
+	c.iv = &interview.Interview{
+		Root: root, Level: l, Budget: interview.DefaultBudget, Clock: c.clock, Out: out,
+		Grade: c.grader.grade, Reset: func() int { t.Fatal("reset offered for a fresh stub"); return 1 },
+		Changes: c.Changes, Interrupt: c.interrupt, Ticks: c.ticks,
 	}
 	return c
 }
@@ -249,9 +252,9 @@ func (c *fakeCandidate) save(t *testing.T, after time.Duration) {
 	t.Helper()
 	c.saves++
 	src := "package level // save " + strings.Repeat("x", c.saves) + "\n"
-	require.NoError(t, os.WriteFile(filepath.Join(c.iv.dir(), "code.go"), []byte(src), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(c.iv.Dir(), "code.go"), []byte(src), 0o644))
 	c.clock.Advance(after)
-	c.changes <- struct{}{}
+	c.Changes <- struct{}{}
 }
 
 // tick moves the clock on and lets the interview look at it.
@@ -265,7 +268,7 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 	c := fakeInterview(t, "3", &out)
 	iv, f, tick := c.iv, c.grader, c.tick
 	step := 0
-	iv.beforeWait = func() {
+	iv.BeforeWait = func() {
 		step++
 		switch step {
 		case 1:
@@ -295,7 +298,7 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 			t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
 		}
 	}
-	sum, err := iv.run()
+	sum, err := iv.Run()
 	require.NoError(t, err)
 	log := out.String()
 	for warning, want := range map[string]int{"10 minutes left": 1, "2 minutes left": 1, "Time is up.": 1} {
@@ -306,10 +309,10 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 	if diff := cmp.Diff([]int{0, 1, 2}, f.runs); diff != "" {
 		t.Errorf("parts tested (-want +got), 0 being the fresh-stub check:\n%s", diff)
 	}
-	want := interviewSummary{
+	want := interview.Summary{
 		Level: 3, Title: "Token bucket", Started: time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC),
-		BudgetSeconds: 45 * 60, ElapsedSeconds: 45 * 60, End: endTimeUp, FreshStub: true,
-		Parts: []interviewPart{
+		BudgetSeconds: 45 * 60, ElapsedSeconds: 45 * 60, End: interview.EndTimeUp, FreshStub: true,
+		Parts: []interview.Part{
 			{Number: 1, Title: "Lazy refill and capped bursts", Reached: true, Passed: true, Seconds: 20 * 60, Runs: 1, FirstRun: true},
 			{Number: 2, Title: "Time going backwards", Reached: true, Seconds: 25 * 60, Runs: 1},
 			{Number: 3, Title: "When to retry"},
@@ -327,7 +330,7 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 	} {
 		require.Contains(t, log, line+"\n")
 	}
-	checkKept(t, iv.root, sum)
+	checkKept(t, iv.Root, sum)
 }
 
 // lastLine is the last line of an interview's log so far.
@@ -344,7 +347,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 			iv, f := c.iv, c.grader
 			step := 0
 			broke := `Part 1 broke: case "case of part 1" fails: New(0) did not panic`
-			iv.beforeWait = func() {
+			iv.BeforeWait = func() {
 				step++
 				switch step {
 				case 1:
@@ -378,7 +381,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 					t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
 				}
 			}
-			sum, err := iv.run()
+			sum, err := iv.Run()
 			require.NoError(t, err)
 			wantRuns := []int{0, 1, 2}
 			if fixed {
@@ -387,13 +390,13 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 			if diff := cmp.Diff(wantRuns, f.runs); diff != "" {
 				t.Errorf("parts tested up to (-want +got), 0 being the fresh-stub check:\n%s", diff)
 			}
-			want := []interviewPart{
+			want := []interview.Part{
 				{Number: 1, Title: "Count the last window", Reached: true, Passed: fixed, Seconds: 5 * 60, Runs: 1},
 				{Number: 2, Title: "A million hits a second", Reached: true, Passed: fixed, Seconds: 5*60 + 30, Runs: 1},
 			}
-			wantEnd := endStopped
+			wantEnd := interview.EndStopped
 			if fixed {
-				want[1].Seconds, want[1].Runs, wantEnd = 6*60+30, 2, endPassed
+				want[1].Seconds, want[1].Runs, wantEnd = 6*60+30, 2, interview.EndPassed
 			}
 			if diff := cmp.Diff(want, sum.Parts); diff != "" {
 				t.Errorf("parts in the summary (-want +got):\n%s", diff)
@@ -405,7 +408,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 			} else {
 				require.Contains(t, out.String(), "Part 2 passes: both parts pass, 11m30s in")
 			}
-			checkKept(t, iv.root, sum)
+			checkKept(t, iv.Root, sum)
 		})
 	}
 }
@@ -413,8 +416,8 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 func TestInterviewEndsWithASummaryWhenTheTerminalCloses(t *testing.T) {
 	var out bytes.Buffer
 	c := fakeInterview(t, "1", &out)
-	c.iv.beforeWait = func() {
-		s, err := loadState(c.iv.root)
+	c.iv.BeforeWait = func() {
+		s, err := interview.LoadState(c.iv.Root)
 		require.NoError(t, err)
 		if s.Interview == nil || s.Interview.PID != os.Getpid() {
 			t.Errorf("the running record = %+v, want this process's PID", s.Interview)
@@ -422,17 +425,17 @@ func TestInterviewEndsWithASummaryWhenTheTerminalCloses(t *testing.T) {
 		c.clock.Advance(3 * time.Minute)
 		c.interrupt <- syscall.SIGHUP
 	}
-	sum, err := c.iv.run()
+	sum, err := c.iv.Run()
 	require.NoError(t, err)
-	require.Equal(t, endClosed, sum.End)
+	require.Equal(t, interview.EndClosed, sum.End)
 	require.Contains(t, out.String(), "The terminal closed: interview stopped.\n")
 	require.Contains(t, out.String(), "Ended after 3m00s: stopped when the terminal closed.\n")
-	s, err := loadState(c.iv.root)
+	s, err := interview.LoadState(c.iv.Root)
 	require.NoError(t, err)
 	if s.Interview != nil {
 		t.Errorf("state.json still records an interview after SIGHUP: %+v", s.Interview)
 	}
-	checkKept(t, c.iv.root, sum)
+	checkKept(t, c.iv.Root, sum)
 }
 
 func TestARecordWhoseProcessIsGoneIsStale(t *testing.T) {
@@ -443,19 +446,19 @@ func TestARecordWhoseProcessIsGoneIsStale(t *testing.T) {
 	now := time.Now()
 	for _, tc := range []struct {
 		name string
-		r    *interviewRun
+		r    *interview.Record
 		want bool
 	}{
-		{"this process", &interviewRun{Level: 6, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, true},
-		{"a record without a PID", &interviewRun{Level: 6, Until: now.Add(30 * time.Minute)}, true},
-		{"process gone", &interviewRun{Level: 6, Until: now.Add(30 * time.Minute), PID: gone}, false},
-		{"a negative PID", &interviewRun{Level: 6, Until: now.Add(30 * time.Minute), PID: -1}, false},
-		{"time up", &interviewRun{Level: 6, Until: now.Add(-time.Second), PID: os.Getpid()}, false},
-		{"more time than an interview has", &interviewRun{Level: 6, Until: now.Add(maxBudget + time.Hour), PID: os.Getpid()}, false},
-		{"another level", &interviewRun{Level: 5, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, false},
+		{"this process", &interview.Record{Level: 6, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, true},
+		{"a record without a PID", &interview.Record{Level: 6, Until: now.Add(30 * time.Minute)}, true},
+		{"process gone", &interview.Record{Level: 6, Until: now.Add(30 * time.Minute), PID: gone}, false},
+		{"a negative PID", &interview.Record{Level: 6, Until: now.Add(30 * time.Minute), PID: -1}, false},
+		{"time up", &interview.Record{Level: 6, Until: now.Add(-time.Second), PID: os.Getpid()}, false},
+		{"more time than an interview has", &interview.Record{Level: 6, Until: now.Add(interview.MaxBudget + time.Hour), PID: os.Getpid()}, false},
+		{"another level", &interview.Record{Level: 5, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, false},
 		{"no record", nil, false},
 	} {
-		if got := tc.r.running(6, now); got != tc.want {
+		if got := tc.r.Running(6, now); got != tc.want {
 			t.Errorf("%s: running(6) = %v, want %v", tc.name, got, tc.want)
 		}
 	}
@@ -465,7 +468,7 @@ func TestARecordWhoseProcessIsGoneIsStale(t *testing.T) {
 	l, _ := levels.Find("6")
 	require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
 	copyTree(t, filepath.Join(repoRoot(t), l.Dir, "HINTS.md"), filepath.Join(root, l.Dir, "HINTS.md"))
-	require.NoError(t, saveState(root, state{HintsSeen: map[string]map[string]int{}, Interview: &interviewRun{Level: 6, Part: 1, Until: now.Add(30 * time.Minute), PID: gone}}))
+	require.NoError(t, interview.SaveState(root, interview.State{HintsSeen: map[string]map[string]int{}, Interview: &interview.Record{Level: 6, Part: 1, Until: now.Add(30 * time.Minute), PID: gone}}))
 	var hintOut, errOut bytes.Buffer
 	require.Equal(t, 0, cmdHint(root, []string{"6"}, &hintOut, &errOut), errOut.String())
 	require.NotContains(t, hintOut.String(), "You are in a mock interview")
@@ -475,15 +478,15 @@ func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
 	var out bytes.Buffer
 	c := fakeInterview(t, "1", &out)
 	iv := c.iv
-	iv.budget = 30 * time.Minute
+	iv.Budget = 30 * time.Minute
 	step := 0
-	iv.beforeWait = func() {
+	iv.BeforeWait = func() {
 		step++
 		switch step {
 		case 1:
 			// A notification without a change (the watcher's probe file)
 			// runs nothing.
-			c.changes <- struct{}{}
+			c.Changes <- struct{}{}
 		case 2:
 			c.save(t, 5*time.Minute)
 		case 3:
@@ -495,9 +498,9 @@ func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
 			t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
 		}
 	}
-	sum, err := iv.run()
+	sum, err := iv.Run()
 	require.NoError(t, err)
-	if sum.End != endStopped || sum.ElapsedSeconds != 7*60+29 || sum.Parts[0].Seconds != 7*60+29 || sum.Parts[0].Runs != 1 || sum.Parts[0].Passed || sum.Parts[1].Reached {
+	if sum.End != interview.EndStopped || sum.ElapsedSeconds != 7*60+29 || sum.Parts[0].Seconds != 7*60+29 || sum.Parts[0].Runs != 1 || sum.Parts[0].Passed || sum.Parts[1].Reached {
 		t.Errorf("summary after Ctrl-C = %+v", sum)
 	}
 	if strings.Contains(out.String(), "## Part 2") {
@@ -506,30 +509,30 @@ func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
 	require.Contains(t, out.String(), "Interview stopped.\n\nInterview summary: level 1, Hit counter\n")
 	require.Contains(t, out.String(), "Ended after 7m29s: stopped with Ctrl-C.")
 	require.Contains(t, out.String(), "Parts not reached: part 2.")
-	checkKept(t, iv.root, sum)
+	checkKept(t, iv.Root, sum)
 }
 
 func TestInterviewCtrlCDuringARunCountsNoRun(t *testing.T) {
 	var out bytes.Buffer
 	c := fakeInterview(t, "1", &out)
-	grade := c.iv.grade
-	c.iv.grade = func(part int) (levelGrade, error) {
+	gradeOf := c.iv.Grade
+	c.iv.Grade = func(part int) (grade.Level, error) {
 		if part != 0 {
 			c.interrupt <- os.Interrupt // the tests get the Ctrl-C too, and end part way
 		}
-		return grade(part)
+		return gradeOf(part)
 	}
 	step := 0
-	c.iv.beforeWait = func() {
+	c.iv.BeforeWait = func() {
 		step++
 		if step > 1 {
 			t.Fatalf("the interview waits again after Ctrl-C:\n%s", out.String())
 		}
 		c.save(t, 4*time.Minute)
 	}
-	sum, err := c.iv.run()
+	sum, err := c.iv.Run()
 	require.NoError(t, err)
-	if sum.End != endStopped || sum.Parts[0].Runs != 0 || sum.ElapsedSeconds != 4*60 {
+	if sum.End != interview.EndStopped || sum.Parts[0].Runs != 0 || sum.ElapsedSeconds != 4*60 {
 		t.Errorf("summary = %+v, want stopped after 4m with no run", sum)
 	}
 	if strings.Contains(out.String(), "not implemented yet") {
@@ -547,10 +550,10 @@ func TestInterviewOffersResetForAStubThatIsNotFresh(t *testing.T) {
 			c := fakeInterview(t, "1", &out)
 			iv, f := c.iv, c.grader
 			f.verdict = "fail"
-			stub := filepath.Join(iv.root, iv.level.Dir, "hitcounter.go")
+			stub := filepath.Join(iv.Root, iv.Level.Dir, "hitcounter.go")
 			require.NoError(t, os.WriteFile(stub, []byte("the learner's code"), 0o644))
 			offered := 0
-			iv.reset = func() int {
+			iv.Reset = func() int {
 				offered++
 				if tc.resetted {
 					f.verdict = "not implemented"
@@ -558,8 +561,8 @@ func TestInterviewOffersResetForAStubThatIsNotFresh(t *testing.T) {
 				}
 				return 0
 			}
-			iv.beforeWait = func() { c.interrupt <- os.Interrupt }
-			sum, err := iv.run()
+			iv.BeforeWait = func() { c.interrupt <- os.Interrupt }
+			sum, err := iv.Run()
 			require.NoError(t, err)
 			require.Equal(t, 1, offered)
 			require.Contains(t, out.String(), `Level 1 is not a fresh stub: 2 of its cases get past "not implemented", and 0 pass.`)
@@ -576,8 +579,8 @@ func TestInterviewOffersResetForAStubThatIsNotFresh(t *testing.T) {
 func TestReadmePartsShowPart1Alone(t *testing.T) {
 	root := repoRoot(t)
 	for _, l := range levels.All {
-		r, err := readmeParts(root, l)
-		intro, sections := r.intro(1), r.sections
+		r, err := interview.ReadmeParts(root, l)
+		intro, sections := r.Intro(1), r.Sections
 		require.NoError(t, err)
 		if !strings.HasPrefix(intro, "# Level ") || !strings.Contains(intro, "## The API") || strings.Contains(intro, "## Part") {
 			t.Errorf("level %d: the intro is not the story and the API alone:\n%s", l.Number, intro)
@@ -612,7 +615,7 @@ func TestInterviewArguments(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]time.Duration{"30m": 30 * time.Minute, "30": 30 * time.Minute, "1h15m": 75 * time.Minute} {
-		if got, err := parseBudget(in); err != nil || got != want {
+		if got, err := interview.ParseBudget(in); err != nil || got != want {
 			t.Errorf("parseBudget(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
@@ -621,10 +624,10 @@ func TestInterviewArguments(t *testing.T) {
 func TestInterviewSummaryInREADMEIsWhatTheWriterPrints(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "interview-summary.json"))
 	require.NoError(t, err)
-	var s interviewSummary
+	var s interview.Summary
 	require.NoError(t, json.Unmarshal(data, &s))
 	var b strings.Builder
-	writeSummary(&b, s)
+	interview.WriteSummary(&b, s)
 
 	readme, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
 	require.NoError(t, err)
@@ -640,15 +643,15 @@ func TestInterviewSummaryInREADMEIsWhatTheWriterPrints(t *testing.T) {
 // keptSummary is a summary an interview of level n could have left: its
 // first passed parts passed on one run each, the next one reached and not
 // passed, the parts' times adding up to elapsed.
-func keptSummary(t *testing.T, n int, started time.Time, elapsed time.Duration, passed int, end string, fresh bool) interviewSummary {
+func keptSummary(t *testing.T, n int, started time.Time, elapsed time.Duration, passed int, end string, fresh bool) interview.Summary {
 	t.Helper()
 	l, err := levels.Find(strconv.Itoa(n))
 	require.NoError(t, err)
-	s := interviewSummary{Level: n, Title: l.Title, Started: started, BudgetSeconds: 45 * 60,
-		ElapsedSeconds: seconds(elapsed), End: end, FreshStub: fresh}
+	s := interview.Summary{Level: n, Title: l.Title, Started: started, BudgetSeconds: 45 * 60,
+		ElapsedSeconds: grade.Seconds(elapsed), End: end, FreshStub: fresh}
 	reached := min(passed+1, len(l.Parts))
 	for i, p := range l.Parts {
-		ip := interviewPart{Number: p.Number, Title: p.Title}
+		ip := interview.Part{Number: p.Number, Title: p.Title}
 		if i < reached {
 			ip.Reached, ip.Runs, ip.Seconds = true, 1, s.ElapsedSeconds/reached
 		}
@@ -660,32 +663,32 @@ func keptSummary(t *testing.T, n int, started time.Time, elapsed time.Duration, 
 		}
 		s.Parts = append(s.Parts, ip)
 	}
-	require.NoError(t, s.check())
+	require.NoError(t, s.Check())
 	return s
 }
 
 func TestProgressShowsTheBestInterviewOfEachLevel(t *testing.T) {
 	root := t.TempDir()
 	day := time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC)
-	for i, s := range []interviewSummary{
-		keptSummary(t, 1, day, 30*time.Minute, 2, endPassed, true),
-		keptSummary(t, 1, day.Add(time.Hour), 22*time.Minute, 2, endPassed, true),
-		keptSummary(t, 1, day.Add(2*time.Hour), 10*time.Minute, 1, endStopped, true),
+	for i, s := range []interview.Summary{
+		keptSummary(t, 1, day, 30*time.Minute, 2, interview.EndPassed, true),
+		keptSummary(t, 1, day.Add(time.Hour), 22*time.Minute, 2, interview.EndPassed, true),
+		keptSummary(t, 1, day.Add(2*time.Hour), 10*time.Minute, 1, interview.EndStopped, true),
 		// Faster, from code already written: no better than a fresh one.
-		keptSummary(t, 1, day.Add(3*time.Hour), 5*time.Minute, 2, endPassed, false),
-		keptSummary(t, 3, day, 45*time.Minute, 2, endTimeUp, true),
-		keptSummary(t, 4, day, 12*time.Minute, 3, endPassed, false),
+		keptSummary(t, 1, day.Add(3*time.Hour), 5*time.Minute, 2, interview.EndPassed, false),
+		keptSummary(t, 3, day, 45*time.Minute, 2, interview.EndTimeUp, true),
+		keptSummary(t, 4, day, 12*time.Minute, 3, interview.EndPassed, false),
 	} {
 		s.Started = s.Started.Add(time.Duration(i) * time.Second)
-		_, err := saveSummary(root, s)
+		_, err := interview.SaveSummary(root, s)
 		require.NoError(t, err)
 	}
-	require.NoError(t, os.WriteFile(filepath.Join(root, stateDir, interviewsDir, "level-2-damaged.json"), []byte("{"), 0o644))
-	rep := ladderReport{Levels: []levelReport{{Number: 1}, {Number: 2}, {Number: 3}, {Number: 4}}}
+	require.NoError(t, os.WriteFile(filepath.Join(root, interview.StateDir, interview.InterviewsDir, "level-2-damaged.json"), []byte("{"), 0o644))
+	rep := grade.Ladder{Levels: []grade.LevelReport{{Number: 1}, {Number: 2}, {Number: 3}, {Number: 4}}}
 	var warned strings.Builder
-	defer func(w io.Writer) { interviewWarnings = w }(interviewWarnings)
-	interviewWarnings = &warned
-	addInterviews(root, &rep)
+	defer func(w io.Writer) { interview.InterviewWarnings = w }(interview.InterviewWarnings)
+	interview.InterviewWarnings = &warned
+	interview.AddInterviews(root, &rep)
 	if b := rep.Levels[0].BestInterview; b == nil || b.Seconds != 22*60 || b.PartsPassed != 2 || b.Interviews != 4 || !b.FreshStub {
 		t.Errorf("level 1's best interview = %+v, want 22m with both parts from a fresh stub, of 4", b)
 	}
@@ -694,7 +697,7 @@ func TestProgressShowsTheBestInterviewOfEachLevel(t *testing.T) {
 	}
 	require.Equal(t, "ladder progress: .ladder/interviews/level-2-damaged.json: skipped, not a complete summary (unexpected end of JSON input)\n", warned.String())
 	var text strings.Builder
-	writeText(&text, rep, style{})
+	grade.WriteText(&text, rep, grade.Style{})
 	for _, want := range []string{
 		"\nmock interviews (make interview-level-N), the best of each level:\n",
 		"  level 1  22m00s, all 2 parts, best of 4\n",
@@ -704,13 +707,13 @@ func TestProgressShowsTheBestInterviewOfEachLevel(t *testing.T) {
 		require.Contains(t, text.String(), want)
 	}
 	var js bytes.Buffer
-	require.NoError(t, writeJSON(&js, rep))
+	require.NoError(t, grade.WriteJSON(&js, rep))
 	require.Contains(t, js.String(), `"best_interview": {`)
 	require.Contains(t, js.String(), `"seconds": 1320`)
 
 	// No interview: nothing about them.
 	text.Reset()
-	writeText(&text, ladderReport{Levels: []levelReport{{Number: 1}}}, style{})
+	grade.WriteText(&text, grade.Ladder{Levels: []grade.LevelReport{{Number: 1}}}, grade.Style{})
 	require.NotContains(t, text.String(), "mock interviews")
 }
 
@@ -720,27 +723,29 @@ func TestHostileSummariesAreSkippedWithAWarning(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		file string // the file's name, when not name
-		data func(s interviewSummary) any
+		data func(s interview.Summary) any
 		want string
 	}{
-		{name: "truncated", data: func(interviewSummary) any { return []byte(`{"level": 1, "parts": [`) }, want: "not a complete summary"},
-		{name: "not an object", data: func(interviewSummary) any { return []int{1} }, want: "not a complete summary"},
-		{name: "null", data: func(interviewSummary) any { return nil }, want: "its name does not match its level 0"},
-		{name: "no parts", data: func(s interviewSummary) any { s.Parts = nil; return s }, want: "level 1 has 2 parts, the summary 0"},
-		{name: "unknown level", file: "level-99-20260302-140000.json", data: func(s interviewSummary) any { s.Level = 99; return s }, want: "there is no level 99"},
+		{name: "truncated", data: func(interview.Summary) any { return []byte(`{"level": 1, "parts": [`) }, want: "not a complete summary"},
+		{name: "not an object", data: func(interview.Summary) any { return []int{1} }, want: "not a complete summary"},
+		{name: "null", data: func(interview.Summary) any { return nil }, want: "its name does not match its level 0"},
+		{name: "no parts", data: func(s interview.Summary) any { s.Parts = nil; return s }, want: "level 1 has 2 parts, the summary 0"},
+		{name: "unknown level", file: "level-99-20260302-140000.json", data: func(s interview.Summary) any { s.Level = 99; return s }, want: "there is no level 99"},
 		{name: "another level's name", file: "level-3-20260302-140000.json", want: "its name does not match its level 1"},
-		{name: "all passed, stopped", data: func(s interviewSummary) any { s.End = endStopped; return s }, want: `it ended "stopped" with 2 of 2 parts passed`},
-		{name: "passed, not reached", data: func(s interviewSummary) any { s.Parts[1].Reached = false; return s }, want: "part 2 passed without a run"},
-		{name: "over the budget", data: func(s interviewSummary) any { s.ElapsedSeconds = 46 * 60; return s }, want: "2760s elapsed of a 2700s budget"},
-		{name: "negative time", data: func(s interviewSummary) any { s.ElapsedSeconds, s.Parts[0].Seconds = -600, -900; return s }, want: "-600s elapsed"},
-		{name: "parts longer than it", data: func(s interviewSummary) any { s.ElapsedSeconds = 60; return s }, want: "its parts took 1320s of 60s"},
-		{name: "parts swapped", data: func(s interviewSummary) any { s.Parts[0], s.Parts[1] = s.Parts[1], s.Parts[0]; return s }, want: "part 2 where part 1 should be"},
-		{name: "unknown end", data: func(s interviewSummary) any { s.End = "won"; return s }, want: `an unknown end "won"`},
-		{name: "huge", data: func(interviewSummary) any { return json.RawMessage(`"` + strings.Repeat("x", maxSummary) + `"`) }, want: "not a summary file"},
+		{name: "all passed, stopped", data: func(s interview.Summary) any { s.End = interview.EndStopped; return s }, want: `it ended "stopped" with 2 of 2 parts passed`},
+		{name: "passed, not reached", data: func(s interview.Summary) any { s.Parts[1].Reached = false; return s }, want: "part 2 passed without a run"},
+		{name: "over the budget", data: func(s interview.Summary) any { s.ElapsedSeconds = 46 * 60; return s }, want: "2760s elapsed of a 2700s budget"},
+		{name: "negative time", data: func(s interview.Summary) any { s.ElapsedSeconds, s.Parts[0].Seconds = -600, -900; return s }, want: "-600s elapsed"},
+		{name: "parts longer than it", data: func(s interview.Summary) any { s.ElapsedSeconds = 60; return s }, want: "its parts took 1320s of 60s"},
+		{name: "parts swapped", data: func(s interview.Summary) any { s.Parts[0], s.Parts[1] = s.Parts[1], s.Parts[0]; return s }, want: "part 2 where part 1 should be"},
+		{name: "unknown end", data: func(s interview.Summary) any { s.End = "won"; return s }, want: `an unknown end "won"`},
+		{name: "huge", data: func(interview.Summary) any {
+			return json.RawMessage(`"` + strings.Repeat("x", interview.MaxSummary) + `"`)
+		}, want: "not a summary file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
-			good := keptSummary(t, 1, day, 22*time.Minute, 2, endPassed, true)
+			good := keptSummary(t, 1, day, 22*time.Minute, 2, interview.EndPassed, true)
 			var v any = good
 			if tc.data != nil {
 				v = tc.data(good)
@@ -751,14 +756,14 @@ func TestHostileSummariesAreSkippedWithAWarning(t *testing.T) {
 				data, err = json.Marshal(v)
 				require.NoError(t, err)
 			}
-			dir := filepath.Join(root, stateDir, interviewsDir)
+			dir := filepath.Join(root, interview.StateDir, interview.InterviewsDir)
 			require.NoError(t, os.MkdirAll(dir, 0o755))
 			file := name
 			if tc.file != "" {
 				file = tc.file
 			}
 			require.NoError(t, os.WriteFile(filepath.Join(dir, file), data, 0o644))
-			best, warnings := bestInterviews(root)
+			best, warnings := interview.BestInterviews(root)
 			if len(best) != 0 {
 				t.Errorf("best interviews from a hostile file: %+v", best)
 			}

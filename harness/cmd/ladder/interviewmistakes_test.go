@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/interview"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/levels"
@@ -23,7 +26,7 @@ func TestInterviewOffersTheKnownMistakeAsAHint(t *testing.T) {
 	var out bytes.Buffer
 	c := fakeInterview(t, "2", &out)
 	c.clock.Set(time.Now()) // make hint-2 reads the record on the system clock
-	c.iv.grade = func(upTo int) (levelGrade, error) {
+	c.iv.Grade = func(upTo int) (grade.Level, error) {
 		if upTo == 0 {
 			return c.grader.grade(0) // the fresh stub
 		}
@@ -32,12 +35,12 @@ func TestInterviewOffersTheKnownMistakeAsAHint(t *testing.T) {
 	hint := func() string {
 		t.Helper()
 		var stdout, stderr bytes.Buffer
-		require.Equal(t, 0, cmdHint(c.iv.root, []string{"2"}, &stdout, &stderr), stderr.String())
+		require.Equal(t, 0, cmdHint(c.iv.Root, []string{"2"}, &stdout, &stderr), stderr.String())
 		return stdout.String()
 	}
 	offer := " · a known mistake matches your failure: make hint-2 names it]"
 	step := 0
-	c.iv.beforeWait = func() {
+	c.iv.BeforeWait = func() {
 		step++
 		switch step {
 		case 1:
@@ -58,14 +61,14 @@ func TestInterviewOffersTheKnownMistakeAsAHint(t *testing.T) {
 			t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
 		}
 	}
-	sum, err := c.iv.run()
+	sum, err := c.iv.Run()
 	require.NoError(t, err)
 	require.Equal(t, 2, sum.Parts[0].Hints, "hints of part 1")
 	require.Equal(t, 2, sum.Hints)
 	require.Equal(t, 1, sum.MistakesNamed)
 	require.Contains(t, out.String(), "Hints asked for (make hint-2 during the interview): 2, 1 of them naming a known mistake.\n")
-	require.NoError(t, sum.check())
-	checkKept(t, c.iv.root, sum)
+	require.NoError(t, sum.Check())
+	checkKept(t, c.iv.Root, sum)
 }
 
 // TestStateCountsANamedMistakeBesideTheHints: a part's every hint and a
@@ -74,29 +77,29 @@ func TestInterviewOffersTheKnownMistakeAsAHint(t *testing.T) {
 func TestStateCountsANamedMistakeBesideTheHints(t *testing.T) {
 	dir := copyLadder(t)
 	l, _ := levels.Numbered(1)
-	hints, err := readHints(dir, l)
+	hints, err := interview.ReadHints(dir, l)
 	require.NoError(t, err)
-	all := len(withGuidance(dir, l, hints)[0].Hints)
-	run := func(hints, named int, offer int) *interviewRun {
-		r := &interviewRun{Level: 1, Part: 1, Until: time.Now().Add(time.Hour), PID: os.Getpid(),
+	all := len(interview.WithGuidance(dir, l, hints)[0].Hints)
+	run := func(hints, named int, offer int) *interview.Record {
+		r := &interview.Record{Level: 1, Part: 1, Until: time.Now().Add(time.Hour), PID: os.Getpid(),
 			Hints: map[string]int{"1": hints}, Named: map[string]int{"1": named}}
 		if offer != 0 {
-			r.Offer = &mistakeOffer{Part: offer, Line: "This is how a known mistake fails: x."}
+			r.Offer = &interview.MistakeOffer{Part: offer, Line: "This is how a known mistake fails: x."}
 		}
 		return r
 	}
-	require.NoError(t, saveState(dir, state{Interview: run(all+1, 1, 1)}))
-	s, err := loadState(dir)
+	require.NoError(t, interview.SaveState(dir, interview.State{Interview: run(all+1, 1, 1)}))
+	s, err := interview.LoadState(dir)
 	require.NoError(t, err, "every hint and one named mistake")
 	require.Equal(t, all+1, s.Interview.Hints["1"])
-	for what, r := range map[string]*interviewRun{
+	for what, r := range map[string]*interview.Record{
 		"more named than hints":  run(1, 2, 0),
 		"a hint too many":        run(all+2, 1, 0),
 		"an offer of no part":    run(1, 0, 9),
 		"a negative named count": run(1, -1, 0),
 	} {
-		require.NoError(t, saveState(dir, state{Interview: r}))
-		if _, err := loadState(dir); err == nil || !strings.Contains(err.Error(), "damaged") {
+		require.NoError(t, interview.SaveState(dir, interview.State{Interview: r}))
+		if _, err := interview.LoadState(dir); err == nil || !strings.Contains(err.Error(), "damaged") {
 			t.Errorf("%s: loadState = %v, want the state damaged", what, err)
 		}
 	}

@@ -8,6 +8,9 @@ package main
 
 import (
 	"context"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/interview"
 	"github.com/rateladder/rateladder/harness/levels"
 
 	"flag"
@@ -84,25 +87,25 @@ func cmdProgress(root string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *asJSON {
-		if err := writeJSON(stdout, rep); err != nil {
+		if err := grade.WriteJSON(stdout, rep); err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
 		return 0
 	}
-	writeText(stdout, rep, style{color: useColor(stdout)})
+	grade.WriteText(stdout, rep, grade.Style{Color: useColor(stdout)})
 	return 0
 }
 
 // progress grades every level, in as few go test runs as possible, so each
 // package is compiled once and the levels build in parallel.
-func progress(root string) (ladderReport, error) {
-	grades, err := gradeLevels(context.Background(), root, levels.All)
+func progress(root string) (grade.Ladder, error) {
+	grades, err := grade.Levels(context.Background(), root, levels.All)
 	if err != nil {
-		return ladderReport{}, err
+		return grade.Ladder{}, err
 	}
-	rep := report(grades)
-	addInterviews(root, &rep)
+	rep := grade.Report(grades)
+	interview.AddInterviews(root, &rep)
 	return rep, nil
 }
 

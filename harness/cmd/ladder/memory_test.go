@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -37,7 +39,7 @@ func TestProgressStaysSmallWhenTheLearnerPrintsALot(t *testing.T) {
 
 	cmd := exec.Command(bin, "progress", "--json")
 	cmd.Dir = dir
-	cmd.Env = learnerEnv()
+	cmd.Env = grade.LearnerEnv()
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
@@ -69,7 +71,7 @@ func TestProgressStaysSmallWhenTheLearnerPrintsALot(t *testing.T) {
 	if peak > 150<<10 {
 		t.Errorf("ladder progress peaked at %d MB resident, want under 150 MB", peak>>10)
 	}
-	var rep ladderReport
+	var rep grade.Ladder
 	require.NoError(t, json.Unmarshal([]byte(out.String()), &rep), out.String())
 	l := rep.Levels[0]
 	if l.PartsDone != 1 || !strings.Contains(l.Why, `(part 2)`) {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
@@ -14,18 +16,18 @@ import (
 // learnerFailing is a level graded as if the learner's code failed
 // exactly the given cases of part, and passed every other case of the
 // spec's list: what the grader sees of code with that mistake.
-func learnerFailing(t *testing.T, root string, l levels.Level, part int, failing []string) levelGrade {
+func learnerFailing(t *testing.T, root string, l levels.Level, part int, failing []string) grade.Level {
 	t.Helper()
-	g := levelGrade{Level: l}
-	lists := specLists(root, l)
+	g := grade.Level{Level: l}
+	lists := grade.SpecLists(root, l)
 	for _, lp := range l.Parts {
-		p := partGrade{Number: lp.Number, Title: lp.Title, Ran: true, Done: lp.Number < part}
+		p := grade.Part{Number: lp.Number, Title: lp.Title, Ran: true, Done: lp.Number < part}
 		for _, c := range lists[lp.Number] {
 			v := protocol.Pass
 			if lp.Number == part && slices.Contains(failing, c.Name) {
 				v = protocol.Fail
 			}
-			p.Cases = append(p.Cases, caseGrade{Name: c.Name, Part: lp.Number, Verdict: v})
+			p.Cases = append(p.Cases, grade.Case{Name: c.Name, Part: lp.Number, Verdict: v})
 			p.Total++
 			p.Reported++
 			if v == protocol.Pass {
@@ -34,7 +36,7 @@ func learnerFailing(t *testing.T, root string, l levels.Level, part int, failing
 		}
 		g.Parts = append(g.Parts, p)
 	}
-	matchMistakes(root, &g)
+	grade.MatchMistakes(root, &g)
 	return g
 }
 
@@ -50,11 +52,11 @@ func TestEveryKnownMistakeIsNamed(t *testing.T) {
 				t.Errorf("level %d: no table of known mistakes in the spec of parts %v: %v", l.Number, l.PartsOf(m), err)
 			}
 		}
-		table := knownMistakes(root, l)
+		table := grade.KnownMistakes(root, l)
 		for _, k := range table.Mistakes {
 			for part, fails := range k.Fails {
 				g := learnerFailing(t, root, l, part, fails)
-				line := mistakeLine(g.Parts[part-1])
+				line := grade.MistakeLine(g.Parts[part-1])
 				if p := g.Parts[part-1]; p.Match == nil || !p.Match.Names(k.Name) || !strings.Contains(line, k.Name) {
 					t.Errorf("level %d, mistake %q, its failing cases of part %d: the grader says %q, want its name", l.Number, k.Name, part, line)
 				}
@@ -151,7 +153,7 @@ func boundarySlip(t *testing.T) (string, levels.Level, []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range knownMistakes(root, l).Mistakes {
+	for _, k := range grade.KnownMistakes(root, l).Mistakes {
 		if k.Name == inclusive {
 			return root, l, k.Fails[1]
 		}
@@ -166,7 +168,7 @@ func TestGradeNamesTheMistake(t *testing.T) {
 	root, l, fails := boundarySlip(t)
 	g := learnerFailing(t, root, l, 1, fails)
 	var b strings.Builder
-	writeGrade(&b, g, 0, false)
+	grade.Write(&b, g, 0, false)
 	want := "\n  This is how a known mistake fails: " + inclusive + ". Still refuses exactly one interval after the print: 15s refused instead of printed.\n"
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("writeGrade does not say %q:\n%s", want, b.String())
@@ -176,7 +178,7 @@ func TestGradeNamesTheMistake(t *testing.T) {
 	}
 
 	b.Reset()
-	writeGrade(&b, g, 0, true)
+	grade.Write(&b, g, 0, true)
 	for _, want := range []string{want, "    100%  " + inclusive + " (fails 9 cases of part 1)\n", "     89%  resets the timer on a refused call (fails 8 cases of part 1)\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("writeGrade --all does not say %q:\n%s", want, b.String())
@@ -185,18 +187,18 @@ func TestGradeNamesTheMistake(t *testing.T) {
 
 	b.Reset()
 	g.HideMistakes = true
-	writeGrade(&b, g, 0, true)
+	grade.Write(&b, g, 0, true)
 	if strings.Contains(b.String(), "known mistake") {
 		t.Errorf("writeGrade names a mistake with HideMistakes set:\n%s", b.String())
 	}
-	if mistakeLine(g.Parts[0]) == "" {
+	if grade.MistakeLine(g.Parts[0]) == "" {
 		t.Errorf("mistakeLine is empty with HideMistakes set; interview mode offers it as a hint")
 	}
 
 	// A case still to write: nothing to compare yet.
 	g = learnerFailing(t, root, l, 1, fails)
 	g.Parts[0].Cases[len(g.Parts[0].Cases)-1].Verdict = "not implemented"
-	if matchMistakes(root, &g); g.Parts[0].Match != nil && g.Parts[0].Match.Best >= 0 {
+	if grade.MatchMistakes(root, &g); g.Parts[0].Match != nil && g.Parts[0].Match.Best >= 0 {
 		t.Errorf("a part with a case not implemented yet is matched to %q", g.Parts[0].Match.Named())
 	}
 }

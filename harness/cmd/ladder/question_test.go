@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/internal/interview"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/levels"
@@ -18,17 +20,17 @@ import (
 func TestEveryPartOfEveryREADMEHasQuestionAndGuidance(t *testing.T) {
 	root := repoRoot(t)
 	for _, l := range levels.All {
-		r, err := readmeParts(root, l)
+		r, err := interview.ReadmeParts(root, l)
 		require.NoError(t, err)
 		for _, p := range l.Parts {
 			heading := "## Part " + strconv.Itoa(p.Number) + ": " + p.Title
-			if q := strings.TrimSpace(strings.TrimPrefix(r.sections[p.Number], heading)); q == "" {
+			if q := strings.TrimSpace(strings.TrimPrefix(r.Sections[p.Number], heading)); q == "" {
 				t.Errorf("level %d, part %d: no question outside the guidance", l.Number, p.Number)
 			}
-			if len(r.guidance[p.Number]) == 0 {
+			if len(r.Guidance[p.Number]) == 0 {
 				t.Errorf("level %d, part %d: no <!-- guidance --> block", l.Number, p.Number)
 			}
-			for i, g := range r.guidance[p.Number] {
+			for i, g := range r.Guidance[p.Number] {
 				if g == "" {
 					t.Errorf("level %d, part %d: guidance block %d is empty", l.Number, p.Number, i+1)
 				}
@@ -43,17 +45,17 @@ func TestEveryPartOfEveryREADMEHasQuestionAndGuidance(t *testing.T) {
 func TestInterviewPart1IsTheQuestionAlone(t *testing.T) {
 	root := repoRoot(t)
 	for _, l := range levels.All {
-		r, err := readmeParts(root, l)
+		r, err := interview.ReadmeParts(root, l)
 		require.NoError(t, err)
 		first := l.Parts[0].Number
-		text := r.intro(first) + "\n\n" + r.sections[first]
+		text := r.Intro(first) + "\n\n" + r.Sections[first]
 		if !strings.Contains(strings.ToLower(text), "rules") || !strings.Contains(text, "## Worked examples") || !strings.Contains(text, "|---") {
 			t.Errorf("level %d: part 1's question lacks the rules or the worked examples:\n%s", l.Number, text)
 		}
 		if strings.Contains(text, "<!--") {
 			t.Errorf("level %d: part 1's question shows a marker:\n%s", l.Number, text)
 		}
-		for n, blocks := range r.guidance {
+		for n, blocks := range r.Guidance {
 			for _, g := range blocks {
 				line := strings.SplitN(g, "\n", 2)[0]
 				if strings.Contains(text, line) {
@@ -61,17 +63,17 @@ func TestInterviewPart1IsTheQuestionAlone(t *testing.T) {
 				}
 			}
 		}
-		for _, m := range r.laterMethods(first) {
+		for _, m := range r.LaterMethods(first) {
 			if loc := regexp.MustCompile("`" + m + "[`(]|\\b" + m + `\(|\| *` + m + `\b`).FindStringIndex(text); loc != nil {
 				t.Errorf("level %d: part 1's question names %s, a method of a later part: %q", l.Number, m, text[max(0, loc[0]-60):min(len(text), loc[1]+20)])
 			}
 		}
 		// Each method a part adds is in the README's API, and shows when
 		// its part comes.
-		for n, ms := range r.adds {
-			api := r.api(n)
+		for n, ms := range r.Adds {
+			api := r.Api(n)
 			for _, m := range ms {
-				if !declares(api, m) || !strings.Contains(r.intro(n), m+"(") {
+				if !interview.Declares(api, m) || !strings.Contains(r.Intro(n), m+"(") {
 					t.Errorf("level %d: part %d adds %s, but its API line is not found:\n%s", l.Number, n, m, api)
 				}
 			}
@@ -82,37 +84,14 @@ func TestInterviewPart1IsTheQuestionAlone(t *testing.T) {
 func TestTheAPIGrowsWithTheParts(t *testing.T) {
 	l, ok := levels.Numbered(4)
 	require.True(t, ok)
-	r, err := readmeParts(repoRoot(t), l)
+	r, err := interview.ReadmeParts(repoRoot(t), l)
 	require.NoError(t, err)
-	require.NotContains(t, r.intro(1), "Distinct(")
-	require.NotContains(t, r.intro(1), "Counts(")
-	require.Contains(t, r.intro(2), "Distinct(")
-	require.NotContains(t, r.intro(2), "Counts(")
-	require.Contains(t, r.api(3), "func (c *Cafe) Counts(now time.Time) map[string]int")
-	require.Equal(t, "", r.api(1))
-}
-
-func TestSplitREADMERefusesBrokenGuidance(t *testing.T) {
-	for name, text := range map[string]string{
-		"a guidance block that does not end":             "# L\n\n## Part 1: A\n\n<!-- guidance -->\n\nx\n",
-		"a guidance block inside another":                "# L\n\n<!-- guidance -->\n<!-- guidance -->\n<!-- /guidance -->\n",
-		"the end of a guidance block that did not begin": "# L\n\n<!-- /guidance -->\n",
-		"a heading inside a guidance block":              "# L\n\n<!-- guidance -->\n\n## Part 1: A\n\n<!-- /guidance -->\n",
-	} {
-		path := filepath.Join(t.TempDir(), "README.md")
-		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
-		_, err := splitREADME(path)
-		require.Error(t, err, name)
-		require.Contains(t, err.Error(), name)
-	}
-	// A marker in a code block is an example of one, not a block.
-	path := filepath.Join(t.TempDir(), "README.md")
-	require.NoError(t, os.WriteFile(path, []byte("# L\n\n```\n<!-- guidance -->\n```\n\n## Part 1: A\n\nq\n\n<!-- guidance -->\n\ng\n\n<!-- /guidance -->\n"), 0o644))
-	r, err := splitREADME(path)
-	require.NoError(t, err)
-	require.Equal(t, "# L\n\n```\n<!-- guidance -->\n```", r.introText)
-	require.Equal(t, "## Part 1: A\n\nq", r.sections[1])
-	require.Equal(t, []string{"g"}, r.guidance[1])
+	require.NotContains(t, r.Intro(1), "Distinct(")
+	require.NotContains(t, r.Intro(1), "Counts(")
+	require.Contains(t, r.Intro(2), "Distinct(")
+	require.NotContains(t, r.Intro(2), "Counts(")
+	require.Contains(t, r.Api(3), "func (c *Cafe) Counts(now time.Time) map[string]int")
+	require.Equal(t, "", r.Api(1))
 }
 
 // In an interview, the README's guidance of the part comes as its last
@@ -120,25 +99,25 @@ func TestSplitREADMERefusesBrokenGuidance(t *testing.T) {
 func TestInterviewHintsEndWithTheREADMEsGuidance(t *testing.T) {
 	dir := copyLadder(t)
 	l, _ := levels.Numbered(1)
-	hints, err := readHints(dir, l)
+	hints, err := interview.ReadHints(dir, l)
 	require.NoError(t, err)
-	r, err := readmeParts(dir, l)
+	r, err := interview.ReadmeParts(dir, l)
 	require.NoError(t, err)
-	own, guidance := len(hints[1].Hints), len(r.guidance[2])
-	run := &interviewRun{Level: 1, Part: 2, Until: time.Now().Add(time.Hour), PID: os.Getpid(), Hints: map[string]int{"2": own}}
-	require.NoError(t, saveState(dir, state{Interview: run}))
+	own, guidance := len(hints[1].Hints), len(r.Guidance[2])
+	run := &interview.Record{Level: 1, Part: 2, Until: time.Now().Add(time.Hour), PID: os.Getpid(), Hints: map[string]int{"2": own}}
+	require.NoError(t, interview.SaveState(dir, interview.State{Interview: run}))
 
 	out, code := runLadder(t, dir, "hint", "1")
 	require.Equal(t, 0, code, out)
-	want := "Level 1, part 2, hint " + strconv.Itoa(own+1) + " of " + strconv.Itoa(own+guidance) + "\n\nFrom the README:\n\n" + r.guidance[2][0]
+	want := "Level 1, part 2, hint " + strconv.Itoa(own+1) + " of " + strconv.Itoa(own+guidance) + "\n\nFrom the README:\n\n" + r.Guidance[2][0]
 	require.True(t, strings.HasPrefix(out, want), "the first hint after HINTS.md's printed:\n%s\nwant it to start:\n%s", out, want)
 	require.Contains(t, out, "this hint counts in its summary")
-	s, err := loadState(dir)
+	s, err := interview.LoadState(dir)
 	require.NoError(t, err)
 	require.Equal(t, own+1, s.Interview.Hints["2"])
 	require.LessOrEqual(t, s.HintsSeen["1"]["2"], own, "practice mode counts only HINTS.md's hints")
 
-	require.NoError(t, saveState(dir, state{}))
+	require.NoError(t, interview.SaveState(dir, interview.State{}))
 	out, code = runLadder(t, dir, "hint", "--part", "2", "1")
 	require.Equal(t, 0, code, out)
 	require.True(t, strings.HasPrefix(out, "Level 1, part 2, hint 1 of "+strconv.Itoa(own)+"\n"), "outside an interview:\n%s", out)
@@ -151,41 +130,41 @@ func TestARestartBeginsFromPart1OnANewClock(t *testing.T) {
 	var out bytes.Buffer
 	c := fakeInterview(t, "2", &out)
 	step := 0
-	c.iv.beforeWait = func() {
+	c.iv.BeforeWait = func() {
 		step++
 		switch step {
 		case 1:
 			c.grader.pass[1] = true
 			c.save(t, 10*time.Minute)
 		case 2:
-			s, err := loadState(c.iv.root)
+			s, err := interview.LoadState(c.iv.Root)
 			require.NoError(t, err)
 			s.Interview.Hints = map[string]int{"2": 1} // a hint asked for in part 2
-			require.NoError(t, saveState(c.iv.root, s))
+			require.NoError(t, interview.SaveState(c.iv.Root, s))
 			c.clock.Advance(time.Minute)
 			c.interrupt <- os.Interrupt
 		}
 	}
-	first, err := c.iv.run()
+	first, err := c.iv.Run()
 	require.NoError(t, err)
 	require.True(t, first.Parts[1].Reached)
 	require.Equal(t, 1, first.Hints)
 
 	var again bytes.Buffer
 	c2 := fakeInterview(t, "2", &again)
-	c2.iv.root = c.iv.root
+	c2.iv.Root = c.iv.Root
 	c2.grader.pass[1] = true // the code the first interview left
 	c2.clock.Set(c.clock.Now().Add(time.Hour))
 	offered := false
-	c2.iv.reset = func() int { offered = true; return 1 } // declined
-	c2.iv.beforeWait = func() {
-		s, err := loadState(c2.iv.root)
+	c2.iv.Reset = func() int { offered = true; return 1 } // declined
+	c2.iv.BeforeWait = func() {
+		s, err := interview.LoadState(c2.iv.Root)
 		require.NoError(t, err)
 		require.Equal(t, 1, s.Interview.Part, "a restart is on part 1")
 		require.Empty(t, s.Interview.Hints, "a restart counts its hints afresh")
 		c2.interrupt <- os.Interrupt
 	}
-	second, err := c2.iv.run()
+	second, err := c2.iv.Run()
 	require.NoError(t, err)
 	require.True(t, offered, "a restart from the last interview's code offers reset")
 	require.False(t, second.FreshStub)

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/interview"
 )
 
 func TestReadOnlyNamesTheCheckout(t *testing.T) {
@@ -16,16 +19,16 @@ func TestReadOnlyNamesTheCheckout(t *testing.T) {
 		&fs.PathError{Op: "mkdir", Path: ".ladder", Err: syscall.EROFS},
 		&fs.PathError{Op: "open", Path: ".ladder/state.json.tmp", Err: syscall.EACCES},
 	} {
-		got := readOnly(err).Error()
+		got := interview.ReadOnly(err).Error()
 		if !strings.HasPrefix(got, "this checkout is read-only (") || !strings.Contains(got, "Copy the repository to a folder you can write") {
 			t.Errorf("readOnly(%v) = %q, want it to say the checkout is read-only, and what to do", err, got)
 		}
 	}
 	other := errors.New("disk full")
-	if got := readOnly(other); got != other {
+	if got := interview.ReadOnly(other); got != other {
 		t.Errorf("readOnly(%v) = %v, want the error unchanged", other, got)
 	}
-	if got := readOnly(nil); got != nil {
+	if got := interview.ReadOnly(nil); got != nil {
 		t.Errorf("readOnly(nil) = %v, want nil", got)
 	}
 }
@@ -92,7 +95,7 @@ func TestAReadOnlyCheckoutSaysSo(t *testing.T) {
 		t.Skip("no make")
 	}
 	dir := copyRepo(t, "ladder/01-hit-counter")
-	out, code := runReadOnly(t, dir, "make test-level-1; echo; "+goTool()+" run ./harness/cmd/ladder hint 1")
+	out, code := runReadOnly(t, dir, "make test-level-1; echo; "+grade.GoTool()+" run ./harness/cmd/ladder hint 1")
 	if code == 0 {
 		t.Errorf("make test-level-1 and ladder hint 1 in a read-only checkout: exit 0, want a failure:\n%s", out)
 	}

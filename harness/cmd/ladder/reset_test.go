@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
 
 	"os"
@@ -14,42 +16,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestIsStubSource(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		src  string
-		want bool
-	}{
-		{"the shipped stub", "package p\n\ntype T struct{}\n\nfunc New() *T { panic(\"not implemented: New\") }\n\nfunc (t *T) Hit() { panic(\"not implemented: T.Hit\") }\n", true},
-		{"no message after the prefix", "package p\nfunc F() { panic(\"not implemented\") }\n", true},
-		{"one body written", "package p\nfunc New() int { return 1 }\nfunc F() { panic(\"not implemented: F\") }\n", false},
-		{"a statement before the panic", "package p\nfunc F() { println(); panic(\"not implemented: F\") }\n", false},
-		{"another panic", "package p\nfunc F() { panic(\"todo\") }\n", false},
-		{"an init with side effects", "package p\nfunc init() { println() }\nfunc F() { panic(\"not implemented: F\") }\n", false},
-		{"types only", "package p\ntype T int\n", false},
-		{"does not parse", "package p\nfunc F( {\n", false},
-		{"names of another package, and a constant expression", "package p\nimport (\n\t\"errors\"\n\t\"time\"\n)\nvar ErrX = errors.ErrUnsupported\nconst D = 3 * time.Second\nfunc F() { panic(\"not implemented: F\") }\n", true},
-		{"a var that holds the answer in func literals", "package p\nvar reference = struct{ Count func(n int) int }{Count: func(n int) int { return n + 1 }}\nfunc F() { panic(\"not implemented: F\") }\n", false},
-		{"a var that calls a function", "package p\nvar answer = compute()\nfunc compute() int { panic(\"not implemented: compute\") }\n", false},
-	} {
-		if got := isStubSource([]byte(tc.src)); got != tc.want {
-			t.Errorf("isStubSource(%s) = %v, want %v", tc.name, got, tc.want)
-		}
-	}
-	src := "package p\nvar reference = struct{ F func() }{F: func() {}}\nfunc F() { panic(\"not implemented: F\") }\n"
-	if got, want := stubProblem([]byte(src)), "var reference holds a value other than a name, a constant or a literal"; got != want {
-		t.Errorf("stubProblem(a var of func literals) = %q, want %q", got, want)
-	}
-}
-
 func TestFindShippedSortsLevel8(t *testing.T) {
 	root := repoRoot(t)
-	if _, err := gitOutput(root, "rev-parse", "HEAD"); err != nil {
+	if _, err := shipped.Git(root, "rev-parse", "HEAD"); err != nil {
 		t.Skip("no git history here")
 	}
 	l, err := levels.Find("8")
 	require.NoError(t, err)
-	s, err := findShipped(root, l)
+	s, err := shipped.Find(root, l)
 	require.NoError(t, err)
 	require.Equal(t, []string{"ladder/08-group-throttle/redisthrottle/redisthrottle.go", "ladder/08-group-throttle/throttle.go"}, s.Code.Stubs)
 	require.Equal(t, []string{"ladder/08-group-throttle/limits/limits.go"}, s.Code.Shared)
@@ -231,7 +205,7 @@ func TestTwoResetsInOneSecondKeepTheirBackupsApart(t *testing.T) {
 	for i, want := range []string{"// first try", "// second try"} {
 		kept, err := os.ReadFile(filepath.Join(dir, backups[i], "ladder/01-hit-counter/hitcounter.go"))
 		require.NoError(t, err)
-		require.True(t, strings.HasPrefix(string(kept), want), "backup %d holds %q, want the %s", i+1, firstLines(string(kept), 1), want)
+		require.True(t, strings.HasPrefix(string(kept), want), "backup %d holds %q, want the %s", i+1, grade.FirstLines(string(kept), 1), want)
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
 )
 
 // A sandbox is where a student's code runs in a class report: a folder of
@@ -111,7 +113,7 @@ func (s *sandbox) Env() []string {
 		"GOSUMDB=off",
 		"GOTOOLCHAIN=local",
 		"CGO_ENABLED=0",
-		quickRaceExit,
+		grade.QuickRaceExit,
 	)
 }
 

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
 )
 
 // A jail is bubblewrap as the class report runs it: found and checked once
@@ -59,15 +61,15 @@ func findJail() (*jail, error) {
 	}
 	out, err := sb.Command(sb.Src, "go", "version").CombinedOutput()
 	if err != nil {
-		return nil, fmt.Errorf("bwrap cannot make a sandbox here (%v): %s(a container without user namespaces? an AppArmor or SELinux rule against them?)", err, firstLines(string(out), 5))
+		return nil, fmt.Errorf("bwrap cannot make a sandbox here (%v): %s(a container without user namespaces? an AppArmor or SELinux rule against them?)", err, grade.FirstLines(string(out), 5))
 	}
 	return j, nil
 }
 
 // toolchainRoot is the GOROOT of the go command the ladder runs, or "".
 var toolchainRoot = sync.OnceValue(func() string {
-	cmd := exec.Command(goTool(), "env", "GOROOT")
-	cmd.Env = learnerEnv()
+	cmd := exec.Command(grade.GoTool(), "env", "GOROOT")
+	cmd.Env = grade.LearnerEnv()
 	out, err := cmd.Output()
 	if err != nil {
 		return ""

@@ -2,18 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"slices"
-	"sort"
 	"strings"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // cmdCheckStubs is make test-stubs: every level's untouched stub compiles,
@@ -24,7 +19,7 @@ func cmdCheckStubs(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, usageLine("check-stubs"))
 		return 2
 	}
-	problems, err := checkStubs(context.Background(), root)
+	problems, err := grade.CheckStubs(context.Background(), root)
 	if err != nil {
 		fmt.Fprintln(stderr, "ladder check-stubs:", err)
 		return 1
@@ -35,153 +30,4 @@ func cmdCheckStubs(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "stub check: the %d levels' stubs compile, and every case fails as not implemented\n", len(levels.All))
 	return 0
-}
-
-// checkStubs returns what is wrong with the stubs under root, one line
-// each, naming the file or the case.
-func checkStubs(ctx context.Context, root string) ([]string, error) {
-	return checkStubsWith(ctx, root, plainRunner)
-}
-
-func checkStubsWith(ctx context.Context, root string, runner goRunner) ([]string, error) {
-	// Without -race, even for the levels graded under it: every stub
-	// panics at once, so the race detector would only slow the build.
-	lvs := slices.Clone(levels.All)
-	for i := range lvs {
-		lvs[i].Race = false
-	}
-	runs := levelRuns(lvs, "", nil)
-	for i := range runs {
-		runs[i].Lean = true
-	}
-	pkgs, err := runAllWith(ctx, root, runs, runner)
-	if err != nil {
-		return nil, err
-	}
-	problems, err := checkStubSources(root)
-	if err != nil {
-		return nil, err
-	}
-	for _, l := range levels.All {
-		if _, err := os.Stat(filepath.Join(root, l.Dir)); err != nil {
-			continue // a level this copy does not have
-		}
-		parts := map[int]int{}
-		for _, p := range pkgs {
-			rel := relDir(root, p.Dir)
-			if !l.Holds(rel) {
-				continue
-			}
-			switch {
-			case p.BuildError != "":
-				problems = append(problems, fmt.Sprintf("%s does not compile:\n%s", rel, indent(firstLines(p.BuildError, 10), "  ")))
-				continue
-			case p.NoTests:
-				continue
-			case p.Exit == nil:
-				problems = append(problems, rel+": its tests did not report through the ladder's runner")
-				continue
-			case !p.Exit.Complete:
-				problems = append(problems, rel+": "+p.Exit.Reason)
-			}
-			var bad []string
-			for _, c := range p.Cases {
-				if _, ok := l.Part(c.Part); !ok {
-					problems = append(problems, fmt.Sprintf("%s: case %q is in part %d, which harness/levels does not list for level %d", rel, c.Case, c.Part, l.Number))
-				}
-				if c.Verdict != protocol.NotImplemented {
-					bad = append(bad, fmt.Sprintf("part %d, %s (%s)", c.Part, c.Case, c.Verdict))
-				}
-				if !c.Fuzz {
-					parts[c.Part]++
-				}
-			}
-			if len(bad) > 0 {
-				problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: the stub check fails %d case(s), such as %q", rel, len(bad), bad[0]))
-			}
-		}
-		problems = append(problems, checkSpecLists(root, l, pkgs)...)
-		for _, p := range l.Parts {
-			if parts[p.Number] == 0 {
-				problems = append(problems, fmt.Sprintf("level %d, part %d (%s): no case ran", l.Number, p.Number, p.Title))
-			}
-		}
-	}
-	return problems, nil
-}
-
-// checkSpecLists checks that each spec's list of cases names exactly the
-// cases the stub's run reported: the grader counts parts against it.
-func checkSpecLists(root string, l levels.Level, pkgs []*pkgResult) []string {
-	var problems []string
-	for _, m := range l.Modules {
-		specDir := l.SpecDir(m)
-		man, err := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(specDir), protocol.ManifestFile))
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("level %d: %v", l.Number, err))
-			continue
-		}
-		listed := map[protocol.ManifestCase]bool{}
-		for _, c := range man.Cases {
-			listed[protocol.ManifestCase{Part: c.Part, Name: c.Name}] = c.Needs == ""
-		}
-		reported := map[protocol.ManifestCase]bool{}
-		for _, p := range pkgs {
-			rel := relDir(root, p.Dir)
-			if !l.Holds(rel) || moduleOf(l, rel).Dir != m.Dir {
-				continue
-			}
-			for _, c := range p.Cases {
-				if c.Fuzz {
-					continue
-				}
-				k := protocol.ManifestCase{Part: c.Part, Name: c.Case}
-				reported[k] = true
-				if _, ok := listed[k]; !ok {
-					problems = append(problems, fmt.Sprintf("%s/%s does not list case %q of part %d: run the spec's TestManifestListsEveryCase with %s=1", specDir, protocol.ManifestFile, c.Case, c.Part, protocol.UpdateManifestEnv))
-				}
-			}
-		}
-		for k, required := range listed {
-			if required && !reported[k] {
-				problems = append(problems, fmt.Sprintf("%s/%s lists case %q of part %d, which the stub's run never reported", specDir, protocol.ManifestFile, k.Name, k.Part))
-			}
-		}
-	}
-	sort.Strings(problems)
-	return problems
-}
-
-// checkStubSources reads every level's code under root, as reset and
-// student-copy do: each file must be a stub (see stubProblem) or a
-// shared file of a package the spec imports. Running the cases cannot
-// see an answer that no method calls, such as a var that holds one.
-func checkStubSources(root string) ([]string, error) {
-	modPath, err := modulePath(root)
-	if err != nil {
-		return nil, err
-	}
-	var problems []string
-	for _, l := range levels.All {
-		files := map[string][]byte{}
-		err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(l.Dir)), func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
-				return err
-			}
-			data, err := os.ReadFile(p)
-			rel, _ := filepath.Rel(root, p)
-			files[filepath.ToSlash(rel)] = data
-			return err
-		})
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // a level this copy does not have
-		}
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range classifyLevel(modPath, files).Other {
-			problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: %s", p, stubProblem(files[p])))
-		}
-	}
-	return problems, nil
 }

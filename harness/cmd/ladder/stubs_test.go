@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 )
@@ -13,7 +15,7 @@ import (
 // in a var fails no case, and must fail the check.
 func TestStubCheckReadsPackageLevelValues(t *testing.T) {
 	dir := copyRepo(t, "ladder/01-hit-counter", "ladder/05-page-views")
-	problems, err := checkStubSources(dir)
+	problems, err := grade.CheckStubSources(dir)
 	require.NoError(t, err)
 	if len(problems) != 0 {
 		t.Fatalf("checkStubSources(the shipped stubs) = %q, want none", problems)
@@ -22,7 +24,7 @@ func TestStubCheckReadsPackageLevelValues(t *testing.T) {
 	data, err := os.ReadFile(stub)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(stub, append(data, varReference...), 0o644))
-	problems, err = checkStubSources(dir)
+	problems, err = grade.CheckStubSources(dir)
 	require.NoError(t, err)
 	want := []string{"ladder/01-hit-counter/hitcounter.go is not the stub as shipped: var reference holds a value other than a name, a constant or a literal"}
 	if diff := cmp.Diff(want, problems); diff != "" {

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/interview"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/levels"
@@ -41,7 +44,7 @@ func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
 	require.Contains(t, out, "You have not asked for a hint on level 1 yet")
 
 	l, _ := levels.Find("1")
-	parts, err := readHints(dir, l)
+	parts, err := interview.ReadHints(dir, l)
 	require.NoError(t, err)
 	hint := func(i int) string { return parts[0].Hints[i-1] }
 	// --part 1 names the part, so that this test grades nothing.
@@ -96,7 +99,7 @@ func TestPollingNoticesAChange(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "a.go")
 	require.NoError(t, os.WriteFile(file, []byte("package a\n"), 0o644))
-	p := pollChanges(dir, 10*time.Millisecond)
+	p := interview.PollChanges(dir, 10*time.Millisecond)
 	defer p.Close()
 	time.Sleep(30 * time.Millisecond) // let the poller take its first look
 	require.NoError(t, os.WriteFile(file, []byte("package a // edited\n"), 0o644))
@@ -174,18 +177,18 @@ func startWatch(t *testing.T) *watchRig {
 	r.dir = filepath.Join(r.root, l.Dir)
 	require.NoError(t, os.MkdirAll(r.dir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "a.go"), []byte("package a\n"), 0o644))
-	src := pollChanges(r.dir, 10*time.Millisecond)
+	src := interview.PollChanges(r.dir, 10*time.Millisecond)
 	t.Cleanup(func() { src.Close() })
 	w := &watcher{
-		level: l, dir: r.dir, out: &r.out, errOut: &r.out,
-		grade: func() (levelGrade, error) {
-			r.runs <- snapshot(r.dir)
-			return levelGrade{Level: l, Parts: []partGrade{{Number: 1, Title: "One", Total: 1}, {Number: 2, Title: "Two"}}}, nil
+		Level: l, dir: r.dir, out: &r.out, errOut: &r.out,
+		grade: func() (grade.Level, error) {
+			r.runs <- interview.Snapshot(r.dir)
+			return grade.Level{Level: l, Parts: []grade.Part{{Number: 1, Title: "One", Total: 1}, {Number: 2, Title: "Two"}}}, nil
 		},
 		changes: src.C(), interrupt: r.interrupt, settle: 20 * time.Millisecond,
 		now: func() time.Time { return time.Date(2026, 3, 2, 14, 3, 12, 0, time.UTC) },
 	}
-	go func() { defer close(r.done); w.run() }()
+	go func() { defer close(r.done); w.Run() }()
 	t.Cleanup(r.stop)
 	return r
 }
@@ -229,7 +232,7 @@ func TestWatchStartsWithExactlyOneRun(t *testing.T) {
 
 func TestPollingSeesAFolderMadeAfterItStarted(t *testing.T) {
 	dir := t.TempDir()
-	p := pollChanges(dir, 10*time.Millisecond)
+	p := interview.PollChanges(dir, 10*time.Millisecond)
 	defer p.Close()
 	sub := filepath.Join(dir, "more")
 	require.NoError(t, os.MkdirAll(sub, 0o755))
@@ -255,14 +258,14 @@ func TestWatchSeesAFolderMadeAfterItStarted(t *testing.T) {
 
 func TestWatchStatusSaysWhereTheLevelStands(t *testing.T) {
 	l := levels.All[0]
-	parts := func(done ...bool) []partGrade {
-		var ps []partGrade
+	parts := func(done ...bool) []grade.Part {
+		var ps []grade.Part
 		for i, d := range done {
-			ps = append(ps, partGrade{Number: i + 1, Total: 1, Done: d})
+			ps = append(ps, grade.Part{Number: i + 1, Total: 1, Done: d})
 		}
 		return ps
 	}
-	for want, g := range map[string]levelGrade{
+	for want, g := range map[string]grade.Level{
 		"part 2 of 2 in progress": {Level: l, Parts: parts(true, false)},
 		"both parts done":         {Level: l, Parts: parts(true, true)},
 		"does not compile":        {Level: l, Parts: parts(false, false), BuildError: "x.go:1: syntax error"},
@@ -273,7 +276,7 @@ func TestWatchStatusSaysWhereTheLevelStands(t *testing.T) {
 		}
 	}
 	// A part after one that is done, whose test binary broke.
-	broken := levelGrade{Level: l, Parts: parts(true, false), Broken: []string{"ladder/01-hit-counter: timed out"}}
+	broken := grade.Level{Level: l, Parts: parts(true, false), Broken: []string{"ladder/01-hit-counter: timed out"}}
 	broken.Parts[1].Blocked = broken.Broken
 	if got, want := watchStatus(broken), "part 2 of 2 did not finish"; got != want {
 		t.Errorf("watchStatus(%+v) = %q, want %q", broken, got, want)

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/interview"
+
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
@@ -98,7 +101,7 @@ func TestASkippedCaseIsNeverMissed(t *testing.T) {
 	}
 	// The same filter in GOFLAGS, by accident, changes nothing: the
 	// grader drops it.
-	if got := gradingGoflags("-mod=mod -skip=/part_2/memory -run=x -count=3 -short"); got != "-mod=mod" {
+	if got := grade.GradingGoflags("-mod=mod -skip=/part_2/memory -run=x -count=3 -short"); got != "-mod=mod" {
 		t.Errorf("gradingGoflags kept %q, want only -mod=mod", got)
 	}
 }
@@ -115,13 +118,13 @@ func TestEachModuleIsGradedOnItsOwn(t *testing.T) {
 	for n := 1; n <= 5; n++ {
 		cases = append(cases, protocol.Event{Kind: "case-end", Case: "c", Part: n, Verdict: "pass"})
 	}
-	pkgs := []*pkgResult{
+	pkgs := []*grade.Package{
 		{Dir: root + "/ladder/08-group-throttle", Exit: &protocol.Event{Kind: "exit", Complete: true}, Cases: cases},
 		{Dir: root + "/ladder/08-group-throttle/redisthrottle", BuildError: "redisthrottle.go:3:1: syntax error"},
 	}
-	g := gradeLevel(root, l, pkgs)
-	if g.BuildError != "" || g.status() != statusInProgress {
-		t.Errorf("status %q, build error %q; want in progress, and no build error for the level", g.status(), g.BuildError)
+	g := grade.Grade(root, l, pkgs)
+	if g.BuildError != "" || g.Status() != grade.InProgress {
+		t.Errorf("status %q, build error %q; want in progress, and no build error for the level", g.Status(), g.BuildError)
 	}
 	for _, p := range g.Parts {
 		if want := p.Number <= 5; p.Done != want {
@@ -129,7 +132,7 @@ func TestEachModuleIsGradedOnItsOwn(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	writeGrade(&b, g, 0, false)
+	grade.Write(&b, g, 0, false)
 	if !strings.Contains(b.String(), "part 6, the same throttler on Redis: ") || !strings.Contains(b.String(), "does not compile") {
 		t.Errorf("the output does not say part 6 does not compile:\n%s", b.String())
 	}
@@ -151,9 +154,9 @@ func TestARaceCostsItsPart(t *testing.T) {
 		{"outside the cases", protocol.Event{Kind: "race", Report: "WARNING: DATA RACE"}, []bool{false, false}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &pkgResult{Dir: "/r/ladder/01-one", Exit: &protocol.Event{Kind: "exit", Complete: true},
+			p := &grade.Package{Dir: "/r/ladder/01-one", Exit: &protocol.Event{Kind: "exit", Complete: true},
 				Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}, Races: []protocol.Event{tc.race}}
-			g := gradeLevel("/r", l, []*pkgResult{p})
+			g := grade.Grade("/r", l, []*grade.Package{p})
 			for i, pt := range g.Parts {
 				if pt.Done != tc.done[i] {
 					t.Errorf("part %d done = %v, want %v", pt.Number, pt.Done, tc.done[i])
@@ -219,14 +222,14 @@ func TestNothingIsSilent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := levelGrade{Level: l}
+	g := grade.Level{Level: l}
 	for _, p := range l.Parts {
-		g.Parts = append(g.Parts, partGrade{Number: p.Number, Title: p.Title, Ran: true, Passed: 1, Total: 1, Reported: 1, Done: p.Number < 8})
+		g.Parts = append(g.Parts, grade.Part{Number: p.Number, Title: p.Title, Ran: true, Passed: 1, Total: 1, Reported: 1, Done: p.Number < 8})
 	}
 	last := &g.Parts[len(g.Parts)-1]
 	last.Passed, last.Total, last.Reported, last.NeedServer = 9, 13, 9, []string{"a", "b", "c", "d"}
 	var b strings.Builder
-	writeGrade(&b, g, 0, false)
+	grade.Write(&b, g, 0, false)
 	for _, want := range []string{
 		"part 8, when Redis fails: not verified: 9 of 13 cases reported (9 pass)\n",
 		"  4 cases need a real redis-server: make test-level-8 REDIS=1\n",
@@ -245,13 +248,13 @@ func TestNothingIsSilent(t *testing.T) {
 	}
 
 	for _, tc := range []struct{ got, want string }{
-		{passCount(0, 1), "0 of 1 case passes"},
-		{passCount(1, 1), "1 of 1 case passes"},
-		{passCount(3, 5), "3 of 5 cases pass"},
-		{plural(1, "case"), "1 case"},
-		{plural(2, "case"), "2 cases"},
-		{everyPartPasses(2), "both parts pass"},
-		{everyPartPasses(3), "all 3 parts pass"},
+		{grade.PassCount(0, 1), "0 of 1 case passes"},
+		{grade.PassCount(1, 1), "1 of 1 case passes"},
+		{grade.PassCount(3, 5), "3 of 5 cases pass"},
+		{grade.Plural(1, "case"), "1 case"},
+		{grade.Plural(2, "case"), "2 cases"},
+		{interview.EveryPartPasses(2), "both parts pass"},
+		{interview.EveryPartPasses(3), "all 3 parts pass"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)

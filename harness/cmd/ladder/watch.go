@@ -4,21 +4,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"time"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/interview"
 
 	"github.com/rateladder/rateladder/harness/levels"
 )
-
-// changes tells when a .go file under the watched folder may have changed.
-type changes interface {
-	C() <-chan struct{}
-	Close() error
-}
 
 // Watch polls rather than asking the system for file events: a level's
 // folder holds a few dozen files, so a look every half second costs
@@ -26,59 +21,6 @@ type changes interface {
 // virtual machines where events never arrive, and needs no package of its
 // own (fsnotify and golang.org/x/sys took a tenth of the command's first
 // build). The tests take longer to run than a save takes to be seen.
-
-// poller notices changes by looking at every .go file's size and time. Each
-// look walks the whole folder, so folders created later are covered.
-type poller struct {
-	c    chan struct{}
-	done chan struct{}
-}
-
-func pollChanges(dir string, every time.Duration) changes {
-	p := &poller{c: make(chan struct{}, 1), done: make(chan struct{})}
-	last := snapshot(dir) // before returning: a change made after that is seen
-	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.done:
-				return
-			case <-t.C:
-				if now := snapshot(dir); now != last {
-					last = now
-					signalOnce(p.c)
-				}
-			}
-		}
-	}()
-	return p
-}
-
-func (p *poller) C() <-chan struct{} { return p.c }
-func (p *poller) Close() error       { close(p.done); return nil }
-
-// snapshot sums up the .go files under dir: names, sizes and times.
-func snapshot(dir string) string {
-	var b strings.Builder
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		if info, err := d.Info(); err == nil {
-			fmt.Fprintf(&b, "%s %d %d\n", path, info.Size(), info.ModTime().UnixNano())
-		}
-		return nil
-	})
-	return b.String()
-}
-
-func signalOnce(c chan struct{}) {
-	select {
-	case c <- struct{}{}:
-	default:
-	}
-}
 
 // cmdWatch reruns a level's tests each time one of its .go files changes.
 func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
@@ -90,27 +32,27 @@ func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	dir := filepath.Join(root, l.Dir)
-	src := pollChanges(dir, *every)
+	src := interview.PollChanges(dir, *every)
 	defer src.Close()
 	interrupt := make(chan os.Signal, 1)
 	signal.Notify(interrupt, os.Interrupt)
 	defer signal.Stop(interrupt)
 	w := &watcher{
-		level: l, dir: dir, out: stdout, errOut: stderr,
-		grade:   func() (levelGrade, error) { return testLevel(root, l, 0) },
+		Level: l, dir: dir, out: stdout, errOut: stderr,
+		grade:   func() (grade.Level, error) { return grade.TestLevel(root, l, 0) },
 		changes: src.C(), interrupt: interrupt,
 		settle: 150 * time.Millisecond, now: time.Now, clear: useColor(stdout),
 	}
-	w.run()
+	w.Run()
 	return 0
 }
 
 // watcher is watch mode with what it depends on injected, for the tests.
 type watcher struct {
-	level       levels.Level
+	Level       levels.Level
 	dir         string
 	out, errOut io.Writer
-	grade       func() (levelGrade, error)
+	grade       func() (grade.Level, error)
 	changes     <-chan struct{}
 	interrupt   <-chan os.Signal
 	// settle is how long to wait after a change for the editor's last write.
@@ -123,8 +65,8 @@ type watcher struct {
 
 // run tests the level once, then again after each change to its .go
 // files, until Ctrl-C.
-func (w *watcher) run() {
-	seen := snapshot(w.dir)
+func (w *watcher) Run() {
+	seen := interview.Snapshot(w.dir)
 	when := "started " + w.now().Format("15:04:05")
 	for {
 		w.test(when)
@@ -141,7 +83,7 @@ func (w *watcher) run() {
 				}
 				// An event that changed no .go file (a file saved as it
 				// was, a folder made) is no reason to run again.
-				if now := snapshot(w.dir); now != seen {
+				if now := interview.Snapshot(w.dir); now != seen {
 					seen, changed = now, true
 					when = "saved " + w.now().Format("15:04:05")
 				}
@@ -162,19 +104,19 @@ func (w *watcher) test(when string) {
 	if err != nil {
 		fmt.Fprintln(w.errOut, err)
 	} else {
-		writeGrade(w.out, g, 0, false)
+		grade.Write(w.out, g, 0, false)
 		status = watchStatus(g)
 	}
-	fmt.Fprintf(w.out, "\nWatching %s for changes. Ctrl-C stops.\n", w.level.Dir)
+	fmt.Fprintf(w.out, "\nWatching %s for changes. Ctrl-C stops.\n", w.Level.Dir)
 	// Last, where a pane that shows only the last lines still shows it.
-	fmt.Fprintf(w.out, "[watch: level %d · %s · %s]\n", w.level.Number, status, when)
+	fmt.Fprintf(w.out, "[watch: level %d · %s · %s]\n", w.Level.Number, status, when)
 }
 
 // watchStatus says in a few words where a graded level stands: "part 2 of
 // 3 in progress".
-func watchStatus(g levelGrade) string {
-	switch st := g.status(); st {
-	case statusNoBuild, statusBroken, statusUnverified:
+func watchStatus(g grade.Level) string {
+	switch st := g.Status(); st {
+	case grade.NoBuild, grade.Broken, grade.Unverified:
 		return st
 	}
 	for _, p := range g.Parts {

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/interview"
+	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
 
 	"bytes"
@@ -51,19 +54,19 @@ func cmdStudentCopy(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s exists and is not empty; name a new folder\n", dest)
 		return 1
 	}
-	head, err := gitOutput(root, "rev-parse", "--verify", "HEAD")
+	head, err := shipped.Git(root, "rev-parse", "--verify", "HEAD")
 	if err != nil {
 		fmt.Fprintf(stderr, "student-copy copies the last commit of a git checkout, and there is none here: %v\n", err)
 		return 1
 	}
 	head = strings.TrimSpace(head)
 	warnUncommitted(root, head, stderr)
-	tree, err := gitTree(root, "HEAD")
+	tree, err := shipped.GitTree(root, "HEAD")
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	modPath, err := modulePath(root)
+	modPath, err := shipped.ModulePath(root)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -110,7 +113,7 @@ func cmdStudentCopy(root string, args []string, stdout, stderr io.Writer) int {
 // inStudentCopy says which repository files a student gets: not the
 // references, not the tests' answers, and nothing the tools write.
 func inStudentCopy(path string) bool {
-	for _, prefix := range []string{"solutions/", answersDir + "/", stateDir + "/", "plots/"} {
+	for _, prefix := range []string{"solutions/", answersDir + "/", interview.StateDir + "/", "plots/"} {
 		if strings.HasPrefix(path, prefix) {
 			return false
 		}
@@ -121,7 +124,7 @@ func inStudentCopy(path string) bool {
 // warnUncommitted tells the instructor what the copy leaves out because it
 // is not committed.
 func warnUncommitted(root, head string, stderr io.Writer) {
-	out, err := gitOutput(root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	out, err := shipped.Git(root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
 	if err != nil || out == "" {
 		return
 	}
@@ -149,7 +152,7 @@ func warnUncommitted(root, head string, stderr io.Writer) {
 
 // studentCopyFiles picks the files of the commit a student gets, and lists
 // the problems that forbid a copy.
-func studentCopyFiles(modPath string, tree []treeEntry) (files []treeEntry, problems []string) {
+func studentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped.TreeEntry, problems []string) {
 	levelFiles := map[int]map[string][]byte{} // level number → its files
 	for _, e := range tree {
 		if !inStudentCopy(e.Path) {
@@ -181,8 +184,8 @@ func studentCopyFiles(modPath string, tree []treeEntry) (files []treeEntry, prob
 		files = append(files, e)
 	}
 	for _, l := range levels.All {
-		for _, p := range classifyLevel(modPath, levelFiles[l.Number]).Other {
-			problems = append(problems, p+" is not the stub as shipped ("+stubProblem(levelFiles[l.Number][p])+")")
+		for _, p := range shipped.Classify(modPath, levelFiles[l.Number]).Other {
+			problems = append(problems, p+" is not the stub as shipped ("+shipped.StubProblem(levelFiles[l.Number][p])+")")
 		}
 	}
 	return files, problems
@@ -225,7 +228,7 @@ func solutionsImport(modPath, name string, data []byte) string {
 // checkStubsOf writes files to a temporary folder and runs the stub check
 // there, as make test-stubs does: every case of every level must fail as
 // not implemented. It returns the levels that do not, with their code.
-func checkStubsOf(files []treeEntry, stderr io.Writer) ([]string, error) {
+func checkStubsOf(files []shipped.TreeEntry, stderr io.Writer) ([]string, error) {
 	tmp, err := os.MkdirTemp("", "ladder-stubcheck-")
 	if err != nil {
 		return nil, err
@@ -235,27 +238,27 @@ func checkStubsOf(files []treeEntry, stderr io.Writer) ([]string, error) {
 	if err := writeEntries(src, files); err != nil {
 		return nil, err
 	}
-	levelCode := map[string][]string{}
+	codeByDir := map[string][]string{}
 	for _, e := range files {
 		if n, role := levels.RoleOf(e.Path); role == levels.Code {
 			l, _ := levels.Numbered(n)
-			levelCode[l.Dir] = append(levelCode[l.Dir], e.Path)
+			codeByDir[l.Dir] = append(codeByDir[l.Dir], e.Path)
 		}
 	}
-	if len(levelCode) == 0 {
+	if len(codeByDir) == 0 {
 		return nil, nil
 	}
 	fmt.Fprintln(stderr, "Checking that every stub fails every case as not implemented...")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	found, err := checkStubs(ctx, src)
+	found, err := grade.CheckStubs(ctx, src)
 	if err != nil {
 		return nil, err
 	}
 	var problems []string
 	for _, p := range found {
 		// Name the level's code, so the instructor knows which files.
-		for dir, code := range levelCode {
+		for dir, code := range codeByDir {
 			if strings.HasPrefix(p, dir+":") || strings.HasPrefix(p, dir+" ") || strings.HasPrefix(p, dir+"/") {
 				sort.Strings(code)
 				p += fmt.Sprintf(" (the level's code: %s)", strings.Join(code, ", "))
@@ -268,7 +271,7 @@ func checkStubsOf(files []treeEntry, stderr io.Writer) ([]string, error) {
 }
 
 // writeEntries writes commit files under dir.
-func writeEntries(dir string, files []treeEntry) error {
+func writeEntries(dir string, files []shipped.TreeEntry) error {
 	for _, e := range files {
 		target := filepath.Join(dir, filepath.FromSlash(e.Path))
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
@@ -303,7 +306,7 @@ func withoutGitRepoEnv(env []string) []string {
 // studentResult is one checkout in the class report.
 type studentResult struct {
 	Name   string
-	Levels []levelReport
+	Levels []grade.LevelReport
 	Err    string
 	// InProcess marks the levels with a part done that the student's own
 	// process judged in part (see checker.go).
@@ -435,7 +438,7 @@ type gradingPlan struct {
 // level's stubs come from the commit that shipped them (see findShipped),
 // so a reference pasted over the instructor's own stub is never used.
 func newGradingPlan(root string) (*gradingPlan, error) {
-	modPath, err := modulePath(root)
+	modPath, err := shipped.ModulePath(root)
 	if err != nil {
 		return nil, fmt.Errorf("run it from the ladder's top folder: %w", err)
 	}
@@ -463,23 +466,23 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 	for _, l := range p.levels {
 		files := levelFiles[l.Number]
 		shared := map[string]bool{}
-		var shipped shippedLevel
+		var as shipped.Level
 		if inGit {
-			shipped, err = findShipped(root, l)
+			as, err = shipped.Find(root, l)
 		}
 		if !inGit || err != nil {
 			// No history to go by: the working tree's stubs and shared files.
-			code := classifyLevel(modPath, files)
-			shipped = shippedLevel{Code: code, Files: map[string][]byte{}}
+			code := shipped.Classify(modPath, files)
+			as = shipped.Level{Code: code, Files: map[string][]byte{}}
 			for _, s := range append(append([]string{}, code.Stubs...), code.Shared...) {
-				shipped.Files[s] = files[s]
+				as.Files[s] = files[s]
 			}
 		}
-		for _, s := range shipped.Code.Shared {
+		for _, s := range as.Code.Shared {
 			shared[s] = true
 		}
-		for _, s := range shipped.Code.Stubs {
-			p.stubs[s] = shipped.Files[s]
+		for _, s := range as.Code.Stubs {
+			p.stubs[s] = as.Files[s]
 		}
 		for n, data := range files {
 			switch {
@@ -502,7 +505,7 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 // are the files git tracks, or every file outside git.
 func instructorFiles(root string) (names []string, inGit bool) {
 	var all []string
-	if out, err := gitOutput(root, "ls-files", "-z"); err == nil {
+	if out, err := shipped.Git(root, "ls-files", "-z"); err == nil {
 		inGit = true
 		all = strings.Split(out, "\x00")
 	} else {
@@ -512,7 +515,7 @@ func instructorFiles(root string) (names []string, inGit bool) {
 			}
 			rel, _ := filepath.Rel(root, p)
 			rel = filepath.ToSlash(rel)
-			if d.IsDir() && (d.Name() == ".git" || rel == stateDir || rel == "solutions" || rel == "plots") {
+			if d.IsDir() && (d.Name() == ".git" || rel == interview.StateDir || rel == "solutions" || rel == "plots") {
 				return filepath.SkipDir
 			}
 			if !d.IsDir() {
@@ -736,7 +739,7 @@ func someNames(names []string) string {
 // grader grades students' checkouts for one class report.
 type grader struct {
 	plan     *gradingPlan
-	tmp      string // the report's temporary folder, with every sandbox
+	Tmp      string // the report's temporary folder, with every sandbox
 	cache    string // the warm build cache each sandbox gets a copy of
 	modProxy string // the instructor's module download cache
 	jail     *jail  // nil with --no-sandbox
@@ -771,7 +774,7 @@ func newGrader(ctx context.Context, root, cacheDir string, j *jail) (*grader, er
 	if err != nil {
 		return nil, err
 	}
-	g := &grader{plan: plan, tmp: tmp, cache: cacheDir, modProxy: modProxy, jail: j}
+	g := &grader{plan: plan, Tmp: tmp, cache: cacheDir, modProxy: modProxy, jail: j}
 	if p, err := exec.LookPath("redis-server"); err == nil && within(p, "/usr") {
 		if _, err := exec.LookPath("redis-cli"); err == nil {
 			g.redisServer = p
@@ -802,7 +805,7 @@ func newGrader(ctx context.Context, root, cacheDir string, j *jail) (*grader, er
 	// nothing: this is the instructor's code, but no code needs to run.
 	// Each module of the levels is built as the grading runs it: the
 	// levels that run under -race with it.
-	for _, r := range levelRuns(plan.levels, "", nil) {
+	for _, r := range grade.LevelRuns(plan.levels, "", nil) {
 		modDir := filepath.Join(sb.Src, filepath.FromSlash(r.Module))
 		args := []string{"list", "-e", "-export", "-deps", "-test", "-f", "{{if .Error}}{{.ImportPath}}: {{.Error}}{{end}}"}
 		if r.Race {
@@ -818,13 +821,13 @@ func newGrader(ctx context.Context, root, cacheDir string, j *jail) (*grader, er
 		if len(args) == n {
 			continue
 		}
-		cmd := sb.Command(modDir, goTool(), args...)
+		cmd := sb.Command(modDir, grade.GoTool(), args...)
 		var out, errOut bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		stopped, err := runLimited(ctx, time.Hour, cmd)
 		if stopped || err != nil {
 			g.Close()
-			return nil, fmt.Errorf("building the tests of this checkout: %v%s\n%s", err, map[bool]string{true: " (interrupted)"}[stopped], firstLines(errOut.String()+out.String(), 20))
+			return nil, fmt.Errorf("building the tests of this checkout: %v%s\n%s", err, map[bool]string{true: " (interrupted)"}[stopped], grade.FirstLines(errOut.String()+out.String(), 20))
 		}
 	}
 	if g.checker, err = newChecker(ctx, sb, tmp, plan.levels, func(ctx context.Context, cmd *exec.Cmd) error { _, err := runLimited(ctx, time.Hour, cmd); return err }); err != nil {
@@ -835,7 +838,7 @@ func newGrader(ctx context.Context, root, cacheDir string, j *jail) (*grader, er
 }
 
 // Close deletes the report's temporary folder.
-func (g *grader) Close() { removeAll(g.tmp) }
+func (g *grader) Close() { removeAll(g.Tmp) }
 
 // instructorModProxy makes sure the instructor's module cache holds every
 // module the ladder needs, its nested modules' too (go mod download, in
@@ -843,16 +846,16 @@ func (g *grader) Close() { removeAll(g.tmp) }
 // which sandboxes use as their GOPROXY.
 func instructorModProxy(root string, lvs []levels.Level) (string, error) {
 	for _, dir := range moduleDirs(root, lvs) {
-		cmd := exec.Command(goTool(), "mod", "download")
+		cmd := exec.Command(grade.GoTool(), "mod", "download")
 		cmd.Dir = filepath.Join(root, filepath.FromSlash(dir))
-		cmd.Env = learnerEnv()
+		cmd.Env = grade.LearnerEnv()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return "", fmt.Errorf("go mod download in %s: %v\n%s", dir, err, out)
 		}
 	}
-	cmd := exec.Command(goTool(), "env", "GOMODCACHE")
+	cmd := exec.Command(grade.GoTool(), "env", "GOMODCACHE")
 	cmd.Dir = root
-	cmd.Env = learnerEnv()
+	cmd.Env = grade.LearnerEnv()
 	out, err := cmd.Output()
 	if err != nil {
 		return "", fmt.Errorf("go env GOMODCACHE: %v", err)
@@ -882,7 +885,7 @@ func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Durati
 	res.Name = filepath.Base(filepath.Clean(dir))
 	var notes []string
 	defer func() { res.Err = strings.Join(notes, "; ") }()
-	sb, err := newSandbox(g.tmp, fmt.Sprintf("student-%03d", i), g.modProxy, g.jail)
+	sb, err := newSandbox(g.Tmp, fmt.Sprintf("student-%03d", i), g.modProxy, g.jail)
 	if err != nil {
 		notes = append(notes, err.Error())
 		return res
@@ -902,34 +905,34 @@ func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Durati
 		return res
 	}
 	stopped := false
-	runner := goRunner{
-		command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
+	runner := grade.Runner{
+		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
 			if len(args) > 0 && args[0] == "test" && g.jail != nil && g.redisServer != "" {
 				// The cases of level 8's part 8 that need a real server,
 				// as make test-level-8 REDIS=1 gives a learner: one of the
 				// sandbox's own, on its own loopback, gone with it.
-				cmd := sb.Command(dir, "sh", append([]string{"-c", withRedisServer, "sh", goTool()}, args...)...)
+				cmd := sb.Command(dir, "sh", append([]string{"-c", withRedisServer, "sh", grade.GoTool()}, args...)...)
 				cmd.Env = append(cmd.Env, "REDIS_ADDR=127.0.0.1:6379")
 				return cmd
 			}
-			return sb.Command(dir, goTool(), args...)
+			return sb.Command(dir, grade.GoTool(), args...)
 		},
-		run: func(ctx context.Context, cmd *exec.Cmd) error {
+		Run: func(ctx context.Context, cmd *exec.Cmd) error {
 			s, err := runLimited(ctx, limit, cmd)
 			if s {
 				stopped = true
 			}
 			return err
 		},
-		tmp: sb.Tmp,
+		Tmp: sb.Tmp,
 	}
-	runner.judge = func(ctx context.Context, root string, r testRun, own []*pkgResult) ([]*pkgResult, error) {
+	runner.Judge = func(ctx context.Context, root string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
 		if stopped {
 			return own, nil // counts for nothing: see below
 		}
-		return g.checker.judge(ctx, sb, runner.run, root, r, own)
+		return g.checker.judge(ctx, sb, runner.Run, root, r, own)
 	}
-	grades, err := gradeLevelsWith(ctx, sb.Src, g.plan.levels, runner)
+	grades, err := grade.LevelsWith(ctx, sb.Src, g.plan.levels, runner)
 	switch {
 	case stopped && ctx.Err() != nil:
 		notes = append(notes, "interrupted")
@@ -938,10 +941,10 @@ func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Durati
 		notes = append(notes, fmt.Sprintf("stopped after %v", limit))
 		return res
 	case err != nil:
-		notes = append(notes, firstLines(err.Error(), 1))
+		notes = append(notes, grade.FirstLines(err.Error(), 1))
 		return res
 	}
-	res.Levels = report(grades).Levels
+	res.Levels = grade.Report(grades).Levels
 	res.InProcess = g.checker.inProcessLevels(sb.Src, grades)
 	return res
 }
@@ -985,17 +988,17 @@ func copyDir(src, dst string) error {
 	})
 }
 
-func lastDone(levels []levelReport) string {
+func lastDone(levels []grade.LevelReport) string {
 	last := "-"
 	for _, l := range levels {
-		if l.Status == statusDone {
+		if l.Status == grade.Done {
 			last = fmt.Sprint(l.Number)
 		}
 	}
 	return last
 }
 
-func levelCell(l levelReport) string {
+func levelCell(l grade.LevelReport) string {
 	cases := 0
 	for _, p := range l.Parts {
 		cases += p.Cases
@@ -1004,9 +1007,9 @@ func levelCell(l levelReport) string {
 		return "" // a level this checkout does not have
 	}
 	switch {
-	case l.Status == statusNoBuild && strings.HasPrefix(l.BuildError, refusedPrefix):
+	case l.Status == grade.NoBuild && strings.HasPrefix(l.BuildError, refusedPrefix):
 		return "refused"
-	case l.Status == statusNoBuild:
+	case l.Status == grade.NoBuild:
 		return "build fails"
 	}
 	return fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))

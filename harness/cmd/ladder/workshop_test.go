@@ -21,6 +21,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 
@@ -605,7 +607,7 @@ func TestClassReportContainsTheStudentsCode(t *testing.T) {
 	// a secret in its environment (and so in /proc/PID/environ), and HOME
 	// and TMPDIR in empty folders, to see what is left in them afterwards.
 	home, tmp := t.TempDir(), t.TempDir()
-	env := learnerEnv()
+	env := grade.LearnerEnv()
 	for _, name := range []string{"GOCACHE", "GOMODCACHE"} {
 		out, err := exec.Command("go", "env", name).Output()
 		require.NoError(t, err)

@@ -6,9 +6,7 @@
 package grade
 
 import (
-	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -16,6 +14,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/rateladder/rateladder/harness/internal/shipped"
 
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
@@ -32,7 +32,7 @@ import (
 const (
 	NotStarted = "not started"
 	InProgress = "in progress"
-	done       = "done"
+	Done       = "done"
 	NoBuild    = "does not compile"
 	Broken     = "did not finish" // a test binary ended part way
 	Unverified = "not verified"   // tests that did not report through the runner
@@ -56,8 +56,8 @@ type Part struct {
 	Number int
 	Title  string
 	Cases  []Case // the spec's cases, then any fuzz cases that failed in this part
-	Passed int         // spec cases that passed
-	Total  int         // spec cases: those the spec's list names, or those that reported if it has none
+	Passed int    // spec cases that passed
+	Total  int    // spec cases: those the spec's list names, or those that reported if it has none
 	Done   bool
 	// Ran says a test binary played this part; a part that waits for an
 	// earlier one did not run.

@@ -1,6 +1,8 @@
 package grade
 
 import (
+	"time"
+
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 
 	"encoding/json"
@@ -112,12 +114,12 @@ func nextStep(levels []LevelReport) string {
 	return "the whole ladder is done. make compare-level-N shows each level of yours beside its reference."
 }
 
-// Style paints text on a terminal and leaves it plain elsewhere.
-type Style struct{ color bool }
+// Style paints text on a terminal (Color) and leaves it plain elsewhere.
+type Style struct{ Color bool }
 
 // Paint colours text with an ANSI code ("31" is red) when s has colour.
 func (s Style) Paint(code, text string) string {
-	if !s.color {
+	if !s.Color {
 		return text
 	}
 	return "\x1b[" + code + "m" + text + "\x1b[0m"

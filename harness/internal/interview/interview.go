@@ -6,15 +6,11 @@
 package interview
 
 import (
-	"github.com/rateladder/rateladder/harness/internal/grade"
-	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -24,6 +20,8 @@ import (
 	"syscall"
 	"text/tabwriter"
 	"time"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
 
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/guide"
@@ -44,8 +42,8 @@ const (
 	MaxBudget     = 12 * time.Hour
 )
 
-// Warnings are the times left at which the clock speaks up.
-var Warnings = []time.Duration{10 * time.Minute, 2 * time.Minute}
+// warnings are the times left at which the clock speaks up.
+var warnings = []time.Duration{10 * time.Minute, 2 * time.Minute}
 
 // InterviewsDir keeps every interview's summary, as JSON and as text.
 const InterviewsDir = "interviews"
@@ -107,15 +105,15 @@ func processAlive(pid int) bool {
 
 // Summary is what an interview leaves behind.
 type Summary struct {
-	Level          int             `json:"level"`
-	Title          string          `json:"title"`
-	Started        time.Time       `json:"started"`
-	BudgetSeconds  int             `json:"budget_seconds"`
-	ElapsedSeconds int             `json:"elapsed_seconds"`
-	End            string          `json:"end"`
-	FreshStub      bool            `json:"fresh_stub"`
-	Hints          int             `json:"hints"`
-	Parts          []Part `json:"parts"`
+	Level          int       `json:"level"`
+	Title          string    `json:"title"`
+	Started        time.Time `json:"started"`
+	BudgetSeconds  int       `json:"budget_seconds"`
+	ElapsedSeconds int       `json:"elapsed_seconds"`
+	End            string    `json:"end"`
+	FreshStub      bool      `json:"fresh_stub"`
+	Hints          int       `json:"hints"`
+	Parts          []Part    `json:"parts"`
 	// InScope is how many parts, from the first, the clock is meant for,
 	// and Offered how many are asked at all: the in-scope ones, then the
 	// stretch ones. The rest are take-home. 0 means every part (a summary
@@ -126,8 +124,8 @@ type Summary struct {
 	MistakesNamed int `json:"mistakes_named,omitempty"`
 }
 
-// Offered is how many parts the interview asks, in-scope and stretch.
-func (s Summary) Offered() int {
+// OfferedParts is how many parts the interview asks, in-scope and stretch.
+func (s Summary) OfferedParts() int {
 	if s.Offered <= 0 || s.Offered > len(s.Parts) {
 		return len(s.Parts)
 	}
@@ -189,7 +187,7 @@ type Interview struct {
 	// scope is what the level's guide says fits the clock; inScope and
 	// Offered count its parts as interviewSummary does.
 	scope            guide.Scope
-	InScope, offered int
+	InScope, Offered int
 
 	Start    time.Time
 	deadline time.Time
@@ -243,7 +241,7 @@ func (iv *Interview) Prepare() error {
 	if err != nil {
 		return err
 	}
-	iv.readme = r
+	iv.Readme = r
 	if err := iv.ReadScope(); err != nil {
 		return err
 	}
@@ -351,7 +349,7 @@ func (iv *Interview) Hold() (Summary, error) {
 	fmt.Fprintf(iv.Out, "Edit the files in %s: every save runs the tests of part %d and, once the follow-ups come, of every part before the one asked. make hint-%d gives a hint, and the summary counts it. Ctrl-C ends the interview.\n\n",
 		l.Dir, first, l.Number)
 	iv.heading("The question")
-	fmt.Fprintf(iv.Out, "%s\n\n%s\n\n", iv.readme.Intro(first), iv.readme.Sections[first])
+	fmt.Fprintf(iv.Out, "%s\n\n%s\n\n", iv.Readme.Intro(first), iv.Readme.Sections[first])
 	iv.heading("")
 	fmt.Fprintf(iv.Out, "The clock is running. Save a file to run part %d's tests.\n", first)
 	iv.statusLine(iv.Start)
@@ -512,8 +510,8 @@ func (iv *Interview) testRun() string {
 	}
 	fmt.Fprintf(iv.Out, "\n%s\n\n", iv.St.Paint("32", passes))
 	iv.heading(title)
-	fmt.Fprintf(iv.Out, "Good. Now: %s.\n\n%s\n\n", grade.Lower(next.Title), iv.readme.Sections[next.Number])
-	if api := iv.readme.Api(next.Number); api != "" {
+	fmt.Fprintf(iv.Out, "Good. Now: %s.\n\n%s\n\n", grade.Lower(next.Title), iv.Readme.Sections[next.Number])
+	if api := iv.Readme.Api(next.Number); api != "" {
 		fmt.Fprintf(iv.Out, "The API grows:\n\n%s\n\n", api)
 	}
 	iv.heading("")
@@ -609,7 +607,7 @@ func (iv *Interview) checkClock(now time.Time) string {
 		return EndTimeUp
 	}
 	say := time.Duration(0)
-	for _, w := range Warnings {
+	for _, w := range warnings {
 		if left <= w && w < iv.Budget && !iv.warned[w] {
 			iv.warned[w] = true
 			say = w // the warnings go from most time left to least: the last one crossed is the one to say
@@ -741,7 +739,7 @@ func WriteSummary(w io.Writer, s Summary) {
 	for i, p := range s.Parts {
 		result := "not passed"
 		switch {
-		case i >= s.Offered():
+		case i >= s.OfferedParts():
 			fmt.Fprintf(tw, "  %d\t%s\t-\t-\t-\t%s\n", p.Number, p.Title, "take-home")
 			continue
 		case !p.Reached:
@@ -823,14 +821,14 @@ func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
 	files, _ := filepath.Glob(filepath.Join(dir, "level-*.json"))
 	sort.Strings(files)
 	out := map[int]*grade.BestInterview{}
-	var Warnings []string
+	var skipped []string
 	for _, f := range files {
 		s, err := readSummary(f)
 		if err != nil {
-			Warnings = append(Warnings, fmt.Sprintf("%s: skipped, %v", filepath.Join(StateDir, InterviewsDir, filepath.Base(f)), err))
+			skipped = append(skipped, fmt.Sprintf("%s: skipped, %v", filepath.Join(StateDir, InterviewsDir, filepath.Base(f)), err))
 			continue
 		}
-		cand := &grade.BestInterview{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: s.Offered(), End: s.End,
+		cand := &grade.BestInterview{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: s.OfferedParts(), End: s.End,
 			Started: s.Started, FreshStub: s.FreshStub}
 		b := out[s.Level]
 		if cand.Beats(b) {
@@ -842,7 +840,7 @@ func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
 		}
 		b.Interviews++
 	}
-	return out, Warnings
+	return out, skipped
 }
 
 // readSummary reads one kept summary and checks it.
@@ -889,7 +887,7 @@ func (s Summary) Check() error {
 		return fmt.Errorf("%d hints", s.Hints)
 	case s.MistakesNamed < 0 || s.MistakesNamed > s.Hints:
 		return fmt.Errorf("%d known mistakes named of %d hints", s.MistakesNamed, s.Hints)
-	case s.InScope < 0 || s.Offered < 0 || s.InScope > s.Offered():
+	case s.InScope < 0 || s.Offered < 0 || s.InScope > s.OfferedParts():
 		return fmt.Errorf("%d parts in scope and %d offered", s.InScope, s.Offered)
 	}
 	if s.End != EndPassed && s.End != EndTimeUp && s.End != EndStopped && s.End != EndClosed {
@@ -906,7 +904,7 @@ func (s Summary) Check() error {
 			return fmt.Errorf("part %d reached after a part that was not", p.Number)
 		case p.Passed && (!p.Reached || p.Runs == 0):
 			return fmt.Errorf("part %d passed without a run", p.Number)
-		case p.Reached && i >= s.Offered():
+		case p.Reached && i >= s.OfferedParts():
 			return fmt.Errorf("part %d reached, though it is take-home", p.Number)
 		}
 		reached = p.Reached
@@ -916,8 +914,8 @@ func (s Summary) Check() error {
 	switch {
 	case !s.Parts[0].Reached:
 		return errors.New("part 1 not reached")
-	case (s.End == EndPassed) != (s.partsPassed() == s.Offered()):
-		return fmt.Errorf("it ended %q with %d of %d parts passed", s.End, s.partsPassed(), s.Offered())
+	case (s.End == EndPassed) != (s.partsPassed() == s.OfferedParts()):
+		return fmt.Errorf("it ended %q with %d of %d parts passed", s.End, s.partsPassed(), s.OfferedParts())
 	case hints != s.Hints:
 		return fmt.Errorf("%d hints, and its parts %d", s.Hints, hints)
 	case total > s.ElapsedSeconds+len(s.Parts): // each part's time is rounded on its own
@@ -932,8 +930,8 @@ var InterviewWarnings io.Writer = os.Stderr
 
 // AddInterviews puts each level's best interview into the ladder.
 func AddInterviews(root string, rep *grade.Ladder) {
-	best, Warnings := BestInterviews(root)
-	for _, w := range Warnings {
+	best, skipped := BestInterviews(root)
+	for _, w := range skipped {
 		fmt.Fprintln(InterviewWarnings, "ladder progress:", w)
 	}
 	for i := range rep.Levels {

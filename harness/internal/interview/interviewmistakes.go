@@ -1,11 +1,12 @@
 package interview
 
 import (
-	"github.com/rateladder/rateladder/harness/internal/grade"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
 
 	"github.com/rateladder/rateladder/harness/levels"
 )

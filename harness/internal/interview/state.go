@@ -62,7 +62,7 @@ func LoadState(root string) (State, error) {
 	var raw struct {
 		HintsSeen map[string]json.RawMessage `json:"hints_seen"`
 		OnPart    map[string]PartCache       `json:"on_part"`
-		Interview *Record              `json:"interview"`
+		Interview *Record                    `json:"interview"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return s, damaged(err.Error())

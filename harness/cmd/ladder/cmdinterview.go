@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/interview"
+
+	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/levels"
+)
+
+// cmdInterview is ladder interview [--time 45m] N.
+func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("interview", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	budgetFlag := fs.String("time", "", "the interview's length, such as 45m or 30 (minutes); 45m when not given")
+	every := fs.Duration("every", 500*time.Millisecond, "how often to look for changes")
+	l, ok := levelArg("interview", fs, args, stderr)
+	if !ok {
+		return 2
+	}
+	budget := time.Duration(0) // the guide's scope says, in prepare
+	if *budgetFlag != "" {
+		var err error
+		if budget, err = interview.ParseBudget(*budgetFlag); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 2
+		}
+	}
+	iv := &interview.Interview{
+		Root: root, Level: l, Budget: budget, Clock: clock.System{}, Out: stdout,
+		St:     grade.Style{Color: useColor(stdout)},
+		Grade:  func(upTo int) (grade.Level, error) { return gradeUpTo(root, l, upTo) },
+		Reset:  func() int { return resetForInterview(root, l, stdout, stderr) },
+		Settle: 150 * time.Millisecond,
+	}
+	if err := iv.Prepare(); err != nil {
+		fmt.Fprintln(stderr, "ladder interview:", err)
+		return 1
+	}
+	// Ctrl-C before this point stops everything, as usual; from here on it
+	// ends the interview with a summary. So does a closed terminal: left
+	// to its default, SIGHUP would leave the running record behind.
+	interrupt := make(chan os.Signal, 1)
+	signal.Notify(interrupt, os.Interrupt, syscall.SIGHUP)
+	defer signal.Stop(interrupt)
+	iv.Interrupt = interrupt
+	src := interview.PollChanges(iv.Dir(), *every)
+	defer src.Close()
+	iv.Changes = src.C()
+	ticker := time.NewTicker(time.Second)
+	defer ticker.Stop()
+	iv.Ticks = ticker.C
+	if _, err := iv.Hold(); err != nil {
+		fmt.Fprintln(stderr, "ladder interview:", err)
+		return 1
+	}
+	return 0
+}
+
+// gradeUpTo grades parts 1 to upTo of a level in one grading, or the whole
+// level when upTo is 0 or its last part. The parts after upTo do not run:
+// the candidate has not seen them yet.
+func gradeUpTo(root string, l levels.Level, upTo int) (grade.Level, error) {
+	if upTo == 0 || upTo >= l.Parts[len(l.Parts)-1].Number {
+		return grade.TestLevel(root, l, 0)
+	}
+	return grade.Through(context.Background(), root, l, upTo)
+}
+
+// resetForInterview is the one place interview mode resets a level's stub,
+// keeping the learner's files in a backup: reset asks its own question.
+func resetForInterview(root string, l levels.Level, stdout, stderr io.Writer) int {
+	return cmdReset(root, []string{strconv.Itoa(l.Number)}, stdout, stderr)
+}

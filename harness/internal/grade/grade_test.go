@@ -1,0 +1,164 @@
+package grade
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
+)
+
+func TestReadEventsKeepsBuildErrorsAndSkips(t *testing.T) {
+	in := strings.Join([]string{
+		`{"Action":"start","Package":"m/ladder/01-x"}`,
+		`{"Action":"output","Package":"m/ladder/01-x","Test":"TestX/part_1/a","Output":"PASS: a forged line from the learner\n"}`,
+		`{"Action":"output","Package":"m/ladder/01-x","Output":"ok  \tm/ladder/01-x\n"}`,
+		`{"Action":"build-output","ImportPath":"m/ladder/02-y/spec","Output":"ladder/02-y/y.go:3:1: syntax error\n"}`,
+		`{"Action":"build-fail","ImportPath":"m/ladder/02-y/spec"}`,
+		`{"Action":"fail","Package":"m/ladder/02-y","FailedBuild":"m/ladder/02-y/spec"}`,
+		`{"Action":"skip","Package":"m/ladder/03-z/limits"}`,
+	}, "\n")
+	byPath := map[string]*Package{}
+	for _, p := range []string{"m/ladder/01-x", "m/ladder/02-y", "m/ladder/03-z/limits"} {
+		byPath[p] = &Package{ImportPath: p}
+	}
+	ReadEvents(strings.NewReader(in), byPath, func() {})
+	if y := byPath["m/ladder/02-y"]; !strings.Contains(y.BuildError, "syntax error") {
+		t.Errorf("02-y BuildError = %q, want the spec's syntax error", y.BuildError)
+	}
+	if !byPath["m/ladder/03-z/limits"].NoTests {
+		t.Error("a package without tests was not marked so")
+	}
+	if x := byPath["m/ladder/01-x"]; x.BuildError != "" || x.NoTests || len(x.Cases) != 0 {
+		t.Errorf("01-x = %+v; printed lines must never count as results", x)
+	}
+}
+
+func TestGradeLevelCountsOnlyCasesThatRanToTheirEnd(t *testing.T) {
+	l := levels.Level{Number: 1, Title: "One", Dir: "ladder/01-one", Parts: []levels.Part{{Number: 1, Title: "First"}, {Number: 2, Title: "Second"}}}
+	pass := func(part int, name string) protocol.Event {
+		return protocol.Event{Kind: "case-end", Case: name, Part: part, Verdict: "pass"}
+	}
+	complete := &protocol.Event{Kind: "exit", Complete: true}
+	for _, tc := range []struct {
+		name   string
+		pkg    Package
+		status string
+		done   []bool
+	}{
+		{"all pass", Package{Exit: complete, Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Done, []bool{true, true}},
+		{"part 2 fails", Package{Exit: complete, Cases: []protocol.Event{pass(1, "a"), {Kind: "case-end", Part: 2, Verdict: "fail"}}}, InProgress, []bool{true, false}},
+		{"not started", Package{Exit: complete, Cases: []protocol.Event{{Part: 1, Verdict: "not implemented"}, {Part: 2, Verdict: "not implemented"}}}, NotStarted, []bool{false, false}},
+		{"a fuzz seed fails in part 2", Package{Exit: complete, Cases: []protocol.Event{pass(1, "a"), pass(2, "b"), {Part: 2, Fuzz: true, Verdict: "fail"}}}, InProgress, []bool{true, false}},
+		{"the binary exited part way", Package{Exit: &protocol.Event{Kind: "exit", Reason: "exited"}, Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Broken, []bool{false, false}},
+		{"no supervisor", Package{Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Unverified, []bool{false, false}},
+		{"part 2 never ran", Package{Exit: complete, Cases: []protocol.Event{pass(1, "a")}}, InProgress, []bool{true, false}},
+		{"does not compile", Package{BuildError: "syntax error"}, NoBuild, []bool{false, false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := tc.pkg
+			p.Dir = "/r/ladder/01-one"
+			g := Grade("/r", l, []*Package{&p})
+			var done []bool
+			for _, pt := range g.Parts {
+				done = append(done, pt.Done)
+			}
+			if g.Status() != tc.status || !slices.Equal(done, tc.done) {
+				t.Errorf("gradeLevel = status %q, done %v; want %q, %v", g.Status(), done, tc.status, tc.done)
+			}
+		})
+	}
+}
+
+func TestFocusedOutputShowsOnePartAtATime(t *testing.T) {
+	l := levels.Level{Number: 3, Title: "Three", Dir: "ladder/03-three", Parts: []levels.Part{{Number: 1, Title: "First"}, {Number: 2, Title: "Second"}, {Number: 3, Title: "Third"}}}
+	ev := func(part int, verdict, name string) protocol.Event {
+		return protocol.Event{Kind: "case-end", Case: name, Part: part, Verdict: verdict, Report: "case report", Missing: "Bucket.Delay", Where: "ladder/03-three/b.go:9"}
+	}
+	p := &Package{Dir: "/r/ladder/03-three", Exit: &protocol.Event{Complete: true}, Cases: []protocol.Event{
+		ev(1, "pass", "a"), ev(1, "pass", "b"), ev(2, "pass", "c"), ev(2, "fail", "d"), ev(2, "not implemented", "e"), ev(3, "not implemented", "f"),
+	}}
+	var b strings.Builder
+	Write(&b, Grade("/r", l, []*Package{p}), 0, false)
+	want := `Level 3: Three
+
+part 1, first: done (2/2)
+part 2, second: 1 of 3 cases pass
+  not implemented yet: Bucket.Delay (ladder/03-three/b.go:9), needed by 2 cases
+
+  case report
+
+part 3, third: waits for part 2 (1 case)
+
+level 3: part 1 done (2/2), part 2 1/3, part 3 waiting
+`
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("writeGrade mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// ladder test --part K plays part K's cases wherever a spec runs them, and
+// nothing of another part: Go matches each element of -run against one
+// level of a test's name, as plays does here.
+func TestPartRunPlaysOnePartAtAnyDepth(t *testing.T) {
+	plays := func(pattern, name string) bool {
+		elems, levels := strings.Split(pattern, "/"), strings.Split(name, "/")
+		for i, e := range elems {
+			if i < len(levels) && !regexp.MustCompile(e).MatchString(levels[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, c := range []struct {
+		part  int
+		fuzz  bool
+		name  string
+		plays bool
+	}{
+		{3, true, "TestTokenBucket/part_3/a_full_bucket", true},
+		{1, true, "TestTokenBucket/part_3/a_full_bucket", false},
+		{3, true, "TestTokenBucket/part_3/partial_refill", true},
+		{3, true, "TestTokenBucket/part_3/part_2", false}, // a part's name, wherever it is
+		{1, true, "TestHitCounter/part_10", false},
+		{10, true, "TestHitCounter/part_1", false},
+		{6, false, "TestRedisThrottle/part_6/keys", true},
+		{6, false, "TestRedisThrottle/on_127.0.0.1:6379/part_6/keys", true},
+		{6, false, "TestRedisThrottle/on_127.0.0.1:6379/part_7/keys", false},
+		{8, false, "TestRedisThrottle/own_redis-server/part_8/a_killed_redis-server", true},
+		{8, false, "TestRedisThrottle/paused_redis-server/part_8/a_paused_redis-server", true},
+		{6, false, "TestRedisThrottle/own_redis-server/part_8/a_killed_redis-server", false},
+		{2, true, "FuzzLogger/seed#3", true},
+		{2, false, "FuzzLogger/seed#3", false},
+		{2, true, "BenchmarkLogger", false},
+	} {
+		if got := plays(PartRun(c.part, c.fuzz), c.name); got != c.plays {
+			t.Errorf("partRun(%d, %v) = %q plays %s: %v, want %v", c.part, c.fuzz, PartRun(c.part, c.fuzz), c.name, got, c.plays)
+		}
+	}
+}
+
+func TestLevelRunsGroupsByModuleAndRace(t *testing.T) {
+	one := levels.Level{Number: 1, Dir: "ladder/01-a", Modules: []levels.Module{{Dir: ".", FirstPart: 1}}}
+	two := levels.Level{Number: 2, Dir: "ladder/02-b", Modules: []levels.Module{{Dir: ".", FirstPart: 1}}}
+	raced := levels.Level{Number: 3, Dir: "ladder/03-c", Race: true, Modules: []levels.Module{
+		{Dir: ".", FirstPart: 1}, {Dir: "ladder/03-c/nested", FirstPart: 2},
+	}}
+	got := LevelRuns([]levels.Level{one, two, raced}, "^Test", nil)
+	want := []Run{
+		{Module: ".", Patterns: []string{"./ladder/01-a/...", "./ladder/02-b/..."}, Run: "^Test"},
+		{Module: ".", Patterns: []string{"./ladder/03-c/..."}, Race: true, Run: "^Test"},
+		{Module: "ladder/03-c/nested", Patterns: []string{"./..."}, Race: true, Run: "^Test"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("LevelRuns mismatch (-want +got):\n%s", diff)
+	}
+	onlyRoot := LevelRuns([]levels.Level{raced}, "", func(_ levels.Level, m levels.Module) bool { return m.Dir == "." })
+	if len(onlyRoot) != 1 || onlyRoot[0].Module != "." {
+		t.Errorf("LevelRuns(want only the root module) = %+v, want one run in \".\"", onlyRoot)
+	}
+}

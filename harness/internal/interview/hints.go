@@ -1,0 +1,94 @@
+package interview
+
+import (
+	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/markdown"
+
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+)
+
+// A level's HINTS.md has one section per part, headed as the README heads
+// the part, and numbered hints in each:
+//
+//	## Part 2: Distinct drinks
+//
+//	### Hint 1
+//
+// A learner stuck on part 6 then reads part 6's hints, not the first five
+// parts' first.
+var hintRE = regexp.MustCompile(`^Hint\s+(\d+)$`)
+
+// HintPart is one part's section of HINTS.md.
+type HintPart struct {
+	Number int
+	Title  string
+	Hints  []string // each hint's text, without its heading
+}
+
+// ReadHints reads a level's HINTS.md and checks it against the registry:
+// one section per part, in order, with the registry's titles, and hints
+// numbered from 1 in each.
+func ReadHints(root string, l levels.Level) ([]HintPart, error) {
+	path := filepath.Join(root, l.Dir, "HINTS.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("level %d has no hints file: %w", l.Number, err)
+	}
+	rel := l.Dir + "/HINTS.md"
+	var heads []markdown.Section
+	for _, s := range markdown.Split(string(data), 2)[1:] {
+		if _, _, ok := markdown.PartHeading(s.Heading); ok {
+			heads = append(heads, s)
+		}
+	}
+	if len(heads) != len(l.Parts) {
+		return nil, fmt.Errorf("%s has %d \"## Part N: title\" sections; level %d has %d parts", rel, len(heads), l.Number, len(l.Parts))
+	}
+	var parts []HintPart
+	for i, h := range heads {
+		want := l.Parts[i]
+		n, title, _ := markdown.PartHeading(h.Heading)
+		if n != want.Number || title != want.Title {
+			return nil, fmt.Errorf("%s: section %d is \"Part %d: %s\", want \"Part %d: %s\" as in harness/levels", rel, i+1, n, title, want.Number, want.Title)
+		}
+		p := HintPart{Number: n, Title: title}
+		for j, hint := range markdown.SplitLines(h.Lines, 3)[1:] {
+			m := hintRE.FindStringSubmatch(hint.Heading)
+			if m == nil {
+				return nil, fmt.Errorf("%s:%d: part %d has a heading %q; its hints are headed \"### Hint N\"", rel, hint.Line, n, hint.Heading)
+			}
+			if k, _ := strconv.Atoi(m[1]); k != j+1 {
+				return nil, fmt.Errorf("%s: part %d's hint %d is headed \"Hint %d\"", rel, n, j+1, k)
+			}
+			p.Hints = append(p.Hints, hint.Body())
+		}
+		if len(p.Hints) == 0 {
+			return nil, fmt.Errorf("%s: part %d has no \"### Hint 1\"", rel, n)
+		}
+		parts = append(parts, p)
+	}
+	return parts, nil
+}
+
+// WithGuidance adds to each part's hints the README's guidance of the
+// part, which interview mode keeps from the question: in an interview it
+// comes as the last hints. A README that cannot be read adds none.
+func WithGuidance(root string, l levels.Level, parts []HintPart) []HintPart {
+	r, err := ReadmeParts(root, l)
+	if err != nil {
+		return parts
+	}
+	out := make([]HintPart, len(parts))
+	for i, p := range parts {
+		p.Hints = append([]string(nil), p.Hints...)
+		for _, g := range r.Guidance[p.Number] {
+			p.Hints = append(p.Hints, "From the README:\n\n"+g)
+		}
+		out[i] = p
+	}
+	return out
+}

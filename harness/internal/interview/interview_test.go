@@ -1,0 +1,159 @@
+package interview
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/levels"
+)
+
+func TestSplitREADMERefusesBrokenGuidance(t *testing.T) {
+	for name, text := range map[string]string{
+		"a guidance block that does not end":             "# L\n\n## Part 1: A\n\n<!-- guidance -->\n\nx\n",
+		"a guidance block inside another":                "# L\n\n<!-- guidance -->\n<!-- guidance -->\n<!-- /guidance -->\n",
+		"the end of a guidance block that did not begin": "# L\n\n<!-- /guidance -->\n",
+		"a heading inside a guidance block":              "# L\n\n<!-- guidance -->\n\n## Part 1: A\n\n<!-- /guidance -->\n",
+	} {
+		path := filepath.Join(t.TempDir(), "README.md")
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+		_, err := SplitREADME(path)
+		require.Error(t, err, name)
+		require.Contains(t, err.Error(), name)
+	}
+	// A marker in a code block is an example of one, not a block.
+	path := filepath.Join(t.TempDir(), "README.md")
+	require.NoError(t, os.WriteFile(path, []byte("# L\n\n```\n<!-- guidance -->\n```\n\n## Part 1: A\n\nq\n\n<!-- guidance -->\n\ng\n\n<!-- /guidance -->\n"), 0o644))
+	r, err := SplitREADME(path)
+	require.NoError(t, err)
+	require.Equal(t, "# L\n\n```\n<!-- guidance -->\n```", r.IntroText)
+	require.Equal(t, "## Part 1: A\n\nq", r.Sections[1])
+	require.Equal(t, []string{"g"}, r.Guidance[1])
+}
+
+func TestRunningNeedsALiveProcessOfTheLevelInTime(t *testing.T) {
+	now := time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		r    *Record
+		want bool
+	}{
+		{"this process", &Record{Level: 6, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, true},
+		{"a record without a PID", &Record{Level: 6, Until: now.Add(30 * time.Minute)}, true},
+		{"a negative PID", &Record{Level: 6, Until: now.Add(30 * time.Minute), PID: -1}, false},
+		{"time up", &Record{Level: 6, Until: now.Add(-time.Second), PID: os.Getpid()}, false},
+		{"more time than an interview has", &Record{Level: 6, Until: now.Add(MaxBudget + time.Hour), PID: os.Getpid()}, false},
+		{"another level", &Record{Level: 5, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, false},
+		{"no record", nil, false},
+	} {
+		if got := tc.r.Running(6, now); got != tc.want {
+			t.Errorf("%s: Running(6) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestParseBudget(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"45m", 45 * time.Minute, true},
+		{"30", 30 * time.Minute, true},
+		{"1h", time.Hour, true},
+		{"0", 0, false},
+		{"-5m", 0, false},
+		{"soon", 0, false},
+	} {
+		got, err := ParseBudget(tc.in)
+		if (err == nil) != tc.ok || tc.ok && got != tc.want {
+			t.Errorf("ParseBudget(%q) = %v, %v; want %v, ok %v", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+// hintsLevel is a level of two parts whose HINTS.md and README.md the
+// tests write into a temporary folder.
+var hintsLevel = levels.Level{Number: 1, Dir: "ladder/01-x", Parts: []levels.Part{{Number: 1, Title: "First"}, {Number: 2, Title: "Second"}}}
+
+func writeLevelFile(t *testing.T, root string, l levels.Level, name, text string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(l.Dir), name)
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+}
+
+func TestReadHintsChecksThePartsAgainstTheRegistry(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       []HintPart
+		err        string
+	}{{
+		name: "two parts",
+		text: "# Hints\n\n## Part 1: First\n\n### Hint 1\n\nLook at now.\n\n```\n### Hint 9 in a fence\n```\n\n### Hint 2\n\nKeep one time.\n\n## Part 2: Second\n\n### Hint 1\n\nA ring.\n",
+		want: []HintPart{{Number: 1, Title: "First", Hints: []string{"Look at now.\n\n```\n### Hint 9 in a fence\n```", "Keep one time."}}, {Number: 2, Title: "Second", Hints: []string{"A ring."}}},
+	}, {
+		name: "a part missing",
+		text: "## Part 1: First\n\n### Hint 1\n\nx\n",
+		err:  `has 1 "## Part N: title" sections; level 1 has 2 parts`,
+	}, {
+		name: "a title that is not the registry's",
+		text: "## Part 1: First\n\n### Hint 1\n\nx\n\n## Part 2: Other\n\n### Hint 1\n\ny\n",
+		err:  `section 2 is "Part 2: Other", want "Part 2: Second"`,
+	}, {
+		name: "hints out of order",
+		text: "## Part 1: First\n\n### Hint 2\n\nx\n\n## Part 2: Second\n\n### Hint 1\n\ny\n",
+		err:  `part 1's hint 1 is headed "Hint 2"`,
+	}, {
+		name: "a part without hints",
+		text: "## Part 1: First\n\nno hint\n\n## Part 2: Second\n\n### Hint 1\n\ny\n",
+		err:  `part 1 has no "### Hint 1"`,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeLevelFile(t, root, hintsLevel, "HINTS.md", tc.text)
+			got, err := ReadHints(root, hintsLevel)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("ReadHints: err = %v, want one that says %q", err, tc.err)
+				}
+				return
+			}
+			require.NoError(t, err)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("ReadHints mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestStateKeepsWhatItSaves(t *testing.T) {
+	root := t.TempDir()
+	l := levels.All[0] // the state names the registry's levels
+	hints := ""
+	for _, p := range l.Parts {
+		hints += fmt.Sprintf("## Part %d: %s\n\n### Hint 1\n\nx\n\n### Hint 2\n\ny\n\n", p.Number, p.Title)
+	}
+	writeLevelFile(t, root, l, "HINTS.md", hints)
+	s, err := LoadState(root)
+	require.NoError(t, err)
+	require.Empty(t, s.HintsSeen, "a checkout without .ladder/ has seen no hint")
+	s.HintsSeen = map[string]map[string]int{"1": {"1": 2}}
+	require.NoError(t, SaveState(root, s))
+	again, err := LoadState(root)
+	require.NoError(t, err)
+	if diff := cmp.Diff(s.HintsSeen, again.HintsSeen); diff != "" {
+		t.Errorf("HintsSeen after a save mismatch (-want +got):\n%s", diff)
+	}
+	s.HintsSeen = map[string]map[string]int{"1": {"1": 3}} // more hints than part 1 has
+	require.NoError(t, SaveState(root, s))
+	if _, err := LoadState(root); err == nil {
+		t.Errorf("LoadState of a state that counts 3 hints of a part with 2: err = nil, want it damaged")
+	}
+}

@@ -1,0 +1,399 @@
+// Package shipped knows the ladder as it was shipped: it reads git's trees,
+// recognises a stub (every function body a panic("not implemented: ..."))
+// and finds, for each level, the commit that shipped its stubs, so that
+// reset, the stub check, student-copy and the class report agree on what
+// is the ladder's and what is the learner's.
+package shipped
+
+import (
+	"github.com/rateladder/rateladder/harness/levels"
+
+	"bufio"
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// StubFiles lists a level's stub: the code files (see levels.Code) git
+// tracks under its folder.
+func StubFiles(root string, l levels.Level) ([]string, error) {
+	out, err := Git(root, "ls-files", "--", l.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, f := range strings.Fields(out) {
+		if _, role := levels.RoleOf(f); role == levels.Code {
+			files = append(files, f)
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("git tracks no stub file under %s", l.Dir)
+	}
+	return files, nil
+}
+
+// Git runs git in root and returns what it printed; its error says what
+// git said.
+func Git(root string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("git %s: %v %s (reset needs the repository's git history)", args[0], err, strings.TrimSpace(stderr.String()))
+	}
+	return string(out), nil
+}
+
+// IsStub reports whether src is a stub as the ladder ships one; see
+// StubProblem.
+func IsStub(src []byte) bool { return StubProblem(src) == "" }
+
+// StubProblem says why src is not a stub as the ladder ships one, or ""
+// when it is: Go that parses, with at least one function, every function
+// body a single panic("not implemented: ..."), and at package level
+// nothing that could carry an answer. Types, imports and comments may be
+// anything; a constant or a variable may only be a name, a constant
+// expression or a literal (level 5's errors are level 5's viewerr's, by
+// name), so that no code hides in a value: a var holding a struct of
+// func literals is not a stub, whatever its functions say.
+func StubProblem(src []byte) string {
+	const body = `a function body other than panic("not implemented: ...")`
+	f, err := parser.ParseFile(token.NewFileSet(), "stub.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		return "it does not parse"
+	}
+	funcs := 0
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			if d.Tok != token.CONST && d.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range d.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, v := range vs.Values {
+					if !isPlainValue(v) {
+						name := "_"
+						if i < len(vs.Names) {
+							name = vs.Names[i].Name
+						}
+						return fmt.Sprintf("%s %s holds a value other than a name, a constant or a literal", d.Tok, name)
+					}
+				}
+			}
+		case *ast.FuncDecl:
+			funcs++
+			if !isNotImplemented(d.Body) {
+				return body
+			}
+		}
+	}
+	if funcs == 0 {
+		return "it declares no function"
+	}
+	return ""
+}
+
+// isNotImplemented reports whether a function body is a single
+// panic("not implemented...").
+func isNotImplemented(b *ast.BlockStmt) bool {
+	if b == nil || len(b.List) != 1 {
+		return false
+	}
+	stmt, ok := b.List[0].(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	call, ok := stmt.X.(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return false
+	}
+	if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "panic" {
+		return false
+	}
+	lit, ok := call.Args[0].(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return false
+	}
+	msg, err := strconv.Unquote(lit.Value)
+	return err == nil && strings.HasPrefix(msg, "not implemented")
+}
+
+// isPlainValue reports whether a package-level value of a stub holds no
+// code: a name (viewerr.ErrNegativeViews), a literal, or an arithmetic of
+// those (3 * time.Second).
+func isPlainValue(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident, *ast.BasicLit:
+		return true
+	case *ast.SelectorExpr:
+		_, ok := e.X.(*ast.Ident)
+		return ok
+	case *ast.ParenExpr:
+		return isPlainValue(e.X)
+	case *ast.UnaryExpr:
+		return isPlainValue(e.X)
+	case *ast.BinaryExpr:
+		return isPlainValue(e.X) && isPlainValue(e.Y)
+	}
+	return false
+}
+
+// Code sorts a level's code files. A stub is what the learner fills
+// in. A shared file belongs to a package the spec imports, such as level
+// 8's limits/ of types every throttler shares; it is the ladder's, not the
+// learner's. Anything else is neither: a learner's work, or a reference.
+type Code struct {
+	Stubs, Shared, Other []string
+}
+
+// Classify sorts the code files among files (one level's files by
+// path, slash-separated from the repository's top).
+func Classify(modPath string, files map[string][]byte) Code {
+	imported := map[string]bool{}
+	for p, src := range files {
+		if _, role := levels.RoleOf(p); role != levels.Spec || !strings.HasSuffix(p, ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, src, parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		for _, imp := range f.Imports {
+			if ip, err := strconv.Unquote(imp.Path.Value); err == nil {
+				imported[ip] = true
+			}
+		}
+	}
+	var c Code
+	for p, src := range files {
+		switch _, role := levels.RoleOf(p); {
+		case role != levels.Code:
+		case IsStub(src):
+			c.Stubs = append(c.Stubs, p)
+		case imported[modPath+"/"+path.Dir(p)]:
+			c.Shared = append(c.Shared, p)
+		default:
+			c.Other = append(c.Other, p)
+		}
+	}
+	sort.Strings(c.Stubs)
+	sort.Strings(c.Shared)
+	sort.Strings(c.Other)
+	return c
+}
+
+// ModulePath reads the module path from root's go.mod.
+func ModulePath(root string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`), nil
+		}
+	}
+	return "", fmt.Errorf("%s has no module line", filepath.Join(root, "go.mod"))
+}
+
+// TreeEntry is one file of a git commit.
+type TreeEntry struct {
+	Path string // slash-separated, from the repository's top
+	Mode string // as git writes it: 100644, 100755, 120000 (a symlink), 160000 (a submodule)
+	Data []byte // nil for a submodule
+}
+
+// GitTree reads the files of commit rev under paths (all of it when none
+// is given), with two git processes whatever the number of files.
+func GitTree(root, rev string, paths ...string) ([]TreeEntry, error) {
+	out, err := Git(root, append([]string{"ls-tree", "-r", "-z", "--full-tree", rev, "--"}, paths...)...)
+	if err != nil {
+		return nil, err
+	}
+	var entries []TreeEntry
+	var blobs []string
+	for _, rec := range strings.Split(out, "\x00") {
+		meta, p, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 {
+			continue
+		}
+		entries = append(entries, TreeEntry{Path: p, Mode: f[0]})
+		if f[1] == "blob" {
+			blobs = append(blobs, f[2])
+		} else {
+			blobs = append(blobs, "")
+		}
+	}
+	var want []string
+	for _, b := range blobs {
+		if b != "" {
+			want = append(want, b)
+		}
+	}
+	if len(want) == 0 {
+		return entries, nil
+	}
+	cmd := exec.Command("git", "cat-file", "--batch")
+	cmd.Dir = root
+	cmd.Stdin = strings.NewReader(strings.Join(want, "\n") + "\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	data, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file: %v %s", err, stderr.String())
+	}
+	r := bufio.NewReader(bytes.NewReader(data))
+	for i, b := range blobs {
+		if b == "" {
+			continue
+		}
+		header, err := r.ReadString('\n')
+		if err != nil {
+			return nil, fmt.Errorf("git cat-file: short output")
+		}
+		f := strings.Fields(header)
+		if len(f) != 3 || f[0] != b {
+			return nil, fmt.Errorf("git cat-file: unexpected %q", header)
+		}
+		size, _ := strconv.Atoi(f[2])
+		buf := make([]byte, size+1) // the content, then a newline
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return nil, fmt.Errorf("git cat-file: %v", err)
+		}
+		entries[i].Data = buf[:size]
+	}
+	return entries, nil
+}
+
+// Level is a level as the ladder shipped it.
+type Level struct {
+	Commit string
+	Code   Code
+	Files  map[string][]byte // the stubs and the shared files, by path
+}
+
+// Find finds level l as shipped: its state in the newest commit
+// that changed one of the level's stubs or its spec, and in which every
+// code file of the level (see levels.Code) is either a stub (see
+// IsStub) or a shared file of a package the spec imports, with at
+// least one stub. A learner's commit never counts: it holds code that is
+// not a stub, or changes neither a stub nor the spec (an edit of level 8's
+// limits/, say). An update of the ladder pulled later does count.
+func Find(root string, l levels.Level) (Level, error) {
+	modPath, err := ModulePath(root)
+	if err != nil {
+		return Level{}, err
+	}
+	// Each commit that changed the level, newest first, with the files it
+	// changed there.
+	out, err := Git(root, "log", "--format=%x00%H", "--name-only", "--no-renames", "HEAD", "--", l.Dir)
+	if err != nil {
+		return Level{}, err
+	}
+	recs := strings.Split(out, "\x00")[1:]
+	for _, rec := range recs {
+		lines := strings.Fields(rec)
+		if len(lines) == 0 {
+			continue
+		}
+		c, changed := lines[0], lines[1:]
+		entries, err := GitTree(root, c, l.Dir)
+		if err != nil {
+			return Level{}, err
+		}
+		files := map[string][]byte{}
+		for _, e := range entries {
+			if e.Data != nil && e.Mode != "120000" {
+				files[e.Path] = e.Data
+			}
+		}
+		code := Classify(modPath, files)
+		if len(code.Stubs) == 0 || len(code.Other) > 0 {
+			continue
+		}
+		touches := false
+		for _, p := range changed {
+			for _, s := range code.Stubs {
+				touches = touches || p == s
+			}
+			touches = touches || l.HasRole(p, levels.Spec)
+		}
+		if !touches {
+			continue
+		}
+		s := Level{Commit: c, Code: code, Files: map[string][]byte{}}
+		for _, p := range append(append([]string{}, code.Stubs...), code.Shared...) {
+			s.Files[p] = files[p]
+		}
+		return s, nil
+	}
+	hint := ""
+	if shallow, _ := Git(root, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(shallow) == "true" {
+		hint = " This clone is shallow: git fetch --unshallow brings the rest of the history."
+	}
+	return Level{}, fmt.Errorf("no commit holds level %d as shipped: none of the %d commits that changed %s both changed its stubs or spec and holds nothing but stubs (every function body a panic(\"not implemented: ...\")) and the files its spec imports.%s", l.Number, len(recs), l.Dir, hint)
+}
+
+// ResetPlan lists the files reset restores (shipped files that differ or
+// are missing) and the files it moves away (the level's other code files,
+// and its untracked files but those of the spec and of testdata/).
+func ResetPlan(root string, l levels.Level, shipped Level) (restore, move []string, err error) {
+	for p, want := range shipped.Files {
+		got, err := os.ReadFile(filepath.Join(root, p))
+		info, lerr := os.Lstat(filepath.Join(root, p))
+		if err != nil || lerr != nil || !info.Mode().IsRegular() || !bytes.Equal(got, want) {
+			restore = append(restore, p)
+		}
+	}
+	moving := map[string]bool{}
+	err = filepath.WalkDir(filepath.Join(root, l.Dir), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if _, ok := shipped.Files[rel]; !ok && l.HasRole(rel, levels.Code) {
+			moving[rel] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := Git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", l.Dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range strings.Split(out, "\x00") {
+		// Fuzzing keeps the failures it found in testdata/, of the spec
+		// or of the level: they stay, like everything of the spec.
+		if _, role := levels.RoleOf(p); p == "" || role == levels.Testdata || role == levels.Spec {
+			continue
+		}
+		if _, ok := shipped.Files[p]; !ok {
+			moving[p] = true
+		}
+	}
+	for p := range moving {
+		move = append(move, p)
+	}
+	sort.Strings(restore)
+	sort.Strings(move)
+	return restore, move, nil
+}
