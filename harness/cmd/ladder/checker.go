@@ -16,7 +16,6 @@ import (
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/remote"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
@@ -369,7 +368,7 @@ func (c *checker) check(ctx context.Context, sb *sandbox, run func(context.Conte
 		}
 		return res, nil
 	}
-	launch, err := json.Marshal(remote.LaunchOf(sb.Command(levelDir, childBin)))
+	launch, err := json.Marshal(protocol.LaunchOf(sb.Command(levelDir, childBin)))
 	if err != nil {
 		return nil, err
 	}
@@ -392,7 +391,7 @@ func (c *checker) check(ctx context.Context, sb *sandbox, run func(context.Conte
 	cmd.Env = []string{
 		"PATH=" + os.Getenv("PATH"),
 		"TMPDIR=" + os.TempDir(),
-		remote.LaunchEnv + "=" + string(launch),
+		protocol.LaunchEnv + "=" + string(launch),
 		seedEnv + "=" + strconv.FormatUint(c.seed, 10),
 		protocol.ResultsEnv + "=" + results,
 	}
