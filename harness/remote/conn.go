@@ -15,26 +15,15 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // LaunchEnv names the environment variable that tells a checker how to
-// start the child: a Launch, as JSON. The class report sets it to the
-// command its sandbox makes, so the child runs in the student's sandbox
-// while the checker runs outside it.
-const LaunchEnv = "LADDER_REMOTE_CHILD"
+// start the child: a Launch, as JSON (see package protocol).
+const LaunchEnv = protocol.LaunchEnv
 
 // Launch is how to start a child process.
-type Launch struct {
-	Path string   `json:"path"`
-	Args []string `json:"args"`
-	Env  []string `json:"env"`
-	Dir  string   `json:"dir"`
-}
-
-// LaunchOf is the Launch of a command made but not started.
-func LaunchOf(cmd *exec.Cmd) Launch {
-	return Launch{Path: cmd.Path, Args: cmd.Args, Env: cmd.Env, Dir: cmd.Dir}
-}
+type Launch = protocol.Launch
 
 // CallLimit is how long one call may take in the child before the child is
 // stopped and the call fails. A right answer takes microseconds; the limit

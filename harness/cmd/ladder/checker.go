@@ -19,7 +19,6 @@ import (
 	"github.com/rateladder/rateladder/harness/internal/shipped"
 
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/remote"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
@@ -175,12 +174,15 @@ type checker struct {
 
 // newChecker builds a checker for each level the checker judges into dir,
 // from the instructor's copy in sb, which holds no student's code. A level
-// the instructor's checkout does not have gets none.
-func newChecker(ctx context.Context, sb *sandbox, dir string, lvs []levels.Level, run func(context.Context, *exec.Cmd) error) (*checker, error) {
-	c := &checker{binaries: map[int]string{}}
-	// math/rand/v2's own generator is seeded by the runtime from the
-	// system's randomness, afresh in each process.
-	c.seed = rand.Uint64()
+// the instructor's checkout does not have gets none. seed is the seed of
+// the random timelines; 0 draws one.
+func newChecker(ctx context.Context, sb *sandbox, dir string, lvs []levels.Level, seed uint64, run func(context.Context, *exec.Cmd) error) (*checker, error) {
+	c := &checker{binaries: map[int]string{}, seed: seed}
+	for c.seed == 0 {
+		// math/rand/v2's own generator is seeded by the runtime from the
+		// system's randomness, afresh in each process.
+		c.seed = rand.Uint64()
+	}
 	modPath, err := shipped.ModulePath(sb.Src)
 	if err != nil {
 		return nil, err
@@ -370,7 +372,7 @@ func (c *checker) check(ctx context.Context, sb *sandbox, run func(context.Conte
 		}
 		return res, nil
 	}
-	launch, err := json.Marshal(remote.LaunchOf(sb.Command(levelDir, childBin)))
+	launch, err := json.Marshal(protocol.LaunchOf(sb.Command(levelDir, childBin)))
 	if err != nil {
 		return nil, err
 	}
@@ -388,12 +390,12 @@ func (c *checker) check(ctx context.Context, sb *sandbox, run func(context.Conte
 	if r.Skip != "" {
 		args = append(args, "-test.skip=^TestLevel"+strconv.Itoa(l.Number)+"$"+r.Skip)
 	}
-	cmd := exec.Command(c.binaries[l.Number], args...)
+	cmd := pinnedTo(sb.Slot, exec.Command(c.binaries[l.Number], args...))
 	cmd.Dir = levelDir
 	cmd.Env = []string{
 		"PATH=" + os.Getenv("PATH"),
 		"TMPDIR=" + os.TempDir(),
-		remote.LaunchEnv + "=" + string(launch),
+		protocol.LaunchEnv + "=" + string(launch),
 		seedEnv + "=" + strconv.FormatUint(c.seed, 10),
 		protocol.ResultsEnv + "=" + results,
 	}

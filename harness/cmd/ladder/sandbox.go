@@ -58,6 +58,9 @@ type sandbox struct {
 	ModProxy string
 	// jail runs commands inside bubblewrap; nil runs them plainly.
 	jail *jail
+	// Slot is the grading slot the sandbox's student has, from 0, or -1:
+	// the report's checker runs on that slot's CPU (see pinnedTo).
+	Slot int
 }
 
 // newSandbox makes a sandbox in a new folder under parent.
@@ -72,6 +75,7 @@ func newSandbox(parent, name, modProxy string, j *jail) (*sandbox, error) {
 		GoModCache: filepath.Join(dir, "gomodcache"),
 		ModProxy:   modProxy,
 		jail:       j,
+		Slot:       -1,
 	}
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return nil, err

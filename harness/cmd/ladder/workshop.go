@@ -1,11 +1,6 @@
 package main
 
 import (
-	"github.com/rateladder/rateladder/harness/internal/grade"
-	"github.com/rateladder/rateladder/harness/internal/interview"
-	"github.com/rateladder/rateladder/harness/internal/shipped"
-	"github.com/rateladder/rateladder/harness/levels"
-
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -30,6 +25,12 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/interview"
+	"github.com/rateladder/rateladder/harness/internal/shipped"
+	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // cmdStudentCopy writes the repository without solutions/, as a folder an
@@ -311,6 +312,9 @@ type studentResult struct {
 	// InProcess marks the levels with a part done that the student's own
 	// process judged in part (see checker.go).
 	InProcess map[int]bool
+	// RandomFailed says a case of the checker's random timelines failed:
+	// the report's seed plays them again.
+	RandomFailed bool
 }
 
 const classReportHelp = `usage: ladder class-report [flags] DIR...   (make class-report DIRS="alice bob carol")
@@ -352,6 +356,7 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	parallel := fs.Int("parallel", 2, "checkouts graded at once")
 	limit := fs.Duration("timeout", 5*time.Minute, "time allowed for one checkout's build and tests")
 	noSandbox := fs.Bool("no-sandbox", false, "run the students' code without a sandbox, as your user (see above)")
+	seed := fs.Uint64("seed", 0, "the seed of the checker's random timelines; 0 draws one, which the report prints (give it again to replay a report)")
 	cache := fs.String("cache", "", "keep the build cache of this checkout's tests in `DIR`, to start the next report warm\n(default: a new one, deleted afterwards; students' code only ever gets a copy)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), classReportHelp)
@@ -385,22 +390,27 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "class-report: refused, nothing run: %v\n\n--no-sandbox runs the students' code anyway. %s\n", err, noSandboxGivesUp)
 		return 1
 	}
-	g, err := newGrader(ctx, root, *cache, j)
+	g, err := newGrader(ctx, root, *cache, j, *seed)
 	if err != nil {
 		fmt.Fprintln(stderr, "class-report:", err)
 		return 1
 	}
 	defer g.Close()
 	results := make([]studentResult, len(dirs))
-	sem := make(chan struct{}, max(1, *parallel))
+	// A student takes a free slot of the --parallel ones: its number
+	// picks the CPU its checker runs on.
+	slots := make(chan int, max(1, *parallel))
+	for slot := range cap(slots) {
+		slots <- slot
+	}
 	var wg sync.WaitGroup
 	for i, dir := range dirs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			results[i] = g.grade(ctx, i, dir, *limit)
+			slot := <-slots
+			defer func() { slots <- slot }()
+			results[i] = g.grade(ctx, i, slot, dir, *limit)
 		}()
 	}
 	wg.Wait()
@@ -412,6 +422,15 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 		writeClassCSV(stdout, results)
 	} else {
 		writeClassMarkdown(stdout, results)
+	}
+	var unlucky []string
+	for _, r := range results {
+		if r.RandomFailed {
+			unlucky = append(unlucky, r.Name)
+		}
+	}
+	if len(unlucky) > 0 {
+		fmt.Fprintf(stderr, "class-report: a random timeline of the checker failed for %s; --seed %d plays the same timelines again\n", someNames(unlucky), g.checker.seed)
 	}
 	return 0
 }
@@ -761,7 +780,8 @@ exec "$@"`
 // the stubs as shipped, in a sandbox, into the build cache every student's
 // sandbox starts from. cacheDir keeps that cache between reports; "" puts
 // it in the report's temporary folder. j is the sandbox, nil for none.
-func newGrader(ctx context.Context, root, cacheDir string, j *jail) (*grader, error) {
+// seed is the seed of the checker's random timelines, 0 for a new one.
+func newGrader(ctx context.Context, root, cacheDir string, j *jail, seed uint64) (*grader, error) {
 	plan, err := newGradingPlan(root)
 	if err != nil {
 		return nil, err
@@ -830,7 +850,7 @@ func newGrader(ctx context.Context, root, cacheDir string, j *jail) (*grader, er
 			return nil, fmt.Errorf("building the tests of this checkout: %v%s\n%s", err, map[bool]string{true: " (interrupted)"}[stopped], grade.FirstLines(errOut.String()+out.String(), 20))
 		}
 	}
-	if g.checker, err = newChecker(ctx, sb, tmp, plan.levels, func(ctx context.Context, cmd *exec.Cmd) error { _, err := runLimited(ctx, time.Hour, cmd); return err }); err != nil {
+	if g.checker, err = newChecker(ctx, sb, tmp, plan.levels, seed, func(ctx context.Context, cmd *exec.Cmd) error { _, err := runLimited(ctx, time.Hour, cmd); return err }); err != nil {
 		g.Close()
 		return nil, err
 	}
@@ -881,7 +901,7 @@ func moduleDirs(root string, lvs []levels.Level) []string {
 
 // grade grades one student's checkout in a sandbox of its own, which it
 // deletes afterwards.
-func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Duration) (res studentResult) {
+func (g *grader) grade(ctx context.Context, i, slot int, dir string, limit time.Duration) (res studentResult) {
 	res.Name = filepath.Base(filepath.Clean(dir))
 	var notes []string
 	defer func() { res.Err = strings.Join(notes, "; ") }()
@@ -890,6 +910,7 @@ func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Durati
 		notes = append(notes, err.Error())
 		return res
 	}
+	sb.Slot = slot
 	defer func() {
 		if err := sb.Remove(); err != nil {
 			notes = append(notes, "its temporary folder could not be deleted: "+err.Error())
@@ -946,6 +967,15 @@ func (g *grader) grade(ctx context.Context, i int, dir string, limit time.Durati
 	}
 	res.Levels = grade.Report(grades).Levels
 	res.InProcess = g.checker.inProcessLevels(sb.Src, grades)
+	for _, lg := range grades {
+		for _, p := range lg.Parts {
+			for _, c := range p.Cases {
+				if c.Fuzz && c.Verdict != protocol.Pass && c.Verdict != protocol.NotImplemented {
+					res.RandomFailed = true
+				}
+			}
+		}
+	}
 	return res
 }
 
