@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rateladder/rateladder/harness/internal/sandbox"
+
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/shipped"
 
@@ -176,7 +178,7 @@ type checker struct {
 // from the instructor's copy in sb, which holds no student's code. A level
 // the instructor's checkout does not have gets none. seed is the seed of
 // the random timelines; 0 draws one.
-func newChecker(ctx context.Context, sb *sandbox, dir string, lvs []levels.Level, seed uint64, run func(context.Context, *exec.Cmd) error) (*checker, error) {
+func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, lvs []levels.Level, seed uint64, run func(context.Context, *exec.Cmd) error) (*checker, error) {
 	c := &checker{binaries: map[int]string{}, seed: seed}
 	for c.seed == 0 {
 		// math/rand/v2's own generator is seeded by the runtime from the
@@ -295,7 +297,7 @@ func inProcessCases(root string, l levels.Level) map[int]map[string]bool {
 // judge returns the verdicts of one go test run of a student's grading
 // copy root: of the student's own test binaries, only the cases judged in
 // process, and for every level the checker knows, the checker's verdicts.
-func (c *checker) judge(ctx context.Context, sb *sandbox, run func(context.Context, *exec.Cmd) error, root string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
+func (c *checker) judge(ctx context.Context, sb *sandbox.Sandbox, run func(context.Context, *exec.Cmd) error, root string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
 	modPath, err := shipped.ModulePath(root)
 	if err != nil {
 		return nil, err
@@ -344,7 +346,7 @@ func (c *checker) judge(ctx context.Context, sb *sandbox, run func(context.Conte
 
 // check builds level l's child in the grading copy root, in the sandbox,
 // and runs the checker on it.
-func (c *checker) check(ctx context.Context, sb *sandbox, run func(context.Context, *exec.Cmd) error, root, modPath string, l levels.Level, r grade.Run) (*grade.Package, error) {
+func (c *checker) check(ctx context.Context, sb *sandbox.Sandbox, run func(context.Context, *exec.Cmd) error, root, modPath string, l levels.Level, r grade.Run) (*grade.Package, error) {
 	levelDir := filepath.Join(root, filepath.FromSlash(l.Dir))
 	res := &grade.Package{ImportPath: modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
 	if refused := refusedImports(root, modPath, l); len(refused) > 0 {
@@ -390,7 +392,7 @@ func (c *checker) check(ctx context.Context, sb *sandbox, run func(context.Conte
 	if r.Skip != "" {
 		args = append(args, "-test.skip=^TestLevel"+strconv.Itoa(l.Number)+"$"+r.Skip)
 	}
-	cmd := pinnedTo(sb.Slot, exec.Command(c.binaries[l.Number], args...))
+	cmd := sandbox.PinnedTo(sb.Slot, exec.Command(c.binaries[l.Number], args...))
 	cmd.Dir = levelDir
 	cmd.Env = []string{
 		"PATH=" + os.Getenv("PATH"),

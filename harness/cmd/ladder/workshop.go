@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/rateladder/rateladder/harness/internal/sandbox"
 	"go/parser"
 	"go/token"
 	"io"
@@ -234,7 +235,7 @@ func checkStubsOf(files []shipped.TreeEntry, stderr io.Writer) ([]string, error)
 	if err != nil {
 		return nil, err
 	}
-	defer removeAll(tmp)
+	defer sandbox.RemoveAll(tmp)
 	src := filepath.Join(tmp, "src")
 	if err := writeEntries(src, files); err != nil {
 		return nil, err
@@ -342,7 +343,7 @@ the cases of level 8's part 8 that need a real server.
 
 Where there is no sandbox (macOS, Windows, no bwrap, a container without
 user namespaces), the report refuses to run, unless --no-sandbox:
-` + noSandboxGivesUp + `
+` + sandbox.NoSandboxGivesUp + `
 
 flags:
 `
@@ -382,12 +383,12 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	var j *jail
+	var j *sandbox.Jail
 	var err error
 	if *noSandbox {
-		fmt.Fprintln(stderr, "class-report: --no-sandbox: the students' code runs as your user.\n"+noSandboxGivesUp)
-	} else if j, err = findJail(); err != nil {
-		fmt.Fprintf(stderr, "class-report: refused, nothing run: %v\n\n--no-sandbox runs the students' code anyway. %s\n", err, noSandboxGivesUp)
+		fmt.Fprintln(stderr, "class-report: --no-sandbox: the students' code runs as your user.\n"+sandbox.NoSandboxGivesUp)
+	} else if j, err = sandbox.FindJail(); err != nil {
+		fmt.Fprintf(stderr, "class-report: refused, nothing run: %v\n\n--no-sandbox runs the students' code anyway. %s\n", err, sandbox.NoSandboxGivesUp)
 		return 1
 	}
 	g, err := newGrader(ctx, root, *cache, j, *seed)
@@ -758,10 +759,10 @@ func someNames(names []string) string {
 // grader grades students' checkouts for one class report.
 type grader struct {
 	plan     *gradingPlan
-	Tmp      string // the report's temporary folder, with every sandbox
-	cache    string // the warm build cache each sandbox gets a copy of
-	modProxy string // the instructor's module download cache
-	jail     *jail  // nil with --no-sandbox
+	Tmp      string        // the report's temporary folder, with every sandbox
+	cache    string        // the warm build cache each sandbox gets a copy of
+	modProxy string        // the instructor's module download cache
+	Jail     *sandbox.Jail // nil with --no-sandbox
 	// redisServer is redis-server, when it is installed where a sandbox
 	// sees it (under /usr): each go test run of a student's then has one.
 	redisServer string
@@ -781,7 +782,7 @@ exec "$@"`
 // sandbox starts from. cacheDir keeps that cache between reports; "" puts
 // it in the report's temporary folder. j is the sandbox, nil for none.
 // seed is the seed of the checker's random timelines, 0 for a new one.
-func newGrader(ctx context.Context, root, cacheDir string, j *jail, seed uint64) (*grader, error) {
+func newGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed uint64) (*grader, error) {
 	plan, err := newGradingPlan(root)
 	if err != nil {
 		return nil, err
@@ -794,8 +795,8 @@ func newGrader(ctx context.Context, root, cacheDir string, j *jail, seed uint64)
 	if err != nil {
 		return nil, err
 	}
-	g := &grader{plan: plan, Tmp: tmp, cache: cacheDir, modProxy: modProxy, jail: j}
-	if p, err := exec.LookPath("redis-server"); err == nil && within(p, "/usr") {
+	g := &grader{plan: plan, Tmp: tmp, cache: cacheDir, modProxy: modProxy, Jail: j}
+	if p, err := exec.LookPath("redis-server"); err == nil && sandbox.Within(p, "/usr") {
 		if _, err := exec.LookPath("redis-cli"); err == nil {
 			g.redisServer = p
 		}
@@ -806,7 +807,7 @@ func newGrader(ctx context.Context, root, cacheDir string, j *jail, seed uint64)
 		g.Close()
 		return nil, err
 	}
-	sb, err := newSandbox(tmp, "warm-up", modProxy, j)
+	sb, err := sandbox.New(tmp, "warm-up", modProxy, j)
 	if err != nil {
 		g.Close()
 		return nil, err
@@ -844,13 +845,16 @@ func newGrader(ctx context.Context, root, cacheDir string, j *jail, seed uint64)
 		cmd := sb.Command(modDir, grade.GoTool(), args...)
 		var out, errOut bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errOut
-		stopped, err := runLimited(ctx, time.Hour, cmd)
+		stopped, err := sandbox.RunLimited(ctx, time.Hour, cmd)
 		if stopped || err != nil {
 			g.Close()
 			return nil, fmt.Errorf("building the tests of this checkout: %v%s\n%s", err, map[bool]string{true: " (interrupted)"}[stopped], grade.FirstLines(errOut.String()+out.String(), 20))
 		}
 	}
-	if g.checker, err = newChecker(ctx, sb, tmp, plan.levels, seed, func(ctx context.Context, cmd *exec.Cmd) error { _, err := runLimited(ctx, time.Hour, cmd); return err }); err != nil {
+	if g.checker, err = newChecker(ctx, sb, tmp, plan.levels, seed, func(ctx context.Context, cmd *exec.Cmd) error {
+		_, err := sandbox.RunLimited(ctx, time.Hour, cmd)
+		return err
+	}); err != nil {
 		g.Close()
 		return nil, err
 	}
@@ -858,7 +862,7 @@ func newGrader(ctx context.Context, root, cacheDir string, j *jail, seed uint64)
 }
 
 // Close deletes the report's temporary folder.
-func (g *grader) Close() { removeAll(g.Tmp) }
+func (g *grader) Close() { sandbox.RemoveAll(g.Tmp) }
 
 // instructorModProxy makes sure the instructor's module cache holds every
 // module the ladder needs, its nested modules' too (go mod download, in
@@ -905,7 +909,7 @@ func (g *grader) grade(ctx context.Context, i, slot int, dir string, limit time.
 	res.Name = filepath.Base(filepath.Clean(dir))
 	var notes []string
 	defer func() { res.Err = strings.Join(notes, "; ") }()
-	sb, err := newSandbox(g.Tmp, fmt.Sprintf("student-%03d", i), g.modProxy, g.jail)
+	sb, err := sandbox.New(g.Tmp, fmt.Sprintf("student-%03d", i), g.modProxy, g.Jail)
 	if err != nil {
 		notes = append(notes, err.Error())
 		return res
@@ -928,7 +932,7 @@ func (g *grader) grade(ctx context.Context, i, slot int, dir string, limit time.
 	stopped := false
 	runner := grade.Runner{
 		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
-			if len(args) > 0 && args[0] == "test" && g.jail != nil && g.redisServer != "" {
+			if len(args) > 0 && args[0] == "test" && g.Jail != nil && g.redisServer != "" {
 				// The cases of level 8's part 8 that need a real server,
 				// as make test-level-8 REDIS=1 gives a learner: one of the
 				// sandbox's own, on its own loopback, gone with it.
@@ -939,7 +943,7 @@ func (g *grader) grade(ctx context.Context, i, slot int, dir string, limit time.
 			return sb.Command(dir, grade.GoTool(), args...)
 		},
 		Run: func(ctx context.Context, cmd *exec.Cmd) error {
-			s, err := runLimited(ctx, limit, cmd)
+			s, err := sandbox.RunLimited(ctx, limit, cmd)
 			if s {
 				stopped = true
 			}

@@ -21,6 +21,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/internal/sandbox"
+	"github.com/rateladder/rateladder/harness/internal/sandbox/sandboxtest"
+
 	"github.com/rateladder/rateladder/harness/internal/grade"
 
 	"github.com/google/go-cmp/cmp"
@@ -51,7 +54,7 @@ func TestMain(m *testing.M) {
 	}
 	testTmp = dir
 	code := m.Run()
-	removeAll(dir)
+	sandbox.RemoveAll(dir)
 	os.Exit(code)
 }
 
@@ -628,7 +631,7 @@ func TestClassReportContainsTheStudentsCode(t *testing.T) {
 		defer close(watched)
 		for {
 			for _, who := range []string{"alice", "bob"} {
-				if len(processesWith(marker+"-"+who)) > 0 {
+				if len(sandboxtest.ProcessesWith(marker+"-"+who)) > 0 {
 					mu.Lock()
 					seen[who] = true
 					mu.Unlock()
@@ -653,7 +656,7 @@ func TestClassReportContainsTheStudentsCode(t *testing.T) {
 	require.True(t, seen["alice"], "alice's daemon never started")
 	require.True(t, seen["bob"], "bob's daemon never started within the 45s limit (a very slow machine?)")
 	for _, who := range []string{"alice", "bob"} {
-		waitNoProcessWith(t, marker+"-"+who)
+		sandboxtest.WaitNoProcessWith(t, marker+"-"+who)
 	}
 	require.Zero(t, accepted.Load(), "the students' code reached the instructor's loopback")
 	if _, err := os.Stat(filepath.Join("/tmp", marker+"-alice")); err == nil {
@@ -684,7 +687,7 @@ func TestClassReportGradesAClass(t *testing.T) {
 	needJail(t)
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		// Level 8's part 8 has cases that need a real server.
-		if os.Getenv(e2eEnv) != "" {
+		if os.Getenv(sandboxtest.E2EEnv) != "" {
 			t.Fatalf("no redis-server, which level 8's part 8 needs: apt-get install redis-server (make test-e2e installs it)")
 		}
 		t.Skip("no redis-server, which level 8's part 8 needs (make test-e2e fails instead)")

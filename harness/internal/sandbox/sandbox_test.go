@@ -1,9 +1,8 @@
-package main
+package sandbox
 
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -15,11 +14,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rateladder/rateladder/harness/internal/sandbox/sandboxtest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -39,7 +38,7 @@ func TestSandboxEnvIsBuiltFromNothing(t *testing.T) {
 	} {
 		t.Setenv(kv[0], kv[1])
 	}
-	sb, err := newSandbox(t.TempDir(), "s", "/modcache/cache/download", nil)
+	sb, err := New(t.TempDir(), "s", "/modcache/cache/download", nil)
 	require.NoError(t, err)
 	env := map[string]string{}
 	for _, kv := range sb.Env() {
@@ -55,7 +54,7 @@ func TestSandboxEnvIsBuiltFromNothing(t *testing.T) {
 		}
 		delete(env, k)
 	}
-	goroot := toolchainRoot()
+	goroot := ToolchainRoot()
 	want := map[string]string{
 		"PATH":        filepath.Join(goroot, "bin") + string(filepath.ListSeparator) + "/usr/local/bin:/usr/bin:/bin",
 		"GOROOT":      goroot,
@@ -74,50 +73,6 @@ func TestSandboxEnvIsBuiltFromNothing(t *testing.T) {
 	}
 }
 
-// alive reports whether pid is a process that has not ended; a zombie
-// waiting for its parent to reap it has ended.
-func alive(pid int) bool {
-	p, err := os.FindProcess(pid)
-	if err != nil || p.Signal(syscall.Signal(0)) != nil {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return !errors.Is(err, os.ErrNotExist) && runtime.GOOS != "linux"
-	}
-	// pid (comm) S ...: the state follows the last parenthesis.
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
-}
-
-// waitGone waits up to 5s for pid to end.
-func waitGone(t *testing.T, pid int) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if !alive(pid) {
-			return
-		}
-	}
-	if p, err := os.FindProcess(pid); err == nil {
-		p.Kill()
-	}
-	t.Errorf("process %d is still running", pid)
-}
-
-// readPID waits up to 5s for a file holding a process ID.
-func readPID(t *testing.T, path string) int {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		data, err := os.ReadFile(path)
-		if pid, perr := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && perr == nil {
-			return pid
-		}
-	}
-	t.Fatalf("%s holds no process ID", path)
-	return 0
-}
-
 func TestRunLimitedKillsTheWholeGroup(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("process groups are Unix")
@@ -129,13 +84,13 @@ func TestRunLimitedKillsTheWholeGroup(t *testing.T) {
 		// on a test binary.
 		cmd := exec.Command("sh", "-c", `sleep 3600 & echo $! > "$1"; wait`, "sh", pidFile)
 		start := time.Now()
-		stopped, err := runLimited(context.Background(), 300*time.Millisecond, cmd)
+		stopped, err := RunLimited(context.Background(), 300*time.Millisecond, cmd)
 		require.NoError(t, err)
 		require.True(t, stopped, "runLimited did not report the limit")
 		if d := time.Since(start); d > 10*time.Second {
 			t.Errorf("runLimited returned after %v, want soon after the limit of 300ms", d)
 		}
-		waitGone(t, readPID(t, pidFile))
+		sandboxtest.WaitGone(t, sandboxtest.ReadPID(t, pidFile))
 	})
 	t.Run("after a normal exit", func(t *testing.T) {
 		pidFile := filepath.Join(dir, "child-b")
@@ -145,19 +100,19 @@ func TestRunLimitedKillsTheWholeGroup(t *testing.T) {
 		cmd := exec.Command("sh", "-c", `sleep 3600 & echo $! > "$1"; echo done`, "sh", pidFile)
 		cmd.Stdout = &out
 		start := time.Now()
-		stopped, err := runLimited(context.Background(), time.Minute, cmd)
+		stopped, err := RunLimited(context.Background(), time.Minute, cmd)
 		require.NoError(t, err)
 		require.False(t, stopped)
 		require.Equal(t, "done\n", out.String())
 		if d := time.Since(start); d > 10*time.Second {
 			t.Errorf("runLimited returned after %v, want at once", d)
 		}
-		waitGone(t, readPID(t, pidFile))
+		sandboxtest.WaitGone(t, sandboxtest.ReadPID(t, pidFile))
 	})
 	t.Run("when the context ends", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
-		stopped, err := runLimited(ctx, time.Hour, exec.Command("sleep", "3600"))
+		stopped, err := RunLimited(ctx, time.Hour, exec.Command("sleep", "3600"))
 		require.NoError(t, err)
 		require.True(t, stopped)
 	})
@@ -165,7 +120,7 @@ func TestRunLimitedKillsTheWholeGroup(t *testing.T) {
 		var errOut bytes.Buffer
 		cmd := exec.Command("sh", "-c", "echo oops >&2; exit 3")
 		cmd.Stderr = &errOut
-		stopped, err := runLimited(context.Background(), time.Minute, cmd)
+		stopped, err := RunLimited(context.Background(), time.Minute, cmd)
 		require.False(t, stopped)
 		require.ErrorContains(t, err, "exit status 3")
 		require.Equal(t, "oops\n", errOut.String())
@@ -178,65 +133,9 @@ func TestRemoveAllDeletesReadOnlyFolders(t *testing.T) {
 	require.NoError(t, os.MkdirAll(sub, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(sub, "a.go"), []byte("package a\n"), 0o444))
 	require.NoError(t, os.Chmod(sub, 0o555))
-	require.NoError(t, removeAll(dir))
+	require.NoError(t, RemoveAll(dir))
 	_, err := os.Stat(dir)
 	require.True(t, os.IsNotExist(err), "the folder is still there: %v", err)
-}
-
-// e2eEnv is set by make test-e2e, which installs bwrap: there a test that
-// needs the sandbox and finds none fails, rather than skip.
-const e2eEnv = "LADDER_E2E"
-
-var testJail = sync.OnceValues(findJail)
-
-// needJail returns this machine's sandbox. Without one it skips the test,
-// or, under make test-e2e, fails it with what to install.
-func needJail(t *testing.T) *jail {
-	t.Helper()
-	j, err := testJail()
-	if err != nil {
-		if os.Getenv(e2eEnv) != "" {
-			t.Fatalf("no sandbox for the class report: %v", err)
-		}
-		t.Skipf("no sandbox here (make test-e2e fails instead): %v", err)
-	}
-	return j
-}
-
-// processesWith lists the processes of this machine whose command line
-// holds marker.
-func processesWith(marker string) []int {
-	var pids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if bytes.Contains(cmdline, []byte(marker)) && alive(pid) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
-// waitNoProcessWith waits up to 5s for every process with marker in its
-// command line to end.
-func waitNoProcessWith(t *testing.T, marker string) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if len(processesWith(marker)) == 0 {
-			return
-		}
-	}
-	for _, pid := range processesWith(marker) {
-		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		t.Errorf("process %d outlived its sandbox: %q", pid, cmdline)
-		if p, err := os.FindProcess(pid); err == nil {
-			p.Kill()
-		}
-	}
 }
 
 // escapeScript tries to get out of its sandbox, and says what it managed
@@ -290,13 +189,13 @@ func TestSandboxKeepsEverythingIn(t *testing.T) {
 		}
 	}()
 	outside := t.TempDir()
-	sb, err := newSandbox(t.TempDir(), "student-000", "", j)
+	sb, err := New(t.TempDir(), "student-000", "", j)
 	require.NoError(t, err)
 	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	cmd := sb.Command(sb.Src, "sh", "-c", escapeScript, "sh", marker, port, outside)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	stopped, err := runLimited(context.Background(), time.Minute, cmd)
+	stopped, err := RunLimited(context.Background(), time.Minute, cmd)
 	require.NoError(t, err, out.String()+errOut.String())
 	require.False(t, stopped, out.String()+errOut.String())
 
@@ -333,7 +232,7 @@ func TestSandboxKeepsEverythingIn(t *testing.T) {
 		}
 	}
 
-	waitNoProcessWith(t, ": "+marker)
+	sandboxtest.WaitNoProcessWith(t, ": "+marker)
 	select {
 	case <-accepted:
 		t.Errorf("the sandbox reached a port of the instructor's loopback")
@@ -356,7 +255,7 @@ func TestSandboxEndsItsPIDNamespaceAtTheLimit(t *testing.T) {
 	}
 	j := needJail(t)
 	marker := fmt.Sprintf("ladder-limit-%d", time.Now().UnixNano())
-	sb, err := newSandbox(t.TempDir(), "s", "", j)
+	sb, err := New(t.TempDir(), "s", "", j)
 	require.NoError(t, err)
 	// A daemon in a session of its own, and a command that never ends.
 	cmd := sb.Command(sb.Src, "sh", "-c", `setsid sh -c "sleep 3600; : $1" </dev/null >/dev/null 2>&1 & sleep 3600`, "sh", marker)
@@ -365,26 +264,24 @@ func TestSandboxEndsItsPIDNamespaceAtTheLimit(t *testing.T) {
 	go func() {
 		defer close(done)
 		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !seen; time.Sleep(10 * time.Millisecond) {
-			seen = len(processesWith(": "+marker)) > 0
+			seen = len(sandboxtest.ProcessesWith(": "+marker)) > 0
 		}
 	}()
-	stopped, err := runLimited(context.Background(), 2*time.Second, cmd)
+	stopped, err := RunLimited(context.Background(), 2*time.Second, cmd)
 	require.NoError(t, err)
 	require.True(t, stopped)
 	<-done
 	require.True(t, seen, "the daemon never started")
-	waitNoProcessWith(t, ": "+marker)
+	sandboxtest.WaitNoProcessWith(t, ": "+marker)
 }
 
-func TestClassReportRefusesWithoutASandbox(t *testing.T) {
-	// A PATH with the go command and no bwrap, as on a machine without it.
-	t.Setenv("PATH", filepath.Join(toolchainRoot(), "bin"))
-	out, code := runLadder(t, t.TempDir(), "class-report", "alice")
-	require.Equal(t, 1, code, out)
-	for _, want := range []string{"class-report: refused, nothing run: ", "--no-sandbox runs the students' code anyway.", "can read and\nwrite every file you can"} {
-		require.Contains(t, out, want)
-	}
-	if runtime.GOOS == "linux" {
-		require.Contains(t, out, "bwrap (bubblewrap) is not installed: apt-get install bubblewrap")
-	}
+var testJail = sync.OnceValues(FindJail)
+
+// needJail returns this machine's sandbox, or skips the test (see
+// sandboxtest.Need).
+func needJail(t *testing.T) *Jail {
+	t.Helper()
+	j, err := testJail()
+	sandboxtest.Need(t, err)
+	return j
 }

@@ -1,4 +1,4 @@
-package main
+package sandbox
 
 import (
 	"os"
@@ -40,7 +40,7 @@ func BenchmarkSandboxStart(b *testing.B) {
 			if err != nil {
 				b.Skip(err)
 			}
-			sb, err := newSandbox(b.TempDir(), "s", "", j)
+			sb, err := New(b.TempDir(), "s", "", j)
 			if err != nil {
 				b.Fatal(err)
 			}

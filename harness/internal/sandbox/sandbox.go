@@ -1,4 +1,8 @@
-package main
+// Package sandbox runs a student's code for the class report: in a folder
+// of its own with an environment built from nothing, inside bubblewrap on
+// Linux (see Sandbox), under a time limit that ends every process the
+// command started (RunLimited).
+package sandbox
 
 import (
 	"bytes"
@@ -45,7 +49,7 @@ import (
 // user namespaces), jail is nil: only with --no-sandbox, and then the code
 // runs as the instructor's user with the folder, the environment and the
 // process-group kill alone (noSandboxGivesUp).
-type sandbox struct {
+type Sandbox struct {
 	Dir        string // the whole sandbox, removed by Remove
 	Src        string // the grading copy: read-only inside the sandbox
 	Home       string
@@ -54,19 +58,19 @@ type sandbox struct {
 	GoModCache string
 	// ModProxy is the instructor's module download cache, served to the go
 	// command as a file:// GOPROXY, so that modules are unpacked into the
-	// sandbox's own GOMODCACHE and nothing is fetched from the network.
+	// Sandbox's own GOMODCACHE and nothing is fetched from the network.
 	ModProxy string
-	// jail runs commands inside bubblewrap; nil runs them plainly.
-	jail *jail
+	// Jail runs commands inside bubblewrap; nil runs them plainly.
+	Jail *Jail
 	// Slot is the grading slot the sandbox's student has, from 0, or -1:
 	// the report's checker runs on that slot's CPU (see pinnedTo).
 	Slot int
 }
 
-// newSandbox makes a sandbox in a new folder under parent.
-func newSandbox(parent, name, modProxy string, j *jail) (*sandbox, error) {
+// New makes a sandbox in a new folder under parent.
+func New(parent, name, modProxy string, j *Jail) (*Sandbox, error) {
 	dir := filepath.Join(parent, name)
-	s := &sandbox{
+	s := &Sandbox{
 		Dir:        dir,
 		Src:        filepath.Join(dir, "src"),
 		Home:       filepath.Join(dir, "home"),
@@ -74,7 +78,7 @@ func newSandbox(parent, name, modProxy string, j *jail) (*sandbox, error) {
 		GoCache:    filepath.Join(dir, "gocache"),
 		GoModCache: filepath.Join(dir, "gomodcache"),
 		ModProxy:   modProxy,
-		jail:       j,
+		Jail:       j,
 		Slot:       -1,
 	}
 	if err := os.Mkdir(dir, 0o700); err != nil {
@@ -95,7 +99,7 @@ func newSandbox(parent, name, modProxy string, j *jail) (*sandbox, error) {
 // another one in a different folder, with -mod=readonly and a file://
 // GOPROXY, so that it can neither change go.mod nor download, and without
 // cgo, so that no C compiler runs (but see Command for -race).
-func (s *sandbox) Env() []string {
+func (s *Sandbox) Env() []string {
 	goroot := s.goroot()
 	path := "/usr/local/bin:/usr/bin:/bin"
 	if goroot != "" {
@@ -122,23 +126,23 @@ func (s *sandbox) Env() []string {
 }
 
 // goroot is the Go toolchain's folder: the jail's, or the go command's.
-func (s *sandbox) goroot() string {
-	if s.jail != nil {
-		return s.jail.goroot
+func (s *Sandbox) goroot() string {
+	if s.Jail != nil {
+		return s.Jail.goroot
 	}
-	return toolchainRoot()
+	return ToolchainRoot()
 }
 
 // Command is a command to run in the sandbox: inside bubblewrap when the
-// sandbox has a jail, with the sandbox's environment either way. dir is
+// Sandbox has a jail, with the sandbox's environment either way. dir is
 // the working folder, the same path inside the sandbox as outside. Run it
 // with runLimited. It is the one way a class report runs a student's code.
-func (s *sandbox) Command(dir, name string, args ...string) *exec.Cmd {
+func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 	var cmd *exec.Cmd
-	if s.jail == nil {
+	if s.Jail == nil {
 		cmd = exec.Command(name, args...)
 	} else {
-		cmd = exec.Command(s.jail.bwrap, append(append(s.jail.args(s, dir), "--", name), args...)...)
+		cmd = exec.Command(s.Jail.bwrap, append(append(s.Jail.Args(s, dir), "--", name), args...)...)
 	}
 	cmd.Dir = dir
 	cmd.Env = s.Env()
@@ -153,11 +157,11 @@ func (s *sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 
 // Remove deletes the sandbox. The Go module cache is read-only by design,
 // so folders are made writable first.
-func (s *sandbox) Remove() error { return removeAll(s.Dir) }
+func (s *Sandbox) Remove() error { return RemoveAll(s.Dir) }
 
-// removeAll is os.RemoveAll that also deletes read-only folders, such as a
+// RemoveAll is os.RemoveAll that also deletes read-only folders, such as a
 // Go module cache's.
-func removeAll(dir string) error {
+func RemoveAll(dir string) error {
 	if os.RemoveAll(dir) == nil {
 		return nil
 	}
@@ -170,14 +174,14 @@ func removeAll(dir string) error {
 	return os.RemoveAll(dir)
 }
 
-// runLimited runs cmd in a process group of its own and stops the whole
+// RunLimited runs cmd in a process group of its own and stops the whole
 // group when limit passes or ctx ends, and kills it again when cmd exits,
 // so that nothing cmd started (a test binary, a child it forked) outlives
 // it. Output goes to cmd.Stdout and cmd.Stderr, which it sets to buffers
 // when they are nil. It reports whether the limit or ctx stopped the
 // command. A process that leaves the group on purpose (setsid) escapes
 // it; only a real sandbox, such as bwrap's PID namespace, stops that.
-func runLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stopped bool, err error) {
+func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stopped bool, err error) {
 	if cmd.Stdout == nil {
 		cmd.Stdout = new(bytes.Buffer)
 	}

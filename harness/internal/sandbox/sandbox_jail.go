@@ -1,4 +1,4 @@
-package main
+package sandbox
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ import (
 
 // A jail is bubblewrap as the class report runs it: found and checked once
 // per report, then used by every sandbox (see sandbox for what it gives).
-type jail struct {
+type Jail struct {
 	bwrap  string   // the bwrap program
 	goroot string   // the Go toolchain, bound read-only
 	system []string // bwrap's arguments for /usr, /bin, /lib...: read-only binds or symlinks
@@ -25,9 +25,9 @@ type jail struct {
 // no bwrap.
 const installBwrap = "apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); make class-report and make test-e2e install it when missing"
 
-// noSandboxGivesUp says what --no-sandbox gives up, in the report's refusal
+// NoSandboxGivesUp says what --no-sandbox gives up, in the report's refusal
 // and in its --help.
-const noSandboxGivesUp = `Without the sandbox, a student's code runs as your user: it can read and
+const NoSandboxGivesUp = `Without the sandbox, a student's code runs as your user: it can read and
 write every file you can (your SSH keys, your other checkouts, the other
 students' folders), reach the network, read your environment and your
 processes' command lines through /proc, and leave processes running
@@ -35,9 +35,9 @@ processes' command lines through /proc, and leave processes running
 HOME, TMPDIR and working folder, an environment built from nothing, and
 a time limit that kills its process group.`
 
-// findJail finds bwrap and checks that it makes a sandbox here: it runs
+// FindJail finds bwrap and checks that it makes a sandbox here: it runs
 // go version in one, with every namespace and mount Command asks for.
-func findJail() (*jail, error) {
+func FindJail() (*Jail, error) {
 	if runtime.GOOS != "linux" {
 		return nil, fmt.Errorf("no sandbox on %s: the class report's sandbox is bubblewrap, which needs Linux", runtime.GOOS)
 	}
@@ -45,17 +45,17 @@ func findJail() (*jail, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bwrap (bubblewrap) is not installed: %s", installBwrap)
 	}
-	goroot := toolchainRoot()
+	goroot := ToolchainRoot()
 	if goroot == "" {
 		return nil, errors.New("go env GOROOT names no toolchain")
 	}
-	j := &jail{bwrap: bwrap, goroot: goroot, system: systemBinds()}
+	j := &Jail{bwrap: bwrap, goroot: goroot, system: systemBinds()}
 	tmp, err := os.MkdirTemp("", "ladder-jail-check-")
 	if err != nil {
 		return nil, err
 	}
-	defer removeAll(tmp)
-	sb, err := newSandbox(tmp, "check", "", j)
+	defer RemoveAll(tmp)
+	sb, err := New(tmp, "check", "", j)
 	if err != nil {
 		return nil, err
 	}
@@ -66,8 +66,8 @@ func findJail() (*jail, error) {
 	return j, nil
 }
 
-// toolchainRoot is the GOROOT of the go command the ladder runs, or "".
-var toolchainRoot = sync.OnceValue(func() string {
+// ToolchainRoot is the GOROOT of the go command the ladder runs, or "".
+var ToolchainRoot = sync.OnceValue(func() string {
 	cmd := exec.Command(grade.GoTool(), "env", "GOROOT")
 	cmd.Env = grade.LearnerEnv()
 	out, err := cmd.Output()
@@ -97,12 +97,12 @@ func systemBinds() []string {
 	return args
 }
 
-// args are bwrap's arguments for a command of the sandbox s run in dir.
+// Args are bwrap's arguments for a command of the sandbox s run in dir.
 // Paths are the same inside as outside, so that what go list and the test
 // binaries report about folders needs no translation. Later mounts go
 // over earlier ones: the sandbox's folder is writable, its grading copy
 // inside it read-only again.
-func (j *jail) args(s *sandbox, dir string) []string {
+func (j *Jail) Args(s *Sandbox, dir string) []string {
 	a := []string{
 		"--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
 		"--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
@@ -110,21 +110,21 @@ func (j *jail) args(s *sandbox, dir string) []string {
 	}
 	a = append(a, j.system...)
 	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
-	if !within(j.goroot, "/usr") {
+	if !Within(j.goroot, "/usr") {
 		a = append(a, "--ro-bind", j.goroot, j.goroot)
 	}
 	if s.ModProxy != "" {
 		a = append(a, "--ro-bind-try", s.ModProxy, s.ModProxy)
 	}
 	a = append(a, "--bind", s.Dir, s.Dir, "--ro-bind", s.Src, s.Src)
-	if !within(s.GoCache, s.Dir) {
+	if !Within(s.GoCache, s.Dir) {
 		a = append(a, "--bind", s.GoCache, s.GoCache) // the warm-up's: the instructor's code only
 	}
 	return append(a, "--chdir", dir)
 }
 
-// within reports whether path is dir or inside it.
-func within(path, dir string) bool {
+// Within reports whether path is dir or inside it.
+func Within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -1,4 +1,4 @@
-package main
+package sandbox
 
 import (
 	"os"
@@ -19,9 +19,9 @@ import (
 // the checker runs where the system puts it: slower, with the same
 // verdicts.
 
-// pinnedTo returns cmd, made to run on the CPU of grading slot slot, with
+// PinnedTo returns cmd, made to run on the CPU of grading slot slot, with
 // every process it starts.
-func pinnedTo(slot int, cmd *exec.Cmd) *exec.Cmd {
+func PinnedTo(slot int, cmd *exec.Cmd) *exec.Cmd {
 	cpus := allowedCPUs()
 	if slot < 0 || len(cpus) < 2 {
 		return cmd
