@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	instr "github.com/rateladder/rateladder/harness/internal/instructor"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
@@ -203,7 +204,7 @@ func TestClassReportVerdictsCannotBeForged(t *testing.T) {
 			// test-e2e installs it).
 			want = "7/8"
 		}
-		if cell := strings.TrimSuffix(ref[1+i], inProcessMark); cell != want {
+		if cell := strings.TrimSuffix(ref[1+i], instr.InProcessMark); cell != want {
 			t.Errorf("references: level %d reads %q, want %s", l.Number, ref[1+i], want)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rateladder/rateladder/harness/internal/instructor"
+
 	"github.com/rateladder/rateladder/harness/internal/grade"
 
 	"github.com/google/go-cmp/cmp"
@@ -21,13 +23,13 @@ func TestClassReportNamesKnownMistakes(t *testing.T) {
 	root, l, fails := boundarySlip(t)
 	slip := grade.Report([]grade.Level{learnerFailing(t, root, l, 1, fails)}).Levels
 	unknown := grade.Report([]grade.Level{learnerFailing(t, root, l, 1, fails[:1])}).Levels
-	if got, want := studentMistakes(slip), []partMistake{{Level: 2, Part: 1, Names: []string{"inclusive boundary"}}}; !cmp.Equal(got, want) {
+	if got, want := instructor.StudentMistakes(slip), []instructor.PartMistake{{Level: 2, Part: 1, Names: []string{"inclusive boundary"}}}; !cmp.Equal(got, want) {
 		t.Errorf("studentMistakes(the boundary slip) = %v, want %v", got, want)
 	}
-	if got := studentMistakes(unknown); len(got) != 0 {
+	if got := instructor.StudentMistakes(unknown); len(got) != 0 {
 		t.Errorf("studentMistakes(one case of the slip's %d) = %v, want none", len(fails), got)
 	}
-	results := []studentResult{
+	results := []instructor.Result{
 		{Name: "alice", Levels: slip},
 		{Name: "bob", Levels: slip},
 		{Name: "carol", Levels: slip},
@@ -35,7 +37,7 @@ func TestClassReportNamesKnownMistakes(t *testing.T) {
 	}
 
 	var md bytes.Buffer
-	writeClassMarkdown(&md, results)
+	instructor.WriteMarkdown(&md, results)
 	want := "\nKnown mistakes (a failing part whose cases fail the way a known mistake does), the most made first:\n\n" +
 		"- level 2 part 1 \"inclusive boundary\": 3 students (alice, bob, carol)\n"
 	if !strings.HasSuffix(md.String(), want) {
@@ -54,7 +56,7 @@ func TestClassReportNamesKnownMistakes(t *testing.T) {
 	}
 
 	var c bytes.Buffer
-	writeClassCSV(&c, results)
+	instructor.WriteCSV(&c, results)
 	rows, err := csv.NewReader(&c).ReadAll()
 	if err != nil {
 		t.Fatalf("writeClassCSV wrote no CSV: %v\n%s", err, c.String())
@@ -70,41 +72,14 @@ func TestClassReportNamesKnownMistakes(t *testing.T) {
 
 	// A name with a "|" keeps the list one item.
 	var odd bytes.Buffer
-	writeClassMistakes(&odd, []studentResult{{Name: "b|o*b", Levels: slip}})
+	instructor.WriteMistakes(&odd, []instructor.Result{{Name: "b|o*b", Levels: slip}})
 	if want := "- level 2 part 1 \"inclusive boundary\": 1 student (b\\|o\\*b)\n"; !strings.HasSuffix(odd.String(), want) {
 		t.Errorf("writeClassMistakes does not escape the name:\n%s\nwant it to end with\n%s", odd.String(), want)
 	}
 
 	var none bytes.Buffer
-	writeClassMarkdown(&none, results[3:])
+	instructor.WriteMarkdown(&none, results[3:])
 	if strings.Contains(none.String(), "Known mistakes") {
 		t.Errorf("writeClassMarkdown lists known mistakes when no student made one:\n%s", none.String())
-	}
-}
-
-func TestMarkdownTextKeepsTheTable(t *testing.T) {
-	for in, want := range map[string]string{
-		"alice":          "alice",
-		"a|b":            `a\|b`,
-		"x_y*z`w`":       "x\\_y\\*z\\`w\\`",
-		"line\nbreak":    "line break",
-		`back\slash`:     `back\\slash`,
-		"[link](http:x)": `\[link\](http:x)`,
-	} {
-		if got := markdownText(in); got != want {
-			t.Errorf("markdownText(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestShortMistake(t *testing.T) {
-	for in, want := range map[string]string{
-		"inclusive boundary: still refuses at exactly one interval": "inclusive boundary",
-		"starts empty": "starts empty",
-		"right answers, but Distinct counts every drink on each call: O(drinks)": "right answers, but Distinct counts every drink on each call",
-	} {
-		if got := shortMistake(in); got != want {
-			t.Errorf("shortMistake(%q) = %q, want %q", in, got, want)
-		}
 	}
 }

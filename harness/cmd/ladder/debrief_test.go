@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rateladder/rateladder/harness/internal/instructor"
+
 	"github.com/rateladder/rateladder/harness/internal/grade"
 
 	"github.com/stretchr/testify/require"
@@ -34,7 +36,7 @@ func TestDebriefOfADoneLevelShowsTheMistakesAndTheApproaches(t *testing.T) {
 	root := repoRoot(t)
 	for _, l := range levels.All {
 		var b strings.Builder
-		require.NoError(t, writeDebrief(&b, root, gradeWithDone(l, len(l.Parts)), grade.Style{}))
+		require.NoError(t, instructor.WriteDebrief(&b, root, gradeWithDone(l, len(l.Parts)), grade.Style{}))
 		out := b.String()
 		gd, err := guide.Load(filepath.Join(root, l.Dir, guide.FileName))
 		require.NoError(t, err)
@@ -66,7 +68,7 @@ func TestDebriefBeforeTheLevelIsDoneShowsNothingOfTheAnswer(t *testing.T) {
 	root := t.TempDir()
 	for done := range len(l.Parts) {
 		var b strings.Builder
-		require.NoError(t, writeDebrief(&b, root, gradeWithDone(l, done), grade.Style{}))
+		require.NoError(t, instructor.WriteDebrief(&b, root, gradeWithDone(l, done), grade.Style{}))
 		out := b.String()
 		require.Contains(t, out, "Level 1 is not done yet: "+strconv.Itoa(done)+" of 2 parts pass")
 		for _, answer := range answers {

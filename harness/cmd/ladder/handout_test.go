@@ -16,43 +16,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rateladder/rateladder/harness/internal/instructor"
+
 	"github.com/rateladder/rateladder/harness/internal/shipped"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/levels"
 )
-
-func TestBinaryKind(t *testing.T) {
-	pe := make([]byte, 0x100)
-	copy(pe, "MZ")
-	pe[0x3c] = 0x80
-	copy(pe[0x80:], "PE\x00\x00")
-	for _, tc := range []struct {
-		name, data string
-		binary     bool
-	}{
-		{"an ELF header", "\x7fELF\x02\x01\x01", true},
-		{"a 64-bit Mach-O header", "\xcf\xfa\xed\xfe\x07\x00\x00\x01", true},
-		{"a universal Mach-O header", "\xca\xfe\xba\xbe\x00\x00\x00\x02", true},
-		{"a PE header", string(pe), true},
-		{"a Go archive", "!<arch>\n__.PKGDEF       0           0     0     644     ", true},
-		{"a WebAssembly module", "\x00asm\x01\x00\x00\x00", true},
-		{"a text file with a NUL byte", "package main\n\x00\n", true},
-		{"Go source", "package main\n\nfunc main() {}\n", false},
-		{"Markdown that starts with MZ", "MZ is not a header here.\n" + strings.Repeat("x", 0x100), false},
-		{"a PNG picture", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", false},
-		{"an empty file", "", false},
-	} {
-		if got := binaryKind([]byte(tc.data)); (got != "") != tc.binary {
-			t.Errorf("binaryKind(%s) = %q, want a binary: %v", tc.name, got, tc.binary)
-		}
-	}
-	// The test binary itself, whatever system it was built for.
-	if got := binaryKind([]byte(executableMagic())); got == "" {
-		t.Errorf("binaryKind(this test binary) = \"\", want the kind of binary it is")
-	}
-}
 
 // TestNoTrackedFileIsABinary keeps compiled files out of the repository: a
 // test binary once went into a commit (and from there into every student
@@ -74,7 +45,7 @@ func TestNoTrackedFileIsABinary(t *testing.T) {
 			t.Fatal(err)
 		}
 		n++
-		if kind := binaryKind(data); kind != "" {
+		if kind := instructor.BinaryKind(data); kind != "" {
 			t.Errorf("git tracks %s, which is %s: remove it (git rm --cached %s) and ignore it in .gitignore", f, kind, f)
 		}
 	}
@@ -88,9 +59,9 @@ func TestNoTrackedFileIsABinary(t *testing.T) {
 // there, saying why.
 func answer(t *testing.T, name string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), filepath.FromSlash(answersDir), name))
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), filepath.FromSlash(instructor.AnswersDir), name))
 	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("no %s/ here (a student copy leaves out the code that solves a level), and this test plays %s", answersDir, name)
+		t.Skipf("no %s/ here (a student copy leaves out the code that solves a level), and this test plays %s", instructor.AnswersDir, name)
 	}
 	require.NoError(t, err)
 	return string(data)
@@ -250,7 +221,7 @@ func shippedFiles(t *testing.T, root string) (all, handedOut map[string][]byte) 
 	}
 	modPath, err := shipped.ModulePath(root)
 	require.NoError(t, err)
-	files, _ := studentCopyFiles(modPath, tree)
+	files, _ := instructor.StudentCopyFiles(modPath, tree)
 	all, handedOut = map[string][]byte{}, map[string][]byte{}
 	for _, e := range tree {
 		all[e.Path] = e.Data
@@ -265,7 +236,7 @@ func TestAStudentCopyHoldsNoCodeThatOffersALevelsAPI(t *testing.T) {
 	root := repoRoot(t)
 	all, shipped := shippedFiles(t, root)
 	for _, c := range answerCandidates(shipped) {
-		t.Errorf("a student copy holds, in %s, code that offers level %d's API: move it to %s/ (see handout.go), or make it no answer", c.file, c.level.Number, answersDir)
+		t.Errorf("a student copy holds, in %s, code that offers level %d's API: move it to %s/ (see handout.go), or make it no answer", c.file, c.level.Number, instructor.AnswersDir)
 	}
 	// The search finds the answers the tests keep, as files and as a
 	// string in a test, and each for its own level.
@@ -276,10 +247,10 @@ func TestAStudentCopyHoldsNoCodeThatOffersALevelsAPI(t *testing.T) {
 		found[c.file] = c.level.Number
 	}
 	for file, level := range map[string]int{
-		answersDir + "/01-compacting.go":           1,
-		answersDir + "/01-half-done.go":            1,
-		answersDir + "/02-remembers-everything.go": 2,
-		"harness/cmd/ladder/pasted_test.go":        1,
+		instructor.AnswersDir + "/01-compacting.go":           1,
+		instructor.AnswersDir + "/01-half-done.go":            1,
+		instructor.AnswersDir + "/02-remembers-everything.go": 2,
+		"harness/cmd/ladder/pasted_test.go":                   1,
 	} {
 		if found[file] != level {
 			t.Errorf("answerCandidates(the repository) finds %s for level %d, want level %d", file, found[file], level)

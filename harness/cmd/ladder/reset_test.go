@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/instructor"
 	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
 
@@ -35,7 +36,7 @@ func gitIn(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = withoutGitRepoEnv(os.Environ())
+	cmd.Env = instructor.WithoutGitRepoEnv(os.Environ())
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "git %s: %s", strings.Join(args, " "), out)
 	return string(out)

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/csv"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -20,6 +18,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	instr "github.com/rateladder/rateladder/harness/internal/instructor"
 
 	"github.com/rateladder/rateladder/harness/internal/sandbox"
 	"github.com/rateladder/rateladder/harness/internal/sandbox/sandboxtest"
@@ -356,7 +356,7 @@ func TestStudentCopyRefusesWhatItMustNotHandOut(t *testing.T) {
 				require.NoError(t, err)
 				require.NoError(t, os.WriteFile(filepath.Join(repo, "spec.test"), data[:64<<10], 0o755))
 			},
-			want: "spec.test is " + binaryKind([]byte(executableMagic())) + ": a student copy takes no binary",
+			want: "spec.test is " + instr.BinaryKind([]byte(executableMagic())) + ": a student copy takes no binary",
 		},
 		{
 			name: "a file over 1 MiB",
@@ -481,7 +481,7 @@ func TestClassReportGradesWithTheInstructorsFiles(t *testing.T) {
 		carol + "\n" +
 		"| dave | 0/2 |  |  |  |  |  |  |  | - | tests edited: graded with the original tests (ladder/01-hit-counter/hitcounter_test.go) |\n"
 	if reference(t) != halfDone(t) {
-		want += "\n" + inProcessFootnote + "\n"
+		want += "\n" + instr.InProcessFootnote + "\n"
 	}
 	// bob's part 2 fails as the mutant that re-slices its queue.
 	want += "\nKnown mistakes (a failing part whose cases fail the way a known mistake does), the most made first:\n\n" +
@@ -743,53 +743,6 @@ func sampleAfter(doc, command string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-func TestClassTablesKeepANameInItsCell(t *testing.T) {
-	results := []studentResult{
-		{Name: forgedName, Err: "note | with\r\na pipe\x1b[31m, a backslash \\| and \u2028"},
-		{Name: "=HYPERLINK(\"http://example.com\")", Err: "-1+1"},
-	}
-	var md bytes.Buffer
-	writeClassMarkdown(&md, results)
-	want := "| student | L1 | L2 | L3 | L4 | L5 | L6 | L7 | L8 | last level done | note |\n" +
-		"|---|---|---|---|---|---|---|---|---|---|---|\n" +
-		`| eve \| 0∕2 \|\n\| mallory \| 2∕2 \| 2∕2 \| 3∕3 \| 3∕3 \| 3∕3 \| 3∕3 \| 3∕3 \| 8∕8 \| 8 \| |  |  |  |  |  |  |  |  | - | note \| with\r\na pipe\x1b[31m, a backslash \\\| and \u2028 |` + "\n" +
-		"| =HYPERLINK(\"http://example.com\") |  |  |  |  |  |  |  |  | - | -1+1 |\n"
-	if diff := cmp.Diff(want, md.String()); diff != "" {
-		t.Errorf("writeClassMarkdown (-want +got):\n%s", diff)
-	}
-	// Each row has the header's cells: split at every "|" no backslash
-	// escapes, as GitHub does.
-	for _, row := range strings.Split(strings.TrimSuffix(md.String(), "\n"), "\n") {
-		cells := 0
-		for i := 0; i < len(row); i++ {
-			switch row[i] {
-			case '\\':
-				i++
-			case '|':
-				cells++
-			}
-		}
-		if cells != 12 {
-			t.Errorf("row %q has %d unescaped |, want 12", row, cells)
-		}
-	}
-
-	var csvOut bytes.Buffer
-	writeClassCSV(&csvOut, results)
-	records, err := csv.NewReader(&csvOut).ReadAll()
-	require.NoError(t, err)
-	require.Len(t, records, 3)
-	for _, r := range records {
-		require.Len(t, r, 12) // the ten columns of the table, the note and the known mistakes
-	}
-	require.Equal(t, forgedName, records[1][0])
-	// encoding/csv reads a line break in a field as "\n", whatever it was.
-	require.Equal(t, strings.ReplaceAll(results[0].Err, "\r\n", "\n"), records[1][10])
-	// A spreadsheet reads these as text, not formulas.
-	require.Equal(t, `'=HYPERLINK("http://example.com")`, records[2][0])
-	require.Equal(t, "'-1+1", records[2][10])
 }
 
 // committedOutsideSolutions counts the files of the last commit of repo

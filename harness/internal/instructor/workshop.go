@@ -1,31 +1,33 @@
-package main
+// Package instructor holds the tools of whoever runs a class: the student
+// copy (a checkout without solutions/ and without anything that solves a
+// level), the class report (every student's checkout graded in a sandbox,
+// its verdicts decided by a checker the students' code cannot reach), the
+// GitHub Classroom workflow, the class's known mistakes and the debrief.
+package instructor
 
 import (
 	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
-	"flag"
 	"fmt"
-	"github.com/rateladder/rateladder/harness/internal/sandbox"
 	"go/parser"
 	"go/token"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rateladder/rateladder/harness/internal/sandbox"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
@@ -34,88 +36,10 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// cmdStudentCopy writes the repository without solutions/, as a folder an
-// instructor can hand out. It copies the last commit (HEAD), never the
-// working tree: nothing untracked, ignored or uncommitted goes with it.
-// It refuses, naming the file, a symlink, a submodule, a binary, a file
-// over 1 MiB, a file that imports solutions/, and a level whose code is
-// not the stub as shipped; and it
-// writes nothing until the stubs have passed the stub check in a
-// temporary copy.
-func cmdStudentCopy(root string, args []string, stdout, stderr io.Writer) int {
-	if len(args) != 1 || args[0] == "" {
-		fmt.Fprintln(stderr, usageLine("student-copy"))
-		return 2
-	}
-	dest, err := filepath.Abs(args[0])
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
-	}
-	if entries, err := os.ReadDir(dest); err == nil && len(entries) > 0 {
-		fmt.Fprintf(stderr, "%s exists and is not empty; name a new folder\n", dest)
-		return 1
-	}
-	head, err := shipped.Git(root, "rev-parse", "--verify", "HEAD")
-	if err != nil {
-		fmt.Fprintf(stderr, "student-copy copies the last commit of a git checkout, and there is none here: %v\n", err)
-		return 1
-	}
-	head = strings.TrimSpace(head)
-	warnUncommitted(root, head, stderr)
-	tree, err := shipped.GitTree(root, "HEAD")
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
-	}
-	modPath, err := shipped.ModulePath(root)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
-	}
-	files, problems := studentCopyFiles(modPath, tree)
-	if len(problems) == 0 {
-		problems, err = checkStubsOf(files, stderr)
-		if err != nil {
-			fmt.Fprintln(stderr, "student-copy: the stub check could not run:", err)
-			return 1
-		}
-	}
-	if len(problems) > 0 {
-		fmt.Fprintf(stderr, "student-copy: refused, nothing written. In the last commit (%s):\n", head[:7])
-		for _, p := range problems {
-			fmt.Fprintf(stderr, "  %s\n", p)
-		}
-		return 1
-	}
-	if err := writeEntries(dest, files); err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
-	}
-	// A git history lets the student's make reset-level-N find the stubs.
-	if _, err := exec.LookPath("git"); err == nil {
-		for _, a := range [][]string{
-			{"init", "-q"},
-			{"add", "-A"},
-			{"-c", "user.name=rateladder", "-c", "user.email=rateladder@localhost", "-c", "commit.gpgsign=false", "commit", "-qm", "rateladder: student copy"},
-		} {
-			cmd := exec.Command("git", a...)
-			cmd.Dir = dest
-			cmd.Env = withoutGitRepoEnv(os.Environ())
-			if out, err := cmd.CombinedOutput(); err != nil {
-				fmt.Fprintf(stderr, "git %s in the copy: %v\n%s", a[0], err, out)
-				return 1
-			}
-		}
-	}
-	fmt.Fprintf(stdout, "Wrote %d files to %s: the ladder without solutions/, from commit %s.\nHand it out as it is; make test there checks the stubs and the harness.\n", len(files), dest, head[:7])
-	return 0
-}
-
 // inStudentCopy says which repository files a student gets: not the
 // references, not the tests' answers, and nothing the tools write.
 func inStudentCopy(path string) bool {
-	for _, prefix := range []string{"solutions/", answersDir + "/", interview.StateDir + "/", "plots/"} {
+	for _, prefix := range []string{"solutions/", AnswersDir + "/", interview.StateDir + "/", "plots/"} {
 		if strings.HasPrefix(path, prefix) {
 			return false
 		}
@@ -123,9 +47,9 @@ func inStudentCopy(path string) bool {
 	return true
 }
 
-// warnUncommitted tells the instructor what the copy leaves out because it
+// WarnUncommitted tells the instructor what the copy leaves out because it
 // is not committed.
-func warnUncommitted(root, head string, stderr io.Writer) {
+func WarnUncommitted(root, head string, stderr io.Writer) {
 	out, err := shipped.Git(root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
 	if err != nil || out == "" {
 		return
@@ -152,9 +76,9 @@ func warnUncommitted(root, head string, stderr io.Writer) {
 	}
 }
 
-// studentCopyFiles picks the files of the commit a student gets, and lists
+// StudentCopyFiles picks the files of the commit a student gets, and lists
 // the problems that forbid a copy.
-func studentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped.TreeEntry, problems []string) {
+func StudentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped.TreeEntry, problems []string) {
 	levelFiles := map[int]map[string][]byte{} // level number → its files
 	for _, e := range tree {
 		if !inStudentCopy(e.Path) {
@@ -227,17 +151,17 @@ func solutionsImport(modPath, name string, data []byte) string {
 	return ""
 }
 
-// checkStubsOf writes files to a temporary folder and runs the stub check
+// CheckStubsOf writes files to a temporary folder and runs the stub check
 // there, as make test-stubs does: every case of every level must fail as
 // not implemented. It returns the levels that do not, with their code.
-func checkStubsOf(files []shipped.TreeEntry, stderr io.Writer) ([]string, error) {
+func CheckStubsOf(files []shipped.TreeEntry, stderr io.Writer) ([]string, error) {
 	tmp, err := os.MkdirTemp("", "ladder-stubcheck-")
 	if err != nil {
 		return nil, err
 	}
 	defer sandbox.RemoveAll(tmp)
 	src := filepath.Join(tmp, "src")
-	if err := writeEntries(src, files); err != nil {
+	if err := WriteEntries(src, files); err != nil {
 		return nil, err
 	}
 	codeByDir := map[string][]string{}
@@ -272,8 +196,8 @@ func checkStubsOf(files []shipped.TreeEntry, stderr io.Writer) ([]string, error)
 	return problems, nil
 }
 
-// writeEntries writes commit files under dir.
-func writeEntries(dir string, files []shipped.TreeEntry) error {
+// WriteEntries writes commit files under dir.
+func WriteEntries(dir string, files []shipped.TreeEntry) error {
 	for _, e := range files {
 		target := filepath.Join(dir, filepath.FromSlash(e.Path))
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
@@ -290,9 +214,9 @@ func writeEntries(dir string, files []shipped.TreeEntry) error {
 	return nil
 }
 
-// withoutGitRepoEnv drops the variables that would point git at another
+// WithoutGitRepoEnv drops the variables that would point git at another
 // repository than the folder it runs in.
-func withoutGitRepoEnv(env []string) []string {
+func WithoutGitRepoEnv(env []string) []string {
 	var out []string
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
@@ -305,8 +229,8 @@ func withoutGitRepoEnv(env []string) []string {
 	return out
 }
 
-// studentResult is one checkout in the class report.
-type studentResult struct {
+// Result is one checkout in the class report.
+type Result struct {
 	Name   string
 	Levels []grade.LevelReport
 	Err    string
@@ -318,128 +242,10 @@ type studentResult struct {
 	RandomFailed bool
 }
 
-const classReportHelp = `usage: ladder class-report [flags] DIR...   (make class-report DIRS="alice bob carol")
-
-Grades each student's checkout and prints one table for the class.
-
-A student's work is graded with the instructor's copy of everything else:
-from each DIR it takes only the learner's files (the stubs, and any file
-added in a level's folder, such as a .go file or a file it embeds, but
-_test.go files, spec/, testdata/ and go.mod). The tests, specs, READMEs,
-the list of levels and every go.mod (level 8's Redis form is a module of
-its own) come from this checkout. A student whose tests, spec or go.mod
-differ from this checkout's is marked in the note column.
-
-THIS RUNS THE STUDENTS' CODE, each student in a sandbox (bubblewrap, on
-Linux): its own user, process, network and IPC namespaces; no network;
-only its own temporary folder writable, with a /tmp of its own; the Go
-toolchain, your module cache and your tests read-only; nothing else of
-your files there; an environment built from nothing (no token, no key,
-no SSH agent); /proc showing its own processes only; and at the time
-limit, or when its tests end, every process it started is killed,
-daemons included. The folder is deleted afterwards. When redis-server is
-installed, each student's tests have one of their own in the sandbox, for
-the cases of level 8's part 8 that need a real server.
-
-Where there is no sandbox (macOS, Windows, no bwrap, a container without
-user namespaces), the report refuses to run, unless --no-sandbox:
-` + sandbox.NoSandboxGivesUp + `
-
-flags:
-`
-
-// cmdClassReport grades several student checkouts, a few at a time and
-// each with a time limit, and writes one table for the class.
-func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("class-report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	format := fs.String("format", "markdown", "markdown or csv")
-	parallel := fs.Int("parallel", 2, "checkouts graded at once")
-	limit := fs.Duration("timeout", 5*time.Minute, "time allowed for one checkout's build and tests")
-	noSandbox := fs.Bool("no-sandbox", false, "run the students' code without a sandbox, as your user (see above)")
-	seed := fs.Uint64("seed", 0, "the seed of the checker's random timelines; 0 draws one, which the report prints (give it again to replay a report)")
-	cache := fs.String("cache", "", "keep the build cache of this checkout's tests in `DIR`, to start the next report warm\n(default: a new one, deleted afterwards; students' code only ever gets a copy)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), classReportHelp)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if *format != "markdown" && *format != "csv" {
-		fmt.Fprintf(stderr, "class-report: FORMAT is %q; use markdown or csv\n", *format)
-		return 2
-	}
-	dirs := fs.Args()
-	if len(dirs) == 0 {
-		fmt.Fprintln(stderr, `usage: make class-report DIRS="alice bob carol" [FORMAT=csv]   (--help: what it runs)`)
-		return 2
-	}
-	// An interrupt reaches only our process group: stop the students' runs
-	// and delete their folders before leaving.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
-	var j *sandbox.Jail
-	var err error
-	if *noSandbox {
-		fmt.Fprintln(stderr, "class-report: --no-sandbox: the students' code runs as your user.\n"+sandbox.NoSandboxGivesUp)
-	} else if j, err = sandbox.FindJail(); err != nil {
-		fmt.Fprintf(stderr, "class-report: refused, nothing run: %v\n\n--no-sandbox runs the students' code anyway. %s\n", err, sandbox.NoSandboxGivesUp)
-		return 1
-	}
-	g, err := newGrader(ctx, root, *cache, j, *seed)
-	if err != nil {
-		fmt.Fprintln(stderr, "class-report:", err)
-		return 1
-	}
-	defer g.Close()
-	results := make([]studentResult, len(dirs))
-	// A student takes a free slot of the --parallel ones: its number
-	// picks the CPU its checker runs on.
-	slots := make(chan int, max(1, *parallel))
-	for slot := range cap(slots) {
-		slots <- slot
-	}
-	var wg sync.WaitGroup
-	for i, dir := range dirs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			slot := <-slots
-			defer func() { slots <- slot }()
-			results[i] = g.grade(ctx, i, slot, dir, *limit)
-		}()
-	}
-	wg.Wait()
-	if ctx.Err() != nil {
-		fmt.Fprintln(stderr, "class-report: interrupted; the students' processes were stopped and their folders deleted")
-		return 1
-	}
-	if *format == "csv" {
-		writeClassCSV(stdout, results)
-	} else {
-		writeClassMarkdown(stdout, results)
-	}
-	var unlucky []string
-	for _, r := range results {
-		if r.RandomFailed {
-			unlucky = append(unlucky, r.Name)
-		}
-	}
-	if len(unlucky) > 0 {
-		fmt.Fprintf(stderr, "class-report: a random timeline of the checker failed for %s; --seed %d plays the same timelines again\n", someNames(unlucky), g.checker.seed)
-	}
-	return 0
-}
-
 // gradingPlan is what every student's grading copy takes from the
 // instructor's checkout, read once.
 type gradingPlan struct {
-	levels []levels.Level
+	Levels []levels.Level
 	// base holds every file of a grading copy but the learner's: go.mod,
 	// go.sum, harness/ (without nested modules), and each level's README,
 	// hints, tests, spec, shared files (such as level 8's limits/) and
@@ -463,7 +269,7 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 		return nil, fmt.Errorf("run it from the ladder's top folder: %w", err)
 	}
 	names, inGit := instructorFiles(root)
-	p := &gradingPlan{levels: levels.All, base: map[string][]byte{}, stubs: map[string][]byte{}, checked: map[string]bool{}}
+	p := &gradingPlan{Levels: levels.All, base: map[string][]byte{}, stubs: map[string][]byte{}, checked: map[string]bool{}}
 	levelFiles := map[int]map[string][]byte{} // level number → its files
 	for _, n := range names {
 		info, err := os.Lstat(filepath.Join(root, n))
@@ -483,7 +289,7 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 		}
 		p.base[n] = data
 	}
-	for _, l := range p.levels {
+	for _, l := range p.Levels {
 		files := levelFiles[l.Number]
 		shared := map[string]bool{}
 		var as shipped.Level
@@ -582,13 +388,13 @@ func isTestOrSpec(p string) bool {
 
 var errNotCheckout = errors.New("not a rateladder checkout")
 
-// build writes the grading copy of the student checkout studentDir into
+// Build writes the grading copy of the student checkout studentDir into
 // dest: the plan's base files, with the student's own code in each level
 // (the stubs as shipped where the student has no folder for the level).
 // It returns notes for the report on what the student changed that is not
 // theirs to change. It reads the student's folder without following a
 // symlink. An empty studentDir gives the ladder as shipped.
-func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error) {
+func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error) {
 	if studentDir != "" {
 		if info, err := os.Lstat(filepath.Join(studentDir, "ladder")); err != nil || !info.IsDir() {
 			return nil, errNotCheckout
@@ -607,7 +413,7 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 		}
 	}
 	var testsEdited, sharedEdited, symlinks, notGraded []string
-	for _, l := range p.levels {
+	for _, l := range p.Levels {
 		levelDir := ""
 		var info fs.FileInfo
 		var err error
@@ -691,10 +497,10 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 		return nil, nil
 	}
 	if len(testsEdited) > 0 {
-		notes = append(notes, "tests edited: graded with the original tests ("+someNames(testsEdited)+")")
+		notes = append(notes, "tests edited: graded with the original tests ("+SomeNames(testsEdited)+")")
 	}
 	if len(sharedEdited) > 0 {
-		notes = append(notes, someNames(sharedEdited)+" edited: graded with the original")
+		notes = append(notes, SomeNames(sharedEdited)+" edited: graded with the original")
 	}
 	var mods []string
 	for n, data := range p.base {
@@ -705,13 +511,13 @@ func (p *gradingPlan) build(studentDir, dest string) (notes []string, err error)
 		}
 	}
 	if len(mods) > 0 {
-		notes = append(notes, someNames(mods)+" edited: graded with the original")
+		notes = append(notes, SomeNames(mods)+" edited: graded with the original")
 	}
 	if len(symlinks) > 0 {
-		notes = append(notes, "symlinks ignored ("+someNames(symlinks)+")")
+		notes = append(notes, "symlinks ignored ("+SomeNames(symlinks)+")")
 	}
 	if len(notGraded) > 0 {
-		notes = append(notes, "cgo, C and assembly not graded ("+someNames(notGraded)+")")
+		notes = append(notes, "cgo, C and assembly not graded ("+SomeNames(notGraded)+")")
 	}
 	return notes, nil
 }
@@ -747,8 +553,8 @@ func foreignCode(name string, data []byte) bool {
 	return false
 }
 
-// someNames lists a few names, sorted, and how many more there are.
-func someNames(names []string) string {
+// SomeNames lists a few names, sorted, and how many more there are.
+func SomeNames(names []string) string {
 	sort.Strings(names)
 	if len(names) > 3 {
 		return strings.Join(names[:3], ", ") + fmt.Sprintf(" and %d more", len(names)-3)
@@ -756,8 +562,8 @@ func someNames(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-// grader grades students' checkouts for one class report.
-type grader struct {
+// Grader grades students' checkouts for one class report.
+type Grader struct {
 	plan     *gradingPlan
 	Tmp      string        // the report's temporary folder, with every sandbox
 	cache    string        // the warm build cache each sandbox gets a copy of
@@ -766,7 +572,7 @@ type grader struct {
 	// redisServer is redis-server, when it is installed where a sandbox
 	// sees it (under /usr): each go test run of a student's then has one.
 	redisServer string
-	checker     *checker
+	Checker     *checker
 }
 
 // withRedisServer is a shell script that starts a redis-server on port
@@ -777,17 +583,17 @@ i=0
 while [ $i -lt 100 ] && ! redis-cli -p 6379 ping >/dev/null 2>&1; do i=$((i+1)); sleep 0.05; done
 exec "$@"`
 
-// newGrader reads the instructor's checkout and builds its tests once with
+// NewGrader reads the instructor's checkout and builds its tests once with
 // the stubs as shipped, in a sandbox, into the build cache every student's
 // sandbox starts from. cacheDir keeps that cache between reports; "" puts
 // it in the report's temporary folder. j is the sandbox, nil for none.
-// seed is the seed of the checker's random timelines, 0 for a new one.
-func newGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed uint64) (*grader, error) {
+// Seed is the seed of the checker's random timelines, 0 for a new one.
+func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed uint64) (*Grader, error) {
 	plan, err := newGradingPlan(root)
 	if err != nil {
 		return nil, err
 	}
-	modProxy, err := instructorModProxy(root, plan.levels)
+	modProxy, err := instructorModProxy(root, plan.Levels)
 	if err != nil {
 		return nil, err
 	}
@@ -795,7 +601,7 @@ func newGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	if err != nil {
 		return nil, err
 	}
-	g := &grader{plan: plan, Tmp: tmp, cache: cacheDir, modProxy: modProxy, Jail: j}
+	g := &Grader{plan: plan, Tmp: tmp, cache: cacheDir, modProxy: modProxy, Jail: j}
 	if p, err := exec.LookPath("redis-server"); err == nil && sandbox.Within(p, "/usr") {
 		if _, err := exec.LookPath("redis-cli"); err == nil {
 			g.redisServer = p
@@ -818,15 +624,15 @@ func newGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		g.Close()
 		return nil, err
 	}
-	if _, err := plan.build("", sb.Src); err != nil {
+	if _, err := plan.Build("", sb.Src); err != nil {
 		g.Close()
 		return nil, err
 	}
 	// go list -export compiles every package the tests need, and runs
 	// nothing: this is the instructor's code, but no code needs to run.
 	// Each module of the levels is built as the grading runs it: the
-	// levels that run under -race with it.
-	for _, r := range grade.LevelRuns(plan.levels, "", nil) {
+	// Levels that run under -race with it.
+	for _, r := range grade.LevelRuns(plan.Levels, "", nil) {
 		modDir := filepath.Join(sb.Src, filepath.FromSlash(r.Module))
 		args := []string{"list", "-e", "-export", "-deps", "-test", "-f", "{{if .Error}}{{.ImportPath}}: {{.Error}}{{end}}"}
 		if r.Race {
@@ -851,7 +657,7 @@ func newGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 			return nil, fmt.Errorf("building the tests of this checkout: %v%s\n%s", err, map[bool]string{true: " (interrupted)"}[stopped], grade.FirstLines(errOut.String()+out.String(), 20))
 		}
 	}
-	if g.checker, err = newChecker(ctx, sb, tmp, plan.levels, seed, func(ctx context.Context, cmd *exec.Cmd) error {
+	if g.Checker, err = newChecker(ctx, sb, tmp, plan.Levels, seed, func(ctx context.Context, cmd *exec.Cmd) error {
 		_, err := sandbox.RunLimited(ctx, time.Hour, cmd)
 		return err
 	}); err != nil {
@@ -862,7 +668,7 @@ func newGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 }
 
 // Close deletes the report's temporary folder.
-func (g *grader) Close() { sandbox.RemoveAll(g.Tmp) }
+func (g *Grader) Close() { sandbox.RemoveAll(g.Tmp) }
 
 // instructorModProxy makes sure the instructor's module cache holds every
 // module the ladder needs, its nested modules' too (go mod download, in
@@ -903,9 +709,9 @@ func moduleDirs(root string, lvs []levels.Level) []string {
 	return dirs
 }
 
-// grade grades one student's checkout in a sandbox of its own, which it
+// Grade grades one student's checkout in a sandbox of its own, which it
 // deletes afterwards.
-func (g *grader) grade(ctx context.Context, i, slot int, dir string, limit time.Duration) (res studentResult) {
+func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.Duration) (res Result) {
 	res.Name = filepath.Base(filepath.Clean(dir))
 	var notes []string
 	defer func() { res.Err = strings.Join(notes, "; ") }()
@@ -920,7 +726,7 @@ func (g *grader) grade(ctx context.Context, i, slot int, dir string, limit time.
 			notes = append(notes, "its temporary folder could not be deleted: "+err.Error())
 		}
 	}()
-	notes, err = g.plan.build(dir, sb.Src)
+	notes, err = g.plan.Build(dir, sb.Src)
 	if err != nil {
 		notes = append(notes, err.Error())
 		return res
@@ -955,9 +761,9 @@ func (g *grader) grade(ctx context.Context, i, slot int, dir string, limit time.
 		if stopped {
 			return own, nil // counts for nothing: see below
 		}
-		return g.checker.judge(ctx, sb, runner.Run, root, r, own)
+		return g.Checker.judge(ctx, sb, runner.Run, root, r, own)
 	}
-	grades, err := grade.LevelsWith(ctx, sb.Src, g.plan.levels, runner)
+	grades, err := grade.LevelsWith(ctx, sb.Src, g.plan.Levels, runner)
 	switch {
 	case stopped && ctx.Err() != nil:
 		notes = append(notes, "interrupted")
@@ -970,7 +776,7 @@ func (g *grader) grade(ctx context.Context, i, slot int, dir string, limit time.
 		return res
 	}
 	res.Levels = grade.Report(grades).Levels
-	res.InProcess = g.checker.inProcessLevels(sb.Src, grades)
+	res.InProcess = g.Checker.inProcessLevels(sb.Src, grades)
 	for _, lg := range grades {
 		for _, p := range lg.Parts {
 			for _, c := range p.Cases {
@@ -1049,10 +855,10 @@ func levelCell(l grade.LevelReport) string {
 	return fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))
 }
 
-// writeClassMarkdown writes the class as a Markdown table. Every cell is
+// WriteMarkdown writes the class as a Markdown table. Every cell is
 // data: a student's folder name or a note can hold "|", newlines and
 // control characters, and none of them may add a row or a column.
-func writeClassMarkdown(w io.Writer, results []studentResult) {
+func WriteMarkdown(w io.Writer, results []Result) {
 	header := []string{"student"}
 	for n := 1; n <= len(levels.All); n++ {
 		header = append(header, fmt.Sprintf("L%d", n))
@@ -1068,11 +874,11 @@ func writeClassMarkdown(w io.Writer, results []studentResult) {
 	}
 	for _, r := range results {
 		if len(r.InProcess) > 0 {
-			fmt.Fprintf(w, "\n%s\n", inProcessFootnote)
+			fmt.Fprintf(w, "\n%s\n", InProcessFootnote)
 			break
 		}
 	}
-	writeClassMistakes(w, results)
+	WriteMistakes(w, results)
 }
 
 // markdownCell makes s safe in a cell of a GitHub Markdown table: a
@@ -1096,9 +902,9 @@ func markdownCell(s string) string {
 	return strings.TrimSpace(b.String())
 }
 
-// writeClassCSV writes the class as CSV: encoding/csv quotes a field with
+// WriteCSV writes the class as CSV: encoding/csv quotes a field with
 // a comma, a quote or a line break, so that a name stays one field.
-func writeClassCSV(w io.Writer, results []studentResult) {
+func WriteCSV(w io.Writer, results []Result) {
 	cw := csv.NewWriter(w)
 	header := []string{"student"}
 	for n := 1; n <= len(levels.All); n++ {
@@ -1126,7 +932,7 @@ func spreadsheetText(s string) string {
 	return s
 }
 
-func classRow(r studentResult) []string {
+func classRow(r Result) []string {
 	row := []string{r.Name}
 	for n := 1; n <= len(levels.All); n++ {
 		cell := ""
@@ -1134,7 +940,7 @@ func classRow(r studentResult) []string {
 			if l.Number == n {
 				cell = levelCell(l)
 				if r.InProcess[n] && cell != "" {
-					cell += inProcessMark
+					cell += InProcessMark
 				}
 			}
 		}

@@ -1,4 +1,4 @@
-package main
+package instructor
 
 import (
 	"context"
@@ -35,7 +35,7 @@ import (
 // the report.
 
 // checkedLevel is what the report needs to write a level's child and
-// checker.
+// Checker.
 type checkedLevel struct {
 	// constructors are the level package's constructors, by name.
 	constructors []string
@@ -79,7 +79,7 @@ const randomInputs = 24
 // to the checker: {{MOD}}, {{DIR}}, {{SHARED}}, {{CONSTRUCTORS}} and
 // {{SENTINELS}} are filled in by levelSource. Plain replacement rather
 // than text/template, which would bring net/url into the command's first
-// build.
+// Build.
 const childSource = `// Written by the class report: the child that serves the student's level
 // to the checker. DO NOT EDIT.
 
@@ -167,11 +167,11 @@ func levelSource(src string, l levels.Level, modPath string) []byte {
 	).Replace(src))
 }
 
-// checker is the report's checker binaries, by level, and the seed of
+// Checker is the report's checker binaries, by level, and the seed of
 // their random timelines.
 type checker struct {
 	binaries map[int]string
-	seed     uint64
+	Seed     uint64
 }
 
 // newChecker builds a checker for each level the checker judges into dir,
@@ -179,11 +179,11 @@ type checker struct {
 // the instructor's checkout does not have gets none. seed is the seed of
 // the random timelines; 0 draws one.
 func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, lvs []levels.Level, seed uint64, run func(context.Context, *exec.Cmd) error) (*checker, error) {
-	c := &checker{binaries: map[int]string{}, seed: seed}
-	for c.seed == 0 {
+	c := &checker{binaries: map[int]string{}, Seed: seed}
+	for c.Seed == 0 {
 		// math/rand/v2's own generator is seeded by the runtime from the
 		// system's randomness, afresh in each process.
-		c.seed = rand.Uint64()
+		c.Seed = rand.Uint64()
 	}
 	modPath, err := shipped.ModulePath(sb.Src)
 	if err != nil {
@@ -335,7 +335,7 @@ func (c *checker) judge(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 		if !built || len(pkgs) == 0 {
 			continue
 		}
-		p, err := c.check(ctx, sb, run, root, modPath, l, r)
+		p, err := c.Check(ctx, sb, run, root, modPath, l, r)
 		if err != nil {
 			return nil, err
 		}
@@ -344,9 +344,9 @@ func (c *checker) judge(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 	return out, nil
 }
 
-// check builds level l's child in the grading copy root, in the sandbox,
+// Check builds level l's child in the grading copy root, in the sandbox,
 // and runs the checker on it.
-func (c *checker) check(ctx context.Context, sb *sandbox.Sandbox, run func(context.Context, *exec.Cmd) error, root, modPath string, l levels.Level, r grade.Run) (*grade.Package, error) {
+func (c *checker) Check(ctx context.Context, sb *sandbox.Sandbox, run func(context.Context, *exec.Cmd) error, root, modPath string, l levels.Level, r grade.Run) (*grade.Package, error) {
 	levelDir := filepath.Join(root, filepath.FromSlash(l.Dir))
 	res := &grade.Package{ImportPath: modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
 	if refused := refusedImports(root, modPath, l); len(refused) > 0 {
@@ -398,7 +398,7 @@ func (c *checker) check(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 		"PATH=" + os.Getenv("PATH"),
 		"TMPDIR=" + os.TempDir(),
 		protocol.LaunchEnv + "=" + string(launch),
-		seedEnv + "=" + strconv.FormatUint(c.seed, 10),
+		seedEnv + "=" + strconv.FormatUint(c.Seed, 10),
 		protocol.ResultsEnv + "=" + results,
 	}
 	if err := run(ctx, cmd); err != nil {
@@ -413,12 +413,12 @@ func (c *checker) check(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 	return res, nil
 }
 
-// inProcessMark is what the report adds to a level's cell when a part
+// InProcessMark is what the report adds to a level's cell when a part
 // counted done holds a case that the student's own process judged.
-const inProcessMark = "*"
+const InProcessMark = "*"
 
-// inProcessFootnote explains the mark, under the table.
-const inProcessFootnote = "\\* A part counted done here holds a case judged inside the student's own process (allocations, memory, the race detector, goroutines, or a level the checker does not judge yet): the student's code could have faked that verdict. Every other case was decided by the report's checker, outside it."
+// InProcessFootnote explains the mark, under the table.
+const InProcessFootnote = "\\* A part counted done here holds a case judged inside the student's own process (allocations, memory, the race detector, goroutines, or a level the checker does not judge yet): the student's code could have faked that verdict. Every other case was decided by the report's checker, outside it."
 
 // inProcessLevels returns the levels where a part counted done holds a
 // case judged in the student's process, by the instructor's lists of

@@ -1,4 +1,4 @@
-package main
+package instructor
 
 import (
 	"fmt"
@@ -10,31 +10,10 @@ import (
 	"github.com/rateladder/rateladder/harness/guide"
 )
 
-// cmdDebrief is ladder debrief N: once a level is done, what the
-// interviewer's guide says about it. Before, it says so and shows nothing
-// of the answer.
-func cmdDebrief(root string, args []string, stdout, stderr io.Writer) int {
-	l, ok := oneLevel("debrief", args, stderr)
-	if !ok {
-		return 2
-	}
-	fmt.Fprintf(stdout, "Checking level %d first...\n\n", l.Number)
-	g, err := grade.TestLevel(root, l, 0)
-	if err != nil {
-		fmt.Fprintln(stderr, "ladder debrief:", err)
-		return 1
-	}
-	if err := writeDebrief(stdout, root, g, grade.Style{Color: useColor(stdout)}); err != nil {
-		fmt.Fprintln(stderr, "ladder debrief:", err)
-		return 1
-	}
-	return 0
-}
-
-// writeDebrief shows a done level's classic mistakes, each with the wrong
+// WriteDebrief shows a done level's classic mistakes, each with the wrong
 // implementation the spec catches it with, and the table of approaches.
 // For a level that is not done it reads nothing of the guide.
-func writeDebrief(w io.Writer, root string, g grade.Level, st grade.Style) error {
+func WriteDebrief(w io.Writer, root string, g grade.Level, st grade.Style) error {
 	l := g.Level
 	if g.Status() != grade.Done {
 		next := ""

@@ -1,4 +1,4 @@
-package main
+package instructor
 
 import (
 	"bytes"
@@ -10,12 +10,12 @@ import (
 // output, a data dump or a recording that was committed by mistake.
 const maxHandoutFile = 1 << 20
 
-// binaryKind says what compiled binary data is ("an ELF executable"), or
+// BinaryKind says what compiled binary data is ("an ELF executable"), or
 // "" for a file the repository may hold. Compiled binaries are known by
 // their magic numbers. Any other file that holds a NUL byte is a binary
 // too, but for the image formats a README may show (PNG, JPEG, GIF): a
 // text file never holds one.
-func binaryKind(data []byte) string {
+func BinaryKind(data []byte) string {
 	switch {
 	case bytes.HasPrefix(data, []byte("\x7fELF")):
 		return "an ELF binary (Linux)"
@@ -60,7 +60,7 @@ func isPE(data []byte) bool {
 // handoutProblem says why a file of the commit may not go into a student
 // copy because of what it is: a binary, or too big. "" means it may.
 func handoutProblem(path string, data []byte) string {
-	if kind := binaryKind(data); kind != "" {
+	if kind := BinaryKind(data); kind != "" {
 		return fmt.Sprintf("%s is %s: a student copy takes no binary", path, kind)
 	}
 	if len(data) > maxHandoutFile {
@@ -69,9 +69,9 @@ func handoutProblem(path string, data []byte) string {
 	return ""
 }
 
-// answersDir holds the code of the ladder command's tests that solves a
+// AnswersDir holds the code of the ladder command's tests that solves a
 // level or a part of one: a learner's code at some point of the climb,
 // which a test plays (a part 1 done, a level done the hard way). A
 // student copy leaves it out, as it leaves out solutions/, and the tests
 // that need it skip there and say why.
-const answersDir = "harness/cmd/ladder/testdata/answers"
+const AnswersDir = "harness/cmd/ladder/testdata/answers"

@@ -1,4 +1,4 @@
-package main
+package instructor
 
 import (
 	"fmt"
@@ -14,8 +14,8 @@ import (
 // when half the room made the same one: a column in CSV, and in Markdown a
 // list under the table, one line per mistake with the students who made it.
 
-// partMistake is the known mistake named for one failing part.
-type partMistake struct {
+// PartMistake is the known mistake named for one failing part.
+type PartMistake struct {
 	Level, Part int
 	// Names are the short names of the mistakes the grader named: one, or
 	// several that fail the very same cases.
@@ -24,21 +24,21 @@ type partMistake struct {
 
 // label is the mistake as the report writes it: "inclusive boundary", or
 // "FailOpen ignored or FailClosed ignored".
-func (m partMistake) label() string { return strings.Join(m.Names, " or ") }
+func (m PartMistake) label() string { return strings.Join(m.Names, " or ") }
 
-// studentMistakes returns the known mistake named for each failing part of
+// StudentMistakes returns the known mistake named for each failing part of
 // a student's graded levels, in level and part order. A part that is done,
 // or whose cases match no known mistake clearly, has none.
-func studentMistakes(ls []grade.LevelReport) []partMistake {
-	var out []partMistake
+func StudentMistakes(ls []grade.LevelReport) []PartMistake {
+	var out []PartMistake
 	for _, l := range ls {
 		for _, p := range l.Parts {
 			if p.Done || len(p.KnownMistake) == 0 {
 				continue
 			}
-			m := partMistake{Level: l.Number, Part: p.Number}
+			m := PartMistake{Level: l.Number, Part: p.Number}
 			for _, name := range p.KnownMistake {
-				m.Names = append(m.Names, shortMistake(name))
+				m.Names = append(m.Names, ShortMistake(name))
 			}
 			out = append(out, m)
 		}
@@ -46,10 +46,10 @@ func studentMistakes(ls []grade.LevelReport) []partMistake {
 	return out
 }
 
-// shortMistake is a mistake's name up to its first colon, which is how
+// ShortMistake is a mistake's name up to its first colon, which is how
 // the mutants are named: "inclusive boundary: still refuses at exactly one
 // interval" is "inclusive boundary". A name without one is kept whole.
-func shortMistake(name string) string {
+func ShortMistake(name string) string {
 	if short, _, ok := strings.Cut(name, ": "); ok && short != "" {
 		return short
 	}
@@ -60,7 +60,7 @@ func shortMistake(name string) string {
 // "L2.1 inclusive boundary; L3.1 starts empty".
 func mistakesCell(ls []grade.LevelReport) string {
 	var each []string
-	for _, m := range studentMistakes(ls) {
+	for _, m := range StudentMistakes(ls) {
 		each = append(each, fmt.Sprintf("L%d.%d %s", m.Level, m.Part, m.label()))
 	}
 	return strings.Join(each, "; ")
@@ -68,21 +68,21 @@ func mistakesCell(ls []grade.LevelReport) string {
 
 // classMistake is one known mistake and the students who made it.
 type classMistake struct {
-	partMistake
+	PartMistake
 	Students []string
 }
 
 // classMistakes gathers the known mistakes of the whole class, the most
 // made first, then by level and part.
-func classMistakes(results []studentResult) []classMistake {
+func classMistakes(results []Result) []classMistake {
 	byKey := map[string]*classMistake{}
 	var out []*classMistake
 	for _, r := range results {
-		for _, m := range studentMistakes(r.Levels) {
+		for _, m := range StudentMistakes(r.Levels) {
 			key := fmt.Sprintf("%d.%d %s", m.Level, m.Part, m.label())
 			c := byKey[key]
 			if c == nil {
-				c = &classMistake{partMistake: m}
+				c = &classMistake{PartMistake: m}
 				byKey[key] = c
 				out = append(out, c)
 			}
@@ -106,13 +106,13 @@ func classMistakes(results []studentResult) []classMistake {
 	return list
 }
 
-// writeClassMistakes writes, under the Markdown table, one line for each
+// WriteMistakes writes, under the Markdown table, one line for each
 // known mistake some student's failing part matches:
 //
 //   - level 2 part 1 "inclusive boundary": 3 students (alice, bob, carol)
 //
 // and nothing when there is none.
-func writeClassMistakes(w io.Writer, results []studentResult) {
+func WriteMistakes(w io.Writer, results []Result) {
 	list := classMistakes(results)
 	if len(list) == 0 {
 		return
@@ -121,17 +121,17 @@ func writeClassMistakes(w io.Writer, results []studentResult) {
 	for _, c := range list {
 		var names []string
 		for _, s := range c.Students {
-			names = append(names, markdownText(s))
+			names = append(names, MarkdownText(s))
 		}
-		fmt.Fprintf(w, "- level %d part %d \"%s\": %s (%s)\n", c.Level, c.Part, markdownText(c.label()),
+		fmt.Fprintf(w, "- level %d part %d \"%s\": %s (%s)\n", c.Level, c.Part, MarkdownText(c.label()),
 			grade.Plural(len(c.Students), "student"), strings.Join(names, ", "))
 	}
 }
 
-// markdownText escapes text for a Markdown table cell or list item: a "|"
+// MarkdownText escapes text for a Markdown table cell or list item: a "|"
 // would end the cell, and *, _, `, [, <, # and \ would format or link; a
 // line break would end the row.
-func markdownText(s string) string {
+func MarkdownText(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch r {

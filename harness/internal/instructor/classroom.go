@@ -1,12 +1,8 @@
-package main
+package instructor
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -21,16 +17,16 @@ import (
 // ladder classroom writes a GitHub Classroom autograding workflow: one
 // step for each part of every level, each running the one command that
 // grades a part (make test-level-N PART=K) through Classroom's command
-// grader, and a last step that reports the points to Classroom. The levels
+// Grader, and a last step that reports the points to Classroom. The levels
 // and parts come from the registry, and what a part needs beyond Go from
 // its spec's list of cases, so the file is written again, never edited by
 // hand, when a level or a part is added.
 
-// classroomFile is where GitHub Classroom looks for its workflow.
-const classroomFile = ".github/workflows/classroom.yml"
+// ClassroomFile is where GitHub Classroom looks for its workflow.
+const ClassroomFile = ".github/workflows/classroom.yml"
 
 // The actions the workflow uses: GitHub's own, and GitHub Classroom's
-// grader and reporter, at the major versions their READMEs show.
+// Grader and reporter, at the major versions their READMEs show.
 const (
 	checkoutAction = "actions/checkout@v4"
 	setupGoAction  = "actions/setup-go@v5"
@@ -38,25 +34,25 @@ const (
 	reporterAction = "classroom-resources/autograding-grading-reporter@v1"
 )
 
-// partPoints is what a part is worth. Every part counts the same: a part
+// PartPoints is what a part is worth. Every part counts the same: a part
 // is the unit the ladder's own tools count ("12 of 27 parts done"), so a
 // score in Classroom reads like the class report and make progress. A
 // weight by the number of cases would pay for a table of boundary cases
 // rather than for the work; an instructor who wants weights edits
 // max-score in the file.
-const partPoints = 1
+const PartPoints = 1
 
 // partTimeout is a step's limit in minutes: go test's own, which the
 // ladder sets. A first build of level 8 under the race detector takes a
 // minute or two on a runner.
 const partTimeout = 10
 
-// redisInstall puts redis-server on the runner. The Redis parts start
+// RedisInstall puts redis-server on the runner. The Redis parts start
 // servers of their own, through make test-level-8 REDIS=1, and some cases
 // kill or pause one, so the program must be on the runner: a service
 // container would give an address only. The runner's user is not root,
 // hence sudo; where redis-server is already there, nothing is installed.
-const redisInstall = "command -v redis-server >/dev/null || (sudo apt-get update && sudo apt-get install -y redis-server)"
+const RedisInstall = "command -v redis-server >/dev/null || (sudo apt-get update && sudo apt-get install -y redis-server)"
 
 // gradedStep is one part of one level, as a step of the workflow.
 type gradedStep struct {
@@ -76,8 +72,8 @@ type classroomPlan struct {
 	Redis bool
 }
 
-// planClassroom makes a step of every part of the levels.
-func planClassroom(root string, lvs []levels.Level) (classroomPlan, error) {
+// PlanClassroom makes a step of every part of the levels.
+func PlanClassroom(root string, lvs []levels.Level) (classroomPlan, error) {
 	var plan classroomPlan
 	for _, l := range lvs {
 		for _, p := range l.Parts {
@@ -104,7 +100,7 @@ func planClassroom(root string, lvs []levels.Level) (classroomPlan, error) {
 				ID:      fmt.Sprintf("level%dpart%d", l.Number, p.Number),
 				Name:    fmt.Sprintf("Level %d, part %d: %s", l.Number, p.Number, p.Title),
 				Command: cmd,
-				Points:  partPoints,
+				Points:  PartPoints,
 			})
 		}
 	}
@@ -130,10 +126,10 @@ func moduleNeeds(root string, l levels.Level, m levels.Module) ([]string, error)
 	return out, nil
 }
 
-// writeClassroom writes the workflow. It is written as text, not through a
+// WriteClassroom writes the workflow. It is written as text, not through a
 // YAML library, so that it keeps its comments and its order; every value
 // that is not a fixed word is quoted (yamlQuote).
-func writeClassroom(w io.Writer, plan classroomPlan) error {
+func WriteClassroom(w io.Writer, plan classroomPlan) error {
 	total := 0
 	for _, s := range plan.Steps {
 		total += s.Points
@@ -179,7 +175,7 @@ jobs:
       - name: Install redis-server
         continue-on-error: true
         run: %s
-`, yamlQuote(redisInstall))
+`, yamlQuote(RedisInstall))
 	}
 	for _, s := range plan.Steps {
 		fmt.Fprintf(&b, `      - name: %s
@@ -209,63 +205,3 @@ jobs:
 // yamlQuote is s as a double-quoted YAML scalar: Go's quoting escapes only
 // with \", \\ and the \a \n \xNN \uNNNN forms, which YAML reads alike.
 func yamlQuote(s string) string { return strconv.Quote(s) }
-
-// cmdClassroom is ladder classroom [--force] [FILE].
-func cmdClassroom(root string, args []string, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("classroom", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	force := fset.Bool("force", false, "write over an existing file")
-	var pos []string
-	for {
-		if err := fset.Parse(args); err != nil {
-			fmt.Fprintln(stderr, usageLine("classroom"))
-			return 2
-		}
-		if fset.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fset.Arg(0))
-		args = fset.Args()[1:]
-	}
-	if len(pos) > 1 {
-		fmt.Fprintln(stderr, usageLine("classroom"))
-		return 2
-	}
-	shown := classroomFile
-	if len(pos) == 1 {
-		shown = pos[0]
-	}
-	target := filepath.FromSlash(shown)
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(root, target)
-	}
-	plan, err := planClassroom(root, levels.All)
-	if err != nil {
-		fmt.Fprintln(stderr, "ladder classroom:", err)
-		return 1
-	}
-	if _, err := os.Stat(target); err == nil && !*force {
-		fmt.Fprintf(stderr, "ladder classroom: %s exists, and is left as it is. --force (make classroom FORCE=1) writes over it.\n", shown)
-		return 1
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		fmt.Fprintln(stderr, "ladder classroom:", err)
-		return 1
-	}
-	var b strings.Builder
-	if err := writeClassroom(&b, plan); err != nil {
-		fmt.Fprintln(stderr, "ladder classroom:", err)
-		return 1
-	}
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		fmt.Fprintln(stderr, "ladder classroom:", err)
-		return 1
-	}
-	if err := os.WriteFile(target, []byte(b.String()), 0o644); err != nil {
-		fmt.Fprintln(stderr, "ladder classroom:", err)
-		return 1
-	}
-	first, last := levels.All[0].Number, levels.All[len(levels.All)-1].Number
-	fmt.Fprintf(stdout, "wrote %s: %s, one for each part of levels %d to %d, worth %s each.\nCommit it to the assignment's template repository; INSTRUCTORS.md says how to set up the assignment.\n",
-		shown, grade.Plural(len(plan.Steps), "graded step"), first, last, grade.Plural(partPoints, "point"))
-	return 0
-}

@@ -1,0 +1,302 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/internal/instructor"
+	"github.com/rateladder/rateladder/harness/internal/sandbox"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/shipped"
+	"github.com/rateladder/rateladder/harness/levels"
+)
+
+// cmdStudentCopy writes the repository without solutions/, as a folder an
+// instructor can hand out. It copies the last commit (HEAD), never the
+// working tree: nothing untracked, ignored or uncommitted goes with it.
+// It refuses, naming the file, a symlink, a submodule, a binary, a file
+// over 1 MiB, a file that imports solutions/, and a level whose code is
+// not the stub as shipped; and it
+// writes nothing until the stubs have passed the stub check in a
+// temporary copy.
+func cmdStudentCopy(root string, args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 || args[0] == "" {
+		fmt.Fprintln(stderr, usageLine("student-copy"))
+		return 2
+	}
+	dest, err := filepath.Abs(args[0])
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if entries, err := os.ReadDir(dest); err == nil && len(entries) > 0 {
+		fmt.Fprintf(stderr, "%s exists and is not empty; name a new folder\n", dest)
+		return 1
+	}
+	head, err := shipped.Git(root, "rev-parse", "--verify", "HEAD")
+	if err != nil {
+		fmt.Fprintf(stderr, "student-copy copies the last commit of a git checkout, and there is none here: %v\n", err)
+		return 1
+	}
+	head = strings.TrimSpace(head)
+	instructor.WarnUncommitted(root, head, stderr)
+	tree, err := shipped.GitTree(root, "HEAD")
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	modPath, err := shipped.ModulePath(root)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	files, problems := instructor.StudentCopyFiles(modPath, tree)
+	if len(problems) == 0 {
+		problems, err = instructor.CheckStubsOf(files, stderr)
+		if err != nil {
+			fmt.Fprintln(stderr, "student-copy: the stub check could not run:", err)
+			return 1
+		}
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(stderr, "student-copy: refused, nothing written. In the last commit (%s):\n", head[:7])
+		for _, p := range problems {
+			fmt.Fprintf(stderr, "  %s\n", p)
+		}
+		return 1
+	}
+	if err := instructor.WriteEntries(dest, files); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	// A git history lets the student's make reset-level-N find the stubs.
+	if _, err := exec.LookPath("git"); err == nil {
+		for _, a := range [][]string{
+			{"init", "-q"},
+			{"add", "-A"},
+			{"-c", "user.name=rateladder", "-c", "user.email=rateladder@localhost", "-c", "commit.gpgsign=false", "commit", "-qm", "rateladder: student copy"},
+		} {
+			cmd := exec.Command("git", a...)
+			cmd.Dir = dest
+			cmd.Env = instructor.WithoutGitRepoEnv(os.Environ())
+			if out, err := cmd.CombinedOutput(); err != nil {
+				fmt.Fprintf(stderr, "git %s in the copy: %v\n%s", a[0], err, out)
+				return 1
+			}
+		}
+	}
+	fmt.Fprintf(stdout, "Wrote %d files to %s: the ladder without solutions/, from commit %s.\nHand it out as it is; make test there checks the stubs and the harness.\n", len(files), dest, head[:7])
+	return 0
+}
+
+const classReportHelp = `usage: ladder class-report [flags] DIR...   (make class-report DIRS="alice bob carol")
+
+Grades each student's checkout and prints one table for the class.
+
+A student's work is graded with the instructor's copy of everything else:
+from each DIR it takes only the learner's files (the stubs, and any file
+added in a level's folder, such as a .go file or a file it embeds, but
+_test.go files, spec/, testdata/ and go.mod). The tests, specs, READMEs,
+the list of levels and every go.mod (level 8's Redis form is a module of
+its own) come from this checkout. A student whose tests, spec or go.mod
+differ from this checkout's is marked in the note column.
+
+THIS RUNS THE STUDENTS' CODE, each student in a sandbox (bubblewrap, on
+Linux): its own user, process, network and IPC namespaces; no network;
+only its own temporary folder writable, with a /tmp of its own; the Go
+toolchain, your module cache and your tests read-only; nothing else of
+your files there; an environment built from nothing (no token, no key,
+no SSH agent); /proc showing its own processes only; and at the time
+limit, or when its tests end, every process it started is killed,
+daemons included. The folder is deleted afterwards. When redis-server is
+installed, each student's tests have one of their own in the sandbox, for
+the cases of level 8's part 8 that need a real server.
+
+Where there is no sandbox (macOS, Windows, no bwrap, a container without
+user namespaces), the report refuses to run, unless --no-sandbox:
+` + sandbox.NoSandboxGivesUp + `
+
+flags:
+`
+
+// cmdClassReport grades several student checkouts, a few at a time and
+// each with a time limit, and writes one table for the class.
+func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("class-report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "markdown", "markdown or csv")
+	parallel := fs.Int("parallel", 2, "checkouts graded at once")
+	limit := fs.Duration("timeout", 5*time.Minute, "time allowed for one checkout's build and tests")
+	noSandbox := fs.Bool("no-sandbox", false, "run the students' code without a sandbox, as your user (see above)")
+	seed := fs.Uint64("seed", 0, "the seed of the checker's random timelines; 0 draws one, which the report prints (give it again to replay a report)")
+	cache := fs.String("cache", "", "keep the build cache of this checkout's tests in `DIR`, to start the next report warm\n(default: a new one, deleted afterwards; students' code only ever gets a copy)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), classReportHelp)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *format != "markdown" && *format != "csv" {
+		fmt.Fprintf(stderr, "class-report: FORMAT is %q; use markdown or csv\n", *format)
+		return 2
+	}
+	dirs := fs.Args()
+	if len(dirs) == 0 {
+		fmt.Fprintln(stderr, `usage: make class-report DIRS="alice bob carol" [FORMAT=csv]   (--help: what it runs)`)
+		return 2
+	}
+	// An interrupt reaches only our process group: stop the students' runs
+	// and delete their folders before leaving.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var j *sandbox.Jail
+	var err error
+	if *noSandbox {
+		fmt.Fprintln(stderr, "class-report: --no-sandbox: the students' code runs as your user.\n"+sandbox.NoSandboxGivesUp)
+	} else if j, err = sandbox.FindJail(); err != nil {
+		fmt.Fprintf(stderr, "class-report: refused, nothing run: %v\n\n--no-sandbox runs the students' code anyway. %s\n", err, sandbox.NoSandboxGivesUp)
+		return 1
+	}
+	g, err := instructor.NewGrader(ctx, root, *cache, j, *seed)
+	if err != nil {
+		fmt.Fprintln(stderr, "class-report:", err)
+		return 1
+	}
+	defer g.Close()
+	results := make([]instructor.Result, len(dirs))
+	// A student takes a free slot of the --parallel ones: its number
+	// picks the CPU its checker runs on.
+	slots := make(chan int, max(1, *parallel))
+	for slot := range cap(slots) {
+		slots <- slot
+	}
+	var wg sync.WaitGroup
+	for i, dir := range dirs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slot := <-slots
+			defer func() { slots <- slot }()
+			results[i] = g.Grade(ctx, i, slot, dir, *limit)
+		}()
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "class-report: interrupted; the students' processes were stopped and their folders deleted")
+		return 1
+	}
+	if *format == "csv" {
+		instructor.WriteCSV(stdout, results)
+	} else {
+		instructor.WriteMarkdown(stdout, results)
+	}
+	var unlucky []string
+	for _, r := range results {
+		if r.RandomFailed {
+			unlucky = append(unlucky, r.Name)
+		}
+	}
+	if len(unlucky) > 0 {
+		fmt.Fprintf(stderr, "class-report: a random timeline of the checker failed for %s; --seed %d plays the same timelines again\n", instructor.SomeNames(unlucky), g.Checker.Seed)
+	}
+	return 0
+}
+
+// cmdClassroom is ladder classroom [--force] [FILE].
+func cmdClassroom(root string, args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("classroom", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	force := fset.Bool("force", false, "write over an existing file")
+	var pos []string
+	for {
+		if err := fset.Parse(args); err != nil {
+			fmt.Fprintln(stderr, usageLine("classroom"))
+			return 2
+		}
+		if fset.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fset.Arg(0))
+		args = fset.Args()[1:]
+	}
+	if len(pos) > 1 {
+		fmt.Fprintln(stderr, usageLine("classroom"))
+		return 2
+	}
+	shown := instructor.ClassroomFile
+	if len(pos) == 1 {
+		shown = pos[0]
+	}
+	target := filepath.FromSlash(shown)
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(root, target)
+	}
+	plan, err := instructor.PlanClassroom(root, levels.All)
+	if err != nil {
+		fmt.Fprintln(stderr, "ladder classroom:", err)
+		return 1
+	}
+	if _, err := os.Stat(target); err == nil && !*force {
+		fmt.Fprintf(stderr, "ladder classroom: %s exists, and is left as it is. --force (make classroom FORCE=1) writes over it.\n", shown)
+		return 1
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintln(stderr, "ladder classroom:", err)
+		return 1
+	}
+	var b strings.Builder
+	if err := instructor.WriteClassroom(&b, plan); err != nil {
+		fmt.Fprintln(stderr, "ladder classroom:", err)
+		return 1
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		fmt.Fprintln(stderr, "ladder classroom:", err)
+		return 1
+	}
+	if err := os.WriteFile(target, []byte(b.String()), 0o644); err != nil {
+		fmt.Fprintln(stderr, "ladder classroom:", err)
+		return 1
+	}
+	first, last := levels.All[0].Number, levels.All[len(levels.All)-1].Number
+	fmt.Fprintf(stdout, "wrote %s: %s, one for each part of levels %d to %d, worth %s each.\nCommit it to the assignment's template repository; INSTRUCTORS.md says how to set up the assignment.\n",
+		shown, grade.Plural(len(plan.Steps), "graded step"), first, last, grade.Plural(instructor.PartPoints, "point"))
+	return 0
+}
+
+// cmdDebrief is ladder debrief N: once a level is done, what the
+// interviewer's guide says about it. Before, it says so and shows nothing
+// of the answer.
+func cmdDebrief(root string, args []string, stdout, stderr io.Writer) int {
+	l, ok := oneLevel("debrief", args, stderr)
+	if !ok {
+		return 2
+	}
+	fmt.Fprintf(stdout, "Checking level %d first...\n\n", l.Number)
+	g, err := grade.TestLevel(root, l, 0)
+	if err != nil {
+		fmt.Fprintln(stderr, "ladder debrief:", err)
+		return 1
+	}
+	if err := instructor.WriteDebrief(stdout, root, g, grade.Style{Color: useColor(stdout)}); err != nil {
+		fmt.Fprintln(stderr, "ladder debrief:", err)
+		return 1
+	}
+	return 0
+}

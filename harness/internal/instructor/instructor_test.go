@@ -1,0 +1,129 @@
+package instructor
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+)
+
+func TestBinaryKind(t *testing.T) {
+	pe := make([]byte, 0x100)
+	copy(pe, "MZ")
+	pe[0x3c] = 0x80
+	copy(pe[0x80:], "PE\x00\x00")
+	for _, tc := range []struct {
+		name, data string
+		binary     bool
+	}{
+		{"an ELF header", "\x7fELF\x02\x01\x01", true},
+		{"a 64-bit Mach-O header", "\xcf\xfa\xed\xfe\x07\x00\x00\x01", true},
+		{"a universal Mach-O header", "\xca\xfe\xba\xbe\x00\x00\x00\x02", true},
+		{"a PE header", string(pe), true},
+		{"a Go archive", "!<arch>\n__.PKGDEF       0           0     0     644     ", true},
+		{"a WebAssembly module", "\x00asm\x01\x00\x00\x00", true},
+		{"a text file with a NUL byte", "package main\n\x00\n", true},
+		{"Go source", "package main\n\nfunc main() {}\n", false},
+		{"Markdown that starts with MZ", "MZ is not a header here.\n" + strings.Repeat("x", 0x100), false},
+		{"a PNG picture", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", false},
+		{"an empty file", "", false},
+	} {
+		if got := BinaryKind([]byte(tc.data)); (got != "") != tc.binary {
+			t.Errorf("binaryKind(%s) = %q, want a binary: %v", tc.name, got, tc.binary)
+		}
+	}
+	// The test binary itself, whatever system it was built for.
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := BinaryKind(data[:min(len(data), 4096)]); got == "" {
+		t.Errorf("binaryKind(this test binary) = \"\", want the kind of binary it is")
+	}
+}
+
+func TestMarkdownTextKeepsTheTable(t *testing.T) {
+	for in, want := range map[string]string{
+		"alice":          "alice",
+		"a|b":            `a\|b`,
+		"x_y*z`w`":       "x\\_y\\*z\\`w\\`",
+		"line\nbreak":    "line break",
+		`back\slash`:     `back\\slash`,
+		"[link](http:x)": `\[link\](http:x)`,
+	} {
+		if got := MarkdownText(in); got != want {
+			t.Errorf("markdownText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestShortMistake(t *testing.T) {
+	for in, want := range map[string]string{
+		"inclusive boundary: still refuses at exactly one interval": "inclusive boundary",
+		"starts empty": "starts empty",
+		"right answers, but Distinct counts every drink on each call: O(drinks)": "right answers, but Distinct counts every drink on each call",
+	} {
+		if got := ShortMistake(in); got != want {
+			t.Errorf("shortMistake(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestClassTablesKeepANameInItsCell(t *testing.T) {
+	results := []Result{
+		{Name: forgedName, Err: "note | with\r\na pipe\x1b[31m, a backslash \\| and \u2028"},
+		{Name: "=HYPERLINK(\"http://example.com\")", Err: "-1+1"},
+	}
+	var md bytes.Buffer
+	WriteMarkdown(&md, results)
+	want := "| student | L1 | L2 | L3 | L4 | L5 | L6 | L7 | L8 | last level done | note |\n" +
+		"|---|---|---|---|---|---|---|---|---|---|---|\n" +
+		`| eve \| 0∕2 \|\n\| mallory \| 2∕2 \| 2∕2 \| 3∕3 \| 3∕3 \| 3∕3 \| 3∕3 \| 3∕3 \| 8∕8 \| 8 \| |  |  |  |  |  |  |  |  | - | note \| with\r\na pipe\x1b[31m, a backslash \\\| and \u2028 |` + "\n" +
+		"| =HYPERLINK(\"http://example.com\") |  |  |  |  |  |  |  |  | - | -1+1 |\n"
+	if diff := cmp.Diff(want, md.String()); diff != "" {
+		t.Errorf("writeClassMarkdown (-want +got):\n%s", diff)
+	}
+	// Each row has the header's cells: split at every "|" no backslash
+	// escapes, as GitHub does.
+	for _, row := range strings.Split(strings.TrimSuffix(md.String(), "\n"), "\n") {
+		cells := 0
+		for i := 0; i < len(row); i++ {
+			switch row[i] {
+			case '\\':
+				i++
+			case '|':
+				cells++
+			}
+		}
+		if cells != 12 {
+			t.Errorf("row %q has %d unescaped |, want 12", row, cells)
+		}
+	}
+
+	var csvOut bytes.Buffer
+	WriteCSV(&csvOut, results)
+	records, err := csv.NewReader(&csvOut).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, records, 3)
+	for _, r := range records {
+		require.Len(t, r, 12) // the ten columns of the table, the note and the known mistakes
+	}
+	require.Equal(t, forgedName, records[1][0])
+	// encoding/csv reads a line break in a field as "\n", whatever it was.
+	require.Equal(t, strings.ReplaceAll(results[0].Err, "\r\n", "\n"), records[1][10])
+	// A spreadsheet reads these as text, not formulas.
+	require.Equal(t, `'=HYPERLINK("http://example.com")`, records[2][0])
+	require.Equal(t, "'-1+1", records[2][10])
+}
+
+// forgedName is a student's folder name that would add a row of its own
+// to a table that took it as Markdown.
+const forgedName = "eve | 0∕2 |\n| mallory | 2∕2 | 2∕2 | 3∕3 | 3∕3 | 3∕3 | 3∕3 | 3∕3 | 8∕8 | 8 |"
