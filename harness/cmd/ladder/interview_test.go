@@ -111,7 +111,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 			t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
 		}
 	}
-	sum, err := iv.Run()
+	sum, err := runInterview(iv)
 	require.NoError(t, err, out.String())
 	log := out.String()
 	require.Contains(t, log, "--- part 2, run 1, 23m00s left")
@@ -298,7 +298,7 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 			t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
 		}
 	}
-	sum, err := iv.Run()
+	sum, err := runInterview(iv)
 	require.NoError(t, err)
 	log := out.String()
 	for warning, want := range map[string]int{"10 minutes left": 1, "2 minutes left": 1, "Time is up.": 1} {
@@ -381,7 +381,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 					t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
 				}
 			}
-			sum, err := iv.Run()
+			sum, err := runInterview(iv)
 			require.NoError(t, err)
 			wantRuns := []int{0, 1, 2}
 			if fixed {
@@ -425,7 +425,7 @@ func TestInterviewEndsWithASummaryWhenTheTerminalCloses(t *testing.T) {
 		c.clock.Advance(3 * time.Minute)
 		c.interrupt <- syscall.SIGHUP
 	}
-	sum, err := c.iv.Run()
+	sum, err := runInterview(c.iv)
 	require.NoError(t, err)
 	require.Equal(t, interview.EndClosed, sum.End)
 	require.Contains(t, out.String(), "The terminal closed: interview stopped.\n")
@@ -498,7 +498,7 @@ func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
 			t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
 		}
 	}
-	sum, err := iv.Run()
+	sum, err := runInterview(iv)
 	require.NoError(t, err)
 	if sum.End != interview.EndStopped || sum.ElapsedSeconds != 7*60+29 || sum.Parts[0].Seconds != 7*60+29 || sum.Parts[0].Runs != 1 || sum.Parts[0].Passed || sum.Parts[1].Reached {
 		t.Errorf("summary after Ctrl-C = %+v", sum)
@@ -530,7 +530,7 @@ func TestInterviewCtrlCDuringARunCountsNoRun(t *testing.T) {
 		}
 		c.save(t, 4*time.Minute)
 	}
-	sum, err := c.iv.Run()
+	sum, err := runInterview(c.iv)
 	require.NoError(t, err)
 	if sum.End != interview.EndStopped || sum.Parts[0].Runs != 0 || sum.ElapsedSeconds != 4*60 {
 		t.Errorf("summary = %+v, want stopped after 4m with no run", sum)
@@ -562,7 +562,7 @@ func TestInterviewOffersResetForAStubThatIsNotFresh(t *testing.T) {
 				return 0
 			}
 			iv.BeforeWait = func() { c.interrupt <- os.Interrupt }
-			sum, err := iv.Run()
+			sum, err := runInterview(iv)
 			require.NoError(t, err)
 			require.Equal(t, 1, offered)
 			require.Contains(t, out.String(), `Level 1 is not a fresh stub: 2 of its cases get past "not implemented", and 0 pass.`)
@@ -772,4 +772,12 @@ func TestHostileSummariesAreSkippedWithAWarning(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runInterview prepares the interview and holds it, as cmdInterview does.
+func runInterview(iv *interview.Interview) (interview.Summary, error) {
+	if err := iv.Prepare(); err != nil {
+		return interview.Summary{}, err
+	}
+	return iv.Hold()
 }

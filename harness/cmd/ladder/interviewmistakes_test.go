@@ -61,7 +61,7 @@ func TestInterviewOffersTheKnownMistakeAsAHint(t *testing.T) {
 			t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
 		}
 	}
-	sum, err := c.iv.Run()
+	sum, err := runInterview(c.iv)
 	require.NoError(t, err)
 	require.Equal(t, 2, sum.Parts[0].Hints, "hints of part 1")
 	require.Equal(t, 2, sum.Hints)

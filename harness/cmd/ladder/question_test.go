@@ -145,7 +145,7 @@ func TestARestartBeginsFromPart1OnANewClock(t *testing.T) {
 			c.interrupt <- os.Interrupt
 		}
 	}
-	first, err := c.iv.Run()
+	first, err := runInterview(c.iv)
 	require.NoError(t, err)
 	require.True(t, first.Parts[1].Reached)
 	require.Equal(t, 1, first.Hints)
@@ -164,7 +164,7 @@ func TestARestartBeginsFromPart1OnANewClock(t *testing.T) {
 		require.Empty(t, s.Interview.Hints, "a restart counts its hints afresh")
 		c2.interrupt <- os.Interrupt
 	}
-	second, err := c2.iv.Run()
+	second, err := runInterview(c2.iv)
 	require.NoError(t, err)
 	require.True(t, offered, "a restart from the last interview's code offers reset")
 	require.False(t, second.FreshStub)

@@ -83,7 +83,7 @@ func MatchMistakes(root string, g *Level) {
 // MistakeLine is the one line the grader writes under a part's first
 // failing case when its failing cases match a known mistake clearly, or ""
 // when they do not. Interview mode withholds it (levelGrade.HideMistakes)
-// and offers it as a hint instead (interviewmistakes.go).
+// and offers it as a hint instead (package interview).
 func MistakeLine(p Part) string {
 	if p.Match == nil || p.Match.Best < 0 {
 		return ""

@@ -10,7 +10,7 @@ import (
 )
 
 // The class report names, per student and part, the known mistake that a
-// failing part's cases match (see mistakes.go), so that an instructor sees
+// failing part's cases match (see grade.MatchMistakes), so that an instructor sees
 // when half the room made the same one: a column in CSV, and in Markdown a
 // list under the table, one line per mistake with the students who made it.
 

@@ -226,14 +226,6 @@ func ParseBudget(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// run prepares the interview and holds it.
-func (iv *Interview) Run() (Summary, error) {
-	if err := iv.Prepare(); err != nil {
-		return Summary{}, err
-	}
-	return iv.Hold()
-}
-
 // Prepare reads the question and makes sure the level is a fresh stub,
 // before the clock starts.
 func (iv *Interview) Prepare() error {

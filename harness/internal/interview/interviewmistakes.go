@@ -12,7 +12,7 @@ import (
 )
 
 // In a mock interview the grader does not name a known mistake under the
-// first failing case (see mistakes.go): an interviewer would not. It
+// first failing case (see grade.MatchMistakes): an interviewer would not. It
 // offers it instead. The run's status line says that a known mistake
 // matches, the next make hint-N names it, and that counts as one hint of
 // the part, in the summary too. A mistake named once is not offered again
