@@ -87,9 +87,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 		switch step {
 		case 1:
 			noPart2("at the start")
-			for _, want := range []string{"Checking that level 1 is a fresh stub", "You have 45m00s", "# Level 1: Hit counter", "## The API", "## Part 1: Count the last window"} {
-				require.Contains(t, out.String(), want)
-			}
+			containsAll(t, out.String(), "Checking that level 1 is a fresh stub", "You have 45m00s", "# Level 1: Hit counter", "## The API", "## Part 1: Count the last window")
 			save(syntaxError, 3*time.Minute)
 		case 2:
 			require.Contains(t, out.String(), "--- part 1, run 1, 42m00s left")
@@ -698,14 +696,12 @@ func TestProgressShowsTheBestInterviewOfEachLevel(t *testing.T) {
 	require.Equal(t, "ladder progress: .ladder/interviews/level-2-damaged.json: skipped, not a complete summary (unexpected end of JSON input)\n", warned.String())
 	var text strings.Builder
 	grade.WriteText(&text, rep, grade.Style{})
-	for _, want := range []string{
+	containsAll(t, text.String(),
 		"\nmock interviews (make interview-level-N), the best of each level:\n",
 		"  level 1  22m00s, all 2 parts, best of 4\n",
 		"  level 3  45m00s, 2 of 3 parts (time up), best of 1\n",
 		"  level 4  12m00s, all 3 parts, best of 1, started from code already written\n",
-	} {
-		require.Contains(t, text.String(), want)
-	}
+	)
 	var js bytes.Buffer
 	require.NoError(t, grade.WriteJSON(&js, rep))
 	require.Contains(t, js.String(), `"best_interview": {`)
