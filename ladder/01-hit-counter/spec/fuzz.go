@@ -11,13 +11,7 @@ import (
 // that keeps every hit and counts by scanning, on random timelines whose
 // times never go backwards.
 func Fuzz[C Counter](f *testing.F, newCounter func(window time.Duration) C) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
-	}
-	newC := timeline.Erase[Counter](newCounter)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		timeline.RunCase(t, fuzzCase(newC, data))
-	})
+	timeline.Fuzz(f, fuzzSeeds, timeline.Erase[Counter](newCounter), fuzzCase)
 }
 
 // fuzzSeeds are the fuzz target's seed inputs. The spec's own tests play

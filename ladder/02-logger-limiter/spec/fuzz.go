@@ -11,13 +11,7 @@ import (
 // remembers the last print of every message forever, on random timelines
 // whose times never go backwards. Len is checked against part 2's bounds.
 func Fuzz[L Logger](f *testing.F, newLogger func(interval time.Duration) L) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
-	}
-	newL := timeline.Erase[Logger](newLogger)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		timeline.RunCase(t, fuzzCase(newL, data))
-	})
+	timeline.Fuzz(f, fuzzSeeds, timeline.Erase[Logger](newLogger), fuzzCase)
 }
 
 // fuzzSeeds are the fuzz target's seed inputs. The spec's own tests play

@@ -20,13 +20,7 @@ import (
 // backwards. Capacities go up to the largest, 2^53, and rates from a token
 // every 272 years to a thousand a nanosecond.
 func Fuzz[B Bucket](f *testing.F, newBucket func(capacity int, rate float64) B) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
-	}
-	newB := func(capacity int, rate float64) Bucket { return newBucket(capacity, rate) }
-	f.Fuzz(func(t *testing.T, data []byte) {
-		timeline.RunCase(t, fuzzCase(newB, data))
-	})
+	timeline.Fuzz(f, fuzzSeeds, func(capacity int, rate float64) Bucket { return newBucket(capacity, rate) }, fuzzCase)
 }
 
 // fuzzSeeds are the fuzz target's seed inputs. The spec's own tests play

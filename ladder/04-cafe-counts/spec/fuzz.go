@@ -11,13 +11,7 @@ import (
 // keeps every order and answers by scanning them all, on random timelines
 // whose times never go backwards.
 func Fuzz[C Cafe](f *testing.F, newCafe func(window time.Duration) C) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
-	}
-	newC := timeline.Erase[Cafe](newCafe)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		timeline.RunCase(t, fuzzCase(newC, data))
-	})
+	timeline.Fuzz(f, fuzzSeeds, timeline.Erase[Cafe](newCafe), fuzzCase)
 }
 
 // fuzzSeeds are the fuzz target's seed inputs; the spec's own tests play

@@ -14,13 +14,7 @@ import (
 // long gaps, times going backwards, negative views and instants outside
 // the accepted range.
 func Fuzz[C Counter](f *testing.F, newCounter func(window, bucket time.Duration) C) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
-	}
-	b := unclocked(func(w, b time.Duration) Counter { return newCounter(w, b) })
-	f.Fuzz(func(t *testing.T, data []byte) {
-		timeline.RunCase(t, b.Case(fuzzCase(data)))
-	})
+	timeline.Fuzz(f, fuzzSeeds, func(w, b time.Duration) Counter { return newCounter(w, b) }, fuzzCase)
 }
 
 // fuzzSeeds are the fuzz target's seed inputs; the spec's own tests play
@@ -43,11 +37,16 @@ var (
 	fuzzViews   = []int{0, 1, 2, 5, -1}
 )
 
-// fuzzCase decodes data into a timeline whose wants come from the model.
-// Its part is the highest that a step needs: 2 for a gap longer than
-// longGap or an instant out of range, 3 for time going backwards or
-// negative views.
-func fuzzCase(data []byte) row {
+// fuzzCase decodes data into a timeline whose wants come from the model,
+// played against the counters newCounter builds.
+func fuzzCase(newCounter func(window, bucket time.Duration) Counter, data []byte) timeline.Case[Counter] {
+	return unclocked(newCounter).Case(fuzzRow(data))
+}
+
+// fuzzRow decodes data into the timeline's row. Its part is the highest
+// that a step needs: 2 for a gap longer than longGap or an instant out of
+// range, 3 for time going backwards or negative views.
+func fuzzRow(data []byte) row {
 	in := timeline.NewChoices(data)
 	bucket := timeline.Pick(in, fuzzBuckets...)
 	n := 1 + in.Intn(6)

@@ -11,13 +11,7 @@ import (
 // Fuzz checks the aggregators newAggregator builds against the brute-force
 // model, on random timelines whose times never go backwards.
 func Fuzz[A Aggregator](f *testing.F, newAggregator func(window time.Duration) A) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
-	}
-	newA := timeline.Erase[Aggregator](newAggregator)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		timeline.RunCase(t, fuzzCase(newA, data))
-	})
+	timeline.Fuzz(f, fuzzSeeds, timeline.Erase[Aggregator](newAggregator), fuzzCase)
 }
 
 // fuzzSeeds are the fuzz target's seed inputs. The spec's own tests play

@@ -8,13 +8,8 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline"
 )
-
-// benchStart is where every benchmark's clock starts: a working morning in
-// this century, not the epoch, so that the code runs at the times it will
-// meet in service. Near the epoch, a week back is before 1970, and code
-// indexed by absolute time takes paths it never takes in production.
-var benchStart = time.Date(2025, time.March, 3, 9, 30, 0, 0, time.UTC)
 
 // benchKeys are the keys the benchmarks use, all stored before timing
 // starts, so that Put replaces a value and the map never grows.
@@ -125,13 +120,13 @@ func parallel(b *testing.B, clk *benchClock, f func(key string)) {
 }
 
 // benchClock is a clock that costs next to nothing to read. It starts at
-// benchStart and moves only when tick says so.
+// timeline.BenchStart and moves only when tick says so.
 type benchClock struct {
-	ns atomic.Int64 // since benchStart
+	ns atomic.Int64 // since timeline.BenchStart
 }
 
 // Now returns the clock's time.
-func (c *benchClock) Now() time.Time { return benchStart.Add(time.Duration(c.ns.Load())) }
+func (c *benchClock) Now() time.Time { return timeline.BenchStart.Add(time.Duration(c.ns.Load())) }
 
 // tick moves the clock a millisecond forward on every 1,024th call i.
 func (c *benchClock) tick(i int) {

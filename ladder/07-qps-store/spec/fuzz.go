@@ -15,13 +15,7 @@ import (
 // QPS must lie within the README's bounds, between Exact(w-g)/w and
 // Exact(w+g)/w.
 func Fuzz[S Store](f *testing.F, newStore func(clock.Clock) S) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
-	}
-	newS := timeline.Erase[Store](newStore)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		timeline.RunCase(t, fuzzCase(newS, data))
-	})
+	timeline.Fuzz(f, fuzzSeeds, timeline.Erase[Store](newStore), fuzzCase)
 }
 
 // fuzzSeeds are the fuzz target's seed inputs. The spec's own tests play
