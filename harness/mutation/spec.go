@@ -37,13 +37,16 @@ func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
 	return SeedCases(s.Seeds, func(data []byte) timeline.Case[T] { return s.Decode(newT, data) })
 }
 
-// Mutant is one of a spec's wrong implementations: a small, complete
-// implementation with one mistake a learner makes.
-type Mutant[N any] struct {
-	// Name says the mistake in words: the interviewer's guide cites it,
-	// and the grader names a learner's mistake with it.
+// Impl is one of the implementations a spec checks itself with: a
+// mutant, a small, complete implementation with one mistake a learner
+// makes; or one written for the first parts only.
+type Impl[N any] struct {
+	// Name says what it is in words. A mutant's name says its mistake:
+	// the interviewer's guide cites it, and the grader names a learner's
+	// mistake with it.
 	Name string
-	// Part is the part whose cases must catch it.
+	// Part is, for a mutant, the part whose cases must catch it; for an
+	// implementation of the first parts, the last part it was written for.
 	Part int
 	// New builds it.
 	New N
@@ -51,7 +54,7 @@ type Mutant[N any] struct {
 
 // CatchesMutants runs Caught for each mutant: the spec's cases, built
 // with it, must catch it in its part.
-func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Mutant[N]) {
+func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Impl[N]) {
 	t.Helper()
 	for _, m := range mutants {
 		Caught(t, m.Name, m.Part, s.Cases(m.New))
@@ -62,7 +65,7 @@ func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Mutant[N]) {
 // cases each mutant fails, in step with the spec and its mutants: it
 // records each mutant with timeline.RecordMistake and checks the table
 // with CheckMistakes, which says how to write it again.
-func (s Spec[T, N]) MistakesTableIsCurrent(t *testing.T, mutants []Mutant[N]) {
+func (s Spec[T, N]) MistakesTableIsCurrent(t *testing.T, mutants []Impl[N]) {
 	t.Helper()
 	var m timeline.Mistakes
 	for _, k := range mutants {
@@ -71,21 +74,13 @@ func (s Spec[T, N]) MistakesTableIsCurrent(t *testing.T, mutants []Mutant[N]) {
 	CheckMistakes(t, m)
 }
 
-// Written is an implementation written for parts 1 to Part only, the way
-// a learner who has done those parts would have it: see DoneThrough.
-type Written[N any] struct {
-	Part int
-	// Impl says what it is, in words, for the failure message.
-	Impl string
-	New  N
-}
-
 // EachPartNeedsOnlyItsOwnFeatures runs DoneThrough for each
-// implementation, on the spec's cases and its fuzz seeds' cases, built
-// with it: every case and every seed of parts 1 to its part must pass.
-func (s Spec[T, N]) EachPartNeedsOnlyItsOwnFeatures(t *testing.T, written []Written[N]) {
+// implementation, written for parts 1 to its Part only, the way a learner
+// who has done those parts would have it: every case and every fuzz seed
+// of those parts, built with it, must pass.
+func (s Spec[T, N]) EachPartNeedsOnlyItsOwnFeatures(t *testing.T, partial []Impl[N]) {
 	t.Helper()
-	for _, w := range written {
-		DoneThrough(t, w.Impl, w.Part, append(s.Cases(w.New), s.SeedCases(w.New)...))
+	for _, p := range partial {
+		DoneThrough(t, p.Name, p.Part, append(s.Cases(p.New), s.SeedCases(p.New)...))
 	}
 }

@@ -434,21 +434,18 @@ func (d *decoder) value(v reflect.Value) {
 		p := reflect.New(t.Elem())
 		d.value(p.Elem())
 		v.Set(p)
-	case reflect.Slice:
+	case reflect.Slice, reflect.Map:
 		n := d.items()
 		if n < 0 {
 			v.SetZero()
 			return
 		}
-		s := reflect.MakeSlice(t, n, n)
-		for i := range n {
-			d.value(s.Index(i))
-		}
-		v.Set(s)
-	case reflect.Map:
-		n := d.items()
-		if n < 0 {
-			v.SetZero()
+		if t.Kind() == reflect.Slice {
+			s := reflect.MakeSlice(t, n, n)
+			for i := range n {
+				d.value(s.Index(i))
+			}
+			v.Set(s)
 			return
 		}
 		m := reflect.MakeMapWithSize(t, n)

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/clock"
 )
 
 // Benchmark measures Hit and Count in steady state, at a thousand and at a
@@ -19,7 +19,7 @@ func Benchmark[C Counter](b *testing.B, newCounter func(window time.Duration) C)
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			c := newCounter(time.Second)
-			now := timeline.BenchStart
+			now := clock.BenchStart
 			for range int(time.Second / bc.gap) { // one full window first
 				now = now.Add(bc.gap)
 				c.Hit(now)

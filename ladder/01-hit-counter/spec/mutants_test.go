@@ -114,7 +114,7 @@ var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
 // mutants are the spec's wrong implementations, each with the part meant
 // to catch it. TestSpecCatchesMutants checks that it does, and
 // TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
-var mutants = []mutation.Mutant[func(time.Duration) Counter]{
+var mutants = []mutation.Impl[func(time.Duration) Counter]{
 	{Name: "inclusive boundary: still counts a hit at exactly now-window", Part: 1, New: mutant(func(h, now time.Time, w time.Duration) bool {
 		return h.Before(now.Add(-w))
 	})},

@@ -13,8 +13,8 @@ import (
 // right answers, but it re-slices, so it reallocates and keeps a burst's
 // memory, which only part 2 forbids. Part 2's is the ring that shrinks.
 func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
-	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Written[func(time.Duration) Counter]{
-		{Part: 1, Impl: "a queue that re-slices", New: mutant(rightDrop)},
-		{Part: 2, Impl: "a ring that shrinks", New: newRing(true)},
+	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Impl[func(time.Duration) Counter]{
+		{Part: 1, Name: "a queue that re-slices", New: mutant(rightDrop)},
+		{Part: 2, Name: "a ring that shrinks", New: newRing(true)},
 	})
 }

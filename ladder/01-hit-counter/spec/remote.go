@@ -17,9 +17,10 @@ var Check, CheckFuzz = timeline.Checkers(cases, Fuzz[Counter], remoteNew)
 // remoteCounter is a Counter whose methods run in the child.
 type remoteCounter struct{ o *remote.Object }
 
+func (r remoteCounter) Hit(now time.Time)       { r.o.Call("Hit", nil, now) }
+func (r remoteCounter) Count(now time.Time) int { return remote.Result[int](r.o, "Count", now) }
+
+// remoteNew builds proxies, each of a value that New builds in the child.
 func remoteNew(conn *remote.Conn) func(time.Duration) Counter {
 	return func(window time.Duration) Counter { return remoteCounter{conn.New("New", nil, window)} }
 }
-
-func (r remoteCounter) Hit(now time.Time)       { r.o.Call("Hit", nil, now) }
-func (r remoteCounter) Count(now time.Time) int { return remote.Result[int](r.o, "Count", now) }

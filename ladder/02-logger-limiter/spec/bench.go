@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/clock"
 )
 
 // Benchmark measures ShouldPrint in steady state, with allocations
@@ -36,7 +36,7 @@ func Benchmark[L Logger](b *testing.B, newLogger func(interval time.Duration) L)
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			l := newLogger(interval)
-			now := timeline.BenchStart
+			now := clock.BenchStart
 			i := 0
 			call := func() {
 				now = now.Add(gap)

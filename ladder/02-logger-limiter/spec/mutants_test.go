@@ -165,7 +165,7 @@ var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
 // mutants are the spec's wrong implementations, each with the part meant
 // to catch it. TestSpecCatchesMutants checks that it does, and
 // TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
-var mutants = []mutation.Mutant[func(time.Duration) Logger]{
+var mutants = []mutation.Impl[func(time.Duration) Logger]{
 	{Name: "resets the timer on a refused call", Part: 1, New: remembering(rightBlocks, func(l *lastPrint) { l.resetOnRefuse = true })},
 	{Name: "zero value trap: UnixNano 0 read as never printed", Part: 1, New: func(d time.Duration) Logger {
 		checkInterval(d)

@@ -22,10 +22,10 @@ func (partOne) Len() int {
 // prints, which never forgets, without Len; for part 2, the right
 // two-generation logger.
 func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
-	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Written[func(time.Duration) Logger]{
-		{Part: 1, Impl: "a map of last prints that never forgets, without Len", New: func(d time.Duration) Logger {
+	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Impl[func(time.Duration) Logger]{
+		{Part: 1, Name: "a map of last prints that never forgets, without Len", New: func(d time.Duration) Logger {
 			return partOne{remembering(rightBlocks, nil)(d).(*lastPrint)}
 		}},
-		{Part: 2, Impl: "a two-generation logger", New: newGenerations(nil)},
+		{Part: 2, Name: "a two-generation logger", New: newGenerations(nil)},
 	})
 }

@@ -16,12 +16,13 @@ var Check, CheckFuzz = timeline.Checkers(cases, Fuzz[Logger], remoteNew)
 // remoteLogger is a Logger whose methods run in the child.
 type remoteLogger struct{ o *remote.Object }
 
-func remoteNew(conn *remote.Conn) func(time.Duration) Logger {
-	return func(interval time.Duration) Logger { return remoteLogger{conn.New("New", nil, interval)} }
-}
+func (r remoteLogger) Len() int { return remote.Result[int](r.o, "Len") }
 
 func (r remoteLogger) ShouldPrint(now time.Time, message string) bool {
 	return remote.Result[bool](r.o, "ShouldPrint", now, message)
 }
 
-func (r remoteLogger) Len() int { return remote.Result[int](r.o, "Len") }
+// remoteNew builds proxies, each of a value that New builds in the child.
+func remoteNew(conn *remote.Conn) func(time.Duration) Logger {
+	return func(interval time.Duration) Logger { return remoteLogger{conn.New("New", nil, interval)} }
+}

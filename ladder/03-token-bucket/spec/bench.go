@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/clock"
 )
 
 // Benchmark measures Allow in steady state, with allocations reported:
@@ -20,7 +20,7 @@ func Benchmark[B Bucket](b *testing.B, newBucket func(capacity int, rate float64
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			bucket := newBucket(10, 1000)
-			now := timeline.BenchStart
+			now := clock.BenchStart
 			for range 20 { // drain the burst first
 				bucket.Allow(now)
 			}

@@ -336,7 +336,7 @@ var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
 // mutants are the spec's wrong implementations, each with the part meant
 // to catch it. TestSpecCatchesMutants checks that it does, and
 // TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
-var mutants = []mutation.Mutant[func(int, float64) Bucket]{
+var mutants = []mutation.Impl[func(int, float64) Bucket]{
 	{Name: "starts empty", Part: 1, New: newMutant(mistakes{startEmpty: true})},
 	{Name: "no cap on the refill", Part: 1, New: newMutant(mistakes{noCap: true})},
 	{Name: "a denied AllowN still spends its tokens", Part: 1, New: newMutant(mistakes{spendOnDenial: true})},

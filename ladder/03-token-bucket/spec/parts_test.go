@@ -26,11 +26,11 @@ func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
 	before3 := func(m mistakes) func(int, float64) Bucket {
 		return func(capacity int, rate float64) Bucket { return noDelay{newMutant(m)(capacity, rate)} }
 	}
-	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Written[func(int, float64) Bucket]{
-		{Part: 1, Impl: "a bucket that refills by the signed span", New: before3(mistakes{negativeRefill: true})},
-		{Part: 1, Impl: "a bucket that moves its time back", New: before3(mistakes{timeBack: true})},
-		{Part: 1, Impl: "a bucket that stores its refill on every call", New: before3(mistakes{commitOnDenial: true, commitOnTokens: true, negativeRefill: true})},
-		{Part: 2, Impl: "the mutants' base without Delay", New: before3(mistakes{})},
-		{Part: 3, Impl: "the mutants' base", New: newMutant(mistakes{})},
+	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Impl[func(int, float64) Bucket]{
+		{Part: 1, Name: "a bucket that refills by the signed span", New: before3(mistakes{negativeRefill: true})},
+		{Part: 1, Name: "a bucket that moves its time back", New: before3(mistakes{timeBack: true})},
+		{Part: 1, Name: "a bucket that stores its refill on every call", New: before3(mistakes{commitOnDenial: true, commitOnTokens: true, negativeRefill: true})},
+		{Part: 2, Name: "the mutants' base without Delay", New: before3(mistakes{})},
+		{Part: 3, Name: "the mutants' base", New: newMutant(mistakes{})},
 	})
 }

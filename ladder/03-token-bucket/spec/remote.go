@@ -16,12 +16,6 @@ var Check, CheckFuzz = timeline.Checkers(cases, Fuzz[Bucket], remoteNew)
 // remoteBucket is a Bucket whose methods run in the child.
 type remoteBucket struct{ o *remote.Object }
 
-func remoteNew(conn *remote.Conn) func(int, float64) Bucket {
-	return func(capacity int, rate float64) Bucket {
-		return remoteBucket{conn.New("New", nil, capacity, rate)}
-	}
-}
-
 func (r remoteBucket) Allow(now time.Time) bool { return remote.Result[bool](r.o, "Allow", now) }
 
 func (r remoteBucket) AllowN(now time.Time, n int) bool {
@@ -34,4 +28,11 @@ func (r remoteBucket) Tokens(now time.Time) float64 {
 
 func (r remoteBucket) Delay(now time.Time, n int) (time.Duration, bool) {
 	return remote.Result2[time.Duration, bool](r.o, "Delay", now, n)
+}
+
+// remoteNew builds proxies, each of a value that New builds in the child.
+func remoteNew(conn *remote.Conn) func(int, float64) Bucket {
+	return func(capacity int, rate float64) Bucket {
+		return remoteBucket{conn.New("New", nil, capacity, rate)}
+	}
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/clock"
 )
 
 // Benchmark measures a steady stream of orders over a hundred drinks, with
@@ -25,7 +25,7 @@ func Benchmark[C Cafe](b *testing.B, newCafe func(window time.Duration) C) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			c := newCafe(window)
-			now := timeline.BenchStart
+			now := clock.BenchStart
 			i := 0
 			for range int(window / gap) { // one full window first
 				now = now.Add(gap)

@@ -221,7 +221,7 @@ var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
 // mutants are the spec's wrong implementations, each with the part meant
 // to catch it. TestSpecCatchesMutants checks that it does, and
 // TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
-var mutants = []mutation.Mutant[func(time.Duration) Cafe]{
+var mutants = []mutation.Impl[func(time.Duration) Cafe]{
 	{Name: "inclusive boundary: still counts an order at exactly now-window", Part: 1, New: mutant(mistakes{inclusive: true})},
 	{Name: "drops at most one old order per call", Part: 1, New: mutant(mistakes{oneAtATime: true})},
 	{Name: "drops old orders only when a new one comes", Part: 1, New: mutant(mistakes{onlyOnOrder: true})},

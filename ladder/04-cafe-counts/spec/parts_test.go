@@ -89,9 +89,9 @@ func (c *ringCafe) Counts(now time.Time) map[string]int {
 // those before it, and the fuzz seeds of those parts, against a café
 // written for those parts only.
 func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
-	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Written[func(time.Duration) Cafe]{
-		{Part: 1, Impl: "a ring that keeps every drink it saw, without Distinct and Counts", New: newRingCafe(1)},
-		{Part: 2, Impl: "a ring that forgets a drink at zero, without Counts", New: newRingCafe(2)},
-		{Part: 3, Impl: "a ring that forgets a drink at zero", New: newRingCafe(3)},
+	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Impl[func(time.Duration) Cafe]{
+		{Part: 1, Name: "a ring that keeps every drink it saw, without Distinct and Counts", New: newRingCafe(1)},
+		{Part: 2, Name: "a ring that forgets a drink at zero, without Counts", New: newRingCafe(2)},
+		{Part: 3, Name: "a ring that forgets a drink at zero", New: newRingCafe(3)},
 	})
 }

@@ -16,10 +16,6 @@ var Check, CheckFuzz = timeline.Checkers(cases, Fuzz[Cafe], remoteNew)
 // remoteCafe is a Cafe whose methods run in the child.
 type remoteCafe struct{ o *remote.Object }
 
-func remoteNew(conn *remote.Conn) func(time.Duration) Cafe {
-	return func(window time.Duration) Cafe { return remoteCafe{conn.New("New", nil, window)} }
-}
-
 func (r remoteCafe) Order(now time.Time, drink string) { r.o.Call("Order", nil, now, drink) }
 
 func (r remoteCafe) Count(now time.Time, drink string) int {
@@ -31,4 +27,9 @@ func (r remoteCafe) Distinct(now time.Time) int { return remote.Result[int](r.o,
 
 func (r remoteCafe) Counts(now time.Time) map[string]int {
 	return remote.Result[map[string]int](r.o, "Counts", now)
+}
+
+// remoteNew builds proxies, each of a value that New builds in the child.
+func remoteNew(conn *remote.Conn) func(time.Duration) Cafe {
+	return func(window time.Duration) Cafe { return remoteCafe{conn.New("New", nil, window)} }
 }

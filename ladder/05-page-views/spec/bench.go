@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/clock"
 )
 
 // Benchmark measures an Add and a Count together, in one-second buckets,
@@ -49,7 +49,7 @@ func Benchmark[C Counter](b *testing.B, newCounter func(window, bucket time.Dura
 // warmUp fills one window with a view every 100ms and returns the time of
 // the last.
 func warmUp(b *testing.B, c Counter, window time.Duration) time.Time {
-	now := timeline.BenchStart
+	now := clock.BenchStart
 	for range window / (100 * ms) {
 		now = now.Add(100 * ms)
 		addAndCount(b, c, now)

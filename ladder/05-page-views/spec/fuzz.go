@@ -9,14 +9,6 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
-// Fuzz checks the counters newCounter builds against a brute-force model
-// that keeps every view and counts by scanning, on random timelines with
-// long gaps, times going backwards, negative views and instants outside
-// the accepted range.
-func Fuzz[C Counter](f *testing.F, newCounter func(window, bucket time.Duration) C) {
-	timeline.Fuzz(f, fuzzSeeds, func(w, b time.Duration) Counter { return newCounter(w, b) }, fuzzCase)
-}
-
 // fuzzSeeds are the fuzz target's seed inputs; the spec's own tests play
 // them too, to check the part each is labelled with. Each seed: bucket,
 // n-1, start, then per step a gap, a call and, for an Add, the views.
@@ -25,6 +17,14 @@ var fuzzSeeds = [][]byte{
 	{0, 2, 1, 0, 1, 1, 1, 0, 11, 0, 9, 1, 4, 10, 2},
 	{1, 3, 2, 0, 1, 1, 11, 0, 10, 1, 3, 6, 0, 2, 0},
 	{0, 0, 3, 0, 1, 2, 3, 0, 11, 0, 7, 1, 1, 1, 0},
+}
+
+// Fuzz checks the counters newCounter builds against a brute-force model
+// that keeps every view and counts by scanning, on random timelines with
+// long gaps, times going backwards, negative views and instants outside
+// the accepted range.
+func Fuzz[C Counter](f *testing.F, newCounter func(window, bucket time.Duration) C) {
+	timeline.Fuzz(f, fuzzSeeds, func(w, b time.Duration) Counter { return newCounter(w, b) }, fuzzCase)
 }
 
 // longGap is the most buckets a gap of part 1 moves across: a loop over

@@ -273,7 +273,7 @@ var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
 // mutants are the spec's wrong implementations, each with the part meant
 // to catch it. TestSpecCatchesMutants checks that it does, and
 // TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
-var mutants = []mutation.Mutant[func(window, bucket time.Duration) Counter]{
+var mutants = []mutation.Impl[func(window, bucket time.Duration) Counter]{
 	{Name: "sums the ring in Count", Part: 1, New: newRing(sumsRing)},
 	{Name: "makes a fresh ring after a long gap", Part: 1, New: newRing(freshRingOnReset)},
 	{Name: "takes 1970 as never: refuses a first call before it", Part: 1, New: newRing(zeroIsNever)},

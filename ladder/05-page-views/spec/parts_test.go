@@ -15,9 +15,9 @@ import (
 // after a long gap and refuses instants out of range, but still takes
 // time going backwards and negative views.
 func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
-	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Written[func(window, bucket time.Duration) Counter]{
-		{Part: 1, Impl: "a ring that loops over the gap and checks nothing", New: newRing(loopsOverGap | noRangeCheck | noBackwardsCheck | acceptsNegative)},
-		{Part: 2, Impl: "a ring that checks the range only", New: newRing(noBackwardsCheck | acceptsNegative)},
-		{Part: 3, Impl: "the mutants' ring with no flaw", New: newRing(sound)},
+	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Impl[func(window, bucket time.Duration) Counter]{
+		{Part: 1, Name: "a ring that loops over the gap and checks nothing", New: newRing(loopsOverGap | noRangeCheck | noBackwardsCheck | acceptsNegative)},
+		{Part: 2, Name: "a ring that checks the range only", New: newRing(noBackwardsCheck | acceptsNegative)},
+		{Part: 3, Name: "the mutants' ring with no flaw", New: newRing(sound)},
 	})
 }

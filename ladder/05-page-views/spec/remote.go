@@ -17,16 +17,17 @@ var Check, CheckFuzz = timeline.Checkers(cases, Fuzz[Counter], remoteNew)
 // remoteCounter is a Counter whose methods run in the child.
 type remoteCounter struct{ o *remote.Object }
 
-func remoteNew(conn *remote.Conn) func(window, bucket time.Duration) Counter {
-	return func(window, bucket time.Duration) Counter {
-		return remoteCounter{conn.New("New", nil, window, bucket)}
-	}
-}
-
 func (r remoteCounter) Add(now time.Time, views int) error {
 	return remote.Result[error](r.o, "Add", now, views)
 }
 
 func (r remoteCounter) Count(now time.Time) (int, error) {
 	return remote.Result2[int, error](r.o, "Count", now)
+}
+
+// remoteNew builds proxies, each of a value that New builds in the child.
+func remoteNew(conn *remote.Conn) func(window, bucket time.Duration) Counter {
+	return func(window, bucket time.Duration) Counter {
+		return remoteCounter{conn.New("New", nil, window, bucket)}
+	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/clock"
 )
 
 // Benchmark measures Record, TopTalker and TopTalkers separately, on a
@@ -58,7 +58,7 @@ func Benchmark[A Aggregator](b *testing.B, newAggregator func(window time.Durati
 	// One full window, shared: the queries change nothing, and Record,
 	// measured last, carries on from where the fill stopped.
 	a := newAggregator(window)
-	now := timeline.BenchStart
+	now := clock.BenchStart
 	for i := range inWindow {
 		now = now.Add(gap)
 		a.Record(msg(i, now))

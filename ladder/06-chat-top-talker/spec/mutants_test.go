@@ -259,21 +259,7 @@ func (a countsOnlyGrow) Record(m Message) { a.naive.Record(m); a.sent[m.User]++ 
 
 func (a countsOnlyGrow) TopTalker(now time.Time) (Talker, bool) {
 	a.expire(now)
-	return first(sortCounts(a.sent))
-}
-
-func sortCounts(counts map[string]int) []Talker {
-	all := []Talker{}
-	for u, n := range counts {
-		all = append(all, tk(u, n))
-	}
-	slices.SortFunc(all, func(x, y Talker) int {
-		if x.Messages != y.Messages {
-			return y.Messages - x.Messages
-		}
-		return strings.Compare(x.User, y.User)
-	})
-	return all
+	return first(ranked(a.sent))
 }
 
 // cachedLeader updates the leader when a message arrives and never looks
@@ -393,7 +379,7 @@ type listsZeros struct{ *naive }
 
 func (a listsZeros) TopTalkers(now time.Time, k int) []Talker {
 	a.expire(now)
-	all := sortCounts(a.users)
+	all := ranked(a.users)
 	return all[:max(0, min(k, len(all)))]
 }
 
@@ -412,7 +398,7 @@ var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
 // mutants are the spec's wrong implementations, each with the part meant
 // to catch it. TestSpecCatchesMutants checks that it does, and
 // TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
-var mutants = []mutation.Mutant[func(time.Duration) Aggregator]{
+var mutants = []mutation.Impl[func(time.Duration) Aggregator]{
 	{Name: "inclusive boundary: still counts a message exactly one window old", Part: 1,
 		New: with(func(a *naive) { a.inclusive = true })},
 	{Name: "expiry takes the channel from the user's latest message", Part: 1,

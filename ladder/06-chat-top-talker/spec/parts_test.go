@@ -29,9 +29,9 @@ func (partOne) TopTalker(time.Time) (Talker, bool) {
 // aggregator the mutants share, with the methods of later parts left as
 // the stub's.
 func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
-	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Written[func(time.Duration) Aggregator]{
-		{Part: 1, Impl: "the naive aggregator without TopTalker and TopTalkers", New: func(w time.Duration) Aggregator { return partOne{beforeTopK{newNaive(w)}} }},
-		{Part: 2, Impl: "the naive aggregator without TopTalkers", New: func(w time.Duration) Aggregator { return beforeTopK{newNaive(w)} }},
-		{Part: 3, Impl: "the naive aggregator", New: func(w time.Duration) Aggregator { return newNaive(w) }},
+	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Impl[func(time.Duration) Aggregator]{
+		{Part: 1, Name: "the naive aggregator without TopTalker and TopTalkers", New: func(w time.Duration) Aggregator { return partOne{beforeTopK{newNaive(w)}} }},
+		{Part: 2, Name: "the naive aggregator without TopTalkers", New: func(w time.Duration) Aggregator { return beforeTopK{newNaive(w)} }},
+		{Part: 3, Name: "the naive aggregator", New: func(w time.Duration) Aggregator { return newNaive(w) }},
 	})
 }

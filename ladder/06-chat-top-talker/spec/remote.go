@@ -16,10 +16,6 @@ var Check, CheckFuzz = timeline.Checkers(cases, Fuzz[Aggregator], remoteNew)
 // remoteAggregator is an Aggregator whose methods run in the child.
 type remoteAggregator struct{ o *remote.Object }
 
-func remoteNew(conn *remote.Conn) func(time.Duration) Aggregator {
-	return func(window time.Duration) Aggregator { return remoteAggregator{conn.New("New", nil, window)} }
-}
-
 func (r remoteAggregator) Record(m Message) { r.o.Call("Record", nil, m) }
 
 func (r remoteAggregator) Total(now time.Time) int { return remote.Result[int](r.o, "Total", now) }
@@ -38,4 +34,9 @@ func (r remoteAggregator) TopTalker(now time.Time) (Talker, bool) {
 
 func (r remoteAggregator) TopTalkers(now time.Time, k int) []Talker {
 	return remote.Result[[]Talker](r.o, "TopTalkers", now, k)
+}
+
+// remoteNew builds proxies, each of a value that New builds in the child.
+func remoteNew(conn *remote.Conn) func(time.Duration) Aggregator {
+	return func(window time.Duration) Aggregator { return remoteAggregator{conn.New("New", nil, window)} }
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
-	"github.com/rateladder/rateladder/harness/timeline"
 )
 
 // benchKeys are the keys the benchmarks use, all stored before timing
@@ -45,26 +44,22 @@ func Benchmark[S Store](b *testing.B, newStore func(clock.Clock) S) {
 		return s
 	}
 
-	b.Run("Get", func(b *testing.B) {
-		s := filled()
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			clk.tick(i)
-			s.Get(benchKeys[i&keyMask])
-			i++
-		}
-	})
-	b.Run("Put", func(b *testing.B) {
-		s := filled()
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			clk.tick(i)
-			s.Put(benchKeys[i&keyMask], "w")
-			i++
-		}
-	})
+	// serial measures call, the ith of a run, made on a filled store.
+	serial := func(name string, call func(s S, i int)) {
+		b.Run(name, func(b *testing.B) {
+			s := filled()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				clk.tick(i)
+				call(s, i)
+				i++
+			}
+		})
+	}
+
+	serial("Get", func(s S, i int) { s.Get(benchKeys[i&keyMask]) })
+	serial("Put", func(s S, i int) { s.Put(benchKeys[i&keyMask], "w") })
 	b.Run("Get_parallel", func(b *testing.B) {
 		s := filled()
 		b.ReportAllocs()
@@ -92,16 +87,7 @@ func Benchmark[S Store](b *testing.B, newStore func(clock.Clock) S) {
 		name   string
 		window time.Duration
 	}{{"QPS_5m", 5 * minute}, {"QPS_1h", hour}, {"QPS_7d", week}} {
-		b.Run(w.name, func(b *testing.B) {
-			s := filled()
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				clk.tick(i)
-				s.QPS(put, w.window)
-				i++
-			}
-		})
+		serial(w.name, func(s S, _ int) { s.QPS(put, w.window) })
 	}
 }
 
@@ -120,13 +106,13 @@ func parallel(b *testing.B, clk *benchClock, f func(key string)) {
 }
 
 // benchClock is a clock that costs next to nothing to read. It starts at
-// timeline.BenchStart and moves only when tick says so.
+// clock.BenchStart and moves only when tick says so.
 type benchClock struct {
-	ns atomic.Int64 // since timeline.BenchStart
+	ns atomic.Int64 // since clock.BenchStart
 }
 
 // Now returns the clock's time.
-func (c *benchClock) Now() time.Time { return timeline.BenchStart.Add(time.Duration(c.ns.Load())) }
+func (c *benchClock) Now() time.Time { return clock.BenchStart.Add(time.Duration(c.ns.Load())) }
 
 // tick moves the clock a millisecond forward on every 1,024th call i.
 func (c *benchClock) tick(i int) {

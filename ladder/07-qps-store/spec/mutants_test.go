@@ -211,22 +211,25 @@ func TestRightImplementationPasses(t *testing.T) {
 }
 
 // suite is the spec as its own tests check it: its cases, and its fuzz
-// target's seeds.
-var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
+// target's seeds, each built with the store that has the mistakes given.
+var suite = mutation.SpecOf(
+	func(m mistakes) []timeline.Case[Store] { return cases(newFlawed(m)) },
+	fuzzSeeds,
+	func(m mistakes, data []byte) timeline.Case[Store] { return fuzzCase(newFlawed(m), data) })
 
 // mutants are the spec's wrong implementations, each with the part meant
 // to catch it. TestSpecCatchesMutants checks that it does, and
 // TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
-var mutants = []mutation.Mutant[func(clock.Clock) Store]{
-	{Name: "integer division: 150 calls over 300s is 0 per second", Part: 1, New: newFlawed(mistakes{intDivision: true})},
-	{Name: "a Get on a missing key is not counted", Part: 1, New: newFlawed(mistakes{missNotCounted: true})},
-	{Name: "stale buckets are still counted after an idle gap", Part: 1, New: newFlawed(mistakes{keepStale: true})},
-	{Name: "one bucket too many: the second before the window counts too", Part: 1, New: newFlawed(mistakes{oneTooMany: true})},
-	{Name: "divides by the seconds counted, not by the window", Part: 1, New: newFlawed(mistakes{perBucket: true})},
-	{Name: "reads time.Now instead of the clock it was given", Part: 1, New: newFlawed(mistakes{wallClock: true})},
-	{Name: "a ring of seconds for the whole week", Part: 2, New: newFlawed(mistakes{weekOfSeconds: true})},
-	{Name: "windows beyond an hour count only the last hour", Part: 2, New: newFlawed(mistakes{hourAtMost: true})},
-	{Name: "the week's ring of minutes is never emptied", Part: 2, New: newFlawed(mistakes{weekNotEmptied: true})},
+var mutants = []mutation.Impl[mistakes]{
+	{Name: "integer division: 150 calls over 300s is 0 per second", Part: 1, New: mistakes{intDivision: true}},
+	{Name: "a Get on a missing key is not counted", Part: 1, New: mistakes{missNotCounted: true}},
+	{Name: "stale buckets are still counted after an idle gap", Part: 1, New: mistakes{keepStale: true}},
+	{Name: "one bucket too many: the second before the window counts too", Part: 1, New: mistakes{oneTooMany: true}},
+	{Name: "divides by the seconds counted, not by the window", Part: 1, New: mistakes{perBucket: true}},
+	{Name: "reads time.Now instead of the clock it was given", Part: 1, New: mistakes{wallClock: true}},
+	{Name: "a ring of seconds for the whole week", Part: 2, New: mistakes{weekOfSeconds: true}},
+	{Name: "windows beyond an hour count only the last hour", Part: 2, New: mistakes{hourAtMost: true}},
+	{Name: "the week's ring of minutes is never emptied", Part: 2, New: mistakes{weekNotEmptied: true}},
 	// The unsynchronised counter is checked under the race detector, by
 	// TestSpecCatchesRaces below.
 }

@@ -3,7 +3,6 @@ package spec
 import (
 	"testing"
 
-	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/mutation"
 )
 
@@ -15,9 +14,9 @@ import (
 // of theirs that calls from two goroutines fails here. Part 3 runs in a
 // process of its own under -race; only its cases may start goroutines.
 func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
-	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Written[func(clock.Clock) Store]{
-		{Part: 1, Impl: "a store of five minutes with no lock", New: newFlawed(mistakes{fiveMinutes: true, noLock: true})},
-		{Part: 2, Impl: "a store with no lock", New: newFlawed(mistakes{noLock: true})},
-		{Part: 3, Impl: "the mutants' store with no mistake", New: newFlawed(mistakes{})},
+	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Impl[mistakes]{
+		{Part: 1, Name: "a store of five minutes with no lock", New: mistakes{fiveMinutes: true, noLock: true}},
+		{Part: 2, Name: "a store with no lock", New: mistakes{noLock: true}},
+		{Part: 3, Name: "the mutants' store with no mistake", New: mistakes{}},
 	})
 }

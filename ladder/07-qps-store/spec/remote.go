@@ -21,10 +21,6 @@ var Check, CheckFuzz = timeline.Checkers(cases, Fuzz[Store], remoteNew)
 // remoteStore is a Store whose methods run in the child.
 type remoteStore struct{ o *remote.Object }
 
-func remoteNew(conn *remote.Conn) func(clock.Clock) Store {
-	return func(clk clock.Clock) Store { return remoteStore{conn.New("New", nil, clk)} }
-}
-
 func (r remoteStore) Get(key string) (value string, ok bool) {
 	return remote.Result2[string, bool](r.o, "Get", key)
 }
@@ -33,4 +29,9 @@ func (r remoteStore) Put(key, value string) { r.o.Call("Put", nil, key, value) }
 
 func (r remoteStore) QPS(op qpsop.Op, window time.Duration) float64 {
 	return remote.Result[float64](r.o, "QPS", op, window)
+}
+
+// remoteNew builds proxies, each of a value that New builds in the child.
+func remoteNew(conn *remote.Conn) func(clock.Clock) Store {
+	return func(clk clock.Clock) Store { return remoteStore{conn.New("New", nil, clk)} }
 }

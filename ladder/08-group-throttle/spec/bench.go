@@ -9,16 +9,15 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
-	"github.com/rateladder/rateladder/harness/timeline"
 	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
 )
 
-// benchClock is a clock a benchmark moves by hand, from timeline.BenchStart.
+// benchClock is a clock a benchmark moves by hand, from clock.BenchStart.
 // Reading it costs one atomic load and allocates nothing, so it does not
 // blur the numbers the way a Fake's mutex would under b.RunParallel.
-type benchClock struct{ ns atomic.Int64 } // since timeline.BenchStart
+type benchClock struct{ ns atomic.Int64 } // since clock.BenchStart
 
-func (c *benchClock) Now() time.Time { return timeline.BenchStart.Add(time.Duration(c.ns.Load())) }
+func (c *benchClock) Now() time.Time { return clock.BenchStart.Add(time.Duration(c.ns.Load())) }
 
 // benchLimits are the algorithms the benchmarks compare, all at 1,000 a
 // minute. SlidingWindow runs twice, with 2 and with 61 buckets: the cost

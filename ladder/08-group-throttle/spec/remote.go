@@ -24,6 +24,17 @@ var Check, CheckFuzz = timeline.Checkers(
 // child.
 type remoteThrottler struct{ o *remote.Object }
 
+func (r remoteThrottler) Allow(client string) limits.Decision {
+	return remote.Result[limits.Decision](r.o, "Allow", client)
+}
+
+func (r remoteThrottler) AllowN(client string, n int) limits.Decision {
+	return remote.Result[limits.Decision](r.o, "AllowN", client, n)
+}
+
+func (r remoteThrottler) Len() int { return remote.Result[int](r.o, "Len") }
+
+// remoteNew builds proxies, each of a value that New builds in the child.
 func remoteNew(conn *remote.Conn) ctor {
 	return func(clk clock.Clock, cfg limits.Config) (Throttler, error) {
 		var err error
@@ -34,13 +45,3 @@ func remoteNew(conn *remote.Conn) ctor {
 		return remoteThrottler{o}, nil
 	}
 }
-
-func (r remoteThrottler) Allow(client string) limits.Decision {
-	return remote.Result[limits.Decision](r.o, "Allow", client)
-}
-
-func (r remoteThrottler) AllowN(client string, n int) limits.Decision {
-	return remote.Result[limits.Decision](r.o, "AllowN", client, n)
-}
-
-func (r remoteThrottler) Len() int { return remote.Result[int](r.o, "Len") }
