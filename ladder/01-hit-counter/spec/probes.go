@@ -13,12 +13,6 @@ import (
 // env is what a probe has besides the counter: e.New builds another.
 type env = timeline.Env[Counter, time.Duration]
 
-// badWindowPanics checks that New rejects a window that is not positive,
-// and says which value it got: such a window is a bug in the caller's code.
-func badWindowPanics(_ Counter, e env) error {
-	return timeline.EachPanicsNaming("New", []time.Duration{0, -time.Second}, func(w time.Duration) { e.New(w) })
-}
-
 // steadyStateAllocs checks part 2: a counter that has seen a full window of
 // traffic reuses its memory. A queue that re-slices (q = q[1:]) and appends
 // reallocates now and then; measured over many hits, that shows.

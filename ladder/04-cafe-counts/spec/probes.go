@@ -25,12 +25,6 @@ var menu = func() []string {
 	return names
 }()
 
-// newPanics checks that New rejects a window that is not positive, and
-// names the value in its message.
-func newPanics(_ Cafe, e env) error {
-	return timeline.EachPanicsNaming("New", []time.Duration{0, -sec}, func(w time.Duration) { e.New(w) })
-}
-
 // steadyStateAllocs checks part 1's memory rule: a café that has seen a
 // full window of steady orders reuses its memory. A queue that re-slices
 // (q = q[1:]) and appends reallocates now and then; over many orders, that
