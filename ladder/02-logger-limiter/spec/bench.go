@@ -15,12 +15,12 @@ import (
 // each interval. The messages are built before the clock starts, so the
 // numbers are the logger's alone.
 func Benchmark[L Logger](b *testing.B, newLogger func(interval time.Duration) L) {
+	hot := messages("hot", 100)     // each comes round every 100 calls: refused 9 times out of 10
+	cold := messages("cold", 1<<16) // each comes round after 65ms: printed every time
 	const (
 		interval = time.Millisecond
 		gap      = time.Microsecond
 	)
-	hot := messages("hot", 100)     // each comes round every 100 calls: refused 9 times out of 10
-	cold := messages("cold", 1<<16) // each comes round after 65ms: printed every time
 	for _, bc := range []struct {
 		name string
 		pick func(i int) string
