@@ -83,11 +83,14 @@ type Throttler struct {
 }
 
 // clockTime is the Throttler's time: the latest reading of its clock, in
-// Unix ns. Every core writes it, so it has a cache line of its own.
+// Unix ns. Every core writes it, so it has a cache line of its own. The
+// monotonic clock never goes back, so with clock.System nothing is kept
+// and no core writes: advance returns the reading itself.
 type clockTime struct {
-	_      [64]byte
-	latest atomic.Int64
-	_      [56]byte
+	_         [64]byte
+	monotonic bool
+	latest    atomic.Int64
+	_         [48]byte
 }
 
 // New returns a Throttler that enforces cfg and reads the time from c. An
@@ -106,6 +109,7 @@ func New(c clock.Clock, cfg Config) (*Throttler, error) {
 		t.start = time.Now()
 		t.startUnix = t.start.UnixNano() // the real clock is far from the ends of UnixNano
 	}
+	t.time.monotonic = system
 	t.time.latest.Store(math.MinInt64)
 	t.clients = client.clients(&t.time)
 	names := map[string]int{}
@@ -208,6 +212,9 @@ func (t *Throttler) read() int64 {
 // the two, so that decisions that reach a lock out of order, having read
 // the clock before it, still see time in order.
 func (c *clockTime) advance(clockNow int64) int64 {
+	if c.monotonic {
+		return clockNow
+	}
 	latest := c.latest.Load()
 	for clockNow > latest {
 		if c.latest.CompareAndSwap(latest, clockNow) {
