@@ -51,7 +51,7 @@ type algorithm[S any] interface {
 // kind is a compiled Limit that can make the client table or a group.
 type kind interface {
 	clients(time *clockTime) clientTable
-	group(name string) group
+	group() group
 }
 
 // kindOf is the kind of an algorithm whose state is S.
@@ -63,7 +63,7 @@ type kindOf[S any] struct {
 func (k kindOf[S]) clients(time *clockTime) clientTable {
 	return newTable(k.alg, k.rule, time)
 }
-func (k kindOf[S]) group(name string) group { return newGroup(k.alg, k.rule, name) }
+func (k kindOf[S]) group() group { return newGroup(k.alg, k.rule) }
 
 // compile picks a valid Limit's algorithm: New has checked it. It is the
 // only place that looks at Limit.Algorithm: everything after works through

@@ -113,7 +113,7 @@ func New(c clock.Clock, cfg Config) (*Throttler, error) {
 	t.clients = compile(cfg.PerClient).clients(&t.time)
 	groupOf := map[string]group{}
 	for _, gc := range cfg.Groups {
-		g := compile(gc.Limit).group(gc.Name)
+		g := compile(gc.Limit).group()
 		for _, name := range gc.Clients {
 			groupOf[name] = g
 		}
