@@ -10,6 +10,10 @@
 //	TestRightImplementationPasses   mutation.Passes with the mutants' base, no mistake
 //	TestSpecCatchesMutants          mutation.Caught for each mutant
 //	TestSpecCatchesRaces            mutation.CaughtUnderRace, on the levels with goroutines
+//
+// A spec with a table of mutants declares a Spec with SpecOf, and writes
+// each of its checks on itself as one call: Spec.CatchesMutants,
+// Spec.MistakesTableIsCurrent, Spec.EachPartNeedsOnlyItsOwnFeatures.
 package mutation
 
 import (

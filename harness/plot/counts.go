@@ -50,66 +50,70 @@ const (
 
 // Level1 draws a hit counter's Count over time against the exact count.
 func Level1[C HitCounter](newCounter func(window time.Duration) C) Level {
-	return Level{Number: 1, figures: func() ([]figure, error) {
-		c := newCounter(countWindow)
-		s := countSeries(countTraffic(), countWindow, countSpan, countStep,
-			func(at time.Duration) { c.Hit(clock.Epoch.Add(at)) },
-			func(at time.Duration) (float64, error) { return float64(c.Count(clock.Epoch.Add(at))), nil })
-		if s.err != nil {
-			return nil, s.err
-		}
-		s.label = "Count(now)"
-		return []figure{countFigure("level-1-hit-counter.svg",
-			"Level 1: hits in the last minute, Count(now) against the exact count", "hits", countSpan, s)}, nil
-	}}
+	return countLevel(1, "level-1-hit-counter.svg", "Level 1: hits in the last minute, Count(now) against the exact count",
+		"hits", "Count(now)", func() (add func(at time.Duration), count func(at time.Duration) (float64, error)) {
+			c := newCounter(countWindow)
+			add = func(at time.Duration) { c.Hit(clock.Epoch.Add(at)) }
+			count = func(at time.Duration) (float64, error) { return float64(c.Count(clock.Epoch.Add(at))), nil }
+			return add, count
+		})
 }
 
 // Level4 draws a café's Total over time against the exact count.
 func Level4[C Cafe](newCafe func(window time.Duration) C) Level {
 	drinks := []string{"latte", "espresso", "tea", "mocha"}
-	return Level{Number: 4, figures: func() ([]figure, error) {
-		c := newCafe(countWindow)
-		n := 0
-		s := countSeries(countTraffic(), countWindow, countSpan, countStep,
-			func(at time.Duration) {
+	return countLevel(4, "level-4-cafe-counts.svg", "Level 4: orders in the last minute, Total(now) against the exact count",
+		"orders", "Total(now)", func() (add func(at time.Duration), count func(at time.Duration) (float64, error)) {
+			c := newCafe(countWindow)
+			n := 0
+			add = func(at time.Duration) {
 				c.Order(clock.Epoch.Add(at), drinks[n%len(drinks)])
 				n++
-			},
-			func(at time.Duration) (float64, error) { return float64(c.Total(clock.Epoch.Add(at))), nil })
-		if s.err != nil {
-			return nil, s.err
-		}
-		s.label = "Total(now)"
-		return []figure{countFigure("level-4-cafe-counts.svg",
-			"Level 4: orders in the last minute, Total(now) against the exact count", "orders", countSpan, s)}, nil
-	}}
+			}
+			count = func(at time.Duration) (float64, error) { return float64(c.Total(clock.Epoch.Add(at))), nil }
+			return add, count
+		})
 }
 
 // Level5 draws a bucketed counter's Count over time against the exact
 // count: the difference is the price of keeping buckets.
 func Level5[C PageViews](newCounter func(window, bucket time.Duration) C) Level {
-	return Level{Number: 5, figures: func() ([]figure, error) {
-		c := newCounter(countWindow, pageBucket)
-		s := countSeries(countTraffic(), countWindow, countSpan, countStep,
-			func(at time.Duration) {
+	return countLevel(5, "level-5-page-views.svg",
+		fmt.Sprintf("Level 5: views in the last minute, in %s buckets, against the exact count", human(pageBucket)),
+		"views", fmt.Sprintf("Count(now), %s buckets", human(pageBucket)),
+		func() (add func(at time.Duration), count func(at time.Duration) (float64, error)) {
+			c := newCounter(countWindow, pageBucket)
+			add = func(at time.Duration) {
 				if err := c.Add(clock.Epoch.Add(at), 1); err != nil {
 					panic(fmt.Sprintf("Add(t=%v, 1) returned an error: %v", at, err))
 				}
-			},
-			func(at time.Duration) (float64, error) {
+			}
+			count = func(at time.Duration) (float64, error) {
 				n, err := c.Count(clock.Epoch.Add(at))
 				if err != nil {
 					return 0, fmt.Errorf("level 5: Count(t=%v) returned an error: %v", at, err)
 				}
 				return float64(n), nil
-			})
+			}
+			return add, count
+		})
+}
+
+// countLevel is the Level of a counting level, levels 1, 4 and 5: one
+// figure, file, of countTraffic played into a fresh implementation and
+// asked every countStep for its count over countWindow, drawn against
+// the exact count. start builds the implementation, and says how to add
+// an arrival to it and how to ask it for its count.
+func countLevel(number int, file, title, yUnit, label string,
+	start func() (add func(at time.Duration), count func(at time.Duration) (float64, error))) Level {
+	return Level{Number: number, figures: func() ([]figure, error) {
+		add, count := start()
+		s := countSeries(countTraffic(), countWindow, countSpan, countStep, add, count)
 		if s.err != nil {
 			return nil, s.err
 		}
-		s.label = fmt.Sprintf("Count(now), %s buckets", human(pageBucket))
-		return []figure{countFigure("level-5-page-views.svg",
-			fmt.Sprintf("Level 5: views in the last minute, in %s buckets, against the exact count", human(pageBucket)),
-			"views", countSpan, s)}, nil
+		s.label = label
+		return []figure{countFigure(file, title, yUnit, countSpan, s)}, nil
 	}}
 }
 

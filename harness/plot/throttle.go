@@ -164,10 +164,7 @@ func algorithmsFigure[T Throttler](newThrottler func(clock.Clock, limits.Config)
 		}
 		p := newPanel(title, "time (seconds)", "allowed in the last 10 s")
 		p.Title.TextStyle.Font.Size = vg.Points(12)
-		p.X.Max = throttleSpan.Seconds()
-		p.Y.Max = 2*throttleRequests + 4
-		p.X.Tick.Marker = ticks(throttleSpan.Seconds(), 1, 5)
-		p.Y.Tick.Marker = ticks(p.Y.Max, 1, 5)
+		secondsAxes(p, throttleSpan, 2*throttleRequests+4, 5)
 		p.Legend.Left = false
 		boundaries(p, i == 0)
 		horizontal(p, fmt.Sprintf("the limit: %d requests per %s", throttleRequests, human(throttlePer)),
@@ -186,6 +183,16 @@ func algorithmsFigure[T Throttler](newThrottler func(clock.Clock, limits.Config)
 		title:  fmt.Sprintf("Level 8: the same %d requests through three algorithms, each limited to %d per %s", len(traffic), throttleRequests, human(throttlePer)),
 		panels: panels, width: 11 * vg.Inch, height: 11 * vg.Inch,
 	}, nil
+}
+
+// secondsAxes sets a panel's axes: time from 0 to span, a tick every
+// second and a label every 5; counts from 0 to yMax, a tick every one and
+// a label every yLabels.
+func secondsAxes(p *gonum.Plot, span time.Duration, yMax float64, yLabels int) {
+	p.X.Max = span.Seconds()
+	p.Y.Max = yMax
+	p.X.Tick.Marker = ticks(span.Seconds(), 1, 5)
+	p.Y.Tick.Marker = ticks(yMax, 1, yLabels)
 }
 
 // boundaries draws the fixed windows' edges as dotted vertical lines.
@@ -259,10 +266,7 @@ func groupFigure[T Throttler](newThrottler func(clock.Clock, limits.Config) (T, 
 		if i == 0 {
 			p.Title.Text = "Level 8: a group limit shared by two clients\n" + p.Title.Text
 		}
-		p.X.Max = groupSpan.Seconds()
-		p.Y.Max = groupLimit + 2
-		p.X.Tick.Marker = ticks(groupSpan.Seconds(), 1, 5)
-		p.Y.Tick.Marker = ticks(p.Y.Max, 1, 2)
+		secondsAxes(p, groupSpan, groupLimit+2, 2)
 		horizontal(p, fmt.Sprintf("per-client limit: %d per %s", groupClientLimit, human(throttlePer)), groupClientLimit, groupSpan.Seconds(), colorLimit)
 		line(p, client+"'s allowed requests in (now − 10 s, now]", curve, colorCount, vg.Points(1.4), false)
 		marks(p, "allowed request", ok, colorAllowed, true)
@@ -273,10 +277,7 @@ func groupFigure[T Throttler](newThrottler func(clock.Clock, limits.Config) (T, 
 	sum, most, _ := total.curve(throttlePer, groupSpan)
 	p := newPanel(fmt.Sprintf(`the group "team" (alice and bob): at most %d allowed in any 10 s`, most),
 		"time (seconds)", "allowed in the last 10 s")
-	p.X.Max = groupSpan.Seconds()
-	p.Y.Max = groupLimit + 6
-	p.X.Tick.Marker = ticks(groupSpan.Seconds(), 1, 5)
-	p.Y.Tick.Marker = ticks(p.Y.Max, 1, 2)
+	secondsAxes(p, groupSpan, groupLimit+6, 2)
 	horizontal(p, fmt.Sprintf("group limit: %d per %s, shared", groupLimit, human(throttlePer)), groupLimit, groupSpan.Seconds(), colorDenied)
 	horizontal(p, fmt.Sprintf("per-client limit: %d per %s", groupClientLimit, human(throttlePer)), groupClientLimit, groupSpan.Seconds(), colorLimit)
 	line(p, "alice", curves["alice"], colorCount, vg.Points(1.2), false)

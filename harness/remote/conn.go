@@ -139,6 +139,24 @@ func (o *Object) Call(method string, results []any, args ...any) {
 	runtime.KeepAlive(o)
 }
 
+// Result calls method on the object in the child, as Call does, and
+// returns its one result. A proxy's method is then one line:
+//
+//	func (r remoteCounter) Count(now time.Time) int { return remote.Result[int](r.o, "Count", now) }
+func Result[R any](o *Object, method string, args ...any) R {
+	var r R
+	o.Call(method, []any{&r}, args...)
+	return r
+}
+
+// Result2 is Result for a method of two results.
+func Result2[R1, R2 any](o *Object, method string, args ...any) (R1, R2) {
+	var r1 R1
+	var r2 R2
+	o.Call(method, []any{&r1, &r2}, args...)
+	return r1, r2
+}
+
 func (c *Conn) drop(o *Object) {
 	c.dropMu.Lock()
 	defer c.dropMu.Unlock()

@@ -314,18 +314,13 @@ func (d *decoder) byte() byte {
 	return c
 }
 
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail("a malformed number")
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
+func (d *decoder) uvarint() uint64 { return readVarint(d, binary.Uvarint) }
 
-func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.b)
+func (d *decoder) varint() int64 { return readVarint(d, binary.Varint) }
+
+// readVarint reads a number with read, binary.Uvarint or binary.Varint.
+func readVarint[N uint64 | int64](d *decoder, read func([]byte) (N, int)) N {
+	v, n := read(d.b)
 	if n <= 0 {
 		d.fail("a malformed number")
 		return 0
@@ -439,21 +434,18 @@ func (d *decoder) value(v reflect.Value) {
 		p := reflect.New(t.Elem())
 		d.value(p.Elem())
 		v.Set(p)
-	case reflect.Slice:
+	case reflect.Slice, reflect.Map:
 		n := d.items()
 		if n < 0 {
 			v.SetZero()
 			return
 		}
-		s := reflect.MakeSlice(t, n, n)
-		for i := range n {
-			d.value(s.Index(i))
-		}
-		v.Set(s)
-	case reflect.Map:
-		n := d.items()
-		if n < 0 {
-			v.SetZero()
+		if t.Kind() == reflect.Slice {
+			s := reflect.MakeSlice(t, n, n)
+			for i := range n {
+				d.value(s.Index(i))
+			}
+			v.Set(s)
 			return
 		}
 		m := reflect.MakeMapWithSize(t, n)

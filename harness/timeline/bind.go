@@ -3,9 +3,11 @@ package timeline
 import (
 	"fmt"
 	"reflect"
+	"testing"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/remote"
 )
 
 // Every level's spec is laid out alike, so that a new level is written by
@@ -46,10 +48,11 @@ import (
 //
 // Beside it, probes.go declares type env = timeline.Env[Logger,
 // time.Duration] and the probes, func(l Logger, e env) error, which build
-// other loggers with e.New; fuzz.go decodes the fuzzer's bytes into one row
-// and plays it with timeline.Unclocked(newLogger).Case(r); bench.go takes
-// the package's New as Test does; mutants_test.go checks the spec itself
-// with package harness/mutation.
+// other loggers with e.New; fuzz.go decodes the fuzzer's bytes into a
+// case, fuzzCase(newLogger, data), which its Fuzz hands to timeline.Fuzz;
+// bench.go takes the package's New as Test does; remote.go wires the spec
+// to the class report's checker with timeline.Checkers; mutants_test.go
+// checks the spec itself with package harness/mutation.
 //
 // A constructor of several arguments takes them as one Arg, a small struct
 // whose String method writes them as the report shows them: "New(5s, 1s)".
@@ -197,4 +200,26 @@ func Checked[T any](cases []Case[T]) []Case[T] {
 		out = append(out, c)
 	}
 	return out
+}
+
+// Checkers wires a spec to the class report's checker, which plays the
+// spec against the student's code in a child process that only answers
+// calls (package harness/remote). check runs the Checked cases, and
+// checkFuzz the fuzz target, against the proxies that newProxy builds
+// for a connection to the child. A spec's remote.go declares its proxy
+// and says, in one line, what the checker calls:
+//
+//	var Check, CheckFuzz = timeline.Checkers(cases, Fuzz[Logger], remoteNew)
+func Checkers[T, N any](cases func(newT N) []Case[T], fuzz func(f *testing.F, newT N), newProxy func(conn *remote.Conn) N) (
+	check func(t *testing.T, conn *remote.Conn), checkFuzz func(f *testing.F, conn *remote.Conn),
+) {
+	check = func(t *testing.T, conn *remote.Conn) {
+		t.Helper()
+		Run(t, Checked(cases(newProxy(conn))))
+	}
+	checkFuzz = func(f *testing.F, conn *remote.Conn) {
+		f.Helper()
+		fuzz(f, newProxy(conn))
+	}
+	return check, checkFuzz
 }

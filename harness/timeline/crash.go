@@ -210,24 +210,34 @@ func traceFrames(lines []string) []frame {
 			continue // not a function and its place: "...additional frames elided..."
 		}
 		i++
-		fn = strings.TrimPrefix(fn, "created by ")
-		if j := strings.Index(fn, " in goroutine "); j >= 0 {
-			fn = fn[:j]
-		}
-		if j := strings.LastIndex(fn, "("); j > 0 && strings.HasSuffix(fn, ")") {
-			fn = fn[:j]
-		}
-		if j := strings.LastIndex(loc, " +0x"); j >= 0 {
-			loc = loc[:j]
-		}
-		file, lineNo := loc, 0
-		if j := strings.LastIndex(loc, ":"); j >= 0 {
-			file = loc[:j]
-			lineNo, _ = strconv.Atoi(loc[j+1:])
-		}
-		frames = append(frames, frame{function: shortFunc(fn), file: sourceFile(file), line: lineNo})
+		f := frameOf(fn, loc)
+		f.file = sourceFile(f.file)
+		frames = append(frames, f)
 	}
 	return frames
+}
+
+// frameOf reads one frame of a traceback: its function line,
+// "pkg.f(0x1, 0x2)" or "created by pkg.g in goroutine 7", and the line
+// under it, "\t/path/f.go:12 +0x1d". The file is as the traceback writes it.
+func frameOf(fn, loc string) frame {
+	fn = strings.TrimPrefix(strings.TrimSpace(fn), "created by ")
+	if j := strings.Index(fn, " in goroutine "); j >= 0 {
+		fn = fn[:j]
+	}
+	if j := strings.LastIndex(fn, "("); j > 0 && strings.HasSuffix(fn, ")") {
+		fn = fn[:j]
+	}
+	loc = strings.TrimSpace(loc)
+	if j := strings.LastIndex(loc, " +0x"); j >= 0 {
+		loc = loc[:j]
+	}
+	f := frame{function: shortFunc(fn), file: loc}
+	if j := strings.LastIndex(loc, ":"); j >= 0 {
+		f.file = loc[:j]
+		f.line, _ = strconv.Atoi(loc[j+1:])
+	}
+	return f
 }
 
 // sourceFile writes a traceback's file relative to the module root, as

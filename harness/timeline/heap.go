@@ -1,6 +1,12 @@
 package timeline
 
-import "runtime"
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+)
 
 // LiveHeap returns the bytes of live heap objects, after a collection, for
 // a probe that checks what an implementation holds: measure before and
@@ -13,4 +19,20 @@ func LiveHeap() uint64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
+}
+
+// SteadyStateAllocs is what a probe measures to check that an
+// implementation reuses its memory in steady state: the allocations per
+// run of n calls of call, after warm calls that fill its window a few
+// times over. The calls come gap apart, from clock.Epoch.
+func SteadyStateAllocs(gap time.Duration, warm, n int, call func(now time.Time)) float64 {
+	now := clock.Epoch
+	calls := func(k int) {
+		for range k {
+			now = now.Add(gap)
+			call(now)
+		}
+	}
+	calls(warm)
+	return testing.AllocsPerRun(5, func() { calls(n) })
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Parallel runs f(0) to f(n-1) in n goroutines and waits for all of them.
@@ -114,4 +115,11 @@ func EachPanicsNaming[V any](method string, values []V, f func(V)) error {
 		}
 	}
 	return nil
+}
+
+// NonPositivePanics is the probe of every level whose New takes one span,
+// a window or an interval: New(0) and New(-1s) both panic, naming the
+// value, since such a span is a bug in the caller's code.
+func NonPositivePanics[T any](_ T, e Env[T, time.Duration]) error {
+	return EachPanicsNaming("New", []time.Duration{0, -time.Second}, func(d time.Duration) { e.New(d) })
 }

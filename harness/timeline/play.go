@@ -240,20 +240,9 @@ func goroutineState(id uint64) (string, []frame) {
 		}
 		var frames []frame
 		for i := 1; i+1 < len(lines); i += 2 {
-			fn := lines[i]
-			if j := strings.LastIndex(fn, "("); j > 0 {
-				fn = fn[:j]
-			}
-			loc := strings.TrimSpace(lines[i+1])
-			if j := strings.LastIndex(loc, " +0x"); j >= 0 {
-				loc = loc[:j]
-			}
-			file, lineNo := loc, 0
-			if j := strings.LastIndex(loc, ":"); j >= 0 {
-				file = loc[:j]
-				lineNo, _ = strconv.Atoi(loc[j+1:])
-			}
-			frames = append(frames, frame{function: shortFunc(fn), file: sourceFile(file), line: lineNo})
+			f := frameOf(lines[i], lines[i+1])
+			f.file = sourceFile(f.file)
+			frames = append(frames, f)
 		}
 		return status, frames
 	}

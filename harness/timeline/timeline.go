@@ -215,6 +215,23 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 	}
 }
 
+// Fuzz is the body of a spec's fuzz target: it adds the seeds to f, and
+// plays with RunCase the case that decode makes of each input, built with
+// newT. A spec's Fuzz is one call to it:
+//
+//	func Fuzz[L Logger](f *testing.F, newLogger func(interval time.Duration) L) {
+//		timeline.Fuzz(f, fuzzSeeds, timeline.Erase[Logger](newLogger), fuzzCase)
+//	}
+func Fuzz[T, N any](f *testing.F, seeds [][]byte, newT N, decode func(newT N, data []byte) Case[T]) {
+	f.Helper()
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		RunCase(t, decode(newT, data))
+	})
+}
+
 // fuzzName names a fuzz case from its test's name, which says where the
 // input came from: "FuzzX/seed#3" is the spec's fourth f.Add, "FuzzX/3a9f…"
 // a file of the corpus, and plain "FuzzX" an input the fuzzer is trying now.

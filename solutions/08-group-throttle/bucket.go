@@ -38,7 +38,7 @@ func (t *tokenBucket) room(now int64) int64 {
 	return t.level / t.unit
 }
 
-func (t *tokenBucket) charge(n int64) { t.level -= n * t.unit }
+func (t *tokenBucket) charge(_, n int64) { t.level -= n * t.unit }
 
 // wait is the time the missing units take to refill, rounded up.
 func (t *tokenBucket) wait(_, n int64) int64 { return (n*t.unit-t.level-1)/t.refill + 1 }

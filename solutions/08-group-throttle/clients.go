@@ -12,7 +12,6 @@ import (
 	"hash/maphash"
 	"math"
 	"sync"
-	"sync/atomic"
 )
 
 // numShards is a power of two, so that picking a shard is a mask.
@@ -55,14 +54,14 @@ func newClients(lim limit, requests, per int64) *clients {
 }
 
 // allowN decides n requests from the client name, whose clock read
-// clockNow; latest is the Throttler's time, and g the client's group or
+// clockNow when the Throttler's time was now; g is the client's group or
 // nil.
-func (c *clients) allowN(name string, n, clockNow int64, latest *atomic.Int64, g *group) Decision {
+func (c *clients) allowN(name string, n, clockNow, now int64, g *group) Decision {
 	sh := &c.shards[maphash.String(c.seed, name)%numShards]
 	// Lock order: the client's shard, then its group.
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	now := max(advance(latest, clockNow), sh.now)
+	now = max(now, sh.now)
 	if g != nil {
 		now = g.enter(now)
 		defer g.mu.Unlock()
@@ -83,7 +82,7 @@ func (c *clients) allowN(name string, n, clockNow int64, latest *atomic.Int64, g
 			st = c.lim.fresh(now)
 			sh.add(name, st, c.per)
 		}
-		st.charge(n)
+		st.charge(now, n)
 		if g != nil {
 			g.charge(now, n)
 		}

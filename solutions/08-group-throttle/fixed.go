@@ -27,7 +27,7 @@ func (w *fixedWindow) room(now int64) int64 {
 	return w.requests - w.used
 }
 
-func (w *fixedWindow) charge(n int64) { w.used += n }
+func (w *fixedWindow) charge(_, n int64) { w.used += n }
 
 // wait is the time to the window's end. The window may end past the last
 // instant an int64 holds; then the wait comes from now's place in it.

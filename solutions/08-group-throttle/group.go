@@ -43,7 +43,7 @@ func (g *group) charge(now, n int64) {
 	if g.st == nil {
 		g.st = g.lim.fresh(now)
 	}
-	g.st.charge(n)
+	g.st.charge(now, n)
 }
 
 // wait has a state to ask: a fresh one would have had room.

@@ -1,11 +1,14 @@
-// Read this first: the sliding window, a ring of B counters with a running
-// total. Each counter is a bucket of time of width w = Per/(B−1), bucket i
-// covering [i·w, (i+1)·w). At now, e into bucket c, the window
-// (now−Per, now] holds the buckets c−B+2 … c whole and the part (w−e)/w of
-// the oldest, c−B+1. Every sum stays exact: the oldest bucket's part is
-// rounded up, which decides as the real number would, since everything
-// else is whole, and RetryAfter is solved with a multiplication, not a
-// division that would round.
+// Read this first: the sliding window. Each bucket is a span of time of
+// width w = Per/(B−1), bucket i covering [i·w, (i+1)·w). At now, e into
+// bucket c, the window (now−Per, now] holds the buckets c−B+2 … c whole
+// and the part (w−e)/w of the oldest, c−B+1. Every sum stays exact: the
+// oldest bucket's part is rounded up, which decides as the real number
+// would, since everything else is whole, and RetryAfter is solved with a
+// multiplication, not a division that would round.
+//
+// Two buckets, the common case, are two counters beside the end of the
+// newer one: as small as a fixed window's state. More buckets are a ring
+// of B counters with a running total.
 
 package throttle
 
@@ -18,26 +21,102 @@ type sliding struct {
 	buckets       int   // B
 }
 
-// slidingWindow is one client's or group's ring.
-type slidingWindow struct {
-	*sliding
-	end     int64    // the last instant of the newest bucket, math.MaxInt64 if it ends past the range
-	charged int64    // the last instant of the newest bucket charged
-	pos     int      // the ring slot of the newest bucket
-	total   int64    // the requests in the ring
-	ring    []int64  // bucket i in slot i mod B
-	two     [2]int64 // the ring when B = 2, the common case: in the same allocation, so in the same cache line
-}
-
 func (s *sliding) fresh(now int64) state {
 	end := lastOf(now, s.width)
-	w := &slidingWindow{sliding: s, end: end, charged: end}
 	if s.buckets == 2 {
-		w.ring = w.two[:]
-	} else {
-		w.ring = make([]int64, s.buckets)
+		return &twoBuckets{sliding: s, end: end}
 	}
-	return w
+	return &slidingWindow{sliding: s, end: end, charged: end, ring: make([]int64, s.buckets)}
+}
+
+// elapsed is how far now is into the bucket whose last instant is end,
+// now <= end. A bucket cut short at math.MaxInt64 is measured from its
+// start.
+func (s *sliding) elapsed(end, now int64) int64 {
+	if end < math.MaxInt64 {
+		return s.width - 1 - (end - now)
+	}
+	return floorMod(now, s.width)
+}
+
+// part is ceil(oldest·(w−e)/w), the oldest bucket's part in the window, e
+// into the newest bucket.
+func (s *sliding) part(oldest, e int64) int64 {
+	if oldest == 0 || e == 0 {
+		return oldest
+	}
+	return mulDivCeil(oldest, s.width-e, s.width)
+}
+
+// enter is the first e into a bucket from which a fading oldest bucket
+// leaves spare >= 0 in the window: ceil(oldest·(w−e)/w) <= spare, that is
+// w−e <= floor(spare·w/oldest).
+func (s *sliding) enter(oldest, spare int64) int64 {
+	if oldest <= spare {
+		return 0
+	}
+	return s.width - mulDivFloor(spare, s.width, oldest)
+}
+
+// twoBuckets is one client's or group's window when B = 2: the bucket of
+// its latest charge and the one before.
+type twoBuckets struct {
+	*sliding
+	end       int64 // the last instant of the bucket of the latest charge, math.MaxInt64 if it ends past the range
+	prev, cur int64 // the requests in the bucket before it and in it
+}
+
+// view returns the window at now: its oldest and newest buckets, and how
+// far now is into the newest.
+func (w *twoBuckets) view(now int64) (oldest, newest, e int64) {
+	switch {
+	case now <= w.end:
+		return w.prev, w.cur, w.elapsed(w.end, now)
+	case since(w.end, now) <= uint64(w.width): // the next bucket
+		return w.cur, 0, now - w.end - 1
+	}
+	return 0, 0, 0 // both buckets have left
+}
+
+func (w *twoBuckets) room(now int64) int64 {
+	oldest, newest, e := w.view(now)
+	return max(0, w.requests-newest-w.part(oldest, e))
+}
+
+func (w *twoBuckets) charge(now, n int64) {
+	switch {
+	case now <= w.end:
+	case since(w.end, now) <= uint64(w.width):
+		w.prev, w.cur, w.end = w.cur, 0, addSat(w.end, w.width)
+	default:
+		w.prev, w.cur, w.end = 0, 0, lastOf(now, w.width)
+	}
+	w.cur += n
+}
+
+// wait lets the oldest bucket fade while the newest counts whole; if that
+// is not enough, the newest becomes the oldest a bucket later, and fades
+// in turn.
+func (w *twoBuckets) wait(now, n int64) int64 {
+	oldest, newest, e := w.view(now)
+	if spare := w.requests - newest - n; spare >= 0 {
+		return w.enter(oldest, spare) - e
+	}
+	return w.width - e + w.enter(newest, w.requests-n)
+}
+
+// idleAfter is when the bucket of the latest charge has left the window:
+// Per after its last instant.
+func (w *twoBuckets) idleAfter() int64 { return addSat(w.end, w.per) }
+
+// slidingWindow is one client's or group's ring when B > 2.
+type slidingWindow struct {
+	*sliding
+	end     int64   // the last instant of the newest bucket, math.MaxInt64 if it ends past the range
+	charged int64   // the last instant of the newest bucket charged
+	pos     int     // the ring slot of the newest bucket
+	total   int64   // the requests in the ring
+	ring    []int64 // bucket i in slot i mod B
 }
 
 // next is the slot after i.
@@ -68,31 +147,13 @@ func (w *slidingWindow) moveTo(now int64) {
 	w.end = lastOf(now, w.width)
 }
 
-// elapsed is how far now is into the newest bucket. A bucket cut short at
-// math.MaxInt64 is measured from its start.
-func (w *slidingWindow) elapsed(now int64) int64 {
-	if w.end < math.MaxInt64 {
-		return w.width - 1 - (w.end - now)
-	}
-	return floorMod(now, w.width)
-}
-
-// part is ceil(oldest·(w−e)/w), the oldest bucket's part in the window, e
-// into the newest bucket.
-func (w *slidingWindow) part(oldest, e int64) int64 {
-	if oldest == 0 || e == 0 {
-		return oldest
-	}
-	return mulDivCeil(oldest, w.width-e, w.width)
-}
-
 func (w *slidingWindow) room(now int64) int64 {
 	w.moveTo(now)
 	oldest := w.ring[w.next(w.pos)]
-	return max(0, w.requests-(w.total-oldest)-w.part(oldest, w.elapsed(now)))
+	return max(0, w.requests-(w.total-oldest)-w.part(oldest, w.elapsed(w.end, now)))
 }
 
-func (w *slidingWindow) charge(n int64) {
+func (w *slidingWindow) charge(_, n int64) {
 	w.ring[w.pos] += n
 	w.total += n
 	w.charged = w.end
@@ -100,21 +161,16 @@ func (w *slidingWindow) charge(n int64) {
 
 // wait lets time run on from now. While the ring stands in bucket c+j, the
 // bucket c−B+1+j fades and every newer one counts whole. The first j at
-// which the newer ones leave room for n is the bucket to wait in; in it,
-// the request fits from the first elapsed e' with
-// ceil(oldest·(w−e')/w) <= spare, that is w−e' <= floor(spare·w/oldest).
+// which the newer ones leave room for n is the bucket to wait in, and
+// enter the instant in it.
 func (w *slidingWindow) wait(now, n int64) int64 {
-	e := w.elapsed(now)
+	e := w.elapsed(w.end, now)
 	newer := w.total
 	for j, i := int64(0), w.next(w.pos); ; j, i = j+1, w.next(i) {
 		oldest := w.ring[i]
 		newer -= oldest
 		if spare := w.requests - newer - n; spare >= 0 {
-			enter := int64(0)
-			if oldest > spare {
-				enter = w.width - mulDivFloor(spare, w.width, oldest)
-			}
-			return j*w.width + enter - e // at most Per plus a bucket
+			return j*w.width + w.enter(oldest, spare) - e // at most Per plus a bucket
 		}
 	}
 }

@@ -56,11 +56,12 @@ type limit interface {
 // under the lock that guards it, and the instant now it is given never
 // goes back.
 type state interface {
-	// room moves the state on to now and returns the largest m for which
-	// AllowN(m) would be allowed at now.
+	// room returns the largest m for which AllowN(m) would be allowed at
+	// now. It may move the state on to now.
 	room(now int64) int64
-	// charge counts n requests, right after room(now) returned n or more.
-	charge(n int64)
+	// charge counts n requests at now, right after room(now) returned n
+	// or more.
+	charge(now, n int64)
 	// wait returns the shortest wait from now after which n requests
 	// would be allowed if nothing else is charged, right after room(now)
 	// returned less than n, for n <= Requests.
@@ -91,13 +92,16 @@ type Throttler struct {
 	// time.Since reads one clock where time.Now reads two, which is the
 	// largest single cost of a call on a machine whose clock reads are
 	// slow, and a wall clock set back or forward does not move the windows.
+	// The monotonic clock never goes back, so latest is not kept either:
+	// every core would write it on every call.
 	system    bool
 	start     time.Time
 	startUnix int64
 	clients   *clients
 	groupOf   map[string]*group // each client in a group, by name
 	groups    []*group
-	// latest is the latest clock reading, in Unix ns.
+	// latest is the latest clock reading, in Unix ns, for a clock other
+	// than clock.System.
 	latest atomic.Int64
 }
 
@@ -206,14 +210,15 @@ func (t *Throttler) AllowN(client string, n int) Decision {
 	if len(t.groupOf) > 0 {
 		g = t.groupOf[client]
 	}
-	return t.clients.allowN(client, int64(n), t.read(), &t.latest, g)
+	clockNow := t.read()
+	return t.clients.allowN(client, int64(n), clockNow, t.advance(clockNow), g)
 }
 
 // Len returns the number of clients and groups whose state is held at the
 // clock's current time, after dropping every state equal to a fresh one:
 // none is counted that made no request in the last two Per of its limit.
 func (t *Throttler) Len() int {
-	now := advance(&t.latest, t.read())
+	now := t.advance(t.read())
 	n := t.clients.count(now)
 	for _, g := range t.groups {
 		if g.held(now) {
@@ -247,14 +252,19 @@ func (t *Throttler) read() int64 {
 }
 
 // advance moves latest forward to clockNow, if that is later, and returns
-// the result: the Throttler's time.
-func advance(latest *atomic.Int64, clockNow int64) int64 {
+// the result: the Throttler's time. Two calls may still reach a lock in
+// the other order, so each shard and group also keeps the latest time it
+// has seen.
+func (t *Throttler) advance(clockNow int64) int64 {
+	if t.system {
+		return clockNow // the monotonic clock never goes back
+	}
 	for {
-		old := latest.Load()
+		old := t.latest.Load()
 		if clockNow <= old {
 			return old
 		}
-		if latest.CompareAndSwap(old, clockNow) {
+		if t.latest.CompareAndSwap(old, clockNow) {
 			return clockNow
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -74,15 +73,9 @@ func (m Mistakes) Validate() error {
 
 // ReadMistakes reads and validates a spec's table of known mistakes.
 func ReadMistakes(path string) (Mistakes, error) {
-	data, err := os.ReadFile(path)
+	m, err := readStrict[Mistakes](path)
 	if err != nil {
 		return Mistakes{}, err
-	}
-	var m Mistakes
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
-		return Mistakes{}, fmt.Errorf("%s: %v", path, err)
 	}
 	if err := m.Validate(); err != nil {
 		return Mistakes{}, fmt.Errorf("%s: %v", path, err)

@@ -3,13 +3,9 @@ package spec
 import (
 	"testing"
 	"time"
-)
 
-// benchStart is where every benchmark's clock starts: a working morning in
-// this century, not the epoch, so that the code runs at the times it will
-// meet in service. Near the epoch, a week back is before 1970, and code
-// indexed by absolute time takes paths it never takes in production.
-var benchStart = time.Date(2025, time.March, 3, 9, 30, 0, 0, time.UTC)
+	"github.com/rateladder/rateladder/harness/clock"
+)
 
 // Benchmark measures Hit and Count in steady state, at a thousand and at a
 // million hits a second, with allocations reported.
@@ -23,7 +19,7 @@ func Benchmark[C Counter](b *testing.B, newCounter func(window time.Duration) C)
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			c := newCounter(time.Second)
-			now := benchStart
+			now := clock.BenchStart
 			for range int(time.Second / bc.gap) { // one full window first
 				now = now.Add(bc.gap)
 				c.Hit(now)

@@ -107,39 +107,35 @@ func (r *ring) Count(now time.Time) int {
 	return r.n
 }
 
+// suite is the spec as its own tests check it: its cases, and its fuzz
+// target's seeds.
+var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
+
 // mutants are the spec's wrong implementations, each with the part meant
 // to catch it. TestSpecCatchesMutants checks that it does, and
 // TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
-var mutants = []struct {
-	name string
-	part int // the part whose cases must catch it
-	new  func(time.Duration) Counter
-}{
-	{"inclusive boundary: still counts a hit at exactly now-window", 1, mutant(func(h, now time.Time, w time.Duration) bool {
+var mutants = []mutation.Impl[func(time.Duration) Counter]{
+	{Name: "inclusive boundary: still counts a hit at exactly now-window", Part: 1, New: mutant(func(h, now time.Time, w time.Duration) bool {
 		return h.Before(now.Add(-w))
 	})},
-	{"never expires", 1, mutant(func(h, now time.Time, w time.Duration) bool { return false })},
-	{"window one nanosecond short", 1, mutant(func(h, now time.Time, w time.Duration) bool {
+	{Name: "never expires", Part: 1, New: mutant(func(h, now time.Time, w time.Duration) bool { return false })},
+	{Name: "window one nanosecond short", Part: 1, New: mutant(func(h, now time.Time, w time.Duration) bool {
 		return !h.After(now.Add(-w + time.Nanosecond))
 	})},
-	{"whole seconds: rounds times down to the second", 1, mutant(func(h, now time.Time, w time.Duration) bool {
+	{Name: "whole seconds: rounds times down to the second", Part: 1, New: mutant(func(h, now time.Time, w time.Duration) bool {
 		return !h.Truncate(time.Second).After(now.Truncate(time.Second).Add(-w))
 	})},
-	{"zero means empty: loses a hit at Unix time 0", 1, func(w time.Duration) Counter {
+	{Name: "zero means empty: loses a hit at Unix time 0", Part: 1, New: func(w time.Duration) Counter {
 		q := mutant(rightDrop)(w).(*queue)
 		q.record = func(now time.Time) bool { return now.UnixNano() != 0 }
 		return q
 	}},
-	{"accepts a window of zero", 1, func(w time.Duration) Counter { return &queue{window: w, drop: rightDrop} }},
-	{"right answers, but a re-slicing queue that reallocates", 2, mutant(rightDrop)},
-	{"right answers, but a ring that never shrinks after a burst", 2, newRing(false)},
+	{Name: "accepts a window of zero", Part: 1, New: func(w time.Duration) Counter { return &queue{window: w, drop: rightDrop} }},
+	{Name: "right answers, but a re-slicing queue that reallocates", Part: 2, New: mutant(rightDrop)},
+	{Name: "right answers, but a ring that never shrinks after a burst", Part: 2, New: newRing(false)},
 }
 
-func TestSpecCatchesMutants(t *testing.T) {
-	for _, m := range mutants {
-		mutation.Caught(t, m.name, m.part, cases(m.new))
-	}
-}
+func TestSpecCatchesMutants(t *testing.T) { suite.CatchesMutants(t, mutants) }
 
 // TestRightImplementationPasses plays every case against a ring that
 // shrinks: right answers and the memory part 2 asks for, so that the spec

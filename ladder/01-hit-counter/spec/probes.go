@@ -3,7 +3,6 @@ package spec
 import (
 	"fmt"
 	"runtime"
-	"testing"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
@@ -13,32 +12,17 @@ import (
 // env is what a probe has besides the counter: e.New builds another.
 type env = timeline.Env[Counter, time.Duration]
 
-// badWindowPanics checks that New rejects a window that is not positive,
-// and says which value it got: such a window is a bug in the caller's code.
-func badWindowPanics(_ Counter, e env) error {
-	return timeline.EachPanicsNaming("New", []time.Duration{0, -time.Second}, func(w time.Duration) { e.New(w) })
-}
-
 // steadyStateAllocs checks part 2: a counter that has seen a full window of
 // traffic reuses its memory. A queue that re-slices (q = q[1:]) and appends
 // reallocates now and then; measured over many hits, that shows.
 func steadyStateAllocs(_ Counter, e env) error {
-	const (
-		window   = time.Second
-		gap      = time.Millisecond // 1,000 hits in every window
-		hitsEach = 20_000
-	)
-	c := e.New(window)
-	now := clock.Epoch
-	hitFor := func(n int) {
-		for range n {
-			now = now.Add(gap)
-			c.Hit(now)
-			c.Count(now)
-		}
-	}
-	hitFor(5_000) // fill the window a few times over
-	allocs := testing.AllocsPerRun(5, func() { hitFor(hitsEach) })
+	const hitsEach = 20_000
+	c := e.New(time.Second)
+	// 1,000 hits in every window, after 5,000 that fill it a few times over.
+	allocs := timeline.SteadyStateAllocs(time.Millisecond, 5_000, hitsEach, func(now time.Time) {
+		c.Hit(now)
+		c.Count(now)
+	})
 	if allocs > 0 {
 		return fmt.Errorf("%v allocations per %d hits in steady state (1,000 hits in each window), want 0: reuse the queue's memory (see part 2 of the README)", allocs, hitsEach)
 	}

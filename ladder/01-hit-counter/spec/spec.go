@@ -185,7 +185,7 @@ var table = []row{
 	{
 		// A window of zero or less is a bug in the caller's code.
 		Name: "a window that is not positive panics and names it", Part: 1, Arg: sec,
-		Probe: badWindowPanics,
+		Probe: timeline.NonPositivePanics[Counter],
 	},
 	{
 		Name: "no allocation per hit once warmed up", Part: 2, Arg: sec,

@@ -4,13 +4,9 @@ import (
 	"strconv"
 	"testing"
 	"time"
-)
 
-// benchStart is where every benchmark's clock starts: a working morning in
-// this century, not the epoch, so that the code runs at the times it will
-// meet in service. Near the epoch, a week back is before 1970, and code
-// indexed by absolute time takes paths it never takes in production.
-var benchStart = time.Date(2025, time.March, 3, 9, 30, 0, 0, time.UTC)
+	"github.com/rateladder/rateladder/harness/clock"
+)
 
 // Benchmark measures ShouldPrint in steady state, with allocations
 // reported: messages that repeat while they are blocked, messages never
@@ -19,12 +15,12 @@ var benchStart = time.Date(2025, time.March, 3, 9, 30, 0, 0, time.UTC)
 // each interval. The messages are built before the clock starts, so the
 // numbers are the logger's alone.
 func Benchmark[L Logger](b *testing.B, newLogger func(interval time.Duration) L) {
+	hot := messages("hot", 100)     // each comes round every 100 calls: refused 9 times out of 10
+	cold := messages("cold", 1<<16) // each comes round after 65ms: printed every time
 	const (
 		interval = time.Millisecond
 		gap      = time.Microsecond
 	)
-	hot := messages("hot", 100)     // each comes round every 100 calls: refused 9 times out of 10
-	cold := messages("cold", 1<<16) // each comes round after 65ms: printed every time
 	for _, bc := range []struct {
 		name string
 		pick func(i int) string
@@ -40,7 +36,7 @@ func Benchmark[L Logger](b *testing.B, newLogger func(interval time.Duration) L)
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			l := newLogger(interval)
-			now := benchStart
+			now := clock.BenchStart
 			i := 0
 			call := func() {
 				now = now.Add(gap)

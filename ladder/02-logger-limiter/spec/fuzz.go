@@ -7,19 +7,6 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
-// Fuzz checks the loggers newLogger builds against a brute-force model that
-// remembers the last print of every message forever, on random timelines
-// whose times never go backwards. Len is checked against part 2's bounds.
-func Fuzz[L Logger](f *testing.F, newLogger func(interval time.Duration) L) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
-	}
-	newL := timeline.Erase[Logger](newLogger)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		timeline.RunCase(t, fuzzCase(newL, data))
-	})
-}
-
 // fuzzSeeds are the fuzz target's seed inputs. The spec's own tests play
 // them too, to check the part each is labelled with.
 var fuzzSeeds = [][]byte{
@@ -27,6 +14,13 @@ var fuzzSeeds = [][]byte{
 	{0, 0, 2, 0, 0, 2, 1, 3, 2, 0, 4, 0, 1, 6, 2, 0},
 	{1, 4, 3, 2, 3, 3, 0, 7, 3, 0, 5, 1, 0, 8, 1, 0},
 	{3, 1, 0, 0, 2, 1, 0, 5, 0, 0, 6, 1, 0, 7, 2, 0, 0, 0, 0},
+}
+
+// Fuzz checks the loggers newLogger builds against a brute-force model that
+// remembers the last print of every message forever, on random timelines
+// whose times never go backwards. Len is checked against part 2's bounds.
+func Fuzz[L Logger](f *testing.F, newLogger func(interval time.Duration) L) {
+	timeline.Fuzz(f, fuzzSeeds, timeline.Erase[Logger](newLogger), fuzzCase)
 }
 
 var (

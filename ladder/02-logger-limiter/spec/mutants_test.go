@@ -158,41 +158,37 @@ func (g *generations) ShouldPrint(now time.Time, message string) bool {
 
 func (g *generations) Len() int { return len(g.cur) + len(g.prev) }
 
+// suite is the spec as its own tests check it: its cases, and its fuzz
+// target's seeds.
+var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
+
 // mutants are the spec's wrong implementations, each with the part meant
 // to catch it. TestSpecCatchesMutants checks that it does, and
 // TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
-var mutants = []struct {
-	name string
-	part int // the part whose cases must catch it
-	new  func(time.Duration) Logger
-}{
-	{"resets the timer on a refused call", 1, remembering(rightBlocks, func(l *lastPrint) { l.resetOnRefuse = true })},
-	{"zero value trap: UnixNano 0 read as never printed", 1, func(d time.Duration) Logger {
+var mutants = []mutation.Impl[func(time.Duration) Logger]{
+	{Name: "resets the timer on a refused call", Part: 1, New: remembering(rightBlocks, func(l *lastPrint) { l.resetOnRefuse = true })},
+	{Name: "zero value trap: UnixNano 0 read as never printed", Part: 1, New: func(d time.Duration) Logger {
 		checkInterval(d)
 		return &unixNano{interval: d, last: map[string]int64{}}
 	}},
-	{"inclusive boundary: still refuses at exactly one interval", 1, remembering(func(p, now time.Time, d time.Duration) bool {
+	{Name: "inclusive boundary: still refuses at exactly one interval", Part: 1, New: remembering(func(p, now time.Time, d time.Duration) bool {
 		return !now.After(p.Add(d))
 	}, nil)},
-	{"interval one nanosecond short", 1, remembering(func(p, now time.Time, d time.Duration) bool {
+	{Name: "interval one nanosecond short", Part: 1, New: remembering(func(p, now time.Time, d time.Duration) bool {
 		return now.Before(p.Add(d - time.Nanosecond))
 	}, nil)},
-	{"whole seconds: compares Unix seconds", 1, remembering(func(p, now time.Time, d time.Duration) bool {
+	{Name: "whole seconds: compares Unix seconds", Part: 1, New: remembering(func(p, now time.Time, d time.Duration) bool {
 		return now.Unix()-p.Unix() < int64(d/time.Second)
 	}, nil)},
-	{"one timer shared by every message", 1, remembering(rightBlocks, func(l *lastPrint) { l.shared = true })},
-	{"no eviction: remembers every message ever printed", 2, remembering(rightBlocks, nil)},
-	{"one generation: forgets everything every interval", 2, newGenerations(func(g *generations) { g.forgetPrev = true })},
-	{"two generations started at the call's time, off the grid", 2, newGenerations(func(g *generations) { g.offGrid = true })},
-	{"two generations that move on only when a message prints", 2, newGenerations(func(g *generations) { g.rotateOnPrint = true })},
-	{"two generations that count a message twice", 2, newGenerations(func(g *generations) { g.countTwice = true })},
+	{Name: "one timer shared by every message", Part: 1, New: remembering(rightBlocks, func(l *lastPrint) { l.shared = true })},
+	{Name: "no eviction: remembers every message ever printed", Part: 2, New: remembering(rightBlocks, nil)},
+	{Name: "one generation: forgets everything every interval", Part: 2, New: newGenerations(func(g *generations) { g.forgetPrev = true })},
+	{Name: "two generations started at the call's time, off the grid", Part: 2, New: newGenerations(func(g *generations) { g.offGrid = true })},
+	{Name: "two generations that move on only when a message prints", Part: 2, New: newGenerations(func(g *generations) { g.rotateOnPrint = true })},
+	{Name: "two generations that count a message twice", Part: 2, New: newGenerations(func(g *generations) { g.countTwice = true })},
 }
 
-func TestSpecCatchesMutants(t *testing.T) {
-	for _, m := range mutants {
-		mutation.Caught(t, m.name, m.part, cases(m.new))
-	}
-}
+func TestSpecCatchesMutants(t *testing.T) { suite.CatchesMutants(t, mutants) }
 
 // TestRightImplementationPasses plays every case against the generation
 // mutants' base, a right two-generation logger: the spec must not demand

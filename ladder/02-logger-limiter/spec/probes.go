@@ -12,12 +12,6 @@ import (
 // env is what a probe has besides the logger: e.New builds another.
 type env = timeline.Env[Logger, time.Duration]
 
-// badIntervalPanics checks that New rejects an interval that is not
-// positive, and says which value it got.
-func badIntervalPanics(_ Logger, e env) error {
-	return timeline.EachPanicsNaming("New", []time.Duration{0, -time.Second}, func(d time.Duration) { e.New(d) })
-}
-
 // burstThenOneCall checks part 2's bound after a burst: 100,000 distinct
 // messages at t=0, then one call two intervals later. Every message of the
 // burst was printed at or before now - 2 x interval, so none may be left.

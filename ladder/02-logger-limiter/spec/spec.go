@@ -207,7 +207,7 @@ var table = []row{
 	},
 	{
 		Name: "a non-positive interval panics with its value", Part: 1, Arg: sec,
-		Probe: badIntervalPanics,
+		Probe: timeline.NonPositivePanics[Logger],
 	},
 
 	// Part 2: memory that does not grow forever.

@@ -9,6 +9,17 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
+// fuzzSeeds are the fuzz target's seed inputs. The spec's own tests play
+// them too, to check the part each is labelled with.
+var fuzzSeeds = [][]byte{
+	{0, 0, 0, 0, 3, 1, 0, 2, 1, 4, 2, 1, 3, 2, 5, 0, 6},
+	{2, 5, 0, 1, 2, 3, 9, 4, 1, 6, 3, 2, 1, 7, 0, 2, 3, 1, 1},
+	{4, 1, 1, 3, 3, 4, 1, 0, 0, 3, 0, 7, 2, 1, 3, 1, 6, 0, 1},
+	{6, 18, 2, 1, 0, 3, 2, 5, 3, 7, 2, 1, 1, 0, 1, 0, 2, 2},
+	{7, 25, 3, 0, 1, 14, 2, 3, 0, 13, 3, 1, 1, 15, 1, 2},
+	{5, 22, 4, 200, 17, 90, 3, 1, 0, 16, 0, 3, 3, 1, 1, 9, 2},
+}
+
 // Fuzz checks the buckets newBucket builds against a model that counts
 // tokens in exact fractions (math/big.Rat), on random timelines. Every rate
 // is exact in a float64, and is the very fraction an exact bucket reads, so
@@ -20,24 +31,7 @@ import (
 // backwards. Capacities go up to the largest, 2^53, and rates from a token
 // every 272 years to a thousand a nanosecond.
 func Fuzz[B Bucket](f *testing.F, newBucket func(capacity int, rate float64) B) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
-	}
-	newB := func(capacity int, rate float64) Bucket { return newBucket(capacity, rate) }
-	f.Fuzz(func(t *testing.T, data []byte) {
-		timeline.RunCase(t, fuzzCase(newB, data))
-	})
-}
-
-// fuzzSeeds are the fuzz target's seed inputs. The spec's own tests play
-// them too, to check the part each is labelled with.
-var fuzzSeeds = [][]byte{
-	{0, 0, 0, 0, 3, 1, 0, 2, 1, 4, 2, 1, 3, 2, 5, 0, 6},
-	{2, 5, 0, 1, 2, 3, 9, 4, 1, 6, 3, 2, 1, 7, 0, 2, 3, 1, 1},
-	{4, 1, 1, 3, 3, 4, 1, 0, 0, 3, 0, 7, 2, 1, 3, 1, 6, 0, 1},
-	{6, 18, 2, 1, 0, 3, 2, 5, 3, 7, 2, 1, 1, 0, 1, 0, 2, 2},
-	{7, 25, 3, 0, 1, 14, 2, 3, 0, 13, 3, 1, 1, 15, 1, 2},
-	{5, 22, 4, 200, 17, 90, 3, 1, 0, 16, 0, 3, 3, 1, 1, 9, 2},
+	timeline.Fuzz(f, fuzzSeeds, func(capacity int, rate float64) Bucket { return newBucket(capacity, rate) }, fuzzCase)
 }
 
 var (

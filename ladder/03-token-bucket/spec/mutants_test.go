@@ -329,43 +329,39 @@ func (b *floatBucket) Delay(now time.Time, n int) (time.Duration, bool) {
 	return time.Duration(wait), true
 }
 
+// suite is the spec as its own tests check it: its cases, and its fuzz
+// target's seeds.
+var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
+
 // mutants are the spec's wrong implementations, each with the part meant
 // to catch it. TestSpecCatchesMutants checks that it does, and
 // TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
-var mutants = []struct {
-	name string
-	part int // the part whose cases must catch it
-	new  func(int, float64) Bucket
-}{
-	{"starts empty", 1, newMutant(mistakes{startEmpty: true})},
-	{"no cap on the refill", 1, newMutant(mistakes{noCap: true})},
-	{"a denied AllowN still spends its tokens", 1, newMutant(mistakes{spendOnDenial: true})},
-	{"allows only with more than n tokens", 1, newMutant(mistakes{strictlyMore: true})},
-	{"eager refill in whole tokens, also while denying", 1, newMutant(mistakes{eagerWhole: true})},
-	{"a float64 count of tokens", 1, newFloatCount},
-	{"time read as float64 seconds since 1970", 1, newFloatSeconds},
-	{"the span measured with Time.Sub, which stops at 292 years", 1, newMutant(mistakes{subSpan: true})},
-	{"a slow refill rounded to nothing in a large bucket", 1, newMutant(mistakes{roundRate: true})},
-	{"no largest capacity", 1, newMutant(mistakes{noCapacityBound: true})},
-	{"takes a rate slower than a token per 2^63ns", 1, newMutant(mistakes{noRateBound: true})},
-	{"eager refill stored by a denied AllowN", 2, newMutant(mistakes{commitOnDenial: true})},
-	{"Tokens stores its refill", 2, newMutant(mistakes{commitOnTokens: true})},
-	{"refill counted twice when time goes backwards (time moved back)", 2, newMutant(mistakes{timeBack: true})},
-	{"a call in the past takes tokens away", 2, newMutant(mistakes{negativeRefill: true})},
-	{"Delay rounds down", 3, newMutant(mistakes{delayDown: true})},
-	{"Delay rounds up by adding a nanosecond", 3, newMutant(mistakes{delayPlusOne: true})},
-	{"Delay gives a wait for more than the capacity", 3, newMutant(mistakes{delayOverCap: true})},
-	{"Delay counts from now when now is before the bucket's time", 3, newMutant(mistakes{delayFromNow: true})},
-	{"Delay says never whenever the rate is 0", 3, newMutant(mistakes{delayRateZero: true})},
-	{"Delay's never is the longest wait", 3, newMutant(mistakes{neverAsMax: true})},
-	{"Delay's wait overflows when now is long before the bucket's time", 3, newMutant(mistakes{delayWraps: true})},
+var mutants = []mutation.Impl[func(int, float64) Bucket]{
+	{Name: "starts empty", Part: 1, New: newMutant(mistakes{startEmpty: true})},
+	{Name: "no cap on the refill", Part: 1, New: newMutant(mistakes{noCap: true})},
+	{Name: "a denied AllowN still spends its tokens", Part: 1, New: newMutant(mistakes{spendOnDenial: true})},
+	{Name: "allows only with more than n tokens", Part: 1, New: newMutant(mistakes{strictlyMore: true})},
+	{Name: "eager refill in whole tokens, also while denying", Part: 1, New: newMutant(mistakes{eagerWhole: true})},
+	{Name: "a float64 count of tokens", Part: 1, New: newFloatCount},
+	{Name: "time read as float64 seconds since 1970", Part: 1, New: newFloatSeconds},
+	{Name: "the span measured with Time.Sub, which stops at 292 years", Part: 1, New: newMutant(mistakes{subSpan: true})},
+	{Name: "a slow refill rounded to nothing in a large bucket", Part: 1, New: newMutant(mistakes{roundRate: true})},
+	{Name: "no largest capacity", Part: 1, New: newMutant(mistakes{noCapacityBound: true})},
+	{Name: "takes a rate slower than a token per 2^63ns", Part: 1, New: newMutant(mistakes{noRateBound: true})},
+	{Name: "eager refill stored by a denied AllowN", Part: 2, New: newMutant(mistakes{commitOnDenial: true})},
+	{Name: "Tokens stores its refill", Part: 2, New: newMutant(mistakes{commitOnTokens: true})},
+	{Name: "refill counted twice when time goes backwards (time moved back)", Part: 2, New: newMutant(mistakes{timeBack: true})},
+	{Name: "a call in the past takes tokens away", Part: 2, New: newMutant(mistakes{negativeRefill: true})},
+	{Name: "Delay rounds down", Part: 3, New: newMutant(mistakes{delayDown: true})},
+	{Name: "Delay rounds up by adding a nanosecond", Part: 3, New: newMutant(mistakes{delayPlusOne: true})},
+	{Name: "Delay gives a wait for more than the capacity", Part: 3, New: newMutant(mistakes{delayOverCap: true})},
+	{Name: "Delay counts from now when now is before the bucket's time", Part: 3, New: newMutant(mistakes{delayFromNow: true})},
+	{Name: "Delay says never whenever the rate is 0", Part: 3, New: newMutant(mistakes{delayRateZero: true})},
+	{Name: "Delay's never is the longest wait", Part: 3, New: newMutant(mistakes{neverAsMax: true})},
+	{Name: "Delay's wait overflows when now is long before the bucket's time", Part: 3, New: newMutant(mistakes{delayWraps: true})},
 }
 
-func TestSpecCatchesMutants(t *testing.T) {
-	for _, m := range mutants {
-		mutation.Caught(t, m.name, m.part, cases(m.new))
-	}
-}
+func TestSpecCatchesMutants(t *testing.T) { suite.CatchesMutants(t, mutants) }
 
 // TestRightImplementationPasses keeps the mutants honest: with no mistake
 // switched on, the base passes every case, so each mutant differs by its

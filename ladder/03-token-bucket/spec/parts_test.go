@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/mutation"
-	"github.com/rateladder/rateladder/harness/timeline"
 )
 
 // noDelay is a bucket written before part 3: Delay is still the stub's.
@@ -27,22 +26,11 @@ func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
 	before3 := func(m mistakes) func(int, float64) Bucket {
 		return func(capacity int, rate float64) Bucket { return noDelay{newMutant(m)(capacity, rate)} }
 	}
-	for _, p := range []struct {
-		part int
-		impl string
-		new  func(int, float64) Bucket
-	}{
-		{1, "a bucket that refills by the signed span", before3(mistakes{negativeRefill: true})},
-		{1, "a bucket that moves its time back", before3(mistakes{timeBack: true})},
-		{1, "a bucket that stores its refill on every call", before3(mistakes{commitOnDenial: true, commitOnTokens: true, negativeRefill: true})},
-		{2, "the mutants' base without Delay", before3(mistakes{})},
-		{3, "the mutants' base", newMutant(mistakes{})},
-	} {
-		mutation.DoneThrough(t, p.impl, p.part, append(cases(p.new), seedCases(p.new)...))
-	}
-}
-
-// seedCases are the fuzz target's seeds as cases, built with newBucket.
-func seedCases(newBucket func(int, float64) Bucket) []timeline.Case[Bucket] {
-	return mutation.SeedCases(fuzzSeeds, func(data []byte) timeline.Case[Bucket] { return fuzzCase(newBucket, data) })
+	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Impl[func(int, float64) Bucket]{
+		{Part: 1, Name: "a bucket that refills by the signed span", New: before3(mistakes{negativeRefill: true})},
+		{Part: 1, Name: "a bucket that moves its time back", New: before3(mistakes{timeBack: true})},
+		{Part: 1, Name: "a bucket that stores its refill on every call", New: before3(mistakes{commitOnDenial: true, commitOnTokens: true, negativeRefill: true})},
+		{Part: 2, Name: "the mutants' base without Delay", New: before3(mistakes{})},
+		{Part: 3, Name: "the mutants' base", New: newMutant(mistakes{})},
+	})
 }

@@ -3,13 +3,9 @@ package spec
 import (
 	"testing"
 	"time"
-)
 
-// benchStart is where every benchmark's clock starts: a working morning in
-// this century, not the epoch, so that the code runs at the times it will
-// meet in service. Near the epoch, a week back is before 1970, and code
-// indexed by absolute time takes paths it never takes in production.
-var benchStart = time.Date(2025, time.March, 3, 9, 30, 0, 0, time.UTC)
+	"github.com/rateladder/rateladder/harness/clock"
+)
 
 // Benchmark measures a steady stream of orders over a hundred drinks, with
 // 10,000 orders in the window, and allocations reported. "order" makes the
@@ -29,7 +25,7 @@ func Benchmark[C Cafe](b *testing.B, newCafe func(window time.Duration) C) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			c := newCafe(window)
-			now := benchStart
+			now := clock.BenchStart
 			i := 0
 			for range int(window / gap) { // one full window first
 				now = now.Add(gap)

@@ -7,19 +7,6 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
-// Fuzz checks the cafés newCafe builds against a brute-force model that
-// keeps every order and answers by scanning them all, on random timelines
-// whose times never go backwards.
-func Fuzz[C Cafe](f *testing.F, newCafe func(window time.Duration) C) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
-	}
-	newC := timeline.Erase[Cafe](newCafe)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		timeline.RunCase(t, fuzzCase(newC, data))
-	})
-}
-
 // fuzzSeeds are the fuzz target's seed inputs; the spec's own tests play
 // them too, to check the part each is labelled with. Bytes: the window,
 // then for each step a gap, a call and, for Order and Count, a drink. The
@@ -29,6 +16,13 @@ var fuzzSeeds = [][]byte{
 	{3, 0, 0, 0, 0, 0, 2, 0, 0, 0, 3, 1, 0, 0, 2, 1, 1, 0, 1, 1, 2, 0, 2, 6, 0, 1, 6, 2},
 	{2, 0, 0, 0, 6, 0, 1, 6, 0, 0, 0, 3, 0, 3, 2, 3, 6, 3, 6, 3, 0, 0, 0, 0, 3},
 	{4, 0, 0, 0, 0, 0, 1, 0, 4, 6, 0, 0, 6, 4, 0, 4, 6, 4, 7, 4, 0, 0, 3, 0, 4},
+}
+
+// Fuzz checks the cafés newCafe builds against a brute-force model that
+// keeps every order and answers by scanning them all, on random timelines
+// whose times never go backwards.
+func Fuzz[C Cafe](f *testing.F, newCafe func(window time.Duration) C) {
+	timeline.Fuzz(f, fuzzSeeds, timeline.Erase[Cafe](newCafe), fuzzCase)
 }
 
 var (

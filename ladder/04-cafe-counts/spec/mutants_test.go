@@ -214,36 +214,32 @@ func (l *latest) Total(now time.Time) int {
 	return n
 }
 
+// suite is the spec as its own tests check it: its cases, and its fuzz
+// target's seeds.
+var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
+
 // mutants are the spec's wrong implementations, each with the part meant
 // to catch it. TestSpecCatchesMutants checks that it does, and
 // TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
-var mutants = []struct {
-	name string
-	part int // the part whose cases must catch it
-	new  func(time.Duration) Cafe
-}{
-	{"inclusive boundary: still counts an order at exactly now-window", 1, mutant(mistakes{inclusive: true})},
-	{"drops at most one old order per call", 1, mutant(mistakes{oneAtATime: true})},
-	{"drops old orders only when a new one comes", 1, mutant(mistakes{onlyOnOrder: true})},
-	{"folds case: Latte and latte are one drink", 1, mutant(mistakes{foldCase: true})},
-	{"keeps only each drink's latest order time: its orders leave together", 1, func(w time.Duration) Cafe {
+var mutants = []mutation.Impl[func(time.Duration) Cafe]{
+	{Name: "inclusive boundary: still counts an order at exactly now-window", Part: 1, New: mutant(mistakes{inclusive: true})},
+	{Name: "drops at most one old order per call", Part: 1, New: mutant(mistakes{oneAtATime: true})},
+	{Name: "drops old orders only when a new one comes", Part: 1, New: mutant(mistakes{onlyOnOrder: true})},
+	{Name: "folds case: Latte and latte are one drink", Part: 1, New: mutant(mistakes{foldCase: true})},
+	{Name: "keeps only each drink's latest order time: its orders leave together", Part: 1, New: func(w time.Duration) Cafe {
 		if w <= 0 {
 			panic(fmt.Sprintf("window must be positive, got %v", w))
 		}
 		return &latest{window: w, drinks: map[string]*tab{}}
 	}},
-	{"New accepts a window that is not positive", 1, mutant(mistakes{anyWindow: true})},
-	{"right answers, but a re-slicing queue that reallocates", 1, mutant(mistakes{})},
-	{"never deletes zero-count drinks, so Distinct counts them", 2, mutant(mistakes{keepZeros: true})},
-	{"right answers, but Distinct counts every drink on each call: O(drinks)", 2, mutant(mistakes{scanDistinct: true})},
-	{"right answers, but never forgets a drink: memory grows with every drink ever ordered", 2, mutant(mistakes{keepZeros: true, liveCount: true})},
-	{"Counts returns its internal map", 3, mutant(mistakes{ownBoard: true})},
-	{"Counts hands out one cached copy until the next order", 3, mutant(mistakes{cachedBoard: true})},
-	{"Counts does not drop old orders first", 3, mutant(mistakes{staleBoard: true})},
+	{Name: "New accepts a window that is not positive", Part: 1, New: mutant(mistakes{anyWindow: true})},
+	{Name: "right answers, but a re-slicing queue that reallocates", Part: 1, New: mutant(mistakes{})},
+	{Name: "never deletes zero-count drinks, so Distinct counts them", Part: 2, New: mutant(mistakes{keepZeros: true})},
+	{Name: "right answers, but Distinct counts every drink on each call: O(drinks)", Part: 2, New: mutant(mistakes{scanDistinct: true})},
+	{Name: "right answers, but never forgets a drink: memory grows with every drink ever ordered", Part: 2, New: mutant(mistakes{keepZeros: true, liveCount: true})},
+	{Name: "Counts returns its internal map", Part: 3, New: mutant(mistakes{ownBoard: true})},
+	{Name: "Counts hands out one cached copy until the next order", Part: 3, New: mutant(mistakes{cachedBoard: true})},
+	{Name: "Counts does not drop old orders first", Part: 3, New: mutant(mistakes{staleBoard: true})},
 }
 
-func TestSpecCatchesMutants(t *testing.T) {
-	for _, m := range mutants {
-		mutation.Caught(t, m.name, m.part, cases(m.new))
-	}
-}
+func TestSpecCatchesMutants(t *testing.T) { suite.CatchesMutants(t, mutants) }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/mutation"
-	"github.com/rateladder/rateladder/harness/timeline"
 )
 
 // ringCafe is a right café for the parts up to upTo: the orders of the
@@ -90,18 +89,9 @@ func (c *ringCafe) Counts(now time.Time) map[string]int {
 // those before it, and the fuzz seeds of those parts, against a café
 // written for those parts only.
 func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
-	for i, impl := range []string{
-		"a ring that keeps every drink it saw, without Distinct and Counts",
-		"a ring that forgets a drink at zero, without Counts",
-		"a ring that forgets a drink at zero",
-	} {
-		part := i + 1
-		newCafe := newRingCafe(part)
-		mutation.DoneThrough(t, impl, part, append(cases(newCafe), seedCases(newCafe)...))
-	}
-}
-
-// seedCases are the fuzz target's seeds as cases, built with newCafe.
-func seedCases(newCafe func(time.Duration) Cafe) []timeline.Case[Cafe] {
-	return mutation.SeedCases(fuzzSeeds, func(data []byte) timeline.Case[Cafe] { return fuzzCase(newCafe, data) })
+	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Impl[func(time.Duration) Cafe]{
+		{Part: 1, Name: "a ring that keeps every drink it saw, without Distinct and Counts", New: newRingCafe(1)},
+		{Part: 2, Name: "a ring that forgets a drink at zero, without Counts", New: newRingCafe(2)},
+		{Part: 3, Name: "a ring that forgets a drink at zero", New: newRingCafe(3)},
+	})
 }

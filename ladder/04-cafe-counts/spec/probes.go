@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
-	"testing"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
@@ -25,37 +24,22 @@ var menu = func() []string {
 	return names
 }()
 
-// newPanics checks that New rejects a window that is not positive, and
-// names the value in its message.
-func newPanics(_ Cafe, e env) error {
-	return timeline.EachPanicsNaming("New", []time.Duration{0, -sec}, func(w time.Duration) { e.New(w) })
-}
-
 // steadyStateAllocs checks part 1's memory rule: a café that has seen a
 // full window of steady orders reuses its memory. A queue that re-slices
 // (q = q[1:]) and appends reallocates now and then; over many orders, that
 // shows.
 func steadyStateAllocs(_ Cafe, e env) error {
-	const (
-		window     = time.Second
-		gap        = time.Millisecond // 1,000 orders in every window
-		ordersEach = 20_000
-	)
-	c := e.New(window)
-	now := clock.Epoch
+	const ordersEach = 20_000
+	c := e.New(time.Second)
 	i := 0
-	orderFor := func(n int) {
-		for range n {
-			now = now.Add(gap)
-			drink := menu[i%len(menu)]
-			i++
-			c.Order(now, drink)
-			c.Count(now, drink)
-			c.Total(now)
-		}
-	}
-	orderFor(5_000) // fill the window a few times over
-	allocs := testing.AllocsPerRun(5, func() { orderFor(ordersEach) })
+	// 1,000 orders in every window, after 5,000 that fill it a few times over.
+	allocs := timeline.SteadyStateAllocs(time.Millisecond, 5_000, ordersEach, func(now time.Time) {
+		drink := menu[i%len(menu)]
+		i++
+		c.Order(now, drink)
+		c.Count(now, drink)
+		c.Total(now)
+	})
 	if allocs > 0 {
 		return fmt.Errorf("%v allocations per %d orders of %d drinks in steady state (1,000 orders in each window), want 0: reuse the queue's memory (see part 1 of the README)",
 			allocs, ordersEach, len(menu))

@@ -283,7 +283,7 @@ func table() []row {
 		{
 			Name: "New panics on a window that is not positive", Part: 1, Arg: sec,
 			Steps: []step{at(0, order("latte")), at(0, total(1))},
-			Probe: newPanics,
+			Probe: timeline.NonPositivePanics[Cafe],
 		},
 		{
 			Name: "no allocation per order once warmed up", Part: 1, Arg: sec,

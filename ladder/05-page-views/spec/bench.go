@@ -5,13 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
-)
 
-// benchStart is where every benchmark's clock starts: a working morning in
-// this century, not the epoch, so that the code runs at the times it will
-// meet in service. Near the epoch, a week back is before 1970, and code
-// indexed by absolute time takes paths it never takes in production.
-var benchStart = time.Date(2025, time.March, 3, 9, 30, 0, 0, time.UTC)
+	"github.com/rateladder/rateladder/harness/clock"
+)
 
 // Benchmark measures an Add and a Count together, in one-second buckets,
 // for a five-minute window (n = 300) and a one-day window (n = 86,400),
@@ -53,7 +49,7 @@ func Benchmark[C Counter](b *testing.B, newCounter func(window, bucket time.Dura
 // warmUp fills one window with a view every 100ms and returns the time of
 // the last.
 func warmUp(b *testing.B, c Counter, window time.Duration) time.Time {
-	now := benchStart
+	now := clock.BenchStart
 	for range window / (100 * ms) {
 		now = now.Add(100 * ms)
 		addAndCount(b, c, now)

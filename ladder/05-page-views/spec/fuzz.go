@@ -9,20 +9,6 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
-// Fuzz checks the counters newCounter builds against a brute-force model
-// that keeps every view and counts by scanning, on random timelines with
-// long gaps, times going backwards, negative views and instants outside
-// the accepted range.
-func Fuzz[C Counter](f *testing.F, newCounter func(window, bucket time.Duration) C) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
-	}
-	b := unclocked(func(w, b time.Duration) Counter { return newCounter(w, b) })
-	f.Fuzz(func(t *testing.T, data []byte) {
-		timeline.RunCase(t, b.Case(fuzzCase(data)))
-	})
-}
-
 // fuzzSeeds are the fuzz target's seed inputs; the spec's own tests play
 // them too, to check the part each is labelled with. Each seed: bucket,
 // n-1, start, then per step a gap, a call and, for an Add, the views.
@@ -31,6 +17,14 @@ var fuzzSeeds = [][]byte{
 	{0, 2, 1, 0, 1, 1, 1, 0, 11, 0, 9, 1, 4, 10, 2},
 	{1, 3, 2, 0, 1, 1, 11, 0, 10, 1, 3, 6, 0, 2, 0},
 	{0, 0, 3, 0, 1, 2, 3, 0, 11, 0, 7, 1, 1, 1, 0},
+}
+
+// Fuzz checks the counters newCounter builds against a brute-force model
+// that keeps every view and counts by scanning, on random timelines with
+// long gaps, times going backwards, negative views and instants outside
+// the accepted range.
+func Fuzz[C Counter](f *testing.F, newCounter func(window, bucket time.Duration) C) {
+	timeline.Fuzz(f, fuzzSeeds, func(w, b time.Duration) Counter { return newCounter(w, b) }, fuzzCase)
 }
 
 // longGap is the most buckets a gap of part 1 moves across: a loop over
@@ -43,11 +37,16 @@ var (
 	fuzzViews   = []int{0, 1, 2, 5, -1}
 )
 
-// fuzzCase decodes data into a timeline whose wants come from the model.
-// Its part is the highest that a step needs: 2 for a gap longer than
-// longGap or an instant out of range, 3 for time going backwards or
-// negative views.
-func fuzzCase(data []byte) row {
+// fuzzCase decodes data into a timeline whose wants come from the model,
+// played against the counters newCounter builds.
+func fuzzCase(newCounter func(window, bucket time.Duration) Counter, data []byte) timeline.Case[Counter] {
+	return unclocked(newCounter).Case(fuzzRow(data))
+}
+
+// fuzzRow decodes data into the timeline's row. Its part is the highest
+// that a step needs: 2 for a gap longer than longGap or an instant out of
+// range, 3 for time going backwards or negative views.
+func fuzzRow(data []byte) row {
 	in := timeline.NewChoices(data)
 	bucket := timeline.Pick(in, fuzzBuckets...)
 	n := 1 + in.Intn(6)

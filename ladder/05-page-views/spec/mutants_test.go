@@ -266,36 +266,32 @@ func TestRightImplementationPasses(t *testing.T) {
 	mutation.Passes(t, "the mutants' ring with no flaw", cases(newRing(sound)))
 }
 
+// suite is the spec as its own tests check it: its cases, and its fuzz
+// target's seeds.
+var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
+
 // mutants are the spec's wrong implementations, each with the part meant
 // to catch it. TestSpecCatchesMutants checks that it does, and
 // TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
-var mutants = []struct {
-	name string
-	part int // the part whose cases must catch it
-	new  func(window, bucket time.Duration) Counter
-}{
-	{"sums the ring in Count", 1, newRing(sumsRing)},
-	{"makes a fresh ring after a long gap", 1, newRing(freshRingOnReset)},
-	{"takes 1970 as never: refuses a first call before it", 1, newRing(zeroIsNever)},
-	{"rounds negative times toward zero", 1, newRing(truncates)},
-	{"increments before advancing", 1, newRing(incrementsFirst)},
-	{"does not empty the bucket it lands on: a stale bucket is counted", 1, newRing(skipsLandingBucket)},
-	{"covers one bucket too many", 1, newRing(oneBucketTooMany)},
-	{"counts each view for exactly one window, not by bucket", 1, func(w, _ time.Duration) Counter { return &exact{window: w} }},
-	{"loops over the whole gap", 2, newRing(loopsOverGap)},
-	{"holds the gap in an int64, which overflows", 2, newRing(signedGap)},
-	{"uses UnixNano outside 1678 to 2262", 2, newRing(noRangeCheck)},
-	{"resets after n-1 buckets", 2, newRing(resetsEarly)},
-	{"accepts time going backwards", 3, newRing(noBackwardsCheck)},
-	{"compares buckets, not instants", 3, newRing(comparesBuckets)},
-	{"changes state on an error: advances before checking the views", 3, newRing(advancesFirst)},
-	{"changes state on an error: keeps a refused time as the latest", 3, newRing(keepsRefusedTime)},
-	{"a Count does not move the latest time", 3, newRing(countKeepsLatest)},
-	{"accepts negative views", 3, newRing(acceptsNegative)},
+var mutants = []mutation.Impl[func(window, bucket time.Duration) Counter]{
+	{Name: "sums the ring in Count", Part: 1, New: newRing(sumsRing)},
+	{Name: "makes a fresh ring after a long gap", Part: 1, New: newRing(freshRingOnReset)},
+	{Name: "takes 1970 as never: refuses a first call before it", Part: 1, New: newRing(zeroIsNever)},
+	{Name: "rounds negative times toward zero", Part: 1, New: newRing(truncates)},
+	{Name: "increments before advancing", Part: 1, New: newRing(incrementsFirst)},
+	{Name: "does not empty the bucket it lands on: a stale bucket is counted", Part: 1, New: newRing(skipsLandingBucket)},
+	{Name: "covers one bucket too many", Part: 1, New: newRing(oneBucketTooMany)},
+	{Name: "counts each view for exactly one window, not by bucket", Part: 1, New: func(w, _ time.Duration) Counter { return &exact{window: w} }},
+	{Name: "loops over the whole gap", Part: 2, New: newRing(loopsOverGap)},
+	{Name: "holds the gap in an int64, which overflows", Part: 2, New: newRing(signedGap)},
+	{Name: "uses UnixNano outside 1678 to 2262", Part: 2, New: newRing(noRangeCheck)},
+	{Name: "resets after n-1 buckets", Part: 2, New: newRing(resetsEarly)},
+	{Name: "accepts time going backwards", Part: 3, New: newRing(noBackwardsCheck)},
+	{Name: "compares buckets, not instants", Part: 3, New: newRing(comparesBuckets)},
+	{Name: "changes state on an error: advances before checking the views", Part: 3, New: newRing(advancesFirst)},
+	{Name: "changes state on an error: keeps a refused time as the latest", Part: 3, New: newRing(keepsRefusedTime)},
+	{Name: "a Count does not move the latest time", Part: 3, New: newRing(countKeepsLatest)},
+	{Name: "accepts negative views", Part: 3, New: newRing(acceptsNegative)},
 }
 
-func TestSpecCatchesMutants(t *testing.T) {
-	for _, m := range mutants {
-		mutation.Caught(t, m.name, m.part, cases(m.new))
-	}
-}
+func TestSpecCatchesMutants(t *testing.T) { suite.CatchesMutants(t, mutants) }

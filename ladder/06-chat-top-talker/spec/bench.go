@@ -5,13 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
-)
 
-// benchStart is where every benchmark's clock starts: a working morning in
-// this century, not the epoch, so that the code runs at the times it will
-// meet in service. Near the epoch, a week back is before 1970, and code
-// indexed by absolute time takes paths it never takes in production.
-var benchStart = time.Date(2025, time.March, 3, 9, 30, 0, 0, time.UTC)
+	"github.com/rateladder/rateladder/harness/clock"
+)
 
 // Benchmark measures Record, TopTalker and TopTalkers separately, on a
 // window of 1,000,000 messages from 100,000 users who talk at Zipf-like
@@ -62,7 +58,7 @@ func Benchmark[A Aggregator](b *testing.B, newAggregator func(window time.Durati
 	// One full window, shared: the queries change nothing, and Record,
 	// measured last, carries on from where the fill stopped.
 	a := newAggregator(window)
-	now := benchStart
+	now := clock.BenchStart
 	for i := range inWindow {
 		now = now.Add(gap)
 		a.Record(msg(i, now))

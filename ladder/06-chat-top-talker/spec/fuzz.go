@@ -8,18 +8,6 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
-// Fuzz checks the aggregators newAggregator builds against the brute-force
-// model, on random timelines whose times never go backwards.
-func Fuzz[A Aggregator](f *testing.F, newAggregator func(window time.Duration) A) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
-	}
-	newA := timeline.Erase[Aggregator](newAggregator)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		timeline.RunCase(t, fuzzCase(newA, data))
-	})
-}
-
 // fuzzSeeds are the fuzz target's seed inputs. The spec's own tests play
 // them too, to check the part each is labelled with.
 var fuzzSeeds = [][]byte{
@@ -27,6 +15,12 @@ var fuzzSeeds = [][]byte{
 	{0, 0, 1, 0, 1, 1, 0, 2, 0, 1, 5, 3, 0, 6, 4, 7, 5},
 	{1, 0, 0, 5, 1, 0, 1, 4, 2, 0, 2, 3, 0, 0, 3, 2, 3, 6, 4, 6, 7, 4, 1, 6},
 	{3, 0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 4, 0, 0, 5, 0, 7, 7, 6, 7, 6, 7, 6},
+}
+
+// Fuzz checks the aggregators newAggregator builds against the brute-force
+// model, on random timelines whose times never go backwards.
+func Fuzz[A Aggregator](f *testing.F, newAggregator func(window time.Duration) A) {
+	timeline.Fuzz(f, fuzzSeeds, timeline.Erase[Aggregator](newAggregator), fuzzCase)
 }
 
 var (

@@ -54,6 +54,13 @@ func (md *model) topTalkers(now time.Time, k int) []Talker {
 			counts[m.User]++
 		}
 	}
+	all := ranked(counts)
+	return all[:max(0, min(k, len(all)))]
+}
+
+// ranked is every user of counts as a Talker, most messages first, and
+// of those with as many, the smallest name first.
+func ranked(counts map[string]int) []Talker {
 	all := []Talker{}
 	for u, n := range counts {
 		all = append(all, tk(u, n))
@@ -64,7 +71,7 @@ func (md *model) topTalkers(now time.Time, k int) []Talker {
 		}
 		return strings.Compare(a.User, b.User)
 	})
-	return all[:max(0, min(k, len(all)))]
+	return all
 }
 
 func (md *model) topTalker(now time.Time) leader {

@@ -259,21 +259,7 @@ func (a countsOnlyGrow) Record(m Message) { a.naive.Record(m); a.sent[m.User]++ 
 
 func (a countsOnlyGrow) TopTalker(now time.Time) (Talker, bool) {
 	a.expire(now)
-	return first(sortCounts(a.sent))
-}
-
-func sortCounts(counts map[string]int) []Talker {
-	all := []Talker{}
-	for u, n := range counts {
-		all = append(all, tk(u, n))
-	}
-	slices.SortFunc(all, func(x, y Talker) int {
-		if x.Messages != y.Messages {
-			return y.Messages - x.Messages
-		}
-		return strings.Compare(x.User, y.User)
-	})
-	return all
+	return first(ranked(a.sent))
 }
 
 // cachedLeader updates the leader when a message arrives and never looks
@@ -393,7 +379,7 @@ type listsZeros struct{ *naive }
 
 func (a listsZeros) TopTalkers(now time.Time, k int) []Talker {
 	a.expire(now)
-	all := sortCounts(a.users)
+	all := ranked(a.users)
 	return all[:max(0, min(k, len(all)))]
 }
 
@@ -405,72 +391,68 @@ func with(knob func(a *naive)) func(time.Duration) Aggregator {
 	}
 }
 
+// suite is the spec as its own tests check it: its cases, and its fuzz
+// target's seeds.
+var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
+
 // mutants are the spec's wrong implementations, each with the part meant
 // to catch it. TestSpecCatchesMutants checks that it does, and
 // TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
-var mutants = []struct {
-	name string
-	part int // the part whose cases must catch it
-	new  func(time.Duration) Aggregator
-}{
-	{"inclusive boundary: still counts a message exactly one window old", 1,
-		with(func(a *naive) { a.inclusive = true })},
-	{"expiry takes the channel from the user's latest message", 1,
-		with(func(a *naive) { a.channelOfLast = true })},
-	{"one map for users and channels", 1,
-		with(func(a *naive) { a.channels = a.users })},
-	{"a window that is not positive taken as one second, not a panic", 1, func(w time.Duration) Aggregator {
+var mutants = []mutation.Impl[func(time.Duration) Aggregator]{
+	{Name: "inclusive boundary: still counts a message exactly one window old", Part: 1,
+		New: with(func(a *naive) { a.inclusive = true })},
+	{Name: "expiry takes the channel from the user's latest message", Part: 1,
+		New: with(func(a *naive) { a.channelOfLast = true })},
+	{Name: "one map for users and channels", Part: 1,
+		New: with(func(a *naive) { a.channels = a.users })},
+	{Name: "a window that is not positive taken as one second, not a panic", Part: 1, New: func(w time.Duration) Aggregator {
 		if w <= 0 {
 			w = time.Second
 		}
 		return newNaive(w)
 	}},
-	{"right answers, but zero counts are never forgotten", 1,
-		with(func(a *naive) { a.keepZeros = true })},
-	{"right answers, but Record never drops old messages", 1,
-		with(func(a *naive) { a.lazyRecord = true })},
+	{Name: "right answers, but zero counts are never forgotten", Part: 1,
+		New: with(func(a *naive) { a.keepZeros = true })},
+	{Name: "right answers, but Record never drops old messages", Part: 1,
+		New: with(func(a *naive) { a.lazyRecord = true })},
 
-	{"scans all users, but a tie goes to the larger name", 2, func(w time.Duration) Aggregator {
+	{Name: "scans all users, but a tie goes to the larger name", Part: 2, New: func(w time.Duration) Aggregator {
 		return flippedTies{newNaive(w)}
 	}},
-	{"never decreases counts: the ranking counts arrivals only", 2, func(w time.Duration) Aggregator {
+	{Name: "never decreases counts: the ranking counts arrivals only", Part: 2, New: func(w time.Duration) Aggregator {
 		return countsOnlyGrow{newNaive(w), map[string]int{}}
 	}},
-	{"a leader cached on arrival and never revisited on expiry", 2, func(w time.Duration) Aggregator {
+	{Name: "a leader cached on arrival and never revisited on expiry", Part: 2, New: func(w time.Duration) Aggregator {
 		return cachedLeader{newNaive(w), &Talker{}}
 	}},
-	{"a lazy heap that returns stale entries", 2, newStaleHeap},
-	{"ties by insertion order: the first to enter the window wins", 2, func(w time.Duration) Aggregator {
+	{Name: "a lazy heap that returns stale entries", Part: 2, New: newStaleHeap},
+	{Name: "ties by insertion order: the first to enter the window wins", Part: 2, New: func(w time.Duration) Aggregator {
 		return tiesByArrival{newNaive(w)}
 	}},
 
-	{"a scan over every user for the top talker: right, and O(U)", 2, func(w time.Duration) Aggregator {
+	{Name: "a scan over every user for the top talker: right, and O(U)", Part: 2, New: func(w time.Duration) Aggregator {
 		return scansForTop{newNaive(w)}
 	}},
-	{"a sort of every user for the top k: right, and O(U log U)", 3, func(w time.Duration) Aggregator {
+	{Name: "a sort of every user for the top k: right, and O(U log U)", Part: 3, New: func(w time.Duration) Aggregator {
 		return sortsForTopK{newNaive(w)}
 	}},
-	{"a heap walk for the top k that stops at heap index 6", 3,
-		with(func(a *naive) { a.maxDepth = 7 })},
-	{"a heap walk for the top k that stops at heap index 30", 3,
-		with(func(a *naive) { a.maxDepth = 31 })},
-	{"k <= 0 returns nil", 3, func(w time.Duration) Aggregator { return nilForNoK{newNaive(w)} }},
-	{"ties at the cut-off by insertion order", 3, func(w time.Duration) Aggregator {
+	{Name: "a heap walk for the top k that stops at heap index 6", Part: 3,
+		New: with(func(a *naive) { a.maxDepth = 7 })},
+	{Name: "a heap walk for the top k that stops at heap index 30", Part: 3,
+		New: with(func(a *naive) { a.maxDepth = 31 })},
+	{Name: "k <= 0 returns nil", Part: 3, New: func(w time.Duration) Aggregator { return nilForNoK{newNaive(w)} }},
+	{Name: "ties at the cut-off by insertion order", Part: 3, New: func(w time.Duration) Aggregator {
 		return cutOffByArrival{newNaive(w)}
 	}},
-	{"lists users whose messages all expired, with 0", 3, func(w time.Duration) Aggregator {
+	{Name: "lists users whose messages all expired, with 0", Part: 3, New: func(w time.Duration) Aggregator {
 		return listsZeros{with(func(a *naive) { a.keepZeros = true })(w).(*naive)}
 	}},
-	{"pads the result to k with zero talkers", 3, func(w time.Duration) Aggregator {
+	{Name: "pads the result to k with zero talkers", Part: 3, New: func(w time.Duration) Aggregator {
 		return paddedToK{newNaive(w)}
 	}},
 }
 
-func TestSpecCatchesMutants(t *testing.T) {
-	for _, m := range mutants {
-		mutation.Caught(t, m.name, m.part, cases(m.new))
-	}
-}
+func TestSpecCatchesMutants(t *testing.T) { suite.CatchesMutants(t, mutants) }
 
 // TestRightImplementationPasses plays every case against naive with no
 // knob turned, the base of the mutants, so that each one is wrong in its

@@ -15,11 +15,6 @@ import (
 // env is what a probe has besides the aggregator: e.New builds another.
 type env = timeline.Env[Aggregator, time.Duration]
 
-// panicsOnBadWindow checks that New(0) and New(-1s) panic, naming the value.
-func panicsOnBadWindow(_ Aggregator, e env) error {
-	return timeline.EachPanicsNaming("New", []time.Duration{0, -time.Second}, func(w time.Duration) { e.New(w) })
-}
-
 // forgetsZeroCounts checks part 1's "zero counts are forgotten". It sends
 // 40,000 messages from distinct users, then 40,000 to distinct channels,
 // one every millisecond in a one-second window, so the window never holds

@@ -274,7 +274,7 @@ var table = []row{
 	},
 	{
 		Name: "New panics on a window that is not positive", Part: 1, Arg: sec,
-		Probe: panicsOnBadWindow,
+		Probe: timeline.NonPositivePanics[Aggregator],
 	},
 	{
 		Name: "users and channels whose messages all left are forgotten", Part: 1, Arg: sec,

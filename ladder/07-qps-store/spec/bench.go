@@ -10,12 +10,6 @@ import (
 	"github.com/rateladder/rateladder/harness/clock"
 )
 
-// benchStart is where every benchmark's clock starts: a working morning in
-// this century, not the epoch, so that the code runs at the times it will
-// meet in service. Near the epoch, a week back is before 1970, and code
-// indexed by absolute time takes paths it never takes in production.
-var benchStart = time.Date(2025, time.March, 3, 9, 30, 0, 0, time.UTC)
-
 // benchKeys are the keys the benchmarks use, all stored before timing
 // starts, so that Put replaces a value and the map never grows.
 var benchKeys = func() []string {
@@ -50,26 +44,22 @@ func Benchmark[S Store](b *testing.B, newStore func(clock.Clock) S) {
 		return s
 	}
 
-	b.Run("Get", func(b *testing.B) {
-		s := filled()
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			clk.tick(i)
-			s.Get(benchKeys[i&keyMask])
-			i++
-		}
-	})
-	b.Run("Put", func(b *testing.B) {
-		s := filled()
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			clk.tick(i)
-			s.Put(benchKeys[i&keyMask], "w")
-			i++
-		}
-	})
+	// serial measures call, the ith of a run, made on a filled store.
+	serial := func(name string, call func(s S, i int)) {
+		b.Run(name, func(b *testing.B) {
+			s := filled()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				clk.tick(i)
+				call(s, i)
+				i++
+			}
+		})
+	}
+
+	serial("Get", func(s S, i int) { s.Get(benchKeys[i&keyMask]) })
+	serial("Put", func(s S, i int) { s.Put(benchKeys[i&keyMask], "w") })
 	b.Run("Get_parallel", func(b *testing.B) {
 		s := filled()
 		b.ReportAllocs()
@@ -97,16 +87,7 @@ func Benchmark[S Store](b *testing.B, newStore func(clock.Clock) S) {
 		name   string
 		window time.Duration
 	}{{"QPS_5m", 5 * minute}, {"QPS_1h", hour}, {"QPS_7d", week}} {
-		b.Run(w.name, func(b *testing.B) {
-			s := filled()
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				clk.tick(i)
-				s.QPS(put, w.window)
-				i++
-			}
-		})
+		serial(w.name, func(s S, _ int) { s.QPS(put, w.window) })
 	}
 }
 
@@ -125,13 +106,13 @@ func parallel(b *testing.B, clk *benchClock, f func(key string)) {
 }
 
 // benchClock is a clock that costs next to nothing to read. It starts at
-// benchStart and moves only when tick says so.
+// clock.BenchStart and moves only when tick says so.
 type benchClock struct {
-	ns atomic.Int64 // since benchStart
+	ns atomic.Int64 // since clock.BenchStart
 }
 
 // Now returns the clock's time.
-func (c *benchClock) Now() time.Time { return benchStart.Add(time.Duration(c.ns.Load())) }
+func (c *benchClock) Now() time.Time { return clock.BenchStart.Add(time.Duration(c.ns.Load())) }
 
 // tick moves the clock a millisecond forward on every 1,024th call i.
 func (c *benchClock) tick(i int) {

@@ -8,22 +8,6 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
-// Fuzz checks the stores newStore builds on random timelines: Gets and
-// Puts of a few keys, and QPS over windows from a second to a week, at
-// times that never go backwards and often fall between whole seconds. A
-// brute-force model keeps every call: Get must return what it holds, and
-// QPS must lie within the README's bounds, between Exact(w-g)/w and
-// Exact(w+g)/w.
-func Fuzz[S Store](f *testing.F, newStore func(clock.Clock) S) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
-	}
-	newS := timeline.Erase[Store](newStore)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		timeline.RunCase(t, fuzzCase(newS, data))
-	})
-}
-
 // fuzzSeeds are the fuzz target's seed inputs. The spec's own tests play
 // them too: against the right store, and to check the part each is
 // labelled with. The first four ask for windows of five minutes at most.
@@ -35,6 +19,16 @@ var fuzzSeeds = [][]byte{
 	// Part 2's: Puts an hour apart, then QPS over 2h, a day and a week,
 	// before and after the Puts leave the week.
 	{10, 0, 0, 0, 9, 0, 1, 1, 0, 2, 1, 6, 11, 1, 0, 7, 2, 0, 7, 0, 2, 1, 8, 12, 2, 1, 8, 5, 2, 1, 5},
+}
+
+// Fuzz checks the stores newStore builds on random timelines: Gets and
+// Puts of a few keys, and QPS over windows from a second to a week, at
+// times that never go backwards and often fall between whole seconds. A
+// brute-force model keeps every call: Get must return what it holds, and
+// QPS must lie within the README's bounds, between Exact(w-g)/w and
+// Exact(w+g)/w.
+func Fuzz[S Store](f *testing.F, newStore func(clock.Clock) S) {
+	timeline.Fuzz(f, fuzzSeeds, timeline.Erase[Store](newStore), fuzzCase)
 }
 
 var (

@@ -210,32 +210,31 @@ func TestRightImplementationPasses(t *testing.T) {
 	mutation.Passes(t, "the mutants' store with no mistake", cases(newFlawed(mistakes{})))
 }
 
+// suite is the spec as its own tests check it: its cases, and its fuzz
+// target's seeds, each built with the store that has the mistakes given.
+var suite = mutation.SpecOf(
+	func(m mistakes) []timeline.Case[Store] { return cases(newFlawed(m)) },
+	fuzzSeeds,
+	func(m mistakes, data []byte) timeline.Case[Store] { return fuzzCase(newFlawed(m), data) })
+
 // mutants are the spec's wrong implementations, each with the part meant
 // to catch it. TestSpecCatchesMutants checks that it does, and
 // TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
-var mutants = []struct {
-	name string
-	part int // the part whose cases must catch it
-	m    mistakes
-}{
-	{"integer division: 150 calls over 300s is 0 per second", 1, mistakes{intDivision: true}},
-	{"a Get on a missing key is not counted", 1, mistakes{missNotCounted: true}},
-	{"stale buckets are still counted after an idle gap", 1, mistakes{keepStale: true}},
-	{"one bucket too many: the second before the window counts too", 1, mistakes{oneTooMany: true}},
-	{"divides by the seconds counted, not by the window", 1, mistakes{perBucket: true}},
-	{"reads time.Now instead of the clock it was given", 1, mistakes{wallClock: true}},
-	{"a ring of seconds for the whole week", 2, mistakes{weekOfSeconds: true}},
-	{"windows beyond an hour count only the last hour", 2, mistakes{hourAtMost: true}},
-	{"the week's ring of minutes is never emptied", 2, mistakes{weekNotEmptied: true}},
+var mutants = []mutation.Impl[mistakes]{
+	{Name: "integer division: 150 calls over 300s is 0 per second", Part: 1, New: mistakes{intDivision: true}},
+	{Name: "a Get on a missing key is not counted", Part: 1, New: mistakes{missNotCounted: true}},
+	{Name: "stale buckets are still counted after an idle gap", Part: 1, New: mistakes{keepStale: true}},
+	{Name: "one bucket too many: the second before the window counts too", Part: 1, New: mistakes{oneTooMany: true}},
+	{Name: "divides by the seconds counted, not by the window", Part: 1, New: mistakes{perBucket: true}},
+	{Name: "reads time.Now instead of the clock it was given", Part: 1, New: mistakes{wallClock: true}},
+	{Name: "a ring of seconds for the whole week", Part: 2, New: mistakes{weekOfSeconds: true}},
+	{Name: "windows beyond an hour count only the last hour", Part: 2, New: mistakes{hourAtMost: true}},
+	{Name: "the week's ring of minutes is never emptied", Part: 2, New: mistakes{weekNotEmptied: true}},
 	// The unsynchronised counter is checked under the race detector, by
 	// TestSpecCatchesRaces below.
 }
 
-func TestSpecCatchesMutants(t *testing.T) {
-	for _, m := range mutants {
-		mutation.Caught(t, m.name, m.part, cases(newFlawed(m.m)))
-	}
-}
+func TestSpecCatchesMutants(t *testing.T) { suite.CatchesMutants(t, mutants) }
 
 // TestSpecCatchesRaces checks that part 3 catches a store whose map is
 // locked but whose counters are not, the way make test-level-7 runs it:

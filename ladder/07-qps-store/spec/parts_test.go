@@ -3,9 +3,7 @@ package spec
 import (
 	"testing"
 
-	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/mutation"
-	"github.com/rateladder/rateladder/harness/timeline"
 )
 
 // TestEachPartNeedsOnlyItsOwnFeatures plays the cases of each part and
@@ -16,21 +14,9 @@ import (
 // of theirs that calls from two goroutines fails here. Part 3 runs in a
 // process of its own under -race; only its cases may start goroutines.
 func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
-	for _, p := range []struct {
-		part int
-		impl string
-		m    mistakes
-	}{
-		{1, "a store of five minutes with no lock", mistakes{fiveMinutes: true, noLock: true}},
-		{2, "a store with no lock", mistakes{noLock: true}},
-		{3, "the mutants' store with no mistake", mistakes{}},
-	} {
-		newStore := newFlawed(p.m)
-		mutation.DoneThrough(t, p.impl, p.part, append(cases(newStore), seedCases(newStore)...))
-	}
-}
-
-// seedCases are the fuzz target's seeds as cases, built with newStore.
-func seedCases(newStore func(clock.Clock) Store) []timeline.Case[Store] {
-	return mutation.SeedCases(fuzzSeeds, func(data []byte) timeline.Case[Store] { return fuzzCase(newStore, data) })
+	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Impl[mistakes]{
+		{Part: 1, Name: "a store of five minutes with no lock", New: mistakes{fiveMinutes: true, noLock: true}},
+		{Part: 2, Name: "a store with no lock", New: mistakes{noLock: true}},
+		{Part: 3, Name: "the mutants' store with no mistake", New: mistakes{}},
+	})
 }

@@ -1,7 +1,6 @@
 package spec
 
 import (
-	"testing"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
@@ -11,33 +10,28 @@ import (
 )
 
 // Check runs every case the class report's checker can judge against
-// stores that live in another process, the student's child, through conn.
-// The child's clock reads what the case's clock reads when each call
-// starts; no case moves its clock during a call but those about
-// goroutines, which are judged in process.
-func Check(t *testing.T, conn *remote.Conn) {
-	timeline.Run(t, timeline.Checked(cases(remoteNew(conn))))
-}
-
-// CheckFuzz plays the fuzz target's timelines against the child's stores:
-// its seeds, and the inputs f holds already.
-func CheckFuzz(f *testing.F, conn *remote.Conn) { Fuzz(f, remoteNew(conn)) }
+// stores that live in another process, the student's child, through a
+// connection to it. The child's clock reads what the case's clock reads
+// when each call starts; no case moves its clock during a call but those
+// about goroutines, which are judged in process. CheckFuzz plays the fuzz
+// target's timelines against the child's stores: its seeds, and the
+// inputs f holds already.
+var Check, CheckFuzz = timeline.Checkers(cases, Fuzz[Store], remoteNew)
 
 // remoteStore is a Store whose methods run in the child.
 type remoteStore struct{ o *remote.Object }
 
-func remoteNew(conn *remote.Conn) func(clock.Clock) Store {
-	return func(clk clock.Clock) Store { return remoteStore{conn.New("New", nil, clk)} }
-}
-
 func (r remoteStore) Get(key string) (value string, ok bool) {
-	r.o.Call("Get", []any{&value, &ok}, key)
-	return value, ok
+	return remote.Result2[string, bool](r.o, "Get", key)
 }
 
 func (r remoteStore) Put(key, value string) { r.o.Call("Put", nil, key, value) }
 
-func (r remoteStore) QPS(op qpsop.Op, window time.Duration) (qps float64) {
-	r.o.Call("QPS", []any{&qps}, op, window)
-	return qps
+func (r remoteStore) QPS(op qpsop.Op, window time.Duration) float64 {
+	return remote.Result[float64](r.o, "QPS", op, window)
+}
+
+// remoteNew builds proxies, each of a value that New builds in the child.
+func remoteNew(conn *remote.Conn) func(clock.Clock) Store {
+	return func(clk clock.Clock) Store { return remoteStore{conn.New("New", nil, clk)} }
 }

@@ -12,18 +12,12 @@ import (
 	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
 )
 
-// benchStart is where every benchmark's clock starts: a working morning in
-// this century, not the epoch, so that the code runs at the times it will
-// meet in service. Near the epoch, a week back is before 1970, and code
-// indexed by absolute time takes paths it never takes in production.
-var benchStart = time.Date(2025, time.March, 3, 9, 30, 0, 0, time.UTC)
-
-// benchClock is a clock a benchmark moves by hand, from benchStart.
+// benchClock is a clock a benchmark moves by hand, from clock.BenchStart.
 // Reading it costs one atomic load and allocates nothing, so it does not
 // blur the numbers the way a Fake's mutex would under b.RunParallel.
-type benchClock struct{ ns atomic.Int64 } // since benchStart
+type benchClock struct{ ns atomic.Int64 } // since clock.BenchStart
 
-func (c *benchClock) Now() time.Time { return benchStart.Add(time.Duration(c.ns.Load())) }
+func (c *benchClock) Now() time.Time { return clock.BenchStart.Add(time.Duration(c.ns.Load())) }
 
 // benchLimits are the algorithms the benchmarks compare, all at 1,000 a
 // minute. SlidingWindow runs twice, with 2 and with 61 buckets: the cost

@@ -1,13 +1,6 @@
 package fast
 
-import (
-	"fmt"
-	"math"
-	"math/bits"
-	"time"
-
-	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
-)
+import "math"
 
 // maxInstant is the last instant a Throttler can tell apart:
 // 2262-04-11T23:47:16.854775807Z, the top of time.Time.UnixNano.
@@ -58,7 +51,7 @@ type algorithm[S any] interface {
 // kind is a compiled Limit that can make the client table or a group.
 type kind interface {
 	clients(time *clockTime) clientTable
-	group(name string) group
+	group() group
 }
 
 // kindOf is the kind of an algorithm whose state is S.
@@ -70,62 +63,33 @@ type kindOf[S any] struct {
 func (k kindOf[S]) clients(time *clockTime) clientTable {
 	return newTable(k.alg, k.rule, time)
 }
-func (k kindOf[S]) group(name string) group { return newGroup(k.alg, k.rule, name) }
+func (k kindOf[S]) group() group { return newGroup(k.alg, k.rule) }
 
-// compile checks a Limit and picks its algorithm. It is the only place
-// that looks at Limit.Algorithm: everything after works through the kind
-// it returns.
-func compile(field string, l Limit) (kind, error) {
-	switch {
-	case l.Algorithm < FixedWindow || l.Algorithm > TokenBucket:
-		return nil, fmt.Errorf("throttle.New: %s.Algorithm: unknown algorithm %v", field, l.Algorithm)
-	case l.Requests < 1:
-		return nil, fmt.Errorf("throttle.New: %s.Requests must be at least 1, got %d", field, l.Requests)
-	case l.Per <= 0:
-		return nil, fmt.Errorf("throttle.New: %s.Per must be positive, got %v", field, l.Per)
-	}
+// compile picks a valid Limit's algorithm: New has checked it. It is the
+// only place that looks at Limit.Algorithm: everything after works through
+// the kind it returns.
+func compile(l Limit) kind {
 	r := rule{requests: int64(l.Requests), per: int64(l.Per), lag: 2}
 	switch l.Algorithm {
 	case FixedWindow:
 		r.lag = 1
-		return kindOf[fixedState]{&fixed{r}, r}, nil
+		return kindOf[fixedState]{&fixed{r}, r}
 	case SlidingWindow:
-		b := int64(l.Buckets)
-		if b == 0 {
-			b = 2
-		}
-		if b < 2 || b > limits.MaxBuckets {
-			return nil, fmt.Errorf("throttle.New: %s.Buckets must be 0 (meaning 2) or from 2 to %d, got %d: each client keeps a counter per bucket",
-				field, limits.MaxBuckets, l.Buckets)
-		}
-		if r.per%(b-1) != 0 {
-			return nil, fmt.Errorf("throttle.New: %s.Per (%v) must divide evenly into Buckets-1 = %d buckets", field, l.Per, b-1)
-		}
+		b := int64(max(l.Buckets, 2)) // 0 means 2
 		w := window{rule: r, buckets: b, width: r.per / (b - 1)}
-		// A denied request may have to wait up to Per plus a bucket, and
-		// RetryAfter is a time.Duration.
-		if r.per > math.MaxInt64-w.width {
-			return nil, fmt.Errorf("throttle.New: %s.Per (%v) is too long for %d buckets: Per + Per/(Buckets-1) must be at most %v, the longest time.Duration",
-				field, l.Per, b, time.Duration(math.MaxInt64))
+		switch {
+		case b == 2 && r.requests <= math.MaxInt32:
+			return kindOf[sliding2State[int32]]{&sliding2[int32]{w}, r}
+		case b == 2:
+			return kindOf[sliding2State[int64]]{&sliding2[int64]{w}, r}
 		}
-		if b == 2 && r.requests <= math.MaxInt32 {
-			return kindOf[sliding2State[int32]]{&sliding2[int32]{w}, r}, nil
-		}
-		if b == 2 {
-			return kindOf[sliding2State[int64]]{&sliding2[int64]{w}, r}, nil
-		}
-		return kindOf[ringState]{&slidingRing{w}, r}, nil
+		return kindOf[ringState]{&slidingRing{w}, r}
 	default:
 		g := gcd(r.requests, r.per)
 		a := &bucket{rule: r, unit: r.per / g, refill: r.requests / g}
-		hi, full := bits.Mul64(uint64(r.requests), uint64(a.unit))
-		if hi != 0 || full > math.MaxInt64 {
-			return nil, fmt.Errorf("throttle.New: %s: Requests (%d) and Per (%v) are too large together for exact token arithmetic: Requests × Per / gcd(Requests, Per in ns) must be at most 2^63-1",
-				field, l.Requests, l.Per)
-		}
-		a.full = int64(full)
+		a.full = r.requests * a.unit // fits: New has checked
 		a.byUnit, a.byRefill = newDivider(uint64(a.unit)), newDivider(uint64(a.refill))
-		return kindOf[bucketState]{a, r}, nil
+		return kindOf[bucketState]{a, r}
 	}
 }
 

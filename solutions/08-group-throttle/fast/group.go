@@ -22,25 +22,23 @@ type group interface {
 	requests() int64
 	// heldAt reports whether the group holds a state at now; it locks.
 	heldAt(now int64) bool
-	name() string
 }
 
 // groupState is a group whose limit's state is S.
 type groupState[S any] struct {
-	mu    sync.Mutex
-	alg   algorithm[S]
-	rule  rule
-	label string
-	now   int64
-	held  bool  // whether st may differ from a fresh state
-	span  int64 // held: the last instant of the span of the latest charge
-	drop  int64 // held: the instant after which st may be dropped
-	st    S
-	_     [64]byte // groups hot under many clients do not share a cache line
+	mu   sync.Mutex
+	alg  algorithm[S]
+	rule rule
+	now  int64
+	held bool  // whether st may differ from a fresh state
+	span int64 // held: the last instant of the span of the latest charge
+	drop int64 // held: the instant after which st may be dropped
+	st   S
+	_    [64]byte // groups hot under many clients do not share a cache line
 }
 
-func newGroup[S any](alg algorithm[S], r rule, name string) *groupState[S] {
-	return &groupState[S]{alg: alg, rule: r, label: name, now: math.MinInt64}
+func newGroup[S any](alg algorithm[S], r rule) *groupState[S] {
+	return &groupState[S]{alg: alg, rule: r, now: math.MinInt64}
 }
 
 func (g *groupState[S]) enter(now int64) int64 {
@@ -80,7 +78,6 @@ func (g *groupState[S]) charge(now, n int64) {
 
 func (g *groupState[S]) wait(now, n int64) int64 { return g.alg.wait(&g.st, now, n) }
 func (g *groupState[S]) requests() int64         { return g.rule.requests }
-func (g *groupState[S]) name() string            { return g.label }
 
 func (g *groupState[S]) heldAt(now int64) bool {
 	g.enter(now)

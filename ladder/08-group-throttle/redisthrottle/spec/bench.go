@@ -66,6 +66,16 @@ func benchRedis(b *testing.B, newT redisCtor, bk *backend, l limits.Limit, names
 	if _, err := th.Allow(ctx, "warm-up"); err != nil {
 		b.Fatalf("Allow: %v", err)
 	}
+	// next is the client of the next call: "hot", or with wide the
+	// clients in turn, from the ith.
+	next := func(i *int) string {
+		if !wide {
+			return "hot"
+		}
+		client := names[*i]
+		*i = (*i + 1) % redisBenchClients
+		return client
+	}
 	counter.reset()
 	var start atomic.Int64
 	b.ReportAllocs()
@@ -74,12 +84,7 @@ func benchRedis(b *testing.B, newT redisCtor, bk *backend, l limits.Limit, names
 		b.RunParallel(func(pb *testing.PB) {
 			i := int(start.Add(7919) % redisBenchClients)
 			for pb.Next() {
-				client := "hot"
-				if wide {
-					client = names[i]
-					i = (i + 1) % redisBenchClients
-				}
-				if _, err := th.Allow(ctx, client); err != nil {
+				if _, err := th.Allow(ctx, next(&i)); err != nil {
 					b.Errorf("Allow: %v", err)
 					return
 				}
@@ -88,12 +93,7 @@ func benchRedis(b *testing.B, newT redisCtor, bk *backend, l limits.Limit, names
 	} else {
 		i := 0
 		for b.Loop() {
-			client := "hot"
-			if wide {
-				client = names[i]
-				i = (i + 1) % redisBenchClients
-			}
-			if _, err := th.Allow(ctx, client); err != nil {
+			if _, err := th.Allow(ctx, next(&i)); err != nil {
 				b.Fatalf("Allow: %v", err)
 			}
 		}
