@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -138,7 +139,10 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("class-report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "markdown", "markdown or csv")
-	parallel := fs.Int("parallel", 2, "checkouts graded at once")
+	// One student more than CPUs: a grading often waits (a Redis case on
+	// its deadline, a checker on its child), and another fills the CPU.
+	// At most 8, as each holds a copy of the build cache on disk.
+	parallel := fs.Int("parallel", min(runtime.NumCPU()+1, 8), "checkouts graded at once")
 	limit := fs.Duration("timeout", 5*time.Minute, "time allowed for one checkout's build and tests")
 	noSandbox := fs.Bool("no-sandbox", false, "run the students' code without a sandbox, as your user (see above)")
 	seed := fs.Uint64("seed", 0, "the seed of the checker's random timelines; 0 draws one, which the report prints (give it again to replay a report)")
@@ -182,20 +186,21 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	defer g.Close()
 	results := make([]instructor.Result, len(dirs))
-	// A student takes a free slot of the --parallel ones: its number
-	// picks the CPU its checker runs on.
-	slots := make(chan int, max(1, *parallel))
-	for slot := range cap(slots) {
-		slots <- slot
+	// Each of the --parallel slots grades one student at a time, the
+	// heaviest first; a slot's number picks the CPU its checkers run on.
+	queue := make(chan int, len(dirs))
+	for _, i := range instructor.HeaviestFirst(dirs) {
+		queue <- i
 	}
+	close(queue)
 	var wg sync.WaitGroup
-	for i, dir := range dirs {
+	for slot := range max(1, *parallel) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			slot := <-slots
-			defer func() { slots <- slot }()
-			results[i] = g.Grade(ctx, i, slot, dir, *limit)
+			for i := range queue {
+				results[i] = g.Grade(ctx, i, slot, dirs[i], *limit)
+			}
 		}()
 	}
 	wg.Wait()
