@@ -15,14 +15,8 @@ func cmdTest(root string, args []string, stdout, stderr io.Writer) int {
 	part := fs.Int("part", 0, "test only this part")
 	all := fs.Bool("all", false, "show every case that is not passing, in every part")
 	l, ok := levelArg("test", fs, args, stderr)
-	if !ok {
+	if !ok || !partArg(l, *part, stderr) {
 		return 2
-	}
-	if *part != 0 {
-		if _, ok := l.Part(*part); !ok {
-			fmt.Fprintf(stderr, "level %d has no part %d; its parts are 1 to %d\n", l.Number, *part, len(l.Parts))
-			return 2
-		}
 	}
 	g, err := grade.TestLevel(root, l, *part)
 	if err != nil {

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"github.com/rateladder/rateladder/harness/internal/grade"
-	"github.com/rateladder/rateladder/harness/internal/interview"
-	"github.com/rateladder/rateladder/harness/levels"
-
 	"encoding/hex"
 	"flag"
 	"fmt"
@@ -16,6 +12,10 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/interview"
+	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // hintHeading heads one hint wherever it is shown.
@@ -30,14 +30,8 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 	flags.SetOutput(stderr)
 	asked := flags.Int("part", 0, "a hint of this part, not of the part you are on")
 	l, ok := levelArg("hint", flags, args, stderr)
-	if !ok {
+	if !ok || !partArg(l, *asked, stderr) {
 		return 2
-	}
-	if *asked != 0 {
-		if _, ok := l.Part(*asked); !ok {
-			fmt.Fprintf(stderr, "level %d has no part %d; its parts are 1 to %d\n", l.Number, *asked, len(l.Parts))
-			return 2
-		}
 	}
 	parts, s, code := hintsFor(root, l, stderr)
 	if code != 0 {

@@ -187,6 +187,20 @@ func levelArg(name string, fs *flag.FlagSet, args []string, stderr io.Writer) (l
 	return l, true
 }
 
+// partArg checks a --part flag's value against the level: 0 (no flag) or
+// one of its parts. On a problem it says which parts there are and
+// returns false.
+func partArg(l levels.Level, part int, stderr io.Writer) bool {
+	if part == 0 {
+		return true
+	}
+	if _, ok := l.Part(part); !ok {
+		fmt.Fprintf(stderr, "level %d has no part %d; its parts are 1 to %d\n", l.Number, part, len(l.Parts))
+		return false
+	}
+	return true
+}
+
 // cmdHelp prints the usage text; --make prints it as make targets, for
 // the Makefile's help target.
 func cmdHelp(args []string, stdout, stderr io.Writer) int {
