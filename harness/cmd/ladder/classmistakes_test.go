@@ -8,11 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rateladder/rateladder/harness/internal/instructor"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
-
-	"github.com/google/go-cmp/cmp"
+	"github.com/rateladder/rateladder/harness/internal/instructor"
 )
 
 // TestClassReportNamesKnownMistakes grades three students of level 2 as the

@@ -6,10 +6,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/rateladder/rateladder/harness/internal/sandbox"
 	"github.com/rateladder/rateladder/harness/internal/sandbox/sandboxtest"
-
-	"github.com/stretchr/testify/require"
 )
 
 var testJail = sync.OnceValues(sandbox.FindJail)

@@ -11,11 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rateladder/rateladder/harness/internal/shipped"
-
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )

@@ -11,10 +11,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
-
-	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 

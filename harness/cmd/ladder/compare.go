@@ -12,7 +12,6 @@ import (
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/shipped"
-
 	"github.com/rateladder/rateladder/harness/levels"
 )
 

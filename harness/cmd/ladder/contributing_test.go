@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rateladder/rateladder/harness/internal/grade"
-
 	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
 )
 
 // TestContributingWalkthrough follows CONTRIBUTING.md to the letter: it

@@ -6,13 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rateladder/rateladder/harness/internal/instructor"
-
-	"github.com/rateladder/rateladder/harness/internal/grade"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/guide"
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/instructor"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 

@@ -12,9 +12,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rateladder/rateladder/harness/internal/grade"
-
 	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
 )
 
 // Every command a README shows in a code block either runs here, on a

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
-
 	"github.com/rateladder/rateladder/harness/levels"
 )
 

@@ -13,9 +13,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rateladder/rateladder/harness/internal/grade"
-
 	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
 )
 
 // The grader must never say "done" for a part that did not run to its end,

@@ -16,12 +16,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rateladder/rateladder/harness/internal/instructor"
-
-	"github.com/rateladder/rateladder/harness/internal/shipped"
-
 	"github.com/stretchr/testify/require"
 
+	"github.com/rateladder/rateladder/harness/internal/instructor"
+	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 

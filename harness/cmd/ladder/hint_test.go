@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/internal/interview"
-
-	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/internal/interview"
+	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // Every HINTS.md has one section per part of the registry, in order, under

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/internal/interview"
+	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/guide"
+	"github.com/rateladder/rateladder/harness/internal/interview"
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/stretchr/testify/require"
 )
 
 // TestInterviewScopeComesFromTheGuide checks every level: without TIME the

@@ -15,13 +15,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/internal/grade"
-	"github.com/rateladder/rateladder/harness/internal/interview"
-
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/interview"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 

@@ -8,15 +8,14 @@ package main
 
 import (
 	"context"
-
-	"github.com/rateladder/rateladder/harness/internal/grade"
-	"github.com/rateladder/rateladder/harness/internal/interview"
-	"github.com/rateladder/rateladder/harness/levels"
-
 	"flag"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/interview"
+	"github.com/rateladder/rateladder/harness/levels"
 )
 
 func main() {

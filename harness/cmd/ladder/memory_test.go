@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/internal/grade"
-
 	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
 )
 
 // loudHalfDone is halfDone that also prints 10 MB each time it is built:

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
-
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )

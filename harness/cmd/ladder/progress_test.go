@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rateladder/rateladder/harness/internal/grade"
-
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

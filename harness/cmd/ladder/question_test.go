@@ -10,10 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/internal/interview"
-
 	"github.com/stretchr/testify/require"
 
+	"github.com/rateladder/rateladder/harness/internal/interview"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"github.com/rateladder/rateladder/harness/internal/interview"
-	"github.com/rateladder/rateladder/harness/internal/shipped"
-
 	"bufio"
 	"errors"
 	"fmt"
@@ -13,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/rateladder/rateladder/harness/internal/interview"
+	"github.com/rateladder/rateladder/harness/internal/shipped"
 )
 
 // stdin is where questions are answered; tests replace it.

@@ -1,11 +1,6 @@
 package main
 
 import (
-	"github.com/rateladder/rateladder/harness/internal/grade"
-	"github.com/rateladder/rateladder/harness/internal/instructor"
-	"github.com/rateladder/rateladder/harness/internal/shipped"
-	"github.com/rateladder/rateladder/harness/levels"
-
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +10,11 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/instructor"
+	"github.com/rateladder/rateladder/harness/internal/shipped"
+	"github.com/rateladder/rateladder/harness/levels"
 )
 
 func TestFindShippedSortsLevel8(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
-
 	"github.com/rateladder/rateladder/harness/levels"
 )
 

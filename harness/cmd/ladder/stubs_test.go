@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/rateladder/rateladder/harness/internal/grade"
-
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
 )
 
 // The stub check reads the stubs as well as running them: an answer kept

@@ -9,11 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/internal/grade"
-	"github.com/rateladder/rateladder/harness/internal/interview"
-
 	"github.com/stretchr/testify/require"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/interview"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 

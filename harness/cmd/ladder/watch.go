@@ -11,7 +11,6 @@ import (
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
-
 	"github.com/rateladder/rateladder/harness/levels"
 )
 

@@ -19,16 +19,13 @@ import (
 	"testing"
 	"time"
 
-	instr "github.com/rateladder/rateladder/harness/internal/instructor"
-
-	"github.com/rateladder/rateladder/harness/internal/sandbox"
-	"github.com/rateladder/rateladder/harness/internal/sandbox/sandboxtest"
-
-	"github.com/rateladder/rateladder/harness/internal/grade"
-
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	instr "github.com/rateladder/rateladder/harness/internal/instructor"
+	"github.com/rateladder/rateladder/harness/internal/sandbox"
+	"github.com/rateladder/rateladder/harness/internal/sandbox/sandboxtest"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 

@@ -16,7 +16,6 @@ import (
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/internal/shipped"
-
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )

@@ -1,14 +1,13 @@
 package grade
 
 import (
-	"time"
-
-	"github.com/rateladder/rateladder/harness/timeline/protocol"
-
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // LevelReport is one row of the ladder.

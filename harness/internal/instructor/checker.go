@@ -15,11 +15,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rateladder/rateladder/harness/internal/sandbox"
-
 	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/sandbox"
 	"github.com/rateladder/rateladder/harness/internal/shipped"
-
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )

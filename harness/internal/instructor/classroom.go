@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
-
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )

@@ -5,9 +5,8 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/rateladder/rateladder/harness/internal/grade"
-
 	"github.com/rateladder/rateladder/harness/guide"
+	"github.com/rateladder/rateladder/harness/internal/grade"
 )
 
 // WriteDebrief shows a done level's classic mistakes, each with the wrong

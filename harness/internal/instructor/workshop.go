@@ -27,10 +27,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/rateladder/rateladder/harness/internal/sandbox"
-
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
+	"github.com/rateladder/rateladder/harness/internal/sandbox"
 	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"

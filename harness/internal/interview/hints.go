@@ -1,14 +1,14 @@
 package interview
 
 import (
-	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/markdown"
-
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
+
+	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/markdown"
 )
 
 // A level's HINTS.md has one section per part, headed as the README heads

@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
-
 	"github.com/rateladder/rateladder/harness/levels"
 )
 

@@ -18,8 +18,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rateladder/rateladder/harness/internal/sandbox/sandboxtest"
 	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/internal/sandbox/sandboxtest"
 )
 
 func TestSandboxEnvIsBuiltFromNothing(t *testing.T) {

@@ -6,8 +6,6 @@
 package shipped
 
 import (
-	"github.com/rateladder/rateladder/harness/levels"
-
 	"bufio"
 	"bytes"
 	"fmt"
@@ -23,6 +21,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // StubFiles lists a level's stub: the code files (see levels.Code) git
