@@ -7,7 +7,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -177,12 +176,7 @@ type checker struct {
 // the instructor's checkout does not have gets none. seed is the seed of
 // the random timelines; 0 draws one.
 func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, lvs []levels.Level, seed uint64, run func(context.Context, *exec.Cmd) error) (*checker, error) {
-	c := &checker{binaries: map[int]string{}, Seed: seed}
-	for c.Seed == 0 {
-		// math/rand/v2's own generator is seeded by the runtime from the
-		// system's randomness, afresh in each process.
-		c.Seed = rand.Uint64()
-	}
+	c := &checker{binaries: map[int]string{}, Seed: drawSeed(seed)}
 	modPath, err := shipped.ModulePath(sb.Src)
 	if err != nil {
 		return nil, err

@@ -592,7 +592,7 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	if err != nil {
 		return nil, err
 	}
-	modProxy, err := instructorModProxy(root, plan.Levels)
+	modProxy, toolchain, err := instructorModProxy(root, plan.Levels)
 	if err != nil {
 		return nil, err
 	}
@@ -611,6 +611,10 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	} else if g.cache, err = filepath.Abs(cacheDir); err != nil {
 		g.Close()
 		return nil, err
+	}
+	store := filepath.Join(g.cache, storeDir, plan.warmKey(toolchain))
+	if g.Checker = keptChecker(store, tmp, seed); g.Checker != nil {
+		return g, nil
 	}
 	sb, err := sandbox.New(tmp, "warm-up", modProxy, j)
 	if err != nil {
@@ -663,6 +667,9 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		g.Close()
 		return nil, err
 	}
+	if cacheDir != "" {
+		g.Checker.keep(store)
+	}
 	return g, nil
 }
 
@@ -672,24 +679,26 @@ func (g *Grader) Close() { sandbox.RemoveAll(g.Tmp) }
 // instructorModProxy makes sure the instructor's module cache holds every
 // module the ladder needs, its nested modules' too (go mod download, in
 // the instructor's own environment), and returns its download folder,
-// which sandboxes use as their GOPROXY.
-func instructorModProxy(root string, lvs []levels.Level) (string, error) {
+// which sandboxes use as their GOPROXY, and the toolchain's version and
+// target.
+func instructorModProxy(root string, lvs []levels.Level) (proxy, toolchain string, err error) {
 	for _, dir := range moduleDirs(root, lvs) {
 		cmd := exec.Command(grade.GoTool(), "mod", "download")
 		cmd.Dir = filepath.Join(root, filepath.FromSlash(dir))
 		cmd.Env = grade.LearnerEnv()
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("go mod download in %s: %v\n%s", dir, err, out)
+			return "", "", fmt.Errorf("go mod download in %s: %v\n%s", dir, err, out)
 		}
 	}
-	cmd := exec.Command(grade.GoTool(), "env", "GOMODCACHE")
+	cmd := exec.Command(grade.GoTool(), "env", "GOMODCACHE", "GOVERSION", "GOOS", "GOARCH")
 	cmd.Dir = root
 	cmd.Env = grade.LearnerEnv()
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("go env GOMODCACHE: %v", err)
+		return "", "", fmt.Errorf("go env GOMODCACHE: %v", err)
 	}
-	return filepath.Join(strings.TrimSpace(string(out)), "cache", "download"), nil
+	modCache, toolchain, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	return filepath.Join(modCache, "cache", "download"), toolchain, nil
 }
 
 // moduleDirs lists the modules of the levels that root has, "." first.
@@ -730,9 +739,13 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		notes = append(notes, err.Error())
 		return res
 	}
-	if err := copyDir(g.cache, sb.GoCache); err != nil {
-		notes = append(notes, "copying the build cache: "+err.Error())
-		return res
+	// A student with no level started builds nothing: no copy of the cache.
+	started := slices.ContainsFunc(g.plan.Levels, func(l levels.Level) bool { return !shipped.Untouched(sb.Src, l) })
+	if started {
+		if err := copyCache(g.cache, sb.GoCache); err != nil {
+			notes = append(notes, "copying the build cache: "+err.Error())
+			return res
+		}
 	}
 	stopped := false
 	runner := grade.Runner{
@@ -788,9 +801,9 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 	return res
 }
 
-// copyDir copies the regular files under src to dst, keeping their modes.
-// A missing src copies nothing.
-func copyDir(src, dst string) error {
+// copyCache copies the build cache src to dst, but for the kept checkers:
+// the regular files, with their modes. A missing src copies nothing.
+func copyCache(src, dst string) error {
 	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
 		return os.MkdirAll(dst, 0o755)
 	}
@@ -800,30 +813,15 @@ func copyDir(src, dst string) error {
 		}
 		rel, _ := filepath.Rel(src, p)
 		target := filepath.Join(dst, rel)
-		if d.IsDir() {
+		switch {
+		case d.IsDir() && rel == storeDir:
+			return filepath.SkipDir
+		case d.IsDir():
 			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
+		case !d.Type().IsRegular():
 			return nil
 		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		in, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		out, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode().Perm())
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(out, in); err != nil {
-			out.Close()
-			return err
-		}
-		return out.Close()
+		return copyFile(p, target)
 	})
 }
 

@@ -1,0 +1,137 @@
+package instructor
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A report's setup builds the instructor's tests into the build cache and
+// links a checker for each level: several seconds in which no student is
+// graded. With --cache, the checkers are kept in the cache too, in a
+// folder named by a key of what they were built from. A report that finds
+// its key there skips the setup: the build cache already holds that build,
+// and the checkers are the same programs.
+
+// storeDir is the folder of kept checkers, in the build cache's folder.
+// The go command only reads and trims its own folders, 00 to ff, and each
+// student's copy of the cache leaves it out.
+const storeDir = "ladder-checkers"
+
+// storeAge is how long an unused set of checkers is kept.
+const storeAge = 7 * 24 * time.Hour
+
+// warmKey names what a report's setup builds from: every file of a grading
+// copy but the learner's, the stubs as shipped, the sources of the checker
+// and the child, and the toolchain (its version and target).
+func (p *gradingPlan) warmKey(toolchain string) string {
+	h := sha256.New()
+	for _, files := range []map[string][]byte{p.base, p.stubs} {
+		for _, name := range slices.Sorted(maps.Keys(files)) {
+			fmt.Fprintf(h, "%q %d\n", name, len(files[name]))
+			h.Write(files[name])
+		}
+	}
+	fmt.Fprintf(h, "%s\n%s\n%s\n", checkerSource, childSource, toolchain)
+	return hex.EncodeToString(h.Sum(nil))[:24]
+}
+
+// drawSeed returns seed, or a new random one for 0. math/rand/v2's own
+// generator is seeded by the runtime from the system's randomness, afresh
+// in each process.
+func drawSeed(seed uint64) uint64 {
+	for seed == 0 {
+		seed = rand.Uint64()
+	}
+	return seed
+}
+
+// keptChecker returns the checkers kept in store, copied into dir, or nil
+// if store holds no complete set.
+func keptChecker(store, dir string, seed uint64) *checker {
+	list, err := os.ReadFile(filepath.Join(store, "levels"))
+	if err != nil {
+		return nil
+	}
+	c := &checker{binaries: map[int]string{}, Seed: drawSeed(seed)}
+	for _, f := range strings.Fields(string(list)) {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return nil
+		}
+		name := fmt.Sprintf("level%d.test", n)
+		// A copy: another report may prune the store while this one runs.
+		if err := copyFile(filepath.Join(store, name), filepath.Join(dir, name)); err != nil {
+			return nil
+		}
+		c.binaries[n] = filepath.Join(dir, name)
+	}
+	now := time.Now()
+	os.Chtimes(store, now, now) // in use: kept another storeAge
+	return c
+}
+
+// keep copies c's checkers into store, and drops the sets no report used
+// for storeAge. A set is written to a folder of its own and renamed into
+// place, so that a report never finds half of one. Errors only cost the
+// next report its warm start, so they are not returned.
+func (c *checker) keep(store string) {
+	parent := filepath.Dir(store)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return
+	}
+	if entries, err := os.ReadDir(parent); err == nil {
+		for _, e := range entries {
+			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > storeAge {
+				os.RemoveAll(filepath.Join(parent, e.Name()))
+			}
+		}
+	}
+	tmp, err := os.MkdirTemp(parent, "new-")
+	if err != nil {
+		return
+	}
+	defer os.RemoveAll(tmp) // left only if the rename failed
+	var list []string
+	for _, n := range slices.Sorted(maps.Keys(c.binaries)) {
+		if copyFile(c.binaries[n], filepath.Join(tmp, filepath.Base(c.binaries[n]))) != nil {
+			return
+		}
+		list = append(list, strconv.Itoa(n))
+	}
+	if os.WriteFile(filepath.Join(tmp, "levels"), []byte(strings.Join(list, " ")+"\n"), 0o644) != nil {
+		return
+	}
+	os.Rename(tmp, store) // fails if another report kept the same set first
+}
+
+// copyFile copies the regular file src to dst, keeping its mode.
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	info, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode().Perm())
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
