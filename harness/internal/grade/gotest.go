@@ -107,6 +107,15 @@ type Runner struct {
 	// Judge, if set, replaces what a go test run's own test binaries said
 	// with verdicts decided elsewhere: the class report's checker.
 	Judge func(ctx context.Context, root string, r Run, own []*Package) ([]*Package, error)
+	// Ahead starts the units of a level's later modules (level 8's Redis
+	// form) at once, beside the other runs, instead of once the parts
+	// before them pass; what they find counts only if those parts pass.
+	// The class report sets it: such a unit mostly waits on deadlines,
+	// and the code it tests is already all there. A learner's progress
+	// does not, so that a module's dependencies are downloaded only when
+	// the learner reaches it. Command and Run are then called from more
+	// than one goroutine.
+	Ahead bool
 }
 
 // SlowBuild is how long a build may take before the learner is told.

@@ -432,11 +432,43 @@ func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level,
 	return gs[0], nil
 }
 
+// key names a unit among a grading's units.
+func (u unit) key() string {
+	return fmt.Sprintf("%d %s %s %s", u.Level.Number, u.module.Dir, u.Run, u.skip)
+}
+
+// aheadRun is a unit's run started ahead of its turn (Runner.Ahead).
+type aheadRun struct {
+	done chan struct{}
+	pkgs []*Package
+	err  error
+}
+
 func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []unit, runner Runner) ([]Level, error) {
 	var pkgs []*Package
 	out := make([]Level, len(lvs))
 	for i, l := range lvs {
 		out[i] = Grade(root, l, nil)
+	}
+	ahead := map[string]*aheadRun{}
+	if runner.Ahead {
+		aheadCtx, cancel := context.WithCancel(ctx)
+		defer func() {
+			cancel() // what never got its turn is stopped, and not waited for twice
+			for _, a := range ahead {
+				<-a.done
+			}
+		}()
+		for _, u := range pending {
+			if u.module.FirstPart > 1 {
+				a := &aheadRun{done: make(chan struct{})}
+				ahead[u.key()] = a
+				go func() {
+					defer close(a.done)
+					a.pkgs, a.err = runAllWith(aheadCtx, root, runsOf([]unit{u}), runner)
+				}()
+			}
+		}
 	}
 	for len(pending) > 0 {
 		var now, later []unit
@@ -462,9 +494,26 @@ func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []
 			seen[u.Level.Number] = true
 			batch = append(batch, u)
 		}
+		var started []unit
+		batch = slices.DeleteFunc(batch, func(u unit) bool {
+			_, ok := ahead[u.key()]
+			if ok {
+				started = append(started, u)
+			}
+			return ok
+		})
 		more, err := runAllWith(ctx, root, runsOf(batch), runner)
 		if err != nil {
 			return nil, err
+		}
+		for _, u := range started {
+			a := ahead[u.key()]
+			<-a.done
+			delete(ahead, u.key())
+			if a.err != nil {
+				return nil, a.err
+			}
+			more = append(more, a.pkgs...)
 		}
 		pkgs = append(pkgs, more...)
 		for i, l := range lvs {

@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -569,9 +570,11 @@ type Grader struct {
 	modProxy string        // the instructor's module download cache
 	Jail     *sandbox.Jail // nil with --no-sandbox
 	// redisServer is redis-server, when it is installed where a sandbox
-	// sees it (under /usr): each go test run of a student's then has one.
-	redisServer string
-	Checker     *checker
+	// sees it (under /usr): each go test run of a student's in a module
+	// of redisModules then has one.
+	redisServer  string
+	redisModules map[string]bool
+	Checker      *checker
 }
 
 // withRedisServer is a shell script that starts a redis-server on port
@@ -600,7 +603,15 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	if err != nil {
 		return nil, err
 	}
-	g := &Grader{plan: plan, Tmp: tmp, cache: cacheDir, modProxy: modProxy, Jail: j}
+	g := &Grader{plan: plan, Tmp: tmp, cache: cacheDir, modProxy: modProxy, Jail: j, redisModules: map[string]bool{}}
+	for _, l := range plan.Levels {
+		for _, m := range l.Modules {
+			// A module's run needs the server if one of its cases does.
+			if needs, err := moduleNeeds(root, l, m); err == nil && slices.Contains(needs, "redis-server") {
+				g.redisModules[m.Dir] = true
+			}
+		}
+	}
 	if p, err := exec.LookPath("redis-server"); err == nil && sandbox.Within(p, "/usr") {
 		if _, err := exec.LookPath("redis-cli"); err == nil {
 			g.redisServer = p
@@ -747,10 +758,11 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 			return res
 		}
 	}
-	stopped := false
+	var stopped atomic.Bool
 	runner := grade.Runner{
 		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
-			if len(args) > 0 && args[0] == "test" && g.Jail != nil && g.redisServer != "" {
+			rel, _ := filepath.Rel(sb.Src, dir)
+			if len(args) > 0 && args[0] == "test" && g.Jail != nil && g.redisServer != "" && g.redisModules[filepath.ToSlash(rel)] {
 				// The cases of level 8's part 8 that need a real server,
 				// as make test-level-8 REDIS=1 gives a learner: one of the
 				// sandbox's own, on its own loopback, gone with it.
@@ -760,27 +772,30 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 			}
 			return sb.Command(dir, grade.GoTool(), args...)
 		},
-		Run: func(ctx context.Context, cmd *exec.Cmd) error {
-			s, err := sandbox.RunLimited(ctx, limit, cmd)
-			if s {
-				stopped = true
+		Run: func(runCtx context.Context, cmd *exec.Cmd) error {
+			s, err := sandbox.RunLimited(runCtx, limit, cmd)
+			// A run started ahead and then not needed is stopped too:
+			// that says nothing of the student.
+			if s && !(runCtx.Err() != nil && ctx.Err() == nil) {
+				stopped.Store(true)
 			}
 			return err
 		},
-		Tmp: sb.Tmp,
+		Tmp:   sb.Tmp,
+		Ahead: true,
 	}
 	runner.Judge = func(ctx context.Context, root string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
-		if stopped {
+		if stopped.Load() {
 			return own, nil // counts for nothing: see below
 		}
 		return g.Checker.judge(ctx, sb, runner.Run, root, r, own)
 	}
 	grades, err := grade.LevelsWith(ctx, sb.Src, g.plan.Levels, runner)
 	switch {
-	case stopped && ctx.Err() != nil:
+	case stopped.Load() && ctx.Err() != nil:
 		notes = append(notes, "interrupted")
 		return res
-	case stopped:
+	case stopped.Load():
 		notes = append(notes, fmt.Sprintf("stopped after %v", limit))
 		return res
 	case err != nil:
