@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -336,8 +337,61 @@ func (c *checker) judge(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 	return out, nil
 }
 
-// Check builds level l's child in the grading copy root, in the sandbox,
-// and runs the checker on it.
+// childBinary is where level l's child is built, in the sandbox's own
+// folder: outside the grading copy, which the sandbox makes read-only.
+func childBinary(sb *sandbox.Sandbox, l levels.Level) string {
+	name := l.Name()
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	return filepath.Join(sb.Dir, "children", name)
+}
+
+// writeChild writes level l's child into the grading copy root, and
+// returns its package.
+func writeChild(root, modPath string, l levels.Level) (string, error) {
+	childDir := filepath.Join(root, "ladder-child", l.Name())
+	if err := os.MkdirAll(childDir, 0o755); err != nil {
+		return "", err
+	}
+	return "./ladder-child/" + l.Name(), os.WriteFile(filepath.Join(childDir, "main.go"), levelSource(childSource, l, modPath), 0o644)
+}
+
+// buildChildren builds the children of the levels lvs that the checker
+// judges, in one go build: it loads the module once and links them side
+// by side. A child that does not build is left out, and Check builds it
+// again alone, for its own error message.
+func (c *checker) buildChildren(ctx context.Context, sb *sandbox.Sandbox, run func(context.Context, *exec.Cmd) error, root string, lvs []levels.Level) error {
+	modPath, err := shipped.ModulePath(root)
+	if err != nil {
+		return err
+	}
+	var pkgs []string
+	for _, l := range lvs {
+		if c.binaries[l.Number] == "" || len(refusedImports(root, modPath, l)) > 0 {
+			continue
+		}
+		pkg, err := writeChild(root, modPath, l)
+		if err != nil {
+			return err
+		}
+		pkgs = append(pkgs, pkg)
+	}
+	if len(pkgs) == 0 {
+		return nil
+	}
+	dir := filepath.Join(sb.Dir, "children")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	build := sb.Command(root, grade.GoTool(), append([]string{"build", "-o", dir + string(filepath.Separator)}, pkgs...)...)
+	build.Env = append(build.Env, "CGO_ENABLED=0")
+	run(ctx, build) // what failed is built again by Check
+	return ctx.Err()
+}
+
+// Check runs the checker on level l's child, built in the grading copy
+// root, in the sandbox: by buildChildren, or here.
 func (c *checker) Check(ctx context.Context, sb *sandbox.Sandbox, run func(context.Context, *exec.Cmd) error, root, modPath string, l levels.Level, r grade.Run) (*grade.Package, error) {
 	levelDir := filepath.Join(root, filepath.FromSlash(l.Dir))
 	res := &grade.Package{ImportPath: modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
@@ -345,26 +399,24 @@ func (c *checker) Check(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 		res.BuildError = fmt.Sprintf("%s %s. A level's code may not import a spec (its model is an answer) or the grader's packages.", refusedPrefix, strings.Join(refused, "; "))
 		return res, nil
 	}
-	childDir := filepath.Join(root, "ladder-child", l.Name())
-	if err := os.MkdirAll(childDir, 0o755); err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(childDir, "main.go"), levelSource(childSource, l, modPath), 0o644); err != nil {
-		return nil, err
-	}
-	// Outside the grading copy, which the sandbox makes read-only.
-	childBin := filepath.Join(sb.Dir, "child-"+l.Name())
-	build := sb.Command(root, grade.GoTool(), "build", "-o", childBin, "./ladder-child/"+l.Name())
-	build.Env = append(build.Env, "CGO_ENABLED=0")
-	if err := run(ctx, build); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	childBin := childBinary(sb, l)
+	if _, err := os.Stat(childBin); err != nil {
+		pkg, err := writeChild(root, modPath, l)
+		if err != nil {
+			return nil, err
 		}
-		res.BuildError = cmdOutput(build)
-		if res.BuildError == "" {
-			res.BuildError = err.Error()
+		build := sb.Command(root, grade.GoTool(), "build", "-o", childBin, pkg)
+		build.Env = append(build.Env, "CGO_ENABLED=0")
+		if err := run(ctx, build); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			res.BuildError = cmdOutput(build)
+			if res.BuildError == "" {
+				res.BuildError = err.Error()
+			}
+			return res, nil
 		}
-		return res, nil
 	}
 	launch, err := json.Marshal(protocol.LaunchOf(sb.Command(levelDir, childBin)))
 	if err != nil {

@@ -750,9 +750,14 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		notes = append(notes, err.Error())
 		return res
 	}
+	var touched []levels.Level
+	for _, l := range g.plan.Levels {
+		if !shipped.Untouched(sb.Src, l) {
+			touched = append(touched, l)
+		}
+	}
 	// A student with no level started builds nothing: no copy of the cache.
-	started := slices.ContainsFunc(g.plan.Levels, func(l levels.Level) bool { return !shipped.Untouched(sb.Src, l) })
-	if started {
+	if len(touched) > 0 {
 		if err := copyCache(g.cache, sb.GoCache); err != nil {
 			notes = append(notes, "copying the build cache: "+err.Error())
 			return res
@@ -789,6 +794,10 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 			return own, nil // counts for nothing: see below
 		}
 		return g.Checker.judge(ctx, sb, runner.Run, root, r, own)
+	}
+	if err := g.Checker.buildChildren(ctx, sb, runner.Run, sb.Src, touched); err != nil && ctx.Err() == nil {
+		notes = append(notes, "building the checker's children: "+err.Error())
+		return res
 	}
 	grades, err := grade.LevelsWith(ctx, sb.Src, g.plan.Levels, runner)
 	switch {
