@@ -145,7 +145,7 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	limit := fs.Duration("timeout", 5*time.Minute, "time allowed for one checkout's build and tests")
 	noSandbox := fs.Bool("no-sandbox", false, "run the students' code without a sandbox, as your user (see above)")
 	seed := fs.Uint64("seed", 0, "the seed of the checker's random timelines; 0 draws one, which the report prints (give it again to replay a report)")
-	cache := fs.String("cache", "", "keep the build cache of this checkout's tests in `DIR`, to start the next report warm\n(default: a new one, deleted afterwards; students' code only ever gets a copy)")
+	cache := fs.String("cache", "", "keep the build cache of this checkout's tests, and its checkers, in `DIR`, to start the next report warm\n(default: a new one, deleted afterwards; students' code only ever gets a copy of the cache)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), classReportHelp)
 		fs.PrintDefaults()
