@@ -21,9 +21,7 @@ import (
 // working tree, but the nested modules the report never reads.
 func fullLadder(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	needTools(t, "git")
 	root := repoRoot(t)
 	out, err := exec.Command("git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard").Output()
 	require.NoError(t, err)
@@ -41,7 +39,7 @@ func fullLadder(t *testing.T) string {
 	}
 	gitIn(t, dir, "init", "-q")
 	gitIn(t, dir, "add", "-A")
-	gitIn(t, dir, "-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-qm", "the ladder")
+	gitIn(t, dir, "commit", "-qm", "the ladder")
 	return dir
 }
 

@@ -308,12 +308,7 @@ func runAsGrader(t *testing.T, dir, command string) (string, int) {
 // copy with every reference pasted in, and fails on the untouched stubs:
 // each graded step grants its points for a finished part only.
 func TestClassroomCommandsPassOnTheReferenceAndFailOnTheStub(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every step of the Classroom workflow on two copies of the ladder")
-	}
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("no make")
-	}
+	slow(t, "runs every step of the Classroom workflow on two copies of the ladder", "make")
 	root := repoRoot(t)
 	if _, err := os.Stat(filepath.Join(root, "solutions")); err != nil {
 		t.Skip("no solutions/ here (a workshop copy)")

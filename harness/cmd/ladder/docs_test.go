@@ -180,9 +180,7 @@ func readmeCommands(t *testing.T, root string) []docCommand {
 }
 
 func TestEveryREADMECommandIsChecked(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the commands the READMEs show")
-	}
+	slow(t, "runs the commands the READMEs show")
 	root := repoRoot(t)
 	cmds := readmeCommands(t, root)
 	require.NotEmpty(t, cmds)

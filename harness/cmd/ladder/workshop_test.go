@@ -77,12 +77,8 @@ func skipSlow(t *testing.T, what string) {
 }
 
 func TestStudentCopyPassesItsOwnMakeTest(t *testing.T) {
-	if testing.Short() || os.Getenv(insideCopyEnv) != "" {
-		t.Skip("builds a student copy and runs its make test")
-	}
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("no make")
-	}
+	skipSlow(t, "builds a student copy and runs its make test")
+	needTools(t, "make")
 	root := repoRoot(t)
 	dest := filepath.Join(t.TempDir(), "student")
 	out, code := runLadder(t, root, "student-copy", dest)
@@ -203,9 +199,7 @@ func reference(t *testing.T) string {
 // repository has them.
 func instructorRepo(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	needTools(t, "git")
 	root := repoRoot(t)
 	dir := t.TempDir()
 	for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/levels", "harness/remote", "harness/timeline", "ladder/01-hit-counter", "ladder/03-token-bucket", "solutions/01-hit-counter", "solutions/03-token-bucket"} {

@@ -730,7 +730,7 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		notes = append(notes, err.Error())
 		return res
 	}
-	if err := copyDir(g.cache, sb.GoCache); err != nil {
+	if err := CopyDir(g.cache, sb.GoCache); err != nil {
 		notes = append(notes, "copying the build cache: "+err.Error())
 		return res
 	}
@@ -788,9 +788,9 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 	return res
 }
 
-// copyDir copies the regular files under src to dst, keeping their modes.
+// CopyDir copies the regular files under src to dst, keeping their modes.
 // A missing src copies nothing.
-func copyDir(src, dst string) error {
+func CopyDir(src, dst string) error {
 	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
 		return os.MkdirAll(dst, 0o755)
 	}
