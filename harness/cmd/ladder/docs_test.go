@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -127,12 +126,12 @@ var runHere = []struct {
 // file git tracks.
 func readmeCommands(t *testing.T, root string) []docCommand {
 	t.Helper()
-	out, err := exec.Command("git", "-C", root, "ls-files", "*.md").Output()
+	files, err := gitFiles(root, "*.md")
 	if err != nil {
 		t.Skip("no git history here")
 	}
 	var cmds []docCommand
-	for _, f := range strings.Fields(string(out)) {
+	for _, f := range files {
 		data, err := os.ReadFile(filepath.Join(root, f))
 		require.NoError(t, err)
 		inCode := false

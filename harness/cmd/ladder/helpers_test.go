@@ -12,6 +12,7 @@ import (
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/instructor"
+	"github.com/rateladder/rateladder/harness/internal/shipped"
 )
 
 // The helpers the package's tests share: where the repository is, copies
@@ -31,10 +32,23 @@ func slow(t *testing.T, why string, tools ...string) {
 func needTools(t *testing.T, tools ...string) {
 	t.Helper()
 	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
+		if !onPath(tool) {
 			t.Skip("no " + tool + " on the PATH")
 		}
 	}
+}
+
+// onPath reports whether a command is on the PATH.
+func onPath(tool string) bool {
+	_, err := exec.LookPath(tool)
+	return err == nil
+}
+
+// gitFiles is what git ls-files lists in dir with args, as slash paths.
+// The error is git's, where dir has no git history.
+func gitFiles(dir string, args ...string) ([]string, error) {
+	out, err := shipped.Git(dir, append([]string{"ls-files", "-z"}, args...)...)
+	return strings.FieldsFunc(out, func(r rune) bool { return r == 0 }), err
 }
 
 func repoRoot(t *testing.T) string {

@@ -672,7 +672,7 @@ func TestClassReportGradesAClass(t *testing.T) {
 		t.Skip("the sandbox is Linux's; a folder name with a newline is Unix's")
 	}
 	needJail(t)
-	if _, err := exec.LookPath("redis-server"); err != nil {
+	if !onPath("redis-server") {
 		// Level 8's part 8 has cases that need a real server.
 		if os.Getenv(sandboxtest.E2EEnv) != "" {
 			t.Fatalf("no redis-server, which level 8's part 8 needs: apt-get install redis-server (make test-e2e installs it)")
@@ -736,10 +736,10 @@ func sampleAfter(doc, command string) (string, bool) {
 // that a student copy takes: all but solutions/.
 func committedOutsideSolutions(t *testing.T, repo string) int {
 	t.Helper()
-	out, err := exec.Command("git", "-C", repo, "ls-files").Output()
+	files, err := gitFiles(repo)
 	require.NoError(t, err)
 	n := 0
-	for _, f := range strings.Fields(string(out)) {
+	for _, f := range files {
 		if !strings.HasPrefix(f, "solutions/") {
 			n++
 		}
