@@ -75,7 +75,7 @@ func copyLadder(t *testing.T) string {
 	t.Helper()
 	root := repoRoot(t)
 	dst := t.TempDir()
-	for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/levels", "harness/remote", "harness/timeline", "ladder/01-hit-counter"} {
+	for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/internal/procgroup", "harness/levels", "harness/remote", "harness/timeline", "ladder/01-hit-counter"} {
 		copyTree(t, filepath.Join(root, p), filepath.Join(dst, p))
 	}
 	return dst
