@@ -11,8 +11,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"io"
 	"io/fs"
 	"os"
@@ -123,7 +121,7 @@ func solutionsImport(modPath, name string, data []byte) string {
 	isSol := func(ip string) bool { return ip == sol || strings.HasPrefix(ip, sol+"/") }
 	switch {
 	case strings.HasSuffix(name, ".go"):
-		f, err := parser.ParseFile(token.NewFileSet(), name, data, parser.ImportsOnly)
+		ips, err := shipped.Imports(name, data)
 		if err != nil {
 			// Not Go that parses: search the text instead.
 			if i := bytes.Index(data, []byte(`"`+sol)); i >= 0 {
@@ -135,8 +133,8 @@ func solutionsImport(modPath, name string, data []byte) string {
 			}
 			return ""
 		}
-		for _, imp := range f.Imports {
-			if ip, err := strconv.Unquote(imp.Path.Value); err == nil && isSol(ip) {
+		for _, ip := range ips {
+			if isSol(ip) {
 				return ip
 			}
 		}
@@ -536,16 +534,9 @@ func ownFile(p string) bool {
 func foreignCode(name string, data []byte) bool {
 	switch path.Ext(name) {
 	case ".go":
-		f, err := parser.ParseFile(token.NewFileSet(), name, data, parser.ImportsOnly)
-		if err != nil {
-			return false // it does not build either way
-		}
-		for _, imp := range f.Imports {
-			if imp.Path.Value == `"C"` {
-				return true
-			}
-		}
-		return false
+		ips, err := shipped.Imports(name, data)
+		// A file that does not parse does not build either way.
+		return err == nil && slices.Contains(ips, "C")
 	case ".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".m", ".s", ".S", ".sx", ".f", ".F", ".for", ".f90", ".syso", ".swig", ".swigcxx":
 		return true
 	}
