@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/internal/procgroup"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
@@ -291,7 +292,10 @@ func (c *Conn) start() error {
 	cmd.Stdout, cmd.Stderr = printed, printed
 	cmd.ExtraFiles = []*os.File{callR, ansW}
 	cmd.WaitDelay = time.Second
-	ownGroup(cmd)
+	// The child stays in the checker's process group, so that whatever
+	// stops the checker's group (the report's time limit) stops the child
+	// and what it started too; on Linux it also dies with the checker.
+	procgroup.DieWithParent(cmd)
 	err = cmd.Start()
 	callR.Close()
 	ansW.Close()
@@ -344,7 +348,9 @@ func (p *process) exitText() string {
 func (p *process) stop() {
 	p.in.Close()
 	p.out.Close()
-	killGroup(p.cmd)
+	if p.cmd.Process != nil {
+		p.cmd.Process.Kill()
+	}
 	p.wait(2 * time.Second)
 }
 

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/internal/procgroup"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
@@ -116,8 +117,8 @@ func supervise() (status int, ok bool) {
 	}
 	cmd.Stdout, cmd.Stderr = pipes[1][1], pipes[2][1]
 	cmd.Stdin = childStdin()
-	setParentDeath(cmd)
-	setOwnGroup(cmd)
+	procgroup.DieWithParent(cmd)
+	procgroup.Own(cmd)
 	// The child has a process group of its own, which the terminal's
 	// Ctrl-C does not reach: the parent passes it on, and stays to report.
 	signals := make(chan os.Signal, 1)
@@ -132,7 +133,7 @@ func supervise() (status int, ok bool) {
 	pid := cmd.Process.Pid
 	go func() {
 		for sig := range signals {
-			signalGroup(pid, sig)
+			procgroup.Signal(pid, sig)
 		}
 	}()
 
@@ -164,10 +165,11 @@ func supervise() (status int, ok bool) {
 	}()
 
 	// Wait for the child itself, not for its pipes: a process it started
-	// may hold them open. Then end every process it left in its group.
+	// may hold them open. Then end every process it left in its group:
+	// its process ID stays taken while the group has members.
 	waitErr := cmd.Wait()
 	st.settleClosings(time.Now())
-	killGroup(pid)
+	procgroup.Kill(pid)
 	for _, f := range []*os.File{events, stdout, stderr} {
 		f.SetReadDeadline(time.Now().Add(drainTime))
 	}

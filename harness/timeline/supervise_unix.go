@@ -4,33 +4,10 @@ package timeline
 
 import (
 	"os"
-	"os/exec"
 	"runtime"
 	"strconv"
 	"syscall"
 )
-
-// setOwnGroup starts the child in a process group of its own, so that
-// everything it starts can be ended with it.
-func setOwnGroup(cmd *exec.Cmd) {
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	cmd.SysProcAttr.Setpgid = true
-}
-
-// killGroup ends every process left in the child's group. The child has
-// been waited for; its process ID stays taken while its group has members.
-func killGroup(pid int) {
-	syscall.Kill(-pid, syscall.SIGKILL)
-}
-
-// signalGroup passes a signal the parent received on to the child's group.
-func signalGroup(pid int, sig os.Signal) {
-	if s, ok := sig.(syscall.Signal); ok {
-		syscall.Kill(-pid, s)
-	}
-}
 
 // childRunning reports whether the child still holds open files, which it
 // does until it exits; known is false where the system does not say.

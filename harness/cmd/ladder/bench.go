@@ -26,11 +26,12 @@ var pkgLineRE = regexp.MustCompile(`(?m)^pkg: .*$`)
 // turns, one run each, so that a load that comes and goes on the machine
 // falls on both alike.
 func cmdBench(root string, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	count := fs.Int("count", 6, "runs of each benchmark; benchstat wants six or more")
-	benchTime := fs.String("benchtime", "100ms", "go test -benchtime for each run")
-	l, ok := levelArg("bench", fs, args, stderr)
+	var count int
+	var benchTime string
+	l, ok := levelArg("bench", args, stderr, func(fs *flag.FlagSet) {
+		fs.IntVar(&count, "count", 6, "runs of each benchmark; benchstat wants six or more")
+		fs.StringVar(&benchTime, "benchtime", "100ms", "go test -benchtime for each run")
+	})
 	if !ok {
 		return 2
 	}
@@ -52,10 +53,10 @@ func cmdBench(root string, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, err)
 		}
 	}
-	fmt.Fprintf(stdout, "benchmarking %d runs of %s each, taking turns...\n", *count, *benchTime)
-	for range *count {
+	fmt.Fprintf(stdout, "benchmarking %d runs of %s each, taking turns...\n", count, benchTime)
+	for range count {
 		for _, s := range sides {
-			s.Run(*benchTime, l.Number)
+			s.Run(benchTime, l.Number)
 		}
 	}
 	var inputs []string

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -21,14 +20,12 @@ import (
 // working tree, but the nested modules the report never reads.
 func fullLadder(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	needTools(t, "git")
 	root := repoRoot(t)
-	out, err := exec.Command("git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard").Output()
+	files, err := gitFiles(root, "--cached", "--others", "--exclude-standard")
 	require.NoError(t, err)
 	dir := t.TempDir()
-	for _, p := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for _, p := range files {
 		if strings.HasPrefix(p, "harness/plot/") || strings.HasPrefix(p, "solutions/peers/") || strings.HasPrefix(p, "solutions/plot/") {
 			continue
 		}
@@ -41,7 +38,7 @@ func fullLadder(t *testing.T) string {
 	}
 	gitIn(t, dir, "init", "-q")
 	gitIn(t, dir, "add", "-A")
-	gitIn(t, dir, "-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-qm", "the ladder")
+	gitIn(t, dir, "commit", "-qm", "the ladder")
 	return dir
 }
 
@@ -198,7 +195,7 @@ func TestClassReportVerdictsCannotBeForged(t *testing.T) {
 	require.NotNil(t, ref, "no row for the references")
 	for i, l := range levels.All {
 		want := fmt.Sprintf("%d/%d", len(l.Parts), len(l.Parts))
-		if _, err := exec.LookPath("redis-server"); l.Number == 8 && err != nil {
+		if l.Number == 8 && !onPath("redis-server") {
 			// A case of part 8 needs a redis-server, which the report
 			// starts in each sandbox only when one is installed (make
 			// test-e2e installs it).

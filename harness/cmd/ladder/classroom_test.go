@@ -308,12 +308,7 @@ func runAsGrader(t *testing.T, dir, command string) (string, int) {
 // copy with every reference pasted in, and fails on the untouched stubs:
 // each graded step grants its points for a finished part only.
 func TestClassroomCommandsPassOnTheReferenceAndFailOnTheStub(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every step of the Classroom workflow on two copies of the ladder")
-	}
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("no make")
-	}
+	slow(t, "runs every step of the Classroom workflow on two copies of the ladder", "make")
 	root := repoRoot(t)
 	if _, err := os.Stat(filepath.Join(root, "solutions")); err != nil {
 		t.Skip("no solutions/ here (a workshop copy)")
@@ -343,7 +338,7 @@ func TestClassroomCommandsPassOnTheReferenceAndFailOnTheStub(t *testing.T) {
 	}
 	for _, s := range graded {
 		if strings.Contains(s.With["command"], "REDIS=1") {
-			if _, err := exec.LookPath("redis-server"); err != nil {
+			if !onPath("redis-server") {
 				t.Fatalf("step %q runs with REDIS=1, and redis-server is not on the PATH: make test-e2e installs it", s.Name)
 			}
 		}

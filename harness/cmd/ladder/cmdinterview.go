@@ -19,18 +19,19 @@ import (
 
 // cmdInterview is ladder interview [--time 45m] N.
 func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("interview", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	budgetFlag := fs.String("time", "", "the interview's length, such as 45m or 30 (minutes); 45m when not given")
-	every := fs.Duration("every", 500*time.Millisecond, "how often to look for changes")
-	l, ok := levelArg("interview", fs, args, stderr)
+	var budgetFlag string
+	var every time.Duration
+	l, ok := levelArg("interview", args, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&budgetFlag, "time", "", "the interview's length, such as 45m or 30 (minutes); 45m when not given")
+		everyFlag(fs, &every)
+	})
 	if !ok {
 		return 2
 	}
 	budget := time.Duration(0) // the guide's scope says, in prepare
-	if *budgetFlag != "" {
+	if budgetFlag != "" {
 		var err error
-		if budget, err = interview.ParseBudget(*budgetFlag); err != nil {
+		if budget, err = interview.ParseBudget(budgetFlag); err != nil {
 			fmt.Fprintln(stderr, err)
 			return 2
 		}
@@ -53,7 +54,7 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	signal.Notify(interrupt, os.Interrupt, syscall.SIGHUP)
 	defer signal.Stop(interrupt)
 	iv.Interrupt = interrupt
-	src := interview.PollChanges(iv.Dir(), *every)
+	src := interview.PollChanges(iv.Dir(), every)
 	defer src.Close()
 	iv.Changes = src.C()
 	ticker := time.NewTicker(time.Second)

@@ -17,9 +17,7 @@ import (
 // registry entry it shows, and checks that the new level works with every
 // tool, first as a stub and then with its reference in place.
 func TestContributingWalkthrough(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a throwaway level in a copy of the repository")
-	}
+	slow(t, "builds a throwaway level in a copy of the repository")
 	root := repoRoot(t)
 	doc, err := os.ReadFile(filepath.Join(root, "CONTRIBUTING.md"))
 	require.NoError(t, err)

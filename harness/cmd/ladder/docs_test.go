@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -127,12 +126,12 @@ var runHere = []struct {
 // file git tracks.
 func readmeCommands(t *testing.T, root string) []docCommand {
 	t.Helper()
-	out, err := exec.Command("git", "-C", root, "ls-files", "*.md").Output()
+	files, err := gitFiles(root, "*.md")
 	if err != nil {
 		t.Skip("no git history here")
 	}
 	var cmds []docCommand
-	for _, f := range strings.Fields(string(out)) {
+	for _, f := range files {
 		data, err := os.ReadFile(filepath.Join(root, f))
 		require.NoError(t, err)
 		inCode := false
@@ -180,9 +179,7 @@ func readmeCommands(t *testing.T, root string) []docCommand {
 }
 
 func TestEveryREADMECommandIsChecked(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the commands the READMEs show")
-	}
+	slow(t, "runs the commands the READMEs show")
 	root := repoRoot(t)
 	cmds := readmeCommands(t, root)
 	require.NotEmpty(t, cmds)

@@ -35,9 +35,7 @@ func recordingRunner(tested *[]string) grade.Runner {
 // TestProgressBuildsOnlyTouchedLevels: on a ladder where only level 1 is
 // touched, progress tests level 1's packages and builds no other level.
 func TestProgressBuildsOnlyTouchedLevels(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go test on a copy of the ladder")
-	}
+	slow(t, "runs go test on a copy of the ladder")
 	dir := copyRepo(t, "ladder")
 	edit(t, filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go"), `panic("not implemented: Counter.Count")`, `return 0`)
 	var tested []string
@@ -115,12 +113,7 @@ func TestTheCommandBuildsLight(t *testing.T) {
 // ladder command, which takes seconds from an empty build cache, and says
 // so first; the next run, with the command built, does not.
 func TestTheFirstMakeSaysItBuildsTheCommand(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the command in a copy of the repository")
-	}
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("no make here")
-	}
+	slow(t, "builds the command in a copy of the repository", "make")
 	dir := copyRepo(t, "ladder")
 	const note = "building the ladder command, the first run only…"
 	t.Setenv("LADDER_NOTES", "1")

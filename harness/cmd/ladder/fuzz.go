@@ -22,10 +22,10 @@ import (
 // testdata/fuzz, so make test-level-N runs it from then on. A later module
 // (level 8's Redis form) is fuzzed once the parts before it pass.
 func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fuzzTime := fs.Duration("time", 30*time.Second, "how long to fuzz each target")
-	l, ok := levelArg("fuzz", fs, args, stderr)
+	var fuzzTime time.Duration
+	l, ok := levelArg("fuzz", args, stderr, func(fs *flag.FlagSet) {
+		fs.DurationVar(&fuzzTime, "time", 30*time.Second, "how long to fuzz each target")
+	})
 	if !ok {
 		return 2
 	}
@@ -71,7 +71,7 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 			}
 			for _, target := range targets {
 				ran++
-				fmt.Fprintf(stdout, "fuzzing %s in %s for %v\n", target, grade.RelDir(root, p.Dir), *fuzzTime)
+				fmt.Fprintf(stdout, "fuzzing %s in %s for %v\n", target, grade.RelDir(root, p.Dir), fuzzTime)
 				// A found input is shrunk for at most 10s: a slow target would
 				// otherwise sit at "0/sec" for the default minute.
 				cmd := exec.Command(grade.GoTool(), "test", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", fuzzTime.String(), "-fuzzminimizetime", "10s", pkg)
@@ -98,7 +98,7 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "\nYour code gets a timeline wrong (above): one of the spec's own seed timelines, which make test-level-%d runs every time, so nothing new was saved.\n", l.Number)
 		return 1
 	default:
-		fmt.Fprintf(stdout, "\nThe fuzzer found nothing wrong in %v per target.\n", *fuzzTime)
+		fmt.Fprintf(stdout, "\nThe fuzzer found nothing wrong in %v per target.\n", fuzzTime)
 	}
 	return 0
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -10,9 +9,7 @@ import (
 )
 
 func TestFuzzAndBenchRunOnACopy(t *testing.T) {
-	if testing.Short() {
-		t.Skip("fuzzes and benchmarks a copy of level 1")
-	}
+	slow(t, "fuzzes and benchmarks a copy of level 1")
 	dir := copyRepo(t, "ladder/01-hit-counter", "solutions/01-hit-counter")
 	useReference(t, dir, "01-hit-counter")
 
@@ -30,12 +27,7 @@ func TestFuzzAndBenchRunOnACopy(t *testing.T) {
 // every target with a "##" comment is listed, as make NAME or, for a
 // pattern rule such as test-level-%, make test-level-N.
 func TestMakeHelpListsTheTargets(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the ladder command through make")
-	}
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("no make")
-	}
+	slow(t, "builds the ladder command through make", "make")
 	out, code := runIn(t, repoRoot(t), "make", "help")
 	if code != 0 {
 		t.Fatalf("make help: exit %d\n%s", code, out)

@@ -37,31 +37,6 @@ var ladderBin = sync.OnceValues(func() (string, error) {
 	return bin, nil
 })
 
-// copyRepo copies the module files, the Makefile, the harness and the
-// given paths of the repository into a temporary folder.
-func copyRepo(t *testing.T, paths ...string) string {
-	t.Helper()
-	root := repoRoot(t)
-	dst := t.TempDir()
-	for _, p := range append([]string{"go.mod", "go.sum", "Makefile", "harness"}, paths...) {
-		copyTree(t, filepath.Join(root, p), filepath.Join(dst, p))
-	}
-	return dst
-}
-
-// edit rewrites a file of the copy: each pair replaces old with new once.
-func edit(t *testing.T, path string, pairs ...string) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	s := string(data)
-	for i := 0; i+1 < len(pairs); i += 2 {
-		require.Contains(t, s, pairs[i], "edit of %s", path)
-		s = strings.Replace(s, pairs[i], pairs[i+1], 1)
-	}
-	require.NoError(t, os.WriteFile(path, []byte(s), 0o644))
-}
-
 // useReference puts a level's reference in place of its stub, when this
 // checkout has solutions/.
 func useReference(t *testing.T, dir, level string) {
@@ -77,34 +52,6 @@ func useReference(t *testing.T, dir, level string) {
 			copyTree(t, filepath.Join(ref, e.Name()), filepath.Join(dir, "ladder", level, e.Name()))
 		}
 	}
-}
-
-func addFile(t *testing.T, dir, rel, text string) {
-	t.Helper()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644))
-}
-
-func runIn(t *testing.T, dir string, name string, args ...string) (string, int) {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	// A make that runs these tests (make test-e2e) must not make the
-	// make they run a sub-make, which prints "Entering directory".
-	var env []string
-	for _, kv := range grade.LearnerEnv() {
-		if !strings.HasPrefix(kv, "MAKE") && !strings.HasPrefix(kv, "MFLAGS=") {
-			env = append(env, kv)
-		}
-	}
-	cmd.Env = append(env, "NO_COLOR=1")
-	out, err := cmd.CombinedOutput()
-	code := 0
-	if err != nil {
-		var exit *exec.ExitError
-		require.ErrorAs(t, err, &exit, "%s %v:\n%s", name, args, out)
-		code = exit.ExitCode()
-	}
-	return string(out), code
 }
 
 // plantTrap puts the level's reference in a copy, adds trap.go with the
@@ -124,12 +71,7 @@ func plantTrap(t *testing.T, dir, file, signature, call, source string) {
 }
 
 func TestTheGraderCannotBeFooled(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs make and go test in copies of the ladder")
-	}
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("no make")
-	}
+	slow(t, "runs make and go test in copies of the ladder", "make")
 	bin, err := ladderBin()
 	require.NoError(t, err)
 
@@ -233,9 +175,7 @@ func trap() {
 }
 
 func TestAnUntouchedStubGetsAShortAnswer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("tests copies of levels 1 and 8")
-	}
+	slow(t, "tests copies of levels 1 and 8")
 	dir := copyRepo(t, "ladder/01-hit-counter", "ladder/08-group-throttle")
 	for _, tc := range []struct {
 		level    string

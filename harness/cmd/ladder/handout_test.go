@@ -7,7 +7,6 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -28,12 +27,12 @@ import (
 // copy), 8 MB of machine code built with one machine's paths.
 func TestNoTrackedFileIsABinary(t *testing.T) {
 	root := repoRoot(t)
-	out, err := exec.Command("git", "-C", root, "ls-files", "-z").Output()
+	files, err := gitFiles(root)
 	if err != nil {
 		t.Skip("no git history here")
 	}
 	n := 0
-	for _, f := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+	for _, f := range files {
 		info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f)))
 		if err != nil || !info.Mode().IsRegular() {
 			continue // deleted in the working tree, or a symlink

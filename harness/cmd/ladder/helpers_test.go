@@ -1,9 +1,174 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/instructor"
+	"github.com/rateladder/rateladder/harness/internal/shipped"
 )
+
+// The helpers the package's tests share: where the repository is, copies
+// of it, and running the ladder command, make, git or a shell in a copy.
+
+// slow skips a test under -short, saying why it takes long, and where a
+// command it runs (tools) is not on the PATH.
+func slow(t *testing.T, why string, tools ...string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(why)
+	}
+	needTools(t, tools...)
+}
+
+// needTools skips a test where a command it runs is not on the PATH.
+func needTools(t *testing.T, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
+		if !onPath(tool) {
+			t.Skip("no " + tool + " on the PATH")
+		}
+	}
+}
+
+// onPath reports whether a command is on the PATH.
+func onPath(tool string) bool {
+	_, err := exec.LookPath(tool)
+	return err == nil
+}
+
+// gitFiles is what git ls-files lists in dir with args, as slash paths.
+// The error is git's, where dir has no git history.
+func gitFiles(dir string, args ...string) ([]string, error) {
+	out, err := shipped.Git(dir, append([]string{"ls-files", "-z"}, args...)...)
+	return strings.FieldsFunc(out, func(r rune) bool { return r == 0 }), err
+}
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("../../..")
+	require.NoError(t, err)
+	_, err = os.Stat(filepath.Join(dir, "go.mod"))
+	require.NoError(t, err, "the ladder command's tests run from harness/cmd/ladder")
+	return dir
+}
+
+// copyTree copies a file, or a folder and all below it, as the class
+// report copies a folder; src must exist.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	_, err := os.Stat(src)
+	require.NoError(t, err)
+	require.NoError(t, instructor.CopyDir(src, dst))
+}
+
+// copyLadder makes a small ladder in a temporary folder: the module files,
+// the harness and level 1, as a learner's checkout has them.
+func copyLadder(t *testing.T) string {
+	t.Helper()
+	root := repoRoot(t)
+	dst := t.TempDir()
+	for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/internal/procgroup", "harness/levels", "harness/remote", "harness/timeline", "ladder/01-hit-counter"} {
+		copyTree(t, filepath.Join(root, p), filepath.Join(dst, p))
+	}
+	return dst
+}
+
+// copyRepo copies the module files, the Makefile, the harness and the
+// given paths of the repository into a temporary folder.
+func copyRepo(t *testing.T, paths ...string) string {
+	t.Helper()
+	root := repoRoot(t)
+	dst := t.TempDir()
+	for _, p := range append([]string{"go.mod", "go.sum", "Makefile", "harness"}, paths...) {
+		copyTree(t, filepath.Join(root, p), filepath.Join(dst, p))
+	}
+	return dst
+}
+
+// gitLadder is copyLadder under git, as a learner's clone is.
+func gitLadder(t *testing.T) string {
+	t.Helper()
+	needTools(t, "git")
+	dir := copyLadder(t)
+	gitIn(t, dir, "init", "-q")
+	gitIn(t, dir, "add", "-A")
+	gitIn(t, dir, "commit", "-qm", "ladder")
+	return dir
+}
+
+// gitIn runs git in dir and fails the test if it fails.
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = instructor.WithoutGitRepoEnv(os.Environ())
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "git %s: %s", strings.Join(args, " "), out)
+	return string(out)
+}
+
+// edit rewrites a file of the copy: each pair replaces old with new once.
+func edit(t *testing.T, path string, pairs ...string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	s := string(data)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		require.Contains(t, s, pairs[i], "edit of %s", path)
+		s = strings.Replace(s, pairs[i], pairs[i+1], 1)
+	}
+	require.NoError(t, os.WriteFile(path, []byte(s), 0o644))
+}
+
+func addFile(t *testing.T, dir, rel, text string) {
+	t.Helper()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644))
+}
+
+// runLadder runs the ladder command in this process, in dir, and returns
+// its stdout and stderr together and its exit code.
+func runLadder(t *testing.T, dir string, args ...string) (string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	wd, _ := os.Getwd()
+	require.NoError(t, os.Chdir(dir))
+	defer os.Chdir(wd)
+	code := run(args, &out, &errOut)
+	return out.String() + errOut.String(), code
+}
+
+// runIn runs a command in dir, in the environment a learner's has, and
+// returns its output and exit code.
+func runIn(t *testing.T, dir string, name string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	// A make that runs these tests (make test-e2e) must not make the
+	// make they run a sub-make, which prints "Entering directory".
+	var env []string
+	for _, kv := range grade.LearnerEnv() {
+		if !strings.HasPrefix(kv, "MAKE") && !strings.HasPrefix(kv, "MFLAGS=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env, "NO_COLOR=1")
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if err != nil {
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit, "%s %v:\n%s", name, args, out)
+		code = exit.ExitCode()
+	}
+	return string(out), code
+}
 
 // containsAll reports each of wants that out lacks, with out, in one
 // message.

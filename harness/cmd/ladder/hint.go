@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/hex"
-	"flag"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -26,11 +25,8 @@ func hintHeading(l levels.Level, p interview.HintPart, i int) string {
 // cmdHint shows the next hint of the part the learner is on, or of the
 // part --part names, and remembers it.
 func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("hint", flag.ContinueOnError)
-	flags.SetOutput(stderr)
-	asked := flags.Int("part", 0, "a hint of this part, not of the part you are on")
-	l, ok := levelArg("hint", flags, args, stderr)
-	if !ok || !partArg(l, *asked, stderr) {
+	l, asked, ok := levelPartArg("hint", args, stderr, "a hint of this part, not of the part you are on", nil)
+	if !ok {
 		return 2
 	}
 	parts, s, code := hintsFor(root, l, stderr)
@@ -41,10 +37,10 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 	// each one counts in the interview's summary, in the part it is of.
 	iv := s.Interview
 	interviewing := iv.Running(l.Number, time.Now())
-	if interviewing && interview.NameOfferedMistake(l, &s, *asked, stdout) {
+	if interviewing && interview.NameOfferedMistake(l, &s, asked, stdout) {
 		return saveHints(root, s, stderr)
 	}
-	part := *asked
+	part := asked
 	switch {
 	case part != 0:
 	case interviewing:
@@ -91,7 +87,7 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	if seen+1 < len(p.Hints) {
 		again := fmt.Sprintf("make hint-%d", l.Number)
-		if *asked != 0 {
+		if asked != 0 {
 			again += fmt.Sprintf(" PART=%d", part)
 		}
 		fmt.Fprintf(stdout, "\nStill stuck? %s shows the next one.\n", again)

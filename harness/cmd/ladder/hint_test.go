@@ -107,9 +107,7 @@ func TestAnOldCountIsSeenInOrderOverTheParts(t *testing.T) {
 }
 
 func TestHintGoesToThePartYouAreOn(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs level 2's tests on a copy of the ladder")
-	}
+	slow(t, "runs level 2's tests on a copy of the ladder")
 	dir := copyRepo(t, "ladder/02-logger-limiter")
 	// Part 1 done: right answers. Part 2 not: it never forgets a message.
 	addFile(t, dir, "ladder/02-logger-limiter/logger.go", answer(t, "02-remembers-everything.go"))

@@ -48,12 +48,7 @@ func testInterview(t *testing.T, root string, l levels.Level, out *bytes.Buffer)
 }
 
 func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs level 1's tests four times on a copy of the ladder")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command")
-	}
+	slow(t, "runs level 1's tests four times on a copy of the ladder", "go")
 	root := copyLadder(t)
 	if _, err := os.Stat(filepath.Join(root, "solutions")); !os.IsNotExist(err) {
 		t.Fatal("the copy has a solutions/ folder")

@@ -27,9 +27,7 @@ func loudHalfDone(t *testing.T) string {
 }
 
 func TestProgressStaysSmallWhenTheLearnerPrintsALot(t *testing.T) {
-	if testing.Short() {
-		t.Skip("prints over 100 MB through a copy of level 1")
-	}
+	slow(t, "prints over 100 MB through a copy of level 1")
 	loud := loudHalfDone(t)
 	require.Contains(t, loud, "os.Stdout.WriteString(noise)", "the loud counter must print")
 	bin, err := ladderBin()

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,64 +31,8 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-// copyLadder makes a small ladder in a temporary folder: the module files,
-// the harness and level 1, as a learner's checkout has them.
-func copyLadder(t *testing.T) string {
-	t.Helper()
-	root := repoRoot(t)
-	dst := t.TempDir()
-	for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/levels", "harness/remote", "harness/timeline", "ladder/01-hit-counter"} {
-		copyTree(t, filepath.Join(root, p), filepath.Join(dst, p))
-	}
-	return dst
-}
-
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs("../../..")
-	require.NoError(t, err)
-	_, err = os.Stat(filepath.Join(dir, "go.mod"))
-	require.NoError(t, err, "the ladder command's tests run from harness/cmd/ladder")
-	return dir
-}
-
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.Walk(src, func(path string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		target := filepath.Join(dst, rel)
-		if info.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	require.NoError(t, err)
-}
-
-func runLadder(t *testing.T, dir string, args ...string) (string, int) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	wd, _ := os.Getwd()
-	require.NoError(t, os.Chdir(dir))
-	defer os.Chdir(wd)
-	code := run(args, &out, &errOut)
-	return out.String() + errOut.String(), code
-}
-
 func TestProgressOnACopiedLadder(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a copy of the ladder")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command")
-	}
+	slow(t, "builds a copy of the ladder", "go")
 	dir := copyLadder(t)
 	stub := filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go")
 

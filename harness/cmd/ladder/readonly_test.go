@@ -38,9 +38,7 @@ func TestReadOnlyNamesTheCheckout(t *testing.T) {
 // own for root, whom modes do not stop. It skips when neither can be done.
 func runReadOnly(t *testing.T, dir, line string) (string, int) {
 	t.Helper()
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh")
-	}
+	needTools(t, "sh")
 	if os.Geteuid() != 0 {
 		chmodTree(t, dir, 0o555, 0o444)
 		t.Cleanup(func() { chmodTree(t, dir, 0o755, 0o644) })
@@ -88,12 +86,7 @@ func chmodTree(t *testing.T, dir string, dirMode, fileMode os.FileMode) {
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func TestAReadOnlyCheckoutSaysSo(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs make and the ladder command in a read-only copy")
-	}
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("no make")
-	}
+	slow(t, "runs make and the ladder command in a read-only copy", "make")
 	dir := copyRepo(t, "ladder/01-hit-counter")
 	out, code := runReadOnly(t, dir, "make test-level-1; echo; "+grade.GoTool()+" run ./harness/cmd/ladder hint 1")
 	if code == 0 {

@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
-	"github.com/rateladder/rateladder/harness/internal/instructor"
 	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
 )
@@ -29,17 +28,6 @@ func TestFindShippedSortsLevel8(t *testing.T) {
 	require.Equal(t, []string{"ladder/08-group-throttle/redisthrottle/redisthrottle.go", "ladder/08-group-throttle/throttle.go"}, s.Code.Stubs)
 	require.Equal(t, []string{"ladder/08-group-throttle/limits/limits.go"}, s.Code.Shared)
 	require.Empty(t, s.Code.Other)
-}
-
-// gitIn runs git in dir and fails the test if it fails.
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-	cmd.Dir = dir
-	cmd.Env = instructor.WithoutGitRepoEnv(os.Environ())
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "git %s: %s", strings.Join(args, " "), out)
-	return string(out)
 }
 
 // gitLadder8 is gitLadder with level 8 too, which has a shared package

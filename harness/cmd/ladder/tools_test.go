@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,26 +14,6 @@ import (
 	"github.com/rateladder/rateladder/harness/internal/interview"
 	"github.com/rateladder/rateladder/harness/levels"
 )
-
-// gitLadder is copyLadder under git, as a learner's clone is.
-func gitLadder(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	dir := copyLadder(t)
-	for _, args := range [][]string{
-		{"init", "-q"},
-		{"add", "-A"},
-		{"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "ladder"},
-	} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, string(out))
-	}
-	return dir
-}
 
 func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
 	dir := copyLadder(t)
@@ -122,9 +101,7 @@ func TestPollingNoticesAChange(t *testing.T) {
 }
 
 func TestCompareAsksBeforeShowingTheReference(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the level's tests")
-	}
+	slow(t, "runs the level's tests")
 	dir := gitLadder(t)
 	ref := filepath.Join(repoRoot(t), "solutions/01-hit-counter")
 	stdin = strings.NewReader("n\n")

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rateladder/rateladder/harness/levels"
 )
@@ -154,15 +155,19 @@ func usageLine(name string) string {
 // nothing else. On a problem it says what, with the command's usage line,
 // and returns false.
 func oneLevel(name string, args []string, stderr io.Writer) (levels.Level, bool) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return levelArg(name, fs, args, stderr)
+	return levelArg(name, args, stderr, nil)
 }
 
-// levelArg parses a command's flags, before or after the level ("test 3
-// --part 2" as well as "test --part 2 3"), and the one level it takes. On
-// a problem it says what, with the command's usage line, and returns false.
-func levelArg(name string, fs *flag.FlagSet, args []string, stderr io.Writer) (levels.Level, bool) {
+// levelArg parses a command's flags, which define (if not nil) adds to
+// the command's flag set, before or after the level ("test 3 --part 2" as
+// well as "test --part 2 3"), and the one level it takes. On a problem it
+// says what, with the command's usage line, and returns false.
+func levelArg(name string, args []string, stderr io.Writer, define func(fs *flag.FlagSet)) (levels.Level, bool) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if define != nil {
+		define(fs)
+	}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -185,6 +190,28 @@ func levelArg(name string, fs *flag.FlagSet, args []string, stderr io.Writer) (l
 		return levels.Level{}, false
 	}
 	return l, true
+}
+
+// levelPartArg is levelArg for a command that also takes --part, whose
+// usage text is partUsage: it checks the part against the level, and
+// returns 0 for no --part.
+func levelPartArg(name string, args []string, stderr io.Writer, partUsage string, define func(fs *flag.FlagSet)) (levels.Level, int, bool) {
+	var part int
+	l, ok := levelArg(name, args, stderr, func(fs *flag.FlagSet) {
+		fs.IntVar(&part, "part", 0, partUsage)
+		if define != nil {
+			define(fs)
+		}
+	})
+	if !ok || !partArg(l, part, stderr) {
+		return levels.Level{}, 0, false
+	}
+	return l, part, true
+}
+
+// everyFlag is --every, how often watch and interview look for changes.
+func everyFlag(fs *flag.FlagSet, every *time.Duration) {
+	fs.DurationVar(every, "every", 500*time.Millisecond, "how often to look for changes")
 }
 
 // partArg checks a --part flag's value against the level: 0 (no flag) or

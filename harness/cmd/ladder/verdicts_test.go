@@ -17,9 +17,7 @@ import (
 
 func needLadder(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs the ladder command on copies of the repository")
-	}
+	slow(t, "runs the ladder command on copies of the repository")
 	bin, err := ladderBin()
 	if err != nil {
 		t.Fatal(err)

@@ -23,15 +23,13 @@ import (
 
 // cmdWatch reruns a level's tests each time one of its .go files changes.
 func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	every := fs.Duration("every", 500*time.Millisecond, "how often to look for changes")
-	l, ok := levelArg("watch", fs, args, stderr)
+	var every time.Duration
+	l, ok := levelArg("watch", args, stderr, func(fs *flag.FlagSet) { everyFlag(fs, &every) })
 	if !ok {
 		return 2
 	}
 	dir := filepath.Join(root, l.Dir)
-	src := interview.PollChanges(dir, *every)
+	src := interview.PollChanges(dir, every)
 	defer src.Close()
 	interrupt := make(chan os.Signal, 1)
 	signal.Notify(interrupt, os.Interrupt)

@@ -77,12 +77,8 @@ func skipSlow(t *testing.T, what string) {
 }
 
 func TestStudentCopyPassesItsOwnMakeTest(t *testing.T) {
-	if testing.Short() || os.Getenv(insideCopyEnv) != "" {
-		t.Skip("builds a student copy and runs its make test")
-	}
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("no make")
-	}
+	skipSlow(t, "builds a student copy and runs its make test")
+	needTools(t, "make")
 	root := repoRoot(t)
 	dest := filepath.Join(t.TempDir(), "student")
 	out, code := runLadder(t, root, "student-copy", dest)
@@ -203,12 +199,10 @@ func reference(t *testing.T) string {
 // repository has them.
 func instructorRepo(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	needTools(t, "git")
 	root := repoRoot(t)
 	dir := t.TempDir()
-	for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/levels", "harness/remote", "harness/timeline", "ladder/01-hit-counter", "ladder/03-token-bucket", "solutions/01-hit-counter", "solutions/03-token-bucket"} {
+	for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/internal/procgroup", "harness/levels", "harness/remote", "harness/timeline", "ladder/01-hit-counter", "ladder/03-token-bucket", "solutions/01-hit-counter", "solutions/03-token-bucket"} {
 		if _, err := os.Stat(filepath.Join(root, p)); err == nil {
 			copyTree(t, filepath.Join(root, p), filepath.Join(dir, p))
 		}
@@ -678,7 +672,7 @@ func TestClassReportGradesAClass(t *testing.T) {
 		t.Skip("the sandbox is Linux's; a folder name with a newline is Unix's")
 	}
 	needJail(t)
-	if _, err := exec.LookPath("redis-server"); err != nil {
+	if !onPath("redis-server") {
 		// Level 8's part 8 has cases that need a real server.
 		if os.Getenv(sandboxtest.E2EEnv) != "" {
 			t.Fatalf("no redis-server, which level 8's part 8 needs: apt-get install redis-server (make test-e2e installs it)")
@@ -742,10 +736,10 @@ func sampleAfter(doc, command string) (string, bool) {
 // that a student copy takes: all but solutions/.
 func committedOutsideSolutions(t *testing.T, repo string) int {
 	t.Helper()
-	out, err := exec.Command("git", "-C", repo, "ls-files").Output()
+	files, err := gitFiles(repo)
 	require.NoError(t, err)
 	n := 0
-	for _, f := range strings.Fields(string(out)) {
+	for _, f := range files {
 		if !strings.HasPrefix(f, "solutions/") {
 			n++
 		}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -256,12 +254,12 @@ func refusedImports(root, modPath string, l levels.Level) []string {
 		if !l.HasRole(rel, levels.Code) {
 			return nil
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		ips, err := shipped.Imports(p, nil)
 		if err != nil {
 			return nil // the build says what is wrong
 		}
-		for _, imp := range f.Imports {
-			if ip, err := strconv.Unquote(imp.Path.Value); err == nil && forbiddenImport(modPath, ip) {
+		for _, ip := range ips {
+			if forbiddenImport(modPath, ip) {
 				out = append(out, fmt.Sprintf("%s imports %s", rel, ip))
 			}
 		}

@@ -82,7 +82,7 @@ func TestAStudentsCacheLeavesTheCheckersOut(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(cache, f)), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(cache, f), []byte(f), 0o644))
 	}
-	require.NoError(t, copyCache(cache, student))
+	require.NoError(t, CopyDir(cache, student, storeDir))
 	for f, want := range map[string]bool{"00/abc-d": true, "ff/def-a": true, storeDir: false} {
 		if _, err := os.Stat(filepath.Join(student, f)); (err == nil) != want {
 			t.Errorf("%s in the student's copy: %v, want it there: %v", f, err == nil, want)

@@ -11,8 +11,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"io"
 	"io/fs"
 	"os"
@@ -124,7 +122,7 @@ func solutionsImport(modPath, name string, data []byte) string {
 	isSol := func(ip string) bool { return ip == sol || strings.HasPrefix(ip, sol+"/") }
 	switch {
 	case strings.HasSuffix(name, ".go"):
-		f, err := parser.ParseFile(token.NewFileSet(), name, data, parser.ImportsOnly)
+		ips, err := shipped.Imports(name, data)
 		if err != nil {
 			// Not Go that parses: search the text instead.
 			if i := bytes.Index(data, []byte(`"`+sol)); i >= 0 {
@@ -136,8 +134,8 @@ func solutionsImport(modPath, name string, data []byte) string {
 			}
 			return ""
 		}
-		for _, imp := range f.Imports {
-			if ip, err := strconv.Unquote(imp.Path.Value); err == nil && isSol(ip) {
+		for _, ip := range ips {
+			if isSol(ip) {
 				return ip
 			}
 		}
@@ -537,16 +535,9 @@ func ownFile(p string) bool {
 func foreignCode(name string, data []byte) bool {
 	switch path.Ext(name) {
 	case ".go":
-		f, err := parser.ParseFile(token.NewFileSet(), name, data, parser.ImportsOnly)
-		if err != nil {
-			return false // it does not build either way
-		}
-		for _, imp := range f.Imports {
-			if imp.Path.Value == `"C"` {
-				return true
-			}
-		}
-		return false
+		ips, err := shipped.Imports(name, data)
+		// A file that does not parse does not build either way.
+		return err == nil && slices.Contains(ips, "C")
 	case ".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".m", ".s", ".S", ".sx", ".f", ".F", ".for", ".f90", ".syso", ".swig", ".swigcxx":
 		return true
 	}
@@ -758,7 +749,7 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 	}
 	// A student with no level started builds nothing: no copy of the cache.
 	if len(touched) > 0 {
-		if err := copyCache(g.cache, sb.GoCache); err != nil {
+		if err := CopyDir(g.cache, sb.GoCache, storeDir); err != nil {
 			notes = append(notes, "copying the build cache: "+err.Error())
 			return res
 		}
@@ -825,9 +816,10 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 	return res
 }
 
-// copyCache copies the build cache src to dst, but for the kept checkers:
-// the regular files, with their modes. A missing src copies nothing.
-func copyCache(src, dst string) error {
+// CopyDir copies the regular files under src to dst, keeping their modes,
+// but for the folders of src named in leaveOut. A missing src copies
+// nothing.
+func CopyDir(src, dst string, leaveOut ...string) error {
 	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
 		return os.MkdirAll(dst, 0o755)
 	}
@@ -838,7 +830,7 @@ func copyCache(src, dst string) error {
 		rel, _ := filepath.Rel(src, p)
 		target := filepath.Join(dst, rel)
 		switch {
-		case d.IsDir() && rel == storeDir:
+		case d.IsDir() && slices.Contains(leaveOut, rel):
 			return filepath.SkipDir
 		case d.IsDir():
 			return os.MkdirAll(target, 0o755)

@@ -76,17 +76,26 @@ func Declares(line, name string) bool {
 // the methods of parts 1 to upTo.
 func (r Readme) Intro(upTo int) string {
 	later := r.LaterMethods(upTo)
+	out := r.introLines(func(line string, inAPI bool) bool { return !inAPI || !declaresAny(line, later) })
+	return strings.Join(out, "\n")
+}
+
+// introLines is the intro's lines that keep returns true for; inAPI says
+// whether the line is inside a fenced block, where the intro states the
+// API (the fence lines themselves are not).
+func (r Readme) introLines(keep func(line string, inAPI bool) bool) []string {
 	var out []string
 	inFence := false
 	for _, line := range strings.Split(r.IntroText, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+		fence := strings.HasPrefix(strings.TrimSpace(line), "```")
+		if fence {
 			inFence = !inFence
-		} else if inFence && declaresAny(line, later) {
-			continue
 		}
-		out = append(out, line)
+		if keep(line, inFence && !fence) {
+			out = append(out, line)
+		}
 	}
-	return strings.Join(out, "\n")
+	return out
 }
 
 func declaresAny(line string, names []string) bool {
@@ -105,15 +114,7 @@ func (r Readme) Api(part int) string {
 	if len(names) == 0 {
 		return ""
 	}
-	var lines []string
-	inFence := false
-	for _, line := range strings.Split(r.IntroText, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			inFence = !inFence
-		} else if inFence && declaresAny(line, names) {
-			lines = append(lines, line)
-		}
-	}
+	lines := r.introLines(func(line string, inAPI bool) bool { return inAPI && declaresAny(line, names) })
 	if len(lines) == 0 {
 		return ""
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/procgroup"
 )
 
 // A sandbox is where a student's code runs in a class report: a folder of
@@ -195,16 +196,16 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	c.Path, c.Args, c.Err = cmd.Path, cmd.Args, cmd.Err
 	c.Dir, c.Env, c.SysProcAttr = cmd.Dir, cmd.Env, cmd.SysProcAttr
 	c.Stdin, c.Stdout, c.Stderr, c.ExtraFiles = cmd.Stdin, cmd.Stdout, cmd.Stderr, cmd.ExtraFiles
-	newProcessGroup(c)
+	procgroup.Own(c)
 	// A supervised test binary runs its tests in a process group of its
 	// own (harness/timeline), out of this group's reach: asked to stop,
 	// each supervisor kills its child's group, then exits. A second later
 	// exec kills what is left of the command, and stops waiting for a
 	// process that left the group but holds its output open.
-	c.Cancel = func() error { termGroup(c); return nil }
+	c.Cancel = func() error { endGroup(c, procgroup.Term); return nil }
 	c.WaitDelay = stopGrace
 	err = c.Run()
-	killGroup(c)
+	endGroup(c, procgroup.Kill)
 	cmd.Process, cmd.ProcessState = c.Process, c.ProcessState
 	if ctx.Err() != nil {
 		return true, nil
@@ -222,3 +223,12 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 // stopGrace is how long runLimited lets a stopped command end its own way,
 // and how long it waits for output after the command exits.
 const stopGrace = time.Second
+
+// endGroup ends cmd's process group with end (procgroup.Term or Kill).
+// Only Unix has process groups: elsewhere it kills cmd alone, so that a
+// time limit stops the go command but not what it started.
+func endGroup(cmd *exec.Cmd, end func(pid int) bool) {
+	if cmd.Process != nil && !end(cmd.Process.Pid) {
+		cmd.Process.Kill()
+	}
+}

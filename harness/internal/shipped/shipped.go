@@ -161,6 +161,26 @@ type Code struct {
 	Stubs, Shared, Other []string
 }
 
+// Imports returns the paths a Go file imports, reading only its import
+// declarations: from src, or from the file named when src is nil.
+func Imports(filename string, src []byte) ([]string, error) {
+	var from any // a nil []byte would be read as an empty file
+	if src != nil {
+		from = src
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), filename, from, parser.ImportsOnly)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, imp := range f.Imports {
+		if ip, err := strconv.Unquote(imp.Path.Value); err == nil {
+			out = append(out, ip)
+		}
+	}
+	return out, nil
+}
+
 // Classify sorts the code files among files (one level's files by
 // path, slash-separated from the repository's top).
 func Classify(modPath string, files map[string][]byte) Code {
@@ -169,14 +189,12 @@ func Classify(modPath string, files map[string][]byte) Code {
 		if _, role := levels.RoleOf(p); role != levels.Spec || !strings.HasSuffix(p, ".go") {
 			continue
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), p, src, parser.ImportsOnly)
+		ips, err := Imports(p, src)
 		if err != nil {
 			continue
 		}
-		for _, imp := range f.Imports {
-			if ip, err := strconv.Unquote(imp.Path.Value); err == nil {
-				imported[ip] = true
-			}
+		for _, ip := range ips {
+			imported[ip] = true
 		}
 	}
 	var c Code

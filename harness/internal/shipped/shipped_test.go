@@ -160,3 +160,26 @@ func TestUntouchedReadsTheWorkingTree(t *testing.T) {
 		t.Errorf("Untouched(with a file of the learner's) = true, want false")
 	}
 }
+
+// TestImportsReadsSourceOrTheFile: Imports reads src when given, and the
+// file named when src is nil; code that does not parse is an error.
+func TestImportsReadsSourceOrTheFile(t *testing.T) {
+	src := "package x\n\nimport (\n\t\"C\"\n\tm \"example.com/mod/solutions/01\"\n)\n"
+	want := []string{"C", "example.com/mod/solutions/01"}
+	path := filepath.Join(t.TempDir(), "x.go")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		src  []byte
+	}{{"x.go", []byte(src)}, {path, nil}} {
+		got, err := Imports(tc.name, tc.src)
+		if diff := cmp.Diff(want, got); err != nil || diff != "" {
+			t.Errorf("Imports(%s, %d bytes) = %v, %v; want (-want +got):\n%s", tc.name, len(tc.src), got, err, diff)
+		}
+	}
+	if got, err := Imports("x.go", []byte("not Go")); err == nil {
+		t.Errorf("Imports(x.go, \"not Go\") = %v, nil; want an error", got)
+	}
+}

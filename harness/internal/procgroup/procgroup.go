@@ -1,0 +1,11 @@
+// Package procgroup ends a child process together with what it started,
+// where the system allows it. On Unix the child leads a process group of
+// its own, which one signal reaches whole, even after the child has exited
+// while a process it started lives on; on Linux the kernel also kills the
+// child when its parent dies. Elsewhere there are no process groups: Own
+// and DieWithParent do nothing, and Signal, Kill and Term report false, for
+// the caller to end the child alone.
+//
+// The supervisor of each test binary (harness/timeline), the class
+// report's sandbox and its checker's child (harness/remote) all use it.
+package procgroup

@@ -1,7 +1,0 @@
-//go:build unix && !linux
-
-package remote
-
-import "syscall"
-
-func deathSignal(*syscall.SysProcAttr) {}
