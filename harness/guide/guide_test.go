@@ -1,8 +1,6 @@
 package guide
 
 import (
-	"github.com/rateladder/rateladder/harness/levels"
-
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // repoRoot walks up from the test's folder to the module's go.mod.

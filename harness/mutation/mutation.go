@@ -108,7 +108,7 @@ func CaughtUnderRace(t *testing.T, mutant string, play func(t *testing.T)) {
 		t.Skip("runs the mutant in a child process built with -race")
 	}
 	var cmd *exec.Cmd
-	if raceEnabled {
+	if timeline.RaceEnabled {
 		cmd = exec.Command(os.Args[0], "-test.run="+runPattern(t.Name()), "-test.count=1")
 	} else {
 		goTool, err := exec.LookPath("go")

@@ -32,3 +32,22 @@ func WithinLimit(n int, limit time.Duration, what, bound string, do func(i int))
 	}
 	return nil
 }
+
+// IfRace is plain, or race under the race detector: a complexity case's
+// calls and limit, since -race slows a fast call far more than a slow one.
+func IfRace[V any](plain, race V) V {
+	if RaceEnabled {
+		return race
+	}
+	return plain
+}
+
+// Thousands writes n with commas, as a README writes numbers: 100,000.
+// WithinLimit's what reads as the README does.
+func Thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

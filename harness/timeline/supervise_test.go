@@ -281,7 +281,7 @@ func TestSupervisorPassesCtrlCToTheChild(t *testing.T) {
 }
 
 func TestSupervisorRecordsARace(t *testing.T) {
-	if testing.Short() || !raceEnabled {
+	if testing.Short() || !RaceEnabled {
 		t.Skip("needs go test -race, and runs the test binary")
 	}
 	run := runProbe(t, "race", nil)

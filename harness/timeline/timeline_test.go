@@ -420,3 +420,11 @@ func TestJudgeMutantPlaysOnlyItsPart(t *testing.T) {
 		t.Errorf("judgeMutant(a stub) = problems %q, want the not-implemented case and no catch", problems)
 	}
 }
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1_000: "1,000", 50_000: "50,000", 100_000: "100,000", 1_234_567: "1,234,567"} {
+		if got := Thousands(n); got != want {
+			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -86,7 +86,7 @@ func forgottenDrinksFreed(_ Cafe, e env) error {
 // 100,000 orders first are not timed.
 func distinctIsO1(_ Cafe, e env) error {
 	const drinks = 100_000
-	calls := ifRace(200_000, 50_000)
+	calls := timeline.IfRace(200_000, 50_000)
 	c := e.New(time.Hour)
 	now := clock.Epoch
 	for i := range drinks {
@@ -94,8 +94,8 @@ func distinctIsO1(_ Cafe, e env) error {
 		c.Order(now, "drink "+strconv.Itoa(i))
 	}
 	var wrong error
-	err := timeline.WithinLimit(calls, ifRace(4*time.Second, 8*time.Second),
-		fmt.Sprintf("%s Distinct calls over %s drinks", thousands(calls), thousands(drinks)),
+	err := timeline.WithinLimit(calls, timeline.IfRace(4*time.Second, 8*time.Second),
+		fmt.Sprintf("%s Distinct calls over %s drinks", timeline.Thousands(calls), timeline.Thousands(drinks)),
 		"the README asks for O(1) per Distinct, and counting the drinks on each call is O(drinks)",
 		func(int) {
 			if got := c.Distinct(now); wrong == nil && got != drinks {
@@ -103,21 +103,4 @@ func distinctIsO1(_ Cafe, e env) error {
 			}
 		})
 	return errors.Join(wrong, err)
-}
-
-// ifRace is plain, or race under the race detector.
-func ifRace[V any](plain, race V) V {
-	if raceBuild {
-		return race
-	}
-	return plain
-}
-
-// thousands writes n with commas, as the README writes numbers: 100,000.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

@@ -89,18 +89,10 @@ const boundUsers = 100_000
 
 // The calls each complexity case makes, and its limit, under -race or not.
 var (
-	boundTop      = ifRace(100_000, 50_000) // TopTalker calls
-	boundTopK     = ifRace(4_000, 1_000)    // TopTalkers(10) calls
-	boundLimitTop = ifRace(4*time.Second, 8*time.Second)
+	boundTop      = timeline.IfRace(100_000, 50_000) // TopTalker calls
+	boundTopK     = timeline.IfRace(4_000, 1_000)    // TopTalkers(10) calls
+	boundLimitTop = timeline.IfRace(4*time.Second, 8*time.Second)
 )
-
-// ifRace is plain, or race under the race detector.
-func ifRace[V any](plain, race V) V {
-	if raceBuild {
-		return race
-	}
-	return plain
-}
 
 // boundNames are the users of the complexity cases, built once.
 var boundNames = sync.OnceValue(func() []string {
@@ -132,7 +124,7 @@ func topTalkerIsLogU(_ Aggregator, e env) error {
 	want := tk(boundNames()[0], 1)
 	var wrong error
 	err := timeline.WithinLimit(boundTop, boundLimitTop,
-		fmt.Sprintf("%s TopTalker calls over %s users", thousands(boundTop), thousands(boundUsers)),
+		fmt.Sprintf("%s TopTalker calls over %s users", timeline.Thousands(boundTop), timeline.Thousands(boundUsers)),
 		"the README asks for O(log U) per TopTalker or better, and a scan over every user is O(U)",
 		func(int) {
 			if got, ok := a.TopTalker(now); wrong == nil && (got != want || !ok) {
@@ -153,7 +145,7 @@ func topTalkersIsKLogU(_ Aggregator, e env) error {
 	}
 	var wrong error
 	err := timeline.WithinLimit(boundTopK, boundLimitTop,
-		fmt.Sprintf("%s TopTalkers(10) calls over %s users", thousands(boundTopK), thousands(boundUsers)),
+		fmt.Sprintf("%s TopTalkers(10) calls over %s users", timeline.Thousands(boundTopK), timeline.Thousands(boundUsers)),
 		"the README asks for O(k log U) or better, and sorting every user to show ten is O(U log U)",
 		func(int) {
 			if got := a.TopTalkers(now, 10); wrong == nil && !slices.Equal(got, want) {
@@ -161,13 +153,4 @@ func topTalkersIsKLogU(_ Aggregator, e env) error {
 			}
 		})
 	return errors.Join(wrong, err)
-}
-
-// thousands writes n with commas, as the README writes numbers: 100,000.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

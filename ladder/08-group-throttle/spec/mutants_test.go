@@ -36,7 +36,7 @@ func TestRightImplementationPasses(t *testing.T) {
 // slowUnderRace gives each case more time when the race detector slows
 // the model down: its part 5 sends hundreds of thousands of requests.
 func slowUnderRace(t *testing.T) {
-	if raceEnabled && os.Getenv(timeline.TimeoutEnv) == "" {
+	if timeline.RaceEnabled && os.Getenv(timeline.TimeoutEnv) == "" {
 		t.Setenv(timeline.TimeoutEnv, "2m")
 	}
 }

@@ -1,5 +1,0 @@
-//go:build !race
-
-package mutation
-
-const raceEnabled = false

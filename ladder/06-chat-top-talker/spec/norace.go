@@ -1,6 +1,0 @@
-//go:build !race
-
-package spec
-
-// raceBuild says the race detector is on: see race.go.
-const raceBuild = false
