@@ -35,9 +35,12 @@ type table interface {
 
 // clients is the table of clients for an algorithm whose states are S.
 type clients[S state[S]] struct {
-	algorithm[S]
-	seed   maphash.Seed
+	// The shards come first, so that they start on a cache line: a field
+	// read on every call that shared a line with the first shard's lock
+	// would be taken from the other cores whenever that lock moves.
 	shards [numShards]shard[S]
+	algorithm[S]
+	seed maphash.Seed
 }
 
 // shard is one part of the table of clients.
