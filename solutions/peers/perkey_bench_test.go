@@ -174,7 +174,7 @@ func keySequence(dist string) []int32 {
 // BenchmarkPerKey is section 3: level 8 against the per-key peers, over
 // 100,000 keys chosen uniformly or by a Zipf law, serial and in parallel.
 // Every key is seen once before timing starts, so this is the cost for
-// known keys. The limit, 10^9 an hour, allows every request, so every
+// known keys, and the garbage is collected then too. The limit, 10^9 an hour, allows every request, so every
 // library runs its allow path.
 func BenchmarkPerKey(b *testing.B) {
 	keys := keyNames(numKeys)
