@@ -23,28 +23,32 @@ type tokenBucket struct {
 	level int64 // the units in the bucket at that instant
 }
 
-func (b *bucket) fresh(now int64) state { return &tokenBucket{bucket: b, at: now, level: b.full} }
+func (b *bucket) fresh(now int64) tokenBucket { return tokenBucket{bucket: b, at: now, level: b.full} }
 
-// room adds the refill since at, in 128 bits so that a bucket left alone
-// for centuries is simply full, and returns the whole tokens.
-func (t *tokenBucket) room(now int64) int64 {
+// levelAt is the units in the bucket at now: the level at the instant at
+// plus the refill since, in 128 bits so that a bucket left alone for
+// centuries is simply full.
+func (t tokenBucket) levelAt(now int64) int64 {
 	hi, lo := bits.Mul64(since(t.at, now), uint64(t.refill))
 	if hi != 0 || lo >= uint64(t.full-t.level) {
-		t.level = t.full
-	} else {
-		t.level += int64(lo)
+		return t.full
 	}
-	t.at = now
-	return t.level / t.unit
+	return t.level + int64(lo)
 }
 
-func (t *tokenBucket) charge(_, n int64) { t.level -= n * t.unit }
+// room is the whole tokens at now.
+func (t tokenBucket) room(now int64) int64 { return t.levelAt(now) / t.unit }
+
+func (t tokenBucket) charge(now, n int64) tokenBucket {
+	t.level, t.at = t.levelAt(now)-n*t.unit, now
+	return t
+}
 
 // wait is the time the missing units take to refill, rounded up.
-func (t *tokenBucket) wait(_, n int64) int64 { return (n*t.unit-t.level-1)/t.refill + 1 }
+func (t tokenBucket) wait(now, n int64) int64 { return (n*t.unit-t.levelAt(now)-1)/t.refill + 1 }
 
 // idleAfter is the instant the bucket is full again.
-func (t *tokenBucket) idleAfter() int64 {
+func (t tokenBucket) idleAfter() int64 {
 	if t.level == t.full {
 		return t.at
 	}

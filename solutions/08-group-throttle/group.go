@@ -9,49 +9,69 @@ package throttle
 
 import "sync"
 
-// group is one Group's shared state.
-type group struct {
-	mu       sync.Mutex
-	name     string
-	lim      limit
-	requests int64
-	now      int64    // the group's time, which never goes back
-	st       state    // nil while equal to a fresh state
-	_        [64]byte // a group hot under many clients shares no cache line
+// group is one Group's shared state, whatever its algorithm.
+type group interface {
+	// enter locks the group and moves its time on to now, if that is
+	// later, dropping a state equal to a fresh one. It returns the
+	// group's time. leave unlocks it.
+	enter(now int64) int64
+	leave()
+	// room, charge and wait are the state's, between enter and leave.
+	// requests is the Limit's Requests.
+	room(now int64) int64
+	charge(now, n int64)
+	wait(now, n int64) int64
+	// held reports whether the group holds a state at now.
+	held(now int64) bool
+	requests() int64
+	groupName() string
 }
 
-// enter locks the group and moves its time on to now, if that is later,
-// dropping a state equal to a fresh one. It returns the group's time.
-func (g *group) enter(now int64) int64 {
+// sharedState is a group whose limit's states are S.
+type sharedState[S state[S]] struct {
+	lim  algorithm[S]
+	mu   sync.Mutex
+	name string
+	now  int64 // the group's time, which never goes back
+	st   S
+	has  bool     // whether st is held; while it is not, the group is fresh
+	_    [64]byte // a group hot under many clients shares no cache line
+}
+
+func (g *sharedState[S]) enter(now int64) int64 {
 	g.mu.Lock()
 	g.now = max(g.now, now)
-	if g.st != nil && g.now > g.st.idleAfter() {
-		g.st = nil
+	if g.has && g.now > g.st.idleAfter() {
+		var fresh S
+		g.st, g.has = fresh, false
 	}
 	return g.now
 }
 
-// room, charge and wait are the state's, under the lock taken by enter.
-func (g *group) room(now int64) int64 {
-	if g.st == nil {
-		return g.requests
+func (g *sharedState[S]) leave() { g.mu.Unlock() }
+
+func (g *sharedState[S]) room(now int64) int64 {
+	if !g.has {
+		return g.lim.requests
 	}
 	return g.st.room(now)
 }
 
-func (g *group) charge(now, n int64) {
-	if g.st == nil {
-		g.st = g.lim.fresh(now)
+func (g *sharedState[S]) charge(now, n int64) {
+	if !g.has {
+		g.st, g.has = g.lim.fresh(now), true
 	}
-	g.st.charge(now, n)
+	g.st = g.st.charge(now, n)
 }
 
 // wait has a state to ask: a fresh one would have had room.
-func (g *group) wait(now, n int64) int64 { return g.st.wait(now, n) }
+func (g *sharedState[S]) wait(now, n int64) int64 { return g.st.wait(now, n) }
 
-// held reports whether the group holds a state at now.
-func (g *group) held(now int64) bool {
+func (g *sharedState[S]) held(now int64) bool {
 	g.enter(now)
-	defer g.mu.Unlock()
-	return g.st != nil
+	defer g.leave()
+	return g.has
 }
+
+func (g *sharedState[S]) requests() int64   { return g.lim.requests }
+func (g *sharedState[S]) groupName() string { return g.name }

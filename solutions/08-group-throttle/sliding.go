@@ -21,11 +21,12 @@ type sliding struct {
 	buckets       int   // B
 }
 
-func (s *sliding) fresh(now int64) state {
+func (s *sliding) freshTwo(now int64) twoBuckets {
+	return twoBuckets{sliding: s, end: lastOf(now, s.width)}
+}
+
+func (s *sliding) freshRing(now int64) *slidingWindow {
 	end := lastOf(now, s.width)
-	if s.buckets == 2 {
-		return &twoBuckets{sliding: s, end: end}
-	}
 	return &slidingWindow{sliding: s, end: end, charged: end, ring: make([]int64, s.buckets)}
 }
 
@@ -68,7 +69,7 @@ type twoBuckets struct {
 
 // view returns the window at now: its oldest and newest buckets, and how
 // far now is into the newest.
-func (w *twoBuckets) view(now int64) (oldest, newest, e int64) {
+func (w twoBuckets) view(now int64) (oldest, newest, e int64) {
 	switch {
 	case now <= w.end:
 		return w.prev, w.cur, w.elapsed(w.end, now)
@@ -78,12 +79,12 @@ func (w *twoBuckets) view(now int64) (oldest, newest, e int64) {
 	return 0, 0, 0 // both buckets have left
 }
 
-func (w *twoBuckets) room(now int64) int64 {
+func (w twoBuckets) room(now int64) int64 {
 	oldest, newest, e := w.view(now)
 	return max(0, w.requests-newest-w.part(oldest, e))
 }
 
-func (w *twoBuckets) charge(now, n int64) {
+func (w twoBuckets) charge(now, n int64) twoBuckets {
 	switch {
 	case now <= w.end:
 	case since(w.end, now) <= uint64(w.width):
@@ -92,12 +93,13 @@ func (w *twoBuckets) charge(now, n int64) {
 		w.prev, w.cur, w.end = 0, 0, lastOf(now, w.width)
 	}
 	w.cur += n
+	return w
 }
 
 // wait lets the oldest bucket fade while the newest counts whole; if that
 // is not enough, the newest becomes the oldest a bucket later, and fades
 // in turn.
-func (w *twoBuckets) wait(now, n int64) int64 {
+func (w twoBuckets) wait(now, n int64) int64 {
 	oldest, newest, e := w.view(now)
 	if spare := w.requests - newest - n; spare >= 0 {
 		return w.enter(oldest, spare) - e
@@ -107,9 +109,12 @@ func (w *twoBuckets) wait(now, n int64) int64 {
 
 // idleAfter is when the bucket of the latest charge has left the window:
 // Per after its last instant.
-func (w *twoBuckets) idleAfter() int64 { return addSat(w.end, w.per) }
+func (w twoBuckets) idleAfter() int64 { return addSat(w.end, w.per) }
 
-// slidingWindow is one client's or group's ring when B > 2.
+// slidingWindow is one client's or group's ring when B > 2. Its state is
+// a pointer, not a value: a ring is too large to copy on every request,
+// and every copy of the pointer is the same ring, which room moves on in
+// place.
 type slidingWindow struct {
 	*sliding
 	end     int64   // the last instant of the newest bucket, math.MaxInt64 if it ends past the range
@@ -153,10 +158,12 @@ func (w *slidingWindow) room(now int64) int64 {
 	return max(0, w.requests-(w.total-oldest)-w.part(oldest, w.elapsed(w.end, now)))
 }
 
-func (w *slidingWindow) charge(_, n int64) {
+func (w *slidingWindow) charge(now, n int64) *slidingWindow {
+	w.moveTo(now)
 	w.ring[w.pos] += n
 	w.total += n
 	w.charged = w.end
+	return w
 }
 
 // wait lets time run on from now. While the ring stands in bucket c+j, the

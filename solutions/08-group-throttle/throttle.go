@@ -5,8 +5,10 @@
 // Read this first. This file is the API: New checks the config and picks
 // each limit's algorithm, AllowN finds the client's state and asks its
 // limit (and its group's), and Len counts. Then read clients.go, the table
-// of clients: maps in locked shards. Each algorithm is one small file with
-// the state it keeps: fixed.go, sliding.go, bucket.go. group.go is the
+// of clients: maps in locked shards, holding each client's state by value.
+// Each algorithm is one small file with the state it keeps, a small
+// struct whose charge returns the state it becomes: fixed.go, sliding.go,
+// bucket.go. group.go is the
 // limits shared by groups, and instants.go the arithmetic on instants
 // that never overflows. The folder fast/ is the same throttler tuned for
 // speed, with a README on each step that made it faster.
@@ -46,22 +48,19 @@ const (
 	TokenBucket   = limits.TokenBucket
 )
 
-// limit is a Limit checked by New: it makes the state of a new client or
-// group. It is a *fixed, a *sliding or a *bucket.
-type limit interface {
-	fresh(now int64) state
-}
-
-// state is one client's or one group's count under its limit. It is used
+// state is one client's or one group's count under its limit, as a value:
+// a shard keeps each client's state in its map by value, so that finding
+// a client reads no pointer more. S is the state's own type, so charge
+// returns the state it becomes, to be stored in the map. A state is used
 // under the lock that guards it, and the instant now it is given never
 // goes back.
-type state interface {
+type state[S any] interface {
 	// room returns the largest m for which AllowN(m) would be allowed at
-	// now. It may move the state on to now.
+	// now.
 	room(now int64) int64
-	// charge counts n requests at now, right after room(now) returned n
-	// or more.
-	charge(now, n int64)
+	// charge returns the state after n requests at now, right after
+	// room(now) returned n or more.
+	charge(now, n int64) S
 	// wait returns the shortest wait from now after which n requests
 	// would be allowed if nothing else is charged, right after room(now)
 	// returned less than n, for n <= Requests.
@@ -69,6 +68,26 @@ type state interface {
 	// idleAfter returns the instant after which the state is equal to a
 	// fresh one, so that dropping it changes no answer.
 	idleAfter() int64
+}
+
+// limit is a Limit checked by New, with its algorithm picked: it makes
+// the table of clients under it, or a group's shared state.
+type limit interface {
+	clients() table
+	group(name string) group
+}
+
+// algorithm is a limit whose states are of type S: fixedWindow,
+// twoBuckets, *slidingWindow or tokenBucket.
+type algorithm[S state[S]] struct {
+	requests, per int64
+	fresh         func(now int64) S // the state of a client or group that made no request
+}
+
+func (a algorithm[S]) clients() table { return newClients(a) }
+
+func (a algorithm[S]) group(name string) group {
+	return &sharedState[S]{lim: a, name: name, now: math.MinInt64}
 }
 
 // Throttler decides, request by request, whether each client is within its
@@ -97,9 +116,9 @@ type Throttler struct {
 	system    bool
 	start     time.Time
 	startUnix int64
-	clients   *clients
-	groupOf   map[string]*group // each client in a group, by name
-	groups    []*group
+	clients   table
+	groupOf   map[string]group // each client in a group, by name
+	groups    []group
 	// latest is the latest clock reading, in Unix ns, for a clock other
 	// than clock.System.
 	latest atomic.Int64
@@ -116,7 +135,7 @@ func New(c clock.Clock, cfg Config) (*Throttler, error) {
 		return nil, err
 	}
 	_, system := c.(clock.System)
-	t := &Throttler{clk: c, system: system, clients: newClients(lim, int64(cfg.PerClient.Requests), int64(cfg.PerClient.Per)), groupOf: map[string]*group{}}
+	t := &Throttler{clk: c, system: system, clients: lim.clients(), groupOf: map[string]group{}}
 	if system {
 		t.start = time.Now()
 		t.startUnix = t.start.UnixNano() // the real clock is far from the ends of the range
@@ -136,11 +155,11 @@ func New(c clock.Clock, cfg Config) (*Throttler, error) {
 		if err != nil {
 			return nil, err
 		}
-		g := &group{name: gc.Name, lim: lim, requests: int64(gc.Limit.Requests), now: math.MinInt64}
+		g := lim.group(gc.Name)
 		for _, name := range gc.Clients {
 			if other, ok := t.groupOf[name]; ok && other != g {
 				return nil, fmt.Errorf("throttle.New: %s.Clients: client %q is already in group %q; a client belongs to at most one group",
-					field, name, other.name)
+					field, name, other.groupName())
 			}
 			t.groupOf[name] = g
 		}
@@ -163,7 +182,8 @@ func compile(field string, l Limit) (limit, error) {
 	requests, per := int64(l.Requests), int64(l.Per)
 	switch l.Algorithm {
 	case FixedWindow:
-		return &fixed{requests: requests, per: per}, nil
+		f := &fixed{requests: requests, per: per}
+		return algorithm[fixedWindow]{requests, per, f.fresh}, nil
 	case SlidingWindow:
 		b := int64(l.Buckets)
 		if b == 0 {
@@ -183,7 +203,11 @@ func compile(field string, l Limit) (limit, error) {
 			return nil, fmt.Errorf("throttle.New: %s.Per (%v) is too long for %d buckets: Per + Per/(Buckets-1) must be at most %v, the longest time.Duration",
 				field, l.Per, b, time.Duration(math.MaxInt64))
 		}
-		return &sliding{requests: requests, per: per, width: width, buckets: int(b)}, nil
+		s := &sliding{requests: requests, per: per, width: width, buckets: int(b)}
+		if b == 2 {
+			return algorithm[twoBuckets]{requests, per, s.freshTwo}, nil
+		}
+		return algorithm[*slidingWindow]{requests, per, s.freshRing}, nil
 	default:
 		g := gcd(requests, per)
 		unit, refill := per/g, requests/g
@@ -192,7 +216,8 @@ func compile(field string, l Limit) (limit, error) {
 			return nil, fmt.Errorf("throttle.New: %s: Requests (%d) and Per (%v) are too large together for exact token arithmetic: Requests × Per / gcd(Requests, Per in ns) must be at most 2^63-1",
 				field, l.Requests, l.Per)
 		}
-		return &bucket{unit: unit, refill: refill, full: int64(full)}, nil
+		b := &bucket{unit: unit, refill: refill, full: int64(full)}
+		return algorithm[tokenBucket]{requests, per, b.fresh}, nil
 	}
 }
 
@@ -206,7 +231,7 @@ func (t *Throttler) AllowN(client string, n int) Decision {
 	if n < 1 {
 		panic(fmt.Sprintf("throttle: AllowN(%q, %d): n must be at least 1", client, n))
 	}
-	var g *group
+	var g group
 	if len(t.groupOf) > 0 {
 		g = t.groupOf[client]
 	}

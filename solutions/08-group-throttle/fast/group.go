@@ -109,7 +109,7 @@ func newMembers(seed maphash.Seed, groups map[string]group) members {
 	}
 	m.slots = make([]member, size)
 	for client, g := range groups {
-		h := maphash.String(seed, client)
+		h := maphash.Comparable(seed, client)
 		i := h & uint64(size-1)
 		for m.slots[i].g != nil {
 			i = (i + 1) & uint64(size-1)

@@ -41,10 +41,14 @@ type clientTable interface {
 // costs one cache miss, not two (an index, then an entry), and allocates
 // nothing.
 type table[S any] struct {
+	// The shards come first, so that they start on a cache line: the
+	// fields below are read on every call, and if they shared a line with
+	// the first shard's lock, every core would lose that line whenever
+	// the lock moved.
+	shards [numShards]shard[S]
 	alg    algorithm[S]
 	rule   rule
 	time   *clockTime // the Throttler's time
-	shards [numShards]shard[S]
 }
 
 // shard is one part of the client table: an open-addressing table with

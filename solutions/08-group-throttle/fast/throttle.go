@@ -134,7 +134,7 @@ func (t *Throttler) AllowN(client string, n int) Decision {
 		panic(fmt.Sprintf("throttle: AllowN(%q, %d): n must be at least 1", client, n))
 	}
 	clockNow := t.read()
-	h := maphash.String(t.seed, client)
+	h := maphash.Comparable(t.seed, client)
 	var g group
 	if len(t.members.slots) > 0 {
 		g = t.members.find(client, h)
