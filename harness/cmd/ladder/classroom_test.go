@@ -352,7 +352,7 @@ func TestClassroomCommandsPassOnTheReferenceAndFailOnTheStub(t *testing.T) {
 		require.NoError(t, err)
 		dir := copyRepo(t, l.Dir)
 		pasteReferences(t, dir, l)
-		edit(t, filepath.Join(dir, l.Dir, "fixed.go"), "{ w.used += n }", "{ w.used += 2 * n }")
+		edit(t, filepath.Join(dir, l.Dir, "fixed.go"), "w.used += n", "w.used += 2 * n")
 		for _, c := range []struct {
 			id   string
 			pass bool
