@@ -73,17 +73,14 @@ func (c *clients[S]) allowN(name string, n, clockNow, now int64, g group) Decisi
 	sh := &c.shards[maphash.Comparable(c.seed, name)%numShards]
 	// Lock order: the client's shard, then its group.
 	sh.mu.Lock()
+	defer sh.mu.Unlock()
 	now = max(now, sh.now)
 	if g != nil {
 		now = g.enter(now)
+		defer g.leave()
 	}
 	sh.now = now
-	d := c.decide(sh, name, n, clockNow, now, g)
-	if g != nil {
-		g.leave()
-	}
-	sh.mu.Unlock() // not deferred: a deferred call costs more than the rest of a decision
-	return d
+	return c.decide(sh, name, n, clockNow, now, g)
 }
 
 // decide is allowN under the locks.
