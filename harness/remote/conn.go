@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
@@ -43,7 +44,8 @@ type Conn struct {
 	sentinels map[string]error
 	limit     time.Duration
 	proc      *process
-	gen       int // counts the children started, so objects of a dead one are known
+	live      atomic.Pointer[process] // proc, for CPU, which may not wait for mu
+	gen       int                     // counts the children started, so objects of a dead one are known
 	nextID    uint64
 	clocks    map[clock.Clock]uint64
 	drops     []uint64 // objects collected, to tell the child
@@ -85,6 +87,7 @@ func (c *Conn) Close() {
 	if c.proc != nil {
 		c.proc.stop()
 		c.proc = nil
+		c.live.Store(nil)
 	}
 }
 
@@ -211,6 +214,7 @@ func (c *Conn) exchange(op byte, o *Object, method string, results []any, args [
 	case err != nil:
 		c.fail(fmt.Sprintf("the level's process, during %s: %v", callText(method), err))
 	}
+	p.answered.Store(true)
 	a := answer{m: am}
 	if o.clk != nil && !o.clk.Now().Equal(m.Now) {
 		panic(fmt.Sprintf("remote: the clock moved during %s: a case whose clock moves while a call runs must be judged in process", method))
@@ -255,6 +259,7 @@ func (c *Conn) fail(what string) {
 	if c.proc != nil {
 		c.proc.stop()
 		c.proc = nil
+		c.live.Store(nil)
 	}
 	c.dropMu.Lock()
 	c.drops = nil
@@ -274,6 +279,30 @@ type process struct {
 	exited  chan struct{}
 	waitErr error
 	printed *tail
+	// answered is set once the child has answered a call: by then its
+	// processes (bwrap's and the level's) all run, and tree can be taken.
+	answered atomic.Bool
+	tree     atomic.Pointer[procgroup.Tree]
+}
+
+// CPU returns the CPU time that this process, the children it has
+// waited for, and the child now running with everything it started have
+// used; false where the child's cannot be read (outside Linux). The
+// checker gives it to timeline.MeasureCPU: a case's calls run in the
+// child, and on a busy machine the case is judged by their CPU time.
+func (c *Conn) CPU() (time.Duration, bool) {
+	total, ok := procgroup.SelfCPU()
+	if p := c.live.Load(); p != nil && p.answered.Load() {
+		tree := p.tree.Load()
+		if tree == nil {
+			tree = procgroup.NewTree(p.cmd.Process.Pid)
+			p.tree.Store(tree)
+		}
+		child, read := tree.CPU()
+		total += child
+		ok = ok && read
+	}
+	return total, ok
 }
 
 func (c *Conn) start() error {
@@ -310,6 +339,7 @@ func (c *Conn) start() error {
 		close(p.exited)
 	}()
 	c.proc = p
+	c.live.Store(p)
 	c.gen++
 	c.clocks = map[clock.Clock]uint64{}
 	return nil

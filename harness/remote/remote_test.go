@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/internal/procgroup"
 	"github.com/rateladder/rateladder/harness/remote"
 )
 
@@ -67,7 +68,16 @@ func (t *toy) Empty() (map[string]int, []pair, map[string]int, []pair) {
 func (t *toy) Panic(s string) { panic(errors.New(s)) }
 func (t *toy) Exit(code int)  { fmt.Println("bye"); os.Exit(code) }
 func (t *toy) Hang()          { time.Sleep(time.Hour) }
-func (t *toy) Goexit()        { runtime.Goexit() }
+
+// Spin works the CPU for d of its own time.
+func (t *toy) Spin(d time.Duration) {
+	for start, _ := procgroup.SelfCPU(); ; {
+		if now, _ := procgroup.SelfCPU(); now-start >= d {
+			return
+		}
+	}
+}
+func (t *toy) Goexit() { runtime.Goexit() }
 func (t *toy) Flood() {
 	f := os.NewFile(4, "answers")
 	f.Write([]byte{0x7f, 0xff, 0xff, 0xff})
@@ -147,6 +157,30 @@ func TestCallsCrossWithTheirResults(t *testing.T) {
 	p.o.Call("Empty", []any{&m, &ps, &none, &nothing})
 	if m == nil || len(m) != 0 || ps == nil || len(ps) != 0 || none != nil || nothing != nil {
 		t.Errorf("Empty() = %#v, %#v, %#v, %#v, want an empty map and slice, then nil ones", m, ps, none, nothing)
+	}
+}
+
+// The checker judges a slow case by the CPU time its calls used, and
+// they run in the child.
+func TestCPUCountsTheChilds(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux shows another process's CPU time here")
+	}
+	c := conn(t)
+	p, err := newProxy(c, clock.NewFake(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, ok := c.CPU()
+	if !ok {
+		t.Fatal("CPU() = false on Linux")
+	}
+	self, _ := procgroup.SelfCPU()
+	p.o.Call("Spin", nil, 200*time.Millisecond)
+	after, _ := c.CPU()
+	selfAfter, _ := procgroup.SelfCPU()
+	if child := (after - before) - (selfAfter - self); child < 150*time.Millisecond {
+		t.Errorf("CPU() grew by %v, this process by %v, during a call that spun 200ms in the child: want the child's time counted", after-before, selfAfter-self)
 	}
 }
 

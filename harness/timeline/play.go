@@ -37,8 +37,9 @@ type frame struct {
 }
 
 // Play runs one case and returns its outcome. It never panics, and it
-// returns within the case timeout even if the implementation loops forever
-// or waits on a lock it will never get. Such a goroutine cannot be
+// returns even if the implementation loops forever or waits on a lock it
+// will never get: after the case timeout, or up to hangFactor times it
+// on a machine too busy to give the case its CPU time (see caseWatch). Such a goroutine cannot be
 // stopped; it is left behind, and the next case starts on a fresh
 // implementation.
 func Play[T any](c Case[T]) Outcome {
@@ -81,17 +82,26 @@ func Play[T any](c Case[T]) Outcome {
 	}()
 
 	timeout := caseTimeout()
+	watch := newCaseWatch(timeout)
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	select {
-	case <-done:
-	case <-timer.C:
-		out.Verdict = TimedOut
-		at := int(current.Load())
-		out.Step = at
-		out.Report, out.Summary = stuckReport(c, at, timeout, <-goid)
-		out.Brief = out.Report // a few lines, and no table
-		return out
+wait:
+	for {
+		select {
+		case <-done:
+			break wait
+		case <-timer.C:
+			if more := watch.more(); more > 0 {
+				timer.Reset(more)
+				continue
+			}
+			out.Verdict = TimedOut
+			at := int(current.Load())
+			out.Step = at
+			out.Report, out.Summary = stuckReport(c, at, timeout, <-goid)
+			out.Brief = out.Report // a few lines, and no table
+			return out
+		}
 	}
 
 	at := int(current.Load())

@@ -107,6 +107,7 @@ import (
 	"testing"
 
 	"{{MOD}}/harness/remote"
+	"{{MOD}}/harness/timeline"
 	"{{MOD}}/{{DIR}}/spec"{{SHARED}}
 )
 
@@ -134,6 +135,9 @@ func open(tb testing.TB) *remote.Conn {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(conn.Close)
+	// The calls run in the child: a case is judged by their CPU time
+	// there, and the checker's, on a machine busy with other work.
+	timeline.MeasureCPU(conn.CPU)
 	return conn
 }
 `

@@ -1,0 +1,99 @@
+package timeline
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+)
+
+// waitCase is a case whose one call returns when release is closed, or
+// never.
+func waitCase(release <-chan struct{}) Case[int] {
+	return Case[int]{
+		Name:  "a call that waits",
+		Part:  1,
+		Setup: "New()",
+		New:   func(clock.Clock) int { return 0 },
+		Steps: []Step[int]{At(time.Second, Call[int]{Method: "Wait", Do: func(int, time.Time) any { <-release; return 1 }, Want: 1})},
+	}
+}
+
+// fakeCPU stands in for the CPU time of the code under test: the share
+// of the time passed that it reports as used, or ok false. Its second
+// reading, the runner's first check after the limit, closes release.
+type fakeCPU struct {
+	mu      sync.Mutex
+	start   time.Time
+	share   float64
+	ok      bool
+	reads   int
+	release chan struct{}
+}
+
+func (f *fakeCPU) read() (time.Duration, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.reads++; f.reads == 2 && f.release != nil {
+		close(f.release)
+	}
+	return time.Duration(f.share * float64(time.Since(f.start))), f.ok
+}
+
+func playMeasured(t *testing.T, f *fakeCPU, release <-chan struct{}) (Outcome, time.Duration) {
+	t.Helper()
+	t.Setenv(TimeoutEnv, "100ms")
+	f.start = time.Now()
+	MeasureCPU(f.read)
+	t.Cleanup(func() { cpuMeter.Store(nil) })
+	o := Play(waitCase(release))
+	return o, time.Since(f.start)
+}
+
+func TestACaseStarvedOfCPURunsOnPastItsLimit(t *testing.T) {
+	release := make(chan struct{})
+	f := &fakeCPU{share: 0.3, ok: true, release: release}
+	if o, _ := playMeasured(t, f, release); o.Verdict != Pass {
+		t.Errorf("a case given 30%% of a CPU, still working at its limit: %v, want it run to its end and passed:\n%s", o.Verdict, o.Report)
+	}
+}
+
+func TestACaseIsStoppedAtItsLimit(t *testing.T) {
+	for _, tc := range []struct {
+		why   string
+		share float64
+		ok    bool
+	}{
+		{"it spent its whole limit on the CPU", 1, true},
+		{"it spent no CPU time: it waits for something", 0.01, true},
+		{"its CPU time cannot be read", 0.3, false},
+	} {
+		t.Run(tc.why, func(t *testing.T) {
+			release := make(chan struct{})
+			defer close(release)
+			o, took := playMeasured(t, &fakeCPU{share: tc.share, ok: tc.ok}, release)
+			if o.Verdict != TimedOut || took > time.Second {
+				t.Errorf("Play = %v after %v, want timed out at its limit of 100ms", o.Verdict, took)
+			}
+		})
+	}
+}
+
+func TestAStarvedCaseIsStoppedWhenItHasUsedItsLimit(t *testing.T) {
+	for _, tc := range []struct {
+		share    float64
+		from, to time.Duration // when it must stop, by the clock
+	}{
+		{0.3, 300 * time.Millisecond, 600 * time.Millisecond},               // 100ms of CPU time by 333ms
+		{0.1, hangFactor * 100 * time.Millisecond, 1000 * time.Millisecond}, // six limits by the clock come first
+	} {
+		release := make(chan struct{})
+		f := &fakeCPU{share: tc.share, ok: true}
+		o, took := playMeasured(t, f, release)
+		close(release)
+		if o.Verdict != TimedOut || took < tc.from || took >= tc.to {
+			t.Errorf("a case given %v of a CPU that never ends: %v after %v, want timed out between %v and %v", tc.share, o.Verdict, took, tc.from, tc.to)
+		}
+	}
+}
