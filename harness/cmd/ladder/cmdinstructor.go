@@ -140,12 +140,12 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", "markdown", "markdown or csv")
 	// One student more than CPUs: a grading often waits (a Redis case on
 	// its deadline, a checker on its child), and another fills the CPU.
-	// At most 8, as each holds a copy of the build cache on disk.
+	// At most 8, as each takes a few hundred MiB of memory.
 	parallel := fs.Int("parallel", min(runtime.NumCPU()+1, 8), "checkouts graded at once")
 	limit := fs.Duration("timeout", 5*time.Minute, "time allowed for one checkout's build and tests")
 	noSandbox := fs.Bool("no-sandbox", false, "run the students' code without a sandbox, as your user (see above)")
 	seed := fs.Uint64("seed", 0, "the seed of the checker's random timelines; 0 draws one, which the report prints (give it again to replay a report)")
-	cache := fs.String("cache", "", "keep the build cache of this checkout's tests, and its checkers, in `DIR`, to start the next report warm\n(default: a new one, deleted afterwards; students' code only ever gets a copy of the cache)")
+	cache := fs.String("cache", "", "keep the build cache of this checkout's tests, and its checkers, in `DIR`, to start the next report warm\n(default: a new one, deleted afterwards; students' code reads it, read-only, and never writes it)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), classReportHelp)
 		fs.PrintDefaults()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
+	"github.com/rateladder/rateladder/harness/internal/sandbox"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
@@ -65,6 +66,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdDebrief(root, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		return cmdHelp(args[1:], stdout, stderr)
+	case sandbox.CacheLayerCommand:
+		// Not in the usage text: the go command runs it inside a class
+		// report's sandbox, as its GOCACHEPROG.
+		if len(args) != 3 {
+			fmt.Fprintln(stderr, "usage: ladder cache-layer BASE OWN (the go command runs it)")
+			return 2
+		}
+		if err := sandbox.ServeCacheLayers(args[1], args[2], os.Stdin, stdout); err != nil {
+			fmt.Fprintln(stderr, "ladder cache-layer:", err)
+			return 1
+		}
+		return 0
 	}
 	fmt.Fprintf(stderr, "ladder: unknown command %q\n", args[0])
 	writeUsage(stderr, false)

@@ -23,8 +23,8 @@ import (
 // and the checkers are the same programs.
 
 // storeDir is the folder of kept checkers, in the build cache's folder.
-// The go command only reads and trims its own folders, 00 to ff, and each
-// student's copy of the cache leaves it out.
+// The go command only reads and trims its own folders, 00 to ff, and a
+// student's sandbox shows it empty.
 const storeDir = "ladder-checkers"
 
 // storeAge is how long an unused set of checkers is kept.

@@ -747,13 +747,9 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 			touched = append(touched, l)
 		}
 	}
-	// A student with no level started builds nothing: no copy of the cache.
-	if len(touched) > 0 {
-		if err := CopyDir(g.cache, sb.GoCache, storeDir); err != nil {
-			notes = append(notes, "copying the build cache: "+err.Error())
-			return res
-		}
-	}
+	// The student's builds read the warm cache through the sandbox's
+	// cache layer, read-only, and write their own: no copy of it.
+	sb.CacheBase, sb.CacheHidden = g.cache, []string{storeDir}
 	var stopped atomic.Bool
 	runner := grade.Runner{
 		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {

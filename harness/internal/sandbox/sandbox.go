@@ -14,6 +14,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
@@ -63,6 +65,14 @@ type Sandbox struct {
 	ModProxy string
 	// Jail runs commands inside bubblewrap; nil runs them plainly.
 	Jail *Jail
+	// CacheBase, when set, is a build cache the sandbox's go command reads
+	// and never writes: the report's warm cache, read through the ladder
+	// command's cache layer (ServeCacheLayers), with GoCache taking what
+	// the sandbox's own builds add.
+	CacheBase string
+	// CacheHidden are folders of CacheBase, relative to it, that the
+	// sandbox shows empty: the report's kept checkers.
+	CacheHidden []string
 	// Slot is the grading slot the sandbox's student has, from 0, or -1:
 	// the report's checker runs on that slot's CPU (see pinnedTo).
 	Slot int
@@ -110,7 +120,7 @@ func (s *Sandbox) Env() []string {
 	if goroot != "" {
 		env = append(env, "GOROOT="+goroot)
 	}
-	return append(env,
+	env = append(env,
 		"HOME="+s.Home,
 		"TMPDIR="+s.Tmp,
 		"GOCACHE="+s.GoCache,
@@ -124,7 +134,38 @@ func (s *Sandbox) Env() []string {
 		"CGO_ENABLED=0",
 		grade.QuickRaceExit,
 	)
+	if s.CacheBase != "" {
+		env = append(env, "GOCACHEPROG="+cacheLayerProg(s.CacheBase, s.GoCache))
+	}
+	return env
 }
+
+// cacheLayerProg is the GOCACHEPROG that reads base and writes own: this
+// very program, run with CacheLayerCommand. The go command splits it into
+// words, and takes quotes around a word, with nothing escaped inside.
+func cacheLayerProg(base, own string) string {
+	words := []string{layerExecutable(), CacheLayerCommand, base, own}
+	for i, w := range words {
+		if strings.ContainsAny(w, " \t\n'\"") {
+			q := "'"
+			if strings.Contains(w, q) {
+				q = "\""
+			}
+			words[i] = q + w + q
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// layerExecutable is this program's path: the sandbox runs it as the go
+// command's cache layer.
+var layerExecutable = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "ladder" // the go command then says it cannot run it
+	}
+	return exe
+})
 
 // goroot is the Go toolchain's folder: the jail's, or the go command's.
 func (s *Sandbox) goroot() string {

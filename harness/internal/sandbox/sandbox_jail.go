@@ -120,6 +120,17 @@ func (j *Jail) Args(s *Sandbox, dir string) []string {
 	if !Within(s.GoCache, s.Dir) {
 		a = append(a, "--bind", s.GoCache, s.GoCache) // the warm-up's: the instructor's code only
 	}
+	if s.CacheBase != "" {
+		a = append(a, "--ro-bind", s.CacheBase, s.CacheBase)
+		for _, h := range s.CacheHidden {
+			if dir := filepath.Join(s.CacheBase, h); isDir(dir) {
+				a = append(a, "--tmpfs", dir)
+			}
+		}
+		if exe := layerExecutable(); !Within(exe, "/usr") {
+			a = append(a, "--ro-bind", exe, exe)
+		}
+	}
 	return append(a, "--chdir", dir)
 }
 
@@ -127,4 +138,9 @@ func (j *Jail) Args(s *Sandbox, dir string) []string {
 func Within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+func isDir(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
 }

@@ -1,0 +1,189 @@
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A student's go command reads the report's warm build cache without a
+// copy of it: the cache holds everything the instructor's tests need
+// built (366 MiB for the whole ladder, and 2.4 s of system time to copy
+// for every student), and a student's build reuses almost all of it. The
+// go command allows one cache only, but it can ask a program instead
+// (GOCACHEPROG): the ladder command itself, run as "ladder cache-layer
+// BASE OWN" inside the sandbox, answers from two caches in the go
+// command's own layout. BASE, the warm cache, is mounted read-only and
+// only read; OWN, in the sandbox's folder, takes what the student's
+// builds add. No student can change what another student's build reads.
+
+// CacheLayerCommand is the ladder command's word for ServeCacheLayers.
+// It is not in the usage text: only the go command runs it, in a sandbox.
+const CacheLayerCommand = "cache-layer"
+
+// cacheRequest and cacheResponse are the messages of the go command's
+// GOCACHEPROG protocol (cmd/go/internal/cacheprog), one JSON object a
+// line; the body of a "put" follows its request as a JSON string.
+type cacheRequest struct {
+	ID       int64
+	Command  string
+	ActionID []byte
+	OutputID []byte
+	BodySize int64
+}
+
+type cacheResponse struct {
+	ID            int64
+	Err           string     `json:",omitempty"`
+	KnownCommands []string   `json:",omitempty"`
+	Miss          bool       `json:",omitempty"`
+	OutputID      []byte     `json:",omitempty"`
+	Size          int64      `json:",omitempty"`
+	Time          *time.Time `json:",omitempty"`
+	DiskPath      string     `json:",omitempty"`
+}
+
+// ServeCacheLayers answers the go command's requests, read from r, on w,
+// until it says "close" or r ends. A get looks in own first, then in
+// base; a put writes to own alone.
+func ServeCacheLayers(base, own string, r io.Reader, w io.Writer) error {
+	in := bufio.NewReaderSize(r, 64<<10)
+	out := bufio.NewWriter(w)
+	enc := json.NewEncoder(out)
+	answer := func(res cacheResponse) error {
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+		return out.Flush()
+	}
+	if err := answer(cacheResponse{KnownCommands: []string{"get", "put", "close"}}); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(in)
+	for {
+		var req cacheRequest
+		if err := dec.Decode(&req); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		res := cacheResponse{ID: req.ID}
+		switch req.Command {
+		case "get":
+			res = getEntry(base, own, req)
+		case "put":
+			var body []byte
+			if req.BodySize > 0 {
+				var s string
+				if err := dec.Decode(&s); err != nil {
+					return fmt.Errorf("the body of put %d: %v", req.ID, err)
+				}
+				var err error
+				if body, err = base64.StdEncoding.DecodeString(s); err != nil {
+					return fmt.Errorf("the body of put %d: %v", req.ID, err)
+				}
+			}
+			res = putEntry(own, req, body)
+		case "close":
+			return answer(res)
+		default:
+			res.Err = "unknown command " + strconv.Quote(req.Command)
+		}
+		if err := answer(res); err != nil {
+			return err
+		}
+	}
+}
+
+// cacheFile is where the go command's own cache keeps id's file of kind
+// "a" (an action's entry) or "d" (an output).
+func cacheFile(dir string, id []byte, kind string) string {
+	name := hex.EncodeToString(id)
+	if name == "" {
+		name = "00"
+	}
+	return filepath.Join(dir, name[:2], name+"-"+kind)
+}
+
+// getEntry finds an action's entry, "v1 ACTION OUTPUT SIZE TIME" as the
+// go command writes it, and its output, in own and then in base.
+func getEntry(base, own string, req cacheRequest) cacheResponse {
+	res := cacheResponse{ID: req.ID, Miss: true}
+	for _, dir := range []string{own, base} {
+		entry, err := os.ReadFile(cacheFile(dir, req.ActionID, "a"))
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(entry))
+		if len(f) != 5 || f[0] != "v1" || f[1] != hex.EncodeToString(req.ActionID) {
+			continue
+		}
+		outID, err1 := hex.DecodeString(f[2])
+		size, err2 := strconv.ParseInt(f[3], 10, 64)
+		nanos, err3 := strconv.ParseInt(f[4], 10, 64)
+		if err1 != nil || err2 != nil || err3 != nil {
+			continue
+		}
+		path := cacheFile(dir, outID, "d")
+		if info, err := os.Stat(path); err != nil || info.Size() != size {
+			continue
+		}
+		at := time.Unix(0, nanos)
+		return cacheResponse{ID: req.ID, OutputID: outID, Size: size, Time: &at, DiskPath: path}
+	}
+	return res
+}
+
+// putEntry writes an output and its action's entry to own, each by a
+// rename, so that no reader finds half of one.
+func putEntry(own string, req cacheRequest, body []byte) cacheResponse {
+	res := cacheResponse{ID: req.ID}
+	path := cacheFile(own, req.OutputID, "d")
+	entry := fmt.Sprintf("v1 %x %x %20d %20d\n", req.ActionID, req.OutputID, len(body), time.Now().UnixNano())
+	for _, f := range []struct {
+		path string
+		data []byte
+	}{{path, body}, {cacheFile(own, req.ActionID, "a"), []byte(entry)}} {
+		if err := writeRenamed(f.path, f.data); err != nil {
+			res.Err = err.Error()
+			return res
+		}
+	}
+	res.DiskPath = path
+	return res
+}
+
+func writeRenamed(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".put-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
