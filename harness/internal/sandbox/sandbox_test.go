@@ -60,7 +60,7 @@ func TestSandboxEnvIsBuiltFromNothing(t *testing.T) {
 		"PATH":        filepath.Join(goroot, "bin") + string(filepath.ListSeparator) + "/usr/local/bin:/usr/bin:/bin",
 		"GOROOT":      goroot,
 		"GOPROXY":     "file:///modcache/cache/download",
-		"GOFLAGS":     "-mod=readonly -trimpath -buildvcs=false",
+		"GOFLAGS":     "-mod=readonly -trimpath -buildvcs=false -ldflags=-w",
 		"GOSUMDB":     "off",
 		"GOTOOLCHAIN": "local",
 		"GOENV":       "off",
