@@ -3,6 +3,7 @@ package timeline
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"strconv"
 	"sync"
 
@@ -38,6 +39,18 @@ func init() {
 	for i := range outStreams {
 		events.out[i] = fileIdentity(i + 1)
 	}
+}
+
+// passEvents hands the write end of the events pipe to the child (see
+// inheritEvents) and names it in protocol.EventsEnv, the number
+// openEvents reads.
+func passEvents(cmd *exec.Cmd, w *os.File) error {
+	n, err := inheritEvents(cmd, w)
+	if err != nil {
+		return err
+	}
+	cmd.Env = append(cmd.Env, protocol.EventsEnv+"="+strconv.FormatUint(n, 10))
+	return nil
 }
 
 // openEvents opens the child's end of the events pipe, which the
