@@ -431,32 +431,15 @@ func TestInterviewEndsWithASummaryWhenTheTerminalCloses(t *testing.T) {
 	checkKept(t, c.iv.Root, sum)
 }
 
+// TestARecordWhoseProcessIsGoneIsStale: make hint-6 after a closed
+// terminal left the record of an interview behind is practice mode again.
+// Which records count as running is interview's own test.
 func TestARecordWhoseProcessIsGoneIsStale(t *testing.T) {
 	// A process that has ended: this test binary, running no test.
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	require.NoError(t, cmd.Run())
 	gone := cmd.Process.Pid
 	now := time.Now()
-	for _, tc := range []struct {
-		name string
-		r    *interview.Record
-		want bool
-	}{
-		{"this process", &interview.Record{Level: 6, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, true},
-		{"a record without a PID", &interview.Record{Level: 6, Until: now.Add(30 * time.Minute)}, true},
-		{"process gone", &interview.Record{Level: 6, Until: now.Add(30 * time.Minute), PID: gone}, false},
-		{"a negative PID", &interview.Record{Level: 6, Until: now.Add(30 * time.Minute), PID: -1}, false},
-		{"time up", &interview.Record{Level: 6, Until: now.Add(-time.Second), PID: os.Getpid()}, false},
-		{"more time than an interview has", &interview.Record{Level: 6, Until: now.Add(interview.MaxBudget + time.Hour), PID: os.Getpid()}, false},
-		{"another level", &interview.Record{Level: 5, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, false},
-		{"no record", nil, false},
-	} {
-		if got := tc.r.Running(6, now); got != tc.want {
-			t.Errorf("%s: running(6) = %v, want %v", tc.name, got, tc.want)
-		}
-	}
-
-	// make hint-6 after a closed terminal left the record behind.
 	root := t.TempDir()
 	l, _ := levels.Find("6")
 	require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
