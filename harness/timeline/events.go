@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"strconv"
@@ -84,11 +83,7 @@ func emit(e protocol.Event) {
 }
 
 func write(e protocol.Event) {
-	b, err := json.Marshal(e)
-	if err != nil {
-		return
-	}
-	events.f.Write(append(b, '\n'))
+	events.f.Write(e.Line())
 }
 
 // maxReport is the most of a report an event carries.
