@@ -9,25 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
-
-// channelEnv makes TestEventsChannelHelper play its case.
-const channelEnv = "LADDER_TEST_CHANNEL"
-
-func TestEventsChannelHelper(t *testing.T) {
-	if os.Getenv(channelEnv) == "" {
-		t.Skip("a helper TestEventsReachTheNumberTheEnvironmentNames runs in a child")
-	}
-	Run(t, []Case[*tally]{{
-		Name: "a case", Part: 1, Setup: "New()",
-		New:   func(clock.Clock) *tally { return &tally{} },
-		Steps: []Step[*tally]{At(0, Call[*tally]{Method: "Nothing", Do: func(*tally, time.Time) any { return nil }})},
-	}})
-}
 
 // TestEventsReachTheNumberTheEnvironmentNames: the child finds its end of
 // the events pipe by the number in protocol.EventsEnv alone, as on Windows,
@@ -42,15 +26,16 @@ func TestEventsReachTheNumberTheEnvironmentNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestEventsChannelHelper$")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSupervisorProbe$")
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		if !slices.Contains(protocol.SupervisorEnv, name) {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	// The child is the one the supervisor would start: it runs unsupervised.
-	cmd.Env = append(cmd.Env, protocol.ChildEnv+"=1", channelEnv+"=1")
+	// The child is the one the supervisor would start: it runs unsupervised,
+	// and plays one case that does nothing.
+	cmd.Env = append(cmd.Env, protocol.ChildEnv+"=1", probeEnv+"=nothing")
 	if runtime.GOOS != "windows" {
 		other, err := os.Open(os.DevNull)
 		if err != nil {

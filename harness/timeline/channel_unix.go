@@ -5,20 +5,14 @@ package timeline
 import (
 	"os"
 	"os/exec"
-	"strconv"
 	"syscall"
-
-	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// passEvents hands the write end of the events pipe to the child, as a
-// file descriptor past stdin, stdout and stderr, and names it in
-// protocol.EventsEnv.
-func passEvents(cmd *exec.Cmd, w *os.File) error {
+// inheritEvents hands the write end of the events pipe to the child as a
+// file descriptor past stdin, stdout and stderr, and returns its number.
+func inheritEvents(cmd *exec.Cmd, w *os.File) (uint64, error) {
 	cmd.ExtraFiles = append(cmd.ExtraFiles, w)
-	fd := 2 + len(cmd.ExtraFiles)
-	cmd.Env = append(cmd.Env, protocol.EventsEnv+"="+strconv.Itoa(fd))
-	return nil
+	return uint64(2 + len(cmd.ExtraFiles)), nil
 }
 
 // closeOnExec keeps the events pipe out of the processes the tests start.

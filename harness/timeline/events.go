@@ -1,8 +1,8 @@
 package timeline
 
 import (
-	"encoding/json"
 	"os"
+	"os/exec"
 	"strconv"
 	"sync"
 
@@ -40,6 +40,18 @@ func init() {
 	}
 }
 
+// passEvents hands the write end of the events pipe to the child (see
+// inheritEvents) and names it in protocol.EventsEnv, the number
+// openEvents reads.
+func passEvents(cmd *exec.Cmd, w *os.File) error {
+	n, err := inheritEvents(cmd, w)
+	if err != nil {
+		return err
+	}
+	cmd.Env = append(cmd.Env, protocol.EventsEnv+"="+strconv.FormatUint(n, 10))
+	return nil
+}
+
 // openEvents opens the child's end of the events pipe, which the
 // supervisor named in protocol.EventsEnv (see passEvents), or returns nil.
 // A descriptor on Unix and a handle on Windows, it is a number either way.
@@ -71,11 +83,7 @@ func emit(e protocol.Event) {
 }
 
 func write(e protocol.Event) {
-	b, err := json.Marshal(e)
-	if err != nil {
-		return
-	}
-	events.f.Write(append(b, '\n'))
+	events.f.Write(e.Line())
 }
 
 // maxReport is the most of a report an event carries.

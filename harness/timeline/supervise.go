@@ -1,8 +1,6 @@
 package timeline
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -251,13 +249,12 @@ func writeResults(events []protocol.Event) {
 	if dir == "" {
 		return
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+	var b []byte
 	for _, e := range events {
-		enc.Encode(e)
+		b = append(b, e.Line()...)
 	}
 	name := filepath.Join(dir, strconv.Itoa(os.Getpid())+".jsonl")
-	if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(name, b, 0o644); err != nil {
 		fmt.Fprintf(os.Stderr, "ladder: cannot write the results: %v\n", err)
 	}
 }

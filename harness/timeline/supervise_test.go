@@ -34,8 +34,10 @@ func init() {
 	}
 }
 
-// probes are the misbehaviours, each as the one step of a case.
+// probes are the misbehaviours, each as the one step of a case, and
+// nothing, a child that behaves (see channel_test.go).
 var probes = map[string]func(){
+	"nothing":      func() {},
 	"close-stdout": func() { os.Stdout.Close() },
 	"close-fd3":    func() { syscall.Close(3) },
 	"junk-fd3":     func() { syscall.Write(3, []byte("not an event\n")) },

@@ -1,13 +1,21 @@
 package main
 
 import (
+	"bytes"
+	"encoding/csv"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/instructor"
+	"github.com/rateladder/rateladder/harness/internal/interview"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
@@ -269,5 +277,164 @@ func TestPlantedRedisMistakeIsNamed(t *testing.T) {
 	}
 	if want := "\n  This is how a known mistake fails: keys without a TTL."; !strings.Contains(out, want) {
 		t.Errorf("ladder test --part 7 8 does not say %q:\n%s", want, out)
+	}
+}
+
+// TestClassReportNamesKnownMistakes grades three students of level 2 as the
+// grader would see the boundary slip, and one with a mistake no table
+// knows: the report names the slip for the three, in one line under the
+// Markdown table and in a CSV column, and nothing for the fourth.
+func TestClassReportNamesKnownMistakes(t *testing.T) {
+	root, l, fails := boundarySlip(t)
+	slip := grade.Report([]grade.Level{learnerFailing(t, root, l, 1, fails)}).Levels
+	unknown := grade.Report([]grade.Level{learnerFailing(t, root, l, 1, fails[:1])}).Levels
+	if got, want := instructor.StudentMistakes(slip), []instructor.PartMistake{{Level: 2, Part: 1, Names: []string{"inclusive boundary"}}}; !cmp.Equal(got, want) {
+		t.Errorf("studentMistakes(the boundary slip) = %v, want %v", got, want)
+	}
+	if got := instructor.StudentMistakes(unknown); len(got) != 0 {
+		t.Errorf("studentMistakes(one case of the slip's %d) = %v, want none", len(fails), got)
+	}
+	results := []instructor.Result{
+		{Name: "alice", Levels: slip},
+		{Name: "bob", Levels: slip},
+		{Name: "carol", Levels: slip},
+		{Name: "dave", Levels: unknown},
+	}
+
+	var md bytes.Buffer
+	instructor.WriteMarkdown(&md, results)
+	want := "\nKnown mistakes (a failing part whose cases fail the way a known mistake does), the most made first:\n\n" +
+		"- level 2 part 1 \"inclusive boundary\": 3 students (alice, bob, carol)\n"
+	if !strings.HasSuffix(md.String(), want) {
+		t.Errorf("writeClassMarkdown does not end with\n%s\nit writes:\n%s", want, md.String())
+	}
+	// INSTRUCTORS.md shows this very output.
+	guide, err := os.ReadFile(filepath.Join(root, "INSTRUCTORS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sample := strings.ReplaceAll(strings.TrimPrefix(want, "\n"), "\n-", "\n  -"); !strings.Contains(string(guide), "  "+sample) {
+		t.Errorf("INSTRUCTORS.md does not show the known mistakes as the report writes them:\n%s", sample)
+	}
+	if strings.Contains(md.String(), "dave)") {
+		t.Errorf("writeClassMarkdown names a mistake for dave, whose mistake no table knows:\n%s", md.String())
+	}
+
+	var c bytes.Buffer
+	instructor.WriteCSV(&c, results)
+	rows, err := csv.NewReader(&c).ReadAll()
+	if err != nil {
+		t.Fatalf("writeClassCSV wrote no CSV: %v\n%s", err, c.String())
+	}
+	var got []string
+	for _, row := range rows {
+		got = append(got, row[0]+"="+row[len(row)-1])
+	}
+	if diff := cmp.Diff([]string{"student=known_mistakes", "alice=L2.1 inclusive boundary", "bob=L2.1 inclusive boundary",
+		"carol=L2.1 inclusive boundary", "dave="}, got); diff != "" {
+		t.Errorf("writeClassCSV's student and known_mistakes columns (-want +got):\n%s", diff)
+	}
+
+	// A name with a "|" keeps the list one item.
+	var odd bytes.Buffer
+	instructor.WriteMistakes(&odd, []instructor.Result{{Name: "b|o*b", Levels: slip}})
+	if want := "- level 2 part 1 \"inclusive boundary\": 1 student (b\\|o\\*b)\n"; !strings.HasSuffix(odd.String(), want) {
+		t.Errorf("writeClassMistakes does not escape the name:\n%s\nwant it to end with\n%s", odd.String(), want)
+	}
+
+	var none bytes.Buffer
+	instructor.WriteMarkdown(&none, results[3:])
+	if strings.Contains(none.String(), "Known mistakes") {
+		t.Errorf("writeClassMarkdown lists known mistakes when no student made one:\n%s", none.String())
+	}
+}
+
+// TestInterviewOffersTheKnownMistakeAsAHint: in an interview, code that
+// fails the way the inclusive-boundary mistake does is not told so under
+// its first failing case. The status line offers it, make hint-2 names it
+// and counts it as one hint, the next make hint-2 is HINTS.md's first, and
+// a run that fails the same way again offers nothing more.
+func TestInterviewOffersTheKnownMistakeAsAHint(t *testing.T) {
+	root, l, fails := boundarySlip(t)
+
+	var out bytes.Buffer
+	c := fakeInterview(t, "2", &out)
+	c.clock.Set(time.Now()) // make hint-2 reads the record on the system clock
+	c.iv.Grade = func(upTo int) (grade.Level, error) {
+		if upTo == 0 {
+			return c.grader.grade(0) // the fresh stub
+		}
+		return learnerFailing(t, root, l, 1, fails), nil
+	}
+	hint := func() string {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		require.Equal(t, 0, cmdHint(c.iv.Root, []string{"2"}, &stdout, &stderr), stderr.String())
+		return stdout.String()
+	}
+	offer := " · a known mistake matches your failure: make hint-2 names it]"
+	step := 0
+	c.iv.BeforeWait = func() {
+		step++
+		switch step {
+		case 1:
+			c.save(t, time.Minute)
+		case 2:
+			require.True(t, strings.HasSuffix(lastLine(&out), offer), "the status line does not offer the mistake:\n%s", out.String())
+			require.NotContains(t, out.String(), "This is how a known mistake fails", "the run names the mistake in an interview")
+			named := hint()
+			want := "Level 2, part 1: the known mistake your failing cases match\n\nThis is how a known mistake fails: " + inclusive + "."
+			require.True(t, strings.HasPrefix(named, want), "make hint-2 says:\n%s\nwant it to start:\n%s", named, want)
+			require.Contains(t, named, "this hint counts in its summary")
+			require.True(t, strings.HasPrefix(hint(), "Level 2, part 1, hint 1 of "), "the hint after the named mistake is not HINTS.md's first")
+			c.save(t, time.Minute)
+		case 3:
+			require.False(t, strings.HasSuffix(lastLine(&out), offer), "a mistake already named is offered again: %s", lastLine(&out))
+			c.interrupt <- os.Interrupt
+		default:
+			t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
+		}
+	}
+	sum, err := runInterview(c.iv)
+	require.NoError(t, err)
+	require.Equal(t, 2, sum.Parts[0].Hints, "hints of part 1")
+	require.Equal(t, 2, sum.Hints)
+	require.Equal(t, 1, sum.MistakesNamed)
+	require.Contains(t, out.String(), "Hints asked for (make hint-2 during the interview): 2, 1 of them naming a known mistake.\n")
+	require.NoError(t, sum.Check())
+	checkKept(t, c.iv.Root, sum)
+}
+
+// TestStateCountsANamedMistakeBesideTheHints: a part's every hint and a
+// named mistake is a record the ladder writes; more mistakes named than
+// hints counted, or an offer of a part the level lacks, is damaged.
+func TestStateCountsANamedMistakeBesideTheHints(t *testing.T) {
+	dir := copyLadder(t)
+	l, _ := levels.Numbered(1)
+	hints, err := interview.ReadHints(dir, l)
+	require.NoError(t, err)
+	all := len(interview.WithGuidance(dir, l, hints)[0].Hints)
+	run := func(hints, named int, offer int) *interview.Record {
+		r := &interview.Record{Level: 1, Part: 1, Until: time.Now().Add(time.Hour), PID: os.Getpid(),
+			Hints: map[string]int{"1": hints}, Named: map[string]int{"1": named}}
+		if offer != 0 {
+			r.Offer = &interview.MistakeOffer{Part: offer, Line: "This is how a known mistake fails: x."}
+		}
+		return r
+	}
+	require.NoError(t, interview.SaveState(dir, interview.State{Interview: run(all+1, 1, 1)}))
+	s, err := interview.LoadState(dir)
+	require.NoError(t, err, "every hint and one named mistake")
+	require.Equal(t, all+1, s.Interview.Hints["1"])
+	for what, r := range map[string]*interview.Record{
+		"more named than hints":  run(1, 2, 0),
+		"a hint too many":        run(all+2, 1, 0),
+		"an offer of no part":    run(1, 0, 9),
+		"a negative named count": run(1, -1, 0),
+	} {
+		require.NoError(t, interview.SaveState(dir, interview.State{Interview: r}))
+		if _, err := interview.LoadState(dir); err == nil || !strings.Contains(err.Error(), "damaged") {
+			t.Errorf("%s: loadState = %v, want the state damaged", what, err)
+		}
 	}
 }

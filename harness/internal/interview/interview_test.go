@@ -3,6 +3,7 @@ package interview
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,6 +39,10 @@ func TestSplitREADMERefusesBrokenGuidance(t *testing.T) {
 }
 
 func TestRunningNeedsALiveProcessOfTheLevelInTime(t *testing.T) {
+	// A process that has ended: this test binary, running no test.
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	require.NoError(t, cmd.Run())
+	gone := cmd.Process.Pid
 	now := time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		name string
@@ -46,6 +51,7 @@ func TestRunningNeedsALiveProcessOfTheLevelInTime(t *testing.T) {
 	}{
 		{"this process", &Record{Level: 6, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, true},
 		{"a record without a PID", &Record{Level: 6, Until: now.Add(30 * time.Minute)}, true},
+		{"process gone", &Record{Level: 6, Until: now.Add(30 * time.Minute), PID: gone}, false},
 		{"a negative PID", &Record{Level: 6, Until: now.Add(30 * time.Minute), PID: -1}, false},
 		{"time up", &Record{Level: 6, Until: now.Add(-time.Second), PID: os.Getpid()}, false},
 		{"more time than an interview has", &Record{Level: 6, Until: now.Add(MaxBudget + time.Hour), PID: os.Getpid()}, false},

@@ -10,6 +10,8 @@
 // first make progress builds the command first.
 package protocol
 
+import "encoding/json"
+
 // Environment variables of the supervisor (see timeline's supervise.go).
 const (
 	// ChildEnv marks the supervised child, and every process it starts.
@@ -97,4 +99,12 @@ type Event struct {
 	// died of a fatal error or an unrecovered panic: the message, then
 	// the frames of the learner's own files, as file:line.
 	Crash string `json:"crash,omitempty"`
+}
+
+// Line is the event as the runner and the supervisor write it: JSON on
+// one line, with its newline. An Event holds only strings, numbers and
+// booleans, which always encode.
+func (e Event) Line() []byte {
+	b, _ := json.Marshal(e)
+	return append(b, '\n')
 }

@@ -14,7 +14,8 @@ import (
 // pass, this test fails.
 
 // mistakes switches on one wrong step in queue; all off, queue gives the
-// right answers with a queue that re-slices and so reallocates.
+// right answers with a queue that re-slices and so reallocates. reuses
+// is no mistake: it makes the queue a right café for parts_test.go.
 type mistakes struct {
 	inclusive    bool // keeps an order at exactly now-window
 	keepZeros    bool // never deletes a drink whose count falls to zero
@@ -27,6 +28,7 @@ type mistakes struct {
 	onlyOnOrder  bool // drops old orders in Order only
 	anyWindow    bool // New does not check the window
 	scanDistinct bool // Distinct counts the drinks of the map on every call
+	reuses       bool // drops orders by moving head and compacts in place: no allocation in steady state
 }
 
 type queued struct {
@@ -37,7 +39,8 @@ type queued struct {
 type queue struct {
 	window time.Duration
 	wrong  mistakes
-	orders []queued // oldest first; q = q[1:] to drop
+	orders []queued // oldest first from head; q = q[1:] to drop, unless reuses
+	head   int
 	counts map[string]int
 	live   int            // drinks whose count is above zero
 	board  map[string]int // the copy cachedBoard hands out, nil when stale
@@ -61,13 +64,13 @@ func (q *queue) name(drink string) string {
 
 func (q *queue) expire(now time.Time) {
 	cutoff := now.Add(-q.window)
-	for len(q.orders) > 0 {
-		h := q.orders[0].at
+	for len(q.orders) > q.head {
+		h := q.orders[q.head].at
 		if h.After(cutoff) || q.wrong.inclusive && h.Equal(cutoff) {
 			return
 		}
-		d := q.orders[0].drink
-		q.orders = q.orders[1:]
+		d := q.orders[q.head].drink
+		q.drop()
 		q.board = nil
 		q.counts[d]--
 		if q.counts[d] == 0 {
@@ -82,6 +85,29 @@ func (q *queue) expire(now time.Time) {
 	}
 }
 
+// drop takes the oldest order off the queue.
+func (q *queue) drop() {
+	if !q.wrong.reuses {
+		q.orders = q.orders[1:]
+		return
+	}
+	q.orders[q.head] = queued{} // let the drink's name go
+	q.head++
+}
+
+// add puts an order at the end. A queue that reuses its memory first
+// moves its orders to the front of a full array that is at least half
+// dropped, and so grows only while the window holds more orders than
+// ever before.
+func (q *queue) add(o queued) {
+	if q.wrong.reuses && len(q.orders) == cap(q.orders) && q.head >= len(q.orders)/2 {
+		n := copy(q.orders, q.orders[q.head:])
+		clear(q.orders[n:])
+		q.orders, q.head = q.orders[:n], 0
+	}
+	q.orders = append(q.orders, o)
+}
+
 // read drops old orders before a call that only reads.
 func (q *queue) read(now time.Time) {
 	if !q.wrong.onlyOnOrder {
@@ -92,7 +118,7 @@ func (q *queue) read(now time.Time) {
 func (q *queue) Order(now time.Time, drink string) {
 	q.expire(now)
 	drink = q.name(drink)
-	q.orders = append(q.orders, queued{now, drink})
+	q.add(queued{now, drink})
 	q.board = nil
 	if q.counts[drink]++; q.counts[drink] == 1 {
 		q.live++
@@ -106,7 +132,7 @@ func (q *queue) Count(now time.Time, drink string) int {
 
 func (q *queue) Total(now time.Time) int {
 	q.read(now)
-	return len(q.orders)
+	return len(q.orders) - q.head
 }
 
 func (q *queue) Distinct(now time.Time) int {

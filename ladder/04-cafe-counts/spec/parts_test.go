@@ -1,97 +1,48 @@
 package spec
 
 import (
-	"fmt"
-	"maps"
 	"testing"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/mutation"
 )
 
-// ringCafe is a right café for the parts up to upTo: the orders of the
-// window in a ring that doubles when full, so that a steady stream
-// allocates nothing, and a count per drink beside it. Before part 2 it
-// keeps a drink whose count falls to zero, as a map that only counts
-// up does, and leaves Distinct as the stub's; before part 3, Counts.
-type ringCafe struct {
-	upTo   int
-	window time.Duration
-	ring   []queued
-	head   int // the oldest order's slot
-	n      int // orders in the ring
-	counts map[string]int
+// earlyCafe is a café written for the parts up to part: it has not
+// written Distinct before part 2, nor Counts before part 3.
+type earlyCafe struct {
+	Cafe
+	part int
 }
 
-func newRingCafe(upTo int) func(time.Duration) Cafe {
-	return func(w time.Duration) Cafe {
-		if w <= 0 {
-			panic(fmt.Sprintf("window must be positive, got %v", w))
-		}
-		return &ringCafe{upTo: upTo, window: w, ring: make([]queued, 16), counts: map[string]int{}}
-	}
+// upTo builds the mutants' queue with wrong, as a café for the parts up to
+// part.
+func upTo(part int, wrong mistakes) func(time.Duration) Cafe {
+	return func(w time.Duration) Cafe { return earlyCafe{mutant(wrong)(w), part} }
 }
 
-func (c *ringCafe) expire(now time.Time) {
-	cutoff := now.Add(-c.window)
-	for c.n > 0 && !c.ring[c.head].at.After(cutoff) {
-		d := c.ring[c.head].drink
-		c.ring[c.head] = queued{} // let the drink's name go
-		c.head = (c.head + 1) % len(c.ring)
-		c.n--
-		if c.counts[d]--; c.counts[d] == 0 && c.upTo >= 2 {
-			delete(c.counts, d)
-		}
-	}
-}
-
-func (c *ringCafe) Order(now time.Time, drink string) {
-	c.expire(now)
-	if c.n == len(c.ring) {
-		ring := make([]queued, 2*len(c.ring))
-		for i := range c.n {
-			ring[i] = c.ring[(c.head+i)%len(c.ring)]
-		}
-		c.ring, c.head = ring, 0
-	}
-	c.ring[(c.head+c.n)%len(c.ring)] = queued{now, drink}
-	c.n++
-	c.counts[drink]++
-}
-
-func (c *ringCafe) Count(now time.Time, drink string) int {
-	c.expire(now)
-	return c.counts[drink]
-}
-
-func (c *ringCafe) Total(now time.Time) int {
-	c.expire(now)
-	return c.n
-}
-
-func (c *ringCafe) Distinct(now time.Time) int {
-	if c.upTo < 2 {
+func (c earlyCafe) Distinct(now time.Time) int {
+	if c.part < 2 {
 		mutation.Unwritten("Cafe.Distinct")
 	}
-	c.expire(now)
-	return len(c.counts)
+	return c.Cafe.Distinct(now)
 }
 
-func (c *ringCafe) Counts(now time.Time) map[string]int {
-	if c.upTo < 3 {
+func (c earlyCafe) Counts(now time.Time) map[string]int {
+	if c.part < 3 {
 		mutation.Unwritten("Cafe.Counts")
 	}
-	c.expire(now)
-	return maps.Clone(c.counts)
+	return c.Cafe.Counts(now)
 }
 
 // TestEachPartNeedsOnlyItsOwnFeatures plays the cases of each part and
 // those before it, and the fuzz seeds of those parts, against a café
-// written for those parts only.
+// written for those parts only: the mutants' queue, reusing its memory as
+// part 1 asks, keeping a drink whose count falls to zero before part 2
+// (as a map that only counts up does).
 func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
 	suite.EachPartNeedsOnlyItsOwnFeatures(t, []mutation.Impl[func(time.Duration) Cafe]{
-		{Part: 1, Name: "a ring that keeps every drink it saw, without Distinct and Counts", New: newRingCafe(1)},
-		{Part: 2, Name: "a ring that forgets a drink at zero, without Counts", New: newRingCafe(2)},
-		{Part: 3, Name: "a ring that forgets a drink at zero", New: newRingCafe(3)},
+		{Part: 1, Name: "a queue that reuses its memory and keeps every drink it saw, without Distinct and Counts", New: upTo(1, mistakes{reuses: true, keepZeros: true})},
+		{Part: 2, Name: "a queue that reuses its memory and forgets a drink at zero, without Counts", New: upTo(2, mistakes{reuses: true})},
+		{Part: 3, Name: "a queue that reuses its memory and forgets a drink at zero", New: upTo(3, mistakes{reuses: true})},
 	})
 }

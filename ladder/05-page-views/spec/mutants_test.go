@@ -43,6 +43,7 @@ const (
 	keepsRefusedTime                    // a backwards call still becomes the latest time
 	countKeepsLatest                    // Count advances the ring but not the latest time
 	acceptsNegative                     // negative views are added
+	exactWindow                         // each view counts for exactly one window, not by bucket
 )
 
 // Work a cost-only mutant may do before it gives up, standing in for the
@@ -70,6 +71,10 @@ type ring struct {
 	last    int64 // the latest instant accepted, as UnixNano
 	started bool
 	work    int // buckets read by a sumsRing mutant so far
+	// An exactWindow mutant keeps every view of the window instead of
+	// buckets, and drops each one window after it.
+	window int64
+	views  []view
 }
 
 func newRing(f flaw) func(window, bucket time.Duration) Counter {
@@ -78,7 +83,7 @@ func newRing(f flaw) func(window, bucket time.Duration) Counter {
 		if f.has(oneBucketTooMany) {
 			n++
 		}
-		r := &ring{flaw: f, width: int64(bucket), buckets: make([]int, n)}
+		r := &ring{flaw: f, width: int64(bucket), buckets: make([]int, n), window: int64(window)}
 		if f.has(zeroIsNever) {
 			r.started = true // and last is 0: 1970 is "never"
 		}
@@ -178,6 +183,12 @@ func (r *ring) Add(now time.Time, views int) error {
 	if views < 0 && !r.flaw.has(acceptsNegative) {
 		return viewerr.ErrNegativeViews
 	}
+	if r.flaw.has(exactWindow) {
+		r.last, r.started = t, true
+		r.views = append(r.views, view{t, views})
+		r.total += views
+		return nil
+	}
 	k := r.bucketOf(t)
 	if r.flaw.has(incrementsFirst) {
 		r.buckets[r.slot(k)] += views
@@ -196,6 +207,14 @@ func (r *ring) Count(now time.Time) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if r.flaw.has(exactWindow) {
+		r.last, r.started = t, true
+		for len(r.views) > 0 && r.views[0].at <= t-r.window {
+			r.total -= r.views[0].count
+			r.views = r.views[1:]
+		}
+		return r.total, nil
+	}
 	r.advance(t, true)
 	if !r.flaw.has(sumsRing) {
 		return r.total, nil
@@ -209,54 +228,6 @@ func (r *ring) Count(now time.Time) (int, error) {
 		sum += v
 	}
 	return sum, nil
-}
-
-// exact counts each view for exactly one window after it, at any instant,
-// rather than at bucket granularity: the window of level 1.
-type exact struct {
-	window time.Duration
-	views  []view
-	total  int
-	last   int64
-	seen   bool
-}
-
-func (e *exact) check(now time.Time) (int64, error) {
-	if now.Before(firstInstant) || now.After(lastInstant) {
-		return 0, viewerr.ErrTimeOutOfRange
-	}
-	t := now.UnixNano()
-	if e.seen && t < e.last {
-		return 0, viewerr.ErrTimeWentBackwards
-	}
-	return t, nil
-}
-
-func (e *exact) Add(now time.Time, views int) error {
-	t, err := e.check(now)
-	if err != nil {
-		return err
-	}
-	if views < 0 {
-		return viewerr.ErrNegativeViews
-	}
-	e.last, e.seen = t, true
-	e.views = append(e.views, view{t, views})
-	e.total += views
-	return nil
-}
-
-func (e *exact) Count(now time.Time) (int, error) {
-	t, err := e.check(now)
-	if err != nil {
-		return 0, err
-	}
-	e.last, e.seen = t, true
-	for len(e.views) > 0 && e.views[0].at <= t-int64(e.window) {
-		e.total -= e.views[0].count
-		e.views = e.views[1:]
-	}
-	return e.total, nil
 }
 
 // TestRightImplementationPasses plays every case against the ring the
@@ -281,7 +252,7 @@ var mutants = []mutation.Impl[func(window, bucket time.Duration) Counter]{
 	{Name: "increments before advancing", Part: 1, New: newRing(incrementsFirst)},
 	{Name: "does not empty the bucket it lands on: a stale bucket is counted", Part: 1, New: newRing(skipsLandingBucket)},
 	{Name: "covers one bucket too many", Part: 1, New: newRing(oneBucketTooMany)},
-	{Name: "counts each view for exactly one window, not by bucket", Part: 1, New: func(w, _ time.Duration) Counter { return &exact{window: w} }},
+	{Name: "counts each view for exactly one window, not by bucket", Part: 1, New: newRing(exactWindow)},
 	{Name: "loops over the whole gap", Part: 2, New: newRing(loopsOverGap)},
 	{Name: "holds the gap in an int64, which overflows", Part: 2, New: newRing(signedGap)},
 	{Name: "uses UnixNano outside 1678 to 2262", Part: 2, New: newRing(noRangeCheck)},

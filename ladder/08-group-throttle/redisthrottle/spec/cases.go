@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/rateladder/rateladder/harness/clock"
@@ -723,9 +722,9 @@ func checkFault(r callResult, o redisOpts, what string) error {
 // stoppedServer runs a throttler on a miniredis of its own, then stops
 // the server: the next calls return errors, quickly.
 func stoppedServer(newT redisCtor, clk *clock.Fake, o redisOpts) error {
-	mr := miniredis.NewMiniRedis()
-	if err := mr.Start(); err != nil {
-		return fmt.Errorf("starting miniredis: %v", err)
+	mr, err := startMiniredis()
+	if err != nil {
+		return err
 	}
 	defer mr.Close()
 	rdb := newClient(mr.Addr())

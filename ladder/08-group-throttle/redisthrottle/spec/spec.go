@@ -156,11 +156,20 @@ func newBackend(name, addr string, mini *miniredis.Miniredis) *backend {
 	}
 }
 
-// miniBackend starts a miniredis for the test, stopped when it ends.
-func miniBackend(tb testing.TB) *backend {
+// startMiniredis starts a miniredis in this process, on a free port.
+func startMiniredis() (*miniredis.Miniredis, error) {
 	mr := miniredis.NewMiniRedis()
 	if err := mr.Start(); err != nil {
-		tb.Fatalf("starting miniredis: %v", err)
+		return nil, fmt.Errorf("starting miniredis: %v", err)
+	}
+	return mr, nil
+}
+
+// miniBackend starts a miniredis for the test, stopped when it ends.
+func miniBackend(tb testing.TB) *backend {
+	mr, err := startMiniredis()
+	if err != nil {
+		tb.Fatal(err)
 	}
 	b := newBackend("miniredis", mr.Addr(), mr)
 	tb.Cleanup(func() { _ = b.rdb.Close(); mr.Close() })
