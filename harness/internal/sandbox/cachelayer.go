@@ -1,9 +1,6 @@
 package sandbox
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -31,6 +28,33 @@ import (
 // It is not in the usage text: only the go command runs it, in a sandbox.
 const CacheLayerCommand = "cache-layer"
 
+// cacheLayerProg is the GOCACHEPROG that reads base and writes own: this
+// very program, run with CacheLayerCommand. The go command splits it into
+// words, and takes quotes around a word, with nothing escaped inside.
+func cacheLayerProg(base, own string) string {
+	words := []string{layerExecutable(), CacheLayerCommand, base, own}
+	for i, w := range words {
+		if strings.ContainsAny(w, " \t\n'\"") {
+			q := "'"
+			if strings.Contains(w, q) {
+				q = "\""
+			}
+			words[i] = q + w + q
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// layerExecutable is this program's path: the sandbox runs it as the go
+// command's cache layer.
+func layerExecutable() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "ladder" // the go command then says it cannot run it
+	}
+	return exe
+}
+
 // cacheRequest and cacheResponse are the messages of the go command's
 // GOCACHEPROG protocol (cmd/go/internal/cacheprog), one JSON object a
 // line; the body of a "put" follows its request as a JSON string.
@@ -57,19 +81,12 @@ type cacheResponse struct {
 // until it says "close" or r ends. A get looks in own first, then in
 // base; a put writes to own alone.
 func ServeCacheLayers(base, own string, r io.Reader, w io.Writer) error {
-	in := bufio.NewReaderSize(r, 64<<10)
-	out := bufio.NewWriter(w)
-	enc := json.NewEncoder(out)
-	answer := func(res cacheResponse) error {
-		if err := enc.Encode(res); err != nil {
-			return err
-		}
-		return out.Flush()
-	}
+	enc := json.NewEncoder(w) // one write a message: nothing waits in a buffer
+	answer := enc.Encode
 	if err := answer(cacheResponse{KnownCommands: []string{"get", "put", "close"}}); err != nil {
 		return err
 	}
-	dec := json.NewDecoder(in)
+	dec := json.NewDecoder(r)
 	for {
 		var req cacheRequest
 		if err := dec.Decode(&req); err != nil {
@@ -83,14 +100,9 @@ func ServeCacheLayers(base, own string, r io.Reader, w io.Writer) error {
 		case "get":
 			res = getEntry(base, own, req)
 		case "put":
-			var body []byte
+			var body []byte // a JSON string of base64, which json decodes
 			if req.BodySize > 0 {
-				var s string
-				if err := dec.Decode(&s); err != nil {
-					return fmt.Errorf("the body of put %d: %v", req.ID, err)
-				}
-				var err error
-				if body, err = base64.StdEncoding.DecodeString(s); err != nil {
+				if err := dec.Decode(&body); err != nil {
 					return fmt.Errorf("the body of put %d: %v", req.ID, err)
 				}
 			}
@@ -167,9 +179,6 @@ func putEntry(own string, req cacheRequest, body []byte) cacheResponse {
 func writeRenamed(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
-	}
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return nil
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".put-*")
 	if err != nil {

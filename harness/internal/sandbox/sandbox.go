@@ -14,8 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
@@ -141,33 +139,6 @@ func (s *Sandbox) Env() []string {
 	}
 	return env
 }
-
-// cacheLayerProg is the GOCACHEPROG that reads base and writes own: this
-// very program, run with CacheLayerCommand. The go command splits it into
-// words, and takes quotes around a word, with nothing escaped inside.
-func cacheLayerProg(base, own string) string {
-	words := []string{layerExecutable(), CacheLayerCommand, base, own}
-	for i, w := range words {
-		if strings.ContainsAny(w, " \t\n'\"") {
-			q := "'"
-			if strings.Contains(w, q) {
-				q = "\""
-			}
-			words[i] = q + w + q
-		}
-	}
-	return strings.Join(words, " ")
-}
-
-// layerExecutable is this program's path: the sandbox runs it as the go
-// command's cache layer.
-var layerExecutable = sync.OnceValue(func() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return "ladder" // the go command then says it cannot run it
-	}
-	return exe
-})
 
 // goroot is the Go toolchain's folder: the jail's, or the go command's.
 func (s *Sandbox) goroot() string {
