@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,7 +67,30 @@ func copyTree(t *testing.T, src, dst string) {
 	t.Helper()
 	_, err := os.Stat(src)
 	require.NoError(t, err)
-	require.NoError(t, instructor.CopyDir(src, dst))
+	require.NoError(t, filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		info, err := d.Info()
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir():
+			return os.MkdirAll(target, 0o755)
+		case !d.Type().IsRegular():
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err == nil {
+			err = os.MkdirAll(filepath.Dir(target), 0o755)
+		}
+		if err == nil {
+			err = os.WriteFile(target, data, info.Mode().Perm())
+		}
+		return err
+	}))
 }
 
 // copyLadder makes a small ladder in a temporary folder: the module files,

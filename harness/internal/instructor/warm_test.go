@@ -75,17 +75,3 @@ func TestKeptCheckersComeBackWhole(t *testing.T) {
 	require.NoError(t, os.Remove(filepath.Join(store, "level8.test")))
 	require.Nil(t, keptChecker(store, t.TempDir(), 7), "a set without level 8's checker")
 }
-
-func TestAStudentsCacheLeavesTheCheckersOut(t *testing.T) {
-	cache, student := t.TempDir(), t.TempDir()
-	for _, f := range []string{"00/abc-d", "ff/def-a", storeDir + "/k1/level1.test"} {
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(cache, f)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(cache, f), []byte(f), 0o644))
-	}
-	require.NoError(t, CopyDir(cache, student, storeDir))
-	for f, want := range map[string]bool{"00/abc-d": true, "ff/def-a": true, storeDir: false} {
-		if _, err := os.Stat(filepath.Join(student, f)); (err == nil) != want {
-			t.Errorf("%s in the student's copy: %v, want it there: %v", f, err == nil, want)
-		}
-	}
-}

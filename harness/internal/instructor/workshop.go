@@ -812,31 +812,6 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 	return res
 }
 
-// CopyDir copies the regular files under src to dst, keeping their modes,
-// but for the folders of src named in leaveOut. A missing src copies
-// nothing.
-func CopyDir(src, dst string, leaveOut ...string) error {
-	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
-		return os.MkdirAll(dst, 0o755)
-	}
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir() && slices.Contains(leaveOut, rel):
-			return filepath.SkipDir
-		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
-		case !d.Type().IsRegular():
-			return nil
-		}
-		return copyFile(p, target)
-	})
-}
-
 func lastDone(levels []grade.LevelReport) string {
 	last := "-"
 	for _, l := range levels {
