@@ -28,11 +28,24 @@ import (
 // It is not in the usage text: only the go command runs it, in a sandbox.
 const CacheLayerCommand = "cache-layer"
 
-// cacheLayerProg is the GOCACHEPROG that reads base and writes own: this
-// very program, run with CacheLayerCommand. The go command splits it into
-// words, and takes quotes around a word, with nothing escaped inside.
-func cacheLayerProg(base, own string) string {
-	words := []string{layerExecutable(), CacheLayerCommand, base, own}
+// In a jail, the warm cache and this program are mounted at these paths,
+// so that nothing a student's code can read (its environment, its
+// processes' command lines) names the instructor's folders.
+const (
+	jailCacheBase    = "/ladder/cache"
+	jailLayerProgram = "/ladder/ladder"
+)
+
+// cacheLayerProg is the sandbox's GOCACHEPROG, which reads CacheBase and
+// writes GoCache: this very program, run with CacheLayerCommand. The go
+// command splits it into words, and takes quotes around a word, with
+// nothing escaped inside.
+func (s *Sandbox) cacheLayerProg() string {
+	prog, base := layerExecutable(), s.CacheBase
+	if s.Jail != nil {
+		prog, base = jailLayerProgram, jailCacheBase
+	}
+	words := []string{prog, CacheLayerCommand, base, s.GoCache}
 	for i, w := range words {
 		if strings.ContainsAny(w, " \t\n'\"") {
 			q := "'"

@@ -130,8 +130,8 @@ func files(t *testing.T, dir string) map[string]time.Time {
 	return m
 }
 
-// A student's code reads the warm cache and cannot change it, and does not
-// see the report's checkers kept beside it.
+// A student's code reads the warm cache and cannot change it, does not
+// see the report's checkers kept beside it, nor where the cache is.
 func TestTheWarmCacheIsReadOnlyInTheSandbox(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the sandbox is Linux's")
@@ -150,8 +150,9 @@ func TestTheWarmCacheIsReadOnlyInTheSandbox(t *testing.T) {
 { echo new > "$1/00/cd-d"; } 2>/dev/null && echo "entry: added"
 cat "$1/kept/level1.test" 2>/dev/null
 echo "kept: $(ls "$1/kept" | wc -l)"
-case "$GOCACHEPROG" in *" ` + CacheLayerCommand + ` $1 "*) echo "layer: set";; esac`
-	cmd := sb.Command(sb.Src, "sh", "-c", script, "sh", base)
+case "$GOCACHEPROG" in *" ` + CacheLayerCommand + ` $1 "*) echo "layer: set";; esac
+case "$GOCACHEPROG" in *"$2"*) echo "base: named";; esac`
+	cmd := sb.Command(sb.Src, "sh", "-c", script, "sh", jailCacheBase, base)
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	if want := "warm\nkept: 0\nlayer: set\n"; string(out) != want {

@@ -135,7 +135,7 @@ func (s *Sandbox) Env() []string {
 		grade.QuickRaceExit,
 	)
 	if s.CacheBase != "" {
-		env = append(env, "GOCACHEPROG="+cacheLayerProg(s.CacheBase, s.GoCache))
+		env = append(env, "GOCACHEPROG="+s.cacheLayerProg())
 	}
 	return env
 }

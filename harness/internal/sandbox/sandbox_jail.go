@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -121,14 +122,11 @@ func (j *Jail) Args(s *Sandbox, dir string) []string {
 		a = append(a, "--bind", s.GoCache, s.GoCache) // the warm-up's: the instructor's code only
 	}
 	if s.CacheBase != "" {
-		a = append(a, "--ro-bind", s.CacheBase, s.CacheBase)
+		a = append(a, "--ro-bind", s.CacheBase, jailCacheBase, "--ro-bind", layerExecutable(), jailLayerProgram)
 		for _, h := range s.CacheHidden {
-			if dir := filepath.Join(s.CacheBase, h); isDir(dir) {
-				a = append(a, "--tmpfs", dir)
+			if isDir(filepath.Join(s.CacheBase, h)) {
+				a = append(a, "--tmpfs", path.Join(jailCacheBase, filepath.ToSlash(h)))
 			}
-		}
-		if exe := layerExecutable(); !Within(exe, "/usr") {
-			a = append(a, "--ro-bind", exe, exe)
 		}
 	}
 	return append(a, "--chdir", dir)
