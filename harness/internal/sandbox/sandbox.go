@@ -172,7 +172,12 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 
 // Remove deletes the sandbox. The Go module cache is read-only by design,
 // so folders are made writable first.
-func (s *Sandbox) Remove() error { return RemoveAll(s.Dir) }
+func (s *Sandbox) Remove() error {
+	for _, name := range []string{"cache", "ladder"} {
+		os.Remove(s.Dir + "." + name) // outsideLink's
+	}
+	return RemoveAll(s.Dir)
+}
 
 // RemoveAll is os.RemoveAll that also deletes read-only folders, such as a
 // Go module cache's.

@@ -122,7 +122,9 @@ func (j *Jail) Args(s *Sandbox, dir string) []string {
 		a = append(a, "--bind", s.GoCache, s.GoCache) // the warm-up's: the instructor's code only
 	}
 	if s.CacheBase != "" {
-		a = append(a, "--ro-bind", s.CacheBase, jailCacheBase, "--ro-bind", layerExecutable(), jailLayerProgram)
+		// bwrap's own command line shows in the sandbox, as its process 1:
+		// it names links beside the sandbox's folder, not their targets.
+		a = append(a, "--ro-bind", s.outsideLink("cache", s.CacheBase), jailCacheBase, "--ro-bind", s.outsideLink("ladder", layerExecutable()), jailLayerProgram)
 		for _, h := range s.CacheHidden {
 			if isDir(filepath.Join(s.CacheBase, h)) {
 				a = append(a, "--tmpfs", path.Join(jailCacheBase, filepath.ToSlash(h)))
@@ -141,4 +143,16 @@ func Within(path, dir string) bool {
 func isDir(path string) bool {
 	info, err := os.Stat(path)
 	return err == nil && info.IsDir()
+}
+
+// outsideLink returns a symbolic link to target, made beside the
+// sandbox's folder, where nothing in the sandbox can read it: a name to
+// give bwrap in place of a path of the instructor's.
+func (s *Sandbox) outsideLink(name, target string) string {
+	link := s.Dir + "." + name
+	if got, err := os.Readlink(link); err != nil || got != target {
+		os.Remove(link)
+		os.Symlink(target, link)
+	}
+	return link
 }
