@@ -76,3 +76,17 @@ func (w *caseWatch) more() time.Duration {
 	w.lastCheck, w.lastCPU = now, cpu
 	return min(max(w.limit-used, w.limit/20), hangFactor*w.limit-elapsed)
 }
+
+// cpuStopwatch returns a function that reads the CPU time this process
+// has spent since cpuStopwatch was called, or the time passed where CPU
+// time cannot be read.
+func cpuStopwatch() func() time.Duration {
+	if start, ok := procgroup.SelfCPU(); ok {
+		return func() time.Duration {
+			now, _ := procgroup.SelfCPU()
+			return now - start
+		}
+	}
+	start := time.Now()
+	return func() time.Duration { return time.Since(start) }
+}

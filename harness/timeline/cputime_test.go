@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/internal/procgroup"
 )
 
 // waitCase is a case whose one call returns when release is closed, or
@@ -95,5 +96,28 @@ func TestAStarvedCaseIsStoppedWhenItHasUsedItsLimit(t *testing.T) {
 		if o.Verdict != TimedOut || took < tc.from || took >= tc.to {
 			t.Errorf("a case given %v of a CPU that never ends: %v after %v, want timed out between %v and %v", tc.share, o.Verdict, took, tc.from, tc.to)
 		}
+	}
+}
+
+// A pause while the process waits (for a CPU that another process has,
+// here for a timer) is not a cost of the calls WithinLimit measures.
+func TestWithinLimitCountsCPUTimeNotPauses(t *testing.T) {
+	if _, ok := procgroup.SelfCPU(); !ok {
+		t.Skip("no CPU time on this system: WithinLimit reads the clock")
+	}
+	err := WithinLimit(1000, 200*time.Millisecond, "1,000 calls", "O(1)", func(i int) {
+		if i == 300 {
+			<-time.After(300 * time.Millisecond)
+		}
+	})
+	if err != nil {
+		t.Errorf("WithinLimit over calls that paused 300ms once = %v, want nil: the pause used no CPU time", err)
+	}
+	spin := WithinLimit(1000, 100*time.Millisecond, "1,000 calls", "O(1)", func(int) {
+		for x, watch := 0, cpuStopwatch(); watch() < time.Millisecond; x++ {
+		}
+	})
+	if spin == nil {
+		t.Error("WithinLimit over 1,000 calls of 1ms of CPU each, limit 100ms = nil, want an error")
 	}
 }

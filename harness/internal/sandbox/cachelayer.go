@@ -28,13 +28,23 @@ import (
 // It is not in the usage text: only the go command runs it, in a sandbox.
 const CacheLayerCommand = "cache-layer"
 
-// In a jail, the warm cache and this program are mounted at these paths,
+// In a jail, the warm cache, this program and the instructor's module
+// downloads are mounted at these paths,
 // so that nothing a student's code can read (its environment, its
 // processes' command lines) names the instructor's folders.
 const (
 	jailCacheBase    = "/ladder/cache"
 	jailLayerProgram = "/ladder/ladder"
+	jailModProxy     = "/ladder/modproxy"
 )
+
+// modProxy is the folder the sandbox's go command reads modules from.
+func (s *Sandbox) modProxy() string {
+	if s.Jail != nil && s.ModProxy != "" {
+		return jailModProxy
+	}
+	return s.ModProxy
+}
 
 // cacheLayerProg is the sandbox's GOCACHEPROG, which reads CacheBase and
 // writes GoCache: this very program, run with CacheLayerCommand. The go

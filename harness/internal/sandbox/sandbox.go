@@ -128,7 +128,7 @@ func (s *Sandbox) Env() []string {
 		"GOPATH="+filepath.Join(s.Home, "go"),
 		"GOENV=off",
 		"GOFLAGS=-mod=readonly -trimpath -buildvcs=false -ldflags=-w",
-		"GOPROXY=file://"+filepath.ToSlash(s.ModProxy),
+		"GOPROXY=file://"+filepath.ToSlash(s.modProxy()),
 		"GOSUMDB=off",
 		"GOTOOLCHAIN=local",
 		"CGO_ENABLED=0",
@@ -173,7 +173,7 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 // Remove deletes the sandbox. The Go module cache is read-only by design,
 // so folders are made writable first.
 func (s *Sandbox) Remove() error {
-	for _, name := range []string{"cache", "ladder"} {
+	for _, name := range []string{"cache", "ladder", "modproxy"} {
 		os.Remove(s.Dir + "." + name) // outsideLink's
 	}
 	return RemoveAll(s.Dir)

@@ -115,7 +115,7 @@ func (j *Jail) Args(s *Sandbox, dir string) []string {
 		a = append(a, "--ro-bind", j.goroot, j.goroot)
 	}
 	if s.ModProxy != "" {
-		a = append(a, "--ro-bind-try", s.ModProxy, s.ModProxy)
+		a = append(a, "--ro-bind-try", s.outsideLink("modproxy", s.ModProxy), jailModProxy)
 	}
 	a = append(a, "--bind", s.Dir, s.Dir, "--ro-bind", s.Src, s.Src)
 	if !Within(s.GoCache, s.Dir) {
