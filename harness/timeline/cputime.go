@@ -10,15 +10,17 @@ import (
 // A case that has run for its time limit by the clock is stopped only if
 // the code under test also spent that much CPU time on it, or spent
 // almost none (it waits for something that never comes), or if the clock
-// shows several times the limit. A right answer on a machine busy with
+// shows many times the limit. A right answer on a machine busy with
 // other work waits for a CPU and takes longer by the clock, but not by
 // CPU time: judged by the clock alone, it read "timed out" on a loaded
 // machine and "pass" on an idle one. Where CPU time cannot be read, the
 // clock alone decides, as before.
 
 // hangFactor times the limit is how long by the clock a case may run,
-// however little CPU time it gets.
-const hangFactor = 6
+// however little CPU time it gets. A loop that never ends spends the
+// limit in CPU time well before, and a deadlock is seen as idle, so this
+// bounds only a machine too busy to run the case at all.
+const hangFactor = 30
 
 // idleShare is the share of the time passed below which the code under
 // test counts as waiting, not working: a process starved by other work
@@ -27,18 +29,32 @@ const idleShare = 0.05
 
 // cpuMeter reads the CPU time of the code under test: by default this
 // process's; a checker whose cases run in another process sets its own.
-var cpuMeter atomic.Pointer[func() (time.Duration, bool)]
+var cpuMeter atomic.Pointer[meter]
+
+type meter struct {
+	read      func() (time.Duration, bool)
+	elsewhere bool // the calls run in another process
+}
 
 // MeasureCPU makes the runner read the CPU time of the code under test
 // with f, which returns false when it cannot tell. The class report's
 // checker sets it to count the student's process, where the calls run.
-func MeasureCPU(f func() (time.Duration, bool)) { cpuMeter.Store(&f) }
+//
+// A case measured so is never judged idle. Its calls cross between two
+// processes, each waiting for the other's answer, and on a busy machine
+// each crossing waits for a CPU: the pair got 3% of one beside four
+// CPU-bound processes, though neither was stuck. A child that never
+// answers a call is stopped by the call's own limit instead
+// (remote.CallLimit).
+func MeasureCPU(f func() (time.Duration, bool)) { cpuMeter.Store(&meter{f, true}) }
 
-func cpuNow() (time.Duration, bool) {
-	if f := cpuMeter.Load(); f != nil {
-		return (*f)()
+func cpuNow() (cpu time.Duration, ok, elsewhere bool) {
+	if m := cpuMeter.Load(); m != nil {
+		cpu, ok = m.read()
+		return cpu, ok, m.elsewhere
 	}
-	return procgroup.SelfCPU()
+	cpu, ok = procgroup.SelfCPU()
+	return cpu, ok, false
 }
 
 // caseWatch decides, each time a case's timer fires, whether the case
@@ -48,13 +64,14 @@ type caseWatch struct {
 	started   time.Time
 	cpuStart  time.Duration
 	measured  bool
+	elsewhere bool // the calls run in another process: see MeasureCPU
 	lastCheck time.Time
 	lastCPU   time.Duration
 }
 
 func newCaseWatch(limit time.Duration) *caseWatch {
 	w := &caseWatch{limit: limit, started: time.Now()}
-	w.cpuStart, w.measured = cpuNow()
+	w.cpuStart, w.measured, w.elsewhere = cpuNow()
 	w.lastCheck, w.lastCPU = w.started, w.cpuStart
 	return w
 }
@@ -64,12 +81,12 @@ func newCaseWatch(limit time.Duration) *caseWatch {
 func (w *caseWatch) more() time.Duration {
 	now := time.Now()
 	elapsed := now.Sub(w.started)
-	cpu, ok := cpuNow()
+	cpu, ok, _ := cpuNow()
 	if !w.measured || !ok || elapsed >= hangFactor*w.limit {
 		return 0
 	}
 	used := cpu - w.cpuStart
-	idle := float64(cpu-w.lastCPU) < idleShare*float64(now.Sub(w.lastCheck))
+	idle := !w.elsewhere && float64(cpu-w.lastCPU) < idleShare*float64(now.Sub(w.lastCheck))
 	if used >= w.limit || idle {
 		return 0
 	}

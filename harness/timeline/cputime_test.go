@@ -42,11 +42,13 @@ func (f *fakeCPU) read() (time.Duration, bool) {
 	return time.Duration(f.share * float64(time.Since(f.start))), f.ok
 }
 
-func playMeasured(t *testing.T, f *fakeCPU, release <-chan struct{}) (Outcome, time.Duration) {
+// playMeasured plays waitCase with a limit of 100ms, its CPU time read
+// from f as this process's, or, with elsewhere, as a checker's child's.
+func playMeasured(t *testing.T, f *fakeCPU, elsewhere bool, release <-chan struct{}) (Outcome, time.Duration) {
 	t.Helper()
 	t.Setenv(TimeoutEnv, "100ms")
 	f.start = time.Now()
-	MeasureCPU(f.read)
+	cpuMeter.Store(&meter{f.read, elsewhere})
 	t.Cleanup(func() { cpuMeter.Store(nil) })
 	o := Play(waitCase(release))
 	return o, time.Since(f.start)
@@ -55,7 +57,7 @@ func playMeasured(t *testing.T, f *fakeCPU, release <-chan struct{}) (Outcome, t
 func TestACaseStarvedOfCPURunsOnPastItsLimit(t *testing.T) {
 	release := make(chan struct{})
 	f := &fakeCPU{share: 0.3, ok: true, release: release}
-	if o, _ := playMeasured(t, f, release); o.Verdict != Pass {
+	if o, _ := playMeasured(t, f, false, release); o.Verdict != Pass {
 		t.Errorf("a case given 30%% of a CPU, still working at its limit: %v, want it run to its end and passed:\n%s", o.Verdict, o.Report)
 	}
 }
@@ -73,7 +75,7 @@ func TestACaseIsStoppedAtItsLimit(t *testing.T) {
 		t.Run(tc.why, func(t *testing.T) {
 			release := make(chan struct{})
 			defer close(release)
-			o, took := playMeasured(t, &fakeCPU{share: tc.share, ok: tc.ok}, release)
+			o, took := playMeasured(t, &fakeCPU{share: tc.share, ok: tc.ok}, false, release)
 			if o.Verdict != TimedOut || took > time.Second {
 				t.Errorf("Play = %v after %v, want timed out at its limit of 100ms", o.Verdict, took)
 			}
@@ -87,11 +89,11 @@ func TestAStarvedCaseIsStoppedWhenItHasUsedItsLimit(t *testing.T) {
 		from, to time.Duration // when it must stop, by the clock
 	}{
 		{0.3, 300 * time.Millisecond, 600 * time.Millisecond},               // 100ms of CPU time by 333ms
-		{0.1, hangFactor * 100 * time.Millisecond, 1000 * time.Millisecond}, // six limits by the clock come first
+		{0.1, 900 * time.Millisecond, 1500 * time.Millisecond},             // 100ms of CPU time by 1s
 	} {
 		release := make(chan struct{})
 		f := &fakeCPU{share: tc.share, ok: true}
-		o, took := playMeasured(t, f, release)
+		o, took := playMeasured(t, f, false, release)
 		close(release)
 		if o.Verdict != TimedOut || took < tc.from || took >= tc.to {
 			t.Errorf("a case given %v of a CPU that never ends: %v after %v, want timed out between %v and %v", tc.share, o.Verdict, took, tc.from, tc.to)
@@ -119,5 +121,17 @@ func TestWithinLimitCountsCPUTimeNotPauses(t *testing.T) {
 	})
 	if spin == nil {
 		t.Error("WithinLimit over 1,000 calls of 1ms of CPU each, limit 100ms = nil, want an error")
+	}
+}
+
+// A checker's case, whose calls run in the student's process, is not
+// judged idle: the two processes wait for each other, and on a busy
+// machine for a CPU. It runs on until hangFactor limits by the clock.
+func TestACheckersCaseIsNeverIdle(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	o, took := playMeasured(t, &fakeCPU{share: 0.01, ok: true}, true, release)
+	if o.Verdict != TimedOut || took < hangFactor*100*time.Millisecond {
+		t.Errorf("a checker's case given 1%% of a CPU that never ends: %v after %v, want timed out after %v", o.Verdict, took, hangFactor*100*time.Millisecond)
 	}
 }
