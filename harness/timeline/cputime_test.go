@@ -88,8 +88,8 @@ func TestAStarvedCaseIsStoppedWhenItHasUsedItsLimit(t *testing.T) {
 		share    float64
 		from, to time.Duration // when it must stop, by the clock
 	}{
-		{0.3, 300 * time.Millisecond, 600 * time.Millisecond},               // 100ms of CPU time by 333ms
-		{0.1, 900 * time.Millisecond, 1500 * time.Millisecond},             // 100ms of CPU time by 1s
+		{0.3, 300 * time.Millisecond, 600 * time.Millisecond},  // 100ms of CPU time by 333ms
+		{0.1, 900 * time.Millisecond, 1500 * time.Millisecond}, // 100ms of CPU time by 1s
 	} {
 		release := make(chan struct{})
 		f := &fakeCPU{share: tc.share, ok: true}
