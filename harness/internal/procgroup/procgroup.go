@@ -6,6 +6,10 @@
 // and DieWithParent do nothing, and Signal, Kill and Term report false, for
 // the caller to end the child alone.
 //
+// It also reads the CPU time a process and what it started have used
+// (SelfCPU, Tree), by which the case runner tells a slow case from a
+// machine busy with other work (see cpu.go).
+//
 // The supervisor of each test binary (harness/timeline), the class
 // report's sandbox and its checker's child (harness/remote) all use it.
 package procgroup
