@@ -1,6 +1,9 @@
 package timeline
 
 import (
+	"os"
+	"os/exec"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -8,6 +11,10 @@ import (
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/internal/procgroup"
 )
+
+// freshEnv runs a test of this file in a new process: see
+// TestWithinLimitCountsCPUTimeNotPauses.
+const freshEnv = "TIMELINE_TEST_FRESH_PROCESS"
 
 // waitCase is a case whose one call returns when release is closed, or
 // never.
@@ -103,9 +110,20 @@ func TestAStarvedCaseIsStoppedWhenItHasUsedItsLimit(t *testing.T) {
 
 // A pause while the process waits (for a CPU that another process has,
 // here for a timer) is not a cost of the calls WithinLimit measures.
+// It runs in a process of its own: cases earlier in this one leave
+// goroutines looping (TestPlayCutsOffAnEndlessLoop), and the process's
+// CPU time counts theirs.
 func TestWithinLimitCountsCPUTimeNotPauses(t *testing.T) {
 	if _, ok := procgroup.SelfCPU(); !ok {
 		t.Skip("no CPU time on this system: WithinLimit reads the clock")
+	}
+	if os.Getenv(freshEnv) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestWithinLimitCountsCPUTimeNotPauses$", "-test.v")
+		cmd.Env = append(os.Environ(), freshEnv+"=1")
+		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "--- PASS") {
+			t.Fatalf("in a process of its own: %v\n%s", err, out)
+		}
+		return
 	}
 	err := WithinLimit(1000, 200*time.Millisecond, "1,000 calls", "O(1)", func(i int) {
 		if i == 300 {
