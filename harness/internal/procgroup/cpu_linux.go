@@ -15,7 +15,7 @@ const tick = 10 * time.Millisecond
 // /proc. The kernel here may lack the per-task list of children, so the
 // pass reads each process's parent instead.
 func NewTree(pid int) *Tree {
-	parent := map[int]int{}
+	children := map[int][]int{}
 	if entries, err := os.ReadDir("/proc"); err == nil {
 		for _, e := range entries {
 			p, err := strconv.Atoi(e.Name())
@@ -23,30 +23,15 @@ func NewTree(pid int) *Tree {
 				continue
 			}
 			if f, ok := readStat(p); ok {
-				parent[p] = f.ppid
+				children[f.ppid] = append(children[f.ppid], p)
 			}
 		}
 	}
 	t := &Tree{pids: []int{pid}}
-	for added := true; added; {
-		added = false
-		for p, pp := range parent {
-			if containsPid(t.pids, pp) && !containsPid(t.pids, p) {
-				t.pids = append(t.pids, p)
-				added = true
-			}
-		}
+	for i := 0; i < len(t.pids); i++ { // t.pids grows as it is read: each process's children follow
+		t.pids = append(t.pids, children[t.pids[i]]...)
 	}
 	return t
-}
-
-func containsPid(pids []int, p int) bool {
-	for _, q := range pids {
-		if q == p {
-			return true
-		}
-	}
-	return false
 }
 
 // treeCPU sums what the processes still running have used. One that has

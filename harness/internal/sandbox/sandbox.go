@@ -173,7 +173,7 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 // Remove deletes the sandbox. The Go module cache is read-only by design,
 // so folders are made writable first.
 func (s *Sandbox) Remove() error {
-	for _, name := range []string{"cache", "ladder", "modproxy"} {
+	for _, name := range []string{linkCache, linkLayer, linkModProxy} {
 		os.Remove(s.Dir + "." + name) // outsideLink's
 	}
 	return RemoveAll(s.Dir)

@@ -115,7 +115,7 @@ func (j *Jail) Args(s *Sandbox, dir string) []string {
 		a = append(a, "--ro-bind", j.goroot, j.goroot)
 	}
 	if s.ModProxy != "" {
-		a = append(a, "--ro-bind-try", s.outsideLink("modproxy", s.ModProxy), jailModProxy)
+		a = append(a, "--ro-bind-try", s.outsideLink(linkModProxy, s.ModProxy), jailModProxy)
 	}
 	a = append(a, "--bind", s.Dir, s.Dir, "--ro-bind", s.Src, s.Src)
 	if !Within(s.GoCache, s.Dir) {
@@ -124,7 +124,7 @@ func (j *Jail) Args(s *Sandbox, dir string) []string {
 	if s.CacheBase != "" {
 		// bwrap's own command line shows in the sandbox, as its process 1:
 		// it names links beside the sandbox's folder, not their targets.
-		a = append(a, "--ro-bind", s.outsideLink("cache", s.CacheBase), jailCacheBase, "--ro-bind", s.outsideLink("ladder", layerExecutable()), jailLayerProgram)
+		a = append(a, "--ro-bind", s.outsideLink(linkCache, s.CacheBase), jailCacheBase, "--ro-bind", s.outsideLink(linkLayer, layerExecutable()), jailLayerProgram)
 		for _, h := range s.CacheHidden {
 			if isDir(filepath.Join(s.CacheBase, h)) {
 				a = append(a, "--tmpfs", path.Join(jailCacheBase, filepath.ToSlash(h)))
@@ -148,11 +148,18 @@ func isDir(path string) bool {
 // outsideLink returns a symbolic link to target, made beside the
 // sandbox's folder, where nothing in the sandbox can read it: a name to
 // give bwrap in place of a path of the instructor's.
+// A link's target never changes in a sandbox's life, so one that exists
+// is kept as it is: commands of one sandbox start at once, and a link
+// removed and made again could be missing when bwrap reads it.
 func (s *Sandbox) outsideLink(name, target string) string {
 	link := s.Dir + "." + name
-	if got, err := os.Readlink(link); err != nil || got != target {
-		os.Remove(link)
-		os.Symlink(target, link)
-	}
+	os.Symlink(target, link) // an error: it is there already
 	return link
 }
+
+// The names of outsideLink's links, which Remove deletes.
+const (
+	linkCache    = "cache"
+	linkLayer    = "ladder"
+	linkModProxy = "modproxy"
+)
