@@ -53,6 +53,8 @@ type Conn struct {
 	wbuf      []byte
 	rbuf      []byte
 	enc       encoder
+	plan      *plan      // calls sent ahead (Object.Plan), or nil
+	writing   chan error // a batch of calls being written, or nil
 }
 
 // Open returns a Conn that starts children as LaunchEnv says. sentinels
@@ -112,6 +114,9 @@ type Object struct {
 func (c *Conn) New(ctor string, results []any, args ...any) *Object {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.plan != nil {
+		c.dropPlan()
+	}
 	if c.proc == nil {
 		if err := c.start(); err != nil {
 			panic(&Failure{What: fmt.Sprintf("the level's code could not be started in its own process: %v", err)})
@@ -180,6 +185,27 @@ func (c *Conn) clockID(clk clock.Clock) uint64 {
 
 // exchange sends one call and reads its answer, with c.mu held.
 func (c *Conn) exchange(op byte, o *Object, method string, results []any, args []any) {
+	if c.plan != nil && op == opCall {
+		if c.plan.obj == o {
+			c.takePlanned(o, method, results, args)
+			return
+		}
+		c.dropPlan()
+		if c.proc == nil || o.gen != c.gen {
+			panic(&Failure{What: fmt.Sprintf("%s: the process that built this value is gone", method)})
+		}
+	}
+	m := c.message(op, o, method, args)
+	c.wait()
+	p := c.proc
+	if err := writeMessage(p.in, &c.wbuf, &m); err != nil {
+		c.fail(fmt.Sprintf("%s: the call could not be sent: %v", callText(method), err))
+	}
+	c.settle(o, m.Now, method, c.answer(method), results)
+}
+
+// message is the call of method on o with args, as sent.
+func (c *Conn) message(op byte, o *Object, method string, args []any) message {
 	m := message{Op: op, Obj: o.id, Method: method, N: len(args)}
 	if o.clk != nil {
 		m.Clock = c.clockID(o.clk)
@@ -188,6 +214,12 @@ func (c *Conn) exchange(op byte, o *Object, method string, results []any, args [
 	c.dropMu.Lock()
 	m.Drop, c.drops = c.drops, nil
 	c.dropMu.Unlock()
+	m.Values = c.encodeArgs(method, args)
+	return m
+}
+
+// encodeArgs encodes a call's arguments into c.enc's buffer.
+func (c *Conn) encodeArgs(method string, args []any) []byte {
 	c.enc.b = c.enc.b[:0]
 	for _, a := range args {
 		v := reflect.ValueOf(a)
@@ -199,11 +231,13 @@ func (c *Conn) exchange(op byte, o *Object, method string, results []any, args [
 			panic(fmt.Sprintf("remote: %s: argument %v: %v", method, a, err)) // a proxy's mistake
 		}
 	}
-	m.Values = c.enc.b
+	return c.enc.b
+}
+
+// answer reads the child's answer to the call of method, the oldest not
+// yet read.
+func (c *Conn) answer(method string) message {
 	p := c.proc
-	if err := writeMessage(p.in, &c.wbuf, &m); err != nil {
-		c.fail(fmt.Sprintf("%s: the call could not be sent: %v", callText(method), err))
-	}
 	p.out.SetReadDeadline(time.Now().Add(c.limit))
 	am, err := readMessage(p.answers, &c.rbuf)
 	switch {
@@ -215,25 +249,31 @@ func (c *Conn) exchange(op byte, o *Object, method string, results []any, args [
 		c.fail(fmt.Sprintf("the level's process, during %s: %v", callText(method), err))
 	}
 	p.answered.Store(true)
-	a := answer{m: am}
-	if o.clk != nil && !o.clk.Now().Equal(m.Now) {
+	return am
+}
+
+// settle makes the call of method on o end as its answer a says, the
+// clock having read now as it was sent: it stores the results, or raises
+// the child's panic or Goexit, or fails.
+func (c *Conn) settle(o *Object, now time.Time, method string, a message, results []any) {
+	if o.clk != nil && !o.clk.Now().Equal(now) {
 		panic(fmt.Sprintf("remote: the clock moved during %s: a case whose clock moves while a call runs must be judged in process", method))
 	}
-	switch a.m.Op {
+	switch a.Op {
 	case opDone:
 	case opPanic:
-		panic(a.m.Text)
+		panic(a.Text)
 	case opExit:
 		runtime.Goexit()
 	case opError:
-		c.fail(fmt.Sprintf("the level's process could not make the call %s: %s", method, a.m.Text))
+		c.fail(fmt.Sprintf("the level's process could not make the call %s: %s", method, a.Text))
 	default:
-		c.fail(fmt.Sprintf("the level's process answered %s with operation %d", method, a.m.Op))
+		c.fail(fmt.Sprintf("the level's process answered %s with operation %d", method, a.Op))
 	}
-	if a.m.N != len(results) {
-		c.fail(fmt.Sprintf("%s returned %d results, want %d", method, a.m.N, len(results)))
+	if a.N != len(results) {
+		c.fail(fmt.Sprintf("%s returned %d results, want %d", method, a.N, len(results)))
 	}
-	d := decoder{b: a.m.Values, sentinels: c.sentinels}
+	d := decoder{b: a.Values, sentinels: c.sentinels}
 	for _, r := range results {
 		d.value(reflect.ValueOf(r).Elem())
 	}
@@ -256,6 +296,7 @@ func callText(method string) string {
 // fail stops the child, so the next object starts a new one, and fails
 // the call. It is called with c.mu held.
 func (c *Conn) fail(what string) {
+	c.plan, c.writing = nil, nil // the writer fails once the pipe is closed
 	if c.proc != nil {
 		c.proc.stop()
 		c.proc = nil
@@ -266,9 +307,6 @@ func (c *Conn) fail(what string) {
 	c.dropMu.Unlock()
 	panic(&Failure{What: what})
 }
-
-// answer is one message read from the child.
-type answer struct{ m message }
 
 // process is one child.
 type process struct {
