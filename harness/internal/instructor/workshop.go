@@ -666,6 +666,9 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 			g.Close()
 			return nil, fmt.Errorf("listing the tests of this checkout: %v", err)
 		}
+		if len(pkgs) == 0 {
+			continue // go test -c of no package would build the folder's own
+		}
 		args := []string{"test", "-c", "-o", filepath.Join(sb.Tmp, fmt.Sprintf("warm-%d", i)) + string(filepath.Separator)}
 		if r.Race {
 			args = append(args, "-race")
