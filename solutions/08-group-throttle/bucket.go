@@ -14,6 +14,7 @@ type bucket struct {
 	unit   int64 // units in one token
 	refill int64 // units gained per nanosecond
 	full   int64 // the capacity in units: Requests·unit
+	tokens int64 // Requests, a full bucket's room: most buckets are full, and need no division
 }
 
 // tokenBucket is one client's or group's bucket.
@@ -37,7 +38,13 @@ func (t tokenBucket) levelAt(now int64) int64 {
 }
 
 // room is the whole tokens at now.
-func (t tokenBucket) room(now int64) int64 { return t.levelAt(now) / t.unit }
+func (t tokenBucket) room(now int64) int64 {
+	level := t.levelAt(now)
+	if level == t.full {
+		return t.tokens
+	}
+	return level / t.unit
+}
 
 func (t tokenBucket) charge(now, n int64) tokenBucket {
 	t.level, t.at = t.levelAt(now)-n*t.unit, now

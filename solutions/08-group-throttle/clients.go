@@ -73,25 +73,30 @@ func (c *clients[S]) allowN(name string, n, clockNow, now int64, g group) Decisi
 	sh := &c.shards[maphash.Comparable(c.seed, name)%numShards]
 	// Lock order: the client's shard, then its group.
 	sh.mu.Lock()
-	defer sh.mu.Unlock()
 	now = max(now, sh.now)
+	if g == nil { // the common case first: a known client outside any group, allowed
+		sh.now = now
+		if st, known := sh.states[name]; known {
+			if room := st.room(now); n <= room {
+				sh.states[name] = st.charge(now, n) // a map holds a copy of each state: store the new one
+				sh.mu.Unlock()
+				return Decision{Allowed: true, Remaining: int(room - n)}
+			}
+		}
+	}
+	defer sh.mu.Unlock()
 	if g != nil {
 		now = g.enter(now)
+		sh.now = now
 		defer g.leave()
 	}
-	sh.now = now
 	return c.decide(sh, name, n, clockNow, now, g)
 }
 
-// decide is allowN under the locks.
+// decide is allowN under the locks, for every request but a known
+// client's that its limit allows outside any group.
 func (c *clients[S]) decide(sh *shard[S], name string, n, clockNow, now int64, g group) Decision {
 	st, known := sh.states[name]
-	if known && g == nil { // the common case first: a known client outside any group
-		if room := st.room(now); n <= room {
-			sh.states[name] = st.charge(now, n) // a map holds a copy of each state: store the new one
-			return Decision{Allowed: true, Remaining: int(room - n)}
-		}
-	}
 	room := c.requests // a client without a state is a fresh one
 	if known {
 		room = st.room(now)

@@ -216,7 +216,7 @@ func compile(field string, l Limit) (limit, error) {
 			return nil, fmt.Errorf("throttle.New: %s: Requests (%d) and Per (%v) are too large together for exact token arithmetic: Requests × Per / gcd(Requests, Per in ns) must be at most 2^63-1",
 				field, l.Requests, l.Per)
 		}
-		b := &bucket{unit: unit, refill: refill, full: int64(full)}
+		b := &bucket{unit: unit, refill: refill, full: int64(full), tokens: requests}
 		return algorithm[tokenBucket]{requests, per, b.fresh}, nil
 	}
 }
