@@ -68,3 +68,4 @@ func (a *bucket) wait(st *bucketState, now, n int64) int64 {
 }
 
 func (a *bucket) stamp(st *bucketState) int64 { return st.at }
+func (a *bucket) from(st *bucketState) int64  { return st.at }

@@ -46,6 +46,13 @@ type algorithm[S any] interface {
 	// stamp returns an instant in the span [k·Per, (k+1)·Per) of the
 	// state's latest charge.
 	stamp(st *S) int64
+	// from returns the earliest instant at which st may be asked about:
+	// the instant of its latest charge, or the start of that charge's
+	// window or bucket, where every instant decides the same. Calls reach
+	// a known client's state in the order they take its slot, not in the
+	// order they read the clock, so each decides at the later of its
+	// reading and from.
+	from(st *S) int64
 }
 
 // kind is a compiled Limit that can make the client table or a group.

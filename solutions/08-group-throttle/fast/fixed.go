@@ -50,3 +50,4 @@ func (a *fixed) wait(st *fixedState, now, _ int64) int64 {
 }
 
 func (a *fixed) stamp(st *fixedState) int64 { return st.last }
+func (a *fixed) from(st *fixedState) int64  { return spanStart(st.last, a.per) }

@@ -123,6 +123,7 @@ func (a *sliding2[C]) wait(st *sliding2State[C], now, n int64) int64 {
 }
 
 func (a *sliding2[C]) stamp(st *sliding2State[C]) int64 { return st.end }
+func (a *sliding2[C]) from(st *sliding2State[C]) int64  { return spanStart(st.end, a.width) }
 
 // slidingRing is the sliding window with three buckets or more, in a ring
 // with a running total, so that a call costs the same whatever B is. The
@@ -317,3 +318,4 @@ func (a *slidingRing) wait(st *ringState, now, n int64) int64 {
 }
 
 func (a *slidingRing) stamp(st *ringState) int64 { return st.end }
+func (a *slidingRing) from(st *ringState) int64  { return spanStart(st.end, a.width) }
