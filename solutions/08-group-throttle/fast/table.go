@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -142,8 +143,7 @@ func (c *table[S]) allowN(name string, h uint64, want, clockNow int64, g group) 
 	key := keyOf(h, len(name))
 	if g == nil {
 		if s := sh.hold(name, key); s != nil { // the common case: a known client outside any group
-			now := max(c.time.advance(clockNow), c.alg.from(&s.st))
-			room := c.alg.take(&s.st, now, want)
+			room, now := c.alg.take(&s.st, c.time.advance(clockNow), want)
 			if want <= room {
 				release(s, key)
 				return Decision{Allowed: true, Remaining: int(room - want)}
@@ -156,6 +156,13 @@ func (c *table[S]) allowN(name string, h uint64, want, clockNow int64, g group) 
 			return d
 		}
 	}
+	return c.locked(sh, name, key, want, clockNow, g)
+}
+
+// locked is allowN under the shard's mutex, for a new client, a client
+// in a group, or a slot held by another call. It is a function of its
+// own so that allowN, with no defer, stays small.
+func (c *table[S]) locked(sh *shard[S], name string, key uint64, want, clockNow int64, g group) Decision {
 	// Lock order: the client's shard, then its group, then the slot. All
 	// are held for the whole decision, which is what makes it all or
 	// nothing.
@@ -248,7 +255,11 @@ func (sh *shard[S]) hold(name string, key uint64) *slot[S] {
 	n := len(slots)
 	for i := home(key, n); ; {
 		s := &slots[i]
-		switch atomic.LoadUint64(&s.key) {
+		k := atomic.LoadUint64(&s.key)
+		for spin := 0; k == key|held && spin < spins; spin++ {
+			k = atomic.LoadUint64(&s.key) // a hot client's slot, held by another core for a moment
+		}
+		switch k {
 		case key:
 			if !atomic.CompareAndSwapUint64(&s.key, key, key|held) {
 				return nil
@@ -257,9 +268,11 @@ func (sh *shard[S]) hold(name string, key uint64) *slot[S] {
 				return s
 			}
 			release(s, key) // another client with the same key
-		case 0, key | held:
+		case 0:
 			return nil
 		}
+		// A slot that stays held is passed over: the probe then ends at an
+		// empty slot, and the caller takes the mutex.
 		if i++; i == n {
 			i = 0
 		}
@@ -271,14 +284,26 @@ func (sh *shard[S]) hold(name string, key uint64) *slot[S] {
 // few instructions. It returns the key, or 0 for an empty slot, which
 // only the mutex's holder fills.
 func wait(k *uint64) uint64 {
-	for {
+	for spin := 0; ; spin++ {
 		key := atomic.LoadUint64(k)
 		if key == 0 || key&held == 0 && atomic.CompareAndSwapUint64(k, key, key|held) {
 			return key
 		}
-		runtime.Gosched()
+		switch {
+		case spin >= 2*spins:
+			// The holder has lost its CPU: sleep, so that a busy
+			// machine can give it back.
+			time.Sleep(time.Microsecond)
+		case spin >= spins:
+			runtime.Gosched()
+		}
 	}
 }
+
+// spins is how many times a call reads a held slot again before it gives
+// up (hold) or yields its CPU (wait): a slot is held for tens of
+// nanoseconds, a yield costs hundreds.
+const spins = 100
 
 // release lets go of a slot held with key.
 func release[S any](s *slot[S], key uint64) { atomic.StoreUint64(&s.key, key) }
