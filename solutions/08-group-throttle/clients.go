@@ -34,7 +34,7 @@ type table interface {
 }
 
 // clients is the table of clients for an algorithm whose states are S.
-type clients[S state[S]] struct {
+type clients[S any] struct {
 	// The shards come first, so that they start on a cache line: a field
 	// read on every call that shared a line with the first shard's lock
 	// would be taken from the other cores whenever that lock moves.
@@ -44,7 +44,7 @@ type clients[S state[S]] struct {
 }
 
 // shard is one part of the table of clients.
-type shard[S state[S]] struct {
+type shard[S any] struct {
 	mu sync.Mutex
 	// now is the shard's time. The Throttler's time is read before the
 	// lock, so two calls may reach the lock out of order; taking the later
@@ -59,7 +59,7 @@ type shard[S state[S]] struct {
 	_       [96]byte // 128 bytes a shard, so that no two shards' locks share a cache line
 }
 
-func newClients[S state[S]](a algorithm[S]) *clients[S] {
+func newClients[S any](a algorithm[S]) *clients[S] {
 	c := &clients[S]{algorithm: a, seed: maphash.MakeSeed()}
 	for i := range c.shards {
 		c.shards[i] = shard[S]{now: math.MinInt64, states: map[string]S{}, sweepAt: minSweep}
@@ -73,28 +73,33 @@ func (c *clients[S]) allowN(name string, n, clockNow, now int64, g group) Decisi
 	sh := &c.shards[maphash.Comparable(c.seed, name)%numShards]
 	// Lock order: the client's shard, then its group.
 	sh.mu.Lock()
-	defer sh.mu.Unlock()
 	now = max(now, sh.now)
+	if g == nil { // the common case first: a known client outside any group, allowed
+		sh.now = now
+		if st, known := sh.states[name]; known {
+			if room := c.rule.room(st, now); n <= room {
+				sh.states[name] = c.rule.charge(st, now, n) // a map holds a copy of each state: store the new one
+				sh.mu.Unlock()
+				return Decision{Allowed: true, Remaining: int(room - n)}
+			}
+		}
+	}
+	defer sh.mu.Unlock()
 	if g != nil {
 		now = g.enter(now)
+		sh.now = now
 		defer g.leave()
 	}
-	sh.now = now
 	return c.decide(sh, name, n, clockNow, now, g)
 }
 
-// decide is allowN under the locks.
+// decide is allowN under the locks, for every request but a known
+// client's that its limit allows outside any group.
 func (c *clients[S]) decide(sh *shard[S], name string, n, clockNow, now int64, g group) Decision {
 	st, known := sh.states[name]
-	if known && g == nil { // the common case first: a known client outside any group
-		if room := st.room(now); n <= room {
-			sh.states[name] = st.charge(now, n) // a map holds a copy of each state: store the new one
-			return Decision{Allowed: true, Remaining: int(room - n)}
-		}
-	}
 	room := c.requests // a client without a state is a fresh one
 	if known {
-		room = st.room(now)
+		room = c.rule.room(st, now)
 	}
 	groupRoom := int64(math.MaxInt64)
 	if g != nil {
@@ -104,12 +109,12 @@ func (c *clients[S]) decide(sh *shard[S], name string, n, clockNow, now int64, g
 		return c.deny(st, n, room, clockNow, now, g, groupRoom)
 	}
 	if !known {
-		st = c.fresh(now)
+		st = c.rule.fresh(now)
 		if len(sh.states) >= sh.sweepAt {
-			sh.sweep(c.per)
+			sh.sweep(c.rule, c.per)
 		}
 	}
-	sh.states[name] = st.charge(now, n)
+	sh.states[name] = c.rule.charge(st, now, n)
 	if g != nil {
 		g.charge(now, n)
 	}
@@ -127,7 +132,7 @@ func (c *clients[S]) deny(st S, n, room, clockNow, now int64, g group, groupRoom
 	// from the later of the two waits. A client without a state has room.
 	var wait int64
 	if n > room {
-		wait = st.wait(now, n)
+		wait = c.rule.wait(st, now, n)
 	}
 	if n > groupRoom {
 		wait = max(wait, g.wait(now, n))
@@ -144,10 +149,10 @@ func (c *clients[S]) deny(st S, n, room, clockNow, now int64, g group, groupRoom
 // the memory held follows the clients of the last two or three Per. A Go
 // map never gives back its memory, so when most of the states went, the
 // rest move to a new map of their size.
-func (sh *shard[S]) sweep(grace int64) {
+func (sh *shard[S]) sweep(r rule[S], grace int64) {
 	before := len(sh.states)
 	for name, st := range sh.states {
-		if sh.now > addSat(st.idleAfter(), grace) {
+		if sh.now > addSat(r.idleAfter(st), grace) {
 			delete(sh.states, name)
 		}
 	}
@@ -167,7 +172,7 @@ func (c *clients[S]) count(now int64) int {
 		sh := &c.shards[i]
 		sh.mu.Lock()
 		sh.now = max(sh.now, now)
-		sh.sweep(0)
+		sh.sweep(c.rule, 0)
 		n += len(sh.states)
 		sh.mu.Unlock()
 	}

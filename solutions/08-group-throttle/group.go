@@ -28,7 +28,7 @@ type group interface {
 }
 
 // sharedState is a group whose limit's states are S.
-type sharedState[S state[S]] struct {
+type sharedState[S any] struct {
 	lim  algorithm[S]
 	mu   sync.Mutex
 	name string
@@ -41,7 +41,7 @@ type sharedState[S state[S]] struct {
 func (g *sharedState[S]) enter(now int64) int64 {
 	g.mu.Lock()
 	g.now = max(g.now, now)
-	if g.has && g.now > g.st.idleAfter() {
+	if g.has && g.now > g.lim.rule.idleAfter(g.st) {
 		var fresh S
 		g.st, g.has = fresh, false
 	}
@@ -54,18 +54,18 @@ func (g *sharedState[S]) room(now int64) int64 {
 	if !g.has {
 		return g.lim.requests
 	}
-	return g.st.room(now)
+	return g.lim.rule.room(g.st, now)
 }
 
 func (g *sharedState[S]) charge(now, n int64) {
 	if !g.has {
-		g.st, g.has = g.lim.fresh(now), true
+		g.st, g.has = g.lim.rule.fresh(now), true
 	}
-	g.st = g.st.charge(now, n)
+	g.st = g.lim.rule.charge(g.st, now, n)
 }
 
 // wait has a state to ask: a fresh one would have had room.
-func (g *sharedState[S]) wait(now, n int64) int64 { return g.st.wait(now, n) }
+func (g *sharedState[S]) wait(now, n int64) int64 { return g.lim.rule.wait(g.st, now, n) }
 
 func (g *sharedState[S]) held(now int64) bool {
 	g.enter(now)

@@ -21,15 +21,6 @@ type sliding struct {
 	buckets       int   // B
 }
 
-func (s *sliding) freshTwo(now int64) twoBuckets {
-	return twoBuckets{sliding: s, end: lastOf(now, s.width)}
-}
-
-func (s *sliding) freshRing(now int64) *slidingWindow {
-	end := lastOf(now, s.width)
-	return &slidingWindow{sliding: s, end: end, charged: end, ring: make([]int64, s.buckets)}
-}
-
 // elapsed is how far now is into the bucket whose last instant is end,
 // now <= end. A bucket cut short at math.MaxInt64 is measured from its
 // start.
@@ -60,37 +51,38 @@ func (s *sliding) enter(oldest, spare int64) int64 {
 }
 
 // twoBuckets is one client's or group's window when B = 2: the bucket of
-// its latest charge and the one before.
+// its latest charge and the one before. *sliding is their rule.
 type twoBuckets struct {
-	*sliding
 	end       int64 // the last instant of the bucket of the latest charge, math.MaxInt64 if it ends past the range
 	prev, cur int64 // the requests in the bucket before it and in it
 }
 
+func (s *sliding) fresh(now int64) twoBuckets { return twoBuckets{end: lastOf(now, s.width)} }
+
 // view returns the window at now: its oldest and newest buckets, and how
 // far now is into the newest.
-func (w twoBuckets) view(now int64) (oldest, newest, e int64) {
+func (s *sliding) view(w twoBuckets, now int64) (oldest, newest, e int64) {
 	switch {
 	case now <= w.end:
-		return w.prev, w.cur, w.elapsed(w.end, now)
-	case since(w.end, now) <= uint64(w.width): // the next bucket
+		return w.prev, w.cur, s.elapsed(w.end, now)
+	case since(w.end, now) <= uint64(s.width): // the next bucket
 		return w.cur, 0, now - w.end - 1
 	}
 	return 0, 0, 0 // both buckets have left
 }
 
-func (w twoBuckets) room(now int64) int64 {
-	oldest, newest, e := w.view(now)
-	return max(0, w.requests-newest-w.part(oldest, e))
+func (s *sliding) room(w twoBuckets, now int64) int64 {
+	oldest, newest, e := s.view(w, now)
+	return max(0, s.requests-newest-s.part(oldest, e))
 }
 
-func (w twoBuckets) charge(now, n int64) twoBuckets {
+func (s *sliding) charge(w twoBuckets, now, n int64) twoBuckets {
 	switch {
 	case now <= w.end:
-	case since(w.end, now) <= uint64(w.width):
-		w.prev, w.cur, w.end = w.cur, 0, addSat(w.end, w.width)
+	case since(w.end, now) <= uint64(s.width):
+		w.prev, w.cur, w.end = w.cur, 0, addSat(w.end, s.width)
 	default:
-		w.prev, w.cur, w.end = 0, 0, lastOf(now, w.width)
+		w = s.fresh(now)
 	}
 	w.cur += n
 	return w
@@ -99,22 +91,35 @@ func (w twoBuckets) charge(now, n int64) twoBuckets {
 // wait lets the oldest bucket fade while the newest counts whole; if that
 // is not enough, the newest becomes the oldest a bucket later, and fades
 // in turn.
-func (w twoBuckets) wait(now, n int64) int64 {
-	oldest, newest, e := w.view(now)
-	if spare := w.requests - newest - n; spare >= 0 {
-		return w.enter(oldest, spare) - e
+func (s *sliding) wait(w twoBuckets, now, n int64) int64 {
+	oldest, newest, e := s.view(w, now)
+	if spare := s.requests - newest - n; spare >= 0 {
+		return s.enter(oldest, spare) - e
 	}
-	return w.width - e + w.enter(newest, w.requests-n)
+	return s.width - e + s.enter(newest, s.requests-n)
 }
 
 // idleAfter is when the bucket of the latest charge has left the window:
 // Per after its last instant.
-func (w twoBuckets) idleAfter() int64 { return addSat(w.end, w.per) }
+func (s *sliding) idleAfter(w twoBuckets) int64 { return addSat(w.end, s.per) }
 
-// slidingWindow is one client's or group's ring when B > 2. Its state is
-// a pointer, not a value: a ring is too large to copy on every request,
-// and every copy of the pointer is the same ring, which room moves on in
-// place.
+// rings is the rule of a SlidingWindow with B > 2. Each ring keeps its
+// limit beside it: it is behind a pointer anyway, too large to copy on
+// every request, and every copy of the pointer is the same ring, which
+// room moves on in place.
+type rings struct{ *sliding }
+
+func (r rings) fresh(now int64) *slidingWindow {
+	end := lastOf(now, r.width)
+	return &slidingWindow{sliding: r.sliding, end: end, charged: end, ring: make([]int64, r.buckets)}
+}
+
+func (rings) room(w *slidingWindow, now int64) int64               { return w.room(now) }
+func (rings) charge(w *slidingWindow, now, n int64) *slidingWindow { return w.charge(now, n) }
+func (rings) wait(w *slidingWindow, now, n int64) int64            { return w.wait(now, n) }
+func (rings) idleAfter(w *slidingWindow) int64                     { return w.idleAfter() }
+
+// slidingWindow is one client's or group's ring when B > 2.
 type slidingWindow struct {
 	*sliding
 	end     int64   // the last instant of the newest bucket, math.MaxInt64 if it ends past the range

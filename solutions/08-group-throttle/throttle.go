@@ -6,11 +6,11 @@
 // each limit's algorithm, AllowN finds the client's state and asks its
 // limit (and its group's), and Len counts. Then read clients.go, the table
 // of clients: maps in locked shards, holding each client's state by value.
-// Each algorithm is one small file with the state it keeps, a small
-// struct whose charge returns the state it becomes: fixed.go, sliding.go,
-// bucket.go. group.go is the
-// limits shared by groups, and instants.go the arithmetic on instants
-// that never overflows. The folder fast/ is the same throttler tuned for
+// Each algorithm is one small file: its rule, which holds the limit's
+// numbers once, and the state each client keeps, a small struct of counts
+// that the rule's charge turns into the next one: fixed.go, sliding.go,
+// bucket.go. group.go is the limits shared by groups, and instants.go the
+// arithmetic on instants that never overflows. The folder fast/ is the same throttler tuned for
 // speed, with a README on each step that made it faster.
 package throttle
 
@@ -48,26 +48,29 @@ const (
 	TokenBucket   = limits.TokenBucket
 )
 
-// state is one client's or one group's count under its limit, as a value:
-// a shard keeps each client's state in its map by value, so that finding
-// a client reads no pointer more. S is the state's own type, so charge
-// returns the state it becomes, to be stored in the map. A state is used
-// under the lock that guards it, and the instant now it is given never
-// goes back.
-type state[S any] interface {
+// rule is a limit's algorithm, over the states S of the clients and
+// groups under it. A state holds only its counts, as a value: the limit's
+// numbers are kept once, in the rule, and a shard keeps each client's
+// state in its map by value, so that finding a client reads no pointer
+// more. charge returns the state it makes, to be stored in the map. A
+// state is used under the lock that guards it, and the instant now it is
+// given never goes back.
+type rule[S any] interface {
+	// fresh returns the state of a client or group that made no request.
+	fresh(now int64) S
 	// room returns the largest m for which AllowN(m) would be allowed at
 	// now.
-	room(now int64) int64
+	room(st S, now int64) int64
 	// charge returns the state after n requests at now, right after
-	// room(now) returned n or more.
-	charge(now, n int64) S
+	// room(st, now) returned n or more.
+	charge(st S, now, n int64) S
 	// wait returns the shortest wait from now after which n requests
-	// would be allowed if nothing else is charged, right after room(now)
-	// returned less than n, for n <= Requests.
-	wait(now, n int64) int64
-	// idleAfter returns the instant after which the state is equal to a
-	// fresh one, so that dropping it changes no answer.
-	idleAfter() int64
+	// would be allowed if nothing else is charged, right after room(st,
+	// now) returned less than n, for n <= Requests.
+	wait(st S, now, n int64) int64
+	// idleAfter returns the instant after which st is equal to a fresh
+	// state, so that dropping it changes no answer.
+	idleAfter(st S) int64
 }
 
 // limit is a Limit checked by New, with its algorithm picked: it makes
@@ -79,9 +82,9 @@ type limit interface {
 
 // algorithm is a limit whose states are of type S: fixedWindow,
 // twoBuckets, *slidingWindow or tokenBucket.
-type algorithm[S state[S]] struct {
+type algorithm[S any] struct {
 	requests, per int64
-	fresh         func(now int64) S // the state of a client or group that made no request
+	rule          rule[S]
 }
 
 func (a algorithm[S]) clients() table { return newClients(a) }
@@ -182,8 +185,7 @@ func compile(field string, l Limit) (limit, error) {
 	requests, per := int64(l.Requests), int64(l.Per)
 	switch l.Algorithm {
 	case FixedWindow:
-		f := &fixed{requests: requests, per: per}
-		return algorithm[fixedWindow]{requests, per, f.fresh}, nil
+		return algorithm[fixedWindow]{requests, per, &fixed{requests: requests, per: per}}, nil
 	case SlidingWindow:
 		b := int64(l.Buckets)
 		if b == 0 {
@@ -205,9 +207,9 @@ func compile(field string, l Limit) (limit, error) {
 		}
 		s := &sliding{requests: requests, per: per, width: width, buckets: int(b)}
 		if b == 2 {
-			return algorithm[twoBuckets]{requests, per, s.freshTwo}, nil
+			return algorithm[twoBuckets]{requests, per, s}, nil
 		}
-		return algorithm[*slidingWindow]{requests, per, s.freshRing}, nil
+		return algorithm[*slidingWindow]{requests, per, rings{s}}, nil
 	default:
 		g := gcd(requests, per)
 		unit, refill := per/g, requests/g
@@ -216,8 +218,8 @@ func compile(field string, l Limit) (limit, error) {
 			return nil, fmt.Errorf("throttle.New: %s: Requests (%d) and Per (%v) are too large together for exact token arithmetic: Requests × Per / gcd(Requests, Per in ns) must be at most 2^63-1",
 				field, l.Requests, l.Per)
 		}
-		b := &bucket{unit: unit, refill: refill, full: int64(full)}
-		return algorithm[tokenBucket]{requests, per, b.fresh}, nil
+		b := &bucket{unit: unit, refill: refill, full: int64(full), tokens: requests}
+		return algorithm[tokenBucket]{requests, per, b}, nil
 	}
 }
 

@@ -45,6 +45,20 @@ func floorDiv(a, b int64) int64 {
 // holds now, or math.MaxInt64 if the span reaches past it.
 func lastOf(now, per int64) int64 { return addSat(now, per-1-floorMod(now, per)) }
 
+// spanStart returns the first instant of the span [k·span, (k+1)·span)
+// whose last instant is last, as lastOf gives it (cut short at
+// math.MaxInt64 if the span reaches past it), or math.MinInt64 if the span
+// starts before that.
+func spanStart(last, span int64) int64 {
+	switch {
+	case last == math.MaxInt64:
+		return last - floorMod(last, span)
+	case last < math.MinInt64+(span-1):
+		return math.MinInt64
+	}
+	return last - (span - 1)
+}
+
 // mulDivFloor is floor(a·b/c) for a, b >= 0, c > 0 and a < c, computed in
 // 128 bits; a < c keeps the quotient below b.
 func mulDivFloor(a, b, c int64) int64 {

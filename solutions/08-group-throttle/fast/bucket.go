@@ -48,12 +48,13 @@ func (a *bucket) tokens(lv int64) int64 {
 	return int64(a.byUnit.div(uint64(lv)))
 }
 
-func (a *bucket) take(st *bucketState, now, n int64) (room int64) {
+func (a *bucket) take(st *bucketState, now, n int64) (room, at int64) {
+	now = max(now, st.at)
 	lv := a.levelAt(st, now)
 	if room = a.tokens(lv); n <= room {
 		st.level, st.at = lv-n*a.unit, now
 	}
-	return room
+	return room, now
 }
 
 func (a *bucket) charge(st *bucketState, now, n int64) {
@@ -68,3 +69,4 @@ func (a *bucket) wait(st *bucketState, now, n int64) int64 {
 }
 
 func (a *bucket) stamp(st *bucketState) int64 { return st.at }
+func (a *bucket) from(st *bucketState) int64  { return st.at }

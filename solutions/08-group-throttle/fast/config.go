@@ -36,9 +36,10 @@ type algorithm[S any] interface {
 	room(st *S, now int64) int64
 	// charge counts n <= room(st, now) requests at now.
 	charge(st *S, now, n int64)
-	// take is room and, if n fits, charge, in one call: it returns the
-	// room before the charge.
-	take(st *S, now, n int64) (room int64)
+	// take is room and, if n fits, charge, in one call, at the later of
+	// now and from(st), without asking from when now is later: it returns
+	// the room before the charge and the instant it decided at.
+	take(st *S, now, n int64) (room, at int64)
 	// wait returns the shortest wait from now after which n requests
 	// would be allowed, if nothing else is charged; room(st, now) < n <=
 	// requests. It is at most Per plus a bucket.
@@ -46,6 +47,13 @@ type algorithm[S any] interface {
 	// stamp returns an instant in the span [k·Per, (k+1)·Per) of the
 	// state's latest charge.
 	stamp(st *S) int64
+	// from returns the earliest instant at which st may be asked about:
+	// the instant of its latest charge, or the start of that charge's
+	// window or bucket, where every instant decides the same. Calls reach
+	// a known client's state in the order they take its slot, not in the
+	// order they read the clock, so each decides at the later of its
+	// reading and from.
+	from(st *S) int64
 }
 
 // kind is a compiled Limit that can make the client table or a group.

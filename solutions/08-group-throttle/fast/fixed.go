@@ -26,17 +26,20 @@ func (a *fixed) charge(st *fixedState, now, n int64) {
 	st.used += n
 }
 
-func (a *fixed) take(st *fixedState, now, n int64) (room int64) {
+func (a *fixed) take(st *fixedState, now, n int64) (room, at int64) {
 	if now > st.last {
 		if n <= a.requests {
 			*st = fixedState{last: lastOf(now, a.per), used: n}
 		}
-		return a.requests
+		return a.requests, now
+	}
+	if now <= st.last-a.per || st.last == maxInstant { // before the window, or near 2262
+		now = max(now, a.from(st))
 	}
 	if room = a.requests - st.used; n <= room {
 		st.used += n
 	}
-	return room
+	return room, now
 }
 
 // wait is the time to the window's end. A denial happens only inside the
@@ -50,3 +53,4 @@ func (a *fixed) wait(st *fixedState, now, _ int64) int64 {
 }
 
 func (a *fixed) stamp(st *fixedState) int64 { return st.last }
+func (a *fixed) from(st *fixedState) int64  { return spanStart(st.last, a.per) }

@@ -93,9 +93,10 @@ func (a *sliding2[C]) charge(st *sliding2State[C], now, n int64) {
 	st.cur += C(n)
 }
 
-func (a *sliding2[C]) take(st *sliding2State[C], now, n int64) (room int64) {
+func (a *sliding2[C]) take(st *sliding2State[C], now, n int64) (room, at int64) {
 	switch {
 	case now <= st.end:
+		now = max(now, a.from(st))
 		if room = max(0, a.requests-int64(st.cur)-a.weighted(int64(st.prev), a.elapsed(st.end, now))); n <= room {
 			st.cur += C(n)
 		}
@@ -108,7 +109,7 @@ func (a *sliding2[C]) take(st *sliding2State[C], now, n int64) (room int64) {
 			*st = sliding2State[C]{end: lastOf(now, a.width), cur: C(n)}
 		}
 	}
-	return room
+	return room, now
 }
 
 // wait lets time run on from now: first the oldest bucket fades while the
@@ -123,6 +124,7 @@ func (a *sliding2[C]) wait(st *sliding2State[C], now, n int64) int64 {
 }
 
 func (a *sliding2[C]) stamp(st *sliding2State[C]) int64 { return st.end }
+func (a *sliding2[C]) from(st *sliding2State[C]) int64  { return spanStart(st.end, a.width) }
 
 // slidingRing is the sliding window with three buckets or more, in a ring
 // with a running total, so that a call costs the same whatever B is. The
@@ -261,13 +263,14 @@ func (a *slidingRing) charge(st *ringState, now, n int64) {
 
 // take is room and charge in one pass when now is in the bucket of the
 // latest charge, the common case, which reads nothing but the state.
-func (a *slidingRing) take(st *ringState, now, n int64) (room int64) {
+func (a *slidingRing) take(st *ringState, now, n int64) (room, at int64) {
 	if now > st.end {
 		if room = a.room(st, now); n <= room {
 			a.charge(st, now, n)
 		}
-		return room
+		return room, now
 	}
+	now = max(now, a.from(st))
 	whole := int64(st.total - uint64(st.oldest)) // at most Requests
 	if room = max(0, a.requests-whole-a.weighted(st.oldest, a.elapsed(st.end, now))); n <= room {
 		if st.cur == 0 {
@@ -276,7 +279,7 @@ func (a *slidingRing) take(st *ringState, now, n int64) (room int64) {
 		st.cur += n
 		st.total += uint64(n)
 	}
-	return room
+	return room, now
 }
 
 // wait walks the window at now from its oldest bucket: while the ring
@@ -317,3 +320,4 @@ func (a *slidingRing) wait(st *ringState, now, n int64) int64 {
 }
 
 func (a *slidingRing) stamp(st *ringState) int64 { return st.end }
+func (a *slidingRing) from(st *ringState) int64  { return spanStart(st.end, a.width) }

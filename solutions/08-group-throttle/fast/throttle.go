@@ -190,9 +190,10 @@ func (t *Throttler) read() int64 {
 }
 
 // advance moves the time forward to clockNow, if it is later, and returns
-// it. Each shard and group also keeps its own time and takes the later of
-// the two, so that decisions that reach a lock out of order, having read
-// the clock before it, still see time in order.
+// it. Each shard and group also keeps its own time, and each client's
+// state has one (algorithm.from); a decision takes the later of them, so
+// that decisions that reach a lock or a slot out of order, having read the
+// clock before it, still see time in order.
 func (c *clockTime) advance(clockNow int64) int64 {
 	if c.monotonic {
 		return clockNow
