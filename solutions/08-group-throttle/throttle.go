@@ -10,8 +10,9 @@
 // numbers once, and the state each client keeps, a small struct of counts
 // that the rule's charge turns into the next one: fixed.go, sliding.go,
 // bucket.go. group.go is the limits shared by groups, and instants.go the
-// arithmetic on instants that never overflows. The folder fast/ is the same throttler tuned for
-// speed, with a README on each step that made it faster.
+// arithmetic on instants that never overflows. The folder fast/ is the
+// same throttler tuned for speed, with a README on each step that made it
+// faster.
 package throttle
 
 import (
