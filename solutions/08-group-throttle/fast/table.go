@@ -196,9 +196,12 @@ func (c *table[S]) decide(sh *shard[S], name string, key uint64, want, clockNow,
 		if s != nil {
 			c.alg.charge(&s.st, now, want)
 		} else {
-			st := c.alg.fresh(now)
-			c.alg.charge(&st, now, want)
-			c.insert(sh, name, key, st)
+			// Charged in its slot, still held: a fresh state charged
+			// on the stack would escape to the heap through the
+			// algorithm's interface, an allocation for each new client.
+			s := c.insert(sh, name, key, c.alg.fresh(now))
+			c.alg.charge(&s.st, now, want)
+			release(s, key)
 		}
 		if g != nil {
 			g.charge(now, want)
@@ -346,8 +349,9 @@ func (sh *shard[S]) find(name string, key uint64) *slot[S] {
 }
 
 // insert adds a client that is not in the shard, with its state, under
-// the shard's mutex. It allocates only when the shard grows.
-func (c *table[S]) insert(sh *shard[S], name string, key uint64, st S) {
+// the shard's mutex, and returns its slot, held: the caller lets go of it.
+// It allocates only when the shard grows.
+func (c *table[S]) insert(sh *shard[S], name string, key uint64, st S) *slot[S] {
 	slots := *sh.slots.Load()
 	if 16*(sh.live+1) > maxLoad*len(slots) {
 		holdAll(slots)
@@ -360,8 +364,9 @@ func (c *table[S]) insert(sh *shard[S], name string, key uint64, st S) {
 	}
 	s := &slots[free(slots, key)]
 	s.name, s.st = unsafe.StringData(name), st
-	atomic.StoreUint64(&s.key, key) // last: the slot is found from now on
+	atomic.StoreUint64(&s.key, key|held) // last: the slot is found from now on, held
 	sh.live++
+	return s
 }
 
 // free returns the first empty slot from key's home.
