@@ -18,7 +18,7 @@ type Planned struct {
 // answer. The child still answers each call as it returns, so a call that
 // hangs or exits holds back no answer before it; but the checker no longer
 // waits on the child once a call: about 2µs a call instead of 7µs, pinned
-// to one CPU (BenchmarkPlannedCall against BenchmarkCall).
+// to one CPU (BenchmarkCall/planned against BenchmarkCall/alone).
 type plan struct {
 	obj     *Object
 	calls   []Planned // not yet sent

@@ -334,45 +334,31 @@ func TestACallOffThePlanIsTheSpecsMistake(t *testing.T) {
 
 // BenchmarkCall is one call's round trip to the child and back, what a
 // checker pays for each call a case makes: 100,000 times in level 2's
-// burst. cpu-ns/op counts both processes' CPU time. Run it pinned to one
-// CPU (taskset -c 0) to see what the class report's pinning saves.
+// burst. cpu-ns/op counts both processes' CPU time. "alone" makes each
+// call by itself; "planned" plans them first (Plan), so they are sent in
+// batches. Run it pinned to one CPU (taskset -c 0) to see what the class
+// report's pinning saves.
 func BenchmarkCall(b *testing.B) {
-	c := conn(b)
-	p, err := newProxy(c, clock.NewFake(), 0)
-	if err != nil {
-		b.Fatal(err)
+	for _, planned := range []bool{false, true} {
+		b.Run(map[bool]string{false: "alone", true: "planned"}[planned], func(b *testing.B) {
+			c := conn(b)
+			p, err := newProxy(c, clock.NewFake(), 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p.Add(1)
+			start, _ := c.CPU()
+			b.ReportAllocs()
+			n := 0
+			for b.Loop() {
+				if planned && n%10000 == 0 {
+					p.o.Plan(adds(10000))
+				}
+				p.Add(1)
+				n++
+			}
+			end, _ := c.CPU()
+			b.ReportMetric(float64(end-start)/float64(n), "cpu-ns/op")
+		})
 	}
-	p.Add(1)
-	start, _ := c.CPU()
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		p.Add(1)
-		n++
-	}
-	end, _ := c.CPU()
-	b.ReportMetric(float64(end-start)/float64(n), "cpu-ns/op")
-}
-
-// BenchmarkPlannedCall is BenchmarkCall for calls a probe plans (Plan):
-// sent in batches, answered in batches.
-func BenchmarkPlannedCall(b *testing.B) {
-	c := conn(b)
-	p, err := newProxy(c, clock.NewFake(), 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p.Add(1)
-	start, _ := c.CPU()
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		if n%10000 == 0 {
-			p.o.Plan(adds(10000))
-		}
-		p.Add(1)
-		n++
-	}
-	end, _ := c.CPU()
-	b.ReportMetric(float64(end-start)/float64(n), "cpu-ns/op")
 }
