@@ -79,8 +79,11 @@ func (c *Conn) takePlanned(o *Object, method string, results []any, args []any) 
 	}
 	next := pl.pending[0]
 	pl.pending = pl.pending[1:]
-	if method != next.method || !bytes.Equal(c.encodeArgs(method, args), next.args) {
+	switch {
+	case method != next.method:
 		panic(fmt.Sprintf("remote: %s was called where the plan said %s: a probe makes the calls it plans, in order", method, next.method))
+	case !bytes.Equal(c.encodeArgs(method, args), next.args):
+		panic(fmt.Sprintf("remote: %s was called with arguments %v, not those the plan said: a probe makes the calls it plans, in order", method, args))
 	}
 	c.settle(o, next.now, method, c.answer(method), results)
 }

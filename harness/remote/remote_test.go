@@ -327,8 +327,12 @@ func TestACallOffThePlanIsTheSpecsMistake(t *testing.T) {
 	p, _ := newProxy(c, clock.NewFake(), 0)
 	p.o.Plan(adds(3))
 	text, _ := failure(func() { p.Add(2) })
-	if want := "remote: Add was called where the plan said Add"; !strings.HasPrefix(text, want) {
+	if want := "remote: Add was called with arguments [2], not those the plan said"; !strings.HasPrefix(text, want) {
 		t.Errorf("an unplanned Add(2) raised %q, want %q…", text, want)
+	}
+	text, _ = failure(func() { p.Check(1) })
+	if want := "remote: Check was called where the plan said Add"; !strings.HasPrefix(text, want) {
+		t.Errorf("an unplanned Check(1) raised %q, want %q…", text, want)
 	}
 }
 
