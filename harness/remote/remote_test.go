@@ -330,6 +330,11 @@ func TestACallOffThePlanIsTheSpecsMistake(t *testing.T) {
 	if want := "remote: Add was called with arguments [2], not those the plan said"; !strings.HasPrefix(text, want) {
 		t.Errorf("an unplanned Add(2) raised %q, want %q…", text, want)
 	}
+	// The plan is dropped: the next calls are made alone, in step.
+	if got := p.Add(0); got != 3 {
+		t.Errorf("Add(0) after a call off the plan = %d, want 3 (the three planned calls were made)", got)
+	}
+	p.o.Plan(adds(3))
 	text, _ = failure(func() { p.Check(1) })
 	if want := "remote: Check was called where the plan said Add"; !strings.HasPrefix(text, want) {
 		t.Errorf("an unplanned Check(1) raised %q, want %q…", text, want)
