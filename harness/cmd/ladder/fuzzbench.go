@@ -291,6 +291,10 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 				var out bytes.Buffer
 				cmd.Stdout, cmd.Stderr = io.MultiWriter(stdout, &grade.LimitedBuffer{Buf: &out, Left: 1 << 20}), stderr
 				if err := cmd.Run(); err != nil {
+					if stoppedByItsDeadline(out.String(), target) {
+						fmt.Fprintf(stdout, "(go test said \"context deadline exceeded\" as its %v ended: Go's fuzzer racing its own time limit, go.dev/issue/75804, fixed in Go 1.27. It found nothing wrong.)\n", fuzzTime)
+						continue
+					}
 					found = true
 					if m := failingInput.FindSubmatch(out.Bytes()); m != nil {
 						saved = append(saved, filepath.ToSlash(filepath.Join(grade.RelDir(root, p.Dir), string(m[1]))))
@@ -312,6 +316,19 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "\nThe fuzzer found nothing wrong in %v per target.\n", fuzzTime)
 	}
 	return 0
+}
+
+// stoppedByItsDeadline says whether a fuzz run of target that failed
+// failed only as Go's fuzzer can at the end of -fuzztime
+// (go.dev/issue/75804, before Go 1.27): the target's one failure is
+// "context deadline exceeded", with no case of its own failing and no
+// input saved. A timeline the learner's code gets wrong always fails a
+// case of its own, with the spec's report.
+func stoppedByItsDeadline(out, target string) bool {
+	if failingInput.MatchString(out) || strings.Count(out, "--- FAIL: ") != 1 {
+		return false
+	}
+	return regexp.MustCompile(`(?m)^--- FAIL: ` + regexp.QuoteMeta(target) + ` \([0-9.]+s\)\n\s+context deadline exceeded\nFAIL$`).MatchString(out)
 }
 
 // failingInput is go test's line naming the input it saved.
