@@ -105,11 +105,10 @@ func (c *Conn) sendBatch() {
 		call := pl.calls[0]
 		pl.calls = pl.calls[1:]
 		m := c.message(opCall, pl.obj, call.Method, call.Args)
-		var one []byte
-		if err := writeMessage(discard{}, &one, &m); err != nil {
+		var err error
+		if batch, err = appendMessage(batch, &m); err != nil {
 			c.fail(fmt.Sprintf("%s: the call could not be sent: %v", callText(call.Method), err))
 		}
-		batch = append(batch, one...)
 		pl.pending = append(pl.pending, sentCall{method: call.Method, args: bytes.Clone(m.Values), now: m.Now})
 	}
 	done := make(chan error, 1)
@@ -158,9 +157,3 @@ func (c *Conn) discardAnswer() (ok bool) {
 	c.answer("")
 	return true
 }
-
-// discard is a writer that keeps nothing: writeMessage then only fills
-// its buffer.
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }

@@ -79,13 +79,25 @@ func appendTime(b []byte, t time.Time) ([]byte, error) {
 
 // writeMessage writes one frame. The buffer is reused between calls.
 func writeMessage(w io.Writer, buf *[]byte, m *message) error {
-	b := append((*buf)[:0], 0, 0, 0, 0, m.Op)
+	b, err := appendMessage((*buf)[:0], m)
+	if err != nil {
+		return err
+	}
+	*buf = b
+	_, err = w.Write(b)
+	return err
+}
+
+// appendMessage appends one frame to b: a batch of calls is one write.
+func appendMessage(b []byte, m *message) ([]byte, error) {
+	start := len(b)
+	b = append(b, 0, 0, 0, 0, m.Op)
 	b = binary.AppendUvarint(b, m.Obj)
 	b = appendString(b, m.Method)
 	b = binary.AppendUvarint(b, m.Clock)
 	var err error
 	if b, err = appendTime(b, m.Now); err != nil {
-		return err
+		return b[:start], err
 	}
 	b = binary.AppendUvarint(b, uint64(len(m.Drop)))
 	for _, d := range m.Drop {
@@ -94,13 +106,12 @@ func writeMessage(w io.Writer, buf *[]byte, m *message) error {
 	b = appendString(b, m.Text)
 	b = binary.AppendUvarint(b, uint64(m.N))
 	b = append(b, m.Values...)
-	if len(b)-4 > maxFrame {
-		return fmt.Errorf("a message of %d bytes, over the limit of %d", len(b)-4, maxFrame)
+	n := len(b) - start - 4
+	if n > maxFrame {
+		return b[:start], fmt.Errorf("a message of %d bytes, over the limit of %d", n, maxFrame)
 	}
-	binary.BigEndian.PutUint32(b, uint32(len(b)-4))
-	*buf = b
-	_, err = w.Write(b)
-	return err
+	binary.BigEndian.PutUint32(b[start:], uint32(n))
+	return b, nil
 }
 
 // errFlood is a frame over maxFrame.

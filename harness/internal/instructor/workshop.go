@@ -685,10 +685,7 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 			return nil, fmt.Errorf("building the tests of this checkout: %v%s\n%s", err, map[bool]string{true: " (interrupted)"}[stopped], grade.FirstLines(errOut.String()+out.String(), 20))
 		}
 	}
-	if g.Checker, err = newChecker(ctx, sb, tmp, plan.Levels, seed, func(ctx context.Context, cmd *exec.Cmd) error {
-		_, err := sandbox.RunLimited(ctx, time.Hour, cmd)
-		return err
-	}); err != nil {
+	if g.Checker, err = newChecker(ctx, sb, tmp, plan.Levels, seed, warm.Run); err != nil {
 		g.Close()
 		return nil, err
 	}

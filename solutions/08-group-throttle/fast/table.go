@@ -199,9 +199,9 @@ func (c *table[S]) decide(sh *shard[S], name string, key uint64, want, clockNow,
 			// Charged in its slot, still held: a fresh state charged
 			// on the stack would escape to the heap through the
 			// algorithm's interface, an allocation for each new client.
-			s := c.insert(sh, name, key, c.alg.fresh(now))
-			c.alg.charge(&s.st, now, want)
-			release(s, key)
+			added := c.insert(sh, name, key, c.alg.fresh(now))
+			c.alg.charge(&added.st, now, want)
+			release(added, key)
 		}
 		if g != nil {
 			g.charge(now, want)
