@@ -141,8 +141,7 @@ test-lane-plain:
 # traces come from the symbol table, which stays).
 TESTFLAGS := -vet=off -ldflags=-w
 # The race detector sleeps a second as a program exits, for reports from
-# threads still running; every test binary here runs twice (the runner's
-# supervisor and its child), so that is two idle seconds a package.
+# threads still running: an idle second a package.
 export GORACE ?= atexit_sleep_ms=0
 
 gofmt:

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // stepResult is what one step gave.
@@ -251,7 +253,6 @@ func goroutineState(id uint64) (string, []frame) {
 		var frames []frame
 		for i := 1; i+1 < len(lines); i += 2 {
 			f := frameOf(lines[i], lines[i+1])
-			f.file = sourceFile(f.file)
 			frames = append(frames, f)
 		}
 		return status, frames
@@ -331,25 +332,13 @@ func panicFrames() []frame {
 		case f.Function == "runtime.gopanic":
 			afterPanic = true
 		case afterPanic && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasSuffix(f.File, "harness/timeline/play.go"):
-			out = append(out, frame{function: shortFunc(f.Function), file: sourceFile(f.File), line: f.Line})
+			out = append(out, frame{function: protocol.ShortFunc(f.Function), file: sourceFile(f.File), line: f.Line})
 		}
 		if !more || len(out) == 6 {
 			break
 		}
 	}
 	return out
-}
-
-// shortFunc turns "github.com/x/y/ladder/01-hit-counter.(*Counter).Hit"
-// into "(*Counter).Hit".
-func shortFunc(fn string) string {
-	if i := strings.LastIndex(fn, "/"); i >= 0 {
-		fn = fn[i+1:]
-	}
-	if i := strings.Index(fn, "."); i >= 0 {
-		fn = fn[i+1:]
-	}
-	return fn
 }
 
 // moduleRoot is the repository's top folder: the outermost folder with a
@@ -382,4 +371,24 @@ func relFile(path string) string {
 		}
 	}
 	return path
+}
+
+// frameOf reads one frame of a traceback, its file named from the module
+// root.
+func frameOf(fn, loc string) frame {
+	f := protocol.FrameOf(fn, loc)
+	return frame{function: f.Function, file: sourceFile(f.File), line: f.Line}
+}
+
+// sourceFile writes a traceback's file relative to the module root, as
+// relFile does; a binary built with -trimpath names the module's files
+// by their import path instead.
+func sourceFile(path string) string {
+	rel := relFile(path)
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Path != "" {
+		if s, ok := strings.CutPrefix(rel, info.Main.Path+"/"); ok {
+			return s
+		}
+	}
+	return rel
 }

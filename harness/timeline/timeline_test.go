@@ -1,9 +1,7 @@
 package timeline
 
 import (
-	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,7 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/clock"
-	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -264,61 +261,6 @@ func TestPlayNamesTheLearnersLineThroughAHelper(t *testing.T) {
 	}
 	if !strings.HasPrefix(o.Where, "harness/timeline/timeline_test.go:") {
 		t.Errorf("Where = %q, want the line of tally.Hit, never the harness's helper", o.Where)
-	}
-}
-
-func TestJudgeNamesHowTheBinaryEnded(t *testing.T) {
-	started := protocol.Event{Kind: "case-start", Test: "TestX/part_2/b", Case: "b", Part: 2}
-	for _, tc := range []struct {
-		name     string
-		events   []protocol.Event
-		exit     protocol.Event
-		last     string
-		complete bool
-		want     string
-	}{
-		{"a normal pass", []protocol.Event{{Kind: "run-start", Test: "TestX"}, started, {Kind: "case-end", Test: "TestX/part_2/b"}, {Kind: "run-end", Test: "TestX"}}, protocol.Event{}, "PASS", true, ""},
-		{"a normal failure", nil, protocol.Event{Status: 1}, "FAIL", true, ""},
-		{"syscall.Exit(0) in a case", []protocol.Event{{Kind: "run-start", Test: "TestX"}, started}, protocol.Event{}, "", false, `exited with status 0 during case "b" of part 2: does your code call os.Exit or syscall.Exit?`},
-		{"os.Exit(0) in init", nil, protocol.Event{}, "", false, "exited with status 0 before any case started: does an init function in your code call os.Exit?"},
-		{"killed", []protocol.Event{started}, protocol.Event{Signal: "killed"}, "", false, `killed by signal "killed" during case "b" of part 2`},
-		{"PASS printed, then an exit", []protocol.Event{{Kind: "run-start", Test: "TestX"}}, protocol.Event{}, "PASS", false, "exited with status 0"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var st state
-			for _, e := range tc.events {
-				b, _ := json.Marshal(e)
-				st.read(strings.NewReader(string(b) + "\n"))
-			}
-			complete, why := st.judge(tc.exit, tc.last)
-			if complete != tc.complete || !strings.Contains(why, tc.want) {
-				t.Errorf("judge = %v, %q; want %v, containing %q", complete, why, tc.complete, tc.want)
-			}
-		})
-	}
-}
-
-func TestRelayKeepsTheHeadAndTailOfLongOutput(t *testing.T) {
-	var out strings.Builder
-	r := &relay{dst: &out, budget: &relayBudget{left: totalLimit}}
-	var in strings.Builder
-	in.WriteString("=== RUN   TestX\n")
-	for i := range 20000 {
-		fmt.Fprintf(&in, "debug line %d\n", i)
-	}
-	in.WriteString("--- PASS: TestX (0.00s)\nPASS\n")
-	r.copy(strings.NewReader(in.String()))
-	got := out.String()
-	if len(got) > segmentHead+segmentTail+1024 {
-		t.Errorf("relayed %d bytes of %d, want at most head+tail", len(got), in.Len())
-	}
-	for _, want := range []string{"debug line 0\n", "debug line 19999\n", "bytes of output cut here", "--- PASS: TestX", "\nPASS\n"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("relayed output lacks %q", want)
-		}
-	}
-	if r.lastLine() != "PASS" {
-		t.Errorf("lastLine() = %q, want PASS", r.lastLine())
 	}
 }
 

@@ -1,21 +1,20 @@
 package grade
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
+	"syscall"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/internal/procgroup"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
@@ -37,23 +36,24 @@ type Run struct {
 	Lean bool
 }
 
-// Package is what one package's test binary did, as go test reported it
-// and as the runner's supervisor saw it.
+// Package is what one package's test binary did, as go test -json
+// reported it (see events.go).
 type Package struct {
 	ImportPath string
 	Dir        string // absolute
 	BuildError string
 	// Output is the tail of what the package printed outside its tests,
-	// such as a panic or the supervisor's verdict.
+	// such as a panic or go test's last line.
 	Output string
 	// NoTests is set for a package without test files.
 	NoTests bool
-	// Exit is the supervisor's last word, nil if no supervised test binary
+	// Exit is the grader's word on how the test binary ended, nil if its
+	// tests did not report through the ladder's runner
 	// of this package reported.
 	Exit *protocol.Event
 	// Cases are the runner's protocol.CaseEnd events, in order.
 	Cases []protocol.Event
-	// Races are the race detector's reports, as the supervisor saw them.
+	// Races are the race detector's reports, cut to the learner's lines.
 	Races []protocol.Event
 	// Parts are the parts the run played (see testRun.Parts).
 	Parts []int
@@ -100,10 +100,6 @@ type Runner struct {
 	Run     func(ctx context.Context, cmd *exec.Cmd) error
 	// Note, if set, hears that a build is taking a while.
 	Note io.Writer
-	// Tmp is where the supervisors' results files go: inside the sandbox
-	// for a class report, so that the results channel stays in it; "" is
-	// the system's temporary folder.
-	Tmp string
 	// Judge, if set, replaces what a go test run's own test binaries said
 	// with verdicts decided elsewhere: the class report's checker.
 	Judge func(ctx context.Context, root string, r Run, own []*Package) ([]*Package, error)
@@ -117,6 +113,10 @@ type Runner struct {
 	// than one goroutine.
 	Ahead bool
 }
+
+// leftoverWait is how long go test may run on once every test binary has
+// said its last line.
+const leftoverWait = 3 * time.Second
 
 // SlowBuild is how long a build may take before the learner is told.
 var SlowBuild = 2 * time.Second
@@ -149,8 +149,38 @@ var Plain = Runner{
 		cmd.Env = LearnerEnv()
 		return cmd
 	},
-	Run:  func(_ context.Context, cmd *exec.Cmd) error { return cmd.Run() },
+	Run:  runOwned,
 	Note: terminalNote(),
+}
+
+// errInterrupted is what a run ended by Ctrl-C returns.
+var errInterrupted = errors.New("interrupted")
+
+// runOwned runs cmd as the leader of a process group of its own, and ends
+// the group when cmd ends: a process the learner's code started, which
+// may hold the test binary's output open, does not outlive the grade.
+// Ctrl-C, which the terminal sends to its own process group, ends this
+// one too.
+func runOwned(_ context.Context, cmd *exec.Cmd) error {
+	procgroup.Own(cmd)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	pid := cmd.Process.Pid
+	interrupt := make(chan os.Signal, 1)
+	signal.Notify(interrupt, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(interrupt)
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case err := <-waited:
+		procgroup.Kill(pid)
+		return err
+	case <-interrupt:
+		procgroup.Kill(pid)
+		<-waited
+		return errInterrupted
+	}
 }
 
 // runAll runs several go test runs one after another (each one already
@@ -197,12 +227,6 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	if len(pkgs) == 0 {
 		return nil, nil
 	}
-	results, err := os.MkdirTemp(runner.Tmp, "ladder-results-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(results)
-
 	args := []string{"test", "-json", "-count=1", "-timeout", "10m"}
 	if r.Race {
 		args = append(args, "-race")
@@ -219,8 +243,10 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	for _, p := range pkgs {
 		args = append(args, p.ImportPath)
 	}
-	cmd := runner.Command(ctx, modDir, args...)
-	cmd.Env = append(cmd.Env, protocol.ResultsEnv+"="+results)
+	runCtx, stopRun := context.WithCancel(ctx)
+	defer stopRun()
+	cmd := runner.Command(runCtx, modDir, args...)
+	cmd.Env = append(cmd.Env, protocol.GradeEnv+"=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &LimitedBuffer{Buf: &stderr, Left: outputTail}
 	byPath := map[string]*Package{}
@@ -231,9 +257,14 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	cmd.Stdout = pw
 	read := make(chan struct{})
 	started := make(chan struct{})
+	rd := newReader(root, byPath, func() { close(started) }, stopRun)
+	// Every binary has ended: go test has no more to say, and if it
+	// waits, it waits for a process the learner's code left holding the
+	// output (up to a minute, go test's own limit).
+	rd.allEnded = func() { time.AfterFunc(leftoverWait, stopRun) }
 	go func() {
 		defer close(read)
-		ReadEvents(pr, byPath, func() { close(started) })
+		rd.read(pr)
 		io.Copy(io.Discard, pr)
 	}()
 	if runner.Note != nil {
@@ -248,14 +279,15 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 		})
 		defer timer.Stop()
 	}
-	runErr := runner.Run(ctx, cmd)
+	runErr := runner.Run(runCtx, cmd)
 	pw.Close()
 	<-read
+	rd.finish()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	var exitErr *exec.ExitError
-	if runErr != nil && !errors.As(runErr, &exitErr) {
+	if runErr != nil && !errors.As(runErr, &exitErr) && runCtx.Err() == nil { // a run this grading stopped says why itself
 		return nil, fmt.Errorf("go test: %v\n%s", runErr, stderr.String())
 	}
 	// Build errors that -json did not carry arrive on stderr.
@@ -265,9 +297,6 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 				p.BuildError = msg
 			}
 		}
-	}
-	if err := ReadResults(results, pkgs); err != nil {
-		return nil, err
 	}
 	for _, p := range pkgs {
 		p.Parts = r.Parts
@@ -297,124 +326,6 @@ func ListPackages(ctx context.Context, root, modDir string, patterns []string, r
 		pkgs = append(pkgs, &Package{ImportPath: path, Dir: dir})
 	}
 	return pkgs, nil
-}
-
-// Event is one line of go test -json (see go doc test2json).
-type Event struct {
-	Action      string
-	Package     string
-	ImportPath  string // build events
-	Test        string
-	Output      string
-	FailedBuild string // the package whose build failed, on a package's "fail"
-}
-
-// ReadEvents reads go test -json as it comes, keeping only build errors
-// and the tail of each package's own output: the runner's results come
-// from the supervisor, not from this stream, and a learner's prints can
-// make it long.
-func ReadEvents(r io.Reader, byPath map[string]*Package, onStart func()) {
-	builds := map[string]string{} // build output by import path
-	var once sync.Once
-	br := bufio.NewReaderSize(r, 256<<10)
-	for {
-		line, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			// A line longer than the buffer is a learner's print: skip it.
-			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = br.ReadSlice('\n')
-			}
-			continue
-		}
-		var e Event
-		if len(line) > 0 && json.Unmarshal(line, &e) == nil {
-			if e.Action == "start" || e.Action == "run" {
-				once.Do(onStart) // a test binary runs: the build is over
-			}
-			handleEvent(e, byPath, builds)
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-func handleEvent(e Event, byPath map[string]*Package, builds map[string]string) {
-	if e.Action == "build-output" {
-		builds[e.ImportPath] = keepTail(builds[e.ImportPath]+e.Output, outputTail)
-		return
-	}
-	p := byPath[e.Package]
-	if p == nil || e.Test != "" {
-		return
-	}
-	switch e.Action {
-	case "output":
-		p.Output = keepTail(p.Output+e.Output, outputTail)
-	case "skip":
-		p.NoTests = true
-	case "fail":
-		if e.FailedBuild != "" {
-			// The failed build may be the package itself, its test
-			// variant, or a package it imports, such as its spec.
-			p.BuildError = builds[e.FailedBuild]
-			if p.BuildError == "" {
-				p.BuildError = "the build of " + e.FailedBuild + " failed"
-			}
-		}
-	}
-}
-
-// ReadResults joins the supervisors' files to the packages, by folder.
-func ReadResults(dir string, pkgs []*Package) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	byDir := map[string]*Package{}
-	for _, p := range pkgs {
-		byDir[realPath(p.Dir)] = p
-	}
-	for _, ent := range entries {
-		data, err := os.ReadFile(filepath.Join(dir, ent.Name()))
-		if err != nil {
-			return err
-		}
-		var evs []protocol.Event
-		for _, line := range bytes.Split(data, []byte("\n")) {
-			var e protocol.Event
-			if json.Unmarshal(line, &e) == nil && e.Kind != "" {
-				evs = append(evs, e)
-			}
-		}
-		if len(evs) == 0 || evs[len(evs)-1].Kind != protocol.Exit {
-			continue
-		}
-		exit := evs[len(evs)-1]
-		p := byDir[realPath(exit.Dir)]
-		if p == nil {
-			continue
-		}
-		p.Exit = &exit
-		for _, e := range evs {
-			switch e.Kind {
-			case protocol.CaseEnd:
-				p.Cases = append(p.Cases, e)
-			case protocol.Race:
-				p.Races = append(p.Races, e)
-			}
-		}
-	}
-	return nil
-}
-
-// realPath resolves symbolic links, so that a folder go list names and the
-// one a test binary ran in compare equal.
-func realPath(dir string) string {
-	if r, err := filepath.EvalSymlinks(dir); err == nil {
-		return r
-	}
-	return dir
 }
 
 func keepTail(s string, n int) string {
@@ -450,9 +361,9 @@ func GoTool() string {
 	return "go"
 }
 
-// LearnerEnv is the environment for the learner's tests: never the stub
-// check, and none of the supervisor's own variables, whatever the caller's
-// environment holds (the ladder's own tests run supervised).
+// LearnerEnv is the environment for the learner's tests: the caller's,
+// without the runner's own variable and the GOFLAGS that would choose
+// which tests run.
 func LearnerEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -460,7 +371,7 @@ func LearnerEnv() []string {
 			kv = "GOFLAGS=" + GradingGoflags(flags)
 		}
 		name, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains(protocol.SupervisorEnv, name) {
+		if name != protocol.GradeEnv {
 			env = append(env, kv)
 		}
 	}
@@ -472,9 +383,8 @@ func LearnerEnv() []string {
 
 // QuickRaceExit spares a test binary built with -race the second the race
 // detector sleeps as a program exits, for reports from threads still
-// running: every test binary runs twice, as the runner's supervisor and
-// its child, so a level graded under -race would wait two seconds a
-// package for nothing.
+// running: a level graded under -race would wait a second a package for
+// nothing.
 const QuickRaceExit = "GORACE=atexit_sleep_ms=0"
 
 // GradingGoflags drops from GOFLAGS the flags that choose which tests run

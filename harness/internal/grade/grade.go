@@ -1,5 +1,5 @@
-// Package grade runs a level's tests with go test and says, from what the
-// runner's supervisor saw, which parts are done: the one verdict that
+// Package grade runs a level's tests with go test -json and says, from
+// what it reports and the spec's list of cases, which parts are done: the one verdict that
 // make test-level-N, progress, watch, interview mode and the class report
 // all give. It also reads the known mistakes, and writes a grade for a
 // person.
@@ -23,9 +23,11 @@ import (
 // Grading is the heart of the ladder: make test-level-N, progress, watch,
 // compare and the class report all say "done" through it, and only
 // through it. A part is done when every one of its cases ran to its end
-// and passed, in a test binary that itself ran to its end. What the cases
-// did comes from the runner's supervisor (harness/timeline), never from
-// parsing what the test binary printed, which the learner's code can add to.
+// and passed, in a test binary that itself ran to its end, as go test
+// -json tells it (see events.go). The learner's loop trusts the learner's
+// process: code that sets out to forge go test's output can. An
+// instructor grades with the class report, whose checker decides each
+// case outside the student's process.
 
 // Level statuses, as progress shows them.
 const (
@@ -831,4 +833,13 @@ func RelDir(root, dir string) string {
 		return rel
 	}
 	return d
+}
+
+// realPath resolves symbolic links, so that a folder go list names and the
+// one the caller names compare equal.
+func realPath(dir string) string {
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		return r
+	}
+	return dir
 }

@@ -23,10 +23,12 @@ func TestReadEventsKeepsBuildErrorsAndSkips(t *testing.T) {
 		`{"Action":"skip","Package":"m/ladder/03-z/limits"}`,
 	}, "\n")
 	byPath := map[string]*Package{}
+	var pkgs []*Package
 	for _, p := range []string{"m/ladder/01-x", "m/ladder/02-y", "m/ladder/03-z/limits"} {
 		byPath[p] = &Package{ImportPath: p}
+		pkgs = append(pkgs, byPath[p])
 	}
-	ReadEvents(strings.NewReader(in), byPath, func() {})
+	Read("/r", strings.NewReader(in), pkgs...)
 	if y := byPath["m/ladder/02-y"]; !strings.Contains(y.BuildError, "syntax error") {
 		t.Errorf("02-y BuildError = %q, want the spec's syntax error", y.BuildError)
 	}
@@ -55,7 +57,7 @@ func TestGradeLevelCountsOnlyCasesThatRanToTheirEnd(t *testing.T) {
 		{"not started", Package{Exit: complete, Cases: []protocol.Event{{Part: 1, Verdict: "not implemented"}, {Part: 2, Verdict: "not implemented"}}}, NotStarted, []bool{false, false}},
 		{"a fuzz seed fails in part 2", Package{Exit: complete, Cases: []protocol.Event{pass(1, "a"), pass(2, "b"), {Part: 2, Fuzz: true, Verdict: "fail"}}}, InProgress, []bool{true, false}},
 		{"the binary exited part way", Package{Exit: &protocol.Event{Kind: "exit", Reason: "exited"}, Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Broken, []bool{false, false}},
-		{"no supervisor", Package{Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Unverified, []bool{false, false}},
+		{"no runner", Package{Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Unverified, []bool{false, false}},
 		{"part 2 never ran", Package{Exit: complete, Cases: []protocol.Event{pass(1, "a")}}, InProgress, []bool{true, false}},
 		{"does not compile", Package{BuildError: "syntax error"}, NoBuild, []bool{false, false}},
 	} {

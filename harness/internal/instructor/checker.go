@@ -1,6 +1,7 @@
 package instructor
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -426,38 +427,40 @@ func (c *checker) Check(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 	if err != nil {
 		return nil, err
 	}
-	results, err := os.MkdirTemp("", "ladder-verdict-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(results)
 	tests := fmt.Sprintf("^(TestLevel%d|FuzzLevel%d)$", l.Number, l.Number)
 	if r.Run != "" {
 		// A unit of some parts: "^Test/^part_3$" names them.
 		tests = fmt.Sprintf("^TestLevel%d$%s", l.Number, strings.TrimPrefix(r.Run, "^Test"))
 	}
-	args := []string{"-test.run=" + tests, "-test.timeout=10m"}
+	// test2json turns the checker's output into go test -json, which the
+	// grader reads as it reads a learner's run.
+	args := []string{"tool", "test2json", "-p", res.ImportPath, c.binaries[l.Number], "-test.v=test2json", "-test.run=" + tests, "-test.timeout=10m"}
 	if r.Skip != "" {
 		args = append(args, "-test.skip=^TestLevel"+strconv.Itoa(l.Number)+"$"+r.Skip)
 	}
-	cmd := sandbox.PinnedTo(sb.Slot, exec.Command(c.binaries[l.Number], args...))
+	cmd := sandbox.PinnedTo(sb.Slot, exec.Command(grade.GoTool(), args...))
 	cmd.Dir = levelDir
 	cmd.Env = []string{
 		"PATH=" + os.Getenv("PATH"),
 		"TMPDIR=" + os.TempDir(),
 		protocol.LaunchEnv + "=" + string(launch),
 		seedEnv + "=" + strconv.FormatUint(c.Seed, 10),
-		protocol.ResultsEnv + "=" + results,
+		protocol.GradeEnv + "=1",
 	}
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); name == "HOME" || strings.HasPrefix(name, "GO") {
+			cmd.Env = append(cmd.Env, kv) // for go tool
+		}
+	}
+	var out bytes.Buffer
+	cmd.Stdout = &out
 	if err := run(ctx, cmd); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		// Failing cases make it exit 1: the results say the rest.
+		// Failing cases make it exit 1: its output says the rest.
 	}
-	if err := grade.ReadResults(results, []*grade.Package{res}); err != nil {
-		return nil, err
-	}
+	grade.Read(root, &out, res)
 	return res, nil
 }
 

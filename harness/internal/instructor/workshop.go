@@ -793,7 +793,6 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 			}
 			return err
 		},
-		Tmp:   sb.Tmp,
 		Ahead: true,
 	}
 	runner.Judge = func(ctx context.Context, root string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {

@@ -10,6 +10,6 @@
 // (SelfCPU, Tree), by which the case runner tells a slow case from a
 // machine busy with other work (see cpu.go).
 //
-// The supervisor of each test binary (harness/timeline), the class
-// report's sandbox and its checker's child (harness/remote) all use it.
+// The grader's go test runs (harness/internal/grade), the class report's
+// sandbox and its checker's child all use it.
 package procgroup

@@ -216,11 +216,9 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	c.Dir, c.Env, c.SysProcAttr = cmd.Dir, cmd.Env, cmd.SysProcAttr
 	c.Stdin, c.Stdout, c.Stderr, c.ExtraFiles = cmd.Stdin, cmd.Stdout, cmd.Stderr, cmd.ExtraFiles
 	procgroup.Own(c)
-	// A supervised test binary runs its tests in a process group of its
-	// own (harness/timeline), out of this group's reach: asked to stop,
-	// each supervisor kills its child's group, then exits. A second later
-	// exec kills what is left of the command, and stops waiting for a
-	// process that left the group but holds its output open.
+	// Asked to stop, the group is asked first. A second later exec kills
+	// what is left of the command, and stops waiting for a process that
+	// left the group but holds its output open.
 	c.Cancel = func() error { endGroup(c, procgroup.Term); return nil }
 	c.WaitDelay = stopGrace
 	err = c.Run()

@@ -1,8 +1,8 @@
 // Package protocol is what a level's test binaries and the ladder command
-// tell each other, written once for both sides: the environment variables
-// of the supervisor, its events and their kinds, the names of the
-// verdicts, and the two files each spec keeps for the grader (its list of
-// cases and its table of known mistakes).
+// tell each other, written once for both sides: how a case's outcome is
+// written into go test's output, the names of the verdicts, and the two
+// files each spec keeps for the grader (its list of cases and its table
+// of known mistakes).
 //
 // Package timeline writes all of it; the ladder command reads it. This
 // package imports no "testing" and nothing outside the standard library,
@@ -10,45 +10,22 @@
 // first make progress builds the command first.
 package protocol
 
-import "encoding/json"
-
-// Environment variables of the supervisor (see timeline's supervise.go).
-const (
-	// ChildEnv marks the supervised child, and every process it starts.
-	ChildEnv = "LADDER_CHILD"
-	// EventsEnv names the child's end of the events pipe: a file
-	// descriptor on Unix, a handle on Windows, in decimal.
-	EventsEnv = "LADDER_EVENTS_FD"
-	// ResultsEnv names a folder where the parent writes what it saw, one
-	// file per test binary, for the ladder command to grade from. Output
-	// printed by the learner's code cannot forge it.
-	ResultsEnv = "LADDER_RESULTS"
-	// SuperviseEnv set to 0 turns the supervisor off, for debugging the
-	// runner itself.
-	SuperviseEnv = "LADDER_SUPERVISE"
+import (
+	"encoding/json"
+	"strings"
 )
 
-// SupervisorEnv lists the variables the supervisor sets for itself: the
-// ladder command clears them from the environment it grades in, whatever
-// its caller's holds.
-var SupervisorEnv = []string{ChildEnv, EventsEnv, ResultsEnv, SuperviseEnv}
+// GradeEnv, set to 1 by the ladder command, makes the runner write each
+// case's outcome as a line of its subtest's output (see CaseLine), for
+// the command to read from go test -json. Without it a failing case
+// prints its report for a person.
+const GradeEnv = "LADDER_GRADE"
 
-// The kinds of Event.
+// The kinds of Event: a case's outcome, and the grader's word on how a
+// test binary ended.
 const (
-	// RunStart and RunEnd frame one spec's run of its cases.
-	RunStart = "run-start"
-	RunEnd   = "run-end"
-	// CaseStart and CaseEnd frame one case; CaseEnd carries its verdict.
-	CaseStart = "case-start"
-	CaseEnd   = "case-end"
-	// Closed, on the pipe only: the runner saw stdout or stderr (in
-	// Report) closed, just before the event that follows.
-	Closed = "closed"
-	// Race, from the supervisor: a report of the race detector, in
-	// Report, with the case that was open when it came, if any.
-	Race = "race"
-	// Exit, from the supervisor, always last: how the child ended.
-	Exit = "exit"
+	CaseEnd = "case-end"
+	Exit    = "exit"
 )
 
 // The names of the verdicts, as Event.Verdict gives them, from best to
@@ -62,10 +39,10 @@ const (
 	TimedOut       = "timed out"
 )
 
-// Event is one line the runner writes to the supervisor, and one line of a
-// results file.
+// Event is a case's outcome, as the runner writes it (see CaseLine).
 type Event struct {
-	// Kind is one of the kinds above: RunStart, CaseEnd, Exit...
+	// Kind is CaseEnd, or Exit for the grader's word on a whole test
+	// binary.
 	Kind string `json:"e"`
 	// Test is the full test name: "TestHitCounter/part_1/a_hit".
 	Test string `json:"test,omitempty"`
@@ -88,23 +65,35 @@ type Event struct {
 	Missing string `json:"missing,omitempty"`
 	Where   string `json:"where,omitempty"`
 
-	// For Exit: the package folder, the child's exit status or signal,
-	// whether it ran to its end, and if not, why.
-	Dir      string `json:"dir,omitempty"`
-	Status   int    `json:"status,omitempty"`
-	Signal   string `json:"signal,omitempty"`
+	// For Exit: whether the test binary ran to its end, and if not, why,
+	// with the start of what the runtime printed if it crashed.
 	Complete bool   `json:"complete,omitempty"`
 	Reason   string `json:"reason,omitempty"`
-	// Crash is the start of what the runtime printed when the child
-	// died of a fatal error or an unrecovered panic: the message, then
-	// the frames of the learner's own files, as file:line.
-	Crash string `json:"crash,omitempty"`
+	Crash    string `json:"crash,omitempty"`
 }
 
-// Line is the event as the runner and the supervisor write it: JSON on
-// one line, with its newline. An Event holds only strings, numbers and
-// booleans, which always encode.
-func (e Event) Line() []byte {
+// caseMark starts a case's line in a subtest's output.
+const caseMark = "ladder-case: "
+
+// CaseLine is a case's outcome as the runner writes it into its subtest's
+// output: one line, which a learner's own prints cannot split, since an
+// Event holds only strings, numbers and booleans, which always encode.
+func CaseLine(e Event) string {
 	b, _ := json.Marshal(e)
-	return append(b, '\n')
+	return caseMark + string(b)
+}
+
+// FindCase returns the last case line in a subtest's output, whatever go
+// test put before it on its line ("    hitcounter_test.go:10: ").
+func FindCase(output string) (Event, bool) {
+	i := strings.LastIndex(output, caseMark)
+	if i < 0 {
+		return Event{}, false
+	}
+	line, _, _ := strings.Cut(output[i+len(caseMark):], "\n")
+	var e Event
+	if json.Unmarshal([]byte(line), &e) != nil || e.Kind != CaseEnd {
+		return Event{}, false
+	}
+	return e, true
 }

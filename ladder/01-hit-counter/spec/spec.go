@@ -32,6 +32,7 @@ type Counter interface {
 
 // Test runs every case against the counters newCounter builds.
 func Test[C Counter](t *testing.T, newCounter func(window time.Duration) C) {
+	t.Helper()
 	timeline.Run(t, cases(timeline.Erase[Counter](newCounter)))
 }
 

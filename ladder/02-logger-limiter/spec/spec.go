@@ -34,6 +34,7 @@ type Logger interface {
 
 // Test runs every case against the loggers newLogger builds.
 func Test[L Logger](t *testing.T, newLogger func(interval time.Duration) L) {
+	t.Helper()
 	timeline.Run(t, cases(timeline.Erase[Logger](newLogger)))
 }
 

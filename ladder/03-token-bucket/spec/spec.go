@@ -29,6 +29,7 @@ type Bucket interface {
 
 // Test runs every case against the buckets newBucket builds.
 func Test[B Bucket](t *testing.T, newBucket func(capacity int, rate float64) B) {
+	t.Helper()
 	timeline.Run(t, cases(func(capacity int, rate float64) Bucket { return newBucket(capacity, rate) }))
 }
 

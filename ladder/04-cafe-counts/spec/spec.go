@@ -39,6 +39,7 @@ type Cafe interface {
 
 // Test runs every case against the cafés newCafe builds.
 func Test[C Cafe](t *testing.T, newCafe func(window time.Duration) C) {
+	t.Helper()
 	timeline.Run(t, cases(timeline.Erase[Cafe](newCafe)))
 }
 

@@ -37,6 +37,7 @@ type Counter interface {
 
 // Test runs every case against the counters newCounter builds.
 func Test[C Counter](t *testing.T, newCounter func(window, bucket time.Duration) C) {
+	t.Helper()
 	timeline.Run(t, cases(func(w, b time.Duration) Counter { return newCounter(w, b) }))
 }
 

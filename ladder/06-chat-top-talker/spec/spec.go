@@ -52,6 +52,7 @@ type Aggregator interface {
 
 // Test runs every case against the aggregators newAggregator builds.
 func Test[A Aggregator](t *testing.T, newAggregator func(window time.Duration) A) {
+	t.Helper()
 	timeline.Run(t, cases(timeline.Erase[Aggregator](newAggregator)))
 }
 

@@ -51,6 +51,7 @@ type Store interface {
 
 // Test runs every case against the stores newStore builds.
 func Test[S Store](t *testing.T, newStore func(clock.Clock) S) {
+	t.Helper()
 	timeline.Run(t, cases(timeline.Erase[Store](newStore)))
 }
 

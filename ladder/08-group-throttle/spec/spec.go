@@ -74,6 +74,7 @@ const (
 
 // Test runs every case against the throttlers newThrottler builds.
 func Test[T Throttler](t *testing.T, newThrottler func(c clock.Clock, cfg limits.Config) (T, error)) {
+	t.Helper()
 	TestWithout(t, newThrottler, 0)
 }
 

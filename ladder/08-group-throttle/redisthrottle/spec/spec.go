@@ -197,6 +197,7 @@ func realBackend(tb testing.TB) *backend {
 // own when one is on the PATH; and the cases that pause a server with
 // SIGSTOP when REDIS_ADDR is set as well, as make test-redis does.
 func TestRedis[T RedisThrottler, O any](t *testing.T, newThrottler func(redis.UniversalClient, limits.Config, ...O) (T, error), opts RedisOptions[O]) {
+	t.Helper()
 	newT := eraseRedis(newThrottler, opts)
 	quietRedis()
 	patientCases(t)

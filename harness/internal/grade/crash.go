@@ -1,18 +1,20 @@
-package timeline
+package grade
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// The race detector and the runtime write what went wrong to the child's
-// output, in their own words and with frames from every package. A learner
-// needs the message and the lines of their own code, so the supervisor
-// watches the output for both and cuts them down.
+// The race detector and the runtime write what went wrong to a test
+// binary's output, in their own words and with frames from every package.
+// A learner needs the message and the lines of their own code, so the
+// grader watches the output for both and cuts them down.
 
 // Most lines a cut race report or crash keeps.
 const (
@@ -23,6 +25,8 @@ const (
 // watcher reads one output stream line by line, looking for race reports
 // and for the runtime's last words.
 type watcher struct {
+	// root is the repository's top folder, which frames are named from.
+	root string
 	// onRace receives each race report, cut for a learner.
 	onRace func(report string)
 
@@ -56,7 +60,7 @@ func (w *watcher) line(l string) {
 	}
 	if w.race != nil {
 		if strings.HasPrefix(l, "==================") {
-			report, w.race = cutRace(w.race), nil
+			report, w.race = w.cutRace(w.race), nil
 			return
 		}
 		if len(w.race) < maxRaceRead {
@@ -92,7 +96,7 @@ func (w *watcher) crashed() (c crash, ok bool) {
 	if w.crash == nil {
 		return crash{}, false
 	}
-	return parseCrash(w.crash), true
+	return w.parseCrash(w.crash), true
 }
 
 // crash is what the runtime printed as a process died, cut for a learner.
@@ -103,7 +107,7 @@ type crash struct {
 
 // parseCrash reads a crash from its message to the end of its first
 // goroutine's frames.
-func parseCrash(lines []string) crash {
+func (w *watcher) parseCrash(lines []string) crash {
 	var c crash
 	i := 0
 	for ; i < len(lines) && lines[i] != ""; i++ {
@@ -113,7 +117,7 @@ func parseCrash(lines []string) crash {
 	}
 	for ; i < len(lines); i++ {
 		if strings.HasPrefix(lines[i], "goroutine ") && strings.HasSuffix(lines[i], ":") {
-			c.frames = learnerFrames(traceFrames(lines[i+1:]))
+			c.frames = w.learnerFrames(traceFrames(lines[i+1:]))
 			break
 		}
 	}
@@ -156,7 +160,7 @@ func (c crash) timeout() (string, bool) {
 
 // cutRace cuts a race report down to its headline and its two accesses,
 // each with the learner's frames only.
-func cutRace(lines []string) string {
+func (w *watcher) cutRace(lines []string) string {
 	out := []string{lines[0]}
 	for i := 1; i < len(lines); i++ {
 		l := lines[i]
@@ -168,7 +172,7 @@ func cutRace(lines []string) string {
 			i++
 			body = append(body, lines[i])
 		}
-		frames := learnerFrames(traceFrames(body))
+		frames := w.learnerFrames(traceFrames(body))
 		out = append(out, l)
 		if len(frames) == 0 {
 			out = append(out, "  (no frame in your own files)")
@@ -210,85 +214,81 @@ func traceFrames(lines []string) []frame {
 			continue // not a function and its place: "...additional frames elided..."
 		}
 		i++
-		f := frameOf(fn, loc)
-		f.file = sourceFile(f.file)
-		frames = append(frames, f)
+		frames = append(frames, frameOf(fn, loc))
 	}
 	return frames
 }
 
-// frameOf reads one frame of a traceback: its function line,
-// "pkg.f(0x1, 0x2)" or "created by pkg.g in goroutine 7", and the line
-// under it, "\t/path/f.go:12 +0x1d". The file is as the traceback writes it.
 func frameOf(fn, loc string) frame {
-	fn = strings.TrimPrefix(strings.TrimSpace(fn), "created by ")
-	if j := strings.Index(fn, " in goroutine "); j >= 0 {
-		fn = fn[:j]
-	}
-	if j := strings.LastIndex(fn, "("); j > 0 && strings.HasSuffix(fn, ")") {
-		fn = fn[:j]
-	}
-	loc = strings.TrimSpace(loc)
-	if j := strings.LastIndex(loc, " +0x"); j >= 0 {
-		loc = loc[:j]
-	}
-	f := frame{function: shortFunc(fn), file: loc}
-	if j := strings.LastIndex(loc, ":"); j >= 0 {
-		f.file = loc[:j]
-		f.line, _ = strconv.Atoi(loc[j+1:])
-	}
-	return f
+	f := protocol.FrameOf(fn, loc)
+	return frame{function: f.Function, file: f.File, line: f.Line}
 }
 
-// sourceFile writes a traceback's file relative to the module root, as
-// relFile does; a binary built with -trimpath names the module's files
-// by their import path instead.
-func sourceFile(path string) string {
-	rel := relFile(path)
-	if mod := modulePath(); mod != "" {
-		if s, ok := strings.CutPrefix(rel, mod+"/"); ok {
-			return s
-		}
+// sourceFile writes a traceback's file relative to the repository's top
+// folder; a binary built with -trimpath names the module's files by their
+// import path instead.
+func (w *watcher) sourceFile(path string) string {
+	if rel, err := filepath.Rel(w.root, path); err == nil && !strings.HasPrefix(rel, "..") && filepath.IsAbs(path) {
+		return filepath.ToSlash(rel)
 	}
-	return rel
+	if s, ok := strings.CutPrefix(path, w.modulePath()+"/"); ok {
+		return s
+	}
+	return path
 }
 
 // modulePath is the root module's path, from its go.mod.
-var modulePath = sync.OnceValue(func() string {
-	b, err := os.ReadFile(filepath.Join(moduleRoot(), "go.mod"))
-	if err != nil {
-		return ""
-	}
+func (w *watcher) modulePath() string {
+	b, _ := os.ReadFile(filepath.Join(w.root, "go.mod"))
 	for _, l := range strings.Split(string(b), "\n") {
 		if p, ok := strings.CutPrefix(strings.TrimSpace(l), "module "); ok {
 			return strings.Trim(strings.TrimSpace(p), `"`)
 		}
 	}
-	return ""
-})
+	return "\x00" // no module: no path starts with it
+}
 
-// learnerFrames keeps the frames in the learner's own files: inside the
-// module, and neither the harness nor a spec, except tests' own files
-// (a spec's mutants live in _test.go files).
-func learnerFrames(frames []frame) []frame {
+// learnerFrames keeps the frames in the learner's own files, named from
+// the top folder: inside the repository, and neither the harness nor a
+// spec, except tests' own files (a spec's mutants live in _test.go files).
+func (w *watcher) learnerFrames(frames []frame) []frame {
 	var out []frame
 	for _, f := range frames {
-		if learnerFile(f.file) {
+		f.file = w.sourceFile(f.file)
+		if _, err := os.Stat(filepath.Join(w.root, filepath.FromSlash(f.file))); err == nil && inLearnersCode(f.file) {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-func learnerFile(file string) bool {
-	file = filepath.ToSlash(file)
-	if root := moduleRoot(); root != "" {
-		// Under -trimpath the standard library's files are relative too.
-		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(file))); err != nil {
-			return false
-		}
+// inLearnersCode reports whether a file, named from the top folder, is
+// the learner's: a level's own files and every test file.
+func inLearnersCode(file string) bool {
+	switch {
+	case filepath.IsAbs(file), !strings.HasSuffix(file, ".go"), strings.HasPrefix(file, "_testmain.go"):
+		return false
+	case strings.HasSuffix(file, "_test.go"):
+		return true
 	}
-	return inLearnersCode(file)
+	_, role := levels.RoleOf(file)
+	return role != levels.Harness && role != levels.Spec
+}
+
+// frame is one function of a traceback, and its place.
+type frame struct {
+	function string
+	file     string
+	line     int
+}
+
+// cutLine keeps the first line of s, at most width runes.
+func cutLine(s string, width int) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if r := []rune(s); len(r) > width {
+		s = string(r[:width-1]) + "…"
+	}
+	return s
 }
 
 // frameLine writes a frame as the cut reports show it.

@@ -1,6 +1,7 @@
-package timeline
+package grade
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,8 +37,8 @@ Goroutine 8 (running) created at:
 
 func TestWatcherCutsARaceReportToTheLearnersLines(t *testing.T) {
 	var got []string
-	w := &watcher{onRace: func(r string) { got = append(got, r) }}
-	for _, l := range strings.Split(strings.ReplaceAll(raceReport, "ROOT", moduleRoot()), "\n") {
+	w := &watcher{root: repoRoot(t), onRace: func(r string) { got = append(got, r) }}
+	for _, l := range strings.Split(strings.ReplaceAll(raceReport, "ROOT", repoRoot(t)), "\n") {
 		w.line(l)
 	}
 	want := []string{`WARNING: DATA RACE
@@ -55,13 +56,13 @@ Previous read at 0x00c0000941d8 by goroutine 7:
 
 func TestWatcherKeepsARaceReportShort(t *testing.T) {
 	var got string
-	w := &watcher{onRace: func(r string) { got = r }}
+	w := &watcher{root: repoRoot(t), onRace: func(r string) { got = r }}
 	w.line("WARNING: DATA RACE")
 	for _, access := range []string{"Write at 0x1 by goroutine 8:", "Previous write at 0x1 by goroutine 7:"} {
 		w.line(access)
 		for i := range 20 {
 			w.line("  github.com/rateladder/rateladder/ladder/x.f()")
-			w.line("      " + moduleRoot() + "/ladder/07-qps-store/qpsstore.go:" + string(rune('0'+i%10)) + " +0x1")
+			w.line("      " + repoRoot(t) + "/ladder/07-qps-store/qpsstore.go:" + string(rune('0'+i%10)) + " +0x1")
 		}
 		w.line("")
 	}
@@ -91,10 +92,10 @@ testing.(*T).Run(0xc000003500, {0x6b2a5e?, 0x0?}, 0x6c4d10)
 `
 
 func TestWatcherReadsACrash(t *testing.T) {
-	w := &watcher{}
+	w := &watcher{root: repoRoot(t)}
 	w.line("panic: a line a learner printed, long before")
 	w.line("some more output")
-	for _, l := range strings.Split(strings.ReplaceAll(fatalError, "ROOT", moduleRoot()), "\n") {
+	for _, l := range strings.Split(strings.ReplaceAll(fatalError, "ROOT", repoRoot(t)), "\n") {
 		w.line(l)
 	}
 	c, ok := w.crashed()
@@ -110,7 +111,7 @@ func TestWatcherReadsACrash(t *testing.T) {
 }
 
 func TestWatcherReadsGoTestsTimeout(t *testing.T) {
-	w := &watcher{}
+	w := &watcher{root: repoRoot(t)}
 	for _, l := range []string{"panic: test timed out after 2m0s", "\trunning tests:", "\t\tTestX/part_1/a (2m0s)", "", "goroutine 17 [running]:", "testing.(*M).startAlarm.func1()", "\t/usr/local/go/src/testing/testing.go:2682 +0x345", ""} {
 		w.line(l)
 	}
@@ -121,7 +122,7 @@ func TestWatcherReadsGoTestsTimeout(t *testing.T) {
 }
 
 func TestWatcherReadsATrimmedPath(t *testing.T) {
-	w := &watcher{}
+	w := &watcher{root: repoRoot(t)}
 	for _, l := range []string{
 		"panic: boom", "", "goroutine 7 [running]:",
 		"testing.tRunner.func1.2({0x5b0e40, 0x6043b0})", "\ttesting/testing.go:1872 +0x237",
@@ -135,4 +136,14 @@ func TestWatcherReadsATrimmedPath(t *testing.T) {
 	if got, want := c.text(), "panic: boom\n  (*Store).Put  ladder/07-qps-store/qpsstore.go:41"; got != want {
 		t.Errorf("crash text under -trimpath = %q, want %q", got, want)
 	}
+}
+
+// repoRoot is the repository's top folder, two floors above this package.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
