@@ -21,7 +21,7 @@ import (
 // The grader must never say "done" for a part that did not run to its end,
 // whatever the learner's code does. Each case here is a learner's edit that
 // once fooled it, applied in a temporary copy of the ladder and checked
-// three ways: make test-level-N, plain go test, and ladder progress --json.
+// two ways: make test-level-N and ladder progress --json.
 
 // ladderBin builds the ladder command once per test binary.
 var ladderBin = sync.OnceValues(func() (string, error) {
@@ -99,7 +99,7 @@ func trap() {
 	}
 }`)
 			},
-			want: "the test binary exited with status 0 during case",
+			want: "the test binary exited during case",
 		},
 		{
 			name: "syscall.Exit(0) in a method only part 3 calls", level: 7, dir: "07-qps-store",
@@ -145,7 +145,7 @@ func trap() {
 				edit(t, filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go"),
 					"import \"time\"\n", "import (\n\t\"os\"\n\t\"time\"\n)\n\nfunc init() { os.Exit(0) }\n")
 			},
-			want: "before any case started: does an init function in your code call os.Exit?",
+			want: "the test binary ran no test: does an init function in your code call os.Exit?",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -157,10 +157,9 @@ func trap() {
 			if code == 0 || !strings.Contains(out, tc.want) {
 				t.Errorf("make test-level-%d = exit %d, want a failure saying %q:\n%s", tc.level, code, tc.want, out)
 			}
-			out, code = runIn(t, dir, grade.GoTool(), "test", "./ladder/"+tc.dir+"/")
-			if code == 0 {
-				t.Errorf("go test ./ladder/%s/ = exit 0, want a failure:\n%s", tc.dir, out)
-			}
+			// Plain go test is Go's own: a test binary that exits with
+			// status 0 in the middle reads "ok" there. The ladder's
+			// grade below does not.
 			out, code = runIn(t, dir, bin, "progress", "--json")
 			require.Equal(t, 0, code, out)
 			var rep grade.Ladder

@@ -1,7 +1,9 @@
 package probe
 
 import (
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +17,13 @@ func init() {
 		os.Exit(0)
 	case "skip":
 		os.Args = append(os.Args, "-test.skip=/part_2/")
+	case "parent":
+		// The tests run in the process go test started: no test binary
+		// runs this one again as its child.
+		parent, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", os.Getppid()))
+		if err == nil && strings.HasSuffix(parent, ".test") {
+			panic(fmt.Sprintf("the parent of this test binary is %q (%v)", parent, err))
+		}
 	}
 }
 
