@@ -153,8 +153,8 @@ func ModuleOf(l levels.Level, rel string) levels.Module {
 }
 
 // SpecLists reads the list of cases of each of the level's specs, by
-// part. A spec without one (an older copy) leaves its parts counted by
-// the cases that reported.
+// part. A spec without one (a test's fixture) leaves its parts counted
+// by the cases that reported.
 func SpecLists(root string, l levels.Level) map[int][]protocol.ManifestCase {
 	out := map[int][]protocol.ManifestCase{}
 	for _, m := range l.Modules {
@@ -768,15 +768,7 @@ func writePart(w io.Writer, level int, p Part, notImpl map[string]int, all, hide
 
 // oneLine is a failing case in one line: its name and its first wrong call.
 func oneLine(c Case) string {
-	s := c.Summary
-	if s == "" {
-		// An older runner: the report's line after the header.
-		lines := strings.SplitN(strings.TrimSpace(c.Report), "\n", 3)
-		if len(lines) > 1 {
-			s = lines[1]
-		}
-	}
-	return fmt.Sprintf("case %q: %s", c.Name, s)
+	return fmt.Sprintf("case %q: %s", c.Name, c.Summary)
 }
 
 // PassCount is "3 of 5 cases pass", "1 of 1 case passes", "0 of 1 case passes".

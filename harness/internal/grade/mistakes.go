@@ -21,7 +21,7 @@ import (
 // Fuzz cases are left out: their names change with each random timeline.
 
 // KnownMistakes reads the tables of every spec of the level, as one. A
-// spec without one (an older copy) adds nothing.
+// spec without one adds nothing.
 func KnownMistakes(root string, l levels.Level) protocol.Mistakes {
 	var out protocol.Mistakes
 	for _, m := range l.Modules {

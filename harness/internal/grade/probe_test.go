@@ -5,6 +5,7 @@ import (
 	"context"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -48,6 +49,8 @@ func TestProbesGetTheirVerdicts(t *testing.T) {
 	limit := floodLimit
 	t.Cleanup(func() { floodLimit = limit }) // after the parallel subtests
 	floodLimit = 1 << 20                     // the flood probe prints 8 MiB
+	// -short plays the probes that each end a test binary another way.
+	short := []string{"none", "os-exit-1", "panic-in-goroutine", "skip", "flood"}
 	for _, tc := range []struct {
 		probe string
 		race  bool
@@ -70,6 +73,9 @@ func TestProbesGetTheirVerdicts(t *testing.T) {
 		{"grandchild", false, true, "part 2, second: done"},
 	} {
 		t.Run(tc.probe, func(t *testing.T) {
+			if testing.Short() && !slices.Contains(short, tc.probe) {
+				t.Skip("-short")
+			}
 			t.Parallel()
 			g, out := gradeProbe(t, tc.probe, tc.race)
 			if !strings.Contains(out, tc.want) {
@@ -88,6 +94,9 @@ func TestProbesGetTheirVerdicts(t *testing.T) {
 // TestAHangingMethodIsNamedByItsCase: the runner stops waiting for a case
 // after its time limit, names it, and goes on with the next.
 func TestAHangingMethodIsNamedByItsCase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a case's time limit")
+	}
 	t.Setenv("LADDER_CASE_TIMEOUT", "500ms")
 	g, out := gradeProbe(t, "hang", false)
 	if !g.Parts[0].Done || g.Parts[1].Done || !strings.Contains(out, `"the probe"`) || !strings.Contains(out, "did not finish in 500ms") {
@@ -99,7 +108,7 @@ func TestAHangingMethodIsNamedByItsCase(t *testing.T) {
 // which holds the test binary's output open, neither keeps the grade
 // waiting nor outlives it.
 func TestTheGrandchildIsEndedWithTheRun(t *testing.T) {
-	if runtime.GOOS != "linux" {
+	if testing.Short() || runtime.GOOS != "linux" {
 		t.Skip("starts sleep(1) from the fixture level; Linux's /proc")
 	}
 	start := time.Now()
