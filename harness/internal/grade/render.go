@@ -1,0 +1,235 @@
+package grade
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
+)
+
+// Write shows a level the way an interviewer asks: the first part
+// that is not done in full, every part before it as one line, every part
+// after it as one line, and a last line that sums up. With all set, every
+// part that is not done is shown in full, with every failing case whole.
+func Write(w io.Writer, g Level, only int, all bool) {
+	l := g.Level
+	fmt.Fprintf(w, "Level %d: %s\n\n", l.Number, l.Title)
+	if g.BuildError != "" {
+		fmt.Fprintf(w, "level %d does not compile:\n%s\n\n", l.Number, Indent(FirstLines(g.BuildError, 30), "  "))
+		fmt.Fprintf(w, "level %d: does not compile\n", l.Number)
+		return
+	}
+	notImpl := missingMethods(g)
+	focus := 0
+	afterBlock := false // a part shown in full ends with a blank line
+	for _, p := range g.Parts {
+		if only != 0 && p.Number != only {
+			continue
+		}
+		afterBlock = false
+		switch {
+		case p.Done:
+			fmt.Fprintf(w, "part %d, %s: done (%d/%d)\n", p.Number, Lower(p.Title), p.Passed, p.Total)
+		case focus != 0 && !all && p.Total == 0:
+			fmt.Fprintf(w, "part %d, %s: waits for part %d\n", p.Number, Lower(p.Title), focus)
+		case focus != 0 && !all:
+			fmt.Fprintf(w, "part %d, %s: waits for part %d (%s)\n", p.Number, Lower(p.Title), focus, Plural(p.Total, "case"))
+		case !p.Ran && focus == 0 && only == 0 && firstNotDone(g, p.Number) != 0:
+			// Not played: a part before it is not done (see gradeLevels).
+			fmt.Fprintf(w, "part %d, %s: waits for part %d\n", p.Number, Lower(p.Title), firstNotDone(g, p.Number))
+		default:
+			if focus == 0 {
+				focus = p.Number
+			}
+			writePart(w, l.Number, p, notImpl, all, g.HideMistakes)
+			afterBlock = true
+		}
+	}
+	if !afterBlock {
+		fmt.Fprintln(w)
+	}
+	if only == 0 && g.PartsDone() == len(g.Parts) {
+		fmt.Fprintf(w, "Level %d is done. make compare-level-%d shows your code beside the reference; make progress shows what comes next.\n", l.Number, l.Number)
+	}
+	fmt.Fprintln(w, summaryLine(g, only, all))
+}
+
+// firstNotDone is the first part before part n that is not done, or 0.
+func firstNotDone(g Level, n int) int {
+	for _, q := range g.Parts {
+		if q.Number < n && !q.Done {
+			return q.Number
+		}
+	}
+	return 0
+}
+
+// missingMethods counts, for each method not implemented yet, the spec
+// cases of the level that need it.
+func missingMethods(g Level) map[string]int {
+	out := map[string]int{}
+	for _, p := range g.Parts {
+		for _, c := range p.Cases {
+			if c.Verdict == protocol.NotImplemented && !c.Fuzz {
+				out[missingKey(c)]++
+			}
+		}
+	}
+	return out
+}
+
+func missingKey(c Case) string {
+	if c.Where == "" {
+		return c.Missing
+	}
+	return fmt.Sprintf("%s (%s)", c.Missing, c.Where)
+}
+
+// maxOneLiners is how many failing cases after the first get a line each.
+const maxOneLiners = 8
+
+// writePart shows a part that is not done: why nothing of it can count,
+// each method it still needs, once, the cases that did not report, then
+// its first failing case cut to one screen, the known mistake it matches,
+// and one line for each other failing case. With all set, every failing
+// case is shown whole, and every known mistake that comes close. With
+// hide set, no known mistake is named.
+func writePart(w io.Writer, level int, p Part, notImpl map[string]int, all, hide bool) {
+	switch {
+	case len(p.Blocked) > 0:
+		fmt.Fprintf(w, "part %d, %s: not done\n", p.Number, Lower(p.Title))
+	case p.Ran && p.Reported < p.Total:
+		fmt.Fprintf(w, "part %d, %s: not verified: %d of %s reported (%d %s)\n", p.Number, Lower(p.Title),
+			p.Reported, Plural(p.Total, "case"), p.Passed, map[bool]string{true: "passes", false: "pass"}[p.Passed == 1])
+	default:
+		fmt.Fprintf(w, "part %d, %s: %s\n", p.Number, Lower(p.Title), PassCount(p.Passed, p.Total))
+	}
+	for _, b := range p.Blocked {
+		fmt.Fprintf(w, "%s\n", Indent(b, "  "))
+	}
+	for i, r := range p.Races {
+		if i == 0 {
+			fmt.Fprintf(w, "  the race detector found a data race, so part %d is not done, whatever the answers. Two goroutines touched the same memory, at least one of them writing, without a lock between them:\n", p.Number)
+		}
+		if i < 1 || all {
+			fmt.Fprintf(w, "%s\n", Indent(FirstLines(r, 16), "    "))
+		}
+	}
+	if len(p.Races) > 1 && !all {
+		fmt.Fprintf(w, "    (%s more; ALL=1 shows them)\n", Plural(len(p.Races)-1, "report"))
+	}
+	if p.Ran && p.Total == 0 && len(p.Blocked) == 0 {
+		fmt.Fprintf(w, "  no case of part %d ran.\n", p.Number)
+	}
+	var missing []string
+	seen := map[string]bool{}
+	for _, c := range p.Cases {
+		if c.Verdict == protocol.NotImplemented && !seen[missingKey(c)] {
+			seen[missingKey(c)] = true
+			missing = append(missing, missingKey(c))
+		}
+	}
+	sort.Strings(missing)
+	for _, m := range missing {
+		fmt.Fprintf(w, "  not implemented yet: %s, needed by %s\n", m, Plural(notImpl[m], "case"))
+	}
+	if p.Ran && len(p.Blocked) == 0 && p.Reported < p.Total {
+		if n := len(p.NeedServer); n > 0 {
+			fmt.Fprintf(w, "  %s a real redis-server: make test-level-%d REDIS=1\n", Plural(n, "case")+map[bool]string{true: " needs", false: " need"}[n == 1], level)
+		}
+		if n := len(p.Unreported); n > 0 {
+			fmt.Fprintf(w, "  %s never reported, such as %q: was a case skipped (a -skip or -run flag, GOFLAGS, os.Args changed by your code), or did the test binary stop early?\n",
+				Plural(n, "case"), p.Unreported[0])
+		}
+	}
+	shown := 0
+	var rest []Case
+	for _, c := range p.Cases {
+		if c.Verdict == protocol.Pass || c.Verdict == protocol.NotImplemented {
+			continue
+		}
+		if shown == 0 || all {
+			text := c.Report
+			if !all && c.Brief != "" {
+				text = c.Brief
+			}
+			fmt.Fprintf(w, "\n%s\n", Indent(strings.TrimRight(text, "\n"), "  "))
+			if line := MistakeLine(p); shown == 0 && line != "" && !hide {
+				fmt.Fprintf(w, "\n  %s\n", line)
+			}
+			shown++
+			continue
+		}
+		rest = append(rest, c)
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(w, "\n  %s also %s:\n", Plural(len(rest), "more case"), map[bool]string{true: "fails", false: "fail"}[len(rest) == 1])
+		for i, c := range rest {
+			if i == maxOneLiners {
+				fmt.Fprintf(w, "    … and %d more; ALL=1 shows every case in full\n", len(rest)-i)
+				break
+			}
+			fmt.Fprintf(w, "    %s\n", truncate(oneLine(c), 160))
+		}
+	}
+	if close := closeMatches(p); all && !hide && len(close) > 0 {
+		fmt.Fprintf(w, "\n  Known mistakes that fail some of the same cases, by overlap (the cases both fail, over the cases either fails):\n")
+		for _, c := range close {
+			fmt.Fprintf(w, "    %s\n", c)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// oneLine is a failing case in one line: its name and its first wrong call.
+func oneLine(c Case) string {
+	return fmt.Sprintf("case %q: %s", c.Name, c.Summary)
+}
+
+// PassCount is "3 of 5 cases pass", "1 of 1 case passes", "0 of 1 case passes".
+func PassCount(passed, total int) string {
+	if total == 1 {
+		return fmt.Sprintf("%d of 1 case passes", passed)
+	}
+	return fmt.Sprintf("%d of %d cases pass", passed, total)
+}
+
+// summaryLine is the last line: "level 3: part 1 done (16/16), part 2 3/7,
+// part 3 waiting".
+func summaryLine(g Level, only int, all bool) string {
+	var parts []string
+	focus := false
+	for _, p := range g.Parts {
+		if only != 0 && p.Number != only {
+			continue
+		}
+		switch {
+		case p.Done:
+			parts = append(parts, fmt.Sprintf("part %d done (%d/%d)", p.Number, p.Passed, p.Total))
+		case focus && !all:
+			parts = append(parts, fmt.Sprintf("part %d waiting", p.Number))
+		default:
+			focus = true
+			parts = append(parts, fmt.Sprintf("part %d %d/%d", p.Number, p.Passed, p.Total))
+		}
+	}
+	return fmt.Sprintf("level %d: %s", g.Level.Number, strings.Join(parts, ", "))
+}
+
+// Plural is "1 case" or "3 cases".
+func Plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// Lower starts s with a small letter.
+func Lower(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
