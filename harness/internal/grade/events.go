@@ -54,6 +54,7 @@ var floodLimit = 1 << 30
 // binary is what go test -json said of one package's test binary.
 type binary struct {
 	pkg     *Package
+	out     strings.Builder // the tail of its output outside any test
 	watch   *watcher
 	tests   map[string]*testRun
 	order   []string // tests by the order they started
@@ -171,7 +172,7 @@ func (r *reader) handle(e Event) {
 	if e.Test == "" {
 		switch e.Action {
 		case "output":
-			p.Output = keepTail(p.Output+e.Output, outputTail)
+			appendTail(&b.out, e.Output, outputTail)
 			r.output(b, e)
 			if e.Output == "PASS\n" || e.Output == "FAIL\n" {
 				b.last = strings.TrimSpace(e.Output)
@@ -201,14 +202,7 @@ func (r *reader) handle(e Event) {
 	}
 	switch e.Action {
 	case "output":
-		if t.out.Len() < testTail {
-			t.out.WriteString(e.Output)
-		} else {
-			// Keep the tail, where the case's line comes.
-			s := keepTail(t.out.String()+e.Output, testTail/2)
-			t.out.Reset()
-			t.out.WriteString(s)
-		}
+		appendTail(&t.out, e.Output, testTail) // the case's line comes last
 		r.output(b, e)
 	case "pass", "fail", "skip":
 		t.ended, t.action = true, e.Action
@@ -227,6 +221,18 @@ func (r *reader) handle(e Event) {
 			p.Cases = append(p.Cases, c)
 		}
 		t.out.Reset()
+	}
+}
+
+// appendTail adds s to b, which keeps at least its last n bytes: it is
+// cut once in a while, so that each byte is copied a few times at most,
+// however much a learner's code prints.
+func appendTail(b *strings.Builder, s string, n int) {
+	b.WriteString(s)
+	if b.Len() > 2*n {
+		tail := keepTail(b.String(), n)
+		b.Reset()
+		b.WriteString(tail)
 	}
 }
 
@@ -265,6 +271,7 @@ var exitStatus = regexp.MustCompile(`(?m)^exit status (\d+)$`)
 func (r *reader) finish() {
 	for path, b := range r.bins {
 		p := b.pkg
+		p.Output = keepTail(b.out.String(), outputTail)
 		if p.BuildError != "" || p.NoTests {
 			continue
 		}
