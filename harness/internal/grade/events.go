@@ -46,10 +46,10 @@ const (
 )
 
 // floodLimit is how much output one go test run may print before it is
-// stopped, and its package named for it. A learner's debug prints run to
-// a few hundred megabytes and the grade reads them all, keeping only
-// tails; past this, a print sits in a loop that does not end.
-var floodLimit = 1 << 30
+// stopped, and its package named for it. A learner's debug prints of
+// tens of megabytes are read whole, keeping only tails; past this, a
+// print sits in a hot loop, and go test -json alone would take minutes.
+var floodLimit = 256 << 20
 
 // binary is what go test -json said of one package's test binary.
 type binary struct {
