@@ -167,6 +167,9 @@ func Run[T any](t *testing.T, cases []Case[T]) {
 		t.Fatalf("the spec itself is wrong: %v", err)
 	}
 	notePartsOfMethods(cases)
+	if os.Getenv(protocol.GradeEnv) != "" {
+		t.Log(protocol.RunMark)
+	}
 	byPart := map[int][]Case[T]{}
 	var parts []int
 	for _, c := range cases {

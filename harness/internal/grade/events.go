@@ -65,6 +65,8 @@ type binary struct {
 	current string   // the test the last output was said to come from
 	// endedInTest says go test's line for the package came as a test's.
 	endedInTest bool
+	// viaRunner says the ladder's runner played the spec's cases here.
+	viaRunner bool
 }
 
 // isPackageLine recognises go test's own last line for a package: "ok  ",
@@ -248,6 +250,9 @@ func raceOrFailure(out string) string {
 // stops the run if it prints too much.
 func (r *reader) output(b *binary, e Event) {
 	b.current = e.Test
+	if strings.Contains(e.Output, protocol.RunMark) {
+		b.viaRunner = true
+	}
 	for _, l := range strings.SplitAfter(e.Output, "\n") {
 		if l != "" {
 			b.watch.line(strings.TrimSuffix(l, "\n"))
@@ -321,17 +326,9 @@ func (r *reader) finish() {
 				where = fmt.Sprintf("case %q of part %d", c, part)
 			}
 			exit.Reason = fmt.Sprintf("the test binary printed more than %d MB during %s, and was stopped: does your code print in a loop?"+none, floodLimit>>20, where)
-		case !b.ended && b.last != "" && open == "":
-			// It printed its last line, and a process it started kept
-			// go test waiting for the output, until the run was ended.
-			b.action = strings.ToLower(b.last)
-			exit.Complete = b.action == "pass" || b.failed
-			if !exit.Complete {
-				exit.Reason = "the test binary failed after its cases, though no test failed." + none
-			}
-		case !b.ended:
+		case !b.ended && b.last == "":
 			exit.Reason = "the test binary did not finish: go test was stopped" + during + "." + none
-		case crashed:
+		case crashed && b.last == "":
 			exit.Crash = crash.text()
 			if limit, ok := crash.timeout(); ok {
 				exit.Reason = fmt.Sprintf("the test binary reached go test's time limit (-timeout %s)%s."+none, limit, during)
@@ -340,16 +337,21 @@ func (r *reader) finish() {
 			}
 		case open != "":
 			exit.Reason = fmt.Sprintf("the test binary exited%s%s: does your code call os.Exit or syscall.Exit?"+none, statusText(status), during)
-		case b.action == "fail" && !b.failed && status == 66:
-			exit.Reason = "the race detector found a data race outside the cases." + none
-		case b.action == "fail" && !b.failed:
-			exit.Reason = fmt.Sprintf("the test binary failed%s%s, though no test failed: does your code call os.Exit?"+none, statusText(status), during)
-		case len(p.Cases) == 0 && len(b.tests) == 0 && b.action == "pass":
+		case b.last == "" && len(b.tests) == 0:
 			exit.Reason = "the test binary ran no test: does an init function in your code call os.Exit?" + none
+		case b.last == "":
+			exit.Reason = fmt.Sprintf("the test binary exited%s%s, before the testing package's last line: does your code call os.Exit?"+none, statusText(status), during)
+		case (b.last == "FAIL" || b.action == "fail") && !b.failed && (status == 66 || len(p.Races) > 0):
+			exit.Reason = "the race detector found a data race outside the cases." + none
+		case (b.last == "FAIL" || b.action == "fail") && !b.failed:
+			exit.Reason = fmt.Sprintf("the test binary failed%s%s, though no test failed: does your code call os.Exit?"+none, statusText(status), during)
 		default:
+			// It printed its last line. go test may not have said its own
+			// yet: a process the learner's code started kept it waiting
+			// for the output, until the run was ended.
 			exit.Complete = true
 		}
-		if exit.Complete && len(p.Cases) == 0 {
+		if exit.Complete && !b.viaRunner && len(b.tests) > 0 {
 			continue // its tests did not report through the ladder's runner
 		}
 		p.Exit = &exit

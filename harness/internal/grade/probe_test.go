@@ -59,6 +59,7 @@ func TestProbesGetTheirVerdicts(t *testing.T) {
 	}{
 		{"none", false, true, "part 2, second: done"},
 		{"parent", false, true, "part 2, second: done"},
+		{"no-runner", false, false, "did not report through the ladder's runner"},
 		{"wrong", false, true, "Do(t=0s) = 42, want 3"},
 		{"os-exit-0", false, true, "unexpected call to os.Exit(0) during test"},
 		{"os-exit-1", false, false, `the test binary exited during case "the probe" of part 2: does your code call os.Exit`},

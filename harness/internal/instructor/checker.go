@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -171,8 +172,9 @@ func levelSource(src string, l levels.Level, modPath string) []byte {
 // Checker is the report's checker binaries, by level, and the seed of
 // their random timelines.
 type checker struct {
-	binaries map[int]string
-	Seed     uint64
+	binaries  map[int]string
+	test2json string // the go command's test2json, built with them
+	Seed      uint64
 }
 
 // newChecker builds a checker for each level the checker judges into dir,
@@ -207,13 +209,21 @@ func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, lvs []leve
 		return c, nil
 	}
 	// Built into the sandbox's own folder, the one it may write, then
-	// moved out of it to dir, which outlives the sandbox.
+	// moved out of it to dir, which outlives the sandbox. test2json, the
+	// go command's, turns a checker's output into go test -json, which
+	// the grader reads as it reads a learner's run.
 	built := filepath.Join(sb.Dir, "checkers")
-	cmd := sb.Command(sb.Src, grade.GoTool(), append([]string{"test", "-c", "-o", built + string(filepath.Separator)}, pkgs...)...)
-	if err := run(ctx, cmd); err != nil {
-		return nil, fmt.Errorf("building the report's checker: %v\n%s", err, cmdOutput(cmd))
+	c.test2json = filepath.Join(dir, "test2json")
+	for _, args := range [][]string{
+		append([]string{"test", "-c", "-o", built + string(filepath.Separator)}, pkgs...),
+		{"build", "-o", filepath.Join(built, "test2json"), "cmd/test2json"},
+	} {
+		cmd := sb.Command(sb.Src, grade.GoTool(), args...)
+		if err := run(ctx, cmd); err != nil {
+			return nil, fmt.Errorf("building the report's checker: %v\n%s", err, cmdOutput(cmd))
+		}
 	}
-	for _, bin := range c.binaries {
+	for _, bin := range append(slices.Collect(maps.Values(c.binaries)), c.test2json) {
 		if err := os.Rename(filepath.Join(built, filepath.Base(bin)), bin); err != nil {
 			return nil, fmt.Errorf("building the report's checker: %w", err)
 		}
@@ -434,11 +444,11 @@ func (c *checker) Check(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 	}
 	// test2json turns the checker's output into go test -json, which the
 	// grader reads as it reads a learner's run.
-	args := []string{"tool", "test2json", "-p", res.ImportPath, c.binaries[l.Number], "-test.v=test2json", "-test.run=" + tests, "-test.timeout=10m"}
+	args := []string{"-p", res.ImportPath, c.binaries[l.Number], "-test.v=test2json", "-test.run=" + tests, "-test.timeout=10m"}
 	if r.Skip != "" {
 		args = append(args, "-test.skip=^TestLevel"+strconv.Itoa(l.Number)+"$"+r.Skip)
 	}
-	cmd := sandbox.PinnedTo(sb.Slot, exec.Command(grade.GoTool(), args...))
+	cmd := sandbox.PinnedTo(sb.Slot, exec.Command(c.test2json, args...))
 	cmd.Dir = levelDir
 	cmd.Env = []string{
 		"PATH=" + os.Getenv("PATH"),
@@ -446,11 +456,6 @@ func (c *checker) Check(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 		protocol.LaunchEnv + "=" + string(launch),
 		seedEnv + "=" + strconv.FormatUint(c.Seed, 10),
 		protocol.GradeEnv + "=1",
-	}
-	for _, kv := range os.Environ() {
-		if name, _, _ := strings.Cut(kv, "="); name == "HOME" || strings.HasPrefix(name, "GO") {
-			cmd.Env = append(cmd.Env, kv) // for go tool
-		}
 	}
 	var out bytes.Buffer
 	cmd.Stdout = &out

@@ -62,7 +62,10 @@ func keptChecker(store, dir string, seed uint64) *checker {
 	if err != nil {
 		return nil
 	}
-	c := &checker{binaries: map[int]string{}, Seed: drawSeed(seed)}
+	c := &checker{binaries: map[int]string{}, test2json: filepath.Join(dir, "test2json"), Seed: drawSeed(seed)}
+	if copyFile(filepath.Join(store, "test2json"), c.test2json) != nil {
+		return nil
+	}
 	for _, f := range strings.Fields(string(list)) {
 		n, err := strconv.Atoi(f)
 		if err != nil {
@@ -101,6 +104,9 @@ func (c *checker) keep(store string) {
 		return
 	}
 	defer os.RemoveAll(tmp) // left only if the rename failed
+	if copyFile(c.test2json, filepath.Join(tmp, "test2json")) != nil {
+		return
+	}
 	var list []string
 	for _, n := range slices.Sorted(maps.Keys(c.binaries)) {
 		if copyFile(c.binaries[n], filepath.Join(tmp, filepath.Base(c.binaries[n]))) != nil {

@@ -46,7 +46,8 @@ func TestKeptCheckersComeBackWhole(t *testing.T) {
 	require.Nil(t, keptChecker(store, report, 7), "an empty store")
 
 	built := t.TempDir()
-	c := &checker{binaries: map[int]string{}, Seed: 7}
+	c := &checker{binaries: map[int]string{}, test2json: filepath.Join(built, "test2json"), Seed: 7}
+	require.NoError(t, os.WriteFile(c.test2json, []byte{0}, 0o755))
 	for _, n := range []int{1, 8} {
 		c.binaries[n] = filepath.Join(built, fmt.Sprintf("level%d.test", n))
 		require.NoError(t, os.WriteFile(c.binaries[n], []byte{byte(n)}, 0o755))

@@ -72,6 +72,11 @@ type Event struct {
 	Crash    string `json:"crash,omitempty"`
 }
 
+// RunMark is the line the runner writes as it starts a spec's cases, for
+// the ladder command: a test binary that never wrote it did not run its
+// cases through the ladder's runner.
+const RunMark = "ladder-run: the spec's cases follow"
+
 // caseMark starts a case's line in a subtest's output.
 const caseMark = "ladder-case: "
 
