@@ -3,11 +3,9 @@ package timeline
 import (
 	"fmt"
 	"reflect"
-	"testing"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
-	"github.com/rateladder/rateladder/harness/remote"
 )
 
 // Every level's spec is laid out alike, so that a new level is written by
@@ -51,7 +49,7 @@ import (
 // other loggers with e.New; fuzz.go decodes the fuzzer's bytes into a
 // case, fuzzCase(newLogger, data), which its Fuzz hands to timeline.Fuzz;
 // bench.go takes the package's New as Test does; remote.go wires the spec
-// to the class report's checker with timeline.Checkers; mutants_test.go
+// to the class report's checker with remote.Checkers; mutants_test.go
 // checks the spec itself with package harness/mutation.
 //
 // A constructor of several arguments takes them as one Arg, a small struct
@@ -181,45 +179,4 @@ func Erase[I, C, A any](newC func(arg A) C) func(arg A) I {
 		}
 		panic(fmt.Sprintf("timeline.Erase: %T does not implement %v", c, reflect.TypeFor[I]()))
 	}
-}
-
-// Checked returns the cases a checker in another process can judge: every
-// case, but with the probe of an InProcess case left out, and without such
-// a case when it has no steps. The class report's checker plays them
-// against proxies of the student's code (see package harness/remote); the
-// probes left out are judged by the student's own test binary.
-func Checked[T any](cases []Case[T]) []Case[T] {
-	var out []Case[T]
-	for _, c := range cases {
-		if c.InProcess != "" {
-			if len(c.Steps) == 0 {
-				continue
-			}
-			c.Probe = nil
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
-// Checkers wires a spec to the class report's checker, which plays the
-// spec against the student's code in a child process that only answers
-// calls (package harness/remote). check runs the Checked cases, and
-// checkFuzz the fuzz target, against the proxies that newProxy builds
-// for a connection to the child. A spec's remote.go declares its proxy
-// and says, in one line, what the checker calls:
-//
-//	var Check, CheckFuzz = timeline.Checkers(cases, Fuzz[Logger], remoteNew)
-func Checkers[T, N any](cases func(newT N) []Case[T], fuzz func(f *testing.F, newT N), newProxy func(conn *remote.Conn) N) (
-	check func(t *testing.T, conn *remote.Conn), checkFuzz func(f *testing.F, conn *remote.Conn),
-) {
-	check = func(t *testing.T, conn *remote.Conn) {
-		t.Helper()
-		Run(t, Checked(cases(newProxy(conn))))
-	}
-	checkFuzz = func(f *testing.F, conn *remote.Conn) {
-		f.Helper()
-		fuzz(f, newProxy(conn))
-	}
-	return check, checkFuzz
 }

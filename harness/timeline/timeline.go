@@ -60,7 +60,7 @@ type Case[T any] struct {
 	// process that runs the implementation: "allocations". The class
 	// report's checker plays such a case's steps against the student's
 	// child process, and leaves the probe to the student's own test
-	// binary, whose verdict a forger could fake (see Checked).
+	// binary, whose verdict a forger could fake (see remote.Checked).
 	InProcess string
 }
 

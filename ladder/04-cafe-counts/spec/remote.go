@@ -4,14 +4,13 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/remote"
-	"github.com/rateladder/rateladder/harness/timeline"
 )
 
 // Check runs every case the class report's checker can judge against
 // cafés that live in another process, the student's child, through a
 // connection to it. CheckFuzz plays the fuzz target's timelines against
 // the child's cafés: its seeds, and the inputs f holds already.
-var Check, CheckFuzz = timeline.Checkers(cases, Fuzz[Cafe], remoteNew)
+var Check, CheckFuzz = remote.Checkers(cases, Fuzz[Cafe], remoteNew)
 
 // remoteCafe is a Cafe whose methods run in the child.
 type remoteCafe struct{ o *remote.Object }

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/remote"
-	"github.com/rateladder/rateladder/harness/timeline"
 )
 
 // Check runs every case the class report's checker can judge against
@@ -12,7 +11,7 @@ import (
 // connection to it, which keeps the identity of viewerr's errors.
 // CheckFuzz plays the fuzz target's timelines against the child's
 // counters: its seeds, and the inputs f holds already.
-var Check, CheckFuzz = timeline.Checkers(cases, Fuzz[Counter], remoteNew)
+var Check, CheckFuzz = remote.Checkers(cases, Fuzz[Counter], remoteNew)
 
 // remoteCounter is a Counter whose methods run in the child.
 type remoteCounter struct{ o *remote.Object }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/remote"
-	"github.com/rateladder/rateladder/harness/timeline"
 	"github.com/rateladder/rateladder/ladder/07-qps-store/qpsop"
 )
 
@@ -16,7 +15,7 @@ import (
 // about goroutines, which are judged in process. CheckFuzz plays the fuzz
 // target's timelines against the child's stores: its seeds, and the
 // inputs f holds already.
-var Check, CheckFuzz = timeline.Checkers(cases, Fuzz[Store], remoteNew)
+var Check, CheckFuzz = remote.Checkers(cases, Fuzz[Store], remoteNew)
 
 // remoteStore is a Store whose methods run in the child.
 type remoteStore struct{ o *remote.Object }

@@ -15,7 +15,7 @@ import (
 // when each call starts; only the cases judged in process move a clock
 // during a call. CheckFuzz plays the fuzz target's timelines against the
 // child's throttlers: its seeds, and the inputs f holds already.
-var Check, CheckFuzz = timeline.Checkers(
+var Check, CheckFuzz = remote.Checkers(
 	func(newThrottler ctor) []timeline.Case[Throttler] { return cases(newThrottler, 0) },
 	func(f *testing.F, newThrottler ctor) { Fuzz(f, newThrottler) },
 	remoteNew)
