@@ -641,7 +641,7 @@ func prefixNamespaces(newT redisCtor, b *backend, clk *clock.Fake, cfg limits.Co
 const (
 	deadline = 300 * ms
 	margin   = 500 * ms
-	grace    = 2 * sec
+	grace    = sec
 )
 
 // callResult is what one call under a deadline gave.

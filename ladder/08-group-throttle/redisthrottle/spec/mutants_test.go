@@ -268,6 +268,7 @@ var redisMutants = []struct {
 }
 
 func TestRedisSpecCatchesMutants(t *testing.T) {
+	t.Parallel()
 	b := miniBackend(t)
 	quietRedis()
 	patientCases(t)
@@ -290,6 +291,7 @@ func TestRedisSpecCatchesMutants(t *testing.T) {
 // TestRedisMutantBaseline keeps the mutants honest: without a bug, the
 // small throttler passes every case the mutants are checked against.
 func TestRedisMutantBaseline(t *testing.T) {
+	t.Parallel()
 	b := miniBackend(t)
 	quietRedis()
 	patientCases(t)

@@ -42,6 +42,7 @@ func redisDoneThrough(part int) redisCtor {
 // fixed window and checks no config, so the check plays the cases the
 // whole base passes, and says how many that leaves out.
 func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
+	t.Parallel()
 	b := miniBackend(t)
 	quietRedis()
 	patientCases(t)
