@@ -1,6 +1,8 @@
 package mutation
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/rateladder/rateladder/harness/timeline"
@@ -57,8 +59,36 @@ type Impl[N any] struct {
 func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Impl[N]) {
 	t.Helper()
 	for _, m := range mutants {
-		Caught(t, m.Name, m.Part, s.Cases(m.New))
+		t.Run(m.Name, func(t *testing.T) {
+			caught, problems := timeline.JudgeOutcomes(m.Name, m.Part, s.played(m))
+			for _, p := range problems {
+				t.Error(p)
+			}
+			t.Logf("caught by: %q", caught)
+		})
 	}
+}
+
+// plays keeps what each mutant's cases of its parts gave, by part and
+// name, in this test binary: CatchesMutants and MistakesTableIsCurrent
+// judge the same plays, which are the spec's own tests' main cost.
+var plays sync.Map
+
+// played plays the cases of parts 1 to m.Part built with m, once.
+func (s Spec[T, N]) played(m Impl[N]) []timeline.Outcome {
+	key := fmt.Sprintf("%d %s", m.Part, m.Name)
+	if o, ok := plays.Load(key); ok {
+		return o.([]timeline.Outcome)
+	}
+	var upTo []timeline.Case[T]
+	for _, c := range s.Cases(m.New) {
+		if c.Part <= m.Part {
+			upTo = append(upTo, c)
+		}
+	}
+	o := timeline.PlayAll(upTo)
+	plays.Store(key, o)
+	return o
 }
 
 // MistakesTableIsCurrent keeps the spec's testdata/mistakes.json, the
@@ -69,7 +99,7 @@ func (s Spec[T, N]) MistakesTableIsCurrent(t *testing.T, mutants []Impl[N]) {
 	t.Helper()
 	var m timeline.Mistakes
 	for _, k := range mutants {
-		m.Mistakes = append(m.Mistakes, timeline.RecordMistake(k.Name, k.Part, s.Cases(k.New)))
+		m.Mistakes = append(m.Mistakes, timeline.MistakeOf(k.Name, k.Part, s.played(k)))
 	}
 	CheckMistakes(t, m)
 }

@@ -23,14 +23,20 @@ type Mistake = protocol.Mistake
 // and returns what the mutant fails. Later parts are not played: a
 // learner's code with this mistake is stopped at part at the latest.
 func RecordMistake[T any](mutant string, part int, cases []Case[T]) Mistake {
-	k := Mistake{Part: part, Name: mutant, Fails: map[int][]string{}}
 	var upTo []Case[T]
 	for _, c := range cases {
 		if c.Part <= part {
 			upTo = append(upTo, c)
 		}
 	}
-	for _, o := range PlayAll(upTo) {
+	return MistakeOf(mutant, part, PlayAll(upTo))
+}
+
+// MistakeOf is RecordMistake's Mistake, from what the mutant's cases of
+// parts 1 to part gave.
+func MistakeOf(mutant string, part int, outcomes []Outcome) Mistake {
+	k := Mistake{Part: part, Name: mutant, Fails: map[int][]string{}}
+	for _, o := range outcomes {
 		if o.Verdict != Pass {
 			k.Fails[o.Part] = append(k.Fails[o.Part], o.Case)
 		}

@@ -341,7 +341,16 @@ func judgeMutant[T any](mutant string, part int, cases []Case[T]) (caught, probl
 		// clients.
 		cases = slices.DeleteFunc(slices.Clone(cases), func(c Case[T]) bool { return c.Part != part })
 	}
-	for _, o := range PlayAll(cases) {
+	return JudgeOutcomes(mutant, part, PlayAll(cases))
+}
+
+// JudgeOutcomes judges what a mutant's cases gave, as Catches does: the
+// outcomes of part (0: of every part) catch it, each one to its end.
+func JudgeOutcomes(mutant string, part int, outcomes []Outcome) (caught, problems []string) {
+	for _, o := range outcomes {
+		if part > 0 && o.Part != part {
+			continue
+		}
 		switch o.Verdict {
 		case Pass:
 		case NotImplemented, TimedOut, Exited:
