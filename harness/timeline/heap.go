@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"math"
 	"runtime"
 	"testing"
 	"time"
@@ -24,7 +25,10 @@ func LiveHeap() uint64 {
 // SteadyStateAllocs is what a probe measures to check that an
 // implementation reuses its memory in steady state: the allocations per
 // run of n calls of call, after warm calls that fill its window a few
-// times over. The calls come gap apart, from clock.Epoch.
+// times over. The calls come gap apart, from clock.Epoch. It is the least
+// of three measures: the count is the whole process's, and something
+// else in it may allocate now and then; an implementation that
+// allocates as it goes does so in every measure.
 func SteadyStateAllocs(gap time.Duration, warm, n int, call func(now time.Time)) float64 {
 	now := clock.Epoch
 	calls := func(k int) {
@@ -34,5 +38,9 @@ func SteadyStateAllocs(gap time.Duration, warm, n int, call func(now time.Time))
 		}
 	}
 	calls(warm)
-	return testing.AllocsPerRun(5, func() { calls(n) })
+	least := math.Inf(1)
+	for range 3 {
+		least = min(least, testing.AllocsPerRun(5, func() { calls(n) }))
+	}
+	return least
 }
