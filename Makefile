@@ -18,10 +18,10 @@ REDIS_REF  := solutions/08-group-throttle/redisthrottle
 LADDER_PHONY := student-copy class-report classroom test-plots
 .PHONY: help test test-e2e test-bench progress check $(LADDER_PHONY) vet test-go test-solutions test-stubs
 
-help: ## list the targets: the usage text, written once in harness/cmd/ladder/usage.go
+help:
 	@$(LADDER) help --make
 
-progress: ## the whole ladder at a glance; always exits 0
+progress:
 	@$(LADDER) progress
 
 # Built into the git-ignored .ladder/ folder: go run would add
@@ -36,38 +36,38 @@ LADDER_WRITABLE = $(if $(shell mkdir -p .ladder 2>/dev/null; test -w .ladder && 
 LADDER_FIRST = $(if $(wildcard .ladder/ladder),,sh -c '[ -t 2 ] || [ "$$LADDER_NOTES" = 1 ] || exit 0; echo "building the ladder command, the first run only…" >&2' && )
 FUZZTIME ?= 30s
 
-test-level-%: ## one level's spec against the learner's code: PART=K for one part, ALL=1 for every case, REDIS=1 on a real redis-server
+test-level-%:
 ifeq ($(REDIS),1)
 	@$(call with_redis,$(LADDER) test $(if $(PART),--part $(PART)) $(if $(filter 1,$(ALL)),--all) $*)
 else
 	@$(LADDER) test $(if $(PART),--part $(PART)) $(if $(filter 1,$(ALL)),--all) $*
 endif
 
-hint-%: ## the next hint of the part of a level you are on: PART=K for part K's
+hint-%:
 	@$(LADDER) hint $(if $(PART),--part $(PART)) $*
 
-hints-%: ## every hint of a level seen so far
+hints-%:
 	@$(LADDER) hints $*
 
-reset-level-%: ## restore a level's stub, keeping a backup
+reset-level-%:
 	@FORCE=$(FORCE) $(LADDER) reset $*
 
-watch-level-%: ## rerun a level's tests on every change
+watch-level-%:
 	@$(LADDER) watch $*
 
-fuzz-level-%: ## fuzz a level for FUZZTIME per target
+fuzz-level-%:
 	@$(LADDER) fuzz --time $(FUZZTIME) $*
 
-bench-level-%: ## a level's benchmarks, yours beside the reference's
+bench-level-%:
 	@$(LADDER) bench $*
 
-compare-level-%: ## your code beside the reference
+compare-level-%:
 	@$(LADDER) compare $*
 
-interview-level-%: ## a mock interview on a level: TIME=30m for another length than 45 minutes
+interview-level-%:
 	@$(LADDER) interview $(if $(TIME),--time $(TIME)) $*
 
-debrief-level-%: ## after a level: the classic mistakes the spec checks for, and the approaches
+debrief-level-%:
 	@$(LADDER) debrief $*
 
 # The pictures come from nested modules, harness/plot (your code) and
@@ -75,7 +75,7 @@ debrief-level-%: ## after a level: the classic mistakes the spec checks for, and
 # main go.mod. The commands are built into the git-ignored .ladder/.
 PLOT_LEVELS = $(patsubst harness/plot/level%,%,$(wildcard harness/plot/level[0-9]))
 
-plot-level-%: ## SVG pictures of a level in plots/: make plot-level-8 [REF=1]
+plot-level-%:
 ifeq ($(REF),1)
 	@if [ ! -f solutions/plot/go.mod ]; then \
 		echo "REF=1 draws the reference solutions, and this copy has none. make plot-level-$* draws your own code."; exit 1; fi
@@ -89,7 +89,7 @@ endif
 # Not part of make test: it needs Chromium, which it installs when missing
 # (Debian's package, as root). The reference's pictures and their PNG
 # screenshots stay in plots/check/ to be looked at.
-test-plots: ## draw every level's pictures and open them in headless Chromium
+test-plots:
 	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	cd harness/plot && $(GO) vet ./... && LADDER_PLOTS_BROWSER=1 $(GO) test ./...
 ifneq ($(wildcard solutions/plot/go.mod),)
@@ -97,7 +97,7 @@ ifneq ($(wildcard solutions/plot/go.mod),)
 	cd solutions/plot && $(GO) vet ./... && PLOTS_DIR=$(CURDIR)/plots/check $(GO) test -count=1 -v ./...
 endif
 
-student-copy: ## a copy without solutions/ to hand out: make student-copy DEST=dir
+student-copy:
 	@if [ -z "$(DEST)" ]; then echo "usage: make student-copy DEST=dir"; exit 2; fi
 	@$(LADDER) student-copy "$(DEST)"
 
@@ -108,11 +108,11 @@ student-copy: ## a copy without solutions/ to hand out: make student-copy DEST=d
 need_bwrap = if [ "$$(uname)" = Linux ] && ! { command -v bwrap && command -v redis-server; } >/dev/null; then \
 	(apt-get update && apt-get install -y bubblewrap redis-server) || echo "could not install bubblewrap and redis-server (the class report's sandbox)"; fi
 
-class-report: ## one table for a class: make class-report DIRS="a b c" [FORMAT=csv]
+class-report:
 	@$(need_bwrap)
 	@$(LADDER) class-report --format $(or $(FORMAT),markdown) $(DIRS)
 
-classroom: ## a GitHub Classroom autograding workflow in .github/workflows/classroom.yml: make classroom [FORCE=1]
+classroom:
 	@$(LADDER) classroom $(if $(filter 1,$(FORCE)),--force)
 
 # make test is what must always pass, in under a minute on two cores. It
@@ -121,14 +121,9 @@ classroom: ## a GitHub Classroom autograding workflow in .github/workflows/class
 # with the rest, then the stub check, which by then can reuse the other
 # lane's builds; and gofmt, then the harness beside the specs (much of
 # their time waits on processes and deadlines, so a third run fills the
-# CPUs). --output-sync
-# keeps each lane's output in one piece. CI (.ci/run) runs more beside
-# it: make check (go vet and staticcheck), make test-e2e (the ladder
-# command end to end, in copies of the repository; its tests skip under
-# -short here), make test-bench (every benchmark once), make test-redis,
-# make test-plots and make peers-quick. make help says which; a test
-# checks it against this file and .ci/run.
-test: ## everything that must pass
+# CPUs). CI (.ci/run) runs it, then make ci. --output-sync
+# keeps each lane's output in one piece.
+test:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-lane-race test-lane-plain
 	@echo "make test: all green"
 
@@ -150,14 +145,14 @@ gofmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.ladder/*')); \
 		if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-vet: gofmt ## gofmt and go vet
+vet: gofmt
 	$(GO) vet ./...
 	$(GO) -C $(REDIS_STUB) vet ./...
 ifneq ($(wildcard $(REDIS_REF)),)
 	$(GO) -C $(REDIS_REF) vet ./...
 endif
 
-test-go: ## the harness (its quick tests) and each spec's own tests: the wrong implementations it must catch
+test-go:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-harness test-specs
 test-harness:
 	$(GO) test $(TESTFLAGS) -short ./harness/...
@@ -166,7 +161,7 @@ test-specs:
 	$(GO) -C $(REDIS_STUB) test $(TESTFLAGS) ./spec
 
 # A workshop's student copy has no solutions/: this then says so and passes.
-test-solutions: ## every reference against its spec, with the race detector
+test-solutions:
 ifneq ($(wildcard solutions),)
 	$(GO) test $(TESTFLAGS) -race ./solutions/...
 	$(GO) -C $(REDIS_REF) test $(TESTFLAGS) -race ./...
@@ -174,7 +169,7 @@ else
 	@echo "no solutions/ here (a student copy): skipping the reference tests"
 endif
 
-test-bench: ## every benchmark once, so that none rots (CI runs it)
+test-bench:
 ifneq ($(wildcard solutions),)
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./solutions/...
 	$(GO) -C $(REDIS_REF) test -run '^$$' -bench . -benchtime 1x ./...
@@ -186,14 +181,18 @@ endif
 # Classroom workflow's Redis parts, as on a runner), installed here when
 # missing. LADDER_E2E=1: a test that needs the sandbox fails when there is
 # none, rather than skip.
-test-e2e: ## the ladder command end to end, in copies of the repository (slow; CI runs it)
+test-e2e:
 	@$(need_bwrap)
-	LADDER_E2E=1 $(GO) test -count=1 -timeout 40m ./harness/cmd/ladder/
+	LADDER_E2E=1 $(GO) test -count=1 -timeout 40m ./harness/cmd/ladder/ ./harness/internal/grade/
 
-test-stubs: ## the untouched stubs compile, and every case fails as not implemented
+# The one list of what CI runs after make test.
+.PHONY: ci
+ci: check test-e2e test-bench test-redis test-plots peers-quick
+
+test-stubs:
 	@$(LADDER) check-stubs
 
-check: vet ## gofmt, go vet and staticcheck (run at a pinned version, nothing to install), and the whole module built and vetted for macOS and Windows
+check: vet
 	GOOS=windows $(GO) build ./... && GOOS=windows $(GO) vet ./...
 	GOOS=darwin $(GO) build ./... && GOOS=darwin $(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
@@ -217,7 +216,7 @@ peers_run = cd $(PEERS_DIR) && $(GO) test -run '^$$' -count $(PEERS_COUNT) $(2) 
 	|| { cat $(PEERS_OUT)/$(1).txt; exit 1; }
 .PHONY: peers peers-quick
 
-peers: ## the references beside production libraries: medians of PEERS_COUNT runs, a table per section
+peers:
 	@mkdir -p $(PEERS_OUT)
 	cd $(PEERS_DIR) && $(GO) test -count 1 -run Conformance .
 	@echo "benchmarks: $(PEERS_COUNT) runs of each, several minutes; raw output in $(PEERS_OUT)"
@@ -242,7 +241,7 @@ peers: ## the references beside production libraries: medians of PEERS_COUNT run
 	@echo; echo "## 5. Sliding window accuracy: a million requests, 10,000 clients, 60 a minute, against an exact log"
 	@$(PEERS_OUT)/benchstat -row /buckets $(PEERS_OUT)/accuracy.txt
 
-peers-quick: ## the peers module: vet, the conformance tests, every benchmark once (what CI runs)
+peers-quick:
 	cd $(PEERS_DIR) && $(GO) vet ./...
 	@cd $(PEERS_DIR) && out=$$($(GO) test -short -count 1 -bench . -benchtime 1x . 2>&1) || { echo "$$out"; exit 1; }; \
 		echo "peers: the conformance tests passed, and every benchmark ran once"
@@ -265,7 +264,7 @@ with_redis = $(install_redis); \
 	export REDIS_ADDR=127.0.0.1:$$port && $(1)
 
 .PHONY: test-redis peers-redis
-test-redis: ## the Redis throttler's reference against a real redis-server (installs it)
+test-redis:
 ifneq ($(wildcard $(REDIS_REF)),)
 	@$(call with_redis,$(GO) -C $(REDIS_REF) test -race -count 1 ./... && \
 		$(GO) -C $(REDIS_REF) test -count 1 -run '^$$' -bench . -benchtime 2000x ./... | grep -E 'redis-server|^ok')
@@ -273,7 +272,7 @@ else
 	@echo "this copy has no reference solutions, so no reference to test; make test-level-8 REDIS=1 runs your own Redis form on a real redis-server"
 endif
 
-peers-redis: ## the Redis form of level 8 beside go-redis/redis_rate on one real server
+peers-redis:
 	@mkdir -p $(PEERS_OUT)
 	@$(call with_redis,cd $(PEERS_DIR) && $(GO) test -run '^$$' -count $(PEERS_COUNT) -benchtime 2000x -bench '^BenchmarkRedis$$' . > $(PEERS_OUT)/redis.txt 2>&1 || { cat $(PEERS_OUT)/redis.txt; exit 1; })
 	@GOBIN=$(PEERS_OUT) $(GO) install $(BENCHSTAT)

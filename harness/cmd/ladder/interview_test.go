@@ -597,7 +597,7 @@ func TestInterviewArguments(t *testing.T) {
 	}
 }
 
-func TestInterviewSummaryInREADMEIsWhatTheWriterPrints(t *testing.T) {
+func TestInterviewSummaryOnItsPageIsWhatTheWriterPrints(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "interview-summary.json"))
 	require.NoError(t, err)
 	var s interview.Summary
@@ -605,14 +605,14 @@ func TestInterviewSummaryInREADMEIsWhatTheWriterPrints(t *testing.T) {
 	var b strings.Builder
 	interview.WriteSummary(&b, s)
 
-	readme, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	page, err := os.ReadFile(filepath.Join(repoRoot(t), "docs/interview.md"))
 	require.NoError(t, err)
-	m := regexp.MustCompile("(?s)## Mock interviews\n.*?```\n(Interview summary:.*?)```\n").FindSubmatch(readme)
+	m := regexp.MustCompile("(?s)```\n(Interview summary:.*?)```\n").FindSubmatch(page)
 	if m == nil {
-		t.Fatal("README.md has no summary block in its \"## Mock interviews\" section")
+		t.Fatal("docs/interview.md has no summary block")
 	}
 	if diff := cmp.Diff(b.String(), string(m[1])); diff != "" {
-		t.Errorf("README.md's summary is not what writeSummary prints for testdata/interview-summary.json (-want +got):\n%s", diff)
+		t.Errorf("docs/interview.md's summary is not what writeSummary prints for testdata/interview-summary.json (-want +got):\n%s", diff)
 	}
 }
 
@@ -916,17 +916,13 @@ func TestARestartBeginsFromPart1OnANewClock(t *testing.T) {
 	require.Contains(t, again.String(), "It started from code already written, not from a fresh stub.")
 }
 
-// TestMockInterviewsBehavioursHaveTests checks that each behaviour the
-// README's "Mock interviews" section describes is run by a test.
+// TestMockInterviewsBehavioursHaveTests checks that each behaviour
+// docs/interview.md describes is run by a test.
 func TestMockInterviewsBehavioursHaveTests(t *testing.T) {
 	root := repoRoot(t)
-	data, err := os.ReadFile(filepath.Join(root, "README.md"))
+	data, err := os.ReadFile(filepath.Join(root, "docs/interview.md"))
 	require.NoError(t, err)
-	text := string(data)
-	start := strings.Index(text, "## Mock interviews\n")
-	require.GreaterOrEqual(t, start, 0)
-	section := text[start:]
-	section = section[:strings.Index(section[3:], "\n## ")+3]
+	section := string(data)
 	var sources strings.Builder
 	files, _ := filepath.Glob("*_test.go")
 	for _, f := range files {
@@ -950,7 +946,7 @@ func TestMockInterviewsBehavioursHaveTests(t *testing.T) {
 		"It ends when every part\npasses":              "TestInterviewPlaysLevel1PartByPartWithoutSolutions",
 	} {
 		if !strings.Contains(section, behaviour) {
-			t.Errorf("README.md's Mock interviews section no longer says %q", behaviour)
+			t.Errorf("docs/interview.md no longer says %q", behaviour)
 		}
 		if !strings.Contains(sources.String(), "\nfunc "+test+"(t *testing.T) {") {
 			t.Errorf("%q: no test %s runs it", behaviour, test)

@@ -69,7 +69,7 @@ func readMakefile(text string) map[string]*makefileRule {
 	var cur []*makefileRule
 	for _, line := range strings.Split(text, "\n") {
 		if m := ruleRE.FindStringSubmatch(line); m != nil {
-			deps, _, _ := strings.Cut(m[2], "##")
+			deps := m[2]
 			cur = nil
 			for _, target := range strings.Fields(m[1]) {
 				r := rules[target]
@@ -149,11 +149,11 @@ func reached(rules map[string]*makefileRule, target string, seen map[string]bool
 }
 
 // TestMakeHelpIsTrueOfTheMakefile checks every line make help prints
-// against the Makefile and .ci/run: the target exists, each VAR=value it
-// names is read by the recipe, each tool its words name is run, "part of
-// make test" is said of exactly the listed targets make test runs, and
-// "CI runs it" of exactly those .ci/run runs. The counts come from the
-// registry.
+// against the Makefile: the target exists, each VAR=value it names is
+// read by the recipe, each tool its words name is run, and "part of make
+// test" is said of exactly the listed targets make test runs. .ci/run
+// runs make test and make ci, whose rule is the one list of the rest.
+// The counts come from the registry.
 func TestMakeHelpIsTrueOfTheMakefile(t *testing.T) {
 	root := repoRoot(t)
 	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
@@ -165,10 +165,10 @@ func TestMakeHelpIsTrueOfTheMakefile(t *testing.T) {
 	inTest := reached(rules, "test", nil)
 	delete(inTest, "test")
 	inCI := map[string]bool{}
-	for _, m := range regexp.MustCompile(`(?m)^make (\S+)`).FindAllStringSubmatch(string(ci), -1) {
+	for _, m := range regexp.MustCompile(`(?m)^(?:GOTOOLCHAIN=\S+ )?make (\S+)`).FindAllStringSubmatch(string(ci), -1) {
 		inCI[m[1]] = true
 	}
-	require.NotEmpty(t, inCI, ".ci/run runs no make target")
+	require.Equal(t, map[string]bool{"test": true, "ci": true}, inCI, ".ci/run runs make test and make ci, and nothing else")
 
 	listed := map[string]bool{}
 	for _, g := range commands {
@@ -204,9 +204,6 @@ func TestMakeHelpIsTrueOfTheMakefile(t *testing.T) {
 			if c.inTest != inTest[target] {
 				t.Errorf("make help says %s is part of make test: %v; the Makefile: %v", target, c.inTest, inTest[target])
 			}
-			if c.inCI != inCI[target] {
-				t.Errorf("make help says CI runs %s: %v; .ci/run: %v", target, c.inCI, inCI[target])
-			}
 		}
 	}
 	for target := range inCI {
@@ -222,7 +219,6 @@ func TestMakeHelpIsTrueOfTheMakefile(t *testing.T) {
 		fmt.Sprintf("rateladder: %s on", katas()),
 		fmt.Sprintf("For learners (N is a level, 1 to %d):", last),
 		`(?m)^  make test-go +the harness's quick tests, and each spec's own mutation checks \[part of make test\]$`,
-		`(?m)^  make test-e2e +the ladder command end to end, in copies of the repository \[CI runs it\]$`,
 	} {
 		if !strings.Contains(out.String(), want) && !regexp.MustCompile(want).MatchString(out.String()) {
 			t.Errorf("make help lacks %q:\n%s", want, out.String())
