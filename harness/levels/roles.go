@@ -2,6 +2,7 @@ package levels
 
 import (
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -51,6 +52,23 @@ func (r Role) String() string {
 		return roleNames[r]
 	}
 	return "Role(" + strconv.Itoa(int(r)) + ")"
+}
+
+// InLearnersCode reports whether a file of a traceback, named from the
+// repository's top, is the learner's, or a stand-in for the learner: not
+// the runtime or the standard library (absolute paths, outside the
+// module), not the harness, not a spec. A test's own file is a stand-in,
+// such as a spec's mutant; the reference is one too.
+func InLearnersCode(file string) bool {
+	file = filepath.ToSlash(file)
+	switch {
+	case filepath.IsAbs(file), !strings.HasSuffix(file, ".go"), strings.HasPrefix(file, "_testmain.go"):
+		return false
+	case strings.HasSuffix(file, "_test.go"):
+		return true
+	}
+	_, role := RoleOf(file)
+	return role != Harness && role != Spec
 }
 
 // RoleOf says which level holds the path p (slash-separated, relative to

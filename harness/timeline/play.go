@@ -261,31 +261,14 @@ func goroutineState(id uint64) (string, []frame) {
 }
 
 // learnerFrame is the innermost frame in the learner's own code (see
-// inLearnersCode).
+// levels.InLearnersCode).
 func learnerFrame(frames []frame) (frame, bool) {
 	for _, f := range frames {
-		if inLearnersCode(f.file) {
+		if levels.InLearnersCode(f.file) {
 			return f, true
 		}
 	}
 	return frame{}, false
-}
-
-// inLearnersCode reports whether a frame's file, relative to the
-// repository's top, is the learner's, or a stand-in for the learner: not
-// the runtime or the standard library (absolute paths, outside the
-// module), not the harness, not a spec (see levels.RoleOf). A test's own
-// file is a stand-in, such as a spec's mutant; the reference is one too.
-func inLearnersCode(file string) bool {
-	file = filepath.ToSlash(file)
-	switch {
-	case filepath.IsAbs(file), !strings.HasSuffix(file, ".go"), strings.HasPrefix(file, "_testmain.go"):
-		return false
-	case strings.HasSuffix(file, "_test.go"):
-		return true
-	}
-	_, role := levels.RoleOf(file)
-	return role != levels.Harness && role != levels.Spec
 }
 
 // matches reports whether got is an acceptable result for the call.

@@ -255,24 +255,11 @@ func (w *watcher) learnerFrames(frames []frame) []frame {
 	var out []frame
 	for _, f := range frames {
 		f.file = w.sourceFile(f.file)
-		if _, err := os.Stat(filepath.Join(w.root, filepath.FromSlash(f.file))); err == nil && inLearnersCode(f.file) {
+		if _, err := os.Stat(filepath.Join(w.root, filepath.FromSlash(f.file))); err == nil && levels.InLearnersCode(f.file) {
 			out = append(out, f)
 		}
 	}
 	return out
-}
-
-// inLearnersCode reports whether a file, named from the top folder, is
-// the learner's: a level's own files and every test file.
-func inLearnersCode(file string) bool {
-	switch {
-	case filepath.IsAbs(file), !strings.HasSuffix(file, ".go"), strings.HasPrefix(file, "_testmain.go"):
-		return false
-	case strings.HasSuffix(file, "_test.go"):
-		return true
-	}
-	_, role := levels.RoleOf(file)
-	return role != levels.Harness && role != levels.Spec
 }
 
 // frame is one function of a traceback, and its place.
