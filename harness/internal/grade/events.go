@@ -21,8 +21,10 @@ import (
 //
 //   - a case passed when its subtest passed and its output holds the
 //     runner's line for it (protocol.CaseLine) with the verdict pass;
-//   - a test binary ran to its end when go test printed its pass or fail
-//     line for the package, every test it started ended, and a failing
+//   - a test binary ran its cases through the ladder's runner when it
+//     wrote the runner's mark (protocol.RunMark);
+//   - a test binary ran to its end when the testing package printed its
+//     last line, PASS or FAIL, every test it started ended, and a failing
 //     binary failed a test: an exit or a crash in the middle of a case
 //     leaves that case's subtest without an end, and names it;
 //   - the race detector fails the test it saw a race in, and its report
@@ -38,12 +40,9 @@ type Event struct {
 	FailedBuild string // the package whose build failed, on a package's "fail"
 }
 
-// Bounds on what the reader keeps, whatever the learner's code prints.
-const (
-	// testTail is how much of one test's output is kept: a case's line
-	// comes last in it.
-	testTail = 256 << 10
-)
+// testTail is how much of one test's output the reader keeps, whatever
+// the learner's code prints: a case's line comes last in it.
+const testTail = 256 << 10
 
 // floodLimit is how much output one go test run may print before it is
 // stopped, and its package named for it. A learner's debug prints of
