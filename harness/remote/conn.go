@@ -53,8 +53,6 @@ type Conn struct {
 	wbuf      []byte
 	rbuf      []byte
 	enc       encoder
-	plan      *plan      // calls sent ahead (Object.Plan), or nil
-	writing   chan error // a batch of calls being written, or nil
 }
 
 // Open returns a Conn that starts children as LaunchEnv says. sentinels
@@ -114,9 +112,6 @@ type Object struct {
 func (c *Conn) New(ctor string, results []any, args ...any) *Object {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.plan != nil {
-		c.dropPlan()
-	}
 	if c.proc == nil {
 		if err := c.start(); err != nil {
 			panic(&Failure{What: fmt.Sprintf("the level's code could not be started in its own process: %v", err)})
@@ -185,18 +180,7 @@ func (c *Conn) clockID(clk clock.Clock) uint64 {
 
 // exchange sends one call and reads its answer, with c.mu held.
 func (c *Conn) exchange(op byte, o *Object, method string, results []any, args []any) {
-	if c.plan != nil && op == opCall {
-		if c.plan.obj == o {
-			c.takePlanned(o, method, results, args)
-			return
-		}
-		c.dropPlan()
-		if c.proc == nil || o.gen != c.gen {
-			panic(&Failure{What: fmt.Sprintf("%s: the process that built this value is gone", method)})
-		}
-	}
 	m := c.message(op, o, method, args)
-	c.wait()
 	p := c.proc
 	if err := writeMessage(p.in, &c.wbuf, &m); err != nil {
 		c.fail(fmt.Sprintf("%s: the call could not be sent: %v", callText(method), err))
@@ -296,7 +280,6 @@ func callText(method string) string {
 // fail stops the child, so the next object starts a new one, and fails
 // the call. It is called with c.mu held.
 func (c *Conn) fail(what string) {
-	c.plan, c.writing = nil, nil // the writer fails once the pipe is closed
 	if c.proc != nil {
 		c.proc.stop()
 		c.proc = nil

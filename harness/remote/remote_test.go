@@ -260,114 +260,24 @@ func TestGoexitEndsTheCallersGoroutine(t *testing.T) {
 	}
 }
 
-// adds plans n calls of Add(1).
-func adds(n int) []remote.Planned {
-	calls := make([]remote.Planned, n)
-	for i := range calls {
-		calls[i] = remote.Planned{Method: "Add", Args: []any{1}}
-	}
-	return calls
-}
-
-func TestPlannedCallsAnswerAsCallsMadeAlone(t *testing.T) {
-	c := conn(t)
-	p, _ := newProxy(c, clock.NewFake(), 0)
-	// Over two batches, so that the second is sent once the first is
-	// taken.
-	const n = 1500
-	p.o.Plan(adds(n))
-	for i := 1; i <= n; i++ {
-		if got := p.Add(1); got != i {
-			t.Fatalf("planned call %d: Add(1) = %d, want %d", i, got, i)
-		}
-	}
-	if got := p.Add(0); got != n {
-		t.Errorf("Add(0) after the plan = %d, want %d", got, n)
-	}
-}
-
-func TestAPlanStoppedEarlyLeavesTheConnUsable(t *testing.T) {
-	c := conn(t)
-	p, _ := newProxy(c, clock.NewFake(), 0)
-	p.o.Plan(adds(100))
-	p.Add(1)
-	p.Add(1)
-	// Another object's calls come after the dropped answers.
-	q, _ := newProxy(c, clock.NewFake(), 7)
-	if got := q.Add(1); got != 8 {
-		t.Errorf("Add(1) on a new object after a plan stopped early = %d, want 8", got)
-	}
-}
-
-func TestAPlannedCallPanicsAndFailsAsAlone(t *testing.T) {
-	c := conn(t)
-	remote.SetCallLimit(c, 300*time.Millisecond)
-	p, _ := newProxy(c, clock.NewFake(), 0)
-	p.o.Plan([]remote.Planned{{"Add", []any{1}}, {"Panic", []any{"boom"}}, {"Add", []any{1}}, {"Hang", nil}, {"Add", []any{1}}})
-	if got := p.Add(1); got != 1 {
-		t.Errorf("Add(1) = %d, want 1", got)
-	}
-	if text, _ := failure(func() { p.o.Call("Panic", nil, "boom") }); text != "boom" {
-		t.Errorf("planned Panic(boom) raised %q, want %q", text, "boom")
-	}
-	if got := p.Add(1); got != 2 {
-		t.Errorf("Add(1) after the planned panic = %d, want 2", got)
-	}
-	text, _ := failure(func() { p.o.Call("Hang", nil) })
-	if want := "Failure: Hang(…) did not return within"; !strings.HasPrefix(text, want) {
-		t.Errorf("planned Hang() failed with %q, want %q…", text, want)
-	}
-	if text, _ := failure(func() { p.Add(1) }); !strings.Contains(text, "the process that built this value is gone") {
-		t.Errorf("Add(1) after the hang failed with %q, want the process gone", text)
-	}
-}
-
-func TestACallOffThePlanIsTheSpecsMistake(t *testing.T) {
-	c := conn(t)
-	p, _ := newProxy(c, clock.NewFake(), 0)
-	p.o.Plan(adds(3))
-	text, _ := failure(func() { p.Add(2) })
-	if want := "remote: Add was called with arguments [2], not those the plan said"; !strings.HasPrefix(text, want) {
-		t.Errorf("an unplanned Add(2) raised %q, want %q…", text, want)
-	}
-	// The plan is dropped: the next calls are made alone, in step.
-	if got := p.Add(0); got != 3 {
-		t.Errorf("Add(0) after a call off the plan = %d, want 3 (the three planned calls were made)", got)
-	}
-	p.o.Plan(adds(3))
-	text, _ = failure(func() { p.Check(1) })
-	if want := "remote: Check was called where the plan said Add"; !strings.HasPrefix(text, want) {
-		t.Errorf("an unplanned Check(1) raised %q, want %q…", text, want)
-	}
-}
-
 // BenchmarkCall is one call's round trip to the child and back, what a
 // checker pays for each call a case makes: 100,000 times in level 2's
-// burst. cpu-ns/op counts both processes' CPU time. "alone" makes each
-// call by itself; "planned" plans them first (Plan), so they are sent in
-// batches. Run it pinned to one CPU (taskset -c 0) to see what the class
-// report's pinning saves.
+// burst. cpu-ns/op counts both processes' CPU time. Run it pinned to one
+// CPU (taskset -c 0) to see what the class report's pinning saves.
 func BenchmarkCall(b *testing.B) {
-	for _, planned := range []bool{false, true} {
-		b.Run(map[bool]string{false: "alone", true: "planned"}[planned], func(b *testing.B) {
-			c := conn(b)
-			p, err := newProxy(c, clock.NewFake(), 0)
-			if err != nil {
-				b.Fatal(err)
-			}
-			p.Add(1)
-			start, _ := c.CPU()
-			b.ReportAllocs()
-			n := 0
-			for b.Loop() {
-				if planned && n%10000 == 0 {
-					p.o.Plan(adds(10000))
-				}
-				p.Add(1)
-				n++
-			}
-			end, _ := c.CPU()
-			b.ReportMetric(float64(end-start)/float64(n), "cpu-ns/op")
-		})
+	c := conn(b)
+	p, err := newProxy(c, clock.NewFake(), 0)
+	if err != nil {
+		b.Fatal(err)
 	}
+	p.Add(1)
+	start, _ := c.CPU()
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		p.Add(1)
+		n++
+	}
+	end, _ := c.CPU()
+	b.ReportMetric(float64(end-start)/float64(n), "cpu-ns/op")
 }

@@ -88,7 +88,7 @@ func writeMessage(w io.Writer, buf *[]byte, m *message) error {
 	return err
 }
 
-// appendMessage appends one frame to b: a batch of calls is one write.
+// appendMessage appends one frame to b.
 func appendMessage(b []byte, m *message) ([]byte, error) {
 	start := len(b)
 	b = append(b, 0, 0, 0, 0, m.Op)

@@ -6,30 +6,11 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
-	"github.com/rateladder/rateladder/harness/remote"
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
 // env is what a probe has besides the logger: e.New builds another.
 type env = timeline.Env[Logger, time.Duration]
-
-// A planner is the class report's proxy of a logger in another process:
-// told the calls a probe is about to make, it sends them ahead in batches,
-// so that 100,000 calls do not wait on that process 100,000 times.
-type planner interface{ plan(calls []remote.Planned) }
-
-// planCalls tells l the calls a probe will make, if l is a planner.
-func planCalls(l Logger, calls func(yield func(method string, args ...any))) {
-	p, ok := l.(planner)
-	if !ok {
-		return
-	}
-	var planned []remote.Planned
-	calls(func(method string, args ...any) {
-		planned = append(planned, remote.Planned{Method: method, Args: args})
-	})
-	p.plan(planned)
-}
 
 // burstThenOneCall checks part 2's bound after a burst: 100,000 distinct
 // messages at t=0, then one call two intervals later. Every message of the
@@ -44,14 +25,6 @@ func burstThenOneCall(_ Logger, e env) error {
 	for i := range messages {
 		messages[i] = "request " + strconv.Itoa(i) + " failed"
 	}
-	planCalls(l, func(call func(string, ...any)) {
-		for _, m := range messages {
-			call("ShouldPrint", clock.Epoch, m)
-		}
-		call("Len")
-		call("ShouldPrint", clock.Epoch.Add(2*interval), "one more")
-		call("Len")
-	})
 	for _, m := range messages {
 		if !l.ShouldPrint(clock.Epoch, m) {
 			return fmt.Errorf("ShouldPrint(t=0s, %q) = false, want true: it is the first call with that message", m)
@@ -84,14 +57,6 @@ func steadyStream(_ Logger, e env) error {
 		hot         = "heartbeat"
 	)
 	l := e.New(interval)
-	planCalls(l, func(call func(string, ...any)) {
-		for i := range calls {
-			now := clock.Epoch.Add(time.Duration(i) * gap)
-			call("ShouldPrint", now, hot)
-			call("ShouldPrint", now, "request "+strconv.Itoa(i))
-			call("Len")
-		}
-	})
 	for i := range calls {
 		now := clock.Epoch.Add(time.Duration(i) * gap)
 		// The heartbeat prints on the first call of every second, and is

@@ -21,13 +21,6 @@ func (r remoteLogger) ShouldPrint(now time.Time, message string) bool {
 	return remote.Result[bool](r.o, "ShouldPrint", now, message)
 }
 
-// The checker's proxy sends the probes' 100,000 calls ahead: a report
-// of a class waits on them in every student's level 2.
-var _ planner = remoteLogger{}
-
-// plan sends the calls a probe is about to make to the child ahead.
-func (r remoteLogger) plan(calls []remote.Planned) { r.o.Plan(calls) }
-
 // remoteNew builds proxies, each of a value that New builds in the child.
 func remoteNew(conn *remote.Conn) func(time.Duration) Logger {
 	return func(interval time.Duration) Logger { return remoteLogger{conn.New("New", nil, interval)} }
