@@ -92,20 +92,6 @@ func TestHostileStateIsAnErrorNotAPanic(t *testing.T) {
 	}
 }
 
-// A count from before hints came in parts is read as that many hints,
-// in order over the parts.
-func TestAnOldCountIsSeenInOrderOverTheParts(t *testing.T) {
-	dir := copyLadder(t)
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".ladder"), 0o755))
-	addFile(t, dir, ".ladder/state.json", `{"hints_seen":{"1":4}}`)
-	s, err := interview.LoadState(dir)
-	require.NoError(t, err)
-	require.Equal(t, map[string]int{"1": 3, "2": 1}, s.HintsSeen["1"], "level 1 has 3 hints in part 1, then 1 in part 2")
-	out, code := runLadder(t, dir, "hint", "--part", "2", "1")
-	require.Equal(t, 0, code, out)
-	require.Contains(t, out, "You have seen all 1 hint of level 1, part 2.")
-}
-
 func TestHintGoesToThePartYouAreOn(t *testing.T) {
 	slow(t, "runs level 2's tests on a copy of the ladder")
 	dir := copyRepo(t, "ladder/02-logger-limiter")

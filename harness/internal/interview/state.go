@@ -57,40 +57,21 @@ func LoadState(root string) (State, error) {
 	if err != nil {
 		return s, err
 	}
-	// hints_seen is read raw: a level's value was one count before hints
-	// came in parts, and is a map of parts now.
-	var raw struct {
-		HintsSeen map[string]json.RawMessage `json:"hints_seen"`
-		OnPart    map[string]PartCache       `json:"on_part"`
-		Interview *Record                    `json:"interview"`
-	}
-	if err := json.Unmarshal(data, &raw); err != nil {
+	var unchecked State
+	if err := json.Unmarshal(data, &unchecked); err != nil {
 		return s, damaged(err.Error())
 	}
-	for key, v := range raw.HintsSeen {
+	for key, seen := range unchecked.HintsSeen {
 		l, ok := levelKey(key)
 		if !ok {
 			return s, damaged(fmt.Sprintf("hints_seen names level %q, which the ladder does not have", key))
-		}
-		var old int
-		if json.Unmarshal(v, &old) == nil {
-			seen, err := migrateCount(root, l, old)
-			if err != nil {
-				return s, err
-			}
-			s.HintsSeen[key] = seen
-			continue
-		}
-		var seen map[string]int
-		if err := json.Unmarshal(v, &seen); err != nil {
-			return s, damaged(fmt.Sprintf("hints_seen of level %d is %s, not a count per part", l.Number, v))
 		}
 		if err := checkCounts(root, l, "hints_seen of level "+key, seen, false); err != nil {
 			return s, err
 		}
 		s.HintsSeen[key] = seen
 	}
-	for key, c := range raw.OnPart {
+	for key, c := range unchecked.OnPart {
 		l, ok := levelKey(key)
 		if !ok {
 			return s, damaged(fmt.Sprintf("on_part names level %q, which the ladder does not have", key))
@@ -100,7 +81,7 @@ func LoadState(root string) (State, error) {
 		}
 		s.OnPart[key] = c
 	}
-	if iv := raw.Interview; iv != nil {
+	if iv := unchecked.Interview; iv != nil {
 		l, ok := levelKey(strconv.Itoa(iv.Level))
 		if !ok {
 			return s, damaged(fmt.Sprintf("the interview is of level %d, which the ladder does not have", iv.Level))
@@ -163,37 +144,6 @@ func levelPart(l levels.Level, key string) (int, bool) {
 		return 0, false
 	}
 	return n, true
-}
-
-// migrateCount turns a count from before hints came in parts into counts
-// per part: the first n hints, in order over the parts. A level whose
-// HINTS.md cannot be read loses its count, which costs only a hint shown
-// again.
-func migrateCount(root string, l levels.Level, n int) (map[string]int, error) {
-	seen := map[string]int{}
-	parts, err := ReadHints(root, l)
-	if err != nil {
-		return seen, nil
-	}
-	total := 0
-	for _, p := range parts {
-		total += len(p.Hints)
-	}
-	if n < 0 {
-		return nil, damaged(fmt.Sprintf("hints_seen gives level %d %d hints, below 0", l.Number, n))
-	}
-	if n > total {
-		return nil, damaged(fmt.Sprintf("hints_seen gives level %d %d hints, and it has %d", l.Number, n, total))
-	}
-	for _, p := range parts {
-		k := min(n, len(p.Hints))
-		if k == 0 {
-			break
-		}
-		seen[strconv.Itoa(p.Number)] = k
-		n -= k
-	}
-	return seen, nil
 }
 
 // SaveState writes the state, through a temporary file, so that a crash
