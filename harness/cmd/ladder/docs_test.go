@@ -63,7 +63,7 @@ var checkedElsewhere = []struct {
 	{regexp.MustCompile(`^make test$`), []string{"TestStudentCopyPassesItsOwnMakeTest"}},
 	{regexp.MustCompile(`^make test-(e2e|bench)$`), nil}, // .ci/run runs them
 	{regexp.MustCompile(`^make check$`), nil},            // gofmt, vet and staticcheck: CI's .ci/run
-	{regexp.MustCompile(`^make (help)?$`), []string{"TestMakeHelpListsTheTargets"}},
+	{regexp.MustCompile(`^make (help)?$`), []string{"TestMakeHelpPrintsTheUsageText", "TestMakeHelpListsTheTargets"}},
 	{regexp.MustCompile(`^make test-redis$`), nil}, // .ci/run runs it
 	{regexp.MustCompile(`^make test-plots$`), nil}, // .ci/run runs it
 	{regexp.MustCompile(`^make peers(-quick|-redis)?$`), nil},

@@ -20,19 +20,6 @@ func TestFuzzAndBenchRunOnACopy(t *testing.T) {
 	}
 }
 
-// TestMakeHelpPrintsTheUsageText: make help prints the usage text, the
-// one list of the make targets (TestMakeHelpIsTrueOfTheMakefile checks it
-// against the Makefile).
-func TestMakeHelpPrintsTheUsageText(t *testing.T) {
-	slow(t, "builds the ladder command through make", "make")
-	out, code := runIn(t, repoRoot(t), "make", "help")
-	var want strings.Builder
-	writeUsage(&want, true)
-	if code != 0 || !strings.Contains(out, want.String()) {
-		t.Fatalf("make help = exit %d:\n%s\nwant the usage text:\n%s", code, out, want.String())
-	}
-}
-
 func TestAFuzzRunStoppedByGosOwnDeadlineFindsNothing(t *testing.T) {
 	for _, tc := range []struct {
 		name, out string

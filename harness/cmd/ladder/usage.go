@@ -18,13 +18,7 @@ import (
 type command struct {
 	ladder string // the ladder command and its arguments; "" for a make target alone
 	make   string // the make target that runs it; "" for a ladder command alone
-	what   string
-	// What the line says of a make target beside its words, which
-	// TestMakeHelpIsTrueOfTheMakefile checks against the Makefile: make
-	// test runs it; and the tools its words name, which its recipe must
-	// run. What CI runs is the Makefile's ci target, listed there alone.
-	inTest bool
-	runs   []string
+	what   string // what it does, in a few words
 }
 
 // A commandGroup is the usage text's section for one kind of user.
@@ -57,34 +51,24 @@ var commands = []commandGroup{
 		{ladder: "student-copy DEST", make: "make student-copy DEST=dir", what: "the ladder without solutions/, to hand out"},
 		{ladder: "class-report [--format csv] DIR...", make: `make class-report DIRS="a b c" [FORMAT=csv]`, what: "every student's progress in one table"},
 		{ladder: "classroom [--force] [FILE]", make: "make classroom [FORCE=1]", what: "a GitHub Classroom workflow, one graded step per part, in .github/workflows/classroom.yml"},
-		{make: "make test-plots", what: "the pictures open in headless Chromium (installs it)", runs: []string{"chromium"}},
+		{make: "make test-plots", what: "the pictures open in headless Chromium (installs it)"},
 	}},
 	{"For the repository:", []command{
-		{make: "make test", what: "everything that must always pass, in under a minute: gofmt and the targets marked [part of make test]", runs: []string{"gofmt"}},
-		{make: "make test-go", what: "the harness's quick tests, and each spec's own mutation checks", inTest: true, runs: []string{"go test", "./harness/...", "./ladder/*/spec/"}},
-		{make: "make test-solutions", what: "every reference against its spec, with the race detector", inTest: true, runs: []string{"./solutions/...", "-race"}},
-		{ladder: "check-stubs", make: "make test-stubs", what: "the untouched stubs compile, hold nothing but stubs, and every case fails as not implemented", inTest: true, runs: []string{"check-stubs"}},
-		{make: "make ci", what: "what CI runs after make test: the targets its rule lists", runs: []string{"staticcheck", "./harness/cmd/ladder/", "-benchtime 1x", "redis-server", "chromium"}},
-		{make: "make test-e2e", what: "the ladder command end to end, in copies of the repository, and every probe of the grader", runs: []string{"./harness/cmd/ladder/", "./harness/internal/grade/"}},
-		{make: "make test-bench", what: "every benchmark once, so that none rots", runs: []string{"-bench", "-benchtime 1x"}},
-		{make: "make vet", what: "gofmt and go vet", runs: []string{"gofmt", "go vet"}},
-		{make: "make check", what: "gofmt, go vet and staticcheck, and go vet for Windows and macOS", runs: []string{"gofmt", "go vet", "staticcheck", "GOOS=windows", "GOOS=darwin"}},
-		{make: "make test-redis", what: "level 8's Redis reference against a real redis-server (installs it)", runs: []string{"redis-server"}},
-		{make: "make peers-redis", what: "the Redis form beside go-redis/redis_rate on a real redis-server", runs: []string{"redis-server"}},
-		{make: "make peers", what: "the references beside production Go limiters (slow, several minutes)", runs: []string{"-bench"}},
-		{make: "make peers-quick", what: "make peers in a few seconds, to check it runs", runs: []string{"-benchtime 1x"}},
+		{make: "make test", what: "everything that must always pass, in under a minute"},
+		{make: "make test-go", what: "the harness's quick tests, and each spec's own mutation checks"},
+		{make: "make test-solutions", what: "every reference against its spec, with the race detector"},
+		{ladder: "check-stubs", make: "make test-stubs", what: "the untouched stubs compile, hold nothing but stubs, and every case fails as not implemented"},
+		{make: "make ci", what: "what CI runs after make test"},
+		{make: "make test-e2e", what: "the ladder command end to end, in copies of the repository, and every probe of the grader"},
+		{make: "make test-bench", what: "every benchmark once, so that none rots"},
+		{make: "make vet", what: "gofmt and go vet"},
+		{make: "make check", what: "gofmt, go vet and staticcheck, and go vet for Windows and macOS"},
+		{make: "make test-redis", what: "level 8's Redis reference against a real redis-server (installs it)"},
+		{make: "make peers-redis", what: "the Redis form beside go-redis/redis_rate on a real redis-server"},
+		{make: "make peers", what: "the references beside production Go limiters (slow, several minutes)"},
+		{make: "make peers-quick", what: "make peers in a few seconds, to check it runs"},
 		{ladder: "help [--make]", make: "make help", what: "this list"},
 	}},
-}
-
-// makeWhat is a make target's words in the usage text, with what the
-// target is part of.
-func (c command) makeWhat() string {
-	what := c.what
-	if c.inTest {
-		what += " [part of make test]"
-	}
-	return what
 }
 
 // countWords spells the small numbers a heading uses.
@@ -113,7 +97,7 @@ func writeUsage(w io.Writer, asMake bool) {
 		for _, c := range g.commands {
 			name, what := c.ladder, c.what
 			if asMake {
-				name, what = c.make, c.makeWhat()
+				name = c.make
 			}
 			if name == "" {
 				continue
