@@ -2,6 +2,7 @@ package instructor
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 )
 
@@ -51,9 +52,7 @@ func isPE(data []byte) bool {
 	if len(data) < 0x40 || !bytes.HasPrefix(data, []byte("MZ")) {
 		return false
 	}
-	// A little-endian uint32, read by hand: encoding/binary would be one
-	// more package to compile in a newcomer's first make progress.
-	off := int64(data[0x3c]) | int64(data[0x3d])<<8 | int64(data[0x3e])<<16 | int64(data[0x3f])<<24
+	off := int64(binary.LittleEndian.Uint32(data[0x3c:]))
 	return off+4 <= int64(len(data)) && bytes.Equal(data[off:off+4], []byte("PE\x00\x00"))
 }
 
