@@ -935,6 +935,8 @@ func TestMockInterviewsBehavioursHaveTests(t *testing.T) {
 		"**It poses the question, not the answer.**":   "TestInterviewPart1IsTheQuestionAlone",
 		"each joins the API when its\n  part comes":    "TestTheAPIGrowsWithTheParts",
 		"**The guidance comes as hints.**":             "TestInterviewHintsEndWithTheREADMEsGuidance",
+		"**Keys, on a terminal.**":                     "TestInterviewKeysInATerminal",
+		"**Clarifying questions, on request.**":        "TestInterviewKeysAskClarifications",
 		"**A known mistake is offered, not named.**":   "TestInterviewOffersTheKnownMistakeAsAHint",
 		"**It warns at 10 minutes left and at 2**":     "TestInterviewEndsWhenTimeIsUpAfterTwoWarnings",
 		"**when time is up**":                          "TestInterviewEndsWhenTimeIsUpAfterTwoWarnings",
