@@ -1077,6 +1077,12 @@ func TestClarificationsWithholdTheTraps(t *testing.T) {
 				}
 			}
 		}
+		// One list: a guide whose README has clarifications lists none.
+		g, err := guide.Load(filepath.Join(root, l.Dir, guide.FileName))
+		require.NoError(t, err)
+		if own, _ := g.Section(guide.Clarifying); len(r.Clarifications) > 0 && strings.Contains("\n"+own, "\n- **") {
+			t.Errorf("level %d: INTERVIEWER.md lists clarifying questions of its own; the README's are the list", l.Number)
+		}
 		for _, c := range r.Clarifications {
 			for _, m := range r.LaterMethods(max(c.Part, l.Parts[0].Number)) {
 				if regexp.MustCompile("`" + m + "[`(]|\\b" + m + `\(`).MatchString(c.Question + "\n" + c.Answer) {

@@ -30,8 +30,10 @@ func (iv *Interview) key(k byte) string {
 		}
 		iv.answer(typed)
 	case 'h':
-		fmt.Fprintln(iv.Out)
-		iv.Hint()
+		if iv.Hint != nil {
+			fmt.Fprintln(iv.Out)
+			iv.Hint()
+		}
 	case 'c':
 		iv.listQuestions()
 	case 'r':
