@@ -47,9 +47,8 @@ import (
 var (
 	guidanceOpenRE   = regexp.MustCompile(`^<!-- guidance -->\s*$`)
 	guidanceCloseRE  = regexp.MustCompile(`^<!-- /guidance -->\s*$`)
-	clarifyOpenRE    = regexp.MustCompile(`^<!-- clarify: (.+?) -->\s*$`)
+	clarifyOpenRE    = regexp.MustCompile(`(?m)^<!-- clarify: (.+?) -->[ \t]*$`) // also where a text withholds one
 	clarifyCloseRE   = regexp.MustCompile(`^<!-- /clarify -->\s*$`)
-	withheldRE       = regexp.MustCompile(`(?m)^<!-- clarify: (.+?) -->[ \t]*$`)
 	subheadingRE     = regexp.MustCompile(`^###\s+(.+?)\s*$`)
 	partAddsRE       = regexp.MustCompile(`^<!-- part (\d+) adds: (.+?) -->\s*$`)
 	htmlCommentLine  = regexp.MustCompile(`^<!--.*-->\s*$`)
@@ -114,8 +113,8 @@ func (r Readme) Section(n int) string {
 // withheld puts each clarification's number and question where its text
 // was.
 func (r Readme) withheld(text string) string {
-	return withheldRE.ReplaceAllStringFunc(text, func(line string) string {
-		q := withheldRE.FindStringSubmatch(line)[1]
+	return clarifyOpenRE.ReplaceAllStringFunc(text, func(line string) string {
+		q := clarifyOpenRE.FindStringSubmatch(line)[1]
 		for _, c := range r.Clarifications {
 			if c.Question == q {
 				return fmt.Sprintf("Q%d. %s", c.Number, q)
@@ -146,11 +145,11 @@ func Declares(line, name string) bool {
 // the methods of parts 1 to upTo.
 func (r Readme) Intro(upTo int) string {
 	later := r.LaterMethods(upTo)
-	out := r.introLines(func(line string, inAPI bool) bool { return !inAPI || !declaresAny(line, later) })
+	text := strings.Join(r.introLines(func(line string, inAPI bool) bool { return !inAPI || !declaresAny(line, later) }), "\n")
 	if r.Withhold {
-		return r.withheld(strings.Join(out, "\n"))
+		text = r.withheld(text)
 	}
-	return strings.Join(out, "\n")
+	return text
 }
 
 // introLines is the intro's lines that keep returns true for; inAPI says
