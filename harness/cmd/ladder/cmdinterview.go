@@ -54,6 +54,11 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	signal.Notify(interrupt, os.Interrupt, syscall.SIGHUP)
 	defer signal.Stop(interrupt)
 	iv.Interrupt = interrupt
+	// From here on, on a terminal, single keys work too (see Interview.key).
+	keys, out, errOut, restore := terminalKeys(stdout, stderr, interrupt)
+	defer restore()
+	iv.Out, iv.Keys = out, keys
+	iv.Hint = func() { cmdHint(root, []string{strconv.Itoa(l.Number)}, out, errOut) }
 	src := interview.PollChanges(iv.Dir(), every)
 	defer src.Close()
 	iv.Changes = src.C()
@@ -61,7 +66,7 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	defer ticker.Stop()
 	iv.Ticks = ticker.C
 	if _, err := iv.Hold(); err != nil {
-		fmt.Fprintln(stderr, "ladder interview:", err)
+		fmt.Fprintln(errOut, "ladder interview:", err)
 		return 1
 	}
 	return 0

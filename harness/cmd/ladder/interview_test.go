@@ -935,6 +935,8 @@ func TestMockInterviewsBehavioursHaveTests(t *testing.T) {
 		"**It poses the question, not the answer.**":   "TestInterviewPart1IsTheQuestionAlone",
 		"each joins the API when its\n  part comes":    "TestTheAPIGrowsWithTheParts",
 		"**The guidance comes as hints.**":             "TestInterviewHintsEndWithTheREADMEsGuidance",
+		"**Keys, on a terminal.**":                     "TestInterviewKeysInATerminal",
+		"**Clarifying questions, on request.**":        "TestInterviewKeysAskClarifications",
 		"**A known mistake is offered, not named.**":   "TestInterviewOffersTheKnownMistakeAsAHint",
 		"**It warns at 10 minutes left and at 2**":     "TestInterviewEndsWhenTimeIsUpAfterTwoWarnings",
 		"**when time is up**":                          "TestInterviewEndsWhenTimeIsUpAfterTwoWarnings",
@@ -1036,4 +1038,137 @@ func TestInterviewOffersStretchThenEnds(t *testing.T) {
 	err = back.Check()
 	require.Error(t, err)
 	require.True(t, strings.Contains(err.Error(), "take-home"), err.Error())
+}
+
+// TestClarificationsWithholdTheTraps checks, for levels 3 and 7, what the
+// question shows on a terminal, where clarifications can be asked: in
+// every part, the numbered questions where the README's rules were, and
+// none of the traps those rules give away. For every level, no
+// clarification names a method of a later part than its own.
+func TestClarificationsWithholdTheTraps(t *testing.T) {
+	root := repoRoot(t)
+	traps := map[int][]string{
+		3: {"changes nothing", "never more than", "2^53", "int64", "Time.Sub", "292 years", "does not move back", "all or nothing", "float64 of seconds"},
+		7: {"ring", "slot", "3,600 + 10,080", "218,880", "whether or not the key exists", "not 0", "divided by", "race detector", "1 MiB"},
+	}
+	for _, l := range levels.All {
+		r, err := interview.ReadmeParts(root, l)
+		require.NoError(t, err)
+		r.Withhold = true
+		if traps[l.Number] != nil && r.Asking(l.Parts[0].Number) == 0 {
+			t.Errorf("level %d: part 1 has no clarification", l.Number)
+		}
+		for _, p := range l.Parts {
+			text := r.Intro(p.Number) + "\n\n" + r.Section(p.Number)
+			for _, trap := range traps[l.Number] {
+				if loc := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(trap) + `\b`).FindStringIndex(text); loc != nil {
+					t.Errorf("level %d, part %d: the question gives away %q: %q", l.Number, p.Number, trap, text[max(0, loc[0]-60):min(len(text), loc[1]+20)])
+				}
+			}
+			for _, c := range r.Clarifications {
+				if c.Part != 0 && c.Part != p.Number {
+					continue
+				}
+				if q := fmt.Sprintf("Q%d. %s", c.Number, c.Question); !strings.Contains(text, q) {
+					t.Errorf("level %d, part %d: the question lacks %q", l.Number, p.Number, q)
+				}
+				if first := strings.SplitN(c.Answer, "\n", 2)[0]; strings.Contains(text, first) {
+					t.Errorf("level %d, part %d: the question shows the answer to %q", l.Number, p.Number, c.Question)
+				}
+			}
+		}
+		// One list: a guide whose README has clarifications lists none.
+		g, err := guide.Load(filepath.Join(root, l.Dir, guide.FileName))
+		require.NoError(t, err)
+		if own, _ := g.Section(guide.Clarifying); len(r.Clarifications) > 0 && strings.Contains("\n"+own, "\n- **") {
+			t.Errorf("level %d: INTERVIEWER.md lists clarifying questions of its own; the README's are the list", l.Number)
+		}
+		for _, c := range r.Clarifications {
+			for _, m := range r.LaterMethods(max(c.Part, l.Parts[0].Number)) {
+				if regexp.MustCompile("`" + m + "[`(]|\\b" + m + `\(`).MatchString(c.Question + "\n" + c.Answer) {
+					t.Errorf("level %d: clarification %q of part %d names %s, a method of a later part", l.Number, c.Question, c.Part, m)
+				}
+			}
+		}
+	}
+}
+
+// TestInterviewKeysAskClarifications plays level 3 with keys, as on a
+// terminal: the question withholds the rules, c lists them, a number shows
+// an answer, h a hint, r a run, and the summary says which questions were
+// asked, and when.
+func TestInterviewKeysAskClarifications(t *testing.T) {
+	var out bytes.Buffer
+	c := fakeInterview(t, "3", &out)
+	keys := make(chan byte, 1)
+	hints := 0
+	c.iv.Keys = keys
+	c.iv.Hint = func() { hints++; fmt.Fprintln(&out, "a hint") }
+	press := func(k byte) { keys <- k }
+	since := func(mark int) string { return out.String()[mark:] }
+	mark, step := 0, 0
+	c.iv.BeforeWait = func() {
+		log := since(mark)
+		mark = out.Len()
+		step++
+		switch step {
+		case 1:
+			containsAll(t, log, "Q3. What does a denied request cost?\n", "Q1 to Q10 are clarifying questions", "The key h (or make hint-3) gives a hint", "q or Ctrl-C ends the interview.")
+			require.NotContains(t, log, "A denied request changes nothing")
+			press('c')
+		case 2:
+			containsAll(t, log, "--- Clarifying questions ", "The API\n  Q1. How do tokens come back", "Part 1: Lazy refill and capped bursts\n  Q9. ")
+			require.NotContains(t, log, "A denied request changes nothing")
+			press('3')
+		case 3:
+			containsAll(t, log, "--- Q3. What does a denied request cost? ---", "A denied request changes nothing")
+			c.grader.verdict = "fail"
+			c.save(t, 2*time.Minute)
+		case 4:
+			press('1') // Q1 or Q10: it waits for Enter
+		case 5:
+			require.Equal(t, "Q1: another digit, or Enter.\n", log)
+			press('\r')
+		case 6:
+			require.Contains(t, log, "--- Q1. How do tokens come back, and how many can the bucket hold? ---")
+			press('c')
+		case 7:
+			require.Contains(t, log, "  Q3. What does a denied request cost? (asked)\n")
+			press('h')
+		case 8:
+			require.Equal(t, 1, hints)
+			press('x')
+		case 9:
+			require.Contains(t, log, interview.KeysLine)
+			press('t')
+		case 10:
+			require.Equal(t, "[interview: level 3, part 1 of 3 · 43 min left]", lastLine(&out))
+			press('r')
+		case 11:
+			require.Contains(t, log, "--- part 1, run 2, ")
+			press('p')
+		case 12:
+			containsAll(t, log, "--- The question ", "Q8. How much memory", interview.KeysLine)
+			c.interrupt <- os.Interrupt
+		default:
+			t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
+		}
+	}
+	sum, err := runInterview(c.iv)
+	require.NoError(t, err)
+	require.Equal(t, 10, sum.Questions)
+	require.Equal(t, []interview.Asked{
+		{Question: "What does a denied request cost?", Part: 1, Runs: 0},
+		{Question: "How do tokens come back, and how many can the bucket hold?", Part: 1, Runs: 1},
+	}, sum.Asked)
+	require.NoError(t, sum.Check())
+	containsAll(t, out.String(), "Clarifying questions asked: 2 of 10.\n",
+		"  What does a denied request cost? (part 1, before its first run)\n",
+		"  How do tokens come back, and how many can the bucket hold? (part 1, after 1 failed run)\n")
+	checkKept(t, c.iv.Root, sum)
+
+	bad := sum
+	bad.Asked = append([]interview.Asked(nil), sum.Asked...)
+	bad.Asked[1].Part = 2 // not reached
+	require.Error(t, bad.Check())
 }

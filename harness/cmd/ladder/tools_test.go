@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,13 +147,14 @@ func (r *watchRig) stop() {
 	r.stopOnce.Do(func() { r.interrupt <- os.Interrupt; <-r.done })
 }
 
-func startWatch(t *testing.T) *watchRig {
+func startWatch(t *testing.T, keys chan byte) *watchRig {
 	t.Helper()
 	r := &watchRig{root: t.TempDir(), runs: make(chan string, 10), interrupt: make(chan os.Signal, 1), done: make(chan struct{})}
 	l := levels.All[0]
 	r.dir = filepath.Join(r.root, l.Dir)
 	require.NoError(t, os.MkdirAll(r.dir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "a.go"), []byte("package a\n"), 0o644))
+	copyTree(t, filepath.Join(repoRoot(t), l.Dir, "README.md"), filepath.Join(r.dir, "README.md"))
 	src := interview.PollChanges(r.dir, 10*time.Millisecond)
 	t.Cleanup(func() { src.Close() })
 	w := &watcher{
@@ -162,7 +164,8 @@ func startWatch(t *testing.T) *watchRig {
 			return grade.Level{Level: l, Parts: []grade.Part{{Number: 1, Title: "One", Total: 1}, {Number: 2, Title: "Two"}}}, nil
 		},
 		changes: src.C(), interrupt: r.interrupt, settle: 20 * time.Millisecond,
-		now: func() time.Time { return time.Date(2026, 3, 2, 14, 3, 12, 0, time.UTC) },
+		now:  func() time.Time { return time.Date(2026, 3, 2, 14, 3, 12, 0, time.UTC) },
+		root: r.root, keys: keys, hint: func() { fmt.Fprintln(&r.out, "a hint") },
 	}
 	go func() { defer close(r.done); w.Run() }()
 	t.Cleanup(r.stop)
@@ -193,7 +196,7 @@ func (r *watchRig) noRun(t *testing.T, why string) {
 }
 
 func TestWatchStartsWithExactlyOneRun(t *testing.T) {
-	r := startWatch(t)
+	r := startWatch(t, nil)
 	r.run(t, "at the start")
 	r.noRun(t, "without a save")
 	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "a.go"), []byte("package a // saved\n"), 0o644))
@@ -204,6 +207,27 @@ func TestWatchStartsWithExactlyOneRun(t *testing.T) {
 	require.Equal(t, 2, strings.Count(log, "Watching ladder/01-hit-counter for changes."), log)
 	require.True(t, strings.HasSuffix(log, "Ctrl-C stops.\n[watch: level 1 · part 1 of 2 in progress · saved 14:03:12]\n"), log)
 	require.Contains(t, log, "[watch: level 1 · part 1 of 2 in progress · started 14:03:12]\n")
+}
+
+// TestWatchKeys: on a terminal, r runs the tests, h shows a hint, p the
+// part in progress, and any other letter the keys.
+func TestWatchKeys(t *testing.T) {
+	keys := make(chan byte) // unbuffered: a send returns once watch has the key
+	r := startWatch(t, keys)
+	r.run(t, "at the start")
+	keys <- 'r'
+	r.run(t, "after r")
+	for _, k := range []byte("hpx") {
+		keys <- k
+	}
+	r.noRun(t, "after h, p and x")
+	r.stop()
+	log := r.out.String()
+	containsAll(t, log, "Watching ladder/01-hit-counter for changes. "+watchKeys+"\n",
+		"[watch: level 1 · part 1 of 2 in progress · rerun 14:03:12]",
+		"a hint\n[watch: ", "\n## Part 1: Count the last window\n", "(ladder/01-hit-counter/README.md has the rest.)\n[watch: ",
+		watchKeys+"\n[watch: level 1 · part 1 of 2 in progress · rerun 14:03:12]\n")
+	require.True(t, strings.HasSuffix(log, watchKeys+"\n[watch: level 1 · part 1 of 2 in progress · rerun 14:03:12]\n"), log)
 }
 
 func TestPollingSeesAFolderMadeAfterItStarted(t *testing.T) {
@@ -221,7 +245,7 @@ func TestPollingSeesAFolderMadeAfterItStarted(t *testing.T) {
 }
 
 func TestWatchSeesAFolderMadeAfterItStarted(t *testing.T) {
-	r := startWatch(t)
+	r := startWatch(t, nil)
 	r.run(t, "at the start")
 	sub := filepath.Join(r.dir, "more", "deeper")
 	require.NoError(t, os.MkdirAll(sub, 0o755))

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
@@ -18,8 +20,8 @@ import (
 // folder holds a few dozen files, so a look every half second costs
 // nothing, works the same on every system and on network drives and
 // virtual machines where events never arrive, and needs no package of its
-// own (fsnotify and golang.org/x/sys took a tenth of the command's first
-// build). The tests take longer to run than a save takes to be seen.
+// own (fsnotify took, with golang.org/x/sys, a tenth of the command's
+// first build). The tests take longer to run than a save takes to be seen.
 
 // cmdWatch reruns a level's tests each time one of its .go files changes.
 func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
@@ -34,11 +36,15 @@ func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
 	interrupt := make(chan os.Signal, 1)
 	signal.Notify(interrupt, os.Interrupt)
 	defer signal.Stop(interrupt)
+	clear := useColor(stdout)
+	keys, out, errOut, restore := terminalKeys(stdout, stderr, interrupt)
+	defer restore()
 	w := &watcher{
-		Level: l, dir: dir, out: stdout, errOut: stderr,
+		Level: l, root: root, dir: dir, out: out, errOut: errOut,
 		grade:   func() (grade.Level, error) { return grade.TestLevel(root, l, 0) },
-		changes: src.C(), interrupt: interrupt,
-		settle: 150 * time.Millisecond, now: time.Now, clear: useColor(stdout),
+		changes: src.C(), interrupt: interrupt, keys: keys,
+		hint:   func() { cmdHint(root, []string{strconv.Itoa(l.Number)}, out, errOut) },
+		settle: 150 * time.Millisecond, now: time.Now, clear: clear,
 	}
 	w.Run()
 	return 0
@@ -47,18 +53,28 @@ func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
 // watcher is watch mode with what it depends on injected, for the tests.
 type watcher struct {
 	Level       levels.Level
-	dir         string
+	root, dir   string
 	out, errOut io.Writer
 	grade       func() (grade.Level, error)
 	changes     <-chan struct{}
 	interrupt   <-chan os.Signal
+	// keys are the keys typed on a terminal, nil without one; hint shows
+	// the next hint, for the key h.
+	keys <-chan byte
+	hint func()
 	// settle is how long to wait after a change for the editor's last write.
 	settle time.Duration
 	now    func() time.Time
 	clear  bool // clear the screen before each run
 	// beforeWait, when set, is called each time watch waits.
 	beforeWait func()
+
+	part   int    // the part the last run found in progress, 0 if none
+	status string // the last run's status line, said again after a key
 }
+
+// watchKeys reminds the learner of the keys of watch mode.
+const watchKeys = "Keys: h hint · r run now · p the part you are on · q stop"
 
 // run tests the level once, then again after each change to its .go
 // files, until Ctrl-C.
@@ -86,8 +102,47 @@ func (w *watcher) Run() {
 				}
 			case <-w.interrupt:
 				return
+			case k := <-w.keys:
+				if changed = w.key(k); changed {
+					when = "rerun " + w.now().Format("15:04:05")
+				}
 			}
 		}
+	}
+}
+
+// key does what a key typed asks, and reports whether it asks for a run.
+func (w *watcher) key(k byte) bool {
+	switch k {
+	case 'r':
+		return true
+	case 'h':
+		fmt.Fprintln(w.out)
+		w.hint()
+	case 'p':
+		fmt.Fprintln(w.out)
+		w.showPart()
+	default:
+		if !('a' <= k && k <= 'z' || k == '?') {
+			return false // the rest of an arrow key's sequence, say
+		}
+		fmt.Fprintln(w.out, watchKeys)
+	}
+	fmt.Fprintln(w.out, w.status)
+	return false
+}
+
+// showPart prints the README's section of the part in progress, as
+// interview mode poses it, without the guidance.
+func (w *watcher) showPart() {
+	r, err := interview.ReadmeParts(w.root, w.Level)
+	switch {
+	case err != nil:
+		fmt.Fprintln(w.errOut, err)
+	case w.part == 0:
+		fmt.Fprintln(w.out, "No part is in progress: the last run found every part done, or could not tell.")
+	default:
+		fmt.Fprintf(w.out, "%s\n\n(%s/README.md has the rest.)\n", r.Sections[w.part], w.Level.Dir)
 	}
 }
 
@@ -98,15 +153,24 @@ func (w *watcher) test(when string) {
 	}
 	g, err := w.grade()
 	status := "the tests could not run"
+	w.part = 0
 	if err != nil {
 		fmt.Fprintln(w.errOut, err)
 	} else {
 		grade.Write(w.out, g, 0, false)
 		status = watchStatus(g)
+		if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done }); i >= 0 {
+			w.part = g.Parts[i].Number
+		}
 	}
-	fmt.Fprintf(w.out, "\nWatching %s for changes. Ctrl-C stops.\n", w.Level.Dir)
+	stops := "Ctrl-C stops."
+	if w.keys != nil {
+		stops = watchKeys
+	}
+	fmt.Fprintf(w.out, "\nWatching %s for changes. %s\n", w.Level.Dir, stops)
 	// Last, where a pane that shows only the last lines still shows it.
-	fmt.Fprintf(w.out, "[watch: level %d · %s · %s]\n", w.Level.Number, status, when)
+	w.status = fmt.Sprintf("[watch: level %d · %s · %s]", w.Level.Number, status, when)
+	fmt.Fprintln(w.out, w.status)
 }
 
 // watchStatus says in a few words where a graded level stands: "part 2 of

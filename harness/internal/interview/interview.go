@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,6 +122,19 @@ type Summary struct {
 	Offered int `json:"offered,omitempty"`
 	// MistakesNamed counts the hints, of Hints, that named a known mistake.
 	MistakesNamed int `json:"mistakes_named,omitempty"`
+	// Questions is how many clarifying questions the parts reached had, on
+	// a terminal, where they can be asked; Asked is those asked.
+	Questions int     `json:"questions,omitempty"`
+	Asked     []Asked `json:"asked,omitempty"`
+}
+
+// Asked is a clarifying question asked, and when: in which part, after how
+// many of its runs. A run that passes moves on, so any run before is a
+// failure.
+type Asked struct {
+	Question string `json:"question"`
+	Part     int    `json:"part"`
+	Runs     int    `json:"runs"`
 }
 
 // OfferedParts is how many parts the interview asks, in-scope and stretch.
@@ -175,6 +189,12 @@ type Interview struct {
 	Interrupt <-chan os.Signal
 	// Ticks wake the clock up to warn and to end on time.
 	Ticks <-chan time.Time
+	// Keys are the keys typed on a terminal (see key); without one they
+	// are nil, and the question shows the clarifications' answers, as
+	// the README does, since none can be asked.
+	Keys <-chan byte
+	// Hint shows the next hint, as make hint-N does: the key h.
+	Hint func()
 	// Settle is how long to wait after a change for the editor's last write.
 	Settle time.Duration
 	// BeforeWait, when set, is called each time the interview waits; the
@@ -200,6 +220,7 @@ type Interview struct {
 	// mistakeOffered says the last run's failing cases match a known
 	// mistake, which make hint-N names: the status line says so.
 	mistakeOffered bool
+	typed          string // the digits of a question's number typed so far
 }
 
 // Dir is the level's folder.
@@ -333,15 +354,21 @@ func (iv *Interview) Hold() (Summary, error) {
 	iv.recordRunning()
 
 	first := l.Parts[0].Number
+	iv.Readme.Withhold = iv.Keys != nil
 	fmt.Fprintf(iv.Out, "%s\n", iv.St.Paint("1", fmt.Sprintf("Mock interview: level %d, %s", l.Number, l.Title)))
 	fmt.Fprintf(iv.Out, "You have %s, until %s. The question comes one part at a time: the next part comes when this one passes.\n",
 		grade.Minutes(iv.Budget), iv.deadline.Format("15:04"))
 	fmt.Fprint(iv.Out, iv.ScopeSentence())
-	fmt.Fprintf(iv.Out, "Edit the files in %s: every save runs the tests of part %d and, once the follow-ups come, of every part before the one asked. make hint-%d gives a hint, and the summary counts it. Ctrl-C ends the interview.\n\n",
-		l.Dir, first, l.Number)
-	iv.heading("The question")
-	fmt.Fprintf(iv.Out, "%s\n\n%s\n\n", iv.Readme.Intro(first), iv.Readme.Sections[first])
-	iv.heading("")
+	hint, stop := fmt.Sprintf("make hint-%d gives", l.Number), "Ctrl-C ends"
+	if iv.Keys != nil {
+		hint, stop = fmt.Sprintf("The key h (or make hint-%d) gives", l.Number), "q or Ctrl-C ends"
+	}
+	fmt.Fprintf(iv.Out, "Edit the files in %s: every save runs the tests of part %d and, once the follow-ups come, of every part before the one asked. %s a hint, and the summary counts it. %s the interview.\n\n",
+		l.Dir, first, hint, stop)
+	iv.pose()
+	if iv.Keys != nil {
+		fmt.Fprintln(iv.Out, KeysLine)
+	}
 	fmt.Fprintf(iv.Out, "The clock is running. Save a file to run part %d's tests.\n", first)
 	iv.statusLine(iv.Start)
 
@@ -371,16 +398,28 @@ func (iv *Interview) Hold() (Summary, error) {
 			}
 		case sig := <-iv.Interrupt:
 			end = stopEnd(sig)
+		case k := <-iv.Keys:
+			end = iv.key(k)
 		}
 	}
 	return iv.finish(end)
+}
+
+// pose prints the question of the part asked now: the intro, with the API
+// so far, and the part's section.
+func (iv *Interview) pose() {
+	n := iv.Level.Parts[iv.current].Number
+	iv.heading("The question")
+	fmt.Fprintf(iv.Out, "%s\n\n%s\n\n", iv.Readme.Intro(n), iv.Readme.Section(n))
+	iv.askLine(0)
+	iv.heading("")
 }
 
 // heading prints a rule across the log, with a title or without.
 func (iv *Interview) heading(title string) {
 	line := strings.Repeat("-", 72)
 	if title != "" {
-		line = "--- " + title + " " + strings.Repeat("-", 67-len(title))
+		line = "--- " + title + " " + strings.Repeat("-", max(3, 67-len(title)))
 	}
 	fmt.Fprintln(iv.Out, iv.St.Paint("1", line))
 }
@@ -501,10 +540,11 @@ func (iv *Interview) testRun() string {
 	}
 	fmt.Fprintf(iv.Out, "\n%s\n\n", iv.St.Paint("32", passes))
 	iv.heading(title)
-	fmt.Fprintf(iv.Out, "Good. Now: %s.\n\n%s\n\n", grade.Lower(next.Title), iv.Readme.Sections[next.Number])
+	fmt.Fprintf(iv.Out, "Good. Now: %s.\n\n%s\n\n", grade.Lower(next.Title), iv.Readme.Section(next.Number))
 	if api := iv.Readme.Api(next.Number); api != "" {
 		fmt.Fprintf(iv.Out, "The API grows:\n\n%s\n\n", api)
 	}
+	iv.askLine(iv.Readme.Asking(p.Number))
 	iv.heading("")
 	fmt.Fprintf(iv.Out, "Save a file to run the tests of parts %d to %d.\n", iv.sum.Parts[0].Number, next.Number)
 	return iv.afterRun()
@@ -631,7 +671,11 @@ func (iv *Interview) statusLine(now time.Time) {
 	}
 	offer := ""
 	if iv.mistakeOffered {
-		offer = fmt.Sprintf(" · a known mistake matches your failure: make hint-%d names it", iv.Level.Number)
+		how := fmt.Sprintf("make hint-%d", iv.Level.Number)
+		if iv.Keys != nil {
+			how = "h"
+		}
+		offer = fmt.Sprintf(" · a known mistake matches your failure: %s names it", how)
 	}
 	fmt.Fprintln(iv.Out, iv.St.Paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s%s]",
 		iv.Level.Number, p.Number, asked, timeLeft(iv.deadline.Sub(now)), offer)))
@@ -671,6 +715,9 @@ func (iv *Interview) finish(end string) (Summary, error) {
 		}
 		s.Interview = nil
 		err = SaveState(iv.Root, s)
+	}
+	if iv.Keys != nil {
+		iv.sum.Questions = iv.asking()
 	}
 	if err != nil {
 		fmt.Fprintf(iv.Out, "(The hints asked for could not be read: %v)\n", err)
@@ -759,6 +806,20 @@ func WriteSummary(w io.Writer, s Summary) {
 		named = fmt.Sprintf(", %d of them naming a known mistake", s.MistakesNamed)
 	}
 	fmt.Fprintf(w, "Hints asked for (make hint-%d during the interview): %d%s.\n", s.Level, s.Hints, named)
+	if s.Questions > 0 {
+		asked := "none"
+		if len(s.Asked) > 0 {
+			asked = strconv.Itoa(len(s.Asked))
+		}
+		fmt.Fprintf(w, "Clarifying questions asked: %s of %d.\n", asked, s.Questions)
+		for _, a := range s.Asked {
+			when := "before its first run"
+			if a.Runs > 0 {
+				when = "after " + grade.Plural(a.Runs, "failed run")
+			}
+			fmt.Fprintf(w, "  %s (part %d, %s)\n", a.Question, a.Part, when)
+		}
+	}
 	fmt.Fprintf(w, "Parts not reached: %s.\n", partList(notReached))
 	if !s.FreshStub {
 		fmt.Fprintln(w, "It started from code already written, not from a fresh stub.")
@@ -880,6 +941,13 @@ func (s Summary) Check() error {
 		return fmt.Errorf("%d known mistakes named of %d hints", s.MistakesNamed, s.Hints)
 	case s.InScope < 0 || s.Offered < 0 || s.InScope > s.OfferedParts():
 		return fmt.Errorf("%d parts in scope and %d offered", s.InScope, s.Offered)
+	case len(s.Asked) > s.Questions:
+		return fmt.Errorf("%d clarifying questions asked of %d", len(s.Asked), s.Questions)
+	}
+	for _, a := range s.Asked {
+		if i := slices.IndexFunc(s.Parts, func(p Part) bool { return p.Number == a.Part }); i < 0 || !s.Parts[i].Reached || a.Runs < 0 || a.Runs > s.Parts[i].Runs {
+			return fmt.Errorf("a clarifying question asked in part %d after %d runs", a.Part, a.Runs)
+		}
 	}
 	if s.End != EndPassed && s.End != EndTimeUp && s.End != EndStopped && s.End != EndClosed {
 		return fmt.Errorf("an unknown end %q", s.End)

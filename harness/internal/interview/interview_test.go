@@ -38,6 +38,42 @@ func TestSplitREADMERefusesBrokenGuidance(t *testing.T) {
 	require.Equal(t, []string{"g"}, r.Guidance[1])
 }
 
+func TestSplitREADMEReadsClarifications(t *testing.T) {
+	for name, text := range map[string]string{
+		"a clarification that does not end":              "# L\n\n<!-- clarify: Q? -->\nx\n",
+		"a clarification inside another":                 "# L\n\n<!-- clarify: Q? -->\n<!-- clarify: R? -->\n<!-- /clarify -->\n",
+		"the end of a clarification that did not begin":  "# L\n\n<!-- /clarify -->\n",
+		"a heading inside a clarification":               "# L\n\n<!-- clarify: Q? -->\n\n## Part 1: A\n\n<!-- /clarify -->\n",
+		"a clarification marker inside a guidance block": "# L\n\n<!-- guidance -->\n<!-- clarify: Q? -->\n<!-- /clarify -->\n<!-- /guidance -->\n",
+	} {
+		path := filepath.Join(t.TempDir(), "README.md")
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+		_, err := SplitREADME(path)
+		require.Error(t, err, name)
+		require.Contains(t, err.Error(), name)
+	}
+	path := filepath.Join(t.TempDir(), "README.md")
+	text := "# L\n\nRules:\n\n<!-- clarify: Full? -->\n- Full.\n<!-- /clarify -->\n\n## Part 1: A\n\nq\n\n### Sub\n\n" +
+		"<!-- clarify: Why? -->\nBecause.\n\n<!-- guidance -->\n\ng\n\n<!-- /guidance -->\n<!-- /clarify -->\n\n## Run it\n\n<!-- clarify: Not asked? -->\nx\n<!-- /clarify -->\n"
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	r, err := SplitREADME(path)
+	require.NoError(t, err)
+	// Practice mode, and interview mode without a terminal, read the text.
+	require.Equal(t, "# L\n\nRules:\n\n- Full.", r.Intro(1))
+	require.Equal(t, "## Part 1: A\n\nq\n\n### Sub\n\nBecause.", r.Section(1))
+	require.Equal(t, []string{"g"}, r.Guidance[1], "guidance in a clarification is a hint still")
+	require.Equal(t, []Clarification{
+		{Part: 0, Topic: "", Question: "Full?", Answer: "- Full."},
+		{Part: 1, Topic: "Sub", Question: "Why?", Answer: "Because."},
+	}, r.Clarifications)
+	r.Clarifications[0].Number, r.Clarifications[1].Number = 1, 2
+	r.Withhold = true
+	require.Equal(t, "# L\n\nRules:\n\nQ1. Full?", r.Intro(1))
+	require.Equal(t, "## Part 1: A\n\nq\n\n### Sub\n\nQ2. Why?", r.Section(1))
+	require.Equal(t, 1, r.Asking(0))
+	require.Equal(t, 2, r.Asking(1))
+}
+
 func TestRunningNeedsALiveProcessOfTheLevelInTime(t *testing.T) {
 	// A process that has ended: this test binary, running no test.
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
