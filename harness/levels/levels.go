@@ -70,6 +70,7 @@ var All = []Level{
 		{Number: 1, Title: "Lazy refill and capped bursts"},
 		{Number: 2, Title: "Time going backwards"},
 		{Number: 3, Title: "When to retry"},
+		{Number: 4, Title: "Make it exact"},
 	}},
 	{Number: 4, Dir: "ladder/04-cafe-counts", Title: "Café drink counts", Modules: root, Parts: []Part{
 		{Number: 1, Title: "Counts per drink and the total"},

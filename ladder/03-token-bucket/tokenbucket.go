@@ -13,9 +13,10 @@ type Bucket struct {
 
 // New returns a full bucket that holds up to capacity tokens and gains rate
 // tokens a second. It panics, with a message that names the value, if
-// capacity is below 1 or above 2^53 (then naming 2^53 too), or if rate is
-// negative, NaN, infinite, or positive but below 1.0842021724855044e-10
-// (one token per 2^63 nanoseconds).
+// capacity is below 1, or if rate is negative, NaN or infinite. Part 4
+// adds two bounds: it panics too if capacity is above 2^53 (then naming
+// 2^53 too), or if rate is positive but below 1.0842021724855044e-10 (one
+// token per 2^63 nanoseconds).
 func New(capacity int, rate float64) *Bucket {
 	panic("not implemented: New")
 }

@@ -278,11 +278,11 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 			tick(6 * time.Minute) // 9 minutes left
 		case 4:
 			require.Contains(t, out.String(), "10 minutes left (9m00s).")
-			require.Equal(t, "[interview: level 3, part 2 of 3 · 9 min left]", lastLine(&out))
+			require.Equal(t, "[interview: level 3, part 2 of 4 · 9 min left]", lastLine(&out))
 			tick(7*time.Minute + 30*time.Second) // 1m30s left
 		case 5:
 			require.Contains(t, out.String(), "2 minutes left (1m30s).")
-			require.Equal(t, "[interview: level 3, part 2 of 3 · 1 min left]", lastLine(&out))
+			require.Equal(t, "[interview: level 3, part 2 of 4 · 1 min left]", lastLine(&out))
 			tick(time.Minute) // 30s left
 		case 6:
 			// Saved after the time is up, before the clock's tick: no run.
@@ -309,6 +309,7 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 			{Number: 1, Title: "Lazy refill and capped bursts", Reached: true, Passed: true, Seconds: 20 * 60, Runs: 1, FirstRun: true},
 			{Number: 2, Title: "Time going backwards", Reached: true, Seconds: 25 * 60, Runs: 1},
 			{Number: 3, Title: "When to retry"},
+			{Number: 4, Title: "Make it exact"},
 		},
 	}
 	if diff := cmp.Diff(want, sum); diff != "" {
@@ -318,8 +319,8 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 		"Ended after 45m00s: time was up.",
 		"  2     Time going backwards           25m00s  1     0      not passed",
 		"  3     When to retry                  -       -     -      not reached",
-		"Parts passed: 1 of 3.",
-		"Parts not reached: part 3.",
+		"Parts passed: 1 of 4.",
+		"Parts not reached: parts 3 and 4.",
 	} {
 		require.Contains(t, log, line+"\n")
 	}
@@ -677,7 +678,7 @@ func TestProgressShowsTheBestInterviewOfEachLevel(t *testing.T) {
 	containsAll(t, text.String(),
 		"\nmock interviews (make interview-level-N), the best of each level:\n",
 		"  level 1  22m00s, all 2 parts, best of 4\n",
-		"  level 3  45m00s, 2 of 3 parts (time up), best of 1\n",
+		"  level 3  45m00s, 2 of 4 parts (time up), best of 1\n",
 		"  level 4  12m00s, all 3 parts, best of 1, started from code already written\n",
 	)
 	var js bytes.Buffer
