@@ -100,7 +100,7 @@ var All = []Level{
 		{Number: 2, Title: "Sliding window"},
 		{Number: 3, Title: "Token bucket"},
 		{Number: 4, Title: "Shared group limits"},
-		{Number: 5, Title: "Many clients, many goroutines", Concurrent: true},
+		{Number: 5, Title: "Many clients, many goroutines, the whole range of time", Concurrent: true},
 		{Number: 6, Title: "The same throttler on Redis"},
 		{Number: 7, Title: "Keys"},
 		{Number: 8, Title: "When Redis fails"},
