@@ -70,6 +70,7 @@ var All = []Level{
 		{Number: 1, Title: "Lazy refill and capped bursts"},
 		{Number: 2, Title: "Time going backwards"},
 		{Number: 3, Title: "When to retry"},
+		{Number: 4, Title: "Make it exact"},
 	}},
 	{Number: 4, Dir: "ladder/04-cafe-counts", Title: "Café drink counts", Modules: root, Parts: []Part{
 		{Number: 1, Title: "Counts per drink and the total"},
@@ -99,7 +100,7 @@ var All = []Level{
 		{Number: 2, Title: "Sliding window"},
 		{Number: 3, Title: "Token bucket"},
 		{Number: 4, Title: "Shared group limits"},
-		{Number: 5, Title: "Many clients, many goroutines", Concurrent: true},
+		{Number: 5, Title: "Many clients, many goroutines, the whole range of time", Concurrent: true},
 		{Number: 6, Title: "The same throttler on Redis"},
 		{Number: 7, Title: "Keys"},
 		{Number: 8, Title: "When Redis fails"},

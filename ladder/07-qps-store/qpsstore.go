@@ -45,10 +45,7 @@ func (s *Store) Put(key, value string) {
 	panic("not implemented: Store.Put")
 }
 
-// QPS returns the calls of op per second over the window that ends now:
-// the calls counted in the window divided by the window in seconds. It
-// panics unless 1s <= window <= 168h (a week), with the window in the
-// message.
+// QPS returns the calls of op per second over the window that ends now.
 func (s *Store) QPS(op Op, window time.Duration) float64 {
 	panic("not implemented: Store.QPS")
 }

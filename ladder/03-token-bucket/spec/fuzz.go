@@ -18,6 +18,13 @@ var fuzzSeeds = [][]byte{
 	{6, 18, 2, 1, 0, 3, 2, 5, 3, 7, 2, 1, 1, 0, 1, 0, 2, 2},
 	{7, 25, 3, 0, 1, 14, 2, 3, 0, 13, 3, 1, 1, 15, 1, 2},
 	{5, 22, 4, 200, 17, 90, 3, 1, 0, 16, 0, 3, 3, 1, 1, 9, 2},
+	// Longer timelines of parts 1 to 3, found by a search for ones with a
+	// denial, two allowed requests and three kinds of call.
+	{26, 0, 8, 21, 25, 1, 16, 25, 10, 25, 10, 25, 2, 8, 20, 2, 19, 29, 21, 12, 2, 3, 21, 12, 9, 26},
+	{25, 4, 2, 7, 2, 28, 13, 24, 27, 0, 29, 2, 15, 7, 22, 29, 12, 19, 12, 12, 29, 2, 0, 4, 0, 16},
+	{2, 24, 19, 16, 27, 2, 18, 9, 6, 20, 4, 16, 27, 12, 16, 18, 13, 16, 7, 25, 1, 7, 4, 8, 17, 19, 5},
+	{9, 21, 25, 2, 11, 1, 21, 26, 4, 24, 28, 2, 22, 21, 17, 1, 3, 8, 25, 13, 20, 24, 28, 11, 8, 16},
+	{16, 21, 10, 27, 13, 26, 0, 6, 5, 19, 16, 5, 12, 26, 25, 31, 1, 9, 19, 30, 3, 5, 16, 24},
 }
 
 // Fuzz checks the buckets newBucket builds against a model that counts
@@ -30,6 +37,9 @@ var fuzzSeeds = [][]byte{
 // it, and moves by anything from a nanosecond to 290 years, now and then
 // backwards. Capacities go up to the largest, 2^53, and rates from a token
 // every 272 years to a thousand a nanosecond.
+//
+// A timeline is of part 1, 2 or 3 only while it stays at the scale of
+// those parts (see interviewScale); anything else is part 4's.
 func Fuzz[B Bucket](f *testing.F, newBucket func(capacity int, rate float64) B) {
 	timeline.Fuzz(f, fuzzSeeds, func(capacity int, rate float64) Bucket { return newBucket(capacity, rate) }, fuzzCase)
 }
@@ -56,6 +66,77 @@ const (
 	year      = 365 * day
 )
 
+// Parts 1 to 3 are at the scale of an interview, where a bucket that
+// counts in a float64 gives every answer right. A timeline stays there
+// while its capacity is at most interviewCapacity, its times are within
+// interviewYears of 1970, and no answer is near a boundary: every count a
+// call compares with n is whole, as a float64 holds it too, or more than
+// margin tokens away from n; and every wait Delay rounds up is at most
+// interviewWait and more than margin tokens' time, plus a thousandth of a
+// nanosecond, away from a whole nanosecond. A float64 count of at most 1000 tokens is off by about
+// 1e-13 after a call, 1e-10 after the 200 calls of the longest timeline.
+// Any other timeline needs part 4's exact arithmetic.
+const (
+	interviewCapacity = 1000
+	interviewYears    = 100 * year
+	interviewWait     = 1 << 40 // nanoseconds, about 18 minutes
+)
+
+// margin is how near, in tokens, a count may come to a boundary in a
+// timeline of parts 1 to 3.
+var margin = big.NewRat(1, 1e9)
+
+// clear reports whether a call for n tokens at now is clear of the
+// boundary: the count it compares with n is a whole number that a float64
+// holds exactly too (see wholeAt), or more than margin away from n.
+func (m *model) clear(now time.Duration, n int) bool {
+	if m.wholeAt(now) {
+		return true
+	}
+	d := new(big.Rat).Sub(m.at(now), big.NewRat(int64(n), 1))
+	return d.Abs(d).Cmp(margin) > 0
+}
+
+// wholeAt says whether the count at now is whole, as a float64 bucket
+// holds it too: the count the last spend left, if whole, with no refill
+// since; or the capacity, when the refill passes it by more than margin,
+// so that a float64 sum off by a little is still capped.
+func (m *model) wholeAt(now time.Duration) bool {
+	if !m.started || now <= m.last {
+		return m.whole
+	}
+	sum := new(big.Rat).Add(m.tokens, new(big.Rat).Mul(m.perNs, nanos(m.last, now)))
+	return sum.Sub(sum, m.capacity).Cmp(margin) > 0
+}
+
+// clearWait reports whether Delay's exact wait w, in nanoseconds before
+// rounding up, is at interview scale: short, and far enough from a whole
+// nanosecond that an error of margin tokens rounds it up to the same one.
+func clearWait(w, perNs *big.Rat) bool {
+	if w.Cmp(big.NewRat(interviewWait, 1)) > 0 {
+		return false
+	}
+	slack := new(big.Rat).Quo(margin, perNs)
+	slack.Add(slack, big.NewRat(1, 1000))
+	up := new(big.Rat).SetInt(ceil(w))
+	above := new(big.Rat).Sub(up, w)                           // to the nanosecond it rounds up to
+	below := new(big.Rat).Sub(w, up.Sub(up, big.NewRat(1, 1))) // from the one before
+	return above.Cmp(slack) > 0 && below.Cmp(slack) > 0
+}
+
+// ceil returns r rounded up to a whole number.
+func ceil(r *big.Rat) *big.Int {
+	q, m := new(big.Int).DivMod(r.Num(), r.Denom(), new(big.Int))
+	if m.Sign() != 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	return q
+}
+
+// interviewTime reports whether an offset is within interviewYears of
+// 1970.
+func interviewTime(now time.Duration) bool { return -interviewYears <= now && now <= interviewYears }
+
 // model is the trusted bucket: the same rules in exact fractions.
 type model struct {
 	capacity *big.Rat
@@ -63,6 +144,10 @@ type model struct {
 	tokens   *big.Rat      // at last
 	last     time.Duration // the bucket's time: the latest now of a call that spent
 	started  bool
+	// whole says tokens is a whole number that a float64 count holds
+	// exactly too: the capacity, less whole requests, with no fraction
+	// of a refill since.
+	whole bool
 }
 
 // nanos returns to - from as an exact number of nanoseconds: two offsets
@@ -92,6 +177,7 @@ func (m *model) allowN(now time.Duration, n int) bool {
 	if have.Cmp(cost) < 0 {
 		return false
 	}
+	m.whole = m.wholeAt(now)
 	m.tokens = have.Sub(have, cost)
 	if !m.started || now > m.last {
 		m.last = now
@@ -100,31 +186,31 @@ func (m *model) allowN(now time.Duration, n int) bool {
 	return true
 }
 
-// delay is Delay's answer: the wait, and false for never.
-func (m *model) delay(now time.Duration, n int) (time.Duration, bool) {
+// delay is Delay's answer: the wait, and false for never. exact is the
+// wait before rounding up, in nanoseconds, or nil when there is none to
+// work out: the request succeeds now, or can never succeed whatever the
+// wait.
+func (m *model) delay(now time.Duration, n int) (wait time.Duration, ok bool, exact *big.Rat) {
 	cost := big.NewRat(int64(n), 1)
 	if cost.Cmp(m.capacity) > 0 {
-		return 0, false
+		return 0, false, nil
 	}
 	have := m.at(now)
 	if have.Cmp(cost) >= 0 {
-		return 0, true
+		return 0, true, nil
 	}
 	if m.perNs.Sign() == 0 {
-		return 0, false
+		return 0, false, nil
 	}
-	wait := new(big.Rat).Quo(new(big.Rat).Sub(cost, have), m.perNs)
+	exact = new(big.Rat).Quo(new(big.Rat).Sub(cost, have), m.perNs)
 	if now < m.last {
-		wait.Add(wait, nanos(now, m.last)) // the refill starts at the bucket's time
+		exact.Add(exact, nanos(now, m.last)) // the refill starts at the bucket's time
 	}
-	q, r := new(big.Int).QuoRem(wait.Num(), wait.Denom(), new(big.Int))
-	if r.Sign() != 0 {
-		q.Add(q, big.NewInt(1)) // round up
-	}
+	q := ceil(exact)
 	if !q.IsInt64() {
-		return 0, false // longer than the longest Duration
+		return 0, false, exact // longer than the longest Duration
 	}
-	return time.Duration(q.Int64()), true
+	return time.Duration(q.Int64()), true, exact
 }
 
 // add returns now+d, kept within the fuzz's time range.
@@ -165,6 +251,7 @@ func fuzzCase(newBucket func(int, float64) Bucket, data []byte) timeline.Case[Bu
 		capacity: big.NewRat(int64(capacity), 1),
 		perNs:    perSec.Quo(perSec, big.NewRat(int64(time.Second), 1)),
 		tokens:   big.NewRat(int64(capacity), 1),
+		whole:    true,
 	}
 	// interval is the time a token takes, and fill the time an empty
 	// bucket takes to fill, for choosing gaps near them; both stop at
@@ -193,6 +280,8 @@ func fuzzCase(newBucket func(int, float64) Bucket, data []byte) timeline.Case[Bu
 		steps    []step
 		part     = 1
 		lastWait time.Duration // the latest wait Delay gave, to jump by it
+		// exact says the timeline leaves the scale of parts 1 to 3.
+		exact = capacity > interviewCapacity || !interviewTime(now)
 	)
 	for in.More() && len(steps) < 200 {
 		gaps := []time.Duration{
@@ -207,8 +296,16 @@ func fuzzCase(newBucket func(int, float64) Bucket, data []byte) timeline.Case[Bu
 		if gap < 0 {
 			part = max(part, 2)
 		}
+		exact = exact || !interviewTime(now)
 		n := timeline.Pick(in, 0, 1, 1, 2, 3, capacity-1, capacity, capacity+1, capacity/2, in.Intn(min(capacity+2, 1<<16)))
-		switch in.Intn(4) {
+		call := in.Intn(4)
+		if call == 0 {
+			n = 1
+		}
+		if call != 2 && n > 0 && !m.clear(now, n) {
+			exact = true // a float64 count may fall on the other side of n
+		}
+		switch call {
 		case 0:
 			steps = append(steps, at(now, allow(m.allowN(now, 1))))
 		case 1:
@@ -217,7 +314,10 @@ func fuzzCase(newBucket func(int, float64) Bucket, data []byte) timeline.Case[Bu
 			want, _ := m.at(now).Float64()
 			steps = append(steps, at(now, tokens(want)))
 		case 3:
-			wait, ok := m.delay(now, n)
+			wait, ok, w := m.delay(now, n)
+			if w != nil && !clearWait(w, m.perNs) {
+				exact = true
+			}
 			lastWait = wait
 			part = 3
 			if ok {
@@ -229,6 +329,9 @@ func fuzzCase(newBucket func(int, float64) Bucket, data []byte) timeline.Case[Bu
 	}
 	if len(steps) == 0 {
 		steps = append(steps, at(now, allow(m.allowN(now, 1))))
+	}
+	if exact {
+		part = 4
 	}
 	return unclocked(newBucket).Case(row{Name: "fuzz", Part: part, Arg: shape{capacity, rate}, Steps: steps})
 }

@@ -320,13 +320,17 @@ func (b *floatBucket) Delay(now time.Time, n int) (time.Duration, bool) {
 		return 0, false
 	}
 	wait := math.Ceil((float64(n) - have) / b.rate * 1e9)
-	if b.started && b.span(now, b.last) > 0 {
-		wait += b.span(now, b.last) * 1e9
-	}
-	if wait > math.MaxInt64 {
+	if wait >= math.MaxInt64 {
 		return 0, false
 	}
-	return time.Duration(wait), true
+	d := time.Duration(wait)
+	if gap := b.last.Sub(now); b.started && gap > 0 {
+		if d > maxWait-gap {
+			return 0, false
+		}
+		d += gap // the refill starts at the bucket's time
+	}
+	return d, true
 }
 
 // suite is the spec as its own tests check it: its cases, and its fuzz
@@ -339,15 +343,11 @@ var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
 var mutants = []mutation.Impl[func(int, float64) Bucket]{
 	{Name: "starts empty", Part: 1, New: newMutant(mistakes{startEmpty: true})},
 	{Name: "no cap on the refill", Part: 1, New: newMutant(mistakes{noCap: true})},
-	{Name: "a denied AllowN still spends its tokens", Part: 1, New: newMutant(mistakes{spendOnDenial: true})},
+	{Name: "a denied AllowN still spends its tokens", Part: 1, New: newSubtractFirst},
+	{Name: "a denied AllowN spends what there is, down to none", Part: 1, New: newMutant(mistakes{spendOnDenial: true})},
 	{Name: "allows only with more than n tokens", Part: 1, New: newMutant(mistakes{strictlyMore: true})},
 	{Name: "eager refill in whole tokens, also while denying", Part: 1, New: newMutant(mistakes{eagerWhole: true})},
-	{Name: "a float64 count of tokens", Part: 1, New: newFloatCount},
-	{Name: "time read as float64 seconds since 1970", Part: 1, New: newFloatSeconds},
-	{Name: "the span measured with Time.Sub, which stops at 292 years", Part: 1, New: newMutant(mistakes{subSpan: true})},
-	{Name: "a slow refill rounded to nothing in a large bucket", Part: 1, New: newMutant(mistakes{roundRate: true})},
-	{Name: "no largest capacity", Part: 1, New: newMutant(mistakes{noCapacityBound: true})},
-	{Name: "takes a rate slower than a token per 2^63ns", Part: 1, New: newMutant(mistakes{noRateBound: true})},
+	{Name: "part 1's float64 bucket: refill stored on every call, by a span that can be negative", Part: 2, New: newInterviewBucket},
 	{Name: "eager refill stored by a denied AllowN", Part: 2, New: newMutant(mistakes{commitOnDenial: true})},
 	{Name: "Tokens stores its refill", Part: 2, New: newMutant(mistakes{commitOnTokens: true})},
 	{Name: "refill counted twice when time goes backwards (time moved back)", Part: 2, New: newMutant(mistakes{timeBack: true})},
@@ -358,7 +358,13 @@ var mutants = []mutation.Impl[func(int, float64) Bucket]{
 	{Name: "Delay counts from now when now is before the bucket's time", Part: 3, New: newMutant(mistakes{delayFromNow: true})},
 	{Name: "Delay says never whenever the rate is 0", Part: 3, New: newMutant(mistakes{delayRateZero: true})},
 	{Name: "Delay's never is the longest wait", Part: 3, New: newMutant(mistakes{neverAsMax: true})},
-	{Name: "Delay's wait overflows when now is long before the bucket's time", Part: 3, New: newMutant(mistakes{delayWraps: true})},
+	{Name: "a float64 count of tokens", Part: 4, New: newFloatCount},
+	{Name: "time read as float64 seconds since 1970", Part: 4, New: newFloatSeconds},
+	{Name: "the span measured with Time.Sub, which stops at 292 years", Part: 4, New: newMutant(mistakes{subSpan: true})},
+	{Name: "a slow refill rounded to nothing in a large bucket", Part: 4, New: newMutant(mistakes{roundRate: true})},
+	{Name: "no largest capacity", Part: 4, New: newMutant(mistakes{noCapacityBound: true})},
+	{Name: "takes a rate slower than a token per 2^63ns", Part: 4, New: newMutant(mistakes{noRateBound: true})},
+	{Name: "Delay's wait overflows when now is long before the bucket's time", Part: 4, New: newMutant(mistakes{delayWraps: true})},
 }
 
 func TestSpecCatchesMutants(t *testing.T) { suite.CatchesMutants(t, mutants) }

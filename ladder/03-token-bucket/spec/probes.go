@@ -43,28 +43,43 @@ func noDrift(b Bucket, _ env) error {
 }
 
 // badNewPanics checks that New panics for a value no bucket can have, with
-// the value in the message, and for a capacity above the largest with the
-// largest too.
+// the value in the message.
 func badNewPanics(_ Bucket, e env) error {
-	var problems []string
-	for _, bad := range []struct {
-		capacity int
-		rate     float64
-		names    []string // what the message must contain
-	}{
+	return newPanics(e, []badNew{
 		{0, 1, []string{"0"}},
 		{-3, 1, []string{"-3"}},
-		{maxCapacity + 1, 1, []string{"9007199254740993", "9007199254740992"}},
 		{1, -0.5, []string{"-0.5"}},
 		{1, math.NaN(), []string{"NaN"}},
 		{1, math.Inf(1), []string{"Inf"}},
 		{1, math.Inf(-1), []string{"-Inf"}},
+	})
+}
+
+// boundsPanic checks part 4's bounds: New panics for a capacity above the
+// largest, naming the capacity and the largest, and for a positive rate
+// below a token per 2^63ns, naming the rate.
+func boundsPanic(_ Bucket, e env) error {
+	return newPanics(e, []badNew{
+		{maxCapacity + 1, 1, []string{"9007199254740993", "9007199254740992"}},
 		{1, 1e-10, []string{"1e-10"}}, // a token every 317 years
-	} {
-		for _, name := range bad.names {
-			got := panicNaming(name, func() { e.New(shape{bad.capacity, bad.rate}) })
+	})
+}
+
+// badNew is a call of New that must panic, and what the message must
+// contain.
+type badNew struct {
+	capacity int
+	rate     float64
+	names    []string
+}
+
+func newPanics(e env, bad []badNew) error {
+	var problems []string
+	for _, b := range bad {
+		for _, name := range b.names {
+			got := panicNaming(name, func() { e.New(shape{b.capacity, b.rate}) })
 			if got != "panic naming "+name {
-				problems = append(problems, fmt.Sprintf("New(%d, %v): %s, want a panic naming %s", bad.capacity, bad.rate, got, name))
+				problems = append(problems, fmt.Sprintf("New(%d, %v): %s, want a panic naming %s", b.capacity, b.rate, got, name))
 			}
 		}
 	}

@@ -193,8 +193,14 @@ type (
 
 var at = timeline.At[Bucket]
 
-// table holds every case of level 3. Part 1 is the bucket itself, part 2
-// a now that goes backwards, part 3 Delay.
+// table holds every case of level 3. Part 1 is the bucket itself, at the
+// scale of an interview: its calls come a clear margin before or after the
+// instant a token is complete, or where a float64 adds up exactly (whole
+// and half seconds at a rate of 1), so that a float64 count passes. Parts
+// 2 and 3 keep to that scale too: part 2 is a now that goes backwards,
+// part 3 Delay. Part 4 is exactness at every scale: boundaries to the
+// nanosecond, no drift, counts past an int64 and the whole range of
+// UnixNano.
 var table = []row{
 	// Part 1: lazy refill and capped bursts.
 	{
@@ -217,18 +223,6 @@ var table = []row{
 		},
 	},
 	{
-		// The README's boundary example: half a token a second.
-		Name: "half a token a second: the token is back exactly two seconds later", Part: 1, Arg: shape{1, 0.5},
-		Steps: []step{
-			at(0, allow(true)),
-			at(1*sec, tokens(0.5)),
-			at(2*sec-ns, allow(false)),
-			at(2*sec-ns, tokens(0.9999999995)),
-			at(2*sec, allow(true)),
-			at(2*sec, tokens(0)),
-		},
-	},
-	{
 		Name: "the first call sees a full bucket whenever it comes", Part: 1, Arg: shape{5, 10},
 		Steps: []step{
 			at(90*day, tokens(5)),
@@ -238,8 +232,8 @@ var table = []row{
 			at(90*day, allow(true)),
 			at(90*day, allow(true)),
 			at(90*day, allow(false)),
-			at(90*day+100*ms, allow(true)),
-			at(90*day+100*ms, allow(false)),
+			at(90*day+150*ms, allow(true)), // 1.5 tokens
+			at(90*day+150*ms, allow(false)),
 		},
 	},
 	{
@@ -263,9 +257,9 @@ var table = []row{
 			at(1250*ms, allowN(3, false)),
 			at(1250*ms, allowN(2, true)),
 			at(1250*ms, tokens(0.5)),
-			at(1500*ms, tokens(1)),
-			at(1500*ms, allow(true)),
-			at(1500*ms, allow(false)),
+			at(1600*ms, tokens(1.2)),
+			at(1600*ms, allow(true)),
+			at(1600*ms, allow(false)),
 		},
 	},
 	{
@@ -276,9 +270,9 @@ var table = []row{
 			at(hour, tokens(4)),
 			at(hour, allowN(4, true)),
 			at(hour, allow(false)),
-			at(hour+250*ms, allow(false)),
-			at(hour+500*ms, allow(true)),
-			at(hour+500*ms, allow(false)),
+			at(hour+250*ms, allow(false)), // half a token
+			at(hour+600*ms, allow(true)),  // 1.2 tokens
+			at(hour+600*ms, allow(false)),
 		},
 	},
 	{
@@ -322,15 +316,18 @@ var table = []row{
 		},
 	},
 	{
-		Name: "a denied request does not delay the next token", Part: 1, Arg: shape{1, 1},
+		// The same timeline as part 4's "a denied request does not delay
+		// the next token", with the allowed requests 100ms after the
+		// token is complete rather than on the instant.
+		Name: "denied requests do not hold back the next token", Part: 1, Arg: shape{1, 1},
 		Steps: []step{
 			at(0, allow(true)),
 			at(300*ms, allow(false)),
 			at(600*ms, allow(false)),
 			at(900*ms, allow(false)),
-			at(1*sec, allow(true)),
+			at(1100*ms, allow(true)), // 1.1 tokens
 			at(1700*ms, allow(false)),
-			at(2*sec, allow(true)),
+			at(2200*ms, allow(true)),
 		},
 	},
 	{
@@ -339,22 +336,10 @@ var table = []row{
 			at(0, allowN(2, true)),
 			at(1*sec, tokens(0.25)),
 			at(3*sec, tokens(0.75)),
-			at(4*sec-ns, allow(false)),
-			at(4*sec, allow(true)),
+			at(3500*ms, allow(false)), // 0.875 tokens
+			at(4500*ms, allow(true)),  // 1.125 tokens
 			at(10*sec, tokens(1.5)),
 			at(12*sec, tokens(2)),
-		},
-	},
-	{
-		Name: "three tokens a second: tokens come every third of a second", Part: 1, Arg: shape{3, 3},
-		Steps: []step{
-			at(0, allowN(3, true)),
-			at(333333333*ns, allow(false)), // 0.999999999 tokens
-			at(333333334*ns, allow(true)),
-			at(666666666*ns, allow(false)),
-			at(666666667*ns, allow(true)),
-			at(1*sec, allow(true)),
-			at(1*sec, allow(false)),
 		},
 	},
 	{
@@ -372,91 +357,14 @@ var table = []row{
 		Name: "a million tokens a second", Part: 1, Arg: shape{10, 1e6},
 		Steps: []step{
 			at(0, allowN(10, true)),
-			at(1*us-ns, allow(false)),
-			at(1*us, allow(true)),
-			at(1*us, allow(false)),
-			at(1500*ns, tokens(0.5)),
-			at(6*us, allowN(5, true)),
+			at(900*ns, allow(false)), // 0.9 tokens
+			at(1500*ns, tokens(1.5)),
+			at(1500*ns, allow(true)),
+			at(1500*ns, allow(false)),
+			at(6200*ns, allowN(5, true)), // 5.2 tokens
+			at(6200*ns, tokens(0.2)),
 			at(1*sec, tokens(10)),
 		},
-	},
-	{
-		// The README's example for a fraction left over. In a float64,
-		// 2 + 0.4 is 2.4, 2.4 - 2 is 0.3999999999999999, and adding the
-		// 0.6 tokens of the next 6ms gives 0.9999999999999999, not 1.
-		Name: "a fraction of a token left over adds up to a whole one exactly", Part: 1, Arg: shape{3, 100},
-		Steps: []step{
-			at(0, allow(true)),        // 3 → 2
-			at(4*ms, allowN(2, true)), // 2.4 → 0.4
-			at(4*ms, tokens(0.4)),
-			at(10*ms-ns, allow(false)),
-			at(10*ms, allow(true)), // 0.4 + 0.6 is exactly 1
-			at(10*ms, tokens(0)),
-		},
-	},
-	{
-		// A token is a ten-billionth of this bucket, and a nanosecond
-		// adds a billionth of a token: a count in an int64 of units that
-		// small overflows, and a bucket that rounds its rate to make room
-		// may round it to nothing.
-		Name: "a bucket of ten billion tokens still gains one a second", Part: 1, Arg: shape{10_000_000_000, 1},
-		Steps: []step{
-			at(0, allowN(1000, true)),
-			at(0, tokens(9_999_999_000)),
-			at(250*ms, tokens(9_999_999_000.25)),
-			at(1000*sec-ns, allowN(10_000_000_000, false)),
-			at(1000*sec, tokens(10_000_000_000)), // the 1000 tokens are back
-			at(hour, tokens(10_000_000_000)),
-			at(hour, allowN(10_000_000_000, true)),
-			at(hour, allow(false)),
-			at(hour+sec, tokens(1)),
-		},
-	},
-	{
-		// The largest bucket at a quarter of a token a second, emptied in
-		// 1677 and looked at in 1970 and 2262: the last span is twice the
-		// longest time.Duration, longer than Time.Sub can measure.
-		// 2^64 - 2 nanoseconds less the 4s of the first token give
-		// 4611686017.4273879035 tokens.
-		Name: "the largest bucket refills across the whole range of UnixNano", Part: 1, Arg: shape{maxCapacity, 0.25},
-		Steps: []step{
-			at(-maxWait, allowN(maxCapacity, true)),
-			at(-maxWait, allow(false)),
-			at(-maxWait+4*sec-ns, allow(false)),
-			at(-maxWait+4*sec, allow(true)),
-			at(0, tokens(2305843008.21369395175)), // 2^63 - 1 - 4e9 nanoseconds
-			at(maxWait, tokens(4611686017.4273879035)),
-			at(maxWait, allowN(4611686018, false)),
-			at(maxWait, allowN(4611686017, true)),
-			at(maxWait, tokens(0.4273879035)),
-		},
-	},
-	{
-		// The slowest rate the spec uses: a token every 2^33 seconds,
-		// about 272 years.
-		Name: "a token every 272 years comes exactly on time", Part: 1, Arg: shape{1, 0x1p-33},
-		Steps: []step{
-			at(-maxWait, allow(true)),
-			at(-maxWait+8589934592*sec-ns, allow(false)),
-			at(-maxWait+8589934592*sec, tokens(1)),
-			at(-maxWait+8589934592*sec, allow(true)),
-		},
-	},
-	{
-		// The issue's precision requirement: the probe runs the million
-		// requests on from where these steps leave the bucket. Offset 0 is
-		// in 2025, where a float64 of seconds since 1970 is too coarse.
-		Name: "a million requests exactly one interval apart, without drift", Part: 1, Arg: shape{10, 1000},
-		Start: precisionStart,
-		Steps: []step{
-			at(0, allowN(10, true)),
-			at(0, allow(false)),
-			at(1*ms-ns, allow(false)),
-			at(1*ms, allow(true)),
-		},
-		// A million calls take seconds across processes: the class
-		// report's checker plays the steps, the student's binary the probe.
-		Probe: noDrift, InProcess: "a million calls",
 	},
 	{
 		Name: "bad values written in code panic, naming the value", Part: 1, Arg: shape{1, 1},
@@ -553,21 +461,6 @@ var table = []row{
 		},
 	},
 	{
-		Name: "Delay on the boundary and one nanosecond before it", Part: 3, Arg: shape{2, 0.5},
-		Steps: []step{
-			at(0, allowN(2, true)),
-			at(0, delay(1, 2*sec)),
-			at(0, delay(2, 4*sec)),
-			at(1*sec, delay(1, 1*sec)),
-			at(2*sec-ns, delay(1, ns)),
-			at(2*sec-ns, allow(false)),
-			at(2*sec, delay(1, 0)),
-			at(2*sec, delay(2, 2*sec)),
-			at(2*sec, allow(true)),
-			at(2*sec, delay(1, 2*sec)),
-		},
-	},
-	{
 		Name: "Delay is 0 when the request would succeed now", Part: 3, Arg: shape{3, 1},
 		Steps: []step{
 			at(0, delay(3, 0)),
@@ -650,8 +543,171 @@ var table = []row{
 		},
 	},
 	{
+		// The README's example for the longest wait: a token every 2^30
+		// seconds, about 34 years. 8 tokens take 8589934592s, about 272
+		// years, under the longest Duration; 9 take about 306 years.
+		Name: "Delay says never when the wait is over 292 years", Part: 3, Arg: shape{10, 0x1p-30},
+		Steps: []step{
+			at(0, allowN(10, true)),
+			at(0, delay(1, 1073741824*sec)),
+			at(0, delay(8, 8589934592*sec)),
+			at(0, delayNever(9)),
+			at(0, delayNever(10)),
+		},
+	},
+	{
+		Name: "Delay panics for a negative n, naming it", Part: 3, Arg: shape{1, 1},
+		Steps: []step{
+			at(0, delayPanics(-2)),
+			at(0, delay(1, 0)),
+		},
+	},
+
+	// Part 4: make it exact.
+	{
+		// The README's boundary example: half a token a second.
+		Name: "half a token a second: the token is back exactly two seconds later", Part: 4, Arg: shape{1, 0.5},
+		Steps: []step{
+			at(0, allow(true)),
+			at(1*sec, tokens(0.5)),
+			at(2*sec-ns, allow(false)),
+			at(2*sec-ns, tokens(0.9999999995)),
+			at(2*sec, allow(true)),
+			at(2*sec, tokens(0)),
+		},
+	},
+	{
+		// A bucket that stores its refill on every call adds 0.3 + 0.3 +
+		// 0.3 + 0.1 tokens by 1s, which in a float64 is
+		// 0.9999999999999999, not 1.
+		Name: "a denied request does not delay the next token", Part: 4, Arg: shape{1, 1},
+		Steps: []step{
+			at(0, allow(true)),
+			at(300*ms, allow(false)),
+			at(600*ms, allow(false)),
+			at(900*ms, allow(false)),
+			at(1*sec, allow(true)),
+			at(1700*ms, allow(false)),
+			at(2*sec, allow(true)),
+		},
+	},
+	{
+		// The README's example for a fraction left over. In a float64,
+		// 2 + 0.4 is 2.4, 2.4 - 2 is 0.3999999999999999, and adding the
+		// 0.6 tokens of the next 6ms gives 0.9999999999999999, not 1.
+		Name: "a fraction of a token left over adds up to a whole one exactly", Part: 4, Arg: shape{3, 100},
+		Steps: []step{
+			at(0, allow(true)),        // 3 → 2
+			at(4*ms, allowN(2, true)), // 2.4 → 0.4
+			at(4*ms, tokens(0.4)),
+			at(10*ms-ns, allow(false)),
+			at(10*ms, allow(true)), // 0.4 + 0.6 is exactly 1
+			at(10*ms, tokens(0)),
+		},
+	},
+	{
+		Name: "three tokens a second: tokens come every third of a second", Part: 4, Arg: shape{3, 3},
+		Steps: []step{
+			at(0, allowN(3, true)),
+			at(333333333*ns, allow(false)), // 0.999999999 tokens
+			at(333333334*ns, allow(true)),
+			at(666666666*ns, allow(false)),
+			at(666666667*ns, allow(true)),
+			at(1*sec, allow(true)),
+			at(1*sec, allow(false)),
+		},
+	},
+	{
+		// The issue's precision requirement: the probe runs the million
+		// requests on from where these steps leave the bucket. Offset 0 is
+		// in 2025, where a float64 of seconds since 1970 is too coarse.
+		Name: "a million requests exactly one interval apart, without drift", Part: 4, Arg: shape{10, 1000},
+		Start: precisionStart,
+		Steps: []step{
+			at(0, allowN(10, true)),
+			at(0, allow(false)),
+			at(1*ms-ns, allow(false)),
+			at(1*ms, allow(true)),
+		},
+		// A million calls take seconds across processes: the class
+		// report's checker plays the steps, the student's binary the probe.
+		Probe: noDrift, InProcess: "a million calls",
+	},
+	{
+		// A token is a ten-billionth of this bucket, and a nanosecond
+		// adds a billionth of a token: a count in an int64 of units that
+		// small overflows, and a bucket that rounds its rate to make room
+		// may round it to nothing.
+		Name: "a bucket of ten billion tokens still gains one a second", Part: 4, Arg: shape{10_000_000_000, 1},
+		Steps: []step{
+			at(0, allowN(1000, true)),
+			at(0, tokens(9_999_999_000)),
+			at(250*ms, tokens(9_999_999_000.25)),
+			at(1000*sec-ns, allowN(10_000_000_000, false)),
+			at(1000*sec, tokens(10_000_000_000)), // the 1000 tokens are back
+			at(hour, tokens(10_000_000_000)),
+			at(hour, allowN(10_000_000_000, true)),
+			at(hour, allow(false)),
+			at(hour+sec, tokens(1)),
+		},
+	},
+	{
+		// The largest bucket at a quarter of a token a second, emptied in
+		// 1677 and looked at in 1970 and 2262: the last span is twice the
+		// longest time.Duration, longer than Time.Sub can measure.
+		// 2^64 - 2 nanoseconds less the 4s of the first token give
+		// 4611686017.4273879035 tokens.
+		Name: "the largest bucket refills across the whole range of UnixNano", Part: 4, Arg: shape{maxCapacity, 0.25},
+		Steps: []step{
+			at(-maxWait, allowN(maxCapacity, true)),
+			at(-maxWait, allow(false)),
+			at(-maxWait+4*sec-ns, allow(false)),
+			at(-maxWait+4*sec, allow(true)),
+			at(0, tokens(2305843008.21369395175)), // 2^63 - 1 - 4e9 nanoseconds
+			at(maxWait, tokens(4611686017.4273879035)),
+			at(maxWait, allowN(4611686018, false)),
+			at(maxWait, allowN(4611686017, true)),
+			at(maxWait, tokens(0.4273879035)),
+		},
+	},
+	{
+		// The slowest rate the spec uses: a token every 2^33 seconds,
+		// about 272 years.
+		Name: "a token every 272 years comes exactly on time", Part: 4, Arg: shape{1, 0x1p-33},
+		Steps: []step{
+			at(-maxWait, allow(true)),
+			at(-maxWait+8589934592*sec-ns, allow(false)),
+			at(-maxWait+8589934592*sec, tokens(1)),
+			at(-maxWait+8589934592*sec, allow(true)),
+		},
+	},
+	{
+		Name: "a capacity above 2^53 or a rate below a token per 2^63ns panics, naming the bound", Part: 4, Arg: shape{maxCapacity, 0x1p-33},
+		Steps: []step{
+			at(0, tokens(maxCapacity)),
+			at(0, allowN(maxCapacity, true)),
+			at(0, allow(false)),
+		},
+		Probe: boundsPanic,
+	},
+	{
+		Name: "Delay on the boundary and one nanosecond before it", Part: 4, Arg: shape{2, 0.5},
+		Steps: []step{
+			at(0, allowN(2, true)),
+			at(0, delay(1, 2*sec)),
+			at(0, delay(2, 4*sec)),
+			at(1*sec, delay(1, 1*sec)),
+			at(2*sec-ns, delay(1, ns)),
+			at(2*sec-ns, allow(false)),
+			at(2*sec, delay(1, 0)),
+			at(2*sec, delay(2, 2*sec)),
+			at(2*sec, allow(true)),
+			at(2*sec, delay(1, 2*sec)),
+		},
+	},
+	{
 		// The README's example for the longest wait.
-		Name: "Delay says never only for a wait longer than the longest Duration", Part: 3, Arg: shape{10_000_000_000, 1},
+		Name: "Delay says never only for a wait longer than the longest Duration", Part: 4, Arg: shape{10_000_000_000, 1},
 		Steps: []step{
 			at(0, allowN(1000, true)),
 			at(0, delay(10_000_000_000, 1000*sec)), // the bucket is full again in 1000s
@@ -663,7 +719,7 @@ var table = []row{
 		},
 	},
 	{
-		Name: "Delay at one token every 272 years", Part: 3, Arg: shape{1, 0x1p-33},
+		Name: "Delay at one token every 272 years", Part: 4, Arg: shape{1, 0x1p-33},
 		Steps: []step{
 			at(-maxWait, delay(1, 0)),
 			at(-maxWait, allow(true)),
@@ -675,7 +731,7 @@ var table = []row{
 	{
 		// A now up to 584 years before the bucket's time: the gap alone
 		// can be longer than the longest Duration.
-		Name: "Delay adds a gap before the bucket's time of any length", Part: 3, Arg: shape{1, 1},
+		Name: "Delay adds a gap before the bucket's time of any length", Part: 4, Arg: shape{1, 1},
 		Steps: []step{
 			at(maxWait, allow(true)), // the bucket's time is in 2262
 			at(maxWait-10*sec, delay(1, 11*sec)),
@@ -683,13 +739,6 @@ var table = []row{
 			at(sec-ns, delayNever(1)),
 			at(0, delayNever(1)),
 			at(-maxWait, delayNever(1)),
-		},
-	},
-	{
-		Name: "Delay panics for a negative n, naming it", Part: 3, Arg: shape{1, 1},
-		Steps: []step{
-			at(0, delayPanics(-2)),
-			at(0, delay(1, 0)),
 		},
 	},
 }

@@ -29,7 +29,9 @@ func date(year int, month time.Month, day, h, m int) time.Time {
 
 // table holds every case of level 8 but the refusals, by part: 1 fixed
 // windows, 2 sliding windows, 3 token buckets, 4 group limits, 5 many
-// clients and goroutines.
+// clients and goroutines, and the whole range of time. Parts 1 to 4 keep
+// to ordinary times and limits of a day at most; the clock near or past
+// 1677 and 2262, and limits as long as a Duration, are part 5's.
 var table = slices.Concat(part1(), part2(), part3(), part4(), part5())
 
 func part1() []row {
@@ -109,77 +111,6 @@ func part1() []row {
 				at(8*sec, allow("bob", ok(2))),
 				at(20*sec-ns, allow("alice", no(0, ns))),
 				at(20*sec, allow("alice", ok(2))),
-			),
-		}),
-		needs(WholeRange, row{
-			// A window boundary before the epoch, near the first instant:
-			// the next one is midnight, 22h48m later.
-			Name: "a day-long window in 1677", Part: 1, Arg: only(fixed(1, 24*hour)),
-			Start: date(1677, 9, 21, 1, 12),
-			Steps: steps(
-				at(0, allow("alice", ok(0))),
-				at(0, allow("alice", no(0, 22*hour+48*minute))),
-				at(0, allow("alice", no(0, 22*hour+48*minute))),
-				at(22*hour+48*minute-ns, allow("alice", no(0, ns))),
-				at(22*hour+48*minute, allow("alice", ok(0))),
-			),
-		}),
-		needs(WholeRange, row{
-			// Per = the longest Duration: the windows are [-Per, 0) and
-			// [0, Per), and the second one ends at the last instant.
-			Name: "a window as long as a Duration", Part: 1, Arg: only(fixed(1, longest)),
-			Start: date(1969, 12, 31, 23, 59).Add(59 * sec),
-			Steps: steps(
-				at(0, allow("alice", ok(0))),
-				at(0, allow("alice", no(0, sec))),
-				at(sec-ns, allow("alice", no(0, ns))),
-				at(sec, allow("alice", ok(0))),
-				at(sec, allow("alice", no(0, longest))),
-			),
-		}),
-		needs(WholeRange, row{
-			// The window holding the last instant ends after it, at
-			// 2262-04-12T00:00:00Z: RetryAfter is still exact, never "never".
-			// Past the last instant the time stands still.
-			Name: "an hour before the last instant, fixed window", Part: 1, Arg: only(fixed(1, 24*hour)),
-			Start: anHourToGo,
-			Steps: steps(
-				at(0, allow("alice", ok(0))),
-				at(0, allow("alice", no(0, hour+12*minute+43145224193*ns))),
-				at(hour, allow("alice", no(0, 12*minute+43145224193*ns))), // the last instant
-				at(2*hour, allow("alice", no(0, 12*minute+43145224193*ns))),
-				at(2*hour, allow("bob", ok(0))),
-			),
-		}),
-		needs(WholeRange, row{
-			// The README's example of a clock past 2262.
-			Name: "past 2262 the time stands still at the last instant", Part: 1, Arg: only(fixed(1, 24*hour)),
-			Start: date(2263, 1, 1, 0, 0),
-			Steps: steps(
-				at(0, allow("alice", ok(0))),
-				at(sec, allow("alice", no(0, 12*minute+43145224193*ns))), // measured from the last instant
-				at(100_000*hour, allow("alice", no(0, 12*minute+43145224193*ns))),
-				at(100_000*hour, allowN("bob", 2, never(1))),
-			),
-		}),
-		needs(WholeRange, row{
-			Name: "before 1678 the time stands still at the first instant", Part: 1, Arg: only(fixed(1, hour)),
-			Start: date(1600, 1, 1, 0, 0),
-			Steps: steps(
-				at(0, allow("alice", ok(0))),
-				at(0, allow("alice", no(0, 47*minute+16854775808*ns))), // the first window ends at 1677-09-21T01:00:00Z
-				at(50*8760*hour, allow("alice", no(0, 47*minute+16854775808*ns))),
-			),
-		}),
-		needs(WholeRange|ClockBack, row{
-			// A clock that jumps back 584 years: the wait would not fit in a
-			// Duration, so RetryAfter is the longest one.
-			Name: "a clock back by centuries gets the longest RetryAfter", Part: 1, Arg: only(fixed(1, 24*hour)),
-			Steps: steps(
-				at(longest-hour, allow("alice", ok(0))),
-				at(-longest+hour, allow("alice", no(0, longest))),
-				at(-longest+hour, allow("bob", ok(0))), // decided at the throttler's time, in 2262
-				at(-longest+hour, allow("bob", no(0, longest))),
 			),
 		}),
 	}
@@ -291,43 +222,6 @@ func part2() []row {
 				at(22*sec, allowN("alice", 6, ok(0))),
 			),
 		}),
-		needs(WholeRange, row{
-			// Per = 146 years, so Per plus a bucket fits in a Duration. The
-			// buckets start at −2·Per, −Per and 0: the request of 1700 leaves
-			// the window at the epoch.
-			Name: "a sliding window of 146 years in 1700", Part: 2, Arg: only(sliding(1, 146*8760*hour, 2)),
-			Start: date(1700, 1, 1, 0, 0),
-			Steps: steps(
-				at(0, allow("alice", ok(0))),
-				at(0, allow("alice", no(0, 2366760*hour))),
-				at(0, allow("alice", no(0, 2366760*hour))),
-				at(2366760*hour-ns, allow("alice", no(0, ns))),
-				at(2366760*hour, allow("alice", ok(0))), // 1970-01-01
-			),
-		}),
-		needs(WholeRange, row{
-			// The bucket [2262-04-11, 2262-04-12) holds the last instant; its
-			// request fades out over the next one, a day after the range.
-			Name: "an hour before the last instant, sliding window", Part: 2, Arg: only(sliding(1, 24*hour, 2)),
-			Start: anHourToGo,
-			Steps: steps(
-				at(0, allow("alice", ok(0))),
-				at(0, allow("alice", no(0, 25*hour+12*minute+43145224193*ns))),
-				at(hour, allow("alice", no(0, 24*hour+12*minute+43145224193*ns))),
-				at(3*hour, allow("alice", no(0, 24*hour+12*minute+43145224193*ns))), // past the last instant
-			),
-		}),
-		needs(WholeRange, row{
-			// Per + Per/(Buckets−1) = 2·Per must fit in a Duration: this Per
-			// is the longest that does.
-			Name: "the longest two-bucket window", Part: 2, Arg: only(sliding(1, longest/2, 2)),
-			Steps: steps(
-				at(0, allow("alice", ok(0))),
-				at(0, allow("alice", no(0, longest-ns))),
-				at(longest-2*ns, allow("alice", no(0, ns))),
-				at(longest-ns, allow("alice", ok(0))),
-			),
-		}),
 		needs(ManyBuckets, row{
 			Name: "MaxBuckets buckets are accepted", Part: 2, Arg: only(sliding(10, (limits.MaxBuckets-1)*sec, limits.MaxBuckets)),
 			Steps: steps(
@@ -402,28 +296,6 @@ func part3() []row {
 				at(1000*hour, allowN("bob", 10, ok(0))),
 			),
 		},
-		needs(WholeRange, row{
-			Name: "an hour before the last instant, token bucket", Part: 3, Arg: only(token(1, 2*hour)),
-			Start: anHourToGo,
-			Steps: steps(
-				at(0, allow("alice", ok(0))),
-				at(0, allow("alice", no(0, 2*hour))),
-				at(hour, allow("alice", no(0, hour))),   // the last instant
-				at(2*hour, allow("alice", no(0, hour))), // the time stood still
-			),
-		}),
-		needs(WholeRange, row{
-			// 7 tokens per the longest Duration: one token is
-			// 9223372036854775807/7 = 1317624576693539401ns exactly.
-			Name: "a bucket as long as a Duration, from the first instant", Part: 3, Arg: only(token(7, longest)),
-			Start: firstInstant,
-			Steps: steps(
-				at(0, allowN("alice", 7, ok(0))),
-				at(0, allow("alice", no(0, 1317624576693539401*ns))),
-				at(1317624576693539400*ns, allow("alice", no(0, ns))),
-				at(1317624576693539401*ns, allow("alice", ok(0))),
-			),
-		}),
 		needs(ClockBack, row{
 			Name: "time going back adds no tokens and is not credited twice", Part: 3, Arg: tenASecond,
 			Steps: steps(
@@ -626,6 +498,138 @@ func part5() []row {
 				at(230*sec, length(0, 0)),
 			),
 		}),
+		// The whole range of time: the clock near 1677 and 2262 or past
+		// them, and limits as long as a Duration.
+		needs(WholeRange, row{
+			// A window boundary before the epoch, near the first instant:
+			// the next one is midnight, 22h48m later.
+			Name: "a day-long window in 1677", Part: 5, Arg: only(fixed(1, 24*hour)),
+			Start: date(1677, 9, 21, 1, 12),
+			Steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("alice", no(0, 22*hour+48*minute))),
+				at(0, allow("alice", no(0, 22*hour+48*minute))),
+				at(22*hour+48*minute-ns, allow("alice", no(0, ns))),
+				at(22*hour+48*minute, allow("alice", ok(0))),
+			),
+		}),
+		needs(WholeRange, row{
+			// Per = the longest Duration: the windows are [-Per, 0) and
+			// [0, Per), and the second one ends at the last instant.
+			Name: "a window as long as a Duration", Part: 5, Arg: only(fixed(1, longest)),
+			Start: date(1969, 12, 31, 23, 59).Add(59 * sec),
+			Steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("alice", no(0, sec))),
+				at(sec-ns, allow("alice", no(0, ns))),
+				at(sec, allow("alice", ok(0))),
+				at(sec, allow("alice", no(0, longest))),
+			),
+		}),
+		needs(WholeRange, row{
+			// The window holding the last instant ends after it, at
+			// 2262-04-12T00:00:00Z: RetryAfter is still exact, never "never".
+			// Past the last instant the time stands still.
+			Name: "an hour before the last instant, fixed window", Part: 5, Arg: only(fixed(1, 24*hour)),
+			Start: anHourToGo,
+			Steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("alice", no(0, hour+12*minute+43145224193*ns))),
+				at(hour, allow("alice", no(0, 12*minute+43145224193*ns))), // the last instant
+				at(2*hour, allow("alice", no(0, 12*minute+43145224193*ns))),
+				at(2*hour, allow("bob", ok(0))),
+			),
+		}),
+		needs(WholeRange, row{
+			// The README's example of a clock past 2262.
+			Name: "past 2262 the time stands still at the last instant", Part: 5, Arg: only(fixed(1, 24*hour)),
+			Start: date(2263, 1, 1, 0, 0),
+			Steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(sec, allow("alice", no(0, 12*minute+43145224193*ns))), // measured from the last instant
+				at(100_000*hour, allow("alice", no(0, 12*minute+43145224193*ns))),
+				at(100_000*hour, allowN("bob", 2, never(1))),
+			),
+		}),
+		needs(WholeRange, row{
+			Name: "before 1678 the time stands still at the first instant", Part: 5, Arg: only(fixed(1, hour)),
+			Start: date(1600, 1, 1, 0, 0),
+			Steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("alice", no(0, 47*minute+16854775808*ns))), // the first window ends at 1677-09-21T01:00:00Z
+				at(50*8760*hour, allow("alice", no(0, 47*minute+16854775808*ns))),
+			),
+		}),
+		needs(WholeRange|ClockBack, row{
+			// A clock that jumps back 584 years: the wait would not fit in a
+			// Duration, so RetryAfter is the longest one.
+			Name: "a clock back by centuries gets the longest RetryAfter", Part: 5, Arg: only(fixed(1, 24*hour)),
+			Steps: steps(
+				at(longest-hour, allow("alice", ok(0))),
+				at(-longest+hour, allow("alice", no(0, longest))),
+				at(-longest+hour, allow("bob", ok(0))), // decided at the throttler's time, in 2262
+				at(-longest+hour, allow("bob", no(0, longest))),
+			),
+		}),
+		needs(WholeRange, row{
+			// Per = 146 years, so Per plus a bucket fits in a Duration. The
+			// buckets start at −2·Per, −Per and 0: the request of 1700 leaves
+			// the window at the epoch.
+			Name: "a sliding window of 146 years in 1700", Part: 5, Arg: only(sliding(1, 146*8760*hour, 2)),
+			Start: date(1700, 1, 1, 0, 0),
+			Steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("alice", no(0, 2366760*hour))),
+				at(0, allow("alice", no(0, 2366760*hour))),
+				at(2366760*hour-ns, allow("alice", no(0, ns))),
+				at(2366760*hour, allow("alice", ok(0))), // 1970-01-01
+			),
+		}),
+		needs(WholeRange, row{
+			// The bucket [2262-04-11, 2262-04-12) holds the last instant; its
+			// request fades out over the next one, a day after the range.
+			Name: "an hour before the last instant, sliding window", Part: 5, Arg: only(sliding(1, 24*hour, 2)),
+			Start: anHourToGo,
+			Steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("alice", no(0, 25*hour+12*minute+43145224193*ns))),
+				at(hour, allow("alice", no(0, 24*hour+12*minute+43145224193*ns))),
+				at(3*hour, allow("alice", no(0, 24*hour+12*minute+43145224193*ns))), // past the last instant
+			),
+		}),
+		needs(WholeRange, row{
+			// Per + Per/(Buckets−1) = 2·Per must fit in a Duration: this Per
+			// is the longest that does.
+			Name: "the longest two-bucket window", Part: 5, Arg: only(sliding(1, longest/2, 2)),
+			Steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("alice", no(0, longest-ns))),
+				at(longest-2*ns, allow("alice", no(0, ns))),
+				at(longest-ns, allow("alice", ok(0))),
+			),
+		}),
+		needs(WholeRange, row{
+			Name: "an hour before the last instant, token bucket", Part: 5, Arg: only(token(1, 2*hour)),
+			Start: anHourToGo,
+			Steps: steps(
+				at(0, allow("alice", ok(0))),
+				at(0, allow("alice", no(0, 2*hour))),
+				at(hour, allow("alice", no(0, hour))),   // the last instant
+				at(2*hour, allow("alice", no(0, hour))), // the time stood still
+			),
+		}),
+		needs(WholeRange, row{
+			// 7 tokens per the longest Duration: one token is
+			// 9223372036854775807/7 = 1317624576693539401ns exactly.
+			Name: "a bucket as long as a Duration, from the first instant", Part: 5, Arg: only(token(7, longest)),
+			Start: firstInstant,
+			Steps: steps(
+				at(0, allowN("alice", 7, ok(0))),
+				at(0, allow("alice", no(0, 1317624576693539401*ns))),
+				at(1317624576693539400*ns, allow("alice", no(0, ns))),
+				at(1317624576693539401*ns, allow("alice", ok(0))),
+			),
+		}),
 	}
 }
 
@@ -653,7 +657,7 @@ var refusals = []row{
 		Probe: refuses("PerClient.Algorithm"),
 	},
 	{
-		Name: "a window whose wait does not fit in a Duration is refused", Part: 2, Arg: only(sliding(1, 180*8760*hour, 0)),
+		Name: "a window whose wait does not fit in a Duration is refused", Part: 5, Arg: only(sliding(1, 180*8760*hour, 0)),
 		Probe: refuses("PerClient.Per"),
 	},
 	{

@@ -18,6 +18,14 @@ import (
 // mostly moves forward, sometimes by exactly a window or a nanosecond less,
 // sometimes by a century or to the last instant, and now and then goes
 // back, as far as to the first instant.
+//
+// A timeline's part is the lowest whose features its config needs (see
+// partOf), while it keeps to the scale of parts 1 to 4: a clock within a
+// century of 1970 that moves by at most a few windows a step, and limits
+// of a day at most with at most 60 requests. A timeline that reaches
+// further, by a century in one step, near or past the ends of the range,
+// or with a longer limit, is part 5's, like the cases of the whole range
+// of time.
 func Fuzz[T Throttler](f *testing.F, newThrottler func(c clock.Clock, cfg limits.Config) (T, error)) {
 	addFuzzSeeds(f)
 	newT := erase(newThrottler)
@@ -42,6 +50,13 @@ var fuzzSeeds = [][]byte{
 	{0, 0, 3, 1, 1, 4, 0, 2, 2, 2, 0, 1, 5, 0, 2, 7, 1, 1, 12, 0, 0, 0, 2, 9, 2, 1},
 	{1, 1, 4, 1, 0, 2, 3, 4, 1, 3, 0, 0, 11, 1, 2, 8, 0, 0, 13, 2, 1, 0, 0, 1},
 	{2, 6, 5, 1, 7, 6, 5, 2, 200, 17, 3, 9, 44, 1, 0, 5, 0, 0, 10, 1, 0, 0, 12, 2, 3},
+	// Timelines of parts 1 to 4 at their scale, found by a search for six
+	// steps or more with two clients, two allowed requests and two waits.
+	{0, 14, 15, 14, 11, 12, 0, 11, 14, 5, 3, 11, 1, 11, 2, 3, 12, 10, 15, 5, 4, 9},
+	{1, 14, 2, 9, 15, 5, 2, 13, 6, 4, 10, 12, 2, 6, 14, 4, 10, 6, 2, 14, 12, 3, 3, 8, 1, 1, 14},
+	{14, 1, 9, 6, 2, 5, 11, 11, 7, 9, 12, 6, 3, 7, 0, 1, 11, 8, 0, 7, 1, 0, 15, 15},
+	{10, 1, 15, 10, 14, 2, 11, 14, 13, 14, 5, 8, 14, 12, 8, 12, 7, 2, 9, 1, 7, 4, 7, 8, 12, 11, 5},
+	{6, 10, 6, 5, 10, 6, 3, 5, 7, 0, 3, 12, 10, 0, 14, 15, 10, 7, 2, 3, 15, 13, 5, 15, 11, 15},
 }
 
 // fuzzSeedCases are the fuzz target's seeds as cases, named "fuzz seed 1"
@@ -140,6 +155,11 @@ func fuzzCase(newThrottler ctor, data []byte, skip Feature) timeline.Case[Thrott
 	wide := skip&WholeRange == 0
 	back := skip&ClockBack == 0
 	var now int64 // Unix ns
+	// far says the timeline leaves the scale of parts 1 to 4.
+	far := false
+	for _, l := range configLimits(cfg) {
+		far = far || l.Per > 24*hour || l.Requests > 60
+	}
 	if wide {
 		switch in.Intn(6) {
 		case 1:
@@ -156,6 +176,7 @@ func fuzzCase(newThrottler ctor, data []byte, skip Feature) timeline.Case[Thrott
 			now = 1_700_000_000 * int64(sec)
 		}
 	}
+	far = far || !ordinary(now)
 	var ss []step
 	for in.More() && len(ss) < 200 {
 		switch k := in.Intn(16); {
@@ -165,14 +186,15 @@ func fuzzCase(newThrottler ctor, data []byte, skip Feature) timeline.Case[Thrott
 				now = addSat(now, gap)
 			}
 		case k == 11 && wide:
-			now = addSat(now, 100*8760*int64(hour))
+			now, far = addSat(now, 100*8760*int64(hour)), true
 		case k == 12 && wide:
-			now = math.MaxInt64 // the last instant
+			now, far = math.MaxInt64, true // the last instant
 		case k == 13 && wide && back:
-			now = math.MinInt64 // the first instant
+			now, far = math.MinInt64, true // the first instant
 		case k == 14 && wide && back:
-			now = addSat(now, -100*8760*int64(hour))
+			now, far = addSat(now, -100*8760*int64(hour)), true
 		}
+		far = far || !ordinary(now)
 		client := timeline.Pick(in, "a", "b", "c")
 		n := 1 + in.Intn(min(requests, 60)+1)
 		if requests > 60 && in.Intn(3) == 0 {
@@ -181,7 +203,18 @@ func fuzzCase(newThrottler ctor, data []byte, skip Feature) timeline.Case[Thrott
 		clk.Set(clock.Epoch.Add(time.Duration(now)))
 		ss = append(ss, at(time.Duration(now), allowN(client, n, m.AllowN(client, n))))
 	}
-	return clocked(newThrottler).Case(row{Name: "fuzz", Part: partOf(cfg), Arg: cfg, Steps: ss})
+	part := partOf(cfg)
+	if far {
+		part = 5
+	}
+	return clocked(newThrottler).Case(row{Name: "fuzz", Part: part, Arg: cfg, Steps: ss})
+}
+
+// ordinary says whether an instant, in Unix ns, is within a century of
+// 1970: the times of parts 1 to 4.
+func ordinary(now int64) bool {
+	const century = 100 * 8760 * int64(hour)
+	return -century <= now && now <= century
 }
 
 // addSat is a+b, held inside the int64 range.
