@@ -183,6 +183,7 @@ endif
 # none, rather than skip.
 test-e2e:
 	@$(need_bwrap)
+	@command -v tmux >/dev/null || (apt-get update && apt-get install -y tmux) || echo "could not install tmux (the interview keys' test)"
 	LADDER_E2E=1 $(GO) test -count=1 -timeout 40m ./harness/cmd/ladder/ ./harness/internal/grade/
 
 # The one list of what CI runs after make test.

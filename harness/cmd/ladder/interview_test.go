@@ -484,7 +484,7 @@ func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
 		t.Errorf("Ctrl-C in part 1 showed part 2:\n%s", out.String())
 	}
 	require.Contains(t, out.String(), "Interview stopped.\n\nInterview summary: level 1, Hit counter\n")
-	require.Contains(t, out.String(), "Ended after 7m29s: stopped with Ctrl-C.")
+	require.Contains(t, out.String(), "Ended after 7m29s: stopped (q or Ctrl-C).")
 	require.Contains(t, out.String(), "Parts not reached: part 2.")
 	checkKept(t, iv.Root, sum)
 }

@@ -59,7 +59,7 @@ func TestInterviewKeysInATerminal(t *testing.T) {
 		}
 	}
 	waitFor("the question", 5*time.Minute, "The clock is running.", "[interview: level 3, part 1 of 3")
-	containsAll(t, screen, "Q3. What does a denied request cost?", "Q1 to Q10 are clarifying questions", "Keys: h hint")
+	containsAll(t, screen, "Q3. What does a denied request cost?", "Q1 to Q8 are clarifying questions", "Keys: h hint")
 	require.NotContains(t, screen, "A denied request changes nothing")
 
 	tmux("send-keys", "h")
@@ -80,7 +80,7 @@ func TestInterviewKeysInATerminal(t *testing.T) {
 		"Interview stopped.",
 		"Interview summary: level 3, Token bucket",
 		"Hints asked for (make hint-3 during the interview): 1.",
-		"Clarifying questions asked: 1 of 10.",
+		"Clarifying questions asked: 1 of 8.",
 		"  What does a denied request cost? (part 1, before its first run)",
 		"exit 0", "icanon", "echo",
 	} {

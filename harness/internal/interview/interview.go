@@ -767,7 +767,7 @@ func (iv *Interview) recordRunning() {
 // .ladder/interviews/ and as the README shows one.
 func WriteSummary(w io.Writer, s Summary) {
 	fmt.Fprintf(w, "Interview summary: level %d, %s\n", s.Level, s.Title)
-	how := map[string]string{EndPassed: "all parts passed", EndTimeUp: "time was up", EndStopped: "stopped with Ctrl-C", EndClosed: "stopped when the terminal closed"}[s.End]
+	how := map[string]string{EndPassed: "all parts passed", EndTimeUp: "time was up", EndStopped: "stopped (q or Ctrl-C)", EndClosed: "stopped when the terminal closed"}[s.End]
 	fmt.Fprintf(w, "Started %s with %s on the clock. Ended after %s: %s.\n\n",
 		s.Started.Format("2006-01-02 15:04"), grade.Minutes(time.Duration(s.BudgetSeconds)*time.Second),
 		grade.Minutes(time.Duration(s.ElapsedSeconds)*time.Second), how)
