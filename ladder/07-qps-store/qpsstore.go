@@ -1,7 +1,6 @@
 // Package qpsstore is level 7 of the ladder: a key-value store that also
-// tells how many Gets and Puts per second it served, over the last five
-// minutes, then over any window up to a week, then from many goroutines at
-// once. Read README.md in this folder first.
+// tells how many Gets and Puts per second it served. Read README.md in
+// this folder first.
 package qpsstore
 
 import (
@@ -33,14 +32,12 @@ func New(c clock.Clock) *Store {
 	panic("not implemented: New")
 }
 
-// Get returns the value stored under key, and whether there is one. It
-// counts as a Get call either way.
+// Get returns the value stored under key, and whether there is one.
 func (s *Store) Get(key string) (value string, ok bool) {
 	panic("not implemented: Store.Get")
 }
 
-// Put stores value under key, replacing any value there, and counts as a
-// Put call.
+// Put stores value under key, replacing any value there.
 func (s *Store) Put(key, value string) {
 	panic("not implemented: Store.Put")
 }
