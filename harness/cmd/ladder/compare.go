@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
@@ -45,10 +47,25 @@ func cmdCompare(root string, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		files = codeFiles(root, l)
 	}
+	// The reference's own files too, such as level 3's exact.go, which
+	// the learner's folder may not have: a missing side diffs as empty.
+	names := map[string]bool{}
 	for _, f := range files {
-		ref := filepath.Join(refDir, strings.TrimPrefix(f, l.Dir+"/"))
-		fmt.Fprintf(stdout, "\n=== %s (-reference +yours)\n", f)
-		if err := unifiedDiff(root, ref, f, stdout); err != nil {
+		names[strings.TrimPrefix(f, l.Dir+"/")] = true
+	}
+	refGo, _ := filepath.Glob(filepath.Join(root, refDir, "*.go"))
+	for _, f := range refGo {
+		if name := filepath.Base(f); !strings.HasSuffix(name, "_test.go") {
+			names[name] = true
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(names)) {
+		ref, yours := filepath.Join(refDir, name), filepath.Join(l.Dir, name)
+		fmt.Fprintf(stdout, "\n=== %s (-reference +yours)\n", yours)
+		if _, err := os.Stat(filepath.Join(root, yours)); err != nil {
+			yours = os.DevNull
+		}
+		if err := unifiedDiff(root, ref, yours, stdout); err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}

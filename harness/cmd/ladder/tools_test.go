@@ -120,9 +120,13 @@ func TestCompareAsksBeforeShowingTheReference(t *testing.T) {
 	if !strings.Contains(out, "The level is not done yet (0 of 2 parts); show the reference anyway? [y/N]") || strings.Contains(out, "diff --git") {
 		t.Errorf("compare on an untouched stub, answered no:\n%s\nwant the question and no diff", out)
 	}
+	// A file only the reference has is shown too, against nothing.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "solutions/01-hit-counter/extra.go"), []byte("package hitcounter\n"), 0o644))
 	stdin = strings.NewReader("y\n")
 	out, _ = runLadder(t, dir, "compare", "1")
 	require.Contains(t, out, "+++ b/ladder/01-hit-counter/hitcounter.go", "answered yes, compare shows the diff")
+	containsAll(t, out, "=== ladder/01-hit-counter/extra.go (-reference +yours)", "-package hitcounter")
+	require.NoError(t, os.Remove(filepath.Join(dir, "solutions/01-hit-counter/extra.go")))
 
 	copyTree(t, ref, filepath.Join(dir, "ladder/01-hit-counter"))
 	out, _ = runLadder(t, dir, "compare", "1")
