@@ -83,11 +83,13 @@ func cmdBench(root string, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout)
 	cmd := exec.Command(grade.GoTool(), append([]string{"run", benchstat}, inputs...)...)
 	cmd.Dir = root
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+	var table bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &table, stderr
 	if err := cmd.Run(); err != nil {
 		fmt.Fprintln(stderr, "benchstat:", err)
 		return 1
 	}
+	stdout.Write(withoutEmptyGeomean(table.Bytes()))
 	fmt.Fprintln(stdout, "\nsec/op and B/op: lower is better; the column after yours is the change from the reference.")
 	writeBenchRows(stdout, l.Number)
 	return 0
@@ -355,4 +357,25 @@ func listTests(root, pkg, pattern string) ([]string, error) {
 		}
 	}
 	return names, nil
+}
+
+// significant matches a benchstat row whose change passed its test: a
+// percentage before the p-value, where a row that did not shows "~".
+var significant = regexp.MustCompile(`[+-][0-9.]+% \(p=`)
+
+// withoutEmptyGeomean replaces benchstat's geomean rows with "no
+// significant difference" when no row differs significantly: a geomean of
+// changes that are all noise reads as a result when it is not one.
+func withoutEmptyGeomean(table []byte) []byte {
+	if significant.Match(table) {
+		return table
+	}
+	var out bytes.Buffer
+	for _, line := range strings.SplitAfter(string(table), "\n") {
+		if strings.HasPrefix(line, "geomean") {
+			line = "no significant difference from the reference (each row's ~)\n"
+		}
+		out.WriteString(line)
+	}
+	return out.Bytes()
 }
