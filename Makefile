@@ -15,7 +15,7 @@ REDIS_STUB := ladder/08-group-throttle/redisthrottle
 REDIS_REF  := solutions/08-group-throttle/redisthrottle
 
 .DEFAULT_GOAL := help
-LADDER_PHONY := student-copy class-report classroom test-plots
+LADDER_PHONY := student-copy class-report class-report-prepare classroom test-plots
 .PHONY: help test test-e2e test-bench progress check $(LADDER_PHONY) vet test-go test-solutions test-stubs
 
 help:
@@ -86,12 +86,21 @@ else
 	@$(GO) -C harness/plot build -o $(CURDIR)/.ladder/plot-level-$* ./level$* && ./.ladder/plot-level-$* -out plots
 endif
 
+# apt_install installs Debian's packages $(1) when the command $(2) is
+# missing: as root, or through sudo where it asks no password; otherwise
+# it says what to run, and the recipe goes on.
+apt_install = command -v $(2) >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq $(1); } || \
+	{ sudo -n true 2>/dev/null && sudo apt-get update -qq && sudo apt-get install -y -qq $(1); } || \
+	echo "could not install $(1): run sudo apt-get install $(1)"
+
 # Not part of make test: it needs Chromium, which it installs when missing
-# (Debian's package, as root). The reference's pictures and their PNG
+# (Debian's package). The reference's pictures and their PNG
 # screenshots stay in plots/check/ to be looked at.
 test-plots:
-	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	@$(call apt_install,chromium,chromium)
 	cd harness/plot && $(GO) vet ./... && LADDER_PLOTS_BROWSER=1 $(GO) test ./...
+	mkdir -p plots/check
+	LADDER_PLOTS_BROWSER=1 PLOTS_DIR=$(CURDIR)/plots/check $(GO) test -count=1 -run TestClassReportPage ./harness/internal/instructor/
 ifneq ($(wildcard solutions/plot/go.mod),)
 	mkdir -p plots/check
 	cd solutions/plot && $(GO) vet ./... && PLOTS_DIR=$(CURDIR)/plots/check $(GO) test -count=1 -v ./...
@@ -103,14 +112,19 @@ student-copy:
 
 # The class report runs each student's code in a sandbox made by
 # bubblewrap (bwrap, Linux), with a redis-server of its own for level 8's
-# part 8: Debian's packages, installed here when missing (as root).
-# Without bwrap, the report refuses and says what to do.
-need_bwrap = if [ "$$(uname)" = Linux ] && ! { command -v bwrap && command -v redis-server; } >/dev/null; then \
-	(apt-get update && apt-get install -y bubblewrap redis-server) || echo "could not install bubblewrap and redis-server (the class report's sandbox)"; fi
+# part 8: Debian's packages, installed here when missing. Without bwrap,
+# the report refuses and says what to do, unless NO_SANDBOX=1.
+need_bwrap = if [ "$$(uname)" = Linux ] && [ "$(NO_SANDBOX)" != 1 ]; then $(call apt_install,bubblewrap,bwrap); $(call apt_install,redis-server,redis-server); fi
+class_report_flags = $(if $(JOBS),--parallel $(JOBS)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(SEED),--seed $(SEED)) \
+	$(if $(filter 1,$(NO_SANDBOX)),--no-sandbox) $(if $(filter 1,$(CLEAN)),--clean)
 
 class-report:
 	@$(need_bwrap)
-	@$(LADDER) class-report --format $(or $(FORMAT),markdown) $(DIRS)
+	@$(LADDER) class-report --format $(or $(FORMAT),markdown) $(class_report_flags) $(DIRS)
+
+class-report-prepare:
+	@$(need_bwrap)
+	@$(LADDER) class-report --prepare $(class_report_flags)
 
 classroom:
 	@$(LADDER) classroom $(if $(filter 1,$(FORCE)),--force)
@@ -183,7 +197,7 @@ endif
 # none, rather than skip.
 test-e2e:
 	@$(need_bwrap)
-	@command -v tmux >/dev/null || (apt-get update && apt-get install -y tmux) || echo "could not install tmux (the interview keys' test)"
+	@$(call apt_install,tmux,tmux)
 	LADDER_E2E=1 $(GO) test -count=1 -timeout 40m ./harness/cmd/ladder/ ./harness/internal/grade/
 
 # The one list of what CI runs after make test.
@@ -255,7 +269,7 @@ peers-quick:
 # with_redis runs the shell command $(1) with REDIS_ADDR set to a fresh
 # redis-server of its own, and stops that server afterwards, pass or fail;
 # install_redis installs the server alone.
-install_redis = command -v redis-server >/dev/null || (apt-get update && apt-get install -y redis-server)
+install_redis = $(call apt_install,redis-server,redis-server)
 with_redis = $(install_redis); \
 	dir=$$(mktemp -d) && port=$$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo $$((20000 + $$$$ % 20000))) && \
 	trap 'kill $$(cat $$dir/redis.pid) 2>/dev/null; rm -rf $$dir' EXIT && \

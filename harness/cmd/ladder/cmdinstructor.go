@@ -137,7 +137,7 @@ flags:
 func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("class-report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "markdown", "markdown or csv")
+	format := fs.String("format", "markdown", "markdown, csv or html")
 	// One student more than CPUs: a grading often waits (a Redis case on
 	// its deadline, a checker on its child), and another fills the CPU.
 	// At most 8, as each takes a few hundred MiB of memory.
@@ -145,7 +145,9 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	limit := fs.Duration("timeout", 5*time.Minute, "time allowed for one checkout's build and tests")
 	noSandbox := fs.Bool("no-sandbox", false, "run the students' code without a sandbox, as your user (see above)")
 	seed := fs.Uint64("seed", 0, "the seed of the checker's random timelines; 0 draws one, which the report prints (give it again to replay a report)")
-	cache := fs.String("cache", "", "keep the build cache of this checkout's tests, and its checkers, in `DIR`, to start the next report warm\n(default: a new one, deleted afterwards; students' code reads it, read-only, and never writes it)")
+	cache := fs.String("cache", filepath.Join(root, ".ladder", "class-report-cache"), "keep the build cache of this checkout's tests, and its checkers, in `DIR`, so that the next report starts warm\n(students' code reads it, read-only, and never writes it); \"\" for a new one, deleted afterwards")
+	clean := fs.Bool("clean", false, "delete the --cache folder first, and build everything again")
+	prepare := fs.Bool("prepare", false, "build this checkout's tests and checkers into the --cache folder, and grade no one: run it before class")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), classReportHelp)
 		fs.PrintDefaults()
@@ -156,12 +158,12 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if *format != "markdown" && *format != "csv" {
-		fmt.Fprintf(stderr, "class-report: FORMAT is %q; use markdown or csv\n", *format)
+	if *format != "markdown" && *format != "csv" && *format != "html" {
+		fmt.Fprintf(stderr, "class-report: FORMAT is %q; use markdown, csv or html\n", *format)
 		return 2
 	}
 	dirs := fs.Args()
-	if len(dirs) == 0 {
+	if len(dirs) == 0 && !*prepare {
 		fmt.Fprintln(stderr, `usage: make class-report DIRS="alice bob carol" [FORMAT=csv]   (--help: what it runs)`)
 		return 2
 	}
@@ -178,12 +180,24 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "class-report: refused, nothing run: %v\n\n--no-sandbox runs the students' code anyway. %s\n", err, sandbox.NoSandboxGivesUp)
 		return 1
 	}
+	if *clean && *cache != "" {
+		if err := os.RemoveAll(*cache); err != nil {
+			fmt.Fprintln(stderr, "class-report:", err)
+			return 1
+		}
+	}
+	start := time.Now()
+	fmt.Fprintf(stderr, "class-report: building this checkout's tests and checkers first (a few minutes the first time, seconds once %s holds them)\n", *cache)
 	g, err := instructor.NewGrader(ctx, root, *cache, j, *seed)
 	if err != nil {
 		fmt.Fprintln(stderr, "class-report:", err)
 		return 1
 	}
 	defer g.Close()
+	fmt.Fprintf(stderr, "class-report: built in %v; grading %s, %d at a time\n", time.Since(start).Round(time.Second), grade.Plural(len(dirs), "student"), max(1, *parallel))
+	if *prepare {
+		return 0
+	}
 	results := make([]instructor.Result, len(dirs))
 	// Each of the --parallel slots grades one student at a time, the
 	// heaviest first; a slot's number picks the CPU its checkers run on.
@@ -193,12 +207,24 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	close(queue)
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	graded := 0
 	for slot := range max(1, *parallel) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range queue {
-				results[i] = g.Grade(ctx, i, slot, dirs[i], *limit)
+				r := g.Grade(ctx, i, slot, dirs[i], *limit)
+				results[i] = r
+				mu.Lock()
+				graded++
+				done, of := r.PartsDone()
+				note := ""
+				if r.Err != "" {
+					note = " (" + instructor.TerminalText(grade.FirstLines(r.Err, 1)) + ")"
+				}
+				fmt.Fprintf(stderr, "class-report: %d of %d: %s, %d of %d parts done, in %v%s\n", graded, len(dirs), instructor.TerminalText(r.Name), done, of, r.Took.Round(time.Second), note)
+				mu.Unlock()
 			}
 		}()
 	}
@@ -207,9 +233,12 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "class-report: interrupted; the students' processes were stopped and their folders deleted")
 		return 1
 	}
-	if *format == "csv" {
+	switch *format {
+	case "csv":
 		instructor.WriteCSV(stdout, results)
-	} else {
+	case "html":
+		instructor.WriteHTML(stdout, results)
+	default:
 		instructor.WriteMarkdown(stdout, results)
 	}
 	var unlucky []string

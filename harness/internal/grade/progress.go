@@ -16,7 +16,7 @@ type LevelReport struct {
 	Title      string       `json:"title"`
 	Dir        string       `json:"dir"`
 	Status     string       `json:"status"`
-	Parts      []partReport `json:"parts"`
+	Parts      []PartReport `json:"parts"`
 	PartsDone  int          `json:"parts_done"`
 	BuildError string       `json:"build_error,omitempty"`
 	// Problems say why a level's results count for nothing: a test binary
@@ -29,7 +29,8 @@ type LevelReport struct {
 	BestInterview *BestInterview `json:"best_interview,omitempty"`
 }
 
-type partReport struct {
+// PartReport is one part of a level's row.
+type PartReport struct {
 	Number int    `json:"part"`
 	Title  string `json:"title"`
 	Cases  int    `json:"cases"`
@@ -38,6 +39,10 @@ type partReport struct {
 	// KnownMistake names the known mistake that fails the cases this part
 	// fails (see mistakes.go): one, or several that fail alike.
 	KnownMistake []string `json:"known_mistake,omitempty"`
+	// Failing is the first case that fails, as make test-level-N shows it
+	// first; Why is one line on what keeps the part from done.
+	Failing string `json:"failing,omitempty"`
+	Why     string `json:"why,omitempty"`
 }
 
 // Ladder is the whole ladder, as make progress prints it and as
@@ -58,9 +63,17 @@ func Report(grades []Level) Ladder {
 		for _, u := range g.Unverified {
 			lr.Problems = append(lr.Problems, u+": its tests did not report through the ladder's runner (were its _test.go files changed?)")
 		}
+		waitsFor := 0
 		for _, p := range g.Parts {
-			lr.Parts = append(lr.Parts, partReport{Number: p.Number, Title: p.Title, Cases: p.Total, Passed: p.Passed, Done: p.Done,
-				KnownMistake: p.named()})
+			pr := PartReport{Number: p.Number, Title: p.Title, Cases: p.Total, Passed: p.Passed, Done: p.Done,
+				KnownMistake: p.named()}
+			if !p.Done {
+				pr.Failing, pr.Why = partWhy(g, p, waitsFor)
+				if waitsFor == 0 {
+					waitsFor = p.Number
+				}
+			}
+			lr.Parts = append(lr.Parts, pr)
 		}
 		lr.Why = firstFailure(g)
 		rep.Levels = append(rep.Levels, lr)
@@ -91,6 +104,44 @@ func firstFailure(g Level) string {
 		return ""
 	}
 	return ""
+}
+
+// partWhy says in one line why part p of g is not done, and names its
+// first failing case: a build error, a binary that ended part way, a race,
+// that case, a method not written yet, cases that never reported, or the
+// earlier part it waits for.
+func partWhy(g Level, p Part, waitsFor int) (failing, why string) {
+	for _, c := range p.Cases {
+		if c.Verdict != protocol.Pass && c.Verdict != protocol.NotImplemented {
+			failing = c.Name
+			break
+		}
+	}
+	switch {
+	case g.BuildError != "":
+		return failing, "does not compile: " + FirstLines(g.BuildError, 1)
+	case len(p.Blocked) > 0:
+		return failing, FirstLines(p.Blocked[0], 1)
+	case len(p.Races) > 0:
+		return failing, "the race detector found a data race"
+	case failing != "":
+		for _, c := range p.Cases {
+			if c.Name == failing {
+				return failing, oneLine(c)
+			}
+		}
+	case !p.Ran && waitsFor > 0:
+		return "", fmt.Sprintf("waits for part %d", waitsFor)
+	}
+	for _, c := range p.Cases {
+		if c.Verdict == protocol.NotImplemented {
+			return "", "not implemented yet: " + missingKey(c)
+		}
+	}
+	if len(p.Unreported) > 0 {
+		return "", fmt.Sprintf("%s never reported, such as %q", Plural(len(p.Unreported), "case"), p.Unreported[0])
+	}
+	return "", "not started"
 }
 
 // nextStep names the first thing left to do, climbing in order.

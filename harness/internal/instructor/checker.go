@@ -469,24 +469,17 @@ func (c *checker) Check(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 	return res, nil
 }
 
-// InProcessMark is what the report adds to a level's cell when a part
-// counted done holds a case that the student's own process judged.
-const InProcessMark = "*"
-
-// InProcessFootnote explains the mark, under the table.
-const InProcessFootnote = "\\* A part counted done here holds a case judged inside the student's own process (allocations, memory, the race detector, goroutines, or a level the checker does not judge yet): the student's code could have faked that verdict. Every other case was decided by the report's checker, outside it."
-
-// inProcessLevels returns the levels where a part counted done holds a
+// inProcessLevels returns, by level, the parts counted done that hold a
 // case judged in the student's process, by the instructor's lists of
 // cases in root.
-func (c *checker) inProcessLevels(root string, grades []grade.Level) map[int]bool {
-	out := map[int]bool{}
+func (c *checker) inProcessLevels(root string, grades []grade.Level) map[int][]int {
+	out := map[int][]int{}
 	for _, g := range grades {
 		inProc := inProcessCases(root, g.Level)
 		for _, p := range g.Parts {
 			m := g.Level.ModuleOf(p.Number)
 			if p.Done && (len(inProc[p.Number]) > 0 || !checked(g.Level, m) || c.binaries[g.Level.Number] == "") {
-				out[g.Level.Number] = true
+				out[g.Level.Number] = append(out[g.Level.Number], p.Number)
 			}
 		}
 	}

@@ -127,22 +127,3 @@ func WriteMistakes(w io.Writer, results []Result) {
 			grade.Plural(len(c.Students), "student"), strings.Join(names, ", "))
 	}
 }
-
-// MarkdownText escapes text for a Markdown table cell or list item: a "|"
-// would end the cell, and *, _, `, [, <, # and \ would format or link; a
-// line break would end the row.
-func MarkdownText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '\\', '|', '*', '_', '`', '[', ']', '<', '>', '#':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '\n', '\r':
-			b.WriteByte(' ')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}

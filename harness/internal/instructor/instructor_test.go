@@ -3,6 +3,7 @@ package instructor
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -55,7 +56,8 @@ func TestMarkdownTextKeepsTheTable(t *testing.T) {
 		"alice":          "alice",
 		"a|b":            `a\|b`,
 		"x_y*z`w`":       "x\\_y\\*z\\`w\\`",
-		"line\nbreak":    "line break",
+		"line\nbreak":    `line\nbreak`,
+		"\x1b[31mred":    `\x1b\[31mred`,
 		`back\slash`:     `back\\slash`,
 		"[link](http:x)": `\[link\](http:x)`,
 	} {
@@ -84,16 +86,23 @@ func TestClassTablesKeepANameInItsCell(t *testing.T) {
 	}
 	var md bytes.Buffer
 	WriteMarkdown(&md, results)
-	want := "| student | L1 | L2 | L3 | L4 | L5 | L6 | L7 | L8 | last level done | note |\n" +
-		"|---|---|---|---|---|---|---|---|---|---|---|\n" +
-		`| eve \| 0∕2 \|\n\| mallory \| 2∕2 \| 2∕2 \| 3∕3 \| 3∕3 \| 3∕3 \| 3∕3 \| 3∕3 \| 8∕8 \| 8 \| |  |  |  |  |  |  |  |  | - | note \| with\r\na pipe\x1b[31m, a backslash \\\| and \u2028 |` + "\n" +
-		"| =HYPERLINK(\"http://example.com\") |  |  |  |  |  |  |  |  | - | -1+1 |\n"
-	if diff := cmp.Diff(want, md.String()); diff != "" {
-		t.Errorf("writeClassMarkdown (-want +got):\n%s", diff)
+	table, rest, _ := strings.Cut(md.String(), "\n\n")
+	want := "| student                                                                                   | L1  | L2  | L3  | L4  | L5  | L6  | L7  | L8  | parts | last level done | note |\n" +
+		"| ----------------------------------------------------------------------------------------- | --- | --- | --- | --- | --- | --- | --- | --- | ----- | --------------- | --- |\n" +
+		`| eve \| 0∕2 \|\n\| mallory \| 2∕2 \| 2∕2 \| 3∕3 \| 3∕3 \| 3∕3 \| 3∕3 \| 3∕3 \| 8∕8 \| 8 \| |     |     |     |     |     |     |     |     | 0/28  | -               | note \| with\r\na pipe\x1b\[31m, a backslash \\\| and \u2028 |` + "\n" +
+		"| =HYPERLINK(\"http://example.com\")                                                          |     |     |     |     |     |     |     |     | 0/28  | -               | -1+1 |"
+	_, of := Result{}.PartsDone()
+	want = strings.ReplaceAll(want, "0/28", fmt.Sprintf("0/%d", of))
+	if diff := cmp.Diff(want, table); diff != "" {
+		t.Errorf("WriteMarkdown's table (-want +got):\n%s", diff)
+	}
+	// The why-lines under it keep each name and note on its line.
+	if !strings.Contains(rest, "- =HYPERLINK(\"http://example.com\")\n  - -1+1\n") || strings.Count(rest, "\n- ") != 2 {
+		t.Errorf("the why-lines under the table:\n%s\nwant one item a student, the note under it", rest)
 	}
 	// Each row has the header's cells: split at every "|" no backslash
 	// escapes, as GitHub does.
-	for _, row := range strings.Split(strings.TrimSuffix(md.String(), "\n"), "\n") {
+	for _, row := range strings.Split(table, "\n") {
 		cells := 0
 		for i := 0; i < len(row); i++ {
 			switch row[i] {
@@ -103,8 +112,8 @@ func TestClassTablesKeepANameInItsCell(t *testing.T) {
 				cells++
 			}
 		}
-		if cells != 12 {
-			t.Errorf("row %q has %d unescaped |, want 12", row, cells)
+		if cells != 13 {
+			t.Errorf("row %q has %d unescaped |, want 13", row, cells)
 		}
 	}
 
@@ -114,14 +123,15 @@ func TestClassTablesKeepANameInItsCell(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, records, 3)
 	for _, r := range records {
-		require.Len(t, r, 12) // the ten columns of the table, the note and the known mistakes
+		require.Len(t, r, 24) // the student, 8 levels, total, max, 8 levels judged in process, commit, time, note, known mistakes, why
 	}
 	require.Equal(t, forgedName, records[1][0])
 	// encoding/csv reads a line break in a field as "\n", whatever it was.
-	require.Equal(t, strings.ReplaceAll(results[0].Err, "\r\n", "\n"), records[1][10])
+	require.Equal(t, strings.ReplaceAll(results[0].Err, "\r\n", "\n"), records[1][21])
 	// A spreadsheet reads these as text, not formulas.
 	require.Equal(t, `'=HYPERLINK("http://example.com")`, records[2][0])
-	require.Equal(t, "'-1+1", records[2][10])
+	require.Equal(t, "'-1+1", records[2][21])
+	require.Equal(t, []string{"0", fmt.Sprint(of)}, records[2][9:11], "total and max")
 }
 
 // forgedName is a student's folder name that would add a row of its own

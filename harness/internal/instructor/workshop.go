@@ -8,7 +8,6 @@ package instructor
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -19,12 +18,9 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
@@ -225,19 +221,6 @@ func WithoutGitRepoEnv(env []string) []string {
 		out = append(out, kv)
 	}
 	return out
-}
-
-// Result is one checkout in the class report.
-type Result struct {
-	Name   string
-	Levels []grade.LevelReport
-	Err    string
-	// InProcess marks the levels with a part done that the student's own
-	// process judged in part (see checker.go).
-	InProcess map[int]bool
-	// RandomFailed says a case of the checker's random timelines failed:
-	// the report's seed plays them again.
-	RandomFailed bool
 }
 
 // gradingPlan is what every student's grading copy takes from the
@@ -546,6 +529,10 @@ func foreignCode(name string, data []byte) bool {
 
 // SomeNames lists a few names, sorted, and how many more there are.
 func SomeNames(names []string) string {
+	names = slices.Clone(names)
+	for i, n := range names {
+		names[i] = TerminalText(n)
+	}
 	sort.Strings(names)
 	if len(names) > 3 {
 		return strings.Join(names[:3], ", ") + fmt.Sprintf(" and %d more", len(names)-3)
@@ -743,6 +730,8 @@ func moduleDirs(root string, lvs []levels.Level) []string {
 // deletes afterwards.
 func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.Duration) (res Result) {
 	res.Name = filepath.Base(filepath.Clean(dir))
+	res.Commit, res.Graded = headCommit(dir), time.Now()
+	defer func() { res.Took = time.Since(res.Graded) }()
 	var notes []string
 	defer func() { res.Err = strings.Join(notes, "; ") }()
 	sb, err := sandbox.New(g.Tmp, fmt.Sprintf("student-%03d", i), g.modProxy, g.Jail)
@@ -831,123 +820,30 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 	return res
 }
 
-func lastDone(levels []grade.LevelReport) string {
-	last := "-"
-	for _, l := range levels {
-		if l.Status == grade.Done {
-			last = fmt.Sprint(l.Number)
-		}
+// headCommit is the commit a student's checkout is on, read from its .git
+// folder by hand: running git there would run what the student's git
+// config says (a hook, an fsmonitor). "" where there is none.
+func headCommit(dir string) string {
+	gitDir := filepath.Join(dir, ".git")
+	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return ""
 	}
-	return last
-}
-
-func levelCell(l grade.LevelReport) string {
-	cases := 0
-	for _, p := range l.Parts {
-		cases += p.Cases
-	}
-	if cases == 0 && l.BuildError == "" && len(l.Problems) == 0 {
-		return "" // a level this checkout does not have
-	}
-	switch {
-	case l.Status == grade.NoBuild && strings.HasPrefix(l.BuildError, refusedPrefix):
-		return "refused"
-	case l.Status == grade.NoBuild:
-		return "build fails"
-	}
-	return fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))
-}
-
-// WriteMarkdown writes the class as a Markdown table. Every cell is
-// data: a student's folder name or a note can hold "|", newlines and
-// control characters, and none of them may add a row or a column.
-func WriteMarkdown(w io.Writer, results []Result) {
-	header := []string{"student"}
-	for n := 1; n <= len(levels.All); n++ {
-		header = append(header, fmt.Sprintf("L%d", n))
-	}
-	header = append(header, "last level done", "note")
-	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
-	for _, r := range results {
-		row := classRow(r)
-		for i, c := range row {
-			row[i] = markdownCell(c)
-		}
-		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
-	}
-	for _, r := range results {
-		if len(r.InProcess) > 0 {
-			fmt.Fprintf(w, "\n%s\n", InProcessFootnote)
-			break
-		}
-	}
-	WriteMistakes(w, results)
-}
-
-// markdownCell makes s safe in a cell of a GitHub Markdown table: a
-// backslash and a "|" are escaped (the table's rows are split at every "|"
-// that no backslash escapes), and a control character or a line or
-// paragraph separator is written as its Go escape, such as \n, so that the
-// row stays one line and the instructor sees what the name holds.
-func markdownCell(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\\' || r == '|':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp) || r == utf8.RuneError:
-			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return strings.TrimSpace(b.String())
-}
-
-// WriteCSV writes the class as CSV: encoding/csv quotes a field with
-// a comma, a quote or a line break, so that a name stays one field.
-func WriteCSV(w io.Writer, results []Result) {
-	cw := csv.NewWriter(w)
-	header := []string{"student"}
-	for n := 1; n <= len(levels.All); n++ {
-		header = append(header, fmt.Sprintf("level_%d", n))
-	}
-	cw.Write(append(header, "last_level_done", "note", "known_mistakes"))
-	for _, r := range results {
-		row := append(classRow(r), mistakesCell(r.Levels))
-		row[0] = spreadsheetText(row[0])
-		for i := len(row) - 2; i < len(row); i++ {
-			row[i] = spreadsheetText(row[i])
-		}
-		cw.Write(row)
-	}
-	cw.Flush()
-}
-
-// spreadsheetText keeps a spreadsheet from reading a student's text as a
-// formula: one that starts with =, +, -, @ or a tab or carriage return
-// gets a leading apostrophe, which spreadsheets show as text.
-func spreadsheetText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
-
-func classRow(r Result) []string {
-	row := []string{r.Name}
-	for n := 1; n <= len(levels.All); n++ {
-		cell := ""
-		for _, l := range r.Levels {
-			if l.Number == n {
-				cell = levelCell(l)
-				if r.InProcess[n] && cell != "" {
-					cell += InProcessMark
+	id := strings.TrimSpace(string(head))
+	if ref, ok := strings.CutPrefix(id, "ref: "); ok {
+		id = ""
+		if data, err := os.ReadFile(filepath.Join(gitDir, filepath.FromSlash(ref))); err == nil {
+			id = strings.TrimSpace(string(data))
+		} else if packed, err := os.ReadFile(filepath.Join(gitDir, "packed-refs")); err == nil {
+			for _, line := range strings.Split(string(packed), "\n") {
+				if h, name, ok := strings.Cut(line, " "); ok && name == ref {
+					id = h
 				}
 			}
 		}
-		row = append(row, cell)
 	}
-	return append(row, lastDone(r.Levels), r.Err)
+	if len(id) < 12 || strings.Trim(id, "0123456789abcdef") != "" {
+		return ""
+	}
+	return id[:12]
 }
