@@ -2,9 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/csv"
 	"fmt"
 	"go/parser"
 	"go/token"
+	"html"
 	"io/fs"
 	"net"
 	"os"
@@ -12,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -775,4 +779,79 @@ func committedOutsideSolutions(t *testing.T, repo string) int {
 		}
 	}
 	return n
+}
+
+// TestClassReportSaysWhy grades a class of three: ann's copy untouched;
+// ben with level 1 done and a boundary slip in level 2; cat with level 1
+// done and a level 2 that does not compile. The report says on stderr
+// when each is graded, names ben's first failing case of level 2 (the
+// one ben's own make test-level-2 shows first) and says cat's level 2
+// does not compile; the CSV sums, and the HTML page names them all.
+func TestClassReportSaysWhy(t *testing.T) {
+	skipSlow(t, "makes a student copy and grades three checkouts")
+	if runtime.GOOS != "linux" {
+		t.Skip("the sandbox is Linux's")
+	}
+	needJail(t)
+	root := repoRoot(t)
+	if out, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output(); err != nil || len(out) > 0 {
+		t.Skipf("the student copy is made from the last commit, and the working tree differs from it (git status: %v):\n%s", err, out)
+	}
+	class := t.TempDir()
+	ann, ben, cat := filepath.Join(class, "ann"), filepath.Join(class, "ben"), filepath.Join(class, "cat")
+	out, code := runLadder(t, root, "student-copy", ann)
+	require.Equal(t, 0, code, out)
+	copyTree(t, ann, ben)
+	if !pasteReferences(t, ben, levels.All[0], levels.All[1]) {
+		t.Skip("no solutions/ here (a student copy)")
+	}
+	copyTree(t, ann, cat)
+	pasteReferences(t, cat, levels.All[0], levels.All[1])
+	logger := filepath.Join(ben, "ladder", "02-logger-limiter", "logger.go")
+	src, err := os.ReadFile(logger)
+	require.NoError(t, err)
+	slipped := strings.Replace(string(src), "!l.queue[l.head].at.After(cutoff)", "l.queue[l.head].at.Before(cutoff)", 1)
+	require.NotEqual(t, string(src), slipped, "the reference changed: slip its boundary another way")
+	require.NoError(t, os.WriteFile(logger, []byte(slipped), 0o644))
+	broken := filepath.Join(cat, "ladder", "02-logger-limiter", "logger.go")
+	f, err := os.OpenFile(broken, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	fmt.Fprintln(f, "var _ = notDeclaredAnywhere")
+	require.NoError(t, f.Close())
+
+	own, _ := runLadder(t, ben, "test", "2")
+	first := regexp.MustCompile(`(?m)^  case "([^"]+)"`).FindStringSubmatch(own)
+	require.NotNil(t, first, "ben's make test-level-2 names no failing case:\n%s", own)
+
+	var stdout, stderr bytes.Buffer
+	wd, _ := os.Getwd()
+	require.NoError(t, os.Chdir(root))
+	code = run([]string{"class-report", "--cache", reportCache(), ann, ben, cat}, &stdout, &stderr)
+	os.Chdir(wd)
+	require.Equal(t, 0, code, stderr.String())
+	for _, name := range []string{"ann", "ben", "cat"} {
+		require.Regexp(t, `class-report: \d of 3: `+name+`, \d+ of \d+ parts done, in \d`, stderr.String())
+	}
+	report := stdout.String()
+	containsAll(t, report, fmt.Sprintf("- ben\n  - L2.1 case %q", first[1]), "- cat\n  - L2.1 does not compile: ")
+	t.Logf("the report:\n%s\nstderr:\n%s", report, stderr.String())
+
+	stdout.Reset()
+	require.NoError(t, os.Chdir(root))
+	code = run([]string{"class-report", "--format", "csv", "--cache", reportCache(), ann, ben, cat}, &stdout, &stderr)
+	os.Chdir(wd)
+	require.Equal(t, 0, code, stderr.String())
+	rows, err := csv.NewReader(&stdout).ReadAll()
+	require.NoError(t, err)
+	col := func(name string) int { return slices.Index(rows[0], name) }
+	require.Equal(t, []string{"ann", "0", "0", "0"}, []string{rows[1][0], rows[1][col("level_1")], rows[1][col("level_2")], rows[1][col("total")]})
+	require.Equal(t, []string{"ben", "2", "0", "2"}, []string{rows[2][0], rows[2][col("level_1")], rows[2][col("level_2")], rows[2][col("total")]})
+	require.Equal(t, "2", rows[3][col("level_1")])
+
+	stdout.Reset()
+	require.NoError(t, os.Chdir(root))
+	code = run([]string{"class-report", "--format", "html", "--cache", reportCache(), ann, ben, cat}, &stdout, &stderr)
+	os.Chdir(wd)
+	require.Equal(t, 0, code, stderr.String())
+	containsAll(t, stdout.String(), ">ann<", ">ben<", ">cat<", html.EscapeString(first[1]))
 }
