@@ -833,7 +833,7 @@ func TestClassReportSaysWhy(t *testing.T) {
 		require.Regexp(t, `class-report: \d of 3: `+name+`, \d+ of \d+ parts done, in \d`, stderr.String())
 	}
 	report := stdout.String()
-	containsAll(t, report, fmt.Sprintf("- ben\n  - L2.1 case %q", first[1]), "- cat\n  - L2.1 does not compile: ")
+	containsAll(t, report, fmt.Sprintf("- ben\n  - L2.1 case %q", first[1]), "- cat\n  - L2.1 does not compile: ", "undefined: notDeclaredAnywhere")
 	t.Logf("the report:\n%s\nstderr:\n%s", report, stderr.String())
 
 	stdout.Reset()

@@ -119,7 +119,7 @@ func partWhy(g Level, p Part, waitsFor int) (failing, why string) {
 	}
 	switch {
 	case g.BuildError != "":
-		return failing, "does not compile: " + FirstLines(g.BuildError, 1)
+		return failing, "does not compile: " + firstError(g.BuildError)
 	case len(p.Blocked) > 0:
 		return failing, FirstLines(p.Blocked[0], 1)
 	case len(p.Races) > 0:
@@ -142,6 +142,17 @@ func partWhy(g Level, p Part, waitsFor int) (failing, why string) {
 		return "", fmt.Sprintf("%s never reported, such as %q", Plural(len(p.Unreported), "case"), p.Unreported[0])
 	}
 	return "", "not started"
+}
+
+// firstError is the first line of a build error that says what is wrong:
+// not the "# package" line go prints above them.
+func firstError(buildError string) string {
+	for _, line := range strings.Split(buildError, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			return line
+		}
+	}
+	return FirstLines(buildError, 1)
 }
 
 // nextStep names the first thing left to do, climbing in order.
