@@ -137,7 +137,7 @@ wait:
 		out.Step = at
 		out.Report = r.exited(at, where)
 		out.Brief = r.briefStopped(at, exitedLine(where), nil)
-		out.Summary = cutLine(fmt.Sprintf("%s stopped without returning or panicking: runtime.Goexit?", c.callAt(at)), summaryWidth)
+		out.Summary = protocol.CutLine(fmt.Sprintf("%s stopped without returning or panicking: runtime.Goexit?", c.callAt(at)), summaryWidth)
 		return out
 	}
 
@@ -206,10 +206,10 @@ func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) (
 	}
 	summary = fmt.Sprintf("%s did not finish in %v: %s", c.callAt(at), timeout, short)
 	if loc != "" {
-		summary = cutLine(summary, summaryWidth-len(loc)-3) + " (" + loc + ")"
+		summary = protocol.CutLine(summary, summaryWidth-len(loc)-3) + " (" + loc + ")"
 	}
 	return fmt.Sprintf("case %q (part %d) did not finish in %v: %s?\nIt was in %s. (%s sets the limit; the cases after this one still run, each on a fresh implementation.)",
-		c.Name, c.Part, timeout, what, c.stepName(at), TimeoutEnv), cutLine(summary, summaryWidth)
+		c.Name, c.Part, timeout, what, c.stepName(at), TimeoutEnv), protocol.CutLine(summary, summaryWidth)
 }
 
 // currentGoroutine returns the calling goroutine's id, as stack dumps show it.

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // maxCell is the widest a value may be in the table; a longer one is cut
@@ -378,7 +379,7 @@ func (r report[T]) briefFailed(first int, probeErr error) string {
 	var b strings.Builder
 	r.header(&b)
 	if first > 0 {
-		b.WriteString(cutLine(r.wrongCall(first), briefWidth) + "\n")
+		b.WriteString(protocol.CutLine(r.wrongCall(first), briefWidth) + "\n")
 		fmt.Fprintf(&b, "Step %d is the first that differs; every step marked ✗ differs.\n", first)
 	}
 	if probeErr != nil {
@@ -452,22 +453,13 @@ func finishBrief(b *strings.Builder, cut bool) string {
 	return s
 }
 
-// cutLine keeps the first line of s, at most width characters of it.
-func cutLine(s string, width int) string {
-	s, _, _ = strings.Cut(s, "\n")
-	if r := []rune(s); len(r) > width {
-		s = string(r[:width-1]) + "…"
-	}
-	return s
-}
-
 // cutLines keeps at most n lines of s, each cut to briefWidth.
 func cutLines(s string, n int) string {
 	kept, _ := cutLinesTo(s, n)
 	lines := strings.Split(kept, "\n")
 	for i, l := range lines {
 		if l != "…" {
-			lines[i] = cutLine(l, briefWidth)
+			lines[i] = protocol.CutLine(l, briefWidth)
 		}
 	}
 	return strings.Join(lines, "\n")
@@ -487,18 +479,18 @@ func cutLinesTo(s string, n int) (string, bool) {
 // its step, or else the first line of the probe's error.
 func (r report[T]) summaryFailed(first int, probeErr error) string {
 	if first == 0 {
-		return cutLine(probeErr.Error(), summaryWidth)
+		return protocol.CutLine(probeErr.Error(), summaryWidth)
 	}
 	step := fmt.Sprintf(" (step %d)", first)
-	return cutLine(r.wrongCall(first), summaryWidth-len(step)) + step
+	return protocol.CutLine(r.wrongCall(first), summaryWidth-len(step)) + step
 }
 
 // withWhere adds a learner's line to a summary: "… (hitcounter.go:31)".
 func withWhere(s string, frames []frame) string {
-	s = cutLine(s, summaryWidth)
+	s = protocol.CutLine(s, summaryWidth)
 	if f, ok := learnerFrame(frames); ok {
 		loc := fmt.Sprintf(" (%s:%d)", filepath.Base(f.file), f.line)
-		s = cutLine(s, summaryWidth-len(loc)) + loc
+		s = protocol.CutLine(s, summaryWidth-len(loc)) + loc
 	}
 	return s
 }

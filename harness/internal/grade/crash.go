@@ -112,7 +112,7 @@ func (w *watcher) parseCrash(lines []string) crash {
 	i := 0
 	for ; i < len(lines) && lines[i] != ""; i++ {
 		if !strings.HasPrefix(lines[i], "goroutine ") && len(c.message) < 3 {
-			c.message = append(c.message, cutLine(strings.TrimSpace(lines[i]), 200)) // short enough for one line of a Reason
+			c.message = append(c.message, protocol.CutLine(strings.TrimSpace(lines[i]), 200)) // short enough for one line of a Reason
 		}
 	}
 	for ; i < len(lines); i++ {
@@ -267,15 +267,6 @@ type frame struct {
 	function string
 	file     string
 	line     int
-}
-
-// cutLine keeps the first line of s, at most width runes.
-func cutLine(s string, width int) string {
-	s, _, _ = strings.Cut(s, "\n")
-	if r := []rune(s); len(r) > width {
-		s = string(r[:width-1]) + "…"
-	}
-	return s
 }
 
 // frameLine writes a frame as the cut reports show it.

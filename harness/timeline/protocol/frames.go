@@ -46,3 +46,13 @@ func ShortFunc(fn string) string {
 	}
 	return fn
 }
+
+// CutLine is the first line of s, cut to width runes with "…" at the end
+// when it is longer.
+func CutLine(s string, width int) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if r := []rune(s); len(r) > width {
+		s = string(r[:width-1]) + "…"
+	}
+	return s
+}
