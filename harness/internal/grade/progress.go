@@ -121,7 +121,8 @@ func partWhy(g Level, p Part, waitsFor int) (failing, why string) {
 	case g.BuildError != "":
 		return failing, "does not compile: " + firstError(g.BuildError)
 	case len(p.Blocked) > 0:
-		return failing, FirstLines(p.Blocked[0], 1)
+		first, _, _ := strings.Cut(p.Blocked[0], "\n")
+		return failing, first
 	case len(p.Races) > 0:
 		return failing, "the race detector found a data race"
 	case failing != "":
