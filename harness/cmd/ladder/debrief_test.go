@@ -42,7 +42,12 @@ func TestDebriefOfADoneLevelShowsTheMistakesAndTheApproaches(t *testing.T) {
 			require.Contains(t, out, "- "+m.Text+"\n  The spec checks this with \""+m.Mutant+"\".\n", "level %d", l.Number)
 		}
 		require.Contains(t, out, "## Approaches\n\n"+gd.Approaches()+"\n")
-		require.Contains(t, out, "make compare-level-"+strconv.Itoa(l.Number))
+		require.NotContains(t, out, "make compare-level-", "a level graded without its reference, as in a student copy")
+		g := gradeWithDone(l, len(l.Parts))
+		g.HasReference = true
+		b.Reset()
+		require.NoError(t, instructor.WriteDebrief(&b, root, g, grade.Style{}))
+		require.Contains(t, b.String(), "make compare-level-"+strconv.Itoa(l.Number))
 		for _, plumbing := range []string{"(mutant:", "## Rubric", "## Clarifying questions"} {
 			if strings.Contains(out, plumbing) {
 				t.Errorf("level %d: the debrief shows %q:\n%s", l.Number, plumbing, out)

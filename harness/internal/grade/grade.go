@@ -8,6 +8,7 @@ package grade
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -94,6 +95,9 @@ type Level struct {
 	// HideMistakes withholds the line that names a known mistake, as
 	// interview mode does: there it is a hint (mistakeLine), not a given.
 	HideMistakes bool
+	// HasReference says the checkout has the level's reference: a student
+	// copy has none, and is sent to the debrief instead.
+	HasReference bool
 }
 
 // PartsDone counts the parts that are done.
@@ -173,6 +177,9 @@ func SpecLists(root string, l levels.Level) map[int][]protocol.ManifestCase {
 // error, a broken binary or a race costs those parts only.
 func Grade(root string, l levels.Level, pkgs []*Package) Level {
 	g := Level{Level: l}
+	if _, err := os.Stat(filepath.Join(root, l.SolutionDir())); err == nil {
+		g.HasReference = true
+	}
 	byPart := map[int]*Part{}
 	for _, p := range l.Parts {
 		g.Parts = append(g.Parts, Part{Number: p.Number, Title: p.Title})

@@ -80,7 +80,7 @@ func Report(grades []Level) Ladder {
 		rep.PartsDone += lr.PartsDone
 		rep.Parts += len(lr.Parts)
 	}
-	rep.Next = nextStep(rep.Levels)
+	rep.Next = nextStep(rep.Levels, len(grades) > 0 && grades[0].HasReference)
 	return rep
 }
 
@@ -157,7 +157,7 @@ func firstError(buildError string) string {
 }
 
 // nextStep names the first thing left to do, climbing in order.
-func nextStep(levels []LevelReport) string {
+func nextStep(levels []LevelReport, hasReference bool) string {
 	for _, l := range levels {
 		switch l.Status {
 		case Done:
@@ -172,6 +172,9 @@ func nextStep(levels []LevelReport) string {
 				return fmt.Sprintf("level %d, part %d (%s): make test-level-%d", l.Number, p.Number, Lower(p.Title), l.Number)
 			}
 		}
+	}
+	if !hasReference {
+		return "the whole ladder is done. make debrief-level-N says what an interviewer looks for in each level."
 	}
 	return "the whole ladder is done. make compare-level-N shows each level of yours beside its reference."
 }

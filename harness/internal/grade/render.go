@@ -51,9 +51,18 @@ func Write(w io.Writer, g Level, only int, all bool) {
 		fmt.Fprintln(w)
 	}
 	if only == 0 && g.PartsDone() == len(g.Parts) {
-		fmt.Fprintf(w, "Level %d is done. make compare-level-%d shows your code beside the reference; make progress shows what comes next.\n", l.Number, l.Number)
+		fmt.Fprintf(w, "Level %d is done. %s; make progress shows what comes next.\n", l.Number, AfterDone(g))
 	}
 	fmt.Fprintln(w, summaryLine(g, only, all))
+}
+
+// AfterDone is what to read once a level is done: the reference beside
+// the learner's code, or, in a student copy, which has none, the debrief.
+func AfterDone(g Level) string {
+	if g.HasReference {
+		return fmt.Sprintf("make compare-level-%d shows your code beside the reference", g.Level.Number)
+	}
+	return fmt.Sprintf("make debrief-level-%d says what an interviewer looks for in it", g.Level.Number)
 }
 
 // firstNotDone is the first part before part n that is not done, or 0.

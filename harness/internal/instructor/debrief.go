@@ -42,6 +42,10 @@ func WriteDebrief(w io.Writer, root string, g grade.Level, st grade.Style) error
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, gd.Approaches())
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Next: make compare-level-%d shows your code beside the reference. make interview-level-%d asks the question again, on the clock, one part at a time.\n", l.Number, l.Number)
+	next := fmt.Sprintf("make compare-level-%d shows your code beside the reference. ", l.Number)
+	if !g.HasReference {
+		next = ""
+	}
+	fmt.Fprintf(w, "Next: %smake interview-level-%d asks the question again, on the clock, one part at a time.\n", next, l.Number)
 	return nil
 }

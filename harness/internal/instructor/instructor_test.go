@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/stretchr/testify/require"
 )
 
@@ -137,3 +139,43 @@ func TestClassTablesKeepANameInItsCell(t *testing.T) {
 // forgedName is a student's folder name that would add a row of its own
 // to a table that took it as Markdown.
 const forgedName = "eve | 0∕2 |\n| mallory | 2∕2 | 2∕2 | 3∕3 | 3∕3 | 3∕3 | 3∕3 | 3∕3 | 8∕8 | 8 |"
+
+// TestAStudentCopyRefusesAReferenceUnderAnyName puts level 1's reference
+// in a NOTES.md of the level's folder, and in a .txt beside the README:
+// the copy is refused, naming each. The specs' own tests (mutants, parts)
+// stay out of the copy; the repository as it is passes.
+func TestAStudentCopyRefusesAReferenceUnderAnyName(t *testing.T) {
+	tree, err := shipped.GitTree("../../..", "HEAD")
+	if err != nil {
+		t.Skipf("no git history here: %v", err)
+	}
+	var ref []byte
+	for _, e := range tree {
+		if e.Path == "solutions/01-hit-counter/hitcounter.go" {
+			ref = e.Data
+		}
+	}
+	if ref == nil {
+		t.Skip("no solutions/ here (a student copy)")
+	}
+	files, problems := StudentCopyFiles("github.com/rateladder/rateladder", tree)
+	if len(problems) > 0 {
+		t.Fatalf("the repository as it is: %q", problems)
+	}
+	for _, f := range files {
+		if strings.HasPrefix(f.Path, "ladder/") && strings.Contains(f.Path, "/spec/") && strings.HasSuffix(f.Path, "_test.go") {
+			t.Errorf("a student copy holds %s, a spec's own test", f.Path)
+		}
+	}
+	notes := "# My notes\n\n```go\n" + string(ref) + "```\n"
+	tree = append(tree, shipped.TreeEntry{Path: "ladder/01-hit-counter/NOTES.md", Mode: "100644", Data: []byte(notes)},
+		shipped.TreeEntry{Path: "docs/answer.txt", Mode: "100644", Data: ref})
+	_, problems = StudentCopyFiles("github.com/rateladder/rateladder", tree)
+	want := []string{
+		"ladder/01-hit-counter/NOTES.md carries lines of the reference solutions/01-hit-counter/hitcounter.go: a student copy hands out no answer, whatever the file's name",
+		"docs/answer.txt carries lines of the reference solutions/01-hit-counter/hitcounter.go: a student copy hands out no answer, whatever the file's name",
+	}
+	if diff := cmp.Diff(want, problems); diff != "" {
+		t.Errorf("StudentCopyFiles' problems (-want +got):\n%s", diff)
+	}
+}

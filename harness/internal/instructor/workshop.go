@@ -31,14 +31,73 @@ import (
 )
 
 // inStudentCopy says which repository files a student gets: not the
-// references, not the tests' answers, and nothing the tools write.
+// references, not the tests' answers, not the specs' own tests (their
+// mutants and their implementations of parts 1 to K are answers too), and
+// nothing the tools write.
 func inStudentCopy(path string) bool {
 	for _, prefix := range []string{"solutions/", AnswersDir + "/", interview.StateDir + "/", "plots/"} {
 		if strings.HasPrefix(path, prefix) {
 			return false
 		}
 	}
-	return true
+	_, role := levels.RoleOf(path)
+	return role != levels.Spec || !strings.HasSuffix(path, "_test.go")
+}
+
+// referenceRun is how many lines in a row, each of referenceLine's length
+// or more, a file must share with a reference for a student copy to
+// refuse it: enough that no stub, README or guide shares them by chance.
+const (
+	referenceRun  = 6
+	referenceLine = 8
+)
+
+// significantLines are the lines of data worth comparing, trimmed.
+func significantLines(data []byte) []string {
+	var out []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); len(l) >= referenceLine {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// referenceRuns indexes every run of referenceRun significant lines of
+// the references in tree (solutions/), by the run, to the file it is in;
+// but the runs a level's code files hold too, such as a type's doc
+// comment: those files must be the stubs as shipped, which the stub check
+// sees to.
+func referenceRuns(tree []shipped.TreeEntry) map[string]string {
+	runs := map[string]string{}
+	each := func(data []byte, f func(run string)) {
+		lines := significantLines(data)
+		for i := 0; i+referenceRun <= len(lines); i++ {
+			f(strings.Join(lines[i:i+referenceRun], "\n"))
+		}
+	}
+	for _, e := range tree {
+		if strings.HasPrefix(e.Path, "solutions/") && !strings.HasSuffix(e.Path, "_test.go") && (strings.HasSuffix(e.Path, ".go") || strings.HasSuffix(e.Path, ".lua")) {
+			each(e.Data, func(run string) { runs[run] = e.Path })
+		}
+	}
+	for _, e := range tree {
+		if _, role := levels.RoleOf(e.Path); role == levels.Code {
+			each(e.Data, func(run string) { delete(runs, run) })
+		}
+	}
+	return runs
+}
+
+// carriesReference names the reference whose lines data carries, or "".
+func carriesReference(runs map[string]string, data []byte) string {
+	lines := significantLines(data)
+	for i := 0; i+referenceRun <= len(lines); i++ {
+		if ref, ok := runs[strings.Join(lines[i:i+referenceRun], "\n")]; ok {
+			return ref
+		}
+	}
+	return ""
 }
 
 // WarnUncommitted tells the instructor what the copy leaves out because it
@@ -74,8 +133,15 @@ func WarnUncommitted(root, head string, stderr io.Writer) {
 // the problems that forbid a copy.
 func StudentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped.TreeEntry, problems []string) {
 	levelFiles := map[int]map[string][]byte{} // level number → its files
+	refs := referenceRuns(tree)
 	for _, e := range tree {
 		if !inStudentCopy(e.Path) {
+			continue
+		}
+		if _, role := levels.RoleOf(e.Path); role == levels.Code {
+			// The stub check below sees to a level's code.
+		} else if ref := carriesReference(refs, e.Data); ref != "" {
+			problems = append(problems, fmt.Sprintf("%s carries lines of the reference %s: a student copy hands out no answer, whatever the file's name", e.Path, ref))
 			continue
 		}
 		switch e.Mode {
