@@ -17,17 +17,11 @@
 // "- ", is one:
 //
 //	Counts a hit at exactly now-window. (mutant: "inclusive boundary: still counts a hit at exactly now-window")
-//
-// MutantNames collects the names a guide may cite from a spec folder.
 package guide
 
 import (
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -334,45 +328,4 @@ func indexOf(list []string, s string) int {
 		}
 	}
 	return -1
-}
-
-// MutantNames returns every string literal in the Go files of dir whose
-// names match *mutants*_test.go, unquoted: the mutants' names, which a
-// guide's mistakes cite, are among them. It reads the Go source with
-// go/parser rather than searching the text, so that how a name is spelled
-// in the source (quotes, backquotes, escapes) does not matter. Import
-// paths are left out. It fails if dir has no such file.
-func MutantNames(dir string) (map[string]bool, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*mutants*_test.go"))
-	if err != nil {
-		return nil, err
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("no *mutants*_test.go file in %s", dir)
-	}
-	names := map[string]bool{}
-	fset := token.NewFileSet()
-	for _, path := range files {
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range f.Decls {
-			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
-				continue
-			}
-			ast.Inspect(d, func(n ast.Node) bool {
-				lit, ok := n.(*ast.BasicLit)
-				if !ok || lit.Kind != token.STRING {
-					return true
-				}
-				s, err := strconv.Unquote(lit.Value)
-				if err == nil {
-					names[s] = true
-				}
-				return true
-			})
-		}
-	}
-	return names, nil
 }
