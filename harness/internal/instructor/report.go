@@ -228,6 +228,9 @@ func writeSummary(w io.Writer, results []Result) {
 // test-level-N names it, a build error, a race, a limit. The parts after
 // it wait for it, and are not listed.
 func whyLines(r Result) []string {
+	if r.Err != "" && len(r.Levels) == 0 {
+		return []string{r.Err} // graded nothing: stopped, or refused
+	}
 	var out []string
 	for _, l := range r.Levels {
 		if l.Status == grade.Done || l.Status == grade.NotStarted {
@@ -253,9 +256,6 @@ func writeWhy(w io.Writer, results []Result) {
 	first := true
 	for _, r := range results {
 		lines := whyLines(r)
-		if r.Err != "" && len(r.Levels) == 0 {
-			lines = append(lines, r.Err)
-		}
 		if len(lines) == 0 {
 			continue
 		}
@@ -458,9 +458,6 @@ td.first{border-left:4px solid #fff}
 	fmt.Fprint(w, "<h2>Why, for each level begun and not done</h2>\n<ul>\n")
 	for _, r := range results {
 		lines := whyLines(r)
-		if r.Err != "" && len(r.Levels) == 0 {
-			lines = append(lines, r.Err)
-		}
 		if len(lines) == 0 {
 			continue
 		}
