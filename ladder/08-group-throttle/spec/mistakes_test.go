@@ -17,7 +17,14 @@ func TestMistakesTableIsCurrent(t *testing.T) {
 	slowUnderRace(t)
 	var m timeline.Mistakes
 	for _, k := range mutants {
-		m.Mistakes = append(m.Mistakes, timeline.RecordMistake(k.name, slices.Min(k.parts), cases(k.new, 0)))
+		part := slices.Min(k.parts)
+		var upTo []timeline.Outcome
+		for _, o := range played(k.name, k.new, slices.Max(k.parts)) {
+			if o.Part <= part {
+				upTo = append(upTo, o)
+			}
+		}
+		m.Mistakes = append(m.Mistakes, timeline.MistakeOf(k.name, part, upTo))
 	}
 	mutation.CheckMistakes(t, m)
 }
