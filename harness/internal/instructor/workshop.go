@@ -363,7 +363,9 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 				// The learner's, or the instructor's own code: never graded.
 			default:
 				p.base[n] = data
-				if shared[n] || isTestOrSpec(n) {
+				// A file a student copy never holds (a spec's own test)
+				// is no edit when it is missing.
+				if (shared[n] || isTestOrSpec(n)) && inStudentCopy(n) {
 					p.checked[n] = true
 				}
 			}
