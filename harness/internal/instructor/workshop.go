@@ -511,8 +511,10 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 					}
 				}
 			case isTestOrSpec(n):
-				if strings.HasSuffix(n, ".go") {
-					testsEdited = append(testsEdited, n) // a test file of their own: not run
+				// A test file of their own is not run; a spec's own test,
+				// which no student copy holds, is not a student's at all.
+				if strings.HasSuffix(n, ".go") && inStudentCopy(n) {
+					testsEdited = append(testsEdited, n)
 				}
 			case l.HasRole(n, levels.Code) || ownFile(n) && !inBase(n):
 				// Their code, or a file of their own beside it, such as
