@@ -24,14 +24,14 @@ type naive struct {
 	msgs     []Message
 	users    map[string]int
 	channels map[string]int
-	since    map[string]int // when each user entered the window, by arrival number
+	since    map[string]int // when each user entered the window, by arrival number; nil unless a mutant orders by it
 	arrivals int
 
-	inclusive     bool // keeps a message exactly one window old
-	lazyRecord    bool // Record never drops old messages; only queries do
-	keepZeros     bool // a count that reaches zero stays in its map
-	channelOfLast bool // expiry takes the channel from the user's latest message
-	lastChannel   map[string]string
+	inclusive     bool                     // keeps a message exactly one window old
+	lazyRecord    bool                     // Record never drops old messages; only queries do
+	keepZeros     bool                     // a count that reaches zero stays in its map
+	channelOfLast bool                     // expiry takes the channel from the user's latest message
+	lastChannel   map[string]string        // nil unless channelOfLast
 	onCount       func(user string, n int) // called with a user's count after every change
 	rank          *userHeap
 	maxDepth      int // if > 0, TopTalkers looks at heap places below maxDepth only
@@ -41,8 +41,9 @@ func newNaive(w time.Duration) *naive {
 	if w <= 0 {
 		panic(fmt.Sprintf("window must be positive, got %v", w))
 	}
-	a := &naive{window: w, users: map[string]int{}, channels: map[string]int{},
-		since: map[string]int{}, lastChannel: map[string]string{}}
+	// since and lastChannel stay nil unless a mutant needs them: each is a
+	// map write per message, and the complexity cases send 100,000.
+	a := &naive{window: w, users: map[string]int{}, channels: map[string]int{}}
 	a.rank = &userHeap{counts: a.users, pos: map[string]int{}}
 	return a
 }
@@ -84,12 +85,14 @@ func (a *naive) Record(m Message) {
 	if !a.lazyRecord {
 		a.expire(m.At)
 	}
-	if a.users[m.User] == 0 {
+	if a.since != nil && a.users[m.User] == 0 {
 		a.since[m.User] = a.arrivals
 	}
 	a.arrivals++
 	a.msgs = append(a.msgs, m)
-	a.lastChannel[m.User] = m.Channel
+	if a.lastChannel != nil {
+		a.lastChannel[m.User] = m.Channel
+	}
 	a.addUser(m.User, +1)
 	a.add(a.channels, m.Channel, +1)
 }
@@ -143,44 +146,47 @@ func (a *naive) TopTalkers(now time.Time, k int) []Talker {
 
 // userHeap is a binary heap of the users with messages, most first and
 // then by name; pos says where each user sits, so that a user whose count
-// changed is sifted from there.
+// changed is sifted from there. Each place keeps its user's count, as
+// update last read it from counts, so that a comparison reads no map.
 type userHeap struct {
 	counts map[string]int
-	users  []string
+	users  []Talker
 	pos    map[string]int
 }
 
-func (h *userHeap) talker(i int) Talker { return tk(h.users[i], h.counts[h.users[i]]) }
+func (h *userHeap) talker(i int) Talker { return h.users[i] }
 
 func (h *userHeap) Len() int { return len(h.users) }
 func (h *userHeap) less(i, j int) bool {
-	ci, cj := h.counts[h.users[i]], h.counts[h.users[j]]
-	return ci > cj || ci == cj && h.users[i] < h.users[j]
+	ui, uj := h.users[i], h.users[j]
+	return ui.Messages > uj.Messages || ui.Messages == uj.Messages && ui.User < uj.User
 }
 func (h *userHeap) Less(i, j int) bool { return h.less(i, j) }
 func (h *userHeap) Swap(i, j int) {
 	h.users[i], h.users[j] = h.users[j], h.users[i]
-	h.pos[h.users[i]], h.pos[h.users[j]] = i, j
+	h.pos[h.users[i].User], h.pos[h.users[j].User] = i, j
 }
 func (h *userHeap) Push(x any) {
-	h.pos[x.(string)] = len(h.users)
-	h.users = append(h.users, x.(string))
+	h.pos[x.(Talker).User] = len(h.users)
+	h.users = append(h.users, x.(Talker))
 }
 func (h *userHeap) Pop() any {
 	u := h.users[len(h.users)-1]
 	h.users = h.users[:len(h.users)-1]
-	delete(h.pos, u)
+	delete(h.pos, u.User)
 	return u
 }
 
 // update puts user where their count, just changed, belongs.
 func (h *userHeap) update(user string) {
 	i, in := h.pos[user]
+	n := h.counts[user]
 	switch {
-	case h.counts[user] > 0 && in:
+	case n > 0 && in:
+		h.users[i].Messages = n
 		heap.Fix(h, i)
-	case h.counts[user] > 0:
-		heap.Push(h, user)
+	case n > 0:
+		heap.Push(h, tk(user, n))
 	case in:
 		heap.Remove(h, i)
 	}
@@ -383,6 +389,13 @@ func (a listsZeros) TopTalkers(now time.Time, k int) []Talker {
 	return all[:max(0, min(k, len(all)))]
 }
 
+// arrivalOrdered is naive, keeping when each user entered the window.
+func arrivalOrdered(w time.Duration) *naive {
+	a := newNaive(w)
+	a.since = map[string]int{}
+	return a
+}
+
 func with(knob func(a *naive)) func(time.Duration) Aggregator {
 	return func(w time.Duration) Aggregator {
 		a := newNaive(w)
@@ -402,7 +415,7 @@ var mutants = []mutation.Impl[func(time.Duration) Aggregator]{
 	{Name: "inclusive boundary: still counts a message exactly one window old", Part: 1,
 		New: with(func(a *naive) { a.inclusive = true })},
 	{Name: "expiry takes the channel from the user's latest message", Part: 1,
-		New: with(func(a *naive) { a.channelOfLast = true })},
+		New: with(func(a *naive) { a.channelOfLast, a.lastChannel = true, map[string]string{} })},
 	{Name: "one map for users and channels", Part: 1,
 		New: with(func(a *naive) { a.channels = a.users })},
 	{Name: "a window that is not positive taken as one second, not a panic", Part: 1, New: func(w time.Duration) Aggregator {
@@ -427,7 +440,7 @@ var mutants = []mutation.Impl[func(time.Duration) Aggregator]{
 	}},
 	{Name: "a lazy heap that returns stale entries", Part: 2, New: newStaleHeap},
 	{Name: "ties by insertion order: the first to enter the window wins", Part: 2, New: func(w time.Duration) Aggregator {
-		return tiesByArrival{newNaive(w)}
+		return tiesByArrival{arrivalOrdered(w)}
 	}},
 
 	{Name: "a scan over every user for the top talker: right, and O(U)", Part: 2, New: func(w time.Duration) Aggregator {
@@ -442,7 +455,7 @@ var mutants = []mutation.Impl[func(time.Duration) Aggregator]{
 		New: with(func(a *naive) { a.maxDepth = 31 })},
 	{Name: "k <= 0 returns nil", Part: 3, New: func(w time.Duration) Aggregator { return nilForNoK{newNaive(w)} }},
 	{Name: "ties at the cut-off by insertion order", Part: 3, New: func(w time.Duration) Aggregator {
-		return cutOffByArrival{newNaive(w)}
+		return cutOffByArrival{arrivalOrdered(w)}
 	}},
 	{Name: "lists users whose messages all expired, with 0", Part: 3, New: func(w time.Duration) Aggregator {
 		return listsZeros{with(func(a *naive) { a.keepZeros = true })(w).(*naive)}
