@@ -193,27 +193,41 @@ func (h *userHeap) update(user string) {
 }
 
 // ranked sorts the users with messages, most first and then by tie.
-func (a *naive) ranked(tie func(a *naive, x, y string) int) []Talker {
-	all := []Talker{}
+// Each user's arrival is read once, before the sort, rather than in
+// every comparison: the sort is the mutant's mistake, the map reads are
+// not.
+func (a *naive) ranked(tie func(x, y ranking) int) []Talker {
+	all := []ranking{}
 	for u, n := range a.users {
 		if n > 0 {
-			all = append(all, tk(u, n))
+			all = append(all, ranking{tk(u, n), a.since[u]})
 		}
 	}
-	slices.SortFunc(all, func(x, y Talker) int {
+	slices.SortFunc(all, func(x, y ranking) int {
 		if x.Messages != y.Messages {
 			return y.Messages - x.Messages
 		}
-		return tie(a, x.User, y.User)
+		return tie(x, y)
 	})
-	return all
+	out := make([]Talker, len(all))
+	for i, r := range all {
+		out[i] = r.Talker
+	}
+	return out
 }
 
-func byName(_ *naive, x, y string) int { return strings.Compare(x, y) }
+// ranking is a user as ranked sorts them: their count, and when they
+// entered the window.
+type ranking struct {
+	Talker
+	since int
+}
+
+func byName(x, y ranking) int { return strings.Compare(x.User, y.User) }
 
 // firstToArrive orders tied users by when they entered the window, as a
 // list that appends newcomers at the back would.
-func firstToArrive(a *naive, x, y string) int { return a.since[x] - a.since[y] }
+func firstToArrive(x, y ranking) int { return x.since - y.since }
 
 func first(all []Talker) (Talker, bool) {
 	if len(all) == 0 {
