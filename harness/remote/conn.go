@@ -262,7 +262,7 @@ type process struct {
 // CPU returns the CPU time that this process, the children it has
 // waited for, and the child now running with everything it started have
 // used; false where the child's cannot be read (outside Linux). The
-// checker gives it to timeline.MeasureCPU: a case's calls run in the
+// checker gives it to timeline.PlayElsewhere: a case's calls run in the
 // child, and on a busy machine the case is judged by their CPU time.
 func (c *Conn) CPU() (time.Duration, bool) {
 	total, ok := procgroup.SelfCPU()
@@ -386,20 +386,4 @@ func (t *tail) String() string {
 		return "…" + string(t.b)
 	}
 	return string(t.b)
-}
-
-// Result calls method on the object in the child, as Call does, and
-// returns its one result.
-func Result[R any](o *Object, method string, args ...any) R {
-	var r R
-	o.Call(method, []any{&r}, args...)
-	return r
-}
-
-// Result2 is Result for a method of two results.
-func Result2[R1, R2 any](o *Object, method string, args ...any) (R1, R2) {
-	var r1 R1
-	var r2 R2
-	o.Call(method, []any{&r1, &r2}, args...)
-	return r1, r2
 }
