@@ -1,6 +1,7 @@
 package instructor
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -54,78 +55,69 @@ type proxyMethod struct {
 	params, results []string
 }
 
+// declared is a spec's interface, with the file that declares it, whose
+// imports name the packages of its types.
+type declared struct {
+	it   *ast.InterfaceType
+	file *ast.File
+}
+
 // readShape reads the spec of level l in the checkout root, whose module
 // is modPath.
 func readShape(root, modPath string, l levels.Level) (*specShape, error) {
-	files, err := parseDir(filepath.Join(root, filepath.FromSlash(l.SpecDir(l.ModuleOf(1)))))
+	dir := l.SpecDir(l.ModuleOf(1))
+	files, err := parseDir(filepath.Join(root, filepath.FromSlash(dir)))
 	if err != nil {
 		return nil, err
 	}
 	sh := &specShape{imports: map[string]string{}, sentinelImports: map[string]string{}}
-	ifaces := map[string]*ast.InterfaceType{}
-	var test *ast.FuncDecl
-	var testFile *ast.File
-	for _, f := range files {
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Name.Name == "Test" && d.Recv == nil {
-					test, testFile = d, f
-				}
-			case *ast.GenDecl:
-				for _, s := range d.Specs {
-					if ts, ok := s.(*ast.TypeSpec); ok {
-						if it, ok := ts.Type.(*ast.InterfaceType); ok {
-							ifaces[ts.Name.Name] = it
-						}
-					}
-				}
-			}
-		}
-	}
-	if test == nil || test.Type.TypeParams == nil || len(test.Type.TypeParams.List) != 1 || len(test.Type.Params.List) != 2 {
-		return nil, fmt.Errorf("%s: no func Test[T Interface](t *testing.T, newT func(…) T)", l.SpecDir(l.ModuleOf(1)))
-	}
-	tp := test.Type.TypeParams.List[0]
-	cons, ok := tp.Type.(*ast.Ident)
-	ctor, isFunc := test.Type.Params.List[1].Type.(*ast.FuncType)
-	if !ok || ifaces[cons.Name] == nil || !isFunc || ctor.Results == nil {
-		return nil, fmt.Errorf("%s: Test's type parameter is not one of the spec's interfaces, or it takes no constructor", l.SpecDir(l.ModuleOf(1)))
-	}
-	sh.iface = "spec." + cons.Name
-	q := qualifier{sh: sh, file: testFile, param: tp.Names[0].Name}
-	sh.params = q.fields(ctor.Params)
-	sh.results = q.fields(ctor.Results)
-	if len(sh.results) == 0 || sh.results[0] != sh.iface {
-		return nil, fmt.Errorf("%s: Test's constructor does not return its type parameter first", l.SpecDir(l.ModuleOf(1)))
-	}
-	sh.results = sh.results[1:]
-	if err := sh.addMethods(ifaces, ifaces[cons.Name], qualifier{sh: sh, file: testFile}); err != nil {
-		return nil, err
-	}
+	ifaces := map[string]declared{}
+	var test *ast.FuncType
+	q := qualifier{sh: sh}
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
-			if ta, ok := n.(*ast.TypeAssertExpr); ok {
-				if it, ok := ta.Type.(*ast.InterfaceType); ok && err == nil {
-					err = sh.addMethods(ifaces, it, qualifier{sh: sh, file: f})
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if n.Name.Name == "Test" && n.Recv == nil {
+					test, q.file = n.Type, f
+				}
+			case *ast.TypeSpec:
+				if it, ok := n.Type.(*ast.InterfaceType); ok {
+					ifaces[n.Name.Name] = declared{it, f}
 				}
 			}
 			return true
 		})
 	}
-	if q.err != nil || err != nil {
-		return nil, fmt.Errorf("%s: %v", l.SpecDir(l.ModuleOf(1)), cmpOr(q.err, err))
-	}
-	return sh, sh.readSentinels(root, modPath, l, files)
-}
-
-func cmpOr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
+	var ctor *ast.FuncType
+	if test != nil && test.TypeParams != nil && len(test.TypeParams.List) == 1 && len(test.Params.List) == 2 {
+		tp := test.TypeParams.List[0]
+		cons, _ := tp.Type.(*ast.Ident)
+		ctor, _ = test.Params.List[1].Type.(*ast.FuncType)
+		if cons != nil && ifaces[cons.Name].it != nil && ctor != nil {
+			sh.iface, q.param = "spec."+cons.Name, tp.Names[0].Name
+			sh.params, sh.results = q.fields(ctor.Params), q.fields(ctor.Results)
+			sh.addMethods(ifaces, ifaces[cons.Name], &q)
 		}
 	}
-	return nil
+	if len(sh.results) == 0 || sh.results[0] != sh.iface {
+		return nil, fmt.Errorf("%s: no func Test[T Interface](t *testing.T, newT func(…) T) of one of the spec's interfaces", dir)
+	}
+	sh.results = sh.results[1:]
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if ta, ok := n.(*ast.TypeAssertExpr); ok {
+				if it, ok := ta.Type.(*ast.InterfaceType); ok {
+					sh.addMethods(ifaces, declared{it, f}, &q)
+				}
+			}
+			return true
+		})
+	}
+	if q.err != nil {
+		return nil, fmt.Errorf("%s: %v", dir, q.err)
+	}
+	return sh, sh.readSentinels(root, modPath, l, files)
 }
 
 // parseDir parses the Go files of a package's folder, tests left out.
@@ -148,27 +140,26 @@ func parseDir(dir string) ([]*ast.File, error) {
 	return files, nil
 }
 
-// addMethods adds the methods of it, and of the spec's interfaces it
-// embeds, to the proxy's.
-func (sh *specShape) addMethods(ifaces map[string]*ast.InterfaceType, it *ast.InterfaceType, q qualifier) error {
-	for _, m := range it.Methods.List {
+// addMethods adds the methods of d, and of the spec's interfaces it
+// embeds, to the proxy's. A mistake is kept in q.err.
+func (sh *specShape) addMethods(ifaces map[string]declared, d declared, q *qualifier) {
+	for _, m := range d.it.Methods.List {
 		ft, ok := m.Type.(*ast.FuncType)
 		if !ok {
-			embedded, ok := m.Type.(*ast.Ident)
-			if !ok || ifaces[embedded.Name] == nil {
-				return fmt.Errorf("an interface embeds %s, which is not one of the spec's", types.ExprString(m.Type))
-			}
-			if err := sh.addMethods(ifaces, ifaces[embedded.Name], q); err != nil {
-				return err
+			if embedded, ok := m.Type.(*ast.Ident); ok && ifaces[embedded.Name].it != nil {
+				sh.addMethods(ifaces, ifaces[embedded.Name], q)
+			} else if q.err == nil {
+				q.err = fmt.Errorf("an interface embeds %s, which is not one of the spec's", types.ExprString(m.Type))
 			}
 			continue
 		}
 		name := m.Names[0].Name
 		if !slices.ContainsFunc(sh.methods, func(pm proxyMethod) bool { return pm.name == name }) {
-			sh.methods = append(sh.methods, proxyMethod{name: name, params: q.fields(ft.Params), results: q.fields(ft.Results)})
+			mq := qualifier{sh: sh, file: d.file} // no type parameter here
+			sh.methods = append(sh.methods, proxyMethod{name: name, params: mq.fields(ft.Params), results: mq.fields(ft.Results)})
+			q.err = cmp.Or(q.err, mq.err)
 		}
 	}
-	return q.err
 }
 
 // readSentinels finds the sentinel errors in the packages of level l that
@@ -244,8 +235,11 @@ func (q *qualifier) typ(e ast.Expr) string {
 	case *ast.SelectorExpr:
 		pkg, _ := e.X.(*ast.Ident)
 		for _, imp := range q.file.Imports {
-			ip := strings.Trim(imp.Path.Value, `"`)
-			if name := path.Base(ip); pkg != nil && (imp.Name != nil && imp.Name.Name == pkg.Name || imp.Name == nil && name == pkg.Name) {
+			ip, name := strings.Trim(imp.Path.Value, `"`), ""
+			if name = path.Base(ip); imp.Name != nil {
+				name = imp.Name.Name
+			}
+			if pkg != nil && name == pkg.Name {
 				q.sh.imports[ip] = pkg.Name
 				return pkg.Name + "." + e.Sel.Name
 			}
@@ -267,45 +261,40 @@ func (q *qualifier) typ(e ast.Expr) string {
 
 // proxySource writes the proxy of sh: a type whose methods call the
 // child, and newProxies, which returns the constructor the spec's Test
-// takes.
+// takes. go/format lays it out.
 func proxySource(sh *specShape) string {
 	var b strings.Builder
-	args := func(types []string) (decl, names string) {
-		var d, n []string
-		for i, t := range types {
-			d = append(d, fmt.Sprintf("a%d %s", i, t))
-			n = append(n, fmt.Sprintf(", a%d", i))
-		}
-		return strings.Join(d, ", "), strings.Join(n, "")
-	}
-	results := func(types []string, from int) (decl, ptrs string) {
-		var d, p []string
-		for i, t := range types {
-			d = append(d, fmt.Sprintf("r%d %s", i+from, t))
-			p = append(p, fmt.Sprintf("&r%d", i+from))
-		}
-		return strings.Join(d, ", "), strings.Join(p, ", ")
-	}
-	pdecl, pnames := args(sh.params)
-	rdecl, _ := results(append([]string{sh.iface}, sh.results...), 0)
-	_, rptrs := results(sh.results, 1)
 	fmt.Fprintf(&b, "\n// proxy is a %s whose methods run in the child.\ntype proxy struct{ o *remote.Object }\n", sh.iface)
-	fmt.Fprintf(&b, "\n// newProxies returns a constructor of proxies, each of a value that %s\n// builds in the child.\n", constructor)
-	ctorType := fmt.Sprintf("func(%s) (%s)", pdecl, rdecl)
-	fmt.Fprintf(&b, "func newProxies(conn *remote.Conn) %s {\n\treturn %s {\n", ctorType, ctorType)
-	fmt.Fprintf(&b, "\t\to := conn.New(%q, []any{%s}%s)\n", constructor, rptrs, pnames)
+	ctorType := fmt.Sprintf("func(%s) (%s)", signature("a", sh.params), signature("r", append([]string{sh.iface}, sh.results...)))
+	fmt.Fprintf(&b, "\n// newProxies returns a constructor of proxies, each of a value that\n// %s builds in the child.\n", constructor)
+	fmt.Fprintf(&b, "func newProxies(conn *remote.Conn) %s {\nreturn %s {\n", ctorType, ctorType)
+	fmt.Fprintf(&b, "o := conn.New(%q, []any{%s}%s)\n", constructor, names(", &r%d", len(sh.results), 1)[min(2, len(sh.results)):], names(", a%d", len(sh.params), 0))
 	if n := len(sh.results); n > 0 && sh.results[n-1] == "error" {
 		// As a constructor that failed: no value beside its error.
-		fmt.Fprintf(&b, "\t\tif r%d != nil {\n\t\t\treturn\n\t\t}\n", n)
+		fmt.Fprintf(&b, "if r%d != nil {\nreturn\n}\n", n)
 	}
-	b.WriteString("\t\tr0 = proxy{o}\n\t\treturn\n\t}\n}\n")
+	b.WriteString("r0 = proxy{o}\nreturn\n}\n}\n")
 	for _, m := range sh.methods {
-		pdecl, pnames := args(m.params)
-		rdecl, rptrs := results(m.results, 0)
-		if rdecl != "" {
-			rdecl = "(" + rdecl + ")"
-		}
-		fmt.Fprintf(&b, "\nfunc (p proxy) %s(%s) %s { p.o.Call(%q, []any{%s}%s); return }\n", m.name, pdecl, rdecl, m.name, rptrs, pnames)
+		fmt.Fprintf(&b, "\nfunc (p proxy) %s(%s) (%s) { p.o.Call(%q, []any{%s}%s); return }\n", m.name, signature("a", m.params), signature("r", m.results),
+			m.name, names(", &r%d", len(m.results), 0)[min(2, len(m.results)):], names(", a%d", len(m.params), 0))
+	}
+	return b.String()
+}
+
+// signature writes "a0 T, a1 U" for types T and U, with prefix a.
+func signature(prefix string, types []string) string {
+	var s []string
+	for i, t := range types {
+		s = append(s, fmt.Sprintf("%s%d %s", prefix, i, t))
+	}
+	return strings.Join(s, ", ")
+}
+
+// names writes format for each of n numbers from from on.
+func names(format string, n, from int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, format, i+from)
 	}
 	return b.String()
 }
