@@ -80,6 +80,11 @@ func New(l Launch, sentinels ...error) *Conn {
 func (c *Conn) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.stop()
+}
+
+// stop stops the child, if one runs, with c.mu held.
+func (c *Conn) stop() {
 	if c.proc != nil {
 		c.proc.stop()
 		c.proc = nil
@@ -231,11 +236,7 @@ func callText(method string) string {
 // fail stops the child, so the next object starts a new one, and fails
 // the call. It is called with c.mu held.
 func (c *Conn) fail(what string) {
-	if c.proc != nil {
-		c.proc.stop()
-		c.proc = nil
-		c.live.Store(nil)
-	}
+	c.stop()
 	c.dropMu.Lock()
 	c.drops = nil
 	c.dropMu.Unlock()
