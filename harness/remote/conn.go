@@ -1,7 +1,7 @@
 package remote
 
 import (
-	"bufio"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,9 +50,6 @@ type Conn struct {
 	clocks    map[clock.Clock]uint64
 	drops     []uint64 // objects collected, to tell the child
 	dropMu    sync.Mutex
-	wbuf      []byte
-	rbuf      []byte
-	enc       encoder
 }
 
 // Open returns a Conn that starts children as LaunchEnv says. sentinels
@@ -76,7 +73,6 @@ func New(l Launch, sentinels ...error) *Conn {
 	for _, s := range sentinels {
 		c.sentinels[s.Error()] = s
 	}
-	c.enc.clockID = c.clockID
 	return c
 }
 
@@ -84,6 +80,11 @@ func New(l Launch, sentinels ...error) *Conn {
 func (c *Conn) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.stop()
+}
+
+// stop stops the child, if one runs, with c.mu held.
+func (c *Conn) stop() {
 	if c.proc != nil {
 		c.proc.stop()
 		c.proc = nil
@@ -143,24 +144,6 @@ func (o *Object) Call(method string, results []any, args ...any) {
 	runtime.KeepAlive(o)
 }
 
-// Result calls method on the object in the child, as Call does, and
-// returns its one result. A proxy's method is then one line:
-//
-//	func (r remoteCounter) Count(now time.Time) int { return remote.Result[int](r.o, "Count", now) }
-func Result[R any](o *Object, method string, args ...any) R {
-	var r R
-	o.Call(method, []any{&r}, args...)
-	return r
-}
-
-// Result2 is Result for a method of two results.
-func Result2[R1, R2 any](o *Object, method string, args ...any) (R1, R2) {
-	var r1 R1
-	var r2 R2
-	o.Call(method, []any{&r1, &r2}, args...)
-	return r1, r2
-}
-
 func (c *Conn) drop(o *Object) {
 	c.dropMu.Lock()
 	defer c.dropMu.Unlock()
@@ -180,17 +163,7 @@ func (c *Conn) clockID(clk clock.Clock) uint64 {
 
 // exchange sends one call and reads its answer, with c.mu held.
 func (c *Conn) exchange(op byte, o *Object, method string, results []any, args []any) {
-	m := c.message(op, o, method, args)
-	p := c.proc
-	if err := writeMessage(p.in, &c.wbuf, &m); err != nil {
-		c.fail(fmt.Sprintf("%s: the call could not be sent: %v", callText(method), err))
-	}
-	c.settle(o, m.Now, method, c.answer(method), results)
-}
-
-// message is the call of method on o with args, as sent.
-func (c *Conn) message(op byte, o *Object, method string, args []any) message {
-	m := message{Op: op, Obj: o.id, Method: method, N: len(args)}
+	m := message{Op: op, Obj: o.id, Method: method}
 	if o.clk != nil {
 		m.Clock = c.clockID(o.clk)
 		m.Now = o.clk.Now()
@@ -198,49 +171,16 @@ func (c *Conn) message(op byte, o *Object, method string, args []any) message {
 	c.dropMu.Lock()
 	m.Drop, c.drops = c.drops, nil
 	c.dropMu.Unlock()
-	m.Values = c.encodeArgs(method, args)
-	return m
-}
-
-// encodeArgs encodes a call's arguments into c.enc's buffer.
-func (c *Conn) encodeArgs(method string, args []any) []byte {
-	c.enc.b = c.enc.b[:0]
-	for _, a := range args {
-		v := reflect.ValueOf(a)
-		if !v.IsValid() { // a nil interface: only a clock can be one
-			c.enc.b = append(c.enc.b, 0)
-			continue
-		}
-		if err := c.enc.value(v); err != nil {
-			panic(fmt.Sprintf("remote: %s: argument %v: %v", method, a, err)) // a proxy's mistake
-		}
+	values := make([]reflect.Value, len(args))
+	for i, a := range args {
+		values[i] = reflect.ValueOf(a)
 	}
-	return c.enc.b
-}
-
-// answer reads the child's answer to the call of method, the oldest not
-// yet read.
-func (c *Conn) answer(method string) message {
 	p := c.proc
-	p.out.SetReadDeadline(time.Now().Add(c.limit))
-	am, err := readMessage(p.answers, &c.rbuf)
-	switch {
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		c.fail(fmt.Sprintf("%s did not return within %v", callText(method), c.limit))
-	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		c.fail(fmt.Sprintf("the level's process ended during %s: %s", callText(method), p.exitText()))
-	case err != nil:
-		c.fail(fmt.Sprintf("the level's process, during %s: %v", callText(method), err))
+	if err := p.send.send(m, values); err != nil {
+		c.fail(fmt.Sprintf("%s: the call could not be sent: %v", callText(method), err))
 	}
-	p.answered.Store(true)
-	return am
-}
-
-// settle makes the call of method on o end as its answer a says, the
-// clock having read now as it was sent: it stores the results, or raises
-// the child's panic or Goexit, or fails.
-func (c *Conn) settle(o *Object, now time.Time, method string, a message, results []any) {
-	if o.clk != nil && !o.clk.Now().Equal(now) {
+	a := c.answer(method, results)
+	if o.clk != nil && !o.clk.Now().Equal(m.Now) {
 		panic(fmt.Sprintf("remote: the clock moved during %s: a case whose clock moves while a call runs must be judged in process", method))
 	}
 	switch a.Op {
@@ -254,19 +194,35 @@ func (c *Conn) settle(o *Object, now time.Time, method string, a message, result
 	default:
 		c.fail(fmt.Sprintf("the level's process answered %s with operation %d", method, a.Op))
 	}
-	if a.N != len(results) {
-		c.fail(fmt.Sprintf("%s returned %d results, want %d", method, a.N, len(results)))
+}
+
+// answer reads the child's answer to the call of method, and its results
+// into results, which are pointers.
+func (c *Conn) answer(method string, results []any) message {
+	p := c.proc
+	p.out.SetReadDeadline(time.Now().Add(c.limit))
+	p.budget.left = maxAnswer
+	a, err := p.recv.receive()
+	if err == nil && a.Op == opDone {
+		if len(a.Nil) != len(results) {
+			c.fail(fmt.Sprintf("%s returned %d results, want %d", method, len(a.Nil), len(results)))
+		}
+		for i, r := range results {
+			if err = p.recv.value(&a, i, reflect.ValueOf(r).Elem()); err != nil {
+				break
+			}
+		}
 	}
-	d := decoder{b: a.Values, sentinels: c.sentinels}
-	for _, r := range results {
-		d.value(reflect.ValueOf(r).Elem())
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		c.fail(fmt.Sprintf("%s did not return within %v", callText(method), c.limit))
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		c.fail(fmt.Sprintf("the level's process ended during %s: %s", callText(method), p.exitText()))
+	case err != nil:
+		c.fail(fmt.Sprintf("the level's process, during %s: %v", callText(method), err))
 	}
-	if d.err == nil && len(d.b) > 0 {
-		d.fail("%d bytes too many", len(d.b))
-	}
-	if d.err != nil {
-		c.fail(fmt.Sprintf("the results of %s could not be read: %v", method, d.err))
-	}
+	p.answered.Store(true)
+	return a
 }
 
 // callText is how a failure names a call.
@@ -280,11 +236,7 @@ func callText(method string) string {
 // fail stops the child, so the next object starts a new one, and fails
 // the call. It is called with c.mu held.
 func (c *Conn) fail(what string) {
-	if c.proc != nil {
-		c.proc.stop()
-		c.proc = nil
-		c.live.Store(nil)
-	}
+	c.stop()
 	c.dropMu.Lock()
 	c.drops = nil
 	c.dropMu.Unlock()
@@ -294,9 +246,11 @@ func (c *Conn) fail(what string) {
 // process is one child.
 type process struct {
 	cmd     *exec.Cmd
-	in      *os.File      // calls, to the child
-	out     *os.File      // answers, from the child
-	answers *bufio.Reader // reads out
+	in      *os.File // calls, to the child
+	out     *os.File // answers, from the child
+	send    *sender  // writes in
+	budget  *budget  // reads out
+	recv    *receiver
 	exited  chan struct{}
 	waitErr error
 	printed *tail
@@ -309,7 +263,7 @@ type process struct {
 // CPU returns the CPU time that this process, the children it has
 // waited for, and the child now running with everything it started have
 // used; false where the child's cannot be read (outside Linux). The
-// checker gives it to timeline.MeasureCPU: a case's calls run in the
+// checker gives it to timeline.PlayElsewhere: a case's calls run in the
 // child, and on a busy machine the case is judged by their CPU time.
 func (c *Conn) CPU() (time.Duration, bool) {
 	total, ok := procgroup.SelfCPU()
@@ -354,7 +308,9 @@ func (c *Conn) start() error {
 		ansR.Close()
 		return err
 	}
-	p := &process{cmd: cmd, in: callW, out: ansR, answers: bufio.NewReaderSize(ansR, 64<<10), exited: make(chan struct{}), printed: printed}
+	p := &process{cmd: cmd, in: callW, out: ansR, budget: &budget{r: ansR}, exited: make(chan struct{}), printed: printed}
+	p.send = newSender(callW, nil, c.clockID)
+	p.recv = &receiver{dec: gob.NewDecoder(p.budget), sentinels: c.sentinels}
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)

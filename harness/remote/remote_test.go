@@ -3,6 +3,7 @@ package remote_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"strings"
@@ -78,9 +79,21 @@ func (t *toy) Spin(d time.Duration) {
 	}
 }
 func (t *toy) Goexit() { runtime.Goexit() }
+
+// Flood announces a gob message of 2 GiB, and sends zeros until stopped.
 func (t *toy) Flood() {
 	f := os.NewFile(4, "answers")
-	f.Write([]byte{0x7f, 0xff, 0xff, 0xff})
+	f.Write([]byte{0xfc, 0x7f, 0xff, 0xff, 0xff})
+	for zeros := make([]byte, 1<<20); ; {
+		if _, err := f.Write(zeros); err != nil {
+			os.Exit(1)
+		}
+	}
+}
+
+// Nonsense answers with what is not gob.
+func (t *toy) Nonsense() {
+	os.NewFile(4, "answers").Write([]byte("\x03abc"))
 	select {}
 }
 
@@ -138,9 +151,18 @@ func TestCallsCrossWithTheirResults(t *testing.T) {
 	if got := p.Add(-20); got != -5 {
 		t.Errorf("Add(-20) = %d, want -5", got)
 	}
-	clk.Set(clock.Epoch.Add(90 * time.Minute))
-	if got, want := p.Now(), clock.Epoch.Add(90*time.Minute); !got.Equal(want) {
-		t.Errorf("Now() = %v, want %v: the child's clock reads the checker's", got, want)
+	for _, want := range []time.Time{
+		clock.Epoch.Add(90 * time.Minute),
+		time.Unix(0, math.MinInt64).UTC(),
+		time.Unix(0, math.MaxInt64).In(time.FixedZone("east", 5*3600)),
+		{},
+	} {
+		clk.Set(want)
+		got := p.Now()
+		_, gotOffset := got.Zone()
+		if _, offset := want.Zone(); !got.Equal(want) || gotOffset != offset {
+			t.Errorf("Now() = %v, want %v: the child's clock reads the checker's, to the nanosecond and the zone's offset", got, want)
+		}
 	}
 	m, ps, g, empty := p.Shapes("a", 0.1)
 	if diff := cmp.Diff(map[string]int{"a": 1, "b": 2}, m); diff != "" {
@@ -224,7 +246,8 @@ func TestAChildThatDiesFailsTheCallAndANewOneStarts(t *testing.T) {
 	}{
 		{"Exit", []any{3}, "Failure: the level's process ended during Exit(…): exit status 3; it printed:\nbye"},
 		{"Hang", nil, "Failure: Hang(…) did not return within"},
-		{"Flood", nil, "Failure: the level's process, during Flood(…): sent a message larger than 8 MiB"},
+		{"Flood", nil, "Failure: the level's process, during Flood(…): sent an answer larger than 8 MiB"},
+		{"Nonsense", nil, "Failure: the level's process, during Nonsense(…): gob: "},
 		{"Nope", nil, "Failure: the level's process could not make the call Nope: *remote_test.toy has no method Nope"},
 	} {
 		t.Run(tc.method, func(t *testing.T) {

@@ -2,6 +2,7 @@ package remote
 
 import (
 	"bufio"
+	"encoding/gob"
 	"fmt"
 	"io"
 	"os"
@@ -38,14 +39,13 @@ func Main(constructors map[string]any, sentinels ...error) {
 // goes on, on a new goroutine after a Goexit.
 func Serve(r io.Reader, w io.Writer, constructors map[string]any, sentinels ...error) error {
 	s := &server{
-		r:       bufio.NewReaderSize(r, 64<<10),
-		w:       w,
+		send:    newSender(w, sentinels, nil),
 		ctors:   map[string]reflect.Value{},
 		objects: map[uint64]reflect.Value{},
 		clocks:  map[uint64]*childClock{},
-		enc:     encoder{sentinels: sentinels},
 		end:     make(chan error, 1),
 	}
+	s.recv = receiver{dec: gob.NewDecoder(bufio.NewReaderSize(r, 64<<10)), clock: s.clock}
 	for name, c := range constructors {
 		v := reflect.ValueOf(c)
 		if v.Kind() != reflect.Func || v.Type().NumOut() == 0 {
@@ -60,7 +60,7 @@ func Serve(r io.Reader, w io.Writer, constructors map[string]any, sentinels ...e
 // loop serves calls until the input ends, or a call ends its goroutine.
 func (s *server) loop() {
 	for {
-		m, err := readMessage(s.r, &s.rbuf)
+		m, err := s.recv.receive()
 		if err == io.EOF {
 			s.end <- nil
 			return
@@ -69,25 +69,22 @@ func (s *server) loop() {
 			s.end <- err
 			return
 		}
-		answer := s.serve(m)
-		if err := s.answer(&answer); err != nil {
-			s.end <- err
+		// A result gob cannot carry, such as a struct with no exported
+		// field, ends the child: what it printed says why.
+		if err := s.send.send(s.serve(m)); err != nil {
+			s.end <- fmt.Errorf("the results of %s: %v", m.Method, err)
 			return
 		}
 	}
 }
 
-func (s *server) answer(m *message) error { return writeMessage(s.w, &s.wbuf, m) }
-
 type server struct {
-	r          *bufio.Reader
-	w          io.Writer
-	rbuf, wbuf []byte
-	end        chan error
-	ctors      map[string]reflect.Value
-	objects    map[uint64]reflect.Value
-	clocks     map[uint64]*childClock
-	enc        encoder
+	recv    receiver
+	send    *sender
+	end     chan error
+	ctors   map[string]reflect.Value
+	objects map[uint64]reflect.Value
+	clocks  map[uint64]*childClock
 }
 
 // childClock reads the instant the checker's clock read as the current
@@ -110,7 +107,7 @@ func (s *server) clock(id uint64) clock.Clock {
 	return c
 }
 
-func (s *server) serve(m message) message {
+func (s *server) serve(m message) (message, []reflect.Value) {
 	for _, id := range m.Drop {
 		delete(s.objects, id)
 	}
@@ -118,53 +115,61 @@ func (s *server) serve(m message) message {
 		now := m.Now
 		s.clock(m.Clock).(*childClock).now.Store(&now)
 	}
-	var fn reflect.Value
-	switch m.Op {
-	case opNew:
-		fn = s.ctors[m.Method]
-		if !fn.IsValid() {
-			return message{Op: opError, Text: fmt.Sprintf("no constructor %s", m.Method)}
-		}
-	case opCall:
-		obj, ok := s.objects[m.Obj]
-		if !ok {
-			return message{Op: opError, Text: fmt.Sprintf("no object %d", m.Obj)}
-		}
-		fn = obj.MethodByName(m.Method)
-		if !fn.IsValid() {
-			return message{Op: opError, Text: fmt.Sprintf("%v has no method %s", obj.Type(), m.Method)}
-		}
-	default:
-		return message{Op: opError, Text: fmt.Sprintf("unknown operation %d", m.Op)}
-	}
-	ft := fn.Type()
-	if ft.IsVariadic() || ft.NumIn() != m.N {
-		return message{Op: opError, Text: fmt.Sprintf("%s takes %d arguments, sent %d", m.Method, ft.NumIn(), m.N)}
-	}
-	d := decoder{b: m.Values, clock: s.clock}
-	args := make([]reflect.Value, ft.NumIn())
-	for i := range args {
-		args[i] = reflect.New(ft.In(i)).Elem()
-		d.value(args[i])
-	}
-	if d.err != nil {
-		return message{Op: opError, Text: fmt.Sprintf("the arguments of %s: %v", m.Method, d.err)}
+	fn, args, err := s.request(m)
+	if err != nil {
+		return message{Op: opError, Text: err.Error()}, nil
 	}
 	results, answer, ok := s.call(fn, args)
 	if !ok {
-		return answer
+		return answer, nil
 	}
 	if m.Op == opNew {
 		s.objects[m.Obj] = results[0]
 		results = results[1:]
 	}
-	s.enc.b = s.enc.b[:0]
-	for _, r := range results {
-		if err := s.enc.value(r); err != nil {
-			return message{Op: opError, Text: fmt.Sprintf("the results of %s: %v", m.Method, err)}
+	return message{Op: opDone}, results
+}
+
+// request reads the function m calls and its arguments. On a mistake it
+// still reads the arguments, to keep to the stream's next message.
+func (s *server) request(m message) (fn reflect.Value, args []reflect.Value, err error) {
+	read := 0
+	defer func() {
+		for i := read; err != nil && i < len(m.Nil); i++ {
+			if !m.Nil[i] {
+				s.recv.dec.DecodeValue(reflect.Value{}) // discards the value
+			}
+		}
+	}()
+	switch m.Op {
+	case opNew:
+		if fn = s.ctors[m.Method]; !fn.IsValid() {
+			return fn, nil, fmt.Errorf("no constructor %s", m.Method)
+		}
+	case opCall:
+		obj, ok := s.objects[m.Obj]
+		if !ok {
+			return fn, nil, fmt.Errorf("no object %d", m.Obj)
+		}
+		if fn = obj.MethodByName(m.Method); !fn.IsValid() {
+			return fn, nil, fmt.Errorf("%v has no method %s", obj.Type(), m.Method)
+		}
+	default:
+		return fn, nil, fmt.Errorf("unknown operation %d", m.Op)
+	}
+	ft := fn.Type()
+	if ft.IsVariadic() || ft.NumIn() != len(m.Nil) {
+		return fn, nil, fmt.Errorf("%s takes %d arguments, sent %d", m.Method, ft.NumIn(), len(m.Nil))
+	}
+	args = make([]reflect.Value, ft.NumIn())
+	for i := range args {
+		args[i] = reflect.New(ft.In(i)).Elem()
+		read++
+		if err := s.recv.value(&m, i, args[i]); err != nil {
+			return fn, nil, fmt.Errorf("the arguments of %s: %v", m.Method, err)
 		}
 	}
-	return message{Op: opDone, N: len(results), Values: s.enc.b}
+	return fn, args, nil
 }
 
 // call calls fn, and says how it ended. A call that ends its goroutine
@@ -177,7 +182,7 @@ func (s *server) call(fn reflect.Value, args []reflect.Value) (results []reflect
 		case v != nil:
 			answer = message{Op: opPanic, Text: panicText(v)}
 		case !returned:
-			if err := s.answer(&message{Op: opExit}); err != nil {
+			if err := s.send.send(message{Op: opExit}, nil); err != nil {
 				s.end <- err
 				return
 			}

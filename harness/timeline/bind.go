@@ -48,9 +48,9 @@ import (
 // time.Duration] and the probes, func(l Logger, e env) error, which build
 // other loggers with e.New; fuzz.go decodes the fuzzer's bytes into a
 // case, fuzzCase(newLogger, data), which its Fuzz hands to timeline.Fuzz;
-// bench.go takes the package's New as Test does; remote.go wires the spec
-// to the class report's checker with remote.Checkers; mutants_test.go
-// checks the spec itself with package harness/mutation.
+// bench.go takes the package's New as Test does; mutants_test.go checks
+// the spec itself with package harness/mutation. The class report's
+// checker is written from Test's signature alone.
 //
 // A constructor of several arguments takes them as one Arg, a small struct
 // whose String method writes them as the report shows them: "New(5s, 1s)".

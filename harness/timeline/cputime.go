@@ -36,9 +36,11 @@ type meter struct {
 	elsewhere bool // the calls run in another process
 }
 
-// MeasureCPU makes the runner read the CPU time of the code under test
-// with f, which returns false when it cannot tell. The class report's
-// checker sets it to count the student's process, where the calls run.
+// PlayElsewhere says the code under test runs in another process, the
+// class report's child (package harness/remote), whose CPU time f reads,
+// false when it cannot tell. Run then leaves out what only that process
+// could judge: the probe of an InProcess case, and such a case when it
+// has no steps, which the student's own test binary judges.
 //
 // A case measured so is never judged idle. Its calls cross between two
 // processes, each waiting for the other's answer, and on a busy machine
@@ -46,7 +48,13 @@ type meter struct {
 // CPU-bound processes, though neither was stuck. A child that never
 // answers a call is stopped by the call's own limit instead
 // (remote.CallLimit).
-func MeasureCPU(f func() (time.Duration, bool)) { cpuMeter.Store(&meter{f, true}) }
+func PlayElsewhere(f func() (time.Duration, bool)) { cpuMeter.Store(&meter{f, true}) }
+
+// elsewhere reports whether PlayElsewhere was called.
+func elsewhere() bool {
+	m := cpuMeter.Load()
+	return m != nil && m.elsewhere
+}
 
 func cpuNow() (cpu time.Duration, ok, elsewhere bool) {
 	if m := cpuMeter.Load(); m != nil {
@@ -64,7 +72,7 @@ type caseWatch struct {
 	started   time.Time
 	cpuStart  time.Duration
 	measured  bool
-	elsewhere bool // the calls run in another process: see MeasureCPU
+	elsewhere bool // the calls run in another process: see PlayElsewhere
 	lastCheck time.Time
 	lastCPU   time.Duration
 }

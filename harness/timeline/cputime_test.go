@@ -153,3 +153,24 @@ func TestACheckersCaseIsNeverIdle(t *testing.T) {
 		t.Errorf("a checker's case given 1%% of a CPU that never ends: %v after %v, want timed out after %v", o.Verdict, took, hangFactor*100*time.Millisecond)
 	}
 }
+
+// A checker, whose code under test plays elsewhere, leaves the probe of
+// an InProcess case to that code's own process, and such a case without
+// steps too; the steps it plays.
+func TestPlayingElsewhereLeavesInProcessProbesOut(t *testing.T) {
+	PlayElsewhere(func() (time.Duration, bool) { return 0, false })
+	t.Cleanup(func() { cpuMeter.Store(nil) })
+	played := map[string]bool{}
+	probe := func(name string) func(*tally, *clock.Fake) error {
+		return func(*tally, *clock.Fake) error { played[name] = true; return nil }
+	}
+	steps := boundaryCase(tally{})
+	withSteps, noSteps, plain := steps, steps, steps
+	withSteps.Name, withSteps.InProcess, withSteps.Probe = "with steps", "allocations", probe("with steps")
+	noSteps.Name, noSteps.InProcess, noSteps.Probe, noSteps.Steps = "no steps", "allocations", probe("no steps"), nil
+	plain.Name, plain.Probe = "plain", probe("plain")
+	t.Run("run", func(t *testing.T) { Run(t, []Case[*tally]{withSteps, noSteps, plain}) })
+	if !played["plain"] || played["with steps"] || played["no steps"] {
+		t.Errorf("probes played elsewhere: %v, want only the plain case's", played)
+	}
+}

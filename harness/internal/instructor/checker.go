@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/format"
 	"io/fs"
 	"maps"
 	"os"
@@ -32,38 +33,11 @@ import (
 // harness/remote). A part done with a case judged in process is marked in
 // the report.
 
-// checkedLevel is what the report needs to write a level's child and
-// Checker.
-type checkedLevel struct {
-	// constructors are the level package's constructors, by name.
-	constructors []string
-	// shared is the level's package of shared types that holds sentinels,
-	// the errors whose identity an error keeps across the wire. They come
-	// from there, never from the student's package, which may redefine
-	// its aliases.
-	shared    string
-	sentinels []string
-}
-
-// checkedLevels are the levels the checker judges. A level missing here is
-// judged by its own test binary, and the report marks it so.
-var checkedLevels = map[int]checkedLevel{
-	1: {constructors: []string{"New"}},
-	2: {constructors: []string{"New"}},
-	3: {constructors: []string{"New"}},
-	4: {constructors: []string{"New"}},
-	5: {constructors: []string{"New"}, shared: "viewerr", sentinels: []string{"ErrTimeWentBackwards", "ErrNegativeViews", "ErrTimeOutOfRange"}},
-	6: {constructors: []string{"New"}},
-	7: {constructors: []string{"New"}},
-	8: {constructors: []string{"New"}},
-}
-
 // checked says whether the checker judges the parts of level l that live
-// in module m.
-func checked(l levels.Level, m levels.Module) bool {
-	_, ok := checkedLevels[l.Number]
-	return ok && m.Dir == "."
-}
+// in module m: those of the root module. A nested module's (level 8's
+// Redis form) are judged by its own test binary, and the report marks
+// them so.
+func checked(m levels.Module) bool { return m.Dir == "." }
 
 // seedEnv names the environment variable that holds the seed of a
 // report's random timelines, drawn afresh for each report.
@@ -74,7 +48,7 @@ const seedEnv = "LADDER_VERDICT_SEED"
 const randomInputs = 24
 
 // childSource is the main of the child that serves the student's level
-// to the checker: {{MOD}}, {{DIR}}, {{SHARED}}, {{CONSTRUCTORS}} and
+// to the checker: {{MOD}}, {{DIR}}, {{IMPORTS}}, {{CONSTRUCTOR}} and
 // {{SENTINELS}} are filled in by levelSource. Plain replacement rather
 // than text/template, which would bring net/url into the command's first
 // Build.
@@ -84,19 +58,18 @@ const childSource = `// Written by the class report: the child that serves the s
 package main
 
 import (
-	level "{{MOD}}/{{DIR}}"{{SHARED}}
+	level "{{MOD}}/{{DIR}}"{{IMPORTS}}
 	"{{MOD}}/harness/remote"
 )
 
 func main() {
-	remote.Main(map[string]any{{{CONSTRUCTORS}}
-	}{{SENTINELS}})
+	remote.Main(map[string]any{"{{CONSTRUCTOR}}": level.{{CONSTRUCTOR}}}, {{SENTINELS}})
 }
 `
 
 // checkerSource is the checker of one level, which plays the spec's cases
 // against the student's child; filled in as childSource is, with
-// {{NUMBER}}, {{SEEDENV}}, {{RANDOM}} and {{OPENARGS}} too.
+// {{NUMBER}}, {{SEEDENV}}, {{RANDOM}} and {{PROXY}} too.
 const checkerSource = `// Written by the class report: the checker of level {{NUMBER}}, which
 // plays the spec's cases against the student's child. DO NOT EDIT.
 
@@ -110,10 +83,10 @@ import (
 
 	"{{MOD}}/harness/remote"
 	"{{MOD}}/harness/timeline"
-	"{{MOD}}/{{DIR}}/spec"{{SHARED}}
+	"{{MOD}}/{{DIR}}/spec"{{IMPORTS}}
 )
 
-func TestLevel{{NUMBER}}(t *testing.T) { spec.Check(t, open(t)) }
+func TestLevel{{NUMBER}}(t *testing.T) { spec.Test(t, newProxies(open(t))) }
 
 func FuzzLevel{{NUMBER}}(f *testing.F) {
 	seed, err := strconv.ParseUint(os.Getenv("{{SEEDENV}}"), 10, 64)
@@ -128,45 +101,52 @@ func FuzzLevel{{NUMBER}}(f *testing.F) {
 		}
 		f.Add(data)
 	}
-	spec.CheckFuzz(f, open(f))
+	spec.Fuzz(f, newProxies(open(f)))
 }
 
 func open(tb testing.TB) *remote.Conn {
-	conn, err := remote.Open({{OPENARGS}})
+	conn, err := remote.Open({{SENTINELS}})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(conn.Close)
 	// The calls run in the child: a case is judged by their CPU time
-	// there, and the checker's, on a machine busy with other work.
-	timeline.MeasureCPU(conn.CPU)
+	// there, and the checker's, on a machine busy with other work, and
+	// without the probes only the child could measure.
+	timeline.PlayElsewhere(conn.CPU)
 	return conn
 }
-`
+{{PROXY}}`
 
-// levelSource writes a level's child or checker from its source above.
-func levelSource(src string, l levels.Level, modPath string) []byte {
-	c := checkedLevels[l.Number]
-	var shared, constructors, sentinels, openArgs strings.Builder
-	if c.shared != "" {
-		fmt.Fprintf(&shared, "\n\tshared %q", modPath+"/"+l.Dir+"/"+c.shared)
+// levelSource writes a level's child or checker from its source above and
+// the shape of its spec, read from the checkout root.
+func levelSource(src, root, modPath string, l levels.Level) ([]byte, error) {
+	sh, err := readShape(root, modPath, l)
+	if err != nil {
+		return nil, err
 	}
-	for _, name := range c.constructors {
-		fmt.Fprintf(&constructors, "\n\t\t%q: level.%s,", name, name)
-	}
-	for i, name := range c.sentinels {
-		fmt.Fprintf(&sentinels, ", shared.%s", name)
-		if i > 0 {
-			openArgs.WriteString(", ")
+	imports := sh.sentinelImports
+	if src == checkerSource {
+		imports = maps.Clone(sh.imports)
+		maps.Copy(imports, sh.sentinelImports)
+		for _, p := range []string{"math/rand/v2", "os", "strconv", "testing", modPath + "/harness/remote", modPath + "/harness/timeline"} {
+			delete(imports, p)
 		}
-		fmt.Fprintf(&openArgs, "shared.%s", name)
 	}
-	return []byte(strings.NewReplacer(
-		"{{MOD}}", modPath, "{{DIR}}", l.Dir, "{{SHARED}}", shared.String(),
-		"{{CONSTRUCTORS}}", constructors.String(), "{{SENTINELS}}", sentinels.String(),
+	var imps strings.Builder
+	for _, p := range slices.Sorted(maps.Keys(imports)) {
+		fmt.Fprintf(&imps, "\n\t%s %q", imports[p], p)
+	}
+	out := []byte(strings.NewReplacer(
+		"{{MOD}}", modPath, "{{DIR}}", l.Dir, "{{IMPORTS}}", imps.String(),
+		"{{CONSTRUCTOR}}", constructor, "{{SENTINELS}}", strings.Join(sh.sentinels, ", "),
 		"{{NUMBER}}", fmt.Sprint(l.Number), "{{SEEDENV}}", seedEnv,
-		"{{RANDOM}}", fmt.Sprint(randomInputs), "{{OPENARGS}}", openArgs.String(),
+		"{{RANDOM}}", fmt.Sprint(randomInputs), "{{PROXY}}", proxySource(sh),
 	).Replace(src))
+	if formatted, err := format.Source(out); err == nil {
+		out = formatted // else the build says what is wrong
+	}
+	return out, nil
 }
 
 // Checker is the report's checker binaries, by level, and the seed of
@@ -189,9 +169,6 @@ func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, lvs []leve
 	}
 	var pkgs []string
 	for _, l := range lvs {
-		if _, ok := checkedLevels[l.Number]; !ok {
-			continue
-		}
 		if _, err := os.Stat(filepath.Join(sb.Src, filepath.FromSlash(l.SpecDir(l.ModuleOf(1))))); err != nil {
 			continue
 		}
@@ -199,7 +176,11 @@ func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, lvs []leve
 		if err := os.MkdirAll(filepath.Join(sb.Src, pkg), 0o755); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(filepath.Join(sb.Src, pkg, "check_test.go"), levelSource(checkerSource, l, modPath), 0o644); err != nil {
+		src, err := levelSource(checkerSource, sb.Src, modPath, l)
+		if err != nil {
+			return nil, fmt.Errorf("writing the report's checker: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(sb.Src, pkg, "check_test.go"), src, 0o644); err != nil {
 			return nil, err
 		}
 		pkgs = append(pkgs, "./"+pkg)
@@ -325,7 +306,7 @@ func (c *checker) judge(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 				pkgs = append(pkgs, p)
 			}
 		}
-		if !checked(l, m) || c.binaries[l.Number] == "" {
+		if !checked(m) || c.binaries[l.Number] == "" {
 			out = append(out, pkgs...) // judged in process, as the report marks it
 			continue
 		}
@@ -367,7 +348,11 @@ func writeChild(root, modPath string, l levels.Level) (string, error) {
 	if err := os.MkdirAll(childDir, 0o755); err != nil {
 		return "", err
 	}
-	return "./ladder-child/" + l.Name(), os.WriteFile(filepath.Join(childDir, "main.go"), levelSource(childSource, l, modPath), 0o644)
+	src, err := levelSource(childSource, root, modPath, l)
+	if err != nil {
+		return "", err
+	}
+	return "./ladder-child/" + l.Name(), os.WriteFile(filepath.Join(childDir, "main.go"), src, 0o644)
 }
 
 // buildChildren builds the children of the levels lvs that the checker
@@ -478,7 +463,7 @@ func (c *checker) inProcessLevels(root string, grades []grade.Level) map[int][]i
 		inProc := inProcessCases(root, g.Level)
 		for _, p := range g.Parts {
 			m := g.Level.ModuleOf(p.Number)
-			if p.Done && (len(inProc[p.Number]) > 0 || !checked(g.Level, m) || c.binaries[g.Level.Number] == "") {
+			if p.Done && (len(inProc[p.Number]) > 0 || !checked(m) || c.binaries[g.Level.Number] == "") {
 				out[g.Level.Number] = append(out[g.Level.Number], p.Number)
 			}
 		}

@@ -1,0 +1,42 @@
+package instructor
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/rateladder/rateladder/harness/levels"
+)
+
+// Every level's proxy is read from its spec: the interface's methods, and
+// those the spec asserts (level 8's Len), with its sentinels (level 5's).
+func TestProxiesAreReadFromTheSpecs(t *testing.T) {
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range levels.All {
+		sh, err := readShape(root, "github.com/rateladder/rateladder", l)
+		if err != nil {
+			t.Errorf("level %d: %v", l.Number, err)
+			continue
+		}
+		var names []string
+		for _, m := range sh.methods {
+			names = append(names, m.name)
+		}
+		if len(names) == 0 {
+			t.Errorf("level %d: a proxy of no method", l.Number)
+		}
+		switch l.Number {
+		case 5:
+			if len(sh.sentinels) != 3 {
+				t.Errorf("level 5's sentinels = %q, want viewerr's three", sh.sentinels)
+			}
+		case 8:
+			if !slices.Contains(names, "Len") || !slices.Equal(sh.params, []string{"clock.Clock", "limits.Config"}) || !slices.Equal(sh.results, []string{"error"}) {
+				t.Errorf("level 8's proxy: methods %q, constructor (%q) (%s, %q), want Len among them, and New(clock.Clock, limits.Config) (Throttler, error)", names, sh.params, sh.iface, sh.results)
+			}
+		}
+	}
+}
