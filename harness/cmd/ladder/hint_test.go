@@ -39,18 +39,18 @@ func TestEveryHintsFileHasASectionPerPart(t *testing.T) {
 }
 
 func TestReadHintsRefusesAFileOutOfStepWithTheRegistry(t *testing.T) {
-	l, _ := levels.Find("1")
+	l := useFixture(t)
 	for name, text := range map[string]string{
-		"hints not in parts": "# Hints\n\n## Hint 1\n\nA queue.\n",
-		"a part missing":     "## Part 1: Count the last window\n\n### Hint 1\n\nA queue.\n",
-		"a wrong title":      "## Part 1: Count the last window\n\n### Hint 1\n\nA.\n\n## Part 2: Faster\n\n### Hint 1\n\nB.\n",
-		"a part with none":   "## Part 1: Count the last window\n\n### Hint 1\n\nA.\n\n## Part 2: A million hits a second\n\nNothing.\n",
-		"hints misnumbered":  "## Part 1: Count the last window\n\n### Hint 2\n\nA.\n\n## Part 2: A million hits a second\n\n### Hint 1\n\nB.\n",
+		"hints not in parts": "# Hints\n\n## Hint 1\n\nA tally.\n",
+		"a part missing":     "## Part 1: Count the calls\n\n### Hint 1\n\nA tally.\n",
+		"a wrong title":      "## Part 1: Count the calls\n\n### Hint 1\n\nA.\n\n## Part 2: Faster\n\n### Hint 1\n\nB.\n",
+		"a part with none":   "## Part 1: Count the calls\n\n### Hint 1\n\nA.\n\n## Part 2: Start again\n\nNothing.\n",
+		"hints misnumbered":  "## Part 1: Count the calls\n\n### Hint 2\n\nA.\n\n## Part 2: Start again\n\n### Hint 1\n\nB.\n",
 	} {
 		root := t.TempDir()
 		require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
 		addFile(t, root, l.Dir+"/HINTS.md", text)
-		if _, err := interview.ReadHints(root, l); err == nil || !strings.Contains(err.Error(), "ladder/01-hit-counter/HINTS.md") {
+		if _, err := interview.ReadHints(root, l); err == nil || !strings.Contains(err.Error(), "ladder/01-tally/HINTS.md") {
 			t.Errorf("%s: readHints = %v, want an error naming the file", name, err)
 		}
 	}
@@ -59,7 +59,7 @@ func TestReadHintsRefusesAFileOutOfStepWithTheRegistry(t *testing.T) {
 // A state.json the ladder did not write is one line of error and exit 1,
 // never a panic, and never a number used to index the hints.
 func TestHostileStateIsAnErrorNotAPanic(t *testing.T) {
-	dir := copyLadder(t)
+	dir, _ := fixtureLadder(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".ladder"), 0o755))
 	for _, text := range []string{
 		`{"hints_seen":{"1":-3}}`,
@@ -145,7 +145,7 @@ func TestHintGoesToThePartYouAreOn(t *testing.T) {
 // During a mock interview a hint counts in the part it is of, and the
 // part the interview is on needs no grading.
 func TestAnInterviewHintCountsInItsOwnPart(t *testing.T) {
-	dir := copyLadder(t)
+	dir, _ := fixtureLadder(t)
 	run := &interview.Record{Level: 1, Part: 2, Until: time.Now().Add(time.Hour), Hints: map[string]int{}}
 	require.NoError(t, interview.SaveState(dir, interview.State{HintsSeen: map[string]map[string]int{"1": {"1": 3}}, Interview: run}))
 
@@ -154,7 +154,7 @@ func TestAnInterviewHintCountsInItsOwnPart(t *testing.T) {
 	require.True(t, strings.HasPrefix(out, "Level 1, part 2, hint 1 of 2\n"), "hint 1 during part 2 of an interview printed:\n%s", out)
 	out, code = runLadder(t, dir, "hint", "--part", "1", "1")
 	require.Equal(t, 0, code, out)
-	require.True(t, strings.HasPrefix(out, "Level 1, part 1, hint 1 of 4\n"), "an interview's hints start again from the first, with the README's guidance after HINTS.md's:\n%s", out)
+	require.True(t, strings.HasPrefix(out, "Level 1, part 1, hint 1 of 5\n"), "an interview's hints start again from the first, with the README's guidance after HINTS.md's:\n%s", out)
 	require.Contains(t, out, "this hint counts in its summary")
 
 	s, err := interview.LoadState(dir)

@@ -17,12 +17,11 @@ import (
 )
 
 func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
-	dir := copyLadder(t)
+	dir, l := fixtureLadder(t)
 	out, code := runLadder(t, dir, "hints", "1")
 	require.Equal(t, 0, code, out)
 	require.Contains(t, out, "You have not asked for a hint on level 1 yet")
 
-	l, _ := levels.Find("1")
 	parts, err := interview.ReadHints(dir, l)
 	require.NoError(t, err)
 	hint := func(i int) string { return parts[0].Hints[i-1] }
@@ -47,12 +46,12 @@ func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
 	runLadder(t, dir, "hint", "--part", "1", "1")
 	out, _ = runLadder(t, dir, "hint", "--part", "1", "1")
 	require.Contains(t, out, "You have seen all 3 hints of level 1, part 1")
-	require.Contains(t, out, "read part 1 of ladder/01-hit-counter/README.md again", "a copy without solutions/ does not point there")
+	require.Contains(t, out, "read part 1 of ladder/01-tally/README.md again", "a copy without solutions/ does not point there")
 	require.NotContains(t, out, "solutions/")
 
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, "solutions/01-hit-counter"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "solutions/01-tally"), 0o755))
 	out, _ = runLadder(t, dir, "hint", "--part", "1", "1")
-	require.Contains(t, out, "solutions/01-hit-counter has the reference, and make compare-level-1 shows it beside your code.")
+	require.Contains(t, out, "solutions/01-tally has the reference, and make compare-level-1 shows it beside your code.")
 
 	out, code = runLadder(t, dir, "hint", "--part", "3", "1")
 	if code != 2 || !strings.Contains(out, "level 1 has no part 3; its parts are 1 to 2") {
@@ -61,11 +60,11 @@ func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
 }
 
 func TestLevelArgumentsAreChecked(t *testing.T) {
-	dir := copyLadder(t)
+	dir, _ := fixtureLadder(t)
 	for arg, want := range map[string]string{
-		"9":   "there is no level 9; the levels are 1 to 8",
-		"one": "there is no level one; the levels are 1 to 8",
-		"0":   "there is no level 0; the levels are 1 to 8",
+		"9":   "there is no level 9; the levels are 1 to 4",
+		"one": "there is no level one; the levels are 1 to 4",
+		"0":   "there is no level 0; the levels are 1 to 4",
 	} {
 		out, code := runLadder(t, dir, "hint", arg)
 		if code == 0 || !strings.Contains(out, want) {
