@@ -219,12 +219,26 @@ type fakeCandidate struct {
 
 func fakeInterview(t *testing.T, n string, out *bytes.Buffer) *fakeCandidate {
 	t.Helper()
+	return fakeInterviewOf(t, repoRoot(t), n, out)
+}
+
+// fixtureInterview is fakeInterview of the fixture level, useFixture's
+// level 1.
+func fixtureInterview(t *testing.T, out *bytes.Buffer) *fakeCandidate {
+	t.Helper()
+	useFixture(t)
+	return fakeInterviewOf(t, filepath.Join("testdata", "fixture"), "1", out)
+}
+
+// fakeInterviewOf is fakeInterview of level n, whose files are in src.
+func fakeInterviewOf(t *testing.T, src, n string, out *bytes.Buffer) *fakeCandidate {
+	t.Helper()
 	l, err := levels.Find(n)
 	require.NoError(t, err)
 	root := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
 	for _, f := range []string{"README.md", "HINTS.md"} {
-		copyTree(t, filepath.Join(repoRoot(t), l.Dir, f), filepath.Join(root, l.Dir, f))
+		copyTree(t, filepath.Join(src, l.Dir, f), filepath.Join(root, l.Dir, f))
 	}
 	c := &fakeCandidate{
 		grader:  &fakeGrader{l: l, pass: map[int]bool{}, verdict: "not implemented"},
@@ -336,7 +350,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 	for _, fixed := range []bool{false, true} {
 		t.Run(map[bool]string{false: "stopped while part 1 is broken", true: "part 1 fixed"}[fixed], func(t *testing.T) {
 			var out bytes.Buffer
-			c := fakeInterview(t, "1", &out)
+			c := fixtureInterview(t, &out)
 			iv, f := c.iv, c.grader
 			step := 0
 			broke := `Part 1 broke: case "case of part 1" fails: New(0) did not panic`
@@ -348,7 +362,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 					f.pass[1] = true
 					c.save(t, 5*time.Minute)
 				case 2:
-					require.Contains(t, out.String(), "Good. Now: a million hits a second.")
+					require.Contains(t, out.String(), "Good. Now: start again.")
 					require.Equal(t, "[interview: level 1, part 2 of 2 · 40 min left]", lastLine(&out))
 					// Part 2 passes now, and part 1, which passed, does not.
 					f.pass[1], f.pass[2], f.verdict = false, true, "fail"
@@ -358,10 +372,10 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 					i := strings.LastIndex(log, "--- part 2, run 1, 34m30s left")
 					require.GreaterOrEqual(t, i, 0, log)
 					run := log[i:]
-					if _, after, _ := strings.Cut(run, "-\n"); !strings.HasPrefix(after, broke+"\n\nLevel 1: Hit counter\n") {
+					if _, after, _ := strings.Cut(run, "-\n"); !strings.HasPrefix(after, broke+"\n\nLevel 1: Tally\n") {
 						t.Fatalf("the run does not start with part 1's regression:\n%s", run)
 					}
-					require.Contains(t, run, "part 1, count the last window: 0 of 1 case passes\n")
+					require.Contains(t, run, "part 1, count the calls: 0 of 1 case passes\n")
 					require.NotContains(t, log, "both parts pass")
 					require.Equal(t, "[interview: level 1, part 2 of 2 · 34 min left]", lastLine(&out))
 					if !fixed {
@@ -384,8 +398,8 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 				t.Errorf("parts tested up to (-want +got), 0 being the fresh-stub check:\n%s", diff)
 			}
 			want := []interview.Part{
-				{Number: 1, Title: "Count the last window", Reached: true, Passed: fixed, Seconds: 5 * 60, Runs: 1},
-				{Number: 2, Title: "A million hits a second", Reached: true, Passed: fixed, Seconds: 5*60 + 30, Runs: 1},
+				{Number: 1, Title: "Count the calls", Reached: true, Passed: fixed, Seconds: 5 * 60, Runs: 1},
+				{Number: 2, Title: "Start again", Reached: true, Passed: fixed, Seconds: 5*60 + 30, Runs: 1},
 			}
 			wantEnd := interview.EndStopped
 			if fixed {
@@ -396,7 +410,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 			}
 			require.Equal(t, wantEnd, sum.End)
 			if !fixed {
-				require.Contains(t, out.String(), "  1     Count the last window    5m00s  1     0      not passed\n")
+				require.Contains(t, out.String(), "  1     Count the calls  5m00s  1     0      not passed\n")
 				require.Contains(t, out.String(), "Parts passed: 0 of 2.\n")
 			} else {
 				require.Contains(t, out.String(), "Part 2 passes: both parts pass, 11m30s in")
@@ -408,7 +422,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 
 func TestInterviewEndsWithASummaryWhenTheTerminalCloses(t *testing.T) {
 	var out bytes.Buffer
-	c := fakeInterview(t, "1", &out)
+	c := fixtureInterview(t, &out)
 	c.iv.BeforeWait = func() {
 		s, err := interview.LoadState(c.iv.Root)
 		require.NoError(t, err)
@@ -452,7 +466,7 @@ func TestARecordWhoseProcessIsGoneIsStale(t *testing.T) {
 
 func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
 	var out bytes.Buffer
-	c := fakeInterview(t, "1", &out)
+	c := fixtureInterview(t, &out)
 	iv := c.iv
 	iv.Budget = 30 * time.Minute
 	step := 0
@@ -482,7 +496,7 @@ func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
 	if strings.Contains(out.String(), "## Part 2") {
 		t.Errorf("Ctrl-C in part 1 showed part 2:\n%s", out.String())
 	}
-	require.Contains(t, out.String(), "Interview stopped.\n\nInterview summary: level 1, Hit counter\n")
+	require.Contains(t, out.String(), "Interview stopped.\n\nInterview summary: level 1, Tally\n")
 	require.Contains(t, out.String(), "Ended after 7m29s: stopped with Ctrl-C.")
 	require.Contains(t, out.String(), "Parts not reached: part 2.")
 	checkKept(t, iv.Root, sum)
@@ -490,7 +504,7 @@ func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
 
 func TestInterviewCtrlCDuringARunCountsNoRun(t *testing.T) {
 	var out bytes.Buffer
-	c := fakeInterview(t, "1", &out)
+	c := fixtureInterview(t, &out)
 	gradeOf := c.iv.Grade
 	c.iv.Grade = func(part int) (grade.Level, error) {
 		if part != 0 {
@@ -523,10 +537,10 @@ func TestInterviewOffersResetForAStubThatIsNotFresh(t *testing.T) {
 	}{{"reset", true}, {"declined", false}} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			c := fakeInterview(t, "1", &out)
+			c := fixtureInterview(t, &out)
 			iv, f := c.iv, c.grader
 			f.verdict = "fail"
-			stub := filepath.Join(iv.Root, iv.Level.Dir, "hitcounter.go")
+			stub := filepath.Join(iv.Root, iv.Level.Dir, "tally.go")
 			require.NoError(t, os.WriteFile(stub, []byte("the learner's code"), 0o644))
 			offered := 0
 			iv.Reset = func() int {
@@ -575,15 +589,16 @@ func TestReadmePartsShowPart1Alone(t *testing.T) {
 }
 
 func TestInterviewArguments(t *testing.T) {
+	useFixture(t)
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"interview", "9"}, "there is no level 9; the levels are 1 to 8"},
+		{[]string{"interview", "9"}, "there is no level 9; the levels are 1 to 4"},
 		{[]string{"interview", "--time", "soon", "1"}, "TIME=soon: want a length such as 45m, 1h or 30 (minutes)"},
 		{[]string{"interview", "1", "--time", "0"}, "TIME=0: an interview needs some time"},
 		{[]string{"interview"}, "usage: ladder interview"},
-		{[]string{"debrief", "0"}, "there is no level 0; the levels are 1 to 8"},
+		{[]string{"debrief", "0"}, "there is no level 0; the levels are 1 to 4"},
 	} {
 		var out, errOut bytes.Buffer
 		if code := run(tc.args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), tc.want) {
@@ -644,6 +659,7 @@ func keptSummary(t *testing.T, n int, started time.Time, elapsed time.Duration, 
 }
 
 func TestProgressShowsTheBestInterviewOfEachLevel(t *testing.T) {
+	useFixture(t)
 	root := t.TempDir()
 	day := time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC)
 	for i, s := range []interview.Summary{
@@ -718,6 +734,7 @@ func TestHostileSummariesAreSkippedWithAWarning(t *testing.T) {
 		}, want: "not a summary file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			useFixture(t)
 			root := t.TempDir()
 			good := keptSummary(t, 1, day, 22*time.Minute, 2, interview.EndPassed, true)
 			var v any = good
