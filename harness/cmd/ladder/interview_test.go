@@ -853,8 +853,7 @@ func TestTheAPIGrowsWithTheParts(t *testing.T) {
 // In an interview, the README's guidance of the part comes as its last
 // hints, and counts; outside one, make hint-N shows HINTS.md alone.
 func TestInterviewHintsEndWithTheREADMEsGuidance(t *testing.T) {
-	dir := copyLadder(t)
-	l, _ := levels.Numbered(1)
+	dir, l := fixtureLadder(t)
 	hints, err := interview.ReadHints(dir, l)
 	require.NoError(t, err)
 	r, err := interview.ReadmeParts(dir, l)
