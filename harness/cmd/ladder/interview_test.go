@@ -25,10 +25,8 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// syntaxError is a candidate's level 1 that does not compile. The code
-// that passes parts (halfDone, then testdata/answers/01-compacting.go)
-// stays out of a student copy: this test skips there.
-const syntaxError = "package hitcounter\n\nfunc New( {\n"
+// syntaxError is a candidate's fixture level that does not compile.
+const syntaxError = "package tally\n\nfunc New( {\n"
 
 // testInterview is an interview of level l in root, with a fake clock that
 // starts at a whole second of today, no terminal, and the real grader.
@@ -48,15 +46,10 @@ func testInterview(t *testing.T, root string, l levels.Level, out *bytes.Buffer)
 	return iv, fake, changes
 }
 
-func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
-	slow(t, "runs level 1's tests four times on a copy of the ladder", "go")
-	root := copyLadder(t)
-	if _, err := os.Stat(filepath.Join(root, "solutions")); !os.IsNotExist(err) {
-		t.Fatal("the copy has a solutions/ folder")
-	}
-	partOne, compacting := halfDone(t), answer(t, "01-compacting.go")
-	l, _ := levels.Find("1")
-	stub := filepath.Join(root, l.Dir, "hitcounter.go")
+func TestInterviewPlaysALevelPartByPart(t *testing.T) {
+	slow(t, "runs the fixture level's tests four times on a copy of the ladder", "go")
+	root, l := fixtureLadder(t)
+	stub := filepath.Join(root, l.Dir, "tally.go")
 	var out bytes.Buffer
 	iv, fake, changes := testInterview(t, root, l, &out)
 	start := fake.Now()
@@ -69,7 +62,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 	}
 	noPart2 := func(when string) {
 		t.Helper()
-		for _, secret := range []string{"## Part 2", "A million hits a second", "a million hits a second", "## Run it", "Beyond the interview", "## Hint"} {
+		for _, secret := range []string{"## Part 2", "Start again", "start again", "Reset", "## Run it", "## Hint"} {
 			if strings.Contains(out.String(), secret) {
 				t.Fatalf("%s, the log shows %q:\n%s", when, secret, out.String())
 			}
@@ -82,7 +75,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 		switch step {
 		case 1:
 			noPart2("at the start")
-			containsAll(t, out.String(), "Checking that level 1 is a fresh stub", "You have 45m00s", "# Level 1: Hit counter", "## The API", "## Part 1: Count the last window")
+			containsAll(t, out.String(), "Checking that level 1 is a fresh stub", "You have 45m00s", "# Level 1: Tally", "## The API", "## Part 1: Count the calls")
 			save(syntaxError, 3*time.Minute)
 		case 2:
 			require.Contains(t, out.String(), "--- part 1, run 1, 42m00s left")
@@ -90,16 +83,16 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 			noPart2("after a run that does not compile")
 			var errOut bytes.Buffer
 			require.Equal(t, 0, cmdHint(root, []string{"1"}, &hintOut, &errOut), errOut.String())
-			save(partOne, 9*time.Minute)
+			save(tallyHalfDone, 9*time.Minute)
 		case 3:
 			log := out.String()
 			require.Contains(t, log, "--- part 1, run 2, 33m00s left")
 			passed := strings.Index(log, "Part 1 passes, 12m00s in.")
-			asked := strings.Index(log, "Good. Now: a million hits a second.\n\n## Part 2: A million hits a second\n")
+			asked := strings.Index(log, "Good. Now: start again.\n\n## Part 2: Start again\n")
 			if passed < 0 || asked < passed {
 				t.Fatalf("after part 1 passed, the log does not follow up with part 2:\n%s", log)
 			}
-			save(compacting, 10*time.Minute)
+			save(tallyDone, 10*time.Minute)
 		default:
 			t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
 		}
@@ -111,22 +104,22 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 	require.Contains(t, log, "both parts pass, 22m00s in, with 23m00s to spare")
 
 	want := interview.Summary{
-		Level: 1, Title: "Hit counter", Started: start, BudgetSeconds: 45 * 60, ElapsedSeconds: 22 * 60,
+		Level: 1, Title: "Tally", Started: start, BudgetSeconds: 45 * 60, ElapsedSeconds: 22 * 60,
 		End: interview.EndPassed, FreshStub: true, Hints: 1,
 		Parts: []interview.Part{
-			{Number: 1, Title: "Count the last window", Reached: true, Passed: true, Seconds: 12 * 60, Runs: 2, Hints: 1},
-			{Number: 2, Title: "A million hits a second", Reached: true, Passed: true, Seconds: 10 * 60, Runs: 1, FirstRun: true},
+			{Number: 1, Title: "Count the calls", Reached: true, Passed: true, Seconds: 12 * 60, Runs: 2, Hints: 1},
+			{Number: 2, Title: "Start again", Reached: true, Passed: true, Seconds: 10 * 60, Runs: 1, FirstRun: true},
 		},
 	}
 	if diff := cmp.Diff(want, sum); diff != "" {
 		t.Errorf("summary mismatch (-want +got):\n%s", diff)
 	}
-	if !strings.Contains(hintOut.String(), "Level 1, part 1, hint 1 of 4") || !strings.Contains(hintOut.String(), "this hint counts in its summary") {
+	if !strings.Contains(hintOut.String(), "Level 1, part 1, hint 1 of 5") || !strings.Contains(hintOut.String(), "this hint counts in its summary") {
 		t.Errorf("make hint-1 during the interview printed:\n%s\nwant hint 1, counted", hintOut.String())
 	}
 	for _, line := range []string{
-		"  1     Count the last window    12m00s  2     1      passed",
-		"  2     A million hits a second  10m00s  1     0      passed on the first run",
+		"  1     Count the calls  12m00s  2     1      passed",
+		"  2     Start again      10m00s  1     0      passed on the first run",
 		"Passed on the first run: part 2.",
 		"Hints asked for (make hint-1 during the interview): 1.",
 		"Parts not reached: none.",
@@ -136,8 +129,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 	// The question, not the answer: the README's guidance stays out of
 	// what the interview prints.
 	require.Contains(t, log, "## Worked examples")
-	require.NotContains(t, log, "the simplest exact answer: keep the\ntime of every hit in a queue")
-	require.NotContains(t, log, "A queue built on a slice with `q = q[1:]`")
+	require.NotContains(t, log, "guidance")
 	if strings.Contains(log, "\x1b[") {
 		t.Errorf("the log has colour codes without a terminal:\n%q", log)
 	}
@@ -152,7 +144,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 	// The level is done now: the debrief shows the guide.
 	got, code := runLadder(t, root, "debrief", "1")
 	require.Equal(t, 0, code, got)
-	require.Contains(t, got, `The spec checks this with "never expires".`)
+	require.Contains(t, got, `The spec checks this with "counts twice".`)
 }
 
 // checkKept checks the summary kept in .ladder/interviews/, as JSON and as
@@ -961,7 +953,7 @@ func TestMockInterviewsBehavioursHaveTests(t *testing.T) {
 		"**A closed terminal ends it too.**":           "TestInterviewEndsWithASummaryWhenTheTerminalCloses",
 		"A record\n  whose process is gone is ignored": "TestARecordWhoseProcessIsGoneIsStale",
 		"**A restart is a new interview.**":            "TestARestartBeginsFromPart1OnANewClock",
-		"It ends when every part\npasses":              "TestInterviewPlaysLevel1PartByPartWithoutSolutions",
+		"It ends when every part\npasses":              "TestInterviewPlaysALevelPartByPart",
 	} {
 		if !strings.Contains(section, behaviour) {
 			t.Errorf("docs/interview.md no longer says %q", behaviour)
