@@ -166,10 +166,17 @@ func gitLadder(t *testing.T) string {
 	t.Helper()
 	needTools(t, "git")
 	dir := copyLadder(t)
+	gitCommitAll(t, dir)
+	return dir
+}
+
+// gitCommitAll makes dir a git repository of one commit that holds it all.
+func gitCommitAll(t *testing.T, dir string) {
+	t.Helper()
+	needTools(t, "git")
 	gitIn(t, dir, "init", "-q")
 	gitIn(t, dir, "add", "-A")
 	gitIn(t, dir, "commit", "-qm", "ladder")
-	return dir
 }
 
 // gitIn runs git in dir and fails the test if it fails.

@@ -13,7 +13,6 @@ import (
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
-	"github.com/rateladder/rateladder/harness/levels"
 )
 
 func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
@@ -102,18 +101,18 @@ func TestPollingNoticesAChange(t *testing.T) {
 
 func TestCompareAsksBeforeShowingTheReference(t *testing.T) {
 	slow(t, "runs the level's tests")
-	dir := gitLadder(t)
-	ref := filepath.Join(repoRoot(t), "solutions/01-hit-counter")
+	dir, _ := fixtureLadder(t)
+	gitCommitAll(t, dir)
 	stdin = strings.NewReader("n\n")
 	out, code := runLadder(t, dir, "compare", "1")
 	require.Equal(t, 0, code, out)
 	require.Contains(t, out, "This copy has no reference for level 1", "a copy without solutions/ says so")
 	require.NotContains(t, out, "solutions/", "a student copy names no folder it does not have")
 
-	if _, err := os.Stat(ref); err != nil {
-		t.Skip("no solutions/ here (a workshop copy)")
-	}
-	copyTree(t, ref, filepath.Join(dir, "solutions/01-hit-counter"))
+	ref := filepath.Join(dir, "solutions/01-tally")
+	require.NoError(t, os.MkdirAll(ref, 0o755))
+	addFile(t, ref, "tally.go", tallyDone)
+	copyTree(t, filepath.Join(dir, "ladder/01-tally/tally_test.go"), filepath.Join(ref, "tally_test.go"))
 	stdin = strings.NewReader("n\n")
 	out, _ = runLadder(t, dir, "compare", "1")
 	if !strings.Contains(out, "The level is not done yet (0 of 2 parts); show the reference anyway? [y/N]") || strings.Contains(out, "diff --git") {
@@ -121,9 +120,9 @@ func TestCompareAsksBeforeShowingTheReference(t *testing.T) {
 	}
 	stdin = strings.NewReader("y\n")
 	out, _ = runLadder(t, dir, "compare", "1")
-	require.Contains(t, out, "+++ b/ladder/01-hit-counter/hitcounter.go", "answered yes, compare shows the diff")
+	require.Contains(t, out, "+++ b/ladder/01-tally/tally.go", "answered yes, compare shows the diff")
 
-	copyTree(t, ref, filepath.Join(dir, "ladder/01-hit-counter"))
+	copyTree(t, ref, filepath.Join(dir, "ladder/01-tally"))
 	out, _ = runLadder(t, dir, "compare", "1")
 	if strings.Contains(out, "not done yet") || !strings.Contains(out, "(the same)") {
 		t.Errorf("compare on a done level:\n%s\nwant no question, and the files the same", out)
@@ -149,11 +148,11 @@ func (r *watchRig) stop() {
 func startWatch(t *testing.T, keys chan byte) *watchRig {
 	t.Helper()
 	r := &watchRig{root: t.TempDir(), runs: make(chan string, 10), interrupt: make(chan os.Signal, 1), done: make(chan struct{})}
-	l := levels.All[0]
+	l := useFixture(t)
 	r.dir = filepath.Join(r.root, l.Dir)
 	require.NoError(t, os.MkdirAll(r.dir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "a.go"), []byte("package a\n"), 0o644))
-	copyTree(t, filepath.Join(repoRoot(t), l.Dir, "README.md"), filepath.Join(r.dir, "README.md"))
+	copyTree(t, filepath.Join("testdata", "fixture", l.Dir, "README.md"), filepath.Join(r.dir, "README.md"))
 	src := interview.PollChanges(r.dir, 10*time.Millisecond)
 	t.Cleanup(func() { src.Close() })
 	w := &watcher{
@@ -203,7 +202,7 @@ func TestWatchStartsWithExactlyOneRun(t *testing.T) {
 	r.noRun(t, "more after one save")
 	r.stop()
 	log := r.out.String()
-	require.Equal(t, 2, strings.Count(log, "Watching ladder/01-hit-counter for changes."), log)
+	require.Equal(t, 2, strings.Count(log, "Watching ladder/01-tally for changes."), log)
 	require.True(t, strings.HasSuffix(log, "Ctrl-C stops.\n[watch: level 1 · part 1 of 2 in progress · saved 14:03:12]\n"), log)
 	require.Contains(t, log, "[watch: level 1 · part 1 of 2 in progress · started 14:03:12]\n")
 }
@@ -222,9 +221,9 @@ func TestWatchKeys(t *testing.T) {
 	r.noRun(t, "after h, p and x")
 	r.stop()
 	log := r.out.String()
-	containsAll(t, log, "Watching ladder/01-hit-counter for changes. "+watchKeys+"\n",
+	containsAll(t, log, "Watching ladder/01-tally for changes. "+watchKeys+"\n",
 		"[watch: level 1 · part 1 of 2 in progress · rerun 14:03:12]",
-		"a hint\n[watch: ", "\n## Part 1: Count the last window\n", "(ladder/01-hit-counter/README.md has the rest.)\n[watch: ",
+		"a hint\n[watch: ", "\n## Part 1: Count the calls\n", "(ladder/01-tally/README.md has the rest.)\n[watch: ",
 		watchKeys+"\n[watch: level 1 · part 1 of 2 in progress · rerun 14:03:12]\n")
 	require.True(t, strings.HasSuffix(log, watchKeys+"\n[watch: level 1 · part 1 of 2 in progress · rerun 14:03:12]\n"), log)
 }
@@ -256,7 +255,7 @@ func TestWatchSeesAFolderMadeAfterItStarted(t *testing.T) {
 }
 
 func TestWatchStatusSaysWhereTheLevelStands(t *testing.T) {
-	l := levels.All[0]
+	l := useFixture(t)
 	parts := func(done ...bool) []grade.Part {
 		var ps []grade.Part
 		for i, d := range done {
@@ -268,14 +267,14 @@ func TestWatchStatusSaysWhereTheLevelStands(t *testing.T) {
 		"part 2 of 2 in progress": {Level: l, Parts: parts(true, false)},
 		"both parts done":         {Level: l, Parts: parts(true, true)},
 		"does not compile":        {Level: l, Parts: parts(false, false), BuildError: "x.go:1: syntax error"},
-		"did not finish":          {Level: l, Parts: parts(false, false), Broken: []string{"ladder/01-hit-counter: timed out"}},
+		"did not finish":          {Level: l, Parts: parts(false, false), Broken: []string{"ladder/01-tally: timed out"}},
 	} {
 		if got := watchStatus(g); got != want {
 			t.Errorf("watchStatus(%+v) = %q, want %q", g, got, want)
 		}
 	}
 	// A part after one that is done, whose test binary broke.
-	broken := grade.Level{Level: l, Parts: parts(true, false), Broken: []string{"ladder/01-hit-counter: timed out"}}
+	broken := grade.Level{Level: l, Parts: parts(true, false), Broken: []string{"ladder/01-tally: timed out"}}
 	broken.Parts[1].Blocked = broken.Broken
 	if got, want := watchStatus(broken), "part 2 of 2 did not finish"; got != want {
 		t.Errorf("watchStatus(%+v) = %q, want %q", broken, got, want)
