@@ -35,7 +35,7 @@ func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
 		t.Errorf("second hint-1 printed:\n%s\nwant hint 2", out)
 	}
 	out, _ = runLadder(t, dir, "hints", "1")
-	if !strings.Contains(out, "the 2 of 4 hints you have seen") || !strings.Contains(out, hint(1)) || !strings.Contains(out, hint(2)) || strings.Contains(out, hint(3)) {
+	if !strings.Contains(out, "the 2 of 6 hints you have seen") || !strings.Contains(out, hint(1)) || !strings.Contains(out, hint(2)) || strings.Contains(out, hint(3)) {
 		t.Errorf("hints-1 after two hints printed:\n%s\nwant hints 1 and 2 only", out)
 	}
 	state, err := os.ReadFile(filepath.Join(dir, ".ladder", "state.json"))
