@@ -109,8 +109,8 @@ func copyLadder(t *testing.T) string {
 
 // fixtureLevels is the ladder the tests that must not depend on the live
 // one play: level 1 is testdata/fixture/ladder/01-tally, whose files the
-// tests read and grade; levels 2 to 4 are registry entries alone, for
-// tests that read no level's files.
+// tests read and grade; level 2 has a README and hints alone, for
+// interviews graded by a fake; levels 3 and 4 are registry entries alone.
 var fixtureLevels = []levels.Level{
 	{Number: 1, Dir: "ladder/01-tally", Title: "Tally", Modules: []levels.Module{{Dir: ".", FirstPart: 1}},
 		Parts: []levels.Part{{Number: 1, Title: "Count the calls"}, {Number: 2, Title: "Start again"}}},
@@ -120,7 +120,7 @@ var fixtureLevels = []levels.Level{
 func threeParts(n int) levels.Level {
 	l := levels.Level{Number: n, Dir: fmt.Sprintf("ladder/%02d-fixture", n), Title: fmt.Sprintf("Fixture %d", n)}
 	for i := 1; i <= 3; i++ {
-		l.Parts = append(l.Parts, levels.Part{Number: i, Title: fmt.Sprintf("Part %d of %d", i, n)})
+		l.Parts = append(l.Parts, levels.Part{Number: i, Title: []string{"First", "Second", "Third"}[i-1]})
 	}
 	return l
 }

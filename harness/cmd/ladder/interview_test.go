@@ -214,12 +214,11 @@ func fakeInterview(t *testing.T, n string, out *bytes.Buffer) *fakeCandidate {
 	return fakeInterviewOf(t, repoRoot(t), n, out)
 }
 
-// fixtureInterview is fakeInterview of the fixture level, useFixture's
-// level 1.
-func fixtureInterview(t *testing.T, out *bytes.Buffer) *fakeCandidate {
+// fixtureInterview is fakeInterview of level n of useFixture's ladder.
+func fixtureInterview(t *testing.T, n string, out *bytes.Buffer) *fakeCandidate {
 	t.Helper()
 	useFixture(t)
-	return fakeInterviewOf(t, filepath.Join("testdata", "fixture"), "1", out)
+	return fakeInterviewOf(t, filepath.Join("testdata", "fixture"), n, out)
 }
 
 // fakeInterviewOf is fakeInterview of level n, whose files are in src.
@@ -264,7 +263,7 @@ func (c *fakeCandidate) tick(after time.Duration) {
 
 func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 	var out bytes.Buffer
-	c := fakeInterview(t, "3", &out)
+	c := fixtureInterview(t, "2", &out)
 	iv, f, tick := c.iv, c.grader, c.tick
 	step := 0
 	iv.BeforeWait = func() {
@@ -274,7 +273,7 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 			f.pass[1] = true
 			c.save(t, 20*time.Minute)
 		case 2:
-			require.Contains(t, out.String(), "Good. Now: time going backwards.\n\n## Part 2: Time going backwards\n")
+			require.Contains(t, out.String(), "Good. Now: second.\n\n## Part 2: Second\n")
 			if strings.Contains(out.String(), "## Part 3") {
 				t.Fatalf("part 3 shown while part 2 is asked:\n%s", out.String())
 			}
@@ -284,11 +283,11 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 			tick(6 * time.Minute) // 9 minutes left
 		case 4:
 			require.Contains(t, out.String(), "10 minutes left (9m00s).")
-			require.Equal(t, "[interview: level 3, part 2 of 3 · 9 min left]", lastLine(&out))
+			require.Equal(t, "[interview: level 2, part 2 of 3 · 9 min left]", lastLine(&out))
 			tick(7*time.Minute + 30*time.Second) // 1m30s left
 		case 5:
 			require.Contains(t, out.String(), "2 minutes left (1m30s).")
-			require.Equal(t, "[interview: level 3, part 2 of 3 · 1 min left]", lastLine(&out))
+			require.Equal(t, "[interview: level 2, part 2 of 3 · 1 min left]", lastLine(&out))
 			tick(time.Minute) // 30s left
 		case 6:
 			// Saved after the time is up, before the clock's tick: no run.
@@ -309,12 +308,12 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 		t.Errorf("parts tested (-want +got), 0 being the fresh-stub check:\n%s", diff)
 	}
 	want := interview.Summary{
-		Level: 3, Title: "Token bucket", Started: time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC),
+		Level: 2, Title: "Fixture 2", Started: time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC),
 		BudgetSeconds: 45 * 60, ElapsedSeconds: 45 * 60, End: interview.EndTimeUp, FreshStub: true,
 		Parts: []interview.Part{
-			{Number: 1, Title: "Lazy refill and capped bursts", Reached: true, Passed: true, Seconds: 20 * 60, Runs: 1, FirstRun: true},
-			{Number: 2, Title: "Time going backwards", Reached: true, Seconds: 25 * 60, Runs: 1},
-			{Number: 3, Title: "When to retry"},
+			{Number: 1, Title: "First", Reached: true, Passed: true, Seconds: 20 * 60, Runs: 1, FirstRun: true},
+			{Number: 2, Title: "Second", Reached: true, Seconds: 25 * 60, Runs: 1},
+			{Number: 3, Title: "Third"},
 		},
 	}
 	if diff := cmp.Diff(want, sum); diff != "" {
@@ -322,8 +321,8 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 	}
 	for _, line := range []string{
 		"Ended after 45m00s: time was up.",
-		"  2     Time going backwards           25m00s  1     0      not passed",
-		"  3     When to retry                  -       -     -      not reached",
+		"  2     Second  25m00s  1     0      not passed",
+		"  3     Third   -       -     -      not reached",
 		"Parts passed: 1 of 3.",
 		"Parts not reached: part 3.",
 	} {
@@ -342,7 +341,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 	for _, fixed := range []bool{false, true} {
 		t.Run(map[bool]string{false: "stopped while part 1 is broken", true: "part 1 fixed"}[fixed], func(t *testing.T) {
 			var out bytes.Buffer
-			c := fixtureInterview(t, &out)
+			c := fixtureInterview(t, "1", &out)
 			iv, f := c.iv, c.grader
 			step := 0
 			broke := `Part 1 broke: case "case of part 1" fails: New(0) did not panic`
@@ -414,7 +413,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 
 func TestInterviewEndsWithASummaryWhenTheTerminalCloses(t *testing.T) {
 	var out bytes.Buffer
-	c := fixtureInterview(t, &out)
+	c := fixtureInterview(t, "1", &out)
 	c.iv.BeforeWait = func() {
 		s, err := interview.LoadState(c.iv.Root)
 		require.NoError(t, err)
@@ -458,7 +457,7 @@ func TestARecordWhoseProcessIsGoneIsStale(t *testing.T) {
 
 func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
 	var out bytes.Buffer
-	c := fixtureInterview(t, &out)
+	c := fixtureInterview(t, "1", &out)
 	iv := c.iv
 	iv.Budget = 30 * time.Minute
 	step := 0
@@ -496,7 +495,7 @@ func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
 
 func TestInterviewCtrlCDuringARunCountsNoRun(t *testing.T) {
 	var out bytes.Buffer
-	c := fixtureInterview(t, &out)
+	c := fixtureInterview(t, "1", &out)
 	gradeOf := c.iv.Grade
 	c.iv.Grade = func(part int) (grade.Level, error) {
 		if part != 0 {
@@ -529,7 +528,7 @@ func TestInterviewOffersResetForAStubThatIsNotFresh(t *testing.T) {
 	}{{"reset", true}, {"declined", false}} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			c := fixtureInterview(t, &out)
+			c := fixtureInterview(t, "1", &out)
 			iv, f := c.iv, c.grader
 			f.verdict = "fail"
 			stub := filepath.Join(iv.Root, iv.Level.Dir, "tally.go")
@@ -875,7 +874,7 @@ func TestInterviewHintsEndWithTheREADMEsGuidance(t *testing.T) {
 // reset is offered, and declining it is marked in the summary.
 func TestARestartBeginsFromPart1OnANewClock(t *testing.T) {
 	var out bytes.Buffer
-	c := fakeInterview(t, "2", &out)
+	c := fixtureInterview(t, "1", &out)
 	step := 0
 	c.iv.BeforeWait = func() {
 		step++
@@ -898,7 +897,7 @@ func TestARestartBeginsFromPart1OnANewClock(t *testing.T) {
 	require.Equal(t, 1, first.Hints)
 
 	var again bytes.Buffer
-	c2 := fakeInterview(t, "2", &again)
+	c2 := fixtureInterview(t, "1", &again)
 	c2.iv.Root = c.iv.Root
 	c2.grader.pass[1] = true // the code the first interview left
 	c2.clock.Set(c.clock.Now().Add(time.Hour))

@@ -99,6 +99,6 @@ func TestProgressOnACopiedLadder(t *testing.T) {
 		require.NoError(t, os.WriteFile(stub, []byte(tallyDone), 0o644))
 		out, code := runLadder(t, dir, "progress")
 		require.Equal(t, 0, code, out)
-		containsAll(t, out, "2/2    done", "2 of 11 parts done", "next: level 2, part 1 (part 1 of 2): make test-level-2")
+		containsAll(t, out, "2/2    done", "2 of 11 parts done", "next: level 2, part 1 (first): make test-level-2")
 	})
 }
