@@ -117,10 +117,11 @@ var fixtureLevels = []levels.Level{
 	threeParts(2), threeParts(3), threeParts(4),
 }
 
+// threeParts is fixture level n: parts First, Second and Third.
 func threeParts(n int) levels.Level {
 	l := levels.Level{Number: n, Dir: fmt.Sprintf("ladder/%02d-fixture", n), Title: fmt.Sprintf("Fixture %d", n)}
-	for i := 1; i <= 3; i++ {
-		l.Parts = append(l.Parts, levels.Part{Number: i, Title: []string{"First", "Second", "Third"}[i-1]})
+	for i, title := range []string{"First", "Second", "Third"} {
+		l.Parts = append(l.Parts, levels.Part{Number: i + 1, Title: title})
 	}
 	return l
 }
