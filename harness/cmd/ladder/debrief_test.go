@@ -60,8 +60,8 @@ func TestDebriefOfADoneLevelShowsTheMistakesAndTheApproaches(t *testing.T) {
 }
 
 func TestDebriefBeforeTheLevelIsDoneShowsNothingOfTheAnswer(t *testing.T) {
-	l, _ := levels.Find("1")
-	gd, err := guide.Load(filepath.Join(repoRoot(t), l.Dir, guide.FileName))
+	l := useFixture(t)
+	gd, err := guide.Load(filepath.Join("testdata", "fixture", l.Dir, guide.FileName))
 	require.NoError(t, err)
 	answers := []string{"| approach |", "The spec checks"}
 	for _, m := range gd.Mistakes {

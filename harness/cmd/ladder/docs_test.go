@@ -3,8 +3,10 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -534,6 +536,65 @@ func TestContributingWalkthrough(t *testing.T) {
 	out, code = runIn(t, dir, "make", "progress")
 	if code != 0 || !regexp.MustCompile(`9\s+Last call\s+1/1\s+done`).MatchString(out) {
 		t.Fatalf("make progress = exit %d, want level 9 done:\n%s", code, out)
+	}
+	addAPart(t, dir)
+}
+
+// addAPart follows CONTRIBUTING.md's list for a new part of an existing
+// level: it gives the walkthrough's level 9 a part 2, "A month-long
+// window", which the reference already passes, file by file in the list's
+// order, and checks that the level's own tests and the tools take it.
+func addAPart(t *testing.T, dir string) {
+	t.Helper()
+	const title = "A month-long window"
+	level := filepath.Join(dir, "ladder/09-last-call")
+	// 1. The registry.
+	edit(t, filepath.Join(dir, "harness/levels/levels.go"), `{Number: 1, Title: "Seen in the last window"},`,
+		`{Number: 1, Title: "Seen in the last window"}, {Number: 2, Title: "`+title+`"},`)
+	// 2. to 4. The README, the hints and the interviewer's guide.
+	appendTo := func(path, text string) {
+		f, err := os.OpenFile(filepath.Join(level, path), os.O_APPEND|os.O_WRONLY, 0)
+		require.NoError(t, err)
+		_, err = f.WriteString(text)
+		require.NoError(t, errors.Join(err, f.Close()))
+	}
+	appendTo("README.md", "\n## Part 2: "+title+"\n\nA window may be 30 days long.\n\n<!-- guidance -->\n\nA `time.Duration` holds 292 years.\n\n<!-- /guidance -->\n")
+	appendTo("HINTS.md", "\n## Part 2: "+title+"\n\n### Hint 1\n\nHow long a window does your type hold?\n")
+	edit(t, filepath.Join(level, "INTERVIEWER.md"),
+		"**In scope, 20 minutes:** part 1.", "**In scope, 20 minutes:** parts 1 and 2.",
+		"\n## Hint script", "\n### Part 2: "+title+"\n\nAsk for a 30-day window.\n\n## Hint script",
+		"\n## Approaches", "\n### Part 2: "+title+"\n\n1. \"How long a window?\"\n2. 30 days.\n3. A `time.Duration`.\n\n## Approaches",
+		"(mutant: \"inclusive boundary: still recent at exactly one window\")", "(mutant: \"inclusive boundary: still recent at exactly one window\")\n- Caps the window at a day. (mutant: \"window capped at a day\")")
+	// 5. and 6. The case, and a mutant that only it catches.
+	edit(t, filepath.Join(level, "spec/spec.go"), "Probe: noAllocations},\n}", `Probe: noAllocations},
+	{
+		Name: "a call is recent for 30 days", Part: 2, Arg: 30 * 24 * time.Hour,
+		Steps: []step{at(0, call()), at(30*24*time.Hour-ns, recent(true)), at(30*24*time.Hour, recent(false))},
+	},
+}`)
+	appendTo("spec/mutants_test.go", `
+func TestSpecCatchesACappedWindow(t *testing.T) {
+	capped := func(w time.Duration) Tracker { return newLast(false)(min(w, 24*time.Hour)) }
+	mutation.Caught(t, "window capped at a day", 2, cases(capped))
+}
+`)
+	// 7. The list of cases, written again.
+	cmd := exec.Command(grade.GoTool(), "test", "-run", "TestManifestListsEveryCase", ".")
+	cmd.Dir, cmd.Env = filepath.Join(level, "spec"), append(grade.LearnerEnv(), "LADDER_UPDATE_MANIFEST=1")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	// 8. The reference needs nothing new. Then the checks.
+	out2, code := runIn(t, dir, grade.GoTool(), "test", "./harness/levels/", "./harness/guide/", "./ladder/09-last-call/spec/", "./solutions/09-last-call/")
+	if code != 0 {
+		t.Fatalf("with a part 2, the level's own tests fail:\n%s", out2)
+	}
+	out2, code = runIn(t, dir, "make", "test-level-9")
+	if code != 0 || !strings.Contains(out2, "Level 9 is done.") || !strings.Contains(out2, "a month-long window") {
+		t.Fatalf("make test-level-9 with the reference and a part 2 = exit %d, want done:\n%s", code, out2)
+	}
+	out2, code = runIn(t, dir, "make", "progress")
+	if code != 0 || !regexp.MustCompile(`9\s+Last call\s+2/2\s+done`).MatchString(out2) {
+		t.Fatalf("make progress with a part 2 = exit %d, want level 9 done, 2/2:\n%s", code, out2)
 	}
 }
 

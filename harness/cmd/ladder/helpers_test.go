@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/instructor"
 	"github.com/rateladder/rateladder/harness/internal/shipped"
+	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // The helpers the package's tests share: where the repository is, copies
@@ -105,6 +107,49 @@ func copyLadder(t *testing.T) string {
 	return dst
 }
 
+// fixtureLevels is the ladder the tests that must not depend on the live
+// one play: level 1 is testdata/fixture/ladder/01-tally, whose files the
+// tests read and grade; level 2 has a README and hints alone, for
+// interviews graded by a fake; levels 3 and 4 are registry entries alone.
+var fixtureLevels = []levels.Level{
+	{Number: 1, Dir: "ladder/01-tally", Title: "Tally", Modules: []levels.Module{{Dir: ".", FirstPart: 1}},
+		Parts: []levels.Part{{Number: 1, Title: "Count the calls"}, {Number: 2, Title: "Start again"}}},
+	threeParts(2), threeParts(3), threeParts(4),
+}
+
+// threeParts is fixture level n: parts First, Second and Third.
+func threeParts(n int) levels.Level {
+	l := levels.Level{Number: n, Dir: fmt.Sprintf("ladder/%02d-fixture", n), Title: fmt.Sprintf("Fixture %d", n)}
+	for i, title := range []string{"First", "Second", "Third"} {
+		l.Parts = append(l.Parts, levels.Part{Number: i + 1, Title: title})
+	}
+	return l
+}
+
+// useFixture makes fixtureLevels the ladder until the test ends, and
+// returns its level 1. Tests that use it run in this process, and never
+// in parallel.
+func useFixture(t *testing.T) levels.Level {
+	t.Helper()
+	live := levels.All
+	levels.All = fixtureLevels
+	t.Cleanup(func() { levels.All = live })
+	return fixtureLevels[0]
+}
+
+// fixtureLadder is copyLadder with the fixture level in place of the live
+// one, and useFixture's ladder.
+func fixtureLadder(t *testing.T) (string, levels.Level) {
+	t.Helper()
+	root := repoRoot(t)
+	dst := t.TempDir()
+	for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/internal/procgroup", "harness/levels", "harness/remote", "harness/timeline"} {
+		copyTree(t, filepath.Join(root, p), filepath.Join(dst, p))
+	}
+	copyTree(t, filepath.Join("testdata", "fixture"), dst)
+	return dst, useFixture(t)
+}
+
 // copyRepo copies the module files, the Makefile, the harness and the
 // given paths of the repository into a temporary folder.
 func copyRepo(t *testing.T, paths ...string) string {
@@ -122,10 +167,17 @@ func gitLadder(t *testing.T) string {
 	t.Helper()
 	needTools(t, "git")
 	dir := copyLadder(t)
+	gitCommitAll(t, dir)
+	return dir
+}
+
+// gitCommitAll makes dir a git repository of one commit that holds it all.
+func gitCommitAll(t *testing.T, dir string) {
+	t.Helper()
+	needTools(t, "git")
 	gitIn(t, dir, "init", "-q")
 	gitIn(t, dir, "add", "-A")
 	gitIn(t, dir, "commit", "-qm", "ladder")
-	return dir
 }
 
 // gitIn runs git in dir and fails the test if it fails.

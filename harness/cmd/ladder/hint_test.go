@@ -39,18 +39,18 @@ func TestEveryHintsFileHasASectionPerPart(t *testing.T) {
 }
 
 func TestReadHintsRefusesAFileOutOfStepWithTheRegistry(t *testing.T) {
-	l, _ := levels.Find("1")
+	l := useFixture(t)
 	for name, text := range map[string]string{
-		"hints not in parts": "# Hints\n\n## Hint 1\n\nA queue.\n",
-		"a part missing":     "## Part 1: Count the last window\n\n### Hint 1\n\nA queue.\n",
-		"a wrong title":      "## Part 1: Count the last window\n\n### Hint 1\n\nA.\n\n## Part 2: Faster\n\n### Hint 1\n\nB.\n",
-		"a part with none":   "## Part 1: Count the last window\n\n### Hint 1\n\nA.\n\n## Part 2: A million hits a second\n\nNothing.\n",
-		"hints misnumbered":  "## Part 1: Count the last window\n\n### Hint 2\n\nA.\n\n## Part 2: A million hits a second\n\n### Hint 1\n\nB.\n",
+		"hints not in parts": "# Hints\n\n## Hint 1\n\nA tally.\n",
+		"a part missing":     "## Part 1: Count the calls\n\n### Hint 1\n\nA tally.\n",
+		"a wrong title":      "## Part 1: Count the calls\n\n### Hint 1\n\nA.\n\n## Part 2: Faster\n\n### Hint 1\n\nB.\n",
+		"a part with none":   "## Part 1: Count the calls\n\n### Hint 1\n\nA.\n\n## Part 2: Start again\n\nNothing.\n",
+		"hints misnumbered":  "## Part 1: Count the calls\n\n### Hint 2\n\nA.\n\n## Part 2: Start again\n\n### Hint 1\n\nB.\n",
 	} {
 		root := t.TempDir()
 		require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
 		addFile(t, root, l.Dir+"/HINTS.md", text)
-		if _, err := interview.ReadHints(root, l); err == nil || !strings.Contains(err.Error(), "ladder/01-hit-counter/HINTS.md") {
+		if _, err := interview.ReadHints(root, l); err == nil || !strings.Contains(err.Error(), "ladder/01-tally/HINTS.md") {
 			t.Errorf("%s: readHints = %v, want an error naming the file", name, err)
 		}
 	}
@@ -59,7 +59,7 @@ func TestReadHintsRefusesAFileOutOfStepWithTheRegistry(t *testing.T) {
 // A state.json the ladder did not write is one line of error and exit 1,
 // never a panic, and never a number used to index the hints.
 func TestHostileStateIsAnErrorNotAPanic(t *testing.T) {
-	dir := copyLadder(t)
+	dir, _ := fixtureLadder(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".ladder"), 0o755))
 	for _, text := range []string{
 		`{"hints_seen":{"1":-3}}`,
@@ -93,68 +93,67 @@ func TestHostileStateIsAnErrorNotAPanic(t *testing.T) {
 }
 
 func TestHintGoesToThePartYouAreOn(t *testing.T) {
-	slow(t, "runs level 2's tests on a copy of the ladder")
-	dir := copyRepo(t, "ladder/02-logger-limiter")
-	// Part 1 done: right answers. Part 2 not: it never forgets a message.
-	addFile(t, dir, "ladder/02-logger-limiter/logger.go", answer(t, "02-remembers-everything.go"))
-	l, _ := levels.Find("2")
+	slow(t, "runs the fixture level's tests on a copy of the ladder")
+	dir, l := fixtureLadder(t)
+	// Part 1 done. Part 2 not: Reset forgets nothing.
+	f := filepath.Join(dir, l.Dir, "tally.go")
+	require.NoError(t, os.WriteFile(f, []byte(tallyHalfDone), 0o644))
 	parts, err := interview.ReadHints(dir, l)
 	require.NoError(t, err)
 	part2 := parts[1]
 
-	out, code := runLadder(t, dir, "hint", "2")
+	out, code := runLadder(t, dir, "hint", "1")
 	require.Equal(t, 0, code, out)
-	want := "Checking which part of level 2 you are on…\n" + hintHeading(l, part2, 1) + "\n\n" + part2.Hints[0] + "\n"
-	require.True(t, strings.HasPrefix(out, want), "ladder hint 2 printed:\n%s\nwant it to start:\n%s", out, want)
-	require.Contains(t, out, "Level 2, part 2, hint 1 of ")
+	want := "Checking which part of level 1 you are on…\n" + hintHeading(l, part2, 1) + "\n\n" + part2.Hints[0] + "\n"
+	require.True(t, strings.HasPrefix(out, want), "ladder hint 1 printed:\n%s\nwant it to start:\n%s", out, want)
+	require.Contains(t, out, "Level 1, part 2, hint 1 of ")
 
 	// The level's files have not changed: no grading, the next hint.
-	out, _ = runLadder(t, dir, "hint", "2")
-	require.True(t, strings.HasPrefix(out, hintHeading(l, part2, 2)+"\n"), "a second ladder hint 2 printed:\n%s\nwant part 2's hint 2, without grading", out)
+	out, _ = runLadder(t, dir, "hint", "1")
+	require.True(t, strings.HasPrefix(out, hintHeading(l, part2, 2)+"\n"), "a second ladder hint 1 printed:\n%s\nwant part 2's hint 2, without grading", out)
 
 	// Part 1's hints on request, and all of them seen.
 	for i := range parts[0].Hints {
-		out, _ = runLadder(t, dir, "hint", "2", "--part", "1")
-		require.True(t, strings.HasPrefix(out, hintHeading(l, parts[0], i+1)+"\n"), "ladder hint 2 --part 1 printed:\n%s", out)
+		out, _ = runLadder(t, dir, "hint", "1", "--part", "1")
+		require.True(t, strings.HasPrefix(out, hintHeading(l, parts[0], i+1)+"\n"), "ladder hint 1 --part 1 printed:\n%s", out)
 	}
-	out, _ = runLadder(t, dir, "hint", "--part=1", "2")
-	require.Contains(t, out, "You have seen all 2 hints of level 2, part 1. make hints-2 shows them again; read part 1 of ladder/02-logger-limiter/README.md again")
+	out, _ = runLadder(t, dir, "hint", "--part=1", "1")
+	require.Contains(t, out, "You have seen all 3 hints of level 1, part 1. make hints-1 shows them again; read part 1 of ladder/01-tally/README.md again")
 	require.NotContains(t, out, "solutions/", "a copy without solutions/ does not point there")
 
-	out, _ = runLadder(t, dir, "hints", "2")
-	for _, h := range []string{hintHeading(l, parts[0], 1), hintHeading(l, parts[0], 2), hintHeading(l, part2, 1), hintHeading(l, part2, 2)} {
+	out, _ = runLadder(t, dir, "hints", "1")
+	for _, h := range []string{hintHeading(l, parts[0], 1), hintHeading(l, parts[0], 3), hintHeading(l, part2, 1), hintHeading(l, part2, 2)} {
 		require.Contains(t, out, "\n"+h+"\n\n")
 	}
 	require.NotContains(t, out, hintHeading(l, part2, 3))
-	require.True(t, strings.Index(out, hintHeading(l, parts[0], 2)) < strings.Index(out, hintHeading(l, part2, 1)), "hints-2 shows part 1 before part 2:\n%s", out)
+	require.True(t, strings.Index(out, hintHeading(l, parts[0], 3)) < strings.Index(out, hintHeading(l, part2, 1)), "hints-1 shows part 1 before part 2:\n%s", out)
 
 	data, err := os.ReadFile(filepath.Join(dir, ".ladder", "state.json"))
 	require.NoError(t, err)
 	var s interview.State
 	require.NoError(t, json.Unmarshal(data, &s))
-	require.Equal(t, map[string]int{"1": 2, "2": 2}, s.HintsSeen["2"])
-	require.Equal(t, 2, s.OnPart["2"].Part)
+	require.Equal(t, map[string]int{"1": 3, "2": 2}, s.HintsSeen["1"])
+	require.Equal(t, 2, s.OnPart["1"].Part)
 
 	// An edit grades again.
-	f := filepath.Join(dir, "ladder/02-logger-limiter/logger.go")
-	edit(t, f, "func (l *Logger) Len()", "// Len is how many messages it keeps.\nfunc (l *Logger) Len()")
-	out, _ = runLadder(t, dir, "hint", "2")
-	require.True(t, strings.HasPrefix(out, "Checking which part of level 2 you are on…\n"+hintHeading(l, part2, 3)), "after an edit, ladder hint 2 printed:\n%s", out)
+	edit(t, f, "func (t *Tally) Reset", "// Reset forgets nothing yet.\nfunc (t *Tally) Reset")
+	out, _ = runLadder(t, dir, "hint", "1")
+	require.True(t, strings.HasPrefix(out, "Checking which part of level 1 you are on…\n"+hintHeading(l, part2, 3)), "after an edit, ladder hint 1 printed:\n%s", out)
 }
 
 // During a mock interview a hint counts in the part it is of, and the
 // part the interview is on needs no grading.
 func TestAnInterviewHintCountsInItsOwnPart(t *testing.T) {
-	dir := copyLadder(t)
+	dir, _ := fixtureLadder(t)
 	run := &interview.Record{Level: 1, Part: 2, Until: time.Now().Add(time.Hour), Hints: map[string]int{}}
 	require.NoError(t, interview.SaveState(dir, interview.State{HintsSeen: map[string]map[string]int{"1": {"1": 3}}, Interview: run}))
 
 	out, code := runLadder(t, dir, "hint", "1")
 	require.Equal(t, 0, code, out)
-	require.True(t, strings.HasPrefix(out, "Level 1, part 2, hint 1 of 2\n"), "hint 1 during part 2 of an interview printed:\n%s", out)
+	require.True(t, strings.HasPrefix(out, "Level 1, part 2, hint 1 of 4\n"), "hint 1 during part 2 of an interview printed:\n%s", out)
 	out, code = runLadder(t, dir, "hint", "--part", "1", "1")
 	require.Equal(t, 0, code, out)
-	require.True(t, strings.HasPrefix(out, "Level 1, part 1, hint 1 of 4\n"), "an interview's hints start again from the first, with the README's guidance after HINTS.md's:\n%s", out)
+	require.True(t, strings.HasPrefix(out, "Level 1, part 1, hint 1 of 5\n"), "an interview's hints start again from the first, with the README's guidance after HINTS.md's:\n%s", out)
 	require.Contains(t, out, "this hint counts in its summary")
 
 	s, err := interview.LoadState(dir)

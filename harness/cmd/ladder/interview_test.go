@@ -25,10 +25,8 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// syntaxError is a candidate's level 1 that does not compile. The code
-// that passes parts (halfDone, then testdata/answers/01-compacting.go)
-// stays out of a student copy: this test skips there.
-const syntaxError = "package hitcounter\n\nfunc New( {\n"
+// syntaxError is a candidate's fixture level that does not compile.
+const syntaxError = "package tally\n\nfunc New( {\n"
 
 // testInterview is an interview of level l in root, with a fake clock that
 // starts at a whole second of today, no terminal, and the real grader.
@@ -48,15 +46,10 @@ func testInterview(t *testing.T, root string, l levels.Level, out *bytes.Buffer)
 	return iv, fake, changes
 }
 
-func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
-	slow(t, "runs level 1's tests four times on a copy of the ladder", "go")
-	root := copyLadder(t)
-	if _, err := os.Stat(filepath.Join(root, "solutions")); !os.IsNotExist(err) {
-		t.Fatal("the copy has a solutions/ folder")
-	}
-	partOne, compacting := halfDone(t), answer(t, "01-compacting.go")
-	l, _ := levels.Find("1")
-	stub := filepath.Join(root, l.Dir, "hitcounter.go")
+func TestInterviewPlaysALevelPartByPart(t *testing.T) {
+	slow(t, "runs the fixture level's tests four times on a copy of the ladder", "go")
+	root, l := fixtureLadder(t)
+	stub := filepath.Join(root, l.Dir, "tally.go")
 	var out bytes.Buffer
 	iv, fake, changes := testInterview(t, root, l, &out)
 	start := fake.Now()
@@ -69,7 +62,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 	}
 	noPart2 := func(when string) {
 		t.Helper()
-		for _, secret := range []string{"## Part 2", "A million hits a second", "a million hits a second", "## Run it", "Beyond the interview", "## Hint"} {
+		for _, secret := range []string{"## Part 2", "Start again", "start again", "Reset", "## Run it", "## Hint"} {
 			if strings.Contains(out.String(), secret) {
 				t.Fatalf("%s, the log shows %q:\n%s", when, secret, out.String())
 			}
@@ -82,7 +75,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 		switch step {
 		case 1:
 			noPart2("at the start")
-			containsAll(t, out.String(), "Checking that level 1 is a fresh stub", "You have 45m00s", "# Level 1: Hit counter", "## The API", "## Part 1: Count the last window")
+			containsAll(t, out.String(), "Checking that level 1 is a fresh stub", "You have 45m00s", "# Level 1: Tally", "## The API", "## Part 1: Count the calls")
 			save(syntaxError, 3*time.Minute)
 		case 2:
 			require.Contains(t, out.String(), "--- part 1, run 1, 42m00s left")
@@ -90,16 +83,16 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 			noPart2("after a run that does not compile")
 			var errOut bytes.Buffer
 			require.Equal(t, 0, cmdHint(root, []string{"1"}, &hintOut, &errOut), errOut.String())
-			save(partOne, 9*time.Minute)
+			save(tallyHalfDone, 9*time.Minute)
 		case 3:
 			log := out.String()
 			require.Contains(t, log, "--- part 1, run 2, 33m00s left")
 			passed := strings.Index(log, "Part 1 passes, 12m00s in.")
-			asked := strings.Index(log, "Good. Now: a million hits a second.\n\n## Part 2: A million hits a second\n")
+			asked := strings.Index(log, "Good. Now: start again.\n\n## Part 2: Start again\n")
 			if passed < 0 || asked < passed {
 				t.Fatalf("after part 1 passed, the log does not follow up with part 2:\n%s", log)
 			}
-			save(compacting, 10*time.Minute)
+			save(tallyDone, 10*time.Minute)
 		default:
 			t.Fatalf("the interview waits a %dth time:\n%s", step, out.String())
 		}
@@ -111,22 +104,22 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 	require.Contains(t, log, "both parts pass, 22m00s in, with 23m00s to spare")
 
 	want := interview.Summary{
-		Level: 1, Title: "Hit counter", Started: start, BudgetSeconds: 45 * 60, ElapsedSeconds: 22 * 60,
+		Level: 1, Title: "Tally", Started: start, BudgetSeconds: 45 * 60, ElapsedSeconds: 22 * 60,
 		End: interview.EndPassed, FreshStub: true, Hints: 1,
 		Parts: []interview.Part{
-			{Number: 1, Title: "Count the last window", Reached: true, Passed: true, Seconds: 12 * 60, Runs: 2, Hints: 1},
-			{Number: 2, Title: "A million hits a second", Reached: true, Passed: true, Seconds: 10 * 60, Runs: 1, FirstRun: true},
+			{Number: 1, Title: "Count the calls", Reached: true, Passed: true, Seconds: 12 * 60, Runs: 2, Hints: 1},
+			{Number: 2, Title: "Start again", Reached: true, Passed: true, Seconds: 10 * 60, Runs: 1, FirstRun: true},
 		},
 	}
 	if diff := cmp.Diff(want, sum); diff != "" {
 		t.Errorf("summary mismatch (-want +got):\n%s", diff)
 	}
-	if !strings.Contains(hintOut.String(), "Level 1, part 1, hint 1 of 4") || !strings.Contains(hintOut.String(), "this hint counts in its summary") {
+	if !strings.Contains(hintOut.String(), "Level 1, part 1, hint 1 of 5") || !strings.Contains(hintOut.String(), "this hint counts in its summary") {
 		t.Errorf("make hint-1 during the interview printed:\n%s\nwant hint 1, counted", hintOut.String())
 	}
 	for _, line := range []string{
-		"  1     Count the last window    12m00s  2     1      passed",
-		"  2     A million hits a second  10m00s  1     0      passed on the first run",
+		"  1     Count the calls  12m00s  2     1      passed",
+		"  2     Start again      10m00s  1     0      passed on the first run",
 		"Passed on the first run: part 2.",
 		"Hints asked for (make hint-1 during the interview): 1.",
 		"Parts not reached: none.",
@@ -136,8 +129,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 	// The question, not the answer: the README's guidance stays out of
 	// what the interview prints.
 	require.Contains(t, log, "## Worked examples")
-	require.NotContains(t, log, "the simplest exact answer: keep the\ntime of every hit in a queue")
-	require.NotContains(t, log, "A queue built on a slice with `q = q[1:]`")
+	require.NotContains(t, log, "guidance")
 	if strings.Contains(log, "\x1b[") {
 		t.Errorf("the log has colour codes without a terminal:\n%q", log)
 	}
@@ -152,7 +144,7 @@ func TestInterviewPlaysLevel1PartByPartWithoutSolutions(t *testing.T) {
 	// The level is done now: the debrief shows the guide.
 	got, code := runLadder(t, root, "debrief", "1")
 	require.Equal(t, 0, code, got)
-	require.Contains(t, got, `The spec checks this with "never expires".`)
+	require.Contains(t, got, `The spec checks this with "counts twice".`)
 }
 
 // checkKept checks the summary kept in .ladder/interviews/, as JSON and as
@@ -219,12 +211,25 @@ type fakeCandidate struct {
 
 func fakeInterview(t *testing.T, n string, out *bytes.Buffer) *fakeCandidate {
 	t.Helper()
+	return fakeInterviewOf(t, repoRoot(t), n, out)
+}
+
+// fixtureInterview is fakeInterview of level n of useFixture's ladder.
+func fixtureInterview(t *testing.T, n string, out *bytes.Buffer) *fakeCandidate {
+	t.Helper()
+	useFixture(t)
+	return fakeInterviewOf(t, filepath.Join("testdata", "fixture"), n, out)
+}
+
+// fakeInterviewOf is fakeInterview of level n, whose files are in src.
+func fakeInterviewOf(t *testing.T, src, n string, out *bytes.Buffer) *fakeCandidate {
+	t.Helper()
 	l, err := levels.Find(n)
 	require.NoError(t, err)
 	root := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
 	for _, f := range []string{"README.md", "HINTS.md"} {
-		copyTree(t, filepath.Join(repoRoot(t), l.Dir, f), filepath.Join(root, l.Dir, f))
+		copyTree(t, filepath.Join(src, l.Dir, f), filepath.Join(root, l.Dir, f))
 	}
 	c := &fakeCandidate{
 		grader:  &fakeGrader{l: l, pass: map[int]bool{}, verdict: "not implemented"},
@@ -258,7 +263,7 @@ func (c *fakeCandidate) tick(after time.Duration) {
 
 func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 	var out bytes.Buffer
-	c := fakeInterview(t, "3", &out)
+	c := fixtureInterview(t, "2", &out)
 	iv, f, tick := c.iv, c.grader, c.tick
 	step := 0
 	iv.BeforeWait = func() {
@@ -268,7 +273,7 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 			f.pass[1] = true
 			c.save(t, 20*time.Minute)
 		case 2:
-			require.Contains(t, out.String(), "Good. Now: time going backwards.\n\n## Part 2: Time going backwards\n")
+			require.Contains(t, out.String(), "Good. Now: second.\n\n## Part 2: Second\n")
 			if strings.Contains(out.String(), "## Part 3") {
 				t.Fatalf("part 3 shown while part 2 is asked:\n%s", out.String())
 			}
@@ -278,11 +283,11 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 			tick(6 * time.Minute) // 9 minutes left
 		case 4:
 			require.Contains(t, out.String(), "10 minutes left (9m00s).")
-			require.Equal(t, "[interview: level 3, part 2 of 4 · 9 min left]", lastLine(&out))
+			require.Equal(t, "[interview: level 2, part 2 of 3 · 9 min left]", lastLine(&out))
 			tick(7*time.Minute + 30*time.Second) // 1m30s left
 		case 5:
 			require.Contains(t, out.String(), "2 minutes left (1m30s).")
-			require.Equal(t, "[interview: level 3, part 2 of 4 · 1 min left]", lastLine(&out))
+			require.Equal(t, "[interview: level 2, part 2 of 3 · 1 min left]", lastLine(&out))
 			tick(time.Minute) // 30s left
 		case 6:
 			// Saved after the time is up, before the clock's tick: no run.
@@ -303,13 +308,12 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 		t.Errorf("parts tested (-want +got), 0 being the fresh-stub check:\n%s", diff)
 	}
 	want := interview.Summary{
-		Level: 3, Title: "Token bucket", Started: time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC),
+		Level: 2, Title: "Fixture 2", Started: time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC),
 		BudgetSeconds: 45 * 60, ElapsedSeconds: 45 * 60, End: interview.EndTimeUp, FreshStub: true,
 		Parts: []interview.Part{
-			{Number: 1, Title: "Lazy refill and capped bursts", Reached: true, Passed: true, Seconds: 20 * 60, Runs: 1, FirstRun: true},
-			{Number: 2, Title: "Time going backwards", Reached: true, Seconds: 25 * 60, Runs: 1},
-			{Number: 3, Title: "When to retry"},
-			{Number: 4, Title: "Make it exact"},
+			{Number: 1, Title: "First", Reached: true, Passed: true, Seconds: 20 * 60, Runs: 1, FirstRun: true},
+			{Number: 2, Title: "Second", Reached: true, Seconds: 25 * 60, Runs: 1},
+			{Number: 3, Title: "Third"},
 		},
 	}
 	if diff := cmp.Diff(want, sum); diff != "" {
@@ -317,10 +321,10 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 	}
 	for _, line := range []string{
 		"Ended after 45m00s: time was up.",
-		"  2     Time going backwards           25m00s  1     0      not passed",
-		"  3     When to retry                  -       -     -      not reached",
-		"Parts passed: 1 of 4.",
-		"Parts not reached: parts 3 and 4.",
+		"  2     Second  25m00s  1     0      not passed",
+		"  3     Third   -       -     -      not reached",
+		"Parts passed: 1 of 3.",
+		"Parts not reached: part 3.",
 	} {
 		require.Contains(t, log, line+"\n")
 	}
@@ -337,7 +341,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 	for _, fixed := range []bool{false, true} {
 		t.Run(map[bool]string{false: "stopped while part 1 is broken", true: "part 1 fixed"}[fixed], func(t *testing.T) {
 			var out bytes.Buffer
-			c := fakeInterview(t, "1", &out)
+			c := fixtureInterview(t, "1", &out)
 			iv, f := c.iv, c.grader
 			step := 0
 			broke := `Part 1 broke: case "case of part 1" fails: New(0) did not panic`
@@ -349,7 +353,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 					f.pass[1] = true
 					c.save(t, 5*time.Minute)
 				case 2:
-					require.Contains(t, out.String(), "Good. Now: a million hits a second.")
+					require.Contains(t, out.String(), "Good. Now: start again.")
 					require.Equal(t, "[interview: level 1, part 2 of 2 · 40 min left]", lastLine(&out))
 					// Part 2 passes now, and part 1, which passed, does not.
 					f.pass[1], f.pass[2], f.verdict = false, true, "fail"
@@ -359,10 +363,10 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 					i := strings.LastIndex(log, "--- part 2, run 1, 34m30s left")
 					require.GreaterOrEqual(t, i, 0, log)
 					run := log[i:]
-					if _, after, _ := strings.Cut(run, "-\n"); !strings.HasPrefix(after, broke+"\n\nLevel 1: Hit counter\n") {
+					if _, after, _ := strings.Cut(run, "-\n"); !strings.HasPrefix(after, broke+"\n\nLevel 1: Tally\n") {
 						t.Fatalf("the run does not start with part 1's regression:\n%s", run)
 					}
-					require.Contains(t, run, "part 1, count the last window: 0 of 1 case passes\n")
+					require.Contains(t, run, "part 1, count the calls: 0 of 1 case passes\n")
 					require.NotContains(t, log, "both parts pass")
 					require.Equal(t, "[interview: level 1, part 2 of 2 · 34 min left]", lastLine(&out))
 					if !fixed {
@@ -385,8 +389,8 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 				t.Errorf("parts tested up to (-want +got), 0 being the fresh-stub check:\n%s", diff)
 			}
 			want := []interview.Part{
-				{Number: 1, Title: "Count the last window", Reached: true, Passed: fixed, Seconds: 5 * 60, Runs: 1},
-				{Number: 2, Title: "A million hits a second", Reached: true, Passed: fixed, Seconds: 5*60 + 30, Runs: 1},
+				{Number: 1, Title: "Count the calls", Reached: true, Passed: fixed, Seconds: 5 * 60, Runs: 1},
+				{Number: 2, Title: "Start again", Reached: true, Passed: fixed, Seconds: 5*60 + 30, Runs: 1},
 			}
 			wantEnd := interview.EndStopped
 			if fixed {
@@ -397,7 +401,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 			}
 			require.Equal(t, wantEnd, sum.End)
 			if !fixed {
-				require.Contains(t, out.String(), "  1     Count the last window    5m00s  1     0      not passed\n")
+				require.Contains(t, out.String(), "  1     Count the calls  5m00s  1     0      not passed\n")
 				require.Contains(t, out.String(), "Parts passed: 0 of 2.\n")
 			} else {
 				require.Contains(t, out.String(), "Part 2 passes: both parts pass, 11m30s in")
@@ -409,7 +413,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 
 func TestInterviewEndsWithASummaryWhenTheTerminalCloses(t *testing.T) {
 	var out bytes.Buffer
-	c := fakeInterview(t, "1", &out)
+	c := fixtureInterview(t, "1", &out)
 	c.iv.BeforeWait = func() {
 		s, err := interview.LoadState(c.iv.Root)
 		require.NoError(t, err)
@@ -453,7 +457,7 @@ func TestARecordWhoseProcessIsGoneIsStale(t *testing.T) {
 
 func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
 	var out bytes.Buffer
-	c := fakeInterview(t, "1", &out)
+	c := fixtureInterview(t, "1", &out)
 	iv := c.iv
 	iv.Budget = 30 * time.Minute
 	step := 0
@@ -483,7 +487,7 @@ func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
 	if strings.Contains(out.String(), "## Part 2") {
 		t.Errorf("Ctrl-C in part 1 showed part 2:\n%s", out.String())
 	}
-	require.Contains(t, out.String(), "Interview stopped.\n\nInterview summary: level 1, Hit counter\n")
+	require.Contains(t, out.String(), "Interview stopped.\n\nInterview summary: level 1, Tally\n")
 	require.Contains(t, out.String(), "Ended after 7m29s: stopped (q or Ctrl-C).")
 	require.Contains(t, out.String(), "Parts not reached: part 2.")
 	checkKept(t, iv.Root, sum)
@@ -491,7 +495,7 @@ func TestInterviewStopsOnCtrlCWithASummary(t *testing.T) {
 
 func TestInterviewCtrlCDuringARunCountsNoRun(t *testing.T) {
 	var out bytes.Buffer
-	c := fakeInterview(t, "1", &out)
+	c := fixtureInterview(t, "1", &out)
 	gradeOf := c.iv.Grade
 	c.iv.Grade = func(part int) (grade.Level, error) {
 		if part != 0 {
@@ -524,10 +528,10 @@ func TestInterviewOffersResetForAStubThatIsNotFresh(t *testing.T) {
 	}{{"reset", true}, {"declined", false}} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			c := fakeInterview(t, "1", &out)
+			c := fixtureInterview(t, "1", &out)
 			iv, f := c.iv, c.grader
 			f.verdict = "fail"
-			stub := filepath.Join(iv.Root, iv.Level.Dir, "hitcounter.go")
+			stub := filepath.Join(iv.Root, iv.Level.Dir, "tally.go")
 			require.NoError(t, os.WriteFile(stub, []byte("the learner's code"), 0o644))
 			offered := 0
 			iv.Reset = func() int {
@@ -576,15 +580,16 @@ func TestReadmePartsShowPart1Alone(t *testing.T) {
 }
 
 func TestInterviewArguments(t *testing.T) {
+	useFixture(t)
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"interview", "9"}, "there is no level 9; the levels are 1 to 8"},
+		{[]string{"interview", "9"}, "there is no level 9; the levels are 1 to 4"},
 		{[]string{"interview", "--time", "soon", "1"}, "TIME=soon: want a length such as 45m, 1h or 30 (minutes)"},
 		{[]string{"interview", "1", "--time", "0"}, "TIME=0: an interview needs some time"},
 		{[]string{"interview"}, "usage: ladder interview"},
-		{[]string{"debrief", "0"}, "there is no level 0; the levels are 1 to 8"},
+		{[]string{"debrief", "0"}, "there is no level 0; the levels are 1 to 4"},
 	} {
 		var out, errOut bytes.Buffer
 		if code := run(tc.args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), tc.want) {
@@ -645,6 +650,7 @@ func keptSummary(t *testing.T, n int, started time.Time, elapsed time.Duration, 
 }
 
 func TestProgressShowsTheBestInterviewOfEachLevel(t *testing.T) {
+	useFixture(t)
 	root := t.TempDir()
 	day := time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC)
 	for i, s := range []interview.Summary{
@@ -678,7 +684,7 @@ func TestProgressShowsTheBestInterviewOfEachLevel(t *testing.T) {
 	containsAll(t, text.String(),
 		"\nmock interviews (make interview-level-N), the best of each level:\n",
 		"  level 1  22m00s, all 2 parts, best of 4\n",
-		"  level 3  45m00s, 2 of 4 parts (time up), best of 1\n",
+		"  level 3  45m00s, 2 of 3 parts (time up), best of 1\n",
 		"  level 4  12m00s, all 3 parts, best of 1, started from code already written\n",
 	)
 	var js bytes.Buffer
@@ -719,6 +725,7 @@ func TestHostileSummariesAreSkippedWithAWarning(t *testing.T) {
 		}, want: "not a summary file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			useFixture(t)
 			root := t.TempDir()
 			good := keptSummary(t, 1, day, 22*time.Minute, 2, interview.EndPassed, true)
 			var v any = good
@@ -837,8 +844,7 @@ func TestTheAPIGrowsWithTheParts(t *testing.T) {
 // In an interview, the README's guidance of the part comes as its last
 // hints, and counts; outside one, make hint-N shows HINTS.md alone.
 func TestInterviewHintsEndWithTheREADMEsGuidance(t *testing.T) {
-	dir := copyLadder(t)
-	l, _ := levels.Numbered(1)
+	dir, l := fixtureLadder(t)
 	hints, err := interview.ReadHints(dir, l)
 	require.NoError(t, err)
 	r, err := interview.ReadmeParts(dir, l)
@@ -868,7 +874,7 @@ func TestInterviewHintsEndWithTheREADMEsGuidance(t *testing.T) {
 // reset is offered, and declining it is marked in the summary.
 func TestARestartBeginsFromPart1OnANewClock(t *testing.T) {
 	var out bytes.Buffer
-	c := fakeInterview(t, "2", &out)
+	c := fixtureInterview(t, "1", &out)
 	step := 0
 	c.iv.BeforeWait = func() {
 		step++
@@ -891,7 +897,7 @@ func TestARestartBeginsFromPart1OnANewClock(t *testing.T) {
 	require.Equal(t, 1, first.Hints)
 
 	var again bytes.Buffer
-	c2 := fakeInterview(t, "2", &again)
+	c2 := fixtureInterview(t, "1", &again)
 	c2.iv.Root = c.iv.Root
 	c2.grader.pass[1] = true // the code the first interview left
 	c2.clock.Set(c.clock.Now().Add(time.Hour))
@@ -946,7 +952,7 @@ func TestMockInterviewsBehavioursHaveTests(t *testing.T) {
 		"**A closed terminal ends it too.**":           "TestInterviewEndsWithASummaryWhenTheTerminalCloses",
 		"A record\n  whose process is gone is ignored": "TestARecordWhoseProcessIsGoneIsStale",
 		"**A restart is a new interview.**":            "TestARestartBeginsFromPart1OnANewClock",
-		"It ends when every part\npasses":              "TestInterviewPlaysLevel1PartByPartWithoutSolutions",
+		"It ends when every part\npasses":              "TestInterviewPlaysALevelPartByPart",
 	} {
 		if !strings.Contains(section, behaviour) {
 			t.Errorf("docs/interview.md no longer says %q", behaviour)

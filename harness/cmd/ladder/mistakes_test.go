@@ -410,8 +410,7 @@ func TestInterviewOffersTheKnownMistakeAsAHint(t *testing.T) {
 // named mistake is a record the ladder writes; more mistakes named than
 // hints counted, or an offer of a part the level lacks, is damaged.
 func TestStateCountsANamedMistakeBesideTheHints(t *testing.T) {
-	dir := copyLadder(t)
-	l, _ := levels.Numbered(1)
+	dir, l := fixtureLadder(t)
 	hints, err := interview.ReadHints(dir, l)
 	require.NoError(t, err)
 	all := len(interview.WithGuidance(dir, l, hints)[0].Hints)

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
-	"github.com/rateladder/rateladder/harness/levels"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -33,10 +31,28 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
+// tallyDone is the fixture level done; tallyHalfDone passes part 1 alone.
+const tallyDone = `package tally
+
+import "time"
+
+type Tally struct{ n int }
+
+func New() *Tally { return &Tally{} }
+
+func (t *Tally) Add(now time.Time) { t.n++ }
+
+func (t *Tally) Total(now time.Time) int { return t.n }
+
+func (t *Tally) Reset(now time.Time) { t.n = 0 }
+`
+
+var tallyHalfDone = strings.Replace(tallyDone, "{ t.n = 0 }", "{}", 1)
+
 func TestProgressOnACopiedLadder(t *testing.T) {
 	slow(t, "builds a copy of the ladder", "go")
-	dir := copyLadder(t)
-	stub := filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go")
+	dir, _ := fixtureLadder(t)
+	stub := filepath.Join(dir, "ladder/01-tally/tally.go")
 
 	t.Run("untouched stub", func(t *testing.T) {
 		t.Setenv("NO_COLOR", "1")
@@ -45,10 +61,10 @@ func TestProgressOnACopiedLadder(t *testing.T) {
 			t.Fatalf("progress exited %d, want 0:\n%s", code, out)
 		}
 		containsAll(t, out,
-			"1      Hit counter                           0/2    not started",
-			"2      Logger rate limiter                   0/2    not started",
-			fmt.Sprintf("0 of %d parts done", allParts()),
-			"next: level 1, part 1 (count the last window): make test-level-1",
+			"1      Tally                                 0/2    not started",
+			"2      Fixture 2                             0/3    not started",
+			"0 of 11 parts done",
+			"next: level 1, part 1 (count the calls): make test-level-1",
 		)
 		if strings.Contains(out, "\x1b[") {
 			t.Errorf("progress with NO_COLOR printed colour codes:\n%q", out)
@@ -57,8 +73,8 @@ func TestProgressOnACopiedLadder(t *testing.T) {
 	})
 
 	t.Run("half done", func(t *testing.T) {
-		// Right answers with a re-slicing queue: part 1 passes, part 2 fails.
-		require.NoError(t, os.WriteFile(stub, []byte(halfDone(t)), 0o644))
+		// A Reset that forgets nothing: part 1 passes, part 2 fails.
+		require.NoError(t, os.WriteFile(stub, []byte(tallyHalfDone), 0o644))
 		out, code := runLadder(t, dir, "progress", "--json")
 		require.Equal(t, 0, code, out)
 		var rep grade.Ladder
@@ -67,36 +83,22 @@ func TestProgressOnACopiedLadder(t *testing.T) {
 		if l.Status != grade.InProgress || l.PartsDone != 1 || !l.Parts[0].Done || l.Parts[1].Done {
 			t.Errorf("level 1 = %+v, want in progress with part 1 done and part 2 not", l)
 		}
-		if want := "level 1, part 2 (a million hits a second): make test-level-1"; rep.Next != want {
+		if want := "level 1, part 2 (start again): make test-level-1"; rep.Next != want {
 			t.Errorf("next = %q, want %q", rep.Next, want)
 		}
 	})
 
 	t.Run("does not compile", func(t *testing.T) {
-		require.NoError(t, os.WriteFile(stub, []byte("package hitcounter\n\nfunc New( {\n"), 0o644))
+		require.NoError(t, os.WriteFile(stub, []byte("package tally\n\nfunc New( {\n"), 0o644))
 		out, code := runLadder(t, dir, "progress")
 		require.Equal(t, 0, code, out)
 		containsAll(t, out, "does not compile", "level 1 does not compile; fix it first: make test-level-1")
 	})
 
 	t.Run("done", func(t *testing.T) {
-		ref := filepath.Join(repoRoot(t), "solutions/01-hit-counter/hitcounter.go")
-		data, err := os.ReadFile(ref)
-		if err != nil {
-			t.Skip("no solutions/ here (a workshop copy)")
-		}
-		require.NoError(t, os.WriteFile(stub, data, 0o644))
+		require.NoError(t, os.WriteFile(stub, []byte(tallyDone), 0o644))
 		out, code := runLadder(t, dir, "progress")
 		require.Equal(t, 0, code, out)
-		containsAll(t, out, "2/2    done", fmt.Sprintf("2 of %d parts done", allParts()), "next: level 2, part 1 (print each message at most once per interval): make test-level-2")
+		containsAll(t, out, "2/2    done", "2 of 11 parts done", "next: level 2, part 1 (first): make test-level-2")
 	})
-}
-
-// allParts counts the parts of every level.
-func allParts() int {
-	n := 0
-	for _, l := range levels.All {
-		n += len(l.Parts)
-	}
-	return n
 }

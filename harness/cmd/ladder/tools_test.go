@@ -13,16 +13,14 @@ import (
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
-	"github.com/rateladder/rateladder/harness/levels"
 )
 
 func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
-	dir := copyLadder(t)
+	dir, l := fixtureLadder(t)
 	out, code := runLadder(t, dir, "hints", "1")
 	require.Equal(t, 0, code, out)
 	require.Contains(t, out, "You have not asked for a hint on level 1 yet")
 
-	l, _ := levels.Find("1")
 	parts, err := interview.ReadHints(dir, l)
 	require.NoError(t, err)
 	hint := func(i int) string { return parts[0].Hints[i-1] }
@@ -37,7 +35,7 @@ func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
 		t.Errorf("second hint-1 printed:\n%s\nwant hint 2", out)
 	}
 	out, _ = runLadder(t, dir, "hints", "1")
-	if !strings.Contains(out, "the 2 of 4 hints you have seen") || !strings.Contains(out, hint(1)) || !strings.Contains(out, hint(2)) || strings.Contains(out, hint(3)) {
+	if !strings.Contains(out, "the 2 of 6 hints you have seen") || !strings.Contains(out, hint(1)) || !strings.Contains(out, hint(2)) || strings.Contains(out, hint(3)) {
 		t.Errorf("hints-1 after two hints printed:\n%s\nwant hints 1 and 2 only", out)
 	}
 	state, err := os.ReadFile(filepath.Join(dir, ".ladder", "state.json"))
@@ -47,12 +45,12 @@ func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
 	runLadder(t, dir, "hint", "--part", "1", "1")
 	out, _ = runLadder(t, dir, "hint", "--part", "1", "1")
 	require.Contains(t, out, "You have seen all 3 hints of level 1, part 1")
-	require.Contains(t, out, "read part 1 of ladder/01-hit-counter/README.md again", "a copy without solutions/ does not point there")
+	require.Contains(t, out, "read part 1 of ladder/01-tally/README.md again", "a copy without solutions/ does not point there")
 	require.NotContains(t, out, "solutions/")
 
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, "solutions/01-hit-counter"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "solutions/01-tally"), 0o755))
 	out, _ = runLadder(t, dir, "hint", "--part", "1", "1")
-	require.Contains(t, out, "solutions/01-hit-counter has the reference, and make compare-level-1 shows it beside your code.")
+	require.Contains(t, out, "solutions/01-tally has the reference, and make compare-level-1 shows it beside your code.")
 
 	out, code = runLadder(t, dir, "hint", "--part", "3", "1")
 	if code != 2 || !strings.Contains(out, "level 1 has no part 3; its parts are 1 to 2") {
@@ -61,11 +59,11 @@ func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
 }
 
 func TestLevelArgumentsAreChecked(t *testing.T) {
-	dir := copyLadder(t)
+	dir, _ := fixtureLadder(t)
 	for arg, want := range map[string]string{
-		"9":   "there is no level 9; the levels are 1 to 8",
-		"one": "there is no level one; the levels are 1 to 8",
-		"0":   "there is no level 0; the levels are 1 to 8",
+		"9":   "there is no level 9; the levels are 1 to 4",
+		"one": "there is no level one; the levels are 1 to 4",
+		"0":   "there is no level 0; the levels are 1 to 4",
 	} {
 		out, code := runLadder(t, dir, "hint", arg)
 		if code == 0 || !strings.Contains(out, want) {
@@ -103,32 +101,32 @@ func TestPollingNoticesAChange(t *testing.T) {
 
 func TestCompareAsksBeforeShowingTheReference(t *testing.T) {
 	slow(t, "runs the level's tests")
-	dir := gitLadder(t)
-	ref := filepath.Join(repoRoot(t), "solutions/01-hit-counter")
+	dir, _ := fixtureLadder(t)
+	gitCommitAll(t, dir)
 	stdin = strings.NewReader("n\n")
 	out, code := runLadder(t, dir, "compare", "1")
 	require.Equal(t, 0, code, out)
 	require.Contains(t, out, "This copy has no reference for level 1", "a copy without solutions/ says so")
 	require.NotContains(t, out, "solutions/", "a student copy names no folder it does not have")
 
-	if _, err := os.Stat(ref); err != nil {
-		t.Skip("no solutions/ here (a workshop copy)")
-	}
-	copyTree(t, ref, filepath.Join(dir, "solutions/01-hit-counter"))
+	ref := filepath.Join(dir, "solutions/01-tally")
+	require.NoError(t, os.MkdirAll(ref, 0o755))
+	addFile(t, ref, "tally.go", tallyDone)
+	copyTree(t, filepath.Join(dir, "ladder/01-tally/tally_test.go"), filepath.Join(ref, "tally_test.go"))
 	stdin = strings.NewReader("n\n")
 	out, _ = runLadder(t, dir, "compare", "1")
 	if !strings.Contains(out, "The level is not done yet (0 of 2 parts); show the reference anyway? [y/N]") || strings.Contains(out, "diff --git") {
 		t.Errorf("compare on an untouched stub, answered no:\n%s\nwant the question and no diff", out)
 	}
 	// A file only the reference has is shown too, against nothing.
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "solutions/01-hit-counter/extra.go"), []byte("package hitcounter\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "solutions/01-tally/extra.go"), []byte("package tally\n"), 0o644))
 	stdin = strings.NewReader("y\n")
 	out, _ = runLadder(t, dir, "compare", "1")
-	require.Contains(t, out, "+++ b/ladder/01-hit-counter/hitcounter.go", "answered yes, compare shows the diff")
-	containsAll(t, out, "=== ladder/01-hit-counter/extra.go (-reference +yours)", "-package hitcounter")
-	require.NoError(t, os.Remove(filepath.Join(dir, "solutions/01-hit-counter/extra.go")))
+	require.Contains(t, out, "+++ b/ladder/01-tally/tally.go", "answered yes, compare shows the diff")
+	containsAll(t, out, "=== ladder/01-tally/extra.go (-reference +yours)", "-package tally")
+	require.NoError(t, os.Remove(filepath.Join(dir, "solutions/01-tally/extra.go")))
 
-	copyTree(t, ref, filepath.Join(dir, "ladder/01-hit-counter"))
+	copyTree(t, ref, filepath.Join(dir, "ladder/01-tally"))
 	out, _ = runLadder(t, dir, "compare", "1")
 	if strings.Contains(out, "not done yet") || !strings.Contains(out, "(the same)") {
 		t.Errorf("compare on a done level:\n%s\nwant no question, and the files the same", out)
@@ -154,11 +152,11 @@ func (r *watchRig) stop() {
 func startWatch(t *testing.T, keys chan byte) *watchRig {
 	t.Helper()
 	r := &watchRig{root: t.TempDir(), runs: make(chan string, 10), interrupt: make(chan os.Signal, 1), done: make(chan struct{})}
-	l := levels.All[0]
+	l := useFixture(t)
 	r.dir = filepath.Join(r.root, l.Dir)
 	require.NoError(t, os.MkdirAll(r.dir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "a.go"), []byte("package a\n"), 0o644))
-	copyTree(t, filepath.Join(repoRoot(t), l.Dir, "README.md"), filepath.Join(r.dir, "README.md"))
+	copyTree(t, filepath.Join("testdata", "fixture", l.Dir, "README.md"), filepath.Join(r.dir, "README.md"))
 	src := interview.PollChanges(r.dir, 10*time.Millisecond)
 	t.Cleanup(func() { src.Close() })
 	w := &watcher{
@@ -208,7 +206,7 @@ func TestWatchStartsWithExactlyOneRun(t *testing.T) {
 	r.noRun(t, "more after one save")
 	r.stop()
 	log := r.out.String()
-	require.Equal(t, 2, strings.Count(log, "Watching ladder/01-hit-counter for changes."), log)
+	require.Equal(t, 2, strings.Count(log, "Watching ladder/01-tally for changes."), log)
 	require.True(t, strings.HasSuffix(log, "Ctrl-C stops.\n[watch: level 1 · part 1 of 2 in progress · saved 14:03:12]\n"), log)
 	require.Contains(t, log, "[watch: level 1 · part 1 of 2 in progress · started 14:03:12]\n")
 }
@@ -227,9 +225,9 @@ func TestWatchKeys(t *testing.T) {
 	r.noRun(t, "after h, p and x")
 	r.stop()
 	log := r.out.String()
-	containsAll(t, log, "Watching ladder/01-hit-counter for changes. "+watchKeys+"\n",
+	containsAll(t, log, "Watching ladder/01-tally for changes. "+watchKeys+"\n",
 		"[watch: level 1 · part 1 of 2 in progress · rerun 14:03:12]",
-		"a hint\n[watch: ", "\n## Part 1: Count the last window\n", "(ladder/01-hit-counter/README.md has the rest.)\n[watch: ",
+		"a hint\n[watch: ", "\n## Part 1: Count the calls\n", "(ladder/01-tally/README.md has the rest.)\n[watch: ",
 		watchKeys+"\n[watch: level 1 · part 1 of 2 in progress · rerun 14:03:12]\n")
 	require.True(t, strings.HasSuffix(log, watchKeys+"\n[watch: level 1 · part 1 of 2 in progress · rerun 14:03:12]\n"), log)
 }
@@ -261,7 +259,7 @@ func TestWatchSeesAFolderMadeAfterItStarted(t *testing.T) {
 }
 
 func TestWatchStatusSaysWhereTheLevelStands(t *testing.T) {
-	l := levels.All[0]
+	l := useFixture(t)
 	parts := func(done ...bool) []grade.Part {
 		var ps []grade.Part
 		for i, d := range done {
@@ -273,14 +271,14 @@ func TestWatchStatusSaysWhereTheLevelStands(t *testing.T) {
 		"part 2 of 2 in progress": {Level: l, Parts: parts(true, false)},
 		"both parts done":         {Level: l, Parts: parts(true, true)},
 		"does not compile":        {Level: l, Parts: parts(false, false), BuildError: "x.go:1: syntax error"},
-		"did not finish":          {Level: l, Parts: parts(false, false), Broken: []string{"ladder/01-hit-counter: timed out"}},
+		"did not finish":          {Level: l, Parts: parts(false, false), Broken: []string{"ladder/01-tally: timed out"}},
 	} {
 		if got := watchStatus(g); got != want {
 			t.Errorf("watchStatus(%+v) = %q, want %q", g, got, want)
 		}
 	}
 	// A part after one that is done, whose test binary broke.
-	broken := grade.Level{Level: l, Parts: parts(true, false), Broken: []string{"ladder/01-hit-counter: timed out"}}
+	broken := grade.Level{Level: l, Parts: parts(true, false), Broken: []string{"ladder/01-tally: timed out"}}
 	broken.Parts[1].Blocked = broken.Broken
 	if got, want := watchStatus(broken), "part 2 of 2 did not finish"; got != want {
 		t.Errorf("watchStatus(%+v) = %q, want %q", broken, got, want)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -64,7 +65,7 @@ func TestAStoreWithNoLockIsDoneWithPart1AndNotPart3(t *testing.T) {
 	for run := range 2 {
 		out, code := runIn(t, dir, bin, "test", "7")
 		last := out[strings.LastIndex(strings.TrimRight(out, "\n"), "\n")+1:]
-		if code == 0 || !strings.HasPrefix(last, "level 7: part 1 done (11/11), part 2 done (7/7), part 3 0/2") {
+		if code == 0 || !regexp.MustCompile(`^level 7: part 1 done \(\d+/\d+\), part 2 done \(\d+/\d+\), part 3 0/\d`).MatchString(last) {
 			t.Fatalf("run %d: ladder test 7 = exit %d, last line %q; want parts 1 and 2 done, part 3 not:\n%s", run+1, code, last, out)
 		}
 		if !strings.Contains(out, "concurrent map") && !strings.Contains(out, "data race") {
@@ -93,7 +94,7 @@ func TestASkippedCaseIsNeverMissed(t *testing.T) {
 	if code == 0 || strings.Contains(out, "part 2, a million hits a second: done") || strings.Contains(out, "Level 1 is done") {
 		t.Fatalf("ladder test 1 = exit %d, want part 2 not done:\n%s", code, out)
 	}
-	if !strings.Contains(out, "not verified: 1 of 2 cases reported") {
+	if !regexp.MustCompile(`not verified: \d+ of \d+ cases reported`).MatchString(out) {
 		t.Errorf("the output does not say how many cases reported:\n%s", out)
 	}
 	// The same filter in GOFLAGS, by accident, changes nothing: the
