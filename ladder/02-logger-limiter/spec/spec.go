@@ -7,13 +7,13 @@
 // Each cost README.md states, and the case a wrong-cost implementation
 // fails:
 //
-//   - Memory follows the traffic of the last two intervals (part 2): "100,000
+//   - Memory follows the traffic of the last two intervals (part 2): "5,000
 //     distinct messages at one instant, then one call two intervals later"
 //     and "a steady stream of fresh messages over many intervals".
-//   - Every call is amortized O(1), not a scan of the map (part 2): a scan
-//     on every call costs five billion steps over the 100,000 messages of
-//     the burst case, which then runs past the case's timeout; the
-//     failure says the case did not finish, not which bound it broke.
+//   - Every call is amortized O(1), not a scan of the map (part 2): no case
+//     times it. A timed case would judge the machine as much as the code,
+//     and the class report plays every call across a pipe; make
+//     bench-level-2 shows the cost beside the reference's.
 //   - The reference's queue allocates nothing in steady state: said of the
 //     reference, not asked of the learner; the benchmark shows it.
 package spec
@@ -264,7 +264,7 @@ var table = []row{
 		},
 	},
 	{
-		Name: "100,000 distinct messages at one instant, then one call two intervals later", Part: 2, Arg: sec,
+		Name: "5,000 distinct messages at one instant, then one call two intervals later", Part: 2, Arg: sec,
 		Probe: burstThenOneCall,
 	},
 	{
