@@ -159,7 +159,7 @@ func TestClassReportVerdictsCannotBeForged(t *testing.T) {
 	}
 	instructor := fullLadder(t)
 	class := t.TempDir()
-	names := []string{"untouched", "references", "fd3", "skip", "cgo", "model"}
+	names := []string{"untouched", "references", "fd3", "skip", "cgo", "model", "growskip"}
 	var dirs []string
 	for _, n := range names {
 		dirs = append(dirs, filepath.Join(class, n))
@@ -172,6 +172,13 @@ func TestClassReportVerdictsCannotBeForged(t *testing.T) {
 	// model's level 1 links the spec, whose model would be an answer.
 	require.NoError(t, os.WriteFile(filepath.Join(dirs[5], "ladder/01-hit-counter/model.go"),
 		[]byte("package hitcounter\n\nimport _ \"github.com/rateladder/rateladder/ladder/01-hit-counter/spec\"\n"), 0o644))
+
+	// growskip's level 1 is the reference with a ring that never shrinks,
+	// which fails part 2's memory case, and an init that skips that case.
+	pasteReferences(t, dirs[6], levels.All[0])
+	edit(t, filepath.Join(dirs[6], "ladder/01-hit-counter/hitcounter.go"), "if len(c.ring) > minCapacity && c.n <= len(c.ring)/4 {", "if false {")
+	require.NoError(t, os.WriteFile(filepath.Join(dirs[6], "ladder/01-hit-counter/skip.go"),
+		[]byte("package hitcounter\n\nimport \"os\"\n\nfunc init() { os.Args = append(os.Args, \"-test.skip=/part_2/memory\") }\n"), 0o644))
 
 	out, code := runLadder(t, instructor, append([]string{"class-report", "--cache", reportCache(), "--parallel", "2"}, dirs...)...)
 	require.Equal(t, 0, code, out)
@@ -187,6 +194,7 @@ func TestClassReportVerdictsCannotBeForged(t *testing.T) {
 		}
 	}
 	require.Equal(t, "refused", rows["model"][1], "level 1 of a copy whose code imports the spec")
+	require.Equal(t, "1/2", rows["growskip"][1], "level 1 of a grow-only ring that skips part 2's memory case")
 	ref := rows["references"]
 	require.NotNil(t, ref, "no row for the references")
 	for i, l := range levels.All {
