@@ -14,11 +14,12 @@ import (
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
+	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // hintHeading heads one hint wherever it is shown.
-func hintHeading(l levels.Level, p interview.HintPart, i int) string {
+func hintHeading(l levels.Level, p learner.HintPart, i int) string {
 	return fmt.Sprintf("Level %d, part %d, hint %d of %d", l.Number, p.Number, i, len(p.Hints))
 }
 
@@ -144,7 +145,7 @@ func partOn(root string, l levels.Level, s *interview.State, stdout, stderr io.W
 		return part, true
 	}
 	if hashErr == nil {
-		s.OnPart[key] = interview.PartCache{Files: hash, Part: part}
+		s.OnPart[key] = learner.PartCache{Files: hash, Part: part}
 	}
 	return part, true
 }
@@ -217,8 +218,8 @@ func cmdHints(root string, args []string, stdout, stderr io.Writer) int {
 }
 
 // hintsFor reads a level's hints and the state, or says what is wrong.
-func hintsFor(root string, l levels.Level, stderr io.Writer) ([]interview.HintPart, interview.State, int) {
-	parts, err := interview.ReadHints(root, l)
+func hintsFor(root string, l levels.Level, stderr io.Writer) ([]learner.HintPart, interview.State, int) {
+	parts, err := learner.ReadHints(root, l)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return nil, interview.State{}, 1

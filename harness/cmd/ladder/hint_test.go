@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/internal/interview"
+	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
@@ -20,7 +21,7 @@ import (
 func TestEveryHintsFileHasASectionPerPart(t *testing.T) {
 	root := repoRoot(t)
 	for _, l := range levels.All {
-		parts, err := interview.ReadHints(root, l)
+		parts, err := learner.ReadHints(root, l)
 		if err != nil {
 			t.Error(err)
 			continue
@@ -50,7 +51,7 @@ func TestReadHintsRefusesAFileOutOfStepWithTheRegistry(t *testing.T) {
 		root := t.TempDir()
 		require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
 		addFile(t, root, l.Dir+"/HINTS.md", text)
-		if _, err := interview.ReadHints(root, l); err == nil || !strings.Contains(err.Error(), "ladder/01-tally/HINTS.md") {
+		if _, err := learner.ReadHints(root, l); err == nil || !strings.Contains(err.Error(), "ladder/01-tally/HINTS.md") {
 			t.Errorf("%s: readHints = %v, want an error naming the file", name, err)
 		}
 	}
@@ -98,7 +99,7 @@ func TestHintGoesToThePartYouAreOn(t *testing.T) {
 	// Part 1 done. Part 2 not: Reset forgets nothing.
 	f := filepath.Join(dir, l.Dir, "tally.go")
 	require.NoError(t, os.WriteFile(f, []byte(tallyHalfDone), 0o644))
-	parts, err := interview.ReadHints(dir, l)
+	parts, err := learner.ReadHints(dir, l)
 	require.NoError(t, err)
 	part2 := parts[1]
 
@@ -146,7 +147,7 @@ func TestHintGoesToThePartYouAreOn(t *testing.T) {
 func TestAnInterviewHintCountsInItsOwnPart(t *testing.T) {
 	dir, _ := fixtureLadder(t)
 	run := &interview.Record{Level: 1, Part: 2, Until: time.Now().Add(time.Hour), Hints: map[string]int{}}
-	require.NoError(t, interview.SaveState(dir, interview.State{HintsSeen: map[string]map[string]int{"1": {"1": 3}}, Interview: run}))
+	require.NoError(t, interview.SaveState(dir, interview.State{State: learner.State{HintsSeen: map[string]map[string]int{"1": {"1": 3}}}, Interview: run}))
 
 	out, code := runLadder(t, dir, "hint", "1")
 	require.Equal(t, 0, code, out)

@@ -22,6 +22,7 @@ import (
 	"github.com/rateladder/rateladder/harness/guide"
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
+	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
@@ -151,7 +152,7 @@ func TestInterviewPlaysALevelPartByPart(t *testing.T) {
 // text.
 func checkKept(t *testing.T, root string, sum interview.Summary) {
 	t.Helper()
-	base := filepath.Join(root, interview.StateDir, interview.InterviewsDir, "level-"+strconv.Itoa(sum.Level)+"-"+sum.Started.Format("20060102-150405"))
+	base := filepath.Join(root, learner.StateDir, interview.InterviewsDir, "level-"+strconv.Itoa(sum.Level)+"-"+sum.Started.Format("20060102-150405"))
 	data, err := os.ReadFile(base + ".json")
 	require.NoError(t, err)
 	var kept interview.Summary
@@ -449,7 +450,7 @@ func TestARecordWhoseProcessIsGoneIsStale(t *testing.T) {
 	l, _ := levels.Find("6")
 	require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
 	copyTree(t, filepath.Join(repoRoot(t), l.Dir, "HINTS.md"), filepath.Join(root, l.Dir, "HINTS.md"))
-	require.NoError(t, interview.SaveState(root, interview.State{HintsSeen: map[string]map[string]int{}, Interview: &interview.Record{Level: 6, Part: 1, Until: now.Add(30 * time.Minute), PID: gone}}))
+	require.NoError(t, interview.SaveState(root, interview.State{State: learner.State{HintsSeen: map[string]map[string]int{}}, Interview: &interview.Record{Level: 6, Part: 1, Until: now.Add(30 * time.Minute), PID: gone}}))
 	var hintOut, errOut bytes.Buffer
 	require.Equal(t, 0, cmdHint(root, []string{"6"}, &hintOut, &errOut), errOut.String())
 	require.NotContains(t, hintOut.String(), "You are in a mock interview")
@@ -666,7 +667,7 @@ func TestProgressShowsTheBestInterviewOfEachLevel(t *testing.T) {
 		_, err := interview.SaveSummary(root, s)
 		require.NoError(t, err)
 	}
-	require.NoError(t, os.WriteFile(filepath.Join(root, interview.StateDir, interview.InterviewsDir, "level-2-damaged.json"), []byte("{"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, learner.StateDir, interview.InterviewsDir, "level-2-damaged.json"), []byte("{"), 0o644))
 	rep := grade.Ladder{Levels: []grade.LevelReport{{Number: 1}, {Number: 2}, {Number: 3}, {Number: 4}}}
 	var warned strings.Builder
 	defer func(w io.Writer) { interview.InterviewWarnings = w }(interview.InterviewWarnings)
@@ -738,7 +739,7 @@ func TestHostileSummariesAreSkippedWithAWarning(t *testing.T) {
 				data, err = json.Marshal(v)
 				require.NoError(t, err)
 			}
-			dir := filepath.Join(root, interview.StateDir, interview.InterviewsDir)
+			dir := filepath.Join(root, learner.StateDir, interview.InterviewsDir)
 			require.NoError(t, os.MkdirAll(dir, 0o755))
 			file := name
 			if tc.file != "" {
@@ -845,7 +846,7 @@ func TestTheAPIGrowsWithTheParts(t *testing.T) {
 // hints, and counts; outside one, make hint-N shows HINTS.md alone.
 func TestInterviewHintsEndWithTheREADMEsGuidance(t *testing.T) {
 	dir, l := fixtureLadder(t)
-	hints, err := interview.ReadHints(dir, l)
+	hints, err := learner.ReadHints(dir, l)
 	require.NoError(t, err)
 	r, err := interview.ReadmeParts(dir, l)
 	require.NoError(t, err)

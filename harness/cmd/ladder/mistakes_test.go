@@ -16,6 +16,7 @@ import (
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/instructor"
 	"github.com/rateladder/rateladder/harness/internal/interview"
+	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
@@ -411,7 +412,7 @@ func TestInterviewOffersTheKnownMistakeAsAHint(t *testing.T) {
 // hints counted, or an offer of a part the level lacks, is damaged.
 func TestStateCountsANamedMistakeBesideTheHints(t *testing.T) {
 	dir, l := fixtureLadder(t)
-	hints, err := interview.ReadHints(dir, l)
+	hints, err := learner.ReadHints(dir, l)
 	require.NoError(t, err)
 	all := len(interview.WithGuidance(dir, l, hints)[0].Hints)
 	run := func(hints, named int, offer int) *interview.Record {

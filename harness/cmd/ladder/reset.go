@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rateladder/rateladder/harness/internal/interview"
+	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/internal/shipped"
 )
 
@@ -50,7 +50,7 @@ func cmdReset(root string, args []string, stdout, stderr io.Writer) int {
 	for _, p := range move {
 		fmt.Fprintf(stdout, "  moves    %s (not part of the level as shipped)\n", p)
 	}
-	fmt.Fprintf(stdout, "Your files go to a new folder in %s/.\n", filepath.Join(interview.StateDir, "backups"))
+	fmt.Fprintf(stdout, "Your files go to a new folder in %s/.\n", filepath.Join(learner.StateDir, "backups"))
 	if os.Getenv("FORCE") != "1" {
 		fmt.Fprint(stdout, "Go ahead? [y/N] ")
 		if !yes() {
@@ -114,7 +114,7 @@ func yes() bool {
 // the nanosecond, with a counter added if that name is taken: two resets
 // never share a folder. It returns the folder relative to root.
 func newBackupDir(root string, level int, now time.Time) (string, error) {
-	parent := filepath.Join(interview.StateDir, "backups")
+	parent := filepath.Join(learner.StateDir, "backups")
 	if err := os.MkdirAll(filepath.Join(root, parent), 0o755); err != nil {
 		return "", err
 	}

@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
-	"github.com/rateladder/rateladder/harness/internal/interview"
+	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/internal/sandbox"
 	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
@@ -35,7 +35,7 @@ import (
 // mutants and their implementations of parts 1 to K are answers too), and
 // nothing the tools write.
 func inStudentCopy(path string) bool {
-	for _, prefix := range []string{"solutions/", AnswersDir + "/", interview.StateDir + "/", "plots/"} {
+	for _, prefix := range []string{"solutions/", AnswersDir + "/", learner.StateDir + "/", "plots/"} {
 		if strings.HasPrefix(path, prefix) {
 			return false
 		}
@@ -390,7 +390,7 @@ func instructorFiles(root string) (names []string, inGit bool) {
 			}
 			rel, _ := filepath.Rel(root, p)
 			rel = filepath.ToSlash(rel)
-			if d.IsDir() && (d.Name() == ".git" || rel == interview.StateDir || rel == "solutions" || rel == "plots") {
+			if d.IsDir() && (d.Name() == ".git" || rel == learner.StateDir || rel == "solutions" || rel == "plots") {
 				return filepath.SkipDir
 			}
 			if !d.IsDir() {

@@ -25,6 +25,7 @@ import (
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/guide"
 	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
@@ -839,7 +840,7 @@ func partList(parts []string) string {
 // SaveSummary keeps the summary as .ladder/interviews/level-N-<time>.txt
 // and .json, and returns the text file's path, relative to root.
 func SaveSummary(root string, s Summary) (string, error) {
-	dir := filepath.Join(StateDir, InterviewsDir)
+	dir := filepath.Join(learner.StateDir, InterviewsDir)
 	if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
 		return "", err
 	}
@@ -869,7 +870,7 @@ var summaryNameRE = regexp.MustCompile(`^level-(\d+)-\d{8}-\d{6}\.json$`)
 // file that is not a summary this command could have written is skipped
 // with a warning: it must neither stop make progress nor count.
 func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
-	dir := filepath.Join(root, StateDir, InterviewsDir)
+	dir := filepath.Join(root, learner.StateDir, InterviewsDir)
 	files, _ := filepath.Glob(filepath.Join(dir, "level-*.json"))
 	sort.Strings(files)
 	out := map[int]*grade.BestInterview{}
@@ -877,7 +878,7 @@ func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
 	for _, f := range files {
 		s, err := readSummary(f)
 		if err != nil {
-			skipped = append(skipped, fmt.Sprintf("%s: skipped, %v", filepath.Join(StateDir, InterviewsDir, filepath.Base(f)), err))
+			skipped = append(skipped, fmt.Sprintf("%s: skipped, %v", filepath.Join(learner.StateDir, InterviewsDir, filepath.Base(f)), err))
 			continue
 		}
 		cand := &grade.BestInterview{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: s.OfferedParts(), End: s.End,

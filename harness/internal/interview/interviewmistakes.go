@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
@@ -99,17 +100,17 @@ func (r *Record) ownHints() map[string]int {
 // counted, and an offer of one of the level's parts.
 func checkNamed(l levels.Level, r *Record) error {
 	for key, n := range r.Named {
-		p, ok := levelPart(l, key)
+		p, ok := learner.LevelPart(l, key)
 		switch {
 		case !ok:
-			return damaged(fmt.Sprintf("the interview's named mistakes name part %q, which level %d does not have", key, l.Number))
+			return learner.Damaged(fmt.Sprintf("the interview's named mistakes name part %q, which level %d does not have", key, l.Number))
 		case n < 0 || n > r.Hints[key]:
-			return damaged(fmt.Sprintf("the interview names %d known mistakes in part %d, of %d hints", n, p, r.Hints[key]))
+			return learner.Damaged(fmt.Sprintf("the interview names %d known mistakes in part %d, of %d hints", n, p, r.Hints[key]))
 		}
 	}
 	if o := r.Offer; o != nil {
 		if _, ok := l.Part(o.Part); !ok {
-			return damaged(fmt.Sprintf("the interview offers a known mistake of part %d, which level %d does not have", o.Part, l.Number))
+			return learner.Damaged(fmt.Sprintf("the interview offers a known mistake of part %d, which level %d does not have", o.Part, l.Number))
 		}
 	}
 	return nil

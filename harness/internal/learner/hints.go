@@ -1,4 +1,4 @@
-package interview
+package learner
 
 import (
 	"fmt"
@@ -72,23 +72,4 @@ func ReadHints(root string, l levels.Level) ([]HintPart, error) {
 		parts = append(parts, p)
 	}
 	return parts, nil
-}
-
-// WithGuidance adds to each part's hints the README's guidance of the
-// part, which interview mode keeps from the question: in an interview it
-// comes as the last hints. A README that cannot be read adds none.
-func WithGuidance(root string, l levels.Level, parts []HintPart) []HintPart {
-	r, err := ReadmeParts(root, l)
-	if err != nil {
-		return parts
-	}
-	out := make([]HintPart, len(parts))
-	for i, p := range parts {
-		p.Hints = append([]string(nil), p.Hints...)
-		for _, g := range r.Guidance[p.Number] {
-			p.Hints = append(p.Hints, "From the README:\n\n"+g)
-		}
-		out[i] = p
-	}
-	return out
 }

@@ -1,0 +1,94 @@
+package learner
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rateladder/rateladder/harness/levels"
+)
+
+// hintsLevel is a level of two parts whose HINTS.md the tests write into
+// a temporary folder.
+var hintsLevel = levels.Level{Number: 1, Dir: "ladder/01-x", Parts: []levels.Part{{Number: 1, Title: "First"}, {Number: 2, Title: "Second"}}}
+
+func writeLevelFile(t *testing.T, root string, l levels.Level, name, text string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(l.Dir), name)
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+}
+
+func TestReadHintsChecksThePartsAgainstTheRegistry(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       []HintPart
+		err        string
+	}{{
+		name: "two parts",
+		text: "# Hints\n\n## Part 1: First\n\n### Hint 1\n\nLook at now.\n\n```\n### Hint 9 in a fence\n```\n\n### Hint 2\n\nKeep one time.\n\n## Part 2: Second\n\n### Hint 1\n\nA ring.\n",
+		want: []HintPart{{Number: 1, Title: "First", Hints: []string{"Look at now.\n\n```\n### Hint 9 in a fence\n```", "Keep one time."}}, {Number: 2, Title: "Second", Hints: []string{"A ring."}}},
+	}, {
+		name: "a part missing",
+		text: "## Part 1: First\n\n### Hint 1\n\nx\n",
+		err:  `has 1 "## Part N: title" sections; level 1 has 2 parts`,
+	}, {
+		name: "a title that is not the registry's",
+		text: "## Part 1: First\n\n### Hint 1\n\nx\n\n## Part 2: Other\n\n### Hint 1\n\ny\n",
+		err:  `section 2 is "Part 2: Other", want "Part 2: Second"`,
+	}, {
+		name: "hints out of order",
+		text: "## Part 1: First\n\n### Hint 2\n\nx\n\n## Part 2: Second\n\n### Hint 1\n\ny\n",
+		err:  `part 1's hint 1 is headed "Hint 2"`,
+	}, {
+		name: "a part without hints",
+		text: "## Part 1: First\n\nno hint\n\n## Part 2: Second\n\n### Hint 1\n\ny\n",
+		err:  `part 1 has no "### Hint 1"`,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeLevelFile(t, root, hintsLevel, "HINTS.md", tc.text)
+			got, err := ReadHints(root, hintsLevel)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("ReadHints: err = %v, want one that says %q", err, tc.err)
+				}
+				return
+			}
+			require.NoError(t, err)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("ReadHints mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestStateKeepsWhatItSaves(t *testing.T) {
+	root := t.TempDir()
+	l := levels.All[0] // the state names the registry's levels
+	hints := ""
+	for _, p := range l.Parts {
+		hints += fmt.Sprintf("## Part %d: %s\n\n### Hint 1\n\nx\n\n### Hint 2\n\ny\n\n", p.Number, p.Title)
+	}
+	writeLevelFile(t, root, l, "HINTS.md", hints)
+	s, err := Load(root)
+	require.NoError(t, err)
+	require.Empty(t, s.HintsSeen, "a checkout without .ladder/ has seen no hint")
+	s.HintsSeen = map[string]map[string]int{"1": {"1": 2}}
+	require.NoError(t, Save(root, s))
+	again, err := Load(root)
+	require.NoError(t, err)
+	if diff := cmp.Diff(s.HintsSeen, again.HintsSeen); diff != "" {
+		t.Errorf("HintsSeen after a save mismatch (-want +got):\n%s", diff)
+	}
+	s.HintsSeen = map[string]map[string]int{"1": {"1": 3}} // more hints than part 1 has
+	require.NoError(t, Save(root, s))
+	if _, err := Load(root); err == nil {
+		t.Errorf("LoadState of a state that counts 3 hints of a part with 2: err = nil, want it damaged")
+	}
+}
