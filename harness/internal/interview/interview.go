@@ -647,7 +647,10 @@ func (iv *Interview) checkClock(now time.Time) string {
 	}
 	iv.said = say != 0
 	if say != 0 {
-		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("33", fmt.Sprintf("%d minutes left (%s).", int(say/time.Minute), grade.Minutes(left))))
+		// Seconds cut, not rounded, as the status line below cuts its
+		// minutes: "2 minutes left (1m59s)", then "1 min left", never
+		// "(2m00s)" and then "1 min left".
+		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("33", fmt.Sprintf("%d minutes left (%s).", int(say/time.Minute), grade.Minutes(left.Truncate(time.Second)))))
 	}
 	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,4 +114,16 @@ func TestParseBudget(t *testing.T) {
 			t.Errorf("ParseBudget(%q) = %v, %v; want %v, ok %v", tc.in, got, err, tc.want, tc.ok)
 		}
 	}
+}
+
+// The warning cuts its seconds as the status line cuts its minutes: with
+// 1m59.7s left it says 1m59s, never 2m00s beside "1 min left".
+func TestTheWarningAgreesWithTheStatusLine(t *testing.T) {
+	var out strings.Builder
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	left := 2*time.Minute - 300*time.Millisecond
+	iv := &Interview{Out: &out, Budget: time.Hour, deadline: now.Add(left), warned: map[time.Duration]bool{}}
+	require.Equal(t, "", iv.checkClock(now))
+	require.Equal(t, "\n2 minutes left (1m59s).\n", out.String())
+	require.Equal(t, "1 min left", timeLeft(left))
 }
