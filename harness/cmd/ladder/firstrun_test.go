@@ -77,8 +77,11 @@ func TestASlowBuildSaysWhatItDoes(t *testing.T) {
 		return grade.Plain.Run(ctx, cmd)
 	}
 	root := repoRoot(t)
-	if _, err := grade.RunGoTest(context.Background(), root, grade.Run{Module: ".", Patterns: []string{"./ladder/01-hit-counter/..."}}, r); err != nil {
-		t.Fatal(err)
+	// Twice, as a watch runs: the second slow build is no first run.
+	for range 2 {
+		if _, err := grade.RunGoTest(context.Background(), root, grade.Run{Module: ".", Patterns: []string{"./ladder/01-hit-counter/..."}}, r); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if got, want := note.String(), "building the tests of ladder/01-hit-counter, the first run only: later runs reuse the build…\n"; got != want {
 		t.Errorf("the note is %q, want %q", got, want)

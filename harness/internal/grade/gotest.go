@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -117,6 +118,9 @@ type Runner struct {
 // leftoverWait is how long go test may run on once every test binary has
 // said its last line.
 const leftoverWait = 3 * time.Second
+
+// buildNoted holds the writers that were told of a slow build.
+var buildNoted sync.Map
 
 // SlowBuild is how long a build may take before the learner is told.
 var SlowBuild = 2 * time.Second
@@ -269,12 +273,16 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	}()
 	if runner.Note != nil {
 		// A cold build takes a while: say so, once, so that a newcomer
-		// does not think the command hung.
+		// does not think the command hung. Once for each writer: a watch
+		// or an interview runs go test again and again, and a later
+		// build slowed by a busy machine is no first run.
 		timer := time.AfterFunc(SlowBuild, func() {
 			select {
 			case <-started:
 			default:
-				fmt.Fprintf(runner.Note, "building the tests of %s, the first run only: later runs reuse the build…\n", buildWhat(r.Patterns))
+				if _, said := buildNoted.LoadOrStore(runner.Note, true); !said {
+					fmt.Fprintf(runner.Note, "building the tests of %s, the first run only: later runs reuse the build…\n", buildWhat(r.Patterns))
+				}
 			}
 		})
 		defer timer.Stop()
