@@ -683,7 +683,7 @@ func TestProgressShowsTheBestInterviewOfEachLevel(t *testing.T) {
 	var text strings.Builder
 	grade.WriteText(&text, rep, grade.Style{})
 	containsAll(t, text.String(),
-		"\nmock interviews (make interview-level-N), the best of each level:\n",
+		"\nmock interviews (make interview-level-N), each level's best (from a fresh stub first, then the most parts, then the quickest):\n",
 		"  level 1  22m00s, all 2 parts, best of 4\n",
 		"  level 3  45m00s, 2 of 3 parts (time up), best of 1\n",
 		"  level 4  12m00s, all 3 parts, best of 1, started from code already written\n",

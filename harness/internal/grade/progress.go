@@ -315,7 +315,7 @@ func writeInterviews(w io.Writer, rep Ladder) {
 			continue
 		}
 		if !header {
-			fmt.Fprintln(w, "\nmock interviews (make interview-level-N), the best of each level:")
+			fmt.Fprintln(w, "\nmock interviews (make interview-level-N), each level's best (from a fresh stub first, then the most parts, then the quickest):")
 			header = true
 		}
 		what := fmt.Sprintf("all %d parts", b.Parts)
