@@ -390,7 +390,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 				t.Errorf("parts tested up to (-want +got), 0 being the fresh-stub check:\n%s", diff)
 			}
 			want := []interview.Part{
-				{Number: 1, Title: "Count the calls", Reached: true, Passed: fixed, Seconds: 5 * 60, Runs: 1},
+				{Number: 1, Title: "Count the calls", Reached: true, Passed: fixed, Seconds: 5 * 60, Runs: 1, Regressions: 1},
 				{Number: 2, Title: "Start again", Reached: true, Passed: fixed, Seconds: 5*60 + 30, Runs: 1},
 			}
 			wantEnd := interview.EndStopped

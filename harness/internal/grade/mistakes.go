@@ -101,6 +101,19 @@ func MistakeLine(p Part) string {
 	return fmt.Sprintf("This is how %d known mistakes fail, each the same way: %s.", len(ks), strings.Join(each, "; or "))
 }
 
+// MistakeNames are the names of the known mistakes p's failing cases
+// match, as MistakeLine names them; none when no match is clear.
+func MistakeNames(p Part) []string {
+	if p.Match == nil || p.Match.Best < 0 {
+		return nil
+	}
+	var names []string
+	for _, k := range p.Match.Candidates[p.Match.Best].Mistakes {
+		names = append(names, k.Name)
+	}
+	return names
+}
+
 // describe is a mistake in words: its name, and the guide's line on it.
 func describe(k protocol.Mistake) string {
 	s := k.Name + "."

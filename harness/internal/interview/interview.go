@@ -156,6 +156,12 @@ type Part struct {
 	Runs     int    `json:"runs"`
 	FirstRun bool   `json:"passed_first_run"`
 	Hints    int    `json:"hints"`
+	// Regressions counts the runs in which the part, passed before,
+	// failed again; RaceRuns the runs the race detector failed it in;
+	// Mistakes the known mistakes its failing runs matched.
+	Regressions int      `json:"regressions,omitempty"`
+	RaceRuns    int      `json:"race_runs,omitempty"`
+	Mistakes    []string `json:"known_mistakes,omitempty"`
 }
 
 func (s Summary) partsPassed() int {
@@ -506,6 +512,7 @@ func (iv *Interview) testRun() string {
 	g = partsUpTo(g, p.Number)
 	g.HideMistakes = true // Offered as a hint instead, below
 	iv.offerMistake(g)
+	iv.noteRun(g)
 	broke := iv.regressions(g)
 	for _, line := range broke {
 		fmt.Fprintln(iv.Out, iv.St.Paint("31", line))
@@ -585,6 +592,9 @@ func (iv *Interview) regressions(g grade.Level) []string {
 			p.Passed = true
 			continue
 		}
+		if p.Passed {
+			p.Regressions++
+		}
 		p.Passed, p.FirstRun = false, false
 		// A build error or a broken test binary is shown by writeGrade;
 		// a failing case is named here, at the top.
@@ -593,6 +603,26 @@ func (iv *Interview) regressions(g grade.Level) []string {
 		}
 	}
 	return lines
+}
+
+// noteRun keeps in the summary what the run found of each part asked so
+// far: a race, and the known mistakes its failing cases match.
+func (iv *Interview) noteRun(g grade.Level) {
+	for _, gp := range g.Parts {
+		i := slices.IndexFunc(iv.sum.Parts, func(p Part) bool { return p.Number == gp.Number })
+		if i < 0 || i > iv.current {
+			continue
+		}
+		p := &iv.sum.Parts[i]
+		if len(gp.Races) > 0 {
+			p.RaceRuns++
+		}
+		for _, name := range grade.MistakeNames(gp) {
+			if !slices.Contains(p.Mistakes, name) {
+				p.Mistakes = append(p.Mistakes, name)
+			}
+		}
+	}
 }
 
 // firstFailing is part's first case that did not pass.
@@ -822,6 +852,26 @@ func WriteSummary(w io.Writer, s Summary) {
 				when = "after " + grade.Plural(a.Runs, "failed run")
 			}
 			fmt.Fprintf(w, "  %s (part %d, %s)\n", a.Question, a.Part, when)
+		}
+	}
+	var broke, raced []string
+	for _, p := range s.Parts {
+		if p.Regressions > 0 {
+			broke = append(broke, fmt.Sprintf("part %d in %s", p.Number, grade.Plural(p.Regressions, "run")))
+		}
+		if p.RaceRuns > 0 {
+			raced = append(raced, fmt.Sprintf("part %d in %s", p.Number, grade.Plural(p.RaceRuns, "run")))
+		}
+	}
+	if len(broke) > 0 {
+		fmt.Fprintf(w, "Passed parts that broke again: %s.\n", strings.Join(broke, ", "))
+	}
+	if len(raced) > 0 {
+		fmt.Fprintf(w, "Races found: %s.\n", strings.Join(raced, ", "))
+	}
+	for _, p := range s.Parts {
+		for _, m := range p.Mistakes {
+			fmt.Fprintf(w, "Known mistake matched in part %d: %s\n", p.Number, m)
 		}
 	}
 	fmt.Fprintf(w, "Parts not reached: %s.\n", partList(notReached))

@@ -127,3 +127,25 @@ func TestTheWarningAgreesWithTheStatusLine(t *testing.T) {
 	require.Equal(t, "\n2 minutes left (1m59s).\n", out.String())
 	require.Equal(t, "1 min left", timeLeft(left))
 }
+
+// The summary keeps what an interviewer would note beside the times: a
+// passed part that broke again, a race, a known mistake.
+func TestTheSummaryKeepsRegressionsRacesAndMistakes(t *testing.T) {
+	var out strings.Builder
+	WriteSummary(&out, Summary{Level: 3, Title: "Token bucket", End: EndStopped, FreshStub: true, Parts: []Part{
+		{Number: 1, Title: "One", Reached: true, Passed: true, Runs: 4, Regressions: 2},
+		{Number: 2, Title: "Two", Reached: true, Runs: 3, RaceRuns: 1, Mistakes: []string{"a denied AllowN still spends its tokens"}},
+	}})
+	for _, want := range []string{
+		"Passed parts that broke again: part 1 in 2 runs.\n",
+		"Races found: part 2 in 1 run.\n",
+		"Known mistake matched in part 2: a denied AllowN still spends its tokens\n",
+	} {
+		require.Contains(t, out.String(), want)
+	}
+	out.Reset()
+	WriteSummary(&out, Summary{Level: 3, Title: "Token bucket", End: EndPassed, FreshStub: true, Parts: []Part{{Number: 1, Title: "One", Reached: true, Passed: true, Runs: 1, FirstRun: true}}})
+	for _, none := range []string{"broke again", "Races", "Known mistake"} {
+		require.NotContains(t, out.String(), none)
+	}
+}
