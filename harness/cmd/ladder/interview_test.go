@@ -368,6 +368,7 @@ func TestInterviewRerunsEveryPartAskedSoFar(t *testing.T) {
 						t.Fatalf("the run does not start with part 1's regression:\n%s", run)
 					}
 					require.Contains(t, run, "part 1, count the calls: 0 of 1 case passes\n")
+					require.Contains(t, run, "part 2, start again: done (1/1)\n")
 					require.NotContains(t, log, "both parts pass")
 					require.Equal(t, "[interview: level 1, part 2 of 2 · 34 min left]", lastLine(&out))
 					if !fixed {

@@ -522,6 +522,12 @@ func (iv *Interview) testRun() string {
 	}
 	if !grade.Passed(g, 0) {
 		grade.Write(iv.Out, g, 0, false)
+		if line := askedNow(g, p.Number); len(broke) > 0 && line != "" {
+			// The report shows the broken part and says the one asked
+			// waits for it; it ran all the same, and the candidate wants
+			// to know how it went.
+			fmt.Fprintln(iv.Out, line)
+		}
 		return iv.afterRun()
 	}
 	grade.Write(iv.Out, g, p.Number, false)
@@ -623,6 +629,18 @@ func (iv *Interview) noteRun(g grade.Level) {
 			}
 		}
 	}
+}
+
+// askedNow says how the part asked now went, in a run where an earlier
+// part broke and the report says only that it waits: "" if it is done
+// (the report says so) or did not run.
+func askedNow(g grade.Level, part int) string {
+	for _, p := range g.Parts {
+		if p.Number == part && p.Ran && !p.Done {
+			return fmt.Sprintf("Part %d, asked now: %d of %s pass.", part, p.Passed, grade.Plural(p.Total, "case"))
+		}
+	}
+	return ""
 }
 
 // firstFailing is part's first case that did not pass.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/stretchr/testify/require"
 )
 
@@ -147,5 +148,19 @@ func TestTheSummaryKeepsRegressionsRacesAndMistakes(t *testing.T) {
 	WriteSummary(&out, Summary{Level: 3, Title: "Token bucket", End: EndPassed, FreshStub: true, Parts: []Part{{Number: 1, Title: "One", Reached: true, Passed: true, Runs: 1, FirstRun: true}}})
 	for _, none := range []string{"broke again", "Races", "Known mistake"} {
 		require.NotContains(t, out.String(), none)
+	}
+}
+
+// When an earlier part broke, the report says the part asked now waits;
+// the interview adds how it went, since it ran.
+func TestAskedNowSaysHowThePartAskedWent(t *testing.T) {
+	g := grade.Level{Parts: []grade.Part{
+		{Number: 1, Ran: true, Total: 4, Passed: 3},
+		{Number: 2, Ran: true, Total: 5, Passed: 2},
+		{Number: 3, Ran: true, Total: 1, Passed: 1, Done: true},
+		{Number: 4},
+	}}
+	for part, want := range map[int]string{2: "Part 2, asked now: 2 of 5 cases pass.", 3: "", 4: ""} {
+		require.Equal(t, want, askedNow(g, part), "part %d", part)
 	}
 }
