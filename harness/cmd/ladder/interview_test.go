@@ -908,7 +908,8 @@ func TestARestartBeginsFromPart1OnANewClock(t *testing.T) {
 	c2.iv.BeforeWait = func() {
 		s, err := interview.LoadState(c2.iv.Root)
 		require.NoError(t, err)
-		require.Equal(t, 1, s.Interview.Part, "a restart is on part 1")
+		// Part 1, which the code passes, went by at once.
+		require.Equal(t, 2, s.Interview.Part, "a restart whose code passes part 1 is on part 2")
 		require.Empty(t, s.Interview.Hints, "a restart counts its hints afresh")
 		c2.interrupt <- os.Interrupt
 	}
@@ -916,12 +917,14 @@ func TestARestartBeginsFromPart1OnANewClock(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, offered, "a restart from the last interview's code offers reset")
 	require.False(t, second.FreshStub)
-	require.False(t, second.Parts[1].Reached, "a restart begins from part 1")
+	require.Equal(t, []int{0, 1}, c2.grader.runs[:2], "a restart begins from part 1, and runs its tests without waiting for a save")
+	require.True(t, second.Parts[0].Passed && second.Parts[0].Runs == 1, "part 1: %+v", second.Parts[0])
+	require.True(t, second.Parts[1].Reached)
 	require.Equal(t, 0, second.Hints)
 	require.True(t, second.Started.Equal(c2.clock.Now()), "a restart starts a new clock")
 	require.Contains(t, again.String(), "You have 45m00s, until")
 	require.Contains(t, again.String(), "## Part 1: ")
-	require.NotContains(t, again.String(), "## Part 2: ")
+	require.Contains(t, again.String(), "is not a fresh stub: its tests run now.\n")
 	require.Contains(t, again.String(), "It started from code already written, not from a fresh stub.")
 }
 

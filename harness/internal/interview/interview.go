@@ -376,10 +376,21 @@ func (iv *Interview) Hold() (Summary, error) {
 	if iv.Keys != nil {
 		fmt.Fprintln(iv.Out, KeysLine)
 	}
-	fmt.Fprintf(iv.Out, "The clock is running. Save a file to run part %d's tests.\n", first)
-	iv.statusLine(iv.Start)
-
 	end := ""
+	if iv.fresh {
+		fmt.Fprintf(iv.Out, "The clock is running. Save a file to run part %d's tests.\n", first)
+		iv.statusLine(iv.Start)
+	} else {
+		// Code already written: its tests run now, and the parts it
+		// passes go by without waiting for a save.
+		fmt.Fprintf(iv.Out, "The clock is running. The code in %s is not a fresh stub: its tests run now.\n", l.Dir)
+		for end == "" {
+			asked := iv.current
+			if end = iv.testRun(); iv.current == asked {
+				break
+			}
+		}
+	}
 	for end == "" {
 		if iv.BeforeWait != nil {
 			iv.BeforeWait()
