@@ -198,6 +198,10 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	if *prepare {
 		return 0
 	}
+	if err := sandbox.NoCgroups(); err != nil && runtime.GOOS == "linux" {
+		// Never a reason not to grade: the rlimits and the time limit hold.
+		fmt.Fprintf(stderr, "class-report: no cgroup limits here (%v): a student's memory and processes are limited per process only\n", err)
+	}
 	results := make([]instructor.Result, len(dirs))
 	// Each of the --parallel slots grades one student at a time, the
 	// heaviest first; a slot's number picks the CPU its checkers run on.

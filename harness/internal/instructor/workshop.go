@@ -550,7 +550,10 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		return res
 	}
 	sb.Slot = slot
+	sb.Limit()
 	defer func() {
+		// Read before Remove deletes the group.
+		notes = append(notes, sb.Group.Hit()...)
 		if err := sb.Remove(); err != nil {
 			notes = append(notes, "its temporary folder could not be deleted: "+err.Error())
 		}

@@ -71,6 +71,11 @@ type Sandbox struct {
 	// CacheHidden are folders of CacheBase, relative to it, that the
 	// sandbox shows empty: the report's kept checkers.
 	CacheHidden []string
+	// Group is the cgroup of the sandbox's commands, nil for none: see
+	// Limit.
+	Group *Group
+	// limited runs every command under the limits of Limit.
+	limited bool
 	// Slot is the grading slot the sandbox's student has, from 0, or -1:
 	// the report's checker runs on that slot's CPU (see pinnedTo).
 	Slot int
@@ -167,16 +172,20 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 		// assembly (see gradingPlan.build): only the runtime's C is built.
 		cmd.Env[slices.Index(cmd.Env, "CGO_ENABLED=0")] = "CGO_ENABLED=1"
 	}
-	return cmd
+	return s.limitedCommand(cmd)
 }
 
-// Remove deletes the sandbox. The Go module cache is read-only by design,
-// so folders are made writable first.
+// Remove deletes the sandbox and its cgroup. The Go module cache is
+// read-only by design, so folders are made writable first.
 func (s *Sandbox) Remove() error {
+	groupErr := s.Group.Remove()
 	for _, name := range []string{linkCache, linkLayer, linkModProxy} {
 		os.Remove(s.Dir + "." + name) // outsideLink's
 	}
-	return RemoveAll(s.Dir)
+	if err := RemoveAll(s.Dir); err != nil {
+		return err
+	}
+	return groupErr
 }
 
 // RemoveAll is os.RemoveAll that also deletes read-only folders, such as a

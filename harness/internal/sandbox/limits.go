@@ -1,0 +1,332 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// A class report limits what each student's code may take of the
+// machine, so that one student's runaway code costs no one else anything.
+// Memory and processes count for the student's whole sandbox, through a
+// cgroup of its own; the rest count per process, through rlimits. The
+// numbers are in INSTRUCTORS.md too.
+const (
+	// MemoryLimit is the memory of a student's whole sandbox: the go
+	// command, its compilers and the tests together. Past it the kernel
+	// kills a process of the sandbox.
+	MemoryLimit = 2 << 30
+	// ProcessLimit is how many processes (and threads) a student's
+	// sandbox may run at once. Past it, fork fails.
+	ProcessLimit = 256
+	// FileSizeLimit is the largest file a process of the sandbox may
+	// write (RLIMIT_FSIZE).
+	FileSizeLimit = 1 << 30
+	// OpenFilesLimit is how many files one process may hold open
+	// (RLIMIT_NOFILE).
+	OpenFilesLimit = 4096
+	// CPUTimeLimit is the CPU time one process may use (RLIMIT_CPU):
+	// generous, as the report's time limit stops a slow student first.
+	CPUTimeLimit = 10 * time.Minute
+)
+
+// There is no RLIMIT_AS: the race detector reserves terabytes of address
+// space that it never uses.
+
+// LimitsCommand is the word that makes this program the small wrapper
+// that puts a sandbox's command in its cgroup and under its rlimits, and
+// then executes it. Go cannot run code between fork and exec, and cgroup
+// v1 has no way to start a process inside a group, so the process enters
+// the group itself. The package's init runs it, so that every program
+// that makes sandboxes (the ladder command, test binaries) can be it.
+const LimitsCommand = "sandbox-limits"
+
+func init() {
+	if len(os.Args) > 1 && os.Args[1] == LimitsCommand {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", LimitsCommand, enterLimits(os.Args[2:]))
+		os.Exit(126)
+	}
+}
+
+// enterLimits writes this process's id to each cgroup.procs file of args
+// (up to "--"), sets the rlimits, and executes the command after "--". It
+// returns only when that fails.
+func enterLimits(args []string) error {
+	i := slices.Index(args, "--")
+	if i < 0 || i+1 >= len(args) {
+		return errors.New("usage: " + LimitsCommand + " [CGROUP.PROCS...] -- PROGRAM [ARG...]")
+	}
+	pid := []byte(strconv.Itoa(os.Getpid()))
+	for _, procs := range args[:i] {
+		if err := os.WriteFile(procs, pid, 0); err != nil {
+			return err
+		}
+	}
+	for _, l := range []struct {
+		resource int
+		max      uint64
+	}{
+		{syscall.RLIMIT_FSIZE, FileSizeLimit},
+		{syscall.RLIMIT_NOFILE, OpenFilesLimit},
+		{syscall.RLIMIT_CPU, uint64(CPUTimeLimit / time.Second)},
+	} {
+		var r syscall.Rlimit
+		if err := syscall.Getrlimit(l.resource, &r); err != nil {
+			return err
+		}
+		r.Cur, r.Max = min(r.Cur, l.max), min(r.Max, l.max)
+		if l.resource == syscall.RLIMIT_NOFILE {
+			r.Cur = r.Max // Go raises it to the hard limit anyway
+		}
+		if err := syscall.Setrlimit(l.resource, &r); err != nil {
+			return err
+		}
+	}
+	return syscall.Exec(args[i+1], args[i+1:], os.Environ())
+}
+
+// A Group is the cgroup of one student's sandbox: one folder on cgroup
+// v2, a memory and a pids folder on cgroup v1.
+type Group struct {
+	v2     bool
+	mem    string // the folder with the memory files
+	pids   string // the folder with the pids files; the same on v2
+	folder []string
+}
+
+// cgroupRoot is where the system mounts its cgroups.
+const cgroupRoot = "/sys/fs/cgroup"
+
+// NoCgroups says why the report cannot limit a sandbox's memory and
+// processes here, or is nil when it can. It tries once per process.
+var NoCgroups = sync.OnceValue(func() error {
+	g, err := NewGroup(fmt.Sprintf("ladder-%d-check", os.Getpid()))
+	if err == nil {
+		err = g.Remove()
+	}
+	return err
+})
+
+// NewGroup makes the cgroup name for a sandbox, below this process's own
+// group, with the memory and process limits: cgroup v2 where the system
+// has it and lets this process make groups with the memory and pids
+// controllers, cgroup v1 otherwise.
+func NewGroup(name string) (*Group, error) {
+	if runtime.GOOS != "linux" {
+		return nil, fmt.Errorf("no cgroups on %s", runtime.GOOS)
+	}
+	self, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return nil, err
+	}
+	own := ownGroups(string(self))
+	if isFile(filepath.Join(cgroupRoot, "cgroup.controllers")) {
+		return newGroupV2(filepath.Join(cgroupRoot, own[""], name))
+	}
+	if own["memory"] == "" || own["pids"] == "" {
+		return nil, errors.New("neither cgroup v2 nor the memory and pids controllers of cgroup v1")
+	}
+	g := &Group{
+		mem:  filepath.Join(cgroupRoot, "memory", own["memory"], name),
+		pids: filepath.Join(cgroupRoot, "pids", own["pids"], name),
+	}
+	for _, step := range []struct{ dir, file, value string }{
+		{g.mem, "", ""},
+		{g.mem, "memory.limit_in_bytes", strconv.Itoa(MemoryLimit)},
+		{g.pids, "", ""},
+		{g.pids, "pids.max", strconv.Itoa(ProcessLimit)},
+	} {
+		if err := g.step(step.dir, step.file, step.value); err != nil {
+			g.Remove()
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+// newGroupV2 makes the cgroup v2 folder dir. Its parent must give it
+// the memory and pids controllers.
+func newGroupV2(dir string) (*Group, error) {
+	g := &Group{v2: true, mem: dir, pids: dir}
+	parent := filepath.Dir(dir)
+	if sub, _ := os.ReadFile(filepath.Join(parent, "cgroup.subtree_control")); !strings.Contains(string(sub), "memory") || !strings.Contains(string(sub), "pids") {
+		// A group with processes of its own cannot give its controllers
+		// away: this then fails, and there are rlimits only.
+		if err := os.WriteFile(filepath.Join(parent, "cgroup.subtree_control"), []byte("+memory +pids"), 0); err != nil {
+			return nil, fmt.Errorf("cgroup v2 without the memory and pids controllers for this process's groups: %v", err)
+		}
+	}
+	for _, step := range []struct{ file, value string }{
+		{"", ""},
+		{"memory.max", strconv.Itoa(MemoryLimit)},
+		{"memory.swap.max", "0"},
+		{"pids.max", strconv.Itoa(ProcessLimit)},
+	} {
+		if err := g.step(dir, step.file, step.value); err != nil && step.file != "memory.swap.max" {
+			g.Remove()
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+// step makes dir when file is "", or writes value to its file.
+func (g *Group) step(dir, file, value string) error {
+	if file == "" {
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			return err
+		}
+		g.folder = append(g.folder, dir)
+		return nil
+	}
+	return os.WriteFile(filepath.Join(dir, file), []byte(value), 0)
+}
+
+// ownGroups reads /proc/self/cgroup: each v1 controller's group, and the
+// v2 group under "".
+func ownGroups(text string) map[string]string {
+	own := map[string]string{}
+	for _, line := range strings.Split(text, "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if parts[1] == "" {
+			own[""] = parts[2]
+		}
+		for _, c := range strings.Split(parts[1], ",") {
+			if c != "" {
+				own[c] = parts[2]
+			}
+		}
+	}
+	return own
+}
+
+// procsFiles are the files a process writes its id to to enter g.
+func (g *Group) procsFiles() []string {
+	files := []string{filepath.Join(g.mem, "cgroup.procs")}
+	if g.pids != g.mem {
+		files = append(files, filepath.Join(g.pids, "cgroup.procs"))
+	}
+	return files
+}
+
+// Hit says which limits the sandbox's processes ran into, as a report's
+// note says it: "used more than 2 GiB of memory".
+func (g *Group) Hit() []string {
+	if g == nil {
+		return nil
+	}
+	var hit []string
+	mem := false
+	if g.v2 {
+		mem = eventCount(filepath.Join(g.mem, "memory.events"), "oom_kill") > 0
+	} else {
+		n := eventCount(filepath.Join(g.mem, "memory.oom_control"), "oom_kill")
+		if n < 0 { // a kernel before 4.13: the limit was reached at least
+			n = eventCount(filepath.Join(g.mem, "memory.failcnt"), "")
+		}
+		mem = n > 0
+	}
+	if mem {
+		hit = append(hit, fmt.Sprintf("used more than %d GiB of memory", MemoryLimit>>30))
+	}
+	if eventCount(filepath.Join(g.pids, "pids.events"), "max") > 0 {
+		hit = append(hit, fmt.Sprintf("started more than %d processes", ProcessLimit))
+	}
+	return hit
+}
+
+// eventCount reads the number after key in a file of "key N" lines, or
+// the file's only number when key is ""; -1 when there is none.
+func eventCount(file, key string) int64 {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if key == "" && len(f) == 1 || len(f) == 2 && f[0] == key {
+			if n, err := strconv.ParseInt(f[len(f)-1], 10, 64); err == nil {
+				return n
+			}
+		}
+	}
+	return -1
+}
+
+// Remove kills what is left in the group and deletes its folders. A
+// process the kernel is still ending keeps its folder busy a moment, so
+// it tries for up to a few seconds.
+func (g *Group) Remove() error {
+	if g == nil {
+		return nil
+	}
+	var err error
+	for _, dir := range slices.Backward(g.folder) {
+		for try := 0; ; try++ {
+			killAll(dir)
+			if err = os.Remove(dir); err == nil || errors.Is(err, os.ErrNotExist) || try == 300 {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	return err
+}
+
+// killAll kills every process in the cgroup folder dir.
+func killAll(dir string) {
+	if os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0) == nil {
+		return
+	}
+	procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+	for _, f := range strings.Fields(string(procs)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+func isFile(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular()
+}
+
+// Limit puts the sandbox's commands under the limits above: in a cgroup
+// of their own where the system allows it (see NoCgroups), under the
+// rlimits everywhere on Linux. Remove deletes the group.
+func (s *Sandbox) Limit() {
+	if runtime.GOOS != "linux" {
+		return
+	}
+	s.limited = true
+	if NoCgroups() == nil {
+		s.Group, _ = NewGroup(fmt.Sprintf("ladder-%d-%s", os.Getpid(), filepath.Base(s.Dir)))
+	}
+}
+
+// limitedCommand wraps cmd, a command of the sandbox, in LimitsCommand.
+func (s *Sandbox) limitedCommand(cmd *exec.Cmd) *exec.Cmd {
+	if !s.limited {
+		return cmd
+	}
+	args := []string{LimitsCommand}
+	if s.Group != nil {
+		args = append(args, s.Group.procsFiles()...)
+	}
+	args = append(append(args, "--", cmd.Path), cmd.Args[1:]...)
+	w := exec.Command(layerExecutable(), args...)
+	w.Dir, w.Env = cmd.Dir, cmd.Env
+	return w
+}

@@ -1,0 +1,98 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestOwnGroupsReadsV1AndV2(t *testing.T) {
+	own := ownGroups("12:pids:/a\n4:memory:/process_api/x\n3:cpu,cpuacct:/c\n0::/user.slice\n")
+	require.Equal(t, map[string]string{"pids": "/a", "memory": "/process_api/x", "cpu": "/c", "cpuacct": "/c", "": "/user.slice"}, own)
+}
+
+func TestHitNamesTheLimit(t *testing.T) {
+	write := func(dir, name, text string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	v1mem, v1pids, v2 := t.TempDir(), t.TempDir(), t.TempDir()
+	write(v1mem, "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n")
+	write(v1mem, "memory.failcnt", "7\n")
+	write(v1pids, "pids.events", "max 0\n")
+	require.Equal(t, []string{"used more than 2 GiB of memory"}, (&Group{mem: v1mem, pids: v1pids}).Hit())
+
+	// A kernel without oom_kill: the failures count.
+	write(v1mem, "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\n")
+	write(v1pids, "pids.events", "max 12\n")
+	require.Equal(t, []string{"used more than 2 GiB of memory", "started more than 256 processes"}, (&Group{mem: v1mem, pids: v1pids}).Hit())
+
+	write(v2, "memory.events", "low 0\nhigh 0\nmax 40\noom 1\noom_kill 0\n")
+	write(v2, "pids.events", "max 3\n")
+	require.Equal(t, []string{"started more than 256 processes"}, (&Group{v2: true, mem: v2, pids: v2}).Hit())
+
+	require.Nil(t, (*Group)(nil).Hit())
+}
+
+// TestLimitedCommandRunsInItsGroup runs a command of a limited sandbox
+// and reads, from inside, its cgroups and rlimits.
+func TestLimitedCommandRunsInItsGroup(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the limits are Linux's")
+	}
+	j := needJail(t)
+	sb, err := New(t.TempDir(), "s", "", j)
+	require.NoError(t, err)
+	sb.Limit()
+	defer func() { require.NoError(t, sb.Remove()) }()
+	cmd := sb.Command(sb.Src, "sh", "-c", "ulimit -n; ulimit -t; cat /proc/self/cgroup")
+	stopped, err := RunLimited(context.Background(), time.Minute, cmd)
+	require.NoError(t, err)
+	require.False(t, stopped)
+	out := cmd.Stdout.(interface{ String() string }).String()
+	lines := strings.Split(out, "\n")
+	require.Equal(t, strconv.Itoa(OpenFilesLimit), lines[0])
+	require.Equal(t, strconv.Itoa(int(CPUTimeLimit/time.Second)), lines[1])
+	if err := NoCgroups(); err != nil {
+		t.Logf("no cgroups here: %v", err)
+		return
+	}
+	require.NotNil(t, sb.Group)
+	// The sandbox's own cgroup namespace shows its group as its root.
+	if !sb.Group.v2 {
+		for _, dir := range sb.Group.folder {
+			_, err := os.Stat(dir)
+			require.NoError(t, err)
+		}
+	}
+	require.Nil(t, sb.Group.Hit())
+}
+
+// TestGroupNamesWhatWasHit runs a fork loop and a memory hog in a
+// limited sandbox: each limit holds, and the group names it.
+func TestGroupNamesWhatWasHit(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the limits are Linux's")
+	}
+	if testing.Short() {
+		t.Skip("fills 2 GiB of memory, a minute")
+	}
+	j := needJail(t)
+	if err := NoCgroups(); err != nil {
+		t.Skip("no cgroups here:", err)
+	}
+	sb, err := New(t.TempDir(), "s", "", j)
+	require.NoError(t, err)
+	sb.Limit()
+	defer func() { require.NoError(t, sb.Remove()) }()
+	// A shell that holds 3 GiB in a variable, then 400 sleeping children.
+	cmd := sb.Command(sb.Src, "sh", "-c", `(x=$(head -c 3G /dev/zero | tr '\0' a)); i=0; while [ $i -lt 400 ]; do sleep 3600 & i=$((i+1)); done`)
+	_, _ = RunLimited(context.Background(), 5*time.Minute, cmd)
+	require.Equal(t, []string{"used more than 2 GiB of memory", "started more than 256 processes"}, sb.Group.Hit())
+}
