@@ -6,10 +6,15 @@ import (
 	"fmt"
 )
 
-// maxHandoutFile is the largest file a student copy takes. The biggest
+// maxStudentFile is the largest file a student copy takes, and the
+// largest a class report reads of a student's level folder. The biggest
 // file the ladder ships is under 50 KiB; a file of a mebibyte is a build
 // output, a data dump or a recording that was committed by mistake.
-const maxHandoutFile = 1 << 20
+const maxStudentFile = 1 << 20
+
+// maxLevelFiles is the most files a class report takes in a student's
+// level folder: each level ships a dozen or so.
+const maxLevelFiles = 300
 
 // BinaryKind says what compiled binary data is ("an ELF executable"), or
 // "" for a file the repository may hold. Compiled binaries are known by
@@ -62,8 +67,8 @@ func handoutProblem(path string, data []byte) string {
 	if kind := BinaryKind(data); kind != "" {
 		return fmt.Sprintf("%s is %s: a student copy takes no binary", path, kind)
 	}
-	if len(data) > maxHandoutFile {
-		return fmt.Sprintf("%s is %.1f MiB, over the %d MiB a student copy takes for one file", path, float64(len(data))/(1<<20), maxHandoutFile>>20)
+	if len(data) > maxStudentFile {
+		return fmt.Sprintf("%s is %.1f MiB, over the %d MiB a student copy takes for one file", path, float64(len(data))/(1<<20), maxStudentFile>>20)
 	}
 	return ""
 }

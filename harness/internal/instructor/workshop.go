@@ -189,6 +189,9 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 			return nil, errNotCheckout
 		}
 	}
+	if err := p.tooBig(studentDir); err != nil {
+		return nil, err
+	}
 	write := func(name string, data []byte) error {
 		target := filepath.Join(dest, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
@@ -311,6 +314,51 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 		notes = append(notes, "cgo, C and assembly not graded ("+SomeNames(notGraded)+")")
 	}
 	return notes, nil
+}
+
+// tooBig refuses a student checkout whose level folders hold a file over
+// maxStudentFile, or more than maxLevelFiles files, before Build reads any
+// of it. A sparse file counts by its size.
+func (p *gradingPlan) tooBig(studentDir string) error {
+	if studentDir == "" {
+		return nil
+	}
+	if info, err := os.Lstat(filepath.Join(studentDir, "go.mod")); err == nil && info.Size() > maxStudentFile {
+		return fmt.Errorf("refused: go.mod is %s, over the %d MiB the report reads of one file", sizeOf(info.Size()), maxStudentFile>>20)
+	}
+	for _, l := range p.Levels {
+		levelDir := filepath.Join(studentDir, filepath.FromSlash(l.Dir))
+		files := 0
+		var refusal error
+		filepath.WalkDir(levelDir, func(fp string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil // Build says what it makes of it
+			}
+			if files++; files > maxLevelFiles {
+				refusal = fmt.Errorf("refused: %s holds more than %d files", TerminalText(l.Dir), maxLevelFiles)
+				return filepath.SkipAll
+			}
+			info, err := d.Info() // WalkDir's entries are Lstat's
+			if err == nil && info.Mode().IsRegular() && info.Size() > maxStudentFile {
+				rel, _ := filepath.Rel(studentDir, fp)
+				refusal = fmt.Errorf("refused: %s is %s, over the %d MiB the report reads of one file", TerminalText(filepath.ToSlash(rel)), sizeOf(info.Size()), maxStudentFile>>20)
+				return filepath.SkipAll
+			}
+			return nil
+		})
+		if refusal != nil {
+			return refusal
+		}
+	}
+	return nil
+}
+
+// sizeOf writes a file's size in MiB, or GiB from 1 GiB.
+func sizeOf(n int64) string {
+	if n >= 1<<30 {
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
 
 // ownFile reports whether p, a file of a level that is not Go code, may
