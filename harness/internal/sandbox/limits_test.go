@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -95,4 +96,22 @@ func TestGroupNamesWhatWasHit(t *testing.T) {
 	cmd := sb.Command(sb.Src, "sh", "-c", `(x=$(head -c 3G /dev/zero | tr '\0' a)); i=0; while [ $i -lt 400 ]; do sleep 3600 & i=$((i+1)); done`)
 	_, _ = RunLimited(context.Background(), 5*time.Minute, cmd)
 	require.Equal(t, []string{"used more than 2 GiB of memory", "started more than 256 processes"}, sb.Group.Hit())
+}
+
+// TestInstructorsMdHasTheLimits keeps INSTRUCTORS.md's numbers those of
+// the constants.
+func TestInstructorsMdHasTheLimits(t *testing.T) {
+	doc, err := os.ReadFile("../../../INSTRUCTORS.md")
+	require.NoError(t, err)
+	text := strings.Join(strings.Fields(string(doc)), " ")
+	for _, want := range []string{
+		fmt.Sprintf("`used more than %d GiB of memory`", MemoryLimit>>30),
+		fmt.Sprintf("`started more than %d processes`", ProcessLimit),
+		fmt.Sprintf("%d GiB of memory and %d processes", MemoryLimit>>30, ProcessLimit),
+		fmt.Sprintf("files of up to %d GiB", FileSizeLimit>>30),
+		fmt.Sprintf("%d,%03d files open", OpenFilesLimit/1000, OpenFilesLimit%1000),
+		fmt.Sprintf("use %d minutes of CPU time", int(CPUTimeLimit.Minutes())),
+	} {
+		require.Contains(t, text, want)
+	}
 }
