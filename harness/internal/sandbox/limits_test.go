@@ -115,3 +115,20 @@ func TestInstructorsMdHasTheLimits(t *testing.T) {
 		require.Contains(t, text, want)
 	}
 }
+
+// TestNewGroupV2WritesTheLimits makes a v2 group in a plain folder, which
+// stands for a delegated cgroup v2 tree: the files it writes are read back.
+func TestNewGroupV2WritesTheLimits(t *testing.T) {
+	parent := t.TempDir()
+	g, err := newGroupV2(filepath.Join(parent, "student"))
+	require.NoError(t, err)
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join(parent, name))
+		require.NoError(t, err)
+		return string(data)
+	}
+	require.Equal(t, "+memory +pids", read("cgroup.subtree_control"))
+	require.Equal(t, "2147483648", read("student/memory.max"))
+	require.Equal(t, "256", read("student/pids.max"))
+	require.Equal(t, []string{filepath.Join(parent, "student", "cgroup.procs")}, g.procsFiles())
+}
