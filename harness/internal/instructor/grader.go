@@ -1,0 +1,336 @@
+// Package instructor holds the tools of whoever runs a class: the student
+// copy (a checkout without solutions/ and without anything that solves a
+// level), the class report (every student's checkout graded in a sandbox,
+// its verdicts decided by a checker the students' code cannot reach), the
+// GitHub Classroom workflow, the class's known mistakes and the debrief.
+package instructor
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/sandbox"
+	"github.com/rateladder/rateladder/harness/internal/shipped"
+	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
+)
+
+// Grader grades students' checkouts for one class report.
+type Grader struct {
+	plan     *gradingPlan
+	Tmp      string        // the report's temporary folder, with every sandbox
+	cache    string        // the warm build cache each sandbox gets a copy of
+	modProxy string        // the instructor's module download cache
+	Jail     *sandbox.Jail // nil with --no-sandbox
+	// redisServer is redis-server, when it is installed where a sandbox
+	// sees it (under /usr): each go test run of a student's in a module
+	// of redisModules then has one.
+	redisServer  string
+	redisModules map[string]bool
+	Checker      *checker
+}
+
+// withRedisServer is a shell script that starts a redis-server on port
+// 6379 of the sandbox's own loopback, without persistence, waits until it
+// answers, and runs its arguments.
+const withRedisServer = `redis-server --bind 127.0.0.1 --port 6379 --save '' --appendonly no --daemonize yes --dir "$TMPDIR" --logfile "$TMPDIR/redis.log" >/dev/null || exit 1
+i=0
+while [ $i -lt 100 ] && ! redis-cli -p 6379 ping >/dev/null 2>&1; do i=$((i+1)); sleep 0.05; done
+exec "$@"`
+
+// NewGrader reads the instructor's checkout and builds its tests once with
+// the stubs as shipped, in a sandbox, into the build cache every student's
+// sandbox starts from. cacheDir keeps that cache between reports; "" puts
+// it in the report's temporary folder. j is the sandbox, nil for none.
+// Seed is the seed of the checker's random timelines, 0 for a new one.
+func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed uint64) (*Grader, error) {
+	plan, err := newGradingPlan(root)
+	if err != nil {
+		return nil, err
+	}
+	modProxy, toolchain, err := instructorModProxy(root, plan.Levels)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "ladder-report-")
+	if err != nil {
+		return nil, err
+	}
+	g := &Grader{plan: plan, Tmp: tmp, cache: cacheDir, modProxy: modProxy, Jail: j, redisModules: map[string]bool{}}
+	for _, l := range plan.Levels {
+		for _, m := range l.Modules {
+			// A module's run needs the server if one of its cases does.
+			if needs, err := moduleNeeds(root, l, m); err == nil && slices.Contains(needs, "redis-server") {
+				g.redisModules[m.Dir] = true
+			}
+		}
+	}
+	if p, err := exec.LookPath("redis-server"); err == nil && sandbox.Within(p, "/usr") {
+		if _, err := exec.LookPath("redis-cli"); err == nil {
+			g.redisServer = p
+		}
+	}
+	if g.cache == "" {
+		g.cache = filepath.Join(tmp, "cache")
+	} else if g.cache, err = filepath.Abs(cacheDir); err != nil {
+		g.Close()
+		return nil, err
+	}
+	store := filepath.Join(g.cache, storeDir, plan.warmKey(toolchain))
+	if g.Checker = keptChecker(store, tmp, seed); g.Checker != nil {
+		return g, nil
+	}
+	sb, err := sandbox.New(tmp, "warm-up", modProxy, j)
+	if err != nil {
+		g.Close()
+		return nil, err
+	}
+	defer sb.Remove()
+	sb.GoCache = g.cache
+	if err := os.MkdirAll(g.cache, 0o700); err != nil {
+		g.Close()
+		return nil, err
+	}
+	if _, err := plan.Build("", sb.Src); err != nil {
+		g.Close()
+		return nil, err
+	}
+	// go test -c builds every test binary a grading runs, and runs
+	// nothing: this is the instructor's code, but no code needs to run.
+	// It vets each package as go test does, too, with the facts of every
+	// package it imports, so that a student's go test vets only the
+	// packages the student changed (about 70 vet runs a student before).
+	// Each module of the levels is built as the grading runs it: the
+	// Levels that run under -race with it.
+	warm := grade.Runner{
+		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
+			return sb.Command(dir, grade.GoTool(), args...)
+		},
+		Run: func(ctx context.Context, cmd *exec.Cmd) error {
+			_, err := sandbox.RunLimited(ctx, time.Hour, cmd)
+			return err
+		},
+	}
+	for i, r := range grade.LevelRuns(plan.Levels, "", nil) {
+		modDir := filepath.Join(sb.Src, filepath.FromSlash(r.Module))
+		var patterns []string
+		for _, p := range r.Patterns {
+			// A level this checkout does not have has nothing to build.
+			if _, err := os.Stat(filepath.Join(modDir, strings.TrimSuffix(p, "/..."))); err == nil {
+				patterns = append(patterns, p)
+			}
+		}
+		if len(patterns) == 0 {
+			continue
+		}
+		pkgs, err := grade.ListPackages(ctx, sb.Src, modDir, patterns, warm)
+		if err != nil {
+			g.Close()
+			return nil, fmt.Errorf("listing the tests of this checkout: %v", err)
+		}
+		if len(pkgs) == 0 {
+			continue // go test -c of no package would build the folder's own
+		}
+		args := []string{"test", "-c", "-o", filepath.Join(sb.Tmp, fmt.Sprintf("warm-%d", i)) + string(filepath.Separator)}
+		if r.Race {
+			args = append(args, "-race")
+		}
+		for _, p := range pkgs {
+			args = append(args, p.ImportPath)
+		}
+		cmd := sb.Command(modDir, grade.GoTool(), args...)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		stopped, err := sandbox.RunLimited(ctx, time.Hour, cmd)
+		if stopped || err != nil {
+			g.Close()
+			return nil, fmt.Errorf("building the tests of this checkout: %v%s\n%s", err, map[bool]string{true: " (interrupted)"}[stopped], grade.FirstLines(errOut.String()+out.String(), 20))
+		}
+	}
+	if g.Checker, err = newChecker(ctx, sb, tmp, plan.Levels, seed, warm.Run); err != nil {
+		g.Close()
+		return nil, err
+	}
+	if cacheDir != "" {
+		g.Checker.keep(store)
+	}
+	return g, nil
+}
+
+// Close deletes the report's temporary folder.
+func (g *Grader) Close() { sandbox.RemoveAll(g.Tmp) }
+
+// instructorModProxy makes sure the instructor's module cache holds every
+// module the ladder needs, its nested modules' too (go mod download, in
+// the instructor's own environment), and returns its download folder,
+// which sandboxes use as their GOPROXY, and the toolchain's version and
+// target.
+func instructorModProxy(root string, lvs []levels.Level) (proxy, toolchain string, err error) {
+	for _, dir := range moduleDirs(root, lvs) {
+		cmd := exec.Command(grade.GoTool(), "mod", "download")
+		cmd.Dir = filepath.Join(root, filepath.FromSlash(dir))
+		cmd.Env = grade.LearnerEnv()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", "", fmt.Errorf("go mod download in %s: %v\n%s", dir, err, out)
+		}
+	}
+	cmd := exec.Command(grade.GoTool(), "env", "GOMODCACHE", "GOVERSION", "GOOS", "GOARCH")
+	cmd.Dir = root
+	cmd.Env = grade.LearnerEnv()
+	out, err := cmd.Output()
+	if err != nil {
+		return "", "", fmt.Errorf("go env GOMODCACHE: %v", err)
+	}
+	modCache, toolchain, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	return filepath.Join(modCache, "cache", "download"), toolchain, nil
+}
+
+// moduleDirs lists the modules of the levels that root has, "." first.
+func moduleDirs(root string, lvs []levels.Level) []string {
+	dirs := []string{"."}
+	for _, l := range lvs {
+		for _, m := range l.Modules {
+			if m.Dir == "." || slices.Contains(dirs, m.Dir) {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(m.Dir), "go.mod")); err == nil {
+				dirs = append(dirs, m.Dir)
+			}
+		}
+	}
+	return dirs
+}
+
+// Grade grades one student's checkout in a sandbox of its own, which it
+// deletes afterwards.
+func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.Duration) (res Result) {
+	res.Name = filepath.Base(filepath.Clean(dir))
+	res.Commit, res.Graded = headCommit(dir), time.Now()
+	defer func() { res.Took = time.Since(res.Graded) }()
+	var notes []string
+	defer func() { res.Err = strings.Join(notes, "; ") }()
+	sb, err := sandbox.New(g.Tmp, fmt.Sprintf("student-%03d", i), g.modProxy, g.Jail)
+	if err != nil {
+		notes = append(notes, err.Error())
+		return res
+	}
+	sb.Slot = slot
+	sb.Limit()
+	defer func() {
+		// Read before Remove deletes the group.
+		notes = append(notes, sb.Group.Hit()...)
+		if err := sb.Remove(); err != nil {
+			notes = append(notes, "its temporary folder could not be deleted: "+err.Error())
+		}
+	}()
+	notes, err = g.plan.Build(dir, sb.Src)
+	if err != nil {
+		notes = append(notes, err.Error())
+		return res
+	}
+	var touched []levels.Level
+	for _, l := range g.plan.Levels {
+		if !shipped.Untouched(sb.Src, l) {
+			touched = append(touched, l)
+		}
+	}
+	// The student's builds read the warm cache through the sandbox's
+	// cache layer, read-only, and write their own: no copy of it.
+	sb.CacheBase, sb.CacheHidden = g.cache, []string{storeDir}
+	var stopped atomic.Bool
+	runner := grade.Runner{
+		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
+			rel, _ := filepath.Rel(sb.Src, dir)
+			if len(args) > 0 && args[0] == "test" && g.Jail != nil && g.redisServer != "" && g.redisModules[filepath.ToSlash(rel)] {
+				// The cases of level 8's part 8 that need a real server,
+				// as make test-level-8 REDIS=1 gives a learner: one of the
+				// sandbox's own, on its own loopback, gone with it.
+				cmd := sb.Command(dir, "sh", append([]string{"-c", withRedisServer, "sh", grade.GoTool()}, args...)...)
+				cmd.Env = append(cmd.Env, "REDIS_ADDR=127.0.0.1:6379")
+				return cmd
+			}
+			return sb.Command(dir, grade.GoTool(), args...)
+		},
+		Run: func(runCtx context.Context, cmd *exec.Cmd) error {
+			s, err := sandbox.RunLimited(runCtx, limit, cmd)
+			// A run started ahead and then not needed is stopped too:
+			// that says nothing of the student.
+			if s && !(runCtx.Err() != nil && ctx.Err() == nil) {
+				stopped.Store(true)
+			}
+			return err
+		},
+		Ahead: true,
+	}
+	runner.Judge = func(ctx context.Context, root string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
+		if stopped.Load() {
+			return own, nil // counts for nothing: see below
+		}
+		return g.Checker.judge(ctx, sb, runner.Run, root, r, own)
+	}
+	if err := g.Checker.buildChildren(ctx, sb, runner.Run, sb.Src, touched); err != nil && ctx.Err() == nil {
+		notes = append(notes, "building the checker's children: "+err.Error())
+		return res
+	}
+	grades, err := grade.LevelsWith(ctx, sb.Src, g.plan.Levels, runner)
+	switch {
+	case stopped.Load() && ctx.Err() != nil:
+		notes = append(notes, "interrupted")
+		return res
+	case stopped.Load():
+		notes = append(notes, fmt.Sprintf("stopped after %v", limit))
+		return res
+	case err != nil:
+		notes = append(notes, grade.FirstLines(err.Error(), 1))
+		return res
+	}
+	res.Levels = grade.Report(grades).Levels
+	res.InProcess = g.Checker.inProcessLevels(sb.Src, grades)
+	for _, lg := range grades {
+		for _, p := range lg.Parts {
+			for _, c := range p.Cases {
+				if c.Fuzz && c.Verdict != protocol.Pass && c.Verdict != protocol.NotImplemented {
+					res.RandomFailed = true
+				}
+			}
+		}
+	}
+	return res
+}
+
+// headCommit is the commit a student's checkout is on, read from its .git
+// folder by hand: running git there would run what the student's git
+// config says (a hook, an fsmonitor). "" where there is none.
+func headCommit(dir string) string {
+	gitDir := filepath.Join(dir, ".git")
+	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return ""
+	}
+	id := strings.TrimSpace(string(head))
+	if ref, ok := strings.CutPrefix(id, "ref: "); ok {
+		id = ""
+		if data, err := os.ReadFile(filepath.Join(gitDir, filepath.FromSlash(ref))); err == nil {
+			id = strings.TrimSpace(string(data))
+		} else if packed, err := os.ReadFile(filepath.Join(gitDir, "packed-refs")); err == nil {
+			for _, line := range strings.Split(string(packed), "\n") {
+				if h, name, ok := strings.Cut(line, " "); ok && name == ref {
+					id = h
+				}
+			}
+		}
+	}
+	if len(id) < 12 || strings.Trim(id, "0123456789abcdef") != "" {
+		return ""
+	}
+	return id[:12]
+}
