@@ -438,3 +438,30 @@ func TestClassroomWorkflowGradesAsTheClassReport(t *testing.T) {
 		})
 	}
 }
+
+// make classroom passes the instructor's repository and commit on, takes
+// the commit from HEAD by default, refuses a checkout whose origin is not
+// on GitHub unless it is named, and leaves a written file as it is unless
+// FORCE=1.
+func TestMakeClassroomPinsTheInstructor(t *testing.T) {
+	slow(t, "runs make classroom in a copy of the ladder", "make", "git")
+	dir := copyRepo(t, "ladder")
+	gitCommitAll(t, dir)
+	head := strings.TrimSpace(gitIn(t, dir, "rev-parse", "HEAD"))
+	if out, code := runIn(t, dir, "make", "classroom"); code == 0 || !strings.Contains(out, "--instructor-repo") {
+		t.Errorf("make classroom without an origin on GitHub = exit %d, want a failure naming --instructor-repo:\n%s", code, out)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+	}{{[]string{"classroom", "INSTRUCTOR_REPO=teacher/ladder"}, 0}, {[]string{"classroom", "INSTRUCTOR_REPO=teacher/ladder"}, 2}, {[]string{"classroom", "INSTRUCTOR_REPO=teacher/ladder", "FORCE=1"}, 0}} {
+		if out, code := runIn(t, dir, "make", c.args...); code != c.code {
+			t.Fatalf("make %s = exit %d, want %d:\n%s", strings.Join(c.args, " "), code, c.code, out)
+		}
+	}
+	job := readWorkflow(t, filepath.Join(dir, ".github", "workflows", "classroom.yml"))
+	i := slices.IndexFunc(job.Steps, func(s workflowStep) bool { return s.With["path"] == instr.InstructorDir })
+	if i < 0 || job.Steps[i].With["repository"] != "teacher/ladder" || job.Steps[i].With["ref"] != head {
+		t.Errorf("the instructor's checkout is step %d, %+v; want teacher/ladder at HEAD, %s", i, job.Steps[max(i, 0)], head)
+	}
+}
