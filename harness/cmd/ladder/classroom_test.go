@@ -465,3 +465,35 @@ func TestMakeClassroomPinsTheInstructor(t *testing.T) {
 		t.Errorf("the instructor's checkout is step %d, %+v; want teacher/ladder at HEAD, %s", i, job.Steps[max(i, 0)], head)
 	}
 }
+
+// Where bwrap cannot make a sandbox, as on a runner whose user namespaces
+// are refused, the grading step says so and fails, and writes no part.
+func TestClassroomGradingRefusesWithoutASandbox(t *testing.T) {
+	slow(t, "runs the workflow's grading step with a bwrap that fails", "bash", "git")
+	if runtime.GOOS != "linux" {
+		t.Skip("the sandbox is Linux's")
+	}
+	job := classroomWorkflow(t, repoRoot(t))
+	workspace := t.TempDir()
+	require.NoError(t, os.Rename(fullLadder(t), filepath.Join(workspace, instr.InstructorDir)))
+	studentOf(t, filepath.Join(workspace, instr.InstructorDir), filepath.Join(workspace, instr.StudentDir))
+	bin := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "bwrap"), []byte("#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n"), 0o755))
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PATH=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	i := slices.IndexFunc(job.Steps, func(s workflowStep) bool { return strings.Contains(s.Run, "class-report") })
+	require.GreaterOrEqual(t, i, 0, "no grading step")
+	s := job.Steps[i]
+	out, code := runShell(t, filepath.Join(workspace, s.WorkingDir), s.Run, env)
+	if code == 0 || !strings.Contains(out, "cannot make a sandbox") {
+		t.Errorf("step %q with a failing bwrap = exit %d, want a failure that says there is no sandbox:\n%s", s.Name, code, out)
+	}
+	if data, _ := os.ReadFile(filepath.Join(workspace, instr.DonePartsFile)); len(data) > 0 {
+		t.Errorf("%s after a refusal holds %q, want no part", instr.DonePartsFile, data)
+	}
+}
