@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,8 +53,12 @@ const partTimeout = 1
 
 // gradeTimeout is the grading step's limit in minutes: a first build of
 // the instructor's tests and checkers, then the student's whole ladder
-// within the class report's own time limit.
-const gradeTimeout = 40
+// within studentTimeout, the class report's limit for one checkout,
+// longer than its default as a runner has two cores.
+const (
+	gradeTimeout   = 40
+	studentTimeout = "20m"
+)
 
 // The folders of the two checkouts, under the runner's workspace, and the
 // results file the grading step writes there: one line a part done.
@@ -66,8 +71,8 @@ const (
 // RedisInstall puts redis-server on the runner. The class report starts
 // one in the sandbox for the Redis parts, and some cases kill or pause it,
 // so the program must be on the runner: a service container would give
-// an address only. The runner's user is not root,
-// hence sudo; where redis-server is already there, nothing is installed.
+// an address only. The runner's user is not root, hence sudo; where
+// redis-server is already there, nothing is installed.
 const RedisInstall = "command -v redis-server >/dev/null || (sudo apt-get update && sudo apt-get install -y redis-server)"
 
 // SandboxInstall puts bubblewrap on the runner, and lets it make user
@@ -101,9 +106,22 @@ type classroomPlan struct {
 // and digits only ("level3part2").
 func PartID(level, part int) string { return fmt.Sprintf("level%dpart%d", level, part) }
 
+// repoRE and commitRE are what GitHub allows in owner/name, and a commit's
+// hash; the workflow names both, in a comment too.
+var (
+	repoRE   = regexp.MustCompile(`^[A-Za-z0-9-]+/[A-Za-z0-9._-]+$`)
+	commitRE = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
+)
+
 // PlanClassroom makes a step of every part of the levels, graded with the
 // harness of repo (owner/name) at commit ref.
 func PlanClassroom(root, repo, ref string, lvs []levels.Level) (classroomPlan, error) {
+	if !repoRE.MatchString(repo) {
+		return classroomPlan{}, fmt.Errorf("the instructor's repository is %q; name it as owner/name", repo)
+	}
+	if !commitRE.MatchString(ref) {
+		return classroomPlan{}, fmt.Errorf("the instructor's commit is %q; pin a commit's full hash, which no push can move", ref)
+	}
 	plan := classroomPlan{Repo: repo, Ref: ref}
 	for _, l := range lvs {
 		for _, p := range l.Parts {
@@ -181,10 +199,12 @@ func WriteClassroom(w io.Writer, plan classroomPlan) error {
 # the parts differently, change their max-score.
 #
 # The student's code is graded as make class-report grades it: with the
-# instructor's harness, tests and specs, from %[2]s at
-# %[3]s, in a bubblewrap sandbox, with verdicts decided outside the
-# student's process. One step grades the whole checkout once; each graded
-# step then only reads the parts done from its results file.
+# instructor's harness, tests and specs, in a bubblewrap sandbox, with
+# verdicts decided outside the student's process. They come from
+# %[9]s at commit
+# %[10]s.
+# One step grades the whole checkout once; each graded step then only
+# reads the parts done from its results file.
 name: Autograding Tests
 'on':
   - push
@@ -222,7 +242,7 @@ jobs:
           cache: false
       - name: Install bubblewrap
         run: %[8]s
-`, grade.Plural(total, "point"), yamlQuote(plan.Repo), yamlQuote(plan.Ref), checkoutAction, StudentDir, InstructorDir, setupGoAction, yamlQuote(SandboxInstall))
+`, grade.Plural(total, "point"), yamlQuote(plan.Repo), yamlQuote(plan.Ref), checkoutAction, StudentDir, InstructorDir, setupGoAction, yamlQuote(SandboxInstall), plan.Repo, plan.Ref)
 	if plan.Redis {
 		fmt.Fprintf(&b, `      # The Redis parts start a redis-server of their own, and kill or
       # pause it, so they need the program on the runner, not a service
@@ -267,7 +287,7 @@ jobs:
 // ClassroomGradeCommand grades the student's checkout with the class
 // report, from the instructor's checkout, and writes the results file
 // beside both.
-const ClassroomGradeCommand = "go run ./harness/cmd/ladder class-report --format parts --parallel 1 ../" + StudentDir + " > ../" + DonePartsFile + " && cat ../" + DonePartsFile
+const ClassroomGradeCommand = "go run ./harness/cmd/ladder class-report --format parts --parallel 1 --timeout " + studentTimeout + " ../" + StudentDir + " > ../" + DonePartsFile + " && cat ../" + DonePartsFile
 
 // yamlQuote is s as a double-quoted YAML scalar: Go's quoting escapes only
 // with \", \\ and the \a \n \xNN \uNNNN forms, which YAML reads alike.
