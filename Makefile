@@ -127,7 +127,7 @@ class-report-prepare:
 	@$(LADDER) class-report --prepare $(class_report_flags)
 
 classroom:
-	@$(LADDER) classroom $(if $(filter 1,$(FORCE)),--force)
+	@$(LADDER) classroom $(if $(filter 1,$(FORCE)),--force) $(if $(INSTRUCTOR_REPO),--instructor-repo $(INSTRUCTOR_REPO)) $(if $(INSTRUCTOR_REF),--instructor-ref $(INSTRUCTOR_REF))
 
 # make test is what must always pass, in under a minute on two cores. It
 # runs in two lanes side by side (make -j2), each using go test's own

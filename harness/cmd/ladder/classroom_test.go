@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
+	instr "github.com/rateladder/rateladder/harness/internal/instructor"
 	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
@@ -40,9 +42,14 @@ type workflowStep struct {
 	Uses            string            `yaml:"uses"`
 	Run             string            `yaml:"run"`
 	ContinueOnError bool              `yaml:"continue-on-error"`
+	WorkingDir      string            `yaml:"working-directory"`
 	With            map[string]string `yaml:"with"`
 	Env             map[string]string `yaml:"env"`
 }
+
+// testInstructor names the instructor's repository and commit, which a
+// copy without a GitHub origin has no default for.
+var testInstructor = []string{"--instructor-repo", "teacher/ladder", "--instructor-ref", strings.Repeat("c0ffee", 6) + "c0ff"}
 
 // classroomWorkflow writes the workflow of the repository at root with
 // ladder classroom, and reads it back as YAML.
@@ -50,7 +57,7 @@ func classroomWorkflow(t *testing.T, root string) workflowJob {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "classroom.yml")
 	var stdout, stderr strings.Builder
-	if code := cmdClassroom(root, []string{path}, &stdout, &stderr); code != 0 {
+	if code := cmdClassroom(root, append(testInstructor, path), &stdout, &stderr); code != 0 {
 		t.Fatalf("ladder classroom %s = exit %d, want 0:\n%s%s", path, code, stdout.String(), stderr.String())
 	}
 	return readWorkflow(t, path)
@@ -100,14 +107,16 @@ func needsRedis(t *testing.T, root string, l levels.Level, part int) bool {
 	return false
 }
 
-// The workflow has one graded step for each part of the registry, in its
-// order, each running the make target that grades that part alone and
-// worth one point, and a reporter that reads every one of them.
+// The workflow checks out the student's code and the instructor's pinned
+// commit, neither keeping the token; grades the student once with the
+// class report from the instructor's checkout; then has one graded step
+// for each part of the registry, in its order, that reads the results
+// file, worth one point, and a reporter that reads every one of them.
 func TestClassroomWorkflowGradesEveryPart(t *testing.T) {
 	root := repoRoot(t)
 	job := classroomWorkflow(t, root)
-	var graded []workflowStep
-	firstGrader, redisInstall := -1, -1
+	var graded, checkouts []workflowStep
+	firstGrader, redisInstall, bwrapInstall, grading := -1, -1, -1, -1
 	for i, s := range job.Steps {
 		switch {
 		case isGrader(s):
@@ -115,21 +124,37 @@ func TestClassroomWorkflowGradesEveryPart(t *testing.T) {
 			if firstGrader < 0 {
 				firstGrader = i
 			}
-		case strings.Contains(s.Run, "redis-server"):
+		case strings.HasPrefix(s.Uses, "actions/checkout@"):
+			checkouts = append(checkouts, s)
+		case strings.Contains(s.Run, "install -y redis-server"):
 			redisInstall = i
+		case strings.Contains(s.Run, "install -y bubblewrap"):
+			bwrapInstall = i
+		case strings.Contains(s.Run, "class-report"):
+			grading = i
 		}
 	}
-	if len(job.Steps) < 3 || !strings.HasPrefix(job.Steps[0].Uses, "actions/checkout@") || !strings.HasPrefix(job.Steps[1].Uses, "actions/setup-go@") {
-		t.Errorf("the first steps are %+v, want a checkout, then setup-go", job.Steps[:min(2, len(job.Steps))])
+	if len(checkouts) != 2 || checkouts[0].With["path"] != instr.StudentDir || checkouts[1].With["path"] != instr.InstructorDir ||
+		checkouts[1].With["repository"] != "teacher/ladder" || checkouts[1].With["ref"] != testInstructor[3] {
+		t.Errorf("checkouts %+v, want the student's in %s, then teacher/ladder at the pinned commit in %s", checkouts, instr.StudentDir, instr.InstructorDir)
+	}
+	for _, c := range checkouts {
+		if c.With["persist-credentials"] != "false" {
+			t.Errorf("checkout %q keeps the job's token in .git/config, where the student's code runs", c.Name)
+		}
+	}
+	if grading < 0 || bwrapInstall < 0 || bwrapInstall > grading || grading > firstGrader || job.Steps[grading].WorkingDir != instr.InstructorDir ||
+		job.Steps[grading].Run != instr.ClassroomGradeCommand {
+		t.Errorf("bubblewrap installed at step %d, graded at step %d, first graded step %d; want bubblewrap, then the class report run from %s, then the graded steps", bwrapInstall, grading, firstGrader, instr.InstructorDir)
 	}
 
-	commandRE := regexp.MustCompile(`^make test-level-(\d+) PART=(\d+)( REDIS=1)?$`)
 	idRE := regexp.MustCompile(`^[a-zA-Z0-9]+$`) // the reporter's own check of its runners
 	var ids []string
 	points, parts, redis := 0, 0, false
 	for _, l := range levels.All {
 		for _, p := range l.Parts {
 			parts++
+			redis = redis || needsRedis(t, root, l, p.Number)
 			if len(graded) < parts {
 				t.Errorf("no graded step for level %d, part %d", l.Number, p.Number)
 				continue
@@ -142,13 +167,8 @@ func TestClassroomWorkflowGradesEveryPart(t *testing.T) {
 			if want := fmt.Sprintf("Level %d, part %d: %s", l.Number, p.Number, p.Title); s.With["test-name"] != want || s.Name != want {
 				t.Errorf("step %q: test-name %q, want %q", s.Name, s.With["test-name"], want)
 			}
-			m := commandRE.FindStringSubmatch(s.With["command"])
-			if m == nil || m[1] != strconv.Itoa(l.Number) || m[2] != strconv.Itoa(p.Number) {
-				t.Errorf("step %q: command %q, want make test-level-%d PART=%d", s.Name, s.With["command"], l.Number, p.Number)
-			} else if got, want := m[3] != "", needsRedis(t, root, l, p.Number); got != want {
-				t.Errorf("step %q: command %q; REDIS=1 is %v, want %v (does the spec list a case that needs a redis-server?)", s.Name, s.With["command"], got, want)
-			} else if got {
-				redis = true
+			if want := fmt.Sprintf("grep -qx %s %s", instr.PartID(l.Number, p.Number), instr.DonePartsFile); s.With["command"] != want {
+				t.Errorf("step %q: command %q, want %q", s.Name, s.With["command"], want)
 			}
 			score, err := strconv.Atoi(s.With["max-score"])
 			if err != nil || score != 1 {
@@ -164,8 +184,8 @@ func TestClassroomWorkflowGradesEveryPart(t *testing.T) {
 		t.Errorf("%d graded steps worth %d points, want %d and %d: one step, one point, for each part of the registry", len(graded), points, parts, parts)
 	}
 	switch {
-	case redis && (redisInstall < 0 || redisInstall > firstGrader || !job.Steps[redisInstall].ContinueOnError):
-		t.Errorf("some parts run with REDIS=1, and the step that installs redis-server is step %d (the first graded step is %d); want it before, with continue-on-error, so that a failed install costs those parts only", redisInstall, firstGrader)
+	case redis && (redisInstall < 0 || redisInstall > grading || !job.Steps[redisInstall].ContinueOnError):
+		t.Errorf("some parts need a redis-server, and the step that installs it is step %d (grading is step %d); want it before, with continue-on-error, so that a failed install costs those parts only", redisInstall, grading)
 	case !redis && redisInstall >= 0:
 		t.Errorf("step %d installs redis-server, and no part needs it", redisInstall)
 	}
@@ -188,6 +208,46 @@ func TestClassroomWorkflowGradesEveryPart(t *testing.T) {
 	}
 }
 
+// actionlintVersion is the actionlint that checks the workflow.
+const actionlintVersion = "v1.7.12"
+
+// The workflow passes actionlint, which knows the actions' inputs and
+// runs shellcheck on the run: steps where shellcheck is installed.
+func TestClassroomWorkflowPassesActionlint(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "classroom.yml")
+	var stdout, stderr strings.Builder
+	if code := cmdClassroom(repoRoot(t), append(testInstructor, path), &stdout, &stderr); code != 0 {
+		t.Fatalf("ladder classroom = exit %d:\n%s", code, stderr.String())
+	}
+	dl := exec.Command("go", "mod", "download", "github.com/rhysd/actionlint@"+actionlintVersion)
+	dl.Dir = t.TempDir()
+	if out, err := dl.CombinedOutput(); err != nil {
+		t.Skipf("actionlint %s could not be downloaded (is the module proxy reachable?): %v\n%s", actionlintVersion, err, out)
+	}
+	cmd := exec.Command("go", "run", "github.com/rhysd/actionlint/cmd/actionlint@"+actionlintVersion, "-no-color", path)
+	cmd.Dir = t.TempDir()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("actionlint %s: %v\n%s", path, err, out)
+	}
+}
+
+// gitHubRepo reads owner/name from GitHub remotes only.
+func TestClassroomInstructorRepoFromOrigin(t *testing.T) {
+	for url, want := range map[string]string{
+		"https://github.com/teacher/ladder.git":   "teacher/ladder",
+		"https://github.com/teacher/ladder":       "teacher/ladder",
+		"git@github.com:teacher/ladder.git":       "teacher/ladder",
+		"ssh://git@github.com/teacher/ladder.git": "teacher/ladder",
+		"https://gitlab.com/teacher/ladder.git":   "",
+		"https://github.com/teacher/ladder/x":     "",
+		"/home/teacher/ladder":                    "",
+	} {
+		if got := gitHubRepo(url); got != want {
+			t.Errorf("gitHubRepo(%q) = %q, want %q", url, got, want)
+		}
+	}
+}
+
 // ladder classroom writes .github/workflows/classroom.yml by default, or
 // the file it is given, and writes over a file only with --force.
 func TestClassroomRefusesToWriteOverAFile(t *testing.T) {
@@ -203,7 +263,7 @@ func TestClassroomRefusesToWriteOverAFile(t *testing.T) {
 	}
 	run := func(args ...string) (string, int) {
 		var stdout, stderr strings.Builder
-		code := cmdClassroom(root, args, &stdout, &stderr)
+		code := cmdClassroom(root, append(slices.Clone(testInstructor), args...), &stdout, &stderr)
 		return stdout.String() + stderr.String(), code
 	}
 	out, code := run()
@@ -280,21 +340,27 @@ func asLearners(t *testing.T, src string) string {
 }
 
 // runAsGrader runs a command of the workflow as Classroom's command
-// grader does: through the shell, in the repository's top folder, with
+// grader does: through the shell, in the workspace's top folder, with
 // PATH and HOME and the grader's few variables alone. The test's GO
-// variables stay, as setup-go's defaults under HOME do on a runner, so
-// that the copy builds from this machine's caches.
+// variables stay, as setup-go's defaults under HOME do on a runner.
 func runAsGrader(t *testing.T, dir, command string) (string, int) {
 	t.Helper()
-	cmd := exec.Command("/bin/sh", "-c", command)
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
 		"FORCE_COLOR=true", "DOTNET_CLI_HOME=/tmp", "DOTNET_NOLOGO=true"}
 	for _, kv := range os.Environ() {
 		if strings.HasPrefix(kv, "GO") {
-			cmd.Env = append(cmd.Env, kv)
+			env = append(env, kv)
 		}
 	}
+	return runShell(t, dir, command, env)
+}
+
+// runShell runs command with bash in dir, as a run: step does.
+func runShell(t *testing.T, dir, command string, env []string) (string, int) {
+	t.Helper()
+	cmd := exec.Command("bash", "-eo", "pipefail", "-c", command)
+	cmd.Dir = dir
+	cmd.Env = env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		var exit *exec.ExitError
@@ -304,91 +370,130 @@ func runAsGrader(t *testing.T, dir, command string) (string, int) {
 	return string(out), 0
 }
 
-// Every command the workflow names, run as Classroom runs it, exits 0 on a
-// copy with every reference pasted in, and fails on the untouched stubs:
-// each graded step grants its points for a finished part only.
-func TestClassroomCommandsPassOnTheReferenceAndFailOnTheStub(t *testing.T) {
-	slow(t, "runs every step of the Classroom workflow on two copies of the ladder", "make")
-	root := repoRoot(t)
-	if _, err := os.Stat(filepath.Join(root, "solutions")); err != nil {
-		t.Skip("no solutions/ here (a workshop copy)")
+// TestClassroomWorkflowGradesAsTheClassReport plays the workflow's steps
+// on this machine: the instructor's checkout and a student's side by
+// side, as the two checkouts leave them, then the grading step and every
+// graded step. A student who forges results from an init, or who edits a
+// test, earns no part the checker decides; a student with every reference
+// pasted in earns every part. The installs are left to make test-e2e, and
+// the grading step shares the class report tests' --cache.
+func TestClassroomWorkflowGradesAsTheClassReport(t *testing.T) {
+	skipSlow(t, "plays the Classroom workflow on three copies of the whole ladder")
+	needJail(t)
+	if runtime.GOOS != "linux" {
+		t.Skip("the forgery uses Linux system calls")
 	}
-	reference, stub := copyRepo(t, "ladder"), copyRepo(t, "ladder")
-	pasteReferences(t, reference, levels.All...)
-
-	// The make target writes the file where Classroom looks for it, and
-	// leaves it as it is the second time unless FORCE=1.
+	job := classroomWorkflow(t, repoRoot(t))
 	for _, c := range []struct {
-		args []string
-		code int
-	}{{[]string{"classroom"}, 0}, {[]string{"classroom"}, 2}, {[]string{"classroom", "FORCE=1"}, 0}} {
-		if out, code := runIn(t, reference, "make", c.args...); code != c.code {
-			t.Fatalf("make %s = exit %d, want %d:\n%s", strings.Join(c.args, " "), code, c.code, out)
-		}
-	}
-	job := readWorkflow(t, filepath.Join(reference, ".github", "workflows", "classroom.yml"))
-	var runs, graded []workflowStep
-	for _, s := range job.Steps {
-		switch {
-		case s.Run != "":
-			runs = append(runs, s)
-		case isGrader(s):
-			graded = append(graded, s)
-		}
-	}
-	for _, s := range graded {
-		if strings.Contains(s.With["command"], "REDIS=1") {
-			if !onPath("redis-server") {
-				t.Fatalf("step %q runs with REDIS=1, and redis-server is not on the PATH: make test-e2e installs it", s.Name)
-			}
-		}
-	}
-	// A part earns its point whether the parts before it pass or not:
-	// level 8's token bucket (part 3) beside a fixed window (part 1) that
-	// charges each request twice.
-	t.Run("an earlier part fails", func(t *testing.T) {
-		t.Parallel()
-		l, err := levels.Find("8")
-		require.NoError(t, err)
-		dir := copyRepo(t, l.Dir)
-		pasteReferences(t, dir, l)
-		edit(t, filepath.Join(dir, l.Dir, "fixed.go"), "w.used += n", "w.used += 2 * n")
-		for _, c := range []struct {
-			id   string
-			pass bool
-		}{{"level8part1", false}, {"level8part3", true}} {
-			i := slices.IndexFunc(graded, func(s workflowStep) bool { return s.ID == c.id })
-			require.GreaterOrEqual(t, i, 0, "no step %s", c.id)
-			command := graded[i].With["command"]
-			if out, code := runAsGrader(t, dir, command); (code == 0) != c.pass {
-				t.Errorf("%s with a wrong fixed window and the reference's token bucket = exit %d, want a pass %v:\n%s", command, code, c.pass, out)
-			}
-		}
-	})
-	for _, c := range []struct {
-		name string
-		dir  string
-		pass bool
-	}{{"reference", reference, true}, {"stub", stub, false}} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			for _, s := range runs {
-				if out, code := runAsGrader(t, c.dir, s.Run); code != 0 {
-					t.Fatalf("step %q: %s = exit %d, want 0:\n%s", s.Name, s.Run, code, out)
+		name    string
+		prepare func(t *testing.T, instructor, student string)
+		all     bool
+	}{
+		{"fd3", func(t *testing.T, instructor, student string) { forgery(t, instructor, student, forgeFD3, "forge.go") }, false},
+		{"edited test", func(t *testing.T, instructor, student string) {
+			for _, l := range levels.All[:2] {
+				matches, err := filepath.Glob(filepath.Join(student, l.Dir, "*_test.go"))
+				require.NoError(t, err)
+				for _, m := range matches {
+					pkg := map[int]string{1: "hitcounter", 2: "logger"}[l.Number]
+					require.NoError(t, os.WriteFile(m, []byte("package "+pkg+"\n\nimport \"testing\"\n\nfunc TestPasses(t *testing.T) {}\n"), 0o644))
 				}
 			}
-			for _, s := range graded {
-				command := s.With["command"]
-				out, code := runAsGrader(t, c.dir, command)
+		}, false},
+		{"references", func(t *testing.T, _, student string) {
+			require.True(t, pasteReferences(t, student, levels.All...), "no solutions/ here")
+		}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			workspace := t.TempDir()
+			instructor := fullLadder(t)
+			require.NoError(t, os.Rename(instructor, filepath.Join(workspace, instr.InstructorDir)))
+			instructor = filepath.Join(workspace, instr.InstructorDir)
+			student := filepath.Join(workspace, instr.StudentDir)
+			studentOf(t, instructor, student)
+			c.prepare(t, instructor, student)
+			for _, s := range job.Steps {
 				switch {
-				case c.pass && code != 0:
-					t.Errorf("step %q on the reference: %s = exit %d, want 0:\n%s", s.Name, command, code, out)
-				case !c.pass && code == 0:
-					t.Errorf("step %q on the untouched stub: %s = exit 0, want a failure:\n%s", s.Name, command, out)
-				case !c.pass && !strings.Contains(out, "not implemented yet"):
-					t.Errorf("step %q on the untouched stub: %s = exit %d, want it to fail on a method not implemented yet:\n%s", s.Name, command, code, out)
+				case strings.Contains(s.Run, "class-report"):
+					// The report tests' cache, so that the ladder is built once.
+					run := strings.Replace(s.Run, "class-report ", "class-report --cache "+reportCache()+" ", 1)
+					out, code := runShell(t, filepath.Join(workspace, s.WorkingDir), run, os.Environ())
+					require.Equal(t, 0, code, "step %q: %s\n%s", s.Name, run, out)
+					t.Logf("step %q:\n%s", s.Name, out)
+				case isGrader(s):
+					_, code := runAsGrader(t, workspace, s.With["command"])
+					level, part := 0, 0
+					fmt.Sscanf(s.ID, "level%dpart%d", &level, &part)
+					// Part 8 of level 8 needs a redis-server (make test-e2e installs it).
+					redisOnly := level == 8 && part == 8 && !onPath("redis-server")
+					switch {
+					case c.all && code != 0 && !redisOnly:
+						t.Errorf("step %q: %s = exit %d, want 0 for a finished ladder", s.Name, s.With["command"], code)
+					case !c.all && code == 0:
+						t.Errorf("step %q: %s = exit 0, want no point for a copy that forges or edits its tests", s.Name, s.With["command"])
+					}
 				}
 			}
 		})
+	}
+}
+
+// make classroom passes the instructor's repository and commit on, takes
+// the commit from HEAD by default, refuses a checkout whose origin is not
+// on GitHub unless it is named, and leaves a written file as it is unless
+// FORCE=1.
+func TestMakeClassroomPinsTheInstructor(t *testing.T) {
+	slow(t, "runs make classroom in a copy of the ladder", "make", "git")
+	dir := copyRepo(t, "ladder")
+	gitCommitAll(t, dir)
+	head := strings.TrimSpace(gitIn(t, dir, "rev-parse", "HEAD"))
+	if out, code := runIn(t, dir, "make", "classroom"); code == 0 || !strings.Contains(out, "--instructor-repo") {
+		t.Errorf("make classroom without an origin on GitHub = exit %d, want a failure naming --instructor-repo:\n%s", code, out)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+	}{{[]string{"classroom", "INSTRUCTOR_REPO=teacher/ladder"}, 0}, {[]string{"classroom", "INSTRUCTOR_REPO=teacher/ladder"}, 2}, {[]string{"classroom", "INSTRUCTOR_REPO=teacher/ladder", "FORCE=1"}, 0}} {
+		if out, code := runIn(t, dir, "make", c.args...); code != c.code {
+			t.Fatalf("make %s = exit %d, want %d:\n%s", strings.Join(c.args, " "), code, c.code, out)
+		}
+	}
+	job := readWorkflow(t, filepath.Join(dir, ".github", "workflows", "classroom.yml"))
+	i := slices.IndexFunc(job.Steps, func(s workflowStep) bool { return s.With["path"] == instr.InstructorDir })
+	if i < 0 || job.Steps[i].With["repository"] != "teacher/ladder" || job.Steps[i].With["ref"] != head {
+		t.Errorf("the instructor's checkout is step %d, %+v; want teacher/ladder at HEAD, %s", i, job.Steps[max(i, 0)], head)
+	}
+}
+
+// Where bwrap cannot make a sandbox, as on a runner whose user namespaces
+// are refused, the grading step says so and fails, and writes no part.
+func TestClassroomGradingRefusesWithoutASandbox(t *testing.T) {
+	slow(t, "runs the workflow's grading step with a bwrap that fails", "bash", "git")
+	if runtime.GOOS != "linux" {
+		t.Skip("the sandbox is Linux's")
+	}
+	job := classroomWorkflow(t, repoRoot(t))
+	workspace := t.TempDir()
+	require.NoError(t, os.Rename(fullLadder(t), filepath.Join(workspace, instr.InstructorDir)))
+	studentOf(t, filepath.Join(workspace, instr.InstructorDir), filepath.Join(workspace, instr.StudentDir))
+	bin := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "bwrap"), []byte("#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n"), 0o755))
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PATH=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	i := slices.IndexFunc(job.Steps, func(s workflowStep) bool { return strings.Contains(s.Run, "class-report") })
+	require.GreaterOrEqual(t, i, 0, "no grading step")
+	s := job.Steps[i]
+	out, code := runShell(t, filepath.Join(workspace, s.WorkingDir), s.Run, env)
+	if code == 0 || !strings.Contains(out, "cannot make a sandbox") {
+		t.Errorf("step %q with a failing bwrap = exit %d, want a failure that says there is no sandbox:\n%s", s.Name, code, out)
+	}
+	if data, _ := os.ReadFile(filepath.Join(workspace, instr.DonePartsFile)); len(data) > 0 {
+		t.Errorf("%s after a refusal holds %q, want no part", instr.DonePartsFile, data)
 	}
 }

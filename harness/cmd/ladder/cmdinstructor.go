@@ -137,7 +137,7 @@ flags:
 func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("class-report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "markdown", "markdown, csv or html")
+	format := fs.String("format", "markdown", "markdown, csv, html, or parts (the parts done, one a line, which the Classroom workflow reads)")
 	// One student more than CPUs: a grading often waits (a Redis case on
 	// its deadline, a checker on its child), and another fills the CPU.
 	// At most 8, as each takes a few hundred MiB of memory.
@@ -158,8 +158,8 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if *format != "markdown" && *format != "csv" && *format != "html" {
-		fmt.Fprintf(stderr, "class-report: FORMAT is %q; use markdown, csv or html\n", *format)
+	if *format != "markdown" && *format != "csv" && *format != "html" && *format != "parts" {
+		fmt.Fprintf(stderr, "class-report: FORMAT is %q; use markdown, csv, html or parts\n", *format)
 		return 2
 	}
 	dirs := fs.Args()
@@ -242,6 +242,8 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 		instructor.WriteCSV(stdout, results)
 	case "html":
 		instructor.WriteHTML(stdout, results)
+	case "parts":
+		instructor.WriteDoneParts(stdout, results)
 	default:
 		instructor.WriteMarkdown(stdout, results)
 	}
@@ -257,11 +259,14 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// cmdClassroom is ladder classroom [--force] [FILE].
+// cmdClassroom is ladder classroom [--force] [--instructor-repo OWNER/NAME]
+// [--instructor-ref COMMIT] [FILE].
 func cmdClassroom(root string, args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("classroom", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	force := fset.Bool("force", false, "write over an existing file")
+	repo := fset.String("instructor-repo", "", "the GitHub repository (`owner/name`) whose harness grades; by default this checkout's origin")
+	ref := fset.String("instructor-ref", "", "the `commit` of it that grades; by default this checkout's HEAD")
 	var pos []string
 	for {
 		if err := fset.Parse(args); err != nil {
@@ -286,7 +291,22 @@ func cmdClassroom(root string, args []string, stdout, stderr io.Writer) int {
 	if !filepath.IsAbs(target) {
 		target = filepath.Join(root, target)
 	}
-	plan, err := instructor.PlanClassroom(root, levels.All)
+	if *repo == "" {
+		url, err := shipped.Git(root, "remote", "get-url", "origin")
+		if *repo = gitHubRepo(strings.TrimSpace(url)); err != nil || *repo == "" {
+			fmt.Fprintln(stderr, "ladder classroom: this checkout's origin is not a GitHub repository; name the one that grades with --instructor-repo owner/name (make classroom INSTRUCTOR_REPO=owner/name)")
+			return 2
+		}
+	}
+	if *ref == "" {
+		head, err := shipped.Git(root, "rev-parse", "--verify", "HEAD")
+		if err != nil {
+			fmt.Fprintln(stderr, "ladder classroom: this checkout has no commit; name the one that grades with --instructor-ref (make classroom INSTRUCTOR_REF=commit)")
+			return 2
+		}
+		*ref = strings.TrimSpace(head)
+	}
+	plan, err := instructor.PlanClassroom(root, *repo, *ref, levels.All)
 	if err != nil {
 		fmt.Fprintln(stderr, "ladder classroom:", err)
 		return 1
@@ -315,6 +335,20 @@ func cmdClassroom(root string, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "wrote %s: %s, one for each part of levels %d to %d, worth %s each.\nCommit it to the assignment's template repository; INSTRUCTORS.md says how to set up the assignment.\n",
 		shown, grade.Plural(len(plan.Steps), "graded step"), first, last, grade.Plural(instructor.PartPoints, "point"))
 	return 0
+}
+
+// gitHubRepo is owner/name of a GitHub remote's URL (https or ssh), or ""
+// for any other.
+func gitHubRepo(url string) string {
+	for _, prefix := range []string{"https://github.com/", "git@github.com:", "ssh://git@github.com/"} {
+		if rest, ok := strings.CutPrefix(url, prefix); ok {
+			rest = strings.TrimSuffix(strings.TrimSuffix(rest, "/"), ".git")
+			if owner, name, ok := strings.Cut(rest, "/"); ok && owner != "" && name != "" && !strings.Contains(name, "/") {
+				return rest
+			}
+		}
+	}
+	return ""
 }
 
 // cmdDebrief is ladder debrief N: once a level is done, what the

@@ -51,7 +51,7 @@ var commands = []commandGroup{
 		{ladder: "student-copy DEST", make: "make student-copy DEST=dir", what: "the ladder without solutions/, to hand out"},
 		{ladder: "class-report [--format csv|html] DIR...", make: `make class-report DIRS="a b c" [FORMAT=csv|html]`, what: "every student's progress in one table, and why each is stuck; JOBS=, TIMEOUT=, SEED=, NO_SANDBOX=1, CLEAN=1 as --help says"},
 		{make: "make class-report-prepare", what: "build what the class report needs before class, so that it starts warm"},
-		{ladder: "classroom [--force] [FILE]", make: "make classroom [FORCE=1]", what: "a GitHub Classroom workflow, one graded step per part, in .github/workflows/classroom.yml"},
+		{ladder: "classroom [--force] [--instructor-repo OWNER/NAME] [--instructor-ref COMMIT] [FILE]", make: "make classroom [FORCE=1] [INSTRUCTOR_REPO=owner/name] [INSTRUCTOR_REF=commit]", what: "a GitHub Classroom workflow that grades as the class report does, one graded step per part, in .github/workflows/classroom.yml"},
 		{make: "make test-plots", what: "the pictures open in headless Chromium (installs it)"},
 	}},
 	{"For the repository:", []command{

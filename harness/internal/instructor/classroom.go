@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,13 +14,18 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// ladder classroom writes a GitHub Classroom autograding workflow: one
-// step for each part of every level, each running the one command that
-// grades a part (make test-level-N PART=K) through Classroom's command
-// Grader, and a last step that reports the points to Classroom. The levels
-// and parts come from the registry, and what a part needs beyond Go from
-// its spec's list of cases, so the file is written again, never edited by
-// hand, when a level or a part is added.
+// ladder classroom writes a GitHub Classroom autograding workflow that
+// grades as the class report does. It checks out the instructor's
+// repository, at a commit the instructor pins, beside the student's, and
+// runs the class report's grader from the instructor's checkout on the
+// student's, once, in its sandbox: the student's learner files are graded
+// with the instructor's harness, tests and specs, and verdicts are decided
+// outside the student's process. One step for each part of every level
+// then reads the parts done from that run, so that Classroom shows a line
+// and a point for each part. The levels and parts come from the registry,
+// and what a part needs beyond Go from its spec's list of cases, so the
+// file is written again, never edited by hand, when a level or a part is
+// added.
 
 // ClassroomFile is where GitHub Classroom looks for its workflow.
 const ClassroomFile = ".github/workflows/classroom.yml"
@@ -41,17 +47,39 @@ const (
 // max-score in the file.
 const PartPoints = 1
 
-// partTimeout is a step's limit in minutes: go test's own, which the
-// ladder sets. A first build of level 8 under the race detector takes a
-// minute or two on a runner.
-const partTimeout = 10
+// partTimeout is a graded step's limit in minutes: the step only reads
+// the results file.
+const partTimeout = 1
 
-// RedisInstall puts redis-server on the runner. The Redis parts start
-// servers of their own, through make test-level-8 REDIS=1, and some cases
-// kill or pause one, so the program must be on the runner: a service
-// container would give an address only. The runner's user is not root,
-// hence sudo; where redis-server is already there, nothing is installed.
+// gradeTimeout is the grading step's limit in minutes: a first build of
+// the instructor's tests and checkers, then the student's whole ladder
+// within studentTimeout, the class report's limit for one checkout,
+// longer than its default as a runner has two cores.
+const (
+	gradeTimeout   = 40
+	studentTimeout = "20m"
+)
+
+// The folders of the two checkouts, under the runner's workspace, and the
+// results file the grading step writes there: one line a part done.
+const (
+	InstructorDir = "instructor"
+	StudentDir    = "student"
+	DonePartsFile = "parts-done.txt"
+)
+
+// RedisInstall puts redis-server on the runner. The class report starts
+// one in the sandbox for the Redis parts, and some cases kill or pause it,
+// so the program must be on the runner: a service container would give
+// an address only. The runner's user is not root, hence sudo; where
+// redis-server is already there, nothing is installed.
 const RedisInstall = "command -v redis-server >/dev/null || (sudo apt-get update && sudo apt-get install -y redis-server)"
+
+// SandboxInstall puts bubblewrap on the runner, and lets it make user
+// namespaces, which Ubuntu's AppArmor otherwise refuses to unprivileged
+// programs. Where that fails, the class report refuses to grade, and says
+// why.
+const SandboxInstall = "sudo apt-get update && sudo apt-get install -y bubblewrap && (sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 || true)"
 
 // gradedStep is one part of one level, as a step of the workflow.
 type gradedStep struct {
@@ -60,50 +88,80 @@ type gradedStep struct {
 	// and refuses a list of ids with anything else in it.
 	ID      string
 	Name    string // "Level 3, part 2: Time going backwards"
-	Command string // "make test-level-3 PART=2"
+	Command string // "grep -qx level3part2 parts-done.txt"
 	Points  int
 }
 
 // classroomPlan is what the workflow runs.
 type classroomPlan struct {
-	Steps []gradedStep
+	// Repo ("owner/name") and Ref (a commit) are the instructor's
+	// repository, whose harness grades.
+	Repo, Ref string
+	Steps     []gradedStep
 	// Redis says some part needs a real redis-server.
 	Redis bool
 }
 
-// PlanClassroom makes a step of every part of the levels.
-func PlanClassroom(root string, lvs []levels.Level) (classroomPlan, error) {
-	var plan classroomPlan
+// PartID names a part in the workflow and in the results file: letters
+// and digits only ("level3part2").
+func PartID(level, part int) string { return fmt.Sprintf("level%dpart%d", level, part) }
+
+// repoRE and commitRE are what GitHub allows in owner/name, and a commit's
+// hash; the workflow names both, in a comment too.
+var (
+	repoRE   = regexp.MustCompile(`^[A-Za-z0-9-]+/[A-Za-z0-9._-]+$`)
+	commitRE = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
+)
+
+// PlanClassroom makes a step of every part of the levels, graded with the
+// harness of repo (owner/name) at commit ref.
+func PlanClassroom(root, repo, ref string, lvs []levels.Level) (classroomPlan, error) {
+	if !repoRE.MatchString(repo) {
+		return classroomPlan{}, fmt.Errorf("the instructor's repository is %q; name it as owner/name", repo)
+	}
+	if !commitRE.MatchString(ref) {
+		return classroomPlan{}, fmt.Errorf("the instructor's commit is %q; pin a commit's full hash, which no push can move", ref)
+	}
+	plan := classroomPlan{Repo: repo, Ref: ref}
 	for _, l := range lvs {
 		for _, p := range l.Parts {
 			needs, err := moduleNeeds(root, l, l.ModuleOf(p.Number))
 			if err != nil {
 				return classroomPlan{}, err
 			}
-			cmd := fmt.Sprintf("make test-level-%d PART=%d", l.Number, p.Number)
 			for _, n := range needs {
 				switch n {
 				case "redis-server":
-					// Every case of the module runs on a real server as
-					// well as on miniredis, and the cases that kill or
-					// pause one run at all: without them part 8 is never
-					// done. The flag covers the module's every part, as
-					// make test-level-8 REDIS=1 does.
-					cmd += " REDIS=1"
 					plan.Redis = true
 				default:
 					return classroomPlan{}, fmt.Errorf("level %d, part %d needs %q, which the workflow cannot provide", l.Number, p.Number, n)
 				}
 			}
+			id := PartID(l.Number, p.Number)
 			plan.Steps = append(plan.Steps, gradedStep{
-				ID:      fmt.Sprintf("level%dpart%d", l.Number, p.Number),
+				ID:      id,
 				Name:    fmt.Sprintf("Level %d, part %d: %s", l.Number, p.Number, p.Title),
-				Command: cmd,
+				Command: fmt.Sprintf("grep -qx %s %s", id, DonePartsFile),
 				Points:  PartPoints,
 			})
 		}
 	}
 	return plan, nil
+}
+
+// WriteDoneParts writes the parts each result has done, one PartID a
+// line: the results file the workflow's graded steps read. A part is done
+// here exactly when the class report counts it.
+func WriteDoneParts(w io.Writer, results []Result) {
+	for _, r := range results {
+		for _, l := range r.Levels {
+			for _, p := range l.Parts {
+				if p.Done {
+					fmt.Fprintln(w, PartID(l.Number, p.Number))
+				}
+			}
+		}
+	}
 }
 
 // moduleNeeds lists what the cases of a module's spec need beyond Go
@@ -135,15 +193,18 @@ func WriteClassroom(w io.Writer, plan classroomPlan) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `# GitHub Classroom autograding for rateladder: one graded step for each
-# part of every level, %s in all. Written by make classroom (ladder
+# part of every level, %[1]s in all. Written by make classroom (ladder
 # classroom) from the ladder's registry, harness/levels: write it again
 # with make classroom FORCE=1 when a level or a part is added. To weigh
 # the parts differently, change their max-score.
 #
-# Each step runs the command a student runs to grade a part on their own
-# machine, so a failing step's log shows what to run. Classroom's grader
-# runs it with a bare environment (PATH and HOME), in the repository's
-# top folder, and a zero exit grants the points.
+# The student's code is graded as make class-report grades it: with the
+# instructor's harness, tests and specs, in a bubblewrap sandbox, with
+# verdicts decided outside the student's process. They come from
+# %[9]s at commit
+# %[10]s.
+# One step grades the whole checkout once; each graded step then only
+# reads the parts done from its results file.
 name: Autograding Tests
 'on':
   - push
@@ -159,23 +220,45 @@ jobs:
     # Classroom's own commit, the assignment's first, is not graded.
     if: github.actor != 'github-classroom[bot]'
     steps:
-      - name: Check out the code
-        uses: %s
-      - name: Set up Go
-        uses: %s
+      # Neither checkout keeps the job's token in its .git/config.
+      - name: Check out the student's code
+        uses: %[4]s
         with:
-          go-version-file: go.mod
-          cache-dependency-path: '**/go.sum'
-`, grade.Plural(total, "point"), checkoutAction, setupGoAction)
+          path: %[5]s
+          persist-credentials: false
+      - name: Check out the instructor's harness
+        uses: %[4]s
+        with:
+          repository: %[2]s
+          ref: %[3]s
+          path: %[6]s
+          persist-credentials: false
+      # No cache: one the student's own runs wrote could hold modules
+      # that the instructor's harness would build from.
+      - name: Set up Go
+        uses: %[7]s
+        with:
+          go-version-file: %[6]s/go.mod
+          cache: false
+      - name: Install bubblewrap
+        run: %[8]s
+`, grade.Plural(total, "point"), yamlQuote(plan.Repo), yamlQuote(plan.Ref), checkoutAction, StudentDir, InstructorDir, setupGoAction, yamlQuote(SandboxInstall), plan.Repo, plan.Ref)
 	if plan.Redis {
-		fmt.Fprintf(&b, `      # The Redis parts start redis-servers of their own, and kill or pause
-      # some, so they need the program on the runner, not a service
+		fmt.Fprintf(&b, `      # The Redis parts start a redis-server of their own, and kill or
+      # pause it, so they need the program on the runner, not a service
       # container's address. A failed install costs those parts only.
       - name: Install redis-server
         continue-on-error: true
         run: %s
 `, yamlQuote(RedisInstall))
 	}
+	fmt.Fprintf(&b, `      # Where the runner cannot make a sandbox, this step says so and
+      # fails: it never runs the student's code unsandboxed.
+      - name: Grade with the instructor's harness
+        working-directory: %s
+        timeout-minutes: %d
+        run: %s
+`, InstructorDir, gradeTimeout, yamlQuote(ClassroomGradeCommand))
 	for _, s := range plan.Steps {
 		fmt.Fprintf(&b, `      - name: %s
         id: %s
@@ -200,6 +283,11 @@ jobs:
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// ClassroomGradeCommand grades the student's checkout with the class
+// report, from the instructor's checkout, and writes the results file
+// beside both.
+const ClassroomGradeCommand = "go run ./harness/cmd/ladder class-report --format parts --parallel 1 --timeout " + studentTimeout + " ../" + StudentDir + " > ../" + DonePartsFile + " && cat ../" + DonePartsFile
 
 // yamlQuote is s as a double-quoted YAML scalar: Go's quoting escapes only
 // with \", \\ and the \a \n \xNN \uNNNN forms, which YAML reads alike.
