@@ -21,8 +21,9 @@ import (
 
 // inStudentCopy says which repository files a student gets: not the
 // references, not the tests' answers, not the specs' own tests (their
-// mutants and their implementations of parts 1 to K are answers too), and
-// nothing the tools write.
+// mutants and their implementations of parts 1 to K are answers too), not
+// a spec's oracle.go (a fuzz model that is a whole answer; the fuzz target
+// skips without it), and nothing the tools write.
 func inStudentCopy(path string) bool {
 	for _, prefix := range []string{"solutions/", AnswersDir + "/", learner.StateDir + "/", "plots/"} {
 		if strings.HasPrefix(path, prefix) {
@@ -30,8 +31,11 @@ func inStudentCopy(path string) bool {
 		}
 	}
 	_, role := levels.RoleOf(path)
-	return role != levels.Spec || !strings.HasSuffix(path, "_test.go")
+	return role != levels.Spec || !strings.HasSuffix(path, "_test.go") && !strings.HasSuffix(path, "/"+oracleFile)
 }
+
+// oracleFile is a spec's file that only the instructor's checkout has.
+const oracleFile = "oracle.go"
 
 // referenceRun is how many lines in a row, each of referenceLine's length
 // or more, a file must share with a reference for a student copy to

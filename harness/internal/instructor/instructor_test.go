@@ -179,3 +179,22 @@ func TestAStudentCopyRefusesAReferenceUnderAnyName(t *testing.T) {
 		t.Errorf("StudentCopyFiles' problems (-want +got):\n%s", diff)
 	}
 }
+
+// A student copy leaves out what would be an answer: the references, the
+// specs' own tests, and a spec's oracle.go (level 8's fuzz model, a whole
+// throttler). It keeps what the learner's tests need, level 6's fuzz
+// model among them, which its spec's own test shows is no answer.
+func TestTheStudentCopyLeavesOutTheAnswers(t *testing.T) {
+	for path, want := range map[string]bool{
+		"solutions/08-group-throttle/throttle.go":       false,
+		"ladder/08-group-throttle/spec/mutants_test.go": false,
+		"ladder/08-group-throttle/spec/oracle.go":       false,
+		"ladder/08-group-throttle/spec/fuzz.go":         true,
+		"ladder/08-group-throttle/throttle.go":          true,
+		"ladder/06-chat-top-talker/spec/model.go":       true,
+	} {
+		if got := inStudentCopy(path); got != want {
+			t.Errorf("inStudentCopy(%q) = %v, want %v", path, got, want)
+		}
+	}
+}

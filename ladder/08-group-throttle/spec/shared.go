@@ -23,6 +23,7 @@ func Cases[T Throttler](newThrottler func(c clock.Clock, cfg limits.Config) (T, 
 // skip, each labelled part: the Redis form's part 6, where every timeline
 // of parts 1 to 4 belongs.
 func FuzzWithout[T Throttler](f *testing.F, newThrottler func(c clock.Clock, cfg limits.Config) (T, error), skip Feature, part int) {
+	skipWithoutModel(f)
 	addFuzzSeeds(f)
 	newT := erase(newThrottler)
 	f.Fuzz(func(t *testing.T, data []byte) {
