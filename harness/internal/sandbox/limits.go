@@ -71,25 +71,8 @@ func enterLimits(args []string) error {
 			return err
 		}
 	}
-	for _, l := range []struct {
-		resource int
-		max      uint64
-	}{
-		{syscall.RLIMIT_FSIZE, FileSizeLimit},
-		{syscall.RLIMIT_NOFILE, OpenFilesLimit},
-		{syscall.RLIMIT_CPU, uint64(CPUTimeLimit / time.Second)},
-	} {
-		var r syscall.Rlimit
-		if err := syscall.Getrlimit(l.resource, &r); err != nil {
-			return err
-		}
-		r.Cur, r.Max = min(r.Cur, l.max), min(r.Max, l.max)
-		if l.resource == syscall.RLIMIT_NOFILE {
-			r.Cur = r.Max // Go raises it to the hard limit anyway
-		}
-		if err := syscall.Setrlimit(l.resource, &r); err != nil {
-			return err
-		}
+	if err := setRlimits(); err != nil {
+		return err
 	}
 	return syscall.Exec(args[i+1], args[i+1:], os.Environ())
 }
@@ -293,7 +276,9 @@ func killAll(dir string) {
 	procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
 	for _, f := range strings.Fields(string(procs)) {
 		if pid, err := strconv.Atoi(f); err == nil {
-			syscall.Kill(pid, syscall.SIGKILL)
+			if p, err := os.FindProcess(pid); err == nil {
+				p.Kill()
+			}
 		}
 	}
 }
