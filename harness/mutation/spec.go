@@ -2,6 +2,7 @@ package mutation
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"testing"
 
@@ -112,5 +113,47 @@ func (s Spec[T, N]) EachPartNeedsOnlyItsOwnFeatures(t *testing.T, partial []Impl
 	t.Helper()
 	for _, p := range partial {
 		DoneThrough(t, p.Name, p.Part, append(s.Cases(p.New), s.SeedCases(p.New)...))
+	}
+}
+
+// FuzzKeepsEachPartToItsScale plays random inputs of the fuzz target,
+// beyond its seeds (3,000 of them, 300 under -short; from seed, each of
+// minLen bytes and up to spread more), against each implementation of
+// partial written for a part before lastPart. Every timeline the target
+// labels with one of that implementation's parts must pass: otherwise
+// the fuzzer would fail code of an early part on what only a later part
+// asks. Every part up to lastPart must get some timelines.
+func (s Spec[T, N]) FuzzKeepsEachPartToItsScale(t *testing.T, partial []Impl[N], seed uint64, minLen, spread, lastPart int) {
+	t.Helper()
+	inputs := 3000
+	if testing.Short() {
+		inputs = 300
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(lastPart)))
+	byPart := map[int]int{}
+	for range inputs {
+		data := make([]byte, minLen+rng.IntN(spread))
+		for i := range data {
+			data[i] = byte(rng.IntN(256))
+		}
+		byPart[s.Decode(partial[0].New, data).Part]++
+		for _, p := range partial {
+			if p.Part >= lastPart {
+				continue
+			}
+			c := s.Decode(p.New, data)
+			if c.Part > p.Part {
+				continue
+			}
+			if o := timeline.Play(c); o.Verdict != timeline.Pass {
+				t.Fatalf("%s, written for parts 1 to %d, fails a fuzz timeline of part %d, input %v:\n%s", p.Name, p.Part, c.Part, data, o.Report)
+			}
+		}
+	}
+	t.Logf("timelines by part: %v", byPart)
+	for part := 1; part <= lastPart; part++ {
+		if byPart[part] == 0 {
+			t.Errorf("no random timeline of part %d among %d: the fuzz target leaves that part out", part, inputs)
+		}
 	}
 }

@@ -3,12 +3,10 @@ package spec
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/mutation"
-	"github.com/rateladder/rateladder/harness/timeline"
 )
 
 // noDelay is a bucket written before part 3: Delay is still the stub's.
@@ -121,37 +119,5 @@ func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
 // the fuzzer would fail a float64 bucket in a part that asks for none of
 // what it gets wrong.
 func TestFuzzKeepsPartsOneToThreeAtInterviewScale(t *testing.T) {
-	inputs := 3000
-	if testing.Short() {
-		inputs = 300
-	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	byPart := map[int]int{}
-	for range inputs {
-		data := make([]byte, 8+rng.IntN(120))
-		for i := range data {
-			data[i] = byte(rng.IntN(256))
-		}
-		for _, p := range partial() {
-			if p.Part > 3 {
-				continue
-			}
-			c := fuzzCase(p.New, data)
-			if p.Part == 3 {
-				byPart[c.Part]++
-			}
-			if c.Part > p.Part {
-				continue
-			}
-			if o := timeline.Play(c); o.Verdict != timeline.Pass {
-				t.Fatalf("%s, written for parts 1 to %d, fails a fuzz timeline of part %d, input %v:\n%s", p.Name, p.Part, c.Part, data, o.Report)
-			}
-		}
-	}
-	t.Logf("timelines by part: %v", byPart)
-	for part := 1; part <= 4; part++ {
-		if byPart[part] == 0 {
-			t.Errorf("no random timeline of part %d among %d: the fuzz target leaves that part out", part, inputs)
-		}
-	}
+	suite.FuzzKeepsEachPartToItsScale(t, partial(), 3, 8, 120, 4)
 }

@@ -1,12 +1,10 @@
 package spec
 
 import (
-	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/mutation"
-	"github.com/rateladder/rateladder/harness/timeline"
 )
 
 // partial are counters written for parts 1 to Part only: the mutants'
@@ -32,34 +30,5 @@ func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
 // target labels with one of their parts must pass, or the fuzzer would
 // fail code of part 1 on a 200-year gap or an instant out of range.
 func TestFuzzKeepsEachPartToItsScale(t *testing.T) {
-	inputs := 3000
-	if testing.Short() {
-		inputs = 300
-	}
-	rng := rand.New(rand.NewPCG(5, 7))
-	byPart := map[int]int{}
-	for range inputs {
-		data := make([]byte, 4+rng.IntN(60))
-		for i := range data {
-			data[i] = byte(rng.IntN(256))
-		}
-		for _, p := range partial[:2] {
-			c := fuzzCase(p.New, data)
-			if p.Part == 1 {
-				byPart[c.Part]++
-			}
-			if c.Part > p.Part {
-				continue
-			}
-			if o := timeline.Play(c); o.Verdict != timeline.Pass {
-				t.Fatalf("%s, written for parts 1 to %d, fails a fuzz timeline of part %d, input %v:\n%s", p.Name, p.Part, c.Part, data, o.Report)
-			}
-		}
-	}
-	t.Logf("timelines by part: %v", byPart)
-	for part := 1; part <= 3; part++ {
-		if byPart[part] == 0 {
-			t.Errorf("no random timeline of part %d among %d: the fuzz target leaves that part out", part, inputs)
-		}
-	}
+	suite.FuzzKeepsEachPartToItsScale(t, partial, 5, 4, 60, 3)
 }
