@@ -66,30 +66,17 @@ const outputTail = 8 << 10
 // LevelRuns groups the levels' packages into as few go test runs as the
 // modules and race settings allow, taking the modules that want says.
 func LevelRuns(lvs []levels.Level, run string, want func(levels.Level, levels.Module) bool) []Run {
-	type key struct {
-		module string
-		race   bool
-	}
-	var order []key
-	byKey := map[key]*Run{}
+	var us []unit
 	for _, l := range lvs {
 		for _, m := range l.Modules {
-			if want != nil && !want(l, m) {
-				continue
+			if want == nil || want(l, m) {
+				us = append(us, unit{Level: l, module: m})
 			}
-			k := key{m.Dir, l.Race}
-			r := byKey[k]
-			if r == nil {
-				r = &Run{Module: m.Dir, Race: l.Race, Run: run}
-				byKey[k] = r
-				order = append(order, k)
-			}
-			r.Patterns = append(r.Patterns, l.Patterns()[m.Dir])
 		}
 	}
-	out := make([]Run, len(order))
-	for i, k := range order {
-		out[i] = *byKey[k]
+	out := runsOf(us)
+	for i := range out {
+		out[i].Run = run
 	}
 	return out
 }
@@ -187,13 +174,9 @@ func runOwned(_ context.Context, cmd *exec.Cmd) error {
 	}
 }
 
-// runAll runs several go test runs one after another (each one already
-// builds and tests its packages in parallel) and joins their results.
-func runAll(ctx context.Context, root string, runs []Run) ([]*Package, error) {
-	return runAllWith(ctx, root, runs, Plain)
-}
-
-func runAllWith(ctx context.Context, root string, runs []Run, runner Runner) ([]*Package, error) {
+// runAll runs go test runs one after another (each builds and tests its
+// packages in parallel) and joins their results.
+func runAll(ctx context.Context, root string, runs []Run, runner Runner) ([]*Package, error) {
 	var all []*Package
 	for _, r := range runs {
 		res, err := RunGoTest(ctx, root, r, runner)
@@ -253,15 +236,11 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	cmd.Env = append(cmd.Env, protocol.GradeEnv+"=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &LimitedBuffer{Buf: &stderr, Left: outputTail}
-	byPath := map[string]*Package{}
-	for _, p := range pkgs {
-		byPath[p.ImportPath] = p
-	}
 	pr, pw := io.Pipe()
 	cmd.Stdout = pw
 	read := make(chan struct{})
 	started := make(chan struct{})
-	rd := newReader(root, byPath, func() { close(started) }, stopRun)
+	rd := newReader(root, pkgs, func() { close(started) }, stopRun)
 	// Every binary has ended: go test has no more to say, and if it
 	// waits, it waits for a process the learner's code left holding the
 	// output (up to a minute, go test's own limit).
@@ -334,13 +313,6 @@ func ListPackages(ctx context.Context, root, modDir string, patterns []string, r
 		pkgs = append(pkgs, &Package{ImportPath: path, Dir: dir})
 	}
 	return pkgs, nil
-}
-
-func keepTail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[len(s)-n:]
 }
 
 // LimitedBuffer keeps the first bytes written to it, up to a limit.

@@ -472,7 +472,7 @@ func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []
 				ahead[u.key()] = a
 				go func() {
 					defer close(a.done)
-					a.pkgs, a.err = runAllWith(aheadCtx, root, runsOf([]unit{u}), runner)
+					a.pkgs, a.err = runAll(aheadCtx, root, runsOf([]unit{u}), runner)
 				}()
 			}
 		}
@@ -509,7 +509,7 @@ func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []
 			}
 			return ok
 		})
-		more, err := runAllWith(ctx, root, runsOf(batch), runner)
+		more, err := runAll(ctx, root, runsOf(batch), runner)
 		if err != nil {
 			return nil, err
 		}
@@ -540,7 +540,7 @@ func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []
 func gradePart(ctx context.Context, root string, l levels.Level, part int) (Level, error) {
 	p, _ := l.Part(part)
 	u := unit{Level: l, module: l.ModuleOf(part), parts: []int{part}, Run: PartRun(part, !p.Concurrent)}
-	pkgs, err := runAll(ctx, root, runsOf([]unit{u}))
+	pkgs, err := runAll(ctx, root, runsOf([]unit{u}), Plain)
 	if err != nil {
 		return Level{}, err
 	}

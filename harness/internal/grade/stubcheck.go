@@ -33,7 +33,7 @@ func checkStubsWith(ctx context.Context, root string, runner Runner) ([]string, 
 	for i := range runs {
 		runs[i].Lean = true
 	}
-	pkgs, err := runAllWith(ctx, root, runs, runner)
+	pkgs, err := runAll(ctx, root, runs, runner)
 	if err != nil {
 		return nil, err
 	}
