@@ -20,44 +20,33 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// Run is one go test run: some levels' packages in one module, with
-// or without the race detector.
+// Run is one go test run: some levels' packages in one module.
 type Run struct {
 	Module   string   // the module's folder, relative to the root
 	Patterns []string // package patterns, relative to the module's folder
 	Race     bool
 	Run      string // go test -run, or "" for every test
 	Skip     string // go test -skip, or "" to skip nothing
-	// Parts are the parts this run plays, when it is a run of one level:
-	// a test binary that breaks voids these parts only. Nil means every
-	// part of the module.
+	// Parts are the parts this run plays, which a broken binary voids;
+	// nil means every part of the module.
 	Parts []int
-	// Lean leaves out go test's vet and the binaries' DWARF, for a check
-	// of the repository's own code (the stubs) that only wants verdicts.
+	// Lean leaves out vet and DWARF, for a check that only wants verdicts.
 	Lean bool
 }
 
-// Package is what one package's test binary did, as go test -json
-// reported it (see events.go).
+// Package is what one package's test binary did, as go test -json said.
 type Package struct {
 	ImportPath string
 	Dir        string // absolute
 	BuildError string
-	// Output is the tail of what the package printed outside its tests,
-	// such as a panic or go test's last line.
-	Output string
-	// NoTests is set for a package without test files.
-	NoTests bool
-	// Exit is the grader's word on how the test binary ended, nil if its
-	// tests did not report through the ladder's runner
-	// of this package reported.
-	Exit *protocol.Event
-	// Cases are the runner's protocol.CaseEnd events, in order.
-	Cases []protocol.Event
-	// Races are the race detector's reports, cut to the learner's lines.
-	Races []protocol.Event
-	// Parts are the parts the run played (see testRun.Parts).
-	Parts []int
+	Output     string // the tail of what it printed outside its tests
+	NoTests    bool   // the package has no test files
+	// Exit is how the test binary ended, nil if its tests did not report
+	// through the ladder's runner.
+	Exit  *protocol.Event
+	Cases []protocol.Event // the runner's protocol.CaseEnd events, in order
+	Races []protocol.Event // race reports, cut to the learner's lines
+	Parts []int            // the parts the run played (see Run.Parts)
 }
 
 // outputTail is how much of a package's own output is kept.
@@ -86,19 +75,14 @@ func LevelRuns(lvs []levels.Level, run string, want func(levels.Level, levels.Mo
 type Runner struct {
 	Command func(ctx context.Context, dir string, args ...string) *exec.Cmd
 	Run     func(ctx context.Context, cmd *exec.Cmd) error
-	// Note, if set, hears that a build is taking a while.
-	Note io.Writer
-	// Judge, if set, replaces what a go test run's own test binaries said
-	// with verdicts decided elsewhere: the class report's checker.
+	Note    io.Writer // if set, hears that a build is taking a while
+	// Judge, if set, replaces the binaries' own verdicts with verdicts
+	// decided elsewhere: the class report's checker.
 	Judge func(ctx context.Context, root string, r Run, own []*Package) ([]*Package, error)
-	// Ahead starts the units of a level's later modules (level 8's Redis
-	// form) at once, beside the other runs, instead of once the parts
-	// before them pass; what they find counts only if those parts pass.
-	// The class report sets it: such a unit mostly waits on deadlines,
-	// and the code it tests is already all there. A learner's progress
-	// does not, so that a module's dependencies are downloaded only when
-	// the learner reaches it. Command and Run are then called from more
-	// than one goroutine.
+	// Ahead starts the units of a level's later modules at once instead of
+	// once the parts before them pass (the class report); what they find
+	// counts only if those parts pass. Command and Run are then called from
+	// several goroutines.
 	Ahead bool
 }
 
@@ -106,30 +90,12 @@ type Runner struct {
 // said its last line.
 const leftoverWait = 3 * time.Second
 
-// buildNoted holds the writers that were told of a slow build.
+// buildNoted holds the writers that were told of a slow build: a watch or
+// an interview runs go test again and again, and says it once.
 var buildNoted sync.Map
 
 // SlowBuild is how long a build may take before the learner is told.
 var SlowBuild = 2 * time.Second
-
-// buildWhat names what a go test run builds: "ladder/01-hit-counter", or
-// "3 levels".
-func buildWhat(patterns []string) string {
-	if len(patterns) == 1 {
-		return strings.TrimSuffix(strings.TrimPrefix(patterns[0], "./"), "/...")
-	}
-	return fmt.Sprintf("%d levels", len(patterns))
-}
-
-// terminalNote is where a learner's command says what a slow first run is
-// doing: standard error, when it is a terminal, and nowhere otherwise,
-// so that captured output stays the verdict alone.
-func terminalNote() io.Writer {
-	if info, err := os.Stderr.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 || os.Getenv("LADDER_NOTES") == "1" {
-		return os.Stderr
-	}
-	return nil
-}
 
 // Plain runs go in the learner's own environment.
 var Plain = Runner{
@@ -140,18 +106,23 @@ var Plain = Runner{
 		cmd.Env = LearnerEnv()
 		return cmd
 	},
-	Run:  runOwned,
-	Note: terminalNote(),
+	Run: runOwned,
+	// A learner's terminal hears of a slow first build; captured output
+	// stays the verdict alone.
+	Note: func() io.Writer {
+		if info, err := os.Stderr.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 || os.Getenv("LADDER_NOTES") == "1" {
+			return os.Stderr
+		}
+		return nil
+	}(),
 }
 
 // errInterrupted is what a run ended by Ctrl-C returns.
 var errInterrupted = errors.New("interrupted")
 
 // runOwned runs cmd as the leader of a process group of its own, and ends
-// the group when cmd ends: a process the learner's code started, which
-// may hold the test binary's output open, does not outlive the grade.
-// Ctrl-C, which the terminal sends to its own process group, ends this
-// one too.
+// the group when cmd ends or on Ctrl-C: a process the learner's code
+// started, which may hold the output open, does not outlive the grade.
 func runOwned(_ context.Context, cmd *exec.Cmd) error {
 	procgroup.Own(cmd)
 	if err := cmd.Start(); err != nil {
@@ -191,10 +162,8 @@ func runAll(ctx context.Context, root string, runs []Run, runner Runner) ([]*Pac
 	return all, nil
 }
 
-// RunGoTest runs go test -json on the learner's packages of one run: every
-// package the patterns match except the specs. Failing tests are the
-// normal state of a ladder in progress, so go test's exit status is not an
-// error here; only a go test that could not run at all is.
+// RunGoTest runs go test -json on the packages of one run but the specs.
+// Failing tests are no error; only a go test that could not run is.
 func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Package, error) {
 	modDir := filepath.Join(root, r.Module)
 	var patterns []string
@@ -241,9 +210,8 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	read := make(chan struct{})
 	started := make(chan struct{})
 	rd := newReader(root, pkgs, func() { close(started) }, stopRun)
-	// Every binary has ended: go test has no more to say, and if it
-	// waits, it waits for a process the learner's code left holding the
-	// output (up to a minute, go test's own limit).
+	// Once every binary has ended, go test waits only for a process the
+	// learner's code left holding the output.
 	rd.allEnded = func() { time.AfterFunc(leftoverWait, stopRun) }
 	go func() {
 		defer close(read)
@@ -251,16 +219,18 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 		io.Copy(io.Discard, pr)
 	}()
 	if runner.Note != nil {
-		// A cold build takes a while: say so, once, so that a newcomer
-		// does not think the command hung. Once for each writer: a watch
-		// or an interview runs go test again and again, and a later
-		// build slowed by a busy machine is no first run.
+		// A cold build takes a while: say so, so that a newcomer does not
+		// think the command hung.
+		what := fmt.Sprintf("%d levels", len(r.Patterns))
+		if len(r.Patterns) == 1 {
+			what = strings.TrimSuffix(strings.TrimPrefix(r.Patterns[0], "./"), "/...")
+		}
 		timer := time.AfterFunc(SlowBuild, func() {
 			select {
 			case <-started:
 			default:
 				if _, said := buildNoted.LoadOrStore(runner.Note, true); !said {
-					fmt.Fprintf(runner.Note, "building the tests of %s, the first run only: later runs reuse the build…\n", buildWhat(r.Patterns))
+					fmt.Fprintf(runner.Note, "building the tests of %s, the first run only: later runs reuse the build…\n", what)
 				}
 			}
 		})
@@ -291,21 +261,18 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	return pkgs, nil
 }
 
-// ListPackages lists the packages the patterns match in a module of
-// root, without the specs: a spec's own tests are the repository's
-// business.
+// ListPackages lists the packages the patterns match in a module of root,
+// without the specs.
 func ListPackages(ctx context.Context, root, modDir string, patterns []string, runner Runner) ([]*Package, error) {
 	args := append([]string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}"}, patterns...)
 	cmd := runner.Command(ctx, modDir, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := runner.Run(ctx, cmd)
-	out := stdout.Bytes()
-	if err != nil {
+	if err := runner.Run(ctx, cmd); err != nil {
 		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.String())
 	}
 	var pkgs []*Package
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
 		path, dir, ok := strings.Cut(line, "\t")
 		if _, role := levels.RoleOf(filepath.ToSlash(RelDir(root, dir))); !ok || path == "" || role == levels.Spec {
 			continue
@@ -321,8 +288,7 @@ type LimitedBuffer struct {
 	Left int
 }
 
-// Write keeps what fits and reports all of p written, so that exec goes
-// on copying.
+// Write keeps what fits and reports all of p written.
 func (l *LimitedBuffer) Write(p []byte) (int, error) {
 	if l.Left > 0 {
 		n := min(len(p), l.Left)
@@ -342,16 +308,14 @@ func GoTool() string {
 }
 
 // LearnerEnv is the environment for the learner's tests: the caller's,
-// without the runner's own variable and the GOFLAGS that would choose
-// which tests run.
+// without the runner's own variable and GOFLAGS that choose which tests run.
 func LearnerEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		if flags, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
 			kv = "GOFLAGS=" + GradingGoflags(flags)
 		}
-		name, _, _ := strings.Cut(kv, "=")
-		if name != protocol.GradeEnv {
+		if !strings.HasPrefix(kv, protocol.GradeEnv+"=") {
 			env = append(env, kv)
 		}
 	}
@@ -361,16 +325,12 @@ func LearnerEnv() []string {
 	return env
 }
 
-// QuickRaceExit spares a test binary built with -race the second the race
-// detector sleeps as a program exits, for reports from threads still
-// running: a level graded under -race would wait a second a package for
-// nothing.
+// QuickRaceExit spares a -race binary the second the race detector sleeps
+// as a program exits.
 const QuickRaceExit = "GORACE=atexit_sleep_ms=0"
 
 // GradingGoflags drops from GOFLAGS the flags that choose which tests run
-// or how (-run, -skip, -short, -count, -failfast): a grade plays every case
-// of the parts it grades, whatever the learner's shell has set for their
-// own go test runs.
+// or how: a grade plays every case of the parts it grades.
 func GradingGoflags(flags string) string {
 	var keep []string
 	for _, f := range strings.Fields(flags) {

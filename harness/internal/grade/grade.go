@@ -1,8 +1,6 @@
-// Package grade runs a level's tests with go test -json and says, from
-// what it reports and the spec's list of cases, which parts are done: the one verdict that
-// make test-level-N, progress, watch, interview mode and the class report
-// all give. It also reads the known mistakes, and writes a grade for a
-// person.
+// Package grade runs a level's tests with go test -json and says, from what
+// they report and the spec's list of cases, which parts are done: the one
+// verdict every command of the ladder gives.
 package grade
 
 import (
@@ -19,14 +17,8 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// Grading is the heart of the ladder: make test-level-N, progress, watch,
-// compare and the class report all say "done" through it, and only
-// through it. A part is done when every one of its cases ran to its end
-// and passed, in a test binary that itself ran to its end, as go test
-// -json tells it (see events.go). The learner's loop trusts the learner's
-// process: code that sets out to forge go test's output can. An
-// instructor grades with the class report, whose checker decides each
-// case outside the student's process.
+// A part is done when every one of its cases ran to its end and passed, in
+// a test binary that itself ran to its end (see events.go).
 
 // Level statuses, as progress shows them.
 const (
@@ -43,7 +35,7 @@ type Case struct {
 	Name    string
 	Part    int
 	Fuzz    bool
-	Verdict string // protocol's verdict names: protocol.Pass, protocol.Fail...
+	Verdict string // protocol.Pass, protocol.Fail...
 	Report  string
 	Brief   string // Report cut to one screen
 	Summary string // one line: the first wrong call
@@ -55,26 +47,23 @@ type Case struct {
 type Part struct {
 	Number int
 	Title  string
-	Cases  []Case // the spec's cases, then any fuzz cases that failed in this part
+	Cases  []Case // the spec's cases, then any fuzz cases that failed
 	Passed int    // spec cases that passed
-	Total  int    // spec cases: those the spec's list names, or those that reported if it has none
+	Total  int    // spec cases: the spec's list, or those that reported if it has none
 	Done   bool
-	// Ran says a test binary played this part; a part that waits for an
-	// earlier one did not run.
-	Ran bool
-	// Reported counts the cases of the spec's list that reported.
-	Reported int
-	// Unreported are the cases of the spec's list that never reported,
-	// and NeedServer those of them that need a real redis-server.
+	Ran    bool // a test binary played this part
+	// Reported counts the cases of the spec's list that reported;
+	// Unreported and NeedServer (those needing a real redis-server) are
+	// those that did not.
+	Reported   int
 	Unreported []string
 	NeedServer []string
-	// Blocked says why nothing of this part can count: its module does
-	// not compile, or the test binary that played it ended part way.
+	// Blocked says why nothing of the part can count: no build, or a
+	// binary that ended part way.
 	Blocked []string
-	// Races are the race detector's reports during this part's cases.
-	Races []string
-	// Match compares the failing cases with the known mistakes (see
-	// mistakes.go); nil when the part is done or cannot be compared.
+	Races   []string // race reports during the part's cases
+	// Match compares the failing cases with the known mistakes; nil when
+	// the part is done or cannot be compared.
 	Match *protocol.Match
 }
 
@@ -82,21 +71,16 @@ type Part struct {
 type Level struct {
 	Level levels.Level
 	Parts []Part
-	// BuildError is the build error of the module that holds part 1: the
-	// Level cannot start. A later module's build error blocks its own
-	// parts only.
+	// BuildError is the build error of the module that holds part 1; a
+	// later module's blocks its own parts only.
 	BuildError string
-	// Broken says why test binaries of the level did not run to their end;
-	// the parts they played count for nothing.
-	Broken []string
-	// Unverified names packages whose tests did not report through the
-	// ladder's runner.
-	Unverified []string
-	// HideMistakes withholds the line that names a known mistake, as
-	// interview mode does: there it is a hint (mistakeLine), not a given.
+	Broken     []string // why test binaries of the level did not run to their end
+	Unverified []string // packages whose tests did not report through the runner
+	// HideMistakes withholds the known mistake's line, as interview mode
+	// does: there it is a hint.
 	HideMistakes bool
-	// HasReference says the checkout has the level's reference: a student
-	// copy has none, and is sent to the debrief instead.
+	// HasReference says the checkout has the level's reference; a student
+	// copy has none.
 	HasReference bool
 }
 
@@ -136,9 +120,8 @@ func (g Level) Status() string {
 	return NotStarted
 }
 
-// ModuleOf returns the module of the level that holds the package in the
-// slash-separated folder rel: the nested module whose folder holds it, or
-// the root module.
+// ModuleOf returns the level's module that holds the slash-separated
+// folder rel: a nested module whose folder holds it, or the root module.
 func ModuleOf(l levels.Level, rel string) levels.Module {
 	best := levels.Module{Dir: "."}
 	for _, m := range l.Modules {
@@ -154,9 +137,7 @@ func ModuleOf(l levels.Level, rel string) levels.Module {
 	return best
 }
 
-// SpecLists reads the list of cases of each of the level's specs, by
-// part. A spec without one (a test's fixture) leaves its parts counted
-// by the cases that reported.
+// SpecLists reads each of the level's specs' list of cases, by part.
 func SpecLists(root string, l levels.Level) map[int][]protocol.ManifestCase {
 	out := map[int][]protocol.ManifestCase{}
 	for _, m := range l.Modules {
@@ -171,21 +152,19 @@ func SpecLists(root string, l levels.Level) map[int][]protocol.ManifestCase {
 	return out
 }
 
-// Grade joins a level's package results into parts. Packages of other
-// levels are ignored, so one go test run can serve the whole ladder. A
-// package's results count for the parts its run played, and a build
-// error, a broken binary or a race costs those parts only.
+// Grade joins a level's package results into parts, ignoring other
+// levels' packages. A build error, a broken binary or a race costs only
+// the parts its run played.
 func Grade(root string, l levels.Level, pkgs []*Package) Level {
 	g := Level{Level: l}
 	if _, err := os.Stat(filepath.Join(root, l.SolutionDir())); err == nil {
 		g.HasReference = true
 	}
+	g.Parts = make([]Part, len(l.Parts))
 	byPart := map[int]*Part{}
-	for _, p := range l.Parts {
-		g.Parts = append(g.Parts, Part{Number: p.Number, Title: p.Title})
-	}
-	for i := range g.Parts {
-		byPart[g.Parts[i].Number] = &g.Parts[i]
+	for i, p := range l.Parts {
+		g.Parts[i] = Part{Number: p.Number, Title: p.Title}
+		byPart[p.Number] = &g.Parts[i]
 	}
 	reported := map[int]map[string]bool{}
 	for _, p := range pkgs {
@@ -213,10 +192,8 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 		switch {
 		case p.BuildError != "":
 			msg := strings.TrimSpace(p.BuildError)
-			if slices.Contains(covered, l.Parts[0].Number) {
-				if !strings.Contains(g.BuildError, msg) {
-					g.BuildError += msg + "\n"
-				}
+			if slices.Contains(covered, l.Parts[0].Number) && !strings.Contains(g.BuildError, msg) {
+				g.BuildError += msg + "\n"
 			}
 			block(fmt.Sprintf("%s does not compile:\n%s", rel, Indent(FirstLines(msg, 20), "  ")))
 			continue
@@ -256,26 +233,22 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 			}
 			c := Case{Name: e.Case, Part: e.Part, Fuzz: e.Fuzz, Verdict: e.Verdict, Report: e.Report,
 				Brief: e.Brief, Summary: e.Summary, Missing: e.Missing, Where: e.Where}
-			if c.Fuzz {
-				// A fuzz seed matters only when it finds a real mistake;
-				// a stub's seeds add nothing to its "not implemented" lines.
-				if c.Verdict == protocol.Pass || c.Verdict == protocol.NotImplemented {
-					continue
+			pass := c.Verdict == protocol.Pass
+			if reported[e.Part] == nil {
+				reported[e.Part] = map[string]bool{}
+			}
+			switch {
+			case c.Fuzz && (pass || c.Verdict == protocol.NotImplemented):
+				continue // a fuzz seed matters only when it finds a real mistake
+			case c.Fuzz:
+			case !reported[e.Part][e.Case]:
+				reported[e.Part][e.Case] = true
+				pg.Total++
+				if pass {
+					pg.Passed++
 				}
-			} else {
-				if reported[e.Part] == nil {
-					reported[e.Part] = map[string]bool{}
-				}
-				switch {
-				case !reported[e.Part][e.Case]:
-					reported[e.Part][e.Case] = true
-					pg.Total++
-					if c.Verdict == protocol.Pass {
-						pg.Passed++
-					}
-				case c.Verdict == protocol.Pass:
-					continue // the same case again, on another server: it counts once
-				}
+			case pass:
+				continue // the same case again, on another server: it counts once
 			}
 			pg.Cases = append(pg.Cases, c)
 		}
@@ -309,8 +282,8 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 }
 
 // A unit is the parts of one module of one level that one test binary
-// plays. A part about goroutines is a unit of its own: the code of an
-// earlier part has no lock, and may crash the whole binary there.
+// plays. A part about goroutines is a unit of its own: an earlier part's
+// code has no lock, and may crash the whole binary there.
 type unit struct {
 	Level  levels.Level
 	module levels.Module
@@ -334,12 +307,8 @@ func units(lvs []levels.Level) []unit {
 			}
 			if len(plain) > 0 {
 				u := unit{Level: l, module: m, parts: plain}
-				var skips []string
-				for _, n := range own {
-					skips = append(skips, strconv.Itoa(n))
-				}
-				if len(skips) > 0 {
-					u.skip = "/^part_(" + strings.Join(skips, "|") + ")$"
+				if len(own) > 0 {
+					u.skip = "/^part_(" + joinInts(own) + ")$"
 				}
 				out = append(out, u)
 			}
@@ -351,20 +320,16 @@ func units(lvs []levels.Level) []unit {
 	return out
 }
 
-// ready says whether every part before the unit's first is done.
-func (u unit) ready(g Level) bool {
-	first := slices.Min(u.parts)
-	for _, p := range g.Parts {
-		if p.Number < first && !p.Done {
-			return false
-		}
+func joinInts(ns []int) string {
+	var s []string
+	for _, n := range ns {
+		s = append(s, strconv.Itoa(n))
 	}
-	return true
+	return strings.Join(s, "|")
 }
 
-// runsOf turns units into go test runs: the units that play a whole
-// module with nothing skipped share one run per module and race setting,
-// so that progress tests the first six levels in one go test.
+// runsOf turns units into go test runs: units that play a whole module
+// share one run per module and race setting.
 func runsOf(us []unit) []Run {
 	type key struct {
 		module string
@@ -373,34 +338,30 @@ func runsOf(us []unit) []Run {
 	var out []Run
 	shared := map[key]int{}
 	for _, u := range us {
-		pattern := u.Level.Patterns()[u.module.Dir]
-		if u.Run == "" && u.skip == "" {
-			k := key{u.module.Dir, u.Level.Race}
-			if i, ok := shared[k]; ok {
-				out[i].Patterns = append(out[i].Patterns, pattern)
-				continue
-			}
-			shared[k] = len(out)
-			out = append(out, Run{Module: u.module.Dir, Race: u.Level.Race, Patterns: []string{pattern}})
+		r := Run{Module: u.module.Dir, Race: u.Level.Race, Patterns: []string{u.Level.Patterns()[u.module.Dir]}}
+		if u.Run != "" || u.skip != "" {
+			r.Run, r.Skip, r.Parts = u.Run, u.skip, u.parts
+			out = append(out, r)
 			continue
 		}
-		out = append(out, Run{Module: u.module.Dir, Race: u.Level.Race, Patterns: []string{pattern},
-			Run: u.Run, Skip: u.skip, Parts: u.parts})
+		k := key{r.Module, r.Race}
+		if i, ok := shared[k]; ok {
+			out[i].Patterns = append(out[i].Patterns, r.Patterns...)
+			continue
+		}
+		shared[k] = len(out)
+		out = append(out, r)
 	}
 	return out
 }
 
-// Levels tests the levels and grades each. Each level's units run in
-// turn, a unit only once the parts before it pass: a part about
-// goroutines, and a later module (level 8's Redis form), whose
-// dependencies a learner then downloads only on reaching it.
+// Levels tests the levels and grades each.
 func Levels(ctx context.Context, root string, lvs []levels.Level) ([]Level, error) {
 	return LevelsWith(ctx, root, lvs, Plain)
 }
 
-// A level whose code is the stub as shipped is not started: it is not
-// built, and no test of it runs, so that a newcomer's first make progress
-// builds nothing of the seven levels they have not touched.
+// LevelsWith tests and grades the levels through runner. A level whose
+// code is the stub as shipped is not started, and is not built.
 func LevelsWith(ctx context.Context, root string, lvs []levels.Level, runner Runner) ([]Level, error) {
 	var touched []levels.Level
 	for _, l := range lvs {
@@ -411,9 +372,8 @@ func LevelsWith(ctx context.Context, root string, lvs []levels.Level, runner Run
 	return gradeUnits(ctx, root, lvs, units(touched), runner)
 }
 
-// Through grades parts 1 to upTo of a level, as gradeLevels does, and
-// plays nothing of the parts after it: in a mock interview, the candidate
-// has not seen them yet.
+// Through grades parts 1 to upTo of a level, and plays nothing of the
+// parts after it: in a mock interview, the candidate has not seen them.
 func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level, error) {
 	var us []unit
 	for _, u := range units([]levels.Level{l}) {
@@ -422,11 +382,7 @@ func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level,
 		case len(kept) == 0:
 			continue
 		case len(kept) < len(u.parts):
-			var nums []string
-			for _, n := range kept {
-				nums = append(nums, strconv.Itoa(n))
-			}
-			u.Run = "^Test/^part_(" + strings.Join(nums, "|") + ")$"
+			u.Run = "^Test/^part_(" + joinInts(kept) + ")$"
 			u.parts = kept
 		}
 		us = append(us, u)
@@ -435,13 +391,8 @@ func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level,
 	if err != nil {
 		return Level{}, err
 	}
-	gs[0].HideMistakes = true // a hint in an interview, not a given
+	gs[0].HideMistakes = true
 	return gs[0], nil
-}
-
-// key names a unit among a grading's units.
-func (u unit) key() string {
-	return fmt.Sprintf("%d %s %s %s", u.Level.Number, u.module.Dir, u.Run, u.skip)
 }
 
 // aheadRun is a unit's run started ahead of its turn (Runner.Ahead).
@@ -451,17 +402,20 @@ type aheadRun struct {
 	err  error
 }
 
+// gradeUnits runs each level's units in turn, a unit only once the parts
+// before it pass, and grades the levels from all they found.
 func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []unit, runner Runner) ([]Level, error) {
 	var pkgs []*Package
 	out := make([]Level, len(lvs))
 	for i, l := range lvs {
 		out[i] = Grade(root, l, nil)
 	}
+	key := func(u unit) string { return fmt.Sprintf("%d %s %s %s", u.Level.Number, u.module.Dir, u.Run, u.skip) }
 	ahead := map[string]*aheadRun{}
 	if runner.Ahead {
 		aheadCtx, cancel := context.WithCancel(ctx)
 		defer func() {
-			cancel() // what never got its turn is stopped, and not waited for twice
+			cancel() // what never got its turn is stopped
 			for _, a := range ahead {
 				<-a.done
 			}
@@ -469,7 +423,7 @@ func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []
 		for _, u := range pending {
 			if u.module.FirstPart > 1 {
 				a := &aheadRun{done: make(chan struct{})}
-				ahead[u.key()] = a
+				ahead[key(u)] = a
 				go func() {
 					defer close(a.done)
 					a.pkgs, a.err = runAll(aheadCtx, root, runsOf([]unit{u}), runner)
@@ -478,45 +432,33 @@ func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []
 		}
 	}
 	for len(pending) > 0 {
-		var now, later []unit
-		for _, u := range pending {
-			i := slices.IndexFunc(lvs, func(l levels.Level) bool { return l.Number == u.Level.Number })
-			if u.ready(out[i]) {
-				now = append(now, u)
-			} else {
-				later = append(later, u)
-			}
-		}
-		if len(now) == 0 {
-			break // the rest wait for parts that are not done
-		}
-		// One unit of a level at a time: the next may need this one done.
-		var batch []unit
+		// One ready unit of a level at a time: the next may need it done.
+		var batch, started, later []unit
 		seen := map[int]bool{}
-		for _, u := range now {
-			if seen[u.Level.Number] {
+		for _, u := range pending {
+			g := out[slices.IndexFunc(lvs, func(l levels.Level) bool { return l.Number == u.Level.Number })]
+			if seen[u.Level.Number] || firstNotDone(g, slices.Min(u.parts)) != 0 {
 				later = append(later, u)
 				continue
 			}
 			seen[u.Level.Number] = true
-			batch = append(batch, u)
-		}
-		var started []unit
-		batch = slices.DeleteFunc(batch, func(u unit) bool {
-			_, ok := ahead[u.key()]
-			if ok {
+			if ahead[key(u)] != nil {
 				started = append(started, u)
+			} else {
+				batch = append(batch, u)
 			}
-			return ok
-		})
+		}
+		if len(batch)+len(started) == 0 {
+			break // the rest wait for parts that are not done
+		}
 		more, err := runAll(ctx, root, runsOf(batch), runner)
 		if err != nil {
 			return nil, err
 		}
 		for _, u := range started {
-			a := ahead[u.key()]
+			a := ahead[key(u)]
 			<-a.done
-			delete(ahead, u.key())
+			delete(ahead, key(u))
 			if a.err != nil {
 				return nil, a.err
 			}
@@ -531,54 +473,34 @@ func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []
 	return out, nil
 }
 
-// gradePart tests one part of a level, in the module that holds it, and
-// grades the level from that alone: the parts before it need not pass.
-// It plays what the whole level's run plays of that part: the part's
-// cases, and the fuzz seeds, whose failures count against the part of
-// the method that went wrong, except for a part about goroutines, which
-// is a unit of its own there too.
-func gradePart(ctx context.Context, root string, l levels.Level, part int) (Level, error) {
-	p, _ := l.Part(part)
-	u := unit{Level: l, module: l.ModuleOf(part), parts: []int{part}, Run: PartRun(part, !p.Concurrent)}
-	pkgs, err := runAll(ctx, root, runsOf([]unit{u}), Plain)
-	if err != nil {
-		return Level{}, err
-	}
-	return Grade(root, l, pkgs), nil
-}
-
 // PartRun is the go test -run pattern that plays one part of every spec,
-// and the fuzz seeds too if fuzz is set. A spec runs a part's cases as
-// "TestX/part_6/…", and may run them again below a subtest of its own,
-// "TestX/on_127.0.0.1:6379/part_6/…" or "TestX/own_redis-server/part_8/…"
-// (level 8's Redis form): Go matches each slash-separated element of the
-// pattern against one level of a test's name, so the second and third
-// levels each take any name but another part's.
+// and the fuzz seeds too if fuzz is set. A spec may run a part's cases
+// below a subtest of its own ("TestX/on_127.0.0.1:6379/part_6/…"), so the
+// second and third elements each take any name but another part's.
 func PartRun(part int, fuzz bool) string {
 	top := "^Test"
 	if fuzz {
 		top = "^(Test|Fuzz)"
 	}
-	e := notOtherPart(part)
+	// Go's regexps cannot say "not": this lists what a name that is not
+	// another part's can be.
+	e := fmt.Sprintf(`^(part_%d$|[^p]|p[^a]|pa[^r]|par[^t]|part[^_]|part_$|part_[0-9]*[^0-9]|p$|pa$|par$|part$)`, part)
 	return top + "/" + e + "/" + e
 }
 
-// notOtherPart matches a subtest's name unless it is the name of a part
-// other than part: "part_2" for part 1. Go's regexps cannot say "not", so
-// it lists what such a name can be instead: part itself, a name that
-// strays from "part_" at some letter, or "part_" then something that is
-// not a number.
-func notOtherPart(part int) string {
-	return fmt.Sprintf(`^(part_%d$|[^p]|p[^a]|pa[^r]|par[^t]|part[^_]|part_$|part_[0-9]*[^0-9]|p$|pa$|par$|part$)`, part)
-}
-
-// TestLevel grades one level, or one part of it.
+// TestLevel grades one level, or one part of it; an untouched level runs
+// too, to show which methods its cases wait for.
 func TestLevel(root string, l levels.Level, part int) (Level, error) {
 	if part != 0 {
-		return gradePart(context.Background(), root, l, part)
+		// The part alone, in the module that holds it, with the fuzz seeds
+		// but for a part about goroutines; earlier parts need not pass.
+		p, _ := l.Part(part)
+		pkgs, err := runAll(context.Background(), root, runsOf([]unit{{Level: l, module: l.ModuleOf(part), parts: []int{part}, Run: PartRun(part, !p.Concurrent)}}), Plain)
+		if err != nil {
+			return Level{}, err
+		}
+		return Grade(root, l, pkgs), nil
 	}
-	// Untouched or not, the level runs: a learner who asks for it sees
-	// which methods its cases wait for.
 	gs, err := gradeUnits(context.Background(), root, []levels.Level{l}, units([]levels.Level{l}), Plain)
 	if err != nil {
 		return Level{}, err
@@ -600,18 +522,14 @@ func Passed(g Level, part int) bool {
 // RelDir is dir relative to root, both with symbolic links resolved; dir
 // itself when it is outside root.
 func RelDir(root, dir string) string {
-	r, d := realPath(root), realPath(dir)
-	if rel, ok := strings.CutPrefix(d, r+"/"); ok {
+	real := func(dir string) string {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			return r
+		}
+		return dir
+	}
+	if rel, ok := strings.CutPrefix(real(dir), real(root)+"/"); ok {
 		return rel
 	}
-	return d
-}
-
-// realPath resolves symbolic links, so that a folder go list names and the
-// one the caller names compare equal.
-func realPath(dir string) string {
-	if r, err := filepath.EvalSymlinks(dir); err == nil {
-		return r
-	}
-	return dir
+	return real(dir)
 }
