@@ -9,44 +9,31 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// Naming the mistake. Each spec keeps a table of its mutants, the classic
-// mistakes, and the cases each one fails (protocol.MistakesFile). When a
-// part fails, the grader compares the learner's failing cases of that
-// part with each mutant's, by timeline's rule, and names the one that
-// matches clearly, in one line under the first failing case.
-//
-// The comparison counts only a part whose every case of the spec's list
-// reported and ran to an end: a case not implemented yet, or one that
-// never reported, would make the learner's set look smaller than it is.
-// Fuzz cases are left out: their names change with each random timeline.
+// When a part fails, the grader compares its failing spec cases with each
+// known mistake's (protocol.MistakesFile) and names the one that matches
+// clearly. Fuzz cases are left out: their names change with each timeline.
 
-// KnownMistakes reads the tables of every spec of the level, as one. A
-// spec without one adds nothing.
+// KnownMistakes reads the tables of every spec of the level, as one.
 func KnownMistakes(root string, l levels.Level) protocol.Mistakes {
-	var out protocol.Mistakes
+	out := protocol.Mistakes{Blind: map[int][]string{}}
 	for _, m := range l.Modules {
 		t, err := protocol.ReadMistakes(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), protocol.MistakesFile))
 		if err != nil {
 			continue
 		}
 		out.Mistakes = append(out.Mistakes, t.Mistakes...)
-		for part, cases := range t.Blind { // each module has parts of its own
-			if out.Blind == nil {
-				out.Blind = map[int][]string{}
-			}
+		for part, cases := range t.Blind {
 			out.Blind[part] = append(out.Blind[part], cases...)
 		}
 	}
 	return out
 }
 
-// comparable returns the spec cases of a part that is not done that the
-// learner's code fails, and whether they say all there is to say: every
-// case of the part reported but those that need a real redis-server,
-// none is still to write, nothing blocked it.
+// comparable returns the spec cases a part that is not done fails, and
+// whether they say all there is to say: every case reported (but those
+// that need a real redis-server, which the table is blind to), none is
+// still to write, nothing blocked it.
 func comparable(p Part) ([]string, bool) {
-	// A case that waits for a real redis-server is one the table does not
-	// know either (it is blind there): its absence changes nothing.
 	if p.Done || !p.Ran || len(p.Blocked) > 0 || p.Reported+len(p.NeedServer) < p.Total {
 		return nil, false
 	}
@@ -80,47 +67,27 @@ func MatchMistakes(root string, g *Level) {
 	}
 }
 
-// MistakeLine is the one line the grader writes under a part's first
-// failing case when its failing cases match a known mistake clearly, or ""
-// when they do not. Interview mode withholds it (levelGrade.HideMistakes)
-// and offers it as a hint instead (package interview).
+// MistakeLine is the line under a part's first failing case when its
+// failing cases match a known mistake clearly, or "".
 func MistakeLine(p Part) string {
 	if p.Match == nil || p.Match.Best < 0 {
 		return ""
 	}
 	ks := p.Match.Candidates[p.Match.Best].Mistakes
 	if len(ks) == 1 {
-		return "This is how a known mistake fails: " + describe(ks[0])
+		return strings.TrimSpace("This is how a known mistake fails: " + ks[0].Name + ". " + ks[0].Why)
 	}
-	// Mistakes that fail the same cases cannot be told apart here: name
-	// them all, without the guide's lines, to keep to one line.
-	var each []string
-	for _, k := range ks {
-		each = append(each, k.Name)
-	}
-	return fmt.Sprintf("This is how %d known mistakes fail, each the same way: %s.", len(ks), strings.Join(each, "; or "))
+	// Mistakes that fail the same cases cannot be told apart: name them all.
+	return fmt.Sprintf("This is how %d known mistakes fail, each the same way: %s.", len(ks), strings.Join(MistakeNames(p), "; or "))
 }
 
 // MistakeNames are the names of the known mistakes p's failing cases
-// match, as MistakeLine names them; none when no match is clear.
+// match clearly; none when no match is clear.
 func MistakeNames(p Part) []string {
-	if p.Match == nil || p.Match.Best < 0 {
+	if p.Match == nil {
 		return nil
 	}
-	var names []string
-	for _, k := range p.Match.Candidates[p.Match.Best].Mistakes {
-		names = append(names, k.Name)
-	}
-	return names
-}
-
-// describe is a mistake in words: its name, and the guide's line on it.
-func describe(k protocol.Mistake) string {
-	s := k.Name + "."
-	if k.Why != "" {
-		s += " " + k.Why
-	}
-	return s
+	return p.Match.Named()
 }
 
 // closeMatches lists, for --all, every known mistake that fails some of
@@ -136,13 +103,4 @@ func closeMatches(p Part) []string {
 		}
 	}
 	return out
-}
-
-// named is the names of the known mistakes the part's failing cases match
-// clearly, or nil.
-func (p Part) named() []string {
-	if p.Match == nil {
-		return nil
-	}
-	return p.Match.Named()
 }

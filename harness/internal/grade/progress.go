@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,13 +20,10 @@ type LevelReport struct {
 	Parts      []PartReport `json:"parts"`
 	PartsDone  int          `json:"parts_done"`
 	BuildError string       `json:"build_error,omitempty"`
-	// Problems say why a level's results count for nothing: a test binary
-	// that ended part way, or tests that did not report through the runner.
+	// Problems say why a level's results count for nothing.
 	Problems []string `json:"problems,omitempty"`
-	// Why is what stands between the learner and the first part not done:
-	// the first lines of its first failing case.
-	Why string `json:"why,omitempty"`
-	// BestInterview is the level's best mock interview, if it had one.
+	// Why is the first lines of the first part's first failing case.
+	Why           string         `json:"why,omitempty"`
 	BestInterview *BestInterview `json:"best_interview,omitempty"`
 }
 
@@ -36,17 +34,15 @@ type PartReport struct {
 	Cases  int    `json:"cases"`
 	Passed int    `json:"passed"`
 	Done   bool   `json:"done"`
-	// KnownMistake names the known mistake that fails the cases this part
-	// fails (see mistakes.go): one, or several that fail alike.
+	// KnownMistake names the known mistakes whose failing cases match.
 	KnownMistake []string `json:"known_mistake,omitempty"`
-	// Failing is the first case that fails, as make test-level-N shows it
-	// first; Why is one line on what keeps the part from done.
+	// Failing is the first failing case; Why says in a line what keeps
+	// the part from done.
 	Failing string `json:"failing,omitempty"`
 	Why     string `json:"why,omitempty"`
 }
 
-// Ladder is the whole ladder, as make progress prints it and as
-// --json writes it.
+// Ladder is the whole ladder, as make progress prints it.
 type Ladder struct {
 	Levels    []LevelReport `json:"levels"`
 	PartsDone int           `json:"parts_done"`
@@ -66,7 +62,7 @@ func Report(grades []Level) Ladder {
 		waitsFor := 0
 		for _, p := range g.Parts {
 			pr := PartReport{Number: p.Number, Title: p.Title, Cases: p.Total, Passed: p.Passed, Done: p.Done,
-				KnownMistake: p.named()}
+				KnownMistake: MistakeNames(p)}
 			if !p.Done {
 				pr.Failing, pr.Why = partWhy(g, p, waitsFor)
 				if waitsFor == 0 {
@@ -84,8 +80,7 @@ func Report(grades []Level) Ladder {
 	return rep
 }
 
-// firstFailure is the headline of the first case that is not passing in
-// the first part that is not done.
+// firstFailure is the headline of the first part's first case not passing.
 func firstFailure(g Level) string {
 	for _, p := range g.Parts {
 		if p.Done {
@@ -107,9 +102,7 @@ func firstFailure(g Level) string {
 }
 
 // partWhy says in one line why part p of g is not done, and names its
-// first failing case: a build error, a binary that ended part way, a race,
-// that case, a method not written yet, cases that never reported, or the
-// earlier part it waits for.
+// first failing case.
 func partWhy(g Level, p Part, waitsFor int) (failing, why string) {
 	for _, c := range p.Cases {
 		if c.Verdict != protocol.Pass && c.Verdict != protocol.NotImplemented {
@@ -127,11 +120,8 @@ func partWhy(g Level, p Part, waitsFor int) (failing, why string) {
 	case len(p.Races) > 0:
 		return failing, "the race detector found a data race"
 	case failing != "":
-		for _, c := range p.Cases {
-			if c.Name == failing {
-				return failing, oneLine(c)
-			}
-		}
+		i := slices.IndexFunc(p.Cases, func(c Case) bool { return c.Name == failing })
+		return failing, oneLine(p.Cases[i])
 	case !p.Ran && waitsFor > 0:
 		return "", fmt.Sprintf("waits for part %d", waitsFor)
 	}
@@ -146,8 +136,7 @@ func partWhy(g Level, p Part, waitsFor int) (failing, why string) {
 	return "", "not started"
 }
 
-// firstError is the first line of a build error that says what is wrong:
-// not the "# package" line go prints above them.
+// firstError is the first line of a build error but go's "# package".
 func firstError(buildError string) string {
 	for _, line := range strings.Split(buildError, "\n") {
 		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
@@ -191,16 +180,15 @@ func (s Style) Paint(code, text string) string {
 	return "\x1b[" + code + "m" + text + "\x1b[0m"
 }
 
-// Status paints a level's status: green when done, yellow in progress,
-// red when it cannot count.
+// Status paints a level's status: green, yellow, or red when it cannot count.
 func (s Style) Status(st string) string {
 	switch st {
 	case Done:
-		return s.Paint("32", st) // green
+		return s.Paint("32", st)
 	case InProgress:
-		return s.Paint("33", st) // yellow
+		return s.Paint("33", st)
 	case NoBuild, Broken, Unverified:
-		return s.Paint("31", st) // red
+		return s.Paint("31", st)
 	}
 	return st
 }
@@ -215,17 +203,17 @@ func WriteText(w io.Writer, rep Ladder, st Style) {
 		fmt.Fprintf(w, "  %-5d  %-36s  %-5s  %s\n", l.Number, truncate(l.Title, 36), parts, st.Status(l.Status))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "  %s  %d of %d parts done\n", bar(rep.PartsDone, rep.Parts, 30, st), rep.PartsDone, rep.Parts)
+	filled := 0
+	if rep.Parts > 0 {
+		filled = rep.PartsDone * 30 / rep.Parts
+	}
+	bar := "[" + st.Paint("32", strings.Repeat("#", filled)) + strings.Repeat(".", 30-filled) + "]"
+	fmt.Fprintf(w, "  %s  %d of %d parts done\n", bar, rep.PartsDone, rep.Parts)
 	writeInterviews(w, rep)
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "next: %s\n", rep.Next)
-	for _, l := range rep.Levels {
-		if l.Status != Done {
-			if l.Why != "" && l.Status == InProgress {
-				fmt.Fprintf(w, "%s\n", Indent(l.Why, "  "))
-			}
-			break
-		}
+	if i := slices.IndexFunc(rep.Levels, func(l LevelReport) bool { return l.Status != Done }); i >= 0 && rep.Levels[i].Why != "" && rep.Levels[i].Status == InProgress {
+		fmt.Fprintf(w, "%s\n", Indent(rep.Levels[i].Why, "  "))
 	}
 	for _, l := range rep.Levels {
 		if l.BuildError != "" {
@@ -235,14 +223,6 @@ func WriteText(w io.Writer, rep Ladder, st Style) {
 			fmt.Fprintf(w, "\nlevel %d counts nothing as done: %s\n", l.Number, p)
 		}
 	}
-}
-
-func bar(done, total, width int, st Style) string {
-	filled := 0
-	if total > 0 {
-		filled = done * width / total
-	}
-	return "[" + st.Paint("32", strings.Repeat("#", filled)) + strings.Repeat(".", width-filled) + "]"
 }
 
 // WriteJSON writes the ladder as progress --json does.
@@ -280,9 +260,7 @@ func Indent(s, prefix string) string {
 	return strings.Join(lines, "\n")
 }
 
-// BestInterview is a level's best interview, as progress shows it. An
-// interview that started from a fresh stub beats one that did not; then
-// come the most parts passed, then the shortest time.
+// BestInterview is a level's best mock interview, as progress shows it.
 type BestInterview struct {
 	Seconds     int       `json:"seconds"`
 	PartsPassed int       `json:"parts_passed"`
@@ -290,10 +268,11 @@ type BestInterview struct {
 	End         string    `json:"end"`
 	Started     time.Time `json:"started"`
 	FreshStub   bool      `json:"fresh_stub"`
-	Interviews  int       `json:"interviews"` // how many were held
+	Interviews  int       `json:"interviews"`
 }
 
-// Beats reports whether b is a better interview than old.
+// Beats reports whether b is a better interview than old: from a fresh
+// stub first, then the most parts passed, then the shortest time.
 func (b *BestInterview) Beats(old *BestInterview) bool {
 	switch {
 	case old == nil:

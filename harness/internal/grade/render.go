@@ -3,16 +3,15 @@ package grade
 import (
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// Write shows a level the way an interviewer asks: the first part
-// that is not done in full, every part before it as one line, every part
-// after it as one line, and a last line that sums up. With all set, every
-// part that is not done is shown in full, with every failing case whole.
+// Write shows a level: the first part not done in full, the others as a
+// line each, and a last line that sums up. With all set, every part not
+// done is shown in full, with every failing case whole.
 func Write(w io.Writer, g Level, only int, all bool) {
 	l := g.Level
 	fmt.Fprintf(w, "Level %d: %s\n\n", l.Number, l.Title)
@@ -37,7 +36,6 @@ func Write(w io.Writer, g Level, only int, all bool) {
 		case focus != 0 && !all:
 			fmt.Fprintf(w, "part %d, %s: waits for part %d (%s)\n", p.Number, Lower(p.Title), focus, Plural(p.Total, "case"))
 		case !p.Ran && focus == 0 && only == 0 && firstNotDone(g, p.Number) != 0:
-			// Not played: a part before it is not done (see gradeLevels).
 			fmt.Fprintf(w, "part %d, %s: waits for part %d\n", p.Number, Lower(p.Title), firstNotDone(g, p.Number))
 		default:
 			if focus == 0 {
@@ -56,8 +54,8 @@ func Write(w io.Writer, g Level, only int, all bool) {
 	fmt.Fprintln(w, summaryLine(g, only, all))
 }
 
-// AfterDone is what to read once a level is done: the reference beside
-// the learner's code, or, in a student copy, which has none, the debrief.
+// AfterDone is what to read once a level is done: the reference, or in a
+// student copy the debrief.
 func AfterDone(g Level) string {
 	if g.HasReference {
 		return fmt.Sprintf("make compare-level-%d shows your code beside the reference", g.Level.Number)
@@ -75,8 +73,7 @@ func firstNotDone(g Level, n int) int {
 	return 0
 }
 
-// missingMethods counts, for each method not implemented yet, the spec
-// cases of the level that need it.
+// missingMethods counts the spec cases that need each missing method.
 func missingMethods(g Level) map[string]int {
 	out := map[string]int{}
 	for _, p := range g.Parts {
@@ -99,12 +96,9 @@ func missingKey(c Case) string {
 // maxOneLiners is how many failing cases after the first get a line each.
 const maxOneLiners = 8
 
-// writePart shows a part that is not done: why nothing of it can count,
-// each method it still needs, once, the cases that did not report, then
-// its first failing case cut to one screen, the known mistake it matches,
-// and one line for each other failing case. With all set, every failing
-// case is shown whole, and every known mistake that comes close. With
-// hide set, no known mistake is named.
+// writePart shows a part that is not done: what blocks it, the methods it
+// needs, the cases that did not report, its first failing case and the
+// known mistake it matches (unless hide), and a line for each other.
 func writePart(w io.Writer, level int, p Part, notImpl map[string]int, all, hide bool) {
 	switch {
 	case len(p.Blocked) > 0:
@@ -133,15 +127,13 @@ func writePart(w io.Writer, level int, p Part, notImpl map[string]int, all, hide
 		fmt.Fprintf(w, "  no case of part %d ran.\n", p.Number)
 	}
 	var missing []string
-	seen := map[string]bool{}
 	for _, c := range p.Cases {
-		if c.Verdict == protocol.NotImplemented && !seen[missingKey(c)] {
-			seen[missingKey(c)] = true
+		if c.Verdict == protocol.NotImplemented {
 			missing = append(missing, missingKey(c))
 		}
 	}
-	sort.Strings(missing)
-	for _, m := range missing {
+	slices.Sort(missing)
+	for _, m := range slices.Compact(missing) {
 		fmt.Fprintf(w, "  not implemented yet: %s, needed by %s\n", m, Plural(notImpl[m], "case"))
 	}
 	if p.Ran && len(p.Blocked) == 0 && p.Reported < p.Total {
@@ -205,8 +197,7 @@ func PassCount(passed, total int) string {
 	return fmt.Sprintf("%d of %d cases pass", passed, total)
 }
 
-// summaryLine is the last line: "level 3: part 1 done (16/16), part 2 3/7,
-// part 3 waiting".
+// summaryLine is "level 3: part 1 done (16/16), part 2 3/7, part 3 waiting".
 func summaryLine(g Level, only int, all bool) string {
 	var parts []string
 	focus := false
