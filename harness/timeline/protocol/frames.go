@@ -14,8 +14,7 @@ type Frame struct {
 
 // FrameOf reads one frame of a traceback: its function line,
 // "pkg.f(0x1, 0x2)" or "created by pkg.g in goroutine 7", and the line
-// under it, "\t/path/f.go:12 +0x1d". The runner reads its own goroutines'
-// frames so, and the grader a crash's.
+// under it, "\t/path/f.go:12 +0x1d".
 func FrameOf(fn, loc string) Frame {
 	fn = strings.TrimPrefix(strings.TrimSpace(fn), "created by ")
 	if j := strings.Index(fn, " in goroutine "); j >= 0 {

@@ -3,10 +3,7 @@ package protocol
 import "os/exec"
 
 // LaunchEnv names the environment variable that tells the class report's
-// checker how to start the student's child: a Launch, as JSON. The report
-// sets it to the command its sandbox makes, so that the child runs in the
-// student's sandbox while the checker runs outside it (package
-// harness/remote reads it).
+// checker how to start the student's child in the sandbox: a Launch, as JSON.
 const LaunchEnv = "LADDER_REMOTE_CHILD"
 
 // Launch is how to start a child process.

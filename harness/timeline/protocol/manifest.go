@@ -7,12 +7,9 @@ import (
 	"os"
 )
 
-// A test binary reports the cases it ran, and a learner's code runs inside
-// it: a flag in os.Args, GOFLAGS=-skip or a lost event can make a case
-// vanish, and a part whose failing case vanished would read as done. So
-// each spec keeps the list of its cases in a file beside it, written by
-// the spec's own test and checked there the way golden files are, and the
-// grader counts a part done only when every case of that list reported.
+// Each spec keeps the list of its cases beside it, checked by its own test
+// like a golden file: a part is done only when every listed case reported,
+// so a case a flag or os.Args made vanish cannot read as done.
 
 // ManifestFile is where a spec keeps its list of cases, relative to the
 // spec's folder.
@@ -31,22 +28,13 @@ type Manifest struct {
 type ManifestCase struct {
 	Part int    `json:"part"`
 	Name string `json:"name"`
-	// Needs names what the case needs beyond Go, such as "redis-server";
-	// without it the spec skips the case, and the grader says how to run
-	// it.
+	// Needs names what the case needs beyond Go, such as "redis-server".
 	Needs string `json:"needs,omitempty"`
-	// InProcess says why part of the case (its probe, or all of it when
-	// it has no steps) is judged inside the implementation's own process:
-	// see timeline.Case. The class report marks such parts.
+	// InProcess says why part of the case is judged inside the
+	// implementation's own process (see timeline.Case).
 	InProcess string `json:"inProcess,omitempty"`
-	// Steps says an InProcess case has steps, which the checker plays;
-	// one without steps is judged in process alone.
+	// Steps says an InProcess case has steps, which the checker plays.
 	Steps bool `json:"steps,omitempty"`
-}
-
-// Join adds the cases of other.
-func (m Manifest) Join(other Manifest) Manifest {
-	return Manifest{Cases: append(append([]ManifestCase(nil), m.Cases...), other.Cases...)}
 }
 
 // Validate checks that every case has a part and a name, and no name is
@@ -83,9 +71,8 @@ func ReadManifest(path string) (Manifest, error) {
 	return m, nil
 }
 
-// readStrict reads path as one JSON value of type T, refusing fields T
-// does not have: a file the grader reads is written by a test, and a
-// field it does not know is a mistake to report, never to skip.
+// readStrict reads path as one JSON value of type T, refusing unknown
+// fields: they are a mistake to report, never to skip.
 func readStrict[T any](path string) (T, error) {
 	var v T
 	data, err := os.ReadFile(path)
@@ -108,17 +95,10 @@ func (m Manifest) Encode() []byte {
 
 // jsonLines writes {"key": [...]} with one item a line.
 func jsonLines[T any](key string, items []T) []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "{%q: [\n", key)
+	b := fmt.Appendf(nil, "{%q: [\n", key)
 	for i, it := range items {
 		line, _ := json.Marshal(it)
-		b.WriteString("  ")
-		b.Write(line)
-		if i < len(items)-1 {
-			b.WriteString(",")
-		}
-		b.WriteString("\n")
+		b = fmt.Appendf(b, "  %s%s\n", line, map[bool]string{true: ","}[i < len(items)-1])
 	}
-	b.WriteString("]}\n")
-	return b.Bytes()
+	return append(b, "]}\n"...)
 }

@@ -2,20 +2,16 @@ package protocol
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 )
 
-// A spec's mutants (its mutants_test.go) are the classic mistakes, each a
-// whole implementation. Their failing cases are a fingerprint: a learner's
-// code that fails exactly where a mutant fails most likely makes the same
-// mistake. The mutants stay in _test.go files, so each spec keeps a table
-// of what each one fails beside it, written by its own test and checked
-// there the way golden files are, and the grader reads only the table.
+// A spec's mutants are the classic mistakes; the cases each fails are its
+// fingerprint, kept in a table beside the spec that its own test checks.
 
 // MistakesFile is where a spec keeps its table of known mistakes, relative
 // to the spec's folder.
@@ -28,26 +24,18 @@ const UpdateMistakesEnv = "LADDER_UPDATE_MISTAKES"
 // Mistakes is a spec's table of known mistakes.
 type Mistakes struct {
 	Mistakes []Mistake `json:"mistakes"`
-	// Blind lists, by part, the cases that tell the mistakes nothing: in a
-	// spec whose mutants share a simpler base than a whole answer (level
-	// 8's Redis form counts every limit as a fixed window), the cases the
-	// base fails whatever its mistake, those whose verdict on a wrong
-	// implementation changes from run to run, and those the table's test
-	// cannot play (a real redis-server). A learner's failing case there is
-	// left out of the match.
+	// Blind lists, by part, the cases that tell the mistakes nothing (the
+	// mutants' shared base fails them, their verdict varies, or the table's
+	// test cannot play them); the match leaves them out.
 	Blind map[int][]string `json:"blind,omitempty"`
 }
 
 // Mistake is one mutant and the cases it fails.
 type Mistake struct {
-	// Part is the first part whose cases catch it.
-	Part int `json:"part"`
-	// Name is the mutant's name, as the interviewer's guide cites it.
-	Name string `json:"name"`
-	// Why is the guide's line on the mistake, if it cites this mutant.
-	Why string `json:"why,omitempty"`
-	// Fails lists, for each part from 1 to Part, the spec cases the mutant
-	// fails, in table order; a part it passes is left out.
+	Part int    `json:"part"` // the first part whose cases catch it
+	Name string `json:"name"` // as the interviewer's guide cites it
+	Why  string `json:"why,omitempty"`
+	// Fails lists, by part up to Part, the spec cases the mutant fails.
 	Fails map[int][]string `json:"fails"`
 }
 
@@ -90,38 +78,25 @@ func (m Mistakes) Encode() []byte {
 	if len(m.Blind) == 0 {
 		return b
 	}
-	var out bytes.Buffer
-	out.Write(bytes.TrimSuffix(b, []byte("]}\n")))
-	out.WriteString("],\n\"blind\": {\n")
-	parts := slices.Sorted(maps.Keys(m.Blind))
-	for i, p := range parts {
+	var blind []string
+	for _, p := range slices.Sorted(maps.Keys(m.Blind)) {
 		line, _ := json.Marshal(m.Blind[p])
-		fmt.Fprintf(&out, "  \"%d\": %s", p, line)
-		if i < len(parts)-1 {
-			out.WriteString(",")
-		}
-		out.WriteString("\n")
+		blind = append(blind, fmt.Sprintf("  \"%d\": %s", p, line))
 	}
-	out.WriteString("}}\n")
-	return out.Bytes()
+	return fmt.Appendf(bytes.TrimSuffix(b, []byte("]}\n")), "],\n\"blind\": {\n%s\n}}\n", strings.Join(blind, ",\n"))
 }
 
-// The matching rule. A learner's code fails a set F of a part's cases; a
-// known mistake fails a set S of them. Their overlap is |F∩S| / |F∪S|
-// (Jaccard): 1 when the sets are equal, 0 when they share nothing.
-// Mistakes that fail the very same set in the part cannot be told apart,
-// and count as one candidate. The grader names the best candidate when
-// its overlap is 1 and no other's is; or when its overlap is at least
-// MatchAtLeast and beats the second best by MatchMargin. Anything else, a
-// learner's code with two mistakes or with one the table does not know,
-// most often, gets no name.
+// The matching rule: the overlap of the learner's failing cases F and a
+// mistake's S is |F∩S| / |F∪S|; mistakes that fail the same set are one
+// candidate. The best is named when its overlap is 1 and no other's is, or
+// when it is at least MatchAtLeast and beats the second by MatchMargin.
 const (
 	MatchAtLeast = 0.8
 	MatchMargin  = 0.25
 )
 
 // Candidate is the mistakes that fail one same set of a part's cases, and
-// that set's overlap with the learner's.
+// its overlap with the learner's.
 type Candidate struct {
 	Mistakes []Mistake
 	Overlap  float64
@@ -131,8 +106,7 @@ type Candidate struct {
 // first, and the one the rule names, if any.
 type Match struct {
 	Candidates []Candidate
-	// Best is the index in Candidates of the named one, or -1.
-	Best int
+	Best       int // the index of the named one, or -1
 }
 
 // Named returns the names of the named candidate's mistakes, or nil.
@@ -155,12 +129,9 @@ func (m Match) Names(name string) bool { return slices.Contains(m.Named(), name)
 func (m Mistakes) Match(part int, failing []string) Match {
 	out := Match{Best: -1}
 	failing = slices.DeleteFunc(slices.Clone(failing), func(c string) bool { return slices.Contains(m.Blind[part], c) })
+	failing = slices.Compact(slices.Sorted(slices.Values(failing)))
 	if len(failing) == 0 {
 		return out
-	}
-	f := map[string]bool{}
-	for _, c := range failing {
-		f[c] = true
 	}
 	bySet := map[string]int{}
 	for _, k := range m.Mistakes {
@@ -176,18 +147,18 @@ func (m Mistakes) Match(part int, failing []string) Match {
 		}
 		both := 0
 		for _, c := range sorted {
-			if f[c] {
+			if slices.Contains(failing, c) {
 				both++
 			}
 		}
-		union := len(f) + len(sorted) - both
 		if both == 0 {
 			continue
 		}
+		union := len(failing) + len(sorted) - both
 		bySet[key] = len(out.Candidates)
 		out.Candidates = append(out.Candidates, Candidate{Mistakes: []Mistake{k}, Overlap: float64(both) / float64(union)})
 	}
-	sort.SliceStable(out.Candidates, func(i, j int) bool { return out.Candidates[i].Overlap > out.Candidates[j].Overlap })
+	slices.SortStableFunc(out.Candidates, func(a, b Candidate) int { return cmp.Compare(b.Overlap, a.Overlap) })
 	if len(out.Candidates) == 0 {
 		return out
 	}

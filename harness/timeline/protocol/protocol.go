@@ -1,13 +1,7 @@
-// Package protocol is what a level's test binaries and the ladder command
-// tell each other, written once for both sides: how a case's outcome is
-// written into go test's output, the names of the verdicts, and the two
-// files each spec keeps for the grader (its list of cases and its table
-// of known mistakes).
-//
-// Package timeline writes all of it; the ladder command reads it. This
-// package imports no "testing" and nothing outside the standard library,
-// so that the command builds fast from an empty build cache: a newcomer's
-// first make progress builds the command first.
+// Package protocol is what a level's test binaries (package timeline) and
+// the ladder command tell each other: a case's line in go test's output,
+// the verdicts' names, and each spec's list of cases and table of known
+// mistakes. It imports only the standard library, so the command builds fast.
 package protocol
 
 import (
@@ -16,20 +10,16 @@ import (
 )
 
 // GradeEnv, set to 1 by the ladder command, makes the runner write each
-// case's outcome as a line of its subtest's output (see CaseLine), for
-// the command to read from go test -json. Without it a failing case
-// prints its report for a person.
+// case's outcome as a line of its subtest's output (see CaseLine).
 const GradeEnv = "LADDER_GRADE"
 
-// The kinds of Event: a case's outcome, and the grader's word on how a
-// test binary ended.
+// The kinds of Event: a case's outcome, and how a test binary ended.
 const (
 	CaseEnd = "case-end"
 	Exit    = "exit"
 )
 
-// The names of the verdicts, as Event.Verdict gives them, from best to
-// worst (see timeline.Verdict).
+// The names of the verdicts, from best to worst (see timeline.Verdict).
 const (
 	Pass           = "pass"
 	Fail           = "fail"
@@ -41,54 +31,39 @@ const (
 
 // Event is a case's outcome, as the runner writes it (see CaseLine).
 type Event struct {
-	// Kind is CaseEnd, or Exit for the grader's word on a whole test
-	// binary.
-	Kind string `json:"e"`
-	// Test is the full test name: "TestHitCounter/part_1/a_hit".
-	Test string `json:"test,omitempty"`
-	// Case and Part name the spec case.
-	Case string `json:"case,omitempty"`
-	Part int    `json:"part,omitempty"`
-	// Fuzz marks a case that a fuzz target built.
-	Fuzz bool `json:"fuzz,omitempty"`
-	// Verdict, Step and Report are the case's outcome; Verdict is one of
-	// the names above.
+	Kind    string `json:"e"`              // CaseEnd or Exit
+	Test    string `json:"test,omitempty"` // "TestHitCounter/part_1/a_hit"
+	Case    string `json:"case,omitempty"`
+	Part    int    `json:"part,omitempty"`
+	Fuzz    bool   `json:"fuzz,omitempty"` // built by a fuzz target
 	Verdict string `json:"verdict,omitempty"`
 	Step    int    `json:"step,omitempty"`
 	Report  string `json:"report,omitempty"`
-	// Brief is the Report cut to one screen, and Summary its one line:
-	// the first wrong call, "Count(t=4s) = 3, want 5".
-	Brief   string `json:"brief,omitempty"`
-	Summary string `json:"summary,omitempty"`
-	// Missing is the method a stub's panic named, and Where the line of
-	// the stub that panicked, for NotImplemented.
+	Brief   string `json:"brief,omitempty"`   // Report cut to one screen
+	Summary string `json:"summary,omitempty"` // the first wrong call, "Count(t=4s) = 3, want 5"
+	// Missing is the method a stub's panic named, Where the stub's line.
 	Missing string `json:"missing,omitempty"`
 	Where   string `json:"where,omitempty"`
-
-	// For Exit: whether the test binary ran to its end, and if not, why,
-	// with the start of what the runtime printed if it crashed.
+	// For Exit: whether the binary ran to its end, why not, and the start
+	// of what the runtime printed if it crashed.
 	Complete bool   `json:"complete,omitempty"`
 	Reason   string `json:"reason,omitempty"`
 	Crash    string `json:"crash,omitempty"`
 }
 
-// RunMark is the line the runner writes as it starts a spec's cases, for
-// the ladder command: a test binary that never wrote it did not run its
-// cases through the ladder's runner.
+// RunMark is the line the runner writes as it starts a spec's cases.
 const RunMark = "ladder-run: the spec's cases follow"
 
 // caseMark starts a case's line in a subtest's output.
 const caseMark = "ladder-case: "
 
-// CaseLine is a case's outcome as the runner writes it into its subtest's
-// output: one line, which a learner's own prints cannot split, since an
-// Event holds only strings, numbers and booleans, which always encode.
+// CaseLine is a case's outcome as one line of its subtest's output.
 func CaseLine(e Event) string {
 	b, _ := json.Marshal(e)
 	return caseMark + string(b)
 }
 
-// FindCase returns the last case line in a subtest's output, whatever go
+// FindCase returns the last case line in a subtest's output.
 // test put before it on its line ("    hitcounter_test.go:10: ").
 func FindCase(output string) (Event, bool) {
 	i := strings.LastIndex(output, caseMark)
