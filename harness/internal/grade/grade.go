@@ -125,12 +125,7 @@ func (g Level) Status() string {
 func ModuleOf(l levels.Level, rel string) levels.Module {
 	best := levels.Module{Dir: "."}
 	for _, m := range l.Modules {
-		if m.Dir == "." {
-			best = m
-		}
-	}
-	for _, m := range l.Modules {
-		if m.Dir != "." && (rel == m.Dir || strings.HasPrefix(rel, m.Dir+"/")) {
+		if m.Dir == "." && best.Dir == "." || m.Dir != "." && (rel == m.Dir || strings.HasPrefix(rel, m.Dir+"/")) {
 			best = m
 		}
 	}
@@ -156,17 +151,15 @@ func SpecLists(root string, l levels.Level) map[int][]protocol.ManifestCase {
 // levels' packages. A build error, a broken binary or a race costs only
 // the parts its run played.
 func Grade(root string, l levels.Level, pkgs []*Package) Level {
-	g := Level{Level: l}
-	if _, err := os.Stat(filepath.Join(root, l.SolutionDir())); err == nil {
-		g.HasReference = true
-	}
+	_, err := os.Stat(filepath.Join(root, l.SolutionDir()))
+	g := Level{Level: l, HasReference: err == nil}
 	g.Parts = make([]Part, len(l.Parts))
 	byPart := map[int]*Part{}
 	for i, p := range l.Parts {
 		g.Parts[i] = Part{Number: p.Number, Title: p.Title}
 		byPart[p.Number] = &g.Parts[i]
 	}
-	reported := map[int]map[string]bool{}
+	reported := map[protocol.ManifestCase]bool{} // by part and name
 	for _, p := range pkgs {
 		rel := RelDir(root, p.Dir)
 		if !l.Holds(rel) {
@@ -233,16 +226,13 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 			}
 			c := Case{Name: e.Case, Part: e.Part, Fuzz: e.Fuzz, Verdict: e.Verdict, Report: e.Report,
 				Brief: e.Brief, Summary: e.Summary, Missing: e.Missing, Where: e.Where}
-			pass := c.Verdict == protocol.Pass
-			if reported[e.Part] == nil {
-				reported[e.Part] = map[string]bool{}
-			}
+			pass, key := c.Verdict == protocol.Pass, protocol.ManifestCase{Part: e.Part, Name: e.Case}
 			switch {
 			case c.Fuzz && (pass || c.Verdict == protocol.NotImplemented):
 				continue // a fuzz seed matters only when it finds a real mistake
 			case c.Fuzz:
-			case !reported[e.Part][e.Case]:
-				reported[e.Part][e.Case] = true
+			case !reported[key]:
+				reported[key] = true
 				pg.Total++
 				if pass {
 					pg.Passed++
@@ -263,7 +253,7 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 			p.Total, p.Reported = len(list), 0
 			for _, c := range list {
 				switch {
-				case reported[p.Number][c.Name]:
+				case reported[protocol.ManifestCase{Part: p.Number, Name: c.Name}]:
 					p.Reported++
 				case c.Needs != "":
 					p.NeedServer = append(p.NeedServer, c.Name)

@@ -19,12 +19,7 @@ import (
 // CheckStubs returns what is wrong with the stubs under root, one line
 // each, naming the file or the case.
 func CheckStubs(ctx context.Context, root string) ([]string, error) {
-	return checkStubsWith(ctx, root, Plain)
-}
-
-func checkStubsWith(ctx context.Context, root string, runner Runner) ([]string, error) {
-	// Without -race, even for the levels graded under it: every stub
-	// panics at once, so the race detector would only slow the build.
+	// Without -race: every stub panics at once.
 	lvs := slices.Clone(levels.All)
 	for i := range lvs {
 		lvs[i].Race = false
@@ -33,7 +28,7 @@ func checkStubsWith(ctx context.Context, root string, runner Runner) ([]string, 
 	for i := range runs {
 		runs[i].Lean = true
 	}
-	pkgs, err := runAll(ctx, root, runs, runner)
+	pkgs, err := runAll(ctx, root, runs, Plain)
 	if err != nil {
 		return nil, err
 	}
@@ -89,8 +84,8 @@ func checkStubsWith(ctx context.Context, root string, runner Runner) ([]string, 
 	return problems, nil
 }
 
-// checkSpecLists checks that each spec's list of cases names exactly the
-// cases the stub's run reported: the grader counts parts against it.
+// checkSpecLists checks that each spec's list names exactly the cases the
+// stub's run reported.
 func checkSpecLists(root string, l levels.Level, pkgs []*Package) []string {
 	var problems []string
 	for _, m := range l.Modules {
@@ -131,10 +126,8 @@ func checkSpecLists(root string, l levels.Level, pkgs []*Package) []string {
 	return problems
 }
 
-// CheckStubSources reads every level's code under root, as reset and
-// student-copy do: each file must be a stub (see stubProblem) or a
-// shared file of a package the spec imports. Running the cases cannot
-// see an answer that no method calls, such as a var that holds one.
+// CheckStubSources checks that every level's file under root is a stub or
+// a shared file: running the cases cannot see an answer no method calls.
 func CheckStubSources(root string) ([]string, error) {
 	modPath, err := shipped.ModulePath(root)
 	if err != nil {
