@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,21 +44,15 @@ type binary struct {
 	pkg         *Package
 	out         strings.Builder // the tail of its output outside any test
 	watch       *watcher
-	tests       map[string]*testRun
-	order       []string // tests by the order they started
-	ended       bool     // go test's pass, fail or skip for the package came
-	action      string   // and which it was
-	last        string   // the testing package's last line, PASS or FAIL
-	failed      bool     // some test failed
-	current     string   // the test the last output came from
-	endedInTest bool     // go test's line for the package came as a test's
-	viaRunner   bool     // the output holds protocol.RunMark
-}
-
-// testRun is one test or subtest as it ran.
-type testRun struct {
-	out   strings.Builder
-	ended bool
+	open        map[string]*strings.Builder // the output of the tests not ended
+	order       []string                    // tests by the order they started
+	ended       bool                        // go test's pass, fail or skip for the package came
+	action      string                      // and which it was
+	last        string                      // the testing package's last line, PASS or FAIL
+	failed      bool                        // some test failed
+	current     string                      // the test the last output came from
+	endedInTest bool                        // go test's line for the package came as a test's
+	viaRunner   bool                        // the output holds protocol.RunMark
 }
 
 // reader reads one go test -json run into its packages.
@@ -128,7 +123,7 @@ func (r *reader) handle(e Event) {
 	}
 	b := r.bins[e.Package]
 	if b == nil {
-		b = &binary{pkg: p, tests: map[string]*testRun{}}
+		b = &binary{pkg: p, open: map[string]*strings.Builder{}}
 		b.watch = &watcher{root: r.root, onRace: func(report string) {
 			p.Races = append(p.Races, protocol.Event{Test: b.current, Report: report})
 		}}
@@ -150,7 +145,7 @@ func (r *reader) handle(e Event) {
 				b.last = strings.TrimSpace(e.Output)
 			}
 		case "skip":
-			p.NoTests = len(b.tests) == 0
+			p.NoTests = len(b.order) == 0
 			b.ended = true
 		case "pass", "fail":
 			b.ended, b.action = true, e.Action
@@ -166,23 +161,25 @@ func (r *reader) handle(e Event) {
 		r.checkAllEnded()
 		return
 	}
-	t := b.tests[e.Test]
-	if t == nil {
-		t = &testRun{}
-		b.tests[e.Test] = t
-		b.order = append(b.order, e.Test)
+	out := b.open[e.Test]
+	if out == nil {
+		out = &strings.Builder{}
+		if !slices.Contains(b.order, e.Test) { // not a line after the test's end
+			b.open[e.Test] = out
+			b.order = append(b.order, e.Test)
+		}
 	}
 	switch e.Action {
 	case "output":
-		appendTail(&t.out, e.Output, testTail)
+		appendTail(out, e.Output, testTail)
 		r.output(b, e)
 	case "pass", "fail", "skip":
-		t.ended = true
+		delete(b.open, e.Test)
 		b.failed = b.failed || e.Action == "fail"
-		if c, ok := protocol.FindCase(t.out.String()); ok {
+		if c, ok := protocol.FindCase(out.String()); ok {
 			if c.Verdict == protocol.Pass && e.Action != "pass" {
 				why := "something failed it after its last step"
-				if strings.Contains(t.out.String(), "race detected during execution of test") {
+				if strings.Contains(out.String(), "race detected during execution of test") {
 					why = "the race detector found a data race"
 				}
 				c.Verdict = protocol.Fail
@@ -192,7 +189,6 @@ func (r *reader) handle(e Event) {
 			c.Test = e.Test
 			p.Cases = append(p.Cases, c)
 		}
-		t.out.Reset()
 	}
 }
 
@@ -269,7 +265,7 @@ func (r *reader) finish() {
 		}
 		var open string
 		for _, name := range b.order {
-			if !b.tests[name].ended && strings.Count(name, "/") >= strings.Count(open, "/") {
+			if b.open[name] != nil && strings.Count(name, "/") >= strings.Count(open, "/") {
 				open = name
 			}
 		}
@@ -301,7 +297,7 @@ func (r *reader) finish() {
 			}
 		case open != "":
 			exit.Reason = "the test binary exited" + status + during + ": does your code call os.Exit or syscall.Exit?" + none
-		case b.last == "" && len(b.tests) == 0:
+		case b.last == "" && len(b.order) == 0:
 			exit.Reason = "the test binary ran no test: does an init function in your code call os.Exit?" + none
 		case b.last == "":
 			exit.Reason = "the test binary exited" + status + during + ", before the testing package's last line: does your code call os.Exit?" + none
@@ -314,7 +310,7 @@ func (r *reader) finish() {
 			// a process the learner's code started kept it waiting.
 			exit.Complete = true
 		}
-		if exit.Complete && !b.viaRunner && len(b.tests) > 0 {
+		if exit.Complete && !b.viaRunner && len(b.order) > 0 {
 			continue // its tests did not report through the ladder's runner
 		}
 		p.Exit = &exit

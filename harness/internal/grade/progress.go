@@ -104,11 +104,9 @@ func firstFailure(g Level) string {
 // partWhy says in one line why part p of g is not done, and names its
 // first failing case.
 func partWhy(g Level, p Part, waitsFor int) (failing, why string) {
-	for _, c := range p.Cases {
-		if c.Verdict != protocol.Pass && c.Verdict != protocol.NotImplemented {
-			failing = c.Name
-			break
-		}
+	i := slices.IndexFunc(p.Cases, func(c Case) bool { return c.Verdict != protocol.Pass && c.Verdict != protocol.NotImplemented })
+	if i >= 0 {
+		failing = p.Cases[i].Name
 	}
 	switch {
 	case g.BuildError != "":
@@ -119,16 +117,13 @@ func partWhy(g Level, p Part, waitsFor int) (failing, why string) {
 		return "", first
 	case len(p.Races) > 0:
 		return failing, "the race detector found a data race"
-	case failing != "":
-		i := slices.IndexFunc(p.Cases, func(c Case) bool { return c.Name == failing })
+	case i >= 0:
 		return failing, oneLine(p.Cases[i])
 	case !p.Ran && waitsFor > 0:
 		return "", fmt.Sprintf("waits for part %d", waitsFor)
 	}
-	for _, c := range p.Cases {
-		if c.Verdict == protocol.NotImplemented {
-			return "", "not implemented yet: " + missingKey(c)
-		}
+	if i := slices.IndexFunc(p.Cases, func(c Case) bool { return c.Verdict == protocol.NotImplemented }); i >= 0 {
+		return "", "not implemented yet: " + missingKey(p.Cases[i])
 	}
 	if len(p.Unreported) > 0 {
 		return "", fmt.Sprintf("%s never reported, such as %q", Plural(len(p.Unreported), "case"), p.Unreported[0])
