@@ -3,6 +3,7 @@ package guide
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -108,14 +109,7 @@ func (g *Guide) parseHints() error {
 	}
 	for _, p := range parts {
 		ph := PartHints{Number: p.Number, Title: p.Title}
-		for _, line := range strings.Split(p.Body, "\n") {
-			switch {
-			case hintItemRE.MatchString(line):
-				ph.Hints = append(ph.Hints, strings.TrimSpace(hintItemRE.ReplaceAllString(line, "")))
-			case len(ph.Hints) > 0 && strings.TrimSpace(line) != "" && (line[0] == ' ' || line[0] == '\t'):
-				ph.Hints[len(ph.Hints)-1] += " " + strings.TrimSpace(line)
-			}
-		}
+		ph.Hints, _ = listItems(p.Body, hintItemRE)
 		if len(ph.Hints) != HintLevels {
 			return fmt.Errorf("section %q, part %d: %d numbered hints, want %d (a question, a nudge, a near-answer)", HintScript, p.Number, len(ph.Hints), HintLevels)
 		}
@@ -140,7 +134,7 @@ func (g *Guide) parseRubric() error {
 	}
 	next := 0
 	for _, b := range g.Bands {
-		i := indexOf(Bands, b)
+		i := slices.Index(Bands, b)
 		if i < next {
 			return fmt.Errorf("line %d: rubric band %q, want bands among %q, from worst to best", rows[0].line, b, Bands)
 		}
