@@ -1,8 +1,7 @@
 // Package interview is the ladder's mock interview: it poses a level's
-// question part by part from the README, keeps the clock, grades each
-// save with package grade, offers hints and known mistakes, and keeps a
-// summary of every interview. It also keeps the learner's state in
-// .ladder/state.json: the hints seen and the interview running.
+// question part by part from the README, keeps the clock, grades each save,
+// offers hints and known mistakes, and keeps a summary of every interview in
+// .ladder/interviews/.
 package interview
 
 import (
@@ -30,14 +29,8 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// Interview mode plays the candidate's side of a mock interview: the
-// question of part 1 alone, a clock, the part's tests on every save, the
-// next part as the interviewer's follow-up once a part passes, and a
-// summary at the end, kept in .ladder/interviews/.
-
-// DefaultBudget is an interview's length when TIME is not given and the
-// level's guide gives no scope, and maxBudget the longest one: a record
-// that claims more is not believed.
+// DefaultBudget is an interview's length when neither TIME nor the guide
+// gives one; MaxBudget is the longest, and a record claiming more is stale.
 const (
 	DefaultBudget = 45 * time.Minute
 	MaxBudget     = 12 * time.Hour
@@ -57,41 +50,31 @@ const (
 	EndClosed  = "terminal closed"
 )
 
-// Record is the interview running now, as state.json records it so
-// that make hint-N, in another process, can count its hints.
+// Record is the interview running now, kept in state.json so that make
+// hint-N, in another process, can count its hints.
 type Record struct {
-	Level int `json:"level"`
-	Part  int `json:"part"`
-	// Until is when the interview's time is up: a record left behind by
-	// an interview that did not end cleanly stops counting then.
-	Until time.Time `json:"until"`
-	// PID is the interview's process: once it is gone, so is the
-	// Interview, whatever Until says.
-	PID int `json:"pid,omitempty"`
+	Level int       `json:"level"`
+	Part  int       `json:"part"`
+	Until time.Time `json:"until"` // when the time is up, even if the interview did not end cleanly
+	PID   int       `json:"pid,omitempty"`
 	// Hints counts the hints asked for, by part.
 	Hints map[string]int `json:"hints,omitempty"`
-	// Offer, Named and NamedLines are the known mistakes offered as hints
-	// (see interviewmistakes.go).
+	// Offer, Named and NamedLines are the known mistakes offered as hints.
 	Offer      *MistakeOffer  `json:"offer,omitempty"`
 	Named      map[string]int `json:"named,omitempty"`
 	NamedLines []string       `json:"named_lines,omitempty"`
 }
 
 // Running reports whether r is an interview of level n that is still on:
-// its time is not up, and its process is still there. A record that
-// claims more time than an interview can have is stale too.
+// its time is not up and its process (if it names one) is still there.
 func (r *Record) Running(n int, now time.Time) bool {
-	if r == nil || r.Level != n || !now.Before(r.Until) || r.Until.Sub(now) > MaxBudget {
+	if r == nil || r.Level != n || !now.Before(r.Until) || r.Until.Sub(now) > MaxBudget || r.PID < 0 {
 		return false
 	}
-	// A record without a PID comes from before PIDs were kept: its Until
-	// alone says.
-	return r.PID == 0 || (r.PID > 0 && processAlive(r.PID))
-}
-
-// processAlive reports whether a process with this id exists.
-func processAlive(pid int) bool {
-	p, err := os.FindProcess(pid)
+	if r.PID == 0 {
+		return true
+	}
+	p, err := os.FindProcess(r.PID)
 	if err != nil {
 		return false // Windows finds only processes that exist
 	}
@@ -115,23 +98,19 @@ type Summary struct {
 	FreshStub      bool      `json:"fresh_stub"`
 	Hints          int       `json:"hints"`
 	Parts          []Part    `json:"parts"`
-	// InScope is how many parts, from the first, the clock is meant for,
-	// and Offered how many are asked at all: the in-scope ones, then the
-	// stretch ones. The rest are take-home. 0 means every part (a summary
-	// from before scopes were kept).
-	InScope int `json:"in_scope,omitempty"`
-	Offered int `json:"offered,omitempty"`
-	// MistakesNamed counts the hints, of Hints, that named a known mistake.
-	MistakesNamed int `json:"mistakes_named,omitempty"`
+	// InScope is how many parts the clock is for, Offered how many are
+	// asked (in scope, then stretch); 0 means every part.
+	InScope       int `json:"in_scope,omitempty"`
+	Offered       int `json:"offered,omitempty"`
+	MistakesNamed int `json:"mistakes_named,omitempty"` // hints that named a known mistake
 	// Questions is how many clarifying questions the parts reached had, on
-	// a terminal, where they can be asked; Asked is those asked.
+	// a terminal; Asked is those asked.
 	Questions int     `json:"questions,omitempty"`
 	Asked     []Asked `json:"asked,omitempty"`
 }
 
-// Asked is a clarifying question asked, and when: in which part, after how
-// many of its runs. A run that passes moves on, so any run before is a
-// failure.
+// Asked is a clarifying question asked, and in which part after how many
+// (failed) runs.
 type Asked struct {
 	Question string `json:"question"`
 	Part     int    `json:"part"`
@@ -156,9 +135,7 @@ type Part struct {
 	Runs     int    `json:"runs"`
 	FirstRun bool   `json:"passed_first_run"`
 	Hints    int    `json:"hints"`
-	// Regressions counts the runs in which the part, passed before,
-	// failed again; RaceRuns the runs the race detector failed it in;
-	// Mistakes the known mistakes its failing runs matched.
+	// Regressions counts runs where the part, passed before, failed again.
 	Regressions int      `json:"regressions,omitempty"`
 	RaceRuns    int      `json:"race_runs,omitempty"`
 	Mistakes    []string `json:"known_mistakes,omitempty"`
@@ -175,8 +152,7 @@ func (s Summary) partsPassed() int {
 }
 
 // Interview is one interview under way, with everything it depends on
-// injected: the tests drive it with a fake clock, their own change
-// notifications and interrupts, and no terminal.
+// injected, so that tests can drive it with a fake clock and no terminal.
 type Interview struct {
 	Root   string
 	Level  levels.Level
@@ -185,48 +161,32 @@ type Interview struct {
 	Out    io.Writer
 	St     grade.Style
 
-	// Grade runs the tests of parts 1 to upTo of the level, or of all
-	// its parts (0): each save reruns every part asked so far.
-	Grade func(upTo int) (grade.Level, error)
-	// Reset offers to restore the level's stub.
-	Reset func() int
-	// Changes fires when a file of the level may have changed.
-	Changes <-chan struct{}
-	// Interrupt fires on Ctrl-C, and when the terminal closes (SIGHUP).
-	Interrupt <-chan os.Signal
-	// Ticks wake the clock up to warn and to end on time.
-	Ticks <-chan time.Time
-	// Keys are the keys typed on a terminal (see key); without one they
-	// are nil, and the question shows the clarifications' answers, as
-	// the README does, since none can be asked.
-	Keys <-chan byte
-	// Hint shows the next hint, as make hint-N does: the key h.
-	Hint func()
-	// Settle is how long to wait after a change for the editor's last write.
-	Settle time.Duration
-	// BeforeWait, when set, is called each time the interview waits; the
-	// tests play the candidate in it.
-	BeforeWait func()
+	// Grade runs the tests of parts 1 to upTo, or of all parts (0).
+	Grade     func(upTo int) (grade.Level, error)
+	Reset     func() int // offers to restore the level's stub
+	Changes   <-chan struct{}
+	Interrupt <-chan os.Signal // Ctrl-C, or SIGHUP when the terminal closes
+	Ticks     <-chan time.Time
+	// Keys are the keys typed on a terminal; nil without one, and then the
+	// question shows the clarifications' answers, since none can be asked.
+	Keys       <-chan byte
+	Hint       func()        // shows the next hint, as make hint-N does
+	Settle     time.Duration // how long to wait after a change for the editor's last write
+	BeforeWait func()        // called each time the interview waits; tests play the candidate in it
 
-	Readme Readme // the question, part by part, and the guidance kept back
-	fresh  bool   // whether the interview starts from a fresh stub
-	// scope is what the level's guide says fits the clock; inScope and
-	// Offered count its parts as interviewSummary does.
-	scope            guide.Scope
-	InScope, Offered int
+	Readme           Readme
+	fresh            bool // whether the interview starts from a fresh stub
+	InScope, Offered int  // as in Summary
 
-	Start    time.Time
-	deadline time.Time
-	current  int // index in sum.Parts of the part asked now
-	partFrom time.Time
-	warned   map[time.Duration]bool
-	said     bool   // whether the last checkClock printed a warning
-	seen     string // the level's files as the last run saw them (see snapshot)
-	sum      Summary
-
-	// mistakeOffered says the last run's failing cases match a known
-	// mistake, which make hint-N names: the status line says so.
-	mistakeOffered bool
+	Start          time.Time
+	deadline       time.Time
+	current        int // index in sum.Parts of the part asked now
+	partFrom       time.Time
+	warned         map[time.Duration]bool
+	said           bool   // whether the last checkClock printed a warning
+	seen           string // the level's files as the last run saw them
+	sum            Summary
+	mistakeOffered bool   // the last run matched a known mistake, which make hint-N names
 	typed          string // the digits of a question's number typed so far
 }
 
@@ -268,31 +228,26 @@ func (iv *Interview) Prepare() error {
 	return err
 }
 
-// ReadScope reads from the level's guide which parts fit the clock: those
-// are asked first, then the stretch parts once they pass; take-home parts
-// are not asked. Without TIME, the clock is the scope's minutes. A level
-// without a guide has every part in scope.
+// ReadScope reads from the level's guide which parts fit the clock, and
+// the clock's length when TIME is not given. Without a guide every part is
+// in scope.
 func (iv *Interview) ReadScope() error {
 	l := iv.Level
-	iv.scope = guide.Scope{Minutes: int(DefaultBudget / time.Minute)}
-	for _, p := range l.Parts {
-		iv.scope.In = append(iv.scope.In, p.Number)
-	}
+	iv.InScope, iv.Offered = len(l.Parts), len(l.Parts)
+	scope := guide.Scope{Minutes: int(DefaultBudget / time.Minute)}
 	g, err := guide.Load(filepath.Join(iv.Root, l.Dir, guide.FileName))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
 		return err
 	default:
-		iv.scope = g.Scope
-	}
-	iv.InScope, iv.Offered = len(l.Parts), len(l.Parts)
-	if n := len(iv.scope.In); n > 0 && n <= len(l.Parts) {
-		iv.InScope = n
-		iv.Offered = min(n+len(iv.scope.Stretch), len(l.Parts))
+		scope = g.Scope
+		if n := len(scope.In); n > 0 && n <= len(l.Parts) {
+			iv.InScope, iv.Offered = n, min(n+len(scope.Stretch), len(l.Parts))
+		}
 	}
 	if iv.Budget == 0 {
-		iv.Budget = time.Duration(iv.scope.Minutes) * time.Minute
+		iv.Budget = time.Duration(scope.Minutes) * time.Minute
 		if iv.Budget <= 0 || iv.Budget > MaxBudget {
 			iv.Budget = DefaultBudget
 		}
@@ -319,19 +274,14 @@ func (iv *Interview) ScopeSentence() string {
 		return fmt.Sprintf("parts %d%s%d", ps[0].Number, and, ps[len(ps)-1].Number)
 	}
 	s := "The clock is for " + span(parts[:iv.InScope])
-	if iv.Offered > iv.InScope {
-		verb := "are"
-		if iv.Offered-iv.InScope == 1 {
-			verb = "is"
+	for _, c := range []struct {
+		ps   []levels.Part
+		what string
+	}{{parts[iv.InScope:iv.Offered], "stretch, asked once those pass"}, {parts[iv.Offered:], "take-home, not asked here"}} {
+		verb := map[bool]string{true: "is", false: "are"}[len(c.ps) == 1]
+		if len(c.ps) > 0 {
+			s += fmt.Sprintf("; %s %s %s", span(c.ps), verb, c.what)
 		}
-		s += fmt.Sprintf("; %s %s stretch, asked once those pass", span(parts[iv.InScope:iv.Offered]), verb)
-	}
-	if iv.Offered < len(parts) {
-		verb := "are"
-		if len(parts)-iv.Offered == 1 {
-			verb = "is"
-		}
-		s += fmt.Sprintf("; %s %s take-home, not asked here", span(parts[iv.Offered:]), verb)
 	}
 	return s + ".\n"
 }
@@ -883,20 +833,19 @@ func WriteSummary(w io.Writer, s Summary) {
 			fmt.Fprintf(w, "  %s (part %d, %s)\n", a.Question, a.Part, when)
 		}
 	}
-	var broke, raced []string
-	for _, p := range s.Parts {
-		if p.Regressions > 0 {
-			broke = append(broke, fmt.Sprintf("part %d in %s", p.Number, grade.Plural(p.Regressions, "run")))
+	for _, c := range []struct {
+		say string
+		n   func(Part) int
+	}{{"Passed parts that broke again", func(p Part) int { return p.Regressions }}, {"Races found", func(p Part) int { return p.RaceRuns }}} {
+		var in []string
+		for _, p := range s.Parts {
+			if n := c.n(p); n > 0 {
+				in = append(in, fmt.Sprintf("part %d in %s", p.Number, grade.Plural(n, "run")))
+			}
 		}
-		if p.RaceRuns > 0 {
-			raced = append(raced, fmt.Sprintf("part %d in %s", p.Number, grade.Plural(p.RaceRuns, "run")))
+		if len(in) > 0 {
+			fmt.Fprintf(w, "%s: %s.\n", c.say, strings.Join(in, ", "))
 		}
-	}
-	if len(broke) > 0 {
-		fmt.Fprintf(w, "Passed parts that broke again: %s.\n", strings.Join(broke, ", "))
-	}
-	if len(raced) > 0 {
-		fmt.Fprintf(w, "Races found: %s.\n", strings.Join(raced, ", "))
 	}
 	for _, p := range s.Parts {
 		for _, m := range p.Mistakes {
