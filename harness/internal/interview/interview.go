@@ -470,11 +470,10 @@ func (iv *Interview) testRun() string {
 		fmt.Fprintf(iv.Out, "The tests could not run: %v\n", err)
 		return iv.afterRun()
 	}
-	g = partsUpTo(g, p.Number)
+	g.Parts = slices.DeleteFunc(slices.Clone(g.Parts), func(gp grade.Part) bool { return gp.Number > p.Number })
 	g.HideMistakes = true // Offered as a hint instead, below
 	iv.offerMistake(g)
-	iv.noteRun(g)
-	broke := iv.regressions(g)
+	broke := iv.notePartsRun(g)
 	for _, line := range broke {
 		fmt.Fprintln(iv.Out, iv.St.Paint("31", line))
 	}
@@ -484,9 +483,8 @@ func (iv *Interview) testRun() string {
 	if !grade.Passed(g, 0) {
 		grade.Write(iv.Out, g, 0, false)
 		if line := askedNow(g, p.Number); len(broke) > 0 && line != "" {
-			// The report shows the broken part and says the one asked
-			// waits for it; it ran all the same, and the candidate wants
-			// to know how it went.
+			// The report says the part asked waits for the broken one; it
+			// ran all the same, and the candidate wants to know how it went.
 			fmt.Fprintln(iv.Out, line)
 		}
 		return iv.afterRun()
@@ -536,45 +534,10 @@ func (iv *Interview) afterRun() string {
 	return ""
 }
 
-// partsUpTo keeps the parts of g up to part upTo: the ones asked so far.
-func partsUpTo(g grade.Level, upTo int) grade.Level {
-	var parts []grade.Part
-	for _, p := range g.Parts {
-		if p.Number <= upTo {
-			parts = append(parts, p)
-		}
-	}
-	g.Parts = parts
-	return g
-}
-
-// regressions marks each part before the current one passed or not, as this
-// run found it, and says which of them broke. The summary keeps what the
-// last run found: a part that broke is not passed until it passes again.
-func (iv *Interview) regressions(g grade.Level) []string {
-	var lines []string
-	for i := range iv.sum.Parts[:iv.current] {
-		p := &iv.sum.Parts[i]
-		if grade.Passed(g, p.Number) {
-			p.Passed = true
-			continue
-		}
-		if p.Passed {
-			p.Regressions++
-		}
-		p.Passed, p.FirstRun = false, false
-		// A build error or a broken test binary is shown by writeGrade;
-		// a failing case is named here, at the top.
-		if c, ok := firstFailing(g, p.Number); ok {
-			lines = append(lines, fmt.Sprintf("Part %d broke: %s", p.Number, caseLine(c)))
-		}
-	}
-	return lines
-}
-
-// noteRun keeps in the summary what the run found of each part asked so
-// far: a race, and the known mistakes its failing cases match.
-func (iv *Interview) noteRun(g grade.Level) {
+// notePartsRun marks each part before the current one passed or not, as
+// this run found it, and says which of them broke; for every part asked so
+// far it keeps a race and the known mistakes its failing cases match.
+func (iv *Interview) notePartsRun(g grade.Level) (broke []string) {
 	for _, gp := range g.Parts {
 		i := slices.IndexFunc(iv.sum.Parts, func(p Part) bool { return p.Number == gp.Number })
 		if i < 0 || i > iv.current {
@@ -590,11 +553,30 @@ func (iv *Interview) noteRun(g grade.Level) {
 			}
 		}
 	}
+	for i := range iv.sum.Parts[:iv.current] {
+		p := &iv.sum.Parts[i]
+		if grade.Passed(g, p.Number) {
+			p.Passed = true
+			continue
+		}
+		if p.Passed {
+			p.Regressions++
+		}
+		p.Passed, p.FirstRun = false, false
+		// A build error or a broken test binary shows in the report; a
+		// failing case is named here, at the top.
+		for _, gp := range g.Parts {
+			if c := slices.IndexFunc(gp.Cases, func(c grade.Case) bool { return c.Verdict != protocol.Pass }); gp.Number == p.Number && c >= 0 {
+				broke = append(broke, fmt.Sprintf("Part %d broke: %s", p.Number, caseLine(gp.Cases[c])))
+				break
+			}
+		}
+	}
+	return broke
 }
 
-// askedNow says how the part asked now went, in a run where an earlier
-// part broke and the report says only that it waits: "" if it is done
-// (the report says so) or did not run.
+// askedNow says how the part asked now went, or "" if it is done or did
+// not run.
 func askedNow(g grade.Level, part int) string {
 	for _, p := range g.Parts {
 		if p.Number == part && p.Ran && !p.Done {
@@ -602,21 +584,6 @@ func askedNow(g grade.Level, part int) string {
 		}
 	}
 	return ""
-}
-
-// firstFailing is part's first case that did not pass.
-func firstFailing(g grade.Level, part int) (grade.Case, bool) {
-	for _, p := range g.Parts {
-		if p.Number != part {
-			continue
-		}
-		for _, c := range p.Cases {
-			if c.Verdict != protocol.Pass {
-				return c, true
-			}
-		}
-	}
-	return grade.Case{}, false
 }
 
 // caseLine says in one line how a case went wrong: `case "a hit" fails:
