@@ -392,10 +392,8 @@ func (iv *Interview) heading(title string) {
 	fmt.Fprintln(iv.Out, iv.St.Paint("1", line))
 }
 
-// freshStub makes sure the interview starts from the stub: every case of
-// the level still ends as "not implemented". When some case gets further,
-// it offers Reset (which keeps a backup), and says whether the stub is
-// fresh now.
+// freshStub checks that every case of the level still ends as "not
+// implemented", offers Reset when not, and says whether the stub is fresh.
 func (iv *Interview) freshStub() (bool, error) {
 	l := iv.Level
 	fmt.Fprintf(iv.Out, "Checking that level %d is a fresh stub...\n", l.Number)
@@ -446,8 +444,7 @@ func notFresh(g grade.Level) string {
 }
 
 // testRun runs the tests of every part asked so far and moves on when they
-// all pass: an earlier part that broke holds the interview until it passes
-// again. It returns how the interview ended, or "" if it goes on.
+// all pass. It returns how the interview ended, or "" if it goes on.
 func (iv *Interview) testRun() string {
 	now := iv.Clock.Now()
 	left := iv.deadline.Sub(now)
@@ -623,9 +620,8 @@ func (iv *Interview) checkClock(now time.Time) string {
 	}
 	iv.said = say != 0
 	if say != 0 {
-		// Seconds cut, not rounded, as the status line below cuts its
-		// minutes: "2 minutes left (1m59s)", then "1 min left", never
-		// "(2m00s)" and then "1 min left".
+		// Seconds cut, as the status line cuts its minutes: never "(2m00s)"
+		// and then "1 min left".
 		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("33", fmt.Sprintf("%d minutes left (%s).", int(say/time.Minute), grade.Minutes(left.Truncate(time.Second)))))
 	}
 	return ""
@@ -641,14 +637,8 @@ func stopEnd(sig os.Signal) string {
 }
 
 // statusLine prints the part asked and the time left, as the last line of
-// every run's output: a pane that shows only its last lines still shows
-// them.
+// every run's output, for a pane that shows only its last lines.
 func (iv *Interview) statusLine(now time.Time) {
-	p := iv.sum.Parts[iv.current]
-	asked := len(iv.sum.Parts)
-	if iv.Offered > 0 {
-		asked = iv.Offered // the take-home parts are never asked
-	}
 	offer := ""
 	if iv.mistakeOffered {
 		how := fmt.Sprintf("make hint-%d", iv.Level.Number)
@@ -658,7 +648,7 @@ func (iv *Interview) statusLine(now time.Time) {
 		offer = fmt.Sprintf(" · a known mistake matches your failure: %s names it", how)
 	}
 	fmt.Fprintln(iv.Out, iv.St.Paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s%s]",
-		iv.Level.Number, p.Number, asked, timeLeft(iv.deadline.Sub(now)), offer)))
+		iv.Level.Number, iv.sum.Parts[iv.current].Number, iv.Offered, timeLeft(iv.deadline.Sub(now)), offer)))
 }
 
 // timeLeft says how many whole minutes are left, rounded down: the clock
@@ -864,9 +854,8 @@ const MaxSummary = 1 << 20
 // summaryNameRE is a kept summary's name: level-N-YYYYMMDD-HHMMSS.json.
 var summaryNameRE = regexp.MustCompile(`^level-(\d+)-\d{8}-\d{6}\.json$`)
 
-// BestInterviews reads every kept summary and returns each level's best. A
-// file that is not a summary this command could have written is skipped
-// with a warning: it must neither stop make progress nor count.
+// BestInterviews reads every kept summary and returns each level's best,
+// and a warning for each file skipped as no summary this command wrote.
 func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
 	dir := filepath.Join(root, learner.StateDir, InterviewsDir)
 	files, _ := filepath.Glob(filepath.Join(dir, "level-*.json"))
@@ -918,9 +907,7 @@ func readSummary(path string) (Summary, error) {
 	return s, s.Check()
 }
 
-// Check says what makes s a summary no interview could have left: a level
-// or parts the registry does not know, times out of the budget, a part
-// passed but not reached, an end that does not match the parts.
+// Check says what makes s a summary no interview could have left.
 func (s Summary) Check() error {
 	l, ok := levels.Numbered(s.Level)
 	switch {
