@@ -743,33 +743,34 @@ func WriteSummary(w io.Writer, s Summary) {
 		grade.Minutes(time.Duration(s.ElapsedSeconds)*time.Second), how)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  part\ttitle\ttime\truns\thints\tresult")
-	var first, passed, notReached []string
+	var first, notReached []string
+	passed := 0
 	for i, p := range s.Parts {
 		result := "not passed"
 		switch {
 		case i >= s.OfferedParts():
-			fmt.Fprintf(tw, "  %d\t%s\t-\t-\t-\t%s\n", p.Number, p.Title, "take-home")
-			continue
+			result = "take-home"
 		case !p.Reached:
 			result = "not reached"
 			notReached = append(notReached, strconv.Itoa(p.Number))
 		case p.Passed && p.FirstRun:
 			result = "passed on the first run"
 			first = append(first, strconv.Itoa(p.Number))
-			passed = append(passed, strconv.Itoa(p.Number))
 		case p.Passed:
 			result = "passed"
-			passed = append(passed, strconv.Itoa(p.Number))
 		}
-		if !p.Reached {
+		if !p.Reached || i >= s.OfferedParts() {
 			fmt.Fprintf(tw, "  %d\t%s\t-\t-\t-\t%s\n", p.Number, p.Title, result)
 			continue
+		}
+		if p.Passed {
+			passed++
 		}
 		fmt.Fprintf(tw, "  %d\t%s\t%s\t%d\t%d\t%s\n", p.Number, p.Title, grade.Minutes(time.Duration(p.Seconds)*time.Second), p.Runs, p.Hints, result)
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Parts passed: %d of %d.\n", len(passed), len(s.Parts))
+	fmt.Fprintf(w, "Parts passed: %d of %d.\n", passed, len(s.Parts))
 	fmt.Fprintf(w, "Passed on the first run: %s.\n", partList(first))
 	named := ""
 	if s.MistakesNamed > 0 {
