@@ -1,20 +1,8 @@
-// Package guide reads a level's interviewer's guide, ladder/NN-name/INTERVIEWER.md:
-// the notes for whoever plays the interviewer in a pair, which interview mode
-// never shows to the candidate.
-//
-// A guide is Markdown with a fixed set of "## " sections (see Sections), so
-// that tools can pull one out. Five sections have a shape of their own.
-// "## Time plan" holds the scope (see Scope) and a table of phases with
-// their minutes. "## Follow-ups" and "## Hint script" hold one
-// "### Part N: title" heading per part of the level, with the same numbers
-// and titles as the level's README; under each part the hint script has
-// three numbered hints, from a question to a near-answer. "## Rubric" is a
-// table with a column per band and a row per dimension (see Bands and
-// Dimensions).
-// "## Classic mistakes" is a list with one mistake a line, each ending with
-// the name of the wrong implementation in the level's spec/*mutants*_test.go
-// that shows it, written as a Go string literal. This list item, after its
-// "- ", is one:
+// Package guide reads a level's interviewer's guide, ladder/NN-name/INTERVIEWER.md,
+// which interview mode never shows the candidate. Its "## " sections are fixed
+// (see Sections); Time plan, Follow-ups, Hint script, Classic mistakes and
+// Rubric have a shape of their own, checked by Parse. A classic mistake ends
+// with the name of the spec mutant that shows it, as a Go string literal:
 //
 //	Counts a hit at exactly now-window. (mutant: "inclusive boundary: still counts a hit at exactly now-window")
 package guide
@@ -23,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -59,32 +48,21 @@ const HintLevels = 3
 
 // Guide is one parsed INTERVIEWER.md.
 type Guide struct {
-	// Title is the text of the "# " heading, such as
-	// "Level 1: Hit counter, the interviewer's guide".
-	Title string
-	// Sections are the "## " sections in file order, required or not.
-	Sections []Section
-	// Parts are the "### Part N: title" headings of the Follow-ups section.
-	Parts []Part
-	// Mistakes are the list items of the Classic mistakes section.
+	Title    string    // the "# " heading
+	Sections []Section // the "## " sections in file order, required or not
+	Parts    []Part    // the "### Part N: title" headings of Follow-ups
 	Mistakes []Mistake
-	// Scope says which parts fit the interview's clock.
-	Scope Scope
-	// Plan is the time plan's table: a phase and its minutes a row.
-	Plan []Phase
-	// Hints are the hint script's parts, each with HintLevels hints.
-	Hints []PartHints
+	Scope    Scope
+	Plan     []Phase
+	Hints    []PartHints
 	// Bands are the rubric's columns, Cells its rows by dimension.
 	Bands []string
 	Cells map[string][]string
 }
 
-// Scope is what the time plan says fits the clock. The interview covers
-// the parts In, in Minutes; Stretch parts come after them if time is left;
-// TakeHome parts are for another session. Each part is in one of the three,
-// and they come in that order. It is written as three list items, such as
-// "- **In scope, 45 minutes:** parts 1 to 3.", "- **Stretch:** parts 4 and
-// 5." and "- **Take-home:** none.".
+// Scope is what the time plan says fits the clock: the parts In, in Minutes,
+// then Stretch parts if time is left; TakeHome parts are not asked. It is
+// written as list items such as "- **In scope, 45 minutes:** parts 1 to 3.".
 type Scope struct {
 	Minutes  int
 	In       []int
@@ -129,12 +107,8 @@ type Mistake struct {
 
 // Section returns the body of the section with the given heading.
 func (g *Guide) Section(heading string) (string, bool) {
-	for _, s := range g.Sections {
-		if s.Heading == heading {
-			return s.Body, true
-		}
-	}
-	return "", false
+	s := g.section(heading)
+	return s.Body, s.Heading != ""
 }
 
 // Approaches returns the Approaches section as raw Markdown.
@@ -183,20 +157,13 @@ func Parse(src []byte) (*Guide, error) {
 		return nil, err
 	}
 	var err error
-	if g.Parts, err = g.parseParts(); err != nil {
+	if g.Parts, err = partsOf(g.section(FollowUps)); err != nil {
 		return nil, err
 	}
-	if g.Mistakes, err = g.parseMistakes(); err != nil {
-		return nil, err
-	}
-	if err := g.parseTimePlan(); err != nil {
-		return nil, err
-	}
-	if err := g.parseHints(); err != nil {
-		return nil, err
-	}
-	if err := g.parseRubric(); err != nil {
-		return nil, err
+	for _, parse := range []func() error{g.parseMistakes, g.parseTimePlan, g.parseHints, g.parseRubric} {
+		if err := parse(); err != nil {
+			return nil, err
+		}
 	}
 	return g, nil
 }
@@ -211,7 +178,7 @@ func (g *Guide) checkSections() error {
 			return fmt.Errorf("line %d: section %q again (first at line %d)", s.Line, s.Heading, line)
 		}
 		seen[s.Heading] = s.Line
-		i := indexOf(Sections, s.Heading)
+		i := slices.Index(Sections, s.Heading)
 		if i < 0 {
 			continue
 		}
@@ -233,11 +200,6 @@ func (g *Guide) checkSections() error {
 		return fmt.Errorf("missing section %s", strings.Join(missing, ", "))
 	}
 	return nil
-}
-
-// parseParts reads the "### Part N: title" headings of Follow-ups.
-func (g *Guide) parseParts() ([]Part, error) {
-	return partsOf(g.section(FollowUps))
 }
 
 // partsOf reads the "### Part N: title" headings of a section.
@@ -267,51 +229,51 @@ func partsOf(s Section) ([]Part, error) {
 	return parts, nil
 }
 
-// parseMistakes reads the list of Classic mistakes. A list item may wrap
-// onto indented lines; it must end with its mutant tag.
-func (g *Guide) parseMistakes() ([]Mistake, error) {
-	s := g.section(Mistakes)
-	type item struct {
-		text string
-		line int
-	}
-	var items []item
-	open := false // whether the last line belongs to a list item
-	for i, line := range strings.Split(s.Body, "\n") {
+// listItems reads the list items of a body that start with re, each with
+// the indented lines it wraps onto, and their line offsets in the body.
+func listItems(body string, re *regexp.Regexp) (texts []string, lines []int) {
+	open := false // whether the last line belongs to an item
+	for i, line := range strings.Split(body, "\n") {
 		switch {
-		case listItem.MatchString(line):
-			items = append(items, item{strings.TrimSpace(listItem.ReplaceAllString(line, "")), i})
+		case re.MatchString(line):
+			texts, lines = append(texts, strings.TrimSpace(re.ReplaceAllString(line, ""))), append(lines, i)
 			open = true
 		case open && strings.TrimSpace(line) != "" && (line[0] == ' ' || line[0] == '\t'):
-			items[len(items)-1].text += " " + strings.TrimSpace(line)
+			texts[len(texts)-1] += " " + strings.TrimSpace(line)
 		default:
 			open = false
 		}
 	}
-	first := s.BodyLine
-	var out []Mistake
-	for _, it := range items {
-		m := mutantRE.FindStringSubmatch(it.text)
+	return texts, lines
+}
+
+// parseMistakes reads the list of Classic mistakes, each ending with its
+// mutant tag.
+func (g *Guide) parseMistakes() error {
+	s := g.section(Mistakes)
+	texts, lines := listItems(s.Body, listItem)
+	for i, text := range texts {
+		line := s.BodyLine + lines[i]
+		m := mutantRE.FindStringSubmatch(text)
 		if m == nil {
-			return nil, fmt.Errorf("line %d: mistake without a mutant tag, want `... (mutant: \"name\")`: %s", first+it.line, it.text)
+			return fmt.Errorf("line %d: mistake without a mutant tag, want `... (mutant: \"name\")`: %s", line, text)
 		}
 		name, err := strconv.Unquote(m[2])
 		if err != nil {
-			return nil, fmt.Errorf("line %d: mutant name %s: %v", first+it.line, m[2], err)
+			return fmt.Errorf("line %d: mutant name %s: %v", line, m[2], err)
 		}
 		if m[1] == "" || name == "" {
-			return nil, fmt.Errorf("line %d: a mistake needs a text and a mutant name: %s", first+it.line, it.text)
+			return fmt.Errorf("line %d: a mistake needs a text and a mutant name: %s", line, text)
 		}
-		out = append(out, Mistake{Text: m[1], Mutant: name, Line: first + it.line})
+		g.Mistakes = append(g.Mistakes, Mistake{Text: m[1], Mutant: name, Line: line})
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("line %d: section %q lists no mistake", s.Line, Mistakes)
+	if len(g.Mistakes) == 0 {
+		return fmt.Errorf("line %d: section %q lists no mistake", s.Line, Mistakes)
 	}
-	return out, nil
+	return nil
 }
 
-// section returns the section with the given heading, which checkSections
-// has made sure is there.
+// section returns the section with the given heading.
 func (g *Guide) section(heading string) Section {
 	for _, s := range g.Sections {
 		if s.Heading == heading {
@@ -319,13 +281,4 @@ func (g *Guide) section(heading string) Section {
 		}
 	}
 	return Section{}
-}
-
-func indexOf(list []string, s string) int {
-	for i, x := range list {
-		if x == s {
-			return i
-		}
-	}
-	return -1
 }

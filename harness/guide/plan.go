@@ -3,15 +3,15 @@ package guide
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 var (
-	scopeInRE    = regexp.MustCompile(`^[-*]\s+\*\*In scope, (\d+) minutes:\*\*\s*(.+)$`)
-	scopeOtherRE = regexp.MustCompile(`^[-*]\s+\*\*(Stretch|Take-home):\*\*\s*(.+)$`)
-	partListRE   = regexp.MustCompile(`^(?:none|parts? (\d+)(?: to (\d+))?((?:, \d+)*(?: and \d+)?))\.?$`)
-	hintItemRE   = regexp.MustCompile(`^(\d+)\.\s+`)
+	scopeRE    = regexp.MustCompile(`^[-*]\s+\*\*(In scope, (\d+) minutes|Stretch|Take-home):\*\*\s*(.+)$`)
+	partListRE = regexp.MustCompile(`^(?:none|parts? (\d+)(?: to (\d+))?((?:, \d+)*(?: and \d+)?))\.?$`)
+	hintItemRE = regexp.MustCompile(`^(\d+)\.\s+`)
 )
 
 // parsePartList reads "none", "part 2", "parts 1 to 3", "parts 4 and 5"
@@ -51,35 +51,28 @@ func parsePartList(s string) ([]int, error) {
 // parseTimePlan reads the scope and the table of phases.
 func (g *Guide) parseTimePlan() error {
 	s := g.section(TimePlan)
+	lists := map[string]*[]int{"in scope": &g.Scope.In, "stretch": &g.Scope.Stretch, "take-home": &g.Scope.TakeHome}
 	found := map[string]bool{}
 	for i, line := range strings.Split(s.Body, "\n") {
-		line = strings.TrimSpace(line)
-		if m := scopeInRE.FindStringSubmatch(line); m != nil {
-			g.Scope.Minutes, _ = strconv.Atoi(m[1])
-			parts, err := parsePartList(m[2])
-			if err != nil {
-				return fmt.Errorf("line %d: in scope: %v", s.BodyLine+i, err)
-			}
-			g.Scope.In, found["in"] = parts, true
+		m := scopeRE.FindStringSubmatch(strings.TrimSpace(line))
+		if m == nil {
 			continue
 		}
-		if m := scopeOtherRE.FindStringSubmatch(line); m != nil {
-			parts, err := parsePartList(m[2])
-			if err != nil {
-				return fmt.Errorf("line %d: %s: %v", s.BodyLine+i, strings.ToLower(m[1]), err)
-			}
-			if m[1] == "Stretch" {
-				g.Scope.Stretch = parts
-			} else {
-				g.Scope.TakeHome = parts
-			}
-			found[m[1]] = true
+		what := strings.ToLower(m[1])
+		if m[2] != "" {
+			what = "in scope"
+			g.Scope.Minutes, _ = strconv.Atoi(m[2])
 		}
+		parts, err := parsePartList(m[3])
+		if err != nil {
+			return fmt.Errorf("line %d: %s: %v", s.BodyLine+i, what, err)
+		}
+		*lists[what], found[what] = parts, true
 	}
-	for _, k := range []string{"in", "Stretch", "Take-home"} {
+	for _, k := range []string{"in scope", "stretch", "take-home"} {
 		if !found[k] {
 			return fmt.Errorf("line %d: section %q: no scope line %q", s.Line, TimePlan,
-				map[string]string{"in": "- **In scope, N minutes:** parts ...", "Stretch": "- **Stretch:** ...", "Take-home": "- **Take-home:** ..."}[k])
+				map[string]string{"in scope": "- **In scope, N minutes:** parts ...", "stretch": "- **Stretch:** ...", "take-home": "- **Take-home:** ..."}[k])
 		}
 	}
 	if len(g.Scope.In) == 0 || g.Scope.Minutes <= 0 {
@@ -108,14 +101,7 @@ func (g *Guide) parseHints() error {
 	}
 	for _, p := range parts {
 		ph := PartHints{Number: p.Number, Title: p.Title}
-		for _, line := range strings.Split(p.Body, "\n") {
-			switch {
-			case hintItemRE.MatchString(line):
-				ph.Hints = append(ph.Hints, strings.TrimSpace(hintItemRE.ReplaceAllString(line, "")))
-			case len(ph.Hints) > 0 && strings.TrimSpace(line) != "" && (line[0] == ' ' || line[0] == '\t'):
-				ph.Hints[len(ph.Hints)-1] += " " + strings.TrimSpace(line)
-			}
-		}
+		ph.Hints, _ = listItems(p.Body, hintItemRE)
 		if len(ph.Hints) != HintLevels {
 			return fmt.Errorf("section %q, part %d: %d numbered hints, want %d (a question, a nudge, a near-answer)", HintScript, p.Number, len(ph.Hints), HintLevels)
 		}
@@ -140,7 +126,7 @@ func (g *Guide) parseRubric() error {
 	}
 	next := 0
 	for _, b := range g.Bands {
-		i := indexOf(Bands, b)
+		i := slices.Index(Bands, b)
 		if i < next {
 			return fmt.Errorf("line %d: rubric band %q, want bands among %q, from worst to best", rows[0].line, b, Bands)
 		}

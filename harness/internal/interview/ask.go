@@ -2,6 +2,7 @@ package interview
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -117,10 +118,5 @@ func (iv *Interview) answer(typed string) {
 
 // asked reports whether the question was asked before.
 func (iv *Interview) asked(q string) bool {
-	for _, a := range iv.sum.Asked {
-		if a.Question == q {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(iv.sum.Asked, func(a Asked) bool { return a.Question == q })
 }

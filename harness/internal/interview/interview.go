@@ -1,8 +1,7 @@
 // Package interview is the ladder's mock interview: it poses a level's
-// question part by part from the README, keeps the clock, grades each
-// save with package grade, offers hints and known mistakes, and keeps a
-// summary of every interview. It also keeps the learner's state in
-// .ladder/state.json: the hints seen and the interview running.
+// question part by part from the README, keeps the clock, grades each save,
+// offers hints and known mistakes, and keeps a summary of every interview in
+// .ladder/interviews/.
 package interview
 
 import (
@@ -30,14 +29,8 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// Interview mode plays the candidate's side of a mock interview: the
-// question of part 1 alone, a clock, the part's tests on every save, the
-// next part as the interviewer's follow-up once a part passes, and a
-// summary at the end, kept in .ladder/interviews/.
-
-// DefaultBudget is an interview's length when TIME is not given and the
-// level's guide gives no scope, and maxBudget the longest one: a record
-// that claims more is not believed.
+// DefaultBudget is an interview's length when neither TIME nor the guide
+// gives one; MaxBudget is the longest, and a record claiming more is stale.
 const (
 	DefaultBudget = 45 * time.Minute
 	MaxBudget     = 12 * time.Hour
@@ -57,41 +50,31 @@ const (
 	EndClosed  = "terminal closed"
 )
 
-// Record is the interview running now, as state.json records it so
-// that make hint-N, in another process, can count its hints.
+// Record is the interview running now, kept in state.json so that make
+// hint-N, in another process, can count its hints.
 type Record struct {
-	Level int `json:"level"`
-	Part  int `json:"part"`
-	// Until is when the interview's time is up: a record left behind by
-	// an interview that did not end cleanly stops counting then.
-	Until time.Time `json:"until"`
-	// PID is the interview's process: once it is gone, so is the
-	// Interview, whatever Until says.
-	PID int `json:"pid,omitempty"`
+	Level int       `json:"level"`
+	Part  int       `json:"part"`
+	Until time.Time `json:"until"` // when the time is up, even if the interview did not end cleanly
+	PID   int       `json:"pid,omitempty"`
 	// Hints counts the hints asked for, by part.
 	Hints map[string]int `json:"hints,omitempty"`
-	// Offer, Named and NamedLines are the known mistakes offered as hints
-	// (see interviewmistakes.go).
+	// Offer, Named and NamedLines are the known mistakes offered as hints.
 	Offer      *MistakeOffer  `json:"offer,omitempty"`
 	Named      map[string]int `json:"named,omitempty"`
 	NamedLines []string       `json:"named_lines,omitempty"`
 }
 
 // Running reports whether r is an interview of level n that is still on:
-// its time is not up, and its process is still there. A record that
-// claims more time than an interview can have is stale too.
+// its time is not up and its process (if it names one) is still there.
 func (r *Record) Running(n int, now time.Time) bool {
-	if r == nil || r.Level != n || !now.Before(r.Until) || r.Until.Sub(now) > MaxBudget {
+	if r == nil || r.Level != n || !now.Before(r.Until) || r.Until.Sub(now) > MaxBudget || r.PID < 0 {
 		return false
 	}
-	// A record without a PID comes from before PIDs were kept: its Until
-	// alone says.
-	return r.PID == 0 || (r.PID > 0 && processAlive(r.PID))
-}
-
-// processAlive reports whether a process with this id exists.
-func processAlive(pid int) bool {
-	p, err := os.FindProcess(pid)
+	if r.PID == 0 {
+		return true
+	}
+	p, err := os.FindProcess(r.PID)
 	if err != nil {
 		return false // Windows finds only processes that exist
 	}
@@ -115,23 +98,19 @@ type Summary struct {
 	FreshStub      bool      `json:"fresh_stub"`
 	Hints          int       `json:"hints"`
 	Parts          []Part    `json:"parts"`
-	// InScope is how many parts, from the first, the clock is meant for,
-	// and Offered how many are asked at all: the in-scope ones, then the
-	// stretch ones. The rest are take-home. 0 means every part (a summary
-	// from before scopes were kept).
-	InScope int `json:"in_scope,omitempty"`
-	Offered int `json:"offered,omitempty"`
-	// MistakesNamed counts the hints, of Hints, that named a known mistake.
-	MistakesNamed int `json:"mistakes_named,omitempty"`
+	// InScope is how many parts the clock is for, Offered how many are
+	// asked (in scope, then stretch); 0 means every part.
+	InScope       int `json:"in_scope,omitempty"`
+	Offered       int `json:"offered,omitempty"`
+	MistakesNamed int `json:"mistakes_named,omitempty"` // hints that named a known mistake
 	// Questions is how many clarifying questions the parts reached had, on
-	// a terminal, where they can be asked; Asked is those asked.
+	// a terminal; Asked is those asked.
 	Questions int     `json:"questions,omitempty"`
 	Asked     []Asked `json:"asked,omitempty"`
 }
 
-// Asked is a clarifying question asked, and when: in which part, after how
-// many of its runs. A run that passes moves on, so any run before is a
-// failure.
+// Asked is a clarifying question asked, and in which part after how many
+// (failed) runs.
 type Asked struct {
 	Question string `json:"question"`
 	Part     int    `json:"part"`
@@ -156,9 +135,7 @@ type Part struct {
 	Runs     int    `json:"runs"`
 	FirstRun bool   `json:"passed_first_run"`
 	Hints    int    `json:"hints"`
-	// Regressions counts the runs in which the part, passed before,
-	// failed again; RaceRuns the runs the race detector failed it in;
-	// Mistakes the known mistakes its failing runs matched.
+	// Regressions counts runs where the part, passed before, failed again.
 	Regressions int      `json:"regressions,omitempty"`
 	RaceRuns    int      `json:"race_runs,omitempty"`
 	Mistakes    []string `json:"known_mistakes,omitempty"`
@@ -175,8 +152,7 @@ func (s Summary) partsPassed() int {
 }
 
 // Interview is one interview under way, with everything it depends on
-// injected: the tests drive it with a fake clock, their own change
-// notifications and interrupts, and no terminal.
+// injected, so that tests can drive it with a fake clock and no terminal.
 type Interview struct {
 	Root   string
 	Level  levels.Level
@@ -185,48 +161,32 @@ type Interview struct {
 	Out    io.Writer
 	St     grade.Style
 
-	// Grade runs the tests of parts 1 to upTo of the level, or of all
-	// its parts (0): each save reruns every part asked so far.
-	Grade func(upTo int) (grade.Level, error)
-	// Reset offers to restore the level's stub.
-	Reset func() int
-	// Changes fires when a file of the level may have changed.
-	Changes <-chan struct{}
-	// Interrupt fires on Ctrl-C, and when the terminal closes (SIGHUP).
-	Interrupt <-chan os.Signal
-	// Ticks wake the clock up to warn and to end on time.
-	Ticks <-chan time.Time
-	// Keys are the keys typed on a terminal (see key); without one they
-	// are nil, and the question shows the clarifications' answers, as
-	// the README does, since none can be asked.
-	Keys <-chan byte
-	// Hint shows the next hint, as make hint-N does: the key h.
-	Hint func()
-	// Settle is how long to wait after a change for the editor's last write.
-	Settle time.Duration
-	// BeforeWait, when set, is called each time the interview waits; the
-	// tests play the candidate in it.
-	BeforeWait func()
+	// Grade runs the tests of parts 1 to upTo, or of all parts (0).
+	Grade     func(upTo int) (grade.Level, error)
+	Reset     func() int // offers to restore the level's stub
+	Changes   <-chan struct{}
+	Interrupt <-chan os.Signal // Ctrl-C, or SIGHUP when the terminal closes
+	Ticks     <-chan time.Time
+	// Keys are the keys typed on a terminal; nil without one, and then the
+	// question shows the clarifications' answers, since none can be asked.
+	Keys       <-chan byte
+	Hint       func()        // shows the next hint, as make hint-N does
+	Settle     time.Duration // how long to wait after a change for the editor's last write
+	BeforeWait func()        // called each time the interview waits; tests play the candidate in it
 
-	Readme Readme // the question, part by part, and the guidance kept back
-	fresh  bool   // whether the interview starts from a fresh stub
-	// scope is what the level's guide says fits the clock; inScope and
-	// Offered count its parts as interviewSummary does.
-	scope            guide.Scope
-	InScope, Offered int
+	Readme           Readme
+	fresh            bool // whether the interview starts from a fresh stub
+	InScope, Offered int  // as in Summary
 
-	Start    time.Time
-	deadline time.Time
-	current  int // index in sum.Parts of the part asked now
-	partFrom time.Time
-	warned   map[time.Duration]bool
-	said     bool   // whether the last checkClock printed a warning
-	seen     string // the level's files as the last run saw them (see snapshot)
-	sum      Summary
-
-	// mistakeOffered says the last run's failing cases match a known
-	// mistake, which make hint-N names: the status line says so.
-	mistakeOffered bool
+	Start          time.Time
+	deadline       time.Time
+	current        int // index in sum.Parts of the part asked now
+	partFrom       time.Time
+	warned         map[time.Duration]bool
+	said           bool   // whether the last checkClock printed a warning
+	seen           string // the level's files as the last run saw them
+	sum            Summary
+	mistakeOffered bool   // the last run matched a known mistake, which make hint-N names
 	typed          string // the digits of a question's number typed so far
 }
 
@@ -268,31 +228,26 @@ func (iv *Interview) Prepare() error {
 	return err
 }
 
-// ReadScope reads from the level's guide which parts fit the clock: those
-// are asked first, then the stretch parts once they pass; take-home parts
-// are not asked. Without TIME, the clock is the scope's minutes. A level
-// without a guide has every part in scope.
+// ReadScope reads from the level's guide which parts fit the clock, and
+// the clock's length when TIME is not given. Without a guide every part is
+// in scope.
 func (iv *Interview) ReadScope() error {
 	l := iv.Level
-	iv.scope = guide.Scope{Minutes: int(DefaultBudget / time.Minute)}
-	for _, p := range l.Parts {
-		iv.scope.In = append(iv.scope.In, p.Number)
-	}
+	iv.InScope, iv.Offered = len(l.Parts), len(l.Parts)
+	scope := guide.Scope{Minutes: int(DefaultBudget / time.Minute)}
 	g, err := guide.Load(filepath.Join(iv.Root, l.Dir, guide.FileName))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
 		return err
 	default:
-		iv.scope = g.Scope
-	}
-	iv.InScope, iv.Offered = len(l.Parts), len(l.Parts)
-	if n := len(iv.scope.In); n > 0 && n <= len(l.Parts) {
-		iv.InScope = n
-		iv.Offered = min(n+len(iv.scope.Stretch), len(l.Parts))
+		scope = g.Scope
+		if n := len(scope.In); n > 0 && n <= len(l.Parts) {
+			iv.InScope, iv.Offered = n, min(n+len(scope.Stretch), len(l.Parts))
+		}
 	}
 	if iv.Budget == 0 {
-		iv.Budget = time.Duration(iv.scope.Minutes) * time.Minute
+		iv.Budget = time.Duration(scope.Minutes) * time.Minute
 		if iv.Budget <= 0 || iv.Budget > MaxBudget {
 			iv.Budget = DefaultBudget
 		}
@@ -319,19 +274,14 @@ func (iv *Interview) ScopeSentence() string {
 		return fmt.Sprintf("parts %d%s%d", ps[0].Number, and, ps[len(ps)-1].Number)
 	}
 	s := "The clock is for " + span(parts[:iv.InScope])
-	if iv.Offered > iv.InScope {
-		verb := "are"
-		if iv.Offered-iv.InScope == 1 {
-			verb = "is"
+	for _, c := range []struct {
+		ps   []levels.Part
+		what string
+	}{{parts[iv.InScope:iv.Offered], "stretch, asked once those pass"}, {parts[iv.Offered:], "take-home, not asked here"}} {
+		verb := map[bool]string{true: "is", false: "are"}[len(c.ps) == 1]
+		if len(c.ps) > 0 {
+			s += fmt.Sprintf("; %s %s %s", span(c.ps), verb, c.what)
 		}
-		s += fmt.Sprintf("; %s %s stretch, asked once those pass", span(parts[iv.InScope:iv.Offered]), verb)
-	}
-	if iv.Offered < len(parts) {
-		verb := "are"
-		if len(parts)-iv.Offered == 1 {
-			verb = "is"
-		}
-		s += fmt.Sprintf("; %s %s take-home, not asked here", span(parts[iv.Offered:]), verb)
 	}
 	return s + ".\n"
 }
@@ -442,10 +392,8 @@ func (iv *Interview) heading(title string) {
 	fmt.Fprintln(iv.Out, iv.St.Paint("1", line))
 }
 
-// freshStub makes sure the interview starts from the stub: every case of
-// the level still ends as "not implemented". When some case gets further,
-// it offers Reset (which keeps a backup), and says whether the stub is
-// fresh now.
+// freshStub checks that every case of the level still ends as "not
+// implemented", offers Reset when not, and says whether the stub is fresh.
 func (iv *Interview) freshStub() (bool, error) {
 	l := iv.Level
 	fmt.Fprintf(iv.Out, "Checking that level %d is a fresh stub...\n", l.Number)
@@ -496,8 +444,7 @@ func notFresh(g grade.Level) string {
 }
 
 // testRun runs the tests of every part asked so far and moves on when they
-// all pass: an earlier part that broke holds the interview until it passes
-// again. It returns how the interview ended, or "" if it goes on.
+// all pass. It returns how the interview ended, or "" if it goes on.
 func (iv *Interview) testRun() string {
 	now := iv.Clock.Now()
 	left := iv.deadline.Sub(now)
@@ -520,11 +467,10 @@ func (iv *Interview) testRun() string {
 		fmt.Fprintf(iv.Out, "The tests could not run: %v\n", err)
 		return iv.afterRun()
 	}
-	g = partsUpTo(g, p.Number)
+	g.Parts = slices.DeleteFunc(slices.Clone(g.Parts), func(gp grade.Part) bool { return gp.Number > p.Number })
 	g.HideMistakes = true // Offered as a hint instead, below
 	iv.offerMistake(g)
-	iv.noteRun(g)
-	broke := iv.regressions(g)
+	broke := iv.notePartsRun(g)
 	for _, line := range broke {
 		fmt.Fprintln(iv.Out, iv.St.Paint("31", line))
 	}
@@ -534,9 +480,8 @@ func (iv *Interview) testRun() string {
 	if !grade.Passed(g, 0) {
 		grade.Write(iv.Out, g, 0, false)
 		if line := askedNow(g, p.Number); len(broke) > 0 && line != "" {
-			// The report shows the broken part and says the one asked
-			// waits for it; it ran all the same, and the candidate wants
-			// to know how it went.
+			// The report says the part asked waits for the broken one; it
+			// ran all the same, and the candidate wants to know how it went.
 			fmt.Fprintln(iv.Out, line)
 		}
 		return iv.afterRun()
@@ -586,45 +531,10 @@ func (iv *Interview) afterRun() string {
 	return ""
 }
 
-// partsUpTo keeps the parts of g up to part upTo: the ones asked so far.
-func partsUpTo(g grade.Level, upTo int) grade.Level {
-	var parts []grade.Part
-	for _, p := range g.Parts {
-		if p.Number <= upTo {
-			parts = append(parts, p)
-		}
-	}
-	g.Parts = parts
-	return g
-}
-
-// regressions marks each part before the current one passed or not, as this
-// run found it, and says which of them broke. The summary keeps what the
-// last run found: a part that broke is not passed until it passes again.
-func (iv *Interview) regressions(g grade.Level) []string {
-	var lines []string
-	for i := range iv.sum.Parts[:iv.current] {
-		p := &iv.sum.Parts[i]
-		if grade.Passed(g, p.Number) {
-			p.Passed = true
-			continue
-		}
-		if p.Passed {
-			p.Regressions++
-		}
-		p.Passed, p.FirstRun = false, false
-		// A build error or a broken test binary is shown by writeGrade;
-		// a failing case is named here, at the top.
-		if c, ok := firstFailing(g, p.Number); ok {
-			lines = append(lines, fmt.Sprintf("Part %d broke: %s", p.Number, caseLine(c)))
-		}
-	}
-	return lines
-}
-
-// noteRun keeps in the summary what the run found of each part asked so
-// far: a race, and the known mistakes its failing cases match.
-func (iv *Interview) noteRun(g grade.Level) {
+// notePartsRun marks each part before the current one passed or not, as
+// this run found it, and says which of them broke; for every part asked so
+// far it keeps a race and the known mistakes its failing cases match.
+func (iv *Interview) notePartsRun(g grade.Level) (broke []string) {
 	for _, gp := range g.Parts {
 		i := slices.IndexFunc(iv.sum.Parts, func(p Part) bool { return p.Number == gp.Number })
 		if i < 0 || i > iv.current {
@@ -640,11 +550,30 @@ func (iv *Interview) noteRun(g grade.Level) {
 			}
 		}
 	}
+	for i := range iv.sum.Parts[:iv.current] {
+		p := &iv.sum.Parts[i]
+		if grade.Passed(g, p.Number) {
+			p.Passed = true
+			continue
+		}
+		if p.Passed {
+			p.Regressions++
+		}
+		p.Passed, p.FirstRun = false, false
+		// A build error or a broken test binary shows in the report; a
+		// failing case is named here, at the top.
+		for _, gp := range g.Parts {
+			if c := slices.IndexFunc(gp.Cases, func(c grade.Case) bool { return c.Verdict != protocol.Pass }); gp.Number == p.Number && c >= 0 {
+				broke = append(broke, fmt.Sprintf("Part %d broke: %s", p.Number, caseLine(gp.Cases[c])))
+				break
+			}
+		}
+	}
+	return broke
 }
 
-// askedNow says how the part asked now went, in a run where an earlier
-// part broke and the report says only that it waits: "" if it is done
-// (the report says so) or did not run.
+// askedNow says how the part asked now went, or "" if it is done or did
+// not run.
 func askedNow(g grade.Level, part int) string {
 	for _, p := range g.Parts {
 		if p.Number == part && p.Ran && !p.Done {
@@ -652,21 +581,6 @@ func askedNow(g grade.Level, part int) string {
 		}
 	}
 	return ""
-}
-
-// firstFailing is part's first case that did not pass.
-func firstFailing(g grade.Level, part int) (grade.Case, bool) {
-	for _, p := range g.Parts {
-		if p.Number != part {
-			continue
-		}
-		for _, c := range p.Cases {
-			if c.Verdict != protocol.Pass {
-				return c, true
-			}
-		}
-	}
-	return grade.Case{}, false
 }
 
 // caseLine says in one line how a case went wrong: `case "a hit" fails:
@@ -706,9 +620,8 @@ func (iv *Interview) checkClock(now time.Time) string {
 	}
 	iv.said = say != 0
 	if say != 0 {
-		// Seconds cut, not rounded, as the status line below cuts its
-		// minutes: "2 minutes left (1m59s)", then "1 min left", never
-		// "(2m00s)" and then "1 min left".
+		// Seconds cut, as the status line cuts its minutes: never "(2m00s)"
+		// and then "1 min left".
 		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("33", fmt.Sprintf("%d minutes left (%s).", int(say/time.Minute), grade.Minutes(left.Truncate(time.Second)))))
 	}
 	return ""
@@ -724,14 +637,8 @@ func stopEnd(sig os.Signal) string {
 }
 
 // statusLine prints the part asked and the time left, as the last line of
-// every run's output: a pane that shows only its last lines still shows
-// them.
+// every run's output, for a pane that shows only its last lines.
 func (iv *Interview) statusLine(now time.Time) {
-	p := iv.sum.Parts[iv.current]
-	asked := len(iv.sum.Parts)
-	if iv.Offered > 0 {
-		asked = iv.Offered // the take-home parts are never asked
-	}
 	offer := ""
 	if iv.mistakeOffered {
 		how := fmt.Sprintf("make hint-%d", iv.Level.Number)
@@ -741,7 +648,7 @@ func (iv *Interview) statusLine(now time.Time) {
 		offer = fmt.Sprintf(" · a known mistake matches your failure: %s names it", how)
 	}
 	fmt.Fprintln(iv.Out, iv.St.Paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s%s]",
-		iv.Level.Number, p.Number, asked, timeLeft(iv.deadline.Sub(now)), offer)))
+		iv.Level.Number, iv.sum.Parts[iv.current].Number, iv.Offered, timeLeft(iv.deadline.Sub(now)), offer)))
 }
 
 // timeLeft says how many whole minutes are left, rounded down: the clock
@@ -836,33 +743,34 @@ func WriteSummary(w io.Writer, s Summary) {
 		grade.Minutes(time.Duration(s.ElapsedSeconds)*time.Second), how)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  part\ttitle\ttime\truns\thints\tresult")
-	var first, passed, notReached []string
+	var first, notReached []string
+	passed := 0
 	for i, p := range s.Parts {
 		result := "not passed"
 		switch {
 		case i >= s.OfferedParts():
-			fmt.Fprintf(tw, "  %d\t%s\t-\t-\t-\t%s\n", p.Number, p.Title, "take-home")
-			continue
+			result = "take-home"
 		case !p.Reached:
 			result = "not reached"
 			notReached = append(notReached, strconv.Itoa(p.Number))
 		case p.Passed && p.FirstRun:
 			result = "passed on the first run"
 			first = append(first, strconv.Itoa(p.Number))
-			passed = append(passed, strconv.Itoa(p.Number))
 		case p.Passed:
 			result = "passed"
-			passed = append(passed, strconv.Itoa(p.Number))
 		}
-		if !p.Reached {
+		if !p.Reached || i >= s.OfferedParts() {
 			fmt.Fprintf(tw, "  %d\t%s\t-\t-\t-\t%s\n", p.Number, p.Title, result)
 			continue
+		}
+		if p.Passed {
+			passed++
 		}
 		fmt.Fprintf(tw, "  %d\t%s\t%s\t%d\t%d\t%s\n", p.Number, p.Title, grade.Minutes(time.Duration(p.Seconds)*time.Second), p.Runs, p.Hints, result)
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Parts passed: %d of %d.\n", len(passed), len(s.Parts))
+	fmt.Fprintf(w, "Parts passed: %d of %d.\n", passed, len(s.Parts))
 	fmt.Fprintf(w, "Passed on the first run: %s.\n", partList(first))
 	named := ""
 	if s.MistakesNamed > 0 {
@@ -883,20 +791,19 @@ func WriteSummary(w io.Writer, s Summary) {
 			fmt.Fprintf(w, "  %s (part %d, %s)\n", a.Question, a.Part, when)
 		}
 	}
-	var broke, raced []string
-	for _, p := range s.Parts {
-		if p.Regressions > 0 {
-			broke = append(broke, fmt.Sprintf("part %d in %s", p.Number, grade.Plural(p.Regressions, "run")))
+	for _, c := range []struct {
+		say string
+		n   func(Part) int
+	}{{"Passed parts that broke again", func(p Part) int { return p.Regressions }}, {"Races found", func(p Part) int { return p.RaceRuns }}} {
+		var in []string
+		for _, p := range s.Parts {
+			if n := c.n(p); n > 0 {
+				in = append(in, fmt.Sprintf("part %d in %s", p.Number, grade.Plural(n, "run")))
+			}
 		}
-		if p.RaceRuns > 0 {
-			raced = append(raced, fmt.Sprintf("part %d in %s", p.Number, grade.Plural(p.RaceRuns, "run")))
+		if len(in) > 0 {
+			fmt.Fprintf(w, "%s: %s.\n", c.say, strings.Join(in, ", "))
 		}
-	}
-	if len(broke) > 0 {
-		fmt.Fprintf(w, "Passed parts that broke again: %s.\n", strings.Join(broke, ", "))
-	}
-	if len(raced) > 0 {
-		fmt.Fprintf(w, "Races found: %s.\n", strings.Join(raced, ", "))
 	}
 	for _, p := range s.Parts {
 		for _, m := range p.Mistakes {
@@ -948,9 +855,8 @@ const MaxSummary = 1 << 20
 // summaryNameRE is a kept summary's name: level-N-YYYYMMDD-HHMMSS.json.
 var summaryNameRE = regexp.MustCompile(`^level-(\d+)-\d{8}-\d{6}\.json$`)
 
-// BestInterviews reads every kept summary and returns each level's best. A
-// file that is not a summary this command could have written is skipped
-// with a warning: it must neither stop make progress nor count.
+// BestInterviews reads every kept summary and returns each level's best,
+// and a warning for each file skipped as no summary this command wrote.
 func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
 	dir := filepath.Join(root, learner.StateDir, InterviewsDir)
 	files, _ := filepath.Glob(filepath.Join(dir, "level-*.json"))
@@ -1002,9 +908,7 @@ func readSummary(path string) (Summary, error) {
 	return s, s.Check()
 }
 
-// Check says what makes s a summary no interview could have left: a level
-// or parts the registry does not know, times out of the budget, a part
-// passed but not reached, an end that does not match the parts.
+// Check says what makes s a summary no interview could have left.
 func (s Summary) Check() error {
 	l, ok := levels.Numbered(s.Level)
 	switch {

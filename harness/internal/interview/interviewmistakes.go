@@ -11,12 +11,10 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// In a mock interview the grader does not name a known mistake under the
-// first failing case (see grade.MatchMistakes): an interviewer would not. It
-// offers it instead. The run's status line says that a known mistake
-// matches, the next make hint-N names it, and that counts as one hint of
-// the part, in the summary too. A mistake named once is not offered again
-// in the same interview.
+// In a mock interview a known mistake that a run matches is not named under
+// its failing case, as an interviewer would not: the status line offers it,
+// and the next make hint-N names it, as one hint of the part. A mistake
+// named once is not offered again.
 
 // MistakeOffer is a known mistake offered as a hint: the part whose
 // failing cases match it, and the line that names it.
@@ -26,8 +24,7 @@ type MistakeOffer struct {
 }
 
 // offerMistake keeps in the running record the known mistake that the
-// run's first part not done matches, the one whose cases the run shows, or
-// clears the offer when there is none.
+// run's first part not done matches, or clears the offer.
 func (iv *Interview) offerMistake(g grade.Level) {
 	var offer *MistakeOffer
 	for _, p := range g.Parts {
@@ -61,8 +58,8 @@ func (iv *Interview) offerMistake(g grade.Level) {
 }
 
 // NameOfferedMistake is make hint-N in an interview that offers a known
-// mistake: it names it, counts one hint of its part, and reports whether
-// it did. A hint of another part (PART=K) leaves the offer for later.
+// mistake: it names it, counts one hint of its part, and reports whether it
+// did. A hint of another part (PART=K) leaves the offer for later.
 func NameOfferedMistake(l levels.Level, s *State, asked int, stdout io.Writer) bool {
 	r := s.Interview
 	o := r.Offer
@@ -85,8 +82,8 @@ func NameOfferedMistake(l levels.Level, s *State, asked int, stdout io.Writer) b
 	return true
 }
 
-// ownHints is the interview's hints of HINTS.md and the README, by part:
-// its hints but those that named a known mistake.
+// ownHints is the interview's hints by part, but those that named a known
+// mistake.
 func (r *Record) ownHints() map[string]int {
 	out := map[string]int{}
 	for key, n := range r.Hints {
@@ -95,9 +92,8 @@ func (r *Record) ownHints() map[string]int {
 	return out
 }
 
-// checkNamed checks the known mistakes of a running interview's record:
-// each part the level's, the mistakes named no more than the hints
-// counted, and an offer of one of the level's parts.
+// checkNamed checks a record's named mistakes against its hints and the
+// level's parts.
 func checkNamed(l levels.Level, r *Record) error {
 	for key, n := range r.Named {
 		p, ok := learner.LevelPart(l, key)

@@ -14,29 +14,27 @@ type Changes interface {
 	Close() error
 }
 
-// poller notices changes by looking at every .go file's size and time. Each
-// look walks the whole folder, so folders created later are covered.
-type poller struct {
-	c    chan struct{}
-	Done chan struct{}
-}
+type poller struct{ c, done chan struct{} }
 
 // PollChanges looks at dir every so often and signals when a .go file
-// under it changed.
+// under it changed; each look walks the whole folder, new folders too.
 func PollChanges(dir string, every time.Duration) Changes {
-	p := &poller{c: make(chan struct{}, 1), Done: make(chan struct{})}
+	p := &poller{c: make(chan struct{}, 1), done: make(chan struct{})}
 	last := Snapshot(dir) // before returning: a change made after that is seen
 	go func() {
 		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
-			case <-p.Done:
+			case <-p.done:
 				return
 			case <-t.C:
 				if now := Snapshot(dir); now != last {
 					last = now
-					signalOnce(p.c)
+					select {
+					case p.c <- struct{}{}:
+					default:
+					}
 				}
 			}
 		}
@@ -59,13 +57,6 @@ func Snapshot(dir string) string {
 	return b.String()
 }
 
-func signalOnce(c chan struct{}) {
-	select {
-	case c <- struct{}{}:
-	default:
-	}
-}
-
 func (p *poller) C() <-chan struct{} { return p.c }
 
-func (p *poller) Close() error { close(p.Done); return nil }
+func (p *poller) Close() error { close(p.done); return nil }

@@ -14,36 +14,12 @@ import (
 	"github.com/rateladder/rateladder/harness/markdown"
 )
 
-// A level's README is read two ways. Practice mode is the README itself:
-// everything shows. Interview mode poses the question alone (what to
-// build, the rules, the worked examples), so the README marks off the
-// rest, the approaches, traps and design notes, on lines of their own:
-//
-//	<!-- guidance -->
-//	...
-//	<!-- /guidance -->
-//
-// A guidance block belongs to the part whose section holds it; one in the
-// Intro, before "## Part 1", belongs to part 1. In an interview each block
-// is one more hint of its part (make hint-N).
-//
-// The API block in the intro lists every method. A line after it says
-// which ones come later, so that part 1's question does not name them:
-//
-//	<!-- part 2 adds: Len -->
-//
-// Interview mode leaves their lines out of the API until that part comes.
-//
-// A rule the candidate should ask about is a clarification: its text stays
-// where it is, between a line that asks the question and one that ends it:
-//
-//	<!-- clarify: What does a denied request cost? -->
-//	- **All or nothing.** ... A denied request changes nothing.
-//	<!-- /clarify -->
-//
-// Practice mode reads the rule as it is. On a terminal, interview mode
-// withholds it and shows its question, numbered, in its place; the text
-// between the lines is the answer, shown when the candidate asks.
+// Interview mode poses a README's question alone. Lines of their own mark
+// off the rest: "<!-- guidance -->" ... "<!-- /guidance -->" blocks become
+// hints of their part (those of the intro, part 1's); "<!-- part 2 adds: Len -->"
+// keeps a method out of the API until part 2; and "<!-- clarify: Question? -->"
+// ... "<!-- /clarify -->" is a rule that, on a terminal, is withheld and
+// shown as its numbered question, its text the answer.
 var (
 	guidanceOpenRE   = regexp.MustCompile(`^<!-- guidance -->\s*$`)
 	guidanceCloseRE  = regexp.MustCompile(`^<!-- /guidance -->\s*$`)
@@ -57,35 +33,40 @@ var (
 
 // Readme is a level's README as interview mode reads it.
 type Readme struct {
-	// IntroText is what part 1 needs before its section: the story, the
-	// API, the rules and the worked examples, guidance left out.
+	// IntroText is what part 1 needs before its section (story, API, rules,
+	// worked examples), and Sections each part's section from its heading:
+	// both without guidance or markers.
 	IntroText string
-	// Sections is each part's section, from its heading to the next
-	// "## " heading, guidance left out.
-	Sections map[int]string
+	Sections  map[int]string
 	// Guidance is each part's guidance blocks, in the README's order.
 	Guidance map[int][]string
 	// Adds is the methods each part after the first brings into the API.
 	Adds map[int][]string
-	// Clarifications are the README's, numbered in the order the parts
-	// come.
+	// Clarifications are numbered in the order the parts come.
 	Clarifications []Clarification
-	// Withhold makes Intro and Section withhold the clarifications: each
-	// is one line, its number and its question.
+	// Withhold makes Intro and Section show each clarification as its
+	// number and question instead of its text.
 	Withhold bool
 
-	// askIntro and askSections are IntroText and Sections with each
-	// clarification's text left out and its opening line in its place.
-	askIntro    string
-	askSections map[int]string
+	// rawIntro and rawSections keep each clarification between the lines
+	// clarifyMark+question and clarifyEnd.
+	rawIntro    string
+	rawSections map[int]string
 }
+
+// The lines that keep a clarification in a raw text: no README line starts
+// with a NUL.
+const clarifyMark, clarifyEnd = "\x00clarify: ", "\x00/clarify"
+
+var (
+	rawClarifyRE = regexp.MustCompile("(?ms)^\x00clarify: ([^\n]*)\n.*?^\x00/clarify$")
+	rawMarkRE    = regexp.MustCompile("(?m)^\x00.*(\n|$)")
+)
 
 // Clarification is a rule the candidate should ask about, with its answer.
 type Clarification struct {
-	Number int
-	// Part is the part whose section holds it, 0 for the intro, which
-	// part 1's question shows.
-	Part     int
+	Number   int
+	Part     int    // the part whose section holds it, 0 for the intro
 	Topic    string // the heading it is under
 	Question string
 	Answer   string
@@ -105,23 +86,23 @@ func (r Readme) Asking(upTo int) int {
 // Section is part n's section as its question shows it.
 func (r Readme) Section(n int) string {
 	if r.Withhold {
-		return r.withheld(r.askSections[n])
+		return r.withheld(r.rawSections[n])
 	}
 	return r.Sections[n]
 }
 
-// withheld puts each clarification's number and question where its text
-// was.
-func (r Readme) withheld(text string) string {
-	return clarifyOpenRE.ReplaceAllStringFunc(text, func(line string) string {
-		q := clarifyOpenRE.FindStringSubmatch(line)[1]
+// withheld is a raw text with each clarification's number and question
+// where its text was.
+func (r Readme) withheld(raw string) string {
+	return tidy(rawClarifyRE.ReplaceAllStringFunc(raw, func(block string) string {
+		q := rawClarifyRE.FindStringSubmatch(block)[1]
 		for _, c := range r.Clarifications {
 			if c.Question == q {
 				return fmt.Sprintf("Q%d. %s", c.Number, q)
 			}
 		}
 		return q
-	})
+	}))
 }
 
 // LaterMethods is every method that a part after upTo adds.
@@ -145,22 +126,17 @@ func Declares(line, name string) bool {
 // the methods of parts 1 to upTo.
 func (r Readme) Intro(upTo int) string {
 	later := r.LaterMethods(upTo)
-	text := strings.Join(r.introLines(func(line string, inAPI bool) bool { return !inAPI || !declaresAny(line, later) }), "\n")
-	if r.Withhold {
-		text = r.withheld(text)
-	}
-	return text
+	return strings.Join(r.introLines(func(line string, inAPI bool) bool { return !inAPI || !declaresAny(line, later) }), "\n")
 }
 
 // introLines is the intro's lines that keep returns true for; inAPI says
-// whether the line is inside a fenced block, where the intro states the
-// API (the fence lines themselves are not).
+// whether the line is inside a fenced block (the API), not a fence line.
 func (r Readme) introLines(keep func(line string, inAPI bool) bool) []string {
 	var out []string
 	inFence := false
 	text := r.IntroText
 	if r.Withhold {
-		text = r.askIntro
+		text = r.withheld(r.rawIntro)
 	}
 	for _, line := range strings.Split(text, "\n") {
 		fence := strings.HasPrefix(strings.TrimSpace(line), "```")
@@ -197,11 +173,8 @@ func (r Readme) Api(part int) string {
 	return "```go\n" + strings.Join(lines, "\n") + "\n```"
 }
 
-// ReadmeParts reads a level's README into its question, part by part, and
-// its guidance. "## Run it" and what follows belong to no part.
-//
-// A level whose later parts live in a module of their own (level 8's Redis
-// form) states them in that module's README.md, which is read too.
+// ReadmeParts reads a level's README, and those of its other modules (level
+// 8's Redis form), into its question, part by part, and its guidance.
 func ReadmeParts(root string, l levels.Level) (Readme, error) {
 	path := filepath.Join(root, l.Dir, "README.md")
 	r, err := SplitREADME(path)
@@ -218,7 +191,7 @@ func ReadmeParts(root string, l levels.Level) (Readme, error) {
 		}
 		for n, text := range more.Sections {
 			r.Sections[n] = text
-			r.askSections[n] = more.askSections[n]
+			r.rawSections[n] = more.rawSections[n]
 			r.Guidance[n] = more.Guidance[n]
 		}
 		for _, c := range more.Clarifications {
@@ -227,8 +200,7 @@ func ReadmeParts(root string, l levels.Level) (Readme, error) {
 			}
 		}
 	}
-	// Numbered in the order the parts come, each question once: its
-	// number is looked up by its question.
+	// Numbered in the order the parts come; a number is looked up by its question.
 	sort.SliceStable(r.Clarifications, func(i, j int) bool { return r.Clarifications[i].Part < r.Clarifications[j].Part })
 	asked := map[string]bool{}
 	for i := range r.Clarifications {
@@ -254,112 +226,101 @@ func SplitREADME(path string) (Readme, error) {
 	if err != nil {
 		return Readme{}, err
 	}
-	r := Readme{Sections: map[int]string{}, askSections: map[int]string{}, Guidance: map[int][]string{}, Adds: map[int][]string{}}
-	var intro, introAsk, block []string
+	r := Readme{Sections: map[int]string{}, rawSections: map[int]string{}, Guidance: map[int][]string{}, Adds: map[int][]string{}}
+	var intro, block, answer []string
 	var open *Clarification // the clarification being read, nil outside one
-	var answer []string
 	inIntro, inGuidance := true, false
+	fail := func(line int, what string) (Readme, error) {
+		return Readme{}, fmt.Errorf("%s:%d: %s", path, line, what)
+	}
 	for _, s := range markdown.Split(string(data), 2) {
-		part := 0 // the part whose section this is
-		var cur, curAsk []string
-		// add keeps a line of the question: in the README's text, and in
-		// the text that withholds the clarifications.
-		add := func(text string, inText, inAsk bool) {
-			switch {
-			case part != 0 && inText:
-				cur = append(cur, text)
-			case inIntro && inText:
-				intro = append(intro, text)
-			}
-			switch {
-			case part != 0 && inAsk:
-				curAsk = append(curAsk, text)
-			case inIntro && inAsk:
-				introAsk = append(introAsk, text)
-			}
-		}
-		topic := s.Heading
+		part, topic := 0, s.Heading // part is 0 in the intro and after the parts ("## Run it")
+		var cur []string
 		if s.Line > 0 {
 			switch {
 			case inGuidance:
-				return Readme{}, fmt.Errorf("%s:%d: a heading inside a guidance block", path, s.Line)
+				return fail(s.Line, "a heading inside a guidance block")
 			case open != nil:
-				return Readme{}, fmt.Errorf("%s:%d: a heading inside a clarification", path, s.Line)
+				return fail(s.Line, "a heading inside a clarification")
 			}
 			if n, _, ok := markdown.PartHeading(s.Heading); ok {
 				inIntro, part = false, n
 			}
-			// A section before part 1 is the intro's; one after the
-			// parts ("## Run it") belongs to no part.
-			add("## "+s.Heading, true, true)
+			cur = append(cur, "## "+s.Heading)
 		}
 		for _, line := range s.Lines {
+			text := line.Text
 			if !line.Fenced {
+				q := clarifyOpenRE.FindStringSubmatch(text)
 				switch {
-				case guidanceOpenRE.MatchString(line.Text):
+				case guidanceOpenRE.MatchString(text):
 					if inGuidance {
-						return Readme{}, fmt.Errorf("%s:%d: a guidance block inside another", path, line.Number)
+						return fail(line.Number, "a guidance block inside another")
 					}
 					inGuidance, block = true, nil
 					continue
-				case guidanceCloseRE.MatchString(line.Text):
+				case guidanceCloseRE.MatchString(text):
 					if !inGuidance {
-						return Readme{}, fmt.Errorf("%s:%d: the end of a guidance block that did not begin", path, line.Number)
+						return fail(line.Number, "the end of a guidance block that did not begin")
 					}
 					owner := part
 					if inIntro {
 						owner = 1
 					}
 					if owner != 0 {
-						r.Guidance[owner] = append(r.Guidance[owner], tidy(block))
+						r.Guidance[owner] = append(r.Guidance[owner], tidy(strings.Join(block, "\n")))
 					}
 					inGuidance = false
 					continue
-				case inGuidance && (clarifyOpenRE.MatchString(line.Text) || clarifyCloseRE.MatchString(line.Text)):
-					return Readme{}, fmt.Errorf("%s:%d: a clarification marker inside a guidance block", path, line.Number)
-				case clarifyOpenRE.MatchString(line.Text):
+				case inGuidance && (q != nil || clarifyCloseRE.MatchString(text)):
+					return fail(line.Number, "a clarification marker inside a guidance block")
+				case q != nil:
 					if open != nil {
-						return Readme{}, fmt.Errorf("%s:%d: a clarification inside another", path, line.Number)
+						return fail(line.Number, "a clarification inside another")
 					}
-					open, answer = &Clarification{Part: part, Topic: topic, Question: clarifyOpenRE.FindStringSubmatch(line.Text)[1]}, nil
-					add(line.Text, false, true) // where the question shows
+					open, answer = &Clarification{Part: part, Topic: topic, Question: q[1]}, nil
+					cur = append(cur, clarifyMark+q[1])
 					continue
-				case clarifyCloseRE.MatchString(line.Text):
+				case clarifyCloseRE.MatchString(text):
 					if open == nil {
-						return Readme{}, fmt.Errorf("%s:%d: the end of a clarification that did not begin", path, line.Number)
+						return fail(line.Number, "the end of a clarification that did not begin")
 					}
-					open.Answer = tidy(answer)
+					open.Answer = tidy(strings.Join(answer, "\n"))
 					if part != 0 || inIntro {
 						r.Clarifications = append(r.Clarifications, *open)
 					}
 					open = nil
+					cur = append(cur, clarifyEnd)
 					continue
 				}
-				if m := partAddsRE.FindStringSubmatch(line.Text); m != nil && inIntro {
+				if m := partAddsRE.FindStringSubmatch(text); m != nil && inIntro {
 					n, _ := strconv.Atoi(m[1])
 					for _, name := range strings.Split(m[2], ",") {
 						r.Adds[n] = append(r.Adds[n], strings.TrimSpace(name))
 					}
 				}
-				if m := subheadingRE.FindStringSubmatch(line.Text); m != nil && open == nil {
+				if m := subheadingRE.FindStringSubmatch(text); m != nil && open == nil {
 					topic = m[1]
 				}
 			}
 			switch {
 			case inGuidance:
-				block = append(block, line.Text)
-			case !line.Fenced && htmlCommentLine.MatchString(line.Text):
+				block = append(block, text)
+			case !line.Fenced && htmlCommentLine.MatchString(text):
 				// markers say how to read the README; they are not the question
-			case open != nil:
-				answer = append(answer, line.Text)
-				add(line.Text, true, false)
 			default:
-				add(line.Text, true, true)
+				if open != nil {
+					answer = append(answer, text)
+				}
+				cur = append(cur, text)
 			}
 		}
-		if part != 0 {
-			r.Sections[part] = tidy(cur)
-			r.askSections[part] = tidy(curAsk)
+		switch {
+		case part != 0:
+			r.rawSections[part] = strings.Join(cur, "\n")
+			r.Sections[part] = tidy(rawMarkRE.ReplaceAllString(r.rawSections[part], ""))
+		case inIntro:
+			intro = append(intro, cur...)
 		}
 	}
 	switch {
@@ -368,12 +329,13 @@ func SplitREADME(path string) (Readme, error) {
 	case open != nil:
 		return Readme{}, errors.New(path + ": a clarification that does not end")
 	}
-	r.IntroText, r.askIntro = tidy(intro), tidy(introAsk)
+	r.rawIntro = strings.Join(intro, "\n")
+	r.IntroText = tidy(rawMarkRE.ReplaceAllString(r.rawIntro, ""))
 	return r, nil
 }
 
-// tidy joins lines into a text without the runs of blank lines that taking
-// blocks out leaves.
-func tidy(lines []string) string {
-	return strings.TrimSpace(manyBlankLinesRE.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
+// tidy trims a text and drops the runs of blank lines that taking blocks
+// out leaves.
+func tidy(text string) string {
+	return strings.TrimSpace(manyBlankLinesRE.ReplaceAllString(text, "\n\n"))
 }

@@ -10,16 +10,13 @@ import (
 )
 
 // State is the learner's state with the record of the interview under
-// way read and checked.
+// way, if any, read and checked.
 type State struct {
 	learner.State
-	// Interview is the mock interview running now, if any: the hints
-	// asked for during it count in its summary.
 	Interview *Record
 }
 
-// LoadState reads the learner's state and its interview record. A record
-// that names what the level does not have is damaged, as a bad state is.
+// LoadState reads the learner's state and checks its interview record.
 func LoadState(root string) (State, error) {
 	ls, err := learner.Load(root)
 	s := State{State: ls}
@@ -66,9 +63,8 @@ func SaveState(root string, s State) error {
 	return learner.Save(root, ls)
 }
 
-// WithGuidance adds to each part's hints the README's guidance of the
-// part, which interview mode keeps from the question: in an interview it
-// comes as the last hints. A README that cannot be read adds none.
+// WithGuidance adds the README's guidance of each part, which interview
+// mode keeps from the question, to its hints, last.
 func WithGuidance(root string, l levels.Level, parts []learner.HintPart) []learner.HintPart {
 	r, err := ReadmeParts(root, l)
 	if err != nil {

@@ -11,15 +11,8 @@ import (
 	"github.com/rateladder/rateladder/harness/markdown"
 )
 
-// A level's HINTS.md has one section per part, headed as the README heads
-// the part, and numbered hints in each:
-//
-//	## Part 2: Distinct drinks
-//
-//	### Hint 1
-//
-// A learner stuck on part 6 then reads part 6's hints, not the first five
-// parts' first.
+// A level's HINTS.md has a "## Part N: title" section per part, with
+// "### Hint K" headings in each.
 var hintRE = regexp.MustCompile(`^Hint\s+(\d+)$`)
 
 // HintPart is one part's section of HINTS.md.
@@ -29,9 +22,8 @@ type HintPart struct {
 	Hints  []string // each hint's text, without its heading
 }
 
-// ReadHints reads a level's HINTS.md and checks it against the registry:
-// one section per part, in order, with the registry's titles, and hints
-// numbered from 1 in each.
+// ReadHints reads a level's HINTS.md and checks its parts and titles
+// against the registry, and its hints' numbers.
 func ReadHints(root string, l levels.Level) ([]HintPart, error) {
 	path := filepath.Join(root, l.Dir, "HINTS.md")
 	data, err := os.ReadFile(path)

@@ -1,7 +1,5 @@
-// Package learner keeps what the ladder command remembers of a learner
-// between runs, in .ladder/state.json: the hints seen, the part each
-// level was on, and the record of a mock interview under way, which
-// package interview writes and reads. It also reads a level's HINTS.md.
+// Package learner keeps what the ladder command remembers of a learner in
+// .ladder/state.json, and reads a level's HINTS.md.
 package learner
 
 import (
@@ -17,41 +15,35 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// StateDir is the git-ignored folder where the ladder command keeps what it
-// must remember between runs: hints seen, and backups made by reset.
+// StateDir is the git-ignored folder where the ladder command keeps its
+// state, interview summaries and reset's backups.
 const StateDir = ".ladder"
 
-// stateFile is the state's path from the repository's top folder, as
-// messages name it.
-const stateFile = StateDir + "/state.json"
+const stateFile = StateDir + "/state.json" // as messages name it
 
 // State is the learner's small memory, kept in .ladder/state.json.
 type State struct {
 	// HintsSeen maps a level number, then a part number, to how many of
 	// that part's hints were shown.
 	HintsSeen map[string]map[string]int `json:"hints_seen"`
-	// OnPart remembers, per level, the part the learner was on when the
-	// level's files were last graded, so that make hint-N grades again
-	// only after an edit.
+	// OnPart is, per level, the part the learner was on when its files were
+	// last graded, so that make hint-N grades again only after an edit.
 	OnPart map[string]PartCache `json:"on_part,omitempty"`
-	// InterviewRecord is the mock interview running now, if any, as
-	// package interview writes it; this package keeps it unread.
+	// InterviewRecord is the mock interview running now, kept unread for
+	// package interview.
 	InterviewRecord json.RawMessage `json:"interview,omitempty"`
 }
 
 // PartCache is the part a level was on, for one version of its files.
 type PartCache struct {
-	// Files is a hash of the level's files when it was graded.
-	Files string `json:"files"`
-	// Part is the first part that was not done; 0 when every part was.
-	Part int `json:"part"`
+	Files string `json:"files"` // a hash of the level's files
+	Part  int    `json:"part"`  // the first part not done; 0 when all were
 }
 
 func statePath(root string) string { return filepath.Join(root, StateDir, "state.json") }
 
-// Load reads .ladder/state.json. A file the ladder did not write, or that
-// is cut short, is an error that says how to start afresh: the numbers in
-// it index the hints, so none is used unchecked.
+// Load reads .ladder/state.json and checks it: its numbers index the hints,
+// so a damaged file is an error that says how to start afresh.
 func Load(root string) (State, error) {
 	s := State{HintsSeen: map[string]map[string]int{}, OnPart: map[string]PartCache{}}
 	data, err := os.ReadFile(statePath(root))
@@ -90,22 +82,19 @@ func Load(root string) (State, error) {
 	return s, nil
 }
 
-// Damaged is the one error a bad state file gives: which file, what is
-// wrong, and how to start afresh.
+// Damaged is the error of a bad state file, saying how to start afresh.
 func Damaged(why string) error {
 	return fmt.Errorf("%s is damaged (%s); delete %s to start the hints afresh", stateFile, why, stateFile)
 }
 
-// LevelKey returns the level a key of the state names, written exactly
-// as the ladder writes it: "3".
+// LevelKey returns the level a state key names, written as the ladder writes it: "3".
 func LevelKey(key string) (levels.Level, bool) {
 	l, err := levels.Find(key)
 	return l, err == nil && strconv.Itoa(l.Number) == key
 }
 
-// CheckCounts checks a count per part: every part is one of the level's,
-// and no count is below 0 or above the part's hints in parts. Where the
-// hints could not be read (hintsErr), only the parts are checked.
+// CheckCounts checks hint counts by part key: each part the level's, each
+// count from 0 to the part's hints (unchecked when hintsErr is not nil).
 func CheckCounts(l levels.Level, what string, counts map[string]int, parts []HintPart, hintsErr error) error {
 	for key, n := range counts {
 		p, ok := LevelPart(l, key)
@@ -131,7 +120,7 @@ func LevelPart(l levels.Level, key string) (int, bool) {
 	return n, true
 }
 
-// Save writes the state, through a temporary file, so that a crash never
+// Save writes the state through a temporary file, so that a crash never
 // leaves half of it.
 func Save(root string, s State) error {
 	if err := os.MkdirAll(filepath.Join(root, StateDir), 0o755); err != nil {
@@ -148,9 +137,8 @@ func Save(root string, s State) error {
 	return ReadOnly(os.Rename(tmp, statePath(root)))
 }
 
-// ReadOnly turns the error of a write into .ladder/ in a checkout the
-// user cannot write into one that says so, and what to do; any other
-// error it returns as it is.
+// ReadOnly explains an error of a write into a read-only checkout's
+// .ladder/; any other error it returns as it is.
 func ReadOnly(err error) error {
 	if !errors.Is(err, syscall.EROFS) && !errors.Is(err, fs.ErrPermission) {
 		return err
