@@ -21,14 +21,14 @@ import (
 func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	var budgetFlag string
 	var every time.Duration
-	l, ok := levelArg("interview", args, stderr, func(fs *flag.FlagSet) {
+	l, ok := levelArg("interview", args, stderr, nil, "", func(fs *flag.FlagSet) {
 		fs.StringVar(&budgetFlag, "time", "", "the interview's length, such as 45m or 30 (minutes); 45m when not given")
-		everyFlag(fs, &every)
+		fs.DurationVar(&every, "every", 500*time.Millisecond, "how often to look for changes")
 	})
 	if !ok {
 		return 2
 	}
-	budget := time.Duration(0) // the guide's scope says, in prepare
+	var budget time.Duration // 0: the guide's scope says, in Prepare
 	if budgetFlag != "" {
 		var err error
 		if budget, err = interview.ParseBudget(budgetFlag); err != nil {
@@ -38,23 +38,21 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	iv := &interview.Interview{
 		Root: root, Level: l, Budget: budget, Clock: clock.System{}, Out: stdout,
-		St:     grade.Style{Color: useColor(stdout)},
-		Grade:  func(upTo int) (grade.Level, error) { return gradeUpTo(root, l, upTo) },
-		Reset:  func() int { return resetForInterview(root, l, stdout, stderr) },
+		St:    grade.Style{Color: useColor(stdout)},
+		Grade: func(upTo int) (grade.Level, error) { return gradeUpTo(root, l, upTo) },
+		// Reset keeps the learner's files in a backup, and asks first.
+		Reset:  func() int { return cmdReset(root, []string{strconv.Itoa(l.Number)}, stdout, stderr) },
 		Settle: 150 * time.Millisecond,
 	}
 	if err := iv.Prepare(); err != nil {
-		fmt.Fprintln(stderr, "ladder interview:", err)
-		return 1
+		return failed(stderr, "ladder interview:", err)
 	}
-	// Ctrl-C before this point stops everything, as usual; from here on it
-	// ends the interview with a summary. So does a closed terminal: left
-	// to its default, SIGHUP would leave the running record behind.
+	// From here on Ctrl-C ends the interview with a summary. So does a
+	// closed terminal, whose SIGHUP would leave the running record behind.
 	interrupt := make(chan os.Signal, 1)
 	signal.Notify(interrupt, os.Interrupt, syscall.SIGHUP)
 	defer signal.Stop(interrupt)
 	iv.Interrupt = interrupt
-	// From here on, on a terminal, single keys work too (see Interview.key).
 	keys, out, errOut, restore := terminalKeys(stdout, stderr, interrupt)
 	defer restore()
 	iv.Out, iv.Keys = out, keys
@@ -66,24 +64,16 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	defer ticker.Stop()
 	iv.Ticks = ticker.C
 	if _, err := iv.Hold(); err != nil {
-		fmt.Fprintln(errOut, "ladder interview:", err)
-		return 1
+		return failed(errOut, "ladder interview:", err)
 	}
 	return 0
 }
 
-// gradeUpTo grades parts 1 to upTo of a level in one grading, or the whole
-// level when upTo is 0 or its last part. The parts after upTo do not run:
-// the candidate has not seen them yet.
+// gradeUpTo grades parts 1 to upTo of a level, or the whole level when
+// upTo is 0 or its last part: the candidate has not seen the later parts.
 func gradeUpTo(root string, l levels.Level, upTo int) (grade.Level, error) {
 	if upTo == 0 || upTo >= l.Parts[len(l.Parts)-1].Number {
 		return grade.TestLevel(root, l, 0)
 	}
 	return grade.Through(context.Background(), root, l, upTo)
-}
-
-// resetForInterview is the one place interview mode resets a level's stub,
-// keeping the learner's files in a backup: reset asks its own question.
-func resetForInterview(root string, l levels.Level, stdout, stderr io.Writer) int {
-	return cmdReset(root, []string{strconv.Itoa(l.Number)}, stdout, stderr)
 }

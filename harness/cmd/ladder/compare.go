@@ -21,20 +21,19 @@ import (
 // diff. Before the level is done it asks first: the reference is a
 // spoiler.
 func cmdCompare(root string, args []string, stdout, stderr io.Writer) int {
-	l, ok := oneLevel("compare", args, stderr)
+	l, ok := levelArg("compare", args, stderr, nil, "", nil)
 	if !ok {
 		return 2
 	}
 	refDir := l.SolutionDir()
-	if _, err := os.Stat(filepath.Join(root, refDir)); err != nil {
+	if !hasReference(root, l) {
 		fmt.Fprintf(stdout, "This copy has no reference for level %d (a workshop copy?): ask your instructor for it.\n", l.Number)
 		return 0
 	}
 	fmt.Fprintf(stdout, "Checking level %d first...\n", l.Number)
 	g, err := grade.TestLevel(root, l, 0)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return failed(stderr, "", err)
 	}
 	if g.Status() != grade.Done {
 		fmt.Fprintf(stdout, "The level is not done yet (%d of %d parts); show the reference anyway? [y/N] ", g.PartsDone(), len(g.Parts))
@@ -66,11 +65,17 @@ func cmdCompare(root string, args []string, stdout, stderr io.Writer) int {
 			yours = os.DevNull
 		}
 		if err := unifiedDiff(root, ref, yours, stdout); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+			return failed(stderr, "", err)
 		}
 	}
 	return 0
+}
+
+// hasReference says whether this copy has the level's reference (a
+// student copy has none).
+func hasReference(root string, l levels.Level) bool {
+	_, err := os.Stat(filepath.Join(root, l.SolutionDir()))
+	return err == nil
 }
 
 // codeFiles lists the level's code files (see levels.Code), for a folder
@@ -97,10 +102,8 @@ func unifiedDiff(root, a, b string, w io.Writer) error {
 	if _, err := exec.LookPath("git"); err != nil {
 		cmd = exec.Command("diff", "-u", a, b)
 	}
-	cmd.Dir = root
-	cmd.Stdout = w
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd.Dir, cmd.Stdout, cmd.Stderr = root, w, &stderr
 	err := cmd.Run()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == 1 {

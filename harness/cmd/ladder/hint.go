@@ -26,7 +26,8 @@ func hintHeading(l levels.Level, p learner.HintPart, i int) string {
 // cmdHint shows the next hint of the part the learner is on, or of the
 // part --part names, and remembers it.
 func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
-	l, asked, ok := levelPartArg("hint", args, stderr, "a hint of this part, not of the part you are on", nil)
+	var asked int
+	l, ok := levelArg("hint", args, stderr, &asked, "a hint of this part, not of the part you are on", nil)
 	if !ok {
 		return 2
 	}
@@ -99,7 +100,7 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 // afterHints says where to go once a part's hints are all seen: the
 // reference only where this copy has it (a student copy has none).
 func afterHints(root string, l levels.Level, part int) string {
-	if _, err := os.Stat(filepath.Join(root, l.SolutionDir())); err == nil {
+	if hasReference(root, l) {
 		return fmt.Sprintf("%s has the reference, and make compare-level-%d shows it beside your code.", l.SolutionDir(), l.Number)
 	}
 	return fmt.Sprintf("read part %d of %s/README.md again, and make test-level-%d PART=%d shows the first case that fails.", part, l.Dir, l.Number, part)
@@ -107,8 +108,7 @@ func afterHints(root string, l levels.Level, part int) string {
 
 func saveHints(root string, s interview.State, stderr io.Writer) int {
 	if err := interview.SaveState(root, s); err != nil {
-		fmt.Fprintln(stderr, "ladder hint: could not remember this hint:", err)
-		return 1
+		return failed(stderr, "ladder hint: could not remember this hint:", err)
 	}
 	return 0
 }
@@ -172,10 +172,7 @@ func learnerHash(root string, l levels.Level) (string, error) {
 		return "", err
 	}
 	sort.Strings(files)
-	// A cache key needs no cryptographic hash: FNV-128 is as good at
-	// telling two versions apart, and unlike crypto/sha256 adds nothing
-	// to the command's first build.
-	h := fnv.New128a()
+	h := fnv.New128a() // a cache key needs no cryptographic hash
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -190,7 +187,7 @@ func learnerHash(root string, l levels.Level) (string, error) {
 
 // cmdHints shows again every hint seen so far, part by part.
 func cmdHints(root string, args []string, stdout, stderr io.Writer) int {
-	l, ok := oneLevel("hints", args, stderr)
+	l, ok := levelArg("hints", args, stderr, nil, "", nil)
 	if !ok {
 		return 2
 	}
@@ -220,14 +217,12 @@ func cmdHints(root string, args []string, stdout, stderr io.Writer) int {
 // hintsFor reads a level's hints and the state, or says what is wrong.
 func hintsFor(root string, l levels.Level, stderr io.Writer) ([]learner.HintPart, interview.State, int) {
 	parts, err := learner.ReadHints(root, l)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return nil, interview.State{}, 1
+	var s interview.State
+	if err == nil {
+		s, err = interview.LoadState(root)
 	}
-	s, err := interview.LoadState(root)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return nil, interview.State{}, 1
+		return nil, s, failed(stderr, "", err)
 	}
 	return parts, s, 0
 }

@@ -24,19 +24,17 @@ var stdin io.Reader = os.Stdin
 // failures it found), is moved into a new backup folder, with the
 // learner's versions of the files it restores.
 func cmdReset(root string, args []string, stdout, stderr io.Writer) int {
-	l, ok := oneLevel("reset", args, stderr)
+	l, ok := levelArg("reset", args, stderr, nil, "", nil)
 	if !ok {
 		return 2
 	}
 	as, err := shipped.Find(root, l)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return failed(stderr, "", err)
 	}
 	restore, move, err := shipped.ResetPlan(root, l, as)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return failed(stderr, "", err)
 	}
 	short := as.Commit[:min(7, len(as.Commit))]
 	if len(restore) == 0 && len(move) == 0 {
@@ -60,8 +58,7 @@ func cmdReset(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	backup, err := newBackupDir(root, l.Number, time.Now())
 	if err != nil {
-		fmt.Fprintln(stderr, "could not make a backup folder, so nothing changed:", err)
-		return 1
+		return failed(stderr, "could not make a backup folder, so nothing changed:", err)
 	}
 	// Move first, write after: whatever fails, the learner's files are
 	// already safe in the backup.
@@ -82,13 +79,12 @@ func cmdReset(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	for _, p := range restore {
 		dst := filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+		err := os.MkdirAll(filepath.Dir(dst), 0o755)
+		if err == nil {
+			err = os.WriteFile(dst, as.Files[p], 0o644)
 		}
-		if err := os.WriteFile(dst, as.Files[p], 0o644); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+		if err != nil {
+			return failed(stderr, "", err)
 		}
 		fmt.Fprintf(stdout, "restored %s\n", p)
 	}

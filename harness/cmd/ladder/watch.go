@@ -16,17 +16,15 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// Watch polls rather than asking the system for file events: a level's
-// folder holds a few dozen files, so a look every half second costs
-// nothing, works the same on every system and on network drives and
-// virtual machines where events never arrive, and needs no package of its
-// own (fsnotify took, with golang.org/x/sys, a tenth of the command's
-// first build). The tests take longer to run than a save takes to be seen.
-
 // cmdWatch reruns a level's tests each time one of its .go files changes.
+// It polls rather than asking for file events: a look at a few dozen
+// files costs nothing, works on every system and drive, and needs no
+// package of its own.
 func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
 	var every time.Duration
-	l, ok := levelArg("watch", args, stderr, func(fs *flag.FlagSet) { everyFlag(fs, &every) })
+	l, ok := levelArg("watch", args, stderr, nil, "", func(fs *flag.FlagSet) {
+		fs.DurationVar(&every, "every", 500*time.Millisecond, "how often to look for changes")
+	})
 	if !ok {
 		return 2
 	}
@@ -36,7 +34,6 @@ func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
 	interrupt := make(chan os.Signal, 1)
 	signal.Notify(interrupt, os.Interrupt)
 	defer signal.Stop(interrupt)
-	clear := useColor(stdout)
 	keys, out, errOut, restore := terminalKeys(stdout, stderr, interrupt)
 	defer restore()
 	w := &watcher{
@@ -44,7 +41,7 @@ func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
 		grade:   func() (grade.Level, error) { return grade.TestLevel(root, l, 0) },
 		changes: src.C(), interrupt: interrupt, keys: keys,
 		hint:   func() { cmdHint(root, []string{strconv.Itoa(l.Number)}, out, errOut) },
-		settle: 150 * time.Millisecond, now: time.Now, clear: clear,
+		settle: 150 * time.Millisecond, now: time.Now, clear: useColor(stdout),
 	}
 	w.Run()
 	return 0
@@ -58,16 +55,12 @@ type watcher struct {
 	grade       func() (grade.Level, error)
 	changes     <-chan struct{}
 	interrupt   <-chan os.Signal
-	// keys are the keys typed on a terminal, nil without one; hint shows
-	// the next hint, for the key h.
-	keys <-chan byte
-	hint func()
-	// settle is how long to wait after a change for the editor's last write.
-	settle time.Duration
-	now    func() time.Time
-	clear  bool // clear the screen before each run
-	// beforeWait, when set, is called each time watch waits.
-	beforeWait func()
+	keys        <-chan byte   // the keys typed on a terminal, nil without one
+	hint        func()        // shows the next hint, for the key h
+	settle      time.Duration // how long to wait after a change for the editor's last write
+	now         func() time.Time
+	clear       bool   // clear the screen before each run
+	beforeWait  func() // when set, called each time watch waits
 
 	part   int    // the part the last run found in progress, 0 if none
 	status string // the last run's status line, said again after a key
@@ -76,7 +69,7 @@ type watcher struct {
 // watchKeys reminds the learner of the keys of watch mode.
 const watchKeys = "Keys: h hint · r run now · p the part you are on · q stop"
 
-// run tests the level once, then again after each change to its .go
+// Run tests the level once, then again after each change to its .go
 // files, until Ctrl-C.
 func (w *watcher) Run() {
 	seen := interview.Snapshot(w.dir)
