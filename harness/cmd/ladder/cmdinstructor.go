@@ -148,7 +148,11 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if *format != "markdown" && *format != "csv" && *format != "html" && *format != "parts" {
+	write, ok := map[string]func(io.Writer, []instructor.Result){
+		"markdown": instructor.WriteMarkdown, "csv": instructor.WriteCSV,
+		"html": instructor.WriteHTML, "parts": instructor.WriteDoneParts,
+	}[*format]
+	if !ok {
 		fmt.Fprintf(stderr, "class-report: FORMAT is %q; use markdown, csv, html or parts\n", *format)
 		return 2
 	}
@@ -224,16 +228,7 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "class-report: interrupted; the students' processes were stopped and their folders deleted")
 		return 1
 	}
-	switch *format {
-	case "csv":
-		instructor.WriteCSV(stdout, results)
-	case "html":
-		instructor.WriteHTML(stdout, results)
-	case "parts":
-		instructor.WriteDoneParts(stdout, results)
-	default:
-		instructor.WriteMarkdown(stdout, results)
-	}
+	write(stdout, results)
 	var unlucky []string
 	for _, r := range results {
 		if r.RandomFailed {

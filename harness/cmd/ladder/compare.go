@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -42,13 +43,19 @@ func cmdCompare(root string, args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
+	// The level's code files (from its folder, without git), and the
+	// reference's own, such as level 3's exact.go: a missing side diffs
+	// as empty.
+	names := map[string]bool{}
 	files, err := shipped.StubFiles(root, l)
 	if err != nil {
-		files = codeFiles(root, l)
+		filepath.WalkDir(filepath.Join(root, l.Dir), func(path string, d fs.DirEntry, err error) error {
+			if rel, _ := filepath.Rel(root, path); err == nil && !d.IsDir() && l.HasRole(filepath.ToSlash(rel), levels.Code) {
+				files = append(files, filepath.ToSlash(rel))
+			}
+			return nil
+		})
 	}
-	// The reference's own files too, such as level 3's exact.go, which
-	// the learner's folder may not have: a missing side diffs as empty.
-	names := map[string]bool{}
 	for _, f := range files {
 		names[strings.TrimPrefix(f, l.Dir+"/")] = true
 	}
@@ -76,23 +83,6 @@ func cmdCompare(root string, args []string, stdout, stderr io.Writer) int {
 func hasReference(root string, l levels.Level) bool {
 	_, err := os.Stat(filepath.Join(root, l.SolutionDir()))
 	return err == nil
-}
-
-// codeFiles lists the level's code files (see levels.Code), for a folder
-// without git.
-func codeFiles(root string, l levels.Level) []string {
-	var files []string
-	filepath.Walk(filepath.Join(root, l.Dir), func(path string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, path)
-		if rel = filepath.ToSlash(rel); l.HasRole(rel, levels.Code) {
-			files = append(files, rel)
-		}
-		return nil
-	})
-	return files
 }
 
 // unifiedDiff writes a unified diff of two files with git, or diff where

@@ -71,8 +71,13 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 		seen = max(0, iv.Hints[pkey]-iv.Named[pkey]) // a named mistake is no hint of HINTS.md
 	}
 	if seen >= len(p.Hints) {
+		// The reference only where this copy has it (a student copy has none).
+		next := fmt.Sprintf("read part %d of %s/README.md again, and make test-level-%d PART=%d shows the first case that fails.", part, l.Dir, l.Number, part)
+		if hasReference(root, l) {
+			next = fmt.Sprintf("%s has the reference, and make compare-level-%d shows it beside your code.", l.SolutionDir(), l.Number)
+		}
 		fmt.Fprintf(stdout, "You have seen all %s of level %d, part %d. make hints-%d shows them again; %s\n",
-			grade.Plural(len(p.Hints), "hint"), l.Number, part, l.Number, afterHints(root, l, part))
+			grade.Plural(len(p.Hints), "hint"), l.Number, part, l.Number, next)
 		return saveHints(root, s, stderr)
 	}
 	fmt.Fprintf(stdout, "%s\n\n%s\n", hintHeading(l, p, seen+1), p.Hints[seen])
@@ -95,15 +100,6 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "\nStill stuck? %s shows the next one.\n", again)
 	}
 	return 0
-}
-
-// afterHints says where to go once a part's hints are all seen: the
-// reference only where this copy has it (a student copy has none).
-func afterHints(root string, l levels.Level, part int) string {
-	if hasReference(root, l) {
-		return fmt.Sprintf("%s has the reference, and make compare-level-%d shows it beside your code.", l.SolutionDir(), l.Number)
-	}
-	return fmt.Sprintf("read part %d of %s/README.md again, and make test-level-%d PART=%d shows the first case that fails.", part, l.Dir, l.Number, part)
 }
 
 func saveHints(root string, s interview.State, stderr io.Writer) int {

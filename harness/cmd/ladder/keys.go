@@ -10,13 +10,10 @@ import (
 	"golang.org/x/term"
 )
 
-// terminalKeys lets watch and interview mode read single keys. When both
-// stdin and stdout are a terminal, it puts the terminal in raw mode and
-// returns the keys typed, a byte each, on a channel that their loops
-// select on, with writers for stdout and stderr that end lines as raw mode
-// needs. restore puts the terminal back; the caller defers it, which runs
-// on a return and on a panic alike. Without a terminal (pipes, CI, tests)
-// it changes nothing and the channel is nil, which a select never picks.
+// terminalKeys lets watch and interview mode read single keys. When stdin
+// and stdout are a terminal, it puts it in raw mode and returns the keys
+// typed, with writers that end lines as raw mode needs; restore puts the
+// terminal back. Without a terminal it changes nothing, and keys is nil.
 func terminalKeys(stdout, stderr io.Writer, interrupt chan os.Signal) (keys <-chan byte, out, errOut io.Writer, restore func()) {
 	f, ok := stdout.(*os.File)
 	in := int(os.Stdin.Fd())
@@ -36,14 +33,20 @@ func terminalKeys(stdout, stderr io.Writer, interrupt chan os.Signal) (keys <-ch
 }
 
 // readKeys passes on the keys read from r until it fails. Ctrl-C and q
-// interrupt instead.
+// interrupt instead: the process sends itself SIGINT, which a test run
+// under way hears too, or where it cannot (Windows) tells the loop alone.
 func readKeys(r io.Reader, keys chan<- byte, interrupt chan<- os.Signal) {
 	buf := make([]byte, 64)
 	for {
 		n, err := r.Read(buf)
 		for _, k := range buf[:n] {
 			if k == 3 || k == 'q' { // 3 is Ctrl-C
-				interruptSelf(interrupt)
+				if p, err := os.FindProcess(os.Getpid()); err != nil || p.Signal(os.Interrupt) != nil {
+					select {
+					case interrupt <- os.Interrupt:
+					default:
+					}
+				}
 				continue
 			}
 			select {
@@ -54,20 +57,6 @@ func readKeys(r io.Reader, keys chan<- byte, interrupt chan<- os.Signal) {
 		if err != nil {
 			return
 		}
-	}
-}
-
-// interruptSelf does what Ctrl-C does on a terminal that is not raw: it
-// sends this process SIGINT, which a test run under way hears too and
-// stops for (see grade's runOwned). Where a process cannot signal itself
-// (Windows), it tells the loop alone.
-func interruptSelf(interrupt chan<- os.Signal) {
-	if p, err := os.FindProcess(os.Getpid()); err == nil && p.Signal(os.Interrupt) == nil {
-		return
-	}
-	select {
-	case interrupt <- os.Interrupt:
-	default:
 	}
 }
 
