@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"time"
 
@@ -111,12 +108,14 @@ func saveHints(root string, s interview.State, stderr io.Writer) int {
 
 // partOn returns the part the learner is on: the first part of the level
 // that is not done, 0 if every part is. Grading takes seconds, so the
-// answer is kept in the state for the level's files as they are.
+// answer is kept in the state for the level's .go files as they are.
 func partOn(root string, l levels.Level, s *interview.State, stdout, stderr io.Writer) (int, bool) {
 	key := strconv.Itoa(l.Number)
-	hash, hashErr := learnerHash(root, l)
+	h := fnv.New128a() // a cache key needs no cryptographic hash
+	io.WriteString(h, interview.Snapshot(filepath.Join(root, l.Dir)))
+	hash := hex.EncodeToString(h.Sum(nil))
 	last, known := s.OnPart[key]
-	if hashErr == nil && known && last.Files == hash {
+	if known && last.Files == hash {
 		return last.Part, true
 	}
 	fmt.Fprintf(stdout, "Checking which part of level %d you are on…\n", l.Number)
@@ -140,45 +139,8 @@ func partOn(root string, l levels.Level, s *interview.State, stdout, stderr io.W
 		fmt.Fprintf(stdout, "Level %d: %s, so the part you are on is not known; these are the hints of part %d (make hint-%d PART=K for part K).\n\n", l.Number, g.Status(), part, l.Number)
 		return part, true
 	}
-	if hashErr == nil {
-		s.OnPart[key] = learner.PartCache{Files: hash, Part: part}
-	}
+	s.OnPart[key] = learner.PartCache{Files: hash, Part: part}
 	return part, true
-}
-
-// learnerHash is a hash of the level's files that the learner writes, its
-// code and its tests (see levels.Code and levels.Test), with their paths.
-func learnerHash(root string, l levels.Level) (string, error) {
-	dir := filepath.Join(root, filepath.FromSlash(l.Dir))
-	var files []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		switch _, role := levels.RoleOf(filepath.ToSlash(rel)); {
-		case d.IsDir() && (role == levels.Spec || role == levels.Testdata):
-			return filepath.SkipDir
-		case !d.IsDir() && (role == levels.Code || role == levels.Test):
-			files = append(files, path)
-		}
-		return nil
-	})
-	if err != nil {
-		return "", err
-	}
-	sort.Strings(files)
-	h := fnv.New128a() // a cache key needs no cryptographic hash
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return "", err
-		}
-		rel, _ := filepath.Rel(dir, f)
-		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(data))
-		h.Write(data)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // cmdHints shows again every hint seen so far, part by part.
