@@ -27,15 +27,12 @@ import (
 // files costs nothing, works on every system and drive, and needs no
 // package of its own.
 func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
-	var every time.Duration
-	l, ok := levelArg("watch", args, stderr, nil, "", func(fs *flag.FlagSet) {
-		fs.DurationVar(&every, "every", 500*time.Millisecond, "how often to look for changes")
-	})
+	l, ok := levelArg("watch", args, stderr, nil, "", nil)
 	if !ok {
 		return 2
 	}
 	dir := filepath.Join(root, l.Dir)
-	src := interview.PollChanges(dir, every)
+	src := interview.PollChanges(dir, pollEvery)
 	defer src.Close()
 	interrupt := make(chan os.Signal, 1)
 	signal.Notify(interrupt, os.Interrupt)
@@ -52,6 +49,9 @@ func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
 	w.Run()
 	return 0
 }
+
+// pollEvery is how often watch and interview mode look for changes.
+const pollEvery = 500 * time.Millisecond
 
 // watcher is watch mode with what it depends on injected, for the tests.
 type watcher struct {
@@ -193,10 +193,8 @@ func watchStatus(g grade.Level) string {
 // cmdInterview is ladder interview [--time 45m] N.
 func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	var budgetFlag string
-	var every time.Duration
 	l, ok := levelArg("interview", args, stderr, nil, "", func(fs *flag.FlagSet) {
 		fs.StringVar(&budgetFlag, "time", "", "the interview's length, such as 45m or 30 (minutes); 45m when not given")
-		fs.DurationVar(&every, "every", 500*time.Millisecond, "how often to look for changes")
 	})
 	if !ok {
 		return 2
@@ -230,7 +228,7 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	defer restore()
 	iv.Out, iv.Keys = out, keys
 	iv.Hint = func() { cmdHint(root, []string{strconv.Itoa(l.Number)}, out, errOut) }
-	src := interview.PollChanges(iv.Dir(), every)
+	src := interview.PollChanges(iv.Dir(), pollEvery)
 	defer src.Close()
 	iv.Changes = src.C()
 	ticker := time.NewTicker(time.Second)
