@@ -23,20 +23,17 @@ import (
 // arguments, and returns the exit code.
 type subcommand func(root string, args []string, stdout, stderr io.Writer) int
 
-var subcommands map[string]subcommand
-
-func init() {
-	subcommands = map[string]subcommand{
-		"test": cmdTest, "check-stubs": cmdCheckStubs, "progress": cmdProgress,
-		"hint": cmdHint, "hints": cmdHints, "reset": cmdReset, "watch": cmdWatch,
-		"fuzz": cmdFuzz, "bench": cmdBench, "compare": cmdCompare,
-		"student-copy": cmdStudentCopy, "class-report": cmdClassReport, "classroom": cmdClassroom,
-		"interview": cmdInterview, "debrief": cmdDebrief,
-		"help": cmdHelp, "-h": cmdHelp, "--help": cmdHelp,
-		// Not in the usage text: the go command runs it inside a class
-		// report's sandbox, as its GOCACHEPROG.
-		sandbox.CacheLayerCommand: cmdCacheLayer,
-	}
+// subcommands are the ladder command's commands, by name.
+var subcommands = map[string]subcommand{
+	"test": cmdTest, "check-stubs": cmdCheckStubs, "progress": cmdProgress,
+	"hint": cmdHint, "hints": cmdHints, "reset": cmdReset, "watch": cmdWatch,
+	"fuzz": cmdFuzz, "bench": cmdBench, "compare": cmdCompare,
+	"student-copy": cmdStudentCopy, "class-report": cmdClassReport, "classroom": cmdClassroom,
+	"interview": cmdInterview, "debrief": cmdDebrief,
+	"help": cmdHelp, "-h": cmdHelp, "--help": cmdHelp,
+	// Not in the usage text: the go command runs it inside a class
+	// report's sandbox, as its GOCACHEPROG.
+	sandbox.CacheLayerCommand: cmdCacheLayer,
 }
 
 func main() {
@@ -72,6 +69,7 @@ func failed(stderr io.Writer, prefix string, err error) int {
 	return 1
 }
 
+// cmdCacheLayer is the GOCACHEPROG of a class report's sandbox.
 func cmdCacheLayer(_ string, args []string, stdout, stderr io.Writer) int {
 	if len(args) != 2 {
 		fmt.Fprintln(stderr, "usage: ladder cache-layer BASE OWN (the go command runs it)")
