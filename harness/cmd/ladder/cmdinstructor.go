@@ -24,14 +24,10 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// cmdStudentCopy writes the repository without solutions/, as a folder an
-// instructor can hand out. It copies the last commit (HEAD), never the
-// working tree: nothing untracked, ignored or uncommitted goes with it.
-// It refuses, naming the file, a symlink, a submodule, a binary, a file
-// over 1 MiB, a file that imports solutions/, and a level whose code is
-// not the stub as shipped; and it
-// writes nothing until the stubs have passed the stub check in a
-// temporary copy.
+// cmdStudentCopy writes the last commit (HEAD, never the working tree)
+// without solutions/, for an instructor to hand out. It refuses what
+// instructor.StudentCopyFiles refuses, and writes nothing until the stubs
+// have passed the stub check in a temporary copy.
 func cmdStudentCopy(root string, args []string, stdout, stderr io.Writer) int {
 	if len(args) != 1 || args[0] == "" {
 		fmt.Fprintln(stderr, usageLine("student-copy"))
@@ -39,8 +35,7 @@ func cmdStudentCopy(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	dest, err := filepath.Abs(args[0])
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return failed(stderr, "", err)
 	}
 	if entries, err := os.ReadDir(dest); err == nil && len(entries) > 0 {
 		fmt.Fprintf(stderr, "%s exists and is not empty; name a new folder\n", dest)
@@ -55,20 +50,17 @@ func cmdStudentCopy(root string, args []string, stdout, stderr io.Writer) int {
 	instructor.WarnUncommitted(root, head, stderr)
 	tree, err := shipped.GitTree(root, "HEAD")
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return failed(stderr, "", err)
 	}
 	modPath, err := shipped.ModulePath(root)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return failed(stderr, "", err)
 	}
 	files, problems := instructor.StudentCopyFiles(modPath, tree)
 	if len(problems) == 0 {
 		problems, err = instructor.CheckStubsOf(files, stderr)
 		if err != nil {
-			fmt.Fprintln(stderr, "student-copy: the stub check could not run:", err)
-			return 1
+			return failed(stderr, "student-copy: the stub check could not run:", err)
 		}
 	}
 	if len(problems) > 0 {
@@ -79,8 +71,7 @@ func cmdStudentCopy(root string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if err := instructor.WriteEntries(dest, files); err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return failed(stderr, "", err)
 	}
 	// A git history lets the student's make reset-level-N find the stubs.
 	if _, err := exec.LookPath("git"); err == nil {
@@ -138,9 +129,8 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("class-report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "markdown", "markdown, csv, html, or parts (the parts done, one a line, which the Classroom workflow reads)")
-	// One student more than CPUs: a grading often waits (a Redis case on
-	// its deadline, a checker on its child), and another fills the CPU.
-	// At most 8, as each takes a few hundred MiB of memory.
+	// One student more than CPUs, as a grading often waits; at most 8, as
+	// each takes a few hundred MiB.
 	parallel := fs.Int("parallel", min(runtime.NumCPU()+1, 8), "checkouts graded at once")
 	limit := fs.Duration("timeout", 5*time.Minute, "time allowed for one checkout's build and tests")
 	noSandbox := fs.Bool("no-sandbox", false, "run the students' code without a sandbox, as your user (see above)")
@@ -158,7 +148,11 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if *format != "markdown" && *format != "csv" && *format != "html" && *format != "parts" {
+	write, ok := map[string]func(io.Writer, []instructor.Result){
+		"markdown": instructor.WriteMarkdown, "csv": instructor.WriteCSV,
+		"html": instructor.WriteHTML, "parts": instructor.WriteDoneParts,
+	}[*format]
+	if !ok {
 		fmt.Fprintf(stderr, "class-report: FORMAT is %q; use markdown, csv, html or parts\n", *format)
 		return 2
 	}
@@ -167,8 +161,7 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, `usage: make class-report DIRS="alice bob carol" [FORMAT=csv]   (--help: what it runs)`)
 		return 2
 	}
-	// An interrupt reaches only our process group: stop the students' runs
-	// and delete their folders before leaving.
+	// On an interrupt, stop the students' runs and delete their folders.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -182,16 +175,14 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	if *clean && *cache != "" {
 		if err := os.RemoveAll(*cache); err != nil {
-			fmt.Fprintln(stderr, "class-report:", err)
-			return 1
+			return failed(stderr, "class-report:", err)
 		}
 	}
 	start := time.Now()
 	fmt.Fprintf(stderr, "class-report: building this checkout's tests and checkers first (a few minutes the first time, seconds once %s holds them)\n", *cache)
 	g, err := instructor.NewGrader(ctx, root, *cache, j, *seed)
 	if err != nil {
-		fmt.Fprintln(stderr, "class-report:", err)
-		return 1
+		return failed(stderr, "class-report:", err)
 	}
 	defer g.Close()
 	fmt.Fprintf(stderr, "class-report: built in %v; grading %s, %d at a time\n", time.Since(start).Round(time.Second), grade.Plural(len(dirs), "student"), max(1, *parallel))
@@ -237,16 +228,7 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "class-report: interrupted; the students' processes were stopped and their folders deleted")
 		return 1
 	}
-	switch *format {
-	case "csv":
-		instructor.WriteCSV(stdout, results)
-	case "html":
-		instructor.WriteHTML(stdout, results)
-	case "parts":
-		instructor.WriteDoneParts(stdout, results)
-	default:
-		instructor.WriteMarkdown(stdout, results)
-	}
+	write(stdout, results)
 	var unlucky []string
 	for _, r := range results {
 		if r.RandomFailed {
@@ -259,28 +241,17 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// cmdClassroom is ladder classroom [--force] [--instructor-repo OWNER/NAME]
-// [--instructor-ref COMMIT] [FILE].
+// cmdClassroom writes the GitHub Classroom workflow, FILE or
+// instructor.ClassroomFile.
 func cmdClassroom(root string, args []string, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("classroom", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	force := fset.Bool("force", false, "write over an existing file")
-	repo := fset.String("instructor-repo", "", "the GitHub repository (`owner/name`) whose harness grades; by default this checkout's origin")
-	ref := fset.String("instructor-ref", "", "the `commit` of it that grades; by default this checkout's HEAD")
-	var pos []string
-	for {
-		if err := fset.Parse(args); err != nil {
-			fmt.Fprintln(stderr, usageLine("classroom"))
-			return 2
-		}
-		if fset.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fset.Arg(0))
-		args = fset.Args()[1:]
-	}
-	if len(pos) > 1 {
-		fmt.Fprintln(stderr, usageLine("classroom"))
+	var force bool
+	var repo, ref string
+	pos, ok := parseArgs("classroom", args, stderr, 0, 1, func(fs *flag.FlagSet) {
+		fs.BoolVar(&force, "force", false, "write over an existing file")
+		fs.StringVar(&repo, "instructor-repo", "", "the GitHub repository (`owner/name`) whose harness grades; by default this checkout's origin")
+		fs.StringVar(&ref, "instructor-ref", "", "the `commit` of it that grades; by default this checkout's HEAD")
+	})
+	if !ok {
 		return 2
 	}
 	shown := instructor.ClassroomFile
@@ -291,45 +262,41 @@ func cmdClassroom(root string, args []string, stdout, stderr io.Writer) int {
 	if !filepath.IsAbs(target) {
 		target = filepath.Join(root, target)
 	}
-	if *repo == "" {
+	if repo == "" {
 		url, err := shipped.Git(root, "remote", "get-url", "origin")
-		if *repo = gitHubRepo(strings.TrimSpace(url)); err != nil || *repo == "" {
+		if repo = gitHubRepo(strings.TrimSpace(url)); err != nil || repo == "" {
 			fmt.Fprintln(stderr, "ladder classroom: this checkout's origin is not a GitHub repository; name the one that grades with --instructor-repo owner/name (make classroom INSTRUCTOR_REPO=owner/name)")
 			return 2
 		}
 	}
-	if *ref == "" {
+	if ref == "" {
 		head, err := shipped.Git(root, "rev-parse", "--verify", "HEAD")
 		if err != nil {
 			fmt.Fprintln(stderr, "ladder classroom: this checkout has no commit; name the one that grades with --instructor-ref (make classroom INSTRUCTOR_REF=commit)")
 			return 2
 		}
-		*ref = strings.TrimSpace(head)
+		ref = strings.TrimSpace(head)
 	}
-	plan, err := instructor.PlanClassroom(root, *repo, *ref, levels.All)
+	plan, err := instructor.PlanClassroom(root, repo, ref, levels.All)
 	if err != nil {
-		fmt.Fprintln(stderr, "ladder classroom:", err)
-		return 1
+		return failed(stderr, "ladder classroom:", err)
 	}
-	if _, err := os.Stat(target); err == nil && !*force {
+	if _, err := os.Stat(target); err == nil && !force {
 		fmt.Fprintf(stderr, "ladder classroom: %s exists, and is left as it is. --force (make classroom FORCE=1) writes over it.\n", shown)
 		return 1
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		fmt.Fprintln(stderr, "ladder classroom:", err)
-		return 1
+		return failed(stderr, "ladder classroom:", err)
 	}
 	var b strings.Builder
-	if err := instructor.WriteClassroom(&b, plan); err != nil {
-		fmt.Fprintln(stderr, "ladder classroom:", err)
-		return 1
+	err = instructor.WriteClassroom(&b, plan)
+	if err == nil {
+		err = os.MkdirAll(filepath.Dir(target), 0o755)
 	}
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		fmt.Fprintln(stderr, "ladder classroom:", err)
-		return 1
+	if err == nil {
+		err = os.WriteFile(target, []byte(b.String()), 0o644)
 	}
-	if err := os.WriteFile(target, []byte(b.String()), 0o644); err != nil {
-		fmt.Fprintln(stderr, "ladder classroom:", err)
-		return 1
+	if err != nil {
+		return failed(stderr, "ladder classroom:", err)
 	}
 	first, last := levels.All[0].Number, levels.All[len(levels.All)-1].Number
 	fmt.Fprintf(stdout, "wrote %s: %s, one for each part of levels %d to %d, worth %s each.\nCommit it to the assignment's template repository; INSTRUCTORS.md says how to set up the assignment.\n",
@@ -352,22 +319,19 @@ func gitHubRepo(url string) string {
 }
 
 // cmdDebrief is ladder debrief N: once a level is done, what the
-// interviewer's guide says about it. Before, it says so and shows nothing
-// of the answer.
+// interviewer's guide says about it; before, it shows nothing of the answer.
 func cmdDebrief(root string, args []string, stdout, stderr io.Writer) int {
-	l, ok := oneLevel("debrief", args, stderr)
+	l, ok := levelArg("debrief", args, stderr, nil, "", nil)
 	if !ok {
 		return 2
 	}
 	fmt.Fprintf(stdout, "Checking level %d first...\n\n", l.Number)
 	g, err := grade.TestLevel(root, l, 0)
-	if err != nil {
-		fmt.Fprintln(stderr, "ladder debrief:", err)
-		return 1
+	if err == nil {
+		err = instructor.WriteDebrief(stdout, root, g, grade.Style{Color: useColor(stdout)})
 	}
-	if err := instructor.WriteDebrief(stdout, root, g, grade.Style{Color: useColor(stdout)}); err != nil {
-		fmt.Fprintln(stderr, "ladder debrief:", err)
-		return 1
+	if err != nil {
+		return failed(stderr, "ladder debrief:", err)
 	}
 	return 0
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -21,20 +22,19 @@ import (
 // diff. Before the level is done it asks first: the reference is a
 // spoiler.
 func cmdCompare(root string, args []string, stdout, stderr io.Writer) int {
-	l, ok := oneLevel("compare", args, stderr)
+	l, ok := levelArg("compare", args, stderr, nil, "", nil)
 	if !ok {
 		return 2
 	}
 	refDir := l.SolutionDir()
-	if _, err := os.Stat(filepath.Join(root, refDir)); err != nil {
+	if !hasReference(root, l) {
 		fmt.Fprintf(stdout, "This copy has no reference for level %d (a workshop copy?): ask your instructor for it.\n", l.Number)
 		return 0
 	}
 	fmt.Fprintf(stdout, "Checking level %d first...\n", l.Number)
 	g, err := grade.TestLevel(root, l, 0)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return failed(stderr, "", err)
 	}
 	if g.Status() != grade.Done {
 		fmt.Fprintf(stdout, "The level is not done yet (%d of %d parts); show the reference anyway? [y/N] ", g.PartsDone(), len(g.Parts))
@@ -43,13 +43,19 @@ func cmdCompare(root string, args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
+	// The level's code files (from its folder, without git), and the
+	// reference's own, such as level 3's exact.go: a missing side diffs
+	// as empty.
+	names := map[string]bool{}
 	files, err := shipped.StubFiles(root, l)
 	if err != nil {
-		files = codeFiles(root, l)
+		filepath.WalkDir(filepath.Join(root, l.Dir), func(path string, d fs.DirEntry, err error) error {
+			if rel, _ := filepath.Rel(root, path); err == nil && !d.IsDir() && l.HasRole(filepath.ToSlash(rel), levels.Code) {
+				files = append(files, filepath.ToSlash(rel))
+			}
+			return nil
+		})
 	}
-	// The reference's own files too, such as level 3's exact.go, which
-	// the learner's folder may not have: a missing side diffs as empty.
-	names := map[string]bool{}
 	for _, f := range files {
 		names[strings.TrimPrefix(f, l.Dir+"/")] = true
 	}
@@ -66,28 +72,17 @@ func cmdCompare(root string, args []string, stdout, stderr io.Writer) int {
 			yours = os.DevNull
 		}
 		if err := unifiedDiff(root, ref, yours, stdout); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+			return failed(stderr, "", err)
 		}
 	}
 	return 0
 }
 
-// codeFiles lists the level's code files (see levels.Code), for a folder
-// without git.
-func codeFiles(root string, l levels.Level) []string {
-	var files []string
-	filepath.Walk(filepath.Join(root, l.Dir), func(path string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, path)
-		if rel = filepath.ToSlash(rel); l.HasRole(rel, levels.Code) {
-			files = append(files, rel)
-		}
-		return nil
-	})
-	return files
+// hasReference says whether this copy has the level's reference (a
+// student copy has none).
+func hasReference(root string, l levels.Level) bool {
+	_, err := os.Stat(filepath.Join(root, l.SolutionDir()))
+	return err == nil
 }
 
 // unifiedDiff writes a unified diff of two files with git, or diff where
@@ -97,10 +92,8 @@ func unifiedDiff(root, a, b string, w io.Writer) error {
 	if _, err := exec.LookPath("git"); err != nil {
 		cmd = exec.Command("diff", "-u", a, b)
 	}
-	cmd.Dir = root
-	cmd.Stdout = w
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd.Dir, cmd.Stdout, cmd.Stderr = root, w, &stderr
 	err := cmd.Run()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == 1 {

@@ -10,11 +10,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
-	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // benchstat is run at a pinned version, so nothing is installed by hand and
@@ -24,13 +24,12 @@ const benchstat = "golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c
 var pkgLineRE = regexp.MustCompile(`(?m)^pkg: .*$`)
 
 // cmdBench runs a level's benchmarks on the learner's code and on the
-// reference, and shows them side by side with benchstat. The two sides take
-// turns, one run each, so that a load that comes and goes on the machine
-// falls on both alike.
+// reference, and shows them side by side with benchstat. The sides take
+// turns, one run each, so that a passing load falls on both alike.
 func cmdBench(root string, args []string, stdout, stderr io.Writer) int {
 	var count int
 	var benchTime string
-	l, ok := levelArg("bench", args, stderr, func(fs *flag.FlagSet) {
+	l, ok := levelArg("bench", args, stderr, nil, "", func(fs *flag.FlagSet) {
 		fs.IntVar(&count, "count", 6, "runs of each benchmark; benchstat wants six or more")
 		fs.StringVar(&benchTime, "benchtime", "100ms", "go test -benchtime for each run")
 	})
@@ -39,13 +38,12 @@ func cmdBench(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	dir, err := os.MkdirTemp("", "ladder-bench-")
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return failed(stderr, "", err)
 	}
 	defer os.RemoveAll(dir)
 
 	sides := []*benchSide{{name: "yours", dir: l.Dir}}
-	if _, err := os.Stat(filepath.Join(root, l.SolutionDir())); err == nil {
+	if hasReference(root, l) {
 		sides = append([]*benchSide{{name: "reference", dir: l.SolutionDir()}}, sides...)
 	} else {
 		fmt.Fprintf(stdout, "There is no %s here (a workshop copy?), so these are your numbers alone.\n", l.SolutionDir())
@@ -58,7 +56,7 @@ func cmdBench(root string, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "benchmarking %d runs of %s each, taking turns...\n", count, benchTime)
 	for range count {
 		for _, s := range sides {
-			s.Run(benchTime, l.Number)
+			s.run(benchTime, l.Number)
 		}
 	}
 	var inputs []string
@@ -71,8 +69,7 @@ func cmdBench(root string, args []string, stdout, stderr io.Writer) int {
 		}
 		file := filepath.Join(dir, s.name)
 		if err := os.WriteFile(file, s.out.Bytes(), 0o644); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+			return failed(stderr, "", err)
 		}
 		inputs = append(inputs, s.name+"="+file)
 	}
@@ -86,12 +83,16 @@ func cmdBench(root string, args []string, stdout, stderr io.Writer) int {
 	var table bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &table, stderr
 	if err := cmd.Run(); err != nil {
-		fmt.Fprintln(stderr, "benchstat:", err)
-		return 1
+		return failed(stderr, "benchstat:", err)
 	}
 	stdout.Write(withoutEmptyGeomean(table.Bytes()))
 	fmt.Fprintln(stdout, "\nsec/op and B/op: lower is better; the column after yours is the change from the reference.")
-	writeBenchRows(stdout, l.Number)
+	if rows := benchRows[l.Number]; len(rows) > 0 {
+		fmt.Fprintln(stdout, "\nThe rows (the clock starts on 3 March 2025, not at the epoch):")
+		for _, r := range rows {
+			fmt.Fprintf(stdout, "  %s: %s\n", r.Name, r.Means)
+		}
+	}
 	return 0
 }
 
@@ -99,10 +100,8 @@ func cmdBench(root string, args []string, stdout, stderr io.Writer) int {
 // of the benchmark's name, as benchstat prints it, or a metric's unit.
 type benchRow struct{ Name, Means string }
 
-// benchRows explains every row each level's spec/bench.go prints. Every
-// benchmark's clock starts on 3 March 2025, not at the epoch, so the code
-// runs at the times it meets in service. TestBenchRowsNameTheirBenchmarks
-// checks each name against the level's bench.go.
+// benchRows explains every row each level's spec/bench.go prints;
+// TestBenchRowsNameTheirBenchmarks checks the names.
 var benchRows = map[int][]benchRow{
 	1: {
 		{"1k_per_sec", "a Hit and a Count, one hit every millisecond in a one-second window: 1,000 hits in it"},
@@ -156,28 +155,14 @@ var benchRows = map[int][]benchRow{
 	},
 }
 
-// writeBenchRows prints what each row of level's table measures.
-func writeBenchRows(w io.Writer, level int) {
-	rows := benchRows[level]
-	if len(rows) == 0 {
-		return
-	}
-	fmt.Fprintln(w, "\nThe rows (the clock starts on 3 March 2025, not at the epoch):")
-	for _, r := range rows {
-		fmt.Fprintf(w, "  %s: %s\n", r.Name, r.Means)
-	}
-}
-
-// benchSide is one side of a comparison: its test binaries, built once,
-// and what their runs printed.
+// benchSide is one side of a comparison: its test binaries, built once
+// (path and package folder), and what their runs printed.
 type benchSide struct {
 	name, dir string
-	bins      []benchBinary
+	bins      [][2]string
 	out       bytes.Buffer
 	failed    string
 }
-
-type benchBinary struct{ path, dir string }
 
 // build compiles the side's test binaries, one per package with tests.
 func (s *benchSide) build(root, tmp string) error {
@@ -194,17 +179,17 @@ func (s *benchSide) build(root, tmp string) error {
 			return fmt.Errorf("%s does not build:\n%s", p.ImportPath, grade.Indent(grade.FirstLines(string(out), 12), "  "))
 		}
 		if _, err := os.Stat(bin); err == nil { // no binary for a package without tests
-			s.bins = append(s.bins, benchBinary{path: bin, dir: p.Dir})
+			s.bins = append(s.bins, [2]string{bin, p.Dir})
 		}
 	}
 	return nil
 }
 
 // run runs every benchmark of the side once.
-func (s *benchSide) Run(benchTime string, level int) {
+func (s *benchSide) run(benchTime string, level int) {
 	for _, b := range s.bins {
-		cmd := exec.Command(b.path, "-test.run", "^$", "-test.bench", ".", "-test.benchmem", "-test.count", "1", "-test.benchtime", benchTime)
-		cmd.Dir = b.dir
+		cmd := exec.Command(b[0], "-test.run", "^$", "-test.bench", ".", "-test.benchmem", "-test.count", "1", "-test.benchtime", benchTime)
+		cmd.Dir = b[1]
 		cmd.Env = grade.LearnerEnv()
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
@@ -230,13 +215,12 @@ func failureLines(out string) string {
 }
 
 // cmdFuzz runs each of a level's fuzz targets against the learner's code
-// for a bounded time. A timeline the fuzzer finds is printed by the runner
-// like any failing case, and go test keeps the input under the package's
+// for a bounded time. go test keeps a failing input under the package's
 // testdata/fuzz, so make test-level-N runs it from then on. A later module
 // (level 8's Redis form) is fuzzed once the parts before it pass.
 func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 	var fuzzTime time.Duration
-	l, ok := levelArg("fuzz", args, stderr, func(fs *flag.FlagSet) {
+	l, ok := levelArg("fuzz", args, stderr, nil, "", func(fs *flag.FlagSet) {
 		fs.DurationVar(&fuzzTime, "time", 30*time.Second, "how long to fuzz each target")
 	})
 	if !ok {
@@ -244,63 +228,54 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	var saved []string
 	found, ran := false, 0
-	var reached func(levels.Module) bool
+	var g *grade.Level
 	for _, m := range l.Modules {
-		if m.FirstPart > 1 && reached == nil {
+		if m.FirstPart > 1 && g == nil {
 			fmt.Fprintf(stdout, "Checking which parts of level %d pass, to know whether to fuzz %s too…\n", l.Number, m.Dir)
-			g, err := grade.TestLevel(root, l, 0)
+			lg, err := grade.TestLevel(root, l, 0)
 			if err != nil {
-				fmt.Fprintln(stderr, err)
-				return 1
+				return failed(stderr, "", err)
 			}
-			reached = func(m levels.Module) bool {
-				for _, p := range g.Parts {
-					if p.Number < m.FirstPart && !p.Done {
-						return false
-					}
-				}
-				return true
-			}
+			g = &lg
 		}
-		if m.FirstPart > 1 && !reached(m) {
+		if m.FirstPart > 1 && slices.ContainsFunc(g.Parts, func(p grade.Part) bool { return p.Number < m.FirstPart && !p.Done }) {
 			fmt.Fprintf(stdout, "Not fuzzing %s: its parts start at part %d, and the parts before it do not all pass yet.\n", m.Dir, m.FirstPart)
 			continue
 		}
 		modDir := filepath.Join(root, filepath.FromSlash(m.Dir))
 		pkgs, err := grade.ListPackages(context.Background(), root, modDir, []string{l.Patterns()[m.Dir]}, grade.Plain)
 		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+			return failed(stderr, "", err)
 		}
 		for _, p := range pkgs {
-			pkg := p.ImportPath
-			if m.Dir == "." && nestedModule(l, grade.RelDir(root, p.Dir)) {
-				continue
+			rel := grade.RelDir(root, p.Dir)
+			if m.Dir == "." && grade.ModuleOf(l, rel).Dir != "." {
+				continue // a nested module's, fuzzed as its own
 			}
-			targets, err := listTests(modDir, pkg, "^Fuzz")
+			targets, err := listFuzzTargets(modDir, p.ImportPath)
 			if err != nil {
-				fmt.Fprintln(stderr, err)
-				return 1
+				return failed(stderr, "", err)
 			}
 			for _, target := range targets {
 				ran++
-				fmt.Fprintf(stdout, "fuzzing %s in %s for %v\n", target, grade.RelDir(root, p.Dir), fuzzTime)
+				fmt.Fprintf(stdout, "fuzzing %s in %s for %v\n", target, rel, fuzzTime)
 				// A found input is shrunk for at most 10s: a slow target would
 				// otherwise sit at "0/sec" for the default minute.
-				cmd := exec.Command(grade.GoTool(), "test", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", fuzzTime.String(), "-fuzzminimizetime", "10s", pkg)
+				cmd := exec.Command(grade.GoTool(), "test", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", fuzzTime.String(), "-fuzzminimizetime", "10s", p.ImportPath)
 				cmd.Dir = modDir
 				cmd.Env = grade.LearnerEnv()
 				var out bytes.Buffer
 				cmd.Stdout, cmd.Stderr = io.MultiWriter(stdout, &grade.LimitedBuffer{Buf: &out, Left: 1 << 20}), stderr
-				if err := cmd.Run(); err != nil {
-					if stoppedByItsDeadline(out.String(), target) {
-						fmt.Fprintf(stdout, "(go test said \"context deadline exceeded\" as its %v ended: Go's fuzzer racing its own time limit, go.dev/issue/75804, fixed in Go 1.27. It found nothing wrong.)\n", fuzzTime)
-						continue
-					}
-					found = true
-					if m := failingInput.FindSubmatch(out.Bytes()); m != nil {
-						saved = append(saved, filepath.ToSlash(filepath.Join(grade.RelDir(root, p.Dir), string(m[1]))))
-					}
+				if cmd.Run() == nil {
+					continue
+				}
+				if stoppedByItsDeadline(out.String(), target) {
+					fmt.Fprintf(stdout, "(go test said \"context deadline exceeded\" as its %v ended: Go's fuzzer racing its own time limit, go.dev/issue/75804, fixed in Go 1.27. It found nothing wrong.)\n", fuzzTime)
+					continue
+				}
+				found = true
+				if m := failingInput.FindSubmatch(out.Bytes()); m != nil {
+					saved = append(saved, filepath.ToSlash(filepath.Join(rel, string(m[1]))))
 				}
 			}
 		}
@@ -320,12 +295,10 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// stoppedByItsDeadline says whether a fuzz run of target that failed
-// failed only as Go's fuzzer can at the end of -fuzztime
-// (go.dev/issue/75804, before Go 1.27): the target's one failure is
-// "context deadline exceeded", with no case of its own failing and no
-// input saved. A timeline the learner's code gets wrong always fails a
-// case of its own, with the spec's report.
+// stoppedByItsDeadline says whether a failed fuzz run of target failed only
+// as Go's fuzzer can at the end of -fuzztime (go.dev/issue/75804, before Go
+// 1.27): "context deadline exceeded", with no case failing and no input
+// saved, where a timeline the code gets wrong fails a case of its own.
 func stoppedByItsDeadline(out, target string) bool {
 	if failingInput.MatchString(out) || strings.Count(out, "--- FAIL: ") != 1 {
 		return false
@@ -336,23 +309,18 @@ func stoppedByItsDeadline(out, target string) bool {
 // failingInput is go test's line naming the input it saved.
 var failingInput = regexp.MustCompile(`Failing input written to (testdata/fuzz/\S+)`)
 
-// nestedModule says whether rel lies in one of the level's nested modules.
-func nestedModule(l levels.Level, rel string) bool {
-	return grade.ModuleOf(l, rel).Dir != "."
-}
-
-// listTests names the tests, benchmarks or fuzz targets of pkg that match.
-func listTests(root, pkg, pattern string) ([]string, error) {
-	cmd := exec.Command(grade.GoTool(), "test", "-list", pattern, pkg)
+// listFuzzTargets names the fuzz targets of pkg.
+func listFuzzTargets(root, pkg string) ([]string, error) {
+	cmd := exec.Command(grade.GoTool(), "test", "-list", "^Fuzz", pkg)
 	cmd.Dir = root
 	cmd.Env = grade.LearnerEnv()
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go test -list %s %s: %v\n%s", pattern, pkg, err, out)
+		return nil, fmt.Errorf("go test -list ^Fuzz %s: %v\n%s", pkg, err, out)
 	}
 	var names []string
 	for _, line := range strings.Split(string(out), "\n") {
-		if strings.HasPrefix(line, "Fuzz") || strings.HasPrefix(line, "Test") || strings.HasPrefix(line, "Benchmark") {
+		if strings.HasPrefix(line, "Fuzz") {
 			names = append(names, strings.TrimSpace(line))
 		}
 	}

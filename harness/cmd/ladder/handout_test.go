@@ -86,6 +86,12 @@ type candidate struct {
 // answerCandidates returns the code among files (by slash-separated path)
 // that offers a level's whole API, but the stubs themselves.
 func answerCandidates(files map[string][]byte) []candidate {
+	// Each file is parsed once, not once per level.
+	type source struct {
+		src  string
+		decl map[string]bool
+	}
+	parsed := map[string][]source{}
 	var found []candidate
 	for _, l := range levels.All {
 		api, stubs := stubAPI(l, files)
@@ -100,9 +106,17 @@ func answerCandidates(files map[string][]byte) []candidate {
 		}
 		sort.Strings(paths)
 		for _, p := range paths {
-			for _, src := range goSources(p, files[p]) {
-				if _, decl := declarations(src); offers(decl, api) {
-					found = append(found, candidate{file: p, level: l, src: src})
+			srcs, ok := parsed[p]
+			if !ok {
+				for _, src := range goSources(p, files[p]) {
+					_, decl := declarations(src)
+					srcs = append(srcs, source{src, decl})
+				}
+				parsed[p] = srcs
+			}
+			for _, src := range srcs {
+				if offers(src.decl, api) {
+					found = append(found, candidate{file: p, level: l, src: src.src})
 				}
 			}
 		}

@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"time"
 
@@ -26,7 +23,8 @@ func hintHeading(l levels.Level, p learner.HintPart, i int) string {
 // cmdHint shows the next hint of the part the learner is on, or of the
 // part --part names, and remembers it.
 func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
-	l, asked, ok := levelPartArg("hint", args, stderr, "a hint of this part, not of the part you are on", nil)
+	var asked int
+	l, ok := levelArg("hint", args, stderr, &asked, "a hint of this part, not of the part you are on", nil)
 	if !ok {
 		return 2
 	}
@@ -70,8 +68,13 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 		seen = max(0, iv.Hints[pkey]-iv.Named[pkey]) // a named mistake is no hint of HINTS.md
 	}
 	if seen >= len(p.Hints) {
+		// The reference only where this copy has it (a student copy has none).
+		next := fmt.Sprintf("read part %d of %s/README.md again, and make test-level-%d PART=%d shows the first case that fails.", part, l.Dir, l.Number, part)
+		if hasReference(root, l) {
+			next = fmt.Sprintf("%s has the reference, and make compare-level-%d shows it beside your code.", l.SolutionDir(), l.Number)
+		}
 		fmt.Fprintf(stdout, "You have seen all %s of level %d, part %d. make hints-%d shows them again; %s\n",
-			grade.Plural(len(p.Hints), "hint"), l.Number, part, l.Number, afterHints(root, l, part))
+			grade.Plural(len(p.Hints), "hint"), l.Number, part, l.Number, next)
 		return saveHints(root, s, stderr)
 	}
 	fmt.Fprintf(stdout, "%s\n\n%s\n", hintHeading(l, p, seen+1), p.Hints[seen])
@@ -96,31 +99,23 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// afterHints says where to go once a part's hints are all seen: the
-// reference only where this copy has it (a student copy has none).
-func afterHints(root string, l levels.Level, part int) string {
-	if _, err := os.Stat(filepath.Join(root, l.SolutionDir())); err == nil {
-		return fmt.Sprintf("%s has the reference, and make compare-level-%d shows it beside your code.", l.SolutionDir(), l.Number)
-	}
-	return fmt.Sprintf("read part %d of %s/README.md again, and make test-level-%d PART=%d shows the first case that fails.", part, l.Dir, l.Number, part)
-}
-
 func saveHints(root string, s interview.State, stderr io.Writer) int {
 	if err := interview.SaveState(root, s); err != nil {
-		fmt.Fprintln(stderr, "ladder hint: could not remember this hint:", err)
-		return 1
+		return failed(stderr, "ladder hint: could not remember this hint:", err)
 	}
 	return 0
 }
 
 // partOn returns the part the learner is on: the first part of the level
 // that is not done, 0 if every part is. Grading takes seconds, so the
-// answer is kept in the state for the level's files as they are.
+// answer is kept in the state for the level's .go files as they are.
 func partOn(root string, l levels.Level, s *interview.State, stdout, stderr io.Writer) (int, bool) {
 	key := strconv.Itoa(l.Number)
-	hash, hashErr := learnerHash(root, l)
+	h := fnv.New128a() // a cache key needs no cryptographic hash
+	io.WriteString(h, interview.Snapshot(filepath.Join(root, l.Dir)))
+	hash := hex.EncodeToString(h.Sum(nil))
 	last, known := s.OnPart[key]
-	if hashErr == nil && known && last.Files == hash {
+	if known && last.Files == hash {
 		return last.Part, true
 	}
 	fmt.Fprintf(stdout, "Checking which part of level %d you are on…\n", l.Number)
@@ -144,53 +139,13 @@ func partOn(root string, l levels.Level, s *interview.State, stdout, stderr io.W
 		fmt.Fprintf(stdout, "Level %d: %s, so the part you are on is not known; these are the hints of part %d (make hint-%d PART=K for part K).\n\n", l.Number, g.Status(), part, l.Number)
 		return part, true
 	}
-	if hashErr == nil {
-		s.OnPart[key] = learner.PartCache{Files: hash, Part: part}
-	}
+	s.OnPart[key] = learner.PartCache{Files: hash, Part: part}
 	return part, true
-}
-
-// learnerHash is a hash of the level's files that the learner writes, its
-// code and its tests (see levels.Code and levels.Test), with their paths.
-func learnerHash(root string, l levels.Level) (string, error) {
-	dir := filepath.Join(root, filepath.FromSlash(l.Dir))
-	var files []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		switch _, role := levels.RoleOf(filepath.ToSlash(rel)); {
-		case d.IsDir() && (role == levels.Spec || role == levels.Testdata):
-			return filepath.SkipDir
-		case !d.IsDir() && (role == levels.Code || role == levels.Test):
-			files = append(files, path)
-		}
-		return nil
-	})
-	if err != nil {
-		return "", err
-	}
-	sort.Strings(files)
-	// A cache key needs no cryptographic hash: FNV-128 is as good at
-	// telling two versions apart, and unlike crypto/sha256 adds nothing
-	// to the command's first build.
-	h := fnv.New128a()
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return "", err
-		}
-		rel, _ := filepath.Rel(dir, f)
-		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(data))
-		h.Write(data)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // cmdHints shows again every hint seen so far, part by part.
 func cmdHints(root string, args []string, stdout, stderr io.Writer) int {
-	l, ok := oneLevel("hints", args, stderr)
+	l, ok := levelArg("hints", args, stderr, nil, "", nil)
 	if !ok {
 		return 2
 	}
@@ -220,14 +175,12 @@ func cmdHints(root string, args []string, stdout, stderr io.Writer) int {
 // hintsFor reads a level's hints and the state, or says what is wrong.
 func hintsFor(root string, l levels.Level, stderr io.Writer) ([]learner.HintPart, interview.State, int) {
 	parts, err := learner.ReadHints(root, l)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return nil, interview.State{}, 1
+	var s interview.State
+	if err == nil {
+		s, err = interview.LoadState(root)
 	}
-	s, err := interview.LoadState(root)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return nil, interview.State{}, 1
+		return nil, s, failed(stderr, "", err)
 	}
 	return parts, s, 0
 }

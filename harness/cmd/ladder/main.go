@@ -1,7 +1,6 @@
 // Command ladder is the learner's tool behind the make targets: make
 // test-level-N is ladder test N, make progress is ladder progress, and so
-// on. Its usage text, which make help prints too, is written once, in
-// usage.go; go run ./harness/cmd/ladder help shows it.
+// on. Its usage text, which make help prints too, is in usage.go.
 //
 // It runs from the repository's top folder, the one with go.mod.
 package main
@@ -12,12 +11,30 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
 	"github.com/rateladder/rateladder/harness/internal/sandbox"
 	"github.com/rateladder/rateladder/harness/levels"
 )
+
+// A subcommand runs in the repository's top folder, root, with its own
+// arguments, and returns the exit code.
+type subcommand func(root string, args []string, stdout, stderr io.Writer) int
+
+// subcommands are the ladder command's commands, by name.
+var subcommands = map[string]subcommand{
+	"test": cmdTest, "check-stubs": cmdCheckStubs, "progress": cmdProgress,
+	"hint": cmdHint, "hints": cmdHints, "reset": cmdReset, "watch": cmdWatch,
+	"fuzz": cmdFuzz, "bench": cmdBench, "compare": cmdCompare,
+	"student-copy": cmdStudentCopy, "class-report": cmdClassReport, "classroom": cmdClassroom,
+	"interview": cmdInterview, "debrief": cmdDebrief,
+	"help": cmdHelp, "-h": cmdHelp, "--help": cmdHelp,
+	// Not in the usage text: the go command runs it inside a class
+	// report's sandbox, as its GOCACHEPROG.
+	sandbox.CacheLayerCommand: cmdCacheLayer,
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -28,66 +45,47 @@ func run(args []string, stdout, stderr io.Writer) int {
 		writeUsage(stderr, false)
 		return 2
 	}
+	cmd, ok := subcommands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "ladder: unknown command %q\n", args[0])
+		writeUsage(stderr, false)
+		return 2
+	}
 	root, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	switch args[0] {
-	case "test":
-		return cmdTest(root, args[1:], stdout, stderr)
-	case "check-stubs":
-		return cmdCheckStubs(root, args[1:], stdout, stderr)
-	case "progress":
-		return cmdProgress(root, args[1:], stdout, stderr)
-	case "hint":
-		return cmdHint(root, args[1:], stdout, stderr)
-	case "hints":
-		return cmdHints(root, args[1:], stdout, stderr)
-	case "reset":
-		return cmdReset(root, args[1:], stdout, stderr)
-	case "watch":
-		return cmdWatch(root, args[1:], stdout, stderr)
-	case "fuzz":
-		return cmdFuzz(root, args[1:], stdout, stderr)
-	case "bench":
-		return cmdBench(root, args[1:], stdout, stderr)
-	case "compare":
-		return cmdCompare(root, args[1:], stdout, stderr)
-	case "student-copy":
-		return cmdStudentCopy(root, args[1:], stdout, stderr)
-	case "class-report":
-		return cmdClassReport(root, args[1:], stdout, stderr)
-	case "classroom":
-		return cmdClassroom(root, args[1:], stdout, stderr)
-	case "interview":
-		return cmdInterview(root, args[1:], stdout, stderr)
-	case "debrief":
-		return cmdDebrief(root, args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		return cmdHelp(args[1:], stdout, stderr)
-	case sandbox.CacheLayerCommand:
-		// Not in the usage text: the go command runs it inside a class
-		// report's sandbox, as its GOCACHEPROG.
-		if len(args) != 3 {
-			fmt.Fprintln(stderr, "usage: ladder cache-layer BASE OWN (the go command runs it)")
-			return 2
-		}
-		if err := sandbox.ServeCacheLayers(args[1], args[2], os.Stdin, stdout); err != nil {
-			fmt.Fprintln(stderr, "ladder cache-layer:", err)
-			return 1
-		}
-		return 0
+	return cmd(root, args[1:], stdout, stderr)
+}
+
+// failed prints err, after prefix if not "", and returns exit code 1.
+func failed(stderr io.Writer, prefix string, err error) int {
+	if prefix != "" {
+		fmt.Fprintln(stderr, prefix, err)
+	} else {
+		fmt.Fprintln(stderr, err)
 	}
-	fmt.Fprintf(stderr, "ladder: unknown command %q\n", args[0])
-	writeUsage(stderr, false)
-	return 2
+	return 1
+}
+
+// cmdCacheLayer is the GOCACHEPROG of a class report's sandbox.
+func cmdCacheLayer(_ string, args []string, stdout, stderr io.Writer) int {
+	if len(args) != 2 {
+		fmt.Fprintln(stderr, "usage: ladder cache-layer BASE OWN (the go command runs it)")
+		return 2
+	}
+	if err := sandbox.ServeCacheLayers(args[0], args[1], os.Stdin, stdout); err != nil {
+		return failed(stderr, "ladder cache-layer:", err)
+	}
+	return 0
 }
 
 // cmdTest is ladder test N: the one command that grades a level.
 func cmdTest(root string, args []string, stdout, stderr io.Writer) int {
 	var all bool
-	l, part, ok := levelPartArg("test", args, stderr, "test only this part", func(fs *flag.FlagSet) {
+	var part int
+	l, ok := levelArg("test", args, stderr, &part, "test only this part", func(fs *flag.FlagSet) {
 		fs.BoolVar(&all, "all", false, "show every case that is not passing, in every part")
 	})
 	if !ok {
@@ -95,8 +93,7 @@ func cmdTest(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	g, err := grade.TestLevel(root, l, part)
 	if err != nil {
-		fmt.Fprintln(stderr, "ladder test:", err)
-		return 1
+		return failed(stderr, "ladder test:", err)
 	}
 	grade.Write(stdout, g, part, all)
 	if grade.Passed(g, part) {
@@ -108,21 +105,19 @@ func cmdTest(root string, args []string, stdout, stderr io.Writer) int {
 // cmdProgress prints the ladder. It exits 0 whatever state the learner's
 // code is in: failing tests are what a ladder in progress looks like.
 func cmdProgress(root string, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("progress", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "write the ladder as JSON, for tools")
-	if err := fs.Parse(args); err != nil {
+	var asJSON bool
+	if _, ok := parseArgs("progress", args, stderr, 0, 0, func(fs *flag.FlagSet) {
+		fs.BoolVar(&asJSON, "json", false, "write the ladder as JSON, for tools")
+	}); !ok {
 		return 2
 	}
 	rep, err := progress(root)
 	if err != nil {
-		fmt.Fprintln(stderr, "ladder progress:", err)
-		return 1
+		return failed(stderr, "ladder progress:", err)
 	}
-	if *asJSON {
+	if asJSON {
 		if err := grade.WriteJSON(stdout, rep); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+			return failed(stderr, "", err)
 		}
 		return 0
 	}
@@ -130,8 +125,7 @@ func cmdProgress(root string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// progress grades every level, in as few go test runs as possible, so each
-// package is compiled once and the levels build in parallel.
+// progress grades every level, in as few go test runs as possible.
 func progress(root string) (grade.Ladder, error) {
 	grades, err := grade.Levels(context.Background(), root, levels.All)
 	if err != nil {
@@ -145,13 +139,31 @@ func progress(root string) (grade.Ladder, error) {
 // useColor follows https://no-color.org: colour only on a terminal, and
 // never when NO_COLOR is set to anything.
 func useColor(w io.Writer) bool {
-	if os.Getenv("NO_COLOR") != "" {
-		return false
-	}
 	f, ok := w.(*os.File)
-	if !ok {
+	if !ok || os.Getenv("NO_COLOR") != "" {
 		return false
 	}
 	info, err := f.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// cmdCheckStubs is make test-stubs: every level's untouched stub compiles,
+// and every case of every part, fuzz seeds included, ends as "not
+// implemented". A stub that passes a case would be a stub called done.
+func cmdCheckStubs(root string, args []string, stdout, stderr io.Writer) int {
+	if len(args) != 0 {
+		fmt.Fprintln(stderr, usageLine("check-stubs"))
+		return 2
+	}
+	problems, err := grade.CheckStubs(context.Background(), root)
+	if err != nil {
+		fmt.Fprintln(stderr, "ladder check-stubs:", err)
+		return 1
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(stdout, "stub check: %s\n", strings.Join(problems, "\nstub check: "))
+		return 1
+	}
+	fmt.Fprintf(stdout, "stub check: the %d levels' stubs compile, and every case fails as not implemented\n", len(levels.All))
+	return 0
 }

@@ -18,25 +18,21 @@ import (
 // stdin is where questions are answered; tests replace it.
 var stdin io.Reader = os.Stdin
 
-// cmdReset puts a level back as shipped: its stubs and shared files as
-// findShipped finds them. Every other code file of the level, and every
-// untracked file in its folder (but testdata/, where fuzzing keeps the
-// failures it found), is moved into a new backup folder, with the
-// learner's versions of the files it restores.
+// cmdReset puts a level back as shipped.Find finds it, moving the
+// learner's versions, and the files shipped.ResetPlan says are not the
+// level's, into a new backup folder.
 func cmdReset(root string, args []string, stdout, stderr io.Writer) int {
-	l, ok := oneLevel("reset", args, stderr)
+	l, ok := levelArg("reset", args, stderr, nil, "", nil)
 	if !ok {
 		return 2
 	}
 	as, err := shipped.Find(root, l)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return failed(stderr, "", err)
 	}
 	restore, move, err := shipped.ResetPlan(root, l, as)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return failed(stderr, "", err)
 	}
 	short := as.Commit[:min(7, len(as.Commit))]
 	if len(restore) == 0 && len(move) == 0 {
@@ -60,8 +56,7 @@ func cmdReset(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	backup, err := newBackupDir(root, l.Number, time.Now())
 	if err != nil {
-		fmt.Fprintln(stderr, "could not make a backup folder, so nothing changed:", err)
-		return 1
+		return failed(stderr, "could not make a backup folder, so nothing changed:", err)
 	}
 	// Move first, write after: whatever fails, the learner's files are
 	// already safe in the backup.
@@ -82,13 +77,12 @@ func cmdReset(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	for _, p := range restore {
 		dst := filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+		err := os.MkdirAll(filepath.Dir(dst), 0o755)
+		if err == nil {
+			err = os.WriteFile(dst, as.Files[p], 0o644)
 		}
-		if err := os.WriteFile(dst, as.Files[p], 0o644); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+		if err != nil {
+			return failed(stderr, "", err)
 		}
 		fmt.Fprintf(stdout, "restored %s\n", p)
 	}
@@ -110,28 +104,20 @@ func yes() bool {
 	return false
 }
 
-// newBackupDir makes a backup folder of its own, named after the time to
-// the nanosecond, with a counter added if that name is taken: two resets
-// never share a folder. It returns the folder relative to root.
+// newBackupDir makes a new backup folder, named after the time, with a
+// counter added if that name is taken, and returns it relative to root.
 func newBackupDir(root string, level int, now time.Time) (string, error) {
 	parent := filepath.Join(learner.StateDir, "backups")
 	if err := os.MkdirAll(filepath.Join(root, parent), 0o755); err != nil {
 		return "", err
 	}
-	base := fmt.Sprintf("level-%d-%s", level, now.Format("20060102-150405.000000000"))
-	for i := 1; ; i++ {
-		name := base
-		if i > 1 {
-			name = fmt.Sprintf("%s-%d", base, i)
+	base := filepath.Join(parent, fmt.Sprintf("level-%d-%s", level, now.Format("20060102-150405.000000000")))
+	dir := base
+	for i := 2; ; i++ {
+		if err := os.Mkdir(filepath.Join(root, dir), 0o755); !errors.Is(err, fs.ErrExist) {
+			return dir, err
 		}
-		dir := filepath.Join(parent, name)
-		err := os.Mkdir(filepath.Join(root, dir), 0o755)
-		if err == nil {
-			return dir, nil
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			return "", err
-		}
+		dir = fmt.Sprintf("%s-%d", base, i)
 	}
 }
 

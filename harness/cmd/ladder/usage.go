@@ -6,15 +6,14 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"time"
+	"text/tabwriter"
 
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// A command is one line of the usage text. The usage text is written
-// once, here: the ladder command prints it with each command's own
-// words (ladder help), and the Makefile's help target prints it with the
-// make target that runs it (ladder help --make).
+// A command is one line of the usage text, written once, here: ladder help
+// prints each command's own words, and make help (ladder help --make) the
+// make target that runs it.
 type command struct {
 	ladder string // the ladder command and its arguments; "" for a make target alone
 	make   string // the make target that runs it; "" for a ladder command alone
@@ -77,11 +76,10 @@ var countWords = []string{"no", "one", "two", "three", "four", "five", "six", "s
 
 // katas is "eight katas", for the number of levels the registry has.
 func katas() string {
-	n := len(levels.All)
-	if n < len(countWords) {
-		return countWords[n] + " katas"
+	if n := len(levels.All); n >= len(countWords) {
+		return strconv.Itoa(n) + " katas"
 	}
-	return strconv.Itoa(n) + " katas"
+	return countWords[len(levels.All)] + " katas"
 }
 
 // writeUsage writes the usage text: with the make targets if asMake, else
@@ -93,25 +91,19 @@ func writeUsage(w io.Writer, asMake bool) {
 		fmt.Fprint(w, "usage: go run ./harness/cmd/ladder <command>, from the repository's top folder\n")
 	}
 	for _, g := range commands {
-		var lines [][2]string
-		width := 0
+		var b strings.Builder
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		for _, c := range g.commands {
-			name, what := c.ladder, c.what
+			name := c.ladder
 			if asMake {
 				name = c.make
 			}
-			if name == "" {
-				continue
+			if name != "" {
+				fmt.Fprintf(tw, "  %s\t%s\n", name, c.what)
 			}
-			lines = append(lines, [2]string{name, what})
-			width = max(width, len(name))
 		}
-		if len(lines) == 0 {
-			continue
-		}
-		fmt.Fprintf(w, "\n%s\n", g.title)
-		for _, l := range lines {
-			fmt.Fprintf(w, "  %s%s  %s\n", l[0], strings.Repeat(" ", width-len(l[0])), l[1])
+		if tw.Flush(); b.Len() > 0 {
+			fmt.Fprintf(w, "\n%s\n%s", g.title, b.String())
 		}
 	}
 }
@@ -134,18 +126,11 @@ func usageLine(name string) string {
 	panic("ladder: no usage text for command " + name)
 }
 
-// oneLevel reads the arguments of a command that takes one level and
-// nothing else. On a problem it says what, with the command's usage line,
-// and returns false.
-func oneLevel(name string, args []string, stderr io.Writer) (levels.Level, bool) {
-	return levelArg(name, args, stderr, nil)
-}
-
-// levelArg parses a command's flags, which define (if not nil) adds to
-// the command's flag set, before or after the level ("test 3 --part 2" as
-// well as "test --part 2 3"), and the one level it takes. On a problem it
-// says what, with the command's usage line, and returns false.
-func levelArg(name string, args []string, stderr io.Writer, define func(fs *flag.FlagSet)) (levels.Level, bool) {
+// parseArgs parses a command's flags, which define (if not nil) adds,
+// before or after its other arguments ("test 3 --part 2" as well as "test
+// --part 2 3"), and returns those, of which there must be lo to hi. On a
+// problem it prints the command's usage line and returns false.
+func parseArgs(name string, args []string, stderr io.Writer, lo, hi int, define func(fs *flag.FlagSet)) ([]string, bool) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	if define != nil {
@@ -153,18 +138,32 @@ func levelArg(name string, args []string, stderr io.Writer, define func(fs *flag
 	}
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		err := fs.Parse(args)
+		if err == nil && fs.NArg() > 0 {
+			pos = append(pos, fs.Arg(0))
+			args = fs.Args()[1:]
+			continue
+		}
+		if err != nil || len(pos) < lo || len(pos) > hi {
 			fmt.Fprintln(stderr, usageLine(name))
-			return levels.Level{}, false
+			return nil, false
 		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+		return pos, true
 	}
-	if len(pos) != 1 {
-		fmt.Fprintln(stderr, usageLine(name))
+}
+
+// levelArg is parseArgs for a command that takes one level. If part is not
+// nil, it is the --part flag, with partUsage, checked against the level.
+func levelArg(name string, args []string, stderr io.Writer, part *int, partUsage string, define func(fs *flag.FlagSet)) (levels.Level, bool) {
+	pos, ok := parseArgs(name, args, stderr, 1, 1, func(fs *flag.FlagSet) {
+		if part != nil {
+			fs.IntVar(part, "part", 0, partUsage)
+		}
+		if define != nil {
+			define(fs)
+		}
+	})
+	if !ok {
 		return levels.Level{}, false
 	}
 	l, err := levels.Find(pos[0])
@@ -172,56 +171,22 @@ func levelArg(name string, args []string, stderr io.Writer, define func(fs *flag
 		fmt.Fprintln(stderr, err)
 		return levels.Level{}, false
 	}
-	return l, true
-}
-
-// levelPartArg is levelArg for a command that also takes --part, whose
-// usage text is partUsage: it checks the part against the level, and
-// returns 0 for no --part.
-func levelPartArg(name string, args []string, stderr io.Writer, partUsage string, define func(fs *flag.FlagSet)) (levels.Level, int, bool) {
-	var part int
-	l, ok := levelArg(name, args, stderr, func(fs *flag.FlagSet) {
-		fs.IntVar(&part, "part", 0, partUsage)
-		if define != nil {
-			define(fs)
+	if part != nil && *part != 0 {
+		if _, ok := l.Part(*part); !ok {
+			fmt.Fprintf(stderr, "level %d has no part %d; its parts are 1 to %d\n", l.Number, *part, len(l.Parts))
+			return levels.Level{}, false
 		}
-	})
-	if !ok || !partArg(l, part, stderr) {
-		return levels.Level{}, 0, false
 	}
-	return l, part, true
-}
-
-// everyFlag is --every, how often watch and interview look for changes.
-func everyFlag(fs *flag.FlagSet, every *time.Duration) {
-	fs.DurationVar(every, "every", 500*time.Millisecond, "how often to look for changes")
-}
-
-// partArg checks a --part flag's value against the level: 0 (no flag) or
-// one of its parts. On a problem it says which parts there are and
-// returns false.
-func partArg(l levels.Level, part int, stderr io.Writer) bool {
-	if part == 0 {
-		return true
-	}
-	if _, ok := l.Part(part); !ok {
-		fmt.Fprintf(stderr, "level %d has no part %d; its parts are 1 to %d\n", l.Number, part, len(l.Parts))
-		return false
-	}
-	return true
+	return l, true
 }
 
 // cmdHelp prints the usage text; --make prints it as make targets, for
 // the Makefile's help target.
-func cmdHelp(args []string, stdout, stderr io.Writer) int {
-	switch {
-	case len(args) == 0:
-		writeUsage(stdout, false)
-	case len(args) == 1 && args[0] == "--make":
-		writeUsage(stdout, true)
-	default:
+func cmdHelp(_ string, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 1 || len(args) == 1 && args[0] != "--make" {
 		fmt.Fprintln(stderr, usageLine("help"))
 		return 2
 	}
+	writeUsage(stdout, len(args) == 1)
 	return 0
 }

@@ -23,6 +23,9 @@ func TestEveryCommandHasAUsageLine(t *testing.T) {
 				continue
 			}
 			n++
+			if subcommands[name] == nil {
+				t.Errorf("the usage text names ladder %s, which is not in subcommands", name)
+			}
 			if got, want := usageLine(name), "usage: ladder "+c.ladder; !strings.HasPrefix(got, want) {
 				t.Errorf("usageLine(%q) = %q, want it to start with %q", name, got, want)
 			}

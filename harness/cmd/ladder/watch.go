@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -9,34 +11,32 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"syscall"
 	"time"
 
+	"golang.org/x/term"
+
+	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// Watch polls rather than asking the system for file events: a level's
-// folder holds a few dozen files, so a look every half second costs
-// nothing, works the same on every system and on network drives and
-// virtual machines where events never arrive, and needs no package of its
-// own (fsnotify took, with golang.org/x/sys, a tenth of the command's
-// first build). The tests take longer to run than a save takes to be seen.
-
 // cmdWatch reruns a level's tests each time one of its .go files changes.
+// It polls rather than asking for file events: a look at a few dozen
+// files costs nothing, works on every system and drive, and needs no
+// package of its own.
 func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
-	var every time.Duration
-	l, ok := levelArg("watch", args, stderr, func(fs *flag.FlagSet) { everyFlag(fs, &every) })
+	l, ok := levelArg("watch", args, stderr, nil, "", nil)
 	if !ok {
 		return 2
 	}
 	dir := filepath.Join(root, l.Dir)
-	src := interview.PollChanges(dir, every)
+	src := interview.PollChanges(dir, pollEvery)
 	defer src.Close()
 	interrupt := make(chan os.Signal, 1)
 	signal.Notify(interrupt, os.Interrupt)
 	defer signal.Stop(interrupt)
-	clear := useColor(stdout)
 	keys, out, errOut, restore := terminalKeys(stdout, stderr, interrupt)
 	defer restore()
 	w := &watcher{
@@ -44,11 +44,14 @@ func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
 		grade:   func() (grade.Level, error) { return grade.TestLevel(root, l, 0) },
 		changes: src.C(), interrupt: interrupt, keys: keys,
 		hint:   func() { cmdHint(root, []string{strconv.Itoa(l.Number)}, out, errOut) },
-		settle: 150 * time.Millisecond, now: time.Now, clear: clear,
+		settle: 150 * time.Millisecond, now: time.Now, clear: useColor(stdout),
 	}
 	w.Run()
 	return 0
 }
+
+// pollEvery is how often watch and interview mode look for changes.
+const pollEvery = 500 * time.Millisecond
 
 // watcher is watch mode with what it depends on injected, for the tests.
 type watcher struct {
@@ -58,16 +61,11 @@ type watcher struct {
 	grade       func() (grade.Level, error)
 	changes     <-chan struct{}
 	interrupt   <-chan os.Signal
-	// keys are the keys typed on a terminal, nil without one; hint shows
-	// the next hint, for the key h.
-	keys <-chan byte
-	hint func()
-	// settle is how long to wait after a change for the editor's last write.
-	settle time.Duration
-	now    func() time.Time
-	clear  bool // clear the screen before each run
-	// beforeWait, when set, is called each time watch waits.
-	beforeWait func()
+	keys        <-chan byte   // the keys typed on a terminal, nil without one
+	hint        func()        // shows the next hint, for the key h
+	settle      time.Duration // how long to wait after a change for the editor's last write
+	now         func() time.Time
+	clear       bool // clear the screen before each run
 
 	part   int    // the part the last run found in progress, 0 if none
 	status string // the last run's status line, said again after a key
@@ -76,7 +74,7 @@ type watcher struct {
 // watchKeys reminds the learner of the keys of watch mode.
 const watchKeys = "Keys: h hint · r run now · p the part you are on · q stop"
 
-// run tests the level once, then again after each change to its .go
+// Run tests the level once, then again after each change to its .go
 // files, until Ctrl-C.
 func (w *watcher) Run() {
 	seen := interview.Snapshot(w.dir)
@@ -84,9 +82,6 @@ func (w *watcher) Run() {
 	for {
 		w.test(when)
 		for changed := false; !changed; {
-			if w.beforeWait != nil {
-				w.beforeWait()
-			}
 			select {
 			case <-w.changes:
 				// Editors write a file in several steps: wait for the last.
@@ -193,4 +188,124 @@ func watchStatus(g grade.Level) string {
 		return "both parts done"
 	}
 	return fmt.Sprintf("all %d parts done", len(g.Parts))
+}
+
+// cmdInterview is ladder interview [--time 45m] N.
+func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
+	var budgetFlag string
+	l, ok := levelArg("interview", args, stderr, nil, "", func(fs *flag.FlagSet) {
+		fs.StringVar(&budgetFlag, "time", "", "the interview's length, such as 45m or 30 (minutes); 45m when not given")
+	})
+	if !ok {
+		return 2
+	}
+	var budget time.Duration // 0: the guide's scope says, in Prepare
+	if budgetFlag != "" {
+		var err error
+		if budget, err = interview.ParseBudget(budgetFlag); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 2
+		}
+	}
+	iv := &interview.Interview{
+		Root: root, Level: l, Budget: budget, Clock: clock.System{}, Out: stdout,
+		St:    grade.Style{Color: useColor(stdout)},
+		Grade: func(upTo int) (grade.Level, error) { return gradeUpTo(root, l, upTo) },
+		// Reset keeps the learner's files in a backup, and asks first.
+		Reset:  func() int { return cmdReset(root, []string{strconv.Itoa(l.Number)}, stdout, stderr) },
+		Settle: 150 * time.Millisecond,
+	}
+	if err := iv.Prepare(); err != nil {
+		return failed(stderr, "ladder interview:", err)
+	}
+	// From here on Ctrl-C ends the interview with a summary. So does a
+	// closed terminal, whose SIGHUP would leave the running record behind.
+	interrupt := make(chan os.Signal, 1)
+	signal.Notify(interrupt, os.Interrupt, syscall.SIGHUP)
+	defer signal.Stop(interrupt)
+	iv.Interrupt = interrupt
+	keys, out, errOut, restore := terminalKeys(stdout, stderr, interrupt)
+	defer restore()
+	iv.Out, iv.Keys = out, keys
+	iv.Hint = func() { cmdHint(root, []string{strconv.Itoa(l.Number)}, out, errOut) }
+	src := interview.PollChanges(iv.Dir(), pollEvery)
+	defer src.Close()
+	iv.Changes = src.C()
+	ticker := time.NewTicker(time.Second)
+	defer ticker.Stop()
+	iv.Ticks = ticker.C
+	if _, err := iv.Hold(); err != nil {
+		return failed(errOut, "ladder interview:", err)
+	}
+	return 0
+}
+
+// gradeUpTo grades parts 1 to upTo of a level, or the whole level when
+// upTo is 0 or its last part: the candidate has not seen the later parts.
+func gradeUpTo(root string, l levels.Level, upTo int) (grade.Level, error) {
+	if upTo == 0 || upTo >= l.Parts[len(l.Parts)-1].Number {
+		return grade.TestLevel(root, l, 0)
+	}
+	return grade.Through(context.Background(), root, l, upTo)
+}
+
+// terminalKeys lets watch and interview mode read single keys. When stdin
+// and stdout are a terminal, it puts it in raw mode and returns the keys
+// typed, with writers that end lines as raw mode needs; restore puts the
+// terminal back. Without a terminal it changes nothing, and keys is nil.
+func terminalKeys(stdout, stderr io.Writer, interrupt chan os.Signal) (keys <-chan byte, out, errOut io.Writer, restore func()) {
+	f, ok := stdout.(*os.File)
+	in := int(os.Stdin.Fd())
+	if !ok || !term.IsTerminal(in) || !term.IsTerminal(int(f.Fd())) {
+		return nil, stdout, stderr, func() {}
+	}
+	old, err := term.MakeRaw(in)
+	if err != nil {
+		return nil, stdout, stderr, func() {}
+	}
+	// In raw mode Ctrl-C is a key (see readKeys), and a kill must not
+	// leave the terminal raw: SIGTERM ends the loop as Ctrl-C does.
+	signal.Notify(interrupt, syscall.SIGTERM)
+	c := make(chan byte, 16)
+	go readKeys(os.Stdin, c, interrupt)
+	return c, crlf{stdout}, crlf{stderr}, func() { term.Restore(in, old) }
+}
+
+// readKeys passes on the keys read from r until it fails. Ctrl-C and q
+// interrupt instead: the process sends itself SIGINT, which a test run
+// under way hears too, or where it cannot (Windows) tells the loop alone.
+func readKeys(r io.Reader, keys chan<- byte, interrupt chan<- os.Signal) {
+	buf := make([]byte, 64)
+	for {
+		n, err := r.Read(buf)
+		for _, k := range buf[:n] {
+			if k == 3 || k == 'q' { // 3 is Ctrl-C
+				if p, err := os.FindProcess(os.Getpid()); err != nil || p.Signal(os.Interrupt) != nil {
+					select {
+					case interrupt <- os.Interrupt:
+					default:
+					}
+				}
+				continue
+			}
+			select {
+			case keys <- k:
+			default: // keys typed faster than they are done: drop them
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// crlf ends every line with "\r\n": in raw mode "\n" moves down a line but
+// not back to its start.
+type crlf struct{ w io.Writer }
+
+func (c crlf) Write(p []byte) (int, error) {
+	if _, err := c.w.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
