@@ -56,7 +56,8 @@ var commands = []commandGroup{
 	{"For the repository:", []command{
 		{make: "make test", what: "everything that must always pass, in under a minute"},
 		{make: "make test-go", what: "the harness's quick tests, and each spec's own mutation checks"},
-		{make: "make test-solutions", what: "every reference against its spec, with the race detector"},
+		{ladder: "test-references [GO TEST FLAGS]", make: "make test-solutions", what: "every reference against its spec; the concurrent levels' under the race detector"},
+		{make: "make test-race", what: "every reference under the race detector (in make ci)"},
 		{ladder: "check-stubs", make: "make test-stubs", what: "the untouched stubs compile, hold nothing but stubs, and every case fails as not implemented"},
 		{make: "make ci", what: "what CI runs after make test"},
 		{make: "make test-e2e", what: "the ladder command end to end, in copies of the repository, and every probe of the grader"},
