@@ -13,14 +13,9 @@ import (
 	"github.com/rateladder/rateladder/harness/clock"
 )
 
-// Main serves calls on the pipes the checker hands a child, descriptors 3
-// (calls in) and 4 (answers out), and exits when the checker closes them.
-// A child's main is one call to it, written by the class report:
-//
-//	remote.Main(map[string]any{"New": hitcounter.New})
-//
-// sentinels are the level's errors whose identity an error keeps across
-// the wire, such as viewerr.ErrNegativeViews.
+// Main serves calls on descriptors 3 (calls) and 4 (answers), and exits
+// when the checker closes them. sentinels are the level's errors, whose
+// identity an error keeps across the wire.
 func Main(constructors map[string]any, sentinels ...error) {
 	in, out := os.NewFile(3, "calls"), os.NewFile(4, "answers")
 	if in == nil || out == nil {
@@ -34,9 +29,8 @@ func Main(constructors map[string]any, sentinels ...error) {
 	os.Exit(0)
 }
 
-// Serve answers the calls read from r on w until r ends. A call that
-// panics or ends its goroutine (runtime.Goexit) is answered so; serving
-// goes on, on a new goroutine after a Goexit.
+// Serve answers the calls read from r on w until r ends; after a call's
+// Goexit it goes on, on a new goroutine.
 func Serve(r io.Reader, w io.Writer, constructors map[string]any, sentinels ...error) error {
 	s := &server{
 		send:    newSender(w, sentinels, nil),
@@ -69,8 +63,7 @@ func (s *server) loop() {
 			s.end <- err
 			return
 		}
-		// A result gob cannot carry, such as a struct with no exported
-		// field, ends the child: what it printed says why.
+		// A result gob cannot carry ends the child, which prints why.
 		if err := s.send.send(s.serve(m)); err != nil {
 			s.end <- fmt.Errorf("the results of %s: %v", m.Method, err)
 			return
@@ -87,8 +80,7 @@ type server struct {
 	clocks  map[uint64]*childClock
 }
 
-// childClock reads the instant the checker's clock read as the current
-// call began.
+// childClock reads what the checker's clock read as the call began.
 type childClock struct{ now atomic.Pointer[time.Time] }
 
 func (c *childClock) Now() time.Time {
@@ -130,8 +122,8 @@ func (s *server) serve(m message) (message, []reflect.Value) {
 	return message{Op: opDone}, results
 }
 
-// request reads the function m calls and its arguments. On a mistake it
-// still reads the arguments, to keep to the stream's next message.
+// request reads the function m calls and its arguments, all of them even
+// on a mistake.
 func (s *server) request(m message) (fn reflect.Value, args []reflect.Value, err error) {
 	read := 0
 	defer func() {
@@ -172,8 +164,8 @@ func (s *server) request(m message) (fn reflect.Value, args []reflect.Value, err
 	return fn, args, nil
 }
 
-// call calls fn, and says how it ended. A call that ends its goroutine
-// is answered here, and a new goroutine takes over serving.
+// call calls fn, and says how it ended; after a Goexit a new goroutine
+// serves.
 func (s *server) call(fn reflect.Value, args []reflect.Value) (results []reflect.Value, answer message, ok bool) {
 	returned := false
 	defer func() {
@@ -194,8 +186,7 @@ func (s *server) call(fn reflect.Value, args []reflect.Value) (results []reflect
 	return results, message{}, true
 }
 
-// panicText prints a panic's value, as the runtime would: an error by its
-// message.
+// panicText prints a panic's value as the runtime would.
 func panicText(v any) (s string) {
 	defer func() {
 		if r := recover(); r != nil {
