@@ -47,7 +47,7 @@ exec "$@"`
 // sandbox, into the build cache every student's sandbox starts from.
 // cacheDir keeps it between reports ("" for none); j nil means no sandbox;
 // seed 0 draws a seed for the random timelines.
-func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed uint64) (*Grader, error) {
+func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed uint64) (_ *Grader, err error) {
 	plan, err := newGradingPlan(root)
 	if err != nil {
 		return nil, err
@@ -60,6 +60,11 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			sandbox.RemoveAll(tmp)
+		}
+	}()
 	g := &Grader{plan: plan, Tmp: tmp, cache: cacheDir, modProxy: modProxy, Jail: j, redisModules: map[string]bool{}}
 	for _, l := range plan.Levels {
 		for _, m := range l.Modules {
@@ -77,7 +82,6 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	if g.cache == "" {
 		g.cache = filepath.Join(tmp, "cache")
 	} else if g.cache, err = filepath.Abs(cacheDir); err != nil {
-		g.Close()
 		return nil, err
 	}
 	store := filepath.Join(g.cache, storeDir, plan.warmKey(toolchain))
@@ -86,17 +90,14 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	}
 	sb, err := sandbox.New(tmp, "warm-up", modProxy, j)
 	if err != nil {
-		g.Close()
 		return nil, err
 	}
 	defer sb.Remove()
 	sb.GoCache = g.cache
 	if err := os.MkdirAll(g.cache, 0o700); err != nil {
-		g.Close()
 		return nil, err
 	}
 	if _, err := plan.Build("", sb.Src); err != nil {
-		g.Close()
 		return nil, err
 	}
 	// go test -c builds and vets every test binary a grading runs, as
@@ -123,7 +124,6 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		}
 		pkgs, err := grade.ListPackages(ctx, sb.Src, modDir, patterns, warm)
 		if err != nil {
-			g.Close()
 			return nil, fmt.Errorf("listing the tests of this checkout: %v", err)
 		}
 		if len(pkgs) == 0 {
@@ -141,12 +141,10 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		stopped, err := sandbox.RunLimited(ctx, time.Hour, cmd)
 		if stopped || err != nil {
-			g.Close()
 			return nil, fmt.Errorf("building the tests of this checkout: %v%s\n%s", err, map[bool]string{true: " (interrupted)"}[stopped], grade.FirstLines(errOut.String()+out.String(), 20))
 		}
 	}
 	if g.Checker, err = newChecker(ctx, sb, tmp, plan.Levels, seed, warm.Run); err != nil {
-		g.Close()
 		return nil, err
 	}
 	if cacheDir != "" {
