@@ -20,9 +20,6 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// LaunchEnv holds how to start the child: a Launch, as JSON.
-const LaunchEnv = protocol.LaunchEnv
-
 // Launch is how to start a child process.
 type Launch = protocol.Launch
 
@@ -47,16 +44,16 @@ type Conn struct {
 	dropMu    sync.Mutex
 }
 
-// Open returns a Conn that starts children as LaunchEnv says; sentinels
-// are the level's errors, as the child's Main is given them.
+// Open returns a Conn that starts children as protocol.LaunchEnv says;
+// sentinels are the level's errors, as the child's Main is given them.
 func Open(sentinels ...error) (*Conn, error) {
-	s := os.Getenv(LaunchEnv)
+	s := os.Getenv(protocol.LaunchEnv)
 	if s == "" {
-		return nil, fmt.Errorf("%s is not set: the class report sets it to the command that starts the student's child", LaunchEnv)
+		return nil, fmt.Errorf("%s is not set: the class report sets it to the command that starts the student's child", protocol.LaunchEnv)
 	}
 	var l Launch
 	if err := json.Unmarshal([]byte(s), &l); err != nil {
-		return nil, fmt.Errorf("%s: %v", LaunchEnv, err)
+		return nil, fmt.Errorf("%s: %v", protocol.LaunchEnv, err)
 	}
 	return New(l, sentinels...), nil
 }
