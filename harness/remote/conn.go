@@ -208,7 +208,10 @@ func (c *Conn) answer(method string, results []any) message {
 	case err != nil:
 		c.fail(fmt.Sprintf("the level's process, during %s: %v", callText(method), err))
 	}
-	p.answered.Store(true)
+	if p.tree.Load() == nil {
+		// By the first answer all the child's processes run.
+		p.tree.Store(procgroup.NewTree(p.cmd.Process.Pid))
+	}
 	return a
 }
 
@@ -240,22 +243,15 @@ type process struct {
 	exited  chan struct{}
 	waitErr error
 	printed *tail
-	// answered is set once all the child's processes run.
-	answered atomic.Bool
-	tree     atomic.Pointer[procgroup.Tree]
+	tree    atomic.Pointer[procgroup.Tree] // set at the first answer
 }
 
 // CPU returns the CPU time this process and the running child with all it
 // started have used; false where the child's cannot be read.
 func (c *Conn) CPU() (time.Duration, bool) {
 	total, ok := procgroup.SelfCPU()
-	if p := c.live.Load(); p != nil && p.answered.Load() {
-		tree := p.tree.Load()
-		if tree == nil {
-			tree = procgroup.NewTree(p.cmd.Process.Pid)
-			p.tree.Store(tree)
-		}
-		child, read := tree.CPU()
+	if p := c.live.Load(); p != nil && p.tree.Load() != nil {
+		child, read := p.tree.Load().CPU()
 		total += child
 		ok = ok && read
 	}
