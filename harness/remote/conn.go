@@ -189,7 +189,8 @@ func (c *Conn) answer(method string, results []any) message {
 	p := c.proc
 	p.out.SetReadDeadline(time.Now().Add(c.limit))
 	p.budget.left = maxAnswer
-	a, err := p.recv.receive()
+	var a message
+	err := p.recv.dec.Decode(&a)
 	if err == nil && a.Op == opDone {
 		if len(a.Nil) != len(results) {
 			c.fail(fmt.Sprintf("%s returned %d results, want %d", method, len(a.Nil), len(results)))

@@ -54,7 +54,8 @@ func Serve(r io.Reader, w io.Writer, constructors map[string]any, sentinels ...e
 // loop serves calls until the input ends, or a call ends its goroutine.
 func (s *server) loop() {
 	for {
-		m, err := s.recv.receive()
+		var m message
+		err := s.recv.dec.Decode(&m)
 		if err == io.EOF {
 			s.end <- nil
 			return
@@ -172,7 +173,12 @@ func (s *server) call(fn reflect.Value, args []reflect.Value) (results []reflect
 		v := recover()
 		switch {
 		case v != nil:
-			answer = message{Op: opPanic, Text: panicText(v)}
+			answer = message{Op: opPanic, Text: guarded(func() string {
+				if err, ok := v.(error); ok {
+					return err.Error()
+				}
+				return fmt.Sprint(v)
+			}, func(r any) string { return fmt.Sprintf("(a panic value whose printing panicked: %v)", r) })}
 		case !returned:
 			if err := s.send.send(message{Op: opExit}, nil); err != nil {
 				s.end <- err
@@ -184,17 +190,4 @@ func (s *server) call(fn reflect.Value, args []reflect.Value) (results []reflect
 	results = fn.Call(args)
 	returned = true
 	return results, message{}, true
-}
-
-// panicText prints a panic's value as the runtime would.
-func panicText(v any) (s string) {
-	defer func() {
-		if r := recover(); r != nil {
-			s = fmt.Sprintf("(a panic value whose printing panicked: %v)", r)
-		}
-	}()
-	if err, ok := v.(error); ok {
-		return err.Error()
-	}
-	return fmt.Sprint(v)
 }

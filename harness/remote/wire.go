@@ -128,9 +128,9 @@ func (s *sender) wireValue(v reflect.Value) (any, bool) {
 	switch t := v.Type(); {
 	case t == errorType:
 		err := v.Interface().(error)
-		w := wireError{Text: errorText(err)}
+		w := wireError{Text: guarded(err.Error, func(v any) string { return fmt.Sprintf("(Error() panicked: %v)", v) })}
 		for _, target := range s.sentinels {
-			if matches(err, target) {
+			if guarded(func() bool { return errors.Is(err, target) }, func(any) bool { return false }) {
 				w.Is = append(w.Is, target.Error())
 			}
 		}
@@ -146,13 +146,6 @@ type receiver struct {
 	dec       *gob.Decoder
 	sentinels map[string]error            // the checker's side
 	clock     func(id uint64) clock.Clock // the child's side
-}
-
-// receive reads a message.
-func (r *receiver) receive() (message, error) {
-	var m message
-	err := r.dec.Decode(&m)
-	return m, err
 }
 
 // value reads the value of index i of m into v, which must be settable.
@@ -204,24 +197,15 @@ func (r *receiver) value(m *message, i int, v reflect.Value) error {
 	return nil
 }
 
-// errorText is err.Error(), or what its Error method panicked with.
-func errorText(err error) (s string) {
+// guarded returns f(), or what onPanic makes of its panic: a student's
+// Error or Is method may panic.
+func guarded[T any](f func() T, onPanic func(v any) T) (out T) {
 	defer func() {
 		if v := recover(); v != nil {
-			s = fmt.Sprintf("(Error() panicked: %v)", v)
+			out = onPanic(v)
 		}
 	}()
-	return err.Error()
-}
-
-// matches is errors.Is, for an error whose Is method may panic.
-func matches(err, target error) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	return errors.Is(err, target)
+	return f()
 }
 
 // Error is an error that came back from the child, which errors.Is finds
