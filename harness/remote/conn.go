@@ -20,24 +20,16 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// LaunchEnv names the environment variable that tells a checker how to
-// start the child: a Launch, as JSON (see package protocol).
-const LaunchEnv = protocol.LaunchEnv
-
 // Launch is how to start a child process.
 type Launch = protocol.Launch
 
-// CallLimit is how long one call may take in the child before the child is
-// stopped and the call fails. A right answer takes microseconds; the limit
-// is well under the runner's time for a whole case, so the case still
-// reports which call hung.
+// CallLimit is how long one call may take in the child before the call
+// fails: well under the runner's time for a case, which then names it.
 const CallLimit = 5 * time.Second
 
-// Conn is the checker's side: it starts the child when first needed, sends
-// it calls, and reads back what they returned. A child that exits, crashes,
-// hangs, floods or answers nonsense fails the call it was making, with a
-// Failure; the next object built starts a new child. A Conn serves one
-// goroutine at a time: the runner plays one case at a time.
+// Conn is the checker's side: it starts the child when first needed and
+// sends it calls. A child that misbehaves fails its call with a Failure,
+// and the next object built starts a new child.
 type Conn struct {
 	mu        sync.Mutex
 	launch    Launch
@@ -52,17 +44,16 @@ type Conn struct {
 	dropMu    sync.Mutex
 }
 
-// Open returns a Conn that starts children as LaunchEnv says. sentinels
-// are the level's errors whose identity errors keep across the wire: the
-// same list the child's Main is given.
+// Open returns a Conn that starts children as protocol.LaunchEnv says;
+// sentinels are the level's errors, as the child's Main is given them.
 func Open(sentinels ...error) (*Conn, error) {
-	s := os.Getenv(LaunchEnv)
+	s := os.Getenv(protocol.LaunchEnv)
 	if s == "" {
-		return nil, fmt.Errorf("%s is not set: the class report sets it to the command that starts the student's child", LaunchEnv)
+		return nil, fmt.Errorf("%s is not set: the class report sets it to the command that starts the student's child", protocol.LaunchEnv)
 	}
 	var l Launch
 	if err := json.Unmarshal([]byte(s), &l); err != nil {
-		return nil, fmt.Errorf("%s: %v", LaunchEnv, err)
+		return nil, fmt.Errorf("%s: %v", protocol.LaunchEnv, err)
 	}
 	return New(l, sentinels...), nil
 }
@@ -92,8 +83,7 @@ func (c *Conn) stop() {
 	}
 }
 
-// Failure is what a call panics with when the child did not answer it: it
-// exited, crashed, hung, flooded the pipe or answered nonsense.
+// Failure is what a call panics with when the child did not answer it.
 type Failure struct{ What string }
 
 func (f *Failure) Error() string { return f.What }
@@ -106,10 +96,9 @@ type Object struct {
 	clk  clock.Clock // the clock its constructor was given, if any
 }
 
-// New builds an object in the child with the constructor named ctor, and
-// stores the constructor's other results (such as an error) in results,
-// which are pointers. An argument that is a clock.Clock is given to the
-// child as a clock that reads what this one reads.
+// New builds an object in the child with the constructor ctor, and stores
+// its other results in the pointers results. A clock.Clock argument
+// crosses as a clock that reads what this one reads.
 func (c *Conn) New(ctor string, results []any, args ...any) *Object {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -131,8 +120,7 @@ func (c *Conn) New(ctor string, results []any, args ...any) *Object {
 }
 
 // Call calls method on the object in the child, and stores its results in
-// results, which are pointers to values of the types the method returns.
-// A panic in the child is raised here again, with the same text.
+// the pointers results. A panic in the child is raised again here.
 func (o *Object) Call(method string, results []any, args ...any) {
 	c := o.conn
 	c.mu.Lock()
@@ -196,13 +184,13 @@ func (c *Conn) exchange(op byte, o *Object, method string, results []any, args [
 	}
 }
 
-// answer reads the child's answer to the call of method, and its results
-// into results, which are pointers.
+// answer reads the child's answer to method, and its results.
 func (c *Conn) answer(method string, results []any) message {
 	p := c.proc
 	p.out.SetReadDeadline(time.Now().Add(c.limit))
 	p.budget.left = maxAnswer
-	a, err := p.recv.receive()
+	var a message
+	err := p.recv.dec.Decode(&a)
 	if err == nil && a.Op == opDone {
 		if len(a.Nil) != len(results) {
 			c.fail(fmt.Sprintf("%s returned %d results, want %d", method, len(a.Nil), len(results)))
@@ -221,7 +209,10 @@ func (c *Conn) answer(method string, results []any) message {
 	case err != nil:
 		c.fail(fmt.Sprintf("the level's process, during %s: %v", callText(method), err))
 	}
-	p.answered.Store(true)
+	if p.tree.Load() == nil {
+		// By the first answer all the child's processes run.
+		p.tree.Store(procgroup.NewTree(p.cmd.Process.Pid))
+	}
 	return a
 }
 
@@ -233,8 +224,7 @@ func callText(method string) string {
 	return method + "(…)"
 }
 
-// fail stops the child, so the next object starts a new one, and fails
-// the call. It is called with c.mu held.
+// fail stops the child and fails the call, with c.mu held.
 func (c *Conn) fail(what string) {
 	c.stop()
 	c.dropMu.Lock()
@@ -254,26 +244,15 @@ type process struct {
 	exited  chan struct{}
 	waitErr error
 	printed *tail
-	// answered is set once the child has answered a call: by then its
-	// processes (bwrap's and the level's) all run, and tree can be taken.
-	answered atomic.Bool
-	tree     atomic.Pointer[procgroup.Tree]
+	tree    atomic.Pointer[procgroup.Tree] // set at the first answer
 }
 
-// CPU returns the CPU time that this process, the children it has
-// waited for, and the child now running with everything it started have
-// used; false where the child's cannot be read (outside Linux). The
-// checker gives it to timeline.PlayElsewhere: a case's calls run in the
-// child, and on a busy machine the case is judged by their CPU time.
+// CPU returns the CPU time this process and the running child with all it
+// started have used; false where the child's cannot be read.
 func (c *Conn) CPU() (time.Duration, bool) {
 	total, ok := procgroup.SelfCPU()
-	if p := c.live.Load(); p != nil && p.answered.Load() {
-		tree := p.tree.Load()
-		if tree == nil {
-			tree = procgroup.NewTree(p.cmd.Process.Pid)
-			p.tree.Store(tree)
-		}
-		child, read := tree.CPU()
+	if p := c.live.Load(); p != nil && p.tree.Load() != nil {
+		child, read := p.tree.Load().CPU()
 		total += child
 		ok = ok && read
 	}
@@ -296,9 +275,7 @@ func (c *Conn) start() error {
 	cmd.Stdout, cmd.Stderr = printed, printed
 	cmd.ExtraFiles = []*os.File{callR, ansW}
 	cmd.WaitDelay = time.Second
-	// The child stays in the checker's process group, so that whatever
-	// stops the checker's group (the report's time limit) stops the child
-	// and what it started too; on Linux it also dies with the checker.
+	// The child stays in the checker's process group, and dies with it.
 	procgroup.DieWithParent(cmd)
 	err = cmd.Start()
 	callR.Close()

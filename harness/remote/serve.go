@@ -13,14 +13,9 @@ import (
 	"github.com/rateladder/rateladder/harness/clock"
 )
 
-// Main serves calls on the pipes the checker hands a child, descriptors 3
-// (calls in) and 4 (answers out), and exits when the checker closes them.
-// A child's main is one call to it, written by the class report:
-//
-//	remote.Main(map[string]any{"New": hitcounter.New})
-//
-// sentinels are the level's errors whose identity an error keeps across
-// the wire, such as viewerr.ErrNegativeViews.
+// Main serves calls on descriptors 3 (calls) and 4 (answers), and exits
+// when the checker closes them. sentinels are the level's errors, whose
+// identity an error keeps across the wire.
 func Main(constructors map[string]any, sentinels ...error) {
 	in, out := os.NewFile(3, "calls"), os.NewFile(4, "answers")
 	if in == nil || out == nil {
@@ -34,9 +29,8 @@ func Main(constructors map[string]any, sentinels ...error) {
 	os.Exit(0)
 }
 
-// Serve answers the calls read from r on w until r ends. A call that
-// panics or ends its goroutine (runtime.Goexit) is answered so; serving
-// goes on, on a new goroutine after a Goexit.
+// Serve answers the calls read from r on w until r ends; after a call's
+// Goexit it goes on, on a new goroutine.
 func Serve(r io.Reader, w io.Writer, constructors map[string]any, sentinels ...error) error {
 	s := &server{
 		send:    newSender(w, sentinels, nil),
@@ -60,7 +54,8 @@ func Serve(r io.Reader, w io.Writer, constructors map[string]any, sentinels ...e
 // loop serves calls until the input ends, or a call ends its goroutine.
 func (s *server) loop() {
 	for {
-		m, err := s.recv.receive()
+		var m message
+		err := s.recv.dec.Decode(&m)
 		if err == io.EOF {
 			s.end <- nil
 			return
@@ -69,8 +64,7 @@ func (s *server) loop() {
 			s.end <- err
 			return
 		}
-		// A result gob cannot carry, such as a struct with no exported
-		// field, ends the child: what it printed says why.
+		// A result gob cannot carry ends the child, which prints why.
 		if err := s.send.send(s.serve(m)); err != nil {
 			s.end <- fmt.Errorf("the results of %s: %v", m.Method, err)
 			return
@@ -87,8 +81,7 @@ type server struct {
 	clocks  map[uint64]*childClock
 }
 
-// childClock reads the instant the checker's clock read as the current
-// call began.
+// childClock reads what the checker's clock read as the call began.
 type childClock struct{ now atomic.Pointer[time.Time] }
 
 func (c *childClock) Now() time.Time {
@@ -130,8 +123,8 @@ func (s *server) serve(m message) (message, []reflect.Value) {
 	return message{Op: opDone}, results
 }
 
-// request reads the function m calls and its arguments. On a mistake it
-// still reads the arguments, to keep to the stream's next message.
+// request reads the function m calls and its arguments, all of them even
+// on a mistake.
 func (s *server) request(m message) (fn reflect.Value, args []reflect.Value, err error) {
 	read := 0
 	defer func() {
@@ -172,15 +165,20 @@ func (s *server) request(m message) (fn reflect.Value, args []reflect.Value, err
 	return fn, args, nil
 }
 
-// call calls fn, and says how it ended. A call that ends its goroutine
-// is answered here, and a new goroutine takes over serving.
+// call calls fn, and says how it ended; after a Goexit a new goroutine
+// serves.
 func (s *server) call(fn reflect.Value, args []reflect.Value) (results []reflect.Value, answer message, ok bool) {
 	returned := false
 	defer func() {
 		v := recover()
 		switch {
 		case v != nil:
-			answer = message{Op: opPanic, Text: panicText(v)}
+			answer = message{Op: opPanic, Text: guarded(func() string {
+				if err, ok := v.(error); ok {
+					return err.Error()
+				}
+				return fmt.Sprint(v)
+			}, func(r any) string { return fmt.Sprintf("(a panic value whose printing panicked: %v)", r) })}
 		case !returned:
 			if err := s.send.send(message{Op: opExit}, nil); err != nil {
 				s.end <- err
@@ -192,18 +190,4 @@ func (s *server) call(fn reflect.Value, args []reflect.Value) (results []reflect
 	results = fn.Call(args)
 	returned = true
 	return results, message{}, true
-}
-
-// panicText prints a panic's value, as the runtime would: an error by its
-// message.
-func panicText(v any) (s string) {
-	defer func() {
-		if r := recover(); r != nil {
-			s = fmt.Sprintf("(a panic value whose printing panicked: %v)", r)
-		}
-	}()
-	if err, ok := v.(error); ok {
-		return err.Error()
-	}
-	return fmt.Sprint(v)
 }

@@ -1,20 +1,11 @@
-// Package remote runs a level's code in a process of its own, which only
-// executes the calls it is sent and returns what they returned, so that the
-// process that judges the answers never links the code it judges.
+// Package remote runs a level's code in a child process that only answers
+// the calls it is sent, so that the checker judging the answers never links
+// the code it judges: whatever the child writes is an answer, never a
+// verdict.
 //
-// The class report faces students who may forge: code that runs inside the
-// test binary can write the runner's events itself, or hide a case. So the
-// report builds a child from the student's package and a small main that
-// calls Main, and runs the spec's cases in a checker built from the
-// instructor's files alone, against proxies whose methods forward each
-// call to the child (see Conn). The child is told nothing of what is
-// wanted; whatever it writes is an answer to a call, never a verdict.
-//
-// The wire is two pipes, one each way, each a stream of encoding/gob: a
-// message, then the values it carries, one gob value each. Gob matches
-// structs by field name, so the spec's types and the student's decode
-// into each other. This package imports no "testing" and no spec: a child
-// links it.
+// The wire is two pipes, each a stream of encoding/gob: a message, then
+// one gob value for each value it carries. Gob matches structs by field
+// name, so the spec's types and the student's decode into each other.
 package remote
 
 import (
@@ -39,9 +30,7 @@ const (
 	opError                 // child: the request could not be served; Text says why
 )
 
-// maxAnswer is the most the checker reads for one answer: far more than
-// any answer a spec wants, and a cap on what a flooding child can make it
-// hold.
+// maxAnswer caps what the checker reads for one answer.
 const maxAnswer = 8 << 20
 
 // message is what each side sends before the values of a call or answer.
@@ -49,32 +38,24 @@ type message struct {
 	Op     byte
 	Obj    uint64
 	Method string
-	// Clock and Now are the clock of the object called (or the clock the
-	// constructor is given) and the checker's reading of it as the call
-	// starts. A spec moves its clock only between calls, so the child's
-	// clock reads exactly what the checker's reads (see Conn).
+	// Clock is the object's clock, and Now the checker's reading of it as
+	// the call starts, which the child's clock then reads.
 	Clock uint64
 	Now   time.Time
-	// Drop lists objects the checker no longer holds, for the child to
-	// forget.
-	Drop []uint64
-	Text string
-	// Nil has one entry per value: true for a nil one, which is not sent.
-	// Gob alone would turn a nil slice or map into an empty one and back,
-	// and a spec tells them apart.
+	Drop  []uint64 // objects the checker no longer holds
+	Text  string
+	// Nil is true for each nil value, which is not sent: gob alone would
+	// not tell a nil slice or map from an empty one.
 	Nil []bool
 }
 
-// wireError is how an error crosses: its message, and the messages of
-// the sentinels it matched with errors.Is.
+// wireError is an error's message and the sentinels it matched.
 type wireError struct {
 	Text string
 	Is   []string
 }
 
-// errorType and clockType are the interfaces that travel by what they mean
-// rather than by value: an error as a wireError, a clock as a number the
-// child's clock answers to.
+// errorType and clockType travel as a wireError and as a clock's number.
 var (
 	errorType = reflect.TypeFor[error]()
 	clockType = reflect.TypeFor[clock.Clock]()
@@ -100,13 +81,10 @@ func (b *budget) Read(p []byte) (int, error) {
 
 // sender writes messages and their values on one pipe.
 type sender struct {
-	w   *bufio.Writer
-	enc *gob.Encoder
-	// sentinels are the errors whose identity an error keeps across the
-	// wire (the child's side).
-	sentinels []error
-	// clockID names a clock argument (the checker's side).
-	clockID func(clock.Clock) uint64
+	w         *bufio.Writer
+	enc       *gob.Encoder
+	sentinels []error                  // the child's side
+	clockID   func(clock.Clock) uint64 // the checker's side
 }
 
 func newSender(w io.Writer, sentinels []error, clockID func(clock.Clock) uint64) *sender {
@@ -114,8 +92,8 @@ func newSender(w io.Writer, sentinels []error, clockID func(clock.Clock) uint64)
 	return &sender{w: bw, enc: gob.NewEncoder(bw), sentinels: sentinels, clockID: clockID}
 }
 
-// send writes m and values, which may hold invalid Values for nil
-// interfaces, and flushes them.
+// send writes m and values (an invalid Value is a nil interface), and
+// flushes them.
 func (s *sender) send(m message, values []reflect.Value) error {
 	wire := make([]any, len(values))
 	m.Nil = make([]bool, len(values))
@@ -150,9 +128,9 @@ func (s *sender) wireValue(v reflect.Value) (any, bool) {
 	switch t := v.Type(); {
 	case t == errorType:
 		err := v.Interface().(error)
-		w := wireError{Text: errorText(err)}
+		w := wireError{Text: guarded(err.Error, func(v any) string { return fmt.Sprintf("(Error() panicked: %v)", v) })}
 		for _, target := range s.sentinels {
-			if matches(err, target) {
+			if guarded(func() bool { return errors.Is(err, target) }, func(any) bool { return false }) {
 				w.Is = append(w.Is, target.Error())
 			}
 		}
@@ -165,19 +143,9 @@ func (s *sender) wireValue(v reflect.Value) (any, bool) {
 
 // receiver reads messages and their values from one pipe.
 type receiver struct {
-	dec *gob.Decoder
-	// sentinels turn an error's matched messages back into identities (the
-	// checker's side).
-	sentinels map[string]error
-	// clock makes the child's clock for a clock's number (the child's side).
-	clock func(id uint64) clock.Clock
-}
-
-// receive reads a message.
-func (r *receiver) receive() (message, error) {
-	var m message
-	err := r.dec.Decode(&m)
-	return m, err
+	dec       *gob.Decoder
+	sentinels map[string]error            // the checker's side
+	clock     func(id uint64) clock.Clock // the child's side
 }
 
 // value reads the value of index i of m into v, which must be settable.
@@ -216,8 +184,7 @@ func (r *receiver) value(m *message, i int, v reflect.Value) error {
 	if err := r.dec.DecodeValue(p); err != nil {
 		return err
 	}
-	// Gob sends no empty slice, map or pointer to a zero value; the value
-	// was not nil.
+	// Gob sends no empty slice, map or pointer to a zero value.
 	switch e := p.Elem(); {
 	case e.Kind() == reflect.Slice && e.IsNil():
 		e.Set(reflect.MakeSlice(t, 0, 0))
@@ -230,29 +197,19 @@ func (r *receiver) value(m *message, i int, v reflect.Value) error {
 	return nil
 }
 
-// errorText is err.Error(), or what its Error method panicked with.
-func errorText(err error) (s string) {
+// guarded returns f(), or what onPanic makes of its panic: a student's
+// Error or Is method may panic.
+func guarded[T any](f func() T, onPanic func(v any) T) (out T) {
 	defer func() {
 		if v := recover(); v != nil {
-			s = fmt.Sprintf("(Error() panicked: %v)", v)
+			out = onPanic(v)
 		}
 	}()
-	return err.Error()
+	return f()
 }
 
-// matches is errors.Is, for an error whose Is method may panic.
-func matches(err, target error) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	return errors.Is(err, target)
-}
-
-// Error is an error that came back from the child: its message, and the
-// level's sentinel errors it matched there, so that errors.Is still finds
-// them.
+// Error is an error that came back from the child, which errors.Is finds
+// the level's sentinels it matched there in.
 type Error struct {
 	Text string
 	is   []error

@@ -23,37 +23,25 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// The class report decides each case outside the student's process. The
-// student's test binary still runs, sandboxed, as in make test-level-N, but
-// of what it reports the report keeps only the cases the spec marks
-// InProcess (allocations, memory, the race detector): everything else is
-// played by a checker, a test binary built once per report from the
-// instructor's files alone (the harness and the level's spec), against the
-// student's code in a child that only answers calls (package
-// harness/remote). A part done with a case judged in process is marked in
-// the report.
+// The class report keeps, of what the student's test binary reports, only
+// the cases the spec marks InProcess; every other case is played by a
+// checker built from the instructor's files alone, against the student's
+// code in a child that only answers calls (package harness/remote).
 
-// checked says whether the checker judges the parts of level l that live
-// in module m: those of the root module. A nested module's (level 8's
-// Redis form) are judged by its own test binary, and the report marks
-// them so.
+// checked says whether the checker judges the parts in module m: a nested
+// module's (level 8's Redis form) are judged by its own test binary.
 func checked(m levels.Module) bool { return m.Dir == "." }
 
-// seedEnv names the environment variable that holds the seed of a
-// report's random timelines, drawn afresh for each report.
+// seedEnv holds the seed of a report's random timelines.
 const seedEnv = "LADDER_VERDICT_SEED"
 
-// randomInputs is how many random timelines each level's fuzz decoder
-// makes for one report, besides its seeds.
+// randomInputs is how many random timelines each level's fuzz target gets.
 const randomInputs = 24
 
-// childSource is the main of the child that serves the student's level
-// to the checker: {{MOD}}, {{DIR}}, {{IMPORTS}}, {{CONSTRUCTOR}} and
-// {{SENTINELS}} are filled in by levelSource. Plain replacement rather
-// than text/template, which would bring net/url into the command's first
-// Build.
-const childSource = `// Written by the class report: the child that serves the student's level
-// to the checker. DO NOT EDIT.
+// childSource is the main of the child that serves the student's level,
+// filled in by levelSource (not text/template, which would bring net/url
+// into the command's build).
+const childSource = `// Written by the class report. DO NOT EDIT.
 
 package main
 
@@ -67,11 +55,8 @@ func main() {
 }
 `
 
-// checkerSource is the checker of one level, which plays the spec's cases
-// against the student's child; filled in as childSource is, with
-// {{NUMBER}}, {{SEEDENV}}, {{RANDOM}} and {{PROXY}} too.
-const checkerSource = `// Written by the class report: the checker of level {{NUMBER}}, which
-// plays the spec's cases against the student's child. DO NOT EDIT.
+// checkerSource is the checker of one level, filled in as childSource is.
+const checkerSource = `// Written by the class report. DO NOT EDIT.
 
 package level{{NUMBER}}
 
@@ -110,16 +95,12 @@ func open(tb testing.TB) *remote.Conn {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(conn.Close)
-	// The calls run in the child: a case is judged by their CPU time
-	// there, and the checker's, on a machine busy with other work, and
-	// without the probes only the child could measure.
 	timeline.PlayElsewhere(conn.CPU)
 	return conn
 }
 {{PROXY}}`
 
-// levelSource writes a level's child or checker from its source above and
-// the shape of its spec, read from the checkout root.
+// levelSource writes a level's child or checker from src and its spec.
 func levelSource(src, root, modPath string, l levels.Level) ([]byte, error) {
 	sh, err := readShape(root, modPath, l)
 	if err != nil {
@@ -149,7 +130,7 @@ func levelSource(src, root, modPath string, l levels.Level) ([]byte, error) {
 	return out, nil
 }
 
-// Checker is the report's checker binaries, by level, and the seed of
+// checker is the report's checker binaries, by level, and the seed of
 // their random timelines.
 type checker struct {
 	binaries  map[int]string
@@ -157,10 +138,8 @@ type checker struct {
 	Seed      uint64
 }
 
-// newChecker builds a checker for each level the checker judges into dir,
-// from the instructor's copy in sb, which holds no student's code. A level
-// the instructor's checkout does not have gets none. seed is the seed of
-// the random timelines; 0 draws one.
+// newChecker builds into dir a checker for each level the instructor's copy
+// in sb has. seed 0 draws one.
 func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, lvs []levels.Level, seed uint64, run func(context.Context, *exec.Cmd) error) (*checker, error) {
 	c := &checker{binaries: map[int]string{}, Seed: drawSeed(seed)}
 	modPath, err := shipped.ModulePath(sb.Src)
@@ -189,10 +168,8 @@ func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, lvs []leve
 	if len(pkgs) == 0 {
 		return c, nil
 	}
-	// Built into the sandbox's own folder, the one it may write, then
-	// moved out of it to dir, which outlives the sandbox. test2json, the
-	// go command's, turns a checker's output into go test -json, which
-	// the grader reads as it reads a learner's run.
+	// Built where the sandbox may write, then moved to dir, which
+	// outlives it. test2json turns a checker's output into go test -json.
 	built := filepath.Join(sb.Dir, "checkers")
 	c.test2json = filepath.Join(dir, "test2json")
 	for _, args := range [][]string{
@@ -223,9 +200,8 @@ func cmdOutput(cmd *exec.Cmd) string {
 	return grade.FirstLines(s, 20)
 }
 
-// forbiddenImport says whether ip is one of the packages a student's code may not import in the
-// report: a spec holds the level's model, which would be an answer, and the
-// runner and the mutation checks are the grader's.
+// forbiddenImport says whether a student's code may not import ip: a spec
+// (its model is an answer) or the grader's packages.
 func forbiddenImport(modPath, ip string) bool {
 	rel, ok := strings.CutPrefix(ip, modPath+"/")
 	_, role := levels.RoleOf(rel)
@@ -233,12 +209,11 @@ func forbiddenImport(modPath, ip string) bool {
 		strings.HasPrefix(rel, "harness/internal/") || role == levels.Spec)
 }
 
-// refusedPrefix starts the build error of a level refused for what its
-// code imports; the report's cell then reads "refused".
+// refusedPrefix starts the build error of a level refused for its imports.
 const refusedPrefix = "refused:"
 
-// refusedImports lists the student's files of level l, in the grading copy
-// root, that import what forbiddenImport forbids.
+// refusedImports lists the student's files of level l that import what
+// forbiddenImport forbids.
 func refusedImports(root, modPath string, l levels.Level) []string {
 	var out []string
 	filepath.WalkDir(filepath.Join(root, filepath.FromSlash(l.Dir)), func(p string, d fs.DirEntry, err error) error {
@@ -264,8 +239,8 @@ func refusedImports(root, modPath string, l levels.Level) []string {
 	return out
 }
 
-// inProcessCases reads, from the instructor's list of a spec's cases, the
-// cases judged in the student's process, by part and name.
+// inProcessCases lists the cases judged in the student's process, by part
+// and name.
 func inProcessCases(root string, l levels.Level) map[int]map[string]bool {
 	out := map[int]map[string]bool{}
 	for _, cs := range grade.SpecLists(root, l) {
@@ -281,9 +256,8 @@ func inProcessCases(root string, l levels.Level) map[int]map[string]bool {
 	return out
 }
 
-// judge returns the verdicts of one go test run of a student's grading
-// copy root: of the student's own test binaries, only the cases judged in
-// process, and for every level the checker knows, the checker's verdicts.
+// judge returns the verdicts of one go test run: of the student's own
+// binaries only the cases judged in process, then the checker's.
 func (c *checker) judge(ctx context.Context, sb *sandbox.Sandbox, run func(context.Context, *exec.Cmd) error, root string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
 	modPath, err := shipped.ModulePath(root)
 	if err != nil {
@@ -326,28 +300,15 @@ func (c *checker) judge(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 		if err != nil {
 			return nil, err
 		}
-		// A case judged in process with steps too: the checker plays the
-		// steps, and its pass waits for the student's binary to report
-		// the case as well. A case that binary skipped then never reports,
-		// and its part is not done.
+		// A case judged in process passes only as the student's binary
+		// reports it.
 		p.Cases = slices.DeleteFunc(p.Cases, func(e protocol.Event) bool { return inProc[e.Part][e.Case] && e.Verdict == protocol.Pass })
 		out = append(out, p)
 	}
 	return out, nil
 }
 
-// childBinary is where level l's child is built, in the sandbox's own
-// folder: outside the grading copy, which the sandbox makes read-only.
-func childBinary(sb *sandbox.Sandbox, l levels.Level) string {
-	name := l.Name()
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	return filepath.Join(sb.Dir, "children", name)
-}
-
-// writeChild writes level l's child into the grading copy root, and
-// returns its package.
+// writeChild writes level l's child into root, and returns its package.
 func writeChild(root, modPath string, l levels.Level) (string, error) {
 	childDir := filepath.Join(root, "ladder-child", l.Name())
 	if err := os.MkdirAll(childDir, 0o755); err != nil {
@@ -360,12 +321,8 @@ func writeChild(root, modPath string, l levels.Level) (string, error) {
 	return "./ladder-child/" + l.Name(), os.WriteFile(filepath.Join(childDir, "main.go"), src, 0o644)
 }
 
-// buildChildren builds the children of the levels lvs that the checker
-// judges, in one go build: it loads the module once and links them side
-// by side. A child that does not build is left out, and Check builds it
-// again alone, for its own error message. Building runs none of the
-// student's code: Check still refuses a level's forbidden imports before
-// it runs a child.
+// buildChildren builds the children of lvs in one go build. One that does
+// not build is built again by Check, for its own error message.
 func (c *checker) buildChildren(ctx context.Context, sb *sandbox.Sandbox, run func(context.Context, *exec.Cmd) error, root string, lvs []levels.Level) error {
 	modPath, err := shipped.ModulePath(root)
 	if err != nil {
@@ -395,8 +352,7 @@ func (c *checker) buildChildren(ctx context.Context, sb *sandbox.Sandbox, run fu
 	return ctx.Err()
 }
 
-// Check runs the checker on level l's child, built in the grading copy
-// root, in the sandbox: by buildChildren, or here.
+// Check runs the checker on level l's child, building it if need be.
 func (c *checker) Check(ctx context.Context, sb *sandbox.Sandbox, run func(context.Context, *exec.Cmd) error, root, modPath string, l levels.Level, r grade.Run) (*grade.Package, error) {
 	levelDir := filepath.Join(root, filepath.FromSlash(l.Dir))
 	res := &grade.Package{ImportPath: modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
@@ -404,7 +360,10 @@ func (c *checker) Check(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 		res.BuildError = fmt.Sprintf("%s %s. A level's code may not import a spec (its model is an answer) or the grader's packages.", refusedPrefix, strings.Join(refused, "; "))
 		return res, nil
 	}
-	childBin := childBinary(sb, l)
+	childBin := filepath.Join(sb.Dir, "children", l.Name())
+	if runtime.GOOS == "windows" {
+		childBin += ".exe"
+	}
 	if _, err := os.Stat(childBin); err != nil {
 		pkg, err := writeChild(root, modPath, l)
 		if err != nil {
@@ -429,11 +388,8 @@ func (c *checker) Check(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 	}
 	tests := fmt.Sprintf("^(TestLevel%d|FuzzLevel%d)$", l.Number, l.Number)
 	if r.Run != "" {
-		// A unit of some parts: "^Test/^part_3$" names them.
 		tests = fmt.Sprintf("^TestLevel%d$%s", l.Number, strings.TrimPrefix(r.Run, "^Test"))
 	}
-	// test2json turns the checker's output into go test -json, which the
-	// grader reads as it reads a learner's run.
 	args := []string{"-p", res.ImportPath, c.binaries[l.Number], "-test.v=test2json", "-test.run=" + tests, "-test.timeout=10m"}
 	if r.Skip != "" {
 		args = append(args, "-test.skip=^TestLevel"+strconv.Itoa(l.Number)+"$"+r.Skip)
@@ -449,19 +405,16 @@ func (c *checker) Check(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 	}
 	var out bytes.Buffer
 	cmd.Stdout = &out
-	if err := run(ctx, cmd); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		// Failing cases make it exit 1: its output says the rest.
+	// Failing cases exit 1: the output says the rest.
+	if run(ctx, cmd) != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
 	grade.Read(root, &out, res)
 	return res, nil
 }
 
 // inProcessLevels returns, by level, the parts counted done that hold a
-// case judged in the student's process, by the instructor's lists of
-// cases in root.
+// case judged in the student's process.
 func (c *checker) inProcessLevels(root string, grades []grade.Level) map[int][]int {
 	out := map[int][]int{}
 	for _, g := range grades {

@@ -1,34 +1,26 @@
 package instructor
 
 import (
+	"cmp"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
 )
 
-// The class report names, per student and part, the known mistake that a
-// failing part's cases match (see grade.MatchMistakes), so that an instructor sees
-// when half the room made the same one: a column in CSV, and in Markdown a
-// list under the table, one line per mistake with the students who made it.
-
 // PartMistake is the known mistake named for one failing part.
 type PartMistake struct {
 	Level, Part int
-	// Names are the short names of the mistakes the grader named: one, or
-	// several that fail the very same cases.
-	Names []string
+	Names       []string // one, or several that fail the very same cases
 }
 
-// label is the mistake as the report writes it: "inclusive boundary", or
-// "FailOpen ignored or FailClosed ignored".
+// label is the mistake as the report writes it: "a or b".
 func (m PartMistake) label() string { return strings.Join(m.Names, " or ") }
 
 // StudentMistakes returns the known mistake named for each failing part of
-// a student's graded levels, in level and part order. A part that is done,
-// or whose cases match no known mistake clearly, has none.
+// a student's graded levels, in level and part order.
 func StudentMistakes(ls []grade.LevelReport) []PartMistake {
 	var out []PartMistake
 	for _, l := range ls {
@@ -46,9 +38,7 @@ func StudentMistakes(ls []grade.LevelReport) []PartMistake {
 	return out
 }
 
-// ShortMistake is a mistake's name up to its first colon, which is how
-// the mutants are named: "inclusive boundary: still refuses at exactly one
-// interval" is "inclusive boundary". A name without one is kept whole.
+// ShortMistake is a mistake's name up to its first ": ", if any.
 func ShortMistake(name string) string {
 	if short, _, ok := strings.Cut(name, ": "); ok && short != "" {
 		return short
@@ -56,8 +46,7 @@ func ShortMistake(name string) string {
 	return name
 }
 
-// mistakesCell is a student's known mistakes in one cell:
-// "L2.1 inclusive boundary; L3.1 starts empty".
+// mistakesCell is a student's known mistakes in one CSV cell.
 func mistakesCell(ls []grade.LevelReport) string {
 	var each []string
 	for _, m := range StudentMistakes(ls) {
@@ -89,15 +78,8 @@ func classMistakes(results []Result) []classMistake {
 			c.Students = append(c.Students, r.Name)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		switch {
-		case len(a.Students) != len(b.Students):
-			return len(a.Students) > len(b.Students)
-		case a.Level != b.Level:
-			return a.Level < b.Level
-		}
-		return a.Part < b.Part
+	slices.SortStableFunc(out, func(a, b *classMistake) int {
+		return cmp.Or(cmp.Compare(len(b.Students), len(a.Students)), cmp.Compare(a.Level, b.Level), cmp.Compare(a.Part, b.Part))
 	})
 	var list []classMistake
 	for _, c := range out {
@@ -106,12 +88,8 @@ func classMistakes(results []Result) []classMistake {
 	return list
 }
 
-// WriteMistakes writes, under the Markdown table, one line for each
-// known mistake some student's failing part matches:
-//
-//   - level 2 part 1 "inclusive boundary": 3 students (alice, bob, carol)
-//
-// and nothing when there is none.
+// WriteMistakes writes, under the Markdown table, one line for each known
+// mistake, with the students who made it.
 func WriteMistakes(w io.Writer, results []Result) {
 	list := classMistakes(results)
 	if len(list) == 0 {

@@ -14,24 +14,14 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// ladder classroom writes a GitHub Classroom autograding workflow that
-// grades as the class report does. It checks out the instructor's
-// repository, at a commit the instructor pins, beside the student's, and
-// runs the class report's grader from the instructor's checkout on the
-// student's, once, in its sandbox: the student's learner files are graded
-// with the instructor's harness, tests and specs, and verdicts are decided
-// outside the student's process. One step for each part of every level
-// then reads the parts done from that run, so that Classroom shows a line
-// and a point for each part. The levels and parts come from the registry,
-// and what a part needs beyond Go from its spec's list of cases, so the
-// file is written again, never edited by hand, when a level or a part is
-// added.
+// ladder classroom writes a GitHub Classroom workflow that runs the class
+// report from the instructor's checkout, at a pinned commit, on the
+// student's, then gives a step and a point to each part done.
 
 // ClassroomFile is where GitHub Classroom looks for its workflow.
 const ClassroomFile = ".github/workflows/classroom.yml"
 
-// The actions the workflow uses: GitHub's own, and GitHub Classroom's
-// Grader and reporter, at the major versions their READMEs show.
+// The actions the workflow uses.
 const (
 	checkoutAction = "actions/checkout@v4"
 	setupGoAction  = "actions/setup-go@v5"
@@ -39,75 +29,52 @@ const (
 	reporterAction = "classroom-resources/autograding-grading-reporter@v1"
 )
 
-// PartPoints is what a part is worth. Every part counts the same: a part
-// is the unit the ladder's own tools count ("12 of 27 parts done"), so a
-// score in Classroom reads like the class report and make progress. A
-// weight by the number of cases would pay for a table of boundary cases
-// rather than for the work; an instructor who wants weights edits
-// max-score in the file.
+// PartPoints is what a part is worth: every part counts the same, as in
+// the class report and make progress.
 const PartPoints = 1
 
-// partTimeout is a graded step's limit in minutes: the step only reads
-// the results file.
-const partTimeout = 1
-
-// gradeTimeout is the grading step's limit in minutes: a first build of
-// the instructor's tests and checkers, then the student's whole ladder
-// within studentTimeout, the class report's limit for one checkout,
-// longer than its default as a runner has two cores.
+// Limits: a graded step's and the grading step's in minutes, and the class
+// report's for the student's checkout (a runner has two cores).
 const (
+	partTimeout    = 1
 	gradeTimeout   = 40
 	studentTimeout = "20m"
 )
 
-// The folders of the two checkouts, under the runner's workspace, and the
-// results file the grading step writes there: one line a part done.
+// The folders of the two checkouts, and the results file with one line a
+// part done.
 const (
 	InstructorDir = "instructor"
 	StudentDir    = "student"
 	DonePartsFile = "parts-done.txt"
 )
 
-// RedisInstall puts redis-server on the runner. The class report starts
-// one in the sandbox for the Redis parts, and some cases kill or pause it,
-// so the program must be on the runner: a service container would give
-// an address only. The runner's user is not root, hence sudo; where
-// redis-server is already there, nothing is installed.
+// RedisInstall puts redis-server on the runner, for the class report to
+// start in its sandbox (a service container would give an address only).
 const RedisInstall = "command -v redis-server >/dev/null || (sudo apt-get update && sudo apt-get install -y redis-server)"
 
-// SandboxInstall puts bubblewrap on the runner, and lets it make user
-// namespaces, which Ubuntu's AppArmor otherwise refuses to unprivileged
-// programs. Where that fails, the class report refuses to grade, and says
-// why.
+// SandboxInstall puts bubblewrap on the runner, and lets it make the user
+// namespaces Ubuntu's AppArmor otherwise refuses.
 const SandboxInstall = "sudo apt-get update && sudo apt-get install -y bubblewrap && (sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 || true)"
 
 // gradedStep is one part of one level, as a step of the workflow.
 type gradedStep struct {
-	// ID is the step's id, letters and digits only ("level3part2"): the
-	// reporter reads the result from the variable LEVEL3PART2_RESULTS,
-	// and refuses a list of ids with anything else in it.
-	ID      string
-	Name    string // "Level 3, part 2: Time going backwards"
-	Command string // "grep -qx level3part2 parts-done.txt"
-	Points  int
+	ID   string // letters and digits only, as the reporter wants: "level3part2"
+	Name string // "Level 3, part 2: Time going backwards"
 }
 
-// classroomPlan is what the workflow runs.
+// classroomPlan is what the workflow runs: the instructor's repository
+// ("owner/name") at commit Ref, and whether a part needs redis-server.
 type classroomPlan struct {
-	// Repo ("owner/name") and Ref (a commit) are the instructor's
-	// repository, whose harness grades.
 	Repo, Ref string
 	Steps     []gradedStep
-	// Redis says some part needs a real redis-server.
-	Redis bool
+	Redis     bool
 }
 
-// PartID names a part in the workflow and in the results file: letters
-// and digits only ("level3part2").
+// PartID names a part in the workflow and in the results file.
 func PartID(level, part int) string { return fmt.Sprintf("level%dpart%d", level, part) }
 
-// repoRE and commitRE are what GitHub allows in owner/name, and a commit's
-// hash; the workflow names both, in a comment too.
+// repoRE and commitRE are what GitHub allows in owner/name, and a hash.
 var (
 	repoRE   = regexp.MustCompile(`^[A-Za-z0-9-]+/[A-Za-z0-9._-]+$`)
 	commitRE = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
@@ -137,21 +104,13 @@ func PlanClassroom(root, repo, ref string, lvs []levels.Level) (classroomPlan, e
 					return classroomPlan{}, fmt.Errorf("level %d, part %d needs %q, which the workflow cannot provide", l.Number, p.Number, n)
 				}
 			}
-			id := PartID(l.Number, p.Number)
-			plan.Steps = append(plan.Steps, gradedStep{
-				ID:      id,
-				Name:    fmt.Sprintf("Level %d, part %d: %s", l.Number, p.Number, p.Title),
-				Command: fmt.Sprintf("grep -qx %s %s", id, DonePartsFile),
-				Points:  PartPoints,
-			})
+			plan.Steps = append(plan.Steps, gradedStep{PartID(l.Number, p.Number), fmt.Sprintf("Level %d, part %d: %s", l.Number, p.Number, p.Title)})
 		}
 	}
 	return plan, nil
 }
 
-// WriteDoneParts writes the parts each result has done, one PartID a
-// line: the results file the workflow's graded steps read. A part is done
-// here exactly when the class report counts it.
+// WriteDoneParts writes the parts each result has done, one PartID a line.
 func WriteDoneParts(w io.Writer, results []Result) {
 	for _, r := range results {
 		for _, l := range r.Levels {
@@ -165,9 +124,7 @@ func WriteDoneParts(w io.Writer, results []Result) {
 }
 
 // moduleNeeds lists what the cases of a module's spec need beyond Go
-// ("redis-server"), from the spec's list of cases. A part is graded with
-// what its module needs, so that its cases run as they do with the make
-// target's flag for it.
+// ("redis-server").
 func moduleNeeds(root string, l levels.Level, m levels.Module) ([]string, error) {
 	man, err := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), protocol.ManifestFile))
 	if err != nil {
@@ -183,14 +140,10 @@ func moduleNeeds(root string, l levels.Level, m levels.Module) ([]string, error)
 	return out, nil
 }
 
-// WriteClassroom writes the workflow. It is written as text, not through a
-// YAML library, so that it keeps its comments and its order; every value
-// that is not a fixed word is quoted (yamlQuote).
+// WriteClassroom writes the workflow as text, to keep its comments and
+// order; every value that is not a fixed word is quoted.
 func WriteClassroom(w io.Writer, plan classroomPlan) error {
-	total := 0
-	for _, s := range plan.Steps {
-		total += s.Points
-	}
+	total := len(plan.Steps) * PartPoints
 	var b strings.Builder
 	fmt.Fprintf(&b, `# GitHub Classroom autograding for rateladder: one graded step for each
 # part of every level, %[1]s in all. Written by make classroom (ladder
@@ -268,7 +221,7 @@ jobs:
           command: %s
           timeout: %d
           max-score: %d
-`, yamlQuote(s.Name), s.ID, graderAction, yamlQuote(s.Name), yamlQuote(s.Command), partTimeout, s.Points)
+`, yamlQuote(s.Name), s.ID, graderAction, yamlQuote(s.Name), yamlQuote("grep -qx "+s.ID+" "+DonePartsFile), partTimeout, PartPoints)
 	}
 	fmt.Fprintf(&b, `      - name: Autograding Reporter
         uses: %s
@@ -285,10 +238,9 @@ jobs:
 }
 
 // ClassroomGradeCommand grades the student's checkout with the class
-// report, from the instructor's checkout, and writes the results file
-// beside both.
+// report, and writes the results file.
 const ClassroomGradeCommand = "go run ./harness/cmd/ladder class-report --format parts --parallel 1 --timeout " + studentTimeout + " ../" + StudentDir + " > ../" + DonePartsFile + " && cat ../" + DonePartsFile
 
-// yamlQuote is s as a double-quoted YAML scalar: Go's quoting escapes only
-// with \", \\ and the \a \n \xNN \uNNNN forms, which YAML reads alike.
+// yamlQuote is s as a double-quoted YAML scalar: YAML reads Go's escapes
+// alike.
 func yamlQuote(s string) string { return strconv.Quote(s) }

@@ -19,11 +19,9 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// inStudentCopy says which repository files a student gets: not the
-// references, not the tests' answers, not the specs' own tests (their
-// mutants and their implementations of parts 1 to K are answers too), not
-// a spec's oracle.go (a fuzz model that is a whole answer; the fuzz target
-// skips without it), and nothing the tools write.
+// inStudentCopy says which repository files a student gets: no reference,
+// no tests' answers, no spec's own tests or oracle.go (answers too), and
+// nothing the tools write.
 func inStudentCopy(path string) bool {
 	for _, prefix := range []string{"solutions/", AnswersDir + "/", learner.StateDir + "/", "plots/"} {
 		if strings.HasPrefix(path, prefix) {
@@ -37,9 +35,8 @@ func inStudentCopy(path string) bool {
 // oracleFile is a spec's file that only the instructor's checkout has.
 const oracleFile = "oracle.go"
 
-// referenceRun is how many lines in a row, each of referenceLine's length
-// or more, a file must share with a reference for a student copy to
-// refuse it: enough that no stub, README or guide shares them by chance.
+// A student copy refuses a file that shares referenceRun lines in a row,
+// each of referenceLine bytes or more, with a reference.
 const (
 	referenceRun  = 6
 	referenceLine = 8
@@ -56,11 +53,9 @@ func significantLines(data []byte) []string {
 	return out
 }
 
-// referenceRuns indexes every run of referenceRun significant lines of
-// the references in tree (solutions/), by the run, to the file it is in;
-// but the runs a level's code files hold too, such as a type's doc
-// comment: those files must be the stubs as shipped, which the stub check
-// sees to.
+// referenceRuns indexes every run of referenceRun significant lines of the
+// references in tree to its file, but those a level's code holds too (the
+// stub check sees to those files).
 func referenceRuns(tree []shipped.TreeEntry) map[string]string {
 	runs := map[string]string{}
 	each := func(data []byte, f func(run string)) {
@@ -131,11 +126,11 @@ func StudentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped
 		if !inStudentCopy(e.Path) {
 			continue
 		}
-		if _, role := levels.RoleOf(e.Path); role == levels.Code {
-			// The stub check below sees to a level's code.
-		} else if ref := carriesReference(refs, e.Data); ref != "" {
-			problems = append(problems, fmt.Sprintf("%s carries lines of the reference %s: a student copy hands out no answer, whatever the file's name", e.Path, ref))
-			continue
+		if _, role := levels.RoleOf(e.Path); role != levels.Code {
+			if ref := carriesReference(refs, e.Data); ref != "" {
+				problems = append(problems, fmt.Sprintf("%s carries lines of the reference %s: a student copy hands out no answer, whatever the file's name", e.Path, ref))
+				continue
+			}
 		}
 		switch e.Mode {
 		case "120000":
@@ -170,8 +165,8 @@ func StudentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped
 	return files, problems
 }
 
-// solutionsImport returns the solutions/ package a file imports, or "".
-// Go files are parsed; a go.mod is searched for the path.
+// solutionsImport returns the solutions/ package a Go file or go.mod
+// imports, or "".
 func solutionsImport(modPath, name string, data []byte) string {
 	sol := modPath + "/solutions"
 	isSol := func(ip string) bool { return ip == sol || strings.HasPrefix(ip, sol+"/") }
@@ -204,9 +199,8 @@ func solutionsImport(modPath, name string, data []byte) string {
 	return ""
 }
 
-// CheckStubsOf writes files to a temporary folder and runs the stub check
-// there, as make test-stubs does: every case of every level must fail as
-// not implemented. It returns the levels that do not, with their code.
+// CheckStubsOf runs the stub check of make test-stubs on files, and returns
+// the levels whose cases do not all fail as not implemented.
 func CheckStubsOf(files []shipped.TreeEntry, stderr io.Writer) ([]string, error) {
 	tmp, err := os.MkdirTemp("", "ladder-stubcheck-")
 	if err != nil {
@@ -236,7 +230,6 @@ func CheckStubsOf(files []shipped.TreeEntry, stderr io.Writer) ([]string, error)
 	}
 	var problems []string
 	for _, p := range found {
-		// Name the level's code, so the instructor knows which files.
 		for dir, code := range codeByDir {
 			if strings.HasPrefix(p, dir+":") || strings.HasPrefix(p, dir+" ") || strings.HasPrefix(p, dir+"/") {
 				sort.Strings(code)
@@ -267,8 +260,7 @@ func WriteEntries(dir string, files []shipped.TreeEntry) error {
 	return nil
 }
 
-// WithoutGitRepoEnv drops the variables that would point git at another
-// repository than the folder it runs in.
+// WithoutGitRepoEnv drops the variables that would point git elsewhere.
 func WithoutGitRepoEnv(env []string) []string {
 	var out []string
 	for _, kv := range env {

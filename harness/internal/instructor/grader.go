@@ -1,8 +1,6 @@
 // Package instructor holds the tools of whoever runs a class: the student
-// copy (a checkout without solutions/ and without anything that solves a
-// level), the class report (every student's checkout graded in a sandbox,
-// its verdicts decided by a checker the students' code cannot reach), the
-// GitHub Classroom workflow, the class's known mistakes and the debrief.
+// copy, the class report (graded in a sandbox by a checker the students'
+// code cannot reach), the GitHub Classroom workflow and the debrief.
 package instructor
 
 import (
@@ -31,28 +29,25 @@ type Grader struct {
 	cache    string        // the warm build cache each sandbox gets a copy of
 	modProxy string        // the instructor's module download cache
 	Jail     *sandbox.Jail // nil with --no-sandbox
-	// redisServer is redis-server, when it is installed where a sandbox
-	// sees it (under /usr): each go test run of a student's in a module
-	// of redisModules then has one.
+	// redisServer is redis-server, if a sandbox sees it (under /usr): the
+	// runs in redisModules then get one.
 	redisServer  string
 	redisModules map[string]bool
 	Checker      *checker
 }
 
-// withRedisServer is a shell script that starts a redis-server on port
-// 6379 of the sandbox's own loopback, without persistence, waits until it
-// answers, and runs its arguments.
+// withRedisServer starts a redis-server on the sandbox's loopback, waits
+// until it answers, and runs its arguments.
 const withRedisServer = `redis-server --bind 127.0.0.1 --port 6379 --save '' --appendonly no --daemonize yes --dir "$TMPDIR" --logfile "$TMPDIR/redis.log" >/dev/null || exit 1
 i=0
 while [ $i -lt 100 ] && ! redis-cli -p 6379 ping >/dev/null 2>&1; do i=$((i+1)); sleep 0.05; done
 exec "$@"`
 
-// NewGrader reads the instructor's checkout and builds its tests once with
-// the stubs as shipped, in a sandbox, into the build cache every student's
-// sandbox starts from. cacheDir keeps that cache between reports; "" puts
-// it in the report's temporary folder. j is the sandbox, nil for none.
-// Seed is the seed of the checker's random timelines, 0 for a new one.
-func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed uint64) (*Grader, error) {
+// NewGrader reads the instructor's checkout and builds its tests once, in a
+// sandbox, into the build cache every student's sandbox starts from.
+// cacheDir keeps it between reports ("" for none); j nil means no sandbox;
+// seed 0 draws a seed for the random timelines.
+func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed uint64) (_ *Grader, err error) {
 	plan, err := newGradingPlan(root)
 	if err != nil {
 		return nil, err
@@ -65,6 +60,11 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			sandbox.RemoveAll(tmp)
+		}
+	}()
 	g := &Grader{plan: plan, Tmp: tmp, cache: cacheDir, modProxy: modProxy, Jail: j, redisModules: map[string]bool{}}
 	for _, l := range plan.Levels {
 		for _, m := range l.Modules {
@@ -82,7 +82,6 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	if g.cache == "" {
 		g.cache = filepath.Join(tmp, "cache")
 	} else if g.cache, err = filepath.Abs(cacheDir); err != nil {
-		g.Close()
 		return nil, err
 	}
 	store := filepath.Join(g.cache, storeDir, plan.warmKey(toolchain))
@@ -91,26 +90,18 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	}
 	sb, err := sandbox.New(tmp, "warm-up", modProxy, j)
 	if err != nil {
-		g.Close()
 		return nil, err
 	}
 	defer sb.Remove()
 	sb.GoCache = g.cache
 	if err := os.MkdirAll(g.cache, 0o700); err != nil {
-		g.Close()
 		return nil, err
 	}
 	if _, err := plan.Build("", sb.Src); err != nil {
-		g.Close()
 		return nil, err
 	}
-	// go test -c builds every test binary a grading runs, and runs
-	// nothing: this is the instructor's code, but no code needs to run.
-	// It vets each package as go test does, too, with the facts of every
-	// package it imports, so that a student's go test vets only the
-	// packages the student changed (about 70 vet runs a student before).
-	// Each module of the levels is built as the grading runs it: the
-	// Levels that run under -race with it.
+	// go test -c builds and vets every test binary a grading runs, as
+	// the grading runs it (-race too), and runs nothing.
 	warm := grade.Runner{
 		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
 			return sb.Command(dir, grade.GoTool(), args...)
@@ -124,7 +115,6 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		modDir := filepath.Join(sb.Src, filepath.FromSlash(r.Module))
 		var patterns []string
 		for _, p := range r.Patterns {
-			// A level this checkout does not have has nothing to build.
 			if _, err := os.Stat(filepath.Join(modDir, strings.TrimSuffix(p, "/..."))); err == nil {
 				patterns = append(patterns, p)
 			}
@@ -134,7 +124,6 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		}
 		pkgs, err := grade.ListPackages(ctx, sb.Src, modDir, patterns, warm)
 		if err != nil {
-			g.Close()
 			return nil, fmt.Errorf("listing the tests of this checkout: %v", err)
 		}
 		if len(pkgs) == 0 {
@@ -152,12 +141,10 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		stopped, err := sandbox.RunLimited(ctx, time.Hour, cmd)
 		if stopped || err != nil {
-			g.Close()
 			return nil, fmt.Errorf("building the tests of this checkout: %v%s\n%s", err, map[bool]string{true: " (interrupted)"}[stopped], grade.FirstLines(errOut.String()+out.String(), 20))
 		}
 	}
 	if g.Checker, err = newChecker(ctx, sb, tmp, plan.Levels, seed, warm.Run); err != nil {
-		g.Close()
 		return nil, err
 	}
 	if cacheDir != "" {
@@ -169,11 +156,9 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 // Close deletes the report's temporary folder.
 func (g *Grader) Close() { sandbox.RemoveAll(g.Tmp) }
 
-// instructorModProxy makes sure the instructor's module cache holds every
-// module the ladder needs, its nested modules' too (go mod download, in
-// the instructor's own environment), and returns its download folder,
-// which sandboxes use as their GOPROXY, and the toolchain's version and
-// target.
+// instructorModProxy downloads every module the ladder needs, and returns
+// the download folder (the sandboxes' GOPROXY) and the toolchain's
+// version and target.
 func instructorModProxy(root string, lvs []levels.Level) (proxy, toolchain string, err error) {
 	for _, dir := range moduleDirs(root, lvs) {
 		cmd := exec.Command(grade.GoTool(), "mod", "download")
@@ -243,17 +228,14 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 			touched = append(touched, l)
 		}
 	}
-	// The student's builds read the warm cache through the sandbox's
-	// cache layer, read-only, and write their own: no copy of it.
+	// The warm cache is read-only under the student's own.
 	sb.CacheBase, sb.CacheHidden = g.cache, []string{storeDir}
 	var stopped atomic.Bool
 	runner := grade.Runner{
 		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
 			rel, _ := filepath.Rel(sb.Src, dir)
 			if len(args) > 0 && args[0] == "test" && g.Jail != nil && g.redisServer != "" && g.redisModules[filepath.ToSlash(rel)] {
-				// The cases of level 8's part 8 that need a real server,
-				// as make test-level-8 REDIS=1 gives a learner: one of the
-				// sandbox's own, on its own loopback, gone with it.
+				// As make test-level-8 REDIS=1: a server of the sandbox's own.
 				cmd := sb.Command(dir, "sh", append([]string{"-c", withRedisServer, "sh", grade.GoTool()}, args...)...)
 				cmd.Env = append(cmd.Env, "REDIS_ADDR=127.0.0.1:6379")
 				return cmd
@@ -262,8 +244,7 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		},
 		Run: func(runCtx context.Context, cmd *exec.Cmd) error {
 			s, err := sandbox.RunLimited(runCtx, limit, cmd)
-			// A run started ahead and then not needed is stopped too:
-			// that says nothing of the student.
+			// A run started ahead, then not needed, is not the student's.
 			if s && !(runCtx.Err() != nil && ctx.Err() == nil) {
 				stopped.Store(true)
 			}
@@ -307,9 +288,8 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 	return res
 }
 
-// headCommit is the commit a student's checkout is on, read from its .git
-// folder by hand: running git there would run what the student's git
-// config says (a hook, an fsmonitor). "" where there is none.
+// headCommit is the commit a student's checkout is on, read by hand: git
+// would run what the student's config says (a hook, an fsmonitor).
 func headCommit(dir string) string {
 	gitDir := filepath.Join(dir, ".git")
 	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))

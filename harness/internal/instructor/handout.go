@@ -6,21 +6,15 @@ import (
 	"fmt"
 )
 
-// maxStudentFile is the largest file a student copy takes, and the
-// largest a class report reads of a student's level folder. The biggest
-// file the ladder ships is under 50 KiB; a file of a mebibyte is a build
-// output, a data dump or a recording that was committed by mistake.
+// maxStudentFile is the largest file a student copy takes, and a class
+// report reads of a student's level folder.
 const maxStudentFile = 1 << 20
 
-// maxLevelFiles is the most files a class report takes in a student's
-// level folder: each level ships a dozen or so.
+// maxLevelFiles is the most files a class report takes in a level folder.
 const maxLevelFiles = 300
 
-// BinaryKind says what compiled binary data is ("an ELF executable"), or
-// "" for a file the repository may hold. Compiled binaries are known by
-// their magic numbers. Any other file that holds a NUL byte is a binary
-// too, but for the image formats a README may show (PNG, JPEG, GIF): a
-// text file never holds one.
+// BinaryKind says what binary data is ("an ELF binary (Linux)"), or "" for
+// text and the images a README may show.
 func BinaryKind(data []byte) string {
 	switch {
 	case bytes.HasPrefix(data, []byte("\x7fELF")):
@@ -50,9 +44,8 @@ func hasAnyPrefix(data []byte, prefixes ...string) bool {
 	return false
 }
 
-// isPE reports whether data is a Windows executable: an MZ header whose
-// offset at 0x3c points at the "PE\0\0" signature. A text file that
-// happens to start with MZ is not one.
+// isPE reports whether data is a Windows executable: MZ, then "PE\0\0"
+// where the offset at 0x3c points.
 func isPE(data []byte) bool {
 	if len(data) < 0x40 || !bytes.HasPrefix(data, []byte("MZ")) {
 		return false
@@ -61,8 +54,7 @@ func isPE(data []byte) bool {
 	return off+4 <= int64(len(data)) && bytes.Equal(data[off:off+4], []byte("PE\x00\x00"))
 }
 
-// handoutProblem says why a file of the commit may not go into a student
-// copy because of what it is: a binary, or too big. "" means it may.
+// handoutProblem says why a file may not go into a student copy, or "".
 func handoutProblem(path string, data []byte) string {
 	if kind := BinaryKind(data); kind != "" {
 		return fmt.Sprintf("%s is %s: a student copy takes no binary", path, kind)
@@ -73,9 +65,6 @@ func handoutProblem(path string, data []byte) string {
 	return ""
 }
 
-// AnswersDir holds the code of the ladder command's tests that solves a
-// level or a part of one: a learner's code at some point of the climb,
-// which a test plays (a part 1 done, a level done the hard way). A
-// student copy leaves it out, as it leaves out solutions/, and the tests
-// that need it skip there and say why.
+// AnswersDir holds the ladder command's tests' code that solves levels or
+// parts, which a student copy leaves out.
 const AnswersDir = "harness/cmd/ladder/testdata/answers"

@@ -8,14 +8,9 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// HeaviestFirst returns the indexes of the students' folders dirs in the
-// order the report grades them: the most work first, so that the longest
-// gradings overlap the short ones instead of ending the report alone.
-// Level 8's Redis cases wait seconds on deadlines, a whole level 2 makes
-// its checker play a hundred thousand calls: a student who reached level
-// 8 takes several times as long as one at level 2. The work of a folder
-// is the sum of the numbers of the levels it has started, read from its
-// files alone (shipped.Untouched); ties keep the order given.
+// HeaviestFirst returns the indexes of dirs in the order the report grades
+// them: the most work (the sum of the started levels' numbers) first, so
+// that the longest gradings overlap the short ones; ties keep the order.
 func HeaviestFirst(dirs []string) []int {
 	return heaviestFirst(dirs, func(dir string) int {
 		work := 0

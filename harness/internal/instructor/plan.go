@@ -21,23 +21,18 @@ import (
 // instructor's checkout, read once.
 type gradingPlan struct {
 	Levels []levels.Level
-	// base holds every file of a grading copy but the learner's: go.mod,
-	// go.sum, harness/ (without nested modules), and each level's README,
-	// hints, tests, spec, shared files (such as level 8's limits/) and
-	// nested modules' go.mod and go.sum (level 8's Redis form).
+	// base holds every file of a grading copy but the learner's.
 	base map[string][]byte
-	// stubs holds each level's stubs as shipped, for a student who has no
-	// folder for the level.
+	// stubs holds each level's stubs as shipped, for a level not begun.
 	stubs map[string][]byte
-	// checked marks the files of base a student's copy is compared with:
-	// tests, specs and shared code. A difference is noted, never used.
+	// checked marks the files of base (tests, specs, shared code) whose
+	// edits are noted, never used.
 	checked map[string]bool
 }
 
-// newGradingPlan reads the instructor's checkout at root. Files come from
-// the working tree, but only those git tracks (all, outside git). A
-// level's stubs come from the commit that shipped them (see findShipped),
-// so a reference pasted over the instructor's own stub is never used.
+// newGradingPlan reads the instructor's checkout at root: the files git
+// tracks (all, outside git), with each level's stubs from the commit that
+// shipped them, so that a reference pasted over a stub is never used.
 func newGradingPlan(root string) (*gradingPlan, error) {
 	modPath, err := shipped.ModulePath(root)
 	if err != nil {
@@ -88,11 +83,9 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 		for n, data := range files {
 			switch {
 			case l.HasRole(n, levels.Code) && !shared[n]:
-				// The learner's, or the instructor's own code: never graded.
+				// The instructor's own code: never graded.
 			default:
 				p.base[n] = data
-				// A file a student copy never holds (a spec's own test)
-				// is no edit when it is missing.
 				if (shared[n] || isTestOrSpec(n)) && inStudentCopy(n) {
 					p.checked[n] = true
 				}
@@ -103,9 +96,8 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 }
 
 // instructorFiles lists the files of root a grading copy may take: go.mod,
-// go.sum, harness/ but its nested modules, and ladder/, with the levels'
-// nested modules (level 8's Redis form) and their go.mod and go.sum. They
-// are the files git tracks, or every file outside git.
+// go.sum, harness/ but its nested modules, and ladder/; those git tracks,
+// or every file outside git.
 func instructorFiles(root string) (names []string, inGit bool) {
 	var all []string
 	if out, err := shipped.Git(root, "ls-files", "-z"); err == nil {
@@ -156,8 +148,7 @@ func instructorFiles(root string) (names []string, inGit bool) {
 	return names, inGit
 }
 
-// isTestOrSpec reports whether the file p of a level is a test or part of
-// the spec.
+// isTestOrSpec reports whether p is a level's test or spec file.
 func isTestOrSpec(p string) bool {
 	_, role := levels.RoleOf(p)
 	return role == levels.Test || role == levels.Spec
@@ -165,12 +156,10 @@ func isTestOrSpec(p string) bool {
 
 var errNotCheckout = errors.New("not a rateladder checkout")
 
-// Build writes the grading copy of the student checkout studentDir into
-// dest: the plan's base files, with the student's own code in each level
-// (the stubs as shipped where the student has no folder for the level).
-// It returns notes for the report on what the student changed that is not
-// theirs to change. It reads the student's folder without following a
-// symlink. An empty studentDir gives the ladder as shipped.
+// Build writes into dest the grading copy of studentDir: the base files
+// and the student's own code, without following a symlink. It returns
+// notes on what the student changed that is not theirs to change. An
+// empty studentDir gives the ladder as shipped.
 func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error) {
 	if studentDir != "" {
 		if info, err := os.Lstat(filepath.Join(studentDir, "ladder")); err != nil || !info.IsDir() {
@@ -193,6 +182,13 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 		}
 	}
 	var testsEdited, sharedEdited, symlinks, notGraded []string
+	edited := func(n string) {
+		if isTestOrSpec(n) {
+			testsEdited = append(testsEdited, n)
+		} else {
+			sharedEdited = append(sharedEdited, n)
+		}
+	}
 	for _, l := range p.Levels {
 		levelDir := ""
 		var info fs.FileInfo
@@ -202,8 +198,7 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 			info, err = os.Lstat(levelDir)
 		}
 		if levelDir == "" || err != nil || !info.IsDir() {
-			// No folder for the level (or a symlink in its place): the
-			// level as shipped, not started.
+			// No folder (or a symlink): the level as shipped.
 			for n, data := range p.stubs {
 				if l.Holds(n) {
 					if err := write(n, data); err != nil {
@@ -235,21 +230,15 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 				seen[n] = true
 				data, err := os.ReadFile(fp)
 				if err != nil || !bytes.Equal(data, p.base[n]) {
-					if isTestOrSpec(n) {
-						testsEdited = append(testsEdited, n)
-					} else {
-						sharedEdited = append(sharedEdited, n)
-					}
+					edited(n)
 				}
 			case isTestOrSpec(n):
-				// A test file of their own is not run; a spec's own test,
-				// which no student copy holds, is not a student's at all.
+				// A test of their own is not run.
 				if strings.HasSuffix(n, ".go") && inStudentCopy(n) {
 					testsEdited = append(testsEdited, n)
 				}
 			case l.HasRole(n, levels.Code) || ownFile(n) && !inBase(n):
-				// Their code, or a file of their own beside it, such as
-				// a Lua script their Redis form embeds.
+				// Their code, or a file beside it (a Lua script).
 				data, err := os.ReadFile(fp)
 				if err != nil {
 					return err
@@ -267,11 +256,7 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 		}
 		for n := range p.checked {
 			if l.Holds(n) && !seen[n] {
-				if isTestOrSpec(n) {
-					testsEdited = append(testsEdited, n)
-				} else {
-					sharedEdited = append(sharedEdited, n)
-				}
+				edited(n)
 			}
 		}
 	}
@@ -304,9 +289,8 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 	return notes, nil
 }
 
-// tooBig refuses a student checkout whose level folders hold a file over
-// maxStudentFile, or more than maxLevelFiles files, before Build reads any
-// of it. A sparse file counts by its size.
+// tooBig refuses a checkout whose level folders hold a file over
+// maxStudentFile, or more than maxLevelFiles files.
 func (p *gradingPlan) tooBig(studentDir string) error {
 	if studentDir == "" {
 		return nil
@@ -349,23 +333,19 @@ func sizeOf(n int64) string {
 	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
 
-// ownFile reports whether p, a file of a level that is not Go code, may
-// be the student's own: anything but the module files, which are the
-// instructor's, and test data and specs, which only tests read.
+// ownFile reports whether p, a level's file that is not Go code, may be
+// the student's own.
 func ownFile(p string) bool {
 	_, role := levels.RoleOf(p)
 	return role == levels.Doc || role == levels.OtherFile
 }
 
-// foreignCode reports whether a student's file brings code the go command
-// would build other than Go: a Go file that imports "C" (cgo), or C,
-// assembly or an object file. The report builds none of it: cgo is off,
-// but for the race detector, which needs it for the runtime's own C.
+// foreignCode reports whether a student's file brings code other than Go
+// (cgo, C, assembly, objects), which the report does not build.
 func foreignCode(name string, data []byte) bool {
 	switch path.Ext(name) {
 	case ".go":
 		ips, err := shipped.Imports(name, data)
-		// A file that does not parse does not build either way.
 		return err == nil && slices.Contains(ips, "C")
 	case ".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".m", ".s", ".S", ".sx", ".f", ".F", ".for", ".f90", ".syso", ".swig", ".swigcxx":
 		return true

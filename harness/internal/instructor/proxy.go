@@ -17,21 +17,16 @@ import (
 )
 
 // A level's checker and child are written from its spec, read with
-// go/parser: no spec holds code of the report's. The spec's exported
-// Test is generic over an interface, and takes a constructor of it:
+// go/parser. The spec's Test is generic over an interface and takes a
+// constructor of it:
 //
 //	func Test[C Counter](t *testing.T, newCounter func(window time.Duration) C)
 //
-// The checker calls Test with a constructor of proxies, which build the
-// level's value with New in the child, and whose methods are the
-// interface's, and those of any interface the spec asserts an
-// implementation to (level 8's Len). The level's sentinel errors are the
-// exported Err variables of the packages of the level the spec imports
-// (level 5's viewerr): an error keeps its identity across the wire when it
-// matches one of them.
+// The checker gives it a constructor of proxies, whose methods are the
+// interface's and those of any interface the spec asserts to. The Err
+// variables of the level's packages the spec imports are its sentinels.
 
-// constructor is the function of a level's package that the spec's Test
-// is given: every level builds its value with New.
+// constructor is the function every level builds its value with.
 const constructor = "New"
 
 // specShape is what a level's checker and child are written from.
@@ -40,11 +35,8 @@ type specShape struct {
 	params  []string // the constructor's parameter types, qualified
 	results []string // its results after the value: "error" for level 8
 	methods []proxyMethod
-	// imports are the packages the types above name, by path, with
-	// their names.
-	imports map[string]string
-	// sentinels are the level's sentinel errors, "viewerr.ErrNegativeViews",
-	// from the packages in sentinelImports.
+	imports map[string]string // the packages the types name, by path
+	// sentinels are "viewerr.ErrNegativeViews", from sentinelImports.
 	sentinels       []string
 	sentinelImports map[string]string
 }
@@ -55,15 +47,13 @@ type proxyMethod struct {
 	params, results []string
 }
 
-// declared is a spec's interface, with the file that declares it, whose
-// imports name the packages of its types.
+// declared is a spec's interface, with the file that declares it.
 type declared struct {
 	it   *ast.InterfaceType
 	file *ast.File
 }
 
-// readShape reads the spec of level l in the checkout root, whose module
-// is modPath.
+// readShape reads the spec of level l in the checkout root.
 func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 	dir := l.SpecDir(l.ModuleOf(1))
 	files, err := parseDir(filepath.Join(root, filepath.FromSlash(dir)))
@@ -140,8 +130,7 @@ func parseDir(dir string) ([]*ast.File, error) {
 	return files, nil
 }
 
-// addMethods adds the methods of d, and of the spec's interfaces it
-// embeds, to the proxy's. A mistake is kept in q.err.
+// addMethods adds the methods of d, and of those it embeds, to the proxy's.
 func (sh *specShape) addMethods(ifaces map[string]declared, d declared, q *qualifier) {
 	for _, m := range d.it.Methods.List {
 		ft, ok := m.Type.(*ast.FuncType)
@@ -169,7 +158,6 @@ func (sh *specShape) readSentinels(root, modPath string, l levels.Level, files [
 		for _, imp := range f.Imports {
 			ip := strings.Trim(imp.Path.Value, `"`)
 			rel, ok := strings.CutPrefix(ip, modPath+"/")
-			// A package of the level's code: what a Go file there is.
 			if !ok || !l.HasRole(rel+"/x.go", levels.Code) || sh.sentinelImports[ip] != "" {
 				continue
 			}
@@ -196,9 +184,8 @@ func (sh *specShape) readSentinels(root, modPath string, l levels.Level, files [
 	return nil
 }
 
-// qualifier writes a spec's type expressions as the checker's package
-// sees them: the spec's own types as spec.Name, the type parameter param
-// as the interface, and the packages they name recorded with their paths.
+// qualifier writes a spec's type expressions as the checker sees them:
+// spec.Name, the type parameter as the interface, and records imports.
 type qualifier struct {
 	sh    *specShape
 	file  *ast.File
@@ -259,9 +246,8 @@ func (q *qualifier) typ(e ast.Expr) string {
 	return "any"
 }
 
-// proxySource writes the proxy of sh: a type whose methods call the
-// child, and newProxies, which returns the constructor the spec's Test
-// takes. go/format lays it out.
+// proxySource writes the proxy type of sh and newProxies, the constructor
+// the spec's Test takes.
 func proxySource(sh *specShape) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n// proxy is a %s whose methods run in the child.\ntype proxy struct{ o *remote.Object }\n", sh.iface)

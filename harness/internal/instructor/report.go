@@ -16,28 +16,19 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// The class report's output: a Markdown table with the class summary and
-// a line on why each begun level is not done; a CSV a spreadsheet can sum;
-// and one HTML page with a heat map of students by parts. Every string a
-// student controls (a folder name, a case's text, a build error) is data:
-// escaped for Markdown, for a spreadsheet, for HTML and for a terminal.
-
 // Result is one checkout in the class report.
 type Result struct {
 	Name   string
 	Levels []grade.LevelReport
 	Err    string
 	// InProcess lists, by level, the parts counted done that hold a case
-	// the student's own process judged (see checker.go).
+	// the student's own process judged.
 	InProcess map[int][]int
-	// RandomFailed says a case of the checker's random timelines failed:
-	// the report's seed plays them again.
+	// RandomFailed says a case of the checker's random timelines failed.
 	RandomFailed bool
-	// Commit is the student's last commit, where the folder is a git
-	// checkout; Graded is when grading began, and Took how long it took.
-	Commit string
-	Graded time.Time
-	Took   time.Duration
+	Commit       string // the student's last commit, if a git checkout
+	Graded       time.Time
+	Took         time.Duration
 }
 
 // InProcessMark is what the report adds to a level's cell when a part
@@ -56,6 +47,16 @@ func (r Result) PartsDone() (done, of int) {
 		of += len(l.Parts)
 	}
 	return done, of
+}
+
+// levelOf is r's report of level n, or nil.
+func levelOf(r Result, n int) *grade.LevelReport {
+	for i := range r.Levels {
+		if r.Levels[i].Number == n {
+			return &r.Levels[i]
+		}
+	}
+	return nil
 }
 
 func lastDone(levels []grade.LevelReport) string {
@@ -89,13 +90,11 @@ func classRow(r Result) []string {
 	row := []string{r.Name}
 	for _, lv := range levels.All {
 		cell := ""
-		for _, l := range r.Levels {
-			if l.Number == lv.Number {
-				cell = levelCell(l)
-				if len(r.InProcess[lv.Number]) > 0 && cell != "" {
-					cell += InProcessMark
-				}
-			}
+		if l := levelOf(r, lv.Number); l != nil {
+			cell = levelCell(*l)
+		}
+		if len(r.InProcess[lv.Number]) > 0 && cell != "" {
+			cell += InProcessMark
 		}
 		row = append(row, cell)
 	}
@@ -103,11 +102,8 @@ func classRow(r Result) []string {
 	return append(row, fmt.Sprintf("%d/%d", done, of), lastDone(r.Levels), r.Err)
 }
 
-// WriteMarkdown writes the class as a Markdown table, padded so that it
-// reads as text too, then the class summary, why each begun level is not
-// done, and the known mistakes. Every cell is data: a student's folder
-// name or a note can hold "|", newlines and control characters, and none
-// of them may add a row or a column.
+// WriteMarkdown writes the class as a padded Markdown table, then the class
+// summary, why each begun level is not done, and the known mistakes.
 func WriteMarkdown(w io.Writer, results []Result) {
 	header := []string{"student"}
 	for _, l := range levels.All {
@@ -133,8 +129,8 @@ func WriteMarkdown(w io.Writer, results []Result) {
 	WriteMistakes(w, results)
 }
 
-// writeTable writes rows as a Markdown table whose columns line up, all
-// but the last, which is free text; the first row is the header.
+// writeTable writes rows as a Markdown table whose columns, but the free
+// last one, line up; the first row is the header.
 func writeTable(w io.Writer, rows [][]string) {
 	widths := make([]int, len(rows[0]))
 	for _, row := range rows {
@@ -170,6 +166,14 @@ type partSummary struct {
 	FailedBy    int
 }
 
+// failing writes the case most students fail, and how many do.
+func (s partSummary) failing() string {
+	if s.FailedBy == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%q (%s)", s.Failing, grade.Plural(s.FailedBy, "student"))
+}
+
 // summarize gathers each part that some student has begun.
 func summarize(results []Result) []partSummary {
 	var out []partSummary
@@ -178,16 +182,18 @@ func summarize(results []Result) []partSummary {
 			s := partSummary{Level: l.Number, Part: p.Number, Title: p.Title, Of: len(results)}
 			failing := map[string]int{}
 			for _, r := range results {
-				for _, rl := range r.Levels {
-					for _, rp := range rl.Parts {
-						if rl.Number != l.Number || rp.Number != p.Number {
-							continue
-						}
-						if rp.Done {
-							s.Done++
-						} else if rp.Failing != "" {
-							failing[rp.Failing]++
-						}
+				rl := levelOf(r, l.Number)
+				if rl == nil {
+					continue
+				}
+				for _, rp := range rl.Parts {
+					if rp.Number != p.Number {
+						continue
+					}
+					if rp.Done {
+						s.Done++
+					} else if rp.Failing != "" {
+						failing[rp.Failing]++
 					}
 				}
 			}
@@ -204,8 +210,7 @@ func summarize(results []Result) []partSummary {
 	return out
 }
 
-// writeSummary writes, under the table, each part some student has begun:
-// how many have done it, and the case most students fail there.
+// writeSummary writes, under the table, each part some student has begun.
 func writeSummary(w io.Writer, results []Result) {
 	parts := summarize(results)
 	if len(parts) == 0 {
@@ -213,20 +218,14 @@ func writeSummary(w io.Writer, results []Result) {
 	}
 	rows := [][]string{{"part", "done", "the case most students fail there"}}
 	for _, s := range parts {
-		failing := ""
-		if s.FailedBy > 0 {
-			failing = fmt.Sprintf("%q (%s)", s.Failing, grade.Plural(s.FailedBy, "student"))
-		}
-		rows = append(rows, []string{fmt.Sprintf("L%d.%d %s", s.Level, s.Part, s.Title), fmt.Sprintf("%d of %d", s.Done, s.Of), MarkdownText(failing)})
+		rows = append(rows, []string{fmt.Sprintf("L%d.%d %s", s.Level, s.Part, s.Title), fmt.Sprintf("%d of %d", s.Done, s.Of), MarkdownText(s.failing())})
 	}
 	fmt.Fprintf(w, "\nThe class, part by part:\n\n")
 	writeTable(w, rows)
 }
 
-// whyLines says, for each level the student has begun and not finished,
-// why its first part not done is not: its first failing case as make
-// test-level-N names it, a build error, a race, a limit. The parts after
-// it wait for it, and are not listed.
+// whyLines says, for each level begun and not done, why its first part not
+// done is not; the later parts wait for it.
 func whyLines(r Result) []string {
 	if r.Err != "" && len(r.Levels) == 0 {
 		return []string{r.Err} // graded nothing: stopped, or refused
@@ -250,8 +249,7 @@ func whyLines(r Result) []string {
 	return out
 }
 
-// writeWhy writes the why-lines of each student, and what stopped a
-// student's grading.
+// writeWhy writes the why-lines of each student.
 func writeWhy(w io.Writer, results []Result) {
 	first := true
 	for _, r := range results {
@@ -270,30 +268,22 @@ func writeWhy(w io.Writer, results []Result) {
 	}
 }
 
-// MarkdownText escapes text for a Markdown table cell or list item: a "|"
-// would end the cell, and *, _, `, [, <, # and \ would format or link; a
-// control character, a line break among them, is written as its Go
-// escape, such as \n, so that the row stays one line and the instructor
-// sees what the name holds.
+// MarkdownText escapes text for a Markdown table cell or list item: the
+// characters that would end a cell, format or link get a backslash, and
+// control characters are written as TerminalText writes them.
 func MarkdownText(s string) string {
 	var b strings.Builder
 	for _, r := range s {
-		switch {
-		case strings.ContainsRune(`\|*_`+"`"+`[]<>#`, r):
+		if strings.ContainsRune(`\|*_`+"`"+`[]<>#`, r) {
 			b.WriteByte('\\')
-			b.WriteRune(r)
-		case unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp) || r == utf8.RuneError:
-			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
-		default:
-			b.WriteRune(r)
 		}
+		b.WriteRune(r)
 	}
-	return strings.TrimSpace(b.String())
+	return strings.TrimSpace(TerminalText(b.String()))
 }
 
 // TerminalText is s with every control character written as its Go
-// escape, so that a student's folder name cannot move the cursor, colour
-// or clear the instructor's terminal.
+// escape, so that a student's text cannot drive the instructor's terminal.
 func TerminalText(s string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -306,12 +296,8 @@ func TerminalText(s string) string {
 	return b.String()
 }
 
-// WriteCSV writes the class as CSV, one row a student, that a
-// spreadsheet can sum: the parts done of each level, their total and its
-// maximum, the parts judged in the student's process by level, the commit
-// graded and when, then the note, the known mistakes and the first why.
-// encoding/csv quotes a field with a comma, a quote or a line break, so
-// that a name stays one field.
+// WriteCSV writes the class as CSV, one row a student, that a spreadsheet
+// can sum.
 func WriteCSV(w io.Writer, results []Result) {
 	cw := csv.NewWriter(w)
 	header := []string{"student"}
@@ -327,10 +313,8 @@ func WriteCSV(w io.Writer, results []Result) {
 		row := []string{spreadsheetText(r.Name)}
 		for _, lv := range levels.All {
 			n := 0
-			for _, l := range r.Levels {
-				if l.Number == lv.Number {
-					n = l.PartsDone
-				}
+			if l := levelOf(r, lv.Number); l != nil {
+				n = l.PartsDone
 			}
 			row = append(row, strconv.Itoa(n))
 		}
@@ -354,8 +338,7 @@ func WriteCSV(w io.Writer, results []Result) {
 }
 
 // spreadsheetText keeps a spreadsheet from reading a student's text as a
-// formula: one that starts with =, +, -, @ or a tab or carriage return
-// gets a leading apostrophe, which spreadsheets show as text.
+// formula, with a leading apostrophe.
 func spreadsheetText(s string) string {
 	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
 		return "'" + s
@@ -363,8 +346,7 @@ func spreadsheetText(s string) string {
 	return s
 }
 
-// Cell states of the HTML heat map, each with its colour and its words in
-// the legend.
+// cellStates are the HTML heat map's cell classes, colours and legend.
 var cellStates = []struct{ class, colour, words string }{
 	{"done", "#2e7d32", "done"},
 	{"inproc", "#9ccc65", "done, judged in part in the student's process"},
@@ -388,10 +370,8 @@ func cellState(r Result, l grade.LevelReport, p grade.PartReport) (string, strin
 	return "todo", p.Why
 }
 
-// WriteHTML writes the class as one page that needs nothing else: styles
-// inline, no script. A heat map of students by parts, each cell coloured
-// by its state with its why-line as a tooltip, then the class summary and
-// the why-lines as lists.
+// WriteHTML writes the class as one self-contained page: a heat map of
+// students by parts, then the class summary, why-lines and mistakes.
 func WriteHTML(w io.Writer, results []Result) {
 	e := html.EscapeString
 	fmt.Fprint(w, `<!DOCTYPE html>
@@ -420,12 +400,7 @@ td.first{border-left:4px solid #fff}
 	for _, r := range results {
 		fmt.Fprintf(w, "<tr><td class=\"name\">%s</td>", e(TerminalText(r.Name)))
 		for _, lv := range levels.All {
-			var got *grade.LevelReport
-			for i := range r.Levels {
-				if r.Levels[i].Number == lv.Number {
-					got = &r.Levels[i]
-				}
-			}
+			got := levelOf(r, lv.Number)
 			for i, part := range lv.Parts {
 				class, why := "todo", "not graded"
 				switch {
@@ -447,11 +422,7 @@ td.first{border-left:4px solid #fff}
 	if parts := summarize(results); len(parts) > 0 {
 		fmt.Fprint(w, "<h2>The class, part by part</h2>\n<table>\n<tr><th class=\"name\">part</th><th>done</th><th class=\"name\">the case most students fail there</th></tr>\n")
 		for _, s := range parts {
-			failing := ""
-			if s.FailedBy > 0 {
-				failing = fmt.Sprintf("%q (%s)", s.Failing, grade.Plural(s.FailedBy, "student"))
-			}
-			fmt.Fprintf(w, "<tr><td class=\"name\">L%d.%d %s</td><td>%d of %d</td><td class=\"name\">%s</td></tr>\n", s.Level, s.Part, e(s.Title), s.Done, s.Of, e(failing))
+			fmt.Fprintf(w, "<tr><td class=\"name\">L%d.%d %s</td><td>%d of %d</td><td class=\"name\">%s</td></tr>\n", s.Level, s.Part, e(s.Title), s.Done, s.Of, e(s.failing()))
 		}
 		fmt.Fprint(w, "</table>\n")
 	}

@@ -15,24 +15,18 @@ import (
 	"time"
 )
 
-// A report's setup builds the instructor's tests into the build cache and
-// links a checker for each level: several seconds in which no student is
-// graded. With --cache, the checkers are kept in the cache too, in a
-// folder named by a key of what they were built from. A report that finds
-// its key there skips the setup: the build cache already holds that build,
-// and the checkers are the same programs.
+// With --cache, a report keeps its checkers in the build cache's folder,
+// named by a key of what they were built from, and a report that finds its
+// key skips its setup.
 
-// storeDir is the folder of kept checkers, in the build cache's folder.
-// The go command only reads and trims its own folders, 00 to ff, and a
-// student's sandbox shows it empty.
+// storeDir is the folder of kept checkers, which a student's sandbox shows
+// empty.
 const storeDir = "ladder-checkers"
 
 // storeAge is how long an unused set of checkers is kept.
 const storeAge = 7 * 24 * time.Hour
 
-// warmKey names what a report's setup builds from: every file of a grading
-// copy but the learner's, the stubs as shipped, the sources of the checker
-// and the child, and the toolchain (its version and target).
+// warmKey names what a report's setup builds from, the toolchain too.
 func (p *gradingPlan) warmKey(toolchain string) string {
 	h := fnv.New128a() // the command's other cache keys take FNV too: no crypto in its build
 	for _, files := range []map[string][]byte{p.base, p.stubs} {
@@ -45,9 +39,7 @@ func (p *gradingPlan) warmKey(toolchain string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// drawSeed returns seed, or a new random one for 0. math/rand/v2's own
-// generator is seeded by the runtime from the system's randomness, afresh
-// in each process.
+// drawSeed returns seed, or a new random one for 0.
 func drawSeed(seed uint64) uint64 {
 	for seed == 0 {
 		seed = rand.Uint64()
@@ -83,10 +75,8 @@ func keptChecker(store, dir string, seed uint64) *checker {
 	return c
 }
 
-// keep copies c's checkers into store, and drops the sets no report used
-// for storeAge. A set is written to a folder of its own and renamed into
-// place, so that a report never finds half of one. Errors only cost the
-// next report its warm start, so they are not returned.
+// keep copies c's checkers into store, renamed into place whole, and
+// drops the sets unused for storeAge. Errors only cost a warm start.
 func (c *checker) keep(store string) {
 	parent := filepath.Dir(store)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
