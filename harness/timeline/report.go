@@ -34,22 +34,35 @@ func (r report[T]) failed(first int, probeErr error) string {
 		fmt.Fprintf(&b, "Step %d is the first that differs; every step marked ✗ differs.\n", first)
 	}
 	if probeErr != nil {
-		if first > 0 {
-			b.WriteString("After the steps, the check also failed: ")
-		} else if len(r.c.Steps) > 0 {
-			b.WriteString("Every step gave its result, but the check after them failed: ")
-		}
-		fmt.Fprintf(&b, "%v\n", probeErr)
+		b.WriteString(r.probeLine(first, probeErr) + "\n")
 	}
-	r.table(&b, func(i int) string {
-		if r.results[i].ran && !r.c.Steps[i].Call.matches(r.results[i].got) {
-			return "✗"
-		}
-		return ""
-	})
-	r.diffs(&b)
+	r.someRows(&b, r.mark, keepAll)
+	for _, d := range r.diffBlocks() {
+		b.WriteString("\n" + d)
+	}
 	return strings.TrimRight(b.String(), "\n")
 }
+
+// probeLine says that the probe failed, and how.
+func (r report[T]) probeLine(first int, probeErr error) string {
+	switch {
+	case first > 0:
+		return "After the steps, the check also failed: " + probeErr.Error()
+	case len(r.c.Steps) > 0:
+		return "Every step gave its result, but the check after them failed: " + probeErr.Error()
+	}
+	return probeErr.Error()
+}
+
+// mark is "✗" for a step that ran and gave another result.
+func (r report[T]) mark(i int) string {
+	if r.results[i].ran && !r.c.Steps[i].Call.matches(r.results[i].got) {
+		return "✗"
+	}
+	return ""
+}
+
+func keepAll(int) bool { return true }
 
 // panicked explains a panic at step at (0: in the constructor; past the
 // last step: in the probe).
@@ -60,7 +73,7 @@ func (r report[T]) panicked(at int, p *panicInfo) string {
 	for _, f := range p.where {
 		fmt.Fprintf(&b, "    %s:%d in %s\n", f.file, f.line, f.function)
 	}
-	r.table(&b, r.stoppedAt(at))
+	r.someRows(&b, r.stoppedAt(at), keepAll)
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -99,7 +112,7 @@ func (r report[T]) exited(at int, where string) string {
 	var b strings.Builder
 	r.header(&b)
 	fmt.Fprintf(&b, "%s\n", exitedLine(where))
-	r.table(&b, r.stoppedAt(at))
+	r.someRows(&b, r.stoppedAt(at), keepAll)
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -110,10 +123,7 @@ func (r report[T]) stoppedAt(at int) func(i int) string {
 		if i == at-1 {
 			return "!"
 		}
-		if r.results[i].ran && !r.c.Steps[i].Call.matches(r.results[i].got) {
-			return "✗"
-		}
-		return ""
+		return r.mark(i)
 	}
 }
 
@@ -126,11 +136,6 @@ func (r report[T]) header(b *strings.Builder) {
 	if !r.start.Equal(clock.Epoch) {
 		fmt.Fprintf(b, "t counts from %s\n", r.start.Format(time.RFC3339Nano))
 	}
-}
-
-// table writes the whole timeline: one row a step, with a marker column.
-func (r report[T]) table(b *strings.Builder, mark func(i int) string) {
-	r.someRows(b, mark, func(int) bool { return true })
 }
 
 // someRows writes the timeline's header and the steps keep keeps. Each run
@@ -199,16 +204,8 @@ func gapText(steps, marked int) string {
 	return s + " …"
 }
 
-// diffs writes a (-want +got) diff for each differing step whose values are
-// structured or too long for the table.
-func (r report[T]) diffs(b *strings.Builder) {
-	for _, d := range r.diffBlocks() {
-		b.WriteString("\n" + d)
-	}
-}
-
-// diffBlocks returns the diffs that diffs writes, one a step, each ending
-// in a newline.
+// diffBlocks returns a (-want +got) diff, ending in a newline, for each
+// differing step whose values are structured or too long for the table.
 func (r report[T]) diffBlocks() []string {
 	var out []string
 	for i, s := range r.c.Steps {
@@ -321,50 +318,30 @@ func Offset(d time.Duration) string {
 	return s
 }
 
-// The brief report. A learner reads the first failing case on one screen,
-// so Brief keeps what explains the failure and cuts the rest.
+// A Brief fits one screen: briefLines lines of at most briefWidth
+// characters, the whole table up to wholeTable steps and otherwise the
+// steps before and after the first ✗, explainLines of a message and
+// maxFrames of a panic's stack. A Summary has at most summaryWidth.
 const (
-	// briefLines is the most lines a Brief takes.
-	briefLines = 30
-	// briefWidth is the most characters a line of explanation keeps in a
-	// Brief: a map of a hundred drinks is one long line, but a probe's
-	// sentence must keep its end, which says what to do.
-	briefWidth = 600
-	// summaryWidth is the most characters of a Summary.
-	summaryWidth = 160
-	// wholeTable is the most steps a Brief shows whole. The cases written
-	// by hand fit it; the long ones are built in loops, and fuzz cases
-	// run to 200 steps.
-	wholeTable = 15
-	// before and after are the steps a Brief keeps around the first ✗.
+	briefLines    = 30
+	briefWidth    = 600
+	summaryWidth  = 160
+	wholeTable    = 15
 	before, after = 4, 2
-	// explainLines is the most lines a Brief keeps of a probe's error or
-	// a panic's message.
-	explainLines = 4
-	// maxFrames is the most stack frames a Brief shows for a panic.
-	maxFrames = 4
+	explainLines  = 4
+	maxFrames     = 4
 )
 
 // cutNote ends a Brief that left something out.
 const cutNote = "(cut to one screen; ALL=1 shows the whole report)"
 
-// keepAround says which steps a brief table keeps, around the step at
-// index focus (len(Steps) for the check after the steps): every step when
-// there are few. Otherwise the first step, because it starts the state
-// every later answer depends on (the first hit, the first order, the first
-// print); the few steps just before focus, where the state went wrong;
-// focus itself; and two after it, which show whether the mistake repeats.
-// A run of one step left out is shown rather than replaced by a row.
-//
-// A smarter rule, such as every write in the window before focus, would
-// need to know which calls write and how long the window is, and the
-// runner knows neither. This one keeps level 4's hundred drinks to 12
-// table lines, drink 0 at 0s among them, and any case to at most 9 steps
-// and 2 rows for those left out.
+// keepAround says which steps a brief table keeps around the step at index
+// focus: all when there are few; else the first, which starts the state,
+// the few before focus, focus, and two after. A gap of one step is shown.
 func (r report[T]) keepAround(focus int) func(i int) bool {
 	n := len(r.c.Steps)
 	if n <= wholeTable {
-		return func(int) bool { return true }
+		return keepAll
 	}
 	near := func(i int) bool { return i == 0 || (i >= focus-before && i <= focus+after) }
 	return func(i int) bool {
@@ -383,31 +360,16 @@ func (r report[T]) briefFailed(first int, probeErr error) string {
 		fmt.Fprintf(&b, "Step %d is the first that differs; every step marked ✗ differs.\n", first)
 	}
 	if probeErr != nil {
-		msg := probeErr.Error()
-		if first > 0 {
-			msg = "After the steps, the check also failed: " + msg
-		} else if len(r.c.Steps) > 0 {
-			msg = "Every step gave its result, but the check after them failed: " + msg
-		}
-		b.WriteString(cutLines(msg, explainLines) + "\n")
-	}
-	mark := func(i int) string {
-		if r.results[i].ran && !r.c.Steps[i].Call.matches(r.results[i].got) {
-			return "✗"
-		}
-		return ""
+		b.WriteString(cutLines(r.probeLine(first, probeErr), explainLines) + "\n")
 	}
 	focus := len(r.c.Steps)
 	if first > 0 {
 		focus = first - 1
 	}
-	r.someRows(&b, mark, r.keepAround(focus))
-	// More steps than wholeTable always leave some out: a brief table
-	// keeps at most 9 of them.
+	r.someRows(&b, r.mark, r.keepAround(focus))
 	cut := len(r.c.Steps) > wholeTable
 	if diffs := r.diffBlocks(); len(diffs) > 0 {
-		// Only the first diff: it is the first ✗'s if that step has one,
-		// and the table marks the later ones.
+		// Only the first diff; the table marks the later ones.
 		cut = cut || len(diffs) > 1
 		room := briefLines - strings.Count(b.String(), "\n") - 3
 		d, over := cutLinesTo(strings.TrimRight(diffs[0], "\n"), max(room, 4))
