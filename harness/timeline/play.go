@@ -38,12 +38,8 @@ type frame struct {
 	line     int
 }
 
-// Play runs one case and returns its outcome. It never panics, and it
-// returns even if the implementation loops forever or waits on a lock it
-// will never get: after the case timeout, or up to hangFactor times it
-// on a machine too busy to give the case its CPU time (see caseWatch). Such a goroutine cannot be
-// stopped; it is left behind, and the next case starts on a fresh
-// implementation.
+// Play runs one case and returns its outcome. It never panics, and returns
+// even if the implementation hangs, leaving its goroutine behind.
 func Play[T any](c Case[T]) Outcome {
 	out := Outcome{Case: c.Name, Part: c.Part}
 	start := c.Start
@@ -159,22 +155,16 @@ wait:
 	return out
 }
 
-// stepName says where in a case the runner was: the constructor, a step, or
-// the probe.
+// stepName is callAt with a step's number: "step 3, Count(t=4s)".
 func (c Case[T]) stepName(at int) string {
-	switch {
-	case at == 0:
-		return c.Setup
-	case at <= len(c.Steps):
-		return fmt.Sprintf("step %d, %s", at, c.callText(c.Steps[at-1]))
+	if at > 0 && at <= len(c.Steps) {
+		return fmt.Sprintf("step %d, %s", at, c.callAt(at))
 	}
-	return "the check after the steps"
+	return c.callAt(at)
 }
 
-// stuckReport explains a case that did not finish in time, from where its
-// goroutine is now: running (too slow, or a loop that never ends), or
-// blocked on a lock or a channel (a deadlock). It returns the report and
-// its one line for Summary.
+// stuckReport explains a case that did not finish in time from its
+// goroutine's state, and returns the report and its Summary.
 func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) (report, summary string) {
 	status, frames := goroutineState(goid)
 	loc := ""
@@ -224,8 +214,7 @@ func currentGoroutine() uint64 {
 	return id
 }
 
-// goroutineState finds a goroutine in a dump of all of them and returns
-// its wait reason ("running", "sync.Mutex.Lock", "chan receive") and its
+// goroutineState returns a goroutine's wait reason ("chan receive") and its
 // frames, innermost first.
 func goroutineState(id uint64) (string, []frame) {
 	buf := make([]byte, 1<<20)
@@ -252,8 +241,8 @@ func goroutineState(id uint64) (string, []frame) {
 		}
 		var frames []frame
 		for i := 1; i+1 < len(lines); i += 2 {
-			f := frameOf(lines[i], lines[i+1])
-			frames = append(frames, f)
+			f := protocol.FrameOf(lines[i], lines[i+1])
+			frames = append(frames, frame{function: f.Function, file: sourceFile(f.File), line: f.Line})
 		}
 		return status, frames
 	}
@@ -300,9 +289,8 @@ func notImplemented(v any) (string, bool) {
 	return s, true
 }
 
-// panicFrames returns the stack from the function that panicked outward,
-// without the runtime's frames or this package's. It must be called from
-// the deferred function that recovered.
+// panicFrames returns the stack from the panicking function outward, without
+// the runtime's or this file's frames; call it from the recovering defer.
 func panicFrames() []frame {
 	pcs := make([]uintptr, 64)
 	n := runtime.Callers(1, pcs)
@@ -324,9 +312,8 @@ func panicFrames() []frame {
 	return out
 }
 
-// moduleRoot is the repository's top folder: the outermost folder with a
-// go.mod above the test's, so that a nested module's files (level 8's
-// Redis form) are named from the top as well.
+// moduleRoot is the outermost folder with a go.mod, so that a nested
+// module's files are named from the top too.
 var moduleRoot = sync.OnceValue(func() string {
 	dir, err := os.Getwd()
 	if err != nil {
@@ -345,29 +332,15 @@ var moduleRoot = sync.OnceValue(func() string {
 	}
 })
 
-// relFile writes a source path relative to the module root, the way a
-// learner sees it in the editor.
-func relFile(path string) string {
+// sourceFile writes a traceback's file relative to the module root; a
+// binary built with -trimpath names them by import path instead.
+func sourceFile(path string) string {
+	rel := path
 	if root := moduleRoot(); root != "" {
-		if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
-			return filepath.ToSlash(rel)
+		if r, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(r, "..") {
+			rel = filepath.ToSlash(r)
 		}
 	}
-	return path
-}
-
-// frameOf reads one frame of a traceback, its file named from the module
-// root.
-func frameOf(fn, loc string) frame {
-	f := protocol.FrameOf(fn, loc)
-	return frame{function: f.Function, file: sourceFile(f.File), line: f.Line}
-}
-
-// sourceFile writes a traceback's file relative to the module root, as
-// relFile does; a binary built with -trimpath names the module's files
-// by their import path instead.
-func sourceFile(path string) string {
-	rel := relFile(path)
 	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Path != "" {
 		if s, ok := strings.CutPrefix(rel, info.Main.Path+"/"); ok {
 			return s

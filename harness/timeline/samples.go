@@ -8,12 +8,8 @@ import (
 	"testing"
 )
 
-// CheckREADMESamples keeps a README's sample failures honest: every code
-// block in the file that starts with a case report's first line
-// (`case "name" (part N)...`) must be, line for line, the brief report
-// (Outcome.Brief) the runner gives for that case when played with a wrong
-// implementation: what make test-level-N shows a learner first. The cases
-// passed in are built with that implementation.
+// CheckREADMESamples checks that every code block of readme that starts
+// `case "` is the Brief the cases, built with a wrong implementation, give.
 func CheckREADMESamples[T any](t *testing.T, readme string, cases []Case[T]) {
 	t.Helper()
 	blocks, err := sampleBlocks(readme)
@@ -37,8 +33,7 @@ func CheckREADMESamples[T any](t *testing.T, readme string, cases []Case[T]) {
 			t.Errorf("%s:%d: the sample %q is not a failure this implementation gives", readme, b.line, first)
 			continue
 		}
-		// cmp.Diff picks spaces or no-break spaces at random, so that
-		// nobody relies on its exact text; compare with them folded.
+		// cmp.Diff picks spaces or no-break spaces at random.
 		if strings.ReplaceAll(got, "\u00a0", " ") != strings.ReplaceAll(b.text, "\u00a0", " ") {
 			t.Errorf("%s:%d: the sample differs from the runner's real brief report.\nREADME:\n%s\n\nrunner:\n%s", readme, b.line, b.text, got)
 		}
@@ -84,11 +79,9 @@ func sampleBlocks(path string) ([]sample, error) {
 	return out, sc.Err()
 }
 
-// CheckBriefs plays cases built with a wrong implementation and checks
-// that the brief report of every case it fails fits one screen: at most 30
-// lines, what is wrong within the first 10 (the first wrong call, or the
-// check's error), and the ✗ of the first wrong step. It logs each brief's
-// length, and fails if no case catches the implementation.
+// CheckBriefs checks that each Brief of cases built with a wrong
+// implementation fits one screen, says what is wrong in its first 10 lines
+// and marks the first wrong step; some case must fail.
 func CheckBriefs[T any](t *testing.T, cases []Case[T]) {
 	t.Helper()
 	failed := 0
