@@ -103,7 +103,6 @@ wait:
 	}
 
 	at := int(current.Load())
-	where := c.stepName(at)
 	r := report[T]{c: c, start: start, results: results}
 	switch {
 	case caught != nil:
@@ -124,15 +123,17 @@ wait:
 			return out
 		}
 		out.Verdict = Panicked
-		out.Report = r.panicked(at, caught)
-		out.Brief = r.briefStopped(at, r.panicLine(at, caught), caught)
-		out.Summary = withWhere(r.panicLine(at, caught), caught.where)
+		what := fmt.Sprintf("%s panicked: %v", c.callAt(at), caught.value)
+		out.Report = r.stopped(at, what, caught)
+		out.Brief = r.briefStopped(at, what, caught)
+		out.Summary = withWhere(what, caught.where)
 		return out
 	case !finished:
 		out.Verdict = Exited
 		out.Step = at
-		out.Report = r.exited(at, where)
-		out.Brief = r.briefStopped(at, exitedLine(where), nil)
+		what := fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", c.stepName(at))
+		out.Report = r.stopped(at, what, nil)
+		out.Brief = r.briefStopped(at, what, nil)
 		out.Summary = protocol.CutLine(fmt.Sprintf("%s stopped without returning or panicking: runtime.Goexit?", c.callAt(at)), summaryWidth)
 		return out
 	}

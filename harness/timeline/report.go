@@ -64,14 +64,16 @@ func (r report[T]) mark(i int) string {
 
 func keepAll(int) bool { return true }
 
-// panicked explains a panic at step at (0: in the constructor; past the
-// last step: in the probe).
-func (r report[T]) panicked(at int, p *panicInfo) string {
+// stopped explains a case that stopped at step at (0: in the constructor;
+// past the last step: in the probe) for what, a panic p or a Goexit.
+func (r report[T]) stopped(at int, what string, p *panicInfo) string {
 	var b strings.Builder
 	r.header(&b)
-	fmt.Fprintf(&b, "%s\n", r.panicLine(at, p))
-	for _, f := range p.where {
-		fmt.Fprintf(&b, "    %s:%d in %s\n", f.file, f.line, f.function)
+	fmt.Fprintf(&b, "%s\n", what)
+	if p != nil {
+		for _, f := range p.where {
+			fmt.Fprintf(&b, "    %s:%d in %s\n", f.file, f.line, f.function)
+		}
 	}
 	r.someRows(&b, r.stoppedAt(at), keepAll)
 	return strings.TrimRight(b.String(), "\n")
@@ -94,26 +96,6 @@ func (c Case[T]) callAt(at int) string {
 		return c.callText(c.Steps[at-1])
 	}
 	return "the check after the steps"
-}
-
-// panicLine says which call panicked, and with what.
-func (r report[T]) panicLine(at int, p *panicInfo) string {
-	return fmt.Sprintf("%s panicked: %v", r.c.callAt(at), p.value)
-}
-
-// exitedLine says where a case stopped without returning or panicking.
-func exitedLine(where string) string {
-	return fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", where)
-}
-
-// exited explains a case whose goroutine ended without returning, as
-// runtime.Goexit does: at is where it was.
-func (r report[T]) exited(at int, where string) string {
-	var b strings.Builder
-	r.header(&b)
-	fmt.Fprintf(&b, "%s\n", exitedLine(where))
-	r.someRows(&b, r.stoppedAt(at), keepAll)
-	return strings.TrimRight(b.String(), "\n")
 }
 
 // stoppedAt marks the step the case stopped at with "!", and every step
