@@ -124,16 +124,16 @@ wait:
 		}
 		out.Verdict = Panicked
 		what := fmt.Sprintf("%s panicked: %v", c.callAt(at), caught.value)
-		out.Report = r.stopped(at, what, caught)
-		out.Brief = r.briefStopped(at, what, caught)
+		out.Report = r.stopped(at, what, caught, false)
+		out.Brief = r.stopped(at, what, caught, true)
 		out.Summary = withWhere(what, caught.where)
 		return out
 	case !finished:
 		out.Verdict = Exited
 		out.Step = at
 		what := fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", c.stepName(at))
-		out.Report = r.stopped(at, what, nil)
-		out.Brief = r.briefStopped(at, what, nil)
+		out.Report = r.stopped(at, what, nil, false)
+		out.Brief = r.stopped(at, what, nil, true)
 		out.Summary = protocol.CutLine(fmt.Sprintf("%s stopped without returning or panicking: runtime.Goexit?", c.callAt(at)), summaryWidth)
 		return out
 	}
@@ -150,8 +150,8 @@ wait:
 	}
 	out.Verdict = Fail
 	out.Step = first
-	out.Report = r.failed(first, probeErr)
-	out.Brief = r.briefFailed(first, probeErr)
+	out.Report = r.failed(first, probeErr, false)
+	out.Brief = r.failed(first, probeErr, true)
 	out.Summary = r.summaryFailed(first, probeErr)
 	return out
 }

@@ -24,23 +24,77 @@ type report[T any] struct {
 	results []stepResult
 }
 
-// failed explains a case whose step first differs at step first (0 if only
-// the probe failed).
-func (r report[T]) failed(first int, probeErr error) string {
+// failed explains a case whose step first differs first (0 if only the
+// probe failed); brief cuts it to one screen around the first ✗.
+func (r report[T]) failed(first int, probeErr error, brief bool) string {
 	var b strings.Builder
 	r.header(&b)
 	if first > 0 {
-		fmt.Fprintf(&b, "%s\n", r.wrongCall(first))
-		fmt.Fprintf(&b, "Step %d is the first that differs; every step marked ✗ differs.\n", first)
+		line := r.wrongCall(first)
+		if brief {
+			line = protocol.CutLine(line, briefWidth)
+		}
+		fmt.Fprintf(&b, "%s\nStep %d is the first that differs; every step marked ✗ differs.\n", line, first)
 	}
 	if probeErr != nil {
-		b.WriteString(r.probeLine(first, probeErr) + "\n")
+		line := r.probeLine(first, probeErr)
+		if brief {
+			line = cutLines(line, explainLines)
+		}
+		b.WriteString(line + "\n")
 	}
-	r.someRows(&b, r.mark, keepAll)
-	for _, d := range r.diffBlocks() {
-		b.WriteString("\n" + d)
+	diffs := r.diffBlocks()
+	if !brief {
+		r.someRows(&b, r.mark, keepAll)
+		for _, d := range diffs {
+			b.WriteString("\n" + d)
+		}
+		return strings.TrimRight(b.String(), "\n")
 	}
-	return strings.TrimRight(b.String(), "\n")
+	focus := len(r.c.Steps)
+	if first > 0 {
+		focus = first - 1
+	}
+	r.someRows(&b, r.mark, r.keepAround(focus))
+	cut := len(r.c.Steps) > wholeTable
+	if len(diffs) > 0 {
+		// Only the first diff; the table marks the later ones.
+		cut = cut || len(diffs) > 1
+		room := briefLines - strings.Count(b.String(), "\n") - 3
+		d, over := cutLinesTo(strings.TrimRight(diffs[0], "\n"), max(room, 4))
+		b.WriteString("\n" + d + "\n")
+		cut = cut || over
+	}
+	return finishBrief(&b, cut)
+}
+
+// stopped explains a case that stopped at step at (0: in the constructor;
+// past the last step: in the probe) for what, a panic p or a Goexit; brief
+// cuts it to one screen around that step.
+func (r report[T]) stopped(at int, what string, p *panicInfo, brief bool) string {
+	var b strings.Builder
+	r.header(&b)
+	if brief {
+		what = cutLines(what, explainLines)
+	}
+	b.WriteString(what + "\n")
+	cut := false
+	if p != nil {
+		for i, f := range p.where {
+			if brief && i == maxFrames {
+				cut = true
+				break
+			}
+			fmt.Fprintf(&b, "    %s:%d in %s\n", f.file, f.line, f.function)
+		}
+	}
+	if !brief {
+		r.someRows(&b, r.stoppedAt(at), keepAll)
+		return strings.TrimRight(b.String(), "\n")
+	}
+	focus := min(max(at-1, 0), len(r.c.Steps))
+	r.someRows(&b, r.stoppedAt(at), r.keepAround(focus))
+	return finishBrief(&b, cut || len(r.c.Steps) > wholeTable)
 }
 
 // probeLine says that the probe failed, and how.
@@ -63,21 +117,6 @@ func (r report[T]) mark(i int) string {
 }
 
 func keepAll(int) bool { return true }
-
-// stopped explains a case that stopped at step at (0: in the constructor;
-// past the last step: in the probe) for what, a panic p or a Goexit.
-func (r report[T]) stopped(at int, what string, p *panicInfo) string {
-	var b strings.Builder
-	r.header(&b)
-	fmt.Fprintf(&b, "%s\n", what)
-	if p != nil {
-		for _, f := range p.where {
-			fmt.Fprintf(&b, "    %s:%d in %s\n", f.file, f.line, f.function)
-		}
-	}
-	r.someRows(&b, r.stoppedAt(at), keepAll)
-	return strings.TrimRight(b.String(), "\n")
-}
 
 // wrongCall is the first wrong call as the Go test comments guide writes
 // it: Count(t=4s) = 3, want 5.
@@ -329,59 +368,6 @@ func (r report[T]) keepAround(focus int) func(i int) bool {
 	return func(i int) bool {
 		return near(i) || (i > 0 && i < n-1 && near(i-1) && near(i+1))
 	}
-}
-
-// briefFailed is failed cut to one screen: the header, the first wrong
-// call or the probe's error, the steps around the first ✗, and the first
-// ✗'s diff.
-func (r report[T]) briefFailed(first int, probeErr error) string {
-	var b strings.Builder
-	r.header(&b)
-	if first > 0 {
-		b.WriteString(protocol.CutLine(r.wrongCall(first), briefWidth) + "\n")
-		fmt.Fprintf(&b, "Step %d is the first that differs; every step marked ✗ differs.\n", first)
-	}
-	if probeErr != nil {
-		b.WriteString(cutLines(r.probeLine(first, probeErr), explainLines) + "\n")
-	}
-	focus := len(r.c.Steps)
-	if first > 0 {
-		focus = first - 1
-	}
-	r.someRows(&b, r.mark, r.keepAround(focus))
-	cut := len(r.c.Steps) > wholeTable
-	if diffs := r.diffBlocks(); len(diffs) > 0 {
-		// Only the first diff; the table marks the later ones.
-		cut = cut || len(diffs) > 1
-		room := briefLines - strings.Count(b.String(), "\n") - 3
-		d, over := cutLinesTo(strings.TrimRight(diffs[0], "\n"), max(room, 4))
-		b.WriteString("\n" + d + "\n")
-		cut = cut || over
-	}
-	return finishBrief(&b, cut)
-}
-
-// briefStopped is panicked or exited cut to one screen: the header, what
-// happened (the panic's message and at most maxFrames of its frames), and
-// the steps around the one it stopped at.
-func (r report[T]) briefStopped(at int, what string, p *panicInfo) string {
-	var b strings.Builder
-	r.header(&b)
-	b.WriteString(cutLines(what, explainLines) + "\n")
-	cut := false
-	if p != nil {
-		for i, f := range p.where {
-			if i == maxFrames {
-				cut = true
-				break
-			}
-			fmt.Fprintf(&b, "    %s:%d in %s\n", f.file, f.line, f.function)
-		}
-	}
-	focus := min(max(at-1, 0), len(r.c.Steps))
-	r.someRows(&b, r.stoppedAt(at), r.keepAround(focus))
-	cut = cut || len(r.c.Steps) > wholeTable
-	return finishBrief(&b, cut)
 }
 
 // finishBrief ends a Brief: the note when something was left out, and a
