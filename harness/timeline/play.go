@@ -172,22 +172,18 @@ func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) (
 	if f, ok := learnerFrame(frames); ok {
 		loc = fmt.Sprintf("%s:%d", filepath.Base(f.file), f.line)
 	}
+	atLoc := ""
+	if loc != "" {
+		atLoc = " at " + loc
+	}
 	var what, short string
 	switch {
 	case strings.Contains(status, "Mutex") || strings.Contains(status, "semacquire") || strings.Contains(status, "sync.Cond"):
 		short = fmt.Sprintf("a possible deadlock, waiting for a lock (%s)", status)
-		what = fmt.Sprintf("a possible deadlock: the goroutine is waiting for a lock (%s)", status)
-		if loc != "" {
-			what += " at " + loc
-		}
-		what += ": does a method lock a mutex it already holds, or return without unlocking it"
+		what = fmt.Sprintf("a possible deadlock: the goroutine is waiting for a lock (%s)%s: does a method lock a mutex it already holds, or return without unlocking it", status, atLoc)
 	case strings.Contains(status, "chan") || strings.Contains(status, "select"):
 		short = fmt.Sprintf("blocked (%s)", status)
-		what = fmt.Sprintf("the goroutine is blocked (%s)", status)
-		if loc != "" {
-			what += " at " + loc
-		}
-		what += ": is it waiting for something that never comes"
+		what = fmt.Sprintf("the goroutine is blocked (%s)%s: is it waiting for something that never comes", status, atLoc)
 	default:
 		short = "too slow, or a loop that never ends"
 		what = "is it too slow, or a loop that never ends"

@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strings"
@@ -48,35 +47,26 @@ type sample struct {
 // sampleBlocks returns the code blocks of a Markdown file that start
 // with `case "`.
 func sampleBlocks(path string) ([]sample, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading the README: %w", err)
 	}
-	defer f.Close()
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	var out []sample
-	var cur *sample
-	var lines []string
-	inCode := false
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			if inCode && cur != nil {
-				cur.text = strings.Join(lines, "\n")
-				out = append(out, *cur)
+	start := -1 // the index of a code block's first line, inside one
+	for i, line := range lines {
+		switch {
+		case !strings.HasPrefix(strings.TrimSpace(line), "```"):
+		case start < 0:
+			start = i + 1
+		default:
+			if start < i && strings.HasPrefix(lines[start], `case "`) {
+				out = append(out, sample{line: start + 1, text: strings.Join(lines[start:i], "\n")})
 			}
-			inCode, cur, lines = !inCode, nil, nil
-			continue
+			start = -1
 		}
-		if !inCode {
-			continue
-		}
-		if cur == nil && len(lines) == 0 && strings.HasPrefix(line, `case "`) {
-			cur = &sample{line: n}
-		}
-		lines = append(lines, line)
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 // CheckBriefs checks that each Brief of cases built with a wrong
