@@ -37,13 +37,11 @@ func elsewhere() bool {
 	return m != nil && m.elsewhere
 }
 
-func cpuNow() (cpu time.Duration, ok, elsewhere bool) {
+func cpuNow() (time.Duration, bool) {
 	if m := cpuMeter.Load(); m != nil {
-		cpu, ok = m.read()
-		return cpu, ok, m.elsewhere
+		return m.read()
 	}
-	cpu, ok = procgroup.SelfCPU()
-	return cpu, ok, false
+	return procgroup.SelfCPU()
 }
 
 // caseWatch decides, each time a case's timer fires, whether the case
@@ -59,8 +57,8 @@ type caseWatch struct {
 }
 
 func newCaseWatch(limit time.Duration) *caseWatch {
-	w := &caseWatch{limit: limit, started: time.Now()}
-	w.cpuStart, w.measured, w.elsewhere = cpuNow()
+	w := &caseWatch{limit: limit, started: time.Now(), elsewhere: elsewhere()}
+	w.cpuStart, w.measured = cpuNow()
 	w.lastCheck, w.lastCPU = w.started, w.cpuStart
 	return w
 }
@@ -70,7 +68,7 @@ func newCaseWatch(limit time.Duration) *caseWatch {
 func (w *caseWatch) more() time.Duration {
 	now := time.Now()
 	elapsed := now.Sub(w.started)
-	cpu, ok, _ := cpuNow()
+	cpu, ok := cpuNow()
 	if !w.measured || !ok || elapsed >= hangFactor*w.limit {
 		return 0
 	}

@@ -270,21 +270,16 @@ func (c Case[T]) callText(s Step[T]) string {
 	if c.Clocked {
 		return fmt.Sprintf("at t=%s: %s", Offset(s.At), s.Call.text())
 	}
-	args := append([]string{"t=" + Offset(s.At)}, s.Call.argTexts()...)
-	return fmt.Sprintf("%s(%s)", s.Call.Method, strings.Join(args, ", "))
+	return s.Call.text("t=" + Offset(s.At))
 }
 
-// text writes the call without its time, for the table's call column.
-func (call Call[T]) text() string {
-	return fmt.Sprintf("%s(%s)", call.Method, strings.Join(call.argTexts(), ", "))
-}
-
-func (call Call[T]) argTexts() []string {
-	out := make([]string, len(call.Args))
-	for i, a := range call.Args {
-		out[i] = show(a)
+// text writes the call with the arguments first before its own: without
+// its time for the table's call column.
+func (call Call[T]) text(first ...string) string {
+	for _, a := range call.Args {
+		first = append(first, show(a))
 	}
-	return out
+	return fmt.Sprintf("%s(%s)", call.Method, strings.Join(first, ", "))
 }
 
 // cell is a value as the table shows it: blank for nil, cut when long.

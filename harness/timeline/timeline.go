@@ -110,8 +110,7 @@ type Outcome struct {
 	Where   string
 }
 
-// TimeoutEnv names the environment variable that overrides DefaultTimeout
-// for one case, as a Go duration such as "30s".
+// TimeoutEnv names the environment variable that overrides DefaultTimeout: "30s".
 const TimeoutEnv = "LADDER_CASE_TIMEOUT"
 
 // DefaultTimeout is how long a case may run before it is reported as stuck.
@@ -199,10 +198,9 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 	}
 }
 
-// maxReport is the most of a report a case's line carries.
-const maxReport = 32 << 10
-
+// capReport cuts a report to what a case's line carries.
 func capReport(s string) string {
+	const maxReport = 32 << 10
 	if len(s) <= maxReport {
 		return s
 	}
@@ -242,8 +240,7 @@ func fuzzName(test string, steps int) string {
 	return fmt.Sprintf("%s (found by the fuzzer, input %s in its cache)", what, input)
 }
 
-// methodParts maps a method to the first part whose cases call it, from
-// the cases Run has seen in this test binary.
+// methodParts maps a method to the first part whose cases Run saw call it.
 var methodParts sync.Map
 
 func notePartsOfMethods[T any](cases []Case[T]) {
@@ -296,8 +293,7 @@ func judgeMutant[T any](mutant string, part int, cases []Case[T]) (caught, probl
 	return JudgeOutcomes(mutant, part, PlayAll(cases))
 }
 
-// JudgeOutcomes judges what a mutant's cases gave, as Catches does: the
-// outcomes of part (0: of every part) catch it, each one to its end.
+// JudgeOutcomes judges what a mutant's cases gave, as Catches does.
 func JudgeOutcomes(mutant string, part int, outcomes []Outcome) (caught, problems []string) {
 	for _, o := range outcomes {
 		if part > 0 && o.Part != part {
