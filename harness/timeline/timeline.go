@@ -5,10 +5,10 @@ package timeline
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -136,7 +136,6 @@ func Run[T any](t *testing.T, cases []Case[T]) {
 		t.Log(protocol.RunMark)
 	}
 	byPart := map[int][]Case[T]{}
-	var parts []int
 	for _, c := range cases {
 		if c.InProcess != "" && elsewhere() {
 			if len(c.Steps) == 0 {
@@ -144,13 +143,9 @@ func Run[T any](t *testing.T, cases []Case[T]) {
 			}
 			c.Probe = nil
 		}
-		if _, seen := byPart[c.Part]; !seen {
-			parts = append(parts, c.Part)
-		}
 		byPart[c.Part] = append(byPart[c.Part], c)
 	}
-	sort.Ints(parts)
-	for _, p := range parts {
+	for _, p := range slices.Sorted(maps.Keys(byPart)) {
 		t.Run(fmt.Sprintf("part %d", p), func(t *testing.T) {
 			t.Helper()
 			for _, c := range byPart[p] {
@@ -241,26 +236,27 @@ func fuzzName(test string, steps int) string {
 }
 
 // methodParts maps a method to the first part whose cases Run saw call it.
-var methodParts sync.Map
+var (
+	methodPartsMu sync.Mutex
+	methodParts   = map[string]int{}
+)
 
 func notePartsOfMethods[T any](cases []Case[T]) {
+	methodPartsMu.Lock()
+	defer methodPartsMu.Unlock()
 	for _, c := range cases {
 		for _, s := range c.Steps {
-			for {
-				old, loaded := methodParts.LoadOrStore(s.Call.Method, c.Part)
-				if !loaded || old.(int) <= c.Part || methodParts.CompareAndSwap(s.Call.Method, old, c.Part) {
-					break
-				}
+			if p, ok := methodParts[s.Call.Method]; !ok || c.Part < p {
+				methodParts[s.Call.Method] = c.Part
 			}
 		}
 	}
 }
 
 func partOfMethod(method string) int {
-	if p, ok := methodParts.Load(method); ok {
-		return p.(int)
-	}
-	return 0
+	methodPartsMu.Lock()
+	defer methodPartsMu.Unlock()
+	return methodParts[method]
 }
 
 // PlayAll plays every case and returns their outcomes in order.
