@@ -110,11 +110,9 @@ wait:
 		if msg, ok := notImplemented(caught.value); ok {
 			out.Verdict = NotImplemented
 			out.Missing = msg
+			loc := ""
 			if f, ok := learnerFrame(caught.where); ok {
 				out.Where = fmt.Sprintf("%s:%d", f.file, f.line)
-			}
-			loc := ""
-			if out.Where != "" {
 				loc = " (" + out.Where + ")"
 			}
 			out.Summary = fmt.Sprintf("not implemented yet: %s%s", msg, loc)
@@ -140,8 +138,9 @@ wait:
 
 	first := 0
 	for i, s := range c.Steps {
-		if !s.Call.matches(results[i].got) && first == 0 {
+		if !s.Call.matches(results[i].got) {
 			first = i + 1
+			break
 		}
 	}
 	if first == 0 && probeErr == nil {
