@@ -170,42 +170,44 @@ func (r report[T]) someRows(b *strings.Builder, mark func(i int) string, keep fu
 	var table strings.Builder
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "\tstep\tt\tcall\twant\tgot")
-	// gaps[k] is the run of steps left out just before the k-th row kept.
+	// gaps[k] is the run of steps left out just before the k-th row kept;
+	// the last, the run after the last row.
 	type gap struct{ steps, marked int }
-	var gaps []gap
-	var cur gap
+	gaps := []gap{{}}
 	for i, s := range r.c.Steps {
 		if !keep(i) {
-			cur.steps++
+			g := &gaps[len(gaps)-1]
+			g.steps++
 			if mark(i) != "" {
-				cur.marked++
+				g.marked++
 			}
 			continue
 		}
-		gaps = append(gaps, cur)
-		cur = gap{}
+		gaps = append(gaps, gap{})
 		got := "(not run)"
 		if r.results[i].ran {
 			got = cell(r.results[i].got)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", mark(i), i+1, Offset(s.At), s.Call.text(), cell(s.Call.Want), got)
 	}
-	gaps = append(gaps, cur)
 	tw.Flush()
 	// The rows left out are written between the table's lines, not through
 	// tabwriter: a line without cells would end its columns there.
 	lines := strings.Split(strings.TrimSuffix(table.String(), "\n"), "\n")
 	indent := strings.Repeat(" ", strings.Index(lines[0], "step"))
+	writeGap := func(g gap) {
+		if g.steps > 0 {
+			b.WriteString(indent + gapText(g.steps, g.marked) + "\n")
+		}
+	}
 	for k, line := range lines {
-		if k > 0 && gaps[k-1].steps > 0 {
-			b.WriteString(indent + gapText(gaps[k-1].steps, gaps[k-1].marked) + "\n")
+		if k > 0 {
+			writeGap(gaps[k-1])
 		}
 		// tabwriter pads the last column too; no line ends in spaces.
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
-	if last := gaps[len(gaps)-1]; last.steps > 0 {
-		b.WriteString(indent + gapText(last.steps, last.marked) + "\n")
-	}
+	writeGap(gaps[len(gaps)-1])
 }
 
 // gapText is the row that stands for steps left out of a brief table.
