@@ -1,11 +1,6 @@
-// Package clock is the one source of time for the levels that keep their own
-// (levels 7 and 8). It has no timers and no tickers on purpose: nothing in the
-// ladder sleeps or runs in the background, and every structure catches up
-// lazily when it is called.
-//
-// Levels 1 to 6 take the time as an argument instead, in the style of
-// golang.org/x/time/rate's AllowN(t, n); the timeline runner drives both kinds
-// from one Fake clock.
+// Package clock is the source of time for the levels that keep their own
+// (levels 7 and 8); it has no timers on purpose, as nothing in the ladder
+// sleeps.
 package clock
 
 import (
@@ -19,27 +14,21 @@ type Clock interface {
 	Now() time.Time
 }
 
-// System is the real clock: time.Now, which carries a monotonic reading, so
-// differences between two of its instants are not disturbed by changes to the
-// wall clock.
+// System is the real clock: time.Now.
 type System struct{}
 
 // Now returns time.Now().
 func (System) Now() time.Time { return time.Now() }
 
 // Epoch is the instant a Fake starts at, and offset 0 of every timeline: the
-// Unix epoch, 1970-01-01 00:00:00 UTC. It is aligned to every window a level
-// can ask for, and it is where a zero timestamp used as "never" goes wrong.
+// Unix epoch, where a zero timestamp used as "never" goes wrong.
 var Epoch = time.Unix(0, 0).UTC()
 
-// BenchStart is where every benchmark's clock starts: a working morning in
-// this century, not the epoch, so that the code runs at the times it will
-// meet in service. Near the epoch, a week back is before 1970, and code
-// indexed by absolute time takes paths it never takes in production.
+// BenchStart is where every benchmark's clock starts: a time of this
+// century, as in service, not the epoch.
 var BenchStart = time.Date(2025, time.March, 3, 9, 30, 0, 0, time.UTC)
 
-// Fake is a clock that moves only when told to. It is safe for concurrent
-// use, so one goroutine can move it while others read it.
+// Fake is a clock that moves only when told to; it is safe for concurrent use.
 type Fake struct {
 	mu  sync.Mutex
 	now time.Time
@@ -66,8 +55,7 @@ func (f *Fake) Advance(d time.Duration) {
 	f.now = f.now.Add(d)
 }
 
-// Set moves the fake to t, forwards or backwards. Going backwards is allowed
-// because some levels must cope with a clock that does.
+// Set moves the fake to t, forwards or backwards.
 func (f *Fake) Set(t time.Time) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

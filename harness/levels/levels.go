@@ -1,8 +1,5 @@
-// Package levels is the one place that knows the ladder: each level's
-// number, folder, title, parts, whether its tests run under the race
-// detector, and the Go modules that hold its packages. The ladder command,
-// its make targets and the repository's own tests all read it; a test
-// checks it against every README's part headings and every spec's parts.
+// Package levels is the one registry of the ladder: each level's number,
+// folder, title, parts, race flag and Go modules.
 package levels
 
 import (
@@ -15,41 +12,30 @@ import (
 // Level is one rung of the ladder.
 type Level struct {
 	Number int
-	// Dir is the level's folder, relative to the repository root,
-	// slash-separated: "ladder/01-hit-counter".
+	// Dir is the level's slash-separated folder: "ladder/01-hit-counter".
 	Dir   string
 	Title string
 	Parts []Part
-	// Race says the level is about concurrency: its tests run with -race.
-	Race bool
-	// Modules are the Go modules that hold the level's packages. A module
-	// of its own keeps a heavy dependency, such as a Redis client, away
-	// from learners who never reach the parts that need it.
+	// Race says the level's tests run with -race.
+	Race    bool
 	Modules []Module
 }
 
 // Module is one Go module of a level's packages.
 type Module struct {
-	// Dir is the module's folder, relative to the repository root; "." is
-	// the root module.
+	// Dir is the module's folder; "." is the root module.
 	Dir string
-	// FirstPart is the first part whose cases live here; the module holds
-	// the parts up to the next module's first. Progress runs a module
-	// whose first part is above 1 only once the parts before it pass, so
-	// that its dependencies are downloaded only then.
+	// FirstPart is the first part whose cases live here, up to the next
+	// module's.
 	FirstPart int
 }
 
-// Part is one numbered part of a level, as its README heads it:
-// "## Part 2: Memory that does not grow forever".
+// Part is one numbered part of a level, as its README heads it.
 type Part struct {
 	Number int
 	Title  string
-	// Concurrent says the part is about goroutines: its cases run in a
-	// test process of their own, under the race detector, and only once
-	// the parts before it pass. Code written for an earlier part may
-	// crash the whole process there ("concurrent map writes"), and that
-	// must cost this part only.
+	// Concurrent says the part's cases run in a test process of their own,
+	// under -race, once the parts before it pass.
 	Concurrent bool
 }
 
@@ -134,8 +120,7 @@ func (l Level) Name() string { return path.Base(l.Dir) }
 // SolutionDir is the folder of the level's reference solution.
 func (l Level) SolutionDir() string { return "solutions/" + l.Name() }
 
-// Holds says whether the slash-separated path p, relative to the
-// repository's root, is the level's folder or inside it.
+// Holds says whether the slash-separated path p is in the level's folder.
 func (l Level) Holds(p string) bool {
 	return p == l.Dir || strings.HasPrefix(p, l.Dir+"/")
 }
@@ -150,10 +135,8 @@ func (l Level) Part(n int) (Part, bool) {
 	return Part{}, false
 }
 
-// Patterns returns, for each module of the level, the package pattern that
-// go test takes when run in that module's folder: "./ladder/01-hit-counter/..."
-// in the root module, "./..." in a module inside the level's folder.
-// Go leaves a nested module's packages out of the outer module's patterns.
+// Patterns returns, for each module of the level, the package pattern go
+// test takes in that module's folder.
 func (l Level) Patterns() map[string]string {
 	out := map[string]string{}
 	for _, m := range l.Modules {
@@ -177,9 +160,7 @@ func (l Level) ModuleOf(part int) Module {
 	return m
 }
 
-// SpecDir is the folder of the spec that holds the cases of module m: the
-// spec/ folder of the module's own folder, or of the level's folder for
-// the root module.
+// SpecDir is the spec folder that holds the cases of module m.
 func (l Level) SpecDir(m Module) string {
 	if m.Dir == "." {
 		return l.Dir + "/spec"
@@ -187,8 +168,7 @@ func (l Level) SpecDir(m Module) string {
 	return m.Dir + "/spec"
 }
 
-// PartsOf returns the numbers of the parts whose cases live in module m:
-// from its first part up to the next module's.
+// PartsOf returns the numbers of the parts whose cases live in module m.
 func (l Level) PartsOf(m Module) []int {
 	var out []int
 	for _, p := range l.Parts {

@@ -11,38 +11,16 @@ import (
 type Role int
 
 const (
-	// Outside is a file of no level and not of the harness: the
-	// repository's own files (go.mod, the Makefile), its testdata.
-	Outside Role = iota
-	// Harness is a file of the ladder's machinery, under harness/.
-	Harness
-	// Code is a level's Go code that the learner writes: a stub as
-	// shipped, a shared package the spec imports (level 8's limits/), or a
-	// file of the learner's own beside them. Which of those a file is
-	// takes its content and history to tell; the path cannot.
-	Code
-	// Test is a level's _test.go file outside its spec: the tiny test
-	// that runs the spec, or a test of the learner's own.
-	Test
-	// Spec is a file of a level's spec folder, or of the spec folder of a
-	// module inside the level (level 8's Redis form), tests and testdata
-	// included: the ladder's cases, never the learner's.
-	Spec
-	// Testdata is a file under a testdata folder of the level, outside the
-	// spec. The go tool never builds a testdata folder, so a .go file
-	// there is not code of the level either.
-	Testdata
-	// Doc is a Markdown file of the level: README.md, HINTS.md,
-	// INTERVIEWER.md, or notes of the learner's own.
-	Doc
-	// ModuleFile is a level's go.mod, go.sum, go.work or go.work.sum: the
-	// ladder's, whatever the learner writes.
-	ModuleFile
-	// OtherFile is any other file of the level, such as a Lua script a
-	// Redis form embeds.
-	OtherFile
-	// Reference is a file of a level's reference, under solutions/.
-	Reference
+	Outside    Role = iota // of no level and not of the harness
+	Harness                // under harness/
+	Code                   // a level's Go code, the learner's to write
+	Test                   // a level's _test.go file outside its spec
+	Spec                   // in a spec folder, testdata included
+	Testdata               // under a level's testdata folder, outside the spec
+	Doc                    // a level's Markdown file
+	ModuleFile             // a level's go.mod, go.sum, go.work or go.work.sum
+	OtherFile              // any other file of a level
+	Reference              // a level's reference, under solutions/
 )
 
 var roleNames = [...]string{"outside", "harness", "code", "test", "spec", "testdata", "doc", "module file", "other file", "reference"}
@@ -54,11 +32,9 @@ func (r Role) String() string {
 	return "Role(" + strconv.Itoa(int(r)) + ")"
 }
 
-// InLearnersCode reports whether a file of a traceback, named from the
-// repository's top, is the learner's, or a stand-in for the learner: not
-// the runtime or the standard library (absolute paths, outside the
-// module), not the harness, not a spec. A test's own file is a stand-in,
-// such as a spec's mutant; the reference is one too.
+// InLearnersCode reports whether a traceback's file, named from the
+// repository's top, is the learner's or a stand-in (a test, a reference):
+// not the runtime's, the harness's or a spec's.
 func InLearnersCode(file string) bool {
 	file = filepath.ToSlash(file)
 	switch {
@@ -71,10 +47,8 @@ func InLearnersCode(file string) bool {
 	return role != Harness && role != Spec
 }
 
-// RoleOf says which level holds the path p (slash-separated, relative to
-// the repository's top; a file or a folder) and what p is there. level is
-// 0 for a path of no level. It is the one rule every tool uses to tell
-// the learner's files from the ladder's.
+// RoleOf says which level (0 for none) holds the slash-separated path p,
+// relative to the repository's top, and what p is there.
 func RoleOf(p string) (level int, role Role) {
 	p = strings.TrimSuffix(path.Clean(p), "/")
 	if p == "harness" || strings.HasPrefix(p, "harness/") {

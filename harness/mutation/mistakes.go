@@ -9,10 +9,8 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
-// CheckMistakes is timeline.CheckMistakes for a spec's table of known
-// mistakes, with each mistake's Why taken from the level's interviewer's
-// guide: the line of its classic mistakes that cites the mutant. The guide
-// is the INTERVIEWER.md of the spec's level, one or two folders up.
+// CheckMistakes is timeline.CheckMistakes with each mistake's Why taken from
+// the level's INTERVIEWER.md, one or two folders up.
 func CheckMistakes(t *testing.T, m timeline.Mistakes) {
 	t.Helper()
 	whys := map[string]string{}

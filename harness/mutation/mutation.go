@@ -1,19 +1,6 @@
-// Package mutation holds the checks a level's spec makes on itself, in its
-// own _test.go files: that a right implementation passes every case
-// (Passes), that each wrong one is caught by the part meant for it
-// (Caught), and that one whose mistake only the race detector sees is
-// caught under -race (CaughtUnderRace). Only _test.go files import it.
-//
-// Every spec names its tests alike, so that they read the same on every
-// level:
-//
-//	TestRightImplementationPasses   mutation.Passes with the mutants' base, no mistake
-//	TestSpecCatchesMutants          mutation.Caught for each mutant
-//	TestSpecCatchesRaces            mutation.CaughtUnderRace, on the levels with goroutines
-//
-// A spec with a table of mutants declares a Spec with SpecOf, and writes
-// each of its checks on itself as one call: Spec.CatchesMutants,
-// Spec.MistakesTableIsCurrent, Spec.EachPartNeedsOnlyItsOwnFeatures.
+// Package mutation holds the checks a level's spec makes on itself in its
+// _test.go files: a right implementation passes (Passes), and each wrong one
+// (a mutant) is caught by its part (Caught), or under -race (CaughtUnderRace).
 package mutation
 
 import (
@@ -28,11 +15,8 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
-// Passes fails t for every case that does not pass. The cases are built
-// with a right implementation: the base the mutants share, with no
-// mistake switched on, so that each mutant is wrong in its mistake alone;
-// or a second right design that the README allows, so that the spec does
-// not demand the reference's.
+// Passes fails t for every case, built with a right implementation, that
+// does not pass.
 func Passes[T any](t *testing.T, right string, cases []timeline.Case[T]) {
 	t.Helper()
 	for _, o := range timeline.PlayAll(cases) {
@@ -42,14 +26,9 @@ func Passes[T any](t *testing.T, right string, cases []timeline.Case[T]) {
 	}
 }
 
-// DoneThrough checks the "each case belongs to the lowest part whose
-// features it needs" rule: the cases are built with an implementation of
-// parts 1 to part only, which refuses what later parts add the way a
-// learner's code of that part would (a method that panics "not
-// implemented", an option New refuses with an error). Every case of parts
-// 1 to part must pass; later cases may do anything. Spec tests pass the
-// fuzz target's seed cases too, so that a seed labelled with a part uses
-// nothing of a later one.
+// DoneThrough checks that each case belongs to the lowest part whose
+// features it needs: built with an implementation of parts 1 to part only,
+// every case of those parts must pass.
 func DoneThrough[T any](t *testing.T, impl string, part int, cases []timeline.Case[T]) {
 	t.Helper()
 	var upTo []timeline.Case[T]
@@ -69,9 +48,8 @@ func DoneThrough[T any](t *testing.T, impl string, part int, cases []timeline.Ca
 	}
 }
 
-// Caught runs timeline.Catches as a subtest named after the mutant: the
-// cases, built with the mutant, must catch it in the given part (0: in any
-// part). It logs the cases that caught it.
+// Caught runs timeline.Catches as a subtest named after the mutant, and logs
+// the cases that caught it.
 func Caught[T any](t *testing.T, mutant string, part int, cases []timeline.Case[T]) {
 	t.Helper()
 	t.Run(mutant, func(t *testing.T) {
@@ -79,25 +57,14 @@ func Caught[T any](t *testing.T, mutant string, part int, cases []timeline.Case[
 	})
 }
 
-// RaceChildEnv marks the child process of CaughtUnderRace. Its value is
-// the name of the test that started it, which is the one test the child
-// runs.
+// RaceChildEnv marks the child process of CaughtUnderRace; its value is
+// the test it runs.
 const RaceChildEnv = "LADDER_RACE_CHILD"
 
-// CaughtUnderRace checks a mutant whose mistake shows as a data race: a
-// counter or a map touched without the lock. Such a mistake need not
-// change any answer (a lost update needs two cores to collide within a
-// nanosecond), and the race detector reports it by failing the whole test
-// binary, which timeline.Catches cannot watch from inside. So the test
-// that calls CaughtUnderRace runs again in a child process built with
-// -race: this test binary, if it was built so, or else go test -race on
-// the same package (compiled once, then cached). There, CaughtUnderRace
-// calls play, which plays the mutant's cases; their verdicts do not
-// matter. Here, it fails t unless the child reported a data race, or
-// crashed with the runtime's own "concurrent map" error, which is the
-// same mistake found first.
-//
-// It skips under -short, and where the go command cannot build with -race.
+// CaughtUnderRace checks a mutant whose mistake shows only as a data race:
+// it runs the test again in a child built with -race, where it calls play,
+// and fails t unless the child reported a race or a concurrent map access.
+// It skips under -short, and where -race cannot be built.
 func CaughtUnderRace(t *testing.T, mutant string, play func(t *testing.T)) {
 	t.Helper()
 	if os.Getenv(RaceChildEnv) == t.Name() {

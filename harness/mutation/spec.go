@@ -9,21 +9,10 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
-// Spec is a level's spec as its own tests check it: its cases, built with
-// a constructor of type N, and its fuzz target's seeds, with the decoder
-// that makes a case of each. A spec's _test.go files declare it once,
-//
-//	var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
-//
-// and each check of the spec on itself is then one line:
-//
-//	func TestSpecCatchesMutants(t *testing.T)     { suite.CatchesMutants(t, mutants) }
-//	func TestMistakesTableIsCurrent(t *testing.T) { suite.MistakesTableIsCurrent(t, mutants) }
+// Spec is a level's spec as its own tests check it: its cases, built with a
+// constructor of type N, and its fuzz target's seeds and decoder.
 type Spec[T, N any] struct {
-	// Cases binds the spec's table to a constructor.
-	Cases func(newT N) []timeline.Case[T]
-	// Seeds are the fuzz target's seeds, and Decode the fuzz target's
-	// decoder: the case of one input, built with newT.
+	Cases  func(newT N) []timeline.Case[T]
 	Seeds  [][]byte
 	Decode func(newT N, data []byte) timeline.Case[T]
 }
@@ -34,29 +23,22 @@ func SpecOf[T, N any](cases func(newT N) []timeline.Case[T], seeds [][]byte, dec
 	return Spec[T, N]{Cases: cases, Seeds: seeds, Decode: decode}
 }
 
-// SeedCases are the cases of the fuzz target's seeds, built with newT and
-// named "fuzz seed 1" and on: see the function SeedCases.
+// SeedCases are the cases of the fuzz target's seeds, built with newT.
 func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
 	return SeedCases(s.Seeds, func(data []byte) timeline.Case[T] { return s.Decode(newT, data) })
 }
 
-// Impl is one of the implementations a spec checks itself with: a
-// mutant, a small, complete implementation with one mistake a learner
-// makes; or one written for the first parts only.
+// Impl is a mutant (one mistake a learner makes), or an implementation of
+// the first parts only.
 type Impl[N any] struct {
-	// Name says what it is in words. A mutant's name says its mistake:
-	// the interviewer's guide cites it, and the grader names a learner's
-	// mistake with it.
+	// Name says what it is; a mutant's names its mistake.
 	Name string
-	// Part is, for a mutant, the part whose cases must catch it; for an
-	// implementation of the first parts, the last part it was written for.
+	// Part is the part that must catch a mutant, or the last part done.
 	Part int
-	// New builds it.
-	New N
+	New  N
 }
 
-// CatchesMutants runs Caught for each mutant: the spec's cases, built
-// with it, must catch it in its part.
+// CatchesMutants checks, as Caught does, that each mutant is caught in its part.
 func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Impl[N]) {
 	t.Helper()
 	for _, m := range mutants {
@@ -70,9 +52,8 @@ func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Impl[N]) {
 	}
 }
 
-// plays keeps what each mutant's cases of its parts gave, by part and
-// name, in this test binary: CatchesMutants and MistakesTableIsCurrent
-// judge the same plays, which are the spec's own tests' main cost.
+// plays caches each mutant's outcomes by part and name: CatchesMutants and
+// MistakesTableIsCurrent judge the same plays.
 var plays sync.Map
 
 // played plays the cases of parts 1 to m.Part built with m, once.
@@ -92,10 +73,8 @@ func (s Spec[T, N]) played(m Impl[N]) []timeline.Outcome {
 	return o
 }
 
-// MistakesTableIsCurrent keeps the spec's testdata/mistakes.json, the
-// cases each mutant fails, in step with the spec and its mutants: it
-// records each mutant with timeline.RecordMistake and checks the table
-// with CheckMistakes, which says how to write it again.
+// MistakesTableIsCurrent checks the spec's table of the cases each mutant
+// fails with CheckMistakes.
 func (s Spec[T, N]) MistakesTableIsCurrent(t *testing.T, mutants []Impl[N]) {
 	t.Helper()
 	var m timeline.Mistakes
@@ -105,10 +84,8 @@ func (s Spec[T, N]) MistakesTableIsCurrent(t *testing.T, mutants []Impl[N]) {
 	CheckMistakes(t, m)
 }
 
-// EachPartNeedsOnlyItsOwnFeatures runs DoneThrough for each
-// implementation, written for parts 1 to its Part only, the way a learner
-// who has done those parts would have it: every case and every fuzz seed
-// of those parts, built with it, must pass.
+// EachPartNeedsOnlyItsOwnFeatures runs DoneThrough for each partial
+// implementation, on the cases and fuzz seeds.
 func (s Spec[T, N]) EachPartNeedsOnlyItsOwnFeatures(t *testing.T, partial []Impl[N]) {
 	t.Helper()
 	for _, p := range partial {
@@ -116,13 +93,9 @@ func (s Spec[T, N]) EachPartNeedsOnlyItsOwnFeatures(t *testing.T, partial []Impl
 	}
 }
 
-// FuzzKeepsEachPartToItsScale plays random inputs of the fuzz target,
-// beyond its seeds (3,000 of them, 300 under -short; from seed, each of
-// minLen bytes and up to spread more), against each implementation of
-// partial written for a part before lastPart. Every timeline the target
-// labels with one of that implementation's parts must pass: otherwise
-// the fuzzer would fail code of an early part on what only a later part
-// asks. Every part up to lastPart must get some timelines.
+// FuzzKeepsEachPartToItsScale checks that random fuzz timelines labelled
+// with a partial implementation's parts pass against it, and that every
+// part up to lastPart gets some.
 func (s Spec[T, N]) FuzzKeepsEachPartToItsScale(t *testing.T, partial []Impl[N], seed uint64, minLen, spread, lastPart int) {
 	t.Helper()
 	inputs := 3000

@@ -5,16 +5,9 @@ import (
 	"time"
 )
 
-// WithinLimit is how a spec checks a README's cost claim with a wide
-// margin rather than a timing threshold: it calls do(i) for i in [0, n)
-// and fails if the calls take more than limit of CPU time (of the clock
-// where CPU time cannot be read): on a machine busy with other work, a
-// pause while another process has the CPU is not the calls' cost. A case sizes n so that
-// the wrong complexity class runs a hundred times past the limit and the
-// right one stays a hundred times under it. It gives up early, at a 20th
-// of the limit, once the pace of the calls so far would take ten times
-// the limit, so that a wrong class fails fast. what describes the n calls
-// and bound names the README's bound, for the message.
+// WithinLimit calls do(i) for i in [0, n) and fails if the calls take more
+// than limit of CPU time, giving up early once their pace would take ten
+// times the limit. what and bound (the README's bound) are for the message.
 func WithinLimit(n int, limit time.Duration, what, bound string, do func(i int)) error {
 	elapsed := cpuStopwatch()
 	for i := range n {
@@ -44,8 +37,7 @@ func IfRace[V any](plain, race V) V {
 	return plain
 }
 
-// Thousands writes n with commas, as a README writes numbers: 100,000.
-// WithinLimit's what reads as the README does.
+// Thousands writes n with commas, as a README does: 100,000.
 func Thousands(n int) string {
 	s := fmt.Sprint(n)
 	for i := len(s) - 3; i > 0; i -= 3 {

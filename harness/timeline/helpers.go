@@ -7,10 +7,8 @@ import (
 	"time"
 )
 
-// Parallel runs f(0) to f(n-1) in n goroutines and waits for all of them.
-// A panic in any of them is raised again in the caller, so a probe that uses
-// goroutines still reports a stub's "not implemented" panic as such instead
-// of crashing the test binary.
+// Parallel runs f(0) to f(n-1) in n goroutines and waits for them; a panic
+// in any is raised again in the caller.
 func Parallel(n int, f func(i int)) {
 	var wg sync.WaitGroup
 	var once sync.Once
@@ -33,9 +31,7 @@ func Parallel(n int, f func(i int)) {
 	}
 }
 
-// Choices reads fuzz input as a stream of small decisions. When the input
-// runs out, every further choice is 0, so any input decodes to a valid
-// timeline and the fuzzer can shrink it freely.
+// Choices reads fuzz input as a stream of small decisions, 0 once it runs out.
 type Choices struct {
 	data []byte
 }
@@ -73,9 +69,8 @@ func (c *Choices) next() byte {
 	return b
 }
 
-// PanicMessage runs f and returns the message it panicked with, and
-// whether it panicked. A stub's "not implemented" panic is raised again, so
-// that the runner still reports it as such.
+// PanicMessage runs f and returns the message it panicked with, if it did;
+// a stub's "not implemented" panic is raised again.
 func PanicMessage(f func()) (msg string, panicked bool) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -89,10 +84,8 @@ func PanicMessage(f func()) (msg string, panicked bool) {
 	return "", false
 }
 
-// PanicsNaming checks a rule of every level: a bad value written in code
-// panics with a message that names the value. It returns nil if f panics
-// so, and otherwise an error that says what the call did instead:
-// "New(0s) returned, want a panic whose message names 0s".
+// PanicsNaming returns nil if f panics with a message naming value, else an
+// error saying what call did instead.
 func PanicsNaming(call, value string, f func()) error {
 	msg, panicked := PanicMessage(f)
 	switch {
@@ -104,9 +97,7 @@ func PanicsNaming(call, value string, f func()) error {
 	return nil
 }
 
-// EachPanicsNaming runs PanicsNaming for each bad value of one argument, as
-// in "New(0s) and New(-1s) both panic, naming the value". It returns the
-// first failure.
+// EachPanicsNaming runs PanicsNaming for each value, returning the first failure.
 func EachPanicsNaming[V any](method string, values []V, f func(V)) error {
 	for _, v := range values {
 		s := fmt.Sprint(v)
@@ -117,9 +108,7 @@ func EachPanicsNaming[V any](method string, values []V, f func(V)) error {
 	return nil
 }
 
-// NonPositivePanics is the probe of every level whose New takes one span,
-// a window or an interval: New(0) and New(-1s) both panic, naming the
-// value, since such a span is a bug in the caller's code.
+// NonPositivePanics is the probe that New(0) and New(-1s) panic, naming the value.
 func NonPositivePanics[T any](_ T, e Env[T, time.Duration]) error {
 	return EachPanicsNaming("New", []time.Duration{0, -time.Second}, func(d time.Duration) { e.New(d) })
 }

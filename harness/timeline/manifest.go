@@ -10,10 +10,6 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// Each spec keeps the list of its cases (protocol.ManifestFile), written
-// by ManifestOf and checked by CheckManifest in the spec's own test; the
-// grader counts a part done only when every case of that list reported.
-
 // Manifest is the list of a spec's cases; the grader reads it with
 // protocol.ReadManifest.
 type Manifest = protocol.Manifest
@@ -34,9 +30,8 @@ func ManifestOf[T any](needs string, cases []Case[T]) Manifest {
 	return m
 }
 
-// CheckManifest fails t unless the spec's list of cases,
-// protocol.ManifestFile in the test's folder, is m. With
-// LADDER_UPDATE_MANIFEST=1 it writes m there instead.
+// CheckManifest fails t unless protocol.ManifestFile holds m;
+// LADDER_UPDATE_MANIFEST=1 writes it.
 func CheckManifest(t *testing.T, m Manifest) {
 	t.Helper()
 	if err := m.Validate(); err != nil {
@@ -45,9 +40,7 @@ func CheckManifest(t *testing.T, m Manifest) {
 	checkGolden(t, protocol.ManifestFile, protocol.UpdateManifestEnv, m.Encode(), "the spec's cases changed")
 }
 
-// checkGolden fails t unless file, in the test's folder, holds want; with
-// the environment variable env set to 1 it writes want there instead. A
-// spec keeps its list of cases and its table of mistakes this way.
+// checkGolden fails t unless file holds want; with env=1 it writes it.
 func checkGolden(t *testing.T, file, env string, want []byte, because string) {
 	t.Helper()
 	if os.Getenv(env) == "1" {

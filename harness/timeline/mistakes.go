@@ -6,12 +6,6 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// A spec's mutants (its mutants_test.go) are the classic mistakes, each a
-// whole implementation. Their failing cases are a fingerprint; each spec
-// keeps a table of what each one fails (protocol.MistakesFile), written by
-// its own test with RecordMistake and checked there with CheckMistakes, and
-// the grader reads only the table.
-
 // Mistakes is a spec's table of known mistakes; the grader reads it with
 // protocol.ReadMistakes.
 type Mistakes = protocol.Mistakes
@@ -20,8 +14,7 @@ type Mistakes = protocol.Mistakes
 type Mistake = protocol.Mistake
 
 // RecordMistake plays the cases of parts 1 to part, built with a mutant,
-// and returns what the mutant fails. Later parts are not played: a
-// learner's code with this mistake is stopped at part at the latest.
+// and returns what it fails.
 func RecordMistake[T any](mutant string, part int, cases []Case[T]) Mistake {
 	var upTo []Case[T]
 	for _, c := range cases {
@@ -44,10 +37,8 @@ func MistakeOf(mutant string, part int, outcomes []Outcome) Mistake {
 	return k
 }
 
-// CheckMistakes fails t unless the spec's table of known mistakes,
-// protocol.MistakesFile in the test's folder, is m, and unless each
-// mistake's own failing cases are matched to its name. With
-// LADDER_UPDATE_MISTAKES=1 it writes m there instead.
+// CheckMistakes fails t unless protocol.MistakesFile holds m and each
+// mistake's failing cases match its name; LADDER_UPDATE_MISTAKES=1 writes it.
 func CheckMistakes(t *testing.T, m Mistakes) {
 	t.Helper()
 	if err := m.Validate(); err != nil {

@@ -38,12 +38,8 @@ type frame struct {
 	line     int
 }
 
-// Play runs one case and returns its outcome. It never panics, and it
-// returns even if the implementation loops forever or waits on a lock it
-// will never get: after the case timeout, or up to hangFactor times it
-// on a machine too busy to give the case its CPU time (see caseWatch). Such a goroutine cannot be
-// stopped; it is left behind, and the next case starts on a fresh
-// implementation.
+// Play runs one case and returns its outcome. It never panics, and returns
+// even if the implementation hangs, leaving its goroutine behind.
 func Play[T any](c Case[T]) Outcome {
 	out := Outcome{Case: c.Name, Part: c.Part}
 	start := c.Start
@@ -107,7 +103,6 @@ wait:
 	}
 
 	at := int(current.Load())
-	where := c.stepName(at)
 	r := report[T]{c: c, start: start, results: results}
 	switch {
 	case caught != nil:
@@ -115,11 +110,9 @@ wait:
 		if msg, ok := notImplemented(caught.value); ok {
 			out.Verdict = NotImplemented
 			out.Missing = msg
+			loc := ""
 			if f, ok := learnerFrame(caught.where); ok {
 				out.Where = fmt.Sprintf("%s:%d", f.file, f.line)
-			}
-			loc := ""
-			if out.Where != "" {
 				loc = " (" + out.Where + ")"
 			}
 			out.Summary = fmt.Sprintf("not implemented yet: %s%s", msg, loc)
@@ -128,23 +121,26 @@ wait:
 			return out
 		}
 		out.Verdict = Panicked
-		out.Report = r.panicked(at, caught)
-		out.Brief = r.briefStopped(at, r.panicLine(at, caught), caught)
-		out.Summary = withWhere(r.panicLine(at, caught), caught.where)
+		what := fmt.Sprintf("%s panicked: %v", c.callAt(at), caught.value)
+		out.Report = r.stopped(at, what, caught, false)
+		out.Brief = r.stopped(at, what, caught, true)
+		out.Summary = withWhere(what, caught.where)
 		return out
 	case !finished:
 		out.Verdict = Exited
 		out.Step = at
-		out.Report = r.exited(at, where)
-		out.Brief = r.briefStopped(at, exitedLine(where), nil)
+		what := fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", c.stepName(at))
+		out.Report = r.stopped(at, what, nil, false)
+		out.Brief = r.stopped(at, what, nil, true)
 		out.Summary = protocol.CutLine(fmt.Sprintf("%s stopped without returning or panicking: runtime.Goexit?", c.callAt(at)), summaryWidth)
 		return out
 	}
 
 	first := 0
 	for i, s := range c.Steps {
-		if !s.Call.matches(results[i].got) && first == 0 {
+		if !s.Call.matches(results[i].got) {
 			first = i + 1
+			break
 		}
 	}
 	if first == 0 && probeErr == nil {
@@ -153,50 +149,40 @@ wait:
 	}
 	out.Verdict = Fail
 	out.Step = first
-	out.Report = r.failed(first, probeErr)
-	out.Brief = r.briefFailed(first, probeErr)
+	out.Report = r.failed(first, probeErr, false)
+	out.Brief = r.failed(first, probeErr, true)
 	out.Summary = r.summaryFailed(first, probeErr)
 	return out
 }
 
-// stepName says where in a case the runner was: the constructor, a step, or
-// the probe.
+// stepName is callAt with a step's number: "step 3, Count(t=4s)".
 func (c Case[T]) stepName(at int) string {
-	switch {
-	case at == 0:
-		return c.Setup
-	case at <= len(c.Steps):
-		return fmt.Sprintf("step %d, %s", at, c.callText(c.Steps[at-1]))
+	if at > 0 && at <= len(c.Steps) {
+		return fmt.Sprintf("step %d, %s", at, c.callAt(at))
 	}
-	return "the check after the steps"
+	return c.callAt(at)
 }
 
-// stuckReport explains a case that did not finish in time, from where its
-// goroutine is now: running (too slow, or a loop that never ends), or
-// blocked on a lock or a channel (a deadlock). It returns the report and
-// its one line for Summary.
+// stuckReport explains a case that did not finish in time from its
+// goroutine's state, and returns the report and its Summary.
 func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) (report, summary string) {
 	status, frames := goroutineState(goid)
 	loc := ""
 	if f, ok := learnerFrame(frames); ok {
 		loc = fmt.Sprintf("%s:%d", filepath.Base(f.file), f.line)
 	}
+	atLoc := ""
+	if loc != "" {
+		atLoc = " at " + loc
+	}
 	var what, short string
 	switch {
 	case strings.Contains(status, "Mutex") || strings.Contains(status, "semacquire") || strings.Contains(status, "sync.Cond"):
 		short = fmt.Sprintf("a possible deadlock, waiting for a lock (%s)", status)
-		what = fmt.Sprintf("a possible deadlock: the goroutine is waiting for a lock (%s)", status)
-		if loc != "" {
-			what += " at " + loc
-		}
-		what += ": does a method lock a mutex it already holds, or return without unlocking it"
+		what = fmt.Sprintf("a possible deadlock: the goroutine is waiting for a lock (%s)%s: does a method lock a mutex it already holds, or return without unlocking it", status, atLoc)
 	case strings.Contains(status, "chan") || strings.Contains(status, "select"):
 		short = fmt.Sprintf("blocked (%s)", status)
-		what = fmt.Sprintf("the goroutine is blocked (%s)", status)
-		if loc != "" {
-			what += " at " + loc
-		}
-		what += ": is it waiting for something that never comes"
+		what = fmt.Sprintf("the goroutine is blocked (%s)%s: is it waiting for something that never comes", status, atLoc)
 	default:
 		short = "too slow, or a loop that never ends"
 		what = "is it too slow, or a loop that never ends"
@@ -224,8 +210,7 @@ func currentGoroutine() uint64 {
 	return id
 }
 
-// goroutineState finds a goroutine in a dump of all of them and returns
-// its wait reason ("running", "sync.Mutex.Lock", "chan receive") and its
+// goroutineState returns a goroutine's wait reason ("chan receive") and its
 // frames, innermost first.
 func goroutineState(id uint64) (string, []frame) {
 	buf := make([]byte, 1<<20)
@@ -252,8 +237,8 @@ func goroutineState(id uint64) (string, []frame) {
 		}
 		var frames []frame
 		for i := 1; i+1 < len(lines); i += 2 {
-			f := frameOf(lines[i], lines[i+1])
-			frames = append(frames, f)
+			f := protocol.FrameOf(lines[i], lines[i+1])
+			frames = append(frames, frame{function: f.Function, file: sourceFile(f.File), line: f.Line})
 		}
 		return status, frames
 	}
@@ -300,9 +285,8 @@ func notImplemented(v any) (string, bool) {
 	return s, true
 }
 
-// panicFrames returns the stack from the function that panicked outward,
-// without the runtime's frames or this package's. It must be called from
-// the deferred function that recovered.
+// panicFrames returns the stack from the panicking function outward, without
+// the runtime's or this file's frames; call it from the recovering defer.
 func panicFrames() []frame {
 	pcs := make([]uintptr, 64)
 	n := runtime.Callers(1, pcs)
@@ -324,9 +308,8 @@ func panicFrames() []frame {
 	return out
 }
 
-// moduleRoot is the repository's top folder: the outermost folder with a
-// go.mod above the test's, so that a nested module's files (level 8's
-// Redis form) are named from the top as well.
+// moduleRoot is the outermost folder with a go.mod, so that a nested
+// module's files are named from the top too.
 var moduleRoot = sync.OnceValue(func() string {
 	dir, err := os.Getwd()
 	if err != nil {
@@ -345,29 +328,15 @@ var moduleRoot = sync.OnceValue(func() string {
 	}
 })
 
-// relFile writes a source path relative to the module root, the way a
-// learner sees it in the editor.
-func relFile(path string) string {
+// sourceFile writes a traceback's file relative to the module root; a
+// binary built with -trimpath names them by import path instead.
+func sourceFile(path string) string {
+	rel := path
 	if root := moduleRoot(); root != "" {
-		if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
-			return filepath.ToSlash(rel)
+		if r, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(r, "..") {
+			rel = filepath.ToSlash(r)
 		}
 	}
-	return path
-}
-
-// frameOf reads one frame of a traceback, its file named from the module
-// root.
-func frameOf(fn, loc string) frame {
-	f := protocol.FrameOf(fn, loc)
-	return frame{function: f.Function, file: sourceFile(f.File), line: f.Line}
-}
-
-// sourceFile writes a traceback's file relative to the module root, as
-// relFile does; a binary built with -trimpath names the module's files
-// by their import path instead.
-func sourceFile(path string) string {
-	rel := relFile(path)
 	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Path != "" {
 		if s, ok := strings.CutPrefix(rel, info.Main.Path+"/"); ok {
 			return s

@@ -24,45 +24,99 @@ type report[T any] struct {
 	results []stepResult
 }
 
-// failed explains a case whose step first differs at step first (0 if only
-// the probe failed).
-func (r report[T]) failed(first int, probeErr error) string {
+// failed explains a case whose step first differs first (0 if only the
+// probe failed); brief cuts it to one screen around the first ✗.
+func (r report[T]) failed(first int, probeErr error, brief bool) string {
 	var b strings.Builder
 	r.header(&b)
 	if first > 0 {
-		fmt.Fprintf(&b, "%s\n", r.wrongCall(first))
-		fmt.Fprintf(&b, "Step %d is the first that differs; every step marked ✗ differs.\n", first)
+		line := r.wrongCall(first)
+		if brief {
+			line = protocol.CutLine(line, briefWidth)
+		}
+		fmt.Fprintf(&b, "%s\nStep %d is the first that differs; every step marked ✗ differs.\n", line, first)
 	}
 	if probeErr != nil {
-		if first > 0 {
-			b.WriteString("After the steps, the check also failed: ")
-		} else if len(r.c.Steps) > 0 {
-			b.WriteString("Every step gave its result, but the check after them failed: ")
+		line := r.probeLine(first, probeErr)
+		if brief {
+			line = cutLines(line, explainLines)
 		}
-		fmt.Fprintf(&b, "%v\n", probeErr)
+		b.WriteString(line + "\n")
 	}
-	r.table(&b, func(i int) string {
-		if r.results[i].ran && !r.c.Steps[i].Call.matches(r.results[i].got) {
-			return "✗"
+	diffs := r.diffBlocks()
+	if !brief {
+		r.someRows(&b, r.mark, keepAll)
+		for _, d := range diffs {
+			b.WriteString("\n" + d)
 		}
-		return ""
-	})
-	r.diffs(&b)
-	return strings.TrimRight(b.String(), "\n")
+		return strings.TrimRight(b.String(), "\n")
+	}
+	focus := len(r.c.Steps)
+	if first > 0 {
+		focus = first - 1
+	}
+	r.someRows(&b, r.mark, r.keepAround(focus))
+	cut := len(r.c.Steps) > wholeTable
+	if len(diffs) > 0 {
+		// Only the first diff; the table marks the later ones.
+		cut = cut || len(diffs) > 1
+		room := briefLines - strings.Count(b.String(), "\n") - 3
+		d, over := cutLinesTo(strings.TrimRight(diffs[0], "\n"), max(room, 4))
+		b.WriteString("\n" + d + "\n")
+		cut = cut || over
+	}
+	return finishBrief(&b, cut)
 }
 
-// panicked explains a panic at step at (0: in the constructor; past the
-// last step: in the probe).
-func (r report[T]) panicked(at int, p *panicInfo) string {
+// stopped explains a case that stopped at step at (0: in the constructor;
+// past the last step: in the probe) for what, a panic p or a Goexit; brief
+// cuts it to one screen around that step.
+func (r report[T]) stopped(at int, what string, p *panicInfo, brief bool) string {
 	var b strings.Builder
 	r.header(&b)
-	fmt.Fprintf(&b, "%s\n", r.panicLine(at, p))
-	for _, f := range p.where {
-		fmt.Fprintf(&b, "    %s:%d in %s\n", f.file, f.line, f.function)
+	if brief {
+		what = cutLines(what, explainLines)
 	}
-	r.table(&b, r.stoppedAt(at))
-	return strings.TrimRight(b.String(), "\n")
+	b.WriteString(what + "\n")
+	cut := false
+	if p != nil {
+		for i, f := range p.where {
+			if brief && i == maxFrames {
+				cut = true
+				break
+			}
+			fmt.Fprintf(&b, "    %s:%d in %s\n", f.file, f.line, f.function)
+		}
+	}
+	if !brief {
+		r.someRows(&b, r.stoppedAt(at), keepAll)
+		return strings.TrimRight(b.String(), "\n")
+	}
+	focus := min(max(at-1, 0), len(r.c.Steps))
+	r.someRows(&b, r.stoppedAt(at), r.keepAround(focus))
+	return finishBrief(&b, cut || len(r.c.Steps) > wholeTable)
 }
+
+// probeLine says that the probe failed, and how.
+func (r report[T]) probeLine(first int, probeErr error) string {
+	switch {
+	case first > 0:
+		return "After the steps, the check also failed: " + probeErr.Error()
+	case len(r.c.Steps) > 0:
+		return "Every step gave its result, but the check after them failed: " + probeErr.Error()
+	}
+	return probeErr.Error()
+}
+
+// mark is "✗" for a step that ran and gave another result.
+func (r report[T]) mark(i int) string {
+	if r.results[i].ran && !r.c.Steps[i].Call.matches(r.results[i].got) {
+		return "✗"
+	}
+	return ""
+}
+
+func keepAll(int) bool { return true }
 
 // wrongCall is the first wrong call as the Go test comments guide writes
 // it: Count(t=4s) = 3, want 5.
@@ -83,26 +137,6 @@ func (c Case[T]) callAt(at int) string {
 	return "the check after the steps"
 }
 
-// panicLine says which call panicked, and with what.
-func (r report[T]) panicLine(at int, p *panicInfo) string {
-	return fmt.Sprintf("%s panicked: %v", r.c.callAt(at), p.value)
-}
-
-// exitedLine says where a case stopped without returning or panicking.
-func exitedLine(where string) string {
-	return fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", where)
-}
-
-// exited explains a case whose goroutine ended without returning, as
-// runtime.Goexit does: at is where it was.
-func (r report[T]) exited(at int, where string) string {
-	var b strings.Builder
-	r.header(&b)
-	fmt.Fprintf(&b, "%s\n", exitedLine(where))
-	r.table(&b, r.stoppedAt(at))
-	return strings.TrimRight(b.String(), "\n")
-}
-
 // stoppedAt marks the step the case stopped at with "!", and every step
 // before it that gave another result with "✗".
 func (r report[T]) stoppedAt(at int) func(i int) string {
@@ -110,10 +144,7 @@ func (r report[T]) stoppedAt(at int) func(i int) string {
 		if i == at-1 {
 			return "!"
 		}
-		if r.results[i].ran && !r.c.Steps[i].Call.matches(r.results[i].got) {
-			return "✗"
-		}
-		return ""
+		return r.mark(i)
 	}
 }
 
@@ -128,11 +159,6 @@ func (r report[T]) header(b *strings.Builder) {
 	}
 }
 
-// table writes the whole timeline: one row a step, with a marker column.
-func (r report[T]) table(b *strings.Builder, mark func(i int) string) {
-	r.someRows(b, mark, func(int) bool { return true })
-}
-
 // someRows writes the timeline's header and the steps keep keeps. Each run
 // of steps left out is one row, "… 15 steps …", that says how many of them
 // are marked too.
@@ -144,42 +170,44 @@ func (r report[T]) someRows(b *strings.Builder, mark func(i int) string, keep fu
 	var table strings.Builder
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "\tstep\tt\tcall\twant\tgot")
-	// gaps[k] is the run of steps left out just before the k-th row kept.
+	// gaps[k] is the run of steps left out just before the k-th row kept;
+	// the last, the run after the last row.
 	type gap struct{ steps, marked int }
-	var gaps []gap
-	var cur gap
+	gaps := []gap{{}}
 	for i, s := range r.c.Steps {
 		if !keep(i) {
-			cur.steps++
+			g := &gaps[len(gaps)-1]
+			g.steps++
 			if mark(i) != "" {
-				cur.marked++
+				g.marked++
 			}
 			continue
 		}
-		gaps = append(gaps, cur)
-		cur = gap{}
+		gaps = append(gaps, gap{})
 		got := "(not run)"
 		if r.results[i].ran {
 			got = cell(r.results[i].got)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", mark(i), i+1, Offset(s.At), s.Call.text(), cell(s.Call.Want), got)
 	}
-	gaps = append(gaps, cur)
 	tw.Flush()
 	// The rows left out are written between the table's lines, not through
 	// tabwriter: a line without cells would end its columns there.
 	lines := strings.Split(strings.TrimSuffix(table.String(), "\n"), "\n")
 	indent := strings.Repeat(" ", strings.Index(lines[0], "step"))
+	writeGap := func(g gap) {
+		if g.steps > 0 {
+			b.WriteString(indent + gapText(g.steps, g.marked) + "\n")
+		}
+	}
 	for k, line := range lines {
-		if k > 0 && gaps[k-1].steps > 0 {
-			b.WriteString(indent + gapText(gaps[k-1].steps, gaps[k-1].marked) + "\n")
+		if k > 0 {
+			writeGap(gaps[k-1])
 		}
 		// tabwriter pads the last column too; no line ends in spaces.
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
-	if last := gaps[len(gaps)-1]; last.steps > 0 {
-		b.WriteString(indent + gapText(last.steps, last.marked) + "\n")
-	}
+	writeGap(gaps[len(gaps)-1])
 }
 
 // gapText is the row that stands for steps left out of a brief table.
@@ -199,16 +227,8 @@ func gapText(steps, marked int) string {
 	return s + " …"
 }
 
-// diffs writes a (-want +got) diff for each differing step whose values are
-// structured or too long for the table.
-func (r report[T]) diffs(b *strings.Builder) {
-	for _, d := range r.diffBlocks() {
-		b.WriteString("\n" + d)
-	}
-}
-
-// diffBlocks returns the diffs that diffs writes, one a step, each ending
-// in a newline.
+// diffBlocks returns a (-want +got) diff, ending in a newline, for each
+// differing step whose values are structured or too long for the table.
 func (r report[T]) diffBlocks() []string {
 	var out []string
 	for i, s := range r.c.Steps {
@@ -252,21 +272,16 @@ func (c Case[T]) callText(s Step[T]) string {
 	if c.Clocked {
 		return fmt.Sprintf("at t=%s: %s", Offset(s.At), s.Call.text())
 	}
-	args := append([]string{"t=" + Offset(s.At)}, s.Call.argTexts()...)
-	return fmt.Sprintf("%s(%s)", s.Call.Method, strings.Join(args, ", "))
+	return s.Call.text("t=" + Offset(s.At))
 }
 
-// text writes the call without its time, for the table's call column.
-func (call Call[T]) text() string {
-	return fmt.Sprintf("%s(%s)", call.Method, strings.Join(call.argTexts(), ", "))
-}
-
-func (call Call[T]) argTexts() []string {
-	out := make([]string, len(call.Args))
-	for i, a := range call.Args {
-		out[i] = show(a)
+// text writes the call with the arguments first before its own: without
+// its time for the table's call column.
+func (call Call[T]) text(first ...string) string {
+	for _, a := range call.Args {
+		first = append(first, show(a))
 	}
-	return out
+	return fmt.Sprintf("%s(%s)", call.Method, strings.Join(first, ", "))
 }
 
 // cell is a value as the table shows it: blank for nil, cut when long.
@@ -321,123 +336,35 @@ func Offset(d time.Duration) string {
 	return s
 }
 
-// The brief report. A learner reads the first failing case on one screen,
-// so Brief keeps what explains the failure and cuts the rest.
+// A Brief fits one screen: briefLines lines of at most briefWidth
+// characters, the whole table up to wholeTable steps and otherwise the
+// steps before and after the first ✗, explainLines of a message and
+// maxFrames of a panic's stack. A Summary has at most summaryWidth.
 const (
-	// briefLines is the most lines a Brief takes.
-	briefLines = 30
-	// briefWidth is the most characters a line of explanation keeps in a
-	// Brief: a map of a hundred drinks is one long line, but a probe's
-	// sentence must keep its end, which says what to do.
-	briefWidth = 600
-	// summaryWidth is the most characters of a Summary.
-	summaryWidth = 160
-	// wholeTable is the most steps a Brief shows whole. The cases written
-	// by hand fit it; the long ones are built in loops, and fuzz cases
-	// run to 200 steps.
-	wholeTable = 15
-	// before and after are the steps a Brief keeps around the first ✗.
+	briefLines    = 30
+	briefWidth    = 600
+	summaryWidth  = 160
+	wholeTable    = 15
 	before, after = 4, 2
-	// explainLines is the most lines a Brief keeps of a probe's error or
-	// a panic's message.
-	explainLines = 4
-	// maxFrames is the most stack frames a Brief shows for a panic.
-	maxFrames = 4
+	explainLines  = 4
+	maxFrames     = 4
 )
 
 // cutNote ends a Brief that left something out.
 const cutNote = "(cut to one screen; ALL=1 shows the whole report)"
 
-// keepAround says which steps a brief table keeps, around the step at
-// index focus (len(Steps) for the check after the steps): every step when
-// there are few. Otherwise the first step, because it starts the state
-// every later answer depends on (the first hit, the first order, the first
-// print); the few steps just before focus, where the state went wrong;
-// focus itself; and two after it, which show whether the mistake repeats.
-// A run of one step left out is shown rather than replaced by a row.
-//
-// A smarter rule, such as every write in the window before focus, would
-// need to know which calls write and how long the window is, and the
-// runner knows neither. This one keeps level 4's hundred drinks to 12
-// table lines, drink 0 at 0s among them, and any case to at most 9 steps
-// and 2 rows for those left out.
+// keepAround says which steps a brief table keeps around the step at index
+// focus: all when there are few; else the first, which starts the state,
+// the few before focus, focus, and two after. A gap of one step is shown.
 func (r report[T]) keepAround(focus int) func(i int) bool {
 	n := len(r.c.Steps)
 	if n <= wholeTable {
-		return func(int) bool { return true }
+		return keepAll
 	}
 	near := func(i int) bool { return i == 0 || (i >= focus-before && i <= focus+after) }
 	return func(i int) bool {
 		return near(i) || (i > 0 && i < n-1 && near(i-1) && near(i+1))
 	}
-}
-
-// briefFailed is failed cut to one screen: the header, the first wrong
-// call or the probe's error, the steps around the first ✗, and the first
-// ✗'s diff.
-func (r report[T]) briefFailed(first int, probeErr error) string {
-	var b strings.Builder
-	r.header(&b)
-	if first > 0 {
-		b.WriteString(protocol.CutLine(r.wrongCall(first), briefWidth) + "\n")
-		fmt.Fprintf(&b, "Step %d is the first that differs; every step marked ✗ differs.\n", first)
-	}
-	if probeErr != nil {
-		msg := probeErr.Error()
-		if first > 0 {
-			msg = "After the steps, the check also failed: " + msg
-		} else if len(r.c.Steps) > 0 {
-			msg = "Every step gave its result, but the check after them failed: " + msg
-		}
-		b.WriteString(cutLines(msg, explainLines) + "\n")
-	}
-	mark := func(i int) string {
-		if r.results[i].ran && !r.c.Steps[i].Call.matches(r.results[i].got) {
-			return "✗"
-		}
-		return ""
-	}
-	focus := len(r.c.Steps)
-	if first > 0 {
-		focus = first - 1
-	}
-	r.someRows(&b, mark, r.keepAround(focus))
-	// More steps than wholeTable always leave some out: a brief table
-	// keeps at most 9 of them.
-	cut := len(r.c.Steps) > wholeTable
-	if diffs := r.diffBlocks(); len(diffs) > 0 {
-		// Only the first diff: it is the first ✗'s if that step has one,
-		// and the table marks the later ones.
-		cut = cut || len(diffs) > 1
-		room := briefLines - strings.Count(b.String(), "\n") - 3
-		d, over := cutLinesTo(strings.TrimRight(diffs[0], "\n"), max(room, 4))
-		b.WriteString("\n" + d + "\n")
-		cut = cut || over
-	}
-	return finishBrief(&b, cut)
-}
-
-// briefStopped is panicked or exited cut to one screen: the header, what
-// happened (the panic's message and at most maxFrames of its frames), and
-// the steps around the one it stopped at.
-func (r report[T]) briefStopped(at int, what string, p *panicInfo) string {
-	var b strings.Builder
-	r.header(&b)
-	b.WriteString(cutLines(what, explainLines) + "\n")
-	cut := false
-	if p != nil {
-		for i, f := range p.where {
-			if i == maxFrames {
-				cut = true
-				break
-			}
-			fmt.Fprintf(&b, "    %s:%d in %s\n", f.file, f.line, f.function)
-		}
-	}
-	focus := min(max(at-1, 0), len(r.c.Steps))
-	r.someRows(&b, r.stoppedAt(at), r.keepAround(focus))
-	cut = cut || len(r.c.Steps) > wholeTable
-	return finishBrief(&b, cut)
 }
 
 // finishBrief ends a Brief: the note when something was left out, and a

@@ -1,19 +1,14 @@
 package timeline
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
 )
 
-// CheckREADMESamples keeps a README's sample failures honest: every code
-// block in the file that starts with a case report's first line
-// (`case "name" (part N)...`) must be, line for line, the brief report
-// (Outcome.Brief) the runner gives for that case when played with a wrong
-// implementation: what make test-level-N shows a learner first. The cases
-// passed in are built with that implementation.
+// CheckREADMESamples checks that every code block of readme that starts
+// `case "` is the Brief the cases, built with a wrong implementation, give.
 func CheckREADMESamples[T any](t *testing.T, readme string, cases []Case[T]) {
 	t.Helper()
 	blocks, err := sampleBlocks(readme)
@@ -37,8 +32,7 @@ func CheckREADMESamples[T any](t *testing.T, readme string, cases []Case[T]) {
 			t.Errorf("%s:%d: the sample %q is not a failure this implementation gives", readme, b.line, first)
 			continue
 		}
-		// cmp.Diff picks spaces or no-break spaces at random, so that
-		// nobody relies on its exact text; compare with them folded.
+		// cmp.Diff picks spaces or no-break spaces at random.
 		if strings.ReplaceAll(got, "\u00a0", " ") != strings.ReplaceAll(b.text, "\u00a0", " ") {
 			t.Errorf("%s:%d: the sample differs from the runner's real brief report.\nREADME:\n%s\n\nrunner:\n%s", readme, b.line, b.text, got)
 		}
@@ -53,42 +47,31 @@ type sample struct {
 // sampleBlocks returns the code blocks of a Markdown file that start
 // with `case "`.
 func sampleBlocks(path string) ([]sample, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading the README: %w", err)
 	}
-	defer f.Close()
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	var out []sample
-	var cur *sample
-	var lines []string
-	inCode := false
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			if inCode && cur != nil {
-				cur.text = strings.Join(lines, "\n")
-				out = append(out, *cur)
+	start := -1 // the index of a code block's first line, inside one
+	for i, line := range lines {
+		switch {
+		case !strings.HasPrefix(strings.TrimSpace(line), "```"):
+		case start < 0:
+			start = i + 1
+		default:
+			if start < i && strings.HasPrefix(lines[start], `case "`) {
+				out = append(out, sample{line: start + 1, text: strings.Join(lines[start:i], "\n")})
 			}
-			inCode, cur, lines = !inCode, nil, nil
-			continue
+			start = -1
 		}
-		if !inCode {
-			continue
-		}
-		if cur == nil && len(lines) == 0 && strings.HasPrefix(line, `case "`) {
-			cur = &sample{line: n}
-		}
-		lines = append(lines, line)
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
-// CheckBriefs plays cases built with a wrong implementation and checks
-// that the brief report of every case it fails fits one screen: at most 30
-// lines, what is wrong within the first 10 (the first wrong call, or the
-// check's error), and the ✗ of the first wrong step. It logs each brief's
-// length, and fails if no case catches the implementation.
+// CheckBriefs checks that each Brief of cases built with a wrong
+// implementation fits one screen, says what is wrong in its first 10 lines
+// and marks the first wrong step; some case must fail.
 func CheckBriefs[T any](t *testing.T, cases []Case[T]) {
 	t.Helper()
 	failed := 0
