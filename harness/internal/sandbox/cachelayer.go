@@ -14,42 +14,26 @@ import (
 )
 
 // A student's go command reads the report's warm build cache without a
-// copy of it: the cache holds everything the instructor's tests need
-// built (366 MiB for the whole ladder, and 2.4 s of system time to copy
-// for every student), and a student's build reuses almost all of it. The
-// go command allows one cache only, but it can ask a program instead
-// (GOCACHEPROG): the ladder command itself, run as "ladder cache-layer
-// BASE OWN" inside the sandbox, answers from two caches in the go
-// command's own layout. BASE, the warm cache, is mounted read-only and
-// only read; OWN, in the sandbox's folder, takes what the student's
-// builds add. No student can change what another student's build reads.
+// copy of it (366 MiB, and 2.4 s of system time a student to copy): the
+// go command asks this program (GOCACHEPROG), which answers from two
+// caches in the go command's own layout, the warm one only read, the
+// sandbox's own taking what the student's builds add.
 
 // CacheLayerCommand is the ladder command's word for ServeCacheLayers.
 // It is not in the usage text: only the go command runs it, in a sandbox.
 const CacheLayerCommand = "cache-layer"
 
 // In a jail, the warm cache, this program and the instructor's module
-// downloads are mounted at these paths,
-// so that nothing a student's code can read (its environment, its
-// processes' command lines) names the instructor's folders.
+// downloads are mounted at these paths, so that nothing a student's code
+// can read names the instructor's folders.
 const (
 	jailCacheBase    = "/ladder/cache"
 	jailLayerProgram = "/ladder/ladder"
 	jailModProxy     = "/ladder/modproxy"
 )
 
-// modProxy is the folder the sandbox's go command reads modules from.
-func (s *Sandbox) modProxy() string {
-	if s.Jail != nil && s.ModProxy != "" {
-		return jailModProxy
-	}
-	return s.ModProxy
-}
-
-// cacheLayerProg is the sandbox's GOCACHEPROG, which reads CacheBase and
-// writes GoCache: this very program, run with CacheLayerCommand. The go
-// command splits it into words, and takes quotes around a word, with
-// nothing escaped inside.
+// cacheLayerProg is the sandbox's GOCACHEPROG: this program run with
+// CacheLayerCommand, quoted as the go command splits it into words.
 func (s *Sandbox) cacheLayerProg() string {
 	prog, base := layerExecutable(), s.CacheBase
 	if s.Jail != nil {
@@ -68,8 +52,7 @@ func (s *Sandbox) cacheLayerProg() string {
 	return strings.Join(words, " ")
 }
 
-// layerExecutable is this program's path: the sandbox runs it as the go
-// command's cache layer.
+// layerExecutable is this program's path.
 func layerExecutable() string {
 	exe, err := os.Executable()
 	if err != nil {
@@ -78,9 +61,9 @@ func layerExecutable() string {
 	return exe
 }
 
-// cacheRequest and cacheResponse are the messages of the go command's
-// GOCACHEPROG protocol (cmd/go/internal/cacheprog), one JSON object a
-// line; the body of a "put" follows its request as a JSON string.
+// cacheRequest and cacheResponse are the messages of GOCACHEPROG's
+// protocol (cmd/go/internal/cacheprog); a put's body follows its request
+// as a JSON string.
 type cacheRequest struct {
 	ID       int64
 	Command  string
@@ -104,8 +87,7 @@ type cacheResponse struct {
 // until it says "close" or r ends. A get looks in own first, then in
 // base; a put writes to own alone.
 func ServeCacheLayers(base, own string, r io.Reader, w io.Writer) error {
-	enc := json.NewEncoder(w) // one write a message: nothing waits in a buffer
-	answer := enc.Encode
+	answer := json.NewEncoder(w).Encode // one write a message: nothing waits in a buffer
 	if err := answer(cacheResponse{KnownCommands: []string{"get", "put", "close"}}); err != nil {
 		return err
 	}

@@ -9,15 +9,11 @@ import (
 )
 
 // A checker and the student's child answer each other call by call, a
-// few hundred thousand times for some levels. Each call wakes the other
-// process; on another CPU that wake costs about twice what it costs on
-// the same one (BenchmarkCall in harness/remote: about 20 µs a call
-// across two CPUs of this project's 2-core VM, 12 µs on one). So the
-// report runs each checker, and the child it starts, on one CPU: the
-// grading slot's own, so that two students graded at once do not share
-// one. Where taskset (util-linux) or the list of allowed CPUs is missing,
-// the checker runs where the system puts it: slower, with the same
-// verdicts.
+// few hundred thousand times for some levels, and a wake-up across two
+// CPUs costs about twice one on the same CPU (BenchmarkCall in
+// harness/remote). So each checker and its child run on the CPU of their
+// grading slot; without taskset or the list of allowed CPUs, they run
+// where the system puts them, slower, with the same verdicts.
 
 // PinnedTo returns cmd, made to run on the CPU of grading slot slot, with
 // every process it starts.
