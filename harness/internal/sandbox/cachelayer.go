@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -136,20 +137,11 @@ func cacheFile(dir string, id []byte, kind string) string {
 // getEntry finds an action's entry, "v1 ACTION OUTPUT SIZE TIME" as the
 // go command writes it, and its output, in own and then in base.
 func getEntry(base, own string, req cacheRequest) cacheResponse {
-	res := cacheResponse{ID: req.ID, Miss: true}
 	for _, dir := range []string{own, base} {
 		entry, err := os.ReadFile(cacheFile(dir, req.ActionID, "a"))
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(entry))
-		if len(f) != 5 || f[0] != "v1" || f[1] != hex.EncodeToString(req.ActionID) {
-			continue
-		}
-		outID, err1 := hex.DecodeString(f[2])
-		size, err2 := strconv.ParseInt(f[3], 10, 64)
-		nanos, err3 := strconv.ParseInt(f[4], 10, 64)
-		if err1 != nil || err2 != nil || err3 != nil {
+		var action, outID []byte
+		var size, nanos int64
+		if n, _ := fmt.Sscanf(string(entry), "v1 %x %x %d %d", &action, &outID, &size, &nanos); err != nil || n != 4 || !bytes.Equal(action, req.ActionID) {
 			continue
 		}
 		path := cacheFile(dir, outID, "d")
@@ -159,7 +151,7 @@ func getEntry(base, own string, req cacheRequest) cacheResponse {
 		at := time.Unix(0, nanos)
 		return cacheResponse{ID: req.ID, OutputID: outID, Size: size, Time: &at, DiskPath: path}
 	}
-	return res
+	return cacheResponse{ID: req.ID, Miss: true}
 }
 
 // putEntry writes an output and its action's entry to own, each by a
