@@ -157,20 +157,16 @@ func getEntry(base, own string, req cacheRequest) cacheResponse {
 // putEntry writes an output and its action's entry to own, each by a
 // rename, so that no reader finds half of one.
 func putEntry(own string, req cacheRequest, body []byte) cacheResponse {
-	res := cacheResponse{ID: req.ID}
 	path := cacheFile(own, req.OutputID, "d")
-	entry := fmt.Sprintf("v1 %x %x %20d %20d\n", req.ActionID, req.OutputID, len(body), time.Now().UnixNano())
-	for _, f := range []struct {
-		path string
-		data []byte
-	}{{path, body}, {cacheFile(own, req.ActionID, "a"), []byte(entry)}} {
-		if err := writeRenamed(f.path, f.data); err != nil {
-			res.Err = err.Error()
-			return res
-		}
+	err := writeRenamed(path, body)
+	if err == nil {
+		entry := fmt.Sprintf("v1 %x %x %20d %20d\n", req.ActionID, req.OutputID, len(body), time.Now().UnixNano())
+		err = writeRenamed(cacheFile(own, req.ActionID, "a"), []byte(entry))
 	}
-	res.DiskPath = path
-	return res
+	if err != nil {
+		return cacheResponse{ID: req.ID, Err: err.Error()}
+	}
+	return cacheResponse{ID: req.ID, DiskPath: path}
 }
 
 func writeRenamed(path string, data []byte) error {
@@ -181,15 +177,13 @@ func writeRenamed(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
+	defer os.Remove(tmp.Name()) // gone already once renamed
 	_, err = tmp.Write(data)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
 	if err != nil {
-		os.Remove(tmp.Name())
+		return err
 	}
-	return err
+	return os.Rename(tmp.Name(), path)
 }
