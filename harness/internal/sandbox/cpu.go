@@ -3,7 +3,6 @@ package sandbox
 import (
 	"os"
 	"os/exec"
-	"runtime"
 	"strconv"
 	"strings"
 )
@@ -35,13 +34,7 @@ func PinnedTo(slot int, cmd *exec.Cmd) *exec.Cmd {
 // allowedCPUs lists the CPUs this process may run on, from Linux's
 // /proc/self/status; nil elsewhere.
 func allowedCPUs() []int {
-	if runtime.GOOS != "linux" {
-		return nil
-	}
-	status, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return nil
-	}
+	status, _ := os.ReadFile("/proc/self/status")
 	for _, line := range strings.Split(string(status), "\n") {
 		if list, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
 			return cpuList(strings.TrimSpace(list))
@@ -56,15 +49,13 @@ func cpuList(s string) []int {
 	var cpus []int
 	for _, r := range strings.Split(s, ",") {
 		lo, hi, isRange := strings.Cut(r, "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil {
-			return nil
+		if !isRange {
+			hi = lo
 		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a {
-				return nil
-			}
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := strconv.Atoi(hi)
+		if err1 != nil || err2 != nil || b < a {
+			return nil
 		}
 		for c := a; c <= b; c++ {
 			cpus = append(cpus, c)
