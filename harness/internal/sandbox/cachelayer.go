@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -14,42 +15,26 @@ import (
 )
 
 // A student's go command reads the report's warm build cache without a
-// copy of it: the cache holds everything the instructor's tests need
-// built (366 MiB for the whole ladder, and 2.4 s of system time to copy
-// for every student), and a student's build reuses almost all of it. The
-// go command allows one cache only, but it can ask a program instead
-// (GOCACHEPROG): the ladder command itself, run as "ladder cache-layer
-// BASE OWN" inside the sandbox, answers from two caches in the go
-// command's own layout. BASE, the warm cache, is mounted read-only and
-// only read; OWN, in the sandbox's folder, takes what the student's
-// builds add. No student can change what another student's build reads.
+// copy of it (366 MiB, and 2.4 s of system time a student to copy): the
+// go command asks this program (GOCACHEPROG), which answers from two
+// caches in the go command's own layout, the warm one only read, the
+// sandbox's own taking what the student's builds add.
 
 // CacheLayerCommand is the ladder command's word for ServeCacheLayers.
 // It is not in the usage text: only the go command runs it, in a sandbox.
 const CacheLayerCommand = "cache-layer"
 
 // In a jail, the warm cache, this program and the instructor's module
-// downloads are mounted at these paths,
-// so that nothing a student's code can read (its environment, its
-// processes' command lines) names the instructor's folders.
+// downloads are mounted at these paths, so that nothing a student's code
+// can read names the instructor's folders.
 const (
 	jailCacheBase    = "/ladder/cache"
 	jailLayerProgram = "/ladder/ladder"
 	jailModProxy     = "/ladder/modproxy"
 )
 
-// modProxy is the folder the sandbox's go command reads modules from.
-func (s *Sandbox) modProxy() string {
-	if s.Jail != nil && s.ModProxy != "" {
-		return jailModProxy
-	}
-	return s.ModProxy
-}
-
-// cacheLayerProg is the sandbox's GOCACHEPROG, which reads CacheBase and
-// writes GoCache: this very program, run with CacheLayerCommand. The go
-// command splits it into words, and takes quotes around a word, with
-// nothing escaped inside.
+// cacheLayerProg is the sandbox's GOCACHEPROG: this program run with
+// CacheLayerCommand, quoted as the go command splits it into words.
 func (s *Sandbox) cacheLayerProg() string {
 	prog, base := layerExecutable(), s.CacheBase
 	if s.Jail != nil {
@@ -68,8 +53,7 @@ func (s *Sandbox) cacheLayerProg() string {
 	return strings.Join(words, " ")
 }
 
-// layerExecutable is this program's path: the sandbox runs it as the go
-// command's cache layer.
+// layerExecutable is this program's path.
 func layerExecutable() string {
 	exe, err := os.Executable()
 	if err != nil {
@@ -78,9 +62,9 @@ func layerExecutable() string {
 	return exe
 }
 
-// cacheRequest and cacheResponse are the messages of the go command's
-// GOCACHEPROG protocol (cmd/go/internal/cacheprog), one JSON object a
-// line; the body of a "put" follows its request as a JSON string.
+// cacheRequest and cacheResponse are the messages of GOCACHEPROG's
+// protocol (cmd/go/internal/cacheprog); a put's body follows its request
+// as a JSON string.
 type cacheRequest struct {
 	ID       int64
 	Command  string
@@ -104,8 +88,7 @@ type cacheResponse struct {
 // until it says "close" or r ends. A get looks in own first, then in
 // base; a put writes to own alone.
 func ServeCacheLayers(base, own string, r io.Reader, w io.Writer) error {
-	enc := json.NewEncoder(w) // one write a message: nothing waits in a buffer
-	answer := enc.Encode
+	answer := json.NewEncoder(w).Encode // one write a message: nothing waits in a buffer
 	if err := answer(cacheResponse{KnownCommands: []string{"get", "put", "close"}}); err != nil {
 		return err
 	}
@@ -154,20 +137,11 @@ func cacheFile(dir string, id []byte, kind string) string {
 // getEntry finds an action's entry, "v1 ACTION OUTPUT SIZE TIME" as the
 // go command writes it, and its output, in own and then in base.
 func getEntry(base, own string, req cacheRequest) cacheResponse {
-	res := cacheResponse{ID: req.ID, Miss: true}
 	for _, dir := range []string{own, base} {
 		entry, err := os.ReadFile(cacheFile(dir, req.ActionID, "a"))
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(entry))
-		if len(f) != 5 || f[0] != "v1" || f[1] != hex.EncodeToString(req.ActionID) {
-			continue
-		}
-		outID, err1 := hex.DecodeString(f[2])
-		size, err2 := strconv.ParseInt(f[3], 10, 64)
-		nanos, err3 := strconv.ParseInt(f[4], 10, 64)
-		if err1 != nil || err2 != nil || err3 != nil {
+		var action, outID []byte
+		var size, nanos int64
+		if n, _ := fmt.Sscanf(string(entry), "v1 %x %x %d %d", &action, &outID, &size, &nanos); err != nil || n != 4 || !bytes.Equal(action, req.ActionID) {
 			continue
 		}
 		path := cacheFile(dir, outID, "d")
@@ -177,26 +151,22 @@ func getEntry(base, own string, req cacheRequest) cacheResponse {
 		at := time.Unix(0, nanos)
 		return cacheResponse{ID: req.ID, OutputID: outID, Size: size, Time: &at, DiskPath: path}
 	}
-	return res
+	return cacheResponse{ID: req.ID, Miss: true}
 }
 
 // putEntry writes an output and its action's entry to own, each by a
 // rename, so that no reader finds half of one.
 func putEntry(own string, req cacheRequest, body []byte) cacheResponse {
-	res := cacheResponse{ID: req.ID}
 	path := cacheFile(own, req.OutputID, "d")
-	entry := fmt.Sprintf("v1 %x %x %20d %20d\n", req.ActionID, req.OutputID, len(body), time.Now().UnixNano())
-	for _, f := range []struct {
-		path string
-		data []byte
-	}{{path, body}, {cacheFile(own, req.ActionID, "a"), []byte(entry)}} {
-		if err := writeRenamed(f.path, f.data); err != nil {
-			res.Err = err.Error()
-			return res
-		}
+	err := writeRenamed(path, body)
+	if err == nil {
+		entry := fmt.Sprintf("v1 %x %x %20d %20d\n", req.ActionID, req.OutputID, len(body), time.Now().UnixNano())
+		err = writeRenamed(cacheFile(own, req.ActionID, "a"), []byte(entry))
 	}
-	res.DiskPath = path
-	return res
+	if err != nil {
+		return cacheResponse{ID: req.ID, Err: err.Error()}
+	}
+	return cacheResponse{ID: req.ID, DiskPath: path}
 }
 
 func writeRenamed(path string, data []byte) error {
@@ -207,15 +177,13 @@ func writeRenamed(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
+	defer os.Remove(tmp.Name()) // gone already once renamed
 	_, err = tmp.Write(data)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
 	if err != nil {
-		os.Remove(tmp.Name())
+		return err
 	}
-	return err
+	return os.Rename(tmp.Name(), path)
 }

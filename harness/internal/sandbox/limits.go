@@ -15,39 +15,28 @@ import (
 	"time"
 )
 
-// A class report limits what each student's code may take of the
-// machine, so that one student's runaway code costs no one else anything.
-// Memory and processes count for the student's whole sandbox, through a
-// cgroup of its own; the rest count per process, through rlimits. The
-// numbers are in INSTRUCTORS.md too.
+// The limits on a student's sandbox, so that one student's runaway code
+// costs no one else anything. Memory and processes count for the whole
+// sandbox (a cgroup); the rest per process (rlimits). INSTRUCTORS.md has
+// the same numbers. There is no RLIMIT_AS: the race detector reserves
+// terabytes of address space that it never uses.
 const (
-	// MemoryLimit is the memory of a student's whole sandbox: the go
-	// command, its compilers and the tests together. Past it the kernel
-	// kills a process of the sandbox.
+	// MemoryLimit is the memory of a student's whole sandbox.
 	MemoryLimit = 2 << 30
-	// ProcessLimit is how many processes (and threads) a student's
-	// sandbox may run at once. Past it, fork fails.
+	// ProcessLimit is how many processes and threads a sandbox may run at once.
 	ProcessLimit = 256
-	// FileSizeLimit is the largest file a process of the sandbox may
-	// write (RLIMIT_FSIZE).
+	// FileSizeLimit is the largest file a process may write (RLIMIT_FSIZE).
 	FileSizeLimit = 1 << 30
-	// OpenFilesLimit is how many files one process may hold open
-	// (RLIMIT_NOFILE).
+	// OpenFilesLimit is how many files one process may hold open (RLIMIT_NOFILE).
 	OpenFilesLimit = 4096
-	// CPUTimeLimit is the CPU time one process may use (RLIMIT_CPU):
-	// generous, as the report's time limit stops a slow student first.
+	// CPUTimeLimit is the CPU time one process may use (RLIMIT_CPU).
 	CPUTimeLimit = 10 * time.Minute
 )
 
-// There is no RLIMIT_AS: the race detector reserves terabytes of address
-// space that it never uses.
-
-// LimitsCommand is the word that makes this program the small wrapper
-// that puts a sandbox's command in its cgroup and under its rlimits, and
-// then executes it. Go cannot run code between fork and exec, and cgroup
-// v1 has no way to start a process inside a group, so the process enters
-// the group itself. The package's init runs it, so that every program
-// that makes sandboxes (the ladder command, test binaries) can be it.
+// LimitsCommand is the word that makes this program the wrapper that puts
+// a sandbox's command in its cgroup and under its rlimits, then executes
+// it. Go cannot run code between fork and exec, and cgroup v1 cannot start
+// a process inside a group, so the process enters the group itself.
 const LimitsCommand = "sandbox-limits"
 
 func init() {
@@ -58,8 +47,7 @@ func init() {
 }
 
 // enterLimits writes this process's id to each cgroup.procs file of args
-// (up to "--"), sets the rlimits, and executes the command after "--". It
-// returns only when that fails.
+// (up to "--"), sets the rlimits, and executes the command after "--".
 func enterLimits(args []string) error {
 	i := slices.Index(args, "--")
 	if i < 0 || i+1 >= len(args) {
@@ -86,7 +74,6 @@ type Group struct {
 	folder []string
 }
 
-// cgroupRoot is where the system mounts its cgroups.
 const cgroupRoot = "/sys/fs/cgroup"
 
 // NoCgroups says why the report cannot limit a sandbox's memory and
@@ -99,10 +86,9 @@ var NoCgroups = sync.OnceValue(func() error {
 	return err
 })
 
-// NewGroup makes the cgroup name for a sandbox, below this process's own
-// group, with the memory and process limits: cgroup v2 where the system
-// has it and lets this process make groups with the memory and pids
-// controllers, cgroup v1 otherwise.
+// NewGroup makes the cgroup name, below this process's own group, with
+// the memory and process limits: on cgroup v2 where the system has it,
+// on cgroup v1 otherwise.
 func NewGroup(name string) (*Group, error) {
 	if runtime.GOOS != "linux" {
 		return nil, fmt.Errorf("no cgroups on %s", runtime.GOOS)
@@ -112,7 +98,7 @@ func NewGroup(name string) (*Group, error) {
 		return nil, err
 	}
 	own := ownGroups(string(self))
-	if isFile(filepath.Join(cgroupRoot, "cgroup.controllers")) {
+	if info, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.controllers")); err == nil && info.Mode().IsRegular() {
 		return newGroupV2(filepath.Join(cgroupRoot, own[""], name))
 	}
 	if own["memory"] == "" || own["pids"] == "" {
@@ -122,56 +108,49 @@ func NewGroup(name string) (*Group, error) {
 		mem:  filepath.Join(cgroupRoot, "memory", own["memory"], name),
 		pids: filepath.Join(cgroupRoot, "pids", own["pids"], name),
 	}
-	for _, step := range []struct{ dir, file, value string }{
-		{g.mem, "", ""},
-		{g.mem, "memory.limit_in_bytes", strconv.Itoa(MemoryLimit)},
-		{g.pids, "", ""},
-		{g.pids, "pids.max", strconv.Itoa(ProcessLimit)},
-	} {
-		if err := g.step(step.dir, step.file, step.value); err != nil {
-			g.Remove()
-			return nil, err
-		}
-	}
-	return g, nil
+	return g.create("memory.limit_in_bytes")
 }
 
-// newGroupV2 makes the cgroup v2 folder dir. Its parent must give it
+// newGroupV2 makes the cgroup v2 folder dir, whose parent must give it
 // the memory and pids controllers.
 func newGroupV2(dir string) (*Group, error) {
-	g := &Group{v2: true, mem: dir, pids: dir}
-	parent := filepath.Dir(dir)
-	if sub, _ := os.ReadFile(filepath.Join(parent, "cgroup.subtree_control")); !strings.Contains(string(sub), "memory") || !strings.Contains(string(sub), "pids") {
+	parent := filepath.Join(filepath.Dir(dir), "cgroup.subtree_control")
+	if sub, _ := os.ReadFile(parent); !strings.Contains(string(sub), "memory") || !strings.Contains(string(sub), "pids") {
 		// A group with processes of its own cannot give its controllers
 		// away: this then fails, and there are rlimits only.
-		if err := os.WriteFile(filepath.Join(parent, "cgroup.subtree_control"), []byte("+memory +pids"), 0); err != nil {
+		if err := os.WriteFile(parent, []byte("+memory +pids"), 0); err != nil {
 			return nil, fmt.Errorf("cgroup v2 without the memory and pids controllers for this process's groups: %v", err)
 		}
 	}
-	for _, step := range []struct{ file, value string }{
-		{"", ""},
-		{"memory.max", strconv.Itoa(MemoryLimit)},
-		{"memory.swap.max", "0"},
-		{"pids.max", strconv.Itoa(ProcessLimit)},
+	g, err := (&Group{v2: true, mem: dir, pids: dir}).create("memory.max")
+	if err == nil {
+		os.WriteFile(filepath.Join(dir, "memory.swap.max"), []byte("0"), 0) // absent without swap accounting
+	}
+	return g, err
+}
+
+// create makes g's folders and writes its limits, memFile being the
+// memory limit's file; it removes what it made when one step fails.
+func (g *Group) create(memFile string) (*Group, error) {
+	for _, f := range []struct{ dir, file, value string }{
+		{g.mem, memFile, strconv.Itoa(MemoryLimit)},
+		{g.pids, "pids.max", strconv.Itoa(ProcessLimit)},
 	} {
-		if err := g.step(dir, step.file, step.value); err != nil && step.file != "memory.swap.max" {
+		err := os.Mkdir(f.dir, 0o755)
+		if err == nil {
+			g.folder = append(g.folder, f.dir)
+		} else if slices.Contains(g.folder, f.dir) {
+			err = nil
+		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(f.dir, f.file), []byte(f.value), 0)
+		}
+		if err != nil {
 			g.Remove()
 			return nil, err
 		}
 	}
 	return g, nil
-}
-
-// step makes dir when file is "", or writes value to its file.
-func (g *Group) step(dir, file, value string) error {
-	if file == "" {
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			return err
-		}
-		g.folder = append(g.folder, dir)
-		return nil
-	}
-	return os.WriteFile(filepath.Join(dir, file), []byte(value), 0)
 }
 
 // ownGroups reads /proc/self/cgroup: each v1 controller's group, and the
@@ -183,13 +162,8 @@ func ownGroups(text string) map[string]string {
 		if len(parts) != 3 {
 			continue
 		}
-		if parts[1] == "" {
-			own[""] = parts[2]
-		}
 		for _, c := range strings.Split(parts[1], ",") {
-			if c != "" {
-				own[c] = parts[2]
-			}
+			own[c] = parts[2]
 		}
 	}
 	return own
@@ -211,17 +185,15 @@ func (g *Group) Hit() []string {
 		return nil
 	}
 	var hit []string
-	mem := false
+	events := "memory.oom_control"
 	if g.v2 {
-		mem = eventCount(filepath.Join(g.mem, "memory.events"), "oom_kill") > 0
-	} else {
-		n := eventCount(filepath.Join(g.mem, "memory.oom_control"), "oom_kill")
-		if n < 0 { // a kernel before 4.13: the limit was reached at least
-			n = eventCount(filepath.Join(g.mem, "memory.failcnt"), "")
-		}
-		mem = n > 0
+		events = "memory.events"
 	}
-	if mem {
+	ooms := eventCount(filepath.Join(g.mem, events), "oom_kill")
+	if ooms < 0 && !g.v2 { // a kernel before 4.13: the limit was reached at least
+		ooms = eventCount(filepath.Join(g.mem, "memory.failcnt"), "")
+	}
+	if ooms > 0 {
 		hit = append(hit, fmt.Sprintf("used more than %d GiB of memory", MemoryLimit>>30))
 	}
 	if eventCount(filepath.Join(g.pids, "pids.events"), "max") > 0 {
@@ -250,7 +222,7 @@ func eventCount(file, key string) int64 {
 
 // Remove kills what is left in the group and deletes its folders. A
 // process the kernel is still ending keeps its folder busy a moment, so
-// it tries for up to a few seconds.
+// it tries for a few seconds.
 func (g *Group) Remove() error {
 	if g == nil {
 		return nil
@@ -268,7 +240,8 @@ func (g *Group) Remove() error {
 	return err
 }
 
-// killAll kills every process in the cgroup folder dir.
+// killAll kills every process in the cgroup folder dir: by cgroup.kill
+// where the kernel has it.
 func killAll(dir string) {
 	if os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0) == nil {
 		return
@@ -281,11 +254,6 @@ func killAll(dir string) {
 			}
 		}
 	}
-}
-
-func isFile(path string) bool {
-	info, err := os.Stat(path)
-	return err == nil && info.Mode().IsRegular()
 }
 
 // Limit puts the sandbox's commands under the limits above: in a cgroup
@@ -310,8 +278,7 @@ func (s *Sandbox) limitedCommand(cmd *exec.Cmd) *exec.Cmd {
 	if s.Group != nil {
 		args = append(args, s.Group.procsFiles()...)
 	}
-	args = append(append(args, "--", cmd.Path), cmd.Args[1:]...)
-	w := exec.Command(layerExecutable(), args...)
+	w := exec.Command(layerExecutable(), append(append(args, "--", cmd.Path), cmd.Args[1:]...)...)
 	w.Dir, w.Env = cmd.Dir, cmd.Env
 	return w
 }

@@ -20,36 +20,18 @@ import (
 	"github.com/rateladder/rateladder/harness/internal/procgroup"
 )
 
-// A sandbox is where a student's code runs in a class report: a folder of
-// its own, and, on Linux, bubblewrap (bwrap) around every command. Inside:
-//
-//   - new user, PID, network, IPC and UTS namespaces, and a mount
-//     namespace whose root is empty but for what is bound into it;
-//   - read-only: /usr (and /bin, /lib... as the system has them), the Go
-//     toolchain (GOROOT), the instructor's module download cache, and the
-//     grading copy (Src: the student's code and the instructor's tests);
-//   - writable: the sandbox's own folder (HOME, TMPDIR, Go caches), and a
-//     /tmp of its own in memory; nothing else of the machine is there;
-//   - no network (a loopback of its own), no capabilities;
-//   - /proc of its own PID namespace: only the sandbox's processes;
-//   - an environment built from nothing (see Env);
-//   - when the command ends, or when runLimited kills bwrap at the time
-//     limit, the namespace's first process dies and the kernel kills every
-//     other process in it, setsid daemons included.
-//
-// Why bwrap rather than the kernel's namespaces straight from Go
-// (SysProcAttr.Cloneflags and UidMappings): Go can create the namespaces,
-// but it cannot run code between clone and exec, so the bind mounts, the
-// read-only remounts, /proc and pivot_root would need a helper process of
-// our own (the ladder re-executing itself as an init), a few hundred lines
-// of security code to get right. bwrap is that helper, small, audited and
-// packaged (Debian's bubblewrap), and it costs about as little: see
-// BenchmarkSandboxStart, and INSTRUCTORS.md for the numbers.
-//
-// Where there is no bwrap that works (macOS, Windows, a container without
-// user namespaces), jail is nil: only with --no-sandbox, and then the code
-// runs as the instructor's user with the folder, the environment and the
-// process-group kill alone (noSandboxGivesUp).
+// A Sandbox is where a student's code runs in a class report: a folder
+// of its own and, on Linux, bubblewrap (bwrap) around every command: new
+// user, PID, network, IPC and UTS namespaces; read-only system folders,
+// toolchain, module cache and grading copy; a writable sandbox folder and
+// /tmp; no network, no capabilities; an environment built from nothing
+// (see Env). When bwrap's first process dies the kernel kills every other
+// process in the namespace, setsid daemons included. bwrap rather than
+// namespaces straight from Go: Go cannot run code between clone and exec,
+// so the mounts would need a helper of our own; bwrap is that helper,
+// small, audited and packaged. Without a working bwrap (macOS, Windows, a
+// container without user namespaces) Jail is nil: only with --no-sandbox
+// (NoSandboxGivesUp).
 type Sandbox struct {
 	Dir        string // the whole sandbox, removed by Remove
 	Src        string // the grading copy: read-only inside the sandbox
@@ -57,27 +39,22 @@ type Sandbox struct {
 	Tmp        string
 	GoCache    string
 	GoModCache string
-	// ModProxy is the instructor's module download cache, served to the go
-	// command as a file:// GOPROXY, so that modules are unpacked into the
-	// Sandbox's own GOMODCACHE and nothing is fetched from the network.
+	// ModProxy is the instructor's module download cache, the go
+	// command's file:// GOPROXY: nothing is fetched from the network.
 	ModProxy string
 	// Jail runs commands inside bubblewrap; nil runs them plainly.
 	Jail *Jail
-	// CacheBase, when set, is a build cache the sandbox's go command reads
-	// and never writes: the report's warm cache, read through the ladder
-	// command's cache layer (ServeCacheLayers), with GoCache taking what
-	// the sandbox's own builds add.
+	// CacheBase, when set, is the report's warm build cache, which the
+	// sandbox's go command reads through ServeCacheLayers and never writes.
 	CacheBase string
 	// CacheHidden are folders of CacheBase, relative to it, that the
 	// sandbox shows empty: the report's kept checkers.
 	CacheHidden []string
-	// Group is the cgroup of the sandbox's commands, nil for none: see
-	// Limit.
+	// Group is the cgroup of the sandbox's commands, nil for none.
 	Group *Group
 	// limited runs every command under the limits of Limit.
 	limited bool
-	// Slot is the grading slot the sandbox's student has, from 0, or -1:
-	// the report's checker runs on that slot's CPU (see pinnedTo).
+	// Slot is the student's grading slot, from 0, or -1 (see PinnedTo).
 	Slot int
 }
 
@@ -95,10 +72,7 @@ func New(parent, name, modProxy string, j *Jail) (*Sandbox, error) {
 		Jail:       j,
 		Slot:       -1,
 	}
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		return nil, err
-	}
-	for _, d := range []string{s.Src, s.Home, s.Tmp, s.GoModCache} {
+	for _, d := range []string{dir, s.Src, s.Home, s.Tmp, s.GoModCache} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			return nil, err
 		}
@@ -106,24 +80,23 @@ func New(parent, name, modProxy string, j *Jail) (*Sandbox, error) {
 	return s, nil
 }
 
-// Env is the environment of the code run in the sandbox, built from
-// nothing: none of the instructor's variables, tokens and SSH_AUTH_SOCK
-// included, only what the go command needs. The Go command builds with
-// -trimpath, so that a build cache made in one sandbox still serves
-// another one in a different folder, with -mod=readonly and a file://
-// GOPROXY, so that it can neither change go.mod nor download, without
-// cgo, so that no C compiler runs (but see Command for -race), and
-// without DWARF in what it links, which links faster and changes nothing
-// a grade reads (stack traces come from the symbol table).
+// Env is the environment of the sandbox's code, built from nothing: only
+// what the go command needs. -trimpath lets one sandbox's build cache
+// serve another; -mod=readonly and a file:// GOPROXY forbid changing
+// go.mod and downloading; no cgo, so no C compiler runs; no DWARF, which
+// links faster and changes nothing a grade reads.
 func (s *Sandbox) Env() []string {
-	goroot := s.goroot()
-	path := "/usr/local/bin:/usr/bin:/bin"
-	if goroot != "" {
-		path = filepath.Join(goroot, "bin") + string(filepath.ListSeparator) + path
+	goroot, proxy := ToolchainRoot(), s.ModProxy
+	if s.Jail != nil {
+		goroot = s.Jail.goroot
+		if proxy != "" {
+			proxy = jailModProxy
+		}
 	}
+	const path = "/usr/local/bin:/usr/bin:/bin"
 	env := []string{"PATH=" + path}
 	if goroot != "" {
-		env = append(env, "GOROOT="+goroot)
+		env = []string{"PATH=" + filepath.Join(goroot, "bin") + string(filepath.ListSeparator) + path, "GOROOT=" + goroot}
 	}
 	env = append(env,
 		"HOME="+s.Home,
@@ -133,7 +106,7 @@ func (s *Sandbox) Env() []string {
 		"GOPATH="+filepath.Join(s.Home, "go"),
 		"GOENV=off",
 		"GOFLAGS=-mod=readonly -trimpath -buildvcs=false -ldflags=-w",
-		"GOPROXY=file://"+filepath.ToSlash(s.modProxy()),
+		"GOPROXY=file://"+filepath.ToSlash(proxy),
 		"GOSUMDB=off",
 		"GOTOOLCHAIN=local",
 		"CGO_ENABLED=0",
@@ -145,18 +118,9 @@ func (s *Sandbox) Env() []string {
 	return env
 }
 
-// goroot is the Go toolchain's folder: the jail's, or the go command's.
-func (s *Sandbox) goroot() string {
-	if s.Jail != nil {
-		return s.Jail.goroot
-	}
-	return ToolchainRoot()
-}
-
-// Command is a command to run in the sandbox: inside bubblewrap when the
-// Sandbox has a jail, with the sandbox's environment either way. dir is
-// the working folder, the same path inside the sandbox as outside. Run it
-// with runLimited. It is the one way a class report runs a student's code.
+// Command is a command to run in the sandbox, in dir (the same path
+// inside as outside), inside bubblewrap when there is a jail. Run it with
+// RunLimited.
 func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 	var cmd *exec.Cmd
 	if s.Jail == nil {
@@ -167,16 +131,14 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 	cmd.Dir = dir
 	cmd.Env = s.Env()
 	if slices.Contains(args, "-race") {
-		// The race detector needs cgo on Linux (go: -race requires cgo).
-		// The grading copy holds no student file that uses cgo, C or
-		// assembly (see gradingPlan.build): only the runtime's C is built.
+		// -race requires cgo; the grading copy holds no student C or
+		// assembly (see gradingPlan.build), so only the runtime's C builds.
 		cmd.Env[slices.Index(cmd.Env, "CGO_ENABLED=0")] = "CGO_ENABLED=1"
 	}
 	return s.limitedCommand(cmd)
 }
 
-// Remove deletes the sandbox and its cgroup. The Go module cache is
-// read-only by design, so folders are made writable first.
+// Remove deletes the sandbox, its links and its cgroup.
 func (s *Sandbox) Remove() error {
 	groupErr := s.Group.Remove()
 	for _, name := range []string{linkCache, linkLayer, linkModProxy} {
@@ -203,13 +165,11 @@ func RemoveAll(dir string) error {
 	return os.RemoveAll(dir)
 }
 
-// RunLimited runs cmd in a process group of its own and stops the whole
-// group when limit passes or ctx ends, and kills it again when cmd exits,
-// so that nothing cmd started (a test binary, a child it forked) outlives
-// it. Output goes to cmd.Stdout and cmd.Stderr, which it sets to buffers
-// when they are nil. It reports whether the limit or ctx stopped the
-// command. A process that leaves the group on purpose (setsid) escapes
-// it; only a real sandbox, such as bwrap's PID namespace, stops that.
+// RunLimited runs cmd in a process group of its own, stops the group when
+// limit passes or ctx ends and kills it when cmd exits, so that nothing
+// cmd started outlives it (but a setsid escapes: only bwrap stops that).
+// Nil cmd.Stdout and cmd.Stderr become buffers. It reports whether the
+// limit or ctx stopped the command.
 func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stopped bool, err error) {
 	if cmd.Stdout == nil {
 		cmd.Stdout = new(bytes.Buffer)
@@ -225,9 +185,8 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	c.Dir, c.Env, c.SysProcAttr = cmd.Dir, cmd.Env, cmd.SysProcAttr
 	c.Stdin, c.Stdout, c.Stderr, c.ExtraFiles = cmd.Stdin, cmd.Stdout, cmd.Stderr, cmd.ExtraFiles
 	procgroup.Own(c)
-	// Asked to stop, the group is asked first. A second later exec kills
-	// what is left of the command, and stops waiting for a process that
-	// left the group but holds its output open.
+	// The group is asked to stop first; a second later exec kills the
+	// command and stops waiting for output held open.
 	c.Cancel = func() error { endGroup(c, procgroup.Term); return nil }
 	c.WaitDelay = stopGrace
 	err = c.Run()
@@ -246,13 +205,12 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	return false, err
 }
 
-// stopGrace is how long runLimited lets a stopped command end its own way,
-// and how long it waits for output after the command exits.
+// stopGrace is how long a stopped command may take to end, and how long
+// RunLimited waits for output after the command exits.
 const stopGrace = time.Second
 
-// endGroup ends cmd's process group with end (procgroup.Term or Kill).
-// Only Unix has process groups: elsewhere it kills cmd alone, so that a
-// time limit stops the go command but not what it started.
+// endGroup ends cmd's process group with end, or cmd alone where there
+// are no process groups.
 func endGroup(cmd *exec.Cmd, end func(pid int) bool) {
 	if cmd.Process != nil && !end(cmd.Process.Pid) {
 		cmd.Process.Kill()

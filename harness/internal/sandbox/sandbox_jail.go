@@ -14,17 +14,13 @@ import (
 	"github.com/rateladder/rateladder/harness/internal/grade"
 )
 
-// A jail is bubblewrap as the class report runs it: found and checked once
-// per report, then used by every sandbox (see sandbox for what it gives).
+// A Jail is bubblewrap as the class report runs it, found and checked once
+// per report (see Sandbox for what it gives).
 type Jail struct {
 	bwrap  string   // the bwrap program
 	goroot string   // the Go toolchain, bound read-only
 	system []string // bwrap's arguments for /usr, /bin, /lib...: read-only binds or symlinks
 }
-
-// installBwrap is what the report and the tests tell an instructor who has
-// no bwrap.
-const installBwrap = "apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); make class-report and make test-e2e install it when missing"
 
 // NoSandboxGivesUp says what --no-sandbox gives up, in the report's refusal
 // and in its --help.
@@ -36,15 +32,15 @@ processes' command lines through /proc, and leave processes running
 HOME, TMPDIR and working folder, an environment built from nothing, and
 a time limit that kills its process group.`
 
-// FindJail finds bwrap and checks that it makes a sandbox here: it runs
-// go version in one, with every namespace and mount Command asks for.
+// FindJail finds bwrap and checks that it makes a sandbox here by running
+// go version in one.
 func FindJail() (*Jail, error) {
 	if runtime.GOOS != "linux" {
 		return nil, fmt.Errorf("no sandbox on %s: the class report's sandbox is bubblewrap, which needs Linux", runtime.GOOS)
 	}
 	bwrap, err := exec.LookPath("bwrap")
 	if err != nil {
-		return nil, fmt.Errorf("bwrap (bubblewrap) is not installed: %s", installBwrap)
+		return nil, errors.New("bwrap (bubblewrap) is not installed: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); make class-report and make test-e2e install it when missing")
 	}
 	goroot := ToolchainRoot()
 	if goroot == "" {
@@ -78,9 +74,8 @@ var ToolchainRoot = sync.OnceValue(func() string {
 	return strings.TrimSpace(string(out))
 })
 
-// systemBinds gives the sandbox the system's programs and libraries,
-// read-only: /usr, and /bin, /sbin and the /lib folders as this system has
-// them, a folder bound or a symlink (into /usr) made again.
+// systemBinds binds /usr read-only, and /bin, /sbin and /lib... as this
+// system has them: a folder bound, or a symlink made again.
 func systemBinds() []string {
 	args := []string{"--ro-bind", "/usr", "/usr"}
 	for _, p := range []string{"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
@@ -98,11 +93,8 @@ func systemBinds() []string {
 	return args
 }
 
-// Args are bwrap's arguments for a command of the sandbox s run in dir.
-// Paths are the same inside as outside, so that what go list and the test
-// binaries report about folders needs no translation. Later mounts go
-// over earlier ones: the sandbox's folder is writable, its grading copy
-// inside it read-only again.
+// Args are bwrap's arguments for a command of s run in dir. Paths are the
+// same inside as outside; later mounts go over earlier ones.
 func (j *Jail) Args(s *Sandbox, dir string) []string {
 	a := []string{
 		"--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
@@ -122,11 +114,10 @@ func (j *Jail) Args(s *Sandbox, dir string) []string {
 		a = append(a, "--bind", s.GoCache, s.GoCache) // the warm-up's: the instructor's code only
 	}
 	if s.CacheBase != "" {
-		// bwrap's own command line shows in the sandbox, as its process 1:
-		// it names links beside the sandbox's folder, not their targets.
+		// bwrap's command line shows in the sandbox: it names links, not their targets.
 		a = append(a, "--ro-bind", s.outsideLink(linkCache, s.CacheBase), jailCacheBase, "--ro-bind", s.outsideLink(linkLayer, layerExecutable()), jailLayerProgram)
 		for _, h := range s.CacheHidden {
-			if isDir(filepath.Join(s.CacheBase, h)) {
+			if info, err := os.Stat(filepath.Join(s.CacheBase, h)); err == nil && info.IsDir() {
 				a = append(a, "--tmpfs", path.Join(jailCacheBase, filepath.ToSlash(h)))
 			}
 		}
@@ -140,17 +131,10 @@ func Within(path, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-func isDir(path string) bool {
-	info, err := os.Stat(path)
-	return err == nil && info.IsDir()
-}
-
-// outsideLink returns a symbolic link to target, made beside the
-// sandbox's folder, where nothing in the sandbox can read it: a name to
-// give bwrap in place of a path of the instructor's.
-// A link's target never changes in a sandbox's life, so one that exists
-// is kept as it is: commands of one sandbox start at once, and a link
-// removed and made again could be missing when bwrap reads it.
+// outsideLink returns a symbolic link to target beside the sandbox's
+// folder, out of the sandbox's sight, to give bwrap in place of a path of
+// the instructor's. An existing link is kept: its target never changes,
+// and commands of one sandbox start at once.
 func (s *Sandbox) outsideLink(name, target string) string {
 	link := s.Dir + "." + name
 	os.Symlink(target, link) // an error: it is there already

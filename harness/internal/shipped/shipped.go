@@ -14,11 +14,12 @@ import (
 	"go/token"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -64,12 +65,9 @@ func IsStub(src []byte) bool { return StubProblem(src) == "" }
 
 // StubProblem says why src is not a stub as the ladder ships one, or ""
 // when it is: Go that parses, with at least one function, every function
-// body a single panic("not implemented: ..."), and at package level
-// nothing that could carry an answer. Types, imports and comments may be
-// anything; a constant or a variable may only be a name, a constant
-// expression or a literal (level 5's errors are level 5's viewerr's, by
-// name), so that no code hides in a value: a var holding a struct of
-// func literals is not a stub, whatever its functions say.
+// body a single panic("not implemented: ..."), and every constant or
+// variable a name, a literal or arithmetic of those, so that no code
+// hides in a value.
 func StubProblem(src []byte) string {
 	const body = `a function body other than panic("not implemented: ...")`
 	f, err := parser.ParseFile(token.NewFileSet(), "stub.go", src, parser.SkipObjectResolution)
@@ -114,19 +112,16 @@ func isNotImplemented(b *ast.BlockStmt) bool {
 	if b == nil || len(b.List) != 1 {
 		return false
 	}
-	stmt, ok := b.List[0].(*ast.ExprStmt)
-	if !ok {
+	var call *ast.CallExpr
+	if stmt, ok := b.List[0].(*ast.ExprStmt); ok {
+		call, _ = stmt.X.(*ast.CallExpr)
+	}
+	if call == nil || len(call.Args) != 1 {
 		return false
 	}
-	call, ok := stmt.X.(*ast.CallExpr)
-	if !ok || len(call.Args) != 1 {
-		return false
-	}
-	if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "panic" {
-		return false
-	}
-	lit, ok := call.Args[0].(*ast.BasicLit)
-	if !ok || lit.Kind != token.STRING {
+	id, _ := call.Fun.(*ast.Ident)
+	lit, _ := call.Args[0].(*ast.BasicLit)
+	if id == nil || id.Name != "panic" || lit == nil || lit.Kind != token.STRING {
 		return false
 	}
 	msg, err := strconv.Unquote(lit.Value)
@@ -153,10 +148,9 @@ func isPlainValue(e ast.Expr) bool {
 	return false
 }
 
-// Code sorts a level's code files. A stub is what the learner fills
-// in. A shared file belongs to a package the spec imports, such as level
-// 8's limits/ of types every throttler shares; it is the ladder's, not the
-// learner's. Anything else is neither: a learner's work, or a reference.
+// Code sorts a level's code files: stubs the learner fills in, shared
+// files of a package the spec imports (the ladder's, such as level 8's
+// limits/), and the rest (a learner's work, or a reference).
 type Code struct {
 	Stubs, Shared, Other []string
 }
@@ -209,9 +203,9 @@ func Classify(modPath string, files map[string][]byte) Code {
 			c.Other = append(c.Other, p)
 		}
 	}
-	sort.Strings(c.Stubs)
-	sort.Strings(c.Shared)
-	sort.Strings(c.Other)
+	for _, list := range [][]string{c.Stubs, c.Shared, c.Other} {
+		slices.Sort(list)
+	}
 	return c
 }
 
@@ -244,32 +238,26 @@ func GitTree(root, rev string, paths ...string) ([]TreeEntry, error) {
 		return nil, err
 	}
 	var entries []TreeEntry
-	var blobs []string
+	var blobs []int // the entries that are files, in the order of want
+	var want strings.Builder
 	for _, rec := range strings.Split(out, "\x00") {
 		meta, p, ok := strings.Cut(rec, "\t")
 		f := strings.Fields(meta)
 		if !ok || len(f) != 3 {
 			continue
 		}
-		entries = append(entries, TreeEntry{Path: p, Mode: f[0]})
 		if f[1] == "blob" {
-			blobs = append(blobs, f[2])
-		} else {
-			blobs = append(blobs, "")
+			blobs = append(blobs, len(entries))
+			want.WriteString(f[2] + "\n")
 		}
+		entries = append(entries, TreeEntry{Path: p, Mode: f[0]})
 	}
-	var want []string
-	for _, b := range blobs {
-		if b != "" {
-			want = append(want, b)
-		}
-	}
-	if len(want) == 0 {
+	if len(blobs) == 0 {
 		return entries, nil
 	}
 	cmd := exec.Command("git", "cat-file", "--batch")
 	cmd.Dir = root
-	cmd.Stdin = strings.NewReader(strings.Join(want, "\n") + "\n")
+	cmd.Stdin = strings.NewReader(want.String())
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	data, err := cmd.Output()
@@ -277,20 +265,15 @@ func GitTree(root, rev string, paths ...string) ([]TreeEntry, error) {
 		return nil, fmt.Errorf("git cat-file: %v %s", err, stderr.String())
 	}
 	r := bufio.NewReader(bytes.NewReader(data))
-	for i, b := range blobs {
-		if b == "" {
-			continue
-		}
-		header, err := r.ReadString('\n')
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: short output")
-		}
+	for _, i := range blobs {
+		// Each blob comes as "HASH blob SIZE\n", its content, and "\n".
+		header, _ := r.ReadString('\n')
 		f := strings.Fields(header)
-		if len(f) != 3 || f[0] != b {
+		if len(f) != 3 || f[1] != "blob" {
 			return nil, fmt.Errorf("git cat-file: unexpected %q", header)
 		}
 		size, _ := strconv.Atoi(f[2])
-		buf := make([]byte, size+1) // the content, then a newline
+		buf := make([]byte, size+1)
 		if _, err := io.ReadFull(r, buf); err != nil {
 			return nil, fmt.Errorf("git cat-file: %v", err)
 		}
@@ -306,20 +289,16 @@ type Level struct {
 	Files  map[string][]byte // the stubs and the shared files, by path
 }
 
-// Find finds level l as shipped: its state in the newest commit
-// that changed one of the level's stubs or its spec, and in which every
-// code file of the level (see levels.Code) is either a stub (see
-// IsStub) or a shared file of a package the spec imports, with at
-// least one stub. A learner's commit never counts: it holds code that is
-// not a stub, or changes neither a stub nor the spec (an edit of level 8's
-// limits/, say). An update of the ladder pulled later does count.
+// Find finds level l as shipped: its state in the newest commit that
+// changed one of its stubs or its spec and holds only stubs (at least one)
+// and shared files. A learner's commit never counts; an update of the
+// ladder pulled later does.
 func Find(root string, l levels.Level) (Level, error) {
 	modPath, err := ModulePath(root)
 	if err != nil {
 		return Level{}, err
 	}
-	// Each commit that changed the level, newest first, with the files it
-	// changed there.
+	// Each commit that changed the level, newest first, with its files.
 	out, err := Git(root, "log", "--format=%x00%H", "--name-only", "--no-renames", "HEAD", "--", l.Dir)
 	if err != nil {
 		return Level{}, err
@@ -345,18 +324,11 @@ func Find(root string, l levels.Level) (Level, error) {
 		if len(code.Stubs) == 0 || len(code.Other) > 0 {
 			continue
 		}
-		touches := false
-		for _, p := range changed {
-			for _, s := range code.Stubs {
-				touches = touches || p == s
-			}
-			touches = touches || l.HasRole(p, levels.Spec)
-		}
-		if !touches {
+		if !slices.ContainsFunc(changed, func(p string) bool { return slices.Contains(code.Stubs, p) || l.HasRole(p, levels.Spec) }) {
 			continue
 		}
 		s := Level{Commit: c, Code: code, Files: map[string][]byte{}}
-		for _, p := range append(append([]string{}, code.Stubs...), code.Shared...) {
+		for _, p := range slices.Concat(code.Stubs, code.Shared) {
 			s.Files[p] = files[p]
 		}
 		return s, nil
@@ -408,10 +380,6 @@ func ResetPlan(root string, l levels.Level, shipped Level) (restore, move []stri
 			moving[p] = true
 		}
 	}
-	for p := range moving {
-		move = append(move, p)
-	}
-	sort.Strings(restore)
-	sort.Strings(move)
-	return restore, move, nil
+	slices.Sort(restore)
+	return restore, slices.Sorted(maps.Keys(moving)), nil
 }

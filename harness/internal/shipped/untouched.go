@@ -10,11 +10,8 @@ import (
 )
 
 // Untouched reports whether a level's code in the working tree is the
-// stub as shipped: every code file a stub (see isStubSource) or a shared
-// file the spec imports, with at least one stub. Such a level fails every
-// case as "not implemented", so progress and the class report can say
-// "not started" without building it. The check reads files only; it is
-// the one the stub check and student-copy make, on the working tree.
+// stub as shipped (only stubs and shared files, with at least one stub),
+// so that progress and the class report say "not started" without a build.
 func Untouched(root string, l levels.Level) bool {
 	modPath, err := ModulePath(root)
 	if err != nil {

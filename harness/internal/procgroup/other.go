@@ -3,18 +3,18 @@
 package procgroup
 
 import (
-	"os"
 	"os/exec"
+	"time"
 )
 
 // Own does nothing where there are no process groups.
 func Own(*exec.Cmd) {}
-
-// Signal reports false: there are no process groups here.
-func Signal(int, os.Signal) bool { return false }
 
 // Kill reports false: there are no process groups here.
 func Kill(int) bool { return false }
 
 // Term reports false: there are no process groups here.
 func Term(int) bool { return false }
+
+// SelfCPU reports false here: the case runner then judges by the clock.
+func SelfCPU() (time.Duration, bool) { return 0, false }

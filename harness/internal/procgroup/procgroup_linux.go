@@ -3,9 +3,17 @@ package procgroup
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"strconv"
+	"syscall"
 	"time"
 )
+
+// DieWithParent makes the kernel kill cmd's process, not yet started, when
+// the process that started it dies.
+func DieWithParent(cmd *exec.Cmd) {
+	attr(cmd).Pdeathsig = syscall.SIGKILL
+}
 
 // Linux counts CPU time in clock ticks of 1/100 s (USER_HZ), the same on
 // every architecture Go runs on.
@@ -16,15 +24,14 @@ const tick = 10 * time.Millisecond
 // pass reads each process's parent instead.
 func NewTree(pid int) *Tree {
 	children := map[int][]int{}
-	if entries, err := os.ReadDir("/proc"); err == nil {
-		for _, e := range entries {
-			p, err := strconv.Atoi(e.Name())
-			if err != nil {
-				continue
-			}
-			if f, ok := readStat(p); ok {
-				children[f.ppid] = append(children[f.ppid], p)
-			}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if f, ok := readStat(p); ok {
+			children[f.ppid] = append(children[f.ppid], p)
 		}
 	}
 	t := &Tree{pids: []int{pid}}
