@@ -852,7 +852,7 @@ func SaveSummary(root string, s Summary) (string, error) {
 const MaxSummary = 1 << 20
 
 // BestInterviews reads every kept summary and returns each level's best,
-// and a warning for each file skipped as no summary this command wrote.
+// and a warning for each file skipped.
 func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
 	dir := filepath.Join(root, learner.StateDir, InterviewsDir)
 	files, _ := filepath.Glob(filepath.Join(dir, "level-*.json"))
