@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -57,37 +58,73 @@ func TestReadHintsRefusesAFileOutOfStepWithTheRegistry(t *testing.T) {
 	}
 }
 
-// A state.json the ladder did not write is one line of error and exit 1,
-// never a panic, and never a number used to index the hints.
-func TestHostileStateIsAnErrorNotAPanic(t *testing.T) {
-	dir, _ := fixtureLadder(t)
+// A state.json that is not JSON is one line of error and exit 1; entries
+// of a level or part the ladder lacks, and counts out of range, are dropped
+// or clamped: never a panic, never a number that indexes the hints wrongly.
+func TestHandEditedStateIsNeverAPanic(t *testing.T) {
+	dir, l := fixtureLadder(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".ladder"), 0o755))
+	write := func(text string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, ".ladder", "state.json"), []byte(text), 0o644))
+	}
+	args := [][]string{{"hint", "1"}, {"hint", "--part", "2", "1"}, {"hints", "1"}}
 	for _, text := range []string{
 		`{"hints_seen":{"1":-3}}`,
 		`{"hints_seen":{"1":99}}`,
-		`{"hints_seen":{"1":{"1":-1}}}`,
-		`{"hints_seen":{"1":{"1":4}}}`,
-		`{"hints_seen":{"1":{"3":1}}}`,
-		`{"hints_seen":{"1":{"x":1}}}`,
-		`{"hints_seen":{"9":{"1":1}}}`,
-		`{"hints_seen":{"01":{"1":1}}}`,
 		`{"hints_seen":{"1":"two"}}`,
 		`{"hints_seen":{"1":{"1":1.5}}}`,
 		`{"hints_seen":[1,2]}`,
 		`{"hints_seen":{"1":{"1":1}`,
-		`{"on_part":{"1":{"files":"x","part":7}}}`,
-		`{"interview":{"level":1,"part":5,"until":"2999-01-01T00:00:00Z"}}`,
-		`{"interview":{"level":12,"part":1,"until":"2999-01-01T00:00:00Z"}}`,
-		`{"interview":{"level":1,"part":1,"until":"2999-01-01T00:00:00Z","hints":{"1":-2}}}`,
 		`{"interview":{"level":1,"part":1,"until":"soon"}}`,
 		`[]`,
 	} {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, ".ladder", "state.json"), []byte(text), 0o644))
-		for _, args := range [][]string{{"hint", "1"}, {"hint", "--part", "2", "1"}, {"hints", "1"}} {
-			out, code := runLadder(t, dir, args...)
+		write(text)
+		for _, a := range args {
+			out, code := runLadder(t, dir, a...)
 			want := ".ladder/state.json is damaged ("
 			if code != 1 || !strings.HasPrefix(out, want) || !strings.HasSuffix(out, "; delete .ladder/state.json to start the hints afresh\n") || strings.Count(out, "\n") != 1 {
-				t.Errorf("ladder %s with state %s = exit %d, %q; want exit 1 and one line saying what to delete", strings.Join(args, " "), text, code, out)
+				t.Errorf("ladder %s with state %s = exit %d, %q; want exit 1 and one line saying what to delete", strings.Join(a, " "), text, code, out)
+			}
+		}
+	}
+
+	parts, err := learner.ReadHints(dir, l)
+	require.NoError(t, err)
+	hash, err := learnerHash(dir, l)
+	require.NoError(t, err)
+	// Part 2 is the part on, so that make hint-1 needs no grading.
+	until := time.Now().Add(time.Hour).UTC().Format(time.RFC3339) // a running interview
+	onPart := `"on_part":{"1":{"files":"` + hash + `","part":2},"7":{"files":"x","part":9}}`
+	for _, entries := range []string{
+		`"hints_seen":{"1":{"1":-1}}`,
+		`"hints_seen":{"1":{"1":4,"2":99}}`,
+		`"hints_seen":{"1":{"3":1,"x":1,"01":2}}`,
+		`"hints_seen":{"9":{"1":1},"01":{"1":1}}`,
+		`"interview":{"level":1,"part":5,"until":"` + until + `"}`,
+		`"interview":{"level":12,"part":1,"until":"` + until + `"}`,
+		`"interview":{"level":1,"part":2,"until":"` + until + `","hints":{"2":-2},"named":{"2":7},"offer":{"part":9,"line":"x"}}`,
+	} {
+		text := "{" + onPart + "," + entries + "}"
+		write(text)
+		s, err := interview.LoadState(dir)
+		require.NoError(t, err, text)
+		require.Equal(t, map[string]learner.PartCache{"1": {Files: hash, Part: 2}}, s.OnPart, text)
+		for key, seen := range s.HintsSeen {
+			require.Equal(t, "1", key, text)
+			for pkey, n := range seen {
+				p, err := strconv.Atoi(pkey)
+				require.NoError(t, err, text)
+				require.True(t, p >= 1 && p <= len(parts) && n >= 0 && n <= len(parts[p-1].Hints), "%s: HintsSeen[1][%s] = %d", text, pkey, n)
+			}
+		}
+		if r := s.Interview; r != nil {
+			require.True(t, r.Level == 1 && r.Part == 2 && r.Offer == nil, "%s: interview %+v", text, r)
+		}
+		for _, a := range args {
+			write(text)
+			out, code := runLadder(t, dir, a...)
+			if code != 0 || strings.Contains(out, "damaged") {
+				t.Errorf("ladder %s with state %s = exit %d:\n%s", strings.Join(a, " "), text, code, out)
 			}
 		}
 	}

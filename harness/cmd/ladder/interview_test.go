@@ -150,6 +150,40 @@ func TestInterviewPlaysALevelPartByPart(t *testing.T) {
 
 // checkKept checks the summary kept in .ladder/interviews/, as JSON and as
 // text.
+// requireConsistent checks what every summary an interview leaves holds
+// to: parts reached in order, none passed unrun, the end agreeing with the
+// parts passed, the hints and the parts' times adding up, and each
+// clarifying question asked in a part reached.
+func requireConsistent(t *testing.T, s interview.Summary) {
+	t.Helper()
+	l, ok := levels.Numbered(s.Level)
+	require.True(t, ok, "no level %d", s.Level)
+	require.Len(t, s.Parts, len(l.Parts))
+	require.True(t, s.Parts[0].Reached, "part 1 not reached")
+	require.True(t, s.ElapsedSeconds >= 0 && s.ElapsedSeconds <= s.BudgetSeconds, "%ds elapsed of %ds", s.ElapsedSeconds, s.BudgetSeconds)
+	total, hints, passed, reached := 0, 0, 0, true
+	for i, p := range s.Parts {
+		require.Equal(t, l.Parts[i].Number, p.Number)
+		require.False(t, p.Reached && !reached, "part %d reached after a part that was not", p.Number)
+		require.False(t, p.Passed && (!p.Reached || p.Runs == 0), "part %d passed without a run", p.Number)
+		require.False(t, p.Reached && i >= s.OfferedParts(), "part %d reached, though it is take-home", p.Number)
+		reached = p.Reached
+		total += p.Seconds
+		hints += p.Hints
+		if p.Passed {
+			passed++
+		}
+	}
+	require.Equal(t, s.End == interview.EndPassed, passed == s.OfferedParts(), "ended %q with %d of %d parts passed", s.End, passed, s.OfferedParts())
+	require.Equal(t, hints, s.Hints, "the parts' hints")
+	require.LessOrEqual(t, s.MistakesNamed, s.Hints)
+	require.LessOrEqual(t, total, s.ElapsedSeconds+len(s.Parts), "each part's time is rounded on its own")
+	require.LessOrEqual(t, len(s.Asked), s.Questions)
+	for _, a := range s.Asked {
+		require.True(t, s.Parts[a.Part-1].Reached && a.Runs <= s.Parts[a.Part-1].Runs, "a question asked in part %d after %d runs", a.Part, a.Runs)
+	}
+}
+
 func checkKept(t *testing.T, root string, sum interview.Summary) {
 	t.Helper()
 	base := filepath.Join(root, learner.StateDir, interview.InterviewsDir, "level-"+strconv.Itoa(sum.Level)+"-"+sum.Started.Format("20060102-150405"))
@@ -647,7 +681,7 @@ func keptSummary(t *testing.T, n int, started time.Time, elapsed time.Duration, 
 		}
 		s.Parts = append(s.Parts, ip)
 	}
-	require.NoError(t, s.Check())
+	requireConsistent(t, s)
 	return s
 }
 
@@ -700,7 +734,10 @@ func TestProgressShowsTheBestInterviewOfEachLevel(t *testing.T) {
 	require.NotContains(t, text.String(), "mock interviews")
 }
 
-func TestHostileSummariesAreSkippedWithAWarning(t *testing.T) {
+// A kept summary that is not JSON, too big, of a level the ladder lacks
+// or of other parts is skipped with a warning; the learner's process is
+// trusted for the rest.
+func TestDamagedSummariesAreSkippedWithAWarning(t *testing.T) {
 	day := time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC)
 	name := "level-1-20260302-140000.json"
 	for _, tc := range []struct {
@@ -711,17 +748,9 @@ func TestHostileSummariesAreSkippedWithAWarning(t *testing.T) {
 	}{
 		{name: "truncated", data: func(interview.Summary) any { return []byte(`{"level": 1, "parts": [`) }, want: "not a complete summary"},
 		{name: "not an object", data: func(interview.Summary) any { return []int{1} }, want: "not a complete summary"},
-		{name: "null", data: func(interview.Summary) any { return nil }, want: "its name does not match its level 0"},
+		{name: "null", data: func(interview.Summary) any { return nil }, want: "there is no level 0"},
 		{name: "no parts", data: func(s interview.Summary) any { s.Parts = nil; return s }, want: "level 1 has 2 parts, the summary 0"},
 		{name: "unknown level", file: "level-99-20260302-140000.json", data: func(s interview.Summary) any { s.Level = 99; return s }, want: "there is no level 99"},
-		{name: "another level's name", file: "level-3-20260302-140000.json", want: "its name does not match its level 1"},
-		{name: "all passed, stopped", data: func(s interview.Summary) any { s.End = interview.EndStopped; return s }, want: `it ended "stopped" with 2 of 2 parts passed`},
-		{name: "passed, not reached", data: func(s interview.Summary) any { s.Parts[1].Reached = false; return s }, want: "part 2 passed without a run"},
-		{name: "over the budget", data: func(s interview.Summary) any { s.ElapsedSeconds = 46 * 60; return s }, want: "2760s elapsed of a 2700s budget"},
-		{name: "negative time", data: func(s interview.Summary) any { s.ElapsedSeconds, s.Parts[0].Seconds = -600, -900; return s }, want: "-600s elapsed"},
-		{name: "parts longer than it", data: func(s interview.Summary) any { s.ElapsedSeconds = 60; return s }, want: "its parts took 1320s of 60s"},
-		{name: "parts swapped", data: func(s interview.Summary) any { s.Parts[0], s.Parts[1] = s.Parts[1], s.Parts[0]; return s }, want: "part 2 where part 1 should be"},
-		{name: "unknown end", data: func(s interview.Summary) any { s.End = "won"; return s }, want: `an unknown end "won"`},
 		{name: "huge", data: func(interview.Summary) any {
 			return json.RawMessage(`"` + strings.Repeat("x", interview.MaxSummary) + `"`)
 		}, want: "not a summary file"},
@@ -1036,20 +1065,9 @@ func TestInterviewOffersStretchThenEnds(t *testing.T) {
 	require.Equal(t, 3, sum.InScope)
 	require.Equal(t, 5, sum.Offered)
 	require.False(t, sum.Parts[5].Reached)
-	require.NoError(t, sum.Check())
+	requireConsistent(t, sum)
 	require.Contains(t, log, "take-home")
 	require.Contains(t, log, "Parts not reached: none.")
-
-	// The kept summary reads back, and a take-home part reached is refused.
-	data, err := json.Marshal(sum)
-	require.NoError(t, err)
-	var back interview.Summary
-	require.NoError(t, json.Unmarshal(data, &back))
-	require.NoError(t, back.Check())
-	back.Parts[5].Reached = true
-	err = back.Check()
-	require.Error(t, err)
-	require.True(t, strings.Contains(err.Error(), "take-home"), err.Error())
 }
 
 // TestClarificationsWithholdTheTraps checks, for levels 3 and 7, what the
@@ -1171,14 +1189,9 @@ func TestInterviewKeysAskClarifications(t *testing.T) {
 		{Question: "What does a denied request cost?", Part: 1, Runs: 0},
 		{Question: "How do tokens come back, and how many can the bucket hold?", Part: 1, Runs: 1},
 	}, sum.Asked)
-	require.NoError(t, sum.Check())
+	requireConsistent(t, sum)
 	containsAll(t, out.String(), "Clarifying questions asked: 2 of 8.\n",
 		"  What does a denied request cost? (part 1, before its first run)\n",
 		"  How do tokens come back, and how many can the bucket hold? (part 1, after 1 failed run)\n")
 	checkKept(t, c.iv.Root, sum)
-
-	bad := sum
-	bad.Asked = append([]interview.Asked(nil), sum.Asked...)
-	bad.Asked[1].Part = 2 // not reached
-	require.Error(t, bad.Check())
 }

@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
-	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
@@ -80,34 +79,4 @@ func NameOfferedMistake(l levels.Level, s *State, asked int, stdout io.Writer) b
 	fmt.Fprintf(stdout, "Level %d, part %d: the known mistake your failing cases match\n\n%s\n", l.Number, o.Part, o.Line)
 	fmt.Fprintf(stdout, "\nYou are in a mock interview of level %d: this hint counts in its summary. make hint-%d gives the part's own hints.\n", l.Number, l.Number)
 	return true
-}
-
-// ownHints is the interview's hints by part, but those that named a known
-// mistake.
-func (r *Record) ownHints() map[string]int {
-	out := map[string]int{}
-	for key, n := range r.Hints {
-		out[key] = n - r.Named[key]
-	}
-	return out
-}
-
-// checkNamed checks a record's named mistakes against its hints and the
-// level's parts.
-func checkNamed(l levels.Level, r *Record) error {
-	for key, n := range r.Named {
-		p, ok := learner.LevelPart(l, key)
-		switch {
-		case !ok:
-			return learner.Damaged(fmt.Sprintf("the interview's named mistakes name part %q, which level %d does not have", key, l.Number))
-		case n < 0 || n > r.Hints[key]:
-			return learner.Damaged(fmt.Sprintf("the interview names %d known mistakes in part %d, of %d hints", n, p, r.Hints[key]))
-		}
-	}
-	if o := r.Offer; o != nil {
-		if _, ok := l.Part(o.Part); !ok {
-			return learner.Damaged(fmt.Sprintf("the interview offers a known mistake of part %d, which level %d does not have", o.Part, l.Number))
-		}
-	}
-	return nil
 }

@@ -2,50 +2,40 @@ package interview
 
 import (
 	"encoding/json"
-	"fmt"
-	"strconv"
 
 	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // State is the learner's state with the record of the interview under
-// way, if any, read and checked.
+// way, if any.
 type State struct {
 	learner.State
 	Interview *Record
 }
 
-// LoadState reads the learner's state and checks its interview record.
+// LoadState reads the learner's state and its interview record, dropping
+// a record of a level or part the ladder lacks.
 func LoadState(root string) (State, error) {
 	ls, err := learner.Load(root)
 	s := State{State: ls}
 	if err != nil || len(ls.InterviewRecord) == 0 {
 		return s, err
 	}
-	var iv Record
-	if err := json.Unmarshal(ls.InterviewRecord, &iv); err != nil {
+	var r Record
+	if err := json.Unmarshal(ls.InterviewRecord, &r); err != nil {
 		return s, learner.Damaged(err.Error())
 	}
-	l, ok := learner.LevelKey(strconv.Itoa(iv.Level))
-	if !ok {
-		return s, learner.Damaged(fmt.Sprintf("the interview is of level %d, which the ladder does not have", iv.Level))
+	l, ok := levels.Numbered(r.Level)
+	if _, onPart := l.Part(r.Part); !ok || !onPart {
+		return s, nil
 	}
-	if _, ok := l.Part(iv.Part); !ok {
-		return s, learner.Damaged(fmt.Sprintf("the interview is on part %d of level %d, which it does not have", iv.Part, l.Number))
+	if r.Offer != nil {
+		if _, ok := l.Part(r.Offer.Part); !ok {
+			r.Offer = nil
+		}
 	}
-	if err := checkNamed(l, &iv); err != nil {
-		return s, err
-	}
-	// An interview's hints go on with the README's guidance.
-	parts, hintsErr := learner.ReadHints(root, l)
-	if hintsErr == nil {
-		parts = WithGuidance(root, l, parts)
-	}
-	if err := learner.CheckCounts(l, "the interview's hints", iv.ownHints(), parts, hintsErr); err != nil {
-		return s, err
-	}
-	s.Interview = &iv
+	s.Interview = &r
 	return s, nil
 }
 

@@ -86,9 +86,17 @@ func TestStateKeepsWhatItSaves(t *testing.T) {
 	if diff := cmp.Diff(s.HintsSeen, again.HintsSeen); diff != "" {
 		t.Errorf("HintsSeen after a save mismatch (-want +got):\n%s", diff)
 	}
-	s.HintsSeen = map[string]map[string]int{"1": {"1": 3}} // more hints than part 1 has
+	// Counts out of range are clamped, and levels and parts the ladder
+	// lacks dropped.
+	s.HintsSeen = map[string]map[string]int{"1": {"1": 3, "2": -1, "9": 1}, "99": {"1": 1}, "01": {"1": 1}}
+	s.OnPart = map[string]PartCache{"1": {Files: "x", Part: 9}}
 	require.NoError(t, Save(root, s))
-	if _, err := Load(root); err == nil {
-		t.Errorf("LoadState of a state that counts 3 hints of a part with 2: err = nil, want it damaged")
-	}
+	again, err = Load(root)
+	require.NoError(t, err)
+	require.Equal(t, map[string]map[string]int{"1": {"1": 2, "2": 0}}, again.HintsSeen)
+	require.Empty(t, again.OnPart)
+
+	require.NoError(t, os.WriteFile(statePath(root), []byte(`{"hints_seen":{"1":{"1":"x"}}}`), 0o644))
+	_, err = Load(root)
+	require.ErrorContains(t, err, ".ladder/state.json is damaged (")
 }

@@ -42,8 +42,9 @@ type PartCache struct {
 
 func statePath(root string) string { return filepath.Join(root, StateDir, "state.json") }
 
-// Load reads .ladder/state.json and checks it: its numbers index the hints,
-// so a damaged file is an error that says how to start afresh.
+// Load reads .ladder/state.json. A file that is not JSON is Damaged; its
+// entries of a level or part the ladder lacks are dropped, and hint counts
+// clamped to the part's hints, so that none indexes the hints wrongly.
 func Load(root string) (State, error) {
 	s := State{HintsSeen: map[string]map[string]int{}, OnPart: map[string]PartCache{}}
 	data, err := os.ReadFile(statePath(root))
@@ -53,71 +54,41 @@ func Load(root string) (State, error) {
 	if err != nil {
 		return s, err
 	}
-	var unchecked State
-	if err := json.Unmarshal(data, &unchecked); err != nil {
+	var raw State
+	if err := json.Unmarshal(data, &raw); err != nil {
 		return s, Damaged(err.Error())
 	}
-	for key, seen := range unchecked.HintsSeen {
-		l, ok := LevelKey(key)
+	for _, l := range levels.All {
+		key := strconv.Itoa(l.Number)
+		if c, ok := raw.OnPart[key]; ok {
+			if _, ok := l.Part(c.Part); ok || c.Part == 0 {
+				s.OnPart[key] = c
+			}
+		}
+		seen, ok := raw.HintsSeen[key]
 		if !ok {
-			return s, Damaged(fmt.Sprintf("hints_seen names level %q, which the ladder does not have", key))
+			continue
 		}
-		parts, err := ReadHints(root, l)
-		if err := CheckCounts(l, "hints_seen of level "+key, seen, parts, err); err != nil {
-			return s, err
+		parts, hintsErr := ReadHints(root, l)
+		s.HintsSeen[key] = map[string]int{}
+		for i, p := range l.Parts {
+			pkey := strconv.Itoa(p.Number)
+			if n, ok := seen[pkey]; ok {
+				if hintsErr == nil {
+					n = min(n, len(parts[i].Hints))
+				}
+				s.HintsSeen[key][pkey] = max(n, 0)
+			}
 		}
-		s.HintsSeen[key] = seen
 	}
-	for key, c := range unchecked.OnPart {
-		l, ok := LevelKey(key)
-		if !ok {
-			return s, Damaged(fmt.Sprintf("on_part names level %q, which the ladder does not have", key))
-		}
-		if _, ok := l.Part(c.Part); !ok && c.Part != 0 {
-			return s, Damaged(fmt.Sprintf("on_part says level %d is on part %d, which it does not have", l.Number, c.Part))
-		}
-		s.OnPart[key] = c
-	}
-	s.InterviewRecord = unchecked.InterviewRecord
+	s.InterviewRecord = raw.InterviewRecord
 	return s, nil
 }
 
-// Damaged is the error of a bad state file, saying how to start afresh.
+// Damaged is the error of a state file that is not JSON, saying how to
+// start afresh.
 func Damaged(why string) error {
 	return fmt.Errorf("%s is damaged (%s); delete %s to start the hints afresh", stateFile, why, stateFile)
-}
-
-// LevelKey returns the level a state key names, written as the ladder writes it: "3".
-func LevelKey(key string) (levels.Level, bool) {
-	l, err := levels.Find(key)
-	return l, err == nil && strconv.Itoa(l.Number) == key
-}
-
-// CheckCounts checks hint counts by part key: each part the level's, each
-// count from 0 to the part's hints (unchecked when hintsErr is not nil).
-func CheckCounts(l levels.Level, what string, counts map[string]int, parts []HintPart, hintsErr error) error {
-	for key, n := range counts {
-		p, ok := LevelPart(l, key)
-		if !ok {
-			return Damaged(fmt.Sprintf("%s names part %q, which level %d does not have", what, key, l.Number))
-		}
-		if n < 0 {
-			return Damaged(fmt.Sprintf("%s gives part %d %d hints, below 0", what, p, n))
-		}
-		if hintsErr == nil && n > len(parts[p-1].Hints) {
-			return Damaged(fmt.Sprintf("%s gives part %d %d hints, and it has %d", what, p, n, len(parts[p-1].Hints)))
-		}
-	}
-	return nil
-}
-
-// LevelPart returns the part a key names, written as the ladder writes it.
-func LevelPart(l levels.Level, key string) (int, bool) {
-	n, err := strconv.Atoi(key)
-	if _, ok := l.Part(n); err != nil || !ok || strconv.Itoa(n) != key {
-		return 0, false
-	}
-	return n, true
 }
 
 // Save writes the state through a temporary file, so that a crash never
