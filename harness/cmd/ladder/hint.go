@@ -111,9 +111,7 @@ func saveHints(root string, s interview.State, stderr io.Writer) int {
 // answer is kept in the state for the level's .go files as they are.
 func partOn(root string, l levels.Level, s *interview.State, stdout, stderr io.Writer) (int, bool) {
 	key := strconv.Itoa(l.Number)
-	h := fnv.New128a() // a cache key needs no cryptographic hash
-	io.WriteString(h, interview.Snapshot(filepath.Join(root, l.Dir)))
-	hash := hex.EncodeToString(h.Sum(nil))
+	hash := filesHash(root, l)
 	last, known := s.OnPart[key]
 	if known && last.Files == hash {
 		return last.Part, true
@@ -183,4 +181,11 @@ func hintsFor(root string, l levels.Level, stderr io.Writer) ([]learner.HintPart
 		return nil, s, failed(stderr, "", err)
 	}
 	return parts, s, 0
+}
+
+// filesHash is the cache key of the level's files as they are.
+func filesHash(root string, l levels.Level) string {
+	h := fnv.New128a() // a cache key needs no cryptographic hash
+	io.WriteString(h, interview.Snapshot(filepath.Join(root, l.Dir)))
+	return hex.EncodeToString(h.Sum(nil))
 }
