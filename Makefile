@@ -129,16 +129,15 @@ class-report-prepare:
 classroom:
 	@$(LADDER) classroom $(if $(filter 1,$(FORCE)),--force) $(if $(INSTRUCTOR_REPO),--instructor-repo $(INSTRUCTOR_REPO)) $(if $(INSTRUCTOR_REF),--instructor-ref $(INSTRUCTOR_REF))
 
-# make test is what must always pass: about a minute on two cores with a
-# warm build cache (a fresh clone compiles for about 40 s more). One
+# make test is what must always pass: about a minute on two cores once
+# the build cache is warm; a fresh clone compiles every package first. One
 # make runs four jobs side by side, each using go test's own parallelism:
 # the references (the concurrent levels' under -race), then the stub
 # check, which by then can reuse their builds; gofmt; the harness; the
 # specs; and the Redis spec, which mostly waits on deadlines. One flat
-# make, not a make per lane: a make inside a make -j shares its job slots
-# and ran the lanes partly one after another (94 s against 59 s here).
-# CI (.ci/run) runs it, then make ci. --output-sync keeps each job's output
-# in one piece.
+# make, not a make per lane: a make inside a make -j shares its job slots,
+# and the lanes then ran partly one after another. CI (.ci/run) runs it,
+# then make ci. --output-sync keeps each job's output in one piece.
 test:
 	@$(MAKE) --no-print-directory -j4 --output-sync=target test-lane-race gofmt test-harness test-specs test-specs-redis
 	@echo "make test: all green"
