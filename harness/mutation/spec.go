@@ -41,6 +41,7 @@ type Impl[N any] struct {
 // CatchesMutants checks, as Caught does, that each mutant is caught in its part.
 func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Impl[N]) {
 	t.Helper()
+	SkipSweepIfShort(t)
 	for _, m := range mutants {
 		t.Run(m.Name, func(t *testing.T) {
 			caught, problems := timeline.JudgeOutcomes(m.Name, m.Part, s.played(m))
@@ -49,6 +50,16 @@ func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Impl[N]) {
 			}
 			t.Logf("caught by: %q", caught)
 		})
+	}
+}
+
+// SkipSweepIfShort skips a test that plays every mutant on every case,
+// under -short: make test runs the specs so, and make test-mutants, in
+// make ci, runs them whole.
+func SkipSweepIfShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("plays every mutant on every case: make test-mutants runs it")
 	}
 }
 
@@ -77,6 +88,7 @@ func (s Spec[T, N]) played(m Impl[N]) []timeline.Outcome {
 // fails with CheckMistakes.
 func (s Spec[T, N]) MistakesTableIsCurrent(t *testing.T, mutants []Impl[N]) {
 	t.Helper()
+	SkipSweepIfShort(t)
 	var m timeline.Mistakes
 	for _, k := range mutants {
 		m.Mistakes = append(m.Mistakes, timeline.MistakeOf(k.Name, k.Part, s.played(k)))

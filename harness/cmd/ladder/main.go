@@ -25,7 +25,7 @@ type subcommand func(root string, args []string, stdout, stderr io.Writer) int
 
 // subcommands are the ladder command's commands, by name.
 var subcommands = map[string]subcommand{
-	"test": cmdTest, "check-stubs": cmdCheckStubs, "test-references": cmdTestReferences, "progress": cmdProgress,
+	"test": cmdTest, "check-stubs": cmdCheckStubs, "progress": cmdProgress,
 	"hint": cmdHint, "hints": cmdHints, "reset": cmdReset, "watch": cmdWatch,
 	"fuzz": cmdFuzz, "bench": cmdBench, "compare": cmdCompare,
 	"student-copy": cmdStudentCopy, "class-report": cmdClassReport, "classroom": cmdClassroom,

@@ -54,9 +54,10 @@ var commands = []commandGroup{
 		{make: "make test-plots", what: "the pictures open in headless Chromium (installs it)"},
 	}},
 	{"For the repository:", []command{
-		{make: "make test", what: "everything that must always pass: about a minute on two cores once the build cache is warm"},
-		{make: "make test-go", what: "the harness's quick tests, and each spec's own mutation checks"},
-		{ladder: "test-references [GO TEST FLAGS]", make: "make test-solutions", what: "every reference against its spec; the concurrent levels' under the race detector"},
+		{make: "make test", what: "everything that must always pass, in about a minute on two cores"},
+		{make: "make test-go", what: "the harness's quick tests, and each spec's quick self-checks"},
+		{make: "make test-solutions", what: "every reference against its spec"},
+		{make: "make test-mutants", what: "each spec's whole self-check: every known mistake caught by its part (in make ci)"},
 		{make: "make test-race", what: "every reference under the race detector (in make ci)"},
 		{ladder: "check-stubs", make: "make test-stubs", what: "the untouched stubs compile, hold nothing but stubs, and every case fails as not implemented"},
 		{make: "make ci", what: "what CI runs after make test"},

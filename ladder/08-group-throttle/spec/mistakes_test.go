@@ -14,6 +14,7 @@ import (
 // LADDER_UPDATE_MISTAKES=1 go test -run TestMistakesTableIsCurrent . in
 // this folder writes it again.
 func TestMistakesTableIsCurrent(t *testing.T) {
+	mutation.SkipSweepIfShort(t)
 	slowUnderRace(t)
 	var m timeline.Mistakes
 	for _, k := range mutants {

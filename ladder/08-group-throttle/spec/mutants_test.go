@@ -228,6 +228,7 @@ var mutants = []struct {
 }
 
 func TestSpecCatchesMutants(t *testing.T) {
+	mutation.SkipSweepIfShort(t)
 	slowUnderRace(t)
 	for _, m := range mutants {
 		t.Run(m.name, func(t *testing.T) {

@@ -31,6 +31,7 @@ import (
 // fails, which no rule could tell from it. It logs how often a pair is
 // named (go test -v -run TestMistakesTableIsCurrent .).
 func TestMistakesTableIsCurrent(t *testing.T) {
+	mutation.SkipSweepIfShort(t)
 	t.Parallel()
 	quietRedis()
 	patientCases(t)
