@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -29,11 +28,8 @@ import (
 )
 
 // DefaultBudget is an interview's length when neither TIME nor the guide
-// gives one; MaxBudget is the longest, and a record claiming more is stale.
-const (
-	DefaultBudget = 45 * time.Minute
-	MaxBudget     = 12 * time.Hour
-)
+// gives one.
+const DefaultBudget = 45 * time.Minute
 
 // warnings are the times left at which the clock speaks up.
 var warnings = []time.Duration{10 * time.Minute, 2 * time.Minute}
@@ -48,43 +44,6 @@ const (
 	EndStopped = "stopped"
 	EndClosed  = "terminal closed"
 )
-
-// Record is the interview running now, kept in state.json so that make
-// hint-N, in another process, can count its hints.
-type Record struct {
-	Level int       `json:"level"`
-	Part  int       `json:"part"`
-	Until time.Time `json:"until"` // when the time is up, even if the interview did not end cleanly
-	PID   int       `json:"pid,omitempty"`
-	// Hints counts the hints asked for, by part.
-	Hints map[string]int `json:"hints,omitempty"`
-	// Offer, Named and NamedLines are the known mistakes offered as hints.
-	Offer      *MistakeOffer  `json:"offer,omitempty"`
-	Named      map[string]int `json:"named,omitempty"`
-	NamedLines []string       `json:"named_lines,omitempty"`
-}
-
-// Running reports whether r is an interview of level n that is still on:
-// its time is not up and its process (if it names one) is still there.
-func (r *Record) Running(n int, now time.Time) bool {
-	if r == nil || r.Level != n || !now.Before(r.Until) || r.Until.Sub(now) > MaxBudget || r.PID < 0 {
-		return false
-	}
-	if r.PID == 0 {
-		return true
-	}
-	p, err := os.FindProcess(r.PID)
-	if err != nil {
-		return false // Windows finds only processes that exist
-	}
-	defer p.Release()
-	if runtime.GOOS == "windows" {
-		return true
-	}
-	// Signal 0 checks without sending: EPERM is a process of another user.
-	err = p.Signal(syscall.Signal(0))
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
 
 // Summary is what an interview leaves behind.
 type Summary struct {
@@ -206,8 +165,8 @@ func ParseBudget(s string) (time.Duration, error) {
 	if d <= 0 {
 		return 0, fmt.Errorf("TIME=%s: an interview needs some time", s)
 	}
-	if d > MaxBudget {
-		return 0, fmt.Errorf("TIME=%s: an interview lasts at most %dh", s, int(MaxBudget/time.Hour))
+	if d > learner.MaxBudget {
+		return 0, fmt.Errorf("TIME=%s: an interview lasts at most %dh", s, int(learner.MaxBudget/time.Hour))
 	}
 	return d, nil
 }
@@ -247,7 +206,7 @@ func (iv *Interview) ReadScope() error {
 	}
 	if iv.Budget == 0 {
 		iv.Budget = time.Duration(scope.Minutes) * time.Minute
-		if iv.Budget <= 0 || iv.Budget > MaxBudget {
+		if iv.Budget <= 0 || iv.Budget > learner.MaxBudget {
 			iv.Budget = DefaultBudget
 		}
 	}
@@ -672,7 +631,7 @@ func (iv *Interview) finish(end string) (Summary, error) {
 		p.Seconds = grade.Seconds(now.Sub(iv.partFrom))
 	}
 	iv.sum.End = end
-	s, err := LoadState(iv.Root)
+	s, err := learner.Load(iv.Root)
 	if err == nil {
 		if r := s.Interview; r != nil && r.Level == iv.Level.Number {
 			for i := range iv.sum.Parts {
@@ -683,7 +642,7 @@ func (iv *Interview) finish(end string) (Summary, error) {
 			}
 		}
 		s.Interview = nil
-		err = SaveState(iv.Root, s)
+		err = learner.Save(iv.Root, s)
 	}
 	if iv.Keys != nil {
 		iv.sum.Questions = iv.asking()
@@ -715,19 +674,19 @@ func (iv *Interview) finish(end string) (Summary, error) {
 
 // recordRunning writes the interview into state.json, for make hint-N.
 func (iv *Interview) recordRunning() {
-	s, err := LoadState(iv.Root)
+	s, err := learner.Load(iv.Root)
 	if err != nil {
 		fmt.Fprintf(iv.Out, "(Hints will not be counted: %v)\n", err)
 		return
 	}
 	r := s.Interview
 	if !r.Running(iv.Level.Number, iv.Clock.Now()) || iv.current == 0 {
-		r = &Record{Level: iv.Level.Number, Until: iv.deadline, Hints: map[string]int{}}
+		r = &learner.Record{Level: iv.Level.Number, Until: iv.deadline, Hints: map[string]int{}}
 	}
 	r.Part = iv.sum.Parts[iv.current].Number
 	r.PID = os.Getpid() // a record whose process is gone is stale
 	s.Interview = r
-	if err := SaveState(iv.Root, s); err != nil {
+	if err := learner.Save(iv.Root, s); err != nil {
 		fmt.Fprintf(iv.Out, "(Hints will not be counted: %v)\n", err)
 	}
 }

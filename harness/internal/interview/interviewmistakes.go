@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
@@ -15,28 +16,21 @@ import (
 // and the next make hint-N names it, as one hint of the part. A mistake
 // named once is not offered again.
 
-// MistakeOffer is a known mistake offered as a hint: the part whose
-// failing cases match it, and the line that names it.
-type MistakeOffer struct {
-	Part int    `json:"part"`
-	Line string `json:"line"`
-}
-
 // offerMistake keeps in the running record the known mistake that the
 // run's first part not done matches, or clears the offer.
 func (iv *Interview) offerMistake(g grade.Level) {
-	var offer *MistakeOffer
+	var offer *learner.MistakeOffer
 	for _, p := range g.Parts {
 		if p.Done {
 			continue
 		}
 		if line := grade.MistakeLine(p); line != "" {
-			offer = &MistakeOffer{Part: p.Number, Line: line}
+			offer = &learner.MistakeOffer{Part: p.Number, Line: line}
 		}
 		break
 	}
 	iv.mistakeOffered = false
-	s, err := LoadState(iv.Root)
+	s, err := learner.Load(iv.Root)
 	if err != nil {
 		return // recordRunning said that hints are not counted
 	}
@@ -51,7 +45,7 @@ func (iv *Interview) offerMistake(g grade.Level) {
 		return
 	}
 	r.Offer = offer
-	if SaveState(iv.Root, s) == nil {
+	if learner.Save(iv.Root, s) == nil {
 		iv.mistakeOffered = offer != nil
 	}
 }
@@ -59,7 +53,7 @@ func (iv *Interview) offerMistake(g grade.Level) {
 // NameOfferedMistake is make hint-N in an interview that offers a known
 // mistake: it names it, counts one hint of its part, and reports whether it
 // did. A hint of another part (PART=K) leaves the offer for later.
-func NameOfferedMistake(l levels.Level, s *State, asked int, stdout io.Writer) bool {
+func NameOfferedMistake(l levels.Level, s *learner.State, asked int, stdout io.Writer) bool {
 	r := s.Interview
 	o := r.Offer
 	if o == nil || (asked != 0 && asked != o.Part) {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/markdown"
 )
@@ -338,4 +339,22 @@ func SplitREADME(path string) (Readme, error) {
 // out leaves.
 func tidy(text string) string {
 	return strings.TrimSpace(manyBlankLinesRE.ReplaceAllString(text, "\n\n"))
+}
+
+// WithGuidance adds the README's guidance of each part, which interview
+// mode keeps from the question, to its hints, last.
+func WithGuidance(root string, l levels.Level, parts []learner.HintPart) []learner.HintPart {
+	r, err := ReadmeParts(root, l)
+	if err != nil {
+		return parts
+	}
+	out := make([]learner.HintPart, len(parts))
+	for i, p := range parts {
+		p.Hints = append([]string(nil), p.Hints...)
+		for _, g := range r.Guidance[p.Number] {
+			p.Hints = append(p.Hints, "From the README:\n\n"+g)
+		}
+		out[i] = p
+	}
+	return out
 }
