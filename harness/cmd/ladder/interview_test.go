@@ -597,19 +597,19 @@ func TestReadmePartsShowPart1Alone(t *testing.T) {
 	root := repoRoot(t)
 	for _, l := range levels.All {
 		r, err := interview.ReadmeParts(root, l)
-		intro, sections := r.Intro(1), r.Sections
+		intro := r.Intro(1)
 		require.NoError(t, err)
 		if !strings.HasPrefix(intro, "# Level ") || !strings.Contains(intro, "## The API") || strings.Contains(intro, "## Part") {
 			t.Errorf("level %d: the intro is not the story and the API alone:\n%s", l.Number, intro)
 		}
 		for _, p := range l.Parts {
-			s := sections[p.Number]
+			s := r.Section(p.Number)
 			heading := "## Part " + strconv.Itoa(p.Number) + ": " + p.Title + "\n"
 			if !strings.HasPrefix(s, heading) || strings.Count(s, "\n## ") != 0 {
 				t.Errorf("level %d, part %d: section does not start with %q or runs into another:\n%s", l.Number, p.Number, heading, s)
 			}
 		}
-		if last := sections[len(l.Parts)]; strings.Contains(last, "Run it") || strings.Contains(last, "Beyond the interview") {
+		if last := r.Section(len(l.Parts)); strings.Contains(last, "Run it") || strings.Contains(last, "Beyond the interview") {
 			t.Errorf("level %d: the last part's section runs on:\n%s", l.Number, last)
 		}
 	}
@@ -802,7 +802,7 @@ func TestEveryPartOfEveryREADMEHasQuestionAndGuidance(t *testing.T) {
 		require.NoError(t, err)
 		for _, p := range l.Parts {
 			heading := "## Part " + strconv.Itoa(p.Number) + ": " + p.Title
-			if q := strings.TrimSpace(strings.TrimPrefix(r.Sections[p.Number], heading)); q == "" {
+			if q := strings.TrimSpace(strings.TrimPrefix(r.Section(p.Number), heading)); q == "" {
 				t.Errorf("level %d, part %d: no question outside the guidance", l.Number, p.Number)
 			}
 			if len(r.Guidance[p.Number]) == 0 {
@@ -826,7 +826,7 @@ func TestInterviewPart1IsTheQuestionAlone(t *testing.T) {
 		r, err := interview.ReadmeParts(root, l)
 		require.NoError(t, err)
 		first := l.Parts[0].Number
-		text := r.Intro(first) + "\n\n" + r.Sections[first]
+		text := r.Intro(first) + "\n\n" + r.Section(first)
 		if !strings.Contains(strings.ToLower(text), "rules") || !strings.Contains(text, "## Worked examples") || !strings.Contains(text, "|---") {
 			t.Errorf("level %d: part 1's question lacks the rules or the worked examples:\n%s", l.Number, text)
 		}

@@ -137,7 +137,7 @@ func (w *watcher) showPart() {
 	case w.part == 0:
 		fmt.Fprintln(w.out, "No part is in progress: the last run found every part done, or could not tell.")
 	default:
-		fmt.Fprintf(w.out, "%s\n\n(%s/README.md has the rest.)\n", r.Sections[w.part], w.Level.Dir)
+		fmt.Fprintf(w.out, "%s\n\n(%s/README.md has the rest.)\n", r.Section(w.part), w.Level.Dir)
 	}
 }
 

@@ -29,8 +29,8 @@ func TestSplitREADMERefusesBrokenGuidance(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte("# L\n\n```\n<!-- guidance -->\n```\n\n## Part 1: A\n\nq\n\n<!-- guidance -->\n\ng\n\n<!-- /guidance -->\n"), 0o644))
 	r, err := SplitREADME(path)
 	require.NoError(t, err)
-	require.Equal(t, "# L\n\n```\n<!-- guidance -->\n```", r.IntroText)
-	require.Equal(t, "## Part 1: A\n\nq", r.Sections[1])
+	require.Equal(t, "# L\n\n```\n<!-- guidance -->\n```", r.Section(0))
+	require.Equal(t, "## Part 1: A\n\nq", r.Section(1))
 	require.Equal(t, []string{"g"}, r.Guidance[1])
 }
 
