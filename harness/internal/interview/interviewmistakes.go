@@ -29,25 +29,20 @@ func (iv *Interview) offerMistake(g grade.Level) {
 		}
 		break
 	}
-	iv.mistakeOffered = false
-	s, err := learner.Load(iv.Root)
-	if err != nil {
-		return // recordRunning said that hints are not counted
-	}
-	r := s.Interview
-	if !r.Running(iv.Level.Number, iv.Clock.Now()) {
-		return
-	}
-	if offer != nil && slices.Contains(r.NamedLines, offer.Line) {
-		offer = nil
-	}
-	if r.Offer == nil && offer == nil {
-		return
-	}
-	r.Offer = offer
-	if learner.Save(iv.Root, s) == nil {
-		iv.mistakeOffered = offer != nil
-	}
+	err := iv.editState(func(s *learner.State) bool {
+		r := s.Interview
+		if !r.Running(iv.Level.Number, iv.Clock.Now()) {
+			offer = nil
+			return false
+		}
+		if offer != nil && slices.Contains(r.NamedLines, offer.Line) {
+			offer = nil
+		}
+		changed := r.Offer != nil || offer != nil
+		r.Offer = offer
+		return changed
+	})
+	iv.mistakeOffered = err == nil && offer != nil // an error recordRunning told: hints are not counted
 }
 
 // NameOfferedMistake is make hint-N in an interview that offers a known
