@@ -105,7 +105,7 @@ func Load(root string) (State, error) {
 	}
 	var raw State
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return s, Damaged(err.Error())
+		return s, fmt.Errorf("%s is damaged (%v); delete %s to start the hints afresh", stateFile, err, stateFile)
 	}
 	for _, l := range levels.All {
 		key := strconv.Itoa(l.Number)
@@ -131,8 +131,8 @@ func Load(root string) (State, error) {
 		}
 	}
 	if r := raw.Interview; r != nil {
-		l, ok := levels.Numbered(r.Level)
-		if _, onPart := l.Part(r.Part); ok && onPart {
+		l, _ := levels.Numbered(r.Level) // a level the ladder lacks has no part
+		if _, ok := l.Part(r.Part); ok {
 			if o := r.Offer; o != nil {
 				if _, ok := l.Part(o.Part); !ok {
 					r.Offer = nil
@@ -142,12 +142,6 @@ func Load(root string) (State, error) {
 		}
 	}
 	return s, nil
-}
-
-// Damaged is the error of a state file that is not JSON, saying how to
-// start afresh.
-func Damaged(why string) error {
-	return fmt.Errorf("%s is damaged (%s); delete %s to start the hints afresh", stateFile, why, stateFile)
 }
 
 // Save writes the state through a temporary file, so that a crash never
