@@ -35,7 +35,6 @@ const (
 
 // Guide is one parsed INTERVIEWER.md.
 type Guide struct {
-	Title    string             // the "# " heading
 	Sections []markdown.Section // the "## " sections in file order, required or not
 	Mistakes []Mistake
 	Scope    Scope
@@ -99,21 +98,11 @@ var (
 	partListRE = regexp.MustCompile(`^(?:none|parts? (\d+)(?: to (\d+))?((?:, \d+)*(?: and \d+)?))\.?$`)
 )
 
-// Parse reads a guide's title, sections, scope and classic mistakes. It
-// fails without a title, without the scope's three lines, or if a list
-// item of the Classic mistakes section has no mutant tag.
+// Parse reads a guide's sections, scope and classic mistakes. It fails
+// without the scope's three lines, or if a list item of the Classic
+// mistakes section has no mutant tag.
 func Parse(src []byte) (*Guide, error) {
-	sections := markdown.Split(string(src), 2)
-	g := &Guide{Sections: sections[1:]}
-	for _, l := range sections[0].Lines {
-		if h, ok := markdown.Heading(l, 1); ok {
-			g.Title = h
-			break
-		}
-	}
-	if g.Title == "" {
-		return nil, fmt.Errorf("no title: the guide must start with a \"# \" heading")
-	}
+	g := &Guide{Sections: markdown.Split(string(src), 2)[1:]}
 	if err := g.parseMistakes(); err != nil {
 		return nil, err
 	}

@@ -29,6 +29,7 @@ const HintLevels = 3
 // shape is the rest of a guide: its follow-ups, time plan, hint script
 // and rubric.
 type shape struct {
+	Title string // the "# " heading
 	Parts []Part // the "### Part N: title" headings of Follow-ups
 	Plan  []Phase
 	Hints []PartHints
@@ -59,14 +60,26 @@ type Part struct {
 
 var hintItemRE = regexp.MustCompile(`^(\d+)\.\s+`)
 
-// parseAll is Parse and readShape.
+// parseAll is Parse and readShape, and reads the title.
 func parseAll(src []byte) (*Guide, *shape, error) {
 	g, err := Parse(src)
 	if err != nil {
 		return nil, nil, err
 	}
 	sh, err := readShape(g)
-	return g, sh, err
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, l := range markdown.Split(string(src), 2)[0].Lines {
+		if h, ok := markdown.Heading(l, 1); ok {
+			sh.Title = h
+			break
+		}
+	}
+	if sh.Title == "" {
+		return nil, nil, fmt.Errorf("no title: the guide must start with a \"# \" heading")
+	}
+	return g, sh, nil
 }
 
 // readShape fails if a required section is missing, empty, given twice or
