@@ -39,6 +39,10 @@ import (
 //   - every claim that parts fill so many minutes, which must be its scope;
 //   - every mutant it names, among the names in the spec folders.
 func Check(root string, l levels.Level, g *Guide) []error {
+	sh, err := readShape(g)
+	if err != nil {
+		return []error{err}
+	}
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	dir := filepath.Join(root, l.Dir)
@@ -51,14 +55,14 @@ func Check(root string, l levels.Level, g *Guide) []error {
 		name  string
 		parts []string
 	}{
-		{FollowUps, partNames(g.Parts)},
-		{HintScript, hintNames(g.Hints)},
+		{FollowUps, partNames(sh.Parts)},
+		{HintScript, hintNames(sh.Hints)},
 	} {
 		if !slices.Equal(sec.parts, want) {
 			add("section %q: parts %q, want the registry's %q", sec.name, sec.parts, want)
 		}
 	}
-	for _, p := range g.Parts {
+	for _, p := range sh.Parts {
 		if p.Body == "" {
 			add("follow-up part %d has no text", p.Number)
 		}
@@ -73,7 +77,7 @@ func Check(root string, l levels.Level, g *Guide) []error {
 		add("section %q: the scope lists parts %v (in scope, stretch, take-home), want each of %v once, in order", TimePlan, scope, numbers)
 	}
 	total := 0
-	for _, p := range g.Plan {
+	for _, p := range sh.Plan {
 		total += p.Minutes
 	}
 	if total != g.Scope.Minutes {
@@ -134,7 +138,7 @@ func hintNames(ps []PartHints) []string {
 func sectionBodies(g *Guide) []string {
 	var out []string
 	for _, s := range g.Sections {
-		out = append(out, s.Body)
+		out = append(out, s.Body())
 	}
 	return out
 }

@@ -1,8 +1,9 @@
 // Package guide reads a level's interviewer's guide, ladder/NN-name/INTERVIEWER.md,
-// which interview mode never shows the candidate. Its "## " sections are fixed
-// (see Sections); Time plan, Follow-ups, Hint script, Classic mistakes and
-// Rubric have a shape of their own, checked by Parse. A classic mistake ends
-// with the name of the spec mutant that shows it, as a Go string literal:
+// which interview mode never shows the candidate. Its "## " sections are fixed;
+// the ladder command reads the Time plan's scope, the Classic mistakes and
+// the Approaches, and the guide's tests check the rest of its shape. A
+// classic mistake ends with the name of the spec mutant that shows it, as a
+// Go string literal:
 //
 //	Counts a hit at exactly now-window. (mutant: "inclusive boundary: still counts a hit at exactly now-window")
 package guide
@@ -11,7 +12,6 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -33,31 +33,11 @@ const (
 	Rubric     = "Rubric"
 )
 
-// Sections lists the required headings in the order a guide gives them.
-var Sections = []string{Pose, Clarifying, TimePlan, FollowUps, HintScript, Approaches, Mistakes, Rubric}
-
-// Bands are the rubric's verdicts, from worst to best. A rubric has at
-// least four of them, in this order, from the first to the last.
-var Bands = []string{"Strong no hire", "No hire", "Lean no hire", "Lean hire", "Hire", "Strong hire"}
-
-// Dimensions are the rubric's rows: each is scored on its own.
-var Dimensions = []string{"Problem solving", "Code", "Testing", "Communication", "Hints used"}
-
-// HintLevels is how many hints the script gives for each part.
-const HintLevels = 3
-
 // Guide is one parsed INTERVIEWER.md.
 type Guide struct {
-	Title    string    // the "# " heading
-	Sections []Section // the "## " sections in file order, required or not
-	Parts    []Part    // the "### Part N: title" headings of Follow-ups
+	Sections []markdown.Section // the "## " sections in file order, required or not
 	Mistakes []Mistake
 	Scope    Scope
-	Plan     []Phase
-	Hints    []PartHints
-	// Bands are the rubric's columns, Cells its rows by dimension.
-	Bands []string
-	Cells map[string][]string
 }
 
 // Scope is what the time plan says fits the clock: the parts In, in Minutes,
@@ -70,34 +50,6 @@ type Scope struct {
 	TakeHome []int
 }
 
-// Phase is one row of the time plan's table.
-type Phase struct {
-	Name    string
-	Minutes int
-}
-
-// PartHints are one part's hints, from the lightest to a near-answer.
-type PartHints struct {
-	Number int
-	Title  string
-	Hints  []string
-}
-
-// Section is one "## " heading and the Markdown under it, trimmed.
-type Section struct {
-	Heading  string
-	Body     string
-	Line     int // line of the heading, from 1
-	BodyLine int // line of Body's first line
-}
-
-// Part is one follow-up: a part of the level.
-type Part struct {
-	Number int
-	Title  string
-	Body   string // the Markdown under the heading, trimmed
-}
-
 // Mistake is one classic mistake and the mutant that shows it.
 type Mistake struct {
 	Text   string // the mistake, without the mutant tag
@@ -105,10 +57,19 @@ type Mistake struct {
 	Line   int
 }
 
-// Section returns the body of the section with the given heading.
+// Section returns the trimmed body of the section with the given heading.
 func (g *Guide) Section(heading string) (string, bool) {
-	s := g.section(heading)
-	return s.Body, s.Heading != ""
+	s, ok := g.section(heading)
+	return s.Body(), ok
+}
+
+func (g *Guide) section(heading string) (markdown.Section, bool) {
+	for _, s := range g.Sections {
+		if s.Heading == heading {
+			return s, true
+		}
+	}
+	return markdown.Section{}, false
 }
 
 // Approaches returns the Approaches section as raw Markdown.
@@ -131,112 +92,34 @@ func Load(path string) (*Guide, error) {
 }
 
 var (
-	mutantRE = regexp.MustCompile(`^(.*?)\s*\(mutant:\s*("(?:[^"\\]|\\.)*")\)\s*$`)
-	listItem = regexp.MustCompile(`^[-*]\s+`)
+	mutantRE   = regexp.MustCompile(`^(.*?)\s*\(mutant:\s*("(?:[^"\\]|\\.)*")\)\s*$`)
+	listItem   = regexp.MustCompile(`^[-*]\s+`)
+	scopeRE    = regexp.MustCompile(`^[-*]\s+\*\*(In scope, (\d+) minutes|Stretch|Take-home):\*\*\s*(.+)$`)
+	partListRE = regexp.MustCompile(`^(?:none|parts? (\d+)(?: to (\d+))?((?:, \d+)*(?: and \d+)?))\.?$`)
 )
 
-// Parse parses a guide. It fails if a required section is missing, empty,
-// given twice or out of order, if the Follow-ups section has no part, or if
-// a list item of the Classic mistakes section has no mutant tag.
+// Parse reads a guide's sections, scope and classic mistakes. It fails
+// without the scope's three lines, or if a list item of the Classic
+// mistakes section has no mutant tag.
 func Parse(src []byte) (*Guide, error) {
-	g := &Guide{}
-	sections := markdown.Split(string(src), 2)
-	for _, l := range sections[0].Lines {
-		if h, ok := markdown.Heading(l, 1); ok {
-			g.Title = h
-			break
-		}
-	}
-	for _, s := range sections[1:] {
-		g.Sections = append(g.Sections, Section{Heading: s.Heading, Body: s.Body(), Line: s.Line, BodyLine: s.BodyLine()})
-	}
-	if g.Title == "" {
-		return nil, fmt.Errorf("no title: the guide must start with a \"# \" heading")
-	}
-	if err := g.checkSections(); err != nil {
+	g := &Guide{Sections: markdown.Split(string(src), 2)[1:]}
+	if err := g.parseMistakes(); err != nil {
 		return nil, err
 	}
-	var err error
-	if g.Parts, err = partsOf(g.section(FollowUps)); err != nil {
+	if err := g.parseScope(); err != nil {
 		return nil, err
-	}
-	for _, parse := range []func() error{g.parseMistakes, g.parseTimePlan, g.parseHints, g.parseRubric} {
-		if err := parse(); err != nil {
-			return nil, err
-		}
 	}
 	return g, nil
 }
 
-// checkSections checks that the required sections are there once each, in
-// order, and not empty.
-func (g *Guide) checkSections() error {
-	seen := map[string]int{}
-	next := 0 // index in Sections of the next required heading
-	for _, s := range g.Sections {
-		if line, ok := seen[s.Heading]; ok {
-			return fmt.Errorf("line %d: section %q again (first at line %d)", s.Line, s.Heading, line)
-		}
-		seen[s.Heading] = s.Line
-		i := slices.Index(Sections, s.Heading)
-		if i < 0 {
-			continue
-		}
-		if i < next {
-			return fmt.Errorf("line %d: section %q comes after %q; the order is %s", s.Line, s.Heading, Sections[next-1], strings.Join(Sections, ", "))
-		}
-		next = i + 1
-		if s.Body == "" {
-			return fmt.Errorf("line %d: section %q is empty", s.Line, s.Heading)
-		}
-	}
-	var missing []string
-	for _, h := range Sections {
-		if _, ok := seen[h]; !ok {
-			missing = append(missing, strconv.Quote("## "+h))
-		}
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("missing section %s", strings.Join(missing, ", "))
-	}
-	return nil
-}
-
-// partsOf reads the "### Part N: title" headings of a section.
-func partsOf(s Section) ([]Part, error) {
-	var parts []Part
-	var body []string
-	flush := func() {
-		if len(parts) > 0 {
-			parts[len(parts)-1].Body = strings.TrimSpace(strings.Join(body, "\n"))
-		}
-		body = nil
-	}
-	for _, line := range markdown.Lines(s.Body) {
-		if h, ok := markdown.Heading(line, 3); ok {
-			if n, title, ok := markdown.PartHeading(h); ok {
-				flush()
-				parts = append(parts, Part{Number: n, Title: title})
-				continue
-			}
-		}
-		body = append(body, line.Text)
-	}
-	flush()
-	if len(parts) == 0 {
-		return nil, fmt.Errorf("line %d: section %q has no \"### Part N: title\" heading", s.Line, s.Heading)
-	}
-	return parts, nil
-}
-
-// listItems reads the list items of a body that start with re, each with
-// the indented lines it wraps onto, and their line offsets in the body.
-func listItems(body string, re *regexp.Regexp) (texts []string, lines []int) {
+// listItems reads the list items of lines that start with re, each with
+// the indented lines it wraps onto, and the line each starts on.
+func listItems(lines []markdown.Line, re *regexp.Regexp) (texts []string, at []int) {
 	open := false // whether the last line belongs to an item
-	for i, line := range strings.Split(body, "\n") {
-		switch {
+	for _, l := range lines {
+		switch line := l.Text; {
 		case re.MatchString(line):
-			texts, lines = append(texts, strings.TrimSpace(re.ReplaceAllString(line, ""))), append(lines, i)
+			texts, at = append(texts, strings.TrimSpace(re.ReplaceAllString(line, ""))), append(at, l.Number)
 			open = true
 		case open && strings.TrimSpace(line) != "" && (line[0] == ' ' || line[0] == '\t'):
 			texts[len(texts)-1] += " " + strings.TrimSpace(line)
@@ -244,28 +127,27 @@ func listItems(body string, re *regexp.Regexp) (texts []string, lines []int) {
 			open = false
 		}
 	}
-	return texts, lines
+	return texts, at
 }
 
 // parseMistakes reads the list of Classic mistakes, each ending with its
 // mutant tag.
 func (g *Guide) parseMistakes() error {
-	s := g.section(Mistakes)
-	texts, lines := listItems(s.Body, listItem)
+	s, _ := g.section(Mistakes)
+	texts, at := listItems(s.Lines, listItem)
 	for i, text := range texts {
-		line := s.BodyLine + lines[i]
 		m := mutantRE.FindStringSubmatch(text)
 		if m == nil {
-			return fmt.Errorf("line %d: mistake without a mutant tag, want `... (mutant: \"name\")`: %s", line, text)
+			return fmt.Errorf("line %d: mistake without a mutant tag, want `... (mutant: \"name\")`: %s", at[i], text)
 		}
 		name, err := strconv.Unquote(m[2])
 		if err != nil {
-			return fmt.Errorf("line %d: mutant name %s: %v", line, m[2], err)
+			return fmt.Errorf("line %d: mutant name %s: %v", at[i], m[2], err)
 		}
 		if m[1] == "" || name == "" {
-			return fmt.Errorf("line %d: a mistake needs a text and a mutant name: %s", line, text)
+			return fmt.Errorf("line %d: a mistake needs a text and a mutant name: %s", at[i], text)
 		}
-		g.Mistakes = append(g.Mistakes, Mistake{Text: m[1], Mutant: name, Line: line})
+		g.Mistakes = append(g.Mistakes, Mistake{Text: m[1], Mutant: name, Line: at[i]})
 	}
 	if len(g.Mistakes) == 0 {
 		return fmt.Errorf("line %d: section %q lists no mistake", s.Line, Mistakes)
@@ -273,12 +155,67 @@ func (g *Guide) parseMistakes() error {
 	return nil
 }
 
-// section returns the section with the given heading.
-func (g *Guide) section(heading string) Section {
-	for _, s := range g.Sections {
-		if s.Heading == heading {
-			return s
+// parseScope reads the time plan's three scope lines.
+func (g *Guide) parseScope() error {
+	s, _ := g.section(TimePlan)
+	lists := map[string]*[]int{"in scope": &g.Scope.In, "stretch": &g.Scope.Stretch, "take-home": &g.Scope.TakeHome}
+	found := map[string]bool{}
+	for _, line := range s.Lines {
+		m := scopeRE.FindStringSubmatch(strings.TrimSpace(line.Text))
+		if m == nil {
+			continue
+		}
+		what := strings.ToLower(m[1])
+		if m[2] != "" {
+			what = "in scope"
+			g.Scope.Minutes, _ = strconv.Atoi(m[2])
+		}
+		parts, err := parsePartList(m[3])
+		if err != nil {
+			return fmt.Errorf("line %d: %s: %v", line.Number, what, err)
+		}
+		*lists[what], found[what] = parts, true
+	}
+	for _, k := range []string{"in scope", "stretch", "take-home"} {
+		if !found[k] {
+			return fmt.Errorf("line %d: section %q: no scope line %q", s.Line, TimePlan,
+				map[string]string{"in scope": "- **In scope, N minutes:** parts ...", "stretch": "- **Stretch:** ...", "take-home": "- **Take-home:** ..."}[k])
 		}
 	}
-	return Section{}
+	if len(g.Scope.In) == 0 || g.Scope.Minutes <= 0 {
+		return fmt.Errorf("line %d: section %q: the interview needs some parts and some minutes", s.Line, TimePlan)
+	}
+	return nil
+}
+
+// parsePartList reads "none", "part 2", "parts 1 to 3", "parts 4 and 5"
+// or "parts 1, 3 and 5".
+func parsePartList(s string) ([]int, error) {
+	s = strings.TrimSpace(s)
+	m := partListRE.FindStringSubmatch(s)
+	if m == nil {
+		return nil, fmt.Errorf("%q: want none, part N, parts N to M or parts N and M", s)
+	}
+	if m[1] == "" {
+		return nil, nil
+	}
+	first, _ := strconv.Atoi(m[1])
+	if m[2] != "" {
+		last, _ := strconv.Atoi(m[2])
+		if last <= first || m[3] != "" {
+			return nil, fmt.Errorf("%q: not a range", s)
+		}
+		var out []int
+		for n := first; n <= last; n++ {
+			out = append(out, n)
+		}
+		return out, nil
+	}
+	out := []int{first}
+	for _, f := range strings.FieldsFunc(m[3], func(r rune) bool { return r == ',' || r == ' ' }) {
+		if n, err := strconv.Atoi(f); err == nil { // "and" is no number
+			out = append(out, n)
+		}
+	}
+	return out, nil
 }

@@ -40,12 +40,16 @@ func TestEveryLevelHasAGuide(t *testing.T) {
 	root := repoRoot(t)
 	for _, l := range levels.All {
 		t.Run(filepath.Base(l.Dir), func(t *testing.T) {
-			g, err := Load(filepath.Join(root, l.Dir, FileName))
+			src, err := os.ReadFile(filepath.Join(root, l.Dir, FileName))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := "Level " + strconv.Itoa(l.Number) + ":"; !strings.HasPrefix(g.Title, want) {
-				t.Errorf("title %q, want it to start with %q", g.Title, want)
+			g, sh, err := parseAll(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "Level " + strconv.Itoa(l.Number) + ":"; !strings.HasPrefix(sh.Title, want) {
+				t.Errorf("title %q, want it to start with %q", sh.Title, want)
 			}
 			if !strings.Contains(g.Approaches(), "\n|") {
 				t.Errorf("section %q has no table", Approaches)
@@ -184,12 +188,12 @@ const good = "# Level 9: Example\n" +
 	"An extra section is fine.\n"
 
 func TestParse(t *testing.T) {
-	g, err := Parse([]byte(good))
+	g, sh, err := parseAll([]byte(good))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Title != "Level 9: Example" {
-		t.Errorf("Title = %q, want %q", g.Title, "Level 9: Example")
+	if sh.Title != "Level 9: Example" {
+		t.Errorf("Title = %q, want %q", sh.Title, "Level 9: Example")
 	}
 	var headings []string
 	for _, s := range g.Sections {
@@ -206,7 +210,7 @@ func TestParse(t *testing.T) {
 		t.Errorf("Approaches() = %q, want %q", g.Approaches(), want)
 	}
 	wantParts := []Part{{1, "First", "Move on when done."}, {2, "Second", "The end."}}
-	if diff := cmp.Diff(wantParts, g.Parts); diff != "" {
+	if diff := cmp.Diff(wantParts, sh.Parts); diff != "" {
 		t.Errorf("Parts (-want +got):\n%s", diff)
 	}
 	wantMistakes := []Mistake{
@@ -220,17 +224,17 @@ func TestParse(t *testing.T) {
 	if diff := cmp.Diff(wantScope, g.Scope); diff != "" {
 		t.Errorf("Scope (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]Phase{{"part 1", 25}, {"wrap-up", 5}}, g.Plan); diff != "" {
+	if diff := cmp.Diff([]Phase{{"part 1", 25}, {"wrap-up", 5}}, sh.Plan); diff != "" {
 		t.Errorf("Plan (-want +got):\n%s", diff)
 	}
 	wantHints := []PartHints{{1, "First", []string{"A question?", "A nudge that wraps.", "The near-answer."}}, {2, "Second", []string{"Q.", "N.", "A."}}}
-	if diff := cmp.Diff(wantHints, g.Hints); diff != "" {
+	if diff := cmp.Diff(wantHints, sh.Hints); diff != "" {
 		t.Errorf("Hints (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"Strong no hire", "No hire", "Hire", "Strong hire"}, g.Bands); diff != "" {
+	if diff := cmp.Diff([]string{"Strong no hire", "No hire", "Hire", "Strong hire"}, sh.Bands); diff != "" {
 		t.Errorf("Bands (-want +got):\n%s", diff)
 	}
-	if got := g.Cells["Testing"]; !cmp.Equal(got, []string{"a", "b", "c", "d"}) {
+	if got := sh.Cells["Testing"]; !cmp.Equal(got, []string{"a", "b", "c", "d"}) {
 		t.Errorf("Cells[Testing] = %q, want a, b, c, d", got)
 	}
 	if _, ok := g.Section("Nowhere"); ok {
@@ -275,7 +279,7 @@ func TestParseRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse([]byte(tt.edit(good)))
+			_, _, err := parseAll([]byte(tt.edit(good)))
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("Parse() error = %v, want one containing %q", err, tt.wantErr)
 			}

@@ -36,26 +36,12 @@ type Section struct {
 }
 
 // Body is the text under the heading, trimmed.
-func (s Section) Body() string { return strings.TrimSpace(s.Text()) }
-
-// Text is the lines under the heading, as they are.
-func (s Section) Text() string {
+func (s Section) Body() string {
 	texts := make([]string, len(s.Lines))
 	for i, l := range s.Lines {
 		texts[i] = l.Text
 	}
-	return strings.Join(texts, "\n")
-}
-
-// BodyLine is the number of the first non-blank line under the heading, or
-// the line after the heading when there is none.
-func (s Section) BodyLine() int {
-	for _, l := range s.Lines {
-		if strings.TrimSpace(l.Text) != "" {
-			return l.Number
-		}
-	}
-	return s.Line + 1
+	return strings.TrimSpace(strings.Join(texts, "\n"))
 }
 
 // Lines splits Markdown into lines, marking those of code fences.

@@ -99,8 +99,8 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func saveHints(root string, s interview.State, stderr io.Writer) int {
-	if err := interview.SaveState(root, s); err != nil {
+func saveHints(root string, s learner.State, stderr io.Writer) int {
+	if err := learner.Save(root, s); err != nil {
 		return failed(stderr, "ladder hint: could not remember this hint:", err)
 	}
 	return 0
@@ -109,7 +109,7 @@ func saveHints(root string, s interview.State, stderr io.Writer) int {
 // partOn returns the part the learner is on: the first part of the level
 // that is not done, 0 if every part is. Grading takes seconds, so the
 // answer is kept in the state for the level's .go files as they are.
-func partOn(root string, l levels.Level, s *interview.State, stdout, stderr io.Writer) (int, bool) {
+func partOn(root string, l levels.Level, s *learner.State, stdout, stderr io.Writer) (int, bool) {
 	key := strconv.Itoa(l.Number)
 	hash := filesHash(root, l)
 	last, known := s.OnPart[key]
@@ -171,11 +171,11 @@ func cmdHints(root string, args []string, stdout, stderr io.Writer) int {
 }
 
 // hintsFor reads a level's hints and the state, or says what is wrong.
-func hintsFor(root string, l levels.Level, stderr io.Writer) ([]learner.HintPart, interview.State, int) {
+func hintsFor(root string, l levels.Level, stderr io.Writer) ([]learner.HintPart, learner.State, int) {
 	parts, err := learner.ReadHints(root, l)
-	var s interview.State
+	var s learner.State
 	if err == nil {
-		s, err = interview.LoadState(root)
+		s, err = learner.Load(root)
 	}
 	if err != nil {
 		return nil, s, failed(stderr, "", err)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/rateladder/rateladder/harness/internal/interview"
 	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 )
@@ -105,7 +104,7 @@ func TestHandEditedStateIsNeverAPanic(t *testing.T) {
 	} {
 		text := "{" + onPart + "," + entries + "}"
 		write(text)
-		s, err := interview.LoadState(dir)
+		s, err := learner.Load(dir)
 		require.NoError(t, err, text)
 		require.Equal(t, map[string]learner.PartCache{"1": {Files: hash, Part: 2}}, s.OnPart, text)
 		for key, seen := range s.HintsSeen {
@@ -167,7 +166,7 @@ func TestHintGoesToThePartYouAreOn(t *testing.T) {
 
 	data, err := os.ReadFile(filepath.Join(dir, ".ladder", "state.json"))
 	require.NoError(t, err)
-	var s interview.State
+	var s learner.State
 	require.NoError(t, json.Unmarshal(data, &s))
 	require.Equal(t, map[string]int{"1": 3, "2": 2}, s.HintsSeen["1"])
 	require.Equal(t, 2, s.OnPart["1"].Part)
@@ -182,8 +181,8 @@ func TestHintGoesToThePartYouAreOn(t *testing.T) {
 // part the interview is on needs no grading.
 func TestAnInterviewHintCountsInItsOwnPart(t *testing.T) {
 	dir, _ := fixtureLadder(t)
-	run := &interview.Record{Level: 1, Part: 2, Until: time.Now().Add(time.Hour), Hints: map[string]int{}}
-	require.NoError(t, interview.SaveState(dir, interview.State{State: learner.State{HintsSeen: map[string]map[string]int{"1": {"1": 3}}}, Interview: run}))
+	run := &learner.Record{Level: 1, Part: 2, Until: time.Now().Add(time.Hour), Hints: map[string]int{}}
+	require.NoError(t, learner.Save(dir, learner.State{HintsSeen: map[string]map[string]int{"1": {"1": 3}}, Interview: run}))
 
 	out, code := runLadder(t, dir, "hint", "1")
 	require.Equal(t, 0, code, out)
@@ -193,7 +192,7 @@ func TestAnInterviewHintCountsInItsOwnPart(t *testing.T) {
 	require.True(t, strings.HasPrefix(out, "Level 1, part 1, hint 1 of 5\n"), "an interview's hints start again from the first, with the README's guidance after HINTS.md's:\n%s", out)
 	require.Contains(t, out, "this hint counts in its summary")
 
-	s, err := interview.LoadState(dir)
+	s, err := learner.Load(dir)
 	require.NoError(t, err)
 	require.Equal(t, map[string]int{"1": 1, "2": 1}, s.Interview.Hints, "each hint counts in its own part")
 	require.Equal(t, map[string]int{"1": 3, "2": 1}, s.HintsSeen["1"])

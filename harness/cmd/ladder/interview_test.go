@@ -136,7 +136,7 @@ func TestInterviewPlaysALevelPartByPart(t *testing.T) {
 	}
 	checkKept(t, root, sum)
 
-	s, err := interview.LoadState(root)
+	s, err := learner.Load(root)
 	require.NoError(t, err)
 	if s.Interview != nil {
 		t.Errorf("state.json still records an interview after it ended: %+v", s.Interview)
@@ -451,7 +451,7 @@ func TestInterviewEndsWithASummaryWhenTheTerminalCloses(t *testing.T) {
 	var out bytes.Buffer
 	c := fixtureInterview(t, "1", &out)
 	c.iv.BeforeWait = func() {
-		s, err := interview.LoadState(c.iv.Root)
+		s, err := learner.Load(c.iv.Root)
 		require.NoError(t, err)
 		if s.Interview == nil || s.Interview.PID != os.Getpid() {
 			t.Errorf("the running record = %+v, want this process's PID", s.Interview)
@@ -464,7 +464,7 @@ func TestInterviewEndsWithASummaryWhenTheTerminalCloses(t *testing.T) {
 	require.Equal(t, interview.EndClosed, sum.End)
 	require.Contains(t, out.String(), "The terminal closed: interview stopped.\n")
 	require.Contains(t, out.String(), "Ended after 3m00s: stopped when the terminal closed.\n")
-	s, err := interview.LoadState(c.iv.Root)
+	s, err := learner.Load(c.iv.Root)
 	require.NoError(t, err)
 	if s.Interview != nil {
 		t.Errorf("state.json still records an interview after SIGHUP: %+v", s.Interview)
@@ -485,7 +485,7 @@ func TestARecordWhoseProcessIsGoneIsStale(t *testing.T) {
 	l, _ := levels.Find("6")
 	require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
 	copyTree(t, filepath.Join(repoRoot(t), l.Dir, "HINTS.md"), filepath.Join(root, l.Dir, "HINTS.md"))
-	require.NoError(t, interview.SaveState(root, interview.State{State: learner.State{HintsSeen: map[string]map[string]int{}}, Interview: &interview.Record{Level: 6, Part: 1, Until: now.Add(30 * time.Minute), PID: gone}}))
+	require.NoError(t, learner.Save(root, learner.State{HintsSeen: map[string]map[string]int{}, Interview: &learner.Record{Level: 6, Part: 1, Until: now.Add(30 * time.Minute), PID: gone}}))
 	var hintOut, errOut bytes.Buffer
 	require.Equal(t, 0, cmdHint(root, []string{"6"}, &hintOut, &errOut), errOut.String())
 	require.NotContains(t, hintOut.String(), "You are in a mock interview")
@@ -597,19 +597,19 @@ func TestReadmePartsShowPart1Alone(t *testing.T) {
 	root := repoRoot(t)
 	for _, l := range levels.All {
 		r, err := interview.ReadmeParts(root, l)
-		intro, sections := r.Intro(1), r.Sections
+		intro := r.Intro(1)
 		require.NoError(t, err)
 		if !strings.HasPrefix(intro, "# Level ") || !strings.Contains(intro, "## The API") || strings.Contains(intro, "## Part") {
 			t.Errorf("level %d: the intro is not the story and the API alone:\n%s", l.Number, intro)
 		}
 		for _, p := range l.Parts {
-			s := sections[p.Number]
+			s := r.Section(p.Number)
 			heading := "## Part " + strconv.Itoa(p.Number) + ": " + p.Title + "\n"
 			if !strings.HasPrefix(s, heading) || strings.Count(s, "\n## ") != 0 {
 				t.Errorf("level %d, part %d: section does not start with %q or runs into another:\n%s", l.Number, p.Number, heading, s)
 			}
 		}
-		if last := sections[len(l.Parts)]; strings.Contains(last, "Run it") || strings.Contains(last, "Beyond the interview") {
+		if last := r.Section(len(l.Parts)); strings.Contains(last, "Run it") || strings.Contains(last, "Beyond the interview") {
 			t.Errorf("level %d: the last part's section runs on:\n%s", l.Number, last)
 		}
 	}
@@ -802,7 +802,7 @@ func TestEveryPartOfEveryREADMEHasQuestionAndGuidance(t *testing.T) {
 		require.NoError(t, err)
 		for _, p := range l.Parts {
 			heading := "## Part " + strconv.Itoa(p.Number) + ": " + p.Title
-			if q := strings.TrimSpace(strings.TrimPrefix(r.Sections[p.Number], heading)); q == "" {
+			if q := strings.TrimSpace(strings.TrimPrefix(r.Section(p.Number), heading)); q == "" {
 				t.Errorf("level %d, part %d: no question outside the guidance", l.Number, p.Number)
 			}
 			if len(r.Guidance[p.Number]) == 0 {
@@ -826,7 +826,7 @@ func TestInterviewPart1IsTheQuestionAlone(t *testing.T) {
 		r, err := interview.ReadmeParts(root, l)
 		require.NoError(t, err)
 		first := l.Parts[0].Number
-		text := r.Intro(first) + "\n\n" + r.Sections[first]
+		text := r.Intro(first) + "\n\n" + r.Section(first)
 		if !strings.Contains(strings.ToLower(text), "rules") || !strings.Contains(text, "## Worked examples") || !strings.Contains(text, "|---") {
 			t.Errorf("level %d: part 1's question lacks the rules or the worked examples:\n%s", l.Number, text)
 		}
@@ -881,20 +881,20 @@ func TestInterviewHintsEndWithTheREADMEsGuidance(t *testing.T) {
 	r, err := interview.ReadmeParts(dir, l)
 	require.NoError(t, err)
 	own, guidance := len(hints[1].Hints), len(r.Guidance[2])
-	run := &interview.Record{Level: 1, Part: 2, Until: time.Now().Add(time.Hour), PID: os.Getpid(), Hints: map[string]int{"2": own}}
-	require.NoError(t, interview.SaveState(dir, interview.State{Interview: run}))
+	run := &learner.Record{Level: 1, Part: 2, Until: time.Now().Add(time.Hour), PID: os.Getpid(), Hints: map[string]int{"2": own}}
+	require.NoError(t, learner.Save(dir, learner.State{Interview: run}))
 
 	out, code := runLadder(t, dir, "hint", "1")
 	require.Equal(t, 0, code, out)
 	want := "Level 1, part 2, hint " + strconv.Itoa(own+1) + " of " + strconv.Itoa(own+guidance) + "\n\nFrom the README:\n\n" + r.Guidance[2][0]
 	require.True(t, strings.HasPrefix(out, want), "the first hint after HINTS.md's printed:\n%s\nwant it to start:\n%s", out, want)
 	require.Contains(t, out, "this hint counts in its summary")
-	s, err := interview.LoadState(dir)
+	s, err := learner.Load(dir)
 	require.NoError(t, err)
 	require.Equal(t, own+1, s.Interview.Hints["2"])
 	require.LessOrEqual(t, s.HintsSeen["1"]["2"], own, "practice mode counts only HINTS.md's hints")
 
-	require.NoError(t, interview.SaveState(dir, interview.State{}))
+	require.NoError(t, learner.Save(dir, learner.State{}))
 	out, code = runLadder(t, dir, "hint", "--part", "2", "1")
 	require.Equal(t, 0, code, out)
 	require.True(t, strings.HasPrefix(out, "Level 1, part 2, hint 1 of "+strconv.Itoa(own)+"\n"), "outside an interview:\n%s", out)
@@ -914,10 +914,10 @@ func TestARestartBeginsFromPart1OnANewClock(t *testing.T) {
 			c.grader.pass[1] = true
 			c.save(t, 10*time.Minute)
 		case 2:
-			s, err := interview.LoadState(c.iv.Root)
+			s, err := learner.Load(c.iv.Root)
 			require.NoError(t, err)
 			s.Interview.Hints = map[string]int{"2": 1} // a hint asked for in part 2
-			require.NoError(t, interview.SaveState(c.iv.Root, s))
+			require.NoError(t, learner.Save(c.iv.Root, s))
 			c.clock.Advance(time.Minute)
 			c.interrupt <- os.Interrupt
 		}
@@ -935,7 +935,7 @@ func TestARestartBeginsFromPart1OnANewClock(t *testing.T) {
 	offered := false
 	c2.iv.Reset = func() int { offered = true; return 1 } // declined
 	c2.iv.BeforeWait = func() {
-		s, err := interview.LoadState(c2.iv.Root)
+		s, err := learner.Load(c2.iv.Root)
 		require.NoError(t, err)
 		// Part 1, which the code passes, went by at once.
 		require.Equal(t, 2, s.Interview.Part, "a restart whose code passes part 1 is on part 2")

@@ -77,24 +77,24 @@ func TestPollingNoticesAChange(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "a.go")
 	require.NoError(t, os.WriteFile(file, []byte("package a\n"), 0o644))
-	p := interview.PollChanges(dir, 10*time.Millisecond)
-	defer p.Close()
+	changes, stop := interview.PollChanges(dir, 10*time.Millisecond)
+	defer stop()
 	time.Sleep(30 * time.Millisecond) // let the poller take its first look
 	require.NoError(t, os.WriteFile(file, []byte("package a // edited\n"), 0o644))
 	select {
-	case <-p.C():
+	case <-changes:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the poller did not notice an edited .go file within 5s")
 	}
 	// A write may be seen half done, then done: let it settle first.
 	time.Sleep(50 * time.Millisecond)
-	for len(p.C()) > 0 {
-		<-p.C()
+	for len(changes) > 0 {
+		<-changes
 	}
 	// A file that is not Go is no reason to rerun the tests.
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644))
 	select {
-	case <-p.C():
+	case <-changes:
 		t.Error("the poller reported a change for a .txt file")
 	case <-time.After(100 * time.Millisecond):
 	}
@@ -158,15 +158,15 @@ func startWatch(t *testing.T, keys chan byte) *watchRig {
 	require.NoError(t, os.MkdirAll(r.dir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "a.go"), []byte("package a\n"), 0o644))
 	copyTree(t, filepath.Join("testdata", "fixture", l.Dir, "README.md"), filepath.Join(r.dir, "README.md"))
-	src := interview.PollChanges(r.dir, 10*time.Millisecond)
-	t.Cleanup(func() { src.Close() })
+	changes, stop := interview.PollChanges(r.dir, 10*time.Millisecond)
+	t.Cleanup(stop)
 	w := &watcher{
 		Level: l, dir: r.dir, out: &r.out, errOut: &r.out,
 		grade: func() (grade.Level, error) {
 			r.runs <- interview.Snapshot(r.dir)
 			return grade.Level{Level: l, Parts: []grade.Part{{Number: 1, Title: "One", Total: 1}, {Number: 2, Title: "Two"}}}, nil
 		},
-		changes: src.C(), interrupt: r.interrupt, settle: 20 * time.Millisecond,
+		changes: changes, interrupt: r.interrupt, settle: 20 * time.Millisecond,
 		now:  func() time.Time { return time.Date(2026, 3, 2, 14, 3, 12, 0, time.UTC) },
 		root: r.root, keys: keys, hint: func() { fmt.Fprintln(&r.out, "a hint") },
 	}
@@ -235,13 +235,13 @@ func TestWatchKeys(t *testing.T) {
 
 func TestPollingSeesAFolderMadeAfterItStarted(t *testing.T) {
 	dir := t.TempDir()
-	p := interview.PollChanges(dir, 10*time.Millisecond)
-	defer p.Close()
+	changes, stop := interview.PollChanges(dir, 10*time.Millisecond)
+	defer stop()
 	sub := filepath.Join(dir, "more")
 	require.NoError(t, os.MkdirAll(sub, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(sub, "b.go"), []byte("package more\n"), 0o644))
 	select {
-	case <-p.C():
+	case <-changes:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the poller did not notice a .go file in a new folder within 5s")
 	}

@@ -32,8 +32,8 @@ func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	dir := filepath.Join(root, l.Dir)
-	src := interview.PollChanges(dir, pollEvery)
-	defer src.Close()
+	changes, stop := interview.PollChanges(dir, pollEvery)
+	defer stop()
 	interrupt := make(chan os.Signal, 1)
 	signal.Notify(interrupt, os.Interrupt)
 	defer signal.Stop(interrupt)
@@ -42,7 +42,7 @@ func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
 	w := &watcher{
 		Level: l, root: root, dir: dir, out: out, errOut: errOut,
 		grade:   func() (grade.Level, error) { return grade.TestLevel(root, l, 0) },
-		changes: src.C(), interrupt: interrupt, keys: keys,
+		changes: changes, interrupt: interrupt, keys: keys,
 		hint:   func() { cmdHint(root, []string{strconv.Itoa(l.Number)}, out, errOut) },
 		settle: 150 * time.Millisecond, now: time.Now, clear: useColor(stdout),
 	}
@@ -137,7 +137,7 @@ func (w *watcher) showPart() {
 	case w.part == 0:
 		fmt.Fprintln(w.out, "No part is in progress: the last run found every part done, or could not tell.")
 	default:
-		fmt.Fprintf(w.out, "%s\n\n(%s/README.md has the rest.)\n", r.Sections[w.part], w.Level.Dir)
+		fmt.Fprintf(w.out, "%s\n\n(%s/README.md has the rest.)\n", r.Section(w.part), w.Level.Dir)
 	}
 }
 
@@ -228,9 +228,9 @@ func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
 	defer restore()
 	iv.Out, iv.Keys = out, keys
 	iv.Hint = func() { cmdHint(root, []string{strconv.Itoa(l.Number)}, out, errOut) }
-	src := interview.PollChanges(iv.Dir(), pollEvery)
-	defer src.Close()
-	iv.Changes = src.C()
+	changes, stop := interview.PollChanges(iv.Dir(), pollEvery)
+	defer stop()
+	iv.Changes = changes
 	ticker := time.NewTicker(time.Second)
 	defer ticker.Stop()
 	iv.Ticks = ticker.C

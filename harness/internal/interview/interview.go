@@ -5,19 +5,15 @@
 package interview
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
-	"text/tabwriter"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
@@ -29,17 +25,11 @@ import (
 )
 
 // DefaultBudget is an interview's length when neither TIME nor the guide
-// gives one; MaxBudget is the longest, and a record claiming more is stale.
-const (
-	DefaultBudget = 45 * time.Minute
-	MaxBudget     = 12 * time.Hour
-)
+// gives one.
+const DefaultBudget = 45 * time.Minute
 
 // warnings are the times left at which the clock speaks up.
 var warnings = []time.Duration{10 * time.Minute, 2 * time.Minute}
-
-// InterviewsDir keeps every interview's summary, as JSON and as text.
-const InterviewsDir = "interviews"
 
 // How an interview ended.
 const (
@@ -48,107 +38,6 @@ const (
 	EndStopped = "stopped"
 	EndClosed  = "terminal closed"
 )
-
-// Record is the interview running now, kept in state.json so that make
-// hint-N, in another process, can count its hints.
-type Record struct {
-	Level int       `json:"level"`
-	Part  int       `json:"part"`
-	Until time.Time `json:"until"` // when the time is up, even if the interview did not end cleanly
-	PID   int       `json:"pid,omitempty"`
-	// Hints counts the hints asked for, by part.
-	Hints map[string]int `json:"hints,omitempty"`
-	// Offer, Named and NamedLines are the known mistakes offered as hints.
-	Offer      *MistakeOffer  `json:"offer,omitempty"`
-	Named      map[string]int `json:"named,omitempty"`
-	NamedLines []string       `json:"named_lines,omitempty"`
-}
-
-// Running reports whether r is an interview of level n that is still on:
-// its time is not up and its process (if it names one) is still there.
-func (r *Record) Running(n int, now time.Time) bool {
-	if r == nil || r.Level != n || !now.Before(r.Until) || r.Until.Sub(now) > MaxBudget || r.PID < 0 {
-		return false
-	}
-	if r.PID == 0 {
-		return true
-	}
-	p, err := os.FindProcess(r.PID)
-	if err != nil {
-		return false // Windows finds only processes that exist
-	}
-	defer p.Release()
-	if runtime.GOOS == "windows" {
-		return true
-	}
-	// Signal 0 checks without sending: EPERM is a process of another user.
-	err = p.Signal(syscall.Signal(0))
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
-
-// Summary is what an interview leaves behind.
-type Summary struct {
-	Level          int       `json:"level"`
-	Title          string    `json:"title"`
-	Started        time.Time `json:"started"`
-	BudgetSeconds  int       `json:"budget_seconds"`
-	ElapsedSeconds int       `json:"elapsed_seconds"`
-	End            string    `json:"end"`
-	FreshStub      bool      `json:"fresh_stub"`
-	Hints          int       `json:"hints"`
-	Parts          []Part    `json:"parts"`
-	// InScope is how many parts the clock is for, Offered how many are
-	// asked (in scope, then stretch); 0 means every part.
-	InScope       int `json:"in_scope,omitempty"`
-	Offered       int `json:"offered,omitempty"`
-	MistakesNamed int `json:"mistakes_named,omitempty"` // hints that named a known mistake
-	// Questions is how many clarifying questions the parts reached had, on
-	// a terminal; Asked is those asked.
-	Questions int     `json:"questions,omitempty"`
-	Asked     []Asked `json:"asked,omitempty"`
-}
-
-// Asked is a clarifying question asked, and in which part after how many
-// (failed) runs.
-type Asked struct {
-	Question string `json:"question"`
-	Part     int    `json:"part"`
-	Runs     int    `json:"runs"`
-}
-
-// OfferedParts is how many parts the interview asks, in-scope and stretch.
-func (s Summary) OfferedParts() int {
-	if s.Offered <= 0 || s.Offered > len(s.Parts) {
-		return len(s.Parts)
-	}
-	return s.Offered
-}
-
-// Part is one part of an interview.
-type Part struct {
-	Number   int    `json:"part"`
-	Title    string `json:"title"`
-	Reached  bool   `json:"reached"`
-	Passed   bool   `json:"passed"`
-	Seconds  int    `json:"seconds"` // from the part's question to its passing run, or to the end
-	Runs     int    `json:"runs"`
-	FirstRun bool   `json:"passed_first_run"`
-	Hints    int    `json:"hints"`
-	// Regressions counts runs where the part, passed before, failed again.
-	Regressions int      `json:"regressions,omitempty"`
-	RaceRuns    int      `json:"race_runs,omitempty"`
-	Mistakes    []string `json:"known_mistakes,omitempty"`
-}
-
-func (s Summary) partsPassed() int {
-	n := 0
-	for _, p := range s.Parts {
-		if p.Passed {
-			n++
-		}
-	}
-	return n
-}
 
 // Interview is one interview under way, with everything it depends on
 // injected, so that tests can drive it with a fake clock and no terminal.
@@ -206,8 +95,8 @@ func ParseBudget(s string) (time.Duration, error) {
 	if d <= 0 {
 		return 0, fmt.Errorf("TIME=%s: an interview needs some time", s)
 	}
-	if d > MaxBudget {
-		return 0, fmt.Errorf("TIME=%s: an interview lasts at most %dh", s, int(MaxBudget/time.Hour))
+	if d > learner.MaxBudget {
+		return 0, fmt.Errorf("TIME=%s: an interview lasts at most %dh", s, int(learner.MaxBudget/time.Hour))
 	}
 	return d, nil
 }
@@ -247,7 +136,7 @@ func (iv *Interview) ReadScope() error {
 	}
 	if iv.Budget == 0 {
 		iv.Budget = time.Duration(scope.Minutes) * time.Minute
-		if iv.Budget <= 0 || iv.Budget > MaxBudget {
+		if iv.Budget <= 0 || iv.Budget > learner.MaxBudget {
 			iv.Budget = DefaultBudget
 		}
 	}
@@ -266,21 +155,15 @@ func (iv *Interview) ScopeSentence() string {
 		if len(ps) == 1 {
 			return fmt.Sprintf("part %d", ps[0].Number)
 		}
-		and := " to "
-		if len(ps) == 2 {
-			and = " and "
-		}
-		return fmt.Sprintf("parts %d%s%d", ps[0].Number, and, ps[len(ps)-1].Number)
+		return fmt.Sprintf("parts %d%s%d", ps[0].Number, map[bool]string{true: " and ", false: " to "}[len(ps) == 2], ps[len(ps)-1].Number)
 	}
+	verb := map[bool]string{true: " is ", false: " are "}
 	s := "The clock is for " + span(parts[:iv.InScope])
-	for _, c := range []struct {
-		ps   []levels.Part
-		what string
-	}{{parts[iv.InScope:iv.Offered], "stretch, asked once those pass"}, {parts[iv.Offered:], "take-home, not asked here"}} {
-		verb := map[bool]string{true: "is", false: "are"}[len(c.ps) == 1]
-		if len(c.ps) > 0 {
-			s += fmt.Sprintf("; %s %s %s", span(c.ps), verb, c.what)
-		}
+	if ps := parts[iv.InScope:iv.Offered]; len(ps) > 0 {
+		s += "; " + span(ps) + verb[len(ps) == 1] + "stretch, asked once those pass"
+	}
+	if ps := parts[iv.Offered:]; len(ps) > 0 {
+		s += "; " + span(ps) + verb[len(ps) == 1] + "take-home, not asked here"
 	}
 	return s + ".\n"
 }
@@ -672,8 +555,7 @@ func (iv *Interview) finish(end string) (Summary, error) {
 		p.Seconds = grade.Seconds(now.Sub(iv.partFrom))
 	}
 	iv.sum.End = end
-	s, err := LoadState(iv.Root)
-	if err == nil {
+	err := iv.editState(func(s *learner.State) bool {
 		if r := s.Interview; r != nil && r.Level == iv.Level.Number {
 			for i := range iv.sum.Parts {
 				p := &iv.sum.Parts[i]
@@ -683,13 +565,13 @@ func (iv *Interview) finish(end string) (Summary, error) {
 			}
 		}
 		s.Interview = nil
-		err = SaveState(iv.Root, s)
+		return true
+	})
+	if err != nil {
+		fmt.Fprintf(iv.Out, "(The hints asked for could not be read: %v)\n", err)
 	}
 	if iv.Keys != nil {
 		iv.sum.Questions = iv.asking()
-	}
-	if err != nil {
-		fmt.Fprintf(iv.Out, "(The hints asked for could not be read: %v)\n", err)
 	}
 
 	switch end {
@@ -715,211 +597,27 @@ func (iv *Interview) finish(end string) (Summary, error) {
 
 // recordRunning writes the interview into state.json, for make hint-N.
 func (iv *Interview) recordRunning() {
-	s, err := LoadState(iv.Root)
+	err := iv.editState(func(s *learner.State) bool {
+		if !s.Interview.Running(iv.Level.Number, iv.Clock.Now()) || iv.current == 0 {
+			s.Interview = &learner.Record{Level: iv.Level.Number, Until: iv.deadline, Hints: map[string]int{}}
+		}
+		s.Interview.Part = iv.sum.Parts[iv.current].Number
+		s.Interview.PID = os.Getpid() // a record whose process is gone is stale
+		return true
+	})
 	if err != nil {
 		fmt.Fprintf(iv.Out, "(Hints will not be counted: %v)\n", err)
-		return
-	}
-	r := s.Interview
-	if !r.Running(iv.Level.Number, iv.Clock.Now()) || iv.current == 0 {
-		r = &Record{Level: iv.Level.Number, Until: iv.deadline, Hints: map[string]int{}}
-	}
-	r.Part = iv.sum.Parts[iv.current].Number
-	r.PID = os.Getpid() // a record whose process is gone is stale
-	s.Interview = r
-	if err := SaveState(iv.Root, s); err != nil {
-		fmt.Fprintf(iv.Out, "(Hints will not be counted: %v)\n", err)
 	}
 }
 
-// WriteSummary prints an interview's summary, as it is kept in
-// .ladder/interviews/ and as the README shows one.
-func WriteSummary(w io.Writer, s Summary) {
-	fmt.Fprintf(w, "Interview summary: level %d, %s\n", s.Level, s.Title)
-	how := map[string]string{EndPassed: "all parts passed", EndTimeUp: "time was up", EndStopped: "stopped (q or Ctrl-C)", EndClosed: "stopped when the terminal closed"}[s.End]
-	fmt.Fprintf(w, "Started %s with %s on the clock. Ended after %s: %s.\n\n",
-		s.Started.Format("2006-01-02 15:04"), grade.Minutes(time.Duration(s.BudgetSeconds)*time.Second),
-		grade.Minutes(time.Duration(s.ElapsedSeconds)*time.Second), how)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  part\ttitle\ttime\truns\thints\tresult")
-	var first, notReached []string
-	passed := 0
-	for i, p := range s.Parts {
-		result := "not passed"
-		switch {
-		case i >= s.OfferedParts():
-			result = "take-home"
-		case !p.Reached:
-			result = "not reached"
-			notReached = append(notReached, strconv.Itoa(p.Number))
-		case p.Passed && p.FirstRun:
-			result = "passed on the first run"
-			first = append(first, strconv.Itoa(p.Number))
-		case p.Passed:
-			result = "passed"
-		}
-		if !p.Reached || i >= s.OfferedParts() {
-			fmt.Fprintf(tw, "  %d\t%s\t-\t-\t-\t%s\n", p.Number, p.Title, result)
-			continue
-		}
-		if p.Passed {
-			passed++
-		}
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t%d\t%d\t%s\n", p.Number, p.Title, grade.Minutes(time.Duration(p.Seconds)*time.Second), p.Runs, p.Hints, result)
+// editState loads the learner's state, lets edit change it, and saves it
+// if edit says so.
+func (iv *Interview) editState(edit func(s *learner.State) bool) error {
+	s, err := learner.Load(iv.Root)
+	if err != nil || !edit(&s) {
+		return err
 	}
-	tw.Flush()
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Parts passed: %d of %d.\n", passed, len(s.Parts))
-	fmt.Fprintf(w, "Passed on the first run: %s.\n", partList(first))
-	named := ""
-	if s.MistakesNamed > 0 {
-		named = fmt.Sprintf(", %d of them naming a known mistake", s.MistakesNamed)
-	}
-	fmt.Fprintf(w, "Hints asked for (make hint-%d during the interview): %d%s.\n", s.Level, s.Hints, named)
-	if s.Questions > 0 {
-		asked := "none"
-		if len(s.Asked) > 0 {
-			asked = strconv.Itoa(len(s.Asked))
-		}
-		fmt.Fprintf(w, "Clarifying questions asked: %s of %d.\n", asked, s.Questions)
-		for _, a := range s.Asked {
-			when := "before its first run"
-			if a.Runs > 0 {
-				when = "after " + grade.Plural(a.Runs, "failed run")
-			}
-			fmt.Fprintf(w, "  %s (part %d, %s)\n", a.Question, a.Part, when)
-		}
-	}
-	for _, c := range []struct {
-		say string
-		n   func(Part) int
-	}{{"Passed parts that broke again", func(p Part) int { return p.Regressions }}, {"Races found", func(p Part) int { return p.RaceRuns }}} {
-		var in []string
-		for _, p := range s.Parts {
-			if n := c.n(p); n > 0 {
-				in = append(in, fmt.Sprintf("part %d in %s", p.Number, grade.Plural(n, "run")))
-			}
-		}
-		if len(in) > 0 {
-			fmt.Fprintf(w, "%s: %s.\n", c.say, strings.Join(in, ", "))
-		}
-	}
-	for _, p := range s.Parts {
-		for _, m := range p.Mistakes {
-			fmt.Fprintf(w, "Known mistake matched in part %d: %s\n", p.Number, m)
-		}
-	}
-	fmt.Fprintf(w, "Parts not reached: %s.\n", partList(notReached))
-	if !s.FreshStub {
-		fmt.Fprintln(w, "It started from code already written, not from a fresh stub.")
-	}
-}
-
-func partList(parts []string) string {
-	switch len(parts) {
-	case 0:
-		return "none"
-	case 1:
-		return "part " + parts[0]
-	}
-	return "parts " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
-}
-
-// SaveSummary keeps the summary as .ladder/interviews/level-N-<time>.txt
-// and .json, and returns the text file's path, relative to root.
-func SaveSummary(root string, s Summary) (string, error) {
-	dir := filepath.Join(learner.StateDir, InterviewsDir)
-	if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
-		return "", err
-	}
-	base := filepath.Join(dir, fmt.Sprintf("level-%d-%s", s.Level, s.Started.Format("20060102-150405")))
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(filepath.Join(root, base+".json"), append(data, '\n'), 0o644); err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	WriteSummary(&b, s)
-	if err := os.WriteFile(filepath.Join(root, base+".txt"), []byte(b.String()), 0o644); err != nil {
-		return "", err
-	}
-	return base + ".txt", nil
-}
-
-// MaxSummary is the most a kept summary can weigh; a bigger file is not one.
-const MaxSummary = 1 << 20
-
-// BestInterviews reads every kept summary and returns each level's best,
-// and a warning for each file skipped.
-func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
-	dir := filepath.Join(root, learner.StateDir, InterviewsDir)
-	files, _ := filepath.Glob(filepath.Join(dir, "level-*.json"))
-	sort.Strings(files)
-	out := map[int]*grade.BestInterview{}
-	var skipped []string
-	for _, f := range files {
-		s, err := readSummary(f)
-		if err != nil {
-			skipped = append(skipped, fmt.Sprintf("%s: skipped, %v", filepath.Join(learner.StateDir, InterviewsDir, filepath.Base(f)), err))
-			continue
-		}
-		cand := &grade.BestInterview{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: s.OfferedParts(), End: s.End,
-			Started: s.Started, FreshStub: s.FreshStub}
-		b := out[s.Level]
-		if cand.Beats(b) {
-			if b != nil {
-				cand.Interviews = b.Interviews
-			}
-			b = cand
-			out[s.Level] = b
-		}
-		b.Interviews++
-	}
-	return out, skipped
-}
-
-// readSummary reads one kept summary, skipping a file too big to be one
-// and a summary of a level the ladder lacks or of other parts.
-func readSummary(path string) (Summary, error) {
-	var s Summary
-	info, err := os.Lstat(path)
-	if err != nil {
-		return s, err
-	}
-	if !info.Mode().IsRegular() || info.Size() > MaxSummary {
-		return s, errors.New("not a summary file")
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return s, err
-	}
-	if err := json.Unmarshal(data, &s); err != nil {
-		return s, fmt.Errorf("not a complete summary (%v)", err)
-	}
-	switch l, ok := levels.Numbered(s.Level); {
-	case !ok:
-		return s, fmt.Errorf("there is no level %d", s.Level)
-	case len(s.Parts) != len(l.Parts):
-		return s, fmt.Errorf("level %d has %d parts, the summary %d", s.Level, len(l.Parts), len(s.Parts))
-	}
-	return s, nil
-}
-
-// InterviewWarnings is where make progress says which kept summaries it
-// skipped: stderr, so that --json stays JSON.
-var InterviewWarnings io.Writer = os.Stderr
-
-// AddInterviews puts each level's best interview into the ladder.
-func AddInterviews(root string, rep *grade.Ladder) {
-	best, skipped := BestInterviews(root)
-	for _, w := range skipped {
-		fmt.Fprintln(InterviewWarnings, "ladder progress:", w)
-	}
-	for i := range rep.Levels {
-		rep.Levels[i].BestInterview = best[rep.Levels[i].Number]
-	}
+	return learner.Save(iv.Root, s)
 }
 
 // EveryPartPasses is "both parts pass" or "all 3 parts pass".

@@ -2,7 +2,6 @@ package interview
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,8 +29,8 @@ func TestSplitREADMERefusesBrokenGuidance(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte("# L\n\n```\n<!-- guidance -->\n```\n\n## Part 1: A\n\nq\n\n<!-- guidance -->\n\ng\n\n<!-- /guidance -->\n"), 0o644))
 	r, err := SplitREADME(path)
 	require.NoError(t, err)
-	require.Equal(t, "# L\n\n```\n<!-- guidance -->\n```", r.IntroText)
-	require.Equal(t, "## Part 1: A\n\nq", r.Sections[1])
+	require.Equal(t, "# L\n\n```\n<!-- guidance -->\n```", r.Section(0))
+	require.Equal(t, "## Part 1: A\n\nq", r.Section(1))
 	require.Equal(t, []string{"g"}, r.Guidance[1])
 }
 
@@ -69,32 +68,6 @@ func TestSplitREADMEReadsClarifications(t *testing.T) {
 	require.Equal(t, "## Part 1: A\n\nq\n\n### Sub\n\nQ2. Why?", r.Section(1))
 	require.Equal(t, 1, r.Asking(0))
 	require.Equal(t, 2, r.Asking(1))
-}
-
-func TestRunningNeedsALiveProcessOfTheLevelInTime(t *testing.T) {
-	// A process that has ended: this test binary, running no test.
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	require.NoError(t, cmd.Run())
-	gone := cmd.Process.Pid
-	now := time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC)
-	for _, tc := range []struct {
-		name string
-		r    *Record
-		want bool
-	}{
-		{"this process", &Record{Level: 6, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, true},
-		{"a record without a PID", &Record{Level: 6, Until: now.Add(30 * time.Minute)}, true},
-		{"process gone", &Record{Level: 6, Until: now.Add(30 * time.Minute), PID: gone}, false},
-		{"a negative PID", &Record{Level: 6, Until: now.Add(30 * time.Minute), PID: -1}, false},
-		{"time up", &Record{Level: 6, Until: now.Add(-time.Second), PID: os.Getpid()}, false},
-		{"more time than an interview has", &Record{Level: 6, Until: now.Add(MaxBudget + time.Hour), PID: os.Getpid()}, false},
-		{"another level", &Record{Level: 5, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, false},
-		{"no record", nil, false},
-	} {
-		if got := tc.r.Running(6, now); got != tc.want {
-			t.Errorf("%s: Running(6) = %v, want %v", tc.name, got, tc.want)
-		}
-	}
 }
 
 func TestParseBudget(t *testing.T) {

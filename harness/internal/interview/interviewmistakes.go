@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
@@ -15,51 +16,39 @@ import (
 // and the next make hint-N names it, as one hint of the part. A mistake
 // named once is not offered again.
 
-// MistakeOffer is a known mistake offered as a hint: the part whose
-// failing cases match it, and the line that names it.
-type MistakeOffer struct {
-	Part int    `json:"part"`
-	Line string `json:"line"`
-}
-
 // offerMistake keeps in the running record the known mistake that the
 // run's first part not done matches, or clears the offer.
 func (iv *Interview) offerMistake(g grade.Level) {
-	var offer *MistakeOffer
+	var offer *learner.MistakeOffer
 	for _, p := range g.Parts {
 		if p.Done {
 			continue
 		}
 		if line := grade.MistakeLine(p); line != "" {
-			offer = &MistakeOffer{Part: p.Number, Line: line}
+			offer = &learner.MistakeOffer{Part: p.Number, Line: line}
 		}
 		break
 	}
-	iv.mistakeOffered = false
-	s, err := LoadState(iv.Root)
-	if err != nil {
-		return // recordRunning said that hints are not counted
-	}
-	r := s.Interview
-	if !r.Running(iv.Level.Number, iv.Clock.Now()) {
-		return
-	}
-	if offer != nil && slices.Contains(r.NamedLines, offer.Line) {
-		offer = nil
-	}
-	if r.Offer == nil && offer == nil {
-		return
-	}
-	r.Offer = offer
-	if SaveState(iv.Root, s) == nil {
-		iv.mistakeOffered = offer != nil
-	}
+	err := iv.editState(func(s *learner.State) bool {
+		r := s.Interview
+		if !r.Running(iv.Level.Number, iv.Clock.Now()) {
+			offer = nil
+			return false
+		}
+		if offer != nil && slices.Contains(r.NamedLines, offer.Line) {
+			offer = nil
+		}
+		changed := r.Offer != nil || offer != nil
+		r.Offer = offer
+		return changed
+	})
+	iv.mistakeOffered = err == nil && offer != nil // an error recordRunning told: hints are not counted
 }
 
 // NameOfferedMistake is make hint-N in an interview that offers a known
 // mistake: it names it, counts one hint of its part, and reports whether it
 // did. A hint of another part (PART=K) leaves the offer for later.
-func NameOfferedMistake(l levels.Level, s *State, asked int, stdout io.Writer) bool {
+func NameOfferedMistake(l levels.Level, s *learner.State, asked int, stdout io.Writer) bool {
 	r := s.Interview
 	o := r.Offer
 	if o == nil || (asked != 0 && asked != o.Part) {

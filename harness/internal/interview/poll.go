@@ -8,38 +8,31 @@ import (
 	"time"
 )
 
-// Changes tells when a .go file under the watched folder may have changed.
-type Changes interface {
-	C() <-chan struct{}
-	Close() error
-}
-
-type poller struct{ c, done chan struct{} }
-
-// PollChanges looks at dir every so often and signals when a .go file
-// under it changed; each look walks the whole folder, new folders too.
-func PollChanges(dir string, every time.Duration) Changes {
-	p := &poller{c: make(chan struct{}, 1), done: make(chan struct{})}
+// PollChanges looks at dir every so often and signals on changes when a
+// .go file under it changed, until stop is called; each look walks the
+// whole folder, new folders too.
+func PollChanges(dir string, every time.Duration) (changes <-chan struct{}, stop func()) {
+	c, done := make(chan struct{}, 1), make(chan struct{})
 	last := Snapshot(dir) // before returning: a change made after that is seen
 	go func() {
 		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
-			case <-p.done:
+			case <-done:
 				return
 			case <-t.C:
 				if now := Snapshot(dir); now != last {
 					last = now
 					select {
-					case p.c <- struct{}{}:
+					case c <- struct{}{}:
 					default:
 					}
 				}
 			}
 		}
 	}()
-	return p
+	return c, func() { close(done) }
 }
 
 // Snapshot sums up the .go files under dir: names, sizes and times.
@@ -56,7 +49,3 @@ func Snapshot(dir string) string {
 	})
 	return b.String()
 }
-
-func (p *poller) C() <-chan struct{} { return p.c }
-
-func (p *poller) Close() error { close(p.done); return nil }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/markdown"
 )
@@ -21,23 +22,18 @@ import (
 // ... "<!-- /clarify -->" is a rule that, on a terminal, is withheld and
 // shown as its numbered question, its text the answer.
 var (
-	guidanceOpenRE   = regexp.MustCompile(`^<!-- guidance -->\s*$`)
-	guidanceCloseRE  = regexp.MustCompile(`^<!-- /guidance -->\s*$`)
-	clarifyOpenRE    = regexp.MustCompile(`(?m)^<!-- clarify: (.+?) -->[ \t]*$`) // also where a text withholds one
-	clarifyCloseRE   = regexp.MustCompile(`^<!-- /clarify -->\s*$`)
-	subheadingRE     = regexp.MustCompile(`^###\s+(.+?)\s*$`)
-	partAddsRE       = regexp.MustCompile(`^<!-- part (\d+) adds: (.+?) -->\s*$`)
+	markerRE         = regexp.MustCompile(`^<!-- (guidance|/guidance|/clarify|clarify: (.+?)|part (\d+) adds: (.+?)) -->\s*$`)
 	htmlCommentLine  = regexp.MustCompile(`^<!--.*-->\s*$`)
 	manyBlankLinesRE = regexp.MustCompile(`\n{3,}`)
 )
 
 // Readme is a level's README as interview mode reads it.
 type Readme struct {
-	// IntroText is what part 1 needs before its section (story, API, rules,
-	// worked examples), and Sections each part's section from its heading:
-	// both without guidance or markers.
-	IntroText string
-	Sections  map[int]string
+	// raw is the intro (0), what part 1 needs before its section (story,
+	// API, rules, worked examples), and each part's section from its
+	// heading: without guidance or markers, each clarification kept between
+	// the lines clarifyMark+question and clarifyEnd.
+	raw map[int]string
 	// Guidance is each part's guidance blocks, in the README's order.
 	Guidance map[int][]string
 	// Adds is the methods each part after the first brings into the API.
@@ -47,11 +43,6 @@ type Readme struct {
 	// Withhold makes Intro and Section show each clarification as its
 	// number and question instead of its text.
 	Withhold bool
-
-	// rawIntro and rawSections keep each clarification between the lines
-	// clarifyMark+question and clarifyEnd.
-	rawIntro    string
-	rawSections map[int]string
 }
 
 // The lines that keep a clarification in a raw text: no README line starts
@@ -83,26 +74,22 @@ func (r Readme) Asking(upTo int) int {
 	return n
 }
 
-// Section is part n's section as its question shows it.
+// Section is part n's section as its question shows it; 0 is the whole
+// intro.
 func (r Readme) Section(n int) string {
+	text := r.raw[n]
 	if r.Withhold {
-		return r.withheld(r.rawSections[n])
-	}
-	return r.Sections[n]
-}
-
-// withheld is a raw text with each clarification's number and question
-// where its text was.
-func (r Readme) withheld(raw string) string {
-	return tidy(rawClarifyRE.ReplaceAllStringFunc(raw, func(block string) string {
-		q := rawClarifyRE.FindStringSubmatch(block)[1]
-		for _, c := range r.Clarifications {
-			if c.Question == q {
-				return fmt.Sprintf("Q%d. %s", c.Number, q)
+		text = rawClarifyRE.ReplaceAllStringFunc(text, func(block string) string {
+			q := rawClarifyRE.FindStringSubmatch(block)[1]
+			for _, c := range r.Clarifications {
+				if c.Question == q {
+					return fmt.Sprintf("Q%d. %s", c.Number, q)
+				}
 			}
-		}
-		return q
-	}))
+			return q
+		})
+	}
+	return tidy(rawMarkRE.ReplaceAllString(text, ""))
 }
 
 // LaterMethods is every method that a part after upTo adds.
@@ -117,46 +104,35 @@ func (r Readme) LaterMethods(upTo int) []string {
 	return names
 }
 
-// Declares reports whether a line of Go declares or calls the method name.
-func Declares(line, name string) bool {
-	return regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(name) + `\(`).MatchString(line)
+// Declares reports whether a line of Go declares or calls one of the
+// methods names.
+func Declares(line string, names ...string) bool {
+	for _, name := range names {
+		if regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(name) + `\(`).MatchString(line) {
+			return true
+		}
+	}
+	return false
 }
 
 // Intro is the intro as part upTo's question shows it: the API has only
 // the methods of parts 1 to upTo.
 func (r Readme) Intro(upTo int) string {
 	later := r.LaterMethods(upTo)
-	return strings.Join(r.introLines(func(line string, inAPI bool) bool { return !inAPI || !declaresAny(line, later) }), "\n")
+	return strings.Join(r.introLines(func(line string, inAPI bool) bool { return !inAPI || !Declares(line, later...) }), "\n")
 }
 
 // introLines is the intro's lines that keep returns true for; inAPI says
 // whether the line is inside a fenced block (the API), not a fence line.
 func (r Readme) introLines(keep func(line string, inAPI bool) bool) []string {
 	var out []string
-	inFence := false
-	text := r.IntroText
-	if r.Withhold {
-		text = r.withheld(r.rawIntro)
-	}
-	for _, line := range strings.Split(text, "\n") {
-		fence := strings.HasPrefix(strings.TrimSpace(line), "```")
-		if fence {
-			inFence = !inFence
-		}
-		if keep(line, inFence && !fence) {
-			out = append(out, line)
+	for _, line := range markdown.Lines(r.Section(0)) {
+		fence := line.Fenced && strings.HasPrefix(strings.TrimSpace(line.Text), "```")
+		if keep(line.Text, line.Fenced && !fence) {
+			out = append(out, line.Text)
 		}
 	}
 	return out
-}
-
-func declaresAny(line string, names []string) bool {
-	for _, n := range names {
-		if Declares(line, n) {
-			return true
-		}
-	}
-	return false
 }
 
 // Api is the lines of the intro's API that part adds, as a Go block, or ""
@@ -166,7 +142,7 @@ func (r Readme) Api(part int) string {
 	if len(names) == 0 {
 		return ""
 	}
-	lines := r.introLines(func(line string, inAPI bool) bool { return inAPI && declaresAny(line, names) })
+	lines := r.introLines(func(line string, inAPI bool) bool { return inAPI && Declares(line, names...) })
 	if len(lines) == 0 {
 		return ""
 	}
@@ -189,13 +165,13 @@ func ReadmeParts(root string, l levels.Level) (Readme, error) {
 		if err != nil {
 			return Readme{}, err
 		}
-		for n, text := range more.Sections {
-			r.Sections[n] = text
-			r.rawSections[n] = more.rawSections[n]
-			r.Guidance[n] = more.Guidance[n]
+		for n, text := range more.raw {
+			if n != 0 { // the module README's intro is not asked
+				r.raw[n], r.Guidance[n] = text, more.Guidance[n]
+			}
 		}
 		for _, c := range more.Clarifications {
-			if c.Part != 0 { // the module README's intro is not asked
+			if c.Part != 0 {
 				r.Clarifications = append(r.Clarifications, c)
 			}
 		}
@@ -212,7 +188,7 @@ func ReadmeParts(root string, l levels.Level) (Readme, error) {
 		c.Number = i + 1
 	}
 	for _, p := range l.Parts {
-		if r.Sections[p.Number] == "" {
+		if _, ok := r.raw[p.Number]; !ok {
 			return Readme{}, errors.New(path + ": no \"## Part " + strconv.Itoa(p.Number) + ":\" section")
 		}
 	}
@@ -226,7 +202,7 @@ func SplitREADME(path string) (Readme, error) {
 	if err != nil {
 		return Readme{}, err
 	}
-	r := Readme{Sections: map[int]string{}, rawSections: map[int]string{}, Guidance: map[int][]string{}, Adds: map[int][]string{}}
+	r := Readme{raw: map[int]string{}, Guidance: map[int][]string{}, Adds: map[int][]string{}}
 	var intro, block, answer []string
 	var open *Clarification // the clarification being read, nil outside one
 	inIntro, inGuidance := true, false
@@ -249,76 +225,75 @@ func SplitREADME(path string) (Readme, error) {
 			cur = append(cur, "## "+s.Heading)
 		}
 		for _, line := range s.Lines {
-			text := line.Text
-			if !line.Fenced {
-				q := clarifyOpenRE.FindStringSubmatch(text)
-				switch {
-				case guidanceOpenRE.MatchString(text):
-					if inGuidance {
-						return fail(line.Number, "a guidance block inside another")
-					}
-					inGuidance, block = true, nil
-					continue
-				case guidanceCloseRE.MatchString(text):
-					if !inGuidance {
-						return fail(line.Number, "the end of a guidance block that did not begin")
-					}
-					owner := part
-					if inIntro {
-						owner = 1
-					}
-					if owner != 0 {
-						r.Guidance[owner] = append(r.Guidance[owner], tidy(strings.Join(block, "\n")))
-					}
-					inGuidance = false
-					continue
-				case inGuidance && (q != nil || clarifyCloseRE.MatchString(text)):
-					return fail(line.Number, "a clarification marker inside a guidance block")
-				case q != nil:
-					if open != nil {
-						return fail(line.Number, "a clarification inside another")
-					}
-					open, answer = &Clarification{Part: part, Topic: topic, Question: q[1]}, nil
-					cur = append(cur, clarifyMark+q[1])
-					continue
-				case clarifyCloseRE.MatchString(text):
-					if open == nil {
-						return fail(line.Number, "the end of a clarification that did not begin")
-					}
-					open.Answer = tidy(strings.Join(answer, "\n"))
-					if part != 0 || inIntro {
-						r.Clarifications = append(r.Clarifications, *open)
-					}
-					open = nil
-					cur = append(cur, clarifyEnd)
-					continue
+			m := markerRE.FindStringSubmatch(line.Text)
+			if line.Fenced {
+				m = nil
+			}
+			switch {
+			case m == nil:
+				if h, ok := markdown.Heading(line, 3); ok && open == nil {
+					topic = h
 				}
-				if m := partAddsRE.FindStringSubmatch(text); m != nil && inIntro {
-					n, _ := strconv.Atoi(m[1])
-					for _, name := range strings.Split(m[2], ",") {
-						r.Adds[n] = append(r.Adds[n], strings.TrimSpace(name))
-					}
+			case m[1] == "guidance":
+				if inGuidance {
+					return fail(line.Number, "a guidance block inside another")
 				}
-				if m := subheadingRE.FindStringSubmatch(text); m != nil && open == nil {
-					topic = m[1]
+				inGuidance, block = true, nil
+				continue
+			case m[1] == "/guidance":
+				if !inGuidance {
+					return fail(line.Number, "the end of a guidance block that did not begin")
+				}
+				owner := part
+				if inIntro {
+					owner = 1
+				}
+				if owner != 0 {
+					r.Guidance[owner] = append(r.Guidance[owner], tidy(strings.Join(block, "\n")))
+				}
+				inGuidance = false
+				continue
+			case inGuidance && (m[2] != "" || m[1] == "/clarify"):
+				return fail(line.Number, "a clarification marker inside a guidance block")
+			case m[2] != "":
+				if open != nil {
+					return fail(line.Number, "a clarification inside another")
+				}
+				open, answer = &Clarification{Part: part, Topic: topic, Question: m[2]}, nil
+				cur = append(cur, clarifyMark+m[2])
+				continue
+			case m[1] == "/clarify":
+				if open == nil {
+					return fail(line.Number, "the end of a clarification that did not begin")
+				}
+				open.Answer = tidy(strings.Join(answer, "\n"))
+				if part != 0 || inIntro {
+					r.Clarifications = append(r.Clarifications, *open)
+				}
+				open = nil
+				cur = append(cur, clarifyEnd)
+				continue
+			case m[3] != "" && inIntro:
+				n, _ := strconv.Atoi(m[3])
+				for _, name := range strings.Split(m[4], ",") {
+					r.Adds[n] = append(r.Adds[n], strings.TrimSpace(name))
 				}
 			}
 			switch {
 			case inGuidance:
-				block = append(block, text)
-			case !line.Fenced && htmlCommentLine.MatchString(text):
+				block = append(block, line.Text)
+			case !line.Fenced && htmlCommentLine.MatchString(line.Text):
 				// markers say how to read the README; they are not the question
 			default:
 				if open != nil {
-					answer = append(answer, text)
+					answer = append(answer, line.Text)
 				}
-				cur = append(cur, text)
+				cur = append(cur, line.Text)
 			}
 		}
 		switch {
 		case part != 0:
-			r.rawSections[part] = strings.Join(cur, "\n")
-			r.Sections[part] = tidy(rawMarkRE.ReplaceAllString(r.rawSections[part], ""))
+			r.raw[part] = strings.Join(cur, "\n")
 		case inIntro:
 			intro = append(intro, cur...)
 		}
@@ -329,8 +304,7 @@ func SplitREADME(path string) (Readme, error) {
 	case open != nil:
 		return Readme{}, errors.New(path + ": a clarification that does not end")
 	}
-	r.rawIntro = strings.Join(intro, "\n")
-	r.IntroText = tidy(rawMarkRE.ReplaceAllString(r.rawIntro, ""))
+	r.raw[0] = strings.Join(intro, "\n")
 	return r, nil
 }
 
@@ -338,4 +312,22 @@ func SplitREADME(path string) (Readme, error) {
 // out leaves.
 func tidy(text string) string {
 	return strings.TrimSpace(manyBlankLinesRE.ReplaceAllString(text, "\n\n"))
+}
+
+// WithGuidance adds the README's guidance of each part, which interview
+// mode keeps from the question, to its hints, last.
+func WithGuidance(root string, l levels.Level, parts []learner.HintPart) []learner.HintPart {
+	r, err := ReadmeParts(root, l)
+	if err != nil {
+		return parts
+	}
+	out := make([]learner.HintPart, len(parts))
+	for i, p := range parts {
+		p.Hints = append([]string(nil), p.Hints...)
+		for _, g := range r.Guidance[p.Number] {
+			p.Hints = append(p.Hints, "From the README:\n\n"+g)
+		}
+		out[i] = p
+	}
+	return out
 }

@@ -3,9 +3,11 @@ package learner
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
@@ -99,4 +101,30 @@ func TestStateKeepsWhatItSaves(t *testing.T) {
 	require.NoError(t, os.WriteFile(statePath(root), []byte(`{"hints_seen":{"1":{"1":"x"}}}`), 0o644))
 	_, err = Load(root)
 	require.ErrorContains(t, err, ".ladder/state.json is damaged (")
+}
+
+func TestRunningNeedsALiveProcessOfTheLevelInTime(t *testing.T) {
+	// A process that has ended: this test binary, running no test.
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	require.NoError(t, cmd.Run())
+	gone := cmd.Process.Pid
+	now := time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		r    *Record
+		want bool
+	}{
+		{"this process", &Record{Level: 6, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, true},
+		{"a record without a PID", &Record{Level: 6, Until: now.Add(30 * time.Minute)}, true},
+		{"process gone", &Record{Level: 6, Until: now.Add(30 * time.Minute), PID: gone}, false},
+		{"a negative PID", &Record{Level: 6, Until: now.Add(30 * time.Minute), PID: -1}, false},
+		{"time up", &Record{Level: 6, Until: now.Add(-time.Second), PID: os.Getpid()}, false},
+		{"more time than an interview has", &Record{Level: 6, Until: now.Add(MaxBudget + time.Hour), PID: os.Getpid()}, false},
+		{"another level", &Record{Level: 5, Until: now.Add(30 * time.Minute), PID: os.Getpid()}, false},
+		{"no record", nil, false},
+	} {
+		if got := tc.r.Running(6, now); got != tc.want {
+			t.Errorf("%s: Running(6) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }

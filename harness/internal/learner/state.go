@@ -9,8 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/rateladder/rateladder/harness/levels"
 )
@@ -29,9 +31,56 @@ type State struct {
 	// OnPart is, per level, the part the learner was on when its files were
 	// last graded, so that make hint-N grades again only after an edit.
 	OnPart map[string]PartCache `json:"on_part,omitempty"`
-	// InterviewRecord is the mock interview running now, kept unread for
-	// package interview.
-	InterviewRecord json.RawMessage `json:"interview,omitempty"`
+	// Interview is the mock interview running now, if any.
+	Interview *Record `json:"interview,omitempty"`
+}
+
+// MaxBudget is the longest a mock interview lasts; a record claiming more
+// is stale.
+const MaxBudget = 12 * time.Hour
+
+// Record is the mock interview running now, kept in state.json so that
+// make hint-N, in another process, can count its hints.
+type Record struct {
+	Level int       `json:"level"`
+	Part  int       `json:"part"`
+	Until time.Time `json:"until"` // when the time is up, even if the interview did not end cleanly
+	PID   int       `json:"pid,omitempty"`
+	// Hints counts the hints asked for, by part.
+	Hints map[string]int `json:"hints,omitempty"`
+	// Offer, Named and NamedLines are the known mistakes offered as hints.
+	Offer      *MistakeOffer  `json:"offer,omitempty"`
+	Named      map[string]int `json:"named,omitempty"`
+	NamedLines []string       `json:"named_lines,omitempty"`
+}
+
+// MistakeOffer is a known mistake offered as a hint: the part whose
+// failing cases match it, and the line that names it.
+type MistakeOffer struct {
+	Part int    `json:"part"`
+	Line string `json:"line"`
+}
+
+// Running reports whether r is an interview of level n that is still on:
+// its time is not up and its process (if it names one) is still there.
+func (r *Record) Running(n int, now time.Time) bool {
+	if r == nil || r.Level != n || !now.Before(r.Until) || r.Until.Sub(now) > MaxBudget || r.PID < 0 {
+		return false
+	}
+	if r.PID == 0 {
+		return true
+	}
+	p, err := os.FindProcess(r.PID)
+	if err != nil {
+		return false // Windows finds only processes that exist
+	}
+	defer p.Release()
+	if runtime.GOOS == "windows" {
+		return true
+	}
+	// Signal 0 checks without sending: EPERM is a process of another user.
+	err = p.Signal(syscall.Signal(0))
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // PartCache is the part a level was on, for one version of its files.
@@ -56,7 +105,7 @@ func Load(root string) (State, error) {
 	}
 	var raw State
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return s, Damaged(err.Error())
+		return s, fmt.Errorf("%s is damaged (%v); delete %s to start the hints afresh", stateFile, err, stateFile)
 	}
 	for _, l := range levels.All {
 		key := strconv.Itoa(l.Number)
@@ -81,14 +130,18 @@ func Load(root string) (State, error) {
 			}
 		}
 	}
-	s.InterviewRecord = raw.InterviewRecord
+	if r := raw.Interview; r != nil {
+		l, _ := levels.Numbered(r.Level) // a level the ladder lacks has no part
+		if _, ok := l.Part(r.Part); ok {
+			if o := r.Offer; o != nil {
+				if _, ok := l.Part(o.Part); !ok {
+					r.Offer = nil
+				}
+			}
+			s.Interview = r
+		}
+	}
 	return s, nil
-}
-
-// Damaged is the error of a state file that is not JSON, saying how to
-// start afresh.
-func Damaged(why string) error {
-	return fmt.Errorf("%s is damaged (%s); delete %s to start the hints afresh", stateFile, why, stateFile)
 }
 
 // Save writes the state through a temporary file, so that a crash never
