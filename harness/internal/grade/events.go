@@ -61,8 +61,7 @@ type binary struct {
 	out         strings.Builder             // the tail of its output outside any test
 	open        map[string]*strings.Builder // the output of the tests not ended
 	order       []string                    // tests by the order they started
-	ended       bool                        // go test's pass, fail or skip for the package came
-	action      string                      // and which it was
+	end         string                      // go test's pass, fail or skip for the package, once it came
 	last        string                      // the testing package's last line, PASS or FAIL
 	failed      bool                        // some test failed
 	current     string                      // the test the last output came from
@@ -172,9 +171,9 @@ func (r *reader) handle(e Event) {
 		}
 	case e.Test == "" && e.Action == "skip":
 		p.NoTests = len(b.order) == 0
-		b.ended = true
+		b.end = e.Action
 	case e.Test == "" && (e.Action == "pass" || e.Action == "fail"):
-		b.ended, b.action = true, e.Action
+		b.end = e.Action
 		if e.FailedBuild != "" {
 			// The failed build may be the package, its test variant, or
 			// a package it imports, such as its spec.
@@ -211,7 +210,7 @@ func (r *reader) handle(e Event) {
 // allEnded says whether every package has ended or printed its last line.
 func (r *reader) allEnded() bool {
 	for path := range r.byPath {
-		if b := r.bins[path]; b == nil || !b.ended && b.last == "" {
+		if b := r.bins[path]; b == nil || b.end == "" && b.last == "" {
 			return false
 		}
 	}
@@ -413,11 +412,11 @@ func (r *reader) finish() {
 		}
 		const none = " Nothing in it counts as done."
 		exit := Exit{}
-		failed := (b.last == "FAIL" || b.action == "fail") && !b.failed
+		failed := (b.last == "FAIL" || b.end == "fail") && !b.failed
 		switch {
 		case r.flooded != "" && r.floodIn == path:
 			exit.Reason = fmt.Sprintf("the test binary printed more than %d MB during %s, and was stopped: does your code print in a loop?"+none, floodLimit>>20, caseWhere(r.flooded))
-		case !b.ended && b.last == "":
+		case b.end == "" && b.last == "":
 			exit.Reason = "the test binary did not finish: go test was stopped" + during + "." + none
 		case b.crash != nil && b.last == "":
 			var headline string

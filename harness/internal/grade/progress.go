@@ -55,7 +55,7 @@ func Report(grades []Level) Ladder {
 	var rep Ladder
 	for _, g := range grades {
 		lr := LevelReport{Number: g.Level.Number, Title: g.Level.Title, Dir: g.Level.Dir, Status: g.Status(),
-			PartsDone: g.PartsDone(), BuildError: g.BuildError, Problems: g.Broken}
+			PartsDone: g.PartsDone(), BuildError: g.BuildError, Problems: slices.Clone(g.Broken)}
 		for _, u := range g.Unverified {
 			lr.Problems = append(lr.Problems, u+": its tests did not report through the ladder's runner (were its _test.go files changed?)")
 		}
