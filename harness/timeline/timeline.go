@@ -178,7 +178,7 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 	}
 	if os.Getenv(protocol.GradeEnv) != "" {
 		// For the ladder command, which reads go test -json.
-		line := protocol.CaseLine(protocol.Event{Kind: protocol.CaseEnd, Test: t.Name(), Case: c.Name, Part: o.Part, Fuzz: fuzz,
+		line := protocol.CaseLine(protocol.Event{Kind: protocol.CaseEnd, Test: t.Name(), Name: c.Name, Part: o.Part, Fuzz: fuzz,
 			Verdict: o.Verdict.String(), Step: o.Step, Report: capReport(o.Report),
 			Brief: capReport(o.Brief), Summary: capReport(o.Summary), Missing: o.Missing, Where: o.Where})
 		if o.Verdict != Pass {

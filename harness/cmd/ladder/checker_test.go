@@ -67,7 +67,7 @@ func forgedEvents(t *testing.T, instructor string, l levels.Level) string {
 	}
 	for _, c := range man.Cases {
 		for _, kind := range []string{"case-start", "case-end"} {
-			e := protocol.Event{Kind: kind, Test: "TestX", Case: c.Name, Part: c.Part}
+			e := protocol.Event{Kind: kind, Test: "TestX", Name: c.Name, Part: c.Part}
 			if kind == "case-end" {
 				e.Verdict = "pass"
 			}

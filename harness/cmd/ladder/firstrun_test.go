@@ -39,7 +39,7 @@ func TestProgressBuildsOnlyTouchedLevels(t *testing.T) {
 	dir := copyRepo(t, "ladder")
 	edit(t, filepath.Join(dir, "ladder/01-hit-counter/hitcounter.go"), `panic("not implemented: Counter.Count")`, `return 0`)
 	var tested []string
-	gs, err := grade.LevelsWith(context.Background(), dir, levels.All, recordingRunner(&tested))
+	gs, err := grade.Levels(context.Background(), dir, levels.All, recordingRunner(&tested))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func cmdProgress(root string, args []string, stdout, stderr io.Writer) int {
 
 // progress grades every level, in as few go test runs as possible.
 func progress(root string) (grade.Ladder, error) {
-	grades, err := grade.Levels(context.Background(), root, levels.All)
+	grades, err := grade.Levels(context.Background(), root, levels.All, grade.Plain)
 	if err != nil {
 		return grade.Ladder{}, err
 	}

@@ -114,10 +114,10 @@ func TestEachModuleIsGradedOnItsOwn(t *testing.T) {
 	root := "/r"
 	var cases []protocol.Event
 	for n := 1; n <= 5; n++ {
-		cases = append(cases, protocol.Event{Kind: "case-end", Case: "c", Part: n, Verdict: "pass"})
+		cases = append(cases, protocol.Event{Kind: "case-end", Name: "c", Part: n, Verdict: "pass"})
 	}
 	pkgs := []*grade.Package{
-		{Dir: root + "/ladder/08-group-throttle", Exit: &protocol.Event{Kind: "exit", Complete: true}, Cases: cases},
+		{Dir: root + "/ladder/08-group-throttle", Exit: &grade.Exit{Complete: true}, Cases: cases},
 		{Dir: root + "/ladder/08-group-throttle/redisthrottle", BuildError: "redisthrottle.go:3:1: syntax error"},
 	}
 	g := grade.Grade(root, l, pkgs)
@@ -141,18 +141,18 @@ func TestEachModuleIsGradedOnItsOwn(t *testing.T) {
 func TestARaceCostsItsPart(t *testing.T) {
 	l := levels.Level{Number: 1, Title: "One", Dir: "ladder/01-one", Parts: []levels.Part{{Number: 1, Title: "First"}, {Number: 2, Title: "Second"}}}
 	pass := func(part int, name string) protocol.Event {
-		return protocol.Event{Kind: "case-end", Case: name, Part: part, Verdict: "pass"}
+		return protocol.Event{Kind: "case-end", Name: name, Part: part, Verdict: "pass"}
 	}
 	for _, tc := range []struct {
 		name string
 		race protocol.Event
 		done []bool
 	}{
-		{"during a case of part 2", protocol.Event{Kind: "race", Case: "b", Part: 2, Report: "WARNING: DATA RACE"}, []bool{true, false}},
+		{"during a case of part 2", protocol.Event{Kind: "race", Name: "b", Part: 2, Report: "WARNING: DATA RACE"}, []bool{true, false}},
 		{"outside the cases", protocol.Event{Kind: "race", Report: "WARNING: DATA RACE"}, []bool{false, false}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &grade.Package{Dir: "/r/ladder/01-one", Exit: &protocol.Event{Kind: "exit", Complete: true},
+			p := &grade.Package{Dir: "/r/ladder/01-one", Exit: &grade.Exit{Complete: true},
 				Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}, Races: []protocol.Event{tc.race}}
 			g := grade.Grade("/r", l, []*grade.Package{p})
 			for i, pt := range g.Parts {

@@ -52,39 +52,52 @@ func raceRoot(t *testing.T) string {
 	return root
 }
 
-func TestWatcherCutsARaceReportToTheLearnersLines(t *testing.T) {
-	var got []string
-	root := raceRoot(t)
-	w := &watcher{root: root, onRace: func(r string) { got = append(got, r) }}
-	for _, l := range strings.Split(strings.ReplaceAll(raceReport, "ROOT", root), "\n") {
-		w.line(l)
+// watch feeds lines of output to a test binary's reader, as go test's
+// output outside any test, and returns the binary.
+func watch(root string, lines ...string) *binary {
+	r, b := &reader{root: root}, &binary{pkg: &Package{}}
+	for _, l := range lines {
+		r.line(b, l)
 	}
+	return b
+}
+
+// races is the reports a binary found, cut.
+func races(b *binary) []string {
+	var out []string
+	for _, r := range b.pkg.Races {
+		out = append(out, r.Report)
+	}
+	return out
+}
+
+func TestWatcherCutsARaceReportToTheLearnersLines(t *testing.T) {
+	root := raceRoot(t)
+	b := watch(root, strings.Split(strings.ReplaceAll(raceReport, "ROOT", root), "\n")...)
 	want := []string{`WARNING: DATA RACE
 Write at 0x00c0000941d8 by goroutine 8:
   (*Store).Put  ladder/07-qps-store/qpsstore.go:41
 Previous read at 0x00c0000941d8 by goroutine 7:
   (*slowMutant).QPS  ladder/07-qps-store/spec/mutants_test.go:33`}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, races(b)); diff != "" {
 		t.Errorf("race reports (-want +got):\n%s", diff)
 	}
-	if _, crashed := w.crashed(); crashed {
+	if b.crash != nil {
 		t.Errorf("a race report read as a crash")
 	}
 }
 
 func TestWatcherKeepsARaceReportShort(t *testing.T) {
-	var got string
-	w := &watcher{root: repoRoot(t), onRace: func(r string) { got = r }}
-	w.line("WARNING: DATA RACE")
+	lines := []string{"WARNING: DATA RACE"}
 	for _, access := range []string{"Write at 0x1 by goroutine 8:", "Previous write at 0x1 by goroutine 7:"} {
-		w.line(access)
+		lines = append(lines, access)
 		for i := range 20 {
-			w.line("  github.com/rateladder/rateladder/ladder/x.f()")
-			w.line("      " + repoRoot(t) + "/ladder/07-qps-store/qpsstore.go:" + string(rune('0'+i%10)) + " +0x1")
+			lines = append(lines, "  github.com/rateladder/rateladder/ladder/x.f()",
+				"      "+repoRoot(t)+"/ladder/07-qps-store/qpsstore.go:"+string(rune('0'+i%10))+" +0x1")
 		}
-		w.line("")
+		lines = append(lines, "")
 	}
-	w.line("==================")
+	got := strings.Join(races(watch(repoRoot(t), append(lines, "==================")...)), "")
 	if n := strings.Count(got, "\n") + 1; n != maxRaceLines {
 		t.Errorf("a report of two 20-frame accesses is cut to %d lines, want %d:\n%s", n, maxRaceLines, got)
 	}
@@ -110,49 +123,41 @@ testing.(*T).Run(0xc000003500, {0x6b2a5e?, 0x0?}, 0x6c4d10)
 `
 
 func TestWatcherReadsACrash(t *testing.T) {
-	w := &watcher{root: repoRoot(t)}
-	w.line("panic: a line a learner printed, long before")
-	w.line("some more output")
-	for _, l := range strings.Split(strings.ReplaceAll(fatalError, "ROOT", repoRoot(t)), "\n") {
-		w.line(l)
+	b := watch(repoRoot(t), append([]string{"panic: a line a learner printed, long before", "some more output"},
+		strings.Split(strings.ReplaceAll(fatalError, "ROOT", repoRoot(t)), "\n")...)...)
+	if b.crash == nil {
+		t.Fatal("no crash read, want the fatal error")
 	}
-	c, ok := w.crashed()
-	if !ok {
-		t.Fatal("crashed() = false, want the fatal error")
-	}
-	if got, want := c.text(), "fatal error: concurrent map writes\n  (*Store).Put  ladder/07-qps-store/qpsstore.go:41"; got != want {
+	text, headline := crashOf(repoRoot(t), b.crash)
+	if got, want := text, "fatal error: concurrent map writes\n  (*Store).Put  ladder/07-qps-store/qpsstore.go:41"; got != want {
 		t.Errorf("crash text = %q, want %q", got, want)
 	}
-	if got, want := c.headline(), "fatal error: concurrent map writes (ladder/07-qps-store/qpsstore.go:41)"; got != want {
+	if got, want := headline, "fatal error: concurrent map writes (ladder/07-qps-store/qpsstore.go:41)"; got != want {
 		t.Errorf("headline = %q, want %q", got, want)
 	}
 }
 
 func TestWatcherReadsGoTestsTimeout(t *testing.T) {
-	w := &watcher{root: repoRoot(t)}
-	for _, l := range []string{"panic: test timed out after 2m0s", "\trunning tests:", "\t\tTestX/part_1/a (2m0s)", "", "goroutine 17 [running]:", "testing.(*M).startAlarm.func1()", "\t/usr/local/go/src/testing/testing.go:2682 +0x345", ""} {
-		w.line(l)
-	}
-	c, _ := w.crashed()
-	if limit, ok := c.timeout(); !ok || limit != "2m0s" {
-		t.Errorf("timeout() = %q, %v; want 2m0s, true", limit, ok)
+	r := &reader{root: repoRoot(t), bins: map[string]*binary{}}
+	b := watch(repoRoot(t), "panic: test timed out after 2m0s", "\trunning tests:", "\t\tTestX/part_1/a (2m0s)", "", "goroutine 17 [running]:", "testing.(*M).startAlarm.func1()", "\t/usr/local/go/src/testing/testing.go:2682 +0x345", "")
+	b.end, b.order, b.open = "fail", []string{"TestX/part_1/a"}, map[string]*strings.Builder{"TestX/part_1/a": {}}
+	r.bins["p"] = b
+	r.finish()
+	if want := `the test binary reached go test's time limit (-timeout 2m0s) during case "a" of part 1.`; b.pkg.Exit == nil || !strings.HasPrefix(b.pkg.Exit.Reason, want) {
+		t.Errorf("exit = %+v, want a reason that starts %q", b.pkg.Exit, want)
 	}
 }
 
 func TestWatcherReadsATrimmedPath(t *testing.T) {
-	w := &watcher{root: repoRoot(t)}
-	for _, l := range []string{
+	b := watch(repoRoot(t), []string{
 		"panic: boom", "", "goroutine 7 [running]:",
 		"testing.tRunner.func1.2({0x5b0e40, 0x6043b0})", "\ttesting/testing.go:1872 +0x237",
 		"github.com/rateladder/rateladder/ladder/07-qps-store.(*Store).Put(...)", "\tgithub.com/rateladder/rateladder/ladder/07-qps-store/qpsstore.go:41 +0x5d",
 		"github.com/rateladder/rateladder/harness/timeline.Play[...].func2()", "\tgithub.com/rateladder/rateladder/harness/timeline/play.go:88 +0xfa",
 		"",
-	} {
-		w.line(l)
-	}
-	c, _ := w.crashed()
-	if got, want := c.text(), "panic: boom\n  (*Store).Put  ladder/07-qps-store/qpsstore.go:41"; got != want {
-		t.Errorf("crash text under -trimpath = %q, want %q", got, want)
+	}...)
+	if got, _ := crashOf(repoRoot(t), b.crash); got != "panic: boom\n  (*Store).Put  ladder/07-qps-store/qpsstore.go:41" {
+		t.Errorf("crash text under -trimpath = %q", got)
 	}
 }
 

@@ -2,16 +2,22 @@ package grade
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/rateladder/rateladder/harness/internal/shipped"
+	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
@@ -32,8 +38,18 @@ type Event struct {
 	FailedBuild string // the package whose build failed, on a package's "fail"
 }
 
-// testTail is how much of one test's output is kept: a case's line comes last.
-const testTail = 256 << 10
+// Bounds on what is kept of the output: of one test or a package's own
+// while it runs (a case's line comes last), of a package's own at its end, of one line, of a race report or
+// crash as read and as cut for the learner.
+const (
+	testTail       = 256 << 10
+	outputTail     = 8 << 10
+	maxWatchedLine = 1 << 10
+	maxRaceRead    = 400
+	maxCrashRead   = 200
+	maxRaceLines   = 12
+	maxCrashLines  = 10
+)
 
 // floodLimit is how much output one go test run may print before it is
 // stopped and the printing test named: past it, a print sits in a hot loop.
@@ -42,17 +58,19 @@ var floodLimit = 256 << 20
 // binary is what go test -json said of one package's test binary.
 type binary struct {
 	pkg         *Package
-	out         strings.Builder // the tail of its output outside any test
-	watch       *watcher
+	out         strings.Builder             // the tail of its output outside any test
 	open        map[string]*strings.Builder // the output of the tests not ended
 	order       []string                    // tests by the order they started
-	ended       bool                        // go test's pass, fail or skip for the package came
-	action      string                      // and which it was
+	end         string                      // go test's pass, fail or skip for the package, once it came
 	last        string                      // the testing package's last line, PASS or FAIL
 	failed      bool                        // some test failed
 	current     string                      // the test the last output came from
 	endedInTest bool                        // go test's line for the package came as a test's
 	viaRunner   bool                        // the output holds protocol.RunMark
+	race        []string                    // the race report being read; nil outside one
+	crash       []string                    // the last crash: its message, then its first goroutine
+	stack       bool                        // crash has reached its first goroutine's frames
+	stackEnded  bool                        // and those frames have ended
 }
 
 // reader reads one go test -json run into its packages.
@@ -61,17 +79,18 @@ type reader struct {
 	byPath   map[string]*Package
 	bins     map[string]*binary
 	builds   map[string]string // build output by import path
-	onStart  func()            // a test binary runs: the build is over
-	stop     func()
-	allEnded func() // every binary has said its last line
-	once     sync.Once
+	started  chan struct{}     // closed once a test binary runs: the build is over
+	start    sync.Once
+	stop     func() // stops go test
+	leftover bool   // every binary said its last line: go test has leftoverWait more
 	printed  int
 	flooded  string // the test running when the run printed too much
 	floodIn  string // and its package
 }
 
-func newReader(root string, pkgs []*Package, onStart, stop func()) *reader {
-	r := &reader{root: root, byPath: map[string]*Package{}, bins: map[string]*binary{}, builds: map[string]string{}, onStart: onStart, stop: stop}
+func newReader(root string, pkgs []*Package, stop func()) *reader {
+	r := &reader{root: root, byPath: map[string]*Package{}, bins: map[string]*binary{}, builds: map[string]string{},
+		started: make(chan struct{}), stop: stop}
 	for _, p := range pkgs {
 		r.byPath[p.ImportPath] = p
 	}
@@ -81,7 +100,7 @@ func newReader(root string, pkgs []*Package, onStart, stop func()) *reader {
 // Read reads a whole go test -json stream of the given packages, as
 // RunGoTest does while go test runs.
 func Read(root string, in io.Reader, pkgs ...*Package) {
-	r := newReader(root, pkgs, func() {}, func() {})
+	r := newReader(root, pkgs, nil)
 	r.read(in)
 	r.finish()
 }
@@ -119,14 +138,11 @@ func (r *reader) handle(e Event) {
 		return
 	}
 	if e.Action == "run" || e.Action == "start" {
-		r.once.Do(r.onStart)
+		r.start.Do(func() { close(r.started) })
 	}
 	b := r.bins[e.Package]
 	if b == nil {
 		b = &binary{pkg: p, open: map[string]*strings.Builder{}}
-		b.watch = &watcher{root: r.root, onRace: func(report string) {
-			p.Races = append(p.Races, protocol.Event{Test: b.current, Report: report})
-		}}
 		r.bins[e.Package] = b
 	}
 	packageLine := strings.HasPrefix(e.Output, "ok  \t"+e.Package) || strings.HasPrefix(e.Output, "FAIL\t"+e.Package)
@@ -136,44 +152,37 @@ func (r *reader) handle(e Event) {
 		b.endedInTest = true
 		e.Test = ""
 	}
-	if e.Test == "" {
-		switch e.Action {
-		case "output":
-			appendTail(&b.out, e.Output, outputTail)
-			r.output(b, e)
-			if e.Output == "PASS\n" || e.Output == "FAIL\n" {
-				b.last = strings.TrimSpace(e.Output)
-			}
-		case "skip":
-			p.NoTests = len(b.order) == 0
-			b.ended = true
-		case "pass", "fail":
-			b.ended, b.action = true, e.Action
-			if e.FailedBuild != "" {
-				// The failed build may be the package, its test variant, or
-				// a package it imports, such as its spec.
-				p.BuildError = r.builds[e.FailedBuild]
-				if p.BuildError == "" {
-					p.BuildError = "the build of " + e.FailedBuild + " failed"
-				}
+	out := &b.out
+	if e.Test != "" {
+		if out = b.open[e.Test]; out == nil {
+			out = &strings.Builder{}
+			if !slices.Contains(b.order, e.Test) { // not a line after the test's end
+				b.open[e.Test] = out
+				b.order = append(b.order, e.Test)
 			}
 		}
-		r.checkAllEnded()
-		return
 	}
-	out := b.open[e.Test]
-	if out == nil {
-		out = &strings.Builder{}
-		if !slices.Contains(b.order, e.Test) { // not a line after the test's end
-			b.open[e.Test] = out
-			b.order = append(b.order, e.Test)
-		}
-	}
-	switch e.Action {
-	case "output":
+	switch {
+	case e.Action == "output":
 		appendTail(out, e.Output, testTail)
 		r.output(b, e)
-	case "pass", "fail", "skip":
+		if e.Test == "" && (e.Output == "PASS\n" || e.Output == "FAIL\n") {
+			b.last = strings.TrimSpace(e.Output)
+		}
+	case e.Test == "" && e.Action == "skip":
+		p.NoTests = len(b.order) == 0
+		b.end = e.Action
+	case e.Test == "" && (e.Action == "pass" || e.Action == "fail"):
+		b.end = e.Action
+		if e.FailedBuild != "" {
+			// The failed build may be the package, its test variant, or
+			// a package it imports, such as its spec.
+			p.BuildError = r.builds[e.FailedBuild]
+			if p.BuildError == "" {
+				p.BuildError = "the build of " + e.FailedBuild + " failed"
+			}
+		}
+	case e.Action == "pass" || e.Action == "fail" || e.Action == "skip":
 		delete(b.open, e.Test)
 		b.failed = b.failed || e.Action == "fail"
 		if c, ok := protocol.FindCase(out.String()); ok {
@@ -190,22 +199,22 @@ func (r *reader) handle(e Event) {
 			p.Cases = append(p.Cases, c)
 		}
 	}
+	if e.Test == "" && !r.leftover && r.stop != nil && r.allEnded() {
+		// go test may still wait for a process the learner's code started,
+		// which holds the output open.
+		r.leftover = true
+		time.AfterFunc(leftoverWait, r.stop)
+	}
 }
 
-// checkAllEnded tells allEnded, once, when every package has ended or
-// printed its last line: go test may still wait for a process the
-// learner's code started, which holds the output open.
-func (r *reader) checkAllEnded() {
-	if r.allEnded == nil {
-		return
-	}
+// allEnded says whether every package has ended or printed its last line.
+func (r *reader) allEnded() bool {
 	for path := range r.byPath {
-		if b := r.bins[path]; b == nil || !b.ended && b.last == "" {
-			return
+		if b := r.bins[path]; b == nil || b.end == "" && b.last == "" {
+			return false
 		}
 	}
-	r.allEnded()
-	r.allEnded = nil
+	return true
 }
 
 // appendTail adds s to b, keeping at least its last n bytes; cutting only
@@ -223,24 +232,146 @@ func keepTail(s string, n int) string {
 	return s[max(0, len(s)-n):]
 }
 
-// output feeds a piece of a binary's output to its watcher, and stops the
-// run if it printed too much.
+// output reads a piece of a binary's output for race reports and crashes,
+// and stops the run if it printed too much.
 func (r *reader) output(b *binary, e Event) {
 	b.current = e.Test
 	b.viaRunner = b.viaRunner || strings.Contains(e.Output, protocol.RunMark)
 	for _, l := range strings.SplitAfter(e.Output, "\n") {
 		if l != "" {
-			b.watch.line(strings.TrimSuffix(l, "\n"))
+			r.line(b, strings.TrimSuffix(l, "\n"))
 		}
 	}
 	r.printed += len(e.Output)
 	if r.printed > floodLimit && r.flooded == "" {
-		r.flooded, r.floodIn = e.Test, e.Package
-		if r.flooded == "" {
-			r.flooded = "(outside any case)"
+		r.flooded, r.floodIn = cmp.Or(e.Test, "(outside any case)"), e.Package
+		if r.stop != nil {
+			r.stop()
 		}
-		r.stop()
 	}
+}
+
+// line reads one complete line of a binary's output, without its newline.
+func (r *reader) line(b *binary, l string) {
+	l = strings.TrimRight(strings.TrimPrefix(l, "\x16"), "\r")
+	l = l[:min(len(l), maxWatchedLine)]
+	switch crashLine := strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: "); {
+	case b.race != nil && strings.HasPrefix(l, "=================="):
+		b.pkg.Races = append(b.pkg.Races, Case{Test: b.current, Report: cutRace(r.root, b.race)})
+		b.race = nil
+	case b.race != nil:
+		if len(b.race) < maxRaceRead {
+			b.race = append(b.race, l)
+		}
+	case l == "WARNING: DATA RACE":
+		b.race = []string{l}
+	case crashLine && (b.crash == nil || b.stackEnded || !b.stack):
+		// A new crash: the last one is what ended the process. Before
+		// its goroutines, an earlier line may only have looked like one.
+		b.crash, b.stack, b.stackEnded = []string{l}, false, false
+	case b.crash == nil || b.stackEnded || len(b.crash) >= maxCrashRead:
+	case b.stack && l == "":
+		b.stackEnded = true
+	case !b.stack && strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(l, ":"):
+		b.crash, b.stack = append(b.crash, l), true
+	default:
+		b.crash = append(b.crash, l)
+	}
+}
+
+// crashOf cuts what the runtime printed as a process died for a learner:
+// its message and the learner's frames of the goroutine that crashed, and
+// in one line with the learner's line it came from, "fatal error:
+// concurrent map writes (ladder/x/x.go:41)".
+func crashOf(root string, lines []string) (text, headline string) {
+	var message []string
+	var frames []protocol.Frame
+	i := 0
+	for ; i < len(lines) && lines[i] != ""; i++ {
+		if !strings.HasPrefix(lines[i], "goroutine ") && len(message) < 3 {
+			message = append(message, protocol.CutLine(strings.TrimSpace(lines[i]), 200))
+		}
+	}
+	for ; i < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "goroutine ") && strings.HasSuffix(lines[i], ":") {
+			frames = learnerFrames(root, lines[i+1:])
+			break
+		}
+	}
+	out := slices.Clone(message)
+	for _, f := range frames[:min(len(frames), maxCrashLines-len(out))] {
+		out = append(out, frameLine(f))
+	}
+	headline = "a crash with no message"
+	if len(message) > 0 {
+		headline = message[0]
+	}
+	if len(frames) > 0 {
+		headline += fmt.Sprintf(" (%s:%d)", frames[0].File, frames[0].Line)
+	}
+	return strings.Join(out, "\n"), headline
+}
+
+// cutRace cuts a race report to its headline and its accesses, each with
+// the learner's frames only.
+func cutRace(root string, lines []string) string {
+	out := []string{lines[0]}
+	for i := 1; i < len(lines); i++ {
+		if !accessLine.MatchString(lines[i]) {
+			continue
+		}
+		j := i + 1
+		for j < len(lines) && strings.HasPrefix(lines[j], "  ") {
+			j++
+		}
+		out = append(out, lines[i])
+		frames := learnerFrames(root, lines[i+1:j])
+		if len(frames) == 0 {
+			out = append(out, "  (no frame in your own files)")
+		}
+		for _, f := range frames {
+			out = append(out, frameLine(f))
+		}
+		i = j - 1
+	}
+	return strings.Join(out[:min(len(out), maxRaceLines)], "\n")
+}
+
+// accessLine is a race report's access line: "Write at 0x... by
+// goroutine 8:", "Previous read at 0x... by main goroutine:".
+var accessLine = regexp.MustCompile(`^(Read|Write|Atomic|Previous (read|write|atomic)) .*at 0x.* by .*:$`)
+
+// learnerFrames reads the frames of a traceback or of one access of a race
+// report (a function line, then its file:line indented under it) and keeps
+// those in the learner's own files, named from the top folder.
+func learnerFrames(root string, lines []string) []protocol.Frame {
+	modPath, err := shipped.ModulePath(root)
+	if err != nil {
+		modPath = "\x00" // no module: no path starts with it
+	}
+	var out []protocol.Frame
+	for i := 0; i+1 < len(lines) && strings.TrimSpace(lines[i]) != ""; i++ {
+		if !strings.HasPrefix(lines[i+1], "\t") && !strings.HasPrefix(lines[i+1], "    ") {
+			continue // not a function and its place: "...additional frames elided..."
+		}
+		f := protocol.FrameOf(lines[i], lines[i+1])
+		i++
+		// A binary built with -trimpath names the module's files by import path.
+		if rel, err := filepath.Rel(root, f.File); err == nil && !strings.HasPrefix(rel, "..") && filepath.IsAbs(f.File) {
+			f.File = filepath.ToSlash(rel)
+		} else {
+			f.File = strings.TrimPrefix(f.File, modPath+"/")
+		}
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(f.File))); err == nil && levels.InLearnersCode(f.File) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// frameLine writes a frame as the cut reports show it.
+func frameLine(f protocol.Frame) string {
+	return fmt.Sprintf("  %s  %s:%d", f.Function, f.File, f.Line)
 }
 
 // exitStatus reads go test's "exit status N" from a package's output.
@@ -256,10 +387,10 @@ func (r *reader) finish() {
 			continue
 		}
 		for i, race := range p.Races {
-			p.Races[i].Case, p.Races[i].Part = caseOfTest(race.Test)
+			p.Races[i].Name, p.Races[i].Part = caseOfTest(race.Test)
 			for _, c := range p.Cases { // the case whose subtest holds the race's test
 				if c.Test == race.Test || strings.HasPrefix(race.Test, c.Test+"/") {
-					p.Races[i].Case, p.Races[i].Part = c.Case, c.Part
+					p.Races[i].Name, p.Races[i].Part = c.Name, c.Part
 				}
 			}
 		}
@@ -280,20 +411,20 @@ func (r *reader) finish() {
 			during = " after its cases"
 		}
 		const none = " Nothing in it counts as done."
-		exit := protocol.Event{Kind: protocol.Exit}
-		crash, crashed := b.watch.crashed()
-		failed := (b.last == "FAIL" || b.action == "fail") && !b.failed
+		exit := Exit{}
+		failed := (b.last == "FAIL" || b.end == "fail") && !b.failed
 		switch {
 		case r.flooded != "" && r.floodIn == path:
 			exit.Reason = fmt.Sprintf("the test binary printed more than %d MB during %s, and was stopped: does your code print in a loop?"+none, floodLimit>>20, caseWhere(r.flooded))
-		case !b.ended && b.last == "":
+		case b.end == "" && b.last == "":
 			exit.Reason = "the test binary did not finish: go test was stopped" + during + "." + none
-		case crashed && b.last == "":
-			exit.Crash = crash.text()
-			if limit, ok := crash.timeout(); ok {
-				exit.Reason = fmt.Sprintf("the test binary reached go test's time limit (-timeout %s)%s."+none, limit, during)
+		case b.crash != nil && b.last == "":
+			var headline string
+			exit.Crash, headline = crashOf(r.root, b.crash)
+			if limit, ok := strings.CutPrefix(headline, "panic: test timed out after "); ok {
+				exit.Reason = fmt.Sprintf("the test binary reached go test's time limit (-timeout %s)%s."+none, strings.Fields(limit)[0], during)
 			} else {
-				exit.Reason = fmt.Sprintf("the test binary crashed%s: %s."+none, during, crash.headline())
+				exit.Reason = fmt.Sprintf("the test binary crashed%s: %s."+none, during, headline)
 			}
 		case open != "":
 			exit.Reason = "the test binary exited" + status + during + ": does your code call os.Exit or syscall.Exit?" + none

@@ -43,31 +43,10 @@ type Package struct {
 	NoTests    bool   // the package has no test files
 	// Exit is how the test binary ended, nil if its tests did not report
 	// through the ladder's runner.
-	Exit  *protocol.Event
-	Cases []protocol.Event // the runner's protocol.CaseEnd events, in order
-	Races []protocol.Event // race reports, cut to the learner's lines
-	Parts []int            // the parts the run played (see Run.Parts)
-}
-
-// outputTail is how much of a package's own output is kept.
-const outputTail = 8 << 10
-
-// LevelRuns groups the levels' packages into as few go test runs as the
-// modules and race settings allow, taking the modules that want says.
-func LevelRuns(lvs []levels.Level, run string, want func(levels.Level, levels.Module) bool) []Run {
-	var us []unit
-	for _, l := range lvs {
-		for _, m := range l.Modules {
-			if want == nil || want(l, m) {
-				us = append(us, unit{Level: l, module: m})
-			}
-		}
-	}
-	out := runsOf(us)
-	for i := range out {
-		out[i].Run = run
-	}
-	return out
+	Exit  *Exit
+	Cases []Case // as the runner reported them, in order
+	Races []Case // race reports, cut to the learner's lines
+	Parts []int  // the parts the run played (see Run.Parts)
 }
 
 // Runner makes and runs the go commands of a grading: plainly for a
@@ -208,11 +187,7 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	pr, pw := io.Pipe()
 	cmd.Stdout = pw
 	read := make(chan struct{})
-	started := make(chan struct{})
-	rd := newReader(root, pkgs, func() { close(started) }, stopRun)
-	// Once every binary has ended, go test waits only for a process the
-	// learner's code left holding the output.
-	rd.allEnded = func() { time.AfterFunc(leftoverWait, stopRun) }
+	rd := newReader(root, pkgs, stopRun)
 	go func() {
 		defer close(read)
 		rd.read(pr)
@@ -227,7 +202,7 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 		}
 		timer := time.AfterFunc(SlowBuild, func() {
 			select {
-			case <-started:
+			case <-rd.started:
 			default:
 				if _, said := buildNoted.LoadOrStore(runner.Note, true); !said {
 					fmt.Fprintf(runner.Note, "building the tests of %s, the first run only: later runs reuse the build…\n", what)

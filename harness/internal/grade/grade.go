@@ -30,17 +30,15 @@ const (
 	Unverified = "not verified"   // tests that did not report through the runner
 )
 
-// Case is one case as it ended.
-type Case struct {
-	Name    string
-	Part    int
-	Fuzz    bool
-	Verdict string // protocol.Pass, protocol.Fail...
-	Report  string
-	Brief   string // Report cut to one screen
-	Summary string // one line: the first wrong call
-	Missing string // for "not implemented": the method
-	Where   string // and the stub's line
+// Case is one case as it ended, as the runner reported it; a race report
+// is one too, with its Test, Name and Part the case it came during.
+type Case = protocol.Event
+
+// Exit is how a test binary ended.
+type Exit struct {
+	Complete bool   // it ran to its end
+	Reason   string // why not
+	Crash    string // the start of what the runtime printed if it crashed
 }
 
 // Part is one part of a level.
@@ -108,13 +106,8 @@ func (g Level) Status() string {
 		return Unverified
 	}
 	for _, p := range g.Parts {
-		if p.Done {
+		if p.Done || slices.ContainsFunc(p.Cases, func(c Case) bool { return c.Verdict != protocol.NotImplemented && !c.Fuzz }) {
 			return InProgress
-		}
-		for _, c := range p.Cases {
-			if c.Verdict != protocol.NotImplemented && !c.Fuzz {
-				return InProgress
-			}
 		}
 	}
 	return NotStarted
@@ -136,10 +129,7 @@ func ModuleOf(l levels.Level, rel string) levels.Module {
 func SpecLists(root string, l levels.Level) map[int][]protocol.ManifestCase {
 	out := map[int][]protocol.ManifestCase{}
 	for _, m := range l.Modules {
-		man, err := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), protocol.ManifestFile))
-		if err != nil {
-			continue
-		}
+		man, _ := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), protocol.ManifestFile))
 		for _, c := range man.Cases {
 			out[c.Part] = append(out[c.Part], c)
 		}
@@ -152,24 +142,23 @@ func SpecLists(root string, l levels.Level) map[int][]protocol.ManifestCase {
 // the parts its run played.
 func Grade(root string, l levels.Level, pkgs []*Package) Level {
 	_, err := os.Stat(filepath.Join(root, l.SolutionDir()))
-	g := Level{Level: l, HasReference: err == nil}
-	g.Parts = make([]Part, len(l.Parts))
+	g := Level{Level: l, HasReference: err == nil, Parts: make([]Part, len(l.Parts))}
 	byPart := map[int]*Part{}
 	for i, p := range l.Parts {
 		g.Parts[i] = Part{Number: p.Number, Title: p.Title}
 		byPart[p.Number] = &g.Parts[i]
 	}
-	reported := map[protocol.ManifestCase]bool{} // by part and name
+	type key struct {
+		part int
+		name string
+	}
+	reported := map[key]bool{}
 	for _, p := range pkgs {
 		rel := RelDir(root, p.Dir)
 		if !l.Holds(rel) {
 			continue
 		}
-		mod := ModuleOf(l, rel)
-		covered := l.PartsOf(mod)
-		if p.Parts != nil {
-			covered = slices.DeleteFunc(slices.Clone(covered), func(n int) bool { return !slices.Contains(p.Parts, n) })
-		}
+		covered := slices.DeleteFunc(l.PartsOf(ModuleOf(l, rel)), func(n int) bool { return p.Parts != nil && !slices.Contains(p.Parts, n) })
 		block := func(why string) {
 			for _, n := range covered {
 				if !slices.Contains(byPart[n].Blocked, why) {
@@ -177,10 +166,8 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 				}
 			}
 		}
-		if !p.NoTests || p.BuildError != "" {
-			for _, n := range covered {
-				byPart[n].Ran = true
-			}
+		for _, n := range covered {
+			byPart[n].Ran = byPart[n].Ran || !p.NoTests || p.BuildError != ""
 		}
 		switch {
 		case p.BuildError != "":
@@ -208,31 +195,27 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 		}
 		for _, r := range p.Races {
 			text := strings.TrimSpace(r.Report)
-			if r.Case != "" {
-				text = fmt.Sprintf("during case %q:\n%s", r.Case, Indent(text, "  "))
+			if r.Name != "" {
+				text = fmt.Sprintf("during case %q:\n%s", r.Name, Indent(text, "  "))
 			}
 			targets := covered
-			if r.Part != 0 && slices.Contains(covered, r.Part) {
+			if slices.Contains(covered, r.Part) {
 				targets = []int{r.Part}
 			}
 			for _, n := range targets {
 				byPart[n].Races = append(byPart[n].Races, text)
 			}
 		}
-		for _, e := range p.Cases {
-			pg := byPart[e.Part]
-			if pg == nil || !slices.Contains(covered, e.Part) {
-				continue // a part the registry does not know (the registry test catches it), or one this run did not play
-			}
-			c := Case{Name: e.Case, Part: e.Part, Fuzz: e.Fuzz, Verdict: e.Verdict, Report: e.Report,
-				Brief: e.Brief, Summary: e.Summary, Missing: e.Missing, Where: e.Where}
-			pass, key := c.Verdict == protocol.Pass, protocol.ManifestCase{Part: e.Part, Name: e.Case}
+		for _, c := range p.Cases {
+			pg, pass, k := byPart[c.Part], c.Verdict == protocol.Pass, key{c.Part, c.Name}
 			switch {
+			case pg == nil || !slices.Contains(covered, c.Part):
+				continue // a part the registry does not know (the registry test catches it), or one this run did not play
 			case c.Fuzz && (pass || c.Verdict == protocol.NotImplemented):
 				continue // a fuzz seed matters only when it finds a real mistake
 			case c.Fuzz:
-			case !reported[key]:
-				reported[key] = true
+			case !reported[k]:
+				reported[k] = true
 				pg.Total++
 				if pass {
 					pg.Passed++
@@ -247,13 +230,17 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 	lists := SpecLists(root, l)
 	for i := range g.Parts {
 		p := &g.Parts[i]
-		if list, ok := lists[p.Number]; !p.Ran && ok {
+		list, ok := lists[p.Number]
+		switch {
+		case !ok:
+			p.Reported = p.Total
+		case !p.Ran:
 			p.Total = len(list) // for "waits for part 1 (5 cases)"
-		} else if ok {
-			p.Total, p.Reported = len(list), 0
+		default:
+			p.Total = len(list)
 			for _, c := range list {
 				switch {
-				case reported[protocol.ManifestCase{Part: p.Number, Name: c.Name}]:
+				case reported[key{p.Number, c.Name}]:
 					p.Reported++
 				case c.Needs != "":
 					p.NeedServer = append(p.NeedServer, c.Name)
@@ -261,8 +248,6 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 					p.Unreported = append(p.Unreported, c.Name)
 				}
 			}
-		} else {
-			p.Reported = p.Total
 		}
 		p.Done = p.Ran && len(p.Blocked) == 0 && len(p.Races) == 0 && p.Total > 0 &&
 			p.Reported == p.Total && p.Passed == len(p.Cases) && p.Passed >= p.Total
@@ -275,35 +260,37 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 // plays. A part about goroutines is a unit of its own: an earlier part's
 // code has no lock, and may crash the whole binary there.
 type unit struct {
-	Level  levels.Level
-	module levels.Module
-	parts  []int
-	Run    string // -run, for a unit of one part
-	skip   string // -skip, for the parts that are units of their own
+	level levels.Level
+	run   Run // its Parts set; a Run or Skip when it is not a whole module
 }
 
-// units splits each level into its units, in the order they unlock.
-func units(lvs []levels.Level) []unit {
+// units splits each level into its units, in the order they unlock; with
+// whole set, each module is one unit.
+func units(lvs []levels.Level, whole bool) []unit {
 	var out []unit
 	for _, l := range lvs {
 		for _, m := range l.Modules {
+			base := Run{Module: m.Dir, Race: l.Race, Patterns: []string{l.Patterns()[m.Dir]}}
 			var plain, own []int
 			for _, n := range l.PartsOf(m) {
-				if p, _ := l.Part(n); p.Concurrent {
+				if p, _ := l.Part(n); p.Concurrent && !whole {
 					own = append(own, n)
 				} else {
 					plain = append(plain, n)
 				}
 			}
-			if len(plain) > 0 {
-				u := unit{Level: l, module: m, parts: plain}
+			if len(plain) > 0 || whole {
+				r := base
+				r.Parts = plain
 				if len(own) > 0 {
-					u.skip = "/^part_(" + joinInts(own) + ")$"
+					r.Skip = "/^part_(" + joinInts(own) + ")$"
 				}
-				out = append(out, u)
+				out = append(out, unit{l, r})
 			}
 			for _, n := range own {
-				out = append(out, unit{Level: l, module: m, parts: []int{n}, Run: PartRun(n, false)})
+				r := base
+				r.Parts, r.Run = []int{n}, PartRun(n, false)
+				out = append(out, unit{l, r})
 			}
 		}
 	}
@@ -318,8 +305,8 @@ func joinInts(ns []int) string {
 	return strings.Join(s, "|")
 }
 
-// runsOf turns units into go test runs: units that play a whole module
-// share one run per module and race setting.
+// runsOf turns units into go test runs: units of whole modules share one
+// run per module and race setting, which plays all their parts.
 func runsOf(us []unit) []Run {
 	type key struct {
 		module string
@@ -328,52 +315,41 @@ func runsOf(us []unit) []Run {
 	var out []Run
 	shared := map[key]int{}
 	for _, u := range us {
-		r := Run{Module: u.module.Dir, Race: u.Level.Race, Patterns: []string{u.Level.Patterns()[u.module.Dir]}}
-		if u.Run != "" || u.skip != "" {
-			r.Run, r.Skip, r.Parts = u.Run, u.skip, u.parts
-			out = append(out, r)
-			continue
-		}
-		k := key{r.Module, r.Race}
-		if i, ok := shared[k]; ok {
+		r, k := u.run, key{u.run.Module, u.run.Race}
+		if i, ok := shared[k]; ok && r.Run == "" && r.Skip == "" {
 			out[i].Patterns = append(out[i].Patterns, r.Patterns...)
 			continue
+		} else if r.Run == "" && r.Skip == "" {
+			shared[k], r.Parts = len(out), nil
 		}
-		shared[k] = len(out)
 		out = append(out, r)
 	}
 	return out
 }
 
-// Levels tests the levels and grades each.
-func Levels(ctx context.Context, root string, lvs []levels.Level) ([]Level, error) {
-	return LevelsWith(ctx, root, lvs, Plain)
+// LevelRuns groups the levels' packages into as few go test runs as the
+// modules and race settings allow.
+func LevelRuns(lvs []levels.Level) []Run {
+	return runsOf(units(lvs, true))
 }
 
-// LevelsWith tests and grades the levels through runner. A level whose
-// code is the stub as shipped is not started, and is not built.
-func LevelsWith(ctx context.Context, root string, lvs []levels.Level, runner Runner) ([]Level, error) {
-	var touched []levels.Level
-	for _, l := range lvs {
-		if !shipped.Untouched(root, l) {
-			touched = append(touched, l)
-		}
-	}
-	return gradeUnits(ctx, root, lvs, units(touched), runner)
+// Levels tests and grades the levels through runner. A level whose code
+// is the stub as shipped is not started, and is not built.
+func Levels(ctx context.Context, root string, lvs []levels.Level, runner Runner) ([]Level, error) {
+	touched := slices.DeleteFunc(slices.Clone(lvs), func(l levels.Level) bool { return shipped.Untouched(root, l) })
+	return gradeUnits(ctx, root, lvs, units(touched, false), runner)
 }
 
 // Through grades parts 1 to upTo of a level, and plays nothing of the
 // parts after it: in a mock interview, the candidate has not seen them.
 func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level, error) {
 	var us []unit
-	for _, u := range units([]levels.Level{l}) {
-		kept := slices.DeleteFunc(slices.Clone(u.parts), func(n int) bool { return n > upTo })
-		switch {
-		case len(kept) == 0:
+	for _, u := range units([]levels.Level{l}, false) {
+		kept := slices.DeleteFunc(slices.Clone(u.run.Parts), func(n int) bool { return n > upTo })
+		if len(kept) == 0 {
 			continue
-		case len(kept) < len(u.parts):
-			u.Run = "^Test/^part_(" + joinInts(kept) + ")$"
-			u.parts = kept
+		} else if len(kept) < len(u.run.Parts) {
+			u.run.Run, u.run.Parts = "^Test/^part_("+joinInts(kept)+")$", kept
 		}
 		us = append(us, u)
 	}
@@ -385,82 +361,97 @@ func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level,
 	return gs[0], nil
 }
 
-// aheadRun is a unit's run started ahead of its turn (Runner.Ahead).
-type aheadRun struct {
-	done chan struct{}
-	pkgs []*Package
-	err  error
+// TestLevel grades one level, or one part of it; an untouched level runs
+// too, to show which methods its cases wait for.
+func TestLevel(root string, l levels.Level, part int) (Level, error) {
+	if part == 0 {
+		gs, err := gradeUnits(context.Background(), root, []levels.Level{l}, units([]levels.Level{l}, false), Plain)
+		if err != nil {
+			return Level{}, err
+		}
+		return gs[0], nil
+	}
+	// The part alone, in the module that holds it, with the fuzz seeds but
+	// for a part about goroutines; earlier parts need not pass.
+	p, _ := l.Part(part)
+	m := l.ModuleOf(part)
+	pkgs, err := runAll(context.Background(), root, []Run{{Module: m.Dir, Race: l.Race, Patterns: []string{l.Patterns()[m.Dir]},
+		Run: PartRun(part, !p.Concurrent), Parts: []int{part}}}, Plain)
+	return Grade(root, l, pkgs), err
 }
 
 // gradeUnits runs each level's units in turn, a unit only once the parts
-// before it pass, and grades the levels from all they found.
+// before it pass, and grades the levels from all they found. With
+// Runner.Ahead, the units of a level's later modules start at once, and
+// what they find counts only once those parts pass.
 func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []unit, runner Runner) ([]Level, error) {
 	var pkgs []*Package
 	out := make([]Level, len(lvs))
 	for i, l := range lvs {
 		out[i] = Grade(root, l, nil)
 	}
-	key := func(u unit) string { return fmt.Sprintf("%d %s %s %s", u.Level.Number, u.module.Dir, u.Run, u.skip) }
-	ahead := map[string]*aheadRun{}
+	type result struct {
+		pkgs []*Package
+		err  error
+	}
+	ahead := map[int]chan result{} // by index in pending
 	if runner.Ahead {
 		aheadCtx, cancel := context.WithCancel(ctx)
 		defer func() {
 			cancel() // what never got its turn is stopped
-			for _, a := range ahead {
-				<-a.done
+			for _, c := range ahead {
+				<-c
 			}
 		}()
-		for _, u := range pending {
-			if u.module.FirstPart > 1 {
-				a := &aheadRun{done: make(chan struct{})}
-				ahead[key(u)] = a
+		for i, u := range pending {
+			if u.level.ModuleOf(u.run.Parts[0]).FirstPart > 1 {
+				c := make(chan result, 1)
+				ahead[i] = c
 				go func() {
-					defer close(a.done)
-					a.pkgs, a.err = runAll(aheadCtx, root, runsOf([]unit{u}), runner)
+					pkgs, err := runAll(aheadCtx, root, []Run{u.run}, runner)
+					c <- result{pkgs, err}
 				}()
 			}
 		}
 	}
-	for len(pending) > 0 {
+	done := make([]bool, len(pending))
+	for {
 		// One ready unit of a level at a time: the next may need it done.
-		var batch, started, later []unit
+		var batch []unit
+		var started []int
 		seen := map[int]bool{}
-		for _, u := range pending {
-			g := out[slices.IndexFunc(lvs, func(l levels.Level) bool { return l.Number == u.Level.Number })]
-			if seen[u.Level.Number] || firstNotDone(g, slices.Min(u.parts)) != 0 {
-				later = append(later, u)
+		for i, u := range pending {
+			g := out[slices.IndexFunc(lvs, func(l levels.Level) bool { return l.Number == u.level.Number })]
+			if done[i] || seen[u.level.Number] || firstNotDone(g, slices.Min(u.run.Parts)) != 0 {
 				continue
 			}
-			seen[u.Level.Number] = true
-			if ahead[key(u)] != nil {
-				started = append(started, u)
+			seen[u.level.Number], done[i] = true, true
+			if ahead[i] != nil {
+				started = append(started, i)
 			} else {
 				batch = append(batch, u)
 			}
 		}
 		if len(batch)+len(started) == 0 {
-			break // the rest wait for parts that are not done
+			return out, nil // the rest wait for parts that are not done
 		}
 		more, err := runAll(ctx, root, runsOf(batch), runner)
 		if err != nil {
 			return nil, err
 		}
-		for _, u := range started {
-			a := ahead[key(u)]
-			<-a.done
-			delete(ahead, key(u))
-			if a.err != nil {
-				return nil, a.err
+		for _, i := range started {
+			res := <-ahead[i]
+			delete(ahead, i)
+			if res.err != nil {
+				return nil, res.err
 			}
-			more = append(more, a.pkgs...)
+			more = append(more, res.pkgs...)
 		}
 		pkgs = append(pkgs, more...)
 		for i, l := range lvs {
 			out[i] = Grade(root, l, pkgs)
 		}
-		pending = later
 	}
-	return out, nil
 }
 
 // PartRun is the go test -run pattern that plays one part of every spec,
@@ -478,35 +469,10 @@ func PartRun(part int, fuzz bool) string {
 	return top + "/" + e + "/" + e
 }
 
-// TestLevel grades one level, or one part of it; an untouched level runs
-// too, to show which methods its cases wait for.
-func TestLevel(root string, l levels.Level, part int) (Level, error) {
-	if part != 0 {
-		// The part alone, in the module that holds it, with the fuzz seeds
-		// but for a part about goroutines; earlier parts need not pass.
-		p, _ := l.Part(part)
-		pkgs, err := runAll(context.Background(), root, runsOf([]unit{{Level: l, module: l.ModuleOf(part), parts: []int{part}, Run: PartRun(part, !p.Concurrent)}}), Plain)
-		if err != nil {
-			return Level{}, err
-		}
-		return Grade(root, l, pkgs), nil
-	}
-	gs, err := gradeUnits(context.Background(), root, []levels.Level{l}, units([]levels.Level{l}), Plain)
-	if err != nil {
-		return Level{}, err
-	}
-	return gs[0], nil
-}
-
 // Passed reports whether part of g is done, or the whole level when
 // part is 0.
 func Passed(g Level, part int) bool {
-	for _, p := range g.Parts {
-		if (part == 0 || p.Number == part) && !p.Done {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(g.Parts, func(p Part) bool { return (part == 0 || p.Number == part) && !p.Done })
 }
 
 // RelDir is dir relative to root, both with symbolic links resolved; dir

@@ -43,22 +43,22 @@ func TestReadEventsKeepsBuildErrorsAndSkips(t *testing.T) {
 func TestGradeLevelCountsOnlyCasesThatRanToTheirEnd(t *testing.T) {
 	l := levels.Level{Number: 1, Title: "One", Dir: "ladder/01-one", Parts: []levels.Part{{Number: 1, Title: "First"}, {Number: 2, Title: "Second"}}}
 	pass := func(part int, name string) protocol.Event {
-		return protocol.Event{Kind: "case-end", Case: name, Part: part, Verdict: "pass"}
+		return protocol.Event{Kind: "case-end", Name: name, Part: part, Verdict: "pass"}
 	}
-	complete := &protocol.Event{Kind: "exit", Complete: true}
+
 	for _, tc := range []struct {
 		name   string
 		pkg    Package
 		status string
 		done   []bool
 	}{
-		{"all pass", Package{Exit: complete, Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Done, []bool{true, true}},
-		{"part 2 fails", Package{Exit: complete, Cases: []protocol.Event{pass(1, "a"), {Kind: "case-end", Part: 2, Verdict: "fail"}}}, InProgress, []bool{true, false}},
-		{"not started", Package{Exit: complete, Cases: []protocol.Event{{Part: 1, Verdict: "not implemented"}, {Part: 2, Verdict: "not implemented"}}}, NotStarted, []bool{false, false}},
-		{"a fuzz seed fails in part 2", Package{Exit: complete, Cases: []protocol.Event{pass(1, "a"), pass(2, "b"), {Part: 2, Fuzz: true, Verdict: "fail"}}}, InProgress, []bool{true, false}},
-		{"the binary exited part way", Package{Exit: &protocol.Event{Kind: "exit", Reason: "exited"}, Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Broken, []bool{false, false}},
+		{"all pass", Package{Exit: &Exit{Complete: true}, Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Done, []bool{true, true}},
+		{"part 2 fails", Package{Exit: &Exit{Complete: true}, Cases: []protocol.Event{pass(1, "a"), {Kind: "case-end", Part: 2, Verdict: "fail"}}}, InProgress, []bool{true, false}},
+		{"not started", Package{Exit: &Exit{Complete: true}, Cases: []protocol.Event{{Part: 1, Verdict: "not implemented"}, {Part: 2, Verdict: "not implemented"}}}, NotStarted, []bool{false, false}},
+		{"a fuzz seed fails in part 2", Package{Exit: &Exit{Complete: true}, Cases: []protocol.Event{pass(1, "a"), pass(2, "b"), {Part: 2, Fuzz: true, Verdict: "fail"}}}, InProgress, []bool{true, false}},
+		{"the binary exited part way", Package{Exit: &Exit{Reason: "exited"}, Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Broken, []bool{false, false}},
 		{"no runner", Package{Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Unverified, []bool{false, false}},
-		{"part 2 never ran", Package{Exit: complete, Cases: []protocol.Event{pass(1, "a")}}, InProgress, []bool{true, false}},
+		{"part 2 never ran", Package{Exit: &Exit{Complete: true}, Cases: []protocol.Event{pass(1, "a")}}, InProgress, []bool{true, false}},
 		{"does not compile", Package{BuildError: "syntax error"}, NoBuild, []bool{false, false}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,9 +79,9 @@ func TestGradeLevelCountsOnlyCasesThatRanToTheirEnd(t *testing.T) {
 func TestFocusedOutputShowsOnePartAtATime(t *testing.T) {
 	l := levels.Level{Number: 3, Title: "Three", Dir: "ladder/03-three", Parts: []levels.Part{{Number: 1, Title: "First"}, {Number: 2, Title: "Second"}, {Number: 3, Title: "Third"}}}
 	ev := func(part int, verdict, name string) protocol.Event {
-		return protocol.Event{Kind: "case-end", Case: name, Part: part, Verdict: verdict, Report: "case report", Missing: "Bucket.Delay", Where: "ladder/03-three/b.go:9"}
+		return protocol.Event{Kind: "case-end", Name: name, Part: part, Verdict: verdict, Report: "case report", Missing: "Bucket.Delay", Where: "ladder/03-three/b.go:9"}
 	}
-	p := &Package{Dir: "/r/ladder/03-three", Exit: &protocol.Event{Complete: true}, Cases: []protocol.Event{
+	p := &Package{Dir: "/r/ladder/03-three", Exit: &Exit{Complete: true}, Cases: []protocol.Event{
 		ev(1, "pass", "a"), ev(1, "pass", "b"), ev(2, "pass", "c"), ev(2, "fail", "d"), ev(2, "not implemented", "e"), ev(3, "not implemented", "f"),
 	}}
 	var b strings.Builder
@@ -150,17 +150,13 @@ func TestLevelRunsGroupsByModuleAndRace(t *testing.T) {
 	raced := levels.Level{Number: 3, Dir: "ladder/03-c", Race: true, Modules: []levels.Module{
 		{Dir: ".", FirstPart: 1}, {Dir: "ladder/03-c/nested", FirstPart: 2},
 	}}
-	got := LevelRuns([]levels.Level{one, two, raced}, "^Test", nil)
+	got := LevelRuns([]levels.Level{one, two, raced})
 	want := []Run{
-		{Module: ".", Patterns: []string{"./ladder/01-a/...", "./ladder/02-b/..."}, Run: "^Test"},
-		{Module: ".", Patterns: []string{"./ladder/03-c/..."}, Race: true, Run: "^Test"},
-		{Module: "ladder/03-c/nested", Patterns: []string{"./..."}, Race: true, Run: "^Test"},
+		{Module: ".", Patterns: []string{"./ladder/01-a/...", "./ladder/02-b/..."}},
+		{Module: ".", Patterns: []string{"./ladder/03-c/..."}, Race: true},
+		{Module: "ladder/03-c/nested", Patterns: []string{"./..."}, Race: true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("LevelRuns mismatch (-want +got):\n%s", diff)
-	}
-	onlyRoot := LevelRuns([]levels.Level{raced}, "", func(_ levels.Level, m levels.Module) bool { return m.Dir == "." })
-	if len(onlyRoot) != 1 || onlyRoot[0].Module != "." {
-		t.Errorf("LevelRuns(want only the root module) = %+v, want one run in \".\"", onlyRoot)
 	}
 }

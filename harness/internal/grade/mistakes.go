@@ -17,10 +17,7 @@ import (
 func KnownMistakes(root string, l levels.Level) protocol.Mistakes {
 	out := protocol.Mistakes{Blind: map[int][]string{}}
 	for _, m := range l.Modules {
-		t, err := protocol.ReadMistakes(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), protocol.MistakesFile))
-		if err != nil {
-			continue
-		}
+		t, _ := protocol.ReadMistakes(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), protocol.MistakesFile))
 		out.Mistakes = append(out.Mistakes, t.Mistakes...)
 		for part, cases := range t.Blind {
 			out.Blind[part] = append(out.Blind[part], cases...)
@@ -54,10 +51,7 @@ func comparable(p Part) ([]string, bool) {
 // Level's table.
 func MatchMistakes(root string, g *Level) {
 	table := KnownMistakes(root, g.Level)
-	if len(table.Mistakes) == 0 {
-		return
-	}
-	for i := range g.Parts {
+	for i := 0; len(table.Mistakes) > 0 && i < len(g.Parts); i++ {
 		p := &g.Parts[i]
 		p.Match = nil
 		if failing, ok := comparable(*p); ok {
@@ -70,15 +64,14 @@ func MatchMistakes(root string, g *Level) {
 // MistakeLine is the line under a part's first failing case when its
 // failing cases match a known mistake clearly, or "".
 func MistakeLine(p Part) string {
-	if p.Match == nil || p.Match.Best < 0 {
+	switch names := MistakeNames(p); len(names) {
+	case 0:
 		return ""
+	case 1:
+		return strings.TrimSpace("This is how a known mistake fails: " + names[0] + ". " + p.Match.Candidates[p.Match.Best].Mistakes[0].Why)
+	default: // mistakes that fail the same cases cannot be told apart: name them all
+		return fmt.Sprintf("This is how %d known mistakes fail, each the same way: %s.", len(names), strings.Join(names, "; or "))
 	}
-	ks := p.Match.Candidates[p.Match.Best].Mistakes
-	if len(ks) == 1 {
-		return strings.TrimSpace("This is how a known mistake fails: " + ks[0].Name + ". " + ks[0].Why)
-	}
-	// Mistakes that fail the same cases cannot be told apart: name them all.
-	return fmt.Sprintf("This is how %d known mistakes fail, each the same way: %s.", len(ks), strings.Join(MistakeNames(p), "; or "))
 }
 
 // MistakeNames are the names of the known mistakes p's failing cases
@@ -88,19 +81,4 @@ func MistakeNames(p Part) []string {
 		return nil
 	}
 	return p.Match.Named()
-}
-
-// closeMatches lists, for --all, every known mistake that fails some of
-// the same cases, with its overlap, best first.
-func closeMatches(p Part) []string {
-	if p.Match == nil {
-		return nil
-	}
-	var out []string
-	for _, c := range p.Match.Candidates {
-		for _, k := range c.Mistakes {
-			out = append(out, fmt.Sprintf("%3.0f%%  %s (fails %s of part %d)", 100*c.Overlap, k.Name, Plural(len(k.Fails[p.Number]), "case"), p.Number))
-		}
-	}
-	return out
 }

@@ -55,7 +55,7 @@ func Report(grades []Level) Ladder {
 	var rep Ladder
 	for _, g := range grades {
 		lr := LevelReport{Number: g.Level.Number, Title: g.Level.Title, Dir: g.Level.Dir, Status: g.Status(),
-			PartsDone: g.PartsDone(), BuildError: g.BuildError, Problems: g.Broken}
+			PartsDone: g.PartsDone(), BuildError: g.BuildError, Problems: slices.Clone(g.Broken)}
 		for _, u := range g.Unverified {
 			lr.Problems = append(lr.Problems, u+": its tests did not report through the ladder's runner (were its _test.go files changed?)")
 		}
@@ -195,7 +195,7 @@ func WriteText(w io.Writer, rep Ladder, st Style) {
 	fmt.Fprintf(w, "  %-5s  %-36s  %-5s  %s\n", "level", "name", "parts", "status")
 	for _, l := range rep.Levels {
 		parts := fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))
-		fmt.Fprintf(w, "  %-5d  %-36s  %-5s  %s\n", l.Number, truncate(l.Title, 36), parts, st.Status(l.Status))
+		fmt.Fprintf(w, "  %-5d  %-36s  %-5s  %s\n", l.Number, protocol.CutLine(l.Title, 36), parts, st.Status(l.Status))
 	}
 	fmt.Fprintln(w)
 	filled := 0
@@ -225,14 +225,6 @@ func WriteJSON(w io.Writer, rep Ladder) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(rep)
-}
-
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // FirstLines keeps the first n lines of s, and says when there are more.

@@ -22,10 +22,21 @@ func Write(w io.Writer, g Level, only int, all bool) {
 	}
 	notImpl := missingMethods(g)
 	focus := 0
-	afterBlock := false // a part shown in full ends with a blank line
+	afterBlock := false  // a part shown in full ends with a blank line
+	var summary []string // "part 1 done (16/16)", "part 2 3/7", "part 3 waiting"
+	summed := false      // a part not done is in it
 	for _, p := range g.Parts {
 		if only != 0 && p.Number != only {
 			continue
+		}
+		switch {
+		case p.Done:
+			summary = append(summary, fmt.Sprintf("part %d done (%d/%d)", p.Number, p.Passed, p.Total))
+		case summed && !all:
+			summary = append(summary, fmt.Sprintf("part %d waiting", p.Number))
+		default:
+			summed = true
+			summary = append(summary, fmt.Sprintf("part %d %d/%d", p.Number, p.Passed, p.Total))
 		}
 		afterBlock = false
 		switch {
@@ -51,7 +62,7 @@ func Write(w io.Writer, g Level, only int, all bool) {
 	if only == 0 && g.PartsDone() == len(g.Parts) {
 		fmt.Fprintf(w, "Level %d is done. %s; make progress shows what comes next.\n", l.Number, AfterDone(g))
 	}
-	fmt.Fprintln(w, summaryLine(g, only, all))
+	fmt.Fprintf(w, "level %d: %s\n", l.Number, strings.Join(summary, ", "))
 }
 
 // AfterDone is what to read once a level is done: the reference, or in a
@@ -172,13 +183,15 @@ func writePart(w io.Writer, level int, p Part, notImpl map[string]int, all, hide
 				fmt.Fprintf(w, "    … and %d more; ALL=1 shows every case in full\n", len(rest)-i)
 				break
 			}
-			fmt.Fprintf(w, "    %s\n", truncate(oneLine(c), 160))
+			fmt.Fprintf(w, "    %s\n", protocol.CutLine(oneLine(c), 160))
 		}
 	}
-	if close := closeMatches(p); all && !hide && len(close) > 0 {
+	if all && !hide && p.Match != nil && len(p.Match.Candidates) > 0 {
 		fmt.Fprintf(w, "\n  Known mistakes that fail some of the same cases, by overlap (the cases both fail, over the cases either fails):\n")
-		for _, c := range close {
-			fmt.Fprintf(w, "    %s\n", c)
+		for _, c := range p.Match.Candidates {
+			for _, k := range c.Mistakes {
+				fmt.Fprintf(w, "    %3.0f%%  %s (fails %s of part %d)\n", 100*c.Overlap, k.Name, Plural(len(k.Fails[p.Number]), "case"), p.Number)
+			}
 		}
 	}
 	fmt.Fprintln(w)
@@ -195,27 +208,6 @@ func PassCount(passed, total int) string {
 		return fmt.Sprintf("%d of 1 case passes", passed)
 	}
 	return fmt.Sprintf("%d of %d cases pass", passed, total)
-}
-
-// summaryLine is "level 3: part 1 done (16/16), part 2 3/7, part 3 waiting".
-func summaryLine(g Level, only int, all bool) string {
-	var parts []string
-	focus := false
-	for _, p := range g.Parts {
-		if only != 0 && p.Number != only {
-			continue
-		}
-		switch {
-		case p.Done:
-			parts = append(parts, fmt.Sprintf("part %d done (%d/%d)", p.Number, p.Passed, p.Total))
-		case focus && !all:
-			parts = append(parts, fmt.Sprintf("part %d waiting", p.Number))
-		default:
-			focus = true
-			parts = append(parts, fmt.Sprintf("part %d %d/%d", p.Number, p.Passed, p.Total))
-		}
-	}
-	return fmt.Sprintf("level %d: %s", g.Level.Number, strings.Join(parts, ", "))
 }
 
 // Plural is "1 case" or "3 cases".

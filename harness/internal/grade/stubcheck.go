@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/internal/shipped"
@@ -24,7 +23,7 @@ func CheckStubs(ctx context.Context, root string) ([]string, error) {
 	for i := range lvs {
 		lvs[i].Race = false
 	}
-	runs := LevelRuns(lvs, "", nil)
+	runs := LevelRuns(lvs)
 	for i := range runs {
 		runs[i].Lean = true
 	}
@@ -37,92 +36,85 @@ func CheckStubs(ctx context.Context, root string) ([]string, error) {
 		return nil, err
 	}
 	for _, l := range levels.All {
-		if _, err := os.Stat(filepath.Join(root, l.Dir)); err != nil {
-			continue // a level this copy does not have
-		}
-		parts := map[int]int{}
-		for _, p := range pkgs {
-			rel := RelDir(root, p.Dir)
-			if !l.Holds(rel) {
-				continue
-			}
-			switch {
-			case p.BuildError != "":
-				problems = append(problems, fmt.Sprintf("%s does not compile:\n%s", rel, Indent(FirstLines(p.BuildError, 10), "  ")))
-				continue
-			case p.NoTests:
-				continue
-			case p.Exit == nil:
-				problems = append(problems, rel+": its tests did not report through the ladder's runner")
-				continue
-			case !p.Exit.Complete:
-				problems = append(problems, rel+": "+p.Exit.Reason)
-			}
-			var bad []string
-			for _, c := range p.Cases {
-				if _, ok := l.Part(c.Part); !ok {
-					problems = append(problems, fmt.Sprintf("%s: case %q is in part %d, which harness/levels does not list for level %d", rel, c.Case, c.Part, l.Number))
-				}
-				if c.Verdict != protocol.NotImplemented {
-					bad = append(bad, fmt.Sprintf("part %d, %s (%s)", c.Part, c.Case, c.Verdict))
-				}
-				if !c.Fuzz {
-					parts[c.Part]++
-				}
-			}
-			if len(bad) > 0 {
-				problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: the stub check fails %d case(s), such as %q", rel, len(bad), bad[0]))
-			}
-		}
-		problems = append(problems, checkSpecLists(root, l, pkgs)...)
-		for _, p := range l.Parts {
-			if parts[p.Number] == 0 {
-				problems = append(problems, fmt.Sprintf("level %d, part %d (%s): no case ran", l.Number, p.Number, p.Title))
-			}
+		if _, err := os.Stat(filepath.Join(root, l.Dir)); err == nil {
+			problems = append(problems, checkStubRun(root, l, pkgs)...)
 		}
 	}
 	return problems, nil
 }
 
-// checkSpecLists checks that each spec's list names exactly the cases the
-// stub's run reported.
-func checkSpecLists(root string, l levels.Level, pkgs []*Package) []string {
-	var problems []string
+// checkStubRun checks what a level's untouched stub reported: every case
+// not implemented, in a part the registry lists, each part some case, and
+// each spec's list naming exactly the cases its module reported.
+func checkStubRun(root string, l levels.Level, pkgs []*Package) []string {
+	var problems, lists []string
+	ran := map[int]bool{}
+	reported := map[string]map[protocol.ManifestCase]bool{} // by module
+	for _, p := range pkgs {
+		rel := RelDir(root, p.Dir)
+		if !l.Holds(rel) {
+			continue
+		}
+		switch {
+		case p.BuildError != "":
+			problems = append(problems, fmt.Sprintf("%s does not compile:\n%s", rel, Indent(FirstLines(p.BuildError, 10), "  ")))
+			continue
+		case p.NoTests:
+			continue
+		case p.Exit == nil:
+			problems = append(problems, rel+": its tests did not report through the ladder's runner")
+			continue
+		case !p.Exit.Complete:
+			problems = append(problems, rel+": "+p.Exit.Reason)
+		}
+		var bad []string
+		mod := ModuleOf(l, rel).Dir
+		for _, c := range p.Cases {
+			if _, ok := l.Part(c.Part); !ok {
+				problems = append(problems, fmt.Sprintf("%s: case %q is in part %d, which harness/levels does not list for level %d", rel, c.Name, c.Part, l.Number))
+			}
+			if c.Verdict != protocol.NotImplemented {
+				bad = append(bad, fmt.Sprintf("part %d, %s (%s)", c.Part, c.Name, c.Verdict))
+			}
+			if !c.Fuzz {
+				ran[c.Part] = true
+				if reported[mod] == nil {
+					reported[mod] = map[protocol.ManifestCase]bool{}
+				}
+				reported[mod][protocol.ManifestCase{Part: c.Part, Name: c.Name}] = true
+			}
+		}
+		if len(bad) > 0 {
+			problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: the stub check fails %d case(s), such as %q", rel, len(bad), bad[0]))
+		}
+	}
 	for _, m := range l.Modules {
-		specDir := l.SpecDir(m)
-		man, err := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(specDir), protocol.ManifestFile))
+		file := l.SpecDir(m) + "/" + protocol.ManifestFile
+		man, err := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(file)))
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("level %d: %v", l.Number, err))
+			lists = append(lists, fmt.Sprintf("level %d: %v", l.Number, err))
 			continue
 		}
 		listed := map[protocol.ManifestCase]bool{}
 		for _, c := range man.Cases {
-			listed[protocol.ManifestCase{Part: c.Part, Name: c.Name}] = c.Needs == ""
-		}
-		reported := map[protocol.ManifestCase]bool{}
-		for _, p := range pkgs {
-			rel := RelDir(root, p.Dir)
-			if !l.Holds(rel) || ModuleOf(l, rel).Dir != m.Dir {
-				continue
-			}
-			for _, c := range p.Cases {
-				if c.Fuzz {
-					continue
-				}
-				k := protocol.ManifestCase{Part: c.Part, Name: c.Case}
-				reported[k] = true
-				if _, ok := listed[k]; !ok {
-					problems = append(problems, fmt.Sprintf("%s/%s does not list case %q of part %d: run the spec's TestManifestListsEveryCase with %s=1", specDir, protocol.ManifestFile, c.Case, c.Part, protocol.UpdateManifestEnv))
-				}
+			k := protocol.ManifestCase{Part: c.Part, Name: c.Name}
+			if listed[k] = true; c.Needs == "" && !reported[m.Dir][k] {
+				lists = append(lists, fmt.Sprintf("%s lists case %q of part %d, which the stub's run never reported", file, c.Name, c.Part))
 			}
 		}
-		for k, required := range listed {
-			if required && !reported[k] {
-				problems = append(problems, fmt.Sprintf("%s/%s lists case %q of part %d, which the stub's run never reported", specDir, protocol.ManifestFile, k.Name, k.Part))
+		for k := range reported[m.Dir] {
+			if !listed[k] {
+				lists = append(lists, fmt.Sprintf("%s does not list case %q of part %d: run the spec's TestManifestListsEveryCase with %s=1", file, k.Name, k.Part, protocol.UpdateManifestEnv))
 			}
 		}
 	}
-	sort.Strings(problems)
+	slices.Sort(lists)
+	problems = append(problems, lists...)
+	for _, p := range l.Parts {
+		if !ran[p.Number] {
+			problems = append(problems, fmt.Sprintf("level %d, part %d (%s): no case ran", l.Number, p.Number, p.Title))
+		}
+	}
 	return problems
 }
 

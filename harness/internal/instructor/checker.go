@@ -287,7 +287,7 @@ func (c *checker) judge(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 		inProc := inProcessCases(root, l)
 		built := true
 		for _, p := range pkgs {
-			p.Cases = slices.DeleteFunc(p.Cases, func(e protocol.Event) bool { return e.Fuzz || !inProc[e.Part][e.Case] })
+			p.Cases = slices.DeleteFunc(p.Cases, func(e protocol.Event) bool { return e.Fuzz || !inProc[e.Part][e.Name] })
 			if p.BuildError != "" {
 				built = false
 			}
@@ -302,7 +302,7 @@ func (c *checker) judge(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 		}
 		// A case judged in process passes only as the student's binary
 		// reports it.
-		p.Cases = slices.DeleteFunc(p.Cases, func(e protocol.Event) bool { return inProc[e.Part][e.Case] && e.Verdict == protocol.Pass })
+		p.Cases = slices.DeleteFunc(p.Cases, func(e protocol.Event) bool { return inProc[e.Part][e.Name] && e.Verdict == protocol.Pass })
 		out = append(out, p)
 	}
 	return out, nil

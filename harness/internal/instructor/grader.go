@@ -111,7 +111,7 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 			return err
 		},
 	}
-	for i, r := range grade.LevelRuns(plan.Levels, "", nil) {
+	for i, r := range grade.LevelRuns(plan.Levels) {
 		modDir := filepath.Join(sb.Src, filepath.FromSlash(r.Module))
 		var patterns []string
 		for _, p := range r.Patterns {
@@ -262,7 +262,7 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		notes = append(notes, "building the checker's children: "+err.Error())
 		return res
 	}
-	grades, err := grade.LevelsWith(ctx, sb.Src, g.plan.Levels, runner)
+	grades, err := grade.Levels(ctx, sb.Src, g.plan.Levels, runner)
 	switch {
 	case stopped.Load() && ctx.Err() != nil:
 		notes = append(notes, "interrupted")

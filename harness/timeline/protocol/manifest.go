@@ -7,17 +7,20 @@ import (
 	"os"
 )
 
-// Each spec keeps the list of its cases beside it, checked by its own test
-// like a golden file: a part is done only when every listed case reported,
-// so a case a flag or os.Args made vanish cannot read as done.
+// Each spec keeps its list of cases and its table of known mistakes beside
+// it, each checked by the spec's own test like a golden file: a part is
+// done only when every listed case reported, so a case a flag or os.Args
+// made vanish cannot read as done.
 
-// ManifestFile is where a spec keeps its list of cases, relative to the
-// spec's folder.
-const ManifestFile = "testdata/cases.json"
-
-// UpdateManifestEnv set to 1 makes timeline.CheckManifest rewrite a stale
-// list instead of failing.
-const UpdateManifestEnv = "LADDER_UPDATE_MANIFEST"
+// Where a spec keeps its list of cases and its table of known mistakes,
+// relative to the spec's folder; each variable set to 1 makes the
+// spec's test rewrite its stale file instead of failing.
+const (
+	ManifestFile      = "testdata/cases.json"
+	MistakesFile      = "testdata/mistakes.json"
+	UpdateManifestEnv = "LADDER_UPDATE_MANIFEST"
+	UpdateMistakesEnv = "LADDER_UPDATE_MISTAKES"
+)
 
 // Manifest is the list of a spec's cases.
 type Manifest struct {
@@ -37,8 +40,8 @@ type ManifestCase struct {
 	Steps bool `json:"steps,omitempty"`
 }
 
-// Validate checks that every case has a part and a name, and no name is
-// listed twice in one part.
+// Validate checks that the list has a case, every case a part and a name,
+// and no name is listed twice in one part.
 func (m Manifest) Validate() error {
 	seen := map[ManifestCase]bool{}
 	for i, c := range m.Cases {
@@ -53,36 +56,33 @@ func (m Manifest) Validate() error {
 		}
 		seen[key] = true
 	}
+	if len(m.Cases) == 0 {
+		return fmt.Errorf("it lists no case")
+	}
 	return nil
 }
 
 // ReadManifest reads and validates a spec's list of cases.
-func ReadManifest(path string) (Manifest, error) {
-	m, err := readStrict[Manifest](path)
-	switch {
-	case err != nil:
-		return Manifest{}, err
-	case len(m.Cases) == 0:
-		return Manifest{}, fmt.Errorf("%s lists no case", path)
-	}
-	if err := m.Validate(); err != nil {
-		return Manifest{}, fmt.Errorf("%s: %v", path, err)
-	}
-	return m, nil
-}
+func ReadManifest(path string) (Manifest, error) { return read[Manifest](path) }
 
-// readStrict reads path as one JSON value of type T, refusing unknown
-// fields: they are a mistake to report, never to skip.
-func readStrict[T any](path string) (T, error) {
-	var v T
+// ReadMistakes reads and validates a spec's table of known mistakes.
+func ReadMistakes(path string) (Mistakes, error) { return read[Mistakes](path) }
+
+// read reads path as one JSON value, refusing unknown fields (they are a
+// mistake to report, never to skip), and validates it.
+func read[T interface{ Validate() error }](path string) (T, error) {
+	var v, zero T
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return v, err
+		return zero, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&v); err != nil {
-		return v, fmt.Errorf("%s: %v", path, err)
+		return zero, fmt.Errorf("%s: %v", path, err)
+	}
+	if err := v.Validate(); err != nil {
+		return zero, fmt.Errorf("%s: %v", path, err)
 	}
 	return v, nil
 }

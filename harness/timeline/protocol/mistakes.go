@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -11,15 +10,7 @@ import (
 )
 
 // A spec's mutants are the classic mistakes; the cases each fails are its
-// fingerprint, kept in a table beside the spec that its own test checks.
-
-// MistakesFile is where a spec keeps its table of known mistakes, relative
-// to the spec's folder.
-const MistakesFile = "testdata/mistakes.json"
-
-// UpdateMistakesEnv set to 1 makes timeline.CheckMistakes rewrite a stale
-// table instead of failing.
-const UpdateMistakesEnv = "LADDER_UPDATE_MISTAKES"
+// fingerprint, kept in a table beside the spec (MistakesFile).
 
 // Mistakes is a spec's table of known mistakes.
 type Mistakes struct {
@@ -59,18 +50,6 @@ func (m Mistakes) Validate() error {
 	return nil
 }
 
-// ReadMistakes reads and validates a spec's table of known mistakes.
-func ReadMistakes(path string) (Mistakes, error) {
-	m, err := readStrict[Mistakes](path)
-	if err != nil {
-		return Mistakes{}, err
-	}
-	if err := m.Validate(); err != nil {
-		return Mistakes{}, fmt.Errorf("%s: %v", path, err)
-	}
-	return m, nil
-}
-
 // Encode writes the table as MistakesFile holds it: one mistake a line,
 // so that a diff shows which one moved.
 func (m Mistakes) Encode() []byte {
@@ -83,7 +62,7 @@ func (m Mistakes) Encode() []byte {
 		line, _ := json.Marshal(m.Blind[p])
 		blind = append(blind, fmt.Sprintf("  \"%d\": %s", p, line))
 	}
-	return fmt.Appendf(bytes.TrimSuffix(b, []byte("]}\n")), "],\n\"blind\": {\n%s\n}}\n", strings.Join(blind, ",\n"))
+	return fmt.Appendf(b[:len(b)-len("]}\n")], "],\n\"blind\": {\n%s\n}}\n", strings.Join(blind, ",\n"))
 }
 
 // The matching rule: the overlap of the learner's failing cases F and a
@@ -111,12 +90,9 @@ type Match struct {
 
 // Named returns the names of the named candidate's mistakes, or nil.
 func (m Match) Named() []string {
-	if m.Best < 0 {
-		return nil
-	}
 	var out []string
-	for _, k := range m.Candidates[m.Best].Mistakes {
-		out = append(out, k.Name)
+	for i := 0; m.Best >= 0 && i < len(m.Candidates[m.Best].Mistakes); i++ {
+		out = append(out, m.Candidates[m.Best].Mistakes[i].Name)
 	}
 	return out
 }
@@ -128,35 +104,18 @@ func (m Match) Names(name string) bool { return slices.Contains(m.Named(), name)
 // each known mistake that fails some case of that part.
 func (m Mistakes) Match(part int, failing []string) Match {
 	out := Match{Best: -1}
-	failing = slices.DeleteFunc(slices.Clone(failing), func(c string) bool { return slices.Contains(m.Blind[part], c) })
-	failing = slices.Compact(slices.Sorted(slices.Values(failing)))
-	if len(failing) == 0 {
-		return out
-	}
+	set := func(cases []string) []string { return slices.Compact(slices.Sorted(slices.Values(cases))) }
+	failing = set(slices.DeleteFunc(slices.Clone(failing), func(c string) bool { return slices.Contains(m.Blind[part], c) }))
 	bySet := map[string]int{}
 	for _, k := range m.Mistakes {
-		s := k.Fails[part]
-		if len(s) == 0 {
-			continue
-		}
-		sorted := slices.Compact(slices.Sorted(slices.Values(s)))
-		key := strings.Join(sorted, "\x00")
-		if i, ok := bySet[key]; ok {
+		s := set(k.Fails[part])
+		both := len(slices.DeleteFunc(slices.Clone(s), func(c string) bool { return !slices.Contains(failing, c) }))
+		if i, ok := bySet[strings.Join(s, "\x00")]; ok {
 			out.Candidates[i].Mistakes = append(out.Candidates[i].Mistakes, k)
-			continue
+		} else if both > 0 {
+			bySet[strings.Join(s, "\x00")] = len(out.Candidates)
+			out.Candidates = append(out.Candidates, Candidate{[]Mistake{k}, float64(both) / float64(len(failing)+len(s)-both)})
 		}
-		both := 0
-		for _, c := range sorted {
-			if slices.Contains(failing, c) {
-				both++
-			}
-		}
-		if both == 0 {
-			continue
-		}
-		union := len(failing) + len(sorted) - both
-		bySet[key] = len(out.Candidates)
-		out.Candidates = append(out.Candidates, Candidate{Mistakes: []Mistake{k}, Overlap: float64(both) / float64(union)})
 	}
 	slices.SortStableFunc(out.Candidates, func(a, b Candidate) int { return cmp.Compare(b.Overlap, a.Overlap) })
 	if len(out.Candidates) == 0 {

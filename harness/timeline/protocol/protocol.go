@@ -13,11 +13,8 @@ import (
 // case's outcome as a line of its subtest's output (see CaseLine).
 const GradeEnv = "LADDER_GRADE"
 
-// The kinds of Event: a case's outcome, and how a test binary ended.
-const (
-	CaseEnd = "case-end"
-	Exit    = "exit"
-)
+// CaseEnd is the Kind of a case's Event.
+const CaseEnd = "case-end"
 
 // The names of the verdicts, from best to worst (see timeline.Verdict).
 const (
@@ -29,11 +26,12 @@ const (
 	TimedOut       = "timed out"
 )
 
-// Event is a case's outcome, as the runner writes it (see CaseLine).
+// Event is a case's outcome, as the runner writes it (see CaseLine); the
+// grader keeps it as the case's verdict, and the race reports during it.
 type Event struct {
-	Kind    string `json:"e"`              // CaseEnd or Exit
+	Kind    string `json:"e"`              // CaseEnd
 	Test    string `json:"test,omitempty"` // "TestHitCounter/part_1/a_hit"
-	Case    string `json:"case,omitempty"`
+	Name    string `json:"case,omitempty"`
 	Part    int    `json:"part,omitempty"`
 	Fuzz    bool   `json:"fuzz,omitempty"` // built by a fuzz target
 	Verdict string `json:"verdict,omitempty"`
@@ -44,11 +42,6 @@ type Event struct {
 	// Missing is the method a stub's panic named, Where the stub's line.
 	Missing string `json:"missing,omitempty"`
 	Where   string `json:"where,omitempty"`
-	// For Exit: whether the binary ran to its end, why not, and the start
-	// of what the runtime printed if it crashed.
-	Complete bool   `json:"complete,omitempty"`
-	Reason   string `json:"reason,omitempty"`
-	Crash    string `json:"crash,omitempty"`
 }
 
 // RunMark is the line the runner writes as it starts a spec's cases.
@@ -64,7 +57,6 @@ func CaseLine(e Event) string {
 }
 
 // FindCase returns the last case line in a subtest's output.
-// test put before it on its line ("    hitcounter_test.go:10: ").
 func FindCase(output string) (Event, bool) {
 	i := strings.LastIndex(output, caseMark)
 	if i < 0 {
