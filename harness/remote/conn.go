@@ -211,7 +211,8 @@ func (c *Conn) answer(method string, results []any) message {
 	}
 	if p.tree.Load() == nil {
 		// By the first answer all the child's processes run.
-		p.tree.Store(procgroup.NewTree(p.cmd.Process.Pid))
+		tree := procgroup.NewTree(p.cmd.Process.Pid)
+		p.tree.Store(&tree)
 	}
 	return a
 }
@@ -275,8 +276,8 @@ func (c *Conn) start() error {
 	cmd.Stdout, cmd.Stderr = printed, printed
 	cmd.ExtraFiles = []*os.File{callR, ansW}
 	cmd.WaitDelay = time.Second
-	// The child stays in the checker's process group, and dies with it.
-	procgroup.DieWithParent(cmd)
+	// The child stays in the checker's process group, which the report
+	// kills when the checker ends.
 	err = cmd.Start()
 	callR.Close()
 	ansW.Close()

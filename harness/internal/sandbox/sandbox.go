@@ -187,10 +187,12 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	procgroup.Own(c)
 	// The group is asked to stop first; a second later exec kills the
 	// command and stops waiting for output held open.
-	c.Cancel = func() error { endGroup(c, procgroup.Term); return nil }
+	c.Cancel = func() error { procgroup.Term(c.Process); return nil }
 	c.WaitDelay = stopGrace
 	err = c.Run()
-	endGroup(c, procgroup.Kill)
+	if c.Process != nil {
+		procgroup.Kill(c.Process)
+	}
 	cmd.Process, cmd.ProcessState = c.Process, c.ProcessState
 	if ctx.Err() != nil {
 		return true, nil
@@ -208,11 +210,3 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 // stopGrace is how long a stopped command may take to end, and how long
 // RunLimited waits for output after the command exits.
 const stopGrace = time.Second
-
-// endGroup ends cmd's process group with end, or cmd alone where there
-// are no process groups.
-func endGroup(cmd *exec.Cmd, end func(pid int) bool) {
-	if cmd.Process != nil && !end(cmd.Process.Pid) {
-		cmd.Process.Kill()
-	}
-}
