@@ -177,23 +177,22 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	if cmd.Stderr == nil {
 		cmd.Stderr = new(bytes.Buffer)
 	}
+	procgroup.Own(cmd)
+	cmd.WaitDelay = stopGrace
+	if err := cmd.Start(); err != nil {
+		return false, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	// The same command, bound to the limit: exec then stops it.
-	c := exec.CommandContext(ctx, cmd.Path)
-	c.Path, c.Args, c.Err = cmd.Path, cmd.Args, cmd.Err
-	c.Dir, c.Env, c.SysProcAttr = cmd.Dir, cmd.Env, cmd.SysProcAttr
-	c.Stdin, c.Stdout, c.Stderr, c.ExtraFiles = cmd.Stdin, cmd.Stdout, cmd.Stderr, cmd.ExtraFiles
-	procgroup.Own(c)
-	// The group is asked to stop first; a second later exec kills the
-	// command and stops waiting for output held open.
-	c.Cancel = func() error { procgroup.Term(c.Process); return nil }
-	c.WaitDelay = stopGrace
-	err = c.Run()
-	if c.Process != nil {
-		procgroup.Kill(c.Process)
-	}
-	cmd.Process, cmd.ProcessState = c.Process, c.ProcessState
+	// The group is asked to stop first; a second later the command is
+	// killed, and its output no longer waited for.
+	stop := context.AfterFunc(ctx, func() {
+		procgroup.Term(cmd.Process)
+		time.AfterFunc(stopGrace, func() { cmd.Process.Kill() })
+	})
+	err = cmd.Wait()
+	stop()
+	procgroup.Kill(cmd.Process)
 	if ctx.Err() != nil {
 		return true, nil
 	}
