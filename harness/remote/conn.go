@@ -154,7 +154,7 @@ func (c *Conn) exchange(op byte, o *Object, method string, results []any, args [
 		values[i] = reflect.ValueOf(a)
 	}
 	if err := c.proc.Load().send(m, values); err != nil {
-		c.fail(fmt.Sprintf("%s: the call could not be sent: %v", callText(method), err))
+		c.fail(fmt.Sprintf("%s(…): the call could not be sent: %v", method, err))
 	}
 	a := c.answer(method, results)
 	if o.clk != nil && !o.clk.Now().Equal(m.Now) {
@@ -192,11 +192,11 @@ func (c *Conn) answer(method string, results []any) message {
 	}
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		c.fail(fmt.Sprintf("%s did not return within %v", callText(method), c.limit))
+		c.fail(fmt.Sprintf("%s(…) did not return within %v", method, c.limit))
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		c.fail(fmt.Sprintf("the level's process ended during %s: %s", callText(method), p.exitText()))
+		c.fail(fmt.Sprintf("the level's process ended during %s(…): %s", method, p.exitText()))
 	case err != nil:
-		c.fail(fmt.Sprintf("the level's process, during %s: %v", callText(method), err))
+		c.fail(fmt.Sprintf("the level's process, during %s(…): %v", method, err))
 	}
 	if p.tree.Load() == nil {
 		// By the first answer all the child's processes run.
@@ -204,14 +204,6 @@ func (c *Conn) answer(method string, results []any) message {
 		p.tree.Store(&tree)
 	}
 	return a
-}
-
-// callText is how a failure names a call.
-func callText(method string) string {
-	if method == "" || strings.ContainsAny(method[:1], "abcdefghijklmnopqrstuvwxyz") {
-		return method
-	}
-	return method + "(…)"
 }
 
 // fail stops the child and fails the call, with c.mu held.
