@@ -47,7 +47,8 @@ func init() {
 }
 
 // enterLimits writes this process's id to each cgroup.procs file of args
-// (up to "--"), sets the rlimits, and executes the command after "--".
+// (up to "--"), sets the rlimits, and executes the command after "--",
+// found in the sandbox's PATH.
 func enterLimits(args []string) error {
 	i := slices.Index(args, "--")
 	if i < 0 || i+1 >= len(args) {
@@ -62,7 +63,11 @@ func enterLimits(args []string) error {
 	if err := setRlimits(); err != nil {
 		return err
 	}
-	return syscall.Exec(args[i+1], args[i+1:], os.Environ())
+	path, err := exec.LookPath(args[i+1])
+	if err != nil {
+		return err
+	}
+	return syscall.Exec(path, args[i+1:], os.Environ())
 }
 
 // A Group is the cgroup of one student's sandbox: one folder on cgroup
@@ -250,20 +255,4 @@ func (s *Sandbox) Limit() {
 	if NoCgroups() == nil {
 		s.Group, _ = NewGroup(fmt.Sprintf("ladder-%d-%s", os.Getpid(), filepath.Base(s.Dir)))
 	}
-}
-
-// limitedCommand wraps cmd, a command of the sandbox, in LimitsCommand.
-func (s *Sandbox) limitedCommand(cmd *exec.Cmd) *exec.Cmd {
-	if !s.limited {
-		return cmd
-	}
-	args := []string{LimitsCommand}
-	if s.Group != nil {
-		for _, dir := range s.Group.folders {
-			args = append(args, filepath.Join(dir, "cgroup.procs"))
-		}
-	}
-	w := exec.Command(layerExecutable(), append(append(args, "--", cmd.Path), cmd.Args[1:]...)...)
-	w.Dir, w.Env = cmd.Dir, cmd.Env
-	return w
 }

@@ -119,15 +119,23 @@ func (s *Sandbox) Env() []string {
 }
 
 // Command is a command to run in the sandbox, in dir (the same path
-// inside as outside), inside bubblewrap when there is a jail. Run it with
-// RunLimited.
+// inside as outside): inside bubblewrap when there is a jail, inside
+// LimitsCommand when the sandbox is limited. Run it with RunLimited.
 func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
-	var cmd *exec.Cmd
-	if s.Jail == nil {
-		cmd = exec.Command(name, args...)
-	} else {
-		cmd = exec.Command(s.Jail.bwrap, append(append(s.Jail.Args(s, dir), "--", name), args...)...)
+	argv := append([]string{name}, args...)
+	if s.Jail != nil {
+		argv = slices.Concat([]string{s.Jail.bwrap}, s.Jail.Args(s, dir), []string{"--"}, argv)
 	}
+	if s.limited {
+		wrapper := []string{layerExecutable(), LimitsCommand}
+		if s.Group != nil {
+			for _, folder := range s.Group.folders {
+				wrapper = append(wrapper, filepath.Join(folder, "cgroup.procs"))
+			}
+		}
+		argv = slices.Concat(wrapper, []string{"--"}, argv)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = s.Env()
 	if slices.Contains(args, "-race") {
@@ -135,7 +143,7 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 		// assembly (see gradingPlan.build), so only the runtime's C builds.
 		cmd.Env[slices.Index(cmd.Env, "CGO_ENABLED=0")] = "CGO_ENABLED=1"
 	}
-	return s.limitedCommand(cmd)
+	return cmd
 }
 
 // Remove deletes the sandbox, its links and its cgroup.
