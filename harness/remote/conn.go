@@ -1,7 +1,6 @@
 package remote
 
 import (
-	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,15 +32,14 @@ const CallLimit = 5 * time.Second
 type Conn struct {
 	mu        sync.Mutex
 	launch    Launch
-	sentinels map[string]error
+	sentinels []error
 	limit     time.Duration
-	proc      *process
-	live      atomic.Pointer[process] // proc, for CPU, which may not wait for mu
+	proc      atomic.Pointer[process] // the child, which CPU reads without waiting for mu
 	gen       int                     // counts the children started, so objects of a dead one are known
 	nextID    uint64
 	clocks    map[clock.Clock]uint64
-	drops     []uint64 // objects collected, to tell the child
 	dropMu    sync.Mutex
+	drops     []uint64 // objects collected, to tell the child; no number is used twice
 }
 
 // Open returns a Conn that starts children as protocol.LaunchEnv says;
@@ -60,11 +58,7 @@ func Open(sentinels ...error) (*Conn, error) {
 
 // New returns a Conn that starts children with l.
 func New(l Launch, sentinels ...error) *Conn {
-	c := &Conn{launch: l, sentinels: map[string]error{}, limit: CallLimit, clocks: map[clock.Clock]uint64{}}
-	for _, s := range sentinels {
-		c.sentinels[s.Error()] = s
-	}
-	return c
+	return &Conn{launch: l, sentinels: sentinels, limit: CallLimit}
 }
 
 // Close stops the child, if one runs.
@@ -76,10 +70,8 @@ func (c *Conn) Close() {
 
 // stop stops the child, if one runs, with c.mu held.
 func (c *Conn) stop() {
-	if c.proc != nil {
-		c.proc.stop()
-		c.proc = nil
-		c.live.Store(nil)
+	if p := c.proc.Swap(nil); p != nil {
+		p.stop()
 	}
 }
 
@@ -102,9 +94,9 @@ type Object struct {
 func (c *Conn) New(ctor string, results []any, args ...any) *Object {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.proc == nil {
+	if c.proc.Load() == nil {
 		if err := c.start(); err != nil {
-			panic(&Failure{What: fmt.Sprintf("the level's code could not be started in its own process: %v", err)})
+			c.fail(fmt.Sprintf("the level's code could not be started in its own process: %v", err))
 		}
 	}
 	c.nextID++
@@ -125,7 +117,7 @@ func (o *Object) Call(method string, results []any, args ...any) {
 	c := o.conn
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if o.gen != c.gen || c.proc == nil {
+	if o.gen != c.gen || c.proc.Load() == nil {
 		panic(&Failure{What: fmt.Sprintf("%s: the process that built this value is gone", method)})
 	}
 	c.exchange(opCall, o, method, results, args)
@@ -135,9 +127,7 @@ func (o *Object) Call(method string, results []any, args ...any) {
 func (c *Conn) drop(o *Object) {
 	c.dropMu.Lock()
 	defer c.dropMu.Unlock()
-	if o.gen == c.gen {
-		c.drops = append(c.drops, o.id)
-	}
+	c.drops = append(c.drops, o.id)
 }
 
 func (c *Conn) clockID(clk clock.Clock) uint64 {
@@ -163,9 +153,8 @@ func (c *Conn) exchange(op byte, o *Object, method string, results []any, args [
 	for i, a := range args {
 		values[i] = reflect.ValueOf(a)
 	}
-	p := c.proc
-	if err := p.send.send(m, values); err != nil {
-		c.fail(fmt.Sprintf("%s: the call could not be sent: %v", callText(method), err))
+	if err := c.proc.Load().send(m, values); err != nil {
+		c.fail(fmt.Sprintf("%s(…): the call could not be sent: %v", method, err))
 	}
 	a := c.answer(method, results)
 	if o.clk != nil && !o.clk.Now().Equal(m.Now) {
@@ -186,64 +175,51 @@ func (c *Conn) exchange(op byte, o *Object, method string, results []any, args [
 
 // answer reads the child's answer to method, and its results.
 func (c *Conn) answer(method string, results []any) message {
-	p := c.proc
-	p.out.SetReadDeadline(time.Now().Add(c.limit))
+	p := c.proc.Load()
+	p.ends[1].SetReadDeadline(time.Now().Add(c.limit))
 	p.budget.left = maxAnswer
 	var a message
-	err := p.recv.dec.Decode(&a)
+	err := p.dec.Decode(&a)
 	if err == nil && a.Op == opDone {
 		if len(a.Nil) != len(results) {
 			c.fail(fmt.Sprintf("%s returned %d results, want %d", method, len(a.Nil), len(results)))
 		}
 		for i, r := range results {
-			if err = p.recv.value(&a, i, reflect.ValueOf(r).Elem()); err != nil {
+			if err = p.value(&a, i, reflect.ValueOf(r).Elem()); err != nil {
 				break
 			}
 		}
 	}
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		c.fail(fmt.Sprintf("%s did not return within %v", callText(method), c.limit))
+		c.fail(fmt.Sprintf("%s(…) did not return within %v", method, c.limit))
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		c.fail(fmt.Sprintf("the level's process ended during %s: %s", callText(method), p.exitText()))
+		c.fail(fmt.Sprintf("the level's process ended during %s(…): %s", method, p.exitText()))
 	case err != nil:
-		c.fail(fmt.Sprintf("the level's process, during %s: %v", callText(method), err))
+		c.fail(fmt.Sprintf("the level's process, during %s(…): %v", method, err))
 	}
 	if p.tree.Load() == nil {
 		// By the first answer all the child's processes run.
-		p.tree.Store(procgroup.NewTree(p.cmd.Process.Pid))
+		tree := procgroup.NewTree(p.cmd.Process.Pid)
+		p.tree.Store(&tree)
 	}
 	return a
-}
-
-// callText is how a failure names a call.
-func callText(method string) string {
-	if method == "" || strings.ContainsAny(method[:1], "abcdefghijklmnopqrstuvwxyz") {
-		return method
-	}
-	return method + "(…)"
 }
 
 // fail stops the child and fails the call, with c.mu held.
 func (c *Conn) fail(what string) {
 	c.stop()
-	c.dropMu.Lock()
-	c.drops = nil
-	c.dropMu.Unlock()
 	panic(&Failure{What: what})
 }
 
 // process is one child.
 type process struct {
+	*pipe
 	cmd     *exec.Cmd
-	in      *os.File // calls, to the child
-	out     *os.File // answers, from the child
-	send    *sender  // writes in
-	budget  *budget  // reads out
-	recv    *receiver
+	ends    [2]*os.File // the checker's: calls, to the child, and answers, from it
+	budget  budget
 	exited  chan struct{}
-	waitErr error
-	printed *tail
+	printed tail
 	tree    atomic.Pointer[procgroup.Tree] // set at the first answer
 }
 
@@ -251,7 +227,7 @@ type process struct {
 // started have used; false where the child's cannot be read.
 func (c *Conn) CPU() (time.Duration, bool) {
 	total, ok := procgroup.SelfCPU()
-	if p := c.live.Load(); p != nil && p.tree.Load() != nil {
+	if p := c.proc.Load(); p != nil && p.tree.Load() != nil {
 		child, read := p.tree.Load().CPU()
 		total += child
 		ok = ok && read
@@ -270,54 +246,47 @@ func (c *Conn) start() error {
 		callW.Close()
 		return err
 	}
-	cmd := &exec.Cmd{Path: c.launch.Path, Args: c.launch.Args, Env: c.launch.Env, Dir: c.launch.Dir}
-	printed := &tail{max: 4 << 10}
-	cmd.Stdout, cmd.Stderr = printed, printed
-	cmd.ExtraFiles = []*os.File{callR, ansW}
-	cmd.WaitDelay = time.Second
-	// The child stays in the checker's process group, and dies with it.
-	procgroup.DieWithParent(cmd)
-	err = cmd.Start()
+	p := &process{ends: [2]*os.File{callW, ansR}, exited: make(chan struct{}), budget: budget{r: ansR}}
+	p.cmd = &exec.Cmd{Path: c.launch.Path, Args: c.launch.Args, Env: c.launch.Env, Dir: c.launch.Dir}
+	p.cmd.Stdout, p.cmd.Stderr = &p.printed, &p.printed
+	p.cmd.ExtraFiles = []*os.File{callR, ansW}
+	p.cmd.WaitDelay = time.Second
+	// The child stays in the checker's process group, which the report
+	// kills when the checker ends.
+	err = p.cmd.Start()
 	callR.Close()
 	ansW.Close()
 	if err != nil {
-		callW.Close()
-		ansR.Close()
+		p.stop()
 		return err
 	}
-	p := &process{cmd: cmd, in: callW, out: ansR, budget: &budget{r: ansR}, exited: make(chan struct{}), printed: printed}
-	p.send = newSender(callW, nil, c.clockID)
-	p.recv = &receiver{dec: gob.NewDecoder(p.budget), sentinels: c.sentinels}
+	p.pipe = newPipe(&p.budget, callW, c.sentinels)
+	p.clockID = c.clockID
 	go func() {
-		p.waitErr = cmd.Wait()
+		p.cmd.Wait()
 		close(p.exited)
 	}()
-	c.proc = p
-	c.live.Store(p)
+	c.proc.Store(p)
 	c.gen++
 	c.clocks = map[clock.Clock]uint64{}
 	return nil
 }
 
-// wait waits up to d for the child to end.
-func (p *process) wait(d time.Duration) {
+// wait waits up to d for the child to end, and reports whether it did.
+func (p *process) wait(d time.Duration) bool {
 	select {
 	case <-p.exited:
+		return true
 	case <-time.After(d):
+		return false
 	}
 }
 
 // exitText says how the child ended, with the end of what it printed.
 func (p *process) exitText() string {
-	p.wait(time.Second)
 	s := "it did not exit"
-	select {
-	case <-p.exited:
-		s = "exit status 0"
-		if p.waitErr != nil {
-			s = p.waitErr.Error()
-		}
-	default:
+	if p.wait(time.Second) {
+		s = p.cmd.ProcessState.String()
 	}
 	if out := strings.TrimSpace(p.printed.String()); out != "" {
 		lines := strings.SplitAfter(out, "\n")
@@ -330,19 +299,18 @@ func (p *process) exitText() string {
 }
 
 func (p *process) stop() {
-	p.in.Close()
-	p.out.Close()
+	p.ends[0].Close()
+	p.ends[1].Close()
 	if p.cmd.Process != nil {
 		p.cmd.Process.Kill()
+		p.wait(2 * time.Second)
 	}
-	p.wait(2 * time.Second)
 }
 
-// tail keeps the last bytes written to it.
+// tail keeps the last 4 KiB written to it.
 type tail struct {
 	mu  sync.Mutex
 	b   []byte
-	max int
 	cut bool
 }
 
@@ -350,9 +318,8 @@ func (t *tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.b = append(t.b, p...)
-	if len(t.b) > t.max {
-		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
-		t.cut = true
+	if n := len(t.b) - 4<<10; n > 0 {
+		t.b, t.cut = append(t.b[:0], t.b[n:]...), true
 	}
 	return len(p), nil
 }

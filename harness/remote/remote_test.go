@@ -262,6 +262,7 @@ func TestAChildThatDiesFailsTheCallAndANewOneStarts(t *testing.T) {
 			if !failed || !strings.HasPrefix(got, tc.want) {
 				t.Errorf("%s failed with %q, want %q", tc.method, got, tc.want)
 			}
+			remote.SetCallLimit(c, remote.CallLimit) // for the new child's start
 			if _, failed := failure(func() { p.Add(1) }); !failed {
 				t.Errorf("Add on an object of a child that died returned, want a failure")
 			}

@@ -2,7 +2,6 @@ package remote
 
 import (
 	"bufio"
-	"encoding/gob"
 	"fmt"
 	"io"
 	"os"
@@ -14,48 +13,45 @@ import (
 )
 
 // Main serves calls on descriptors 3 (calls) and 4 (answers), and exits
-// when the checker closes them. sentinels are the level's errors, whose
-// identity an error keeps across the wire.
+// when the checker closes them; after a call's Goexit it goes on, on a new
+// goroutine. sentinels are the level's errors, whose identity an error
+// keeps across the wire.
 func Main(constructors map[string]any, sentinels ...error) {
 	in, out := os.NewFile(3, "calls"), os.NewFile(4, "answers")
-	if in == nil || out == nil {
+	if _, err := in.Stat(); err != nil {
 		fmt.Fprintln(os.Stderr, "remote: this program answers the class report's checker, which starts it")
 		os.Exit(2)
 	}
-	if err := Serve(in, out, constructors, sentinels...); err != nil {
+	s := &server{
+		pipe:    newPipe(bufio.NewReaderSize(in, 64<<10), out, sentinels),
+		ctors:   map[string]reflect.Value{},
+		objects: map[uint64]reflect.Value{},
+		clocks:  map[uint64]*childClock{},
+		end:     make(chan error, 1),
+	}
+	s.clock = s.clockOf
+	for name, c := range constructors {
+		v := reflect.ValueOf(c)
+		if v.Kind() != reflect.Func || v.Type().NumOut() == 0 {
+			s.end <- fmt.Errorf("constructor %s is a %T, want a function that returns the value to call", name, c)
+		}
+		s.ctors[name] = v
+	}
+	if len(s.end) == 0 {
+		go s.loop()
+	}
+	if err := <-s.end; err != nil {
 		fmt.Fprintln(os.Stderr, "remote:", err)
 		os.Exit(2)
 	}
 	os.Exit(0)
 }
 
-// Serve answers the calls read from r on w until r ends; after a call's
-// Goexit it goes on, on a new goroutine.
-func Serve(r io.Reader, w io.Writer, constructors map[string]any, sentinels ...error) error {
-	s := &server{
-		send:    newSender(w, sentinels, nil),
-		ctors:   map[string]reflect.Value{},
-		objects: map[uint64]reflect.Value{},
-		clocks:  map[uint64]*childClock{},
-		end:     make(chan error, 1),
-	}
-	s.recv = receiver{dec: gob.NewDecoder(bufio.NewReaderSize(r, 64<<10)), clock: s.clock}
-	for name, c := range constructors {
-		v := reflect.ValueOf(c)
-		if v.Kind() != reflect.Func || v.Type().NumOut() == 0 {
-			return fmt.Errorf("constructor %s is a %T, want a function that returns the value to call", name, c)
-		}
-		s.ctors[name] = v
-	}
-	go s.loop()
-	return <-s.end
-}
-
 // loop serves calls until the input ends, or a call ends its goroutine.
 func (s *server) loop() {
 	for {
 		var m message
-		err := s.recv.dec.Decode(&m)
+		err := s.dec.Decode(&m)
 		if err == io.EOF {
 			s.end <- nil
 			return
@@ -65,7 +61,7 @@ func (s *server) loop() {
 			return
 		}
 		// A result gob cannot carry ends the child, which prints why.
-		if err := s.send.send(s.serve(m)); err != nil {
+		if err := s.send(s.serve(m)); err != nil {
 			s.end <- fmt.Errorf("the results of %s: %v", m.Method, err)
 			return
 		}
@@ -73,8 +69,7 @@ func (s *server) loop() {
 }
 
 type server struct {
-	recv    receiver
-	send    *sender
+	*pipe
 	end     chan error
 	ctors   map[string]reflect.Value
 	objects map[uint64]reflect.Value
@@ -91,7 +86,7 @@ func (c *childClock) Now() time.Time {
 	return clock.Epoch
 }
 
-func (s *server) clock(id uint64) clock.Clock {
+func (s *server) clockOf(id uint64) clock.Clock {
 	c := s.clocks[id]
 	if c == nil {
 		c = new(childClock)
@@ -100,22 +95,38 @@ func (s *server) clock(id uint64) clock.Clock {
 	return c
 }
 
-func (s *server) serve(m message) (message, []reflect.Value) {
+func (s *server) serve(m message) (answer message, results []reflect.Value) {
 	for _, id := range m.Drop {
 		delete(s.objects, id)
 	}
 	if m.Clock != 0 {
 		now := m.Now
-		s.clock(m.Clock).(*childClock).now.Store(&now)
+		s.clockOf(m.Clock).(*childClock).now.Store(&now)
 	}
 	fn, args, err := s.request(m)
 	if err != nil {
 		return message{Op: opError, Text: err.Error()}, nil
 	}
-	results, answer, ok := s.call(fn, args)
-	if !ok {
-		return answer, nil
-	}
+	returned := false
+	defer func() {
+		if v := recover(); v != nil {
+			answer, results = message{Op: opPanic, Text: guarded(func() string {
+				if err, ok := v.(error); ok {
+					return err.Error()
+				}
+				return fmt.Sprint(v)
+			}, func(r any) string { return fmt.Sprintf("(a panic value whose printing panicked: %v)", r) })}, nil
+		} else if !returned {
+			// A Goexit ended this goroutine: a new one serves.
+			if err := s.send(message{Op: opExit}, nil); err != nil {
+				s.end <- err
+				return
+			}
+			go s.loop()
+		}
+	}()
+	results = fn.Call(args)
+	returned = true
 	if m.Op == opNew {
 		s.objects[m.Obj] = results[0]
 		results = results[1:]
@@ -123,17 +134,9 @@ func (s *server) serve(m message) (message, []reflect.Value) {
 	return message{Op: opDone}, results
 }
 
-// request reads the function m calls and its arguments, all of them even
-// on a mistake.
+// request reads the function m calls and its arguments. After a mistake
+// the checker ends the child, so what is left unread does not matter.
 func (s *server) request(m message) (fn reflect.Value, args []reflect.Value, err error) {
-	read := 0
-	defer func() {
-		for i := read; err != nil && i < len(m.Nil); i++ {
-			if !m.Nil[i] {
-				s.recv.dec.DecodeValue(reflect.Value{}) // discards the value
-			}
-		}
-	}()
 	switch m.Op {
 	case opNew:
 		if fn = s.ctors[m.Method]; !fn.IsValid() {
@@ -157,37 +160,9 @@ func (s *server) request(m message) (fn reflect.Value, args []reflect.Value, err
 	args = make([]reflect.Value, ft.NumIn())
 	for i := range args {
 		args[i] = reflect.New(ft.In(i)).Elem()
-		read++
-		if err := s.recv.value(&m, i, args[i]); err != nil {
+		if err := s.value(&m, i, args[i]); err != nil {
 			return fn, nil, fmt.Errorf("the arguments of %s: %v", m.Method, err)
 		}
 	}
 	return fn, args, nil
-}
-
-// call calls fn, and says how it ended; after a Goexit a new goroutine
-// serves.
-func (s *server) call(fn reflect.Value, args []reflect.Value) (results []reflect.Value, answer message, ok bool) {
-	returned := false
-	defer func() {
-		v := recover()
-		switch {
-		case v != nil:
-			answer = message{Op: opPanic, Text: guarded(func() string {
-				if err, ok := v.(error); ok {
-					return err.Error()
-				}
-				return fmt.Sprint(v)
-			}, func(r any) string { return fmt.Sprintf("(a panic value whose printing panicked: %v)", r) })}
-		case !returned:
-			if err := s.send.send(message{Op: opExit}, nil); err != nil {
-				s.end <- err
-				return
-			}
-			go s.loop()
-		}
-	}()
-	results = fn.Call(args)
-	returned = true
-	return results, message{}, true
 }

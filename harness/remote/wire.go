@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
@@ -79,121 +80,116 @@ func (b *budget) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// sender writes messages and their values on one pipe.
-type sender struct {
+// A pipe is one side's ends of the two pipes: it sends messages and
+// their values on one and reads them from the other.
+type pipe struct {
 	w         *bufio.Writer
 	enc       *gob.Encoder
-	sentinels []error                  // the child's side
-	clockID   func(clock.Clock) uint64 // the checker's side
+	dec       *gob.Decoder
+	sentinels []error                     // the level's errors, which an error's identity is told by
+	clockID   func(clock.Clock) uint64    // the checker's side: a clock sent as its number
+	clock     func(id uint64) clock.Clock // the child's side: the clock a number names
 }
 
-func newSender(w io.Writer, sentinels []error, clockID func(clock.Clock) uint64) *sender {
+func newPipe(r io.Reader, w io.Writer, sentinels []error) *pipe {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	return &sender{w: bw, enc: gob.NewEncoder(bw), sentinels: sentinels, clockID: clockID}
+	return &pipe{w: bw, enc: gob.NewEncoder(bw), dec: gob.NewDecoder(r), sentinels: sentinels}
 }
 
 // send writes m and values (an invalid Value is a nil interface), and
 // flushes them.
-func (s *sender) send(m message, values []reflect.Value) error {
-	wire := make([]any, len(values))
+func (p *pipe) send(m message, values []reflect.Value) error {
 	m.Nil = make([]bool, len(values))
+	wire := make([]any, len(values))
 	for i, v := range values {
-		wire[i], m.Nil[i] = s.wireValue(v)
+		if m.Nil[i] = isNil(v); !m.Nil[i] {
+			wire[i] = p.wireValue(v)
+		}
 	}
-	if err := s.enc.Encode(&m); err != nil {
+	if err := p.enc.Encode(&m); err != nil {
 		return err
 	}
 	for i, v := range wire {
 		if m.Nil[i] {
 			continue
 		}
-		if err := s.enc.Encode(v); err != nil {
+		if err := p.enc.Encode(v); err != nil {
 			return fmt.Errorf("a %T cannot be sent: %v", v, err)
 		}
 	}
-	return s.w.Flush()
+	return p.w.Flush()
 }
 
-// wireValue is what v is sent as, or true for a nil value.
-func (s *sender) wireValue(v reflect.Value) (any, bool) {
-	if !v.IsValid() {
-		return nil, true
-	}
+func isNil(v reflect.Value) bool {
 	switch v.Kind() {
+	case reflect.Invalid:
+		return true
 	case reflect.Interface, reflect.Map, reflect.Pointer, reflect.Slice, reflect.Func, reflect.Chan:
-		if v.IsNil() {
-			return nil, true
-		}
+		return v.IsNil()
 	}
+	return false
+}
+
+// wireValue is what v, not nil, is sent as.
+func (p *pipe) wireValue(v reflect.Value) any {
 	switch t := v.Type(); {
 	case t == errorType:
 		err := v.Interface().(error)
 		w := wireError{Text: guarded(err.Error, func(v any) string { return fmt.Sprintf("(Error() panicked: %v)", v) })}
-		for _, target := range s.sentinels {
+		for _, target := range p.sentinels {
 			if guarded(func() bool { return errors.Is(err, target) }, func(any) bool { return false }) {
 				w.Is = append(w.Is, target.Error())
 			}
 		}
-		return w, false
-	case s.clockID != nil && t.Implements(clockType):
-		return s.clockID(v.Interface().(clock.Clock)), false
+		return w
+	case p.clockID != nil && t.Implements(clockType):
+		return p.clockID(v.Interface().(clock.Clock))
 	}
-	return v.Interface(), false
-}
-
-// receiver reads messages and their values from one pipe.
-type receiver struct {
-	dec       *gob.Decoder
-	sentinels map[string]error            // the checker's side
-	clock     func(id uint64) clock.Clock // the child's side
+	return v.Interface()
 }
 
 // value reads the value of index i of m into v, which must be settable.
-func (r *receiver) value(m *message, i int, v reflect.Value) error {
+func (p *pipe) value(m *message, i int, v reflect.Value) error {
 	t := v.Type()
-	if m.Nil[i] {
+	switch {
+	case m.Nil[i]:
 		v.SetZero()
 		return nil
-	}
-	switch t {
-	case errorType:
+	case t == errorType:
 		var w wireError
-		if err := r.dec.Decode(&w); err != nil {
-			return err
-		}
+		err := p.dec.Decode(&w)
 		e := &Error{Text: w.Text}
-		for _, s := range w.Is {
-			if target, ok := r.sentinels[s]; ok {
-				e.is = append(e.is, target)
+		for _, s := range p.sentinels {
+			if slices.Contains(w.Is, s.Error()) {
+				e.is = append(e.is, s)
 			}
 		}
 		v.Set(reflect.ValueOf(error(e)))
-		return nil
-	case clockType:
+		return err
+	case t == clockType:
 		var id uint64
-		if err := r.dec.Decode(&id); err != nil {
+		if err := p.dec.Decode(&id); err != nil {
 			return err
 		}
-		if r.clock == nil {
+		if p.clock == nil {
 			return errors.New("a clock where none can be made")
 		}
-		v.Set(reflect.ValueOf(r.clock(id)))
+		v.Set(reflect.ValueOf(p.clock(id)))
 		return nil
 	}
-	p := reflect.New(t)
-	if err := r.dec.DecodeValue(p); err != nil {
+	v.SetZero() // gob would merge into what v holds
+	if err := p.dec.DecodeValue(v.Addr()); err != nil {
 		return err
 	}
 	// Gob sends no empty slice, map or pointer to a zero value.
-	switch e := p.Elem(); {
-	case e.Kind() == reflect.Slice && e.IsNil():
-		e.Set(reflect.MakeSlice(t, 0, 0))
-	case e.Kind() == reflect.Map && e.IsNil():
-		e.Set(reflect.MakeMap(t))
-	case e.Kind() == reflect.Pointer && e.IsNil():
-		e.Set(reflect.New(t.Elem()))
+	switch {
+	case v.Kind() == reflect.Slice && v.IsNil():
+		v.Set(reflect.MakeSlice(t, 0, 0))
+	case v.Kind() == reflect.Map && v.IsNil():
+		v.Set(reflect.MakeMap(t))
+	case v.Kind() == reflect.Pointer && v.IsNil():
+		v.Set(reflect.New(t.Elem()))
 	}
-	v.Set(p.Elem())
 	return nil
 }
 
@@ -218,11 +214,4 @@ type Error struct {
 func (e *Error) Error() string { return e.Text }
 
 // Is reports whether the child's error matched target there.
-func (e *Error) Is(target error) bool {
-	for _, s := range e.is {
-		if s == target {
-			return true
-		}
-	}
-	return false
-}
+func (e *Error) Is(target error) bool { return slices.Contains(e.is, target) }

@@ -107,7 +107,6 @@ func runOwned(_ context.Context, cmd *exec.Cmd) error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	pid := cmd.Process.Pid
 	interrupt := make(chan os.Signal, 1)
 	signal.Notify(interrupt, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(interrupt)
@@ -115,10 +114,10 @@ func runOwned(_ context.Context, cmd *exec.Cmd) error {
 	go func() { waited <- cmd.Wait() }()
 	select {
 	case err := <-waited:
-		procgroup.Kill(pid)
+		procgroup.Kill(cmd.Process)
 		return err
 	case <-interrupt:
-		procgroup.Kill(pid)
+		procgroup.Kill(cmd.Process)
 		<-waited
 		return errInterrupted
 	}

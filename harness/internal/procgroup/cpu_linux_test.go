@@ -20,13 +20,13 @@ func TestTreeCountsAGrandchildsCPU(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { Kill(cmd.Process.Pid); cmd.Wait() }()
+	defer func() { Kill(cmd.Process); cmd.Wait() }()
 	if line, _ := bufio.NewReader(stdout).ReadString('\n'); line != "done\n" {
 		t.Fatalf("the child printed %q, want done", line)
 	}
 	tree := NewTree(cmd.Process.Pid)
-	if len(tree.pids) < 2 {
-		t.Fatalf("NewTree(child) = %v, want the child and its own child", tree.pids)
+	if len(tree) < 2 {
+		t.Fatalf("NewTree(child) = %v, want the child and its own child", tree)
 	}
 	own, _ := readStat(cmd.Process.Pid)
 	got, ok := tree.CPU()

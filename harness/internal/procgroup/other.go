@@ -3,6 +3,7 @@
 package procgroup
 
 import (
+	"os"
 	"os/exec"
 	"time"
 )
@@ -10,11 +11,11 @@ import (
 // Own does nothing where there are no process groups.
 func Own(*exec.Cmd) {}
 
-// Kill reports false: there are no process groups here.
-func Kill(int) bool { return false }
+// Kill kills p alone: there are no process groups here.
+func Kill(p *os.Process) { p.Kill() }
 
-// Term reports false: there are no process groups here.
-func Term(int) bool { return false }
+// Term kills p alone, as Kill does.
+func Term(p *os.Process) { p.Kill() }
 
 // SelfCPU reports false here: the case runner then judges by the clock.
 func SelfCPU() (time.Duration, bool) { return 0, false }

@@ -1,25 +1,92 @@
 // Package procgroup ends a child process together with what it started,
 // where the system allows it: on Unix the child leads a process group of
-// its own, which one signal reaches whole; on Linux the kernel also kills
-// the child when its parent dies. Elsewhere Own and DieWithParent do
-// nothing, and Kill and Term report false, for the caller to end the child
-// alone. It also reads the CPU time a process and what it started have
-// used, by which the case runner tells a slow case from a busy machine.
+// its own, which one signal reaches whole; elsewhere Kill and Term end the
+// child alone. It also reads the CPU time a process and what it started
+// have used, by which the case runner tells a slow case from a busy
+// machine.
 package procgroup
 
-import "time"
+import (
+	"bytes"
+	"os"
+	"runtime"
+	"strconv"
+	"time"
+)
 
-// Tree is a set of processes whose CPU time is read together: a child
-// and what it started. Make one with NewTree once the child runs.
-type Tree struct {
-	pids []int
+// A Tree is a child and the processes below it, whose CPU time is read
+// together. Make one with NewTree once the child runs.
+type Tree []int
+
+// NewTree returns pid and every process below it, found by one pass over
+// Linux's /proc (the kernel here may lack the per-task list of children,
+// so the pass reads each process's parent); elsewhere pid alone.
+func NewTree(pid int) Tree {
+	children := map[int][]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if p, err := strconv.Atoi(e.Name()); err == nil {
+			if f, ok := readStat(p); ok {
+				children[f.ppid] = append(children[f.ppid], p)
+			}
+		}
+	}
+	t := Tree{pid}
+	for i := 0; i < len(t); i++ { // t grows as it is read: each process's children follow
+		t = append(t, children[t[i]]...)
+	}
+	return t
 }
 
-// CPU returns the CPU time, user and system, of the processes in t, with
-// what they have waited for; false where the system cannot tell.
-func (t *Tree) CPU() (time.Duration, bool) {
-	if t == nil {
+// CPU returns the CPU time, user and system, that the processes of t
+// still running have used, with what they have waited for; false where
+// the system cannot tell. One that has ended is left out: its time is in
+// its parent's, where the parent has waited for it.
+func (t Tree) CPU() (time.Duration, bool) {
+	if runtime.GOOS != "linux" {
 		return 0, false
 	}
-	return treeCPU(t.pids)
+	var ticks int64
+	for _, p := range t {
+		if f, ok := readStat(p); ok {
+			ticks += f.ticks
+		}
+	}
+	return time.Duration(ticks) * tick, true
+}
+
+// Linux counts CPU time in clock ticks of 1/100 s (USER_HZ), the same on
+// every architecture Go runs on.
+const tick = 10 * time.Millisecond
+
+// statFields are what NewTree and CPU read of /proc/PID/stat.
+type statFields struct {
+	ppid  int
+	ticks int64 // utime + stime + cutime + cstime
+}
+
+// readStat reads /proc/PID/stat. Its second field, the command's name in
+// parentheses, may hold spaces and parentheses itself, so the fields are
+// counted from the last ')'.
+func readStat(pid int) (statFields, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	i := bytes.LastIndexByte(b, ')')
+	if err != nil || i < 0 {
+		return statFields{}, false
+	}
+	// After ')': state(3) ppid(4) ... utime(14) stime(15) cutime(16) cstime(17).
+	fields := bytes.Fields(b[i+1:])
+	if len(fields) < 15 {
+		return statFields{}, false
+	}
+	var f statFields
+	f.ppid, _ = strconv.Atoi(string(fields[1]))
+	for _, s := range fields[11:15] {
+		n, err := strconv.ParseInt(string(s), 10, 64)
+		if err != nil {
+			return statFields{}, false
+		}
+		f.ticks += n
+	}
+	return f, true
 }

@@ -3,6 +3,7 @@
 package procgroup
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 	"time"
@@ -11,28 +12,17 @@ import (
 // Own makes cmd, not yet started, the leader of a new process group,
 // which the processes it starts join.
 func Own(cmd *exec.Cmd) {
-	attr(cmd).Setpgid = true
-}
-
-// Kill kills every process left in the group that pid leads.
-func Kill(pid int) bool { return signal(pid, syscall.SIGKILL) }
-
-// Term asks every process left in the group that pid leads to stop.
-func Term(pid int) bool { return signal(pid, syscall.SIGTERM) }
-
-// signal sends sig to the group pid leads, and reports true: Unix has
-// process groups.
-func signal(pid int, sig syscall.Signal) bool {
-	syscall.Kill(-pid, sig)
-	return true
-}
-
-func attr(cmd *exec.Cmd) *syscall.SysProcAttr {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
-	return cmd.SysProcAttr
+	cmd.SysProcAttr.Setpgid = true
 }
+
+// Kill kills every process left in the group that p leads.
+func Kill(p *os.Process) { syscall.Kill(-p.Pid, syscall.SIGKILL) }
+
+// Term asks every process left in the group that p leads to stop.
+func Term(p *os.Process) { syscall.Kill(-p.Pid, syscall.SIGTERM) }
 
 // SelfCPU returns the CPU time, user and system, that this process and
 // the children it has waited for have used.

@@ -47,7 +47,8 @@ func init() {
 }
 
 // enterLimits writes this process's id to each cgroup.procs file of args
-// (up to "--"), sets the rlimits, and executes the command after "--".
+// (up to "--"), sets the rlimits, and executes the command after "--",
+// found in the sandbox's PATH.
 func enterLimits(args []string) error {
 	i := slices.Index(args, "--")
 	if i < 0 || i+1 >= len(args) {
@@ -62,16 +63,17 @@ func enterLimits(args []string) error {
 	if err := setRlimits(); err != nil {
 		return err
 	}
-	return syscall.Exec(args[i+1], args[i+1:], os.Environ())
+	path, err := exec.LookPath(args[i+1])
+	if err != nil {
+		return err
+	}
+	return syscall.Exec(path, args[i+1:], os.Environ())
 }
 
 // A Group is the cgroup of one student's sandbox: one folder on cgroup
-// v2, a memory and a pids folder on cgroup v1.
+// v2; on cgroup v1 a memory folder, then a pids folder.
 type Group struct {
-	v2     bool
-	mem    string // the folder with the memory files
-	pids   string // the folder with the pids files; the same on v2
-	folder []string
+	folders []string
 }
 
 const cgroupRoot = "/sys/fs/cgroup"
@@ -104,11 +106,7 @@ func NewGroup(name string) (*Group, error) {
 	if own["memory"] == "" || own["pids"] == "" {
 		return nil, errors.New("neither cgroup v2 nor the memory and pids controllers of cgroup v1")
 	}
-	g := &Group{
-		mem:  filepath.Join(cgroupRoot, "memory", own["memory"], name),
-		pids: filepath.Join(cgroupRoot, "pids", own["pids"], name),
-	}
-	return g.create("memory.limit_in_bytes")
+	return newGroup(filepath.Join(cgroupRoot, "memory", own["memory"], name), filepath.Join(cgroupRoot, "pids", own["pids"], name))
 }
 
 // newGroupV2 makes the cgroup v2 folder dir, whose parent must give it
@@ -122,36 +120,44 @@ func newGroupV2(dir string) (*Group, error) {
 			return nil, fmt.Errorf("cgroup v2 without the memory and pids controllers for this process's groups: %v", err)
 		}
 	}
-	g, err := (&Group{v2: true, mem: dir, pids: dir}).create("memory.max")
+	g, err := newGroup(dir)
 	if err == nil {
 		os.WriteFile(filepath.Join(dir, "memory.swap.max"), []byte("0"), 0) // absent without swap accounting
 	}
 	return g, err
 }
 
-// create makes g's folders and writes its limits, memFile being the
-// memory limit's file; it removes what it made when one step fails.
-func (g *Group) create(memFile string) (*Group, error) {
-	for _, f := range []struct{ dir, file, value string }{
-		{g.mem, memFile, strconv.Itoa(MemoryLimit)},
-		{g.pids, "pids.max", strconv.Itoa(ProcessLimit)},
-	} {
-		err := os.Mkdir(f.dir, 0o755)
-		if err == nil {
-			g.folder = append(g.folder, f.dir)
-		} else if slices.Contains(g.folder, f.dir) {
-			err = nil
+// newGroup makes the group's folders and writes its limits, the memory's
+// in the first, the processes' in the last; it removes what it made when
+// one step fails.
+func newGroup(folders ...string) (*Group, error) {
+	g := &Group{}
+	memFile := "memory.limit_in_bytes"
+	if len(folders) == 1 {
+		memFile = "memory.max"
+	}
+	var err error
+	for _, dir := range folders {
+		if err = os.Mkdir(dir, 0o755); err != nil {
+			break
 		}
-		if err == nil {
-			err = os.WriteFile(filepath.Join(f.dir, f.file), []byte(f.value), 0)
-		}
-		if err != nil {
-			g.Remove()
-			return nil, err
-		}
+		g.folders = append(g.folders, dir)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(folders[0], memFile), []byte(strconv.Itoa(MemoryLimit)), 0)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(folders[len(folders)-1], "pids.max"), []byte(strconv.Itoa(ProcessLimit)), 0)
+	}
+	if err != nil {
+		g.Remove()
+		return nil, err
 	}
 	return g, nil
 }
+
+// v2 reports whether g is a cgroup v2 group: one folder.
+func (g *Group) v2() bool { return len(g.folders) == 1 }
 
 // ownGroups reads /proc/self/cgroup: each v1 controller's group, and the
 // v2 group under "".
@@ -169,15 +175,6 @@ func ownGroups(text string) map[string]string {
 	return own
 }
 
-// procsFiles are the files a process writes its id to to enter g.
-func (g *Group) procsFiles() []string {
-	files := []string{filepath.Join(g.mem, "cgroup.procs")}
-	if g.pids != g.mem {
-		files = append(files, filepath.Join(g.pids, "cgroup.procs"))
-	}
-	return files
-}
-
 // Hit says which limits the sandbox's processes ran into, as a report's
 // note says it: "used more than 2 GiB of memory".
 func (g *Group) Hit() []string {
@@ -186,38 +183,29 @@ func (g *Group) Hit() []string {
 	}
 	var hit []string
 	events := "memory.oom_control"
-	if g.v2 {
+	if g.v2() {
 		events = "memory.events"
 	}
-	ooms := eventCount(filepath.Join(g.mem, events), "oom_kill")
-	if ooms < 0 && !g.v2 { // a kernel before 4.13: the limit was reached at least
-		ooms = eventCount(filepath.Join(g.mem, "memory.failcnt"), "")
-	}
-	if ooms > 0 {
+	if eventCount(filepath.Join(g.folders[0], events), "oom_kill") > 0 {
 		hit = append(hit, fmt.Sprintf("used more than %d GiB of memory", MemoryLimit>>30))
 	}
-	if eventCount(filepath.Join(g.pids, "pids.events"), "max") > 0 {
+	if eventCount(filepath.Join(g.folders[len(g.folders)-1], "pids.events"), "max") > 0 {
 		hit = append(hit, fmt.Sprintf("started more than %d processes", ProcessLimit))
 	}
 	return hit
 }
 
-// eventCount reads the number after key in a file of "key N" lines, or
-// the file's only number when key is ""; -1 when there is none.
+// eventCount reads the number after key in a file of "key N" lines; 0
+// when there is none.
 func eventCount(file, key string) int64 {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return -1
-	}
+	data, _ := os.ReadFile(file)
 	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if key == "" && len(f) == 1 || len(f) == 2 && f[0] == key {
-			if n, err := strconv.ParseInt(f[len(f)-1], 10, 64); err == nil {
-				return n
-			}
+		if f := strings.Fields(line); len(f) == 2 && f[0] == key {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n
 		}
 	}
-	return -1
+	return 0
 }
 
 // Remove kills what is left in the group and deletes its folders. A
@@ -228,7 +216,7 @@ func (g *Group) Remove() error {
 		return nil
 	}
 	var err error
-	for _, dir := range slices.Backward(g.folder) {
+	for _, dir := range slices.Backward(g.folders) {
 		for try := 0; ; try++ {
 			killAll(dir)
 			if err = os.Remove(dir); err == nil || errors.Is(err, os.ErrNotExist) || try == 300 {
@@ -267,18 +255,4 @@ func (s *Sandbox) Limit() {
 	if NoCgroups() == nil {
 		s.Group, _ = NewGroup(fmt.Sprintf("ladder-%d-%s", os.Getpid(), filepath.Base(s.Dir)))
 	}
-}
-
-// limitedCommand wraps cmd, a command of the sandbox, in LimitsCommand.
-func (s *Sandbox) limitedCommand(cmd *exec.Cmd) *exec.Cmd {
-	if !s.limited {
-		return cmd
-	}
-	args := []string{LimitsCommand}
-	if s.Group != nil {
-		args = append(args, s.Group.procsFiles()...)
-	}
-	w := exec.Command(layerExecutable(), append(append(args, "--", cmd.Path), cmd.Args[1:]...)...)
-	w.Dir, w.Env = cmd.Dir, cmd.Env
-	return w
 }

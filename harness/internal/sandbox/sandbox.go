@@ -119,15 +119,23 @@ func (s *Sandbox) Env() []string {
 }
 
 // Command is a command to run in the sandbox, in dir (the same path
-// inside as outside), inside bubblewrap when there is a jail. Run it with
-// RunLimited.
+// inside as outside): inside bubblewrap when there is a jail, inside
+// LimitsCommand when the sandbox is limited. Run it with RunLimited.
 func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
-	var cmd *exec.Cmd
-	if s.Jail == nil {
-		cmd = exec.Command(name, args...)
-	} else {
-		cmd = exec.Command(s.Jail.bwrap, append(append(s.Jail.Args(s, dir), "--", name), args...)...)
+	argv := append([]string{name}, args...)
+	if s.Jail != nil {
+		argv = slices.Concat([]string{s.Jail.bwrap}, s.Jail.Args(s, dir), []string{"--"}, argv)
 	}
+	if s.limited {
+		wrapper := []string{layerExecutable(), LimitsCommand}
+		if s.Group != nil {
+			for _, folder := range s.Group.folders {
+				wrapper = append(wrapper, filepath.Join(folder, "cgroup.procs"))
+			}
+		}
+		argv = slices.Concat(wrapper, []string{"--"}, argv)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = s.Env()
 	if slices.Contains(args, "-race") {
@@ -135,7 +143,7 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 		// assembly (see gradingPlan.build), so only the runtime's C builds.
 		cmd.Env[slices.Index(cmd.Env, "CGO_ENABLED=0")] = "CGO_ENABLED=1"
 	}
-	return s.limitedCommand(cmd)
+	return cmd
 }
 
 // Remove deletes the sandbox, its links and its cgroup.
@@ -177,21 +185,22 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	if cmd.Stderr == nil {
 		cmd.Stderr = new(bytes.Buffer)
 	}
+	procgroup.Own(cmd)
+	cmd.WaitDelay = stopGrace
+	if err := cmd.Start(); err != nil {
+		return false, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	// The same command, bound to the limit: exec then stops it.
-	c := exec.CommandContext(ctx, cmd.Path)
-	c.Path, c.Args, c.Err = cmd.Path, cmd.Args, cmd.Err
-	c.Dir, c.Env, c.SysProcAttr = cmd.Dir, cmd.Env, cmd.SysProcAttr
-	c.Stdin, c.Stdout, c.Stderr, c.ExtraFiles = cmd.Stdin, cmd.Stdout, cmd.Stderr, cmd.ExtraFiles
-	procgroup.Own(c)
-	// The group is asked to stop first; a second later exec kills the
-	// command and stops waiting for output held open.
-	c.Cancel = func() error { endGroup(c, procgroup.Term); return nil }
-	c.WaitDelay = stopGrace
-	err = c.Run()
-	endGroup(c, procgroup.Kill)
-	cmd.Process, cmd.ProcessState = c.Process, c.ProcessState
+	// The group is asked to stop first; a second later the command is
+	// killed, and its output no longer waited for.
+	stop := context.AfterFunc(ctx, func() {
+		procgroup.Term(cmd.Process)
+		time.AfterFunc(stopGrace, func() { cmd.Process.Kill() })
+	})
+	err = cmd.Wait()
+	stop()
+	procgroup.Kill(cmd.Process)
 	if ctx.Err() != nil {
 		return true, nil
 	}
@@ -208,11 +217,3 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 // stopGrace is how long a stopped command may take to end, and how long
 // RunLimited waits for output after the command exits.
 const stopGrace = time.Second
-
-// endGroup ends cmd's process group with end, or cmd alone where there
-// are no process groups.
-func endGroup(cmd *exec.Cmd, end func(pid int) bool) {
-	if cmd.Process != nil && !end(cmd.Process.Pid) {
-		cmd.Process.Kill()
-	}
-}

@@ -91,7 +91,7 @@ func TestRunLimitedKillsTheWholeGroup(t *testing.T) {
 		if d := time.Since(start); d > 10*time.Second {
 			t.Errorf("runLimited returned after %v, want soon after the limit of 300ms", d)
 		}
-		sandboxtest.WaitGone(t, sandboxtest.ReadPID(t, pidFile))
+		waitGone(t, readPID(t, pidFile))
 	})
 	t.Run("after a normal exit", func(t *testing.T) {
 		pidFile := filepath.Join(dir, "child-b")
@@ -108,7 +108,7 @@ func TestRunLimitedKillsTheWholeGroup(t *testing.T) {
 		if d := time.Since(start); d > 10*time.Second {
 			t.Errorf("runLimited returned after %v, want at once", d)
 		}
-		sandboxtest.WaitGone(t, sandboxtest.ReadPID(t, pidFile))
+		waitGone(t, readPID(t, pidFile))
 	})
 	t.Run("when the context ends", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
@@ -285,4 +285,31 @@ func needJail(t *testing.T) *Jail {
 	j, err := testJail()
 	sandboxtest.Need(t, err)
 	return j
+}
+
+// waitGone waits up to 5s for pid to end.
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if !sandboxtest.Alive(pid) {
+			return
+		}
+	}
+	if p, err := os.FindProcess(pid); err == nil {
+		p.Kill()
+	}
+	t.Errorf("process %d is still running", pid)
+}
+
+// readPID waits up to 5s for a file holding a process ID.
+func readPID(t *testing.T, path string) int {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		data, err := os.ReadFile(path)
+		if pid, perr := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && perr == nil {
+			return pid
+		}
+	}
+	t.Fatalf("%s holds no process ID", path)
+	return 0
 }

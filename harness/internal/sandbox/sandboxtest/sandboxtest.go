@@ -50,33 +50,6 @@ func Alive(pid int) bool {
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
-// WaitGone waits up to 5s for pid to end.
-func WaitGone(t *testing.T, pid int) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if !Alive(pid) {
-			return
-		}
-	}
-	if p, err := os.FindProcess(pid); err == nil {
-		p.Kill()
-	}
-	t.Errorf("process %d is still running", pid)
-}
-
-// ReadPID waits up to 5s for a file holding a process ID.
-func ReadPID(t *testing.T, path string) int {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		data, err := os.ReadFile(path)
-		if pid, perr := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && perr == nil {
-			return pid
-		}
-	}
-	t.Fatalf("%s holds no process ID", path)
-	return 0
-}
-
 // ProcessesWith lists the processes of this machine whose command line
 // holds marker.
 func ProcessesWith(marker string) []int {
