@@ -26,25 +26,6 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// StubFiles lists a level's stub: the code files (see levels.Code) git
-// tracks under its folder.
-func StubFiles(root string, l levels.Level) ([]string, error) {
-	out, err := Git(root, "ls-files", "--", l.Dir)
-	if err != nil {
-		return nil, err
-	}
-	var files []string
-	for _, f := range strings.Fields(out) {
-		if _, role := levels.RoleOf(f); role == levels.Code {
-			files = append(files, f)
-		}
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("git tracks no stub file under %s", l.Dir)
-	}
-	return files, nil
-}
-
 // Git runs git in root and returns what it printed; its error says what
 // git said.
 func Git(root string, args ...string) (string, error) {
@@ -340,46 +321,88 @@ func Find(root string, l levels.Level) (Level, error) {
 	return Level{}, fmt.Errorf("no commit holds level %d as shipped: none of the %d commits that changed %s both changed its stubs or spec and holds nothing but stubs (every function body a panic(\"not implemented: ...\")) and the files its spec imports.%s", l.Number, len(recs), l.Dir, hint)
 }
 
-// ResetPlan lists the files reset restores (shipped files that differ or
-// are missing) and the files it moves away (the level's other code files,
-// and its untracked files but those of the spec and of testdata/).
-func ResetPlan(root string, l levels.Level, shipped Level) (restore, move []string, err error) {
-	for p, want := range shipped.Files {
-		got, err := os.ReadFile(filepath.Join(root, p))
-		info, lerr := os.Lstat(filepath.Join(root, p))
-		if err != nil || lerr != nil || !info.Mode().IsRegular() || !bytes.Equal(got, want) {
-			restore = append(restore, p)
+// A Plan is what reset does to a level: the level as shipped, the files
+// it restores (shipped files that differ or are missing) and the files it
+// moves away (the level's other code files, and its untracked files but
+// those of the spec and of testdata/).
+type Plan struct {
+	Shipped       Level
+	Restore, Move []string
+}
+
+// ResetPlan finds level l as shipped and plans its reset.
+func ResetPlan(root string, l levels.Level) (Plan, error) {
+	as, err := Find(root, l)
+	if err != nil {
+		return Plan{}, err
+	}
+	files, err := working(root, l)
+	if err != nil {
+		return Plan{}, err
+	}
+	plan := Plan{Shipped: as}
+	for p, want := range as.Files {
+		if got, ok := files[p]; !ok || got == nil || !bytes.Equal(got, want) {
+			plan.Restore = append(plan.Restore, p)
 		}
 	}
 	moving := map[string]bool{}
-	err = filepath.WalkDir(filepath.Join(root, l.Dir), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
+	for p := range files {
+		if _, ok := as.Files[p]; !ok && l.HasRole(p, levels.Code) {
+			moving[p] = true
 		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if _, ok := shipped.Files[rel]; !ok && l.HasRole(rel, levels.Code) {
-			moving[rel] = true
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
 	}
 	out, err := Git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", l.Dir)
 	if err != nil {
-		return nil, nil, err
+		return Plan{}, err
 	}
 	for _, p := range strings.Split(out, "\x00") {
 		// Fuzzing keeps the failures it found in testdata/, of the spec
 		// or of the level: they stay, like everything of the spec.
-		if _, role := levels.RoleOf(p); p == "" || role == levels.Testdata || role == levels.Spec {
-			continue
-		}
-		if _, ok := shipped.Files[p]; !ok {
+		if _, role := levels.RoleOf(p); p != "" && role != levels.Testdata && role != levels.Spec && as.Files[p] == nil {
 			moving[p] = true
 		}
 	}
-	slices.Sort(restore)
-	return restore, slices.Sorted(maps.Keys(moving)), nil
+	slices.Sort(plan.Restore)
+	plan.Move = slices.Sorted(maps.Keys(moving))
+	return plan, nil
+}
+
+// Untouched reports whether a level's code in the working tree is the
+// stub as shipped (only stubs and shared files, with at least one stub),
+// so that progress and the class report say "not started" without a build.
+func Untouched(root string, l levels.Level) bool {
+	modPath, err := ModulePath(root)
+	files, werr := working(root, l)
+	if err != nil || werr != nil {
+		return false
+	}
+	for _, data := range files {
+		if data == nil {
+			return false // a symbolic link: not as shipped
+		}
+	}
+	code := Classify(modPath, files)
+	return len(code.Stubs) > 0 && len(code.Other) == 0
+}
+
+// working reads the .go files under level l's folder in root's working
+// tree, by slash path from root; a symbolic link's data is nil.
+func working(root string, l levels.Level) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(l.Dir)), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		var data []byte
+		if d.Type().IsRegular() {
+			if data, err = os.ReadFile(p); data == nil {
+				data = []byte{}
+			}
+		}
+		files[filepath.ToSlash(rel)] = data
+		return err
+	})
+	return files, err
 }
