@@ -6,7 +6,6 @@
 package shipped
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"go/ast"
@@ -28,9 +27,11 @@ import (
 
 // Git runs git in root and returns what it printed; its error says what
 // git said.
-func Git(root string, args ...string) (string, error) {
+func Git(root string, args ...string) (string, error) { return runGit(root, nil, args...) }
+
+func runGit(root string, stdin io.Reader, args ...string) (string, error) {
 	cmd := exec.Command("git", args...)
-	cmd.Dir = root
+	cmd.Dir, cmd.Stdin = root, stdin
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -50,34 +51,26 @@ func IsStub(src []byte) bool { return StubProblem(src) == "" }
 // variable a name, a literal or arithmetic of those, so that no code
 // hides in a value.
 func StubProblem(src []byte) string {
-	const body = `a function body other than panic("not implemented: ...")`
 	f, err := parser.ParseFile(token.NewFileSet(), "stub.go", src, parser.SkipObjectResolution)
 	if err != nil {
 		return "it does not parse"
 	}
 	funcs := 0
 	for _, d := range f.Decls {
-		switch d := d.(type) {
-		case *ast.GenDecl:
-			if d.Tok != token.CONST && d.Tok != token.VAR {
-				continue
+		if fn, ok := d.(*ast.FuncDecl); ok {
+			if funcs++; !isNotImplemented(fn.Body) {
+				return `a function body other than panic("not implemented: ...")`
 			}
-			for _, spec := range d.Specs {
-				vs := spec.(*ast.ValueSpec)
+			continue
+		}
+		g := d.(*ast.GenDecl)
+		for _, spec := range g.Specs {
+			if vs, ok := spec.(*ast.ValueSpec); ok {
 				for i, v := range vs.Values {
 					if !isPlainValue(v) {
-						name := "_"
-						if i < len(vs.Names) {
-							name = vs.Names[i].Name
-						}
-						return fmt.Sprintf("%s %s holds a value other than a name, a constant or a literal", d.Tok, name)
+						return fmt.Sprintf("%s %s holds a value other than a name, a constant or a literal", g.Tok, vs.Names[min(i, len(vs.Names)-1)])
 					}
 				}
-			}
-		case *ast.FuncDecl:
-			funcs++
-			if !isNotImplemented(d.Body) {
-				return body
 			}
 		}
 	}
@@ -93,10 +86,11 @@ func isNotImplemented(b *ast.BlockStmt) bool {
 	if b == nil || len(b.List) != 1 {
 		return false
 	}
-	var call *ast.CallExpr
-	if stmt, ok := b.List[0].(*ast.ExprStmt); ok {
-		call, _ = stmt.X.(*ast.CallExpr)
+	stmt, ok := b.List[0].(*ast.ExprStmt)
+	if !ok {
+		return false
 	}
+	call, _ := stmt.X.(*ast.CallExpr)
 	if call == nil || len(call.Args) != 1 {
 		return false
 	}
@@ -236,29 +230,21 @@ func GitTree(root, rev string, paths ...string) ([]TreeEntry, error) {
 	if len(blobs) == 0 {
 		return entries, nil
 	}
-	cmd := exec.Command("git", "cat-file", "--batch")
-	cmd.Dir = root
-	cmd.Stdin = strings.NewReader(want.String())
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	data, err := cmd.Output()
+	data, err := runGit(root, strings.NewReader(want.String()), "cat-file", "--batch")
 	if err != nil {
-		return nil, fmt.Errorf("git cat-file: %v %s", err, stderr.String())
+		return nil, err
 	}
-	r := bufio.NewReader(bytes.NewReader(data))
 	for _, i := range blobs {
 		// Each blob comes as "HASH blob SIZE\n", its content, and "\n".
-		header, _ := r.ReadString('\n')
-		f := strings.Fields(header)
-		if len(f) != 3 || f[1] != "blob" {
+		header, rest, _ := strings.Cut(data, "\n")
+		size := -1
+		if f := strings.Fields(header); len(f) == 3 && f[1] == "blob" {
+			size, _ = strconv.Atoi(f[2])
+		}
+		if size < 0 || size >= len(rest) {
 			return nil, fmt.Errorf("git cat-file: unexpected %q", header)
 		}
-		size, _ := strconv.Atoi(f[2])
-		buf := make([]byte, size+1)
-		if _, err := io.ReadFull(r, buf); err != nil {
-			return nil, fmt.Errorf("git cat-file: %v", err)
-		}
-		entries[i].Data = buf[:size]
+		entries[i].Data, data = []byte(rest[:size]), rest[size+1:]
 	}
 	return entries, nil
 }
