@@ -203,18 +203,14 @@ func reference(t *testing.T) string {
 // repository has them.
 func instructorRepo(t *testing.T) string {
 	t.Helper()
-	needTools(t, "git")
 	root := repoRoot(t)
-	dir := t.TempDir()
-	for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/internal/procgroup", "harness/levels", "harness/remote", "harness/timeline", "ladder/01-hit-counter", "ladder/03-token-bucket", "solutions/01-hit-counter", "solutions/03-token-bucket"} {
-		if _, err := os.Stat(filepath.Join(root, p)); err == nil {
-			copyTree(t, filepath.Join(root, p), filepath.Join(dir, p))
+	return clonedRepo(t, "instructor", func(dir string) {
+		for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/internal/procgroup", "harness/levels", "harness/remote", "harness/timeline", "ladder/01-hit-counter", "ladder/03-token-bucket", "solutions/01-hit-counter", "solutions/03-token-bucket"} {
+			if _, err := os.Stat(filepath.Join(root, p)); err == nil {
+				copyTree(t, filepath.Join(root, p), filepath.Join(dir, p))
+			}
 		}
-	}
-	gitIn(t, dir, "init", "-q")
-	gitIn(t, dir, "add", "-A")
-	gitIn(t, dir, "commit", "-qm", "the ladder")
-	return dir
+	})
 }
 
 // listFiles lists the files under dir, slash-separated, but .git/.
