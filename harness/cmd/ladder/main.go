@@ -61,11 +61,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // failed prints err, after prefix if not "", and returns exit code 1.
 func failed(stderr io.Writer, prefix string, err error) int {
-	if prefix != "" {
-		fmt.Fprintln(stderr, prefix, err)
-	} else {
-		fmt.Fprintln(stderr, err)
-	}
+	fmt.Fprintln(stderr, strings.TrimPrefix(prefix+" "+err.Error(), " "))
 	return 1
 }
 
