@@ -202,7 +202,7 @@ func gitCommitAll(t *testing.T, dir string) {
 // gitIn runs git in dir and fails the test if it fails.
 func gitIn(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "-c", "maintenance.auto=false"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = instructor.WithoutGitRepoEnv(os.Environ())
 	out, err := cmd.CombinedOutput()
