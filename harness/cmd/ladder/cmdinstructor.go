@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -304,16 +305,13 @@ func cmdClassroom(root string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// gitHubRepo is owner/name of a GitHub remote's URL (https or ssh), or ""
-// for any other.
+// gitHubURL is a GitHub remote's URL, https or ssh, with owner/name.
+var gitHubURL = regexp.MustCompile(`^(?:https://github\.com/|git@github\.com:|ssh://git@github\.com/)([^/]+/[^/]+?)(?:\.git)?/?$`)
+
+// gitHubRepo is owner/name of a GitHub remote's URL, or "" for any other.
 func gitHubRepo(url string) string {
-	for _, prefix := range []string{"https://github.com/", "git@github.com:", "ssh://git@github.com/"} {
-		if rest, ok := strings.CutPrefix(url, prefix); ok {
-			rest = strings.TrimSuffix(strings.TrimSuffix(rest, "/"), ".git")
-			if owner, name, ok := strings.Cut(rest, "/"); ok && owner != "" && name != "" && !strings.Contains(name, "/") {
-				return rest
-			}
-		}
+	if m := gitHubURL.FindStringSubmatch(url); m != nil {
+		return m[1]
 	}
 	return ""
 }
