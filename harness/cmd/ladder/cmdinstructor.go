@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -95,26 +96,11 @@ func cmdStudentCopy(root string, args []string, stdout, stderr io.Writer) int {
 
 const classReportHelp = `usage: ladder class-report [flags] DIR...   (make class-report DIRS="alice bob carol")
 
-Grades each student's checkout and prints one table for the class.
-
-A student's work is graded with the instructor's copy of everything else:
-from each DIR it takes only the learner's files (the stubs, and any file
-added in a level's folder, such as a .go file or a file it embeds, but
-_test.go files, spec/, testdata/ and go.mod). The tests, specs, READMEs,
-the list of levels and every go.mod (level 8's Redis form is a module of
-its own) come from this checkout. A student whose tests, spec or go.mod
-differ from this checkout's is marked in the note column.
-
-THIS RUNS THE STUDENTS' CODE, each student in a sandbox (bubblewrap, on
-Linux): its own user, process, network and IPC namespaces; no network;
-only its own temporary folder writable, with a /tmp of its own; the Go
-toolchain, your module cache and your tests read-only; nothing else of
-your files there; an environment built from nothing (no token, no key,
-no SSH agent); /proc showing its own processes only; and at the time
-limit, or when its tests end, every process it started is killed,
-daemons included. The folder is deleted afterwards. When redis-server is
-installed, each student's tests have one of their own in the sandbox, for
-the cases of level 8's part 8 that need a real server.
+Grades each student's checkout and prints one table for the class: from
+each DIR only the learner's files, with this checkout's tests, specs and
+go.mod files. THIS RUNS THE STUDENTS' CODE, each student in a sandbox
+(bubblewrap, on Linux). INSTRUCTORS.md says which files are the
+learner's, and what the sandbox allows and forbids.
 
 Where there is no sandbox (macOS, Windows, no bwrap, a container without
 user namespaces), the report refuses to run, unless --no-sandbox:
@@ -304,16 +290,13 @@ func cmdClassroom(root string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// gitHubRepo is owner/name of a GitHub remote's URL (https or ssh), or ""
-// for any other.
+// gitHubURL is a GitHub remote's URL, https or ssh, with owner/name.
+var gitHubURL = regexp.MustCompile(`^(?:https://github\.com/|git@github\.com:|ssh://git@github\.com/)([^/]+/[^/]+?)(?:\.git)?/?$`)
+
+// gitHubRepo is owner/name of a GitHub remote's URL, or "" for any other.
 func gitHubRepo(url string) string {
-	for _, prefix := range []string{"https://github.com/", "git@github.com:", "ssh://git@github.com/"} {
-		if rest, ok := strings.CutPrefix(url, prefix); ok {
-			rest = strings.TrimSuffix(strings.TrimSuffix(rest, "/"), ".git")
-			if owner, name, ok := strings.Cut(rest, "/"); ok && owner != "" && name != "" && !strings.Contains(name, "/") {
-				return rest
-			}
-		}
+	if m := gitHubURL.FindStringSubmatch(url); m != nil {
+		return m[1]
 	}
 	return ""
 }

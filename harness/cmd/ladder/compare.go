@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
-	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
@@ -43,22 +42,15 @@ func cmdCompare(root string, args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
-	// The level's code files (from its folder, without git), and the
-	// reference's own, such as level 3's exact.go: a missing side diffs
-	// as empty.
+	// The level's code files as they are, and the reference's own, such
+	// as level 3's exact.go: a side without the file diffs as empty.
 	names := map[string]bool{}
-	files, err := shipped.StubFiles(root, l)
-	if err != nil {
-		filepath.WalkDir(filepath.Join(root, l.Dir), func(path string, d fs.DirEntry, err error) error {
-			if rel, _ := filepath.Rel(root, path); err == nil && !d.IsDir() && l.HasRole(filepath.ToSlash(rel), levels.Code) {
-				files = append(files, filepath.ToSlash(rel))
-			}
-			return nil
-		})
-	}
-	for _, f := range files {
-		names[strings.TrimPrefix(f, l.Dir+"/")] = true
-	}
+	filepath.WalkDir(filepath.Join(root, l.Dir), func(p string, d fs.DirEntry, err error) error {
+		if rel, _ := filepath.Rel(root, p); err == nil && l.HasRole(filepath.ToSlash(rel), levels.Code) {
+			names[strings.TrimPrefix(filepath.ToSlash(rel), l.Dir+"/")] = true
+		}
+		return nil
+	})
 	refGo, _ := filepath.Glob(filepath.Join(root, refDir, "*.go"))
 	for _, f := range refGo {
 		if name := filepath.Base(f); !strings.HasSuffix(name, "_test.go") {
@@ -66,12 +58,14 @@ func cmdCompare(root string, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(names)) {
-		ref, yours := filepath.Join(refDir, name), filepath.Join(l.Dir, name)
-		fmt.Fprintf(stdout, "\n=== %s (-reference +yours)\n", yours)
-		if _, err := os.Stat(filepath.Join(root, yours)); err != nil {
-			yours = os.DevNull
+		fmt.Fprintf(stdout, "\n=== %s/%s (-reference +yours)\n", l.Dir, name)
+		sides := []string{refDir + "/" + name, l.Dir + "/" + name}
+		for i, p := range sides {
+			if _, err := os.Stat(filepath.Join(root, p)); err != nil {
+				sides[i] = os.DevNull
+			}
 		}
-		if err := unifiedDiff(root, ref, yours, stdout); err != nil {
+		if err := unifiedDiff(root, sides[0], sides[1], stdout); err != nil {
 			return failed(stderr, "", err)
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"flag"
 	"fmt"
 	"io"
@@ -10,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -100,60 +100,23 @@ func cmdBench(root string, args []string, stdout, stderr io.Writer) int {
 // of the benchmark's name, as benchstat prints it, or a metric's unit.
 type benchRow struct{ Name, Means string }
 
-// benchRows explains every row each level's spec/bench.go prints;
-// TestBenchRowsNameTheirBenchmarks checks the names.
-var benchRows = map[int][]benchRow{
-	1: {
-		{"1k_per_sec", "a Hit and a Count, one hit every millisecond in a one-second window: 1,000 hits in it"},
-		{"1M_per_sec", "the same at one hit every microsecond: a million in the window; part 2 asks that the cost per call not grow with the rate"},
-	},
-	2: {
-		{"repeated", "ShouldPrint on 100 messages that come round every 100 calls: refused 9 times in 10"},
-		{"fresh", "65,536 messages that come round after 65ms, past the 1ms interval: printed every time, and each must be forgotten"},
-		{"mixed_1_in_10_fresh", "one fresh message in ten, the rest repeated"},
-	},
-	3: {
-		{"all_allowed", "Allow once per token, a token every millisecond: every call allowed"},
-		{"half_denied", "two calls per token: every other call denied"},
-	},
-	4: {
-		{"order", "Order, Count, Total and Distinct per order, 10,000 orders in the window of 100 drinks; none may allocate"},
-		{"board", "Order and Counts per order; the map Counts returns is the one allocation"},
-	},
-	5: {
-		{"steady/n=300", "an Add and a Count every 100ms, a five-minute window of 300 one-second buckets"},
-		{"steady/n=86400", "the same over a day, 86,400 buckets: it must cost what n=300 costs"},
-		{"random_gaps/n=300", "gaps of 0 to 2s, and once in n calls a jump of one to two windows"},
-		{"random_gaps/n=86400", "the same over a day: a jump resets n buckets once in n calls, so the cost per call must not grow with n"},
-	},
-	6: {
-		{"TopTalker", "TopTalker on a window of 1,000,000 messages from about 65,000 users, nothing to expire"},
-		{"TopTalkers_k10", "TopTalkers(10) on the same window"},
-		{"Record", "one message in and one out of the full window"},
-		{"users", "the distinct users in the window, the U of O(log U)"},
-	},
-	7: {
-		{"Get", "Get on one goroutine, 1,024 keys; the clock moves a millisecond every 1,024 calls"},
-		{"Put", "Put on one goroutine, replacing values: the map never grows"},
-		{"Get_parallel", "Get on every core at once (b.RunParallel)"},
-		{"Put_parallel", "Put on every core at once"},
-		{"x_mutex_map", "Put_parallel's speed as a share of a plain map behind one sync.Mutex that counts nothing, in the same run; higher is better: 1 is as fast, and 0.5 or more is the aim"},
-		{"QPS_5m", "QPS(Put, 5m) on a store in use"},
-		{"QPS_1h", "QPS(Put, 1h)"},
-		{"QPS_7d", "QPS(Put, 7d): it must cost about what 5m costs"},
-	},
-	8: {
-		{"FixedWindow", "a fixed window of 1,000 a minute"},
-		{"SlidingWindow_B2", "a sliding window of 1,000 a minute in 2 buckets"},
-		{"SlidingWindow_B61", "the same in 61 buckets: the cost per call must not grow with the buckets"},
-		{"TokenBucket", "a token bucket of 1,000 a minute"},
-		{"hot", "one client, the clock 1µs a call: mostly denied"},
-		{"hot_parallel", "one client on every core at once, the clock still"},
-		{"100k_clients", "100,000 clients in turn, each ten times a second: always allowed"},
-		{"100k_clients_parallel", "100,000 clients on every core at once"},
-		{"memory_per_client", "B/client: heap bytes per tracked client after a million clients; its sec/op is 0, as it is measured once"},
-	},
-}
+//go:embed benchrows.txt
+var benchRowsText string
+
+// benchRows explains every row each level's spec/bench.go prints, by
+// level, as benchrows.txt says.
+var benchRows = func() map[int][]benchRow {
+	rows := map[int][]benchRow{}
+	for _, line := range strings.Split(benchRowsText, "\n") {
+		var n int
+		var name string
+		if _, err := fmt.Sscanf(line, "%d %s", &n, &name); err == nil && strings.HasSuffix(name, ":") {
+			_, means, _ := strings.Cut(line, name+" ")
+			rows[n] = append(rows[n], benchRow{strings.TrimSuffix(name, ":"), means})
+		}
+	}
+	return rows
+}()
 
 // benchSide is one side of a comparison: its test binaries, built once
 // (path and package folder), and what their runs printed.
@@ -228,17 +191,17 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	var saved []string
 	found, ran := false, 0
-	var g *grade.Level
+	inProgress := -1 // not known yet
 	for _, m := range l.Modules {
-		if m.FirstPart > 1 && g == nil {
+		if m.FirstPart > 1 && inProgress < 0 {
 			fmt.Fprintf(stdout, "Checking which parts of level %d pass, to know whether to fuzz %s too…\n", l.Number, m.Dir)
-			lg, err := grade.TestLevel(root, l, 0)
+			g, err := grade.TestLevel(root, l, 0)
 			if err != nil {
 				return failed(stderr, "", err)
 			}
-			g = &lg
+			inProgress = partInProgress(g)
 		}
-		if m.FirstPart > 1 && slices.ContainsFunc(g.Parts, func(p grade.Part) bool { return p.Number < m.FirstPart && !p.Done }) {
+		if m.FirstPart > 1 && inProgress != 0 && inProgress < m.FirstPart {
 			fmt.Fprintf(stdout, "Not fuzzing %s: its parts start at part %d, and the parts before it do not all pass yet.\n", m.Dir, m.FirstPart)
 			continue
 		}
@@ -249,9 +212,6 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 		}
 		for _, p := range pkgs {
 			rel := grade.RelDir(root, p.Dir)
-			if m.Dir == "." && grade.ModuleOf(l, rel).Dir != "." {
-				continue // a nested module's, fuzzed as its own
-			}
 			targets, err := listFuzzTargets(modDir, p.ImportPath)
 			if err != nil {
 				return failed(stderr, "", err)

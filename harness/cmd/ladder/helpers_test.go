@@ -165,9 +165,28 @@ func copyRepo(t *testing.T, paths ...string) string {
 // gitLadder is copyLadder under git, as a learner's clone is.
 func gitLadder(t *testing.T) string {
 	t.Helper()
+	return clonedRepo(t, "ladder", func(dir string) { copyTree(t, copyLadder(t), dir) })
+}
+
+// templates are the git repositories clonedRepo clones, by key.
+var templates = map[string]string{}
+
+// clonedRepo returns a new clone of a repository of one commit, which
+// build fills, and which is made once per test binary for each key: a
+// clone costs one git process, where a copy and a commit cost a walk of
+// the files and three. Tests that use it run one at a time.
+func clonedRepo(t *testing.T, key string, build func(dir string)) string {
+	t.Helper()
 	needTools(t, "git")
-	dir := copyLadder(t)
-	gitCommitAll(t, dir)
+	tmpl, ok := templates[key]
+	if !ok {
+		tmpl = filepath.Join(testTmp, "template-"+key)
+		build(tmpl)
+		gitCommitAll(t, tmpl)
+		templates[key] = tmpl
+	}
+	dir := filepath.Join(t.TempDir(), "repo")
+	gitIn(t, "", "clone", "-q", tmpl, dir)
 	return dir
 }
 
@@ -183,7 +202,7 @@ func gitCommitAll(t *testing.T, dir string) {
 // gitIn runs git in dir and fails the test if it fails.
 func gitIn(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "-c", "maintenance.auto=false"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = instructor.WithoutGitRepoEnv(os.Environ())
 	out, err := cmd.CombinedOutput()

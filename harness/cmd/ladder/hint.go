@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -122,13 +123,7 @@ func partOn(root string, l levels.Level, s *learner.State, stdout, stderr io.Wri
 		fmt.Fprintln(stderr, "ladder hint:", err)
 		return 0, false
 	}
-	part := 0
-	for _, p := range g.Parts {
-		if !p.Done {
-			part = p.Number
-			break
-		}
-	}
+	part := partInProgress(g)
 	if g.BuildError != "" || len(g.Broken) > 0 || len(g.Unverified) > 0 {
 		// The grade says nothing of the parts: keep to the last answer.
 		if known && last.Part != 0 {
@@ -139,6 +134,15 @@ func partOn(root string, l levels.Level, s *learner.State, stdout, stderr io.Wri
 	}
 	s.OnPart[key] = learner.PartCache{Files: hash, Part: part}
 	return part, true
+}
+
+// partInProgress is the first part of a graded level that is not done, 0
+// if every part is.
+func partInProgress(g grade.Level) int {
+	if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done }); i >= 0 {
+		return g.Parts[i].Number
+	}
+	return 0
 }
 
 // cmdHints shows again every hint seen so far, part by part.

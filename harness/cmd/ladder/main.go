@@ -61,11 +61,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // failed prints err, after prefix if not "", and returns exit code 1.
 func failed(stderr io.Writer, prefix string, err error) int {
-	if prefix != "" {
-		fmt.Fprintln(stderr, prefix, err)
-	} else {
-		fmt.Fprintln(stderr, err)
-	}
+	fmt.Fprintln(stderr, strings.TrimPrefix(prefix+" "+err.Error(), " "))
 	return 1
 }
 
@@ -111,10 +107,12 @@ func cmdProgress(root string, args []string, stdout, stderr io.Writer) int {
 	}); !ok {
 		return 2
 	}
-	rep, err := progress(root)
+	grades, err := grade.Levels(context.Background(), root, levels.All, grade.Plain)
 	if err != nil {
 		return failed(stderr, "ladder progress:", err)
 	}
+	rep := grade.Report(grades)
+	interview.AddInterviews(root, &rep)
 	if asJSON {
 		if err := grade.WriteJSON(stdout, rep); err != nil {
 			return failed(stderr, "", err)
@@ -123,17 +121,6 @@ func cmdProgress(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	grade.WriteText(stdout, rep, grade.Style{Color: useColor(stdout)})
 	return 0
-}
-
-// progress grades every level, in as few go test runs as possible.
-func progress(root string) (grade.Ladder, error) {
-	grades, err := grade.Levels(context.Background(), root, levels.All, grade.Plain)
-	if err != nil {
-		return grade.Ladder{}, err
-	}
-	rep := grade.Report(grades)
-	interview.AddInterviews(root, &rep)
-	return rep, nil
 }
 
 // useColor follows https://no-color.org: colour only on a terminal, and

@@ -18,22 +18,19 @@ import (
 // stdin is where questions are answered; tests replace it.
 var stdin io.Reader = os.Stdin
 
-// cmdReset puts a level back as shipped.Find finds it, moving the
-// learner's versions, and the files shipped.ResetPlan says are not the
-// level's, into a new backup folder.
+// cmdReset puts a level back as shipped.ResetPlan plans, moving the
+// learner's versions, and the files that are not the level's, into a new
+// backup folder.
 func cmdReset(root string, args []string, stdout, stderr io.Writer) int {
 	l, ok := levelArg("reset", args, stderr, nil, "", nil)
 	if !ok {
 		return 2
 	}
-	as, err := shipped.Find(root, l)
+	plan, err := shipped.ResetPlan(root, l)
 	if err != nil {
 		return failed(stderr, "", err)
 	}
-	restore, move, err := shipped.ResetPlan(root, l, as)
-	if err != nil {
-		return failed(stderr, "", err)
-	}
+	as, restore, move := plan.Shipped, plan.Restore, plan.Move
 	short := as.Commit[:min(7, len(as.Commit))]
 	if len(restore) == 0 && len(move) == 0 {
 		fmt.Fprintf(stdout, "Level %d is already as shipped (commit %s); nothing to restore.\n", l.Number, short)

@@ -34,11 +34,10 @@ func TestFindShippedSortsLevel8(t *testing.T) {
 // (limits/) beside its stubs.
 func gitLadder8(t *testing.T) string {
 	t.Helper()
-	dir := gitLadder(t)
-	copyTree(t, filepath.Join(repoRoot(t), "ladder/08-group-throttle"), filepath.Join(dir, "ladder/08-group-throttle"))
-	gitIn(t, dir, "add", "-A")
-	gitIn(t, dir, "commit", "-qm", "level 8")
-	return dir
+	return clonedRepo(t, "ladder8", func(dir string) {
+		copyTree(t, copyLadder(t), dir)
+		copyTree(t, filepath.Join(repoRoot(t), "ladder/08-group-throttle"), filepath.Join(dir, "ladder/08-group-throttle"))
+	})
 }
 
 var backupRE = regexp.MustCompile(`Your files are in (\.ladder/backups/level-\d+-\d{8}-\d{6}\.\d{9}(-\d+)?)/\.\nTo get them back: cp -R (\S+)/\. \.\n`)

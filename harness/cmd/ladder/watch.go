@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -153,10 +152,7 @@ func (w *watcher) test(when string) {
 		fmt.Fprintln(w.errOut, err)
 	} else {
 		grade.Write(w.out, g, 0, false)
-		status = watchStatus(g)
-		if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done }); i >= 0 {
-			w.part = g.Parts[i].Number
-		}
+		status, w.part = watchStatus(g), partInProgress(g)
 	}
 	stops := "Ctrl-C stops."
 	if w.keys != nil {

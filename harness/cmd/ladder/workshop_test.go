@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"html"
+	"io"
 	"io/fs"
 	"net"
 	"os"
@@ -30,6 +31,7 @@ import (
 	instr "github.com/rateladder/rateladder/harness/internal/instructor"
 	"github.com/rateladder/rateladder/harness/internal/sandbox"
 	"github.com/rateladder/rateladder/harness/internal/sandbox/sandboxtest"
+	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
@@ -203,18 +205,14 @@ func reference(t *testing.T) string {
 // repository has them.
 func instructorRepo(t *testing.T) string {
 	t.Helper()
-	needTools(t, "git")
 	root := repoRoot(t)
-	dir := t.TempDir()
-	for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/internal/procgroup", "harness/levels", "harness/remote", "harness/timeline", "ladder/01-hit-counter", "ladder/03-token-bucket", "solutions/01-hit-counter", "solutions/03-token-bucket"} {
-		if _, err := os.Stat(filepath.Join(root, p)); err == nil {
-			copyTree(t, filepath.Join(root, p), filepath.Join(dir, p))
+	return clonedRepo(t, "instructor", func(dir string) {
+		for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/internal/procgroup", "harness/levels", "harness/remote", "harness/timeline", "ladder/01-hit-counter", "ladder/03-token-bucket", "solutions/01-hit-counter", "solutions/03-token-bucket"} {
+			if _, err := os.Stat(filepath.Join(root, p)); err == nil {
+				copyTree(t, filepath.Join(root, p), filepath.Join(dir, p))
+			}
 		}
-	}
-	gitIn(t, dir, "init", "-q")
-	gitIn(t, dir, "add", "-A")
-	gitIn(t, dir, "commit", "-qm", "the ladder")
-	return dir
+	})
 }
 
 // listFiles lists the files under dir, slash-separated, but .git/.
@@ -291,78 +289,66 @@ func TestStudentCopyTakesTheLastCommitOnly(t *testing.T) {
 	require.Empty(t, gitIn(t, dest, "status", "--porcelain"), "the copy's commit holds all of it")
 }
 
+// TestStudentCopyRefusesWhatItMustNotHandOut: student-copy refuses a
+// commit that holds any of these, and writes nothing. The command runs
+// end to end on the first; the rest are played on the commit's files, as
+// it reads them, through the same two checks.
 func TestStudentCopyRefusesWhatItMustNotHandOut(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		slow  bool // runs the stub check
-		setup func(t *testing.T, repo string)
-		want  string
+	const stubPath = "ladder/01-hit-counter/hitcounter.go"
+	repo := instructorRepo(t)
+	tree, err := shipped.GitTree(repo, "HEAD")
+	require.NoError(t, err)
+	modPath, err := shipped.ModulePath(repo)
+	require.NoError(t, err)
+	stub, err := os.ReadFile(filepath.Join(repo, stubPath))
+	require.NoError(t, err)
+	self, err := os.ReadFile(executable(t))
+	require.NoError(t, err)
+	for i, tc := range []struct {
+		name string
+		slow bool // runs the stub check
+		file shipped.TreeEntry
+		want string
 	}{
 		{
 			name: "a reference committed over a stub",
-			setup: func(t *testing.T, repo string) {
-				require.NoError(t, os.WriteFile(filepath.Join(repo, "ladder/01-hit-counter/hitcounter.go"), []byte(reference(t)), 0o644))
-			},
+			file: shipped.TreeEntry{Path: stubPath, Data: []byte(reference(t))},
 			want: `ladder/01-hit-counter/hitcounter.go is not the stub as shipped (a function body other than panic("not implemented: ..."))`,
 		},
 		{
 			name: "a file of code added to a level",
-			setup: func(t *testing.T, repo string) {
-				require.NoError(t, os.WriteFile(filepath.Join(repo, "ladder/01-hit-counter/ring.go"), []byte("package hitcounter\n\nfunc grow(n int) int { return 2 * n }\n"), 0o644))
-			},
+			file: shipped.TreeEntry{Path: "ladder/01-hit-counter/ring.go", Data: []byte("package hitcounter\n\nfunc grow(n int) int { return 2 * n }\n")},
 			want: `ladder/01-hit-counter/ring.go is not the stub as shipped`,
 		},
 		{
 			name: "a committed symlink to a reference",
-			setup: func(t *testing.T, repo string) {
-				require.NoError(t, os.Symlink("../../solutions/03-token-bucket/tokenbucket.go", filepath.Join(repo, "ladder/03-token-bucket/reference.go")))
-			},
+			file: shipped.TreeEntry{Path: "ladder/03-token-bucket/reference.go", Mode: "120000", Data: []byte("../../solutions/03-token-bucket/tokenbucket.go")},
 			want: "ladder/03-token-bucket/reference.go is a symlink (to ../../solutions/03-token-bucket/tokenbucket.go): a student copy takes none",
 		},
 		{
 			name: "a stray test folder that imports solutions/",
-			setup: func(t *testing.T, repo string) {
-				require.NoError(t, os.MkdirAll(filepath.Join(repo, "scratch"), 0o755))
-				require.NoError(t, os.WriteFile(filepath.Join(repo, "scratch/ref_test.go"), []byte(strayTest), 0o644))
-			},
+			file: shipped.TreeEntry{Path: "scratch/ref_test.go", Data: []byte(strayTest)},
 			want: "scratch/ref_test.go imports " + refImport + ": nothing handed out may import solutions/",
 		},
 		{
 			name: "a stub that holds the answer in a var",
-			setup: func(t *testing.T, repo string) {
-				f, err := os.OpenFile(filepath.Join(repo, "ladder/01-hit-counter/hitcounter.go"), os.O_APPEND|os.O_WRONLY, 0)
-				require.NoError(t, err)
-				_, err = f.WriteString(varReference)
-				require.NoError(t, err)
-				require.NoError(t, f.Close())
-			},
+			file: shipped.TreeEntry{Path: stubPath, Data: append(slices.Clip(stub), varReference...)},
 			want: "ladder/01-hit-counter/hitcounter.go is not the stub as shipped (var reference holds a value other than a name, a constant or a literal)",
 		},
 		{
 			name: "a compiled test binary",
-			setup: func(t *testing.T, repo string) {
-				self, err := os.Executable()
-				require.NoError(t, err)
-				data, err := os.ReadFile(self)
-				require.NoError(t, err)
-				require.NoError(t, os.WriteFile(filepath.Join(repo, "spec.test"), data[:64<<10], 0o755))
-			},
-			want: "spec.test is " + instr.BinaryKind([]byte(executableMagic())) + ": a student copy takes no binary",
+			file: shipped.TreeEntry{Path: "spec.test", Mode: "100755", Data: self[:64<<10]},
+			want: "spec.test is " + instr.BinaryKind(self[:4096]) + ": a student copy takes no binary",
 		},
 		{
 			name: "a file over 1 MiB",
-			setup: func(t *testing.T, repo string) {
-				big := strings.Repeat("a line of a log that nobody meant to commit\n", 30_000)
-				require.NoError(t, os.WriteFile(filepath.Join(repo, "ladder/01-hit-counter/trace.log"), []byte(big), 0o644))
-			},
+			file: shipped.TreeEntry{Path: "ladder/01-hit-counter/trace.log", Data: []byte(strings.Repeat("a line of a log that nobody meant to commit\n", 30_000))},
 			want: "ladder/01-hit-counter/trace.log is 1.3 MiB, over the 1 MiB a student copy takes for one file",
 		},
 		{
 			name: "a test file that makes the stub pass",
 			slow: true,
-			setup: func(t *testing.T, repo string) {
-				require.NoError(t, os.WriteFile(filepath.Join(repo, "ladder/01-hit-counter/hitcounter_test.go"), []byte(answer(t, "01-working-counter_test.go")), 0o644))
-			},
+			file: shipped.TreeEntry{Path: "ladder/01-hit-counter/hitcounter_test.go", Data: []byte(answer(t, "01-working-counter_test.go"))},
 			want: "ladder/01-hit-counter is not the stub as shipped: the stub check fails ",
 		},
 	} {
@@ -370,17 +356,28 @@ func TestStudentCopyRefusesWhatItMustNotHandOut(t *testing.T) {
 			if tc.slow {
 				skipSlow(t, "runs the stub check")
 			}
-			repo := instructorRepo(t)
-			tc.setup(t, repo)
-			gitIn(t, repo, "add", "-A")
-			gitIn(t, repo, "commit", "-qm", tc.name)
-			dest := filepath.Join(t.TempDir(), "workshop")
-			out, code := runLadder(t, repo, "student-copy", dest)
-			require.Equal(t, 1, code, out)
-			require.Contains(t, out, "student-copy: refused, nothing written.")
-			require.Contains(t, out, tc.want)
-			_, err := os.Stat(dest)
-			require.True(t, os.IsNotExist(err), "student-copy wrote %s", dest)
+			if i == 0 { // end to end, through git and the command
+				require.NoError(t, os.WriteFile(filepath.Join(repo, tc.file.Path), tc.file.Data, 0o644))
+				gitIn(t, repo, "commit", "-qam", tc.name)
+				dest := filepath.Join(t.TempDir(), "workshop")
+				out, code := runLadder(t, repo, "student-copy", dest)
+				require.Equal(t, 1, code, out)
+				containsAll(t, out, "student-copy: refused, nothing written.", tc.want)
+				_, err := os.Stat(dest)
+				require.True(t, os.IsNotExist(err), "student-copy wrote %s", dest)
+				return
+			}
+			if tc.file.Mode == "" {
+				tc.file.Mode = "100644"
+			}
+			changed := slices.DeleteFunc(slices.Clone(tree), func(e shipped.TreeEntry) bool { return e.Path == tc.file.Path })
+			files, problems := instr.StudentCopyFiles(modPath, append(changed, tc.file))
+			if len(problems) == 0 {
+				problems, err = instr.CheckStubsOf(files, io.Discard)
+				require.NoError(t, err)
+			}
+			require.NotEmpty(t, problems, "student-copy would hand out %s", tc.name)
+			containsAll(t, strings.Join(problems, "\n"), tc.want)
 		})
 	}
 }
@@ -403,17 +400,12 @@ var reference = struct {
 }
 `
 
-// executableMagic is the start of this test binary, whatever the system.
-func executableMagic() string {
+// executable is this test binary's path.
+func executable(t *testing.T) string {
+	t.Helper()
 	self, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	data, err := os.ReadFile(self)
-	if err != nil {
-		return ""
-	}
-	return string(data[:min(len(data), 4096)])
+	require.NoError(t, err)
+	return self
 }
 
 // forgedTest is a test file a student wrote to pass every part without

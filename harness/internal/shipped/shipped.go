@@ -6,7 +6,6 @@
 package shipped
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"go/ast"
@@ -26,30 +25,13 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// StubFiles lists a level's stub: the code files (see levels.Code) git
-// tracks under its folder.
-func StubFiles(root string, l levels.Level) ([]string, error) {
-	out, err := Git(root, "ls-files", "--", l.Dir)
-	if err != nil {
-		return nil, err
-	}
-	var files []string
-	for _, f := range strings.Fields(out) {
-		if _, role := levels.RoleOf(f); role == levels.Code {
-			files = append(files, f)
-		}
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("git tracks no stub file under %s", l.Dir)
-	}
-	return files, nil
-}
-
 // Git runs git in root and returns what it printed; its error says what
 // git said.
-func Git(root string, args ...string) (string, error) {
+func Git(root string, args ...string) (string, error) { return runGit(root, nil, args...) }
+
+func runGit(root string, stdin io.Reader, args ...string) (string, error) {
 	cmd := exec.Command("git", args...)
-	cmd.Dir = root
+	cmd.Dir, cmd.Stdin = root, stdin
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -69,34 +51,26 @@ func IsStub(src []byte) bool { return StubProblem(src) == "" }
 // variable a name, a literal or arithmetic of those, so that no code
 // hides in a value.
 func StubProblem(src []byte) string {
-	const body = `a function body other than panic("not implemented: ...")`
 	f, err := parser.ParseFile(token.NewFileSet(), "stub.go", src, parser.SkipObjectResolution)
 	if err != nil {
 		return "it does not parse"
 	}
 	funcs := 0
 	for _, d := range f.Decls {
-		switch d := d.(type) {
-		case *ast.GenDecl:
-			if d.Tok != token.CONST && d.Tok != token.VAR {
-				continue
+		if fn, ok := d.(*ast.FuncDecl); ok {
+			if funcs++; !isNotImplemented(fn.Body) {
+				return `a function body other than panic("not implemented: ...")`
 			}
-			for _, spec := range d.Specs {
-				vs := spec.(*ast.ValueSpec)
+			continue
+		}
+		g := d.(*ast.GenDecl)
+		for _, spec := range g.Specs {
+			if vs, ok := spec.(*ast.ValueSpec); ok {
 				for i, v := range vs.Values {
 					if !isPlainValue(v) {
-						name := "_"
-						if i < len(vs.Names) {
-							name = vs.Names[i].Name
-						}
-						return fmt.Sprintf("%s %s holds a value other than a name, a constant or a literal", d.Tok, name)
+						return fmt.Sprintf("%s %s holds a value other than a name, a constant or a literal", g.Tok, vs.Names[min(i, len(vs.Names)-1)])
 					}
 				}
-			}
-		case *ast.FuncDecl:
-			funcs++
-			if !isNotImplemented(d.Body) {
-				return body
 			}
 		}
 	}
@@ -112,10 +86,11 @@ func isNotImplemented(b *ast.BlockStmt) bool {
 	if b == nil || len(b.List) != 1 {
 		return false
 	}
-	var call *ast.CallExpr
-	if stmt, ok := b.List[0].(*ast.ExprStmt); ok {
-		call, _ = stmt.X.(*ast.CallExpr)
+	stmt, ok := b.List[0].(*ast.ExprStmt)
+	if !ok {
+		return false
 	}
+	call, _ := stmt.X.(*ast.CallExpr)
 	if call == nil || len(call.Args) != 1 {
 		return false
 	}
@@ -255,29 +230,21 @@ func GitTree(root, rev string, paths ...string) ([]TreeEntry, error) {
 	if len(blobs) == 0 {
 		return entries, nil
 	}
-	cmd := exec.Command("git", "cat-file", "--batch")
-	cmd.Dir = root
-	cmd.Stdin = strings.NewReader(want.String())
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	data, err := cmd.Output()
+	data, err := runGit(root, strings.NewReader(want.String()), "cat-file", "--batch")
 	if err != nil {
-		return nil, fmt.Errorf("git cat-file: %v %s", err, stderr.String())
+		return nil, err
 	}
-	r := bufio.NewReader(bytes.NewReader(data))
 	for _, i := range blobs {
 		// Each blob comes as "HASH blob SIZE\n", its content, and "\n".
-		header, _ := r.ReadString('\n')
-		f := strings.Fields(header)
-		if len(f) != 3 || f[1] != "blob" {
+		header, rest, _ := strings.Cut(data, "\n")
+		size := -1
+		if f := strings.Fields(header); len(f) == 3 && f[1] == "blob" {
+			size, _ = strconv.Atoi(f[2])
+		}
+		if size < 0 || size >= len(rest) {
 			return nil, fmt.Errorf("git cat-file: unexpected %q", header)
 		}
-		size, _ := strconv.Atoi(f[2])
-		buf := make([]byte, size+1)
-		if _, err := io.ReadFull(r, buf); err != nil {
-			return nil, fmt.Errorf("git cat-file: %v", err)
-		}
-		entries[i].Data = buf[:size]
+		entries[i].Data, data = []byte(rest[:size]), rest[size+1:]
 	}
 	return entries, nil
 }
@@ -340,46 +307,88 @@ func Find(root string, l levels.Level) (Level, error) {
 	return Level{}, fmt.Errorf("no commit holds level %d as shipped: none of the %d commits that changed %s both changed its stubs or spec and holds nothing but stubs (every function body a panic(\"not implemented: ...\")) and the files its spec imports.%s", l.Number, len(recs), l.Dir, hint)
 }
 
-// ResetPlan lists the files reset restores (shipped files that differ or
-// are missing) and the files it moves away (the level's other code files,
-// and its untracked files but those of the spec and of testdata/).
-func ResetPlan(root string, l levels.Level, shipped Level) (restore, move []string, err error) {
-	for p, want := range shipped.Files {
-		got, err := os.ReadFile(filepath.Join(root, p))
-		info, lerr := os.Lstat(filepath.Join(root, p))
-		if err != nil || lerr != nil || !info.Mode().IsRegular() || !bytes.Equal(got, want) {
-			restore = append(restore, p)
+// A Plan is what reset does to a level: the level as shipped, the files
+// it restores (shipped files that differ or are missing) and the files it
+// moves away (the level's other code files, and its untracked files but
+// those of the spec and of testdata/).
+type Plan struct {
+	Shipped       Level
+	Restore, Move []string
+}
+
+// ResetPlan finds level l as shipped and plans its reset.
+func ResetPlan(root string, l levels.Level) (Plan, error) {
+	as, err := Find(root, l)
+	if err != nil {
+		return Plan{}, err
+	}
+	files, err := working(root, l)
+	if err != nil {
+		return Plan{}, err
+	}
+	plan := Plan{Shipped: as}
+	for p, want := range as.Files {
+		if got, ok := files[p]; !ok || got == nil || !bytes.Equal(got, want) {
+			plan.Restore = append(plan.Restore, p)
 		}
 	}
 	moving := map[string]bool{}
-	err = filepath.WalkDir(filepath.Join(root, l.Dir), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
+	for p := range files {
+		if _, ok := as.Files[p]; !ok && l.HasRole(p, levels.Code) {
+			moving[p] = true
 		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if _, ok := shipped.Files[rel]; !ok && l.HasRole(rel, levels.Code) {
-			moving[rel] = true
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
 	}
 	out, err := Git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", l.Dir)
 	if err != nil {
-		return nil, nil, err
+		return Plan{}, err
 	}
 	for _, p := range strings.Split(out, "\x00") {
 		// Fuzzing keeps the failures it found in testdata/, of the spec
 		// or of the level: they stay, like everything of the spec.
-		if _, role := levels.RoleOf(p); p == "" || role == levels.Testdata || role == levels.Spec {
-			continue
-		}
-		if _, ok := shipped.Files[p]; !ok {
+		if _, role := levels.RoleOf(p); p != "" && role != levels.Testdata && role != levels.Spec && as.Files[p] == nil {
 			moving[p] = true
 		}
 	}
-	slices.Sort(restore)
-	return restore, slices.Sorted(maps.Keys(moving)), nil
+	slices.Sort(plan.Restore)
+	plan.Move = slices.Sorted(maps.Keys(moving))
+	return plan, nil
+}
+
+// Untouched reports whether a level's code in the working tree is the
+// stub as shipped (only stubs and shared files, with at least one stub),
+// so that progress and the class report say "not started" without a build.
+func Untouched(root string, l levels.Level) bool {
+	modPath, err := ModulePath(root)
+	files, werr := working(root, l)
+	if err != nil || werr != nil {
+		return false
+	}
+	for _, data := range files {
+		if data == nil {
+			return false // a symbolic link: not as shipped
+		}
+	}
+	code := Classify(modPath, files)
+	return len(code.Stubs) > 0 && len(code.Other) == 0
+}
+
+// working reads the .go files under level l's folder in root's working
+// tree, by slash path from root; a symbolic link's data is nil.
+func working(root string, l levels.Level) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(l.Dir)), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		var data []byte
+		if d.Type().IsRegular() {
+			if data, err = os.ReadFile(p); data == nil {
+				data = []byte{}
+			}
+		}
+		files[filepath.ToSlash(rel)] = data
+		return err
+	})
+	return files, err
 }

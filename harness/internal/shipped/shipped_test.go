@@ -124,15 +124,15 @@ func TestFindSkipsTheLearnersCommits(t *testing.T) {
 		t.Errorf("Find: files mismatch (-want +got):\n%s", diff)
 	}
 
-	restore, move, err := ResetPlan(dir, l, got)
+	plan, err := ResetPlan(dir, l)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{l.Dir + "/counter.go"}, restore); diff != "" {
+	if diff := cmp.Diff([]string{l.Dir + "/counter.go"}, plan.Restore); diff != "" {
 		t.Errorf("ResetPlan: restore mismatch (-want +got):\n%s", diff)
 	}
-	if len(move) != 0 {
-		t.Errorf("ResetPlan: move = %q, want nothing: every file is tracked", move)
+	if len(plan.Move) != 0 {
+		t.Errorf("ResetPlan: move = %q, want nothing: every file is tracked", plan.Move)
 	}
 }
 
