@@ -103,7 +103,7 @@ wait:
 	}
 
 	at := int(current.Load())
-	r := report[T]{c: c, start: start, results: results}
+	r := report[T]{c: c, start: start, results: results, stop: at, focus: min(max(at-1, 0), len(c.Steps))}
 	switch {
 	case caught != nil:
 		out.Step = at
@@ -122,16 +122,15 @@ wait:
 		}
 		out.Verdict = Panicked
 		what := fmt.Sprintf("%s panicked: %v", c.callAt(at), caught.value)
-		out.Report = r.stopped(at, what, caught, false)
-		out.Brief = r.stopped(at, what, caught, true)
+		r.what, r.frames = []string{what}, caught.where
+		r.explain(&out)
 		out.Summary = withWhere(what, caught.where)
 		return out
 	case !finished:
 		out.Verdict = Exited
 		out.Step = at
-		what := fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", c.stepName(at))
-		out.Report = r.stopped(at, what, nil, false)
-		out.Brief = r.stopped(at, what, nil, true)
+		r.what = []string{fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", c.stepName(at))}
+		r.explain(&out)
 		out.Summary = protocol.CutLine(fmt.Sprintf("%s stopped without returning or panicking: runtime.Goexit?", c.callAt(at)), summaryWidth)
 		return out
 	}
@@ -149,8 +148,22 @@ wait:
 	}
 	out.Verdict = Fail
 	out.Step = first
-	out.Report = r.failed(first, probeErr, false)
-	out.Brief = r.failed(first, probeErr, true)
+	r.stop, r.focus, r.diffs = 0, len(c.Steps), r.diffBlocks()
+	if first > 0 {
+		r.focus = first - 1
+		r.what = append(r.what, fmt.Sprintf("%s\nStep %d is the first that differs; every step marked ✗ differs.", r.wrongCall(first), first))
+	}
+	if probeErr != nil {
+		line := probeErr.Error()
+		switch {
+		case first > 0:
+			line = "After the steps, the check also failed: " + line
+		case len(c.Steps) > 0:
+			line = "Every step gave its result, but the check after them failed: " + line
+		}
+		r.what = append(r.what, line)
+	}
+	r.explain(&out)
 	out.Summary = r.summaryFailed(first, probeErr)
 	return out
 }
