@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/internal/procgroup"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
@@ -80,7 +81,7 @@ func Play[T any](c Case[T]) Outcome {
 	}()
 
 	timeout := caseTimeout()
-	watch := newCaseWatch(timeout)
+	more := stuckCheck(timeout)
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 wait:
@@ -89,8 +90,8 @@ wait:
 		case <-done:
 			break wait
 		case <-timer.C:
-			if more := watch.more(); more > 0 {
-				timer.Reset(more)
+			if d := more(); d > 0 {
+				timer.Reset(d)
 				continue
 			}
 			out.Verdict = TimedOut
@@ -356,4 +357,75 @@ func sourceFile(path string) string {
 		}
 	}
 	return rel
+}
+
+// A case past its limit by the clock is stopped only once it has spent the
+// limit in CPU time, or is idle, or has run hangFactor times the limit: a
+// busy machine slows a right answer by the clock but not in CPU time.
+
+// hangFactor times the limit is the most a case may run by the clock.
+const hangFactor = 30
+
+// idleShare is the share of a CPU below which the code counts as waiting.
+const idleShare = 0.05
+
+// cpuMeter reads the CPU time of the code under test: by default this
+// process's; a checker whose cases run in another process sets its own.
+var cpuMeter atomic.Pointer[meter]
+
+type meter struct {
+	read      func() (time.Duration, bool)
+	elsewhere bool // the calls run in another process
+}
+
+// PlayElsewhere says the code under test runs in another process, whose CPU
+// time f reads. Run then leaves out InProcess probes, and such a case is
+// never judged idle: two processes waiting on each other look idle.
+func PlayElsewhere(f func() (time.Duration, bool)) { cpuMeter.Store(&meter{f, true}) }
+
+// elsewhere reports whether PlayElsewhere was called.
+func elsewhere() bool {
+	m := cpuMeter.Load()
+	return m != nil && m.elsewhere
+}
+
+// stuckCheck returns what decides, each time a case's timer fires, how much
+// longer the case may run before the next check: 0 when it is stuck now.
+func stuckCheck(limit time.Duration) func() time.Duration {
+	read, away := procgroup.SelfCPU, false
+	if m := cpuMeter.Load(); m != nil {
+		read, away = m.read, m.elsewhere
+	}
+	started := time.Now()
+	cpuStart, measured := read()
+	lastCheck, lastCPU := started, cpuStart
+	return func() time.Duration {
+		now := time.Now()
+		elapsed := now.Sub(started)
+		cpu, ok := read()
+		if !measured || !ok || elapsed >= hangFactor*limit {
+			return 0
+		}
+		used := cpu - cpuStart
+		// Two processes waiting on each other look idle: see PlayElsewhere.
+		idle := !away && float64(cpu-lastCPU) < idleShare*float64(now.Sub(lastCheck))
+		if used >= limit || idle {
+			return 0
+		}
+		lastCheck, lastCPU = now, cpu
+		return min(max(limit-used, limit/20), hangFactor*limit-elapsed)
+	}
+}
+
+// cpuStopwatch reads this process's CPU time since the call (or the clock's
+// time where CPU time cannot be read).
+func cpuStopwatch() func() time.Duration {
+	if start, ok := procgroup.SelfCPU(); ok {
+		return func() time.Duration {
+			now, _ := procgroup.SelfCPU()
+			return now - start
+		}
+	}
+	start := time.Now()
+	return func() time.Duration { return time.Since(start) }
 }
