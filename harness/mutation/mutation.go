@@ -1,6 +1,6 @@
 // Package mutation holds the checks a level's spec makes on itself in its
 // _test.go files: a right implementation passes (Passes), and each wrong one
-// (a mutant) is caught by its part (Caught), or under -race (CaughtUnderRace).
+// (a mutant) is caught by its part (Spec.CatchesMutants), or under -race (CaughtUnderRace).
 package mutation
 
 import (
@@ -31,30 +31,16 @@ func Passes[T any](t *testing.T, right string, cases []timeline.Case[T]) {
 // every case of those parts must pass.
 func DoneThrough[T any](t *testing.T, impl string, part int, cases []timeline.Case[T]) {
 	t.Helper()
-	var upTo []timeline.Case[T]
-	for _, c := range cases {
-		if c.Part <= part {
-			upTo = append(upTo, c)
-		}
-	}
-	if len(upTo) == 0 {
+	played := timeline.PlayThrough(part, cases)
+	if len(played) == 0 {
 		t.Errorf("%s: no case of parts 1 to %d to play", impl, part)
 	}
-	for _, o := range timeline.PlayAll(upTo) {
+	for _, o := range played {
 		if o.Verdict != timeline.Pass {
 			t.Errorf("%s, written for parts 1 to %d only, fails case %q of part %d: the case needs a later part's feature, so its part is wrong:\n%s",
 				impl, part, o.Case, o.Part, o.Report)
 		}
 	}
-}
-
-// Caught runs timeline.Catches as a subtest named after the mutant, and logs
-// the cases that caught it.
-func Caught[T any](t *testing.T, mutant string, part int, cases []timeline.Case[T]) {
-	t.Helper()
-	t.Run(mutant, func(t *testing.T) {
-		t.Logf("caught by: %q", timeline.Catches(t, mutant, part, cases))
-	})
 }
 
 // RaceChildEnv marks the child process of CaughtUnderRace; its value is
@@ -130,4 +116,9 @@ func runPattern(name string) string {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
 	return strings.Join(parts, "/")
+}
+
+// Unwritten panics the way a stub's method does: "not implemented: T.M".
+func Unwritten(method string) {
+	panic("not implemented: " + method)
 }

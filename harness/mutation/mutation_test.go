@@ -48,8 +48,16 @@ func TestPassesARightCounter(t *testing.T) {
 	Passes(t, "a right counter", []timeline.Case[*counter]{hitsCase("none", 0, false), hitsCase("three", 3, false)})
 }
 
-func TestCaughtRunsASubtestPerMutant(t *testing.T) {
-	Caught(t, "skips the first hit", 1, []timeline.Case[*counter]{hitsCase("none", 0, true), hitsCase("three", 3, true)})
+// toy is a spec of the toy counter: a constructor is whether it skips the
+// first hit, and a fuzz seed's length is its number of hits.
+var toy = SpecOf(func(skipFirst bool) []timeline.Case[*counter] {
+	return []timeline.Case[*counter]{hitsCase("none", 0, skipFirst), hitsCase("three", 3, skipFirst)}
+}, [][]byte{{0}, {1, 2, 3}}, func(skipFirst bool, data []byte) timeline.Case[*counter] {
+	return hitsCase("fuzz", len(data), skipFirst)
+})
+
+func TestCatchesMutantsRunsASubtestPerMutant(t *testing.T) {
+	toy.CatchesMutants(t, []Impl[bool]{{Name: "skips the first hit", Part: 1, New: true}})
 }
 
 // racy counts from several goroutines without a lock: the mistake

@@ -3,9 +3,12 @@ package mutation
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
+	"github.com/rateladder/rateladder/harness/guide"
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
@@ -23,9 +26,15 @@ func SpecOf[T, N any](cases func(newT N) []timeline.Case[T], seeds [][]byte, dec
 	return Spec[T, N]{Cases: cases, Seeds: seeds, Decode: decode}
 }
 
-// SeedCases are the cases of the fuzz target's seeds, built with newT.
+// SeedCases are the cases of the fuzz target's seeds, built with newT and
+// named "fuzz seed 2".
 func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
-	return SeedCases(s.Seeds, func(data []byte) timeline.Case[T] { return s.Decode(newT, data) })
+	out := make([]timeline.Case[T], len(s.Seeds))
+	for i, data := range s.Seeds {
+		out[i] = s.Decode(newT, data)
+		out[i].Name = fmt.Sprintf("fuzz seed %d", i+1)
+	}
+	return out
 }
 
 // Impl is a mutant (one mistake a learner makes), or an implementation of
@@ -38,7 +47,8 @@ type Impl[N any] struct {
 	New  N
 }
 
-// CatchesMutants checks, as Caught does, that each mutant is caught in its part.
+// CatchesMutants checks, in a subtest named after each mutant, that the
+// mutant is caught in its part, and logs the cases that caught it.
 func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Impl[N]) {
 	t.Helper()
 	for _, m := range mutants {
@@ -62,13 +72,7 @@ func (s Spec[T, N]) played(m Impl[N]) []timeline.Outcome {
 	if o, ok := plays.Load(key); ok {
 		return o.([]timeline.Outcome)
 	}
-	var upTo []timeline.Case[T]
-	for _, c := range s.Cases(m.New) {
-		if c.Part <= m.Part {
-			upTo = append(upTo, c)
-		}
-	}
-	o := timeline.PlayAll(upTo)
+	o := timeline.PlayThrough(m.Part, s.Cases(m.New))
 	plays.Store(key, o)
 	return o
 }
@@ -129,4 +133,29 @@ func (s Spec[T, N]) FuzzKeepsEachPartToItsScale(t *testing.T, partial []Impl[N],
 			t.Errorf("no random timeline of part %d among %d: the fuzz target leaves that part out", part, inputs)
 		}
 	}
+}
+
+// CheckMistakes is timeline.CheckMistakes with each mistake's Why taken from
+// the level's INTERVIEWER.md, one or two folders up.
+func CheckMistakes(t *testing.T, m timeline.Mistakes) {
+	t.Helper()
+	whys := map[string]string{}
+	for _, dir := range []string{"..", filepath.Join("..", "..")} {
+		path := filepath.Join(dir, guide.FileName)
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		g, err := guide.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range g.Mistakes {
+			whys[k.Mutant] = k.Text
+		}
+		break
+	}
+	for i := range m.Mistakes {
+		m.Mistakes[i].Why = whys[m.Mistakes[i].Name]
+	}
+	timeline.CheckMistakes(t, m)
 }

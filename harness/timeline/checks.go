@@ -76,13 +76,7 @@ type Mistake = protocol.Mistake
 // RecordMistake plays the cases of parts 1 to part, built with a mutant,
 // and returns what it fails.
 func RecordMistake[T any](mutant string, part int, cases []Case[T]) Mistake {
-	var upTo []Case[T]
-	for _, c := range cases {
-		if c.Part <= part {
-			upTo = append(upTo, c)
-		}
-	}
-	return MistakeOf(mutant, part, PlayAll(upTo))
+	return MistakeOf(mutant, part, PlayThrough(part, cases))
 }
 
 // MistakeOf is RecordMistake's Mistake, from what the mutant's cases of

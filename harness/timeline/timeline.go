@@ -269,6 +269,11 @@ func PlayAll[T any](cases []Case[T]) []Outcome {
 	return out
 }
 
+// PlayThrough plays the cases of parts 1 to part, in order.
+func PlayThrough[T any](part int, cases []Case[T]) []Outcome {
+	return PlayAll(slices.DeleteFunc(slices.Clone(cases), func(c Case[T]) bool { return c.Part > part }))
+}
+
 // Catches fails t unless the cases, built with a mutant, fail at least one
 // case of the given part (0: of any part), each played to its end. It plays
 // only that part's cases and returns the names of those that caught it.
