@@ -132,7 +132,7 @@ wait:
 		out.Step = at
 		r.what = []string{fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", c.stepName(at))}
 		r.explain(&out)
-		out.Summary = protocol.CutLine(fmt.Sprintf("%s stopped without returning or panicking: runtime.Goexit?", c.callAt(at)), summaryWidth)
+		out.Summary = summaryLine(c.callAt(at)+" stopped without returning or panicking: runtime.Goexit?", "")
 		return out
 	}
 
@@ -165,7 +165,11 @@ wait:
 		r.what = append(r.what, line)
 	}
 	r.explain(&out)
-	out.Summary = r.summaryFailed(first, probeErr)
+	if first == 0 {
+		out.Summary = summaryLine(probeErr.Error(), "")
+	} else {
+		out.Summary = summaryLine(r.wrongCall(first), fmt.Sprintf(" (step %d)", first))
+	}
 	return out
 }
 
@@ -204,12 +208,9 @@ func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) (
 			what += fmt.Sprintf(" (the goroutine was in %s)", loc)
 		}
 	}
-	summary = fmt.Sprintf("%s did not finish in %v: %s", c.callAt(at), timeout, short)
-	if loc != "" {
-		summary = protocol.CutLine(summary, summaryWidth-len(loc)-3) + " (" + loc + ")"
-	}
+	summary = withWhere(fmt.Sprintf("%s did not finish in %v: %s", c.callAt(at), timeout, short), frames)
 	return fmt.Sprintf("case %q (part %d) did not finish in %v: %s?\nIt was in %s. (%s sets the limit; the cases after this one still run, each on a fresh implementation.)",
-		c.Name, c.Part, timeout, what, c.stepName(at), TimeoutEnv), protocol.CutLine(summary, summaryWidth)
+		c.Name, c.Part, timeout, what, c.stepName(at), TimeoutEnv), summary
 }
 
 // currentGoroutine returns the calling goroutine's id, as stack dumps show it.

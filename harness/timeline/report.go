@@ -361,22 +361,16 @@ func cutLinesTo(s string, n int) (string, bool) {
 	return strings.Join(append(lines[:n-1:n-1], "…"), "\n"), true
 }
 
-// summaryFailed is the one line of a failed case: the first wrong call and
-// its step, or else the first line of the probe's error.
-func (r report[T]) summaryFailed(first int, probeErr error) string {
-	if first == 0 {
-		return protocol.CutLine(probeErr.Error(), summaryWidth)
-	}
-	step := fmt.Sprintf(" (step %d)", first)
-	return protocol.CutLine(r.wrongCall(first), summaryWidth-len(step)) + step
+// summaryLine is s cut to a Summary's width with suffix after it: " (step 3)".
+func summaryLine(s, suffix string) string {
+	return protocol.CutLine(s, summaryWidth-len(suffix)) + suffix
 }
 
 // withWhere adds a learner's line to a summary: "… (hitcounter.go:31)".
 func withWhere(s string, frames []frame) string {
-	s = protocol.CutLine(s, summaryWidth)
+	loc := ""
 	if f, ok := learnerFrame(frames); ok {
-		loc := fmt.Sprintf(" (%s:%d)", filepath.Base(f.file), f.line)
-		s = protocol.CutLine(s, summaryWidth-len(loc)) + loc
+		loc = fmt.Sprintf(" (%s:%d)", filepath.Base(f.file), f.line)
 	}
-	return s
+	return summaryLine(s, loc)
 }
