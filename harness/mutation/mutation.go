@@ -73,39 +73,33 @@ func CaughtUnderRace(t *testing.T, mutant string, play func(t *testing.T)) {
 	}
 	cmd.Env = append(os.Environ(), RaceChildEnv+"="+t.Name())
 	out, err := cmd.CombinedOutput()
-	v := judgeRaceChild(out, err)
-	switch {
-	case v.skip:
+	switch caught, problem := judgeRaceChild(out, err); {
+	case problem != "":
+		t.Errorf("mutant %q: %s\n%s", mutant, problem, out)
+	case caught == "":
 		t.Skipf("this machine cannot build with -race, so mutant %q goes unchecked:\n%s", mutant, out)
-	case v.problem != "":
-		t.Errorf("mutant %q: %s\n%s", mutant, v.problem, out)
 	default:
-		t.Logf("mutant %q: %s", mutant, v.caught)
+		t.Logf("mutant %q: %s", mutant, caught)
 	}
 }
 
-// raceVerdict is what a race child's output says.
-type raceVerdict struct {
-	caught  string // how the child caught the mutant
-	problem string // why it did not
-	skip    bool   // -race cannot be built here
-}
-
-func judgeRaceChild(out []byte, err error) raceVerdict {
+// judgeRaceChild says how a race child's output caught the mutant, or why
+// it did not; both are empty where -race cannot be built.
+func judgeRaceChild(out []byte, err error) (caught, problem string) {
 	var exit *exec.ExitError
 	switch {
 	case bytes.Contains(out, []byte("-race requires cgo")) || bytes.Contains(out, []byte("-race is not supported")):
-		return raceVerdict{skip: true}
+		return "", ""
 	case bytes.Contains(out, []byte("WARNING: DATA RACE")):
-		return raceVerdict{caught: "caught: the race detector reported a data race"}
+		return "caught: the race detector reported a data race", ""
 	case bytes.Contains(out, []byte("fatal error: concurrent map")):
-		return raceVerdict{caught: "caught: the child crashed with a concurrent map access"}
+		return "caught: the child crashed with a concurrent map access", ""
 	case err == nil:
-		return raceVerdict{problem: "passes under -race: the spec no longer catches it"}
+		return "", "passes under -race: the spec no longer catches it"
 	case !errors.As(err, &exit):
-		return raceVerdict{problem: "the race child did not run: " + err.Error()}
+		return "", "the race child did not run: " + err.Error()
 	}
-	return raceVerdict{problem: "the race child failed without a data race report"}
+	return "", "the race child failed without a data race report"
 }
 
 // runPattern is the -run pattern that matches the test named name, and no

@@ -275,8 +275,8 @@ func PlayThrough[T any](part int, cases []Case[T]) []Outcome {
 }
 
 // Catches fails t unless the cases, built with a mutant, fail at least one
-// case of the given part (0: of any part), each played to its end. It plays
-// only that part's cases and returns the names of those that caught it.
+// case of the given part, each played to its end. It plays only that
+// part's cases and returns the names of those that caught it.
 func Catches[T any](t *testing.T, mutant string, part int, cases []Case[T]) []string {
 	t.Helper()
 	caught, problems := judgeMutant(mutant, part, cases)
@@ -289,32 +289,23 @@ func Catches[T any](t *testing.T, mutant string, part int, cases []Case[T]) []st
 // judgeMutant is Catches without t: the cases that caught the mutant, and
 // what is wrong.
 func judgeMutant[T any](mutant string, part int, cases []Case[T]) (caught, problems []string) {
-	if part > 0 {
-		cases = slices.DeleteFunc(slices.Clone(cases), func(c Case[T]) bool { return c.Part != part })
-	}
-	return JudgeOutcomes(mutant, part, PlayAll(cases))
+	return JudgeOutcomes(mutant, part, PlayAll(slices.DeleteFunc(slices.Clone(cases), func(c Case[T]) bool { return c.Part != part })))
 }
 
-// JudgeOutcomes judges what a mutant's cases gave, as Catches does.
+// JudgeOutcomes judges what a mutant's cases of the part gave, as Catches
+// does; it leaves out the outcomes of other parts.
 func JudgeOutcomes(mutant string, part int, outcomes []Outcome) (caught, problems []string) {
 	for _, o := range outcomes {
-		if part > 0 && o.Part != part {
-			continue
-		}
-		switch o.Verdict {
-		case Pass:
-		case NotImplemented, TimedOut, Exited:
+		switch {
+		case o.Part != part, o.Verdict == Pass:
+		case o.Verdict == NotImplemented, o.Verdict == TimedOut, o.Verdict == Exited:
 			problems = append(problems, fmt.Sprintf("mutant %q: case %q ended as %q; a mutant must be a complete implementation:\n%s", mutant, o.Case, o.Verdict, o.Report))
 		default:
 			caught = append(caught, o.Case)
 		}
 	}
 	if len(caught) == 0 {
-		where := "any case"
-		if part > 0 {
-			where = fmt.Sprintf("any case of part %d", part)
-		}
-		problems = append(problems, fmt.Sprintf("mutant %q passes %s: the spec no longer catches this wrong implementation", mutant, where))
+		problems = append(problems, fmt.Sprintf("mutant %q passes any case of part %d: the spec no longer catches this wrong implementation", mutant, part))
 	}
 	return caught, problems
 }
