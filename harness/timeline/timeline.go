@@ -71,27 +71,18 @@ type Call[T any] struct {
 	Accept func(got any) bool
 }
 
-// Verdict is how a case ended.
-type Verdict int
+// Verdict is how a case ended, named as the grader reads it.
+type Verdict string
 
 // The verdicts, from best to worst.
 const (
-	Pass           Verdict = iota // every step gave its result
-	Fail                          // some step gave another result, or the probe failed
-	NotImplemented                // a stub's "not implemented" panic
-	Panicked                      // any other panic
-	Exited                        // the goroutine ended without returning: runtime.Goexit
-	TimedOut                      // the case did not finish in time
+	Pass           Verdict = protocol.Pass           // every step gave its result
+	Fail           Verdict = protocol.Fail           // some step gave another result, or the probe failed
+	NotImplemented Verdict = protocol.NotImplemented // a stub's "not implemented" panic
+	Panicked       Verdict = protocol.Panicked       // any other panic
+	Exited         Verdict = protocol.Exited         // the goroutine ended without returning: runtime.Goexit
+	TimedOut       Verdict = protocol.TimedOut       // the case did not finish in time
 )
-
-var verdictNames = [...]string{protocol.Pass, protocol.Fail, protocol.NotImplemented, protocol.Panicked, protocol.Exited, protocol.TimedOut}
-
-func (v Verdict) String() string {
-	if int(v) < len(verdictNames) {
-		return verdictNames[v]
-	}
-	return fmt.Sprintf("Verdict(%d)", int(v))
-}
 
 // Outcome is what Play found.
 type Outcome struct {
@@ -180,7 +171,7 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 	if os.Getenv(protocol.GradeEnv) != "" {
 		// For the ladder command, which reads go test -json.
 		line := protocol.CaseLine(protocol.Event{Kind: protocol.CaseEnd, Test: t.Name(), Case: c.Name, Part: o.Part, Fuzz: fuzz,
-			Verdict: o.Verdict.String(), Step: o.Step, Report: capReport(o.Report),
+			Verdict: string(o.Verdict), Step: o.Step, Report: capReport(o.Report),
 			Brief: capReport(o.Brief), Summary: capReport(o.Summary), Missing: o.Missing, Where: o.Where})
 		if o.Verdict != Pass {
 			t.Error(line)
