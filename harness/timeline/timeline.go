@@ -386,19 +386,13 @@ func (b Binding[T, A]) Case(r Row[T, A]) Case[T] {
 }
 
 // Unclocked is the binding of a constructor that takes one argument and no
-// clock; reports write it New(5m), or New(5s, 1s) through a String method.
+// clock; reports write the argument as a step's: New(5m), or New(5s, 1s)
+// through a String method.
 func Unclocked[T, A any](newT func(arg A) T) Binding[T, A] {
 	return Binding[T, A]{
 		New:   func(_ clock.Clock, arg A) T { return newT(arg) },
-		Setup: func(arg A) string { return "New(" + argText(arg) + ")" },
+		Setup: func(arg A) string { return "New(" + show(arg) + ")" },
 	}
-}
-
-func argText(v any) string {
-	if d, ok := v.(time.Duration); ok {
-		return Offset(d)
-	}
-	return fmt.Sprint(v)
 }
 
 // Erase turns a constructor of a concrete type C into one of the spec's
