@@ -1,6 +1,6 @@
 // Package mutation holds the checks a level's spec makes on itself in its
 // _test.go files: a right implementation passes (Passes), and each wrong one
-// (a mutant) is caught by its part (Spec.CatchesMutants), or under -race (CaughtUnderRace).
+// (a mutant) is caught by its part (Caught), or under -race (CaughtUnderRace).
 package mutation
 
 import (
@@ -41,6 +41,15 @@ func DoneThrough[T any](t *testing.T, impl string, part int, cases []timeline.Ca
 				impl, part, o.Case, o.Part, o.Report)
 		}
 	}
+}
+
+// Caught runs timeline.Catches as a subtest named after the mutant, and logs
+// the cases that caught it.
+func Caught[T any](t *testing.T, mutant string, part int, cases []timeline.Case[T]) {
+	t.Helper()
+	t.Run(mutant, func(t *testing.T) {
+		t.Logf("caught by: %q", timeline.Catches(t, mutant, part, cases))
+	})
 }
 
 // RaceChildEnv marks the child process of CaughtUnderRace; its value is

@@ -56,6 +56,10 @@ var toy = SpecOf(func(skipFirst bool) []timeline.Case[*counter] {
 	return hitsCase("fuzz", len(data), skipFirst)
 })
 
+func TestCaughtRunsASubtestPerMutant(t *testing.T) {
+	Caught(t, "skips the first hit", 1, []timeline.Case[*counter]{hitsCase("none", 0, true), hitsCase("three", 3, true)})
+}
+
 func TestCatchesMutantsRunsASubtestPerMutant(t *testing.T) {
 	toy.CatchesMutants(t, []Impl[bool]{{Name: "skips the first hit", Part: 1, New: true}})
 }

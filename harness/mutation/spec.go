@@ -26,12 +26,16 @@ func SpecOf[T, N any](cases func(newT N) []timeline.Case[T], seeds [][]byte, dec
 	return Spec[T, N]{Cases: cases, Seeds: seeds, Decode: decode}
 }
 
-// SeedCases are the cases of the fuzz target's seeds, built with newT and
-// named "fuzz seed 2".
+// SeedCases are the cases of the fuzz target's seeds, built with newT.
 func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
-	out := make([]timeline.Case[T], len(s.Seeds))
-	for i, data := range s.Seeds {
-		out[i] = s.Decode(newT, data)
+	return SeedCases(s.Seeds, func(data []byte) timeline.Case[T] { return s.Decode(newT, data) })
+}
+
+// SeedCases builds the case of each fuzz seed, named "fuzz seed 2".
+func SeedCases[T any](seeds [][]byte, build func(data []byte) timeline.Case[T]) []timeline.Case[T] {
+	out := make([]timeline.Case[T], len(seeds))
+	for i, s := range seeds {
+		out[i] = build(s)
 		out[i].Name = fmt.Sprintf("fuzz seed %d", i+1)
 	}
 	return out
@@ -47,8 +51,7 @@ type Impl[N any] struct {
 	New  N
 }
 
-// CatchesMutants checks, in a subtest named after each mutant, that the
-// mutant is caught in its part, and logs the cases that caught it.
+// CatchesMutants checks, as Caught does, that each mutant is caught in its part.
 func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Impl[N]) {
 	t.Helper()
 	for _, m := range mutants {
