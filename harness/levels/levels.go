@@ -104,14 +104,12 @@ func Find(arg string) (Level, error) {
 	return Level{}, fmt.Errorf("there is no level %s; the levels are 1 to %d", arg, len(All))
 }
 
-// Numbered returns level n.
+// Numbered returns level n; All holds level n at n-1, as its test checks.
 func Numbered(n int) (Level, bool) {
-	for _, l := range All {
-		if l.Number == n {
-			return l, true
-		}
+	if n < 1 || n > len(All) {
+		return Level{}, false
 	}
-	return Level{}, false
+	return All[n-1], true
 }
 
 // Name is the level's folder name without its path: "01-hit-counter".
@@ -121,9 +119,10 @@ func (l Level) Name() string { return path.Base(l.Dir) }
 func (l Level) SolutionDir() string { return "solutions/" + l.Name() }
 
 // Holds says whether the slash-separated path p is in the level's folder.
-func (l Level) Holds(p string) bool {
-	return p == l.Dir || strings.HasPrefix(p, l.Dir+"/")
-}
+func (l Level) Holds(p string) bool { return within(p, l.Dir) }
+
+// within says whether the slash-separated path p is dir or in it.
+func within(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
 
 // Part returns part n of the level.
 func (l Level) Part(n int) (Part, bool) {

@@ -3,7 +3,7 @@ package levels
 import (
 	"path"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 )
 
@@ -22,15 +22,6 @@ const (
 	OtherFile              // any other file of a level
 	Reference              // a level's reference, under solutions/
 )
-
-var roleNames = [...]string{"outside", "harness", "code", "test", "spec", "testdata", "doc", "module file", "other file", "reference"}
-
-func (r Role) String() string {
-	if r >= 0 && int(r) < len(roleNames) {
-		return roleNames[r]
-	}
-	return "Role(" + strconv.Itoa(int(r)) + ")"
-}
 
 // InLearnersCode reports whether a traceback's file, named from the
 // repository's top, is the learner's or a stand-in (a test, a reference):
@@ -58,7 +49,7 @@ func RoleOf(p string) (level int, role Role) {
 		switch {
 		case l.Holds(p):
 			return l.Number, roleIn(strings.TrimPrefix(strings.TrimPrefix(p, l.Dir), "/"))
-		case p == l.SolutionDir() || strings.HasPrefix(p, l.SolutionDir()+"/"):
+		case within(p, l.SolutionDir()):
 			return l.Number, Reference
 		}
 	}
@@ -74,32 +65,21 @@ func (l Level) HasRole(p string, role Role) bool {
 // roleIn is the role of rest, a path inside a level's folder ("" for the
 // folder itself).
 func roleIn(rest string) Role {
-	if rest == "" {
-		return OtherFile
-	}
-	// Any folder on the way decides first: a spec's testdata is the spec's.
 	elems := strings.Split(rest, "/")
-	for _, e := range elems {
-		if e == "spec" {
-			return Spec
-		}
-	}
-	for _, e := range elems {
-		if e == "testdata" {
-			return Testdata
-		}
-	}
 	name := elems[len(elems)-1]
 	switch {
+	// Any folder on the way decides first: a spec's testdata is the spec's.
+	case slices.Contains(elems, "spec"):
+		return Spec
+	case slices.Contains(elems, "testdata"):
+		return Testdata
 	case strings.HasSuffix(name, "_test.go"):
 		return Test
 	case strings.HasSuffix(name, ".go"):
 		return Code
 	case strings.HasSuffix(name, ".md"):
 		return Doc
-	}
-	switch name {
-	case "go.mod", "go.sum", "go.work", "go.work.sum":
+	case slices.Contains([]string{"go.mod", "go.sum", "go.work", "go.work.sum"}, name):
 		return ModuleFile
 	}
 	return OtherFile

@@ -43,20 +43,6 @@ func TestRoleOfTellsEachKindOfFile(t *testing.T) {
 	}
 }
 
-func TestRoleNamesAreDistinct(t *testing.T) {
-	seen := map[string]Role{}
-	for r := Outside; r <= Reference; r++ {
-		name := r.String()
-		if prev, ok := seen[name]; ok {
-			t.Errorf("roles %d and %d are both called %q", prev, r, name)
-		}
-		seen[name] = r
-	}
-	if got := Role(99).String(); got != "Role(99)" {
-		t.Errorf("Role(99).String() = %q, want \"Role(99)\"", got)
-	}
-}
-
 func TestHasRoleIsTheLevelsOwnRole(t *testing.T) {
 	l1, l2 := All[0], All[1]
 	p := l1.Dir + "/counter.go"

@@ -31,16 +31,11 @@ func Passes[T any](t *testing.T, right string, cases []timeline.Case[T]) {
 // every case of those parts must pass.
 func DoneThrough[T any](t *testing.T, impl string, part int, cases []timeline.Case[T]) {
 	t.Helper()
-	var upTo []timeline.Case[T]
-	for _, c := range cases {
-		if c.Part <= part {
-			upTo = append(upTo, c)
-		}
-	}
-	if len(upTo) == 0 {
+	played := timeline.PlayThrough(part, cases)
+	if len(played) == 0 {
 		t.Errorf("%s: no case of parts 1 to %d to play", impl, part)
 	}
-	for _, o := range timeline.PlayAll(upTo) {
+	for _, o := range played {
 		if o.Verdict != timeline.Pass {
 			t.Errorf("%s, written for parts 1 to %d only, fails case %q of part %d: the case needs a later part's feature, so its part is wrong:\n%s",
 				impl, part, o.Case, o.Part, o.Report)
@@ -87,39 +82,33 @@ func CaughtUnderRace(t *testing.T, mutant string, play func(t *testing.T)) {
 	}
 	cmd.Env = append(os.Environ(), RaceChildEnv+"="+t.Name())
 	out, err := cmd.CombinedOutput()
-	v := judgeRaceChild(out, err)
-	switch {
-	case v.skip:
+	switch caught, problem := judgeRaceChild(out, err); {
+	case problem != "":
+		t.Errorf("mutant %q: %s\n%s", mutant, problem, out)
+	case caught == "":
 		t.Skipf("this machine cannot build with -race, so mutant %q goes unchecked:\n%s", mutant, out)
-	case v.problem != "":
-		t.Errorf("mutant %q: %s\n%s", mutant, v.problem, out)
 	default:
-		t.Logf("mutant %q: %s", mutant, v.caught)
+		t.Logf("mutant %q: %s", mutant, caught)
 	}
 }
 
-// raceVerdict is what a race child's output says.
-type raceVerdict struct {
-	caught  string // how the child caught the mutant
-	problem string // why it did not
-	skip    bool   // -race cannot be built here
-}
-
-func judgeRaceChild(out []byte, err error) raceVerdict {
+// judgeRaceChild says how a race child's output caught the mutant, or why
+// it did not; both are empty where -race cannot be built.
+func judgeRaceChild(out []byte, err error) (caught, problem string) {
 	var exit *exec.ExitError
 	switch {
 	case bytes.Contains(out, []byte("-race requires cgo")) || bytes.Contains(out, []byte("-race is not supported")):
-		return raceVerdict{skip: true}
+		return "", ""
 	case bytes.Contains(out, []byte("WARNING: DATA RACE")):
-		return raceVerdict{caught: "caught: the race detector reported a data race"}
+		return "caught: the race detector reported a data race", ""
 	case bytes.Contains(out, []byte("fatal error: concurrent map")):
-		return raceVerdict{caught: "caught: the child crashed with a concurrent map access"}
+		return "caught: the child crashed with a concurrent map access", ""
 	case err == nil:
-		return raceVerdict{problem: "passes under -race: the spec no longer catches it"}
+		return "", "passes under -race: the spec no longer catches it"
 	case !errors.As(err, &exit):
-		return raceVerdict{problem: "the race child did not run: " + err.Error()}
+		return "", "the race child did not run: " + err.Error()
 	}
-	return raceVerdict{problem: "the race child failed without a data race report"}
+	return "", "the race child failed without a data race report"
 }
 
 // runPattern is the -run pattern that matches the test named name, and no
@@ -130,4 +119,9 @@ func runPattern(name string) string {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
 	return strings.Join(parts, "/")
+}
+
+// Unwritten panics the way a stub's method does: "not implemented: T.M".
+func Unwritten(method string) {
+	panic("not implemented: " + method)
 }

@@ -18,9 +18,7 @@ func TestUnwrittenPanicsAsAStubDoes(t *testing.T) {
 }
 
 func TestSeedCasesNamesEachSeed(t *testing.T) {
-	got := SeedCases([][]byte{{0}, {1, 2, 3}}, func(data []byte) timeline.Case[*counter] {
-		return hitsCase("fuzz", len(data), false)
-	})
+	got := toy.SeedCases(false)
 	if len(got) != 2 || got[0].Name != "fuzz seed 1" || got[1].Name != "fuzz seed 2" || len(got[1].Steps) != 4 {
 		t.Errorf("SeedCases gave %d cases, named %q, want 2, named fuzz seed 1 and 2, the second with 4 steps", len(got), names(got))
 	}

@@ -3,9 +3,12 @@ package mutation
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
+	"github.com/rateladder/rateladder/harness/guide"
 	"github.com/rateladder/rateladder/harness/timeline"
 )
 
@@ -26,6 +29,16 @@ func SpecOf[T, N any](cases func(newT N) []timeline.Case[T], seeds [][]byte, dec
 // SeedCases are the cases of the fuzz target's seeds, built with newT.
 func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
 	return SeedCases(s.Seeds, func(data []byte) timeline.Case[T] { return s.Decode(newT, data) })
+}
+
+// SeedCases builds the case of each fuzz seed, named "fuzz seed 2".
+func SeedCases[T any](seeds [][]byte, build func(data []byte) timeline.Case[T]) []timeline.Case[T] {
+	out := make([]timeline.Case[T], len(seeds))
+	for i, s := range seeds {
+		out[i] = build(s)
+		out[i].Name = fmt.Sprintf("fuzz seed %d", i+1)
+	}
+	return out
 }
 
 // Impl is a mutant (one mistake a learner makes), or an implementation of
@@ -73,13 +86,7 @@ func (s Spec[T, N]) played(m Impl[N]) []timeline.Outcome {
 	if o, ok := plays.Load(key); ok {
 		return o.([]timeline.Outcome)
 	}
-	var upTo []timeline.Case[T]
-	for _, c := range s.Cases(m.New) {
-		if c.Part <= m.Part {
-			upTo = append(upTo, c)
-		}
-	}
-	o := timeline.PlayAll(upTo)
+	o := timeline.PlayThrough(m.Part, s.Cases(m.New))
 	plays.Store(key, o)
 	return o
 }
@@ -141,4 +148,29 @@ func (s Spec[T, N]) FuzzKeepsEachPartToItsScale(t *testing.T, partial []Impl[N],
 			t.Errorf("no random timeline of part %d among %d: the fuzz target leaves that part out", part, inputs)
 		}
 	}
+}
+
+// CheckMistakes is timeline.CheckMistakes with each mistake's Why taken from
+// the level's INTERVIEWER.md, one or two folders up.
+func CheckMistakes(t *testing.T, m timeline.Mistakes) {
+	t.Helper()
+	whys := map[string]string{}
+	for _, dir := range []string{"..", filepath.Join("..", "..")} {
+		path := filepath.Join(dir, guide.FileName)
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		g, err := guide.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range g.Mistakes {
+			whys[k.Mutant] = k.Text
+		}
+		break
+	}
+	for i := range m.Mistakes {
+		m.Mistakes[i].Why = whys[m.Mistakes[i].Name]
+	}
+	timeline.CheckMistakes(t, m)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/internal/procgroup"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
@@ -80,7 +81,7 @@ func Play[T any](c Case[T]) Outcome {
 	}()
 
 	timeout := caseTimeout()
-	watch := newCaseWatch(timeout)
+	more := stuckCheck(timeout)
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 wait:
@@ -89,8 +90,8 @@ wait:
 		case <-done:
 			break wait
 		case <-timer.C:
-			if more := watch.more(); more > 0 {
-				timer.Reset(more)
+			if d := more(); d > 0 {
+				timer.Reset(d)
 				continue
 			}
 			out.Verdict = TimedOut
@@ -103,7 +104,7 @@ wait:
 	}
 
 	at := int(current.Load())
-	r := report[T]{c: c, start: start, results: results}
+	r := report[T]{c: c, start: start, results: results, stop: at, focus: min(max(at-1, 0), len(c.Steps))}
 	switch {
 	case caught != nil:
 		out.Step = at
@@ -122,17 +123,16 @@ wait:
 		}
 		out.Verdict = Panicked
 		what := fmt.Sprintf("%s panicked: %v", c.callAt(at), caught.value)
-		out.Report = r.stopped(at, what, caught, false)
-		out.Brief = r.stopped(at, what, caught, true)
+		r.what, r.frames = []string{what}, caught.where
+		r.explain(&out)
 		out.Summary = withWhere(what, caught.where)
 		return out
 	case !finished:
 		out.Verdict = Exited
 		out.Step = at
-		what := fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", c.stepName(at))
-		out.Report = r.stopped(at, what, nil, false)
-		out.Brief = r.stopped(at, what, nil, true)
-		out.Summary = protocol.CutLine(fmt.Sprintf("%s stopped without returning or panicking: runtime.Goexit?", c.callAt(at)), summaryWidth)
+		r.what = []string{fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", c.stepName(at))}
+		r.explain(&out)
+		out.Summary = summaryLine(c.callAt(at)+" stopped without returning or panicking: runtime.Goexit?", "")
 		return out
 	}
 
@@ -149,9 +149,27 @@ wait:
 	}
 	out.Verdict = Fail
 	out.Step = first
-	out.Report = r.failed(first, probeErr, false)
-	out.Brief = r.failed(first, probeErr, true)
-	out.Summary = r.summaryFailed(first, probeErr)
+	r.stop, r.focus, r.diffs = 0, len(c.Steps), r.diffBlocks()
+	if first > 0 {
+		r.focus = first - 1
+		r.what = append(r.what, fmt.Sprintf("%s\nStep %d is the first that differs; every step marked ✗ differs.", r.wrongCall(first), first))
+	}
+	if probeErr != nil {
+		line := probeErr.Error()
+		switch {
+		case first > 0:
+			line = "After the steps, the check also failed: " + line
+		case len(c.Steps) > 0:
+			line = "Every step gave its result, but the check after them failed: " + line
+		}
+		r.what = append(r.what, line)
+	}
+	r.explain(&out)
+	if first == 0 {
+		out.Summary = summaryLine(probeErr.Error(), "")
+	} else {
+		out.Summary = summaryLine(r.wrongCall(first), fmt.Sprintf(" (step %d)", first))
+	}
 	return out
 }
 
@@ -190,12 +208,9 @@ func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) (
 			what += fmt.Sprintf(" (the goroutine was in %s)", loc)
 		}
 	}
-	summary = fmt.Sprintf("%s did not finish in %v: %s", c.callAt(at), timeout, short)
-	if loc != "" {
-		summary = protocol.CutLine(summary, summaryWidth-len(loc)-3) + " (" + loc + ")"
-	}
+	summary = withWhere(fmt.Sprintf("%s did not finish in %v: %s", c.callAt(at), timeout, short), frames)
 	return fmt.Sprintf("case %q (part %d) did not finish in %v: %s?\nIt was in %s. (%s sets the limit; the cases after this one still run, each on a fresh implementation.)",
-		c.Name, c.Part, timeout, what, c.stepName(at), TimeoutEnv), protocol.CutLine(summary, summaryWidth)
+		c.Name, c.Part, timeout, what, c.stepName(at), TimeoutEnv), summary
 }
 
 // currentGoroutine returns the calling goroutine's id, as stack dumps show it.
@@ -343,4 +358,75 @@ func sourceFile(path string) string {
 		}
 	}
 	return rel
+}
+
+// A case past its limit by the clock is stopped only once it has spent the
+// limit in CPU time, or is idle, or has run hangFactor times the limit: a
+// busy machine slows a right answer by the clock but not in CPU time.
+
+// hangFactor times the limit is the most a case may run by the clock.
+const hangFactor = 30
+
+// idleShare is the share of a CPU below which the code counts as waiting.
+const idleShare = 0.05
+
+// cpuMeter reads the CPU time of the code under test: by default this
+// process's; a checker whose cases run in another process sets its own.
+var cpuMeter atomic.Pointer[meter]
+
+type meter struct {
+	read      func() (time.Duration, bool)
+	elsewhere bool // the calls run in another process
+}
+
+// PlayElsewhere says the code under test runs in another process, whose CPU
+// time f reads. Run then leaves out InProcess probes, and such a case is
+// never judged idle: two processes waiting on each other look idle.
+func PlayElsewhere(f func() (time.Duration, bool)) { cpuMeter.Store(&meter{f, true}) }
+
+// elsewhere reports whether PlayElsewhere was called.
+func elsewhere() bool {
+	m := cpuMeter.Load()
+	return m != nil && m.elsewhere
+}
+
+// stuckCheck returns what decides, each time a case's timer fires, how much
+// longer the case may run before the next check: 0 when it is stuck now.
+func stuckCheck(limit time.Duration) func() time.Duration {
+	read, away := procgroup.SelfCPU, false
+	if m := cpuMeter.Load(); m != nil {
+		read, away = m.read, m.elsewhere
+	}
+	started := time.Now()
+	cpuStart, measured := read()
+	lastCheck, lastCPU := started, cpuStart
+	return func() time.Duration {
+		now := time.Now()
+		elapsed := now.Sub(started)
+		cpu, ok := read()
+		if !measured || !ok || elapsed >= hangFactor*limit {
+			return 0
+		}
+		used := cpu - cpuStart
+		// Two processes waiting on each other look idle: see PlayElsewhere.
+		idle := !away && float64(cpu-lastCPU) < idleShare*float64(now.Sub(lastCheck))
+		if used >= limit || idle {
+			return 0
+		}
+		lastCheck, lastCPU = now, cpu
+		return min(max(limit-used, limit/20), hangFactor*limit-elapsed)
+	}
+}
+
+// cpuStopwatch reads this process's CPU time since the call (or the clock's
+// time where CPU time cannot be read).
+func cpuStopwatch() func() time.Duration {
+	if start, ok := procgroup.SelfCPU(); ok {
+		return func() time.Duration {
+			now, _ := procgroup.SelfCPU()
+			return now - start
+		}
+	}
+	start := time.Now()
+	return func() time.Duration { return time.Since(start) }
 }

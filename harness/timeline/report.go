@@ -18,99 +18,80 @@ import (
 // and shown whole in a diff under the table.
 const maxCell = 40
 
+// report explains a case that did not pass.
 type report[T any] struct {
 	c       Case[T]
 	start   time.Time
 	results []stepResult
+	// what is the explanation, paragraph by paragraph; a brief keeps
+	// explainLines of each.
+	what   []string
+	frames []frame // a panic's stack
+	// stop is the step, from 1, that a panic or a Goexit stopped at; 0
+	// for none.
+	stop int
+	// focus is the step index a brief keeps the rows around.
+	focus int
+	diffs []string
 }
 
-// failed explains a case whose step first differs first (0 if only the
-// probe failed); brief cuts it to one screen around the first ✗.
-func (r report[T]) failed(first int, probeErr error, brief bool) string {
+// text writes the report; brief cuts it to one screen around the focus.
+func (r report[T]) text(brief bool) string {
 	var b strings.Builder
-	r.header(&b)
-	if first > 0 {
-		line := r.wrongCall(first)
-		if brief {
-			line = protocol.CutLine(line, briefWidth)
-		}
-		fmt.Fprintf(&b, "%s\nStep %d is the first that differs; every step marked ✗ differs.\n", line, first)
+	fmt.Fprintf(&b, "case %q (part %d)", r.c.Name, r.c.Part)
+	if r.c.Setup != "" {
+		fmt.Fprintf(&b, ", built with %s", r.c.Setup)
 	}
-	if probeErr != nil {
-		line := r.probeLine(first, probeErr)
-		if brief {
-			line = cutLines(line, explainLines)
-		}
-		b.WriteString(line + "\n")
+	b.WriteString("\n")
+	if !r.start.Equal(clock.Epoch) {
+		fmt.Fprintf(&b, "t counts from %s\n", r.start.Format(time.RFC3339Nano))
 	}
-	diffs := r.diffBlocks()
+	for _, w := range r.what {
+		if brief {
+			w = cutLines(w, explainLines)
+		}
+		b.WriteString(w + "\n")
+	}
+	cut := false
+	for i, f := range r.frames {
+		if brief && i == maxFrames {
+			cut = true
+			break
+		}
+		fmt.Fprintf(&b, "    %s:%d in %s\n", f.file, f.line, f.function)
+	}
 	if !brief {
-		r.someRows(&b, r.mark, keepAll)
-		for _, d := range diffs {
+		r.someRows(&b, keepAll)
+		for _, d := range r.diffs {
 			b.WriteString("\n" + d)
 		}
 		return strings.TrimRight(b.String(), "\n")
 	}
-	focus := len(r.c.Steps)
-	if first > 0 {
-		focus = first - 1
-	}
-	r.someRows(&b, r.mark, r.keepAround(focus))
-	cut := len(r.c.Steps) > wholeTable
-	if len(diffs) > 0 {
+	r.someRows(&b, r.keepAround())
+	cut = cut || len(r.c.Steps) > wholeTable
+	if len(r.diffs) > 0 {
 		// Only the first diff; the table marks the later ones.
-		cut = cut || len(diffs) > 1
+		cut = cut || len(r.diffs) > 1
 		room := briefLines - strings.Count(b.String(), "\n") - 3
-		d, over := cutLinesTo(strings.TrimRight(diffs[0], "\n"), max(room, 4))
+		d, over := cutLinesTo(strings.TrimRight(r.diffs[0], "\n"), max(room, 4))
 		b.WriteString("\n" + d + "\n")
 		cut = cut || over
 	}
 	return finishBrief(&b, cut)
 }
 
-// stopped explains a case that stopped at step at (0: in the constructor;
-// past the last step: in the probe) for what, a panic p or a Goexit; brief
-// cuts it to one screen around that step.
-func (r report[T]) stopped(at int, what string, p *panicInfo, brief bool) string {
-	var b strings.Builder
-	r.header(&b)
-	if brief {
-		what = cutLines(what, explainLines)
-	}
-	b.WriteString(what + "\n")
-	cut := false
-	if p != nil {
-		for i, f := range p.where {
-			if brief && i == maxFrames {
-				cut = true
-				break
-			}
-			fmt.Fprintf(&b, "    %s:%d in %s\n", f.file, f.line, f.function)
-		}
-	}
-	if !brief {
-		r.someRows(&b, r.stoppedAt(at), keepAll)
-		return strings.TrimRight(b.String(), "\n")
-	}
-	focus := min(max(at-1, 0), len(r.c.Steps))
-	r.someRows(&b, r.stoppedAt(at), r.keepAround(focus))
-	return finishBrief(&b, cut || len(r.c.Steps) > wholeTable)
+// explain sets out's Report and Brief.
+func (r report[T]) explain(out *Outcome) {
+	out.Report, out.Brief = r.text(false), r.text(true)
 }
 
-// probeLine says that the probe failed, and how.
-func (r report[T]) probeLine(first int, probeErr error) string {
-	switch {
-	case first > 0:
-		return "After the steps, the check also failed: " + probeErr.Error()
-	case len(r.c.Steps) > 0:
-		return "Every step gave its result, but the check after them failed: " + probeErr.Error()
-	}
-	return probeErr.Error()
-}
-
-// mark is "✗" for a step that ran and gave another result.
+// mark is "!" for the step a panic or a Goexit stopped at, and "✗" for
+// another that ran and gave another result.
 func (r report[T]) mark(i int) string {
-	if r.results[i].ran && !r.c.Steps[i].Call.matches(r.results[i].got) {
+	switch {
+	case i == r.stop-1:
+		return "!"
+	case r.results[i].ran && !r.c.Steps[i].Call.matches(r.results[i].got):
 		return "✗"
 	}
 	return ""
@@ -137,32 +118,10 @@ func (c Case[T]) callAt(at int) string {
 	return "the check after the steps"
 }
 
-// stoppedAt marks the step the case stopped at with "!", and every step
-// before it that gave another result with "✗".
-func (r report[T]) stoppedAt(at int) func(i int) string {
-	return func(i int) string {
-		if i == at-1 {
-			return "!"
-		}
-		return r.mark(i)
-	}
-}
-
-func (r report[T]) header(b *strings.Builder) {
-	fmt.Fprintf(b, "case %q (part %d)", r.c.Name, r.c.Part)
-	if r.c.Setup != "" {
-		fmt.Fprintf(b, ", built with %s", r.c.Setup)
-	}
-	b.WriteString("\n")
-	if !r.start.Equal(clock.Epoch) {
-		fmt.Fprintf(b, "t counts from %s\n", r.start.Format(time.RFC3339Nano))
-	}
-}
-
 // someRows writes the timeline's header and the steps keep keeps. Each run
 // of steps left out is one row, "… 15 steps …", that says how many of them
 // are marked too.
-func (r report[T]) someRows(b *strings.Builder, mark func(i int) string, keep func(i int) bool) {
+func (r report[T]) someRows(b *strings.Builder, keep func(i int) bool) {
 	if len(r.c.Steps) == 0 {
 		return
 	}
@@ -178,7 +137,7 @@ func (r report[T]) someRows(b *strings.Builder, mark func(i int) string, keep fu
 		if !keep(i) {
 			g := &gaps[len(gaps)-1]
 			g.steps++
-			if mark(i) != "" {
+			if r.mark(i) != "" {
 				g.marked++
 			}
 			continue
@@ -188,7 +147,7 @@ func (r report[T]) someRows(b *strings.Builder, mark func(i int) string, keep fu
 		if r.results[i].ran {
 			got = cell(r.results[i].got)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", mark(i), i+1, Offset(s.At), s.Call.text(), cell(s.Call.Want), got)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", r.mark(i), i+1, Offset(s.At), s.Call.text(), cell(s.Call.Want), got)
 	}
 	tw.Flush()
 	// The rows left out are written between the table's lines, not through
@@ -356,8 +315,8 @@ const cutNote = "(cut to one screen; ALL=1 shows the whole report)"
 // keepAround says which steps a brief table keeps around the step at index
 // focus: all when there are few; else the first, which starts the state,
 // the few before focus, focus, and two after. A gap of one step is shown.
-func (r report[T]) keepAround(focus int) func(i int) bool {
-	n := len(r.c.Steps)
+func (r report[T]) keepAround() func(i int) bool {
+	n, focus := len(r.c.Steps), r.focus
 	if n <= wholeTable {
 		return keepAll
 	}
@@ -402,22 +361,16 @@ func cutLinesTo(s string, n int) (string, bool) {
 	return strings.Join(append(lines[:n-1:n-1], "…"), "\n"), true
 }
 
-// summaryFailed is the one line of a failed case: the first wrong call and
-// its step, or else the first line of the probe's error.
-func (r report[T]) summaryFailed(first int, probeErr error) string {
-	if first == 0 {
-		return protocol.CutLine(probeErr.Error(), summaryWidth)
-	}
-	step := fmt.Sprintf(" (step %d)", first)
-	return protocol.CutLine(r.wrongCall(first), summaryWidth-len(step)) + step
+// summaryLine is s cut to a Summary's width with suffix after it: " (step 3)".
+func summaryLine(s, suffix string) string {
+	return protocol.CutLine(s, summaryWidth-len(suffix)) + suffix
 }
 
 // withWhere adds a learner's line to a summary: "… (hitcounter.go:31)".
 func withWhere(s string, frames []frame) string {
-	s = protocol.CutLine(s, summaryWidth)
+	loc := ""
 	if f, ok := learnerFrame(frames); ok {
-		loc := fmt.Sprintf(" (%s:%d)", filepath.Base(f.file), f.line)
-		s = protocol.CutLine(s, summaryWidth-len(loc)) + loc
+		loc = fmt.Sprintf(" (%s:%d)", filepath.Base(f.file), f.line)
 	}
-	return s
+	return summaryLine(s, loc)
 }

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -70,27 +71,18 @@ type Call[T any] struct {
 	Accept func(got any) bool
 }
 
-// Verdict is how a case ended.
-type Verdict int
+// Verdict is how a case ended, named as the grader reads it.
+type Verdict string
 
 // The verdicts, from best to worst.
 const (
-	Pass           Verdict = iota // every step gave its result
-	Fail                          // some step gave another result, or the probe failed
-	NotImplemented                // a stub's "not implemented" panic
-	Panicked                      // any other panic
-	Exited                        // the goroutine ended without returning: runtime.Goexit
-	TimedOut                      // the case did not finish in time
+	Pass           Verdict = protocol.Pass           // every step gave its result
+	Fail           Verdict = protocol.Fail           // some step gave another result, or the probe failed
+	NotImplemented Verdict = protocol.NotImplemented // a stub's "not implemented" panic
+	Panicked       Verdict = protocol.Panicked       // any other panic
+	Exited         Verdict = protocol.Exited         // the goroutine ended without returning: runtime.Goexit
+	TimedOut       Verdict = protocol.TimedOut       // the case did not finish in time
 )
-
-var verdictNames = [...]string{protocol.Pass, protocol.Fail, protocol.NotImplemented, protocol.Panicked, protocol.Exited, protocol.TimedOut}
-
-func (v Verdict) String() string {
-	if int(v) < len(verdictNames) {
-		return verdictNames[v]
-	}
-	return fmt.Sprintf("Verdict(%d)", int(v))
-}
 
 // Outcome is what Play found.
 type Outcome struct {
@@ -179,7 +171,7 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 	if os.Getenv(protocol.GradeEnv) != "" {
 		// For the ladder command, which reads go test -json.
 		line := protocol.CaseLine(protocol.Event{Kind: protocol.CaseEnd, Test: t.Name(), Name: c.Name, Part: o.Part, Fuzz: fuzz,
-			Verdict: o.Verdict.String(), Step: o.Step, Report: capReport(o.Report),
+			Verdict: string(o.Verdict), Step: o.Step, Report: capReport(o.Report),
 			Brief: capReport(o.Brief), Summary: capReport(o.Summary), Missing: o.Missing, Where: o.Where})
 		if o.Verdict != Pass {
 			t.Error(line)
@@ -268,9 +260,14 @@ func PlayAll[T any](cases []Case[T]) []Outcome {
 	return out
 }
 
+// PlayThrough plays the cases of parts 1 to part, in order.
+func PlayThrough[T any](part int, cases []Case[T]) []Outcome {
+	return PlayAll(slices.DeleteFunc(slices.Clone(cases), func(c Case[T]) bool { return c.Part > part }))
+}
+
 // Catches fails t unless the cases, built with a mutant, fail at least one
-// case of the given part (0: of any part), each played to its end. It plays
-// only that part's cases and returns the names of those that caught it.
+// case of the given part, each played to its end. It plays only that
+// part's cases and returns the names of those that caught it.
 func Catches[T any](t *testing.T, mutant string, part int, cases []Case[T]) []string {
 	t.Helper()
 	caught, problems := judgeMutant(mutant, part, cases)
@@ -283,32 +280,23 @@ func Catches[T any](t *testing.T, mutant string, part int, cases []Case[T]) []st
 // judgeMutant is Catches without t: the cases that caught the mutant, and
 // what is wrong.
 func judgeMutant[T any](mutant string, part int, cases []Case[T]) (caught, problems []string) {
-	if part > 0 {
-		cases = slices.DeleteFunc(slices.Clone(cases), func(c Case[T]) bool { return c.Part != part })
-	}
-	return JudgeOutcomes(mutant, part, PlayAll(cases))
+	return JudgeOutcomes(mutant, part, PlayAll(slices.DeleteFunc(slices.Clone(cases), func(c Case[T]) bool { return c.Part != part })))
 }
 
-// JudgeOutcomes judges what a mutant's cases gave, as Catches does.
+// JudgeOutcomes judges what a mutant's cases of the part gave, as Catches
+// does; it leaves out the outcomes of other parts.
 func JudgeOutcomes(mutant string, part int, outcomes []Outcome) (caught, problems []string) {
 	for _, o := range outcomes {
-		if part > 0 && o.Part != part {
-			continue
-		}
-		switch o.Verdict {
-		case Pass:
-		case NotImplemented, TimedOut, Exited:
+		switch {
+		case o.Part != part, o.Verdict == Pass:
+		case o.Verdict == NotImplemented, o.Verdict == TimedOut, o.Verdict == Exited:
 			problems = append(problems, fmt.Sprintf("mutant %q: case %q ended as %q; a mutant must be a complete implementation:\n%s", mutant, o.Case, o.Verdict, o.Report))
 		default:
 			caught = append(caught, o.Case)
 		}
 	}
 	if len(caught) == 0 {
-		where := "any case"
-		if part > 0 {
-			where = fmt.Sprintf("any case of part %d", part)
-		}
-		problems = append(problems, fmt.Sprintf("mutant %q passes %s: the spec no longer catches this wrong implementation", mutant, where))
+		problems = append(problems, fmt.Sprintf("mutant %q passes any case of part %d: the spec no longer catches this wrong implementation", mutant, part))
 	}
 	return caught, problems
 }
@@ -333,4 +321,93 @@ func validate[T any](cases []Case[T]) error {
 		seen[c.Name] = true
 	}
 	return nil
+}
+
+// Every level's spec is laid out alike (level 2's is the shortest): a table
+// of Rows, bound to the constructor under test with Bind and Unclocked, and
+// probes that take an Env.
+
+// Row is one case of a level's table: a Case with the constructor's
+// argument instead of the constructor.
+type Row[T, A any] struct {
+	Name string
+	Part int
+	// Arg is what the constructor takes besides a clock.
+	Arg       A
+	Start     time.Time
+	Steps     []Step[T]
+	Probe     func(impl T, env Env[T, A]) error
+	InProcess string
+}
+
+// Env is what a row's probe has besides the implementation.
+type Env[T, A any] struct {
+	// Clock is the case's clock, at the instant of the last step.
+	Clock *clock.Fake
+	// New builds another implementation on Clock.
+	New func(arg A) T
+}
+
+// Binding says how a level's rows become cases.
+type Binding[T, A any] struct {
+	New func(clk clock.Clock, arg A) T
+	// Setup writes the constructor call as a report shows it: "New(10s)".
+	Setup   func(arg A) string
+	Clocked bool
+}
+
+// Bind makes a case of each row, built by b.
+func Bind[T, A any](rows []Row[T, A], b Binding[T, A]) []Case[T] {
+	out := make([]Case[T], len(rows))
+	for i, r := range rows {
+		out[i] = b.Case(r)
+	}
+	return out
+}
+
+// Case makes the case of one row, built by b: a fuzz target's timeline.
+func (b Binding[T, A]) Case(r Row[T, A]) Case[T] {
+	c := Case[T]{
+		Name:      r.Name,
+		Part:      r.Part,
+		Setup:     b.Setup(r.Arg),
+		New:       func(clk clock.Clock) T { return b.New(clk, r.Arg) },
+		Start:     r.Start,
+		Clocked:   b.Clocked,
+		Steps:     r.Steps,
+		InProcess: r.InProcess,
+	}
+	if r.Probe != nil {
+		c.Probe = func(impl T, clk *clock.Fake) error {
+			return r.Probe(impl, Env[T, A]{Clock: clk, New: func(arg A) T { return b.New(clk, arg) }})
+		}
+	}
+	return c
+}
+
+// Unclocked is the binding of a constructor that takes one argument and no
+// clock; reports write the argument as a step's: New(5m), or New(5s, 1s)
+// through a String method.
+func Unclocked[T, A any](newT func(arg A) T) Binding[T, A] {
+	return Binding[T, A]{
+		New:   func(_ clock.Clock, arg A) T { return newT(arg) },
+		Setup: func(arg A) string { return "New(" + show(arg) + ")" },
+	}
+}
+
+// Erase turns a constructor of a concrete type C into one of the spec's
+// interface I; Go cannot say "C implements I" of two type parameters, so
+// it converts at run time, and panics naming both types if it cannot.
+func Erase[I, C, A any](newC func(arg A) C) func(arg A) I {
+	return func(arg A) I {
+		c := newC(arg)
+		if i, ok := any(c).(I); ok {
+			return i
+		}
+		if any(c) == nil { // a nil interface value: it converts to a nil I
+			var zero I
+			return zero
+		}
+		panic(fmt.Sprintf("timeline.Erase: %T does not implement %v", c, reflect.TypeFor[I]()))
+	}
 }
