@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"go/format"
 	"io/fs"
 	"maps"
 	"os"
@@ -38,98 +37,6 @@ const seedEnv = "LADDER_VERDICT_SEED"
 // randomInputs is how many random timelines each level's fuzz target gets.
 const randomInputs = 24
 
-// childSource is the main of the child that serves the student's level,
-// filled in by levelSource (not text/template, which would bring net/url
-// into the command's build).
-const childSource = `// Written by the class report. DO NOT EDIT.
-
-package main
-
-import (
-	level "{{MOD}}/{{DIR}}"{{IMPORTS}}
-	"{{MOD}}/harness/remote"
-)
-
-func main() {
-	remote.Main(map[string]any{"{{CONSTRUCTOR}}": level.{{CONSTRUCTOR}}}, {{SENTINELS}})
-}
-`
-
-// checkerSource is the checker of one level, filled in as childSource is.
-const checkerSource = `// Written by the class report. DO NOT EDIT.
-
-package level{{NUMBER}}
-
-import (
-	"math/rand/v2"
-	"os"
-	"strconv"
-	"testing"
-
-	"{{MOD}}/harness/remote"
-	"{{MOD}}/harness/timeline"
-	"{{MOD}}/{{DIR}}/spec"{{IMPORTS}}
-)
-
-func TestLevel{{NUMBER}}(t *testing.T) { spec.Test(t, newProxies(open(t))) }
-
-func FuzzLevel{{NUMBER}}(f *testing.F) {
-	seed, err := strconv.ParseUint(os.Getenv("{{SEEDENV}}"), 10, 64)
-	if err != nil {
-		f.Fatal("{{SEEDENV}}: ", err)
-	}
-	rng := rand.New(rand.NewPCG(seed, {{NUMBER}}))
-	for range {{RANDOM}} {
-		data := make([]byte, 16+rng.IntN(240))
-		for i := range data {
-			data[i] = byte(rng.Uint32())
-		}
-		f.Add(data)
-	}
-	spec.Fuzz(f, newProxies(open(f)))
-}
-
-func open(tb testing.TB) *remote.Conn {
-	conn, err := remote.Open({{SENTINELS}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(conn.Close)
-	timeline.PlayElsewhere(conn.CPU)
-	return conn
-}
-{{PROXY}}`
-
-// levelSource writes a level's child or checker from src and its spec.
-func levelSource(src, root, modPath string, l levels.Level) ([]byte, error) {
-	sh, err := readShape(root, modPath, l)
-	if err != nil {
-		return nil, err
-	}
-	imports := sh.sentinelImports
-	if src == checkerSource {
-		imports = maps.Clone(sh.imports)
-		maps.Copy(imports, sh.sentinelImports)
-		for _, p := range []string{"math/rand/v2", "os", "strconv", "testing", modPath + "/harness/remote", modPath + "/harness/timeline"} {
-			delete(imports, p)
-		}
-	}
-	var imps strings.Builder
-	for _, p := range slices.Sorted(maps.Keys(imports)) {
-		fmt.Fprintf(&imps, "\n\t%s %q", imports[p], p)
-	}
-	out := []byte(strings.NewReplacer(
-		"{{MOD}}", modPath, "{{DIR}}", l.Dir, "{{IMPORTS}}", imps.String(),
-		"{{CONSTRUCTOR}}", constructor, "{{SENTINELS}}", strings.Join(sh.sentinels, ", "),
-		"{{NUMBER}}", fmt.Sprint(l.Number), "{{SEEDENV}}", seedEnv,
-		"{{RANDOM}}", fmt.Sprint(randomInputs), "{{PROXY}}", proxySource(sh),
-	).Replace(src))
-	if formatted, err := format.Source(out); err == nil {
-		out = formatted // else the build says what is wrong
-	}
-	return out, nil
-}
-
 // checker is the report's checker binaries, by level, and the seed of
 // their random timelines.
 type checker struct {
@@ -148,19 +55,20 @@ func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, lvs []leve
 	}
 	var pkgs []string
 	for _, l := range lvs {
-		if _, err := os.Stat(filepath.Join(sb.Src, filepath.FromSlash(l.SpecDir(l.ModuleOf(1))))); err != nil {
+		specDir := filepath.Join(sb.Src, filepath.FromSlash(l.SpecDir(l.ModuleOf(1))))
+		if _, err := os.Stat(specDir); err != nil {
 			continue
 		}
 		pkg := fmt.Sprintf("ladder-checker/level%d", l.Number)
-		if err := os.MkdirAll(filepath.Join(sb.Src, pkg), 0o755); err != nil {
-			return nil, err
+		sh, err := readShape(sb.Src, modPath, l)
+		if err == nil {
+			err = sh.writeSource(proxySource, filepath.Join(specDir, proxyFile))
 		}
-		src, err := levelSource(checkerSource, sb.Src, modPath, l)
+		if err == nil {
+			err = sh.writeSource(checkerSource, filepath.Join(sb.Src, pkg, "check_test.go"))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("writing the report's checker: %v", err)
-		}
-		if err := os.WriteFile(filepath.Join(sb.Src, pkg, "check_test.go"), src, 0o644); err != nil {
-			return nil, err
 		}
 		pkgs = append(pkgs, "./"+pkg)
 		c.binaries[l.Number] = filepath.Join(dir, fmt.Sprintf("level%d.test", l.Number))
@@ -310,15 +218,11 @@ func (c *checker) judge(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 
 // writeChild writes level l's child into root, and returns its package.
 func writeChild(root, modPath string, l levels.Level) (string, error) {
-	childDir := filepath.Join(root, "ladder-child", l.Name())
-	if err := os.MkdirAll(childDir, 0o755); err != nil {
-		return "", err
-	}
-	src, err := levelSource(childSource, root, modPath, l)
+	sh, err := readShape(root, modPath, l)
 	if err != nil {
 		return "", err
 	}
-	return "./ladder-child/" + l.Name(), os.WriteFile(filepath.Join(childDir, "main.go"), src, 0o644)
+	return "./ladder-child/" + l.Name(), sh.writeSource(childSource, filepath.Join(root, "ladder-child", l.Name(), "main.go"))
 }
 
 // buildChildren builds the children of lvs in one go build. One that does

@@ -35,7 +35,7 @@ func (p *gradingPlan) warmKey(toolchain string) string {
 			h.Write(files[name])
 		}
 	}
-	fmt.Fprintf(h, "%s\n%s\n%s\n", checkerSource, childSource, toolchain)
+	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n", checkerSource, childSource, proxySource, toolchain)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
