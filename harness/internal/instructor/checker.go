@@ -68,26 +68,22 @@ func drawSeed(seed uint64) uint64 {
 	return seed
 }
 
-// newChecker builds into dir a checker for each level the instructor's copy
-// in sb has. seed 0 draws one.
-func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, lvs []levels.Level, seed uint64, run func(context.Context, *exec.Cmd) error) (*checker, error) {
+// newChecker builds into dir a checker for each level of plan that the
+// instructor's copy in sb has. seed 0 draws one.
+func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, plan *gradingPlan, seed uint64) (*checker, error) {
 	c := &checker{dir: dir, Seed: drawSeed(seed)}
-	modPath, err := shipped.ModulePath(sb.Src)
-	if err != nil {
-		return nil, err
-	}
 	// Built where the sandbox may write, then moved to dir, which
 	// outlives it. test2json turns a checker's output into go test -json.
 	built := filepath.Join(sb.Dir, "checkers")
 	builds := [][]string{{"build", "-o", filepath.Join(built, "test2json"), "cmd/test2json"}, {"test", "-c", "-o", built + string(filepath.Separator)}}
 	var list []string
-	for _, l := range lvs {
+	for _, l := range plan.Levels {
 		specDir := filepath.Join(sb.Src, filepath.FromSlash(l.SpecDir(l.ModuleOf(1))))
 		if _, err := os.Stat(specDir); err != nil {
 			continue
 		}
 		pkg := fmt.Sprintf("ladder-checker/level%d", l.Number)
-		sh, err := readShape(sb.Src, modPath, l)
+		sh, err := readShape(sb.Src, plan.modPath, l)
 		if err == nil {
 			err = sh.writeSource(proxySource, filepath.Join(specDir, proxyFile))
 		}
@@ -104,9 +100,8 @@ func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, lvs []leve
 		builds = builds[:1]
 	}
 	for _, args := range builds {
-		cmd := sb.Command(sb.Src, grade.GoTool(), args...)
-		if err := run(ctx, cmd); err != nil {
-			return nil, fmt.Errorf("building the report's checker: %v\n%s", err, cmdOutput(cmd))
+		if err := setupRun(ctx, sb.Command(sb.Src, grade.GoTool(), args...)); err != nil {
+			return nil, fmt.Errorf("building the report's checker: %v", err)
 		}
 	}
 	if err := os.WriteFile(filepath.Join(built, levelsFile), []byte(strings.Join(list, " ")+"\n"), 0o644); err != nil {

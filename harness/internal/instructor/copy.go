@@ -93,26 +93,14 @@ func carriesReference(refs map[string]string, data []byte) string {
 // WarnUncommitted tells the instructor what the copy leaves out because it
 // is not committed.
 func WarnUncommitted(root, head string, stderr io.Writer) {
-	out, err := shipped.Git(root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	out, err := shipped.Git(root, "status", "--porcelain=v1", "--untracked-files=all")
 	if err != nil || out == "" {
 		return
 	}
-	var lines []string
-	recs := strings.Split(out, "\x00")
-	for i := 0; i < len(recs); i++ {
-		r := recs[i]
-		if len(r) < 4 {
-			continue
-		}
-		lines = append(lines, r)
-		if r[0] == 'R' || r[0] == 'C' {
-			i++ // a rename carries its old name in the next record
-		}
-	}
 	fmt.Fprintf(stderr, "warning: the working tree has uncommitted changes. The copy is made from the last commit (%s) and does not contain them:\n", head[:7])
-	for i, l := range lines {
+	for i, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		if i == 10 {
-			fmt.Fprintf(stderr, "  ... and %d more (git status)\n", len(lines)-10)
+			fmt.Fprintf(stderr, "  ... and %d more (git status)\n", strings.Count(out, "\n")-10)
 			break
 		}
 		fmt.Fprintf(stderr, "  %s\n", l)
@@ -252,35 +240,33 @@ const maxStudentFile = 1 << 20
 // maxLevelFiles is the most files a class report takes in a level folder.
 const maxLevelFiles = 300
 
+// binaryStarts are how binary files start, and what they are; "" marks
+// the images a README may show.
+var binaryStarts = []struct{ start, kind string }{
+	{"\x7fELF", "an ELF binary (Linux)"},
+	{"\xfe\xed\xfa\xce", machO}, {"\xfe\xed\xfa\xcf", machO}, {"\xce\xfa\xed\xfe", machO}, {"\xcf\xfa\xed\xfe", machO}, {"\xca\xfe\xba\xbe", machO},
+	{"!<arch>\n", "an archive (a Go package's .a file, or ar's)"},
+	{"\x00asm", "a WebAssembly module"},
+	{"\x89PNG\r\n\x1a\n", ""}, {"\xff\xd8\xff", ""}, {"GIF87a", ""}, {"GIF89a", ""},
+}
+
+const machO = "a Mach-O binary (macOS)"
+
 // BinaryKind says what binary data is ("an ELF binary (Linux)"), or "" for
 // text and the images a README may show.
 func BinaryKind(data []byte) string {
-	switch {
-	case bytes.HasPrefix(data, []byte("\x7fELF")):
-		return "an ELF binary (Linux)"
-	case hasAnyPrefix(data, "\xfe\xed\xfa\xce", "\xfe\xed\xfa\xcf", "\xce\xfa\xed\xfe", "\xcf\xfa\xed\xfe", "\xca\xfe\xba\xbe"):
-		return "a Mach-O binary (macOS)"
-	case isPE(data):
+	if isPE(data) {
 		return "a PE binary (Windows)"
-	case bytes.HasPrefix(data, []byte("!<arch>\n")):
-		return "an archive (a Go package's .a file, or ar's)"
-	case bytes.HasPrefix(data, []byte("\x00asm")):
-		return "a WebAssembly module"
-	case hasAnyPrefix(data, "\x89PNG\r\n\x1a\n", "\xff\xd8\xff", "GIF87a", "GIF89a"):
-		return ""
-	case bytes.IndexByte(data, 0) >= 0:
+	}
+	for _, b := range binaryStarts {
+		if bytes.HasPrefix(data, []byte(b.start)) {
+			return b.kind
+		}
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
 		return "a binary file (it holds a NUL byte, which no text file does)"
 	}
 	return ""
-}
-
-func hasAnyPrefix(data []byte, prefixes ...string) bool {
-	for _, p := range prefixes {
-		if bytes.HasPrefix(data, []byte(p)) {
-			return true
-		}
-	}
-	return false
 }
 
 // isPE reports whether data is a Windows executable: MZ, then "PE\0\0"

@@ -4,8 +4,9 @@
 package instructor
 
 import (
-	"bytes"
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -116,10 +117,7 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
 			return sb.Command(dir, grade.GoTool(), args...)
 		},
-		Run: func(ctx context.Context, cmd *exec.Cmd) error {
-			_, err := sandbox.RunLimited(ctx, time.Hour, cmd)
-			return err
-		},
+		Run: setupRun,
 	}
 	for i, r := range grade.LevelRuns(plan.Levels, "", nil) {
 		modDir := filepath.Join(sb.Src, filepath.FromSlash(r.Module))
@@ -144,20 +142,30 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		for _, p := range pkgs {
 			args = append(args, p.ImportPath)
 		}
-		cmd := sb.Command(modDir, grade.GoTool(), args...)
-		var out, errOut bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		if stopped, err := sandbox.RunLimited(ctx, time.Hour, cmd); stopped || err != nil {
-			return nil, fmt.Errorf("building the tests of this checkout: %v%s\n%s", err, map[bool]string{true: " (interrupted)"}[stopped], grade.FirstLines(errOut.String()+out.String(), 20))
+		if err := setupRun(ctx, sb.Command(modDir, grade.GoTool(), args...)); err != nil {
+			return nil, fmt.Errorf("building the tests of this checkout: %v", err)
 		}
 	}
-	if g.Checker, err = newChecker(ctx, sb, filepath.Join(g.Tmp, "checker"), plan.Levels, seed, warm.Run); err != nil {
+	if g.Checker, err = newChecker(ctx, sb, filepath.Join(g.Tmp, "checker"), plan, seed); err != nil {
 		return nil, err
 	}
 	if cacheDir != "" {
 		g.Checker.keep(store)
 	}
 	return g, nil
+}
+
+// setupRun runs a command of the report's setup, which fails with what
+// it printed.
+func setupRun(ctx context.Context, cmd *exec.Cmd) error {
+	stopped, err := sandbox.RunLimited(ctx, time.Hour, cmd)
+	if stopped {
+		err = errors.New("interrupted")
+	}
+	if err != nil {
+		return fmt.Errorf("%v\n%s", err, cmdOutput(cmd))
+	}
+	return nil
 }
 
 // goCommand is the go command, in the learner's environment, in the
@@ -228,12 +236,7 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		},
 		Ahead: true,
 	}
-	modPath, err := shipped.ModulePath(sb.Src)
-	if err != nil {
-		notes = append(notes, err.Error())
-		return res
-	}
-	gr := &grading{checker: g.Checker, sb: sb, run: runner.Run, root: sb.Src, modPath: modPath}
+	gr := &grading{checker: g.Checker, sb: sb, run: runner.Run, root: sb.Src, modPath: g.plan.modPath}
 	runner.Judge = func(ctx context.Context, root string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
 		if stopped.Load() {
 			return own, nil // counts for nothing: see below
@@ -268,6 +271,31 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		}
 	}
 	return res
+}
+
+// HeaviestFirst returns the indexes of dirs in the order the report grades
+// them: the most work (the sum of the started levels' numbers) first, so
+// that the longest gradings overlap the short ones; ties keep the order.
+func HeaviestFirst(dirs []string) []int {
+	return heaviestFirst(dirs, func(dir string) int {
+		work := 0
+		for _, l := range levels.All {
+			if !shipped.Untouched(dir, l) {
+				work += l.Number
+			}
+		}
+		return work
+	})
+}
+
+func heaviestFirst(dirs []string, work func(dir string) int) []int {
+	weights := make([]int, len(dirs))
+	order := make([]int, len(dirs))
+	for i, dir := range dirs {
+		weights[i], order[i] = work(dir), i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(weights[b], weights[a]) })
+	return order
 }
 
 // headCommit is the commit a student's checkout is on, read by hand: git

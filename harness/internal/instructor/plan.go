@@ -19,7 +19,8 @@ import (
 // gradingPlan is what every student's grading copy takes from the
 // instructor's checkout, read once.
 type gradingPlan struct {
-	Levels []levels.Level
+	Levels  []levels.Level
+	modPath string
 	// base holds every file of a grading copy but the learner's.
 	base map[string][]byte
 	// stubs holds each level's stubs as shipped, for a level not begun.
@@ -38,7 +39,7 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 		return nil, fmt.Errorf("run it from the ladder's top folder: %w", err)
 	}
 	names, inGit := instructorFiles(root)
-	p := &gradingPlan{Levels: levels.All, base: map[string][]byte{}, stubs: map[string][]byte{}, checked: map[string]bool{}}
+	p := &gradingPlan{Levels: levels.All, modPath: modPath, base: map[string][]byte{}, stubs: map[string][]byte{}, checked: map[string]bool{}}
 	levelFiles := map[int]map[string][]byte{} // level number → its files
 	for _, n := range names {
 		info, err := os.Lstat(filepath.Join(root, n))

@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -36,10 +37,7 @@ type specShape struct {
 	Number   int
 	SeedEnv  string
 	Random   int
-	iface    string // the interface Test is generic over
-	params   []string
-	results  []string // the constructor's results after the value: "error" for level 8
-	Ctor     signature
+	Ctor     signature // New: the interface Test is generic over, and an error for level 8
 	Methods  []signature
 	Imports  map[string]string // the packages the proxies' types name, by name
 	// Sentinels are "viewerr.ErrNegativeViews", from SentinelImports (by path).
@@ -57,6 +55,8 @@ type signature struct {
 	Last     int
 }
 
+// newSignature writes the signature of a function name with the types
+// given; the call fills in the results from skip on.
 func newSignature(name string, params, results []string, skip int) signature {
 	s := signature{Name: name, Last: len(results) - 1, Fallible: len(results) > 1 && results[len(results)-1] == "error"}
 	var ps, rs, fills []string
@@ -114,15 +114,15 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 		ctor, _ := test.Params.List[1].Type.(*ast.FuncType)
 		if cons, ok := tp.Type.(*ast.Ident); ok && ifaces[cons.Name] != nil && ctor != nil {
 			if results := fields(ctor.Results); len(results) > 0 && results[0] == tp.Names[0].Name {
-				sh.iface, sh.params, sh.results = cons.Name, fields(ctor.Params), results[1:]
+				results[0] = cons.Name
+				sh.Ctor = newSignature(constructor, fields(ctor.Params), results, 1)
 				asserted = append([]*ast.InterfaceType{ifaces[cons.Name]}, asserted...)
 			}
 		}
 	}
-	if sh.iface == "" {
+	if sh.Ctor.Name == "" {
 		return nil, fmt.Errorf("%s: no func Test[T Interface](t *testing.T, newT func(…) T) of one of the spec's interfaces", dir)
 	}
-	sh.Ctor = newSignature(constructor, sh.params, append([]string{sh.iface}, sh.results...), 1)
 	for len(asserted) > 0 {
 		it := asserted[0]
 		asserted = asserted[1:]
@@ -139,12 +139,35 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 			}
 		}
 	}
+	// The sentinels: the Err variables of the level's packages the spec
+	// imports.
+	for _, ip := range slices.Sorted(maps.Values(imports)) {
+		rel, ok := strings.CutPrefix(ip, modPath+"/")
+		if !ok || !l.HasRole(rel+"/x.go", levels.Code) || sh.SentinelImports[ip] != "" {
+			continue
+		}
+		pkg, err := parseDir(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, err
+		}
+		for _, pf := range pkg {
+			for _, d := range pf.Decls {
+				if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+					for _, vs := range gd.Specs {
+						for _, n := range vs.(*ast.ValueSpec).Names {
+							if strings.HasPrefix(n.Name, "Err") {
+								sh.SentinelImports[ip] = pf.Name.Name
+								sh.Sentinels = append(sh.Sentinels, pf.Name.Name+"."+n.Name)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
 	var b strings.Builder
 	for _, s := range append(sh.Methods, sh.Ctor) {
 		b.WriteString(s.Params + s.Results)
-	}
-	if err := sh.readSentinels(root, modPath, l, files); err != nil {
-		return nil, err
 	}
 	for _, m := range qualified.FindAllStringSubmatch(b.String(), -1) {
 		if ip := imports[m[1]]; ip != "" && sh.SentinelImports[ip] == "" {
@@ -188,39 +211,6 @@ func parseDir(dir string) ([]*ast.File, error) {
 		}
 	}
 	return files, nil
-}
-
-// readSentinels finds the sentinel errors in the packages of level l that
-// the spec's files import.
-func (sh *specShape) readSentinels(root, modPath string, l levels.Level, files []*ast.File) error {
-	for _, f := range files {
-		for _, imp := range f.Imports {
-			ip := strings.Trim(imp.Path.Value, `"`)
-			rel, ok := strings.CutPrefix(ip, modPath+"/")
-			if !ok || !l.HasRole(rel+"/x.go", levels.Code) || sh.SentinelImports[ip] != "" {
-				continue
-			}
-			pkg, err := parseDir(filepath.Join(root, filepath.FromSlash(rel)))
-			if err != nil {
-				return err
-			}
-			for _, pf := range pkg {
-				for _, d := range pf.Decls {
-					if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
-						for _, s := range gd.Specs {
-							for _, n := range s.(*ast.ValueSpec).Names {
-								if strings.HasPrefix(n.Name, "Err") {
-									sh.SentinelImports[ip] = pf.Name.Name
-									sh.Sentinels = append(sh.Sentinels, pf.Name.Name+"."+n.Name)
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	return nil
 }
 
 // constructor is the function every level builds its value with.

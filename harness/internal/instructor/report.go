@@ -322,21 +322,6 @@ var cellStates = []struct{ class, colour, words string }{
 	{"todo", "#e0e0e0", "not started, or waits for an earlier part"},
 }
 
-// cellState is the class of one part's cell, and its why-line.
-func cellState(r Result, l grade.LevelReport, p grade.PartReport) (string, string) {
-	switch {
-	case p.Done && slices.Contains(r.InProcess[l.Number], p.Number):
-		return "inproc", "done; judged in part in the student's process"
-	case p.Done:
-		return "done", "done"
-	case l.Status == grade.NoBuild:
-		return "nobuild", p.Why
-	case p.Failing != "" || strings.HasPrefix(p.Why, "the race detector"):
-		return "fail", p.Why
-	}
-	return "todo", p.Why
-}
-
 // WriteHTML writes the class as one self-contained page: a heat map of
 // students by parts, then the sections under it.
 func WriteHTML(w io.Writer, results []Result) {
@@ -370,10 +355,20 @@ td.first{border-left:4px solid #fff}
 			got := r.level(lv.Number)
 			for i, part := range lv.Parts {
 				class, why := "todo", "not graded"
-				switch {
-				case got != nil && i < len(got.Parts):
-					class, why = cellState(r, *got, got.Parts[i])
-				case r.Err != "" && len(r.Levels) == 0:
+				if got != nil && i < len(got.Parts) {
+					switch p := got.Parts[i]; {
+					case p.Done && slices.Contains(r.InProcess[lv.Number], p.Number):
+						class, why = "inproc", "done; judged in part in the student's process"
+					case p.Done:
+						class, why = "done", "done"
+					case got.Status == grade.NoBuild:
+						class, why = "nobuild", p.Why
+					case p.Failing != "" || strings.HasPrefix(p.Why, "the race detector"):
+						class, why = "fail", p.Why
+					default:
+						why = p.Why
+					}
+				} else if r.Err != "" && len(r.Levels) == 0 {
 					class, why = "nobuild", r.Err
 				}
 				if i == 0 {
