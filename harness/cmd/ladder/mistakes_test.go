@@ -339,7 +339,7 @@ func TestClassReportNamesKnownMistakes(t *testing.T) {
 
 	// A name with a "|" keeps the list one item.
 	var odd bytes.Buffer
-	instructor.WriteMistakes(&odd, []instructor.Result{{Name: "b|o*b", Levels: slip}})
+	instructor.WriteMarkdown(&odd, []instructor.Result{{Name: "b|o*b", Levels: slip}})
 	if want := "- level 2 part 1 \"inclusive boundary\": 1 student (b\\|o\\*b)\n"; !strings.HasSuffix(odd.String(), want) {
 		t.Errorf("writeClassMistakes does not escape the name:\n%s\nwant it to end with\n%s", odd.String(), want)
 	}

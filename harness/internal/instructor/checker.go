@@ -3,11 +3,14 @@ package instructor
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"go/format"
+	"hash/fnv"
+	"io"
 	"io/fs"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/sandbox"
@@ -38,158 +42,186 @@ const seedEnv = "LADDER_VERDICT_SEED"
 // randomInputs is how many random timelines each level's fuzz target gets.
 const randomInputs = 24
 
-// childSource is the main of the child that serves the student's level,
-// filled in by levelSource (not text/template, which would bring net/url
-// into the command's build).
-const childSource = `// Written by the class report. DO NOT EDIT.
-
-package main
-
-import (
-	level "{{MOD}}/{{DIR}}"{{IMPORTS}}
-	"{{MOD}}/harness/remote"
-)
-
-func main() {
-	remote.Main(map[string]any{"{{CONSTRUCTOR}}": level.{{CONSTRUCTOR}}}, {{SENTINELS}})
-}
-`
-
-// checkerSource is the checker of one level, filled in as childSource is.
-const checkerSource = `// Written by the class report. DO NOT EDIT.
-
-package level{{NUMBER}}
-
-import (
-	"math/rand/v2"
-	"os"
-	"strconv"
-	"testing"
-
-	"{{MOD}}/harness/remote"
-	"{{MOD}}/harness/timeline"
-	"{{MOD}}/{{DIR}}/spec"{{IMPORTS}}
-)
-
-func TestLevel{{NUMBER}}(t *testing.T) { spec.Test(t, newProxies(open(t))) }
-
-func FuzzLevel{{NUMBER}}(f *testing.F) {
-	seed, err := strconv.ParseUint(os.Getenv("{{SEEDENV}}"), 10, 64)
-	if err != nil {
-		f.Fatal("{{SEEDENV}}: ", err)
-	}
-	rng := rand.New(rand.NewPCG(seed, {{NUMBER}}))
-	for range {{RANDOM}} {
-		data := make([]byte, 16+rng.IntN(240))
-		for i := range data {
-			data[i] = byte(rng.Uint32())
-		}
-		f.Add(data)
-	}
-	spec.Fuzz(f, newProxies(open(f)))
-}
-
-func open(tb testing.TB) *remote.Conn {
-	conn, err := remote.Open({{SENTINELS}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(conn.Close)
-	timeline.PlayElsewhere(conn.CPU)
-	return conn
-}
-{{PROXY}}`
-
-// levelSource writes a level's child or checker from src and its spec.
-func levelSource(src, root, modPath string, l levels.Level) ([]byte, error) {
-	sh, err := readShape(root, modPath, l)
-	if err != nil {
-		return nil, err
-	}
-	imports := sh.sentinelImports
-	if src == checkerSource {
-		imports = maps.Clone(sh.imports)
-		maps.Copy(imports, sh.sentinelImports)
-		for _, p := range []string{"math/rand/v2", "os", "strconv", "testing", modPath + "/harness/remote", modPath + "/harness/timeline"} {
-			delete(imports, p)
-		}
-	}
-	var imps strings.Builder
-	for _, p := range slices.Sorted(maps.Keys(imports)) {
-		fmt.Fprintf(&imps, "\n\t%s %q", imports[p], p)
-	}
-	out := []byte(strings.NewReplacer(
-		"{{MOD}}", modPath, "{{DIR}}", l.Dir, "{{IMPORTS}}", imps.String(),
-		"{{CONSTRUCTOR}}", constructor, "{{SENTINELS}}", strings.Join(sh.sentinels, ", "),
-		"{{NUMBER}}", fmt.Sprint(l.Number), "{{SEEDENV}}", seedEnv,
-		"{{RANDOM}}", fmt.Sprint(randomInputs), "{{PROXY}}", proxySource(sh),
-	).Replace(src))
-	if formatted, err := format.Source(out); err == nil {
-		out = formatted // else the build says what is wrong
-	}
-	return out, nil
-}
-
-// checker is the report's checker binaries, by level, and the seed of
-// their random timelines.
+// checker is the report's checkers: in dir, a test binary a level
+// (levelN.test), the go command's test2json, and the list of the levels;
+// and the seed of their random timelines.
 type checker struct {
-	binaries  map[int]string
-	test2json string // the go command's test2json, built with them
-	Seed      uint64
+	dir    string
+	levels []int
+	Seed   uint64
 }
 
-// newChecker builds into dir a checker for each level the instructor's copy
-// in sb has. seed 0 draws one.
-func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, lvs []levels.Level, seed uint64, run func(context.Context, *exec.Cmd) error) (*checker, error) {
-	c := &checker{binaries: map[int]string{}, Seed: drawSeed(seed)}
-	modPath, err := shipped.ModulePath(sb.Src)
-	if err != nil {
-		return nil, err
+// binary is level n's checker.
+func (c *checker) binary(n int) string { return filepath.Join(c.dir, fmt.Sprintf("level%d.test", n)) }
+
+// has says whether level n has a checker.
+func (c *checker) has(n int) bool { return slices.Contains(c.levels, n) }
+
+// levelsFile lists the levels of a checker's folder, which makes it whole.
+const levelsFile = "levels"
+
+// drawSeed returns seed, or a new random one for 0.
+func drawSeed(seed uint64) uint64 {
+	for seed == 0 {
+		seed = rand.Uint64()
 	}
-	var pkgs []string
-	for _, l := range lvs {
-		if _, err := os.Stat(filepath.Join(sb.Src, filepath.FromSlash(l.SpecDir(l.ModuleOf(1))))); err != nil {
-			continue
-		}
-		pkg := fmt.Sprintf("ladder-checker/level%d", l.Number)
-		if err := os.MkdirAll(filepath.Join(sb.Src, pkg), 0o755); err != nil {
-			return nil, err
-		}
-		src, err := levelSource(checkerSource, sb.Src, modPath, l)
-		if err != nil {
-			return nil, fmt.Errorf("writing the report's checker: %v", err)
-		}
-		if err := os.WriteFile(filepath.Join(sb.Src, pkg, "check_test.go"), src, 0o644); err != nil {
-			return nil, err
-		}
-		pkgs = append(pkgs, "./"+pkg)
-		c.binaries[l.Number] = filepath.Join(dir, fmt.Sprintf("level%d.test", l.Number))
-	}
-	if len(pkgs) == 0 {
-		return c, nil
-	}
+	return seed
+}
+
+// newChecker builds into dir a checker for each level of plan that the
+// instructor's copy in sb has. seed 0 draws one.
+func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, plan *gradingPlan, seed uint64) (*checker, error) {
+	c := &checker{dir: dir, Seed: drawSeed(seed)}
 	// Built where the sandbox may write, then moved to dir, which
 	// outlives it. test2json turns a checker's output into go test -json.
 	built := filepath.Join(sb.Dir, "checkers")
-	c.test2json = filepath.Join(dir, "test2json")
-	for _, args := range [][]string{
-		append([]string{"test", "-c", "-o", built + string(filepath.Separator)}, pkgs...),
-		{"build", "-o", filepath.Join(built, "test2json"), "cmd/test2json"},
-	} {
-		cmd := sb.Command(sb.Src, grade.GoTool(), args...)
-		if err := run(ctx, cmd); err != nil {
-			return nil, fmt.Errorf("building the report's checker: %v\n%s", err, cmdOutput(cmd))
+	builds := [][]string{{"build", "-o", filepath.Join(built, "test2json"), "cmd/test2json"}, {"test", "-c", "-o", built + string(filepath.Separator)}}
+	var list []string
+	for _, l := range plan.Levels {
+		specDir := filepath.Join(sb.Src, filepath.FromSlash(l.SpecDir(l.ModuleOf(1))))
+		if _, err := os.Stat(specDir); err != nil {
+			continue
+		}
+		pkg := fmt.Sprintf("ladder-checker/level%d", l.Number)
+		sh, err := readShape(sb.Src, plan.modPath, l)
+		if err == nil {
+			err = sh.writeSource(proxySource, filepath.Join(specDir, proxyFile))
+		}
+		if err == nil {
+			err = sh.writeSource(checkerSource, filepath.Join(sb.Src, pkg, "check_test.go"))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("writing the report's checker: %v", err)
+		}
+		builds[1] = append(builds[1], "./"+pkg)
+		c.levels, list = append(c.levels, l.Number), append(list, strconv.Itoa(l.Number))
+	}
+	if len(c.levels) == 0 {
+		builds = builds[:1]
+	}
+	for _, args := range builds {
+		if err := setupRun(ctx, sb.Command(sb.Src, grade.GoTool(), args...)); err != nil {
+			return nil, fmt.Errorf("building the report's checker: %v", err)
 		}
 	}
-	for _, bin := range append(slices.Collect(maps.Values(c.binaries)), c.test2json) {
-		if err := os.Rename(filepath.Join(built, filepath.Base(bin)), bin); err != nil {
-			return nil, fmt.Errorf("building the report's checker: %w", err)
-		}
+	if err := os.WriteFile(filepath.Join(built, levelsFile), []byte(strings.Join(list, " ")+"\n"), 0o644); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(built, dir); err != nil {
+		return nil, fmt.Errorf("building the report's checker: %w", err)
 	}
 	return c, nil
 }
 
-// cmdOutput is what a command run with runLimited printed.
+// With --cache, a report keeps its checkers in the build cache's folder,
+// named by a key of what they were built from, and a report that finds its
+// key skips its setup.
+
+// storeDir is the folder of kept checkers, which a student's sandbox shows
+// empty.
+const storeDir = "ladder-checkers"
+
+// storeAge is how long an unused set of checkers is kept.
+const storeAge = 7 * 24 * time.Hour
+
+// warmKey names what a report's setup builds from, the toolchain too.
+func (p *gradingPlan) warmKey(toolchain string) string {
+	h := fnv.New128a() // the command's other cache keys take FNV too: no crypto in its build
+	for _, files := range []map[string][]byte{p.base, p.stubs} {
+		for _, name := range slices.Sorted(maps.Keys(files)) {
+			fmt.Fprintf(h, "%q %d\n", name, len(files[name]))
+			h.Write(files[name])
+		}
+	}
+	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n", checkerSource, childSource, proxySource, toolchain)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// keptChecker returns the checkers kept in store, copied into dir (another
+// report may prune the store while this one runs), or nil if store holds
+// no whole set.
+func keptChecker(store, dir string, seed uint64) *checker {
+	c := &checker{dir: dir, Seed: drawSeed(seed)}
+	list, err := os.ReadFile(filepath.Join(store, levelsFile))
+	if err != nil {
+		return nil
+	}
+	err = copyDir(store, dir)
+	for _, f := range strings.Fields(string(list)) {
+		n, atoiErr := strconv.Atoi(f)
+		if _, statErr := os.Stat(c.binary(n)); atoiErr != nil || statErr != nil {
+			err = fmt.Errorf("no checker of level %s", f)
+		}
+		c.levels = append(c.levels, n)
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil
+	}
+	now := time.Now()
+	os.Chtimes(store, now, now) // in use: kept another storeAge
+	return c
+}
+
+// keep copies c's checkers into store, renamed into place whole, and
+// drops the sets unused for storeAge. Errors only cost a warm start.
+func (c *checker) keep(store string) {
+	parent := filepath.Dir(store)
+	os.MkdirAll(parent, 0o755)
+	if entries, err := os.ReadDir(parent); err == nil {
+		for _, e := range entries {
+			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > storeAge {
+				os.RemoveAll(filepath.Join(parent, e.Name()))
+			}
+		}
+	}
+	tmp, err := os.MkdirTemp(parent, "new-")
+	if err != nil {
+		return
+	}
+	defer os.RemoveAll(tmp) // left only if the rename failed
+	if copyDir(c.dir, tmp) == nil {
+		os.Rename(tmp, store) // fails if another report kept the same set first
+	}
+}
+
+// copyDir copies the regular files of src into dst, keeping their modes.
+func copyDir(src, dst string) error {
+	entries, err := os.ReadDir(src)
+	if err == nil {
+		err = os.MkdirAll(dst, 0o755)
+	}
+	for _, e := range entries {
+		if err == nil {
+			err = copyFile(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name()))
+		}
+	}
+	return err
+}
+
+// copyFile copies the regular file src to dst, keeping its mode.
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	info, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode().Perm())
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// cmdOutput is what a command run with sandbox.RunLimited printed.
 func cmdOutput(cmd *exec.Cmd) string {
 	var s string
 	for _, w := range []any{cmd.Stdout, cmd.Stderr} {
@@ -200,37 +232,23 @@ func cmdOutput(cmd *exec.Cmd) string {
 	return grade.FirstLines(s, 20)
 }
 
-// forbiddenImport says whether a student's code may not import ip: a spec
-// (its model is an answer) or the grader's packages.
-func forbiddenImport(modPath, ip string) bool {
-	rel, ok := strings.CutPrefix(ip, modPath+"/")
-	_, role := levels.RoleOf(rel)
-	return ok && (rel == "harness/timeline" || rel == "harness/mutation" ||
-		strings.HasPrefix(rel, "harness/internal/") || role == levels.Spec)
-}
-
 // refusedPrefix starts the build error of a level refused for its imports.
 const refusedPrefix = "refused:"
 
-// refusedImports lists the student's files of level l that import what
-// forbiddenImport forbids.
+// refusedImports lists the student's files of level l that import a spec
+// (its model is an answer) or the grader's packages.
 func refusedImports(root, modPath string, l levels.Level) []string {
 	var out []string
 	filepath.WalkDir(filepath.Join(root, filepath.FromSlash(l.Dir)), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
 		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if !l.HasRole(rel, levels.Code) {
+		if rel = filepath.ToSlash(rel); err != nil || !l.HasRole(rel, levels.Code) {
 			return nil
 		}
-		ips, err := shipped.Imports(p, nil)
-		if err != nil {
-			return nil // the build says what is wrong
-		}
+		ips, _ := shipped.Imports(p, nil) // one that does not parse: the build says what is wrong
 		for _, ip := range ips {
-			if forbiddenImport(modPath, ip) {
+			imported, ok := strings.CutPrefix(ip, modPath+"/")
+			if _, role := levels.RoleOf(imported); ok && (imported == "harness/timeline" || imported == "harness/mutation" ||
+				strings.HasPrefix(imported, "harness/internal/") || role == levels.Spec) {
 				out = append(out, fmt.Sprintf("%s imports %s", rel, ip))
 			}
 		}
@@ -243,60 +261,55 @@ func refusedImports(root, modPath string, l levels.Level) []string {
 // and name.
 func inProcessCases(root string, l levels.Level) map[int]map[string]bool {
 	out := map[int]map[string]bool{}
-	for _, cs := range grade.SpecLists(root, l) {
+	for part, cs := range grade.SpecLists(root, l) {
+		out[part] = map[string]bool{}
 		for _, c := range cs {
 			if c.InProcess != "" {
-				if out[c.Part] == nil {
-					out[c.Part] = map[string]bool{}
-				}
-				out[c.Part][c.Name] = true
+				out[part][c.Name] = true
 			}
 		}
 	}
 	return out
 }
 
+// grading is one student's checkout, in root of sb, graded with c.
+type grading struct {
+	*checker
+	sb            *sandbox.Sandbox
+	run           func(context.Context, *exec.Cmd) error
+	root, modPath string
+}
+
 // judge returns the verdicts of one go test run: of the student's own
 // binaries only the cases judged in process, then the checker's.
-func (c *checker) judge(ctx context.Context, sb *sandbox.Sandbox, run func(context.Context, *exec.Cmd) error, root string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
-	modPath, err := shipped.ModulePath(root)
-	if err != nil {
-		return nil, err
-	}
+func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
 	var out []*grade.Package
 	for _, l := range levels.All {
-		var m levels.Module
-		for _, mod := range l.Modules {
-			if mod.Dir == r.Module && slices.Contains(r.Patterns, l.Patterns()[mod.Dir]) {
-				m = mod
-			}
-		}
-		if m.Dir == "" {
+		i := slices.IndexFunc(l.Modules, func(m levels.Module) bool {
+			return m.Dir == r.Module && slices.Contains(r.Patterns, l.Patterns()[m.Dir])
+		})
+		if i < 0 {
 			continue
 		}
 		var pkgs []*grade.Package
 		for _, p := range own {
-			if l.Holds(grade.RelDir(root, p.Dir)) {
+			if l.Holds(grade.RelDir(g.root, p.Dir)) {
 				pkgs = append(pkgs, p)
 			}
 		}
-		if !checked(m) || c.binaries[l.Number] == "" {
+		if !checked(l.Modules[i]) || !g.has(l.Number) {
 			out = append(out, pkgs...) // judged in process, as the report marks it
 			continue
 		}
-		inProc := inProcessCases(root, l)
-		built := true
+		inProc := inProcessCases(g.root, l)
 		for _, p := range pkgs {
 			p.Cases = slices.DeleteFunc(p.Cases, func(e protocol.Event) bool { return e.Fuzz || !inProc[e.Part][e.Name] })
-			if p.BuildError != "" {
-				built = false
-			}
-			out = append(out, p)
 		}
-		if !built || len(pkgs) == 0 {
+		out = append(out, pkgs...)
+		if len(pkgs) == 0 || slices.ContainsFunc(pkgs, func(p *grade.Package) bool { return p.BuildError != "" }) {
 			continue
 		}
-		p, err := c.Check(ctx, sb, run, root, modPath, l, r)
+		p, err := g.check(ctx, l, r)
 		if err != nil {
 			return nil, err
 		}
@@ -308,81 +321,69 @@ func (c *checker) judge(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 	return out, nil
 }
 
-// writeChild writes level l's child into root, and returns its package.
-func writeChild(root, modPath string, l levels.Level) (string, error) {
-	childDir := filepath.Join(root, "ladder-child", l.Name())
-	if err := os.MkdirAll(childDir, 0o755); err != nil {
-		return "", err
-	}
-	src, err := levelSource(childSource, root, modPath, l)
-	if err != nil {
-		return "", err
-	}
-	return "./ladder-child/" + l.Name(), os.WriteFile(filepath.Join(childDir, "main.go"), src, 0o644)
-}
-
-// buildChildren builds the children of lvs in one go build. One that does
-// not build is built again by Check, for its own error message.
-func (c *checker) buildChildren(ctx context.Context, sb *sandbox.Sandbox, run func(context.Context, *exec.Cmd) error, root string, lvs []levels.Level) error {
-	modPath, err := shipped.ModulePath(root)
-	if err != nil {
-		return err
-	}
+// buildChildren builds the children of lvs, into sb.Dir/children, in one
+// go build; check builds one that failed again, for its own message.
+func (g *grading) buildChildren(ctx context.Context, lvs []levels.Level) error {
 	var pkgs []string
 	for _, l := range lvs {
-		if c.binaries[l.Number] == "" {
-			continue
+		if g.has(l.Number) {
+			pkg, err := g.writeChild(l)
+			if err != nil {
+				return err
+			}
+			pkgs = append(pkgs, pkg)
 		}
-		pkg, err := writeChild(root, modPath, l)
-		if err != nil {
-			return err
-		}
-		pkgs = append(pkgs, pkg)
 	}
-	if len(pkgs) == 0 {
-		return nil
+	if len(pkgs) > 0 {
+		g.goBuild(ctx, filepath.Join(g.sb.Dir, "children")+string(filepath.Separator), pkgs...)
 	}
-	dir := filepath.Join(sb.Dir, "children")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	build := sb.Command(root, grade.GoTool(), append([]string{"build", "-o", dir + string(filepath.Separator)}, pkgs...)...)
-	build.Env = append(build.Env, "CGO_ENABLED=0")
-	run(ctx, build) // what failed is built again by Check
 	return ctx.Err()
 }
 
-// Check runs the checker on level l's child, building it if need be.
-func (c *checker) Check(ctx context.Context, sb *sandbox.Sandbox, run func(context.Context, *exec.Cmd) error, root, modPath string, l levels.Level, r grade.Run) (*grade.Package, error) {
-	levelDir := filepath.Join(root, filepath.FromSlash(l.Dir))
-	res := &grade.Package{ImportPath: modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
-	if refused := refusedImports(root, modPath, l); len(refused) > 0 {
+// writeChild writes level l's child, and returns its package.
+func (g *grading) writeChild(l levels.Level) (string, error) {
+	sh, err := readShape(g.root, g.modPath, l)
+	if err != nil {
+		return "", err
+	}
+	return "./ladder-child/" + l.Name(), sh.writeSource(childSource, filepath.Join(g.root, "ladder-child", l.Name(), "main.go"))
+}
+
+// goBuild builds pkgs, without cgo, into out.
+func (g *grading) goBuild(ctx context.Context, out string, pkgs ...string) (*exec.Cmd, error) {
+	build := g.sb.Command(g.root, grade.GoTool(), append([]string{"build", "-o", out}, pkgs...)...)
+	build.Env = append(build.Env, "CGO_ENABLED=0")
+	return build, g.run(ctx, build)
+}
+
+// check runs the checker on level l's child, building it if need be.
+func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grade.Package, error) {
+	levelDir := filepath.Join(g.root, filepath.FromSlash(l.Dir))
+	res := &grade.Package{ImportPath: g.modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
+	if refused := refusedImports(g.root, g.modPath, l); len(refused) > 0 {
 		res.BuildError = fmt.Sprintf("%s %s. A level's code may not import a spec (its model is an answer) or the grader's packages.", refusedPrefix, strings.Join(refused, "; "))
 		return res, nil
 	}
-	childBin := filepath.Join(sb.Dir, "children", l.Name())
+	childBin := filepath.Join(g.sb.Dir, "children", l.Name())
 	if runtime.GOOS == "windows" {
 		childBin += ".exe"
 	}
 	if _, err := os.Stat(childBin); err != nil {
-		pkg, err := writeChild(root, modPath, l)
+		pkg, err := g.writeChild(l)
 		if err != nil {
 			return nil, err
 		}
-		build := sb.Command(root, grade.GoTool(), "build", "-o", childBin, pkg)
-		build.Env = append(build.Env, "CGO_ENABLED=0")
-		if err := run(ctx, build); err != nil {
+		if build, err := g.goBuild(ctx, childBin, pkg); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			res.BuildError = cmdOutput(build)
-			if res.BuildError == "" {
+			if res.BuildError = cmdOutput(build); res.BuildError == "" {
 				res.BuildError = err.Error()
 			}
 			return res, nil
 		}
 	}
-	launch, err := json.Marshal(protocol.LaunchOf(sb.Command(levelDir, childBin)))
+	launch, err := json.Marshal(protocol.LaunchOf(g.sb.Command(levelDir, childBin)))
 	if err != nil {
 		return nil, err
 	}
@@ -390,39 +391,38 @@ func (c *checker) Check(ctx context.Context, sb *sandbox.Sandbox, run func(conte
 	if r.Run != "" {
 		tests = fmt.Sprintf("^TestLevel%d$%s", l.Number, strings.TrimPrefix(r.Run, "^Test"))
 	}
-	args := []string{"-p", res.ImportPath, c.binaries[l.Number], "-test.v=test2json", "-test.run=" + tests, "-test.timeout=10m"}
+	args := []string{"-p", res.ImportPath, g.binary(l.Number), "-test.v=test2json", "-test.run=" + tests, "-test.timeout=10m"}
 	if r.Skip != "" {
 		args = append(args, "-test.skip=^TestLevel"+strconv.Itoa(l.Number)+"$"+r.Skip)
 	}
-	cmd := sandbox.PinnedTo(sb.Slot, exec.Command(c.test2json, args...))
+	cmd := sandbox.PinnedTo(g.sb.Slot, exec.Command(filepath.Join(g.dir, "test2json"), args...))
 	cmd.Dir = levelDir
 	cmd.Env = []string{
 		"PATH=" + os.Getenv("PATH"),
 		"TMPDIR=" + os.TempDir(),
 		protocol.LaunchEnv + "=" + string(launch),
-		seedEnv + "=" + strconv.FormatUint(c.Seed, 10),
+		seedEnv + "=" + strconv.FormatUint(g.Seed, 10),
 		protocol.GradeEnv + "=1",
 	}
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	// Failing cases exit 1: the output says the rest.
-	if run(ctx, cmd) != nil && ctx.Err() != nil {
+	if g.run(ctx, cmd) != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	grade.Read(root, &out, res)
+	grade.Read(g.root, &out, res)
 	return res, nil
 }
 
 // inProcessLevels returns, by level, the parts counted done that hold a
 // case judged in the student's process.
-func (c *checker) inProcessLevels(root string, grades []grade.Level) map[int][]int {
+func (g *grading) inProcessLevels(grades []grade.Level) map[int][]int {
 	out := map[int][]int{}
-	for _, g := range grades {
-		inProc := inProcessCases(root, g.Level)
-		for _, p := range g.Parts {
-			m := g.Level.ModuleOf(p.Number)
-			if p.Done && (len(inProc[p.Number]) > 0 || !checked(m) || c.binaries[g.Level.Number] == "") {
-				out[g.Level.Number] = append(out[g.Level.Number], p.Number)
+	for _, lg := range grades {
+		inProc := inProcessCases(g.root, lg.Level)
+		for _, p := range lg.Parts {
+			if p.Done && (len(inProc[p.Number]) > 0 || !checked(lg.Level.ModuleOf(p.Number)) || !g.has(lg.Level.Number)) {
+				out[lg.Level.Number] = append(out[lg.Level.Number], p.Number)
 			}
 		}
 	}

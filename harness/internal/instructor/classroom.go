@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"text/template"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/levels"
@@ -21,25 +22,9 @@ import (
 // ClassroomFile is where GitHub Classroom looks for its workflow.
 const ClassroomFile = ".github/workflows/classroom.yml"
 
-// The actions the workflow uses.
-const (
-	checkoutAction = "actions/checkout@v4"
-	setupGoAction  = "actions/setup-go@v5"
-	graderAction   = "classroom-resources/autograding-command-grader@v1"
-	reporterAction = "classroom-resources/autograding-grading-reporter@v1"
-)
-
 // PartPoints is what a part is worth: every part counts the same, as in
 // the class report and make progress.
 const PartPoints = 1
-
-// Limits: a graded step's and the grading step's in minutes, and the class
-// report's for the student's checkout (a runner has two cores).
-const (
-	partTimeout    = 1
-	gradeTimeout   = 40
-	studentTimeout = "20m"
-)
 
 // The folders of the two checkouts, and the results file with one line a
 // part done.
@@ -49,13 +34,10 @@ const (
 	DonePartsFile = "parts-done.txt"
 )
 
-// RedisInstall puts redis-server on the runner, for the class report to
-// start in its sandbox (a service container would give an address only).
-const RedisInstall = "command -v redis-server >/dev/null || (sudo apt-get update && sudo apt-get install -y redis-server)"
-
-// SandboxInstall puts bubblewrap on the runner, and lets it make the user
-// namespaces Ubuntu's AppArmor otherwise refuses.
-const SandboxInstall = "sudo apt-get update && sudo apt-get install -y bubblewrap && (sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 || true)"
+// ClassroomGradeCommand grades the student's checkout with the class
+// report (20 minutes for it: a runner has two cores), and writes the
+// results file.
+const ClassroomGradeCommand = "go run ./harness/cmd/ladder class-report --format parts --parallel 1 --timeout 20m ../" + StudentDir + " > ../" + DonePartsFile + " && cat ../" + DonePartsFile
 
 // gradedStep is one part of one level, as a step of the workflow.
 type gradedStep struct {
@@ -97,12 +79,10 @@ func PlanClassroom(root, repo, ref string, lvs []levels.Level) (classroomPlan, e
 				return classroomPlan{}, err
 			}
 			for _, n := range needs {
-				switch n {
-				case "redis-server":
-					plan.Redis = true
-				default:
+				if n != "redis-server" {
 					return classroomPlan{}, fmt.Errorf("level %d, part %d needs %q, which the workflow cannot provide", l.Number, p.Number, n)
 				}
+				plan.Redis = true
 			}
 			plan.Steps = append(plan.Steps, gradedStep{PartID(l.Number, p.Number), fmt.Sprintf("Level %d, part %d: %s", l.Number, p.Number, p.Title)})
 		}
@@ -140,13 +120,15 @@ func moduleNeeds(root string, l levels.Level, m levels.Module) ([]string, error)
 	return out, nil
 }
 
-// WriteClassroom writes the workflow as text, to keep its comments and
-// order; every value that is not a fixed word is quoted.
-func WriteClassroom(w io.Writer, plan classroomPlan) error {
-	total := len(plan.Steps) * PartPoints
-	var b strings.Builder
-	fmt.Fprintf(&b, `# GitHub Classroom autograding for rateladder: one graded step for each
-# part of every level, %[1]s in all. Written by make classroom (ladder
+// classroomYAML is the workflow, written as text to keep its comments and
+// order; every value that is not a fixed word is quoted (q: YAML reads
+// Go's escapes alike). The Redis install puts redis-server on the runner
+// for the class report to start in its sandbox: a service container
+// would give an address only; bubblewrap's install lets it make the user
+// namespaces that Ubuntu's AppArmor otherwise refuses.
+var classroomYAML = template.Must(template.New("").Funcs(template.FuncMap{"q": strconv.Quote, "upper": strings.ToUpper}).Parse(
+	`# GitHub Classroom autograding for rateladder: one graded step for each
+# part of every level, {{.Points}} in all. Written by make classroom (ladder
 # classroom) from the ladder's registry, harness/levels: write it again
 # with make classroom FORCE=1 when a level or a part is added. To weigh
 # the parts differently, change their max-score.
@@ -154,8 +136,8 @@ func WriteClassroom(w io.Writer, plan classroomPlan) error {
 # The student's code is graded as make class-report grades it: with the
 # instructor's harness, tests and specs, in a bubblewrap sandbox, with
 # verdicts decided outside the student's process. They come from
-# %[9]s at commit
-# %[10]s.
+# {{.Repo}} at commit
+# {{.Ref}}.
 # One step grades the whole checkout once; each graded step then only
 # reads the parts done from its results file.
 name: Autograding Tests
@@ -175,72 +157,70 @@ jobs:
     steps:
       # Neither checkout keeps the job's token in its .git/config.
       - name: Check out the student's code
-        uses: %[4]s
+        uses: actions/checkout@v4
         with:
-          path: %[5]s
+          path: {{.StudentDir}}
           persist-credentials: false
       - name: Check out the instructor's harness
-        uses: %[4]s
+        uses: actions/checkout@v4
         with:
-          repository: %[2]s
-          ref: %[3]s
-          path: %[6]s
+          repository: {{q .Repo}}
+          ref: {{q .Ref}}
+          path: {{.InstructorDir}}
           persist-credentials: false
       # No cache: one the student's own runs wrote could hold modules
       # that the instructor's harness would build from.
       - name: Set up Go
-        uses: %[7]s
+        uses: actions/setup-go@v5
         with:
-          go-version-file: %[6]s/go.mod
+          go-version-file: {{.InstructorDir}}/go.mod
           cache: false
       - name: Install bubblewrap
-        run: %[8]s
-`, grade.Plural(total, "point"), yamlQuote(plan.Repo), yamlQuote(plan.Ref), checkoutAction, StudentDir, InstructorDir, setupGoAction, yamlQuote(SandboxInstall), plan.Repo, plan.Ref)
-	if plan.Redis {
-		fmt.Fprintf(&b, `      # The Redis parts start a redis-server of their own, and kill or
+        run: "sudo apt-get update && sudo apt-get install -y bubblewrap && (sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 || true)"
+{{- if .Redis}}
+      # The Redis parts start a redis-server of their own, and kill or
       # pause it, so they need the program on the runner, not a service
       # container's address. A failed install costs those parts only.
       - name: Install redis-server
         continue-on-error: true
-        run: %s
-`, yamlQuote(RedisInstall))
-	}
-	fmt.Fprintf(&b, `      # Where the runner cannot make a sandbox, this step says so and
+        run: "command -v redis-server >/dev/null || (sudo apt-get update && sudo apt-get install -y redis-server)"
+{{- end}}
+      # Where the runner cannot make a sandbox, this step says so and
       # fails: it never runs the student's code unsandboxed.
       - name: Grade with the instructor's harness
-        working-directory: %s
-        timeout-minutes: %d
-        run: %s
-`, InstructorDir, gradeTimeout, yamlQuote(ClassroomGradeCommand))
-	for _, s := range plan.Steps {
-		fmt.Fprintf(&b, `      - name: %s
-        id: %s
-        uses: %s
+        working-directory: {{.InstructorDir}}
+        timeout-minutes: 40
+        run: {{q .GradeCommand}}
+{{- range .Steps}}
+      - name: {{q .Name}}
+        id: {{.ID}}
+        uses: classroom-resources/autograding-command-grader@v1
         with:
-          test-name: %s
-          command: %s
-          timeout: %d
-          max-score: %d
-`, yamlQuote(s.Name), s.ID, graderAction, yamlQuote(s.Name), yamlQuote("grep -qx "+s.ID+" "+DonePartsFile), partTimeout, PartPoints)
-	}
-	fmt.Fprintf(&b, `      - name: Autograding Reporter
-        uses: %s
+          test-name: {{q .Name}}
+          command: {{q (printf "grep -qx %s %s" .ID $.DonePartsFile)}}
+          timeout: 1
+          max-score: {{$.PartPoints}}
+{{- end}}
+      - name: Autograding Reporter
+        uses: classroom-resources/autograding-grading-reporter@v1
         env:
-`, reporterAction)
+{{- range .Steps}}
+          {{upper .ID}}_RESULTS: "${{"{{"}} steps.{{.ID}}.outputs.result }}"
+{{- end}}
+        with:
+          runners: {{.Runners}}
+`))
+
+// WriteClassroom writes the workflow of plan.
+func WriteClassroom(w io.Writer, plan classroomPlan) error {
 	var ids []string
 	for _, s := range plan.Steps {
-		fmt.Fprintf(&b, "          %s_RESULTS: \"${{ steps.%s.outputs.result }}\"\n", strings.ToUpper(s.ID), s.ID)
 		ids = append(ids, s.ID)
 	}
-	fmt.Fprintf(&b, "        with:\n          runners: %s\n", strings.Join(ids, ","))
-	_, err := io.WriteString(w, b.String())
-	return err
+	return classroomYAML.Execute(w, struct {
+		classroomPlan
+		Points, Runners                                        string
+		StudentDir, InstructorDir, DonePartsFile, GradeCommand string
+		PartPoints                                             int
+	}{plan, grade.Plural(len(plan.Steps)*PartPoints, "point"), strings.Join(ids, ","), StudentDir, InstructorDir, DonePartsFile, ClassroomGradeCommand, PartPoints})
 }
-
-// ClassroomGradeCommand grades the student's checkout with the class
-// report, and writes the results file.
-const ClassroomGradeCommand = "go run ./harness/cmd/ladder class-report --format parts --parallel 1 --timeout " + studentTimeout + " ../" + StudentDir + " > ../" + DonePartsFile + " && cat ../" + DonePartsFile
-
-// yamlQuote is s as a double-quoted YAML scalar: YAML reads Go's escapes
-// alike.
-func yamlQuote(s string) string { return strconv.Quote(s) }

@@ -3,12 +3,14 @@ package instructor
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,47 +44,47 @@ const (
 	referenceLine = 8
 )
 
-// significantLines are the lines of data worth comparing, trimmed.
-func significantLines(data []byte) []string {
-	var out []string
+// referenceRuns lists the runs of referenceRun significant lines (each
+// trimmed) of data.
+func referenceRuns(data []byte) []string {
+	var lines, runs []string
 	for _, l := range strings.Split(string(data), "\n") {
 		if l = strings.TrimSpace(l); len(l) >= referenceLine {
-			out = append(out, l)
+			lines = append(lines, l)
 		}
 	}
-	return out
+	for i := 0; i+referenceRun <= len(lines); i++ {
+		runs = append(runs, strings.Join(lines[i:i+referenceRun], "\n"))
+	}
+	return runs
 }
 
-// referenceRuns indexes every run of referenceRun significant lines of the
-// references in tree to its file, but those a level's code holds too (the
-// stub check sees to those files).
-func referenceRuns(tree []shipped.TreeEntry) map[string]string {
+// references indexes every run of the references in tree to its file, but
+// those a level's code holds too (the stub check sees to those files).
+func references(tree []shipped.TreeEntry) map[string]string {
 	runs := map[string]string{}
-	each := func(data []byte, f func(run string)) {
-		lines := significantLines(data)
-		for i := 0; i+referenceRun <= len(lines); i++ {
-			f(strings.Join(lines[i:i+referenceRun], "\n"))
-		}
-	}
 	for _, e := range tree {
 		if strings.HasPrefix(e.Path, "solutions/") && !strings.HasSuffix(e.Path, "_test.go") && (strings.HasSuffix(e.Path, ".go") || strings.HasSuffix(e.Path, ".lua")) {
-			each(e.Data, func(run string) { runs[run] = e.Path })
+			for _, r := range referenceRuns(e.Data) {
+				runs[r] = e.Path
+			}
 		}
 	}
 	for _, e := range tree {
 		if _, role := levels.RoleOf(e.Path); role == levels.Code {
-			each(e.Data, func(run string) { delete(runs, run) })
+			for _, r := range referenceRuns(e.Data) {
+				delete(runs, r)
+			}
 		}
 	}
 	return runs
 }
 
 // carriesReference names the reference whose lines data carries, or "".
-func carriesReference(runs map[string]string, data []byte) string {
-	lines := significantLines(data)
-	for i := 0; i+referenceRun <= len(lines); i++ {
-		if ref, ok := runs[strings.Join(lines[i:i+referenceRun], "\n")]; ok {
-			return ref
+func carriesReference(refs map[string]string, data []byte) string {
+	for _, r := range referenceRuns(data) {
+		if refs[r] != "" {
+			return refs[r]
 		}
 	}
 	return ""
@@ -91,26 +93,14 @@ func carriesReference(runs map[string]string, data []byte) string {
 // WarnUncommitted tells the instructor what the copy leaves out because it
 // is not committed.
 func WarnUncommitted(root, head string, stderr io.Writer) {
-	out, err := shipped.Git(root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	out, err := shipped.Git(root, "status", "--porcelain=v1", "--untracked-files=all")
 	if err != nil || out == "" {
 		return
 	}
-	var lines []string
-	recs := strings.Split(out, "\x00")
-	for i := 0; i < len(recs); i++ {
-		r := recs[i]
-		if len(r) < 4 {
-			continue
-		}
-		lines = append(lines, r)
-		if r[0] == 'R' || r[0] == 'C' {
-			i++ // a rename carries its old name in the next record
-		}
-	}
 	fmt.Fprintf(stderr, "warning: the working tree has uncommitted changes. The copy is made from the last commit (%s) and does not contain them:\n", head[:7])
-	for i, l := range lines {
+	for i, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		if i == 10 {
-			fmt.Fprintf(stderr, "  ... and %d more (git status)\n", len(lines)-10)
+			fmt.Fprintf(stderr, "  ... and %d more (git status)\n", strings.Count(out, "\n")-10)
 			break
 		}
 		fmt.Fprintf(stderr, "  %s\n", l)
@@ -121,7 +111,7 @@ func WarnUncommitted(root, head string, stderr io.Writer) {
 // the problems that forbid a copy.
 func StudentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped.TreeEntry, problems []string) {
 	levelFiles := map[int]map[string][]byte{} // level number → its files
-	refs := referenceRuns(tree)
+	refs := references(tree)
 	for _, e := range tree {
 		if !inStudentCopy(e.Path) {
 			continue
@@ -166,42 +156,21 @@ func StudentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped
 }
 
 // solutionsImport returns the solutions/ package a Go file or go.mod
-// imports, or "".
+// names, or "".
 func solutionsImport(modPath, name string, data []byte) string {
-	sol := modPath + "/solutions"
-	isSol := func(ip string) bool { return ip == sol || strings.HasPrefix(ip, sol+"/") }
-	switch {
-	case strings.HasSuffix(name, ".go"):
-		ips, err := shipped.Imports(name, data)
-		if err != nil {
-			// Not Go that parses: search the text instead.
-			if i := bytes.Index(data, []byte(`"`+sol)); i >= 0 {
-				end := bytes.IndexByte(data[i+1:], '"')
-				if end > 0 {
-					return string(data[i+1 : i+1+end])
-				}
-				return sol
-			}
-			return ""
-		}
-		for _, ip := range ips {
-			if isSol(ip) {
-				return ip
-			}
-		}
-	case path.Base(name) == "go.mod":
-		for _, w := range strings.Fields(string(data)) {
-			if isSol(strings.Trim(w, `"`)) {
-				return w
-			}
-		}
+	if !strings.HasSuffix(name, ".go") && path.Base(name) != "go.mod" {
+		return ""
 	}
-	return ""
+	ip := regexp.MustCompile(regexp.QuoteMeta(modPath+"/solutions") + `(/[^"\s]*)?(["\s]|$)`).Find(data)
+	return strings.TrimRight(string(ip), "\" \t\r\n")
 }
 
 // CheckStubsOf runs the stub check of make test-stubs on files, and returns
 // the levels whose cases do not all fail as not implemented.
 func CheckStubsOf(files []shipped.TreeEntry, stderr io.Writer) ([]string, error) {
+	if !slices.ContainsFunc(files, func(e shipped.TreeEntry) bool { _, role := levels.RoleOf(e.Path); return role == levels.Code }) {
+		return nil, nil
+	}
 	tmp, err := os.MkdirTemp("", "ladder-stubcheck-")
 	if err != nil {
 		return nil, err
@@ -211,35 +180,25 @@ func CheckStubsOf(files []shipped.TreeEntry, stderr io.Writer) ([]string, error)
 	if err := WriteEntries(src, files); err != nil {
 		return nil, err
 	}
-	codeByDir := map[string][]string{}
-	for _, e := range files {
-		if n, role := levels.RoleOf(e.Path); role == levels.Code {
-			l, _ := levels.Numbered(n)
-			codeByDir[l.Dir] = append(codeByDir[l.Dir], e.Path)
-		}
-	}
-	if len(codeByDir) == 0 {
-		return nil, nil
-	}
 	fmt.Fprintln(stderr, "Checking that every stub fails every case as not implemented...")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	found, err := grade.CheckStubs(ctx, src)
-	if err != nil {
-		return nil, err
-	}
-	var problems []string
-	for _, p := range found {
-		for dir, code := range codeByDir {
-			if strings.HasPrefix(p, dir+":") || strings.HasPrefix(p, dir+" ") || strings.HasPrefix(p, dir+"/") {
-				sort.Strings(code)
-				p += fmt.Sprintf(" (the level's code: %s)", strings.Join(code, ", "))
-				break
+	for i, p := range found {
+		for _, l := range levels.All {
+			if rest, ok := strings.CutPrefix(p, l.Dir); ok && rest != "" && strings.ContainsRune(": /", rune(rest[0])) {
+				var code []string
+				for _, e := range files {
+					if l.HasRole(e.Path, levels.Code) {
+						code = append(code, e.Path)
+					}
+				}
+				slices.Sort(code)
+				found[i] += fmt.Sprintf(" (the level's code: %s)", strings.Join(code, ", "))
 			}
 		}
-		problems = append(problems, p)
 	}
-	return problems, nil
+	return found, err
 }
 
 // WriteEntries writes commit files under dir.
@@ -273,3 +232,64 @@ func WithoutGitRepoEnv(env []string) []string {
 	}
 	return out
 }
+
+// maxStudentFile is the largest file a student copy takes, and a class
+// report reads of a student's level folder.
+const maxStudentFile = 1 << 20
+
+// maxLevelFiles is the most files a class report takes in a level folder.
+const maxLevelFiles = 300
+
+// binaryStarts are how binary files start, and what they are; "" marks
+// the images a README may show.
+var binaryStarts = []struct{ start, kind string }{
+	{"\x7fELF", "an ELF binary (Linux)"},
+	{"\xfe\xed\xfa\xce", machO}, {"\xfe\xed\xfa\xcf", machO}, {"\xce\xfa\xed\xfe", machO}, {"\xcf\xfa\xed\xfe", machO}, {"\xca\xfe\xba\xbe", machO},
+	{"!<arch>\n", "an archive (a Go package's .a file, or ar's)"},
+	{"\x00asm", "a WebAssembly module"},
+	{"\x89PNG\r\n\x1a\n", ""}, {"\xff\xd8\xff", ""}, {"GIF87a", ""}, {"GIF89a", ""},
+}
+
+const machO = "a Mach-O binary (macOS)"
+
+// BinaryKind says what binary data is ("an ELF binary (Linux)"), or "" for
+// text and the images a README may show.
+func BinaryKind(data []byte) string {
+	if isPE(data) {
+		return "a PE binary (Windows)"
+	}
+	for _, b := range binaryStarts {
+		if bytes.HasPrefix(data, []byte(b.start)) {
+			return b.kind
+		}
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return "a binary file (it holds a NUL byte, which no text file does)"
+	}
+	return ""
+}
+
+// isPE reports whether data is a Windows executable: MZ, then "PE\0\0"
+// where the offset at 0x3c points.
+func isPE(data []byte) bool {
+	if len(data) < 0x40 || !bytes.HasPrefix(data, []byte("MZ")) {
+		return false
+	}
+	off := int64(binary.LittleEndian.Uint32(data[0x3c:]))
+	return off+4 <= int64(len(data)) && bytes.Equal(data[off:off+4], []byte("PE\x00\x00"))
+}
+
+// handoutProblem says why a file may not go into a student copy, or "".
+func handoutProblem(path string, data []byte) string {
+	if kind := BinaryKind(data); kind != "" {
+		return fmt.Sprintf("%s is %s: a student copy takes no binary", path, kind)
+	}
+	if len(data) > maxStudentFile {
+		return fmt.Sprintf("%s is %.1f MiB, over the %d MiB a student copy takes for one file", path, float64(len(data))/(1<<20), maxStudentFile>>20)
+	}
+	return ""
+}
+
+// AnswersDir holds the ladder command's tests' code that solves levels or
+// parts, which a student copy leaves out.
+const AnswersDir = "harness/cmd/ladder/testdata/answers"

@@ -4,8 +4,9 @@
 package instructor
 
 import (
-	"bytes"
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -52,43 +53,53 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	if err != nil {
 		return nil, err
 	}
-	modProxy, toolchain, err := instructorModProxy(root, plan.Levels)
-	if err != nil {
-		return nil, err
-	}
-	tmp, err := os.MkdirTemp("", "ladder-report-")
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if err != nil {
-			sandbox.RemoveAll(tmp)
-		}
-	}()
-	g := &Grader{plan: plan, Tmp: tmp, cache: cacheDir, modProxy: modProxy, Jail: j, redisModules: map[string]bool{}}
+	g := &Grader{plan: plan, Jail: j, redisModules: map[string]bool{}}
+	dirs := []string{"."} // the ladder's modules: each downloaded, into the sandboxes' GOPROXY
 	for _, l := range plan.Levels {
 		for _, m := range l.Modules {
 			// A module's run needs the server if one of its cases does.
 			if needs, err := moduleNeeds(root, l, m); err == nil && slices.Contains(needs, "redis-server") {
 				g.redisModules[m.Dir] = true
 			}
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(m.Dir), "go.mod")); err == nil && !slices.Contains(dirs, m.Dir) {
+				dirs = append(dirs, m.Dir)
+			}
 		}
 	}
+	for _, dir := range dirs {
+		if out, err := goCommand(root, dir, "mod", "download").CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("go mod download in %s: %v\n%s", dir, err, out)
+		}
+	}
+	out, err := goCommand(root, ".", "env", "GOMODCACHE", "GOVERSION", "GOOS", "GOARCH").Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env GOMODCACHE: %v", err)
+	}
+	modCache, toolchain, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	g.modProxy = filepath.Join(modCache, "cache", "download")
 	if p, err := exec.LookPath("redis-server"); err == nil && sandbox.Within(p, "/usr") {
 		if _, err := exec.LookPath("redis-cli"); err == nil {
 			g.redisServer = p
 		}
 	}
-	if g.cache == "" {
-		g.cache = filepath.Join(tmp, "cache")
-	} else if g.cache, err = filepath.Abs(cacheDir); err != nil {
+	if g.Tmp, err = os.MkdirTemp("", "ladder-report-"); err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			sandbox.RemoveAll(g.Tmp)
+		}
+	}()
+	if g.cache = filepath.Join(g.Tmp, "cache"); cacheDir != "" {
+		if g.cache, err = filepath.Abs(cacheDir); err != nil {
+			return nil, err
+		}
+	}
 	store := filepath.Join(g.cache, storeDir, plan.warmKey(toolchain))
-	if g.Checker = keptChecker(store, tmp, seed); g.Checker != nil {
+	if g.Checker = keptChecker(store, filepath.Join(g.Tmp, "checker"), seed); g.Checker != nil {
 		return g, nil
 	}
-	sb, err := sandbox.New(tmp, "warm-up", modProxy, j)
+	sb, err := sandbox.New(g.Tmp, "warm-up", g.modProxy, j)
 	if err != nil {
 		return nil, err
 	}
@@ -106,19 +117,14 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
 			return sb.Command(dir, grade.GoTool(), args...)
 		},
-		Run: func(ctx context.Context, cmd *exec.Cmd) error {
-			_, err := sandbox.RunLimited(ctx, time.Hour, cmd)
-			return err
-		},
+		Run: setupRun,
 	}
 	for i, r := range grade.LevelRuns(plan.Levels) {
 		modDir := filepath.Join(sb.Src, filepath.FromSlash(r.Module))
-		var patterns []string
-		for _, p := range r.Patterns {
-			if _, err := os.Stat(filepath.Join(modDir, strings.TrimSuffix(p, "/..."))); err == nil {
-				patterns = append(patterns, p)
-			}
-		}
+		patterns := slices.DeleteFunc(r.Patterns, func(p string) bool {
+			_, err := os.Stat(filepath.Join(modDir, strings.TrimSuffix(p, "/...")))
+			return err != nil
+		})
 		if len(patterns) == 0 {
 			continue
 		}
@@ -136,15 +142,11 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		for _, p := range pkgs {
 			args = append(args, p.ImportPath)
 		}
-		cmd := sb.Command(modDir, grade.GoTool(), args...)
-		var out, errOut bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		stopped, err := sandbox.RunLimited(ctx, time.Hour, cmd)
-		if stopped || err != nil {
-			return nil, fmt.Errorf("building the tests of this checkout: %v%s\n%s", err, map[bool]string{true: " (interrupted)"}[stopped], grade.FirstLines(errOut.String()+out.String(), 20))
+		if err := setupRun(ctx, sb.Command(modDir, grade.GoTool(), args...)); err != nil {
+			return nil, fmt.Errorf("building the tests of this checkout: %v", err)
 		}
 	}
-	if g.Checker, err = newChecker(ctx, sb, tmp, plan.Levels, seed, warm.Run); err != nil {
+	if g.Checker, err = newChecker(ctx, sb, filepath.Join(g.Tmp, "checker"), plan, seed); err != nil {
 		return nil, err
 	}
 	if cacheDir != "" {
@@ -153,47 +155,30 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	return g, nil
 }
 
+// setupRun runs a command of the report's setup, which fails with what
+// it printed.
+func setupRun(ctx context.Context, cmd *exec.Cmd) error {
+	stopped, err := sandbox.RunLimited(ctx, time.Hour, cmd)
+	if stopped {
+		err = errors.New("interrupted")
+	}
+	if err != nil {
+		return fmt.Errorf("%v\n%s", err, cmdOutput(cmd))
+	}
+	return nil
+}
+
+// goCommand is the go command, in the learner's environment, in the
+// folder dir of root.
+func goCommand(root, dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command(grade.GoTool(), args...)
+	cmd.Dir = filepath.Join(root, filepath.FromSlash(dir))
+	cmd.Env = grade.LearnerEnv()
+	return cmd
+}
+
 // Close deletes the report's temporary folder.
 func (g *Grader) Close() { sandbox.RemoveAll(g.Tmp) }
-
-// instructorModProxy downloads every module the ladder needs, and returns
-// the download folder (the sandboxes' GOPROXY) and the toolchain's
-// version and target.
-func instructorModProxy(root string, lvs []levels.Level) (proxy, toolchain string, err error) {
-	for _, dir := range moduleDirs(root, lvs) {
-		cmd := exec.Command(grade.GoTool(), "mod", "download")
-		cmd.Dir = filepath.Join(root, filepath.FromSlash(dir))
-		cmd.Env = grade.LearnerEnv()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", "", fmt.Errorf("go mod download in %s: %v\n%s", dir, err, out)
-		}
-	}
-	cmd := exec.Command(grade.GoTool(), "env", "GOMODCACHE", "GOVERSION", "GOOS", "GOARCH")
-	cmd.Dir = root
-	cmd.Env = grade.LearnerEnv()
-	out, err := cmd.Output()
-	if err != nil {
-		return "", "", fmt.Errorf("go env GOMODCACHE: %v", err)
-	}
-	modCache, toolchain, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	return filepath.Join(modCache, "cache", "download"), toolchain, nil
-}
-
-// moduleDirs lists the modules of the levels that root has, "." first.
-func moduleDirs(root string, lvs []levels.Level) []string {
-	dirs := []string{"."}
-	for _, l := range lvs {
-		for _, m := range l.Modules {
-			if m.Dir == "." || slices.Contains(dirs, m.Dir) {
-				continue
-			}
-			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(m.Dir), "go.mod")); err == nil {
-				dirs = append(dirs, m.Dir)
-			}
-		}
-	}
-	return dirs
-}
 
 // Grade grades one student's checkout in a sandbox of its own, which it
 // deletes afterwards.
@@ -217,8 +202,7 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 			notes = append(notes, "its temporary folder could not be deleted: "+err.Error())
 		}
 	}()
-	notes, err = g.plan.Build(dir, sb.Src)
-	if err != nil {
+	if notes, err = g.plan.Build(dir, sb.Src); err != nil {
 		notes = append(notes, err.Error())
 		return res
 	}
@@ -252,13 +236,14 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		},
 		Ahead: true,
 	}
+	gr := &grading{checker: g.Checker, sb: sb, run: runner.Run, root: sb.Src, modPath: g.plan.modPath}
 	runner.Judge = func(ctx context.Context, root string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
 		if stopped.Load() {
 			return own, nil // counts for nothing: see below
 		}
-		return g.Checker.judge(ctx, sb, runner.Run, root, r, own)
+		return gr.judge(ctx, r, own)
 	}
-	if err := g.Checker.buildChildren(ctx, sb, runner.Run, sb.Src, touched); err != nil && ctx.Err() == nil {
+	if err := gr.buildChildren(ctx, touched); err != nil && ctx.Err() == nil {
 		notes = append(notes, "building the checker's children: "+err.Error())
 		return res
 	}
@@ -275,7 +260,7 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		return res
 	}
 	res.Levels = grade.Report(grades).Levels
-	res.InProcess = g.Checker.inProcessLevels(sb.Src, grades)
+	res.InProcess = gr.inProcessLevels(grades)
 	for _, lg := range grades {
 		for _, p := range lg.Parts {
 			for _, c := range p.Cases {
@@ -286,6 +271,31 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		}
 	}
 	return res
+}
+
+// HeaviestFirst returns the indexes of dirs in the order the report grades
+// them: the most work (the sum of the started levels' numbers) first, so
+// that the longest gradings overlap the short ones; ties keep the order.
+func HeaviestFirst(dirs []string) []int {
+	return heaviestFirst(dirs, func(dir string) int {
+		work := 0
+		for _, l := range levels.All {
+			if !shipped.Untouched(dir, l) {
+				work += l.Number
+			}
+		}
+		return work
+	})
+}
+
+func heaviestFirst(dirs []string, work func(dir string) int) []int {
+	weights := make([]int, len(dirs))
+	order := make([]int, len(dirs))
+	for i, dir := range dirs {
+		weights[i], order[i] = work(dir), i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(weights[b], weights[a]) })
+	return order
 }
 
 // headCommit is the commit a student's checkout is on, read by hand: git

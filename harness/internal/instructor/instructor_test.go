@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/stretchr/testify/require"
 )
@@ -69,14 +70,16 @@ func TestMarkdownTextKeepsTheTable(t *testing.T) {
 	}
 }
 
-func TestShortMistake(t *testing.T) {
+// A known mistake is named up to its first ": ".
+func TestStudentMistakesAreShort(t *testing.T) {
 	for in, want := range map[string]string{
 		"inclusive boundary: still refuses at exactly one interval": "inclusive boundary",
 		"starts empty": "starts empty",
 		"right answers, but Distinct counts every drink on each call: O(drinks)": "right answers, but Distinct counts every drink on each call",
 	} {
-		if got := ShortMistake(in); got != want {
-			t.Errorf("shortMistake(%q) = %q, want %q", in, got, want)
+		part := grade.PartReport{Number: 1, KnownMistake: []string{in}}
+		if got := StudentMistakes([]grade.LevelReport{{Number: 2, Parts: []grade.PartReport{part}}}); len(got) != 1 || got[0].label() != want {
+			t.Errorf("StudentMistakes(%q) = %v, want %q", in, got, want)
 		}
 	}
 }

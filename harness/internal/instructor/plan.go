@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
 )
@@ -20,7 +19,8 @@ import (
 // gradingPlan is what every student's grading copy takes from the
 // instructor's checkout, read once.
 type gradingPlan struct {
-	Levels []levels.Level
+	Levels  []levels.Level
+	modPath string
 	// base holds every file of a grading copy but the learner's.
 	base map[string][]byte
 	// stubs holds each level's stubs as shipped, for a level not begun.
@@ -39,7 +39,7 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 		return nil, fmt.Errorf("run it from the ladder's top folder: %w", err)
 	}
 	names, inGit := instructorFiles(root)
-	p := &gradingPlan{Levels: levels.All, base: map[string][]byte{}, stubs: map[string][]byte{}, checked: map[string]bool{}}
+	p := &gradingPlan{Levels: levels.All, modPath: modPath, base: map[string][]byte{}, stubs: map[string][]byte{}, checked: map[string]bool{}}
 	levelFiles := map[int]map[string][]byte{} // level number → its files
 	for _, n := range names {
 		info, err := os.Lstat(filepath.Join(root, n))
@@ -50,45 +50,35 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		if lv, role := levels.RoleOf(n); lv != 0 && role != levels.Reference {
+		if lv, _ := levels.RoleOf(n); lv != 0 {
 			if levelFiles[lv] == nil {
 				levelFiles[lv] = map[string][]byte{}
 			}
 			levelFiles[lv][n] = data
-			continue
+		} else {
+			p.base[n] = data
 		}
-		p.base[n] = data
 	}
 	for _, l := range p.Levels {
 		files := levelFiles[l.Number]
-		shared := map[string]bool{}
-		var as shipped.Level
+		as, err := shipped.Level{}, errNotCheckout
 		if inGit {
 			as, err = shipped.Find(root, l)
 		}
-		if !inGit || err != nil {
-			// No history to go by: the working tree's stubs and shared files.
-			code := shipped.Classify(modPath, files)
-			as = shipped.Level{Code: code, Files: map[string][]byte{}}
-			for _, s := range append(append([]string{}, code.Stubs...), code.Shared...) {
-				as.Files[s] = files[s]
-			}
-		}
-		for _, s := range as.Code.Shared {
-			shared[s] = true
+		if err != nil { // no history to go by: the working tree's stubs and shared files
+			as = shipped.Level{Code: shipped.Classify(modPath, files), Files: files}
 		}
 		for _, s := range as.Code.Stubs {
 			p.stubs[s] = as.Files[s]
 		}
 		for n, data := range files {
-			switch {
-			case l.HasRole(n, levels.Code) && !shared[n]:
-				// The instructor's own code: never graded.
-			default:
-				p.base[n] = data
-				if (shared[n] || isTestOrSpec(n)) && inStudentCopy(n) {
-					p.checked[n] = true
-				}
+			shared := slices.Contains(as.Code.Shared, n)
+			if l.HasRole(n, levels.Code) && !shared {
+				continue // the instructor's own code: never graded
+			}
+			p.base[n] = data
+			if _, role := levels.RoleOf(n); (shared || role == levels.Test || role == levels.Spec) && inStudentCopy(n) {
+				p.checked[n] = true
 			}
 		}
 	}
@@ -99,75 +89,73 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 // go.sum, harness/ but its nested modules, and ladder/; those git tracks,
 // or every file outside git.
 func instructorFiles(root string) (names []string, inGit bool) {
+	keep := func(n string) bool {
+		return n == "go.mod" || n == "go.sum" || strings.HasPrefix(n, "harness/") || strings.HasPrefix(n, "ladder/")
+	}
 	var all []string
 	if out, err := shipped.Git(root, "ls-files", "-z"); err == nil {
-		inGit = true
-		all = strings.Split(out, "\x00")
+		inGit, all = true, strings.Split(out, "\x00")
 	} else {
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
 			rel, _ := filepath.Rel(root, p)
-			rel = filepath.ToSlash(rel)
-			if d.IsDir() && (d.Name() == ".git" || rel == learner.StateDir || rel == "solutions" || rel == "plots") {
+			if rel = filepath.ToSlash(rel); err == nil && d.IsDir() && rel != "." && !keep(rel+"/") {
 				return filepath.SkipDir
-			}
-			if !d.IsDir() {
+			} else if err == nil && !d.IsDir() {
 				all = append(all, rel)
 			}
 			return nil
 		})
 	}
-	levelModule := map[string]bool{} // a level's nested module is graded as one
-	for _, l := range levels.All {
-		for _, m := range l.Modules {
-			levelModule[m.Dir] = true
-		}
-	}
-	var nested []string // folders of other nested modules, such as harness/plot
+	var nested []string // folders of nested modules, such as harness/plot, but a level's own
 	for _, n := range all {
-		if path.Base(n) == "go.mod" && n != "go.mod" && !levelModule[path.Dir(n)] {
-			nested = append(nested, path.Dir(n)+"/")
+		dir := path.Dir(n)
+		if path.Base(n) == "go.mod" && dir != "." && !slices.ContainsFunc(levels.All, func(l levels.Level) bool {
+			return slices.ContainsFunc(l.Modules, func(m levels.Module) bool { return m.Dir == dir })
+		}) {
+			nested = append(nested, dir+"/")
 		}
 	}
 	for _, n := range all {
-		if n == "" {
-			continue
-		}
-		keep := n == "go.mod" || n == "go.sum" || strings.HasPrefix(n, "harness/") || strings.HasPrefix(n, "ladder/")
-		for _, m := range nested {
-			if strings.HasPrefix(n, m) {
-				keep = false
-			}
-		}
-		if keep {
+		if keep(n) && !slices.ContainsFunc(nested, func(m string) bool { return strings.HasPrefix(n, m) }) {
 			names = append(names, n)
 		}
 	}
 	return names, inGit
 }
 
-// isTestOrSpec reports whether p is a level's test or spec file.
-func isTestOrSpec(p string) bool {
-	_, role := levels.RoleOf(p)
-	return role == levels.Test || role == levels.Spec
-}
-
 var errNotCheckout = errors.New("not a rateladder checkout")
+
+// What Build notes of a student's checkout, in the order of buildNotes.
+const (
+	testsEdited = iota
+	sharedEdited
+	modEdited
+	symlinked
+	notGraded
+)
+
+var buildNotes = [...]string{
+	"tests edited: graded with the original tests (%s)",
+	"%s edited: graded with the original",
+	"%s edited: graded with the original",
+	"symlinks ignored (%s)",
+	"cgo, C and assembly not graded (%s)",
+}
 
 // Build writes into dest the grading copy of studentDir: the base files
 // and the student's own code, without following a symlink. It returns
 // notes on what the student changed that is not theirs to change. An
-// empty studentDir gives the ladder as shipped.
+// empty studentDir gives the ladder as shipped. A level folder of more
+// than maxLevelFiles files, or a file over maxStudentFile, is refused
+// before it is read.
 func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error) {
 	if studentDir != "" {
 		if info, err := os.Lstat(filepath.Join(studentDir, "ladder")); err != nil || !info.IsDir() {
 			return nil, errNotCheckout
 		}
-	}
-	if err := p.tooBig(studentDir); err != nil {
-		return nil, err
+		if info, err := os.Lstat(filepath.Join(studentDir, "go.mod")); err == nil && info.Size() > maxStudentFile {
+			return nil, tooBig("go.mod", info.Size())
+		}
 	}
 	write := func(name string, data []byte) error {
 		target := filepath.Join(dest, filepath.FromSlash(name))
@@ -181,23 +169,18 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 			return nil, err
 		}
 	}
-	var testsEdited, sharedEdited, symlinks, notGraded []string
+	var noted [len(buildNotes)][]string
 	edited := func(n string) {
-		if isTestOrSpec(n) {
-			testsEdited = append(testsEdited, n)
+		if _, role := levels.RoleOf(n); role == levels.Test || role == levels.Spec {
+			noted[testsEdited] = append(noted[testsEdited], n)
 		} else {
-			sharedEdited = append(sharedEdited, n)
+			noted[sharedEdited] = append(noted[sharedEdited], n)
 		}
 	}
 	for _, l := range p.Levels {
-		levelDir := ""
-		var info fs.FileInfo
-		var err error
-		if studentDir != "" {
-			levelDir = filepath.Join(studentDir, filepath.FromSlash(l.Dir))
-			info, err = os.Lstat(levelDir)
-		}
-		if levelDir == "" || err != nil || !info.IsDir() {
+		levelDir := filepath.Join(studentDir, filepath.FromSlash(l.Dir))
+		info, err := os.Lstat(levelDir)
+		if studentDir == "" || err != nil || !info.IsDir() {
 			// No folder (or a symlink): the level as shipped.
 			for n, data := range p.stubs {
 				if l.Holds(n) {
@@ -206,46 +189,46 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 					}
 				}
 			}
-			if levelDir != "" && err == nil {
-				symlinks = append(symlinks, l.Dir)
+			if studentDir != "" && err == nil {
+				noted[symlinked] = append(noted[symlinked], l.Dir)
 			}
 			continue
 		}
-		seen := map[string]bool{}
-		inBase := func(n string) bool { _, ok := p.base[n]; return ok }
+		seen, files := map[string]bool{}, 0
 		err = filepath.WalkDir(levelDir, func(fp string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
 			}
+			if files++; files > maxLevelFiles {
+				return fmt.Errorf("refused: %s holds more than %d files", TerminalText(l.Dir), maxLevelFiles)
+			}
 			rel, _ := filepath.Rel(studentDir, fp)
 			n := filepath.ToSlash(rel)
-			if !d.Type().IsRegular() {
-				if d.Type()&fs.ModeSymlink != 0 && (l.HasRole(n, levels.Code) || p.checked[n]) {
-					symlinks = append(symlinks, n)
-				}
-				return nil
-			}
-			switch {
+			info, err := d.Info() // WalkDir's entries are Lstat's
+			switch _, role := levels.RoleOf(n); {
+			case err != nil:
+				return err
+			case info.Mode()&fs.ModeSymlink != 0 && (role == levels.Code || p.checked[n]):
+				noted[symlinked] = append(noted[symlinked], n)
+			case !info.Mode().IsRegular():
+			case info.Size() > maxStudentFile:
+				return tooBig(n, info.Size())
 			case p.checked[n]:
 				seen[n] = true
-				data, err := os.ReadFile(fp)
-				if err != nil || !bytes.Equal(data, p.base[n]) {
+				if data, err := os.ReadFile(fp); err != nil || !bytes.Equal(data, p.base[n]) {
 					edited(n)
 				}
-			case isTestOrSpec(n):
+			case role == levels.Test || role == levels.Spec:
 				// A test of their own is not run.
 				if strings.HasSuffix(n, ".go") && inStudentCopy(n) {
-					testsEdited = append(testsEdited, n)
+					noted[testsEdited] = append(noted[testsEdited], n)
 				}
-			case l.HasRole(n, levels.Code) || ownFile(n) && !inBase(n):
+			case role == levels.Code || (role == levels.Doc || role == levels.OtherFile) && p.base[n] == nil:
 				// Their code, or a file beside it (a Lua script).
 				data, err := os.ReadFile(fp)
-				if err != nil {
+				if err != nil || foreignCode(n, data) {
+					noted[notGraded] = append(noted[notGraded], n)
 					return err
-				}
-				if foreignCode(n, data) {
-					notGraded = append(notGraded, n)
-					return nil
 				}
 				return write(n, data)
 			}
@@ -263,81 +246,28 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 	if studentDir == "" {
 		return nil, nil
 	}
-	if len(testsEdited) > 0 {
-		notes = append(notes, "tests edited: graded with the original tests ("+SomeNames(testsEdited)+")")
-	}
-	if len(sharedEdited) > 0 {
-		notes = append(notes, SomeNames(sharedEdited)+" edited: graded with the original")
-	}
-	var mods []string
 	for n, data := range p.base {
 		if path.Base(n) == "go.mod" {
 			if mod, err := os.ReadFile(filepath.Join(studentDir, filepath.FromSlash(n))); err == nil && !bytes.Equal(mod, data) {
-				mods = append(mods, n)
+				noted[modEdited] = append(noted[modEdited], n)
 			}
 		}
 	}
-	if len(mods) > 0 {
-		notes = append(notes, SomeNames(mods)+" edited: graded with the original")
-	}
-	if len(symlinks) > 0 {
-		notes = append(notes, "symlinks ignored ("+SomeNames(symlinks)+")")
-	}
-	if len(notGraded) > 0 {
-		notes = append(notes, "cgo, C and assembly not graded ("+SomeNames(notGraded)+")")
+	for i, names := range noted {
+		if len(names) > 0 {
+			notes = append(notes, fmt.Sprintf(buildNotes[i], SomeNames(names)))
+		}
 	}
 	return notes, nil
 }
 
-// tooBig refuses a checkout whose level folders hold a file over
-// maxStudentFile, or more than maxLevelFiles files.
-func (p *gradingPlan) tooBig(studentDir string) error {
-	if studentDir == "" {
-		return nil
+// tooBig refuses a student's file of size bytes.
+func tooBig(name string, size int64) error {
+	s := fmt.Sprintf("%.1f MiB", float64(size)/(1<<20))
+	if size >= 1<<30 {
+		s = fmt.Sprintf("%.1f GiB", float64(size)/(1<<30))
 	}
-	if info, err := os.Lstat(filepath.Join(studentDir, "go.mod")); err == nil && info.Size() > maxStudentFile {
-		return fmt.Errorf("refused: go.mod is %s, over the %d MiB the report reads of one file", sizeOf(info.Size()), maxStudentFile>>20)
-	}
-	for _, l := range p.Levels {
-		levelDir := filepath.Join(studentDir, filepath.FromSlash(l.Dir))
-		files := 0
-		var refusal error
-		filepath.WalkDir(levelDir, func(fp string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return nil // Build says what it makes of it
-			}
-			if files++; files > maxLevelFiles {
-				refusal = fmt.Errorf("refused: %s holds more than %d files", TerminalText(l.Dir), maxLevelFiles)
-				return filepath.SkipAll
-			}
-			info, err := d.Info() // WalkDir's entries are Lstat's
-			if err == nil && info.Mode().IsRegular() && info.Size() > maxStudentFile {
-				rel, _ := filepath.Rel(studentDir, fp)
-				refusal = fmt.Errorf("refused: %s is %s, over the %d MiB the report reads of one file", TerminalText(filepath.ToSlash(rel)), sizeOf(info.Size()), maxStudentFile>>20)
-				return filepath.SkipAll
-			}
-			return nil
-		})
-		if refusal != nil {
-			return refusal
-		}
-	}
-	return nil
-}
-
-// sizeOf writes a file's size in MiB, or GiB from 1 GiB.
-func sizeOf(n int64) string {
-	if n >= 1<<30 {
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-}
-
-// ownFile reports whether p, a level's file that is not Go code, may be
-// the student's own.
-func ownFile(p string) bool {
-	_, role := levels.RoleOf(p)
-	return role == levels.Doc || role == levels.OtherFile
+	return fmt.Errorf("refused: %s is %s, over the %d MiB the report reads of one file", TerminalText(name), s, maxStudentFile>>20)
 }
 
 // foreignCode reports whether a student's file brings code other than Go

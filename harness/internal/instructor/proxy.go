@@ -1,56 +1,75 @@
 package instructor
 
 import (
-	"cmp"
+	"bytes"
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"text/template"
 
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // A level's checker and child are written from its spec, read with
-// go/parser. The spec's Test is generic over an interface and takes a
-// constructor of it:
+// go/parser. The spec's Test (and Fuzz) is generic over an interface and
+// takes a constructor of it:
 //
 //	func Test[C Counter](t *testing.T, newCounter func(window time.Duration) C)
 //
-// The checker gives it a constructor of proxies, whose methods are the
+// The checker gives it a constructor of proxies, written into the spec's
+// package (so its types need no qualifying), whose methods are the
 // interface's and those of any interface the spec asserts to. The Err
 // variables of the level's packages the spec imports are its sentinels.
 
-// constructor is the function every level builds its value with.
-const constructor = "New"
-
 // specShape is what a level's checker and child are written from.
 type specShape struct {
-	iface   string   // the interface Test is generic over, qualified: "spec.Counter"
-	params  []string // the constructor's parameter types, qualified
-	results []string // its results after the value: "error" for level 8
-	methods []proxyMethod
-	imports map[string]string // the packages the types name, by path
-	// sentinels are "viewerr.ErrNegativeViews", from sentinelImports.
-	sentinels       []string
-	sentinelImports map[string]string
+	Mod, Dir string
+	Number   int
+	SeedEnv  string
+	Random   int
+	Ctor     signature // New: the interface Test is generic over, and an error for level 8
+	Methods  []signature
+	Imports  map[string]string // the packages the proxies' types name, by name
+	// Sentinels are "viewerr.ErrNegativeViews", from SentinelImports (by path).
+	Sentinels       []string
+	SentinelImports map[string]string
 }
 
-// proxyMethod is a method of the proxy, with its types qualified.
-type proxyMethod struct {
-	name            string
-	params, results []string
+// signature is a function's parameters and results, named a0… and r0…,
+// the addresses of the results a call fills in, and the arguments.
+type signature struct {
+	Name, Params, Results, Fills, Args string
+	// Fallible says the last result, r<Last>, is an error, which leaves
+	// the others zero.
+	Fallible bool
+	Last     int
 }
 
-// declared is a spec's interface, with the file that declares it.
-type declared struct {
-	it   *ast.InterfaceType
-	file *ast.File
+// newSignature writes the signature of a function name with the types
+// given; the call fills in the results from skip on.
+func newSignature(name string, params, results []string, skip int) signature {
+	s := signature{Name: name, Last: len(results) - 1, Fallible: len(results) > 1 && results[len(results)-1] == "error"}
+	var ps, rs, fills []string
+	for i, t := range params {
+		ps, s.Args = append(ps, fmt.Sprintf("a%d %s", i, t)), s.Args+fmt.Sprintf(", a%d", i)
+	}
+	for i, t := range results {
+		if rs = append(rs, fmt.Sprintf("r%d %s", i, t)); i >= skip {
+			fills = append(fills, fmt.Sprintf("&r%d", i))
+		}
+	}
+	s.Params, s.Results, s.Fills = strings.Join(ps, ", "), strings.Join(rs, ", "), strings.Join(fills, ", ")
+	return s
 }
 
 // readShape reads the spec of level l in the checkout root.
@@ -60,54 +79,118 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 	if err != nil {
 		return nil, err
 	}
-	sh := &specShape{imports: map[string]string{}, sentinelImports: map[string]string{}}
-	ifaces := map[string]declared{}
+	sh := &specShape{Mod: modPath, Dir: l.Dir, Number: l.Number, SeedEnv: seedEnv, Random: randomInputs, Imports: map[string]string{}, SentinelImports: map[string]string{}}
+	ifaces := map[string]*ast.InterfaceType{}
 	var test *ast.FuncType
-	q := qualifier{sh: sh}
+	var asserted []*ast.InterfaceType
+	imports := map[string]string{}
 	for _, f := range files {
+		for _, imp := range f.Imports {
+			ip := strings.Trim(imp.Path.Value, `"`)
+			if imports[path.Base(ip)] = ip; imp.Name != nil {
+				imports[imp.Name.Name] = ip
+			}
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncDecl:
 				if n.Name.Name == "Test" && n.Recv == nil {
-					test, q.file = n.Type, f
+					test = n.Type
 				}
 			case *ast.TypeSpec:
 				if it, ok := n.Type.(*ast.InterfaceType); ok {
-					ifaces[n.Name.Name] = declared{it, f}
+					ifaces[n.Name.Name] = it
+				}
+			case *ast.TypeAssertExpr:
+				if it, ok := n.Type.(*ast.InterfaceType); ok {
+					asserted = append(asserted, it)
 				}
 			}
 			return true
 		})
 	}
-	var ctor *ast.FuncType
 	if test != nil && test.TypeParams != nil && len(test.TypeParams.List) == 1 && len(test.Params.List) == 2 {
 		tp := test.TypeParams.List[0]
-		cons, _ := tp.Type.(*ast.Ident)
-		ctor, _ = test.Params.List[1].Type.(*ast.FuncType)
-		if cons != nil && ifaces[cons.Name].it != nil && ctor != nil {
-			sh.iface, q.param = "spec."+cons.Name, tp.Names[0].Name
-			sh.params, sh.results = q.fields(ctor.Params), q.fields(ctor.Results)
-			sh.addMethods(ifaces, ifaces[cons.Name], &q)
+		ctor, _ := test.Params.List[1].Type.(*ast.FuncType)
+		if cons, ok := tp.Type.(*ast.Ident); ok && ifaces[cons.Name] != nil && ctor != nil {
+			if results := fields(ctor.Results); len(results) > 0 && results[0] == tp.Names[0].Name {
+				results[0] = cons.Name
+				sh.Ctor = newSignature(constructor, fields(ctor.Params), results, 1)
+				asserted = append([]*ast.InterfaceType{ifaces[cons.Name]}, asserted...)
+			}
 		}
 	}
-	if len(sh.results) == 0 || sh.results[0] != sh.iface {
+	if sh.Ctor.Name == "" {
 		return nil, fmt.Errorf("%s: no func Test[T Interface](t *testing.T, newT func(…) T) of one of the spec's interfaces", dir)
 	}
-	sh.results = sh.results[1:]
-	for _, f := range files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if ta, ok := n.(*ast.TypeAssertExpr); ok {
-				if it, ok := ta.Type.(*ast.InterfaceType); ok {
-					sh.addMethods(ifaces, declared{it, f}, &q)
+	for len(asserted) > 0 {
+		it := asserted[0]
+		asserted = asserted[1:]
+		for _, m := range it.Methods.List {
+			ft, ok := m.Type.(*ast.FuncType)
+			if !ok {
+				embedded, _ := m.Type.(*ast.Ident)
+				if embedded == nil || ifaces[embedded.Name] == nil {
+					return nil, fmt.Errorf("%s: an interface embeds %s, which is not one of the spec's", dir, types.ExprString(m.Type))
+				}
+				asserted = append(asserted, ifaces[embedded.Name])
+			} else if name := m.Names[0].Name; !slices.ContainsFunc(sh.Methods, func(s signature) bool { return s.Name == name }) {
+				sh.Methods = append(sh.Methods, newSignature(name, fields(ft.Params), fields(ft.Results), 0))
+			}
+		}
+	}
+	// The sentinels: the Err variables of the level's packages the spec
+	// imports.
+	for _, ip := range slices.Sorted(maps.Values(imports)) {
+		rel, ok := strings.CutPrefix(ip, modPath+"/")
+		if !ok || !l.HasRole(rel+"/x.go", levels.Code) || sh.SentinelImports[ip] != "" {
+			continue
+		}
+		pkg, err := parseDir(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, err
+		}
+		for _, pf := range pkg {
+			for _, d := range pf.Decls {
+				if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+					for _, vs := range gd.Specs {
+						for _, n := range vs.(*ast.ValueSpec).Names {
+							if strings.HasPrefix(n.Name, "Err") {
+								sh.SentinelImports[ip] = pf.Name.Name
+								sh.Sentinels = append(sh.Sentinels, pf.Name.Name+"."+n.Name)
+							}
+						}
+					}
 				}
 			}
-			return true
-		})
+		}
 	}
-	if q.err != nil {
-		return nil, fmt.Errorf("%s: %v", dir, q.err)
+	var b strings.Builder
+	for _, s := range append(sh.Methods, sh.Ctor) {
+		b.WriteString(s.Params + s.Results)
 	}
-	return sh, sh.readSentinels(root, modPath, l, files)
+	for _, m := range qualified.FindAllStringSubmatch(b.String(), -1) {
+		if ip := imports[m[1]]; ip != "" && sh.SentinelImports[ip] == "" {
+			sh.Imports[m[1]] = ip
+		}
+	}
+	return sh, nil
+}
+
+// qualified finds the package names in a type's text.
+var qualified = regexp.MustCompile(`\b(\w+)\.`)
+
+// fields returns the types of a parameter or result list, one a value.
+func fields(fl *ast.FieldList) []string {
+	var out []string
+	if fl != nil {
+		for _, f := range fl.List {
+			for range max(1, len(f.Names)) {
+				out = append(out, types.ExprString(f.Type))
+			}
+		}
+	}
+	return out
 }
 
 // parseDir parses the Go files of a package's folder, tests left out.
@@ -119,7 +202,7 @@ func parseDir(dir string) ([]*ast.File, error) {
 	var files []*ast.File
 	fset := token.NewFileSet()
 	for _, e := range entries {
-		if name := e.Name(); strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+		if name := e.Name(); strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") && name != proxyFile {
 			f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
 			if err != nil {
 				return nil, err
@@ -130,157 +213,117 @@ func parseDir(dir string) ([]*ast.File, error) {
 	return files, nil
 }
 
-// addMethods adds the methods of d, and of those it embeds, to the proxy's.
-func (sh *specShape) addMethods(ifaces map[string]declared, d declared, q *qualifier) {
-	for _, m := range d.it.Methods.List {
-		ft, ok := m.Type.(*ast.FuncType)
-		if !ok {
-			if embedded, ok := m.Type.(*ast.Ident); ok && ifaces[embedded.Name].it != nil {
-				sh.addMethods(ifaces, ifaces[embedded.Name], q)
-			} else if q.err == nil {
-				q.err = fmt.Errorf("an interface embeds %s, which is not one of the spec's", types.ExprString(m.Type))
-			}
-			continue
+// constructor is the function every level builds its value with.
+const constructor = "New"
+
+// proxyFile is the file of the proxies, in the spec's folder of the
+// report's own copy.
+const proxyFile = "ladder_checker.go"
+
+// The sources the report writes: a level's child, which serves the
+// student's code; its proxies, in the spec's package; and its checker.
+const (
+	childSource = `package main
+
+import (
+	level "{{.Mod}}/{{.Dir}}"
+	"{{.Mod}}/harness/remote"{{range $path, $name := .SentinelImports}}
+	{{$name}} "{{$path}}"{{end}}
+)
+
+func main() {
+	remote.Main(map[string]any{"{{.Ctor.Name}}": level.{{.Ctor.Name}}}, {{join .Sentinels}})
+}
+`
+	proxySource = `package spec
+
+import (
+	"{{.Mod}}/harness/remote"{{range $name, $path := .Imports}}
+	{{$name}} "{{$path}}"{{end}}{{range $path, $name := .SentinelImports}}
+	{{$name}} "{{$path}}"{{end}}
+)
+
+// CheckerSentinels are the level's errors, as its child has them.
+var CheckerSentinels = []error{ {{join .Sentinels}} }
+
+type checkerProxy struct{ o *remote.Object }
+
+// CheckerProxies returns a constructor of proxies, each of a value that
+// {{.Ctor.Name}} builds in the child.
+func CheckerProxies(conn *remote.Conn) func({{.Ctor.Params}}) ({{.Ctor.Results}}) {
+	return func({{.Ctor.Params}}) ({{.Ctor.Results}}) {
+		o := conn.New("{{.Ctor.Name}}", []any{ {{.Ctor.Fills}} }{{.Ctor.Args}})
+		{{- if .Ctor.Fallible}}
+		if r{{.Ctor.Last}} != nil {
+			return
 		}
-		name := m.Names[0].Name
-		if !slices.ContainsFunc(sh.methods, func(pm proxyMethod) bool { return pm.name == name }) {
-			mq := qualifier{sh: sh, file: d.file} // no type parameter here
-			sh.methods = append(sh.methods, proxyMethod{name: name, params: mq.fields(ft.Params), results: mq.fields(ft.Results)})
-			q.err = cmp.Or(q.err, mq.err)
-		}
+		{{- end}}
+		r0 = checkerProxy{o}
+		return
 	}
 }
+{{range .Methods}}
+func (p checkerProxy) {{.Name}}({{.Params}}) ({{.Results}}) { p.o.Call("{{.Name}}", []any{ {{.Fills}} }{{.Args}}); return }
+{{end}}`
+	checkerSource = `package level{{.Number}}
 
-// readSentinels finds the sentinel errors in the packages of level l that
-// the spec's files import.
-func (sh *specShape) readSentinels(root, modPath string, l levels.Level, files []*ast.File) error {
-	for _, f := range files {
-		for _, imp := range f.Imports {
-			ip := strings.Trim(imp.Path.Value, `"`)
-			rel, ok := strings.CutPrefix(ip, modPath+"/")
-			if !ok || !l.HasRole(rel+"/x.go", levels.Code) || sh.sentinelImports[ip] != "" {
-				continue
-			}
-			pkg, err := parseDir(filepath.Join(root, filepath.FromSlash(rel)))
-			if err != nil {
-				return err
-			}
-			for _, pf := range pkg {
-				for _, d := range pf.Decls {
-					if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
-						for _, s := range gd.Specs {
-							for _, n := range s.(*ast.ValueSpec).Names {
-								if strings.HasPrefix(n.Name, "Err") {
-									sh.sentinelImports[ip] = pf.Name.Name
-									sh.sentinels = append(sh.sentinels, pf.Name.Name+"."+n.Name)
-								}
-							}
-						}
-					}
-				}
-			}
+import (
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+
+	"{{.Mod}}/harness/remote"
+	"{{.Mod}}/harness/timeline"
+	"{{.Mod}}/{{.Dir}}/spec"
+)
+
+func TestLevel{{.Number}}(t *testing.T) { spec.Test(t, spec.CheckerProxies(open(t))) }
+
+func FuzzLevel{{.Number}}(f *testing.F) {
+	seed, err := strconv.ParseUint(os.Getenv("{{.SeedEnv}}"), 10, 64)
+	if err != nil {
+		f.Fatal("{{.SeedEnv}}: ", err)
+	}
+	rng := rand.New(rand.NewPCG(seed, {{.Number}}))
+	for range {{.Random}} {
+		data := make([]byte, 16+rng.IntN(240))
+		for i := range data {
+			data[i] = byte(rng.Uint32())
 		}
+		f.Add(data)
 	}
-	return nil
+	spec.Fuzz(f, spec.CheckerProxies(open(f)))
 }
 
-// qualifier writes a spec's type expressions as the checker sees them:
-// spec.Name, the type parameter as the interface, and records imports.
-type qualifier struct {
-	sh    *specShape
-	file  *ast.File
-	param string
-	err   error
+func open(tb testing.TB) *remote.Conn {
+	conn, err := remote.Open(spec.CheckerSentinels...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(conn.Close)
+	timeline.PlayElsewhere(conn.CPU)
+	return conn
 }
+`
+)
 
-// fields returns the types of a parameter or result list, one a value.
-func (q *qualifier) fields(fl *ast.FieldList) []string {
-	var out []string
-	if fl == nil {
-		return nil
+// writeSource writes one of the sources of sh into file, gofmt'ed.
+func (sh *specShape) writeSource(src, file string) error {
+	t, err := template.New("").Funcs(template.FuncMap{"join": func(s []string) string { return strings.Join(s, ", ") }}).Parse("// Written by the class report. DO NOT EDIT.\n\n" + src)
+	if err != nil {
+		return err
 	}
-	for _, f := range fl.List {
-		t := q.typ(f.Type)
-		for range max(1, len(f.Names)) {
-			out = append(out, t)
-		}
+	var b bytes.Buffer
+	if err := t.Execute(&b, sh); err != nil {
+		return err
 	}
-	return out
-}
-
-// typ qualifies one type expression.
-func (q *qualifier) typ(e ast.Expr) string {
-	switch e := e.(type) {
-	case *ast.Ident:
-		switch {
-		case e.Name == q.param:
-			return q.sh.iface
-		case types.Universe.Lookup(e.Name) != nil:
-			return e.Name
-		}
-		return "spec." + e.Name
-	case *ast.SelectorExpr:
-		pkg, _ := e.X.(*ast.Ident)
-		for _, imp := range q.file.Imports {
-			ip, name := strings.Trim(imp.Path.Value, `"`), ""
-			if name = path.Base(ip); imp.Name != nil {
-				name = imp.Name.Name
-			}
-			if pkg != nil && name == pkg.Name {
-				q.sh.imports[ip] = pkg.Name
-				return pkg.Name + "." + e.Sel.Name
-			}
-		}
-	case *ast.StarExpr:
-		return "*" + q.typ(e.X)
-	case *ast.ArrayType:
-		if e.Len == nil {
-			return "[]" + q.typ(e.Elt)
-		}
-	case *ast.MapType:
-		return "map[" + q.typ(e.Key) + "]" + q.typ(e.Value)
+	out := b.Bytes()
+	if formatted, err := format.Source(out); err == nil {
+		out = formatted // else the build says what is wrong
 	}
-	if q.err == nil {
-		q.err = fmt.Errorf("a proxy cannot carry a %s", types.ExprString(e))
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
 	}
-	return "any"
-}
-
-// proxySource writes the proxy type of sh and newProxies, the constructor
-// the spec's Test takes.
-func proxySource(sh *specShape) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n// proxy is a %s whose methods run in the child.\ntype proxy struct{ o *remote.Object }\n", sh.iface)
-	ctorType := fmt.Sprintf("func(%s) (%s)", signature("a", sh.params), signature("r", append([]string{sh.iface}, sh.results...)))
-	fmt.Fprintf(&b, "\n// newProxies returns a constructor of proxies, each of a value that\n// %s builds in the child.\n", constructor)
-	fmt.Fprintf(&b, "func newProxies(conn *remote.Conn) %s {\nreturn %s {\n", ctorType, ctorType)
-	fmt.Fprintf(&b, "o := conn.New(%q, []any{%s}%s)\n", constructor, names(", &r%d", len(sh.results), 1)[min(2, len(sh.results)):], names(", a%d", len(sh.params), 0))
-	if n := len(sh.results); n > 0 && sh.results[n-1] == "error" {
-		// As a constructor that failed: no value beside its error.
-		fmt.Fprintf(&b, "if r%d != nil {\nreturn\n}\n", n)
-	}
-	b.WriteString("r0 = proxy{o}\nreturn\n}\n}\n")
-	for _, m := range sh.methods {
-		fmt.Fprintf(&b, "\nfunc (p proxy) %s(%s) (%s) { p.o.Call(%q, []any{%s}%s); return }\n", m.name, signature("a", m.params), signature("r", m.results),
-			m.name, names(", &r%d", len(m.results), 0)[min(2, len(m.results)):], names(", a%d", len(m.params), 0))
-	}
-	return b.String()
-}
-
-// signature writes "a0 T, a1 U" for types T and U, with prefix a.
-func signature(prefix string, types []string) string {
-	var s []string
-	for i, t := range types {
-		s = append(s, fmt.Sprintf("%s%d %s", prefix, i, t))
-	}
-	return strings.Join(s, ", ")
-}
-
-// names writes format for each of n numbers from from on.
-func names(format string, n, from int) string {
-	var b strings.Builder
-	for i := range n {
-		fmt.Fprintf(&b, format, i+from)
-	}
-	return b.String()
+	return os.WriteFile(file, out, 0o644)
 }

@@ -22,20 +22,20 @@ func TestProxiesAreReadFromTheSpecs(t *testing.T) {
 			continue
 		}
 		var names []string
-		for _, m := range sh.methods {
-			names = append(names, m.name)
+		for _, m := range sh.Methods {
+			names = append(names, m.Name)
 		}
 		if len(names) == 0 {
 			t.Errorf("level %d: a proxy of no method", l.Number)
 		}
 		switch l.Number {
 		case 5:
-			if len(sh.sentinels) != 3 {
-				t.Errorf("level 5's sentinels = %q, want viewerr's three", sh.sentinels)
+			if len(sh.Sentinels) != 3 {
+				t.Errorf("level 5's sentinels = %q, want viewerr's three", sh.Sentinels)
 			}
 		case 8:
-			if !slices.Contains(names, "Len") || !slices.Equal(sh.params, []string{"clock.Clock", "limits.Config"}) || !slices.Equal(sh.results, []string{"error"}) {
-				t.Errorf("level 8's proxy: methods %q, constructor (%q) (%s, %q), want Len among them, and New(clock.Clock, limits.Config) (Throttler, error)", names, sh.params, sh.iface, sh.results)
+			if !slices.Contains(names, "Len") || sh.Ctor.Params != "a0 clock.Clock, a1 limits.Config" || sh.Ctor.Results != "r0 Throttler, r1 error" || !sh.Ctor.Fallible {
+				t.Errorf("level 8's proxy: methods %q, constructor (%s) (%s), want Len among them, and New(clock.Clock, limits.Config) (Throttler, error)", names, sh.Ctor.Params, sh.Ctor.Results)
 			}
 		}
 	}

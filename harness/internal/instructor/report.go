@@ -1,6 +1,7 @@
 package instructor
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"html"
@@ -49,8 +50,8 @@ func (r Result) PartsDone() (done, of int) {
 	return done, of
 }
 
-// levelOf is r's report of level n, or nil.
-func levelOf(r Result, n int) *grade.LevelReport {
+// level is r's report of level n, or nil.
+func (r Result) level(n int) *grade.LevelReport {
 	for i := range r.Levels {
 		if r.Levels[i].Number == n {
 			return &r.Levels[i]
@@ -59,39 +60,31 @@ func levelOf(r Result, n int) *grade.LevelReport {
 	return nil
 }
 
-func lastDone(levels []grade.LevelReport) string {
-	last := "-"
-	for _, l := range levels {
-		if l.Status == grade.Done {
-			last = fmt.Sprint(l.Number)
-		}
-	}
-	return last
-}
-
-func levelCell(l grade.LevelReport) string {
-	cases := 0
-	for _, p := range l.Parts {
-		cases += p.Cases
-	}
-	if cases == 0 && l.BuildError == "" && len(l.Problems) == 0 {
-		return "" // a level this checkout does not have
-	}
-	switch {
-	case l.Status == grade.NoBuild && strings.HasPrefix(l.BuildError, refusedPrefix):
-		return "refused"
-	case l.Status == grade.NoBuild:
-		return "build fails"
-	}
-	return fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))
-}
-
+// classRow is a student's row of the Markdown table: a cell a level, the
+// parts done, the last level done and the note.
 func classRow(r Result) []string {
 	row := []string{r.Name}
+	last := "-"
 	for _, lv := range levels.All {
 		cell := ""
-		if l := levelOf(r, lv.Number); l != nil {
-			cell = levelCell(*l)
+		if l := r.level(lv.Number); l != nil {
+			cases := 0
+			for _, p := range l.Parts {
+				cases += p.Cases
+			}
+			switch {
+			case cases == 0 && l.BuildError == "" && len(l.Problems) == 0:
+				// a level this checkout does not have
+			case l.Status == grade.NoBuild && strings.HasPrefix(l.BuildError, refusedPrefix):
+				cell = "refused"
+			case l.Status == grade.NoBuild:
+				cell = "build fails"
+			default:
+				cell = fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))
+			}
+			if l.Status == grade.Done {
+				last = strconv.Itoa(l.Number)
+			}
 		}
 		if len(r.InProcess[lv.Number]) > 0 && cell != "" {
 			cell += InProcessMark
@@ -99,129 +92,70 @@ func classRow(r Result) []string {
 		row = append(row, cell)
 	}
 	done, of := r.PartsDone()
-	return append(row, fmt.Sprintf("%d/%d", done, of), lastDone(r.Levels), r.Err)
+	return append(row, fmt.Sprintf("%d/%d", done, of), last, r.Err)
 }
 
-// WriteMarkdown writes the class as a padded Markdown table, then the class
-// summary, why each begun level is not done, and the known mistakes.
-func WriteMarkdown(w io.Writer, results []Result) {
-	header := []string{"student"}
-	for _, l := range levels.All {
-		header = append(header, fmt.Sprintf("L%d", l.Number))
-	}
-	rows := [][]string{append(header, "parts", "last level done", "note")}
-	for _, r := range results {
-		row := classRow(r)
-		for i, c := range row {
-			row[i] = MarkdownText(c)
-		}
-		rows = append(rows, row)
-	}
-	writeTable(w, rows)
-	for _, r := range results {
-		if len(r.InProcess) > 0 {
-			fmt.Fprintf(w, "\n%s\n", InProcessFootnote)
-			break
-		}
-	}
-	writeSummary(w, results)
-	writeWhy(w, results)
-	WriteMistakes(w, results)
+// section is what the report writes under the class table, alike in
+// Markdown and HTML: a table (its header first) or a list.
+type section struct {
+	title, note string
+	table       [][]string
+	items       []item
 }
 
-// writeTable writes rows as a Markdown table whose columns, but the free
-// last one, line up; the first row is the header.
-func writeTable(w io.Writer, rows [][]string) {
-	widths := make([]int, len(rows[0]))
-	for _, row := range rows {
-		for i, c := range row[:len(row)-1] {
-			widths[i] = max(widths[i], 3, utf8.RuneCountInString(c))
-		}
-	}
-	line := func(row []string) {
-		var b strings.Builder
-		for i, c := range row {
-			b.WriteString("| " + c + strings.Repeat(" ", max(0, widths[i]-utf8.RuneCountInString(c))) + " ")
-		}
-		fmt.Fprintln(w, b.String()+"|")
-	}
-	line(rows[0])
-	rule := make([]string, len(widths))
-	for i, n := range widths {
-		rule[i] = strings.Repeat("-", max(n, 3))
-	}
-	line(rule)
-	for _, row := range rows[1:] {
-		line(row)
-	}
+// item is a list item, with the items under it.
+type item struct {
+	text string
+	sub  []string
 }
 
-// partSummary is one part across the class: who has done it, and the case
-// most of the others fail there.
-type partSummary struct {
-	Level, Part int
-	Title       string
-	Done, Of    int
-	Failing     string // the case most students fail, if any fails
-	FailedBy    int
-}
-
-// failing writes the case most students fail, and how many do.
-func (s partSummary) failing() string {
-	if s.FailedBy == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%q (%s)", s.Failing, grade.Plural(s.FailedBy, "student"))
-}
-
-// summarize gathers each part that some student has begun.
-func summarize(results []Result) []partSummary {
-	var out []partSummary
+// sections are the class part by part, why each begun level is not done,
+// and the known mistakes, each left out when empty.
+func sections(results []Result) []section {
+	parts := section{title: "The class, part by part", table: [][]string{{"part", "done", "the case most students fail there"}}}
 	for _, l := range levels.All {
 		for _, p := range l.Parts {
-			s := partSummary{Level: l.Number, Part: p.Number, Title: p.Title, Of: len(results)}
-			failing := map[string]int{}
+			done, failing := 0, map[string]int{}
 			for _, r := range results {
-				rl := levelOf(r, l.Number)
-				if rl == nil {
-					continue
-				}
-				for _, rp := range rl.Parts {
-					if rp.Number != p.Number {
-						continue
-					}
-					if rp.Done {
-						s.Done++
-					} else if rp.Failing != "" {
-						failing[rp.Failing]++
+				if rl := r.level(l.Number); rl != nil {
+					for _, rp := range rl.Parts {
+						switch {
+						case rp.Number != p.Number:
+						case rp.Done:
+							done++
+						case rp.Failing != "":
+							failing[rp.Failing]++
+						}
 					}
 				}
 			}
+			most, by := "", 0
 			for name, n := range failing {
-				if n > s.FailedBy || n == s.FailedBy && name < s.Failing {
-					s.Failing, s.FailedBy = name, n
+				if n > by || n == by && name < most {
+					most, by = name, n
 				}
 			}
-			if s.Done > 0 || s.FailedBy > 0 {
-				out = append(out, s)
+			if done > 0 || by > 0 {
+				cell := ""
+				if by > 0 {
+					cell = fmt.Sprintf("%q (%s)", most, grade.Plural(by, "student"))
+				}
+				parts.table = append(parts.table, []string{fmt.Sprintf("L%d.%d %s", l.Number, p.Number, p.Title), fmt.Sprintf("%d of %d", done, len(results)), cell})
 			}
 		}
 	}
-	return out
-}
-
-// writeSummary writes, under the table, each part some student has begun.
-func writeSummary(w io.Writer, results []Result) {
-	parts := summarize(results)
-	if len(parts) == 0 {
-		return
+	why := section{title: "Why, for each level begun and not done", note: " (its first part not done; the later parts wait for it)"}
+	for _, r := range results {
+		if lines := whyLines(r); len(lines) > 0 {
+			why.items = append(why.items, item{r.Name, lines})
+		}
 	}
-	rows := [][]string{{"part", "done", "the case most students fail there"}}
-	for _, s := range parts {
-		rows = append(rows, []string{fmt.Sprintf("L%d.%d %s", s.Level, s.Part, s.Title), fmt.Sprintf("%d of %d", s.Done, s.Of), MarkdownText(s.failing())})
+	mistakes := section{title: "Known mistakes", note: " (a failing part whose cases fail the way a known mistake does), the most made first"}
+	for _, c := range classMistakes(results) {
+		mistakes.items = append(mistakes.items, item{text: fmt.Sprintf("level %d part %d \"%s\": %s (%s)", c.Level, c.Part, c.label(),
+			grade.Plural(len(c.Students), "student"), strings.Join(c.Students, ", "))})
 	}
-	fmt.Fprintf(w, "\nThe class, part by part:\n\n")
-	writeTable(w, rows)
+	return slices.DeleteFunc([]section{parts, why, mistakes}, func(s section) bool { return len(s.table) < 2 && len(s.items) == 0 })
 }
 
 // whyLines says, for each level begun and not done, why its first part not
@@ -249,22 +183,61 @@ func whyLines(r Result) []string {
 	return out
 }
 
-// writeWhy writes the why-lines of each student.
-func writeWhy(w io.Writer, results []Result) {
-	first := true
+// WriteMarkdown writes the class as a padded Markdown table, then the
+// sections under it.
+func WriteMarkdown(w io.Writer, results []Result) {
+	header := []string{"student"}
+	for _, l := range levels.All {
+		header = append(header, fmt.Sprintf("L%d", l.Number))
+	}
+	rows := [][]string{append(header, "parts", "last level done", "note")}
+	footnote := false
 	for _, r := range results {
-		lines := whyLines(r)
-		if len(lines) == 0 {
-			continue
+		rows = append(rows, classRow(r))
+		footnote = footnote || len(r.InProcess) > 0
+	}
+	writeTable(w, rows)
+	if footnote {
+		fmt.Fprintf(w, "\n%s\n", InProcessFootnote)
+	}
+	for _, s := range sections(results) {
+		fmt.Fprintf(w, "\n%s%s:\n\n", s.title, s.note)
+		if s.table != nil {
+			writeTable(w, s.table)
 		}
-		if first {
-			fmt.Fprintf(w, "\nWhy, for each level begun and not done (its first part not done; the later parts wait for it):\n\n")
-			first = false
+		for _, it := range s.items {
+			fmt.Fprintf(w, "- %s\n", MarkdownText(it.text))
+			for _, sub := range it.sub {
+				fmt.Fprintf(w, "  - %s\n", MarkdownText(sub))
+			}
 		}
-		fmt.Fprintf(w, "- %s\n", MarkdownText(r.Name))
-		for _, l := range lines {
-			fmt.Fprintf(w, "  - %s\n", MarkdownText(l))
+	}
+}
+
+// writeTable writes rows, escaped, as a Markdown table whose columns, but
+// the free last one, line up; the first row is the header.
+func writeTable(w io.Writer, rows [][]string) {
+	widths := make([]int, len(rows[0]))
+	for i, row := range rows {
+		rows[i] = make([]string, len(row))
+		for j, c := range row {
+			rows[i][j] = MarkdownText(c)
+			if j < len(row)-1 {
+				widths[j] = max(widths[j], 3, utf8.RuneCountInString(rows[i][j]))
+			}
 		}
+	}
+	rule := make([]string, len(widths))
+	for i, n := range widths {
+		rule[i] = strings.Repeat("-", max(n, 3))
+	}
+	rows = slices.Insert(rows, 1, rule)
+	for _, row := range rows {
+		var b strings.Builder
+		for i, c := range row {
+			b.WriteString("| " + c + strings.Repeat(" ", max(0, widths[i]-utf8.RuneCountInString(c))) + " ")
+		}
+		fmt.Fprintln(w, b.String()+"|")
 	}
 }
 
@@ -297,53 +270,47 @@ func TerminalText(s string) string {
 }
 
 // WriteCSV writes the class as CSV, one row a student, that a spreadsheet
-// can sum.
+// can sum; a cell that starts as a formula would gets a leading apostrophe.
 func WriteCSV(w io.Writer, results []Result) {
 	cw := csv.NewWriter(w)
-	header := []string{"student"}
+	header, inProc := []string{"student"}, []string{}
 	for _, l := range levels.All {
 		header = append(header, fmt.Sprintf("level_%d", l.Number))
+		inProc = append(inProc, fmt.Sprintf("level_%d_in_process", l.Number))
 	}
-	header = append(header, "total", "max")
-	for _, l := range levels.All {
-		header = append(header, fmt.Sprintf("level_%d_in_process", l.Number))
-	}
+	header = append(append(header, "total", "max"), inProc...)
 	cw.Write(append(header, "commit", "graded_at", "note", "known_mistakes", "why"))
+	text := func(s string) string {
+		if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+			return "'" + s
+		}
+		return s
+	}
 	for _, r := range results {
-		row := []string{spreadsheetText(r.Name)}
+		row, inProc := []string{text(r.Name)}, []string{}
 		for _, lv := range levels.All {
 			n := 0
-			if l := levelOf(r, lv.Number); l != nil {
+			if l := r.level(lv.Number); l != nil {
 				n = l.PartsDone
 			}
 			row = append(row, strconv.Itoa(n))
+			inProc = append(inProc, strconv.Itoa(len(r.InProcess[lv.Number])))
 		}
 		done, of := r.PartsDone()
-		row = append(row, strconv.Itoa(done), strconv.Itoa(of))
-		for _, lv := range levels.All {
-			row = append(row, strconv.Itoa(len(r.InProcess[lv.Number])))
-		}
-		graded := ""
+		row = append(append(row, strconv.Itoa(done), strconv.Itoa(of)), inProc...)
+		graded, why, mistakes := "", "", []string{}
 		if !r.Graded.IsZero() {
 			graded = r.Graded.UTC().Format(time.RFC3339)
 		}
-		why := ""
 		if lines := whyLines(r); len(lines) > 0 {
 			why = lines[0]
 		}
-		row = append(row, r.Commit, graded, spreadsheetText(r.Err), spreadsheetText(mistakesCell(r.Levels)), spreadsheetText(why))
-		cw.Write(row)
+		for _, m := range StudentMistakes(r.Levels) {
+			mistakes = append(mistakes, fmt.Sprintf("L%d.%d %s", m.Level, m.Part, m.label()))
+		}
+		cw.Write(append(row, r.Commit, graded, text(r.Err), text(strings.Join(mistakes, "; ")), text(why)))
 	}
 	cw.Flush()
-}
-
-// spreadsheetText keeps a spreadsheet from reading a student's text as a
-// formula, with a leading apostrophe.
-func spreadsheetText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }
 
 // cellStates are the HTML heat map's cell classes, colours and legend.
@@ -355,32 +322,17 @@ var cellStates = []struct{ class, colour, words string }{
 	{"todo", "#e0e0e0", "not started, or waits for an earlier part"},
 }
 
-// cellState is the class of one part's cell, and its why-line.
-func cellState(r Result, l grade.LevelReport, p grade.PartReport) (string, string) {
-	switch {
-	case p.Done && slices.Contains(r.InProcess[l.Number], p.Number):
-		return "inproc", "done; judged in part in the student's process"
-	case p.Done:
-		return "done", "done"
-	case l.Status == grade.NoBuild:
-		return "nobuild", p.Why
-	case p.Failing != "" || strings.HasPrefix(p.Why, "the race detector"):
-		return "fail", p.Why
-	}
-	return "todo", p.Why
-}
-
 // WriteHTML writes the class as one self-contained page: a heat map of
-// students by parts, then the class summary, why-lines and mistakes.
+// students by parts, then the sections under it.
 func WriteHTML(w io.Writer, results []Result) {
-	e := html.EscapeString
+	e := func(s string) string { return html.EscapeString(TerminalText(s)) }
 	fmt.Fprint(w, `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>rateladder: class report</title>
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222}
 table{border-collapse:collapse;margin:12px 0}
 th,td{border:1px solid #fff;padding:3px 6px;text-align:center}
-th.name,td.name{text-align:left;white-space:nowrap}
+th.name,td.name,h2+table td,h2+table th{text-align:left;white-space:nowrap}
 td.part{width:22px;height:22px;padding:0}
 td.first{border-left:4px solid #fff}
 .legend span{display:inline-block;width:14px;height:14px;margin:0 4px 0 12px;vertical-align:middle}
@@ -398,16 +350,26 @@ td.first{border-left:4px solid #fff}
 	}
 	fmt.Fprint(w, "<th>parts</th><th class=\"name\">note</th></tr>\n")
 	for _, r := range results {
-		fmt.Fprintf(w, "<tr><td class=\"name\">%s</td>", e(TerminalText(r.Name)))
+		fmt.Fprintf(w, "<tr><td class=\"name\">%s</td>", e(r.Name))
 		for _, lv := range levels.All {
-			got := levelOf(r, lv.Number)
+			got := r.level(lv.Number)
 			for i, part := range lv.Parts {
 				class, why := "todo", "not graded"
-				switch {
-				case got != nil && i < len(got.Parts):
-					class, why = cellState(r, *got, got.Parts[i])
-				case r.Err != "" && len(r.Levels) == 0:
-					class, why = "nobuild", TerminalText(r.Err)
+				if got != nil && i < len(got.Parts) {
+					switch p := got.Parts[i]; {
+					case p.Done && slices.Contains(r.InProcess[lv.Number], p.Number):
+						class, why = "inproc", "done; judged in part in the student's process"
+					case p.Done:
+						class, why = "done", "done"
+					case got.Status == grade.NoBuild:
+						class, why = "nobuild", p.Why
+					case p.Failing != "" || strings.HasPrefix(p.Why, "the race detector"):
+						class, why = "fail", p.Why
+					default:
+						why = p.Why
+					}
+				} else if r.Err != "" && len(r.Levels) == 0 {
+					class, why = "nobuild", r.Err
 				}
 				if i == 0 {
 					class += " first"
@@ -416,39 +378,96 @@ td.first{border-left:4px solid #fff}
 			}
 		}
 		done, of := r.PartsDone()
-		fmt.Fprintf(w, "<td>%d/%d</td><td class=\"name\">%s</td></tr>\n", done, of, e(TerminalText(r.Err)))
+		fmt.Fprintf(w, "<td>%d/%d</td><td class=\"name\">%s</td></tr>\n", done, of, e(r.Err))
 	}
 	fmt.Fprint(w, "</table>\n")
-	if parts := summarize(results); len(parts) > 0 {
-		fmt.Fprint(w, "<h2>The class, part by part</h2>\n<table>\n<tr><th class=\"name\">part</th><th>done</th><th class=\"name\">the case most students fail there</th></tr>\n")
-		for _, s := range parts {
-			fmt.Fprintf(w, "<tr><td class=\"name\">L%d.%d %s</td><td>%d of %d</td><td class=\"name\">%s</td></tr>\n", s.Level, s.Part, e(s.Title), s.Done, s.Of, e(s.failing()))
-		}
-		fmt.Fprint(w, "</table>\n")
-	}
-	fmt.Fprint(w, "<h2>Why, for each level begun and not done</h2>\n<ul>\n")
-	for _, r := range results {
-		lines := whyLines(r)
-		if len(lines) == 0 {
+	for _, s := range sections(results) {
+		fmt.Fprintf(w, "<h2>%s</h2>\n", e(s.title))
+		if s.table != nil {
+			fmt.Fprint(w, "<table>\n")
+			for i, row := range s.table {
+				cell := map[bool]string{true: "th", false: "td"}[i == 0]
+				fmt.Fprint(w, "<tr>")
+				for _, c := range row {
+					fmt.Fprintf(w, "<%s>%s</%s>", cell, e(c), cell)
+				}
+				fmt.Fprint(w, "</tr>\n")
+			}
+			fmt.Fprint(w, "</table>\n")
 			continue
 		}
-		fmt.Fprintf(w, "<li>%s<ul>", e(TerminalText(r.Name)))
-		for _, l := range lines {
-			fmt.Fprintf(w, "<li>%s</li>", e(TerminalText(l)))
-		}
-		fmt.Fprint(w, "</ul></li>\n")
-	}
-	fmt.Fprint(w, "</ul>\n")
-	if list := classMistakes(results); len(list) > 0 {
-		fmt.Fprint(w, "<h2>Known mistakes</h2>\n<ul>\n")
-		for _, c := range list {
-			names := make([]string, len(c.Students))
-			for i, s := range c.Students {
-				names[i] = TerminalText(s)
+		fmt.Fprint(w, "<ul>\n")
+		for _, it := range s.items {
+			fmt.Fprintf(w, "<li>%s", e(it.text))
+			if len(it.sub) > 0 {
+				fmt.Fprint(w, "<ul>")
+				for _, sub := range it.sub {
+					fmt.Fprintf(w, "<li>%s</li>", e(sub))
+				}
+				fmt.Fprint(w, "</ul>")
 			}
-			fmt.Fprintf(w, "<li>level %d part %d &ldquo;%s&rdquo;: %s (%s)</li>\n", c.Level, c.Part, e(c.label()), grade.Plural(len(c.Students), "student"), e(strings.Join(names, ", ")))
+			fmt.Fprint(w, "</li>\n")
 		}
 		fmt.Fprint(w, "</ul>\n")
 	}
 	fmt.Fprint(w, "</body></html>\n")
+}
+
+// PartMistake is the known mistake named for one failing part.
+type PartMistake struct {
+	Level, Part int
+	Names       []string // one, or several that fail the very same cases
+}
+
+// label is the mistake as the report writes it: "a or b".
+func (m PartMistake) label() string { return strings.Join(m.Names, " or ") }
+
+// StudentMistakes returns the known mistake named for each failing part of
+// a student's graded levels, in level and part order: each name up to its
+// first ": ".
+func StudentMistakes(ls []grade.LevelReport) []PartMistake {
+	var out []PartMistake
+	for _, l := range ls {
+		for _, p := range l.Parts {
+			if p.Done || len(p.KnownMistake) == 0 {
+				continue
+			}
+			m := PartMistake{Level: l.Number, Part: p.Number}
+			for _, name := range p.KnownMistake {
+				if short, _, ok := strings.Cut(name, ": "); ok && short != "" {
+					name = short
+				}
+				m.Names = append(m.Names, name)
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// classMistake is one known mistake and the students who made it.
+type classMistake struct {
+	PartMistake
+	Students []string
+}
+
+// classMistakes gathers the known mistakes of the whole class, the most
+// made first, then by level and part.
+func classMistakes(results []Result) []*classMistake {
+	var out []*classMistake
+	for _, r := range results {
+		for _, m := range StudentMistakes(r.Levels) {
+			i := slices.IndexFunc(out, func(c *classMistake) bool {
+				return c.Level == m.Level && c.Part == m.Part && c.label() == m.label()
+			})
+			if i < 0 {
+				i, out = len(out), append(out, &classMistake{PartMistake: m})
+			}
+			out[i].Students = append(out[i].Students, r.Name)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *classMistake) int {
+		return cmp.Or(cmp.Compare(len(b.Students), len(a.Students)), cmp.Compare(a.Level, b.Level), cmp.Compare(a.Part, b.Part))
+	})
+	return out
 }

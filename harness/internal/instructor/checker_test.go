@@ -1,7 +1,6 @@
 package instructor
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -43,36 +42,36 @@ func TestWarmKeyFollowsWhatTheSetupBuildsFrom(t *testing.T) {
 func TestKeptCheckersComeBackWhole(t *testing.T) {
 	cache, report := t.TempDir(), t.TempDir()
 	store := filepath.Join(cache, storeDir, "k1")
-	require.Nil(t, keptChecker(store, report, 7), "an empty store")
+	require.Nil(t, keptChecker(store, filepath.Join(report, "checker"), 7), "an empty store")
 
-	built := t.TempDir()
-	c := &checker{binaries: map[int]string{}, test2json: filepath.Join(built, "test2json"), Seed: 7}
-	require.NoError(t, os.WriteFile(c.test2json, []byte{0}, 0o755))
-	for _, n := range []int{1, 8} {
-		c.binaries[n] = filepath.Join(built, fmt.Sprintf("level%d.test", n))
-		require.NoError(t, os.WriteFile(c.binaries[n], []byte{byte(n)}, 0o755))
+	c := &checker{dir: t.TempDir(), levels: []int{1, 8}, Seed: 7}
+	require.NoError(t, os.WriteFile(filepath.Join(c.dir, "test2json"), []byte{0}, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(c.dir, levelsFile), []byte("1 8\n"), 0o644))
+	for _, n := range c.levels {
+		require.NoError(t, os.WriteFile(c.binary(n), []byte{byte(n)}, 0o755))
 	}
 	c.keep(store)
 
-	got := keptChecker(store, report, 0)
+	got := keptChecker(store, filepath.Join(report, "checker"), 0)
 	require.NotNil(t, got, "the kept set")
 	if got.Seed == 0 {
 		t.Error("keptChecker(seed 0) kept seed 0, want a new one drawn")
 	}
-	if len(got.binaries) != 2 {
-		t.Fatalf("keptChecker gave levels %v, want 1 and 8", got.binaries)
+	if len(got.levels) != 2 {
+		t.Fatalf("keptChecker gave levels %v, want 1 and 8", got.levels)
 	}
-	for n, bin := range got.binaries {
+	for _, n := range got.levels {
+		bin := got.binary(n)
 		data, err := os.ReadFile(bin)
 		require.NoError(t, err)
 		info, err := os.Stat(bin)
 		require.NoError(t, err)
-		if filepath.Dir(bin) != report || len(data) != 1 || int(data[0]) != n || info.Mode().Perm() != 0o755 {
+		if filepath.Dir(bin) != filepath.Join(report, "checker") || len(data) != 1 || int(data[0]) != n || info.Mode().Perm() != 0o755 {
 			t.Errorf("level %d's checker is %s (%v, mode %v), want a copy in %s of the kept one, mode 0755", n, bin, data, info.Mode().Perm(), report)
 		}
 	}
 
 	// A set missing a binary is not a set.
 	require.NoError(t, os.Remove(filepath.Join(store, "level8.test")))
-	require.Nil(t, keptChecker(store, t.TempDir(), 7), "a set without level 8's checker")
+	require.Nil(t, keptChecker(store, filepath.Join(t.TempDir(), "checker"), 7), "a set without level 8's checker")
 }
