@@ -214,6 +214,7 @@ const actionlintVersion = "v1.7.12"
 // The workflow passes actionlint, which knows the actions' inputs and
 // runs shellcheck on the run: steps where shellcheck is installed.
 func TestClassroomWorkflowPassesActionlint(t *testing.T) {
+	slow(t, "downloads and builds actionlint")
 	path := filepath.Join(t.TempDir(), "classroom.yml")
 	var stdout, stderr strings.Builder
 	if code := cmdClassroom(repoRoot(t), append(testInstructor, path), &stdout, &stderr); code != 0 {
