@@ -129,15 +129,16 @@ class-report-prepare:
 classroom:
 	@$(LADDER) classroom $(if $(filter 1,$(FORCE)),--force) $(if $(INSTRUCTOR_REPO),--instructor-repo $(INSTRUCTOR_REPO)) $(if $(INSTRUCTOR_REF),--instructor-ref $(INSTRUCTOR_REF))
 
-# make test is what must always pass, in about a minute on two cores. One
-# make runs four jobs side by side, each using go test's own parallelism:
-# the references, then the stub check, which by then can reuse their
-# builds; gofmt; the harness; the specs; and the Redis spec, which mostly
-# waits on deadlines. One flat make, not a make per lane: a make inside a
-# make -j shares its job slots, and the lanes then ran partly one after
-# another. The race detector and the specs' mutant sweeps are make ci's
-# (test-race, test-mutants): CI (.ci/run) runs make test, then make ci.
-# --output-sync keeps each job's output in one piece.
+# make test is what must always pass: about a minute on two cores, more
+# on a fresh clone, which compiles everything first. One make runs four
+# jobs side by side, each using go test's own parallelism: the references,
+# then the stub check, which by then can reuse their builds; gofmt; the
+# harness; the specs; and the Redis spec, which mostly waits on deadlines.
+# One flat make, not a make per lane: a make inside a make -j shares its
+# job slots, and the lanes then ran partly one after another. The race
+# detector and the specs' mutant sweeps are make ci's (test-race,
+# test-mutants): CI (.ci/run) runs make test, then make ci. --output-sync
+# keeps each job's output in one piece.
 test:
 	@$(MAKE) --no-print-directory -j4 --output-sync=target test-lane-refs gofmt test-harness test-specs test-specs-redis
 	@echo "make test: all green"

@@ -54,7 +54,7 @@ var commands = []commandGroup{
 		{make: "make test-plots", what: "the pictures open in headless Chromium (installs it)"},
 	}},
 	{"For the repository:", []command{
-		{make: "make test", what: "everything that must always pass, in about a minute on two cores"},
+		{make: "make test", what: "everything that must always pass: about a minute on two cores, more on a fresh clone, which compiles everything first"},
 		{make: "make test-go", what: "the harness's quick tests, and each spec's quick self-checks"},
 		{make: "make test-solutions", what: "every reference against its spec"},
 		{make: "make test-mutants", what: "each spec's whole self-check: every known mistake caught by its part (in make ci)"},
