@@ -183,22 +183,17 @@ test-mutants:
 	$(GO) test $(TESTFLAGS) ./ladder/*/spec/
 	$(GO) -C $(REDIS_STUB) test $(TESTFLAGS) ./spec
 
-# Every reference against its spec and its own tests; a workshop's student
-# copy has no solutions/, and this then says so and passes. test-race, in
-# make ci, runs them again under the race detector.
+# Every reference against its spec and its own tests, with the go test
+# flags $(1); a workshop's student copy has no solutions/, and this then
+# says so and passes. test-race, in make ci, runs them under the race
+# detector.
+test_references = $(if $(wildcard solutions),\
+	$(GO) test $(TESTFLAGS) $(1) ./solutions/... && $(GO) -C $(REDIS_REF) test $(TESTFLAGS) $(1) ./...,\
+	@echo "no solutions/ here (a student copy): skipping the reference tests")
 test-solutions:
-ifneq ($(wildcard solutions),)
-	$(GO) test $(TESTFLAGS) ./solutions/...
-	$(GO) -C $(REDIS_REF) test $(TESTFLAGS) ./...
-else
-	@echo "no solutions/ here (a student copy): skipping the reference tests"
-endif
-
+	$(call test_references)
 test-race:
-ifneq ($(wildcard solutions),)
-	$(GO) test $(TESTFLAGS) -race ./solutions/...
-	$(GO) -C $(REDIS_REF) test $(TESTFLAGS) -race ./...
-endif
+	$(call test_references,-race)
 
 test-bench:
 ifneq ($(wildcard solutions),)
