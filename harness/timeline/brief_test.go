@@ -173,7 +173,7 @@ func TestSummaryOfEachVerdict(t *testing.T) {
 		{"a failed probe", probe, Fail, "holds 2 hits, want 0"},
 		{"a stub", boundaryCase(tally{stub: true}), NotImplemented, "not implemented yet: tally.Hit (harness/timeline/timeline_test.go:"},
 		{"a panic", boundaryCase(tally{crash: true}), Panicked, "Count(t=14.999999999s) panicked: runtime error: index out of range [1] with length 0 (timeline_test.go:"},
-		{"a loop", boundaryCase(tally{loop: true}), TimedOut, "Count(t=14.999999999s) did not finish in 200ms: too slow, or a loop that never ends (timeline_test.go:"},
+		{"a loop", boundaryCase(tally{loop: endless(t)}), TimedOut, "Count(t=14.999999999s) did not finish in 200ms: too slow, or a loop that never ends (timeline_test.go:"},
 		{"a deadlock", boundaryCase(tally{deadlock: true}), TimedOut, "Count(t=14.999999999s) did not finish in 200ms: a possible deadlock, waiting for a lock (sync.Mutex.Lock) (timeline_test.go:"},
 		{"a Goexit", boundaryCase(tally{goexit: true}), Exited, "Count(t=14.999999999s) stopped without returning or panicking: runtime.Goexit?"},
 	} {

@@ -25,11 +25,28 @@ type tally struct {
 	inclusive bool
 	hits      []time.Time
 	stub      bool
-	loop      bool
+	loop      chan struct{} // loops until closed
 	crash     bool
 	deadlock  bool
 	goexit    bool
 	mu        *sync.Mutex
+}
+
+// endless is a tally's loop that ends with t, so that it burns no CPU
+// while the other tests run.
+func endless(t *testing.T) chan struct{} {
+	end := make(chan struct{})
+	t.Cleanup(func() { close(end) })
+	return end
+}
+
+func closed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 func (c *tally) Hit(now time.Time) {
@@ -44,8 +61,8 @@ func (c *tally) Count(now time.Time) int {
 		var none []int
 		return none[len(c.hits)]
 	}
-	for c.loop {
-		runtime.Gosched() // a learner's loop that never ends
+	for c.loop != nil && !closed(c.loop) {
+		runtime.Gosched() // a learner's loop that never ends, until its test has
 	}
 	if c.deadlock {
 		c.mu = new(sync.Mutex)
@@ -209,7 +226,7 @@ func (e *probeError) Error() string { return "still holds " + string(rune('0'+e.
 // the test binary: it cannot be stopped. The next case still runs.
 func TestPlayCutsOffAnEndlessLoop(t *testing.T) {
 	t.Setenv(TimeoutEnv, "200ms")
-	o := Play(boundaryCase(tally{loop: true}))
+	o := Play(boundaryCase(tally{loop: endless(t)}))
 	if o.Verdict != TimedOut || o.Step != 2 {
 		t.Fatalf("Play(looping tally) = %v at step %d, want timed out at step 2", o.Verdict, o.Step)
 	}
