@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rateladder/rateladder/harness/mutation"
 	"github.com/rateladder/rateladder/harness/timeline"
 	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
 )
@@ -268,6 +269,7 @@ var redisMutants = []struct {
 }
 
 func TestRedisSpecCatchesMutants(t *testing.T) {
+	mutation.SkipSweepIfShort(t)
 	t.Parallel()
 	b := miniBackend(t)
 	quietRedis()
@@ -291,6 +293,7 @@ func TestRedisSpecCatchesMutants(t *testing.T) {
 // TestRedisMutantBaseline keeps the mutants honest: without a bug, the
 // small throttler passes every case the mutants are checked against.
 func TestRedisMutantBaseline(t *testing.T) {
+	mutation.SkipSweepIfShort(t)
 	t.Parallel()
 	b := miniBackend(t)
 	quietRedis()
