@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
@@ -18,10 +15,9 @@ import (
 // CheckStubs returns what is wrong with the stubs under root, one line
 // each, naming the file or the case.
 func CheckStubs(ctx context.Context, root string) ([]string, error) {
-	// Without -race: every stub panics at once.
 	lvs := slices.Clone(levels.All)
 	for i := range lvs {
-		lvs[i].Race = false
+		lvs[i].Race = false // every stub panics at once
 	}
 	runs := LevelRuns(lvs)
 	for i := range runs {
@@ -36,7 +32,7 @@ func CheckStubs(ctx context.Context, root string) ([]string, error) {
 		return nil, err
 	}
 	for _, l := range levels.All {
-		if _, err := os.Stat(filepath.Join(root, l.Dir)); err == nil {
+		if _, werr := shipped.Working(root, l); werr == nil {
 			problems = append(problems, checkStubRun(root, l, pkgs)...)
 		}
 	}
@@ -48,27 +44,12 @@ func CheckStubs(ctx context.Context, root string) ([]string, error) {
 // each spec's list naming exactly the cases its module reported.
 func checkStubRun(root string, l levels.Level, pkgs []*Package) []string {
 	var problems, lists []string
-	ran := map[int]bool{}
-	reported := map[string]map[protocol.ManifestCase]bool{} // by module
 	for _, p := range pkgs {
 		rel := RelDir(root, p.Dir)
 		if !l.Holds(rel) {
 			continue
 		}
-		switch {
-		case p.BuildError != "":
-			problems = append(problems, fmt.Sprintf("%s does not compile:\n%s", rel, Indent(FirstLines(p.BuildError, 10), "  ")))
-			continue
-		case p.NoTests:
-			continue
-		case p.Exit == nil:
-			problems = append(problems, rel+": its tests did not report through the ladder's runner")
-			continue
-		case !p.Exit.Complete:
-			problems = append(problems, rel+": "+p.Exit.Reason)
-		}
 		var bad []string
-		mod := ModuleOf(l, rel).Dir
 		for _, c := range p.Cases {
 			if _, ok := l.Part(c.Part); !ok {
 				problems = append(problems, fmt.Sprintf("%s: case %q is in part %d, which harness/levels does not list for level %d", rel, c.Name, c.Part, l.Number))
@@ -76,42 +57,32 @@ func checkStubRun(root string, l levels.Level, pkgs []*Package) []string {
 			if c.Verdict != protocol.NotImplemented {
 				bad = append(bad, fmt.Sprintf("part %d, %s (%s)", c.Part, c.Name, c.Verdict))
 			}
-			if !c.Fuzz {
-				ran[c.Part] = true
-				if reported[mod] == nil {
-					reported[mod] = map[protocol.ManifestCase]bool{}
-				}
-				reported[mod][protocol.ManifestCase{Part: c.Part, Name: c.Name}] = true
-			}
 		}
 		if len(bad) > 0 {
 			problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: the stub check fails %d case(s), such as %q", rel, len(bad), bad[0]))
 		}
 	}
-	for _, m := range l.Modules {
-		file := l.SpecDir(m) + "/" + protocol.ManifestFile
-		man, err := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(file)))
-		if err != nil {
-			lists = append(lists, fmt.Sprintf("level %d: %v", l.Number, err))
-			continue
+	g, listed := Grade(root, l, pkgs), SpecLists(root, l)
+	for _, p := range g.Parts {
+		file := l.SpecDir(l.ModuleOf(p.Number)) + "/" + protocol.ManifestFile
+		for _, c := range p.Unreported {
+			lists = append(lists, fmt.Sprintf("%s lists case %q of part %d, which the stub's run never reported", file, c, p.Number))
 		}
-		listed := map[protocol.ManifestCase]bool{}
-		for _, c := range man.Cases {
-			k := protocol.ManifestCase{Part: c.Part, Name: c.Name}
-			if listed[k] = true; c.Needs == "" && !reported[m.Dir][k] {
-				lists = append(lists, fmt.Sprintf("%s lists case %q of part %d, which the stub's run never reported", file, c.Name, c.Part))
+		for _, c := range p.Cases {
+			if !c.Fuzz && !slices.ContainsFunc(listed[p.Number], func(m protocol.ManifestCase) bool { return m.Name == c.Name }) {
+				lists = append(lists, fmt.Sprintf("%s does not list case %q of part %d: run the spec's TestManifestListsEveryCase with %s=1", file, c.Name, c.Part, protocol.UpdateManifestEnv))
 			}
 		}
-		for k := range reported[m.Dir] {
-			if !listed[k] {
-				lists = append(lists, fmt.Sprintf("%s does not list case %q of part %d: run the spec's TestManifestListsEveryCase with %s=1", file, k.Name, k.Part, protocol.UpdateManifestEnv))
+		for _, b := range p.Blocked {
+			if !slices.Contains(problems, b) {
+				problems = append(problems, b)
 			}
 		}
 	}
 	slices.Sort(lists)
-	problems = append(problems, lists...)
-	for _, p := range l.Parts {
-		if !ran[p.Number] {
+	problems = append(problems, slices.Compact(lists)...)
+	for _, p := range g.Parts {
+		if p.Reported == 0 {
 			problems = append(problems, fmt.Sprintf("level %d, part %d (%s): no case ran", l.Number, p.Number, p.Title))
 		}
 	}
@@ -127,20 +98,10 @@ func CheckStubSources(root string) ([]string, error) {
 	}
 	var problems []string
 	for _, l := range levels.All {
-		files := map[string][]byte{}
-		err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(l.Dir)), func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
-				return err
-			}
-			data, err := os.ReadFile(p)
-			rel, _ := filepath.Rel(root, p)
-			files[filepath.ToSlash(rel)] = data
-			return err
-		})
+		files, err := shipped.Working(root, l)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // a level this copy does not have
-		}
-		if err != nil {
+		} else if err != nil {
 			return nil, err
 		}
 		for _, p := range shipped.Classify(modPath, files).Other {

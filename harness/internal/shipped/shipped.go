@@ -51,6 +51,9 @@ func IsStub(src []byte) bool { return StubProblem(src) == "" }
 // variable a name, a literal or arithmetic of those, so that no code
 // hides in a value.
 func StubProblem(src []byte) string {
+	if src == nil {
+		return "a symbolic link" // as Working reads one
+	}
 	f, err := parser.ParseFile(token.NewFileSet(), "stub.go", src, parser.SkipObjectResolution)
 	if err != nil {
 		return "it does not parse"
@@ -322,7 +325,7 @@ func ResetPlan(root string, l levels.Level) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	files, err := working(root, l)
+	files, err := Working(root, l)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -359,7 +362,7 @@ func ResetPlan(root string, l levels.Level) (Plan, error) {
 // so that progress and the class report say "not started" without a build.
 func Untouched(root string, l levels.Level) bool {
 	modPath, err := ModulePath(root)
-	files, werr := working(root, l)
+	files, werr := Working(root, l)
 	if err != nil || werr != nil {
 		return false
 	}
@@ -372,9 +375,9 @@ func Untouched(root string, l levels.Level) bool {
 	return len(code.Stubs) > 0 && len(code.Other) == 0
 }
 
-// working reads the .go files under level l's folder in root's working
+// Working reads the .go files under level l's folder in root's working
 // tree, by slash path from root; a symbolic link's data is nil.
-func working(root string, l levels.Level) (map[string][]byte, error) {
+func Working(root string, l levels.Level) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(l.Dir)), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
