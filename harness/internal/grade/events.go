@@ -13,7 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/internal/shipped"
@@ -79,10 +79,9 @@ type reader struct {
 	byPath   map[string]*Package
 	bins     map[string]*binary
 	builds   map[string]string // build output by import path
-	started  chan struct{}     // closed once a test binary runs: the build is over
-	start    sync.Once
-	stop     func() // stops go test
-	leftover bool   // every binary said its last line: go test has leftoverWait more
+	started  atomic.Bool       // a test binary runs: the build is over
+	stop     func()            // stops go test
+	leftover bool              // every binary said its last line: go test has leftoverWait more
 	printed  int
 	flooded  string // the test running when the run printed too much
 	floodIn  string // and its package
@@ -90,7 +89,7 @@ type reader struct {
 
 func newReader(root string, pkgs []*Package, stop func()) *reader {
 	r := &reader{root: root, byPath: map[string]*Package{}, bins: map[string]*binary{}, builds: map[string]string{},
-		started: make(chan struct{}), stop: stop}
+		stop: stop}
 	for _, p := range pkgs {
 		r.byPath[p.ImportPath] = p
 	}
@@ -138,7 +137,7 @@ func (r *reader) handle(e Event) {
 		return
 	}
 	if e.Action == "run" || e.Action == "start" {
-		r.start.Do(func() { close(r.started) })
+		r.started.Store(true)
 	}
 	b := r.bins[e.Package]
 	if b == nil {

@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,31 +24,24 @@ import (
 
 // Run is one go test run: some levels' packages in one module.
 type Run struct {
-	Module   string   // the module's folder, relative to the root
-	Patterns []string // package patterns, relative to the module's folder
-	Race     bool
-	Run      string // go test -run, or "" for every test
-	Skip     string // go test -skip, or "" to skip nothing
-	// Parts are the parts this run plays, which a broken binary voids;
-	// nil means every part of the module.
-	Parts []int
+	Module    string   // the module's folder, relative to the root
+	Patterns  []string // package patterns, relative to the module's folder
+	Run, Skip string   // go test -run and -skip; "" for every test, and to skip none
+	Parts     []int    // the parts it plays, which a broken binary voids; nil for every part of the module
 	// Lean leaves out vet and DWARF, for a check that only wants verdicts.
-	Lean bool
+	Race, Lean bool
 }
 
 // Package is what one package's test binary did, as go test -json said.
 type Package struct {
-	ImportPath string
-	Dir        string // absolute
-	BuildError string
-	Output     string // the tail of what it printed outside its tests
-	NoTests    bool   // the package has no test files
-	// Exit is how the test binary ended, nil if its tests did not report
-	// through the ladder's runner.
-	Exit  *Exit
-	Cases []Case // as the runner reported them, in order
-	Races []Case // race reports, cut to the learner's lines
-	Parts []int  // the parts the run played (see Run.Parts)
+	ImportPath, BuildError string
+	Dir                    string // absolute
+	Output                 string // the tail of what it printed outside its tests
+	NoTests                bool   // the package has no test files
+	Exit                   *Exit  // how the test binary ended; nil if its tests did not report through the ladder's runner
+	Cases                  []Case // as the runner reported them, in order
+	Races                  []Case // race reports, cut to the learner's lines
+	Parts                  []int  // the parts the run played (see Run.Parts)
 }
 
 // Runner makes and runs the go commands of a grading: plainly for a
@@ -69,12 +64,12 @@ type Runner struct {
 // said its last line.
 const leftoverWait = 3 * time.Second
 
-// buildNoted holds the writers that were told of a slow build: a watch or
-// an interview runs go test again and again, and says it once.
-var buildNoted sync.Map
-
-// SlowBuild is how long a build may take before the learner is told.
-var SlowBuild = 2 * time.Second
+// SlowBuild is how long a build may take before the learner is told, once
+// for each writer in buildNoted: a watch runs go test again and again.
+var (
+	SlowBuild  = 2 * time.Second
+	buildNoted sync.Map
+)
 
 // Plain runs go in the learner's own environment.
 var Plain = Runner{
@@ -132,10 +127,9 @@ func runAll(ctx context.Context, root string, runs []Run, runner Runner) ([]*Pac
 		if err == nil && runner.Judge != nil {
 			res, err = runner.Judge(ctx, root, r, res)
 		}
-		if err != nil {
+		if all = append(all, res...); err != nil {
 			return nil, err
 		}
-		all = append(all, res...)
 	}
 	return all, nil
 }
@@ -161,18 +155,9 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	if len(pkgs) == 0 {
 		return nil, nil
 	}
-	args := []string{"test", "-json", "-count=1", "-timeout", "10m"}
-	if r.Race {
-		args = append(args, "-race")
-	}
+	args := []string{"test", "-json", "-count=1", "-timeout", "10m", "-race=" + strconv.FormatBool(r.Race), "-run", r.Run, "-skip", r.Skip}
 	if r.Lean {
 		args = append(args, "-vet=off", "-ldflags=-w")
-	}
-	if r.Run != "" {
-		args = append(args, "-run", r.Run)
-	}
-	if r.Skip != "" {
-		args = append(args, "-skip", r.Skip)
 	}
 	for _, p := range pkgs {
 		args = append(args, p.ImportPath)
@@ -200,12 +185,11 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 			what = strings.TrimSuffix(strings.TrimPrefix(r.Patterns[0], "./"), "/...")
 		}
 		timer := time.AfterFunc(SlowBuild, func() {
-			select {
-			case <-rd.started:
-			default:
-				if _, said := buildNoted.LoadOrStore(runner.Note, true); !said {
-					fmt.Fprintf(runner.Note, "building the tests of %s, the first run only: later runs reuse the build…\n", what)
-				}
+			if rd.started.Load() {
+				return
+			}
+			if _, said := buildNoted.LoadOrStore(runner.Note, true); !said {
+				fmt.Fprintf(runner.Note, "building the tests of %s, the first run only: later runs reuse the build…\n", what)
 			}
 		})
 		defer timer.Stop()
@@ -284,7 +268,7 @@ func GoTool() string {
 // LearnerEnv is the environment for the learner's tests: the caller's,
 // without the runner's own variable and GOFLAGS that choose which tests run.
 func LearnerEnv() []string {
-	var env []string
+	env := []string{QuickRaceExit} // the caller's GORACE, later, wins
 	for _, kv := range os.Environ() {
 		if flags, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
 			kv = "GOFLAGS=" + GradingGoflags(flags)
@@ -292,9 +276,6 @@ func LearnerEnv() []string {
 		if !strings.HasPrefix(kv, protocol.GradeEnv+"=") {
 			env = append(env, kv)
 		}
-	}
-	if _, set := os.LookupEnv("GORACE"); !set {
-		env = append(env, QuickRaceExit)
 	}
 	return env
 }
@@ -306,15 +287,8 @@ const QuickRaceExit = "GORACE=atexit_sleep_ms=0"
 // GradingGoflags drops from GOFLAGS the flags that choose which tests run
 // or how: a grade plays every case of the parts it grades.
 func GradingGoflags(flags string) string {
-	var keep []string
-	for _, f := range strings.Fields(flags) {
-		name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
-		name = strings.TrimPrefix(name, "test.")
-		switch name {
-		case "run", "skip", "short", "count", "failfast", "list", "bench", "fuzz":
-			continue
-		}
-		keep = append(keep, f)
-	}
-	return strings.Join(keep, " ")
+	return strings.Join(slices.DeleteFunc(strings.Fields(flags), func(f string) bool {
+		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimLeft(f, "-"), "test."), "=")
+		return slices.Contains([]string{"run", "skip", "short", "count", "failfast", "list", "bench", "fuzz"}, name)
+	}), " ")
 }
