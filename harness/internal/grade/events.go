@@ -28,27 +28,20 @@ import (
 // printed PASS or FAIL, every test it started ended, and a failing binary
 // failed a test. A test left open names the case a crash or exit cut short.
 
-// Event is one line of go test -json (see go doc test2json).
+// Event is one line of go test -json (see go doc test2json): ImportPath
+// is a build event's, FailedBuild the package whose build failed, on a
+// package's "fail".
 type Event struct {
-	Action      string
-	Package     string
-	ImportPath  string // build events
-	Test        string
-	Output      string
-	FailedBuild string // the package whose build failed, on a package's "fail"
+	Action, Package, ImportPath, Test, Output, FailedBuild string
 }
 
 // Bounds on what is kept of the output: of one test or a package's own
-// while it runs (a case's line comes last), of a package's own at its end, of one line, of a race report or
-// crash as read and as cut for the learner.
+// while it runs (a case's line comes last), of a package's own at its end,
+// of one line, of a race report or crash as read and as cut for the learner.
 const (
-	testTail       = 256 << 10
-	outputTail     = 8 << 10
-	maxWatchedLine = 1 << 10
-	maxRaceRead    = 400
-	maxCrashRead   = 200
-	maxRaceLines   = 12
-	maxCrashLines  = 10
+	testTail, outputTail, maxWatchedLine = 256 << 10, 8 << 10, 1 << 10
+	maxRaceRead, maxCrashRead            = 400, 200
+	maxRaceLines, maxCrashLines          = 12, 10
 )
 
 // floodLimit is how much output one go test run may print before it is
@@ -57,39 +50,37 @@ var floodLimit = 256 << 20
 
 // binary is what go test -json said of one package's test binary.
 type binary struct {
-	pkg         *Package
-	out         strings.Builder             // the tail of its output outside any test
-	open        map[string]*strings.Builder // the output of the tests not ended
-	order       []string                    // tests by the order they started
-	end         string                      // go test's pass, fail or skip for the package, once it came
-	last        string                      // the testing package's last line, PASS or FAIL
-	failed      bool                        // some test failed
-	current     string                      // the test the last output came from
-	endedInTest bool                        // go test's line for the package came as a test's
-	viaRunner   bool                        // the output holds protocol.RunMark
-	race        []string                    // the race report being read; nil outside one
-	crash       []string                    // the last crash: its message, then its first goroutine
-	stack       bool                        // crash has reached its first goroutine's frames
-	stackEnded  bool                        // and those frames have ended
+	pkg   *Package
+	out   strings.Builder             // the tail of its output outside any test
+	open  map[string]*strings.Builder // the output of the tests not ended
+	order []string                    // tests by the order they started
+	end   string                      // go test's pass, fail or skip for the package, once it came
+	last  string                      // the testing package's last line, PASS or FAIL
+	// current is the test the last output came from; endedInTest says go
+	// test's line for the package came as a test's; viaRunner, that the
+	// output holds protocol.RunMark.
+	current                        string
+	failed, endedInTest, viaRunner bool
+	race                           []string // the race report being read; nil outside one
+	crash                          []string // the last crash: its message, then its first goroutine
+	stack, stackEnded              bool     // crash has reached its first goroutine's frames, and they ended
 }
 
 // reader reads one go test -json run into its packages.
 type reader struct {
-	root     string
-	byPath   map[string]*Package
-	bins     map[string]*binary
-	builds   map[string]string // build output by import path
-	started  atomic.Bool       // a test binary runs: the build is over
-	stop     func()            // stops go test
-	leftover bool              // every binary said its last line: go test has leftoverWait more
-	printed  int
-	flooded  string // the test running when the run printed too much
-	floodIn  string // and its package
+	root             string
+	byPath           map[string]*Package
+	bins             map[string]*binary
+	builds           map[string]string // build output by import path
+	started          atomic.Bool       // a test binary runs: the build is over
+	stop             func()            // stops go test
+	leftover         bool              // every binary said its last line: go test has leftoverWait more
+	printed          int
+	flooded, floodIn string // the test running when the run printed too much, and its package
 }
 
 func newReader(root string, pkgs []*Package, stop func()) *reader {
-	r := &reader{root: root, byPath: map[string]*Package{}, bins: map[string]*binary{}, builds: map[string]string{},
-		stop: stop}
+	r := &reader{root: root, byPath: map[string]*Package{}, bins: map[string]*binary{}, builds: map[string]string{}, stop: stop}
 	for _, p := range pkgs {
 		r.byPath[p.ImportPath] = p
 	}
@@ -219,8 +210,7 @@ func (r *reader) allEnded() bool {
 // appendTail adds s to b, keeping at least its last n bytes; cutting only
 // past 2n copies each byte a few times at most.
 func appendTail(b *strings.Builder, s string, n int) {
-	b.WriteString(s)
-	if b.Len() > 2*n {
+	if b.WriteString(s); b.Len() > 2*n {
 		tail := keepTail(b.String(), n)
 		b.Reset()
 		b.WriteString(tail)
@@ -301,10 +291,7 @@ func crashOf(root string, lines []string) (text, headline string) {
 	for _, f := range frames[:min(len(frames), maxCrashLines-len(out))] {
 		out = append(out, frameLine(f))
 	}
-	headline = "a crash with no message"
-	if len(message) > 0 {
-		headline = message[0]
-	}
+	headline = cmp.Or(strings.Join(message[:min(1, len(message))], ""), "a crash with no message")
 	if len(frames) > 0 {
 		headline += fmt.Sprintf(" (%s:%d)", frames[0].File, frames[0].Line)
 	}
@@ -464,9 +451,8 @@ func caseOfTest(name string) (string, int) {
 		return name, 0
 	}
 	num, ok := strings.CutPrefix(parts[len(parts)-2], "part_")
-	n, err := strconv.Atoi(num)
-	if err != nil || !ok {
-		return name, 0
+	if n, err := strconv.Atoi(num); err == nil && ok {
+		return strings.ReplaceAll(parts[len(parts)-1], "_", " "), n
 	}
-	return strings.ReplaceAll(parts[len(parts)-1], "_", " "), n
+	return name, 0
 }
