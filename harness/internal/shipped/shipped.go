@@ -161,10 +161,7 @@ func Classify(modPath string, files map[string][]byte) Code {
 		if _, role := levels.RoleOf(p); role != levels.Spec || !strings.HasSuffix(p, ".go") {
 			continue
 		}
-		ips, err := Imports(p, src)
-		if err != nil {
-			continue
-		}
+		ips, _ := Imports(p, src)
 		for _, ip := range ips {
 			imported[ip] = true
 		}
@@ -363,16 +360,10 @@ func ResetPlan(root string, l levels.Level) (Plan, error) {
 func Untouched(root string, l levels.Level) bool {
 	modPath, err := ModulePath(root)
 	files, werr := Working(root, l)
-	if err != nil || werr != nil {
-		return false
-	}
-	for _, data := range files {
-		if data == nil {
-			return false // a symbolic link: not as shipped
-		}
-	}
 	code := Classify(modPath, files)
-	return len(code.Stubs) > 0 && len(code.Other) == 0
+	// A symbolic link is not as shipped.
+	return err == nil && werr == nil && len(code.Stubs) > 0 && len(code.Other) == 0 &&
+		!slices.ContainsFunc(slices.Collect(maps.Values(files)), func(d []byte) bool { return d == nil })
 }
 
 // Working reads the .go files under level l's folder in root's working
