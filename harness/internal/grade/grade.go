@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/internal/shipped"
@@ -251,26 +250,16 @@ func units(lvs []levels.Level, whole bool) []unit {
 	var out []unit
 	for _, l := range lvs {
 		for _, m := range l.Modules {
-			base := Run{Module: m.Dir, Race: l.Race, Patterns: []string{l.Patterns()[m.Dir]}}
-			var plain, own []int
-			for _, n := range l.PartsOf(m) {
-				if p, _ := l.Part(n); p.Concurrent && !whole {
-					own = append(own, n)
-				} else {
-					plain = append(plain, n)
-				}
-			}
-			if len(plain) > 0 || whole {
-				r := base
-				r.Parts = plain
+			r := Run{Module: m.Dir, Race: l.Race, Patterns: []string{l.Patterns()[m.Dir]}, Parts: l.PartsOf(m)}
+			own := slices.DeleteFunc(slices.Clone(r.Parts), func(n int) bool { p, _ := l.Part(n); return whole || !p.Concurrent })
+			if r.Parts = slices.DeleteFunc(r.Parts, func(n int) bool { return slices.Contains(own, n) }); len(r.Parts) > 0 || whole {
 				if len(own) > 0 {
 					r.Skip = "/^part_(" + joinInts(own) + ")$"
 				}
 				out = append(out, unit{l, r})
 			}
 			for _, n := range own {
-				r := base
-				r.Parts, r.Run = []int{n}, PartRun(n, false)
+				r.Parts, r.Run, r.Skip = []int{n}, PartRun(n, false), ""
 				out = append(out, unit{l, r})
 			}
 		}
@@ -278,12 +267,9 @@ func units(lvs []levels.Level, whole bool) []unit {
 	return out
 }
 
+// joinInts is "1|2|3".
 func joinInts(ns []int) string {
-	var s []string
-	for _, n := range ns {
-		s = append(s, strconv.Itoa(n))
-	}
-	return strings.Join(s, "|")
+	return strings.Trim(strings.ReplaceAll(fmt.Sprint(ns), " ", "|"), "[]")
 }
 
 // runsOf turns units into go test runs: units of whole modules share one
@@ -334,11 +320,16 @@ func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level,
 		}
 		us = append(us, u)
 	}
-	gs, err := gradeUnits(ctx, root, []levels.Level{l}, us, Plain)
+	g, err := first(gradeUnits(ctx, root, []levels.Level{l}, us, Plain))
+	g.HideMistakes = true
+	return g, err
+}
+
+// first is the one level graded, or the error.
+func first(gs []Level, err error) (Level, error) {
 	if err != nil {
 		return Level{}, err
 	}
-	gs[0].HideMistakes = true
 	return gs[0], nil
 }
 
@@ -346,11 +337,7 @@ func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level,
 // too, to show which methods its cases wait for.
 func TestLevel(root string, l levels.Level, part int) (Level, error) {
 	if part == 0 {
-		gs, err := gradeUnits(context.Background(), root, []levels.Level{l}, units([]levels.Level{l}, false), Plain)
-		if err != nil {
-			return Level{}, err
-		}
-		return gs[0], nil
+		return first(gradeUnits(context.Background(), root, []levels.Level{l}, units([]levels.Level{l}, false), Plain))
 	}
 	// The part alone, in the module that holds it, with the fuzz seeds but
 	// for a part about goroutines; earlier parts need not pass.
@@ -368,9 +355,12 @@ func TestLevel(root string, l levels.Level, part int) (Level, error) {
 func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []unit, runner Runner) ([]Level, error) {
 	var pkgs []*Package
 	out := make([]Level, len(lvs))
-	for i, l := range lvs {
-		out[i] = Grade(root, l, nil)
+	regrade := func() {
+		for i, l := range lvs {
+			out[i] = Grade(root, l, pkgs)
+		}
 	}
+	regrade()
 	type result struct {
 		pkgs []*Package
 		err  error
@@ -429,9 +419,7 @@ func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []
 			more = append(more, res.pkgs...)
 		}
 		pkgs = append(pkgs, more...)
-		for i, l := range lvs {
-			out[i] = Grade(root, l, pkgs)
-		}
+		regrade()
 	}
 }
 
