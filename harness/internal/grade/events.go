@@ -396,32 +396,31 @@ func (r *reader) finish() {
 		} else if len(p.Cases) > 0 {
 			during = " after its cases"
 		}
-		const none = " Nothing in it counts as done."
 		exit := Exit{}
 		failed := (b.last == "FAIL" || b.end == "fail") && !b.failed
 		switch {
 		case r.flooded != "" && r.floodIn == path:
-			exit.Reason = fmt.Sprintf("the test binary printed more than %d MB during %s, and was stopped: does your code print in a loop?"+none, floodLimit>>20, caseWhere(r.flooded))
+			exit.Reason = fmt.Sprintf("the test binary printed more than %d MB during %s, and was stopped: does your code print in a loop?", floodLimit>>20, caseWhere(r.flooded))
 		case b.end == "" && b.last == "":
-			exit.Reason = "the test binary did not finish: go test was stopped" + during + "." + none
+			exit.Reason = "the test binary did not finish: go test was stopped" + during + "."
 		case b.crash != nil && b.last == "":
 			var headline string
 			exit.Crash, headline = crashOf(r.root, b.crash)
 			if limit, ok := strings.CutPrefix(headline, "panic: test timed out after "); ok {
-				exit.Reason = fmt.Sprintf("the test binary reached go test's time limit (-timeout %s)%s."+none, strings.Fields(limit)[0], during)
+				exit.Reason = fmt.Sprintf("the test binary reached go test's time limit (-timeout %s)%s.", strings.Fields(limit)[0], during)
 			} else {
-				exit.Reason = fmt.Sprintf("the test binary crashed%s: %s."+none, during, headline)
+				exit.Reason = fmt.Sprintf("the test binary crashed%s: %s.", during, headline)
 			}
 		case open != "":
-			exit.Reason = "the test binary exited" + status + during + ": does your code call os.Exit or syscall.Exit?" + none
+			exit.Reason = "the test binary exited" + status + during + ": does your code call os.Exit or syscall.Exit?"
 		case b.last == "" && len(b.order) == 0:
-			exit.Reason = "the test binary ran no test: does an init function in your code call os.Exit?" + none
+			exit.Reason = "the test binary ran no test: does an init function in your code call os.Exit?"
 		case b.last == "":
-			exit.Reason = "the test binary exited" + status + during + ", before the testing package's last line: does your code call os.Exit?" + none
+			exit.Reason = "the test binary exited" + status + during + ", before the testing package's last line: does your code call os.Exit?"
 		case failed && (status == " with status 66" || len(p.Races) > 0):
-			exit.Reason = "the race detector found a data race outside the cases." + none
+			exit.Reason = "the race detector found a data race outside the cases."
 		case failed:
-			exit.Reason = "the test binary failed" + status + during + ", though no test failed: does your code call os.Exit?" + none
+			exit.Reason = "the test binary failed" + status + during + ", though no test failed: does your code call os.Exit?"
 		default:
 			// It printed its last line; go test's own may not have come, if
 			// a process the learner's code started kept it waiting.
@@ -429,6 +428,8 @@ func (r *reader) finish() {
 		}
 		if exit.Complete && !b.viaRunner && len(b.order) > 0 {
 			continue // its tests did not report through the ladder's runner
+		} else if !exit.Complete {
+			exit.Reason += " Nothing in it counts as done."
 		}
 		p.Exit = &exit
 	}

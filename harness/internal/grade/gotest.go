@@ -2,6 +2,7 @@ package grade
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -140,22 +141,17 @@ func runAll(ctx context.Context, root string, runs []Run, runner Runner) ([]*Pac
 // Failing tests are no error; only a go test that could not run is.
 func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Package, error) {
 	modDir := filepath.Join(root, r.Module)
-	var patterns []string
-	for _, p := range r.Patterns {
-		// A level that is missing here (a partial copy) has no packages.
-		if _, err := os.Stat(filepath.Join(modDir, strings.TrimSuffix(p, "/..."))); err == nil {
-			patterns = append(patterns, p)
-		}
+	patterns := slices.DeleteFunc(slices.Clone(r.Patterns), func(p string) bool {
+		_, err := os.Stat(filepath.Join(modDir, strings.TrimSuffix(p, "/...")))
+		return err != nil // a level that is missing here (a partial copy) has no packages
+	})
+	var pkgs []*Package
+	var err error
+	if len(patterns) > 0 {
+		pkgs, err = ListPackages(ctx, root, modDir, patterns, runner)
 	}
-	if len(patterns) == 0 {
-		return nil, nil
-	}
-	pkgs, err := ListPackages(ctx, root, modDir, patterns, runner)
-	if err != nil {
+	if err != nil || len(pkgs) == 0 {
 		return nil, err
-	}
-	if len(pkgs) == 0 {
-		return nil, nil
 	}
 	args := []string{"test", "-json", "-count=1", "-timeout", "10m", "-race=" + strconv.FormatBool(r.Race), "-run", r.Run, "-skip", r.Skip}
 	if r.Lean {
@@ -260,12 +256,7 @@ func (l *LimitedBuffer) Write(p []byte) (int, error) {
 
 // GoTool is the go command of the toolchain that built the ladder, or the
 // one on PATH.
-func GoTool() string {
-	if g := os.Getenv("GO"); g != "" {
-		return g
-	}
-	return "go"
-}
+func GoTool() string { return cmp.Or(os.Getenv("GO"), "go") }
 
 // LearnerEnv is the environment for the learner's tests: the caller's,
 // without the runner's own variable and GOFLAGS that choose which tests run.
