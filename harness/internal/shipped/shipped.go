@@ -227,9 +227,6 @@ func GitTree(root, rev string, paths ...string) ([]TreeEntry, error) {
 		}
 		entries = append(entries, TreeEntry{Path: p, Mode: f[0]})
 	}
-	if len(blobs) == 0 {
-		return entries, nil
-	}
 	data, err := runGit(root, strings.NewReader(want.String()), "cat-file", "--batch")
 	if err != nil {
 		return nil, err
@@ -288,17 +285,12 @@ func Find(root string, l levels.Level) (Level, error) {
 			}
 		}
 		code := Classify(modPath, files)
-		if len(code.Stubs) == 0 || len(code.Other) > 0 {
+		if len(code.Stubs) == 0 || len(code.Other) > 0 ||
+			!slices.ContainsFunc(changed, func(p string) bool { return slices.Contains(code.Stubs, p) || l.HasRole(p, levels.Spec) }) {
 			continue
 		}
-		if !slices.ContainsFunc(changed, func(p string) bool { return slices.Contains(code.Stubs, p) || l.HasRole(p, levels.Spec) }) {
-			continue
-		}
-		s := Level{Commit: c, Code: code, Files: map[string][]byte{}}
-		for _, p := range slices.Concat(code.Stubs, code.Shared) {
-			s.Files[p] = files[p]
-		}
-		return s, nil
+		maps.DeleteFunc(files, func(p string, _ []byte) bool { return !slices.Contains(slices.Concat(code.Stubs, code.Shared), p) })
+		return Level{Commit: c, Code: code, Files: files}, nil
 	}
 	hint := ""
 	if shallow, _ := Git(root, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(shallow) == "true" {
