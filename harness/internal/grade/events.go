@@ -59,17 +59,16 @@ type binary struct {
 	// current is the test the last output came from; endedInTest says go
 	// test's line for the package came as a test's; viaRunner, that the
 	// output holds protocol.RunMark.
-	current                        string
-	failed, endedInTest, viaRunner bool
-	race                           []string // the race report being read; nil outside one
-	crash                          []string // the last crash: its message, then its first goroutine
-	stack, stackEnded              bool     // crash has reached its first goroutine's frames, and they ended
+	current                              string
+	seen, failed, endedInTest, viaRunner bool     // seen: go test said something of it
+	race                                 []string // the race report being read; nil outside one
+	crash                                []string // the last crash: its message, then its first goroutine
+	stack, stackEnded                    bool     // crash has reached its first goroutine's frames, and they ended
 }
 
 // reader reads one go test -json run into its packages.
 type reader struct {
 	root             string
-	byPath           map[string]*Package
 	bins             map[string]*binary
 	builds           map[string]string // build output by import path
 	started          atomic.Bool       // a test binary runs: the build is over
@@ -80,9 +79,9 @@ type reader struct {
 }
 
 func newReader(root string, pkgs []*Package, stop func()) *reader {
-	r := &reader{root: root, byPath: map[string]*Package{}, bins: map[string]*binary{}, builds: map[string]string{}, stop: stop}
+	r := &reader{root: root, bins: map[string]*binary{}, builds: map[string]string{}, stop: stop}
 	for _, p := range pkgs {
-		r.byPath[p.ImportPath] = p
+		r.bins[p.ImportPath] = &binary{pkg: p, open: map[string]*strings.Builder{}}
 	}
 	return r
 }
@@ -123,17 +122,14 @@ func (r *reader) handle(e Event) {
 		r.builds[e.ImportPath] = keepTail(r.builds[e.ImportPath]+e.Output, outputTail)
 		return
 	}
-	p := r.byPath[e.Package]
-	if p == nil {
-		return
-	}
-	if e.Action == "run" || e.Action == "start" {
-		r.started.Store(true)
-	}
 	b := r.bins[e.Package]
 	if b == nil {
-		b = &binary{pkg: p, open: map[string]*strings.Builder{}}
-		r.bins[e.Package] = b
+		return
+	}
+	p := b.pkg
+	b.seen = true
+	if e.Action == "run" || e.Action == "start" {
+		r.started.Store(true)
 	}
 	packageLine := strings.HasPrefix(e.Output, "ok  \t"+e.Package) || strings.HasPrefix(e.Output, "FAIL\t"+e.Package)
 	if e.Test != "" && (e.Action == "output" && packageLine || b.endedInTest && (e.Action == "pass" || e.Action == "fail")) {
@@ -199,8 +195,8 @@ func (r *reader) handle(e Event) {
 
 // allEnded says whether every package has ended or printed its last line.
 func (r *reader) allEnded() bool {
-	for path := range r.byPath {
-		if b := r.bins[path]; b == nil || b.end == "" && b.last == "" {
+	for _, b := range r.bins {
+		if b.end == "" && b.last == "" {
 			return false
 		}
 	}
@@ -369,7 +365,7 @@ func (r *reader) finish() {
 	for path, b := range r.bins {
 		p := b.pkg
 		p.Output = keepTail(b.out.String(), outputTail)
-		if p.BuildError != "" || p.NoTests {
+		if p.BuildError != "" || p.NoTests || !b.seen {
 			continue
 		}
 		for i, race := range p.Races {
