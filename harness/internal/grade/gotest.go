@@ -78,9 +78,7 @@ var (
 var Plain = Runner{
 	Command: func(ctx context.Context, dir string, args ...string) *exec.Cmd {
 		cmd := exec.CommandContext(ctx, GoTool(), args...)
-		cmd.WaitDelay = 5 * time.Second
-		cmd.Dir = dir
-		cmd.Env = LearnerEnv()
+		cmd.WaitDelay, cmd.Dir, cmd.Env = 5*time.Second, dir, LearnerEnv()
 		return cmd
 	},
 	Run: runOwned,
@@ -246,11 +244,9 @@ type LimitedBuffer struct {
 
 // Write keeps what fits and reports all of p written.
 func (l *LimitedBuffer) Write(p []byte) (int, error) {
-	if l.Left > 0 {
-		n := min(len(p), l.Left)
-		l.Buf.Write(p[:n])
-		l.Left -= n
-	}
+	n := min(len(p), max(l.Left, 0))
+	l.Buf.Write(p[:n])
+	l.Left -= n
 	return len(p), nil
 }
 
