@@ -13,7 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/internal/shipped"
@@ -28,27 +28,20 @@ import (
 // printed PASS or FAIL, every test it started ended, and a failing binary
 // failed a test. A test left open names the case a crash or exit cut short.
 
-// Event is one line of go test -json (see go doc test2json).
+// Event is one line of go test -json (see go doc test2json): ImportPath
+// is a build event's, FailedBuild the package whose build failed, on a
+// package's "fail".
 type Event struct {
-	Action      string
-	Package     string
-	ImportPath  string // build events
-	Test        string
-	Output      string
-	FailedBuild string // the package whose build failed, on a package's "fail"
+	Action, Package, ImportPath, Test, Output, FailedBuild string
 }
 
 // Bounds on what is kept of the output: of one test or a package's own
-// while it runs (a case's line comes last), of a package's own at its end, of one line, of a race report or
-// crash as read and as cut for the learner.
+// while it runs (a case's line comes last), of a package's own at its end,
+// of one line, of a race report or crash as read and as cut for the learner.
 const (
-	testTail       = 256 << 10
-	outputTail     = 8 << 10
-	maxWatchedLine = 1 << 10
-	maxRaceRead    = 400
-	maxCrashRead   = 200
-	maxRaceLines   = 12
-	maxCrashLines  = 10
+	testTail, outputTail, maxWatchedLine = 256 << 10, 8 << 10, 1 << 10
+	maxRaceRead, maxCrashRead            = 400, 200
+	maxRaceLines, maxCrashLines          = 12, 10
 )
 
 // floodLimit is how much output one go test run may print before it is
@@ -57,42 +50,38 @@ var floodLimit = 256 << 20
 
 // binary is what go test -json said of one package's test binary.
 type binary struct {
-	pkg         *Package
-	out         strings.Builder             // the tail of its output outside any test
-	open        map[string]*strings.Builder // the output of the tests not ended
-	order       []string                    // tests by the order they started
-	end         string                      // go test's pass, fail or skip for the package, once it came
-	last        string                      // the testing package's last line, PASS or FAIL
-	failed      bool                        // some test failed
-	current     string                      // the test the last output came from
-	endedInTest bool                        // go test's line for the package came as a test's
-	viaRunner   bool                        // the output holds protocol.RunMark
-	race        []string                    // the race report being read; nil outside one
-	crash       []string                    // the last crash: its message, then its first goroutine
-	stack       bool                        // crash has reached its first goroutine's frames
-	stackEnded  bool                        // and those frames have ended
+	pkg   *Package
+	out   strings.Builder             // the tail of its output outside any test
+	open  map[string]*strings.Builder // the output of the tests not ended
+	order []string                    // tests by the order they started
+	end   string                      // go test's pass, fail or skip for the package, once it came
+	last  string                      // the testing package's last line, PASS or FAIL
+	// current is the test the last output came from; endedInTest says go
+	// test's line for the package came as a test's; viaRunner, that the
+	// output holds protocol.RunMark.
+	current                              string
+	seen, failed, endedInTest, viaRunner bool     // seen: go test said something of it
+	race                                 []string // the race report being read; nil outside one
+	crash                                []string // the last crash: its message, then its first goroutine
+	stack, stackEnded                    bool     // crash has reached its first goroutine's frames, and they ended
 }
 
 // reader reads one go test -json run into its packages.
 type reader struct {
-	root     string
-	byPath   map[string]*Package
-	bins     map[string]*binary
-	builds   map[string]string // build output by import path
-	started  chan struct{}     // closed once a test binary runs: the build is over
-	start    sync.Once
-	stop     func() // stops go test
-	leftover bool   // every binary said its last line: go test has leftoverWait more
-	printed  int
-	flooded  string // the test running when the run printed too much
-	floodIn  string // and its package
+	root             string
+	bins             map[string]*binary
+	builds           map[string]string // build output by import path
+	started          atomic.Bool       // a test binary runs: the build is over
+	stop             func()            // stops go test
+	leftover         bool              // every binary said its last line: go test has leftoverWait more
+	printed          int
+	flooded, floodIn string // the test running when the run printed too much, and its package
 }
 
 func newReader(root string, pkgs []*Package, stop func()) *reader {
-	r := &reader{root: root, byPath: map[string]*Package{}, bins: map[string]*binary{}, builds: map[string]string{},
-		started: make(chan struct{}), stop: stop}
+	r := &reader{root: root, bins: map[string]*binary{}, builds: map[string]string{}, stop: stop}
 	for _, p := range pkgs {
-		r.byPath[p.ImportPath] = p
+		r.bins[p.ImportPath] = &binary{pkg: p, open: map[string]*strings.Builder{}}
 	}
 	return r
 }
@@ -133,17 +122,14 @@ func (r *reader) handle(e Event) {
 		r.builds[e.ImportPath] = keepTail(r.builds[e.ImportPath]+e.Output, outputTail)
 		return
 	}
-	p := r.byPath[e.Package]
-	if p == nil {
-		return
-	}
-	if e.Action == "run" || e.Action == "start" {
-		r.start.Do(func() { close(r.started) })
-	}
 	b := r.bins[e.Package]
 	if b == nil {
-		b = &binary{pkg: p, open: map[string]*strings.Builder{}}
-		r.bins[e.Package] = b
+		return
+	}
+	p := b.pkg
+	b.seen = true
+	if e.Action == "run" || e.Action == "start" {
+		r.started.Store(true)
 	}
 	packageLine := strings.HasPrefix(e.Output, "ok  \t"+e.Package) || strings.HasPrefix(e.Output, "FAIL\t"+e.Package)
 	if e.Test != "" && (e.Action == "output" && packageLine || b.endedInTest && (e.Action == "pass" || e.Action == "fail")) {
@@ -209,8 +195,8 @@ func (r *reader) handle(e Event) {
 
 // allEnded says whether every package has ended or printed its last line.
 func (r *reader) allEnded() bool {
-	for path := range r.byPath {
-		if b := r.bins[path]; b == nil || b.end == "" && b.last == "" {
+	for _, b := range r.bins {
+		if b.end == "" && b.last == "" {
 			return false
 		}
 	}
@@ -220,8 +206,7 @@ func (r *reader) allEnded() bool {
 // appendTail adds s to b, keeping at least its last n bytes; cutting only
 // past 2n copies each byte a few times at most.
 func appendTail(b *strings.Builder, s string, n int) {
-	b.WriteString(s)
-	if b.Len() > 2*n {
+	if b.WriteString(s); b.Len() > 2*n {
 		tail := keepTail(b.String(), n)
 		b.Reset()
 		b.WriteString(tail)
@@ -302,10 +287,7 @@ func crashOf(root string, lines []string) (text, headline string) {
 	for _, f := range frames[:min(len(frames), maxCrashLines-len(out))] {
 		out = append(out, frameLine(f))
 	}
-	headline = "a crash with no message"
-	if len(message) > 0 {
-		headline = message[0]
-	}
+	headline = cmp.Or(strings.Join(message[:min(1, len(message))], ""), "a crash with no message")
 	if len(frames) > 0 {
 		headline += fmt.Sprintf(" (%s:%d)", frames[0].File, frames[0].Line)
 	}
@@ -383,7 +365,7 @@ func (r *reader) finish() {
 	for path, b := range r.bins {
 		p := b.pkg
 		p.Output = keepTail(b.out.String(), outputTail)
-		if p.BuildError != "" || p.NoTests {
+		if p.BuildError != "" || p.NoTests || !b.seen {
 			continue
 		}
 		for i, race := range p.Races {
@@ -410,32 +392,31 @@ func (r *reader) finish() {
 		} else if len(p.Cases) > 0 {
 			during = " after its cases"
 		}
-		const none = " Nothing in it counts as done."
 		exit := Exit{}
 		failed := (b.last == "FAIL" || b.end == "fail") && !b.failed
 		switch {
 		case r.flooded != "" && r.floodIn == path:
-			exit.Reason = fmt.Sprintf("the test binary printed more than %d MB during %s, and was stopped: does your code print in a loop?"+none, floodLimit>>20, caseWhere(r.flooded))
+			exit.Reason = fmt.Sprintf("the test binary printed more than %d MB during %s, and was stopped: does your code print in a loop?", floodLimit>>20, caseWhere(r.flooded))
 		case b.end == "" && b.last == "":
-			exit.Reason = "the test binary did not finish: go test was stopped" + during + "." + none
+			exit.Reason = "the test binary did not finish: go test was stopped" + during + "."
 		case b.crash != nil && b.last == "":
 			var headline string
 			exit.Crash, headline = crashOf(r.root, b.crash)
 			if limit, ok := strings.CutPrefix(headline, "panic: test timed out after "); ok {
-				exit.Reason = fmt.Sprintf("the test binary reached go test's time limit (-timeout %s)%s."+none, strings.Fields(limit)[0], during)
+				exit.Reason = fmt.Sprintf("the test binary reached go test's time limit (-timeout %s)%s.", strings.Fields(limit)[0], during)
 			} else {
-				exit.Reason = fmt.Sprintf("the test binary crashed%s: %s."+none, during, headline)
+				exit.Reason = fmt.Sprintf("the test binary crashed%s: %s.", during, headline)
 			}
 		case open != "":
-			exit.Reason = "the test binary exited" + status + during + ": does your code call os.Exit or syscall.Exit?" + none
+			exit.Reason = "the test binary exited" + status + during + ": does your code call os.Exit or syscall.Exit?"
 		case b.last == "" && len(b.order) == 0:
-			exit.Reason = "the test binary ran no test: does an init function in your code call os.Exit?" + none
+			exit.Reason = "the test binary ran no test: does an init function in your code call os.Exit?"
 		case b.last == "":
-			exit.Reason = "the test binary exited" + status + during + ", before the testing package's last line: does your code call os.Exit?" + none
+			exit.Reason = "the test binary exited" + status + during + ", before the testing package's last line: does your code call os.Exit?"
 		case failed && (status == " with status 66" || len(p.Races) > 0):
-			exit.Reason = "the race detector found a data race outside the cases." + none
+			exit.Reason = "the race detector found a data race outside the cases."
 		case failed:
-			exit.Reason = "the test binary failed" + status + during + ", though no test failed: does your code call os.Exit?" + none
+			exit.Reason = "the test binary failed" + status + during + ", though no test failed: does your code call os.Exit?"
 		default:
 			// It printed its last line; go test's own may not have come, if
 			// a process the learner's code started kept it waiting.
@@ -443,6 +424,8 @@ func (r *reader) finish() {
 		}
 		if exit.Complete && !b.viaRunner && len(b.order) > 0 {
 			continue // its tests did not report through the ladder's runner
+		} else if !exit.Complete {
+			exit.Reason += " Nothing in it counts as done."
 		}
 		p.Exit = &exit
 	}
@@ -465,9 +448,8 @@ func caseOfTest(name string) (string, int) {
 		return name, 0
 	}
 	num, ok := strings.CutPrefix(parts[len(parts)-2], "part_")
-	n, err := strconv.Atoi(num)
-	if err != nil || !ok {
-		return name, 0
+	if n, err := strconv.Atoi(num); err == nil && ok {
+		return strings.ReplaceAll(parts[len(parts)-1], "_", " "), n
 	}
-	return strings.ReplaceAll(parts[len(parts)-1], "_", " "), n
+	return name, 0
 }

@@ -2,51 +2,49 @@ package grade
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/internal/procgroup"
+	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // Run is one go test run: some levels' packages in one module.
 type Run struct {
-	Module   string   // the module's folder, relative to the root
-	Patterns []string // package patterns, relative to the module's folder
-	Race     bool
-	Run      string // go test -run, or "" for every test
-	Skip     string // go test -skip, or "" to skip nothing
-	// Parts are the parts this run plays, which a broken binary voids;
-	// nil means every part of the module.
-	Parts []int
+	Module    string   // the module's folder, relative to the root
+	Patterns  []string // package patterns, relative to the module's folder
+	Run, Skip string   // go test -run and -skip; "" for every test, and to skip none
+	Parts     []int    // the parts it plays, which a broken binary voids; nil for every part of the module
 	// Lean leaves out vet and DWARF, for a check that only wants verdicts.
-	Lean bool
+	Race, Lean bool
 }
 
 // Package is what one package's test binary did, as go test -json said.
 type Package struct {
-	ImportPath string
-	Dir        string // absolute
-	BuildError string
-	Output     string // the tail of what it printed outside its tests
-	NoTests    bool   // the package has no test files
-	// Exit is how the test binary ended, nil if its tests did not report
-	// through the ladder's runner.
-	Exit  *Exit
-	Cases []Case // as the runner reported them, in order
-	Races []Case // race reports, cut to the learner's lines
-	Parts []int  // the parts the run played (see Run.Parts)
+	ImportPath, BuildError string
+	Dir                    string // absolute
+	Output                 string // the tail of what it printed outside its tests
+	NoTests                bool   // the package has no test files
+	Exit                   *Exit  // how the test binary ended; nil if its tests did not report through the ladder's runner
+	Cases                  []Case // as the runner reported them, in order
+	Races                  []Case // race reports, cut to the learner's lines
+	Parts                  []int  // the parts the run played (see Run.Parts)
 }
 
 // Runner makes and runs the go commands of a grading: plainly for a
@@ -69,20 +67,18 @@ type Runner struct {
 // said its last line.
 const leftoverWait = 3 * time.Second
 
-// buildNoted holds the writers that were told of a slow build: a watch or
-// an interview runs go test again and again, and says it once.
-var buildNoted sync.Map
-
-// SlowBuild is how long a build may take before the learner is told.
-var SlowBuild = 2 * time.Second
+// SlowBuild is how long a build may take before the learner is told, once
+// for each writer in buildNoted: a watch runs go test again and again.
+var (
+	SlowBuild  = 2 * time.Second
+	buildNoted sync.Map
+)
 
 // Plain runs go in the learner's own environment.
 var Plain = Runner{
 	Command: func(ctx context.Context, dir string, args ...string) *exec.Cmd {
 		cmd := exec.CommandContext(ctx, GoTool(), args...)
-		cmd.WaitDelay = 5 * time.Second
-		cmd.Dir = dir
-		cmd.Env = LearnerEnv()
+		cmd.WaitDelay, cmd.Dir, cmd.Env = 5*time.Second, dir, LearnerEnv()
 		return cmd
 	},
 	Run: runOwned,
@@ -132,10 +128,9 @@ func runAll(ctx context.Context, root string, runs []Run, runner Runner) ([]*Pac
 		if err == nil && runner.Judge != nil {
 			res, err = runner.Judge(ctx, root, r, res)
 		}
-		if err != nil {
+		if all = append(all, res...); err != nil {
 			return nil, err
 		}
-		all = append(all, res...)
 	}
 	return all, nil
 }
@@ -144,35 +139,21 @@ func runAll(ctx context.Context, root string, runs []Run, runner Runner) ([]*Pac
 // Failing tests are no error; only a go test that could not run is.
 func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Package, error) {
 	modDir := filepath.Join(root, r.Module)
-	var patterns []string
-	for _, p := range r.Patterns {
-		// A level that is missing here (a partial copy) has no packages.
-		if _, err := os.Stat(filepath.Join(modDir, strings.TrimSuffix(p, "/..."))); err == nil {
-			patterns = append(patterns, p)
-		}
+	patterns := slices.DeleteFunc(slices.Clone(r.Patterns), func(p string) bool {
+		_, err := os.Stat(filepath.Join(modDir, strings.TrimSuffix(p, "/...")))
+		return err != nil // a level that is missing here (a partial copy) has no packages
+	})
+	var pkgs []*Package
+	var err error
+	if len(patterns) > 0 {
+		pkgs, err = ListPackages(ctx, root, modDir, patterns, runner)
 	}
-	if len(patterns) == 0 {
-		return nil, nil
-	}
-	pkgs, err := ListPackages(ctx, root, modDir, patterns, runner)
-	if err != nil {
+	if err != nil || len(pkgs) == 0 {
 		return nil, err
 	}
-	if len(pkgs) == 0 {
-		return nil, nil
-	}
-	args := []string{"test", "-json", "-count=1", "-timeout", "10m"}
-	if r.Race {
-		args = append(args, "-race")
-	}
+	args := []string{"test", "-json", "-count=1", "-timeout", "10m", "-race=" + strconv.FormatBool(r.Race), "-run", r.Run, "-skip", r.Skip}
 	if r.Lean {
 		args = append(args, "-vet=off", "-ldflags=-w")
-	}
-	if r.Run != "" {
-		args = append(args, "-run", r.Run)
-	}
-	if r.Skip != "" {
-		args = append(args, "-skip", r.Skip)
 	}
 	for _, p := range pkgs {
 		args = append(args, p.ImportPath)
@@ -200,12 +181,11 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 			what = strings.TrimSuffix(strings.TrimPrefix(r.Patterns[0], "./"), "/...")
 		}
 		timer := time.AfterFunc(SlowBuild, func() {
-			select {
-			case <-rd.started:
-			default:
-				if _, said := buildNoted.LoadOrStore(runner.Note, true); !said {
-					fmt.Fprintf(runner.Note, "building the tests of %s, the first run only: later runs reuse the build…\n", what)
-				}
+			if rd.started.Load() {
+				return
+			}
+			if _, said := buildNoted.LoadOrStore(runner.Note, true); !said {
+				fmt.Fprintf(runner.Note, "building the tests of %s, the first run only: later runs reuse the build…\n", what)
 			}
 		})
 		defer timer.Stop()
@@ -264,27 +244,20 @@ type LimitedBuffer struct {
 
 // Write keeps what fits and reports all of p written.
 func (l *LimitedBuffer) Write(p []byte) (int, error) {
-	if l.Left > 0 {
-		n := min(len(p), l.Left)
-		l.Buf.Write(p[:n])
-		l.Left -= n
-	}
+	n := min(len(p), max(l.Left, 0))
+	l.Buf.Write(p[:n])
+	l.Left -= n
 	return len(p), nil
 }
 
 // GoTool is the go command of the toolchain that built the ladder, or the
 // one on PATH.
-func GoTool() string {
-	if g := os.Getenv("GO"); g != "" {
-		return g
-	}
-	return "go"
-}
+func GoTool() string { return cmp.Or(os.Getenv("GO"), "go") }
 
 // LearnerEnv is the environment for the learner's tests: the caller's,
 // without the runner's own variable and GOFLAGS that choose which tests run.
 func LearnerEnv() []string {
-	var env []string
+	env := []string{QuickRaceExit} // the caller's GORACE, later, wins
 	for _, kv := range os.Environ() {
 		if flags, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
 			kv = "GOFLAGS=" + GradingGoflags(flags)
@@ -292,9 +265,6 @@ func LearnerEnv() []string {
 		if !strings.HasPrefix(kv, protocol.GradeEnv+"=") {
 			env = append(env, kv)
 		}
-	}
-	if _, set := os.LookupEnv("GORACE"); !set {
-		env = append(env, QuickRaceExit)
 	}
 	return env
 }
@@ -306,15 +276,107 @@ const QuickRaceExit = "GORACE=atexit_sleep_ms=0"
 // GradingGoflags drops from GOFLAGS the flags that choose which tests run
 // or how: a grade plays every case of the parts it grades.
 func GradingGoflags(flags string) string {
-	var keep []string
-	for _, f := range strings.Fields(flags) {
-		name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
-		name = strings.TrimPrefix(name, "test.")
-		switch name {
-		case "run", "skip", "short", "count", "failfast", "list", "bench", "fuzz":
+	return strings.Join(slices.DeleteFunc(strings.Fields(flags), func(f string) bool {
+		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimLeft(f, "-"), "test."), "=")
+		return slices.Contains([]string{"run", "skip", "short", "count", "failfast", "list", "bench", "fuzz"}, name)
+	}), " ")
+}
+
+// CheckStubs returns what is wrong with the stubs under root, one line
+// each, naming the file or the case.
+func CheckStubs(ctx context.Context, root string) ([]string, error) {
+	lvs := slices.Clone(levels.All)
+	for i := range lvs {
+		lvs[i].Race = false // every stub panics at once
+	}
+	runs := LevelRuns(lvs)
+	for i := range runs {
+		runs[i].Lean = true
+	}
+	pkgs, err := runAll(ctx, root, runs, Plain)
+	if err != nil {
+		return nil, err
+	}
+	problems, err := CheckStubSources(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range levels.All {
+		if _, werr := shipped.Working(root, l); werr == nil {
+			problems = append(problems, checkStubRun(root, l, pkgs)...)
+		}
+	}
+	return problems, nil
+}
+
+// checkStubRun checks what a level's untouched stub reported: every case
+// not implemented, in a part the registry lists, each part some case, and
+// each spec's list naming exactly the cases its module reported.
+func checkStubRun(root string, l levels.Level, pkgs []*Package) []string {
+	var problems, lists []string
+	for _, p := range pkgs {
+		rel := RelDir(root, p.Dir)
+		if !l.Holds(rel) {
 			continue
 		}
-		keep = append(keep, f)
+		var bad []string
+		for _, c := range p.Cases {
+			if _, ok := l.Part(c.Part); !ok {
+				problems = append(problems, fmt.Sprintf("%s: case %q is in part %d, which harness/levels does not list for level %d", rel, c.Name, c.Part, l.Number))
+			}
+			if c.Verdict != protocol.NotImplemented {
+				bad = append(bad, fmt.Sprintf("part %d, %s (%s)", c.Part, c.Name, c.Verdict))
+			}
+		}
+		if len(bad) > 0 {
+			problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: the stub check fails %d case(s), such as %q", rel, len(bad), bad[0]))
+		}
 	}
-	return strings.Join(keep, " ")
+	g, listed := Grade(root, l, pkgs), SpecLists(root, l)
+	for _, p := range g.Parts {
+		file := l.SpecDir(l.ModuleOf(p.Number)) + "/" + protocol.ManifestFile
+		for _, c := range p.Unreported {
+			lists = append(lists, fmt.Sprintf("%s lists case %q of part %d, which the stub's run never reported", file, c, p.Number))
+		}
+		for _, c := range p.Cases {
+			if !c.Fuzz && !slices.ContainsFunc(listed[p.Number], func(m protocol.ManifestCase) bool { return m.Name == c.Name }) {
+				lists = append(lists, fmt.Sprintf("%s does not list case %q of part %d: run the spec's TestManifestListsEveryCase with %s=1", file, c.Name, c.Part, protocol.UpdateManifestEnv))
+			}
+		}
+		for _, b := range p.Blocked {
+			if !slices.Contains(problems, b) {
+				problems = append(problems, b)
+			}
+		}
+	}
+	slices.Sort(lists)
+	problems = append(problems, slices.Compact(lists)...)
+	for _, p := range g.Parts {
+		if p.Reported == 0 {
+			problems = append(problems, fmt.Sprintf("level %d, part %d (%s): no case ran", l.Number, p.Number, p.Title))
+		}
+	}
+	return problems
+}
+
+// CheckStubSources checks that every level's file under root is a stub or
+// a shared file: running the cases cannot see an answer no method calls.
+func CheckStubSources(root string) ([]string, error) {
+	modPath, err := shipped.ModulePath(root)
+	if err != nil {
+		return nil, err
+	}
+	var problems []string
+	for _, l := range levels.All {
+		files, err := shipped.Working(root, l)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // a level this copy does not have
+		} else if err != nil {
+			return nil, err
+		}
+		for _, p := range shipped.Classify(modPath, files).Other {
+			problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: %s", p, shipped.StubProblem(files[p])))
+		}
+	}
+	return problems, nil
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/rateladder/rateladder/harness/internal/shipped"
@@ -17,10 +16,9 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// A part is done when every one of its cases ran to its end and passed, in
-// a test binary that itself ran to its end (see events.go).
-
-// Level statuses, as progress shows them.
+// Level statuses, as progress shows them. A part is done when every one of
+// its cases ran to its end and passed, in a test binary that itself ran to
+// its end (see events.go).
 const (
 	NotStarted = "not started"
 	InProgress = "in progress"
@@ -41,56 +39,38 @@ type Exit struct {
 	Crash    string // the start of what the runtime printed if it crashed
 }
 
-// Part is one part of a level.
+// Part is one part of a level. Of the spec's list of cases, Reported
+// counts those that reported, and Unreported and NeedServer (those that
+// need a real redis-server) name those that did not.
 type Part struct {
-	Number int
-	Title  string
-	Cases  []Case // the spec's cases, then any fuzz cases that failed
-	Passed int    // spec cases that passed
-	Total  int    // spec cases: the spec's list, or those that reported if it has none
-	Done   bool
-	Ran    bool // a test binary played this part
-	// Reported counts the cases of the spec's list that reported;
-	// Unreported and NeedServer (those needing a real redis-server) are
-	// those that did not.
-	Reported   int
-	Unreported []string
-	NeedServer []string
-	// Blocked says why nothing of the part can count: no build, or a
-	// binary that ended part way.
-	Blocked []string
-	Races   []string // race reports during the part's cases
-	// Match compares the failing cases with the known mistakes; nil when
-	// the part is done or cannot be compared.
-	Match *protocol.Match
+	Number, Passed, Total int // Total: the spec's list, or the cases that reported if it has none
+	Title                 string
+	Cases                 []Case // the spec's cases, then any fuzz cases that failed
+	Done, Ran             bool   // Ran: a test binary played this part
+	Reported              int
+	Unreported            []string
+	NeedServer            []string
+	Blocked               []string        // why nothing of it can count: no build, or a binary that ended part way
+	Races                 []string        // race reports during its cases
+	Match                 *protocol.Match // its failing cases against the known mistakes; nil if done or not comparable
 }
 
 // Level is a level, graded.
 type Level struct {
-	Level levels.Level
-	Parts []Part
-	// BuildError is the build error of the module that holds part 1; a
-	// later module's blocks its own parts only.
-	BuildError string
+	Level      levels.Level
+	Parts      []Part
+	BuildError string   // of the module that holds part 1; a later module's blocks its own parts only
 	Broken     []string // why test binaries of the level did not run to their end
 	Unverified []string // packages whose tests did not report through the runner
 	// HideMistakes withholds the known mistake's line, as interview mode
-	// does: there it is a hint.
-	HideMistakes bool
-	// HasReference says the checkout has the level's reference; a student
-	// copy has none.
-	HasReference bool
+	// does (there it is a hint); HasReference says the checkout has the
+	// level's reference, which a student copy has not.
+	HideMistakes, HasReference bool
 }
 
 // PartsDone counts the parts that are done.
 func (g Level) PartsDone() int {
-	n := 0
-	for _, p := range g.Parts {
-		if p.Done {
-			n++
-		}
-	}
-	return n
+	return len(g.Parts) - len(slices.DeleteFunc(slices.Clone(g.Parts), func(p Part) bool { return p.Done }))
 }
 
 // Status is the level's status as progress shows it: Done, NoBuild...
@@ -113,9 +93,9 @@ func (g Level) Status() string {
 	return NotStarted
 }
 
-// ModuleOf returns the level's module that holds the slash-separated
+// moduleOf returns the level's module that holds the slash-separated
 // folder rel: a nested module whose folder holds it, or the root module.
-func ModuleOf(l levels.Level, rel string) levels.Module {
+func moduleOf(l levels.Level, rel string) levels.Module {
 	best := levels.Module{Dir: "."}
 	for _, m := range l.Modules {
 		if m.Dir == "." && best.Dir == "." || m.Dir != "." && (rel == m.Dir || strings.HasPrefix(rel, m.Dir+"/")) {
@@ -158,7 +138,7 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 		if !l.Holds(rel) {
 			continue
 		}
-		covered := slices.DeleteFunc(l.PartsOf(ModuleOf(l, rel)), func(n int) bool { return p.Parts != nil && !slices.Contains(p.Parts, n) })
+		covered := slices.DeleteFunc(l.PartsOf(moduleOf(l, rel)), func(n int) bool { return p.Parts != nil && !slices.Contains(p.Parts, n) })
 		block := func(why string) {
 			for _, n := range covered {
 				if !slices.Contains(byPart[n].Blocked, why) {
@@ -270,26 +250,16 @@ func units(lvs []levels.Level, whole bool) []unit {
 	var out []unit
 	for _, l := range lvs {
 		for _, m := range l.Modules {
-			base := Run{Module: m.Dir, Race: l.Race, Patterns: []string{l.Patterns()[m.Dir]}}
-			var plain, own []int
-			for _, n := range l.PartsOf(m) {
-				if p, _ := l.Part(n); p.Concurrent && !whole {
-					own = append(own, n)
-				} else {
-					plain = append(plain, n)
-				}
-			}
-			if len(plain) > 0 || whole {
-				r := base
-				r.Parts = plain
+			r := Run{Module: m.Dir, Race: l.Race, Patterns: []string{l.Patterns()[m.Dir]}, Parts: l.PartsOf(m)}
+			own := slices.DeleteFunc(slices.Clone(r.Parts), func(n int) bool { p, _ := l.Part(n); return whole || !p.Concurrent })
+			if r.Parts = slices.DeleteFunc(r.Parts, func(n int) bool { return slices.Contains(own, n) }); len(r.Parts) > 0 || whole {
 				if len(own) > 0 {
 					r.Skip = "/^part_(" + joinInts(own) + ")$"
 				}
 				out = append(out, unit{l, r})
 			}
 			for _, n := range own {
-				r := base
-				r.Parts, r.Run = []int{n}, PartRun(n, false)
+				r.Parts, r.Run, r.Skip = []int{n}, PartRun(n, false), ""
 				out = append(out, unit{l, r})
 			}
 		}
@@ -297,12 +267,9 @@ func units(lvs []levels.Level, whole bool) []unit {
 	return out
 }
 
+// joinInts is "1|2|3".
 func joinInts(ns []int) string {
-	var s []string
-	for _, n := range ns {
-		s = append(s, strconv.Itoa(n))
-	}
-	return strings.Join(s, "|")
+	return strings.Trim(strings.ReplaceAll(fmt.Sprint(ns), " ", "|"), "[]")
 }
 
 // runsOf turns units into go test runs: units of whole modules share one
@@ -353,11 +320,16 @@ func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level,
 		}
 		us = append(us, u)
 	}
-	gs, err := gradeUnits(ctx, root, []levels.Level{l}, us, Plain)
+	g, err := first(gradeUnits(ctx, root, []levels.Level{l}, us, Plain))
+	g.HideMistakes = true
+	return g, err
+}
+
+// first is the one level graded, or the error.
+func first(gs []Level, err error) (Level, error) {
 	if err != nil {
 		return Level{}, err
 	}
-	gs[0].HideMistakes = true
 	return gs[0], nil
 }
 
@@ -365,11 +337,7 @@ func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level,
 // too, to show which methods its cases wait for.
 func TestLevel(root string, l levels.Level, part int) (Level, error) {
 	if part == 0 {
-		gs, err := gradeUnits(context.Background(), root, []levels.Level{l}, units([]levels.Level{l}, false), Plain)
-		if err != nil {
-			return Level{}, err
-		}
-		return gs[0], nil
+		return first(gradeUnits(context.Background(), root, []levels.Level{l}, units([]levels.Level{l}, false), Plain))
 	}
 	// The part alone, in the module that holds it, with the fuzz seeds but
 	// for a part about goroutines; earlier parts need not pass.
@@ -387,9 +355,12 @@ func TestLevel(root string, l levels.Level, part int) (Level, error) {
 func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []unit, runner Runner) ([]Level, error) {
 	var pkgs []*Package
 	out := make([]Level, len(lvs))
-	for i, l := range lvs {
-		out[i] = Grade(root, l, nil)
+	regrade := func() {
+		for i, l := range lvs {
+			out[i] = Grade(root, l, pkgs)
+		}
 	}
+	regrade()
 	type result struct {
 		pkgs []*Package
 		err  error
@@ -448,9 +419,7 @@ func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []
 			more = append(more, res.pkgs...)
 		}
 		pkgs = append(pkgs, more...)
-		for i, l := range lvs {
-			out[i] = Grade(root, l, pkgs)
-		}
+		regrade()
 	}
 }
 

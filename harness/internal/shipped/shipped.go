@@ -51,6 +51,9 @@ func IsStub(src []byte) bool { return StubProblem(src) == "" }
 // variable a name, a literal or arithmetic of those, so that no code
 // hides in a value.
 func StubProblem(src []byte) string {
+	if src == nil {
+		return "a symbolic link" // as Working reads one
+	}
 	f, err := parser.ParseFile(token.NewFileSet(), "stub.go", src, parser.SkipObjectResolution)
 	if err != nil {
 		return "it does not parse"
@@ -158,10 +161,7 @@ func Classify(modPath string, files map[string][]byte) Code {
 		if _, role := levels.RoleOf(p); role != levels.Spec || !strings.HasSuffix(p, ".go") {
 			continue
 		}
-		ips, err := Imports(p, src)
-		if err != nil {
-			continue
-		}
+		ips, _ := Imports(p, src)
 		for _, ip := range ips {
 			imported[ip] = true
 		}
@@ -227,9 +227,6 @@ func GitTree(root, rev string, paths ...string) ([]TreeEntry, error) {
 		}
 		entries = append(entries, TreeEntry{Path: p, Mode: f[0]})
 	}
-	if len(blobs) == 0 {
-		return entries, nil
-	}
 	data, err := runGit(root, strings.NewReader(want.String()), "cat-file", "--batch")
 	if err != nil {
 		return nil, err
@@ -288,17 +285,12 @@ func Find(root string, l levels.Level) (Level, error) {
 			}
 		}
 		code := Classify(modPath, files)
-		if len(code.Stubs) == 0 || len(code.Other) > 0 {
+		if len(code.Stubs) == 0 || len(code.Other) > 0 ||
+			!slices.ContainsFunc(changed, func(p string) bool { return slices.Contains(code.Stubs, p) || l.HasRole(p, levels.Spec) }) {
 			continue
 		}
-		if !slices.ContainsFunc(changed, func(p string) bool { return slices.Contains(code.Stubs, p) || l.HasRole(p, levels.Spec) }) {
-			continue
-		}
-		s := Level{Commit: c, Code: code, Files: map[string][]byte{}}
-		for _, p := range slices.Concat(code.Stubs, code.Shared) {
-			s.Files[p] = files[p]
-		}
-		return s, nil
+		maps.DeleteFunc(files, func(p string, _ []byte) bool { return !slices.Contains(slices.Concat(code.Stubs, code.Shared), p) })
+		return Level{Commit: c, Code: code, Files: files}, nil
 	}
 	hint := ""
 	if shallow, _ := Git(root, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(shallow) == "true" {
@@ -322,7 +314,7 @@ func ResetPlan(root string, l levels.Level) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	files, err := working(root, l)
+	files, err := Working(root, l)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -359,22 +351,16 @@ func ResetPlan(root string, l levels.Level) (Plan, error) {
 // so that progress and the class report say "not started" without a build.
 func Untouched(root string, l levels.Level) bool {
 	modPath, err := ModulePath(root)
-	files, werr := working(root, l)
-	if err != nil || werr != nil {
-		return false
-	}
-	for _, data := range files {
-		if data == nil {
-			return false // a symbolic link: not as shipped
-		}
-	}
+	files, werr := Working(root, l)
 	code := Classify(modPath, files)
-	return len(code.Stubs) > 0 && len(code.Other) == 0
+	// A symbolic link is not as shipped.
+	return err == nil && werr == nil && len(code.Stubs) > 0 && len(code.Other) == 0 &&
+		!slices.ContainsFunc(slices.Collect(maps.Values(files)), func(d []byte) bool { return d == nil })
 }
 
-// working reads the .go files under level l's folder in root's working
+// Working reads the .go files under level l's folder in root's working
 // tree, by slash path from root; a symbolic link's data is nil.
-func working(root string, l levels.Level) (map[string][]byte, error) {
+func Working(root string, l levels.Level) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(l.Dir)), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {

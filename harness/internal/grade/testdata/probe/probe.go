@@ -1,17 +1,62 @@
 // Package probe is a fixture level of the grader's tests: its one method
-// misbehaves in the way the environment variable LADDER_TEST_PROBE names,
-// as a learner's code might.
+// misbehaves as a learner's code might, in the way the folder of the test
+// package named (each folder below this one is a probe of its own, so that
+// one go test run plays them all).
 package probe
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline"
 )
+
+// probe is the probe of the test binary, which runs in its package's folder.
+var probe = func() string { wd, _ := os.Getwd(); return filepath.Base(wd) }()
+
+func init() {
+	switch probe {
+	case "init-exit":
+		os.Exit(0)
+	case "skip":
+		os.Args = append(os.Args, "-test.skip=/part_2/")
+	case "parent":
+		// The tests run in the process go test started: no test binary
+		// runs this one again as its child.
+		parent, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", os.Getppid()))
+		if err == nil && strings.HasSuffix(parent, ".test") {
+			panic(fmt.Sprintf("the parent of this test binary is %q (%v)", parent, err))
+		}
+	}
+}
+
+// Test is each probe's test: part 1 passes, then part 2's first case calls
+// the misbehaving method.
+func Test(t *testing.T) {
+	if probe == "no-runner" {
+		return // a test of the learner's own, which passes
+	}
+	do := func(want int) timeline.Call[*Thing] {
+		return timeline.Call[*Thing]{Method: "Do", Want: want, Do: func(t *Thing, _ time.Time) any { return t.Do() }}
+	}
+	newThing := func(clock.Clock) *Thing { return &Thing{} }
+	timeline.Run(t, []timeline.Case[*Thing]{
+		{Name: "first", Part: 1, Setup: "New()", New: newThing, Steps: []timeline.Step[*Thing]{timeline.At(0, do(1)), timeline.At(0, do(2))}},
+		{Name: "the probe", Part: 2, Setup: "New()", New: func(clock.Clock) *Thing { return &Thing{calls: 2} },
+			Steps: []timeline.Step[*Thing]{timeline.At(0, do(3))}},
+		{Name: "after", Part: 2, Setup: "New()", New: newThing, Steps: []timeline.Step[*Thing]{timeline.At(0, do(1))}},
+	})
+}
 
 // GrandchildSleep is how long the grandchild probe's process sleeps, in
 // seconds: a number no other process is likely to sleep.
@@ -27,7 +72,7 @@ func (t *Thing) Do() int {
 	if t.calls < 3 {
 		return t.calls
 	}
-	switch os.Getenv("LADDER_TEST_PROBE") {
+	switch probe {
 	case "os-exit-0":
 		os.Exit(0)
 	case "os-exit-1":

@@ -1,0 +1,559 @@
+package grade
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
+)
+
+// LevelReport is one row of the ladder. Problems say why a level's
+// results count for nothing; Why is the first lines of the first part's
+// first failing case.
+type LevelReport struct {
+	Number        int            `json:"level"`
+	Title         string         `json:"title"`
+	Dir           string         `json:"dir"`
+	Status        string         `json:"status"`
+	Parts         []PartReport   `json:"parts"`
+	PartsDone     int            `json:"parts_done"`
+	BuildError    string         `json:"build_error,omitempty"`
+	Problems      []string       `json:"problems,omitempty"`
+	Why           string         `json:"why,omitempty"`
+	BestInterview *BestInterview `json:"best_interview,omitempty"`
+}
+
+// PartReport is one part of a level's row: KnownMistake names the known
+// mistakes its failing cases match, Failing its first failing case, and Why
+// says in a line what keeps it from done.
+type PartReport struct {
+	Number       int      `json:"part"`
+	Title        string   `json:"title"`
+	Cases        int      `json:"cases"`
+	Passed       int      `json:"passed"`
+	Done         bool     `json:"done"`
+	KnownMistake []string `json:"known_mistake,omitempty"`
+	Failing      string   `json:"failing,omitempty"`
+	Why          string   `json:"why,omitempty"`
+}
+
+// Ladder is the whole ladder, as make progress prints it.
+type Ladder struct {
+	Levels    []LevelReport `json:"levels"`
+	PartsDone int           `json:"parts_done"`
+	Parts     int           `json:"parts"`
+	Next      string        `json:"next"`
+}
+
+// Report turns graded levels into the ladder.
+func Report(grades []Level) Ladder {
+	var rep Ladder
+	for _, g := range grades {
+		lr := LevelReport{Number: g.Level.Number, Title: g.Level.Title, Dir: g.Level.Dir, Status: g.Status(),
+			PartsDone: g.PartsDone(), BuildError: g.BuildError, Problems: slices.Clone(g.Broken), Why: firstFailure(g)}
+		for _, u := range g.Unverified {
+			lr.Problems = append(lr.Problems, u+": its tests did not report through the ladder's runner (were its _test.go files changed?)")
+		}
+		waitsFor := 0
+		for _, p := range g.Parts {
+			pr := PartReport{Number: p.Number, Title: p.Title, Cases: p.Total, Passed: p.Passed, Done: p.Done, KnownMistake: MistakeNames(p)}
+			if !p.Done {
+				pr.Failing, pr.Why = partWhy(g, p, waitsFor)
+				waitsFor = cmp.Or(waitsFor, p.Number)
+			}
+			lr.Parts = append(lr.Parts, pr)
+		}
+		rep.Levels = append(rep.Levels, lr)
+		rep.PartsDone += lr.PartsDone
+		rep.Parts += len(lr.Parts)
+	}
+	rep.Next = nextStep(rep.Levels, len(grades) > 0 && grades[0].HasReference)
+	return rep
+}
+
+// firstFailure is the headline of the first part's first case not passing.
+func firstFailure(g Level) string {
+	i := slices.IndexFunc(g.Parts, func(p Part) bool { return !p.Done })
+	if i < 0 {
+		return ""
+	}
+	for _, c := range g.Parts[i].Cases {
+		switch c.Verdict {
+		case protocol.Pass:
+			continue
+		case protocol.NotImplemented:
+			return "not implemented yet: " + missingKey(c)
+		}
+		lines := strings.SplitN(c.Report, "\n", 3)
+		return strings.Join(lines[:min(2, len(lines))], "\n")
+	}
+	return ""
+}
+
+// partWhy says in one line why part p of g is not done, and names its
+// first failing case.
+func partWhy(g Level, p Part, waitsFor int) (failing, why string) {
+	i := slices.IndexFunc(p.Cases, func(c Case) bool { return c.Verdict != protocol.Pass && c.Verdict != protocol.NotImplemented })
+	if i >= 0 {
+		failing = p.Cases[i].Name
+	}
+	missing := slices.IndexFunc(p.Cases, func(c Case) bool { return c.Verdict == protocol.NotImplemented })
+	switch {
+	case g.BuildError != "":
+		return failing, "does not compile: " + firstError(g.BuildError)
+	case len(p.Blocked) > 0:
+		// The cases a crash cut short say little, and vary run to run.
+		first, _, _ := strings.Cut(p.Blocked[0], "\n")
+		return "", first
+	case len(p.Races) > 0:
+		return failing, "the race detector found a data race"
+	case i >= 0:
+		return failing, oneLine(p.Cases[i])
+	case !p.Ran && waitsFor > 0:
+		return "", fmt.Sprintf("waits for part %d", waitsFor)
+	case missing >= 0:
+		return "", "not implemented yet: " + missingKey(p.Cases[missing])
+	case len(p.Unreported) > 0:
+		return "", fmt.Sprintf("%s never reported, such as %q", Plural(len(p.Unreported), "case"), p.Unreported[0])
+	}
+	return "", "not started"
+}
+
+// firstError is the first line of a build error but go's "# package".
+func firstError(buildError string) string {
+	for _, line := range strings.Split(buildError, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			return line
+		}
+	}
+	return FirstLines(buildError, 1)
+}
+
+// nextStep names the first thing left to do, climbing in order.
+func nextStep(levels []LevelReport, hasReference bool) string {
+	for _, l := range levels {
+		switch l.Status {
+		case Done:
+			continue
+		case NoBuild:
+			return fmt.Sprintf("level %d does not compile; fix it first: make test-level-%d", l.Number, l.Number)
+		case Broken, Unverified:
+			return fmt.Sprintf("level %d's tests did not run to their end; make test-level-%d says why", l.Number, l.Number)
+		}
+		if i := slices.IndexFunc(l.Parts, func(p PartReport) bool { return !p.Done }); i >= 0 {
+			return fmt.Sprintf("level %d, part %d (%s): make test-level-%d", l.Number, l.Parts[i].Number, Lower(l.Parts[i].Title), l.Number)
+		}
+	}
+	if !hasReference {
+		return "the whole ladder is done. make debrief-level-N says what an interviewer looks for in each level."
+	}
+	return "the whole ladder is done. make compare-level-N shows each level of yours beside its reference."
+}
+
+// Style paints text on a terminal (Color) and leaves it plain elsewhere.
+type Style struct{ Color bool }
+
+// Paint colours text with an ANSI code ("31" is red) when s has colour.
+func (s Style) Paint(code, text string) string {
+	if !s.Color {
+		return text
+	}
+	return "\x1b[" + code + "m" + text + "\x1b[0m"
+}
+
+// Status paints a level's status: green, yellow, or red when it cannot count.
+func (s Style) Status(st string) string {
+	code := map[string]string{Done: "32", InProgress: "33", NoBuild: "31", Broken: "31", Unverified: "31"}[st]
+	if code == "" {
+		return st
+	}
+	return s.Paint(code, st)
+}
+
+// WriteText prints the ladder for a person.
+func WriteText(w io.Writer, rep Ladder, st Style) {
+	fmt.Fprintf(w, "%s\n\n  %-5s  %-36s  %-5s  %s\n", st.Paint("1", "rateladder: your progress"), "level", "name", "parts", "status")
+	for _, l := range rep.Levels {
+		parts := fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))
+		fmt.Fprintf(w, "  %-5d  %-36s  %-5s  %s\n", l.Number, protocol.CutLine(l.Title, 36), parts, st.Status(l.Status))
+	}
+	filled := 0
+	if rep.Parts > 0 {
+		filled = rep.PartsDone * 30 / rep.Parts
+	}
+	bar := "[" + st.Paint("32", strings.Repeat("#", filled)) + strings.Repeat(".", 30-filled) + "]"
+	fmt.Fprintf(w, "\n  %s  %d of %d parts done\n", bar, rep.PartsDone, rep.Parts)
+	writeInterviews(w, rep)
+	fmt.Fprintf(w, "\nnext: %s\n", rep.Next)
+	if i := slices.IndexFunc(rep.Levels, func(l LevelReport) bool { return l.Status != Done }); i >= 0 && rep.Levels[i].Why != "" && rep.Levels[i].Status == InProgress {
+		fmt.Fprintf(w, "%s\n", Indent(rep.Levels[i].Why, "  "))
+	}
+	for _, l := range rep.Levels {
+		if l.BuildError != "" {
+			fmt.Fprintf(w, "\nlevel %d does not compile:\n%s\n", l.Number, Indent(FirstLines(l.BuildError, 12), "  "))
+		}
+		for _, p := range l.Problems {
+			fmt.Fprintf(w, "\nlevel %d counts nothing as done: %s\n", l.Number, p)
+		}
+	}
+}
+
+// WriteJSON writes the ladder as progress --json does.
+func WriteJSON(w io.Writer, rep Ladder) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+// FirstLines keeps the first n lines of s, and says when there are more.
+func FirstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = append(lines[:n], "…")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Indent puts prefix before every line of s that is not empty.
+func Indent(s, prefix string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// BestInterview is a level's best mock interview, as progress shows it.
+type BestInterview struct {
+	Seconds     int       `json:"seconds"`
+	PartsPassed int       `json:"parts_passed"`
+	Parts       int       `json:"parts"`
+	End         string    `json:"end"`
+	Started     time.Time `json:"started"`
+	FreshStub   bool      `json:"fresh_stub"`
+	Interviews  int       `json:"interviews"`
+}
+
+// Beats reports whether b is a better interview than old: from a fresh
+// stub first, then the most parts passed, then the shortest time.
+func (b *BestInterview) Beats(old *BestInterview) bool {
+	switch {
+	case old == nil:
+		return true
+	case b.FreshStub != old.FreshStub:
+		return b.FreshStub
+	case b.PartsPassed != old.PartsPassed:
+		return b.PartsPassed > old.PartsPassed
+	}
+	return b.Seconds < old.Seconds
+}
+
+// writeInterviews prints the best interview of each level that had one.
+func writeInterviews(w io.Writer, rep Ladder) {
+	header := "\nmock interviews (make interview-level-N), each level's best (from a fresh stub first, then the most parts, then the quickest):\n"
+	for _, l := range rep.Levels {
+		b := l.BestInterview
+		if b == nil {
+			continue
+		}
+		fmt.Fprint(w, header)
+		header = ""
+		what := fmt.Sprintf("all %d parts", b.Parts)
+		if b.PartsPassed < b.Parts {
+			what = fmt.Sprintf("%d of %d parts (%s)", b.PartsPassed, b.Parts, b.End)
+		}
+		from := ""
+		if !b.FreshStub {
+			from = ", started from code already written"
+		}
+		fmt.Fprintf(w, "  level %d  %s, %s, best of %d%s\n", l.Number, Minutes(time.Duration(b.Seconds)*time.Second), what, b.Interviews, from)
+	}
+}
+
+// Minutes writes a duration as minutes and seconds: "12m05s".
+func Minutes(d time.Duration) string {
+	s := Seconds(d)
+	return fmt.Sprintf("%dm%02ds", s/60, s%60)
+}
+
+// Seconds is d in whole seconds, rounded.
+func Seconds(d time.Duration) int {
+	return int(d.Round(time.Second) / time.Second)
+}
+
+// Write shows a level: the first part not done in full, the others as a
+// line each, and a last line that sums up. With all set, every part not
+// done is shown in full, with every failing case whole.
+func Write(w io.Writer, g Level, only int, all bool) {
+	l := g.Level
+	fmt.Fprintf(w, "Level %d: %s\n\n", l.Number, l.Title)
+	if g.BuildError != "" {
+		fmt.Fprintf(w, "level %d does not compile:\n%s\n\nlevel %d: does not compile\n", l.Number, Indent(FirstLines(g.BuildError, 30), "  "), l.Number)
+		return
+	}
+	notImpl := map[string]int{} // the spec cases that need each missing method
+	for _, p := range g.Parts {
+		for _, c := range p.Cases {
+			if c.Verdict == protocol.NotImplemented && !c.Fuzz {
+				notImpl[missingKey(c)]++
+			}
+		}
+	}
+	focus := 0
+	afterBlock := false  // a part shown in full ends with a blank line
+	var summary []string // "part 1 done (16/16)", "part 2 3/7", "part 3 waiting"
+	summed := false      // a part not done is in it
+	for _, p := range g.Parts {
+		if only != 0 && p.Number != only {
+			continue
+		}
+		switch {
+		case p.Done:
+			summary = append(summary, fmt.Sprintf("part %d done (%d/%d)", p.Number, p.Passed, p.Total))
+		case summed && !all:
+			summary = append(summary, fmt.Sprintf("part %d waiting", p.Number))
+		default:
+			summed = true
+			summary = append(summary, fmt.Sprintf("part %d %d/%d", p.Number, p.Passed, p.Total))
+		}
+		afterBlock = false
+		head := fmt.Sprintf("part %d, %s: ", p.Number, Lower(p.Title))
+		switch {
+		case p.Done:
+			fmt.Fprintf(w, "%sdone (%d/%d)\n", head, p.Passed, p.Total)
+		case focus != 0 && !all && p.Total == 0:
+			fmt.Fprintf(w, "%swaits for part %d\n", head, focus)
+		case focus != 0 && !all:
+			fmt.Fprintf(w, "%swaits for part %d (%s)\n", head, focus, Plural(p.Total, "case"))
+		case !p.Ran && focus == 0 && only == 0 && firstNotDone(g, p.Number) != 0:
+			fmt.Fprintf(w, "%swaits for part %d\n", head, firstNotDone(g, p.Number))
+		default:
+			focus = cmp.Or(focus, p.Number)
+			writePart(w, l.Number, p, notImpl, all, g.HideMistakes)
+			afterBlock = true
+		}
+	}
+	if !afterBlock {
+		fmt.Fprintln(w)
+	}
+	if only == 0 && g.PartsDone() == len(g.Parts) {
+		fmt.Fprintf(w, "Level %d is done. %s; make progress shows what comes next.\n", l.Number, AfterDone(g))
+	}
+	fmt.Fprintf(w, "level %d: %s\n", l.Number, strings.Join(summary, ", "))
+}
+
+// AfterDone is what to read once a level is done: the reference, or in a
+// student copy the debrief.
+func AfterDone(g Level) string {
+	if g.HasReference {
+		return fmt.Sprintf("make compare-level-%d shows your code beside the reference", g.Level.Number)
+	}
+	return fmt.Sprintf("make debrief-level-%d says what an interviewer looks for in it", g.Level.Number)
+}
+
+// firstNotDone is the first part before part n that is not done, or 0.
+func firstNotDone(g Level, n int) int {
+	if i := slices.IndexFunc(g.Parts, func(q Part) bool { return q.Number < n && !q.Done }); i >= 0 {
+		return g.Parts[i].Number
+	}
+	return 0
+}
+
+func missingKey(c Case) string {
+	if c.Where == "" {
+		return c.Missing
+	}
+	return fmt.Sprintf("%s (%s)", c.Missing, c.Where)
+}
+
+// maxOneLiners is how many failing cases after the first get a line each.
+const maxOneLiners = 8
+
+// writePart shows a part that is not done: what blocks it, the methods it
+// needs, the cases that did not report, its first failing case and the
+// known mistake it matches (unless hide), and a line for each other.
+func writePart(w io.Writer, level int, p Part, notImpl map[string]int, all, hide bool) {
+	unreported := p.Ran && len(p.Blocked) == 0 && p.Reported < p.Total
+	switch fmt.Fprintf(w, "part %d, %s: ", p.Number, Lower(p.Title)); {
+	case len(p.Blocked) > 0:
+		fmt.Fprintf(w, "not done\n")
+	case unreported:
+		fmt.Fprintf(w, "not verified: %d of %s reported (%d %s)\n", p.Reported, Plural(p.Total, "case"), p.Passed, verb(p.Passed, "passes", "pass"))
+	default:
+		fmt.Fprintf(w, "%s\n", PassCount(p.Passed, p.Total))
+	}
+	for _, b := range p.Blocked {
+		fmt.Fprintf(w, "%s\n", Indent(b, "  "))
+	}
+	for i, r := range p.Races {
+		if i == 0 {
+			fmt.Fprintf(w, "  the race detector found a data race, so part %d is not done, whatever the answers. Two goroutines touched the same memory, at least one of them writing, without a lock between them:\n", p.Number)
+		}
+		if i < 1 || all {
+			fmt.Fprintf(w, "%s\n", Indent(FirstLines(r, 16), "    "))
+		}
+	}
+	if len(p.Races) > 1 && !all {
+		fmt.Fprintf(w, "    (%s more; ALL=1 shows them)\n", Plural(len(p.Races)-1, "report"))
+	}
+	if p.Ran && p.Total == 0 && len(p.Blocked) == 0 {
+		fmt.Fprintf(w, "  no case of part %d ran.\n", p.Number)
+	}
+	var missing []string
+	for _, c := range p.Cases {
+		if c.Verdict == protocol.NotImplemented {
+			missing = append(missing, missingKey(c))
+		}
+	}
+	slices.Sort(missing)
+	for _, m := range slices.Compact(missing) {
+		fmt.Fprintf(w, "  not implemented yet: %s, needed by %s\n", m, Plural(notImpl[m], "case"))
+	}
+	if n := len(p.NeedServer); unreported && n > 0 {
+		fmt.Fprintf(w, "  %s %s a real redis-server: make test-level-%d REDIS=1\n", Plural(n, "case"), verb(n, "needs", "need"), level)
+	}
+	if n := len(p.Unreported); unreported && n > 0 {
+		fmt.Fprintf(w, "  %s never reported, such as %q: was a case skipped (a -skip or -run flag, GOFLAGS, os.Args changed by your code), or did the test binary stop early?\n",
+			Plural(n, "case"), p.Unreported[0])
+	}
+	failing := slices.DeleteFunc(slices.Clone(p.Cases), func(c Case) bool {
+		return c.Verdict == protocol.Pass || c.Verdict == protocol.NotImplemented
+	})
+	for i, c := range failing {
+		if i > 0 && !all {
+			break
+		}
+		text := c.Report
+		if !all && c.Brief != "" {
+			text = c.Brief
+		}
+		fmt.Fprintf(w, "\n%s\n", Indent(strings.TrimRight(text, "\n"), "  "))
+		if line := MistakeLine(p); i == 0 && line != "" && !hide {
+			fmt.Fprintf(w, "\n  %s\n", line)
+		}
+	}
+	if rest := failing[min(1, len(failing)):]; len(rest) > 0 && !all {
+		fmt.Fprintf(w, "\n  %s also %s:\n", Plural(len(rest), "more case"), verb(len(rest), "fails", "fail"))
+		for i, c := range rest {
+			if i == maxOneLiners {
+				fmt.Fprintf(w, "    … and %d more; ALL=1 shows every case in full\n", len(rest)-i)
+				break
+			}
+			fmt.Fprintf(w, "    %s\n", protocol.CutLine(oneLine(c), 160))
+		}
+	}
+	if all && !hide && p.Match != nil && len(p.Match.Candidates) > 0 {
+		fmt.Fprintf(w, "\n  Known mistakes that fail some of the same cases, by overlap (the cases both fail, over the cases either fails):\n")
+		for _, c := range p.Match.Candidates {
+			for _, k := range c.Mistakes {
+				fmt.Fprintf(w, "    %3.0f%%  %s (fails %s of part %d)\n", 100*c.Overlap, k.Name, Plural(len(k.Fails[p.Number]), "case"), p.Number)
+			}
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// oneLine is a failing case in one line: its name and its first wrong call.
+func oneLine(c Case) string {
+	return fmt.Sprintf("case %q: %s", c.Name, c.Summary)
+}
+
+// PassCount is "3 of 5 cases pass", "1 of 1 case passes", "0 of 1 case passes".
+func PassCount(passed, total int) string {
+	return fmt.Sprintf("%d of %s %s", passed, Plural(total, "case"), verb(total, "passes", "pass"))
+}
+
+// Plural is "1 case" or "3 cases".
+func Plural(n int, what string) string {
+	return fmt.Sprintf("%d %s", n, verb(n, what, what+"s"))
+}
+
+// verb is one when n is 1, else many.
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Lower starts s with a small letter.
+func Lower(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// When a part fails, the grader compares its failing spec cases with each
+// known mistake's (protocol.MistakesFile) and names the one that matches
+// clearly. Fuzz cases are left out: their names change with each timeline.
+
+// KnownMistakes reads the tables of every spec of the level, as one.
+func KnownMistakes(root string, l levels.Level) protocol.Mistakes {
+	out := protocol.Mistakes{Blind: map[int][]string{}}
+	for _, m := range l.Modules {
+		t, _ := protocol.ReadMistakes(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), protocol.MistakesFile))
+		out.Mistakes = append(out.Mistakes, t.Mistakes...)
+		for part, cases := range t.Blind {
+			out.Blind[part] = append(out.Blind[part], cases...)
+		}
+	}
+	return out
+}
+
+// MatchMistakes sets the Match of each part that is not done, from the
+// Level's table: of those whose failing cases say all there is to say
+// (every case reported but those that need a real redis-server, which the
+// table is blind to, none still to write, nothing blocked it).
+func MatchMistakes(root string, g *Level) {
+	table := KnownMistakes(root, g.Level)
+	for i := 0; len(table.Mistakes) > 0 && i < len(g.Parts); i++ {
+		p := &g.Parts[i]
+		p.Match = nil
+		if p.Done || !p.Ran || len(p.Blocked) > 0 || p.Reported+len(p.NeedServer) < p.Total ||
+			slices.ContainsFunc(p.Cases, func(c Case) bool { return c.Verdict == protocol.NotImplemented && !c.Fuzz }) {
+			continue
+		}
+		var failing []string
+		for _, c := range p.Cases {
+			if !c.Fuzz && c.Verdict != protocol.Pass {
+				failing = append(failing, c.Name)
+			}
+		}
+		if len(failing) > 0 {
+			m := table.Match(p.Number, failing)
+			p.Match = &m
+		}
+	}
+}
+
+// MistakeLine is the line under a part's first failing case when its
+// failing cases match a known mistake clearly, or "".
+func MistakeLine(p Part) string {
+	switch names := MistakeNames(p); len(names) {
+	case 0:
+		return ""
+	case 1:
+		return strings.TrimSpace("This is how a known mistake fails: " + names[0] + ". " + p.Match.Candidates[p.Match.Best].Mistakes[0].Why)
+	default: // mistakes that fail the same cases cannot be told apart: name them all
+		return fmt.Sprintf("This is how %d known mistakes fail, each the same way: %s.", len(names), strings.Join(names, "; or "))
+	}
+}
+
+// MistakeNames are the names of the known mistakes p's failing cases
+// match clearly; none when no match is clear.
+func MistakeNames(p Part) []string {
+	if p.Match == nil {
+		return nil
+	}
+	return p.Match.Named()
+}
