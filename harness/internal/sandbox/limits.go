@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -33,42 +32,15 @@ const (
 	CPUTimeLimit = 10 * time.Minute
 )
 
-// LimitsCommand is the word that makes this program the wrapper that puts
-// a sandbox's command in its cgroup and under its rlimits, then executes
-// it. Go cannot run code between fork and exec, and cgroup v1 cannot start
-// a process inside a group, so the process enters the group itself.
-const LimitsCommand = "sandbox-limits"
-
-func init() {
-	if len(os.Args) > 1 && os.Args[1] == LimitsCommand {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", LimitsCommand, enterLimits(os.Args[2:]))
-		os.Exit(126)
-	}
-}
-
-// enterLimits writes this process's id to each cgroup.procs file of args
-// (up to "--"), sets the rlimits, and executes the command after "--",
-// found in the sandbox's PATH.
-func enterLimits(args []string) error {
-	i := slices.Index(args, "--")
-	if i < 0 || i+1 >= len(args) {
-		return errors.New("usage: " + LimitsCommand + " [CGROUP.PROCS...] -- PROGRAM [ARG...]")
-	}
-	pid := []byte(strconv.Itoa(os.Getpid()))
-	for _, procs := range args[:i] {
-		if err := os.WriteFile(procs, pid, 0); err != nil {
-			return err
-		}
-	}
-	if err := setRlimits(); err != nil {
-		return err
-	}
-	path, err := exec.LookPath(args[i+1])
-	if err != nil {
-		return err
-	}
-	return syscall.Exec(path, args[i+1:], os.Environ())
-}
+// limitsScript wraps a limited sandbox's command: it enters each
+// cgroup.procs file before "--", lowers its rlimits (never raising a hard
+// one; ulimit -f counts 512-byte blocks) and executes the command. A
+// wrapper, since Go cannot run code between fork and exec, and cgroup v1
+// cannot start a process inside a group.
+var limitsScript = fmt.Sprintf(`while [ "$1" != -- ]; do echo $$ > "$1" || exit 126; shift; done; shift
+lower() { h=$(ulimit -H -$1) || exit 126; if [ "$h" = unlimited ] || [ "$h" -gt $2 ]; then h=$2; fi; ulimit -$1 "$h" || exit 126; }
+lower f %d; lower n %d; lower t %d
+exec "$@"`, FileSizeLimit/512, OpenFilesLimit, int(CPUTimeLimit/time.Second))
 
 // A Group is the cgroup of one student's sandbox: one folder on cgroup
 // v2; on cgroup v1 a memory folder, then a pids folder.
@@ -109,6 +81,20 @@ func NewGroup(name string) (*Group, error) {
 	return newGroup(filepath.Join(cgroupRoot, "memory", own["memory"], name), filepath.Join(cgroupRoot, "pids", own["pids"], name))
 }
 
+// ownGroups reads /proc/self/cgroup: each v1 controller's group, and the
+// v2 group under "".
+func ownGroups(text string) map[string]string {
+	own := map[string]string{}
+	for line := range strings.Lines(text) {
+		if parts := strings.SplitN(strings.TrimSpace(line), ":", 3); len(parts) == 3 {
+			for _, c := range strings.Split(parts[1], ",") {
+				own[c] = parts[2]
+			}
+		}
+	}
+	return own
+}
+
 // newGroupV2 makes the cgroup v2 folder dir, whose parent must give it
 // the memory and pids controllers.
 func newGroupV2(dir string) (*Group, error) {
@@ -127,15 +113,15 @@ func newGroupV2(dir string) (*Group, error) {
 	return g, err
 }
 
+// cgroupFiles are the memory controller's files, limit and events, on
+// cgroup v1 and v2 (a v2 group has one folder).
+var cgroupFiles = map[bool][2]string{false: {"memory.limit_in_bytes", "memory.oom_control"}, true: {"memory.max", "memory.events"}}
+
 // newGroup makes the group's folders and writes its limits, the memory's
 // in the first, the processes' in the last; it removes what it made when
 // one step fails.
 func newGroup(folders ...string) (*Group, error) {
 	g := &Group{}
-	memFile := "memory.limit_in_bytes"
-	if len(folders) == 1 {
-		memFile = "memory.max"
-	}
 	var err error
 	for _, dir := range folders {
 		if err = os.Mkdir(dir, 0o755); err != nil {
@@ -144,7 +130,7 @@ func newGroup(folders ...string) (*Group, error) {
 		g.folders = append(g.folders, dir)
 	}
 	if err == nil {
-		err = os.WriteFile(filepath.Join(folders[0], memFile), []byte(strconv.Itoa(MemoryLimit)), 0)
+		err = os.WriteFile(filepath.Join(folders[0], cgroupFiles[g.v2()][0]), []byte(strconv.Itoa(MemoryLimit)), 0)
 	}
 	if err == nil {
 		err = os.WriteFile(filepath.Join(folders[len(folders)-1], "pids.max"), []byte(strconv.Itoa(ProcessLimit)), 0)
@@ -159,22 +145,6 @@ func newGroup(folders ...string) (*Group, error) {
 // v2 reports whether g is a cgroup v2 group: one folder.
 func (g *Group) v2() bool { return len(g.folders) == 1 }
 
-// ownGroups reads /proc/self/cgroup: each v1 controller's group, and the
-// v2 group under "".
-func ownGroups(text string) map[string]string {
-	own := map[string]string{}
-	for _, line := range strings.Split(text, "\n") {
-		parts := strings.SplitN(line, ":", 3)
-		if len(parts) != 3 {
-			continue
-		}
-		for _, c := range strings.Split(parts[1], ",") {
-			own[c] = parts[2]
-		}
-	}
-	return own
-}
-
 // Hit says which limits the sandbox's processes ran into, as a report's
 // note says it: "used more than 2 GiB of memory".
 func (g *Group) Hit() []string {
@@ -182,30 +152,18 @@ func (g *Group) Hit() []string {
 		return nil
 	}
 	var hit []string
-	events := "memory.oom_control"
-	if g.v2() {
-		events = "memory.events"
-	}
-	if eventCount(filepath.Join(g.folders[0], events), "oom_kill") > 0 {
-		hit = append(hit, fmt.Sprintf("used more than %d GiB of memory", MemoryLimit>>30))
-	}
-	if eventCount(filepath.Join(g.folders[len(g.folders)-1], "pids.events"), "max") > 0 {
-		hit = append(hit, fmt.Sprintf("started more than %d processes", ProcessLimit))
-	}
-	return hit
-}
-
-// eventCount reads the number after key in a file of "key N" lines; 0
-// when there is none.
-func eventCount(file, key string) int64 {
-	data, _ := os.ReadFile(file)
-	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) == 2 && f[0] == key {
-			n, _ := strconv.ParseInt(f[1], 10, 64)
-			return n
+	for _, e := range []struct{ file, key, note string }{
+		{filepath.Join(g.folders[0], cgroupFiles[g.v2()][1]), "oom_kill", fmt.Sprintf("used more than %d GiB of memory", MemoryLimit>>30)},
+		{filepath.Join(g.folders[len(g.folders)-1], "pids.events"), "max", fmt.Sprintf("started more than %d processes", ProcessLimit)},
+	} {
+		data, _ := os.ReadFile(e.file) // "key N" lines
+		for line := range strings.Lines(string(data)) {
+			if f := strings.Fields(line); len(f) == 2 && f[0] == e.key && f[1] != "0" {
+				hit = append(hit, e.note)
+			}
 		}
 	}
-	return 0
+	return hit
 }
 
 // Remove kills what is left in the group and deletes its folders. A
@@ -218,7 +176,17 @@ func (g *Group) Remove() error {
 	var err error
 	for _, dir := range slices.Backward(g.folders) {
 		for try := 0; ; try++ {
-			killAll(dir)
+			// cgroup.kill where the kernel has it, else each process.
+			if os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0) != nil {
+				procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+				for _, f := range strings.Fields(string(procs)) {
+					if pid, err := strconv.Atoi(f); err == nil {
+						if p, err := os.FindProcess(pid); err == nil {
+							p.Kill()
+						}
+					}
+				}
+			}
 			if err = os.Remove(dir); err == nil || errors.Is(err, os.ErrNotExist) || try == 300 {
 				break
 			}
@@ -226,22 +194,6 @@ func (g *Group) Remove() error {
 		}
 	}
 	return err
-}
-
-// killAll kills every process in the cgroup folder dir: by cgroup.kill
-// where the kernel has it.
-func killAll(dir string) {
-	if os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0) == nil {
-		return
-	}
-	procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
-	for _, f := range strings.Fields(string(procs)) {
-		if pid, err := strconv.Atoi(f); err == nil {
-			if p, err := os.FindProcess(pid); err == nil {
-				p.Kill()
-			}
-		}
-	}
 }
 
 // Limit puts the sandbox's commands under the limits above: in a cgroup
@@ -255,4 +207,47 @@ func (s *Sandbox) Limit() {
 	if NoCgroups() == nil {
 		s.Group, _ = NewGroup(fmt.Sprintf("ladder-%d-%s", os.Getpid(), filepath.Base(s.Dir)))
 	}
+}
+
+// A checker and the student's child answer each other call by call, a
+// few hundred thousand times for some levels, and a wake-up across two
+// CPUs costs about twice one on the same CPU (BenchmarkCall in
+// harness/remote). So each checker and its child run on the CPU of their
+// grading slot; without taskset or the list of allowed CPUs, they run
+// where the system puts them, slower, with the same verdicts.
+
+// PinnedTo returns cmd, made to run on the CPU of grading slot slot, with
+// every process it starts.
+func PinnedTo(slot int, cmd *exec.Cmd) *exec.Cmd {
+	status, _ := os.ReadFile("/proc/self/status") // Linux's; elsewhere no CPUs
+	_, list, _ := strings.Cut(string(status), "Cpus_allowed_list:")
+	list, _, _ = strings.Cut(list, "\n")
+	cpus := cpuList(strings.TrimSpace(list))
+	taskset, err := exec.LookPath("taskset")
+	if slot < 0 || len(cpus) < 2 || err != nil {
+		return cmd
+	}
+	pinned := exec.Command(taskset, append([]string{"--cpu-list", strconv.Itoa(cpus[slot%len(cpus)]), cmd.Path}, cmd.Args[1:]...)...)
+	pinned.Dir, pinned.Env = cmd.Dir, cmd.Env
+	pinned.Stdin, pinned.Stdout, pinned.Stderr = cmd.Stdin, cmd.Stdout, cmd.Stderr
+	return pinned
+}
+
+// cpuList reads Linux's list format, such as "0-3,8,10-11"; nil for
+// anything else.
+func cpuList(s string) []int {
+	var cpus []int
+	for _, r := range strings.Split(s, ",") {
+		var lo, hi int
+		switch n, _ := fmt.Sscanf(r, "%d-%d", &lo, &hi); {
+		case n == 1:
+			hi = lo
+		case n == 0 || hi < lo:
+			return nil
+		}
+		for c := lo; c <= hi; c++ {
+			cpus = append(cpus, c)
+		}
+	}
+	return cpus
 }

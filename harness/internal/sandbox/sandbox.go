@@ -120,14 +120,14 @@ func (s *Sandbox) Env() []string {
 
 // Command is a command to run in the sandbox, in dir (the same path
 // inside as outside): inside bubblewrap when there is a jail, inside
-// LimitsCommand when the sandbox is limited. Run it with RunLimited.
+// limitsScript when the sandbox is limited. Run it with RunLimited.
 func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 	argv := append([]string{name}, args...)
 	if s.Jail != nil {
 		argv = slices.Concat([]string{s.Jail.bwrap}, s.Jail.Args(s, dir), []string{"--"}, argv)
 	}
 	if s.limited {
-		wrapper := []string{layerExecutable(), LimitsCommand}
+		wrapper := []string{"/bin/sh", "-c", limitsScript, "sh"}
 		if s.Group != nil {
 			for _, folder := range s.Group.folders {
 				wrapper = append(wrapper, filepath.Join(folder, "cgroup.procs"))
