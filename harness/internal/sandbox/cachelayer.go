@@ -42,10 +42,9 @@ func (s *Sandbox) cacheLayerProg() string {
 	}
 	words := []string{prog, CacheLayerCommand, base, s.GoCache}
 	for i, w := range words {
-		if strings.ContainsAny(w, " \t\n'\"") {
-			q := "'"
+		if q := "'"; strings.ContainsAny(w, " \t\n'\"") {
 			if strings.Contains(w, q) {
-				q = "\""
+				q = `"`
 			}
 			words[i] = q + w + q
 		}
@@ -62,23 +61,18 @@ func layerExecutable() string {
 	return exe
 }
 
-// cacheRequest and cacheResponse are the messages of GOCACHEPROG's
-// protocol (cmd/go/internal/cacheprog); a put's body follows its request
-// as a JSON string.
-type cacheRequest struct {
-	ID       int64
-	Command  string
-	ActionID []byte
-	OutputID []byte
-	BodySize int64
-}
-
-type cacheResponse struct {
+// A cacheMessage is a request or an answer of GOCACHEPROG's protocol
+// (cmd/go/internal/cacheprog); a put's body follows its request as a JSON
+// string.
+type cacheMessage struct {
 	ID            int64
+	Command       string     `json:",omitempty"`
+	ActionID      []byte     `json:",omitempty"`
+	OutputID      []byte     `json:",omitempty"`
+	BodySize      int64      `json:",omitempty"`
 	Err           string     `json:",omitempty"`
 	KnownCommands []string   `json:",omitempty"`
 	Miss          bool       `json:",omitempty"`
-	OutputID      []byte     `json:",omitempty"`
 	Size          int64      `json:",omitempty"`
 	Time          *time.Time `json:",omitempty"`
 	DiskPath      string     `json:",omitempty"`
@@ -89,19 +83,19 @@ type cacheResponse struct {
 // base; a put writes to own alone.
 func ServeCacheLayers(base, own string, r io.Reader, w io.Writer) error {
 	answer := json.NewEncoder(w).Encode // one write a message: nothing waits in a buffer
-	if err := answer(cacheResponse{KnownCommands: []string{"get", "put", "close"}}); err != nil {
+	if err := answer(cacheMessage{KnownCommands: []string{"get", "put", "close"}}); err != nil {
 		return err
 	}
 	dec := json.NewDecoder(r)
 	for {
-		var req cacheRequest
+		var req cacheMessage
 		if err := dec.Decode(&req); err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
 			return err
 		}
-		res := cacheResponse{ID: req.ID}
+		res := cacheMessage{ID: req.ID}
 		switch req.Command {
 		case "get":
 			res = getEntry(base, own, req)
@@ -136,7 +130,7 @@ func cacheFile(dir string, id []byte, kind string) string {
 
 // getEntry finds an action's entry, "v1 ACTION OUTPUT SIZE TIME" as the
 // go command writes it, and its output, in own and then in base.
-func getEntry(base, own string, req cacheRequest) cacheResponse {
+func getEntry(base, own string, req cacheMessage) cacheMessage {
 	for _, dir := range []string{own, base} {
 		entry, err := os.ReadFile(cacheFile(dir, req.ActionID, "a"))
 		var action, outID []byte
@@ -149,14 +143,14 @@ func getEntry(base, own string, req cacheRequest) cacheResponse {
 			continue
 		}
 		at := time.Unix(0, nanos)
-		return cacheResponse{ID: req.ID, OutputID: outID, Size: size, Time: &at, DiskPath: path}
+		return cacheMessage{ID: req.ID, OutputID: outID, Size: size, Time: &at, DiskPath: path}
 	}
-	return cacheResponse{ID: req.ID, Miss: true}
+	return cacheMessage{ID: req.ID, Miss: true}
 }
 
 // putEntry writes an output and its action's entry to own, each by a
 // rename, so that no reader finds half of one.
-func putEntry(own string, req cacheRequest, body []byte) cacheResponse {
+func putEntry(own string, req cacheMessage, body []byte) cacheMessage {
 	path := cacheFile(own, req.OutputID, "d")
 	err := writeRenamed(path, body)
 	if err == nil {
@@ -164,26 +158,24 @@ func putEntry(own string, req cacheRequest, body []byte) cacheResponse {
 		err = writeRenamed(cacheFile(own, req.ActionID, "a"), []byte(entry))
 	}
 	if err != nil {
-		return cacheResponse{ID: req.ID, Err: err.Error()}
+		return cacheMessage{ID: req.ID, Err: err.Error()}
 	}
-	return cacheResponse{ID: req.ID, DiskPath: path}
+	return cacheMessage{ID: req.ID, DiskPath: path}
 }
 
+// writeRenamed writes path by a rename from a file of this process's:
+// the go command asks one thing at a time.
 func writeRenamed(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
+	tmp := fmt.Sprintf("%s.put-%d", path, os.Getpid())
+	err := os.MkdirAll(filepath.Dir(path), 0o700)
+	if err == nil {
+		err = os.WriteFile(tmp, data, 0o600)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".put-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // gone already once renamed
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
+	if err == nil {
+		err = os.Rename(tmp, path)
 	}
 	if err != nil {
-		return err
+		os.Remove(tmp)
 	}
-	return os.Rename(tmp.Name(), path)
+	return err
 }
