@@ -12,8 +12,12 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
@@ -39,23 +43,15 @@ type Sandbox struct {
 	Tmp        string
 	GoCache    string
 	GoModCache string
-	// ModProxy is the instructor's module download cache, the go
-	// command's file:// GOPROXY: nothing is fetched from the network.
-	ModProxy string
-	// Jail runs commands inside bubblewrap; nil runs them plainly.
-	Jail *Jail
+	ModProxy   string // the instructor's module downloads, the go command's file:// GOPROXY: nothing comes from the network
+	Jail       *Jail  // bubblewrap around every command; nil runs them plainly
 	// CacheBase, when set, is the report's warm build cache, which the
 	// sandbox's go command reads through ServeCacheLayers and never writes.
-	CacheBase string
-	// CacheHidden are folders of CacheBase, relative to it, that the
-	// sandbox shows empty: the report's kept checkers.
-	CacheHidden []string
-	// Group is the cgroup of the sandbox's commands, nil for none.
-	Group *Group
-	// limited runs every command under the limits of Limit.
-	limited bool
-	// Slot is the student's grading slot, from 0, or -1 (see PinnedTo).
-	Slot int
+	CacheBase   string
+	CacheHidden []string // folders of CacheBase, relative to it, shown empty: the report's kept checkers
+	Group       *Group   // the cgroup of the sandbox's commands, nil for none
+	Slot        int      // the student's grading slot, from 0, or -1 (see PinnedTo)
+	limited     bool     // every command under the limits of Limit
 }
 
 // New makes a sandbox in a new folder under parent.
@@ -149,9 +145,7 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 // Remove deletes the sandbox, its links and its cgroup.
 func (s *Sandbox) Remove() error {
 	groupErr := s.Group.Remove()
-	for _, name := range []string{linkCache, linkLayer, linkModProxy} {
-		os.Remove(s.Dir + "." + name) // outsideLink's
-	}
+	os.RemoveAll(s.Dir + ".links")
 	if err := RemoveAll(s.Dir); err != nil {
 		return err
 	}
@@ -217,3 +211,118 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 // stopGrace is how long a stopped command may take to end, and how long
 // RunLimited waits for output after the command exits.
 const stopGrace = time.Second
+
+// A Jail is bubblewrap as the class report runs it, found and checked once
+// per report (see Sandbox for what it gives).
+type Jail struct {
+	bwrap  string // the bwrap program
+	goroot string // the Go toolchain, bound read-only
+}
+
+// NoSandboxGivesUp says what --no-sandbox gives up, in the report's refusal
+// and in its --help.
+const NoSandboxGivesUp = `Without the sandbox, a student's code runs as your user: it can read and
+write every file you can (your SSH keys, your other checkouts, the other
+students' folders), reach the network, read your environment and your
+processes' command lines through /proc, and leave processes running
+(setsid) after the report. What is left: a temporary folder of its own as
+HOME, TMPDIR and working folder, an environment built from nothing, and
+a time limit that kills its process group.`
+
+// FindJail finds bwrap and checks that it makes a sandbox here by running
+// go version in one.
+func FindJail() (*Jail, error) {
+	if runtime.GOOS != "linux" {
+		return nil, fmt.Errorf("no sandbox on %s: the class report's sandbox is bubblewrap, which needs Linux", runtime.GOOS)
+	}
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		return nil, errors.New("bwrap (bubblewrap) is not installed: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); make class-report and make test-e2e install it when missing")
+	}
+	goroot := ToolchainRoot()
+	if goroot == "" {
+		return nil, errors.New("go env GOROOT names no toolchain")
+	}
+	j := &Jail{bwrap: bwrap, goroot: goroot}
+	tmp, err := os.MkdirTemp("", "ladder-jail-check-")
+	if err != nil {
+		return nil, err
+	}
+	defer RemoveAll(tmp)
+	sb, err := New(tmp, "check", "", j)
+	if err != nil {
+		return nil, err
+	}
+	out, err := sb.Command(sb.Src, "go", "version").CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("bwrap cannot make a sandbox here (%v): %s(a container without user namespaces? an AppArmor or SELinux rule against them?)", err, grade.FirstLines(string(out), 5))
+	}
+	return j, nil
+}
+
+// ToolchainRoot is the GOROOT of the go command the ladder runs, or "".
+var ToolchainRoot = sync.OnceValue(func() string {
+	cmd := exec.Command(grade.GoTool(), "env", "GOROOT")
+	cmd.Env = grade.LearnerEnv()
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+})
+
+// Args are bwrap's arguments for a command of s run in dir. Paths are the
+// same inside as outside; later mounts go over earlier ones.
+func (j *Jail) Args(s *Sandbox, dir string) []string {
+	a := slices.Concat([]string{
+		"--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+		"--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox",
+	})
+	// /usr read-only, and /bin, /sbin and /lib... as this system has them:
+	// a folder bound, or a symlink made again.
+	for _, p := range []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
+		if target, err := os.Readlink(p); err == nil {
+			a = append(a, "--symlink", target, p)
+		} else {
+			a = append(a, "--ro-bind-try", p, p)
+		}
+	}
+	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
+	if !Within(j.goroot, "/usr") {
+		a = append(a, "--ro-bind", j.goroot, j.goroot)
+	}
+	if s.ModProxy != "" {
+		a = append(a, "--ro-bind-try", s.outsideLink("modproxy", s.ModProxy), jailModProxy)
+	}
+	a = append(a, "--bind", s.Dir, s.Dir, "--ro-bind", s.Src, s.Src)
+	if !Within(s.GoCache, s.Dir) {
+		a = append(a, "--bind", s.GoCache, s.GoCache) // the warm-up's: the instructor's code only
+	}
+	if s.CacheBase != "" {
+		// bwrap's command line shows in the sandbox: it names links, not their targets.
+		a = append(a, "--ro-bind", s.outsideLink("cache", s.CacheBase), jailCacheBase, "--ro-bind", s.outsideLink("ladder", layerExecutable()), jailLayerProgram)
+		for _, h := range s.CacheHidden {
+			if info, err := os.Stat(filepath.Join(s.CacheBase, h)); err == nil && info.IsDir() {
+				a = append(a, "--tmpfs", path.Join(jailCacheBase, filepath.ToSlash(h)))
+			}
+		}
+	}
+	return append(a, "--chdir", dir)
+}
+
+// Within reports whether path is dir or inside it.
+func Within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// outsideLink returns a symbolic link to target in a folder beside the
+// sandbox's, out of the sandbox's sight, to give bwrap in place of a path
+// of the instructor's. An existing link is kept: its target never
+// changes, and commands of one sandbox start at once.
+func (s *Sandbox) outsideLink(name, target string) string {
+	link := filepath.Join(s.Dir+".links", name)
+	os.Mkdir(filepath.Dir(link), 0o700)
+	os.Symlink(target, link) // an error: it is there already
+	return link
+}
