@@ -73,7 +73,7 @@ func NewGroup(name string) (*Group, error) {
 	}
 	own := ownGroups(string(self))
 	if info, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.controllers")); err == nil && info.Mode().IsRegular() {
-		return newGroupV2(filepath.Join(cgroupRoot, own[""], name))
+		return newGroup(filepath.Join(cgroupRoot, own[""], name))
 	}
 	if own["memory"] == "" || own["pids"] == "" {
 		return nil, errors.New("neither cgroup v2 nor the memory and pids controllers of cgroup v1")
@@ -95,32 +95,23 @@ func ownGroups(text string) map[string]string {
 	return own
 }
 
-// newGroupV2 makes the cgroup v2 folder dir, whose parent must give it
-// the memory and pids controllers.
-func newGroupV2(dir string) (*Group, error) {
-	parent := filepath.Join(filepath.Dir(dir), "cgroup.subtree_control")
-	if sub, _ := os.ReadFile(parent); !strings.Contains(string(sub), "memory") || !strings.Contains(string(sub), "pids") {
+// cgroupFiles are the memory controller's files, limit and events, on
+// cgroup v1 and v2 (a v2 group has one folder).
+var cgroupFiles = map[bool][2]string{false: {"memory.limit_in_bytes", "memory.oom_control"}, true: {"memory.max", "memory.events"}}
+
+// newGroup makes the group's folders, one on cgroup v2, whose parent must
+// give it the memory and pids controllers, or a memory and a pids folder
+// on v1, and writes their limits; it removes what it made when one step
+// fails.
+func newGroup(folders ...string) (*Group, error) {
+	parent := filepath.Join(filepath.Dir(folders[0]), "cgroup.subtree_control")
+	if sub, _ := os.ReadFile(parent); len(folders) == 1 && (!strings.Contains(string(sub), "memory") || !strings.Contains(string(sub), "pids")) {
 		// A group with processes of its own cannot give its controllers
 		// away: this then fails, and there are rlimits only.
 		if err := os.WriteFile(parent, []byte("+memory +pids"), 0); err != nil {
 			return nil, fmt.Errorf("cgroup v2 without the memory and pids controllers for this process's groups: %v", err)
 		}
 	}
-	g, err := newGroup(dir)
-	if err == nil {
-		os.WriteFile(filepath.Join(dir, "memory.swap.max"), []byte("0"), 0) // absent without swap accounting
-	}
-	return g, err
-}
-
-// cgroupFiles are the memory controller's files, limit and events, on
-// cgroup v1 and v2 (a v2 group has one folder).
-var cgroupFiles = map[bool][2]string{false: {"memory.limit_in_bytes", "memory.oom_control"}, true: {"memory.max", "memory.events"}}
-
-// newGroup makes the group's folders and writes its limits, the memory's
-// in the first, the processes' in the last; it removes what it made when
-// one step fails.
-func newGroup(folders ...string) (*Group, error) {
 	g := &Group{}
 	var err error
 	for _, dir := range folders {
@@ -130,7 +121,7 @@ func newGroup(folders ...string) (*Group, error) {
 		g.folders = append(g.folders, dir)
 	}
 	if err == nil {
-		err = os.WriteFile(filepath.Join(folders[0], cgroupFiles[g.v2()][0]), []byte(strconv.Itoa(MemoryLimit)), 0)
+		err = os.WriteFile(filepath.Join(folders[0], cgroupFiles[len(folders) == 1][0]), []byte(strconv.Itoa(MemoryLimit)), 0)
 	}
 	if err == nil {
 		err = os.WriteFile(filepath.Join(folders[len(folders)-1], "pids.max"), []byte(strconv.Itoa(ProcessLimit)), 0)
@@ -138,6 +129,9 @@ func newGroup(folders ...string) (*Group, error) {
 	if err != nil {
 		g.Remove()
 		return nil, err
+	}
+	if g.v2() {
+		os.WriteFile(filepath.Join(folders[0], "memory.swap.max"), []byte("0"), 0) // absent without swap accounting
 	}
 	return g, nil
 }

@@ -118,7 +118,7 @@ func TestInstructorsMdHasTheLimits(t *testing.T) {
 // stands for a delegated cgroup v2 tree: the files it writes are read back.
 func TestNewGroupV2WritesTheLimits(t *testing.T) {
 	parent := t.TempDir()
-	g, err := newGroupV2(filepath.Join(parent, "student"))
+	g, err := newGroup(filepath.Join(parent, "student"))
 	require.NoError(t, err)
 	read := func(name string) string {
 		data, err := os.ReadFile(filepath.Join(parent, name))

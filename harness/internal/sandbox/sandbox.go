@@ -37,37 +37,28 @@ import (
 // container without user namespaces) Jail is nil: only with --no-sandbox
 // (NoSandboxGivesUp).
 type Sandbox struct {
-	Dir        string // the whole sandbox, removed by Remove
-	Src        string // the grading copy: read-only inside the sandbox
-	Home       string
-	Tmp        string
-	GoCache    string
-	GoModCache string
-	ModProxy   string // the instructor's module downloads, the go command's file:// GOPROXY: nothing comes from the network
-	Jail       *Jail  // bubblewrap around every command; nil runs them plainly
+	Dir      string // the whole sandbox, removed by Remove
+	Src      string // the grading copy: read-only inside the sandbox
+	ModProxy string // the instructor's module downloads, the go command's file:// GOPROXY: nothing comes from the network
+	Jail     *Jail  // bubblewrap around every command; nil runs them plainly
+	Group    *Group // the cgroup of the sandbox's commands, nil for none
+	Slot     int    // the student's grading slot, from 0, or -1 (see PinnedTo)
+	// The sandbox's HOME, TMPDIR, GOCACHE and GOMODCACHE.
+	Home, Tmp, GoCache, GoModCache string
 	// CacheBase, when set, is the report's warm build cache, which the
-	// sandbox's go command reads through ServeCacheLayers and never writes.
+	// sandbox's go command reads through ServeCacheLayers and never writes;
+	// it shows the folders CacheHidden, relative to it, empty: the report's
+	// kept checkers.
 	CacheBase   string
-	CacheHidden []string // folders of CacheBase, relative to it, shown empty: the report's kept checkers
-	Group       *Group   // the cgroup of the sandbox's commands, nil for none
-	Slot        int      // the student's grading slot, from 0, or -1 (see PinnedTo)
-	limited     bool     // every command under the limits of Limit
+	CacheHidden []string
+	limited     bool // every command under the limits of Limit
 }
 
 // New makes a sandbox in a new folder under parent.
 func New(parent, name, modProxy string, j *Jail) (*Sandbox, error) {
 	dir := filepath.Join(parent, name)
-	s := &Sandbox{
-		Dir:        dir,
-		Src:        filepath.Join(dir, "src"),
-		Home:       filepath.Join(dir, "home"),
-		Tmp:        filepath.Join(dir, "tmp"),
-		GoCache:    filepath.Join(dir, "gocache"),
-		GoModCache: filepath.Join(dir, "gomodcache"),
-		ModProxy:   modProxy,
-		Jail:       j,
-		Slot:       -1,
-	}
+	in := func(sub string) string { return filepath.Join(dir, sub) }
+	s := &Sandbox{Dir: dir, Src: in("src"), Home: in("home"), Tmp: in("tmp"), GoCache: in("gocache"), GoModCache: in("gomodcache"), ModProxy: modProxy, Jail: j, Slot: -1}
 	for _, d := range []string{dir, s.Src, s.Home, s.Tmp, s.GoModCache} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			return nil, err
@@ -94,20 +85,9 @@ func (s *Sandbox) Env() []string {
 	if goroot != "" {
 		env = []string{"PATH=" + filepath.Join(goroot, "bin") + string(filepath.ListSeparator) + path, "GOROOT=" + goroot}
 	}
-	env = append(env,
-		"HOME="+s.Home,
-		"TMPDIR="+s.Tmp,
-		"GOCACHE="+s.GoCache,
-		"GOMODCACHE="+s.GoModCache,
-		"GOPATH="+filepath.Join(s.Home, "go"),
-		"GOENV=off",
-		"GOFLAGS=-mod=readonly -trimpath -buildvcs=false -ldflags=-w",
-		"GOPROXY=file://"+filepath.ToSlash(proxy),
-		"GOSUMDB=off",
-		"GOTOOLCHAIN=local",
-		"CGO_ENABLED=0",
-		grade.QuickRaceExit,
-	)
+	env = append(env, "HOME="+s.Home, "TMPDIR="+s.Tmp, "GOCACHE="+s.GoCache, "GOMODCACHE="+s.GoModCache, "GOPATH="+filepath.Join(s.Home, "go"),
+		"GOENV=off", "GOFLAGS=-mod=readonly -trimpath -buildvcs=false -ldflags=-w", "GOPROXY=file://"+filepath.ToSlash(proxy),
+		"GOSUMDB=off", "GOTOOLCHAIN=local", "CGO_ENABLED=0", grade.QuickRaceExit)
 	if s.CacheBase != "" {
 		env = append(env, "GOCACHEPROG="+s.cacheLayerProg())
 	}
