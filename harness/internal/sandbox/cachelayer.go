@@ -36,7 +36,8 @@ const (
 // cacheLayerProg is the sandbox's GOCACHEPROG: this program run with
 // CacheLayerCommand, quoted as the go command splits it into words.
 func (s *Sandbox) cacheLayerProg() string {
-	prog, base := layerExecutable(), s.CacheBase
+	prog, _ := os.Executable() // "" on an error: the go command then says it cannot run it
+	base := s.CacheBase
 	if s.Jail != nil {
 		prog, base = jailLayerProgram, jailCacheBase
 	}
@@ -50,15 +51,6 @@ func (s *Sandbox) cacheLayerProg() string {
 		}
 	}
 	return strings.Join(words, " ")
-}
-
-// layerExecutable is this program's path.
-func layerExecutable() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return "ladder" // the go command then says it cannot run it
-	}
-	return exe
 }
 
 // A cacheMessage is a request or an answer of GOCACHEPROG's protocol

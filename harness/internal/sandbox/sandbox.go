@@ -74,11 +74,8 @@ func New(parent, name, modProxy string, j *Jail) (*Sandbox, error) {
 // links faster and changes nothing a grade reads.
 func (s *Sandbox) Env() []string {
 	goroot, proxy := ToolchainRoot(), s.ModProxy
-	if s.Jail != nil {
-		goroot = s.Jail.goroot
-		if proxy != "" {
-			proxy = jailModProxy
-		}
+	if s.Jail != nil && proxy != "" {
+		proxy = jailModProxy
 	}
 	const path = "/usr/local/bin:/usr/bin:/bin"
 	env := []string{"PATH=" + path}
@@ -195,8 +192,7 @@ const stopGrace = time.Second
 // A Jail is bubblewrap as the class report runs it, found and checked once
 // per report (see Sandbox for what it gives).
 type Jail struct {
-	bwrap  string // the bwrap program
-	goroot string // the Go toolchain, bound read-only
+	bwrap string // the bwrap program
 }
 
 // NoSandboxGivesUp says what --no-sandbox gives up, in the report's refusal
@@ -219,11 +215,10 @@ func FindJail() (*Jail, error) {
 	if err != nil {
 		return nil, errors.New("bwrap (bubblewrap) is not installed: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); make class-report and make test-e2e install it when missing")
 	}
-	goroot := ToolchainRoot()
-	if goroot == "" {
+	if ToolchainRoot() == "" {
 		return nil, errors.New("go env GOROOT names no toolchain")
 	}
-	j := &Jail{bwrap: bwrap, goroot: goroot}
+	j := &Jail{bwrap: bwrap}
 	tmp, err := os.MkdirTemp("", "ladder-jail-check-")
 	if err != nil {
 		return nil, err
@@ -268,8 +263,8 @@ func (j *Jail) Args(s *Sandbox, dir string) []string {
 		}
 	}
 	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
-	if !Within(j.goroot, "/usr") {
-		a = append(a, "--ro-bind", j.goroot, j.goroot)
+	if goroot := ToolchainRoot(); !Within(goroot, "/usr") {
+		a = append(a, "--ro-bind", goroot, goroot) // the toolchain
 	}
 	if s.ModProxy != "" {
 		a = append(a, "--ro-bind-try", s.outsideLink("modproxy", s.ModProxy), jailModProxy)
@@ -278,9 +273,9 @@ func (j *Jail) Args(s *Sandbox, dir string) []string {
 	if !Within(s.GoCache, s.Dir) {
 		a = append(a, "--bind", s.GoCache, s.GoCache) // the warm-up's: the instructor's code only
 	}
-	if s.CacheBase != "" {
+	if exe, _ := os.Executable(); s.CacheBase != "" {
 		// bwrap's command line shows in the sandbox: it names links, not their targets.
-		a = append(a, "--ro-bind", s.outsideLink("cache", s.CacheBase), jailCacheBase, "--ro-bind", s.outsideLink("ladder", layerExecutable()), jailLayerProgram)
+		a = append(a, "--ro-bind", s.outsideLink("cache", s.CacheBase), jailCacheBase, "--ro-bind", s.outsideLink("ladder", exe), jailLayerProgram)
 		for _, h := range s.CacheHidden {
 			if info, err := os.Stat(filepath.Join(s.CacheBase, h)); err == nil && info.IsDir() {
 				a = append(a, "--tmpfs", path.Join(jailCacheBase, filepath.ToSlash(h)))
