@@ -9,6 +9,7 @@
 package guide
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"regexp"
@@ -45,10 +46,8 @@ type Guide struct {
 // then Stretch parts if time is left; TakeHome parts are not asked. It is
 // written as list items such as "- **In scope, 45 minutes:** parts 1 to 3.".
 type Scope struct {
-	Minutes  int
-	In       []int
-	Stretch  []int
-	TakeHome []int
+	Minutes               int
+	In, Stretch, TakeHome []int
 }
 
 // Mistake is one classic mistake and the mutant that shows it.
@@ -105,10 +104,7 @@ var (
 // mistakes section has no mutant tag.
 func Parse(src []byte) (*Guide, error) {
 	g := &Guide{Sections: markdown.Split(string(src), 2)[1:]}
-	if err := g.parseMistakes(); err != nil {
-		return nil, err
-	}
-	if err := g.parseScope(); err != nil {
+	if err := cmp.Or(g.parseMistakes(), g.parseScope()); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -143,11 +139,8 @@ func (g *Guide) parseMistakes() error {
 			return fmt.Errorf("line %d: mistake without a mutant tag, want `... (mutant: \"name\")`: %s", at[i], text)
 		}
 		name, err := strconv.Unquote(m[2])
-		if err != nil {
-			return fmt.Errorf("line %d: mutant name %s: %v", at[i], m[2], err)
-		}
-		if m[1] == "" || name == "" {
-			return fmt.Errorf("line %d: a mistake needs a text and a mutant name: %s", at[i], text)
+		if err != nil || m[1] == "" || name == "" {
+			return fmt.Errorf("line %d: mutant name %s: a mistake needs a text and a mutant name, a Go string: %s", at[i], m[2], text)
 		}
 		g.Mistakes = append(g.Mistakes, Mistake{Text: m[1], Mutant: name, Line: at[i]})
 	}

@@ -6,6 +6,7 @@ package sandbox
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -123,10 +124,7 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 func (s *Sandbox) Remove() error {
 	groupErr := s.Group.Remove()
 	os.RemoveAll(s.Dir + ".links")
-	if err := RemoveAll(s.Dir); err != nil {
-		return err
-	}
-	return groupErr
+	return cmp.Or(RemoveAll(s.Dir), groupErr)
 }
 
 // RemoveAll is os.RemoveAll that also deletes read-only folders, such as a
