@@ -249,10 +249,8 @@ var ToolchainRoot = sync.OnceValue(func() string {
 // Args are bwrap's arguments for a command of s run in dir. Paths are the
 // same inside as outside; later mounts go over earlier ones.
 func (j *Jail) Args(s *Sandbox, dir string) []string {
-	a := slices.Concat([]string{
-		"--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-		"--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox",
-	})
+	a := []string{"--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+		"--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox"}
 	// /usr read-only, and /bin, /sbin and /lib... as this system has them:
 	// a folder bound, or a symlink made again.
 	for _, p := range []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
@@ -308,16 +306,11 @@ func (s *Sandbox) outsideLink(name, target string) string {
 // the same numbers. There is no RLIMIT_AS: the race detector reserves
 // terabytes of address space that it never uses.
 const (
-	// MemoryLimit is the memory of a student's whole sandbox.
-	MemoryLimit = 2 << 30
-	// ProcessLimit is how many processes and threads a sandbox may run at once.
-	ProcessLimit = 256
-	// FileSizeLimit is the largest file a process may write (RLIMIT_FSIZE).
-	FileSizeLimit = 1 << 30
-	// OpenFilesLimit is how many files one process may hold open (RLIMIT_NOFILE).
-	OpenFilesLimit = 4096
-	// CPUTimeLimit is the CPU time one process may use (RLIMIT_CPU).
-	CPUTimeLimit = 10 * time.Minute
+	MemoryLimit    = 2 << 30          // the memory of a student's whole sandbox
+	ProcessLimit   = 256              // how many processes and threads a sandbox may run at once
+	FileSizeLimit  = 1 << 30          // the largest file a process may write (RLIMIT_FSIZE)
+	OpenFilesLimit = 4096             // how many files one process may hold open (RLIMIT_NOFILE)
+	CPUTimeLimit   = 10 * time.Minute // the CPU time one process may use (RLIMIT_CPU)
 )
 
 // limitsScript wraps a limited sandbox's command: it enters each
