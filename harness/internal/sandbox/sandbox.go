@@ -107,9 +107,7 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 	if s.limited {
 		wrapper := []string{"/bin/sh", "-c", limitsScript, "sh"}
 		if s.Group != nil {
-			for _, folder := range s.Group.folders {
-				wrapper = append(wrapper, filepath.Join(folder, "cgroup.procs"))
-			}
+			wrapper = append(wrapper, s.Group.folders...)
 		}
 		argv = slices.Concat(wrapper, []string{"--"}, argv)
 	}
@@ -315,12 +313,12 @@ const (
 	CPUTimeLimit   = 10 * time.Minute // the CPU time one process may use (RLIMIT_CPU)
 )
 
-// limitsScript wraps a limited sandbox's command: it enters each
-// cgroup.procs file before "--", lowers its rlimits (never raising a hard
+// limitsScript wraps a limited sandbox's command: it enters each cgroup
+// folder before "--", lowers its rlimits (never raising a hard
 // one; ulimit -f counts 512-byte blocks) and executes the command. A
 // wrapper, since Go cannot run code between fork and exec, and cgroup v1
 // cannot start a process inside a group.
-var limitsScript = fmt.Sprintf(`while [ "$1" != -- ]; do echo $$ > "$1" || exit 126; shift; done; shift
+var limitsScript = fmt.Sprintf(`while [ "$1" != -- ]; do echo $$ > "$1/cgroup.procs" || exit 126; shift; done; shift
 lower() { h=$(ulimit -H -$1) || exit 126; if [ "$h" = unlimited ] || [ "$h" -gt $2 ]; then h=$2; fi; ulimit -$1 "$h" || exit 126; }
 lower f %d; lower n %d; lower t %d
 exec "$@"`, FileSizeLimit/512, OpenFilesLimit, int(CPUTimeLimit/time.Second))
