@@ -584,19 +584,18 @@ type cacheMessage struct {
 // base; a put writes to own alone.
 func ServeCacheLayers(base, own string, r io.Reader, w io.Writer) error {
 	answer := json.NewEncoder(w).Encode // one write a message: nothing waits in a buffer
-	if err := answer(cacheMessage{KnownCommands: []string{"get", "put", "close"}}); err != nil {
-		return err
-	}
 	dec := json.NewDecoder(r)
-	for {
-		var req cacheMessage
-		if err := dec.Decode(&req); err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
+	for res := (cacheMessage{KnownCommands: []string{"get", "put", "close"}}); ; {
+		if err := answer(res); err != nil {
 			return err
 		}
-		res := cacheMessage{ID: req.ID}
+		var req cacheMessage
+		if err := dec.Decode(&req); errors.Is(err, io.EOF) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		res = cacheMessage{ID: req.ID}
 		switch req.Command {
 		case "get":
 			res = getEntry(base, own, req)
@@ -612,9 +611,6 @@ func ServeCacheLayers(base, own string, r io.Reader, w io.Writer) error {
 			return answer(res)
 		default:
 			res.Err = "unknown command " + strconv.Quote(req.Command)
-		}
-		if err := answer(res); err != nil {
-			return err
 		}
 	}
 }
