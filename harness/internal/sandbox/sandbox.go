@@ -102,7 +102,7 @@ func (s *Sandbox) Env() []string {
 func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 	argv := append([]string{name}, args...)
 	if s.Jail != nil {
-		argv = slices.Concat([]string{s.Jail.bwrap}, s.Jail.Args(s, dir), []string{"--"}, argv)
+		argv = append(s.jailArgs(dir), argv...)
 	}
 	if s.limited {
 		wrapper := []string{"/bin/sh", "-c", limitsScript, "sh"}
@@ -246,10 +246,10 @@ var ToolchainRoot = sync.OnceValue(func() string {
 	return strings.TrimSpace(string(out))
 })
 
-// Args are bwrap's arguments for a command of s run in dir. Paths are the
-// same inside as outside; later mounts go over earlier ones.
-func (j *Jail) Args(s *Sandbox, dir string) []string {
-	a := []string{"--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+// jailArgs runs a command of s in dir inside bwrap. Paths are the same
+// inside as outside; later mounts go over earlier ones.
+func (s *Sandbox) jailArgs(dir string) []string {
+	a := []string{s.Jail.bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
 		"--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox"}
 	// /usr read-only, and /bin, /sbin and /lib... as this system has them:
 	// a folder bound, or a symlink made again.
@@ -280,7 +280,7 @@ func (j *Jail) Args(s *Sandbox, dir string) []string {
 			}
 		}
 	}
-	return append(a, "--chdir", dir)
+	return append(a, "--chdir", dir, "--")
 }
 
 // Within reports whether path is dir or inside it.
