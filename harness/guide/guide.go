@@ -72,12 +72,6 @@ func (g *Guide) section(heading string) (markdown.Section, bool) {
 	return markdown.Section{}, false
 }
 
-// Approaches returns the Approaches section as raw Markdown.
-func (g *Guide) Approaches() string {
-	body, _ := g.Section(Approaches)
-	return body
-}
-
 // Load reads and parses the guide at path.
 func Load(path string) (*Guide, error) {
 	src, err := os.ReadFile(path)
