@@ -9,9 +9,11 @@
 package guide
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,10 +46,8 @@ type Guide struct {
 // then Stretch parts if time is left; TakeHome parts are not asked. It is
 // written as list items such as "- **In scope, 45 minutes:** parts 1 to 3.".
 type Scope struct {
-	Minutes  int
-	In       []int
-	Stretch  []int
-	TakeHome []int
+	Minutes               int
+	In, Stretch, TakeHome []int
 }
 
 // Mistake is one classic mistake and the mutant that shows it.
@@ -72,12 +72,6 @@ func (g *Guide) section(heading string) (markdown.Section, bool) {
 	return markdown.Section{}, false
 }
 
-// Approaches returns the Approaches section as raw Markdown.
-func (g *Guide) Approaches() string {
-	body, _ := g.Section(Approaches)
-	return body
-}
-
 // Load reads and parses the guide at path.
 func Load(path string) (*Guide, error) {
 	src, err := os.ReadFile(path)
@@ -96,6 +90,7 @@ var (
 	listItem   = regexp.MustCompile(`^[-*]\s+`)
 	scopeRE    = regexp.MustCompile(`^[-*]\s+\*\*(In scope, (\d+) minutes|Stretch|Take-home):\*\*\s*(.+)$`)
 	partListRE = regexp.MustCompile(`^(?:none|parts? (\d+)(?: to (\d+))?((?:, \d+)*(?: and \d+)?))\.?$`)
+	digitsRE   = regexp.MustCompile(`\d+`)
 )
 
 // Parse reads a guide's sections, scope and classic mistakes. It fails
@@ -103,10 +98,7 @@ var (
 // mistakes section has no mutant tag.
 func Parse(src []byte) (*Guide, error) {
 	g := &Guide{Sections: markdown.Split(string(src), 2)[1:]}
-	if err := g.parseMistakes(); err != nil {
-		return nil, err
-	}
-	if err := g.parseScope(); err != nil {
+	if err := cmp.Or(g.parseMistakes(), g.parseScope()); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -141,11 +133,8 @@ func (g *Guide) parseMistakes() error {
 			return fmt.Errorf("line %d: mistake without a mutant tag, want `... (mutant: \"name\")`: %s", at[i], text)
 		}
 		name, err := strconv.Unquote(m[2])
-		if err != nil {
-			return fmt.Errorf("line %d: mutant name %s: %v", at[i], m[2], err)
-		}
-		if m[1] == "" || name == "" {
-			return fmt.Errorf("line %d: a mistake needs a text and a mutant name: %s", at[i], text)
+		if err != nil || m[1] == "" || name == "" {
+			return fmt.Errorf("line %d: mutant name %s: a mistake needs a text and a mutant name, a Go string: %s", at[i], m[2], text)
 		}
 		g.Mistakes = append(g.Mistakes, Mistake{Text: m[1], Mutant: name, Line: at[i]})
 	}
@@ -159,7 +148,7 @@ func (g *Guide) parseMistakes() error {
 func (g *Guide) parseScope() error {
 	s, _ := g.section(TimePlan)
 	lists := map[string]*[]int{"in scope": &g.Scope.In, "stretch": &g.Scope.Stretch, "take-home": &g.Scope.TakeHome}
-	found := map[string]bool{}
+	missing := map[string]string{"in scope": "- **In scope, N minutes:** parts ...", "stretch": "- **Stretch:** ...", "take-home": "- **Take-home:** ..."}
 	for _, line := range s.Lines {
 		m := scopeRE.FindStringSubmatch(strings.TrimSpace(line.Text))
 		if m == nil {
@@ -170,16 +159,15 @@ func (g *Guide) parseScope() error {
 			what = "in scope"
 			g.Scope.Minutes, _ = strconv.Atoi(m[2])
 		}
-		parts, err := parsePartList(m[3])
-		if err != nil {
+		var err error
+		if *lists[what], err = parsePartList(m[3]); err != nil {
 			return fmt.Errorf("line %d: %s: %v", line.Number, what, err)
 		}
-		*lists[what], found[what] = parts, true
+		delete(missing, what)
 	}
 	for _, k := range []string{"in scope", "stretch", "take-home"} {
-		if !found[k] {
-			return fmt.Errorf("line %d: section %q: no scope line %q", s.Line, TimePlan,
-				map[string]string{"in scope": "- **In scope, N minutes:** parts ...", "stretch": "- **Stretch:** ...", "take-home": "- **Take-home:** ..."}[k])
+		if want, ok := missing[k]; ok {
+			return fmt.Errorf("line %d: section %q: no scope line %q", s.Line, TimePlan, want)
 		}
 	}
 	if len(g.Scope.In) == 0 || g.Scope.Minutes <= 0 {
@@ -196,26 +184,20 @@ func parsePartList(s string) ([]int, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%q: want none, part N, parts N to M or parts N and M", s)
 	}
-	if m[1] == "" {
-		return nil, nil
+	var parts []int
+	for _, n := range digitsRE.FindAllString(s, -1) {
+		p, _ := strconv.Atoi(n)
+		parts = append(parts, p)
 	}
-	first, _ := strconv.Atoi(m[1])
-	if m[2] != "" {
-		last, _ := strconv.Atoi(m[2])
-		if last <= first || m[3] != "" {
-			return nil, fmt.Errorf("%q: not a range", s)
-		}
-		var out []int
-		for n := first; n <= last; n++ {
-			out = append(out, n)
-		}
-		return out, nil
+	if m[2] == "" {
+		return parts, nil
 	}
-	out := []int{first}
-	for _, f := range strings.FieldsFunc(m[3], func(r rune) bool { return r == ',' || r == ' ' }) {
-		if n, err := strconv.Atoi(f); err == nil { // "and" is no number
-			out = append(out, n)
-		}
+	if parts[1] <= parts[0] || m[3] != "" {
+		return nil, fmt.Errorf("%q: not a range", s)
 	}
-	return out, nil
+	for n := parts[0] + 1; n < parts[1]; n++ {
+		parts = append(parts, n)
+	}
+	slices.Sort(parts)
+	return parts, nil
 }

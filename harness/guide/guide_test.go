@@ -51,7 +51,7 @@ func TestEveryLevelHasAGuide(t *testing.T) {
 			if want := "Level " + strconv.Itoa(l.Number) + ":"; !strings.HasPrefix(sh.Title, want) {
 				t.Errorf("title %q, want it to start with %q", sh.Title, want)
 			}
-			if !strings.Contains(g.Approaches(), "\n|") {
+			if approaches, _ := g.Section(Approaches); !strings.Contains(approaches, "\n|") {
 				t.Errorf("section %q has no table", Approaches)
 			}
 			for _, err := range Check(root, l, g) {
@@ -206,8 +206,9 @@ func TestParse(t *testing.T) {
 	if want := "Say this.\n\n```\n## Not a heading, inside a fence\n```"; pose != want {
 		t.Errorf("Section(%q) = %q, want %q", Pose, pose, want)
 	}
-	if want := "| approach | time |\n|---|---|\n| a queue | O(1) |"; g.Approaches() != want {
-		t.Errorf("Approaches() = %q, want %q", g.Approaches(), want)
+	approaches, _ := g.Section(Approaches)
+	if want := "| approach | time |\n|---|---|\n| a queue | O(1) |"; approaches != want {
+		t.Errorf("Section(%q) = %q, want %q", Approaches, approaches, want)
 	}
 	wantParts := []Part{{1, "First", "Move on when done."}, {2, "Second", "The end."}}
 	if diff := cmp.Diff(wantParts, sh.Parts); diff != "" {

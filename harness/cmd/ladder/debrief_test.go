@@ -41,7 +41,8 @@ func TestDebriefOfADoneLevelShowsTheMistakesAndTheApproaches(t *testing.T) {
 		for _, m := range gd.Mistakes {
 			require.Contains(t, out, "- "+m.Text+"\n  The spec checks this with \""+m.Mutant+"\".\n", "level %d", l.Number)
 		}
-		require.Contains(t, out, "## Approaches\n\n"+gd.Approaches()+"\n")
+		approaches, _ := gd.Section(guide.Approaches)
+		require.Contains(t, out, "## Approaches\n\n"+approaches+"\n")
 		require.NotContains(t, out, "make compare-level-", "a level graded without its reference, as in a student copy")
 		g := gradeWithDone(l, len(l.Parts))
 		g.HasReference = true

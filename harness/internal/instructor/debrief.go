@@ -40,7 +40,8 @@ func WriteDebrief(w io.Writer, root string, g grade.Level, st grade.Style) error
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, st.Paint("1", "## "+guide.Approaches))
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, gd.Approaches())
+	approaches, _ := gd.Section(guide.Approaches)
+	fmt.Fprintln(w, approaches)
 	fmt.Fprintln(w)
 	next := fmt.Sprintf("make compare-level-%d shows your code beside the reference. ", l.Number)
 	if !g.HasReference {

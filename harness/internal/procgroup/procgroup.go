@@ -26,8 +26,8 @@ func NewTree(pid int) Tree {
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		if p, err := strconv.Atoi(e.Name()); err == nil {
-			if f, ok := readStat(p); ok {
-				children[f.ppid] = append(children[f.ppid], p)
+			if ppid, _, ok := readStat(p); ok {
+				children[ppid] = append(children[ppid], p)
 			}
 		}
 	}
@@ -43,50 +43,33 @@ func NewTree(pid int) Tree {
 // the system cannot tell. One that has ended is left out: its time is in
 // its parent's, where the parent has waited for it.
 func (t Tree) CPU() (time.Duration, bool) {
-	if runtime.GOOS != "linux" {
-		return 0, false
-	}
-	var ticks int64
+	var total int64
 	for _, p := range t {
-		if f, ok := readStat(p); ok {
-			ticks += f.ticks
-		}
+		_, ticks, _ := readStat(p)
+		total += ticks
 	}
-	return time.Duration(ticks) * tick, true
+	return time.Duration(total) * tick, runtime.GOOS == "linux"
 }
 
 // Linux counts CPU time in clock ticks of 1/100 s (USER_HZ), the same on
 // every architecture Go runs on.
 const tick = 10 * time.Millisecond
 
-// statFields are what NewTree and CPU read of /proc/PID/stat.
-type statFields struct {
-	ppid  int
-	ticks int64 // utime + stime + cutime + cstime
-}
-
-// readStat reads /proc/PID/stat. Its second field, the command's name in
-// parentheses, may hold spaces and parentheses itself, so the fields are
-// counted from the last ')'.
-func readStat(pid int) (statFields, bool) {
+// readStat reads a process's parent and its CPU ticks (utime + stime +
+// cutime + cstime) in Linux's /proc/PID/stat. Its second field, the
+// command's name in parentheses, may hold spaces and parentheses itself,
+// so the fields are counted from the last ')'.
+func readStat(pid int) (ppid int, ticks int64, ok bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	i := bytes.LastIndexByte(b, ')')
-	if err != nil || i < 0 {
-		return statFields{}, false
-	}
 	// After ')': state(3) ppid(4) ... utime(14) stime(15) cutime(16) cstime(17).
-	fields := bytes.Fields(b[i+1:])
-	if len(fields) < 15 {
-		return statFields{}, false
-	}
-	var f statFields
-	f.ppid, _ = strconv.Atoi(string(fields[1]))
-	for _, s := range fields[11:15] {
-		n, err := strconv.ParseInt(string(s), 10, 64)
-		if err != nil {
-			return statFields{}, false
+	if fields := bytes.Fields(b[i+1:]); err == nil && i >= 0 && len(fields) >= 15 {
+		ppid, _ = strconv.Atoi(string(fields[1]))
+		for _, s := range fields[11:15] {
+			n, _ := strconv.ParseInt(string(s), 10, 64)
+			ticks += n
 		}
-		f.ticks += n
+		return ppid, ticks, true
 	}
-	return f, true
+	return 0, 0, false
 }

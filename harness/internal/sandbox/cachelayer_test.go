@@ -29,14 +29,14 @@ func init() {
 
 // layerTalk plays requests against ServeCacheLayers and returns its
 // answers after the first, which lists the commands it knows.
-func layerTalk(t *testing.T, base, own string, requests ...string) []cacheResponse {
+func layerTalk(t *testing.T, base, own string, requests ...string) []cacheMessage {
 	t.Helper()
 	var out strings.Builder
 	require.NoError(t, ServeCacheLayers(base, own, strings.NewReader(strings.Join(requests, "\n")+"\n"), &out))
-	var answers []cacheResponse
+	var answers []cacheMessage
 	sc := bufio.NewScanner(strings.NewReader(out.String()))
 	for sc.Scan() {
-		var r cacheResponse
+		var r cacheMessage
 		require.NoError(t, json.Unmarshal(sc.Bytes(), &r))
 		answers = append(answers, r)
 	}

@@ -49,7 +49,7 @@ func TestLimitedCommandRunsInItsGroup(t *testing.T) {
 	require.NoError(t, err)
 	sb.Limit()
 	defer func() { require.NoError(t, sb.Remove()) }()
-	cmd := sb.Command(sb.Src, "sh", "-c", "ulimit -n; ulimit -t; cat /proc/self/cgroup")
+	cmd := sb.Command(sb.Src, "sh", "-c", "ulimit -n; ulimit -t; ulimit -f; cat /proc/self/cgroup")
 	stopped, err := RunLimited(context.Background(), time.Minute, cmd)
 	require.NoError(t, err)
 	require.False(t, stopped)
@@ -57,6 +57,7 @@ func TestLimitedCommandRunsInItsGroup(t *testing.T) {
 	lines := strings.Split(out, "\n")
 	require.Equal(t, strconv.Itoa(OpenFilesLimit), lines[0])
 	require.Equal(t, strconv.Itoa(int(CPUTimeLimit/time.Second)), lines[1])
+	require.Equal(t, strconv.Itoa(FileSizeLimit/512), lines[2]) // 512-byte blocks
 	if err := NoCgroups(); err != nil {
 		t.Logf("no cgroups here: %v", err)
 		return
@@ -117,7 +118,7 @@ func TestInstructorsMdHasTheLimits(t *testing.T) {
 // stands for a delegated cgroup v2 tree: the files it writes are read back.
 func TestNewGroupV2WritesTheLimits(t *testing.T) {
 	parent := t.TempDir()
-	g, err := newGroupV2(filepath.Join(parent, "student"))
+	g, err := newGroup(filepath.Join(parent, "student"))
 	require.NoError(t, err)
 	read := func(name string) string {
 		data, err := os.ReadFile(filepath.Join(parent, name))

@@ -5,14 +5,10 @@ package sandboxtest
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -33,21 +29,12 @@ func Need(t testing.TB, err error) {
 	}
 }
 
-// Alive reports whether pid is a process that has not ended; a zombie
-// waiting for its parent to reap it has ended.
+// Alive reports whether pid is a process that has not ended, as Linux's
+// /proc tells; a zombie waiting for its parent to reap it has ended.
 func Alive(pid int) bool {
-	p, err := os.FindProcess(pid)
-	if err != nil || p.Signal(syscall.Signal(0)) != nil {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return !errors.Is(err, os.ErrNotExist) && runtime.GOOS != "linux"
-	}
-	// pid (comm) S ...: the state follows the last parenthesis.
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	i := bytes.LastIndexByte(stat, ')') // pid (comm) S ...: the state follows the last parenthesis
+	return err == nil && (i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z')
 }
 
 // ProcessesWith lists the processes of this machine whose command line
@@ -56,12 +43,8 @@ func ProcessesWith(marker string) []int {
 	var pids []int
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
 		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if bytes.Contains(cmdline, []byte(marker)) && Alive(pid) {
+		if pid, err := strconv.Atoi(e.Name()); err == nil && bytes.Contains(cmdline, []byte(marker)) && Alive(pid) {
 			pids = append(pids, pid)
 		}
 	}
