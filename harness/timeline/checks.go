@@ -1,111 +1,189 @@
 package timeline
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
+	"math"
 	"os"
-	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
-	"github.com/rateladder/rateladder/harness/timeline/protocol"
+	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/internal/procgroup"
 )
 
-// Manifest is the list of a spec's cases; the grader reads it with
-// protocol.ReadManifest.
-type Manifest = protocol.Manifest
-
-// ManifestCase is one case a spec defines.
-type ManifestCase = protocol.ManifestCase
-
-// ManifestOf lists cases, each needing what needs says ("" for nothing).
-func ManifestOf[T any](needs string, cases []Case[T]) Manifest {
-	var m Manifest
-	for _, c := range cases {
-		mc := ManifestCase{Part: c.Part, Name: c.Name, Needs: needs, InProcess: c.InProcess}
-		if c.InProcess != "" {
-			mc.Steps = len(c.Steps) > 0
-		}
-		m.Cases = append(m.Cases, mc)
+// Parallel runs f(0) to f(n-1) in n goroutines and waits for them; a panic
+// in any is raised again in the caller.
+func Parallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	var once sync.Once
+	var first any
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if v := recover(); v != nil {
+					once.Do(func() { first = v })
+				}
+			}()
+			f(i)
+		}()
 	}
-	return m
-}
-
-// CheckManifest fails t unless protocol.ManifestFile holds m;
-// LADDER_UPDATE_MANIFEST=1 writes it.
-func CheckManifest(t *testing.T, m Manifest) {
-	t.Helper()
-	if err := m.Validate(); err != nil {
-		t.Fatalf("the spec's cases: %v", err)
-	}
-	checkGolden(t, protocol.ManifestFile, protocol.UpdateManifestEnv, m.Encode(), "the spec's cases changed")
-}
-
-// checkGolden fails t unless file holds want; with env=1 it writes it.
-func checkGolden(t *testing.T, file, env string, want []byte, because string) {
-	t.Helper()
-	if os.Getenv(env) == "1" {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile(file)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("%s is missing: run %s=1 go test -run '^%s$' . in this folder to write it", file, env, t.Name())
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is stale: %s. Run %s=1 go test -run '^%s$' . in this folder to write it again, and commit it.", file, because, env, t.Name())
+	wg.Wait()
+	if first != nil {
+		panic(first)
 	}
 }
 
-// Mistakes is a spec's table of known mistakes; the grader reads it with
-// protocol.ReadMistakes.
-type Mistakes = protocol.Mistakes
-
-// Mistake is one mutant and the cases it fails.
-type Mistake = protocol.Mistake
-
-// RecordMistake plays the cases of parts 1 to part, built with a mutant,
-// and returns what it fails.
-func RecordMistake[T any](mutant string, part int, cases []Case[T]) Mistake {
-	return MistakeOf(mutant, part, PlayThrough(part, cases))
+// Choices reads fuzz input as a stream of small decisions, 0 once it runs out.
+type Choices struct {
+	data []byte
 }
 
-// MistakeOf is RecordMistake's Mistake, from what the mutant's cases of
-// parts 1 to part gave.
-func MistakeOf(mutant string, part int, outcomes []Outcome) Mistake {
-	k := Mistake{Part: part, Name: mutant, Fails: map[int][]string{}}
-	for _, o := range outcomes {
-		if o.Verdict != Pass {
-			k.Fails[o.Part] = append(k.Fails[o.Part], o.Case)
-		}
+// NewChoices reads decisions from data.
+func NewChoices(data []byte) *Choices { return &Choices{data: data} }
+
+// More reports whether any input is left.
+func (c *Choices) More() bool { return len(c.data) > 0 }
+
+// Intn returns a number in [0, n) taken from the next one or two bytes.
+// n must be between 1 and 65536.
+func (c *Choices) Intn(n int) int {
+	if n <= 0 || n > 1<<16 {
+		panic("timeline: Choices.Intn: n must be between 1 and 65536")
 	}
-	return k
+	v := int(c.next())
+	if n > 256 {
+		v = v<<8 | int(c.next())
+	}
+	return v % n
 }
 
-// CheckMistakes fails t unless protocol.MistakesFile holds m and each
-// mistake's failing cases match its name; LADDER_UPDATE_MISTAKES=1 writes it.
-func CheckMistakes(t *testing.T, m Mistakes) {
-	t.Helper()
-	if err := m.Validate(); err != nil {
-		t.Fatalf("the spec's mistakes: %v", err)
+// Pick returns one of the options, chosen by the next byte.
+func Pick[E any](c *Choices, options ...E) E {
+	return options[c.Intn(len(options))]
+}
+
+func (c *Choices) next() byte {
+	if len(c.data) == 0 {
+		return 0
 	}
-	for _, k := range m.Mistakes {
-		for part, fails := range k.Fails {
-			if got := m.Match(part, fails); !got.Names(k.Name) {
-				t.Errorf("mistake %q: its failing cases of part %d, %q, are matched to %q, want its name", k.Name, part, fails, got.Named())
+	b := c.data[0]
+	c.data = c.data[1:]
+	return b
+}
+
+// PanicMessage runs f and returns the message it panicked with, if it did;
+// a stub's "not implemented" panic is raised again.
+func PanicMessage(f func()) (msg string, panicked bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			if _, stub := notImplemented(v); stub {
+				panic(v)
 			}
+			msg, panicked = fmt.Sprint(v), true
+		}
+	}()
+	f()
+	return "", false
+}
+
+// NonPositivePanics is the probe that New(0) and New(-1s) panic, naming the value.
+func NonPositivePanics[T any](_ T, e Env[T, time.Duration]) error {
+	for _, d := range []time.Duration{0, -time.Second} {
+		s := fmt.Sprint(d)
+		switch msg, panicked := PanicMessage(func() { e.New(d) }); {
+		case !panicked:
+			return fmt.Errorf("New(%s) returned, want a panic whose message names %s", s, s)
+		case !strings.Contains(msg, s):
+			return fmt.Errorf("New(%s) panicked with %q, want a message that names %s", s, msg, s)
 		}
 	}
-	checkGolden(t, protocol.MistakesFile, protocol.UpdateMistakesEnv, m.Encode(), "the spec's cases or mutants changed")
+	return nil
+}
+
+// WithinLimit calls do(i) for i in [0, n) and fails if the calls take more
+// than limit of CPU time, giving up early once their pace would take ten
+// times the limit. what and bound (the README's bound) are for the message.
+func WithinLimit(n int, limit time.Duration, what, bound string, do func(i int)) error {
+	elapsed := cpuStopwatch()
+	for i := range n {
+		do(i)
+		if i >= 256 && i%16 != 15 {
+			continue // reading the time costs more than a fast call
+		}
+		elapsed := elapsed()
+		pace := elapsed * time.Duration(n) / time.Duration(i+1)
+		if elapsed > limit || elapsed > limit/20 && pace > 10*limit {
+			return fmt.Errorf("%s did not finish within %v: %d of them took %v, and all would take about %v at that pace; %s",
+				what, limit, i+1, elapsed.Round(time.Millisecond), pace.Round(time.Second), bound)
+		}
+	}
+	if elapsed := elapsed(); elapsed > limit {
+		return fmt.Errorf("%s took %v, more than %v; %s", what, elapsed.Round(time.Millisecond), limit, bound)
+	}
+	return nil
+}
+
+// IfRace is plain, or race under the race detector: a complexity case's
+// calls and limit, since -race slows a fast call far more than a slow one.
+func IfRace[V any](plain, race V) V {
+	if RaceEnabled {
+		return race
+	}
+	return plain
+}
+
+// Thousands writes n with commas, as a README does: 100,000.
+func Thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// LiveHeap returns the bytes of live heap objects after a collection.
+func LiveHeap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// SteadyStateAllocs returns the allocations per run of n calls, gap apart
+// from clock.Epoch after warm calls: the least of three measures, since
+// something else in the process may allocate now and then.
+func SteadyStateAllocs(gap time.Duration, warm, n int, call func(now time.Time)) float64 {
+	now := clock.Epoch
+	calls := func(k int) {
+		for range k {
+			now = now.Add(gap)
+			call(now)
+		}
+	}
+	calls(warm)
+	least := math.Inf(1)
+	for range 3 {
+		least = min(least, testing.AllocsPerRun(5, func() { calls(n) }))
+	}
+	return least
+}
+
+// cpuStopwatch reads this process's CPU time since the call (or the clock's
+// time where CPU time cannot be read).
+func cpuStopwatch() func() time.Duration {
+	start, ok := procgroup.SelfCPU()
+	wall := time.Now()
+	return func() time.Duration {
+		if now, _ := procgroup.SelfCPU(); ok {
+			return now - start
+		}
+		return time.Since(wall)
+	}
 }
 
 // CheckREADMESamples checks that every code block of readme that starts
@@ -182,17 +260,17 @@ func CheckBriefs[T any](t *testing.T, cases []Case[T]) {
 		}
 		failed++
 		lines := strings.Split(o.Brief, "\n")
-		t.Logf("case %q: brief %d lines, whole report %d", o.Case, len(lines), strings.Count(o.Report, "\n")+1)
+		t.Logf("case %q: brief %d lines, whole report %d", o.Name, len(lines), strings.Count(o.Report, "\n")+1)
 		if len(lines) > briefLines {
-			t.Errorf("case %q: Brief has %d lines, want at most %d:\n%s", o.Case, len(lines), briefLines, o.Brief)
+			t.Errorf("case %q: Brief has %d lines, want at most %d:\n%s", o.Name, len(lines), briefLines, o.Brief)
 		}
 		what, _, _ := strings.Cut(o.Summary, " (step ")
 		what = strings.TrimSuffix(what, "…")
 		if !strings.Contains(strings.Join(lines[:min(10, len(lines))], "\n"), what) {
-			t.Errorf("case %q: the first 10 lines of Brief do not say %q:\n%s", o.Case, what, o.Brief)
+			t.Errorf("case %q: the first 10 lines of Brief do not say %q:\n%s", o.Name, what, o.Brief)
 		}
 		if o.Verdict == Fail && o.Step > 0 && !strings.Contains(o.Brief, fmt.Sprintf("✗  %d ", o.Step)) {
-			t.Errorf("case %q: Brief lacks the ✗ of step %d:\n%s", o.Case, o.Step, o.Brief)
+			t.Errorf("case %q: Brief lacks the ✗ of step %d:\n%s", o.Name, o.Step, o.Brief)
 		}
 	}
 	if failed == 0 {

@@ -27,29 +27,22 @@ type stepResult struct {
 	got any
 }
 
-// panicInfo is a panic caught while playing a case.
-type panicInfo struct {
-	value any
-	where []frame // the panicking function first
-}
-
-type frame struct {
-	function string
-	file     string // relative to the module root where possible
-	line     int
-}
+// frame is a place in a traceback, its file relative to the module root
+// where possible.
+type frame = protocol.Frame
 
 // Play runs one case and returns its outcome. It never panics, and returns
 // even if the implementation hangs, leaving its goroutine behind.
 func Play[T any](c Case[T]) Outcome {
-	out := Outcome{Case: c.Name, Part: c.Part}
+	out := Outcome{Name: c.Name, Part: c.Part}
 	start := c.Start
 	if start.IsZero() {
 		start = clock.Epoch
 	}
 	results := make([]stepResult, len(c.Steps))
 	var current atomic.Int64 // the step being run, from 1; 0 while constructing, len+1 in the probe
-	var caught *panicInfo
+	var caught any
+	var where []frame // the panicking function first
 	var probeErr error
 	finished := false // set when the goroutine reaches its end; false after runtime.Goexit
 	goid := make(chan uint64, 1)
@@ -59,7 +52,7 @@ func Play[T any](c Case[T]) Outcome {
 		defer close(done)
 		defer func() {
 			if v := recover(); v != nil {
-				caught = &panicInfo{value: v, where: panicFrames()}
+				caught, where = v, panicFrames()
 			}
 		}()
 		goid <- currentGoroutine()
@@ -108,24 +101,22 @@ wait:
 	switch {
 	case caught != nil:
 		out.Step = at
-		if msg, ok := notImplemented(caught.value); ok {
-			out.Verdict = NotImplemented
-			out.Missing = msg
-			loc := ""
-			if f, ok := learnerFrame(caught.where); ok {
-				out.Where = fmt.Sprintf("%s:%d", f.file, f.line)
-				loc = " (" + out.Where + ")"
+		if msg, ok := notImplemented(caught); ok {
+			out.Verdict, out.Missing = NotImplemented, msg
+			out.Summary = "not implemented yet: " + msg
+			if f, ok := learnerFrame(where); ok {
+				out.Where = fmt.Sprintf("%s:%d", f.File, f.Line)
+				out.Summary += " (" + out.Where + ")"
 			}
-			out.Summary = fmt.Sprintf("not implemented yet: %s%s", msg, loc)
 			out.Report = fmt.Sprintf("%s\ncase %q (part %d) needs it.", out.Summary, c.Name, c.Part)
 			out.Brief = out.Report
 			return out
 		}
 		out.Verdict = Panicked
-		what := fmt.Sprintf("%s panicked: %v", c.callAt(at), caught.value)
-		r.what, r.frames = []string{what}, caught.where
+		what := fmt.Sprintf("%s panicked: %v", c.callAt(at), caught)
+		r.what, r.frames = []string{what}, where
 		r.explain(&out)
-		out.Summary = withWhere(what, caught.where)
+		out.Summary = withWhere(what, where)
 		return out
 	case !finished:
 		out.Verdict = Exited
@@ -187,7 +178,7 @@ func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) (
 	status, frames := goroutineState(goid)
 	loc := ""
 	if f, ok := learnerFrame(frames); ok {
-		loc = fmt.Sprintf("%s:%d", filepath.Base(f.file), f.line)
+		loc = fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
 	}
 	atLoc := ""
 	if loc != "" {
@@ -253,7 +244,8 @@ func goroutineState(id uint64) (string, []frame) {
 		var frames []frame
 		for i := 1; i+1 < len(lines); i += 2 {
 			f := protocol.FrameOf(lines[i], lines[i+1])
-			frames = append(frames, frame{function: f.Function, file: sourceFile(f.File), line: f.Line})
+			f.File = sourceFile(f.File)
+			frames = append(frames, f)
 		}
 		return status, frames
 	}
@@ -264,7 +256,7 @@ func goroutineState(id uint64) (string, []frame) {
 // levels.InLearnersCode).
 func learnerFrame(frames []frame) (frame, bool) {
 	for _, f := range frames {
-		if levels.InLearnersCode(f.file) {
+		if levels.InLearnersCode(f.File) {
 			return f, true
 		}
 	}
@@ -314,7 +306,7 @@ func panicFrames() []frame {
 		case f.Function == "runtime.gopanic":
 			afterPanic = true
 		case afterPanic && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasSuffix(f.File, "harness/timeline/play.go"):
-			out = append(out, frame{function: protocol.ShortFunc(f.Function), file: sourceFile(f.File), line: f.Line})
+			out = append(out, frame{Function: protocol.ShortFunc(f.Function), File: sourceFile(f.File), Line: f.Line})
 		}
 		if !more || len(out) == 6 {
 			break
@@ -416,17 +408,4 @@ func stuckCheck(limit time.Duration) func() time.Duration {
 		lastCheck, lastCPU = now, cpu
 		return min(max(limit-used, limit/20), hangFactor*limit-elapsed)
 	}
-}
-
-// cpuStopwatch reads this process's CPU time since the call (or the clock's
-// time where CPU time cannot be read).
-func cpuStopwatch() func() time.Duration {
-	if start, ok := procgroup.SelfCPU(); ok {
-		return func() time.Duration {
-			now, _ := procgroup.SelfCPU()
-			return now - start
-		}
-	}
-	start := time.Now()
-	return func() time.Duration { return time.Since(start) }
 }

@@ -58,7 +58,7 @@ func (r report[T]) text(brief bool) string {
 			cut = true
 			break
 		}
-		fmt.Fprintf(&b, "    %s:%d in %s\n", f.file, f.line, f.function)
+		fmt.Fprintf(&b, "    %s:%d in %s\n", f.File, f.Line, f.Function)
 	}
 	if !brief {
 		r.someRows(&b, keepAll)
@@ -370,7 +370,7 @@ func summaryLine(s, suffix string) string {
 func withWhere(s string, frames []frame) string {
 	loc := ""
 	if f, ok := learnerFrame(frames); ok {
-		loc = fmt.Sprintf(" (%s:%d)", filepath.Base(f.file), f.line)
+		loc = fmt.Sprintf(" (%s:%d)", filepath.Base(f.File), f.Line)
 	}
 	return summaryLine(s, loc)
 }

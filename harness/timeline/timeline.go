@@ -71,36 +71,20 @@ type Call[T any] struct {
 	Accept func(got any) bool
 }
 
-// Verdict is how a case ended, named as the grader reads it.
-type Verdict string
-
-// The verdicts, from best to worst.
+// The verdicts, from best to worst, named as the grader reads them.
 const (
-	Pass           Verdict = protocol.Pass           // every step gave its result
-	Fail           Verdict = protocol.Fail           // some step gave another result, or the probe failed
-	NotImplemented Verdict = protocol.NotImplemented // a stub's "not implemented" panic
-	Panicked       Verdict = protocol.Panicked       // any other panic
-	Exited         Verdict = protocol.Exited         // the goroutine ended without returning: runtime.Goexit
-	TimedOut       Verdict = protocol.TimedOut       // the case did not finish in time
+	Pass           = protocol.Pass           // every step gave its result
+	Fail           = protocol.Fail           // some step gave another result, or the probe failed
+	NotImplemented = protocol.NotImplemented // a stub's "not implemented" panic
+	Panicked       = protocol.Panicked       // any other panic
+	Exited         = protocol.Exited         // the goroutine ended without returning: runtime.Goexit
+	TimedOut       = protocol.TimedOut       // the case did not finish in time
 )
 
-// Outcome is what Play found.
-type Outcome struct {
-	Case    string
-	Part    int
-	Verdict Verdict
-	// Step is the first step, from 1, that went wrong; 0 when none did.
-	Step int
-	// Report explains a verdict other than Pass; Brief is it cut to one
-	// screen, and Summary is one line: "Count(t=4s) = 3, want 5".
-	Report  string
-	Brief   string
-	Summary string
-	// Missing is the method a stub's panic named, and Where the learner's
-	// line that panicked, for NotImplemented.
-	Missing string
-	Where   string
-}
+// Outcome is what Play found: the case's line in go test's output, with
+// Name and Part the case's, and Report, for a verdict other than Pass,
+// explaining it; Brief is it cut to one screen, Summary one line.
+type Outcome = protocol.Event
 
 // TimeoutEnv names the environment variable that overrides DefaultTimeout: "30s".
 const TimeoutEnv = "LADDER_CASE_TIMEOUT"
@@ -170,9 +154,9 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 	}
 	if os.Getenv(protocol.GradeEnv) != "" {
 		// For the ladder command, which reads go test -json.
-		line := protocol.CaseLine(protocol.Event{Kind: protocol.CaseEnd, Test: t.Name(), Name: c.Name, Part: o.Part, Fuzz: fuzz,
-			Verdict: string(o.Verdict), Step: o.Step, Report: capReport(o.Report),
-			Brief: capReport(o.Brief), Summary: capReport(o.Summary), Missing: o.Missing, Where: o.Where})
+		o.Kind, o.Test, o.Fuzz = protocol.CaseEnd, t.Name(), fuzz
+		o.Report, o.Brief, o.Summary = capReport(o.Report), capReport(o.Brief), capReport(o.Summary)
+		line := protocol.CaseLine(o)
 		if o.Verdict != Pass {
 			t.Error(line)
 		} else {
@@ -263,42 +247,6 @@ func PlayAll[T any](cases []Case[T]) []Outcome {
 // PlayThrough plays the cases of parts 1 to part, in order.
 func PlayThrough[T any](part int, cases []Case[T]) []Outcome {
 	return PlayAll(slices.DeleteFunc(slices.Clone(cases), func(c Case[T]) bool { return c.Part > part }))
-}
-
-// Catches fails t unless the cases, built with a mutant, fail at least one
-// case of the given part, each played to its end. It plays only that
-// part's cases and returns the names of those that caught it.
-func Catches[T any](t *testing.T, mutant string, part int, cases []Case[T]) []string {
-	t.Helper()
-	caught, problems := judgeMutant(mutant, part, cases)
-	for _, p := range problems {
-		t.Error(p)
-	}
-	return caught
-}
-
-// judgeMutant is Catches without t: the cases that caught the mutant, and
-// what is wrong.
-func judgeMutant[T any](mutant string, part int, cases []Case[T]) (caught, problems []string) {
-	return JudgeOutcomes(mutant, part, PlayAll(slices.DeleteFunc(slices.Clone(cases), func(c Case[T]) bool { return c.Part != part })))
-}
-
-// JudgeOutcomes judges what a mutant's cases of the part gave, as Catches
-// does; it leaves out the outcomes of other parts.
-func JudgeOutcomes(mutant string, part int, outcomes []Outcome) (caught, problems []string) {
-	for _, o := range outcomes {
-		switch {
-		case o.Part != part, o.Verdict == Pass:
-		case o.Verdict == NotImplemented, o.Verdict == TimedOut, o.Verdict == Exited:
-			problems = append(problems, fmt.Sprintf("mutant %q: case %q ended as %q; a mutant must be a complete implementation:\n%s", mutant, o.Case, o.Verdict, o.Report))
-		default:
-			caught = append(caught, o.Case)
-		}
-	}
-	if len(caught) == 0 {
-		problems = append(problems, fmt.Sprintf("mutant %q passes any case of part %d: the spec no longer catches this wrong implementation", mutant, part))
-	}
-	return caught, problems
 }
 
 func validate[T any](cases []Case[T]) error {

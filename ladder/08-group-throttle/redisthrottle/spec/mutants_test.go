@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rateladder/rateladder/harness/mutation"
 	"github.com/rateladder/rateladder/harness/timeline"
 	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
 )
@@ -283,7 +284,7 @@ func TestRedisSpecCatchesMutants(t *testing.T) {
 			if len(target) != 1 {
 				t.Fatalf("no case named %q", m.cas)
 			}
-			timeline.Catches(t, m.name, m.part, target)
+			mutation.Caught(t, m.name, m.part, target)
 		})
 	}
 }
