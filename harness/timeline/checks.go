@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -127,6 +129,14 @@ func WithinLimit(n int, limit time.Duration, what, bound string, do func(i int))
 	}
 	return nil
 }
+
+// RaceEnabled says the binary is built with the race detector, which slows
+// plain code ten to fifty times: the complexity cases give it a longer
+// limit and fewer calls (see IfRace).
+var RaceEnabled = func() bool {
+	info, ok := debug.ReadBuildInfo()
+	return ok && slices.Contains(info.Settings, debug.BuildSetting{Key: "-race", Value: "true"})
+}()
 
 // IfRace is plain, or race under the race detector: a complexity case's
 // calls and limit, since -race slows a fast call far more than a slow one.

@@ -114,21 +114,17 @@ func Run[T any](t *testing.T, cases []Case[T]) {
 	byPart := map[int][]Case[T]{}
 	for _, c := range cases {
 		if c.InProcess != "" && elsewhere() {
-			if len(c.Steps) == 0 {
+			// A checker in another process cannot measure this probe.
+			if c.Probe = nil; len(c.Steps) == 0 {
 				continue
 			}
-			c.Probe = nil
 		}
 		byPart[c.Part] = append(byPart[c.Part], c)
 	}
 	for _, p := range slices.Sorted(maps.Keys(byPart)) {
 		t.Run(fmt.Sprintf("part %d", p), func(t *testing.T) {
-			t.Helper()
 			for _, c := range byPart[p] {
-				t.Run(c.Name, func(t *testing.T) {
-					t.Helper()
-					RunCase(t, c)
-				})
+				t.Run(c.Name, func(t *testing.T) { RunCase(t, c) })
 			}
 		})
 	}
@@ -152,30 +148,24 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 			o.Part = p
 		}
 	}
-	if os.Getenv(protocol.GradeEnv) != "" {
-		// For the ladder command, which reads go test -json.
+	line := o.Report
+	if os.Getenv(protocol.GradeEnv) != "" { // for the ladder command, which reads go test -json
+		capped := func(s string) string { // to what a case's line carries
+			if len(s) <= 32<<10 {
+				return s
+			}
+			return s[:32<<10] + "\n… (report cut)"
+		}
 		o.Kind, o.Test, o.Fuzz = protocol.CaseEnd, t.Name(), fuzz
-		o.Report, o.Brief, o.Summary = capReport(o.Report), capReport(o.Brief), capReport(o.Summary)
-		line := protocol.CaseLine(o)
-		if o.Verdict != Pass {
-			t.Error(line)
-		} else {
+		o.Report, o.Brief, o.Summary = capped(o.Report), capped(o.Brief), capped(o.Summary)
+		line = protocol.CaseLine(o)
+		if o.Verdict == Pass {
 			t.Log(line)
 		}
-		return
 	}
 	if o.Verdict != Pass {
-		t.Error(o.Report)
+		t.Error(line)
 	}
-}
-
-// capReport cuts a report to what a case's line carries.
-func capReport(s string) string {
-	const maxReport = 32 << 10
-	if len(s) <= maxReport {
-		return s
-	}
-	return s[:maxReport] + "\n… (report cut)"
 }
 
 // Fuzz is the body of a spec's fuzz target: it adds the seeds to f and
@@ -185,18 +175,13 @@ func Fuzz[T, N any](f *testing.F, seeds [][]byte, newT N, decode func(newT N, da
 	for _, s := range seeds {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		RunCase(t, decode(newT, data))
-	})
+	f.Fuzz(func(t *testing.T, data []byte) { RunCase(t, decode(newT, data)) })
 }
 
 // fuzzName names a fuzz case for where its input came from: "FuzzX/seed#3",
 // "FuzzX/3a9f…" (the corpus), or plain "FuzzX" (the fuzzer, now).
 func fuzzName(test string, steps int) string {
-	what := fmt.Sprintf("fuzz: random timeline of %d steps", steps)
-	if steps == 1 {
-		what = "fuzz: random timeline of 1 step"
-	}
+	what := fmt.Sprintf("fuzz: random timeline of %d step%s", steps, map[bool]string{true: "s"}[steps != 1])
 	target, input, ok := strings.Cut(test, "/")
 	switch {
 	case !ok:
@@ -278,10 +263,9 @@ func validate[T any](cases []Case[T]) error {
 // Row is one case of a level's table: a Case with the constructor's
 // argument instead of the constructor.
 type Row[T, A any] struct {
-	Name string
-	Part int
-	// Arg is what the constructor takes besides a clock.
-	Arg       A
+	Name      string
+	Part      int
+	Arg       A // what the constructor takes besides a clock
 	Start     time.Time
 	Steps     []Step[T]
 	Probe     func(impl T, env Env[T, A]) error
@@ -290,10 +274,8 @@ type Row[T, A any] struct {
 
 // Env is what a row's probe has besides the implementation.
 type Env[T, A any] struct {
-	// Clock is the case's clock, at the instant of the last step.
-	Clock *clock.Fake
-	// New builds another implementation on Clock.
-	New func(arg A) T
+	Clock *clock.Fake   // the case's, at the instant of the last step
+	New   func(arg A) T // builds another implementation on Clock
 }
 
 // Binding says how a level's rows become cases.
@@ -315,16 +297,8 @@ func Bind[T, A any](rows []Row[T, A], b Binding[T, A]) []Case[T] {
 
 // Case makes the case of one row, built by b: a fuzz target's timeline.
 func (b Binding[T, A]) Case(r Row[T, A]) Case[T] {
-	c := Case[T]{
-		Name:      r.Name,
-		Part:      r.Part,
-		Setup:     b.Setup(r.Arg),
-		New:       func(clk clock.Clock) T { return b.New(clk, r.Arg) },
-		Start:     r.Start,
-		Clocked:   b.Clocked,
-		Steps:     r.Steps,
-		InProcess: r.InProcess,
-	}
+	c := Case[T]{Name: r.Name, Part: r.Part, Setup: b.Setup(r.Arg), Start: r.Start, Clocked: b.Clocked, Steps: r.Steps,
+		InProcess: r.InProcess, New: func(clk clock.Clock) T { return b.New(clk, r.Arg) }}
 	if r.Probe != nil {
 		c.Probe = func(impl T, clk *clock.Fake) error {
 			return r.Probe(impl, Env[T, A]{Clock: clk, New: func(arg A) T { return b.New(clk, arg) }})
@@ -349,13 +323,10 @@ func Unclocked[T, A any](newT func(arg A) T) Binding[T, A] {
 func Erase[I, C, A any](newC func(arg A) C) func(arg A) I {
 	return func(arg A) I {
 		c := newC(arg)
-		if i, ok := any(c).(I); ok {
-			return i
+		i, ok := any(c).(I)
+		if !ok && any(c) != nil { // a nil interface value converts to a nil I
+			panic(fmt.Sprintf("timeline.Erase: %T does not implement %v", c, reflect.TypeFor[I]()))
 		}
-		if any(c) == nil { // a nil interface value: it converts to a nil I
-			var zero I
-			return zero
-		}
-		panic(fmt.Sprintf("timeline.Erase: %T does not implement %v", c, reflect.TypeFor[I]()))
+		return i
 	}
 }
