@@ -155,15 +155,12 @@ func (c Case[T]) stepName(at int) string {
 // goroutine's state, and returns the report and its Summary.
 func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) (report, summary string) {
 	status, frames := goroutineState(goid)
-	loc := ""
+	loc, atLoc := "", ""
 	if f, ok := learnerFrame(frames); ok {
 		loc = fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
-	}
-	atLoc := ""
-	if loc != "" {
 		atLoc = " at " + loc
 	}
-	var what, short string
+	short, what := "too slow, or a loop that never ends", "is it too slow, or a loop that never ends"
 	switch {
 	case strings.Contains(status, "Mutex") || strings.Contains(status, "semacquire") || strings.Contains(status, "sync.Cond"):
 		short = fmt.Sprintf("a possible deadlock, waiting for a lock (%s)", status)
@@ -171,12 +168,8 @@ func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) (
 	case strings.Contains(status, "chan") || strings.Contains(status, "select"):
 		short = fmt.Sprintf("blocked (%s)", status)
 		what = fmt.Sprintf("the goroutine is blocked (%s)%s: is it waiting for something that never comes", status, atLoc)
-	default:
-		short = "too slow, or a loop that never ends"
-		what = "is it too slow, or a loop that never ends"
-		if loc != "" {
-			what += fmt.Sprintf(" (the goroutine was in %s)", loc)
-		}
+	case loc != "":
+		what += fmt.Sprintf(" (the goroutine was in %s)", loc)
 	}
 	summary = withWhere(fmt.Sprintf("%s did not finish in %v: %s", c.callAt(at), timeout, short), frames)
 	return fmt.Sprintf("case %q (part %d) did not finish in %v: %s?\nIt was in %s. (%s sets the limit; the cases after this one still run, each on a fresh implementation.)",
@@ -186,11 +179,7 @@ func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) (
 // currentGoroutine returns the calling goroutine's id, as stack dumps show it.
 func currentGoroutine() uint64 {
 	var buf [64]byte
-	n := runtime.Stack(buf[:], false)
-	fields := strings.Fields(string(buf[:n]))
-	if len(fields) < 2 {
-		return 0
-	}
+	fields := strings.Fields(string(buf[:runtime.Stack(buf[:], false)])) // "goroutine 7 [running]:"
 	id, _ := strconv.ParseUint(fields[1], 10, 64)
 	return id
 }
@@ -213,13 +202,8 @@ func goroutineState(id uint64) (string, []frame) {
 			continue
 		}
 		lines := strings.Split(block, "\n")
-		status := strings.TrimPrefix(lines[0], prefix)
-		if i := strings.Index(status, "]"); i >= 0 {
-			status = status[:i]
-		}
-		if i := strings.Index(status, ","); i >= 0 {
-			status = status[:i] // "chan receive, 2 minutes"
-		}
+		status, _, _ := strings.Cut(strings.TrimPrefix(lines[0], prefix), "]")
+		status, _, _ = strings.Cut(status, ",") // "chan receive, 2 minutes"
 		var frames []frame
 		for i := 1; i+1 < len(lines); i += 2 {
 			f := protocol.FrameOf(lines[i], lines[i+1])
@@ -259,16 +243,11 @@ func (call Call[T]) matches(got any) (ok bool) {
 
 // notImplemented recognises a stub's panic: "not implemented: Counter.Hit".
 func notImplemented(v any) (string, bool) {
-	s := fmt.Sprint(v)
-	const prefix = "not implemented"
-	if !strings.HasPrefix(s, prefix) {
-		return "", false
-	}
-	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(s, prefix), ":"))
-	if s == "" {
+	s, ok := strings.CutPrefix(fmt.Sprint(v), "not implemented")
+	if s = strings.TrimSpace(strings.TrimPrefix(s, ":")); ok && s == "" {
 		s = "(the panic does not name the method)"
 	}
-	return s, true
+	return s, ok
 }
 
 // panicFrames returns the stack from the panicking function outward, without
@@ -296,22 +275,17 @@ func panicFrames() []frame {
 
 // moduleRoot is the outermost folder with a go.mod, so that a nested
 // module's files are named from the top too.
-var moduleRoot = sync.OnceValue(func() string {
+var moduleRoot = sync.OnceValue(func() (root string) {
 	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	root := ""
-	for {
+	for ; err == nil; dir = filepath.Dir(dir) {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
 			root = dir
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return root
+		if filepath.Dir(dir) == dir {
+			break
 		}
-		dir = parent
 	}
+	return root
 })
 
 // sourceFile writes a traceback's file relative to the module root; a
@@ -395,20 +369,15 @@ const maxCell = 40
 
 // report explains a case that did not pass.
 type report[T any] struct {
-	c     Case[T]
-	start time.Time
-	got   []any // what each step gave
-	ran   int   // the steps that returned
-	// what is the explanation, paragraph by paragraph; a brief keeps
-	// explainLines of each.
-	what   []string
-	frames []frame // a panic's stack
-	// stop is the step, from 1, that a panic or a Goexit stopped at; 0
-	// for none.
-	stop int
-	// focus is the step index a brief keeps the rows around.
-	focus int
-	diffs []string
+	c      Case[T]
+	start  time.Time
+	got    []any    // what each step gave
+	ran    int      // the steps that returned
+	what   []string // the explanation by paragraph; a brief keeps explainLines of each
+	frames []frame  // a panic's stack
+	stop   int      // the step, from 1, that a panic or a Goexit stopped at; 0 for none
+	focus  int      // the step index a brief keeps the rows around
+	diffs  []string
 }
 
 // text writes the report; brief cuts it to one screen around the focus.
