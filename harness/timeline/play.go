@@ -469,20 +469,21 @@ func (r report[T]) someRows(b *strings.Builder, keep func(i int) bool) {
 	var table strings.Builder
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "\tstep\tt\tcall\twant\tgot")
-	// gaps[k] is the run of steps left out just before the k-th row kept;
-	// the last, the run after the last row.
-	type gap struct{ steps, marked int }
-	gaps := []gap{{}}
+	// A run of steps left out is a row of empty cells in the table, which
+	// keeps its columns, and one line of text after: gaps[k] is the k-th.
+	var gaps [][2]int // steps, marked
 	for i, s := range r.c.Steps {
 		if !keep(i) {
-			g := &gaps[len(gaps)-1]
-			g.steps++
+			if i == 0 || keep(i-1) {
+				fmt.Fprintln(tw, "\t\t\t\t\t")
+				gaps = append(gaps, [2]int{})
+			}
+			gaps[len(gaps)-1][0]++
 			if r.mark(i) != "" {
-				g.marked++
+				gaps[len(gaps)-1][1]++
 			}
 			continue
 		}
-		gaps = append(gaps, gap{})
 		got := "(not run)"
 		if i < r.ran {
 			got = cell(r.got[i])
@@ -490,37 +491,24 @@ func (r report[T]) someRows(b *strings.Builder, keep func(i int) bool) {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", r.mark(i), i+1, Offset(s.At), s.Call.text(), cell(s.Call.Want), got)
 	}
 	tw.Flush()
-	// The rows left out are written between the table's lines, not through
-	// tabwriter: a line without cells would end its columns there.
 	lines := strings.Split(strings.TrimSuffix(table.String(), "\n"), "\n")
 	indent := strings.Repeat(" ", strings.Index(lines[0], "step"))
-	writeGap := func(g gap) {
-		if g.steps > 0 {
-			b.WriteString(indent + gapText(g.steps, g.marked) + "\n")
-		}
-	}
-	for k, line := range lines {
-		if k > 0 {
-			writeGap(gaps[k-1])
-		}
+	for _, line := range lines {
 		// tabwriter pads the last column too; no line ends in spaces.
-		b.WriteString(strings.TrimRight(line, " ") + "\n")
+		if line = strings.TrimRight(line, " "); line == "" {
+			line, gaps = indent+gapText(gaps[0][0], gaps[0][1]), gaps[1:]
+		}
+		b.WriteString(line + "\n")
 	}
-	writeGap(gaps[len(gaps)-1])
 }
 
 // gapText is the row that stands for steps left out of a brief table.
 func gapText(steps, marked int) string {
-	s := fmt.Sprintf("… %d steps", steps)
-	if steps == 1 {
-		s = "… 1 step"
-	}
+	s := fmt.Sprintf("… %d step%s", steps, map[bool]string{true: "s"}[steps != 1])
 	switch {
 	case marked == 1 && steps == 1:
 		s += ", marked ✗"
-	case marked == 1:
-		s += ", 1 of them ✗"
-	case marked > 1:
+	case marked > 0:
 		s += fmt.Sprintf(", %d of them ✗", marked)
 	}
 	return s + " …"
