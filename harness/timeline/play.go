@@ -670,9 +670,7 @@ func cutLines(s string, n int) string {
 	kept, _ := cutLinesTo(s, n)
 	lines := strings.Split(kept, "\n")
 	for i, l := range lines {
-		if l != "…" {
-			lines[i] = protocol.CutLine(l, briefWidth)
-		}
+		lines[i] = protocol.CutLine(l, briefWidth)
 	}
 	return strings.Join(lines, "\n")
 }

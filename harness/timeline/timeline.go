@@ -327,30 +327,26 @@ func Erase[I, C, A any](newC func(arg A) C) func(arg A) I {
 // in any is raised again in the caller.
 func Parallel(n int, f func(i int)) {
 	var wg sync.WaitGroup
-	var once sync.Once
-	var first any
+	panics := make(chan any, n)
 	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() {
 				if v := recover(); v != nil {
-					once.Do(func() { first = v })
+					panics <- v
 				}
 			}()
 			f(i)
 		}()
 	}
-	wg.Wait()
-	if first != nil {
-		panic(first)
+	if wg.Wait(); len(panics) > 0 {
+		panic(<-panics)
 	}
 }
 
 // Choices reads fuzz input as a stream of small decisions, 0 once it runs out.
-type Choices struct {
-	data []byte
-}
+type Choices struct{ data []byte }
 
 // NewChoices reads decisions from data.
 func NewChoices(data []byte) *Choices { return &Choices{data: data} }
@@ -376,12 +372,10 @@ func Pick[E any](c *Choices, options ...E) E {
 	return options[c.Intn(len(options))]
 }
 
-func (c *Choices) next() byte {
-	if len(c.data) == 0 {
-		return 0
+func (c *Choices) next() (b byte) {
+	if len(c.data) > 0 {
+		b, c.data = c.data[0], c.data[1:]
 	}
-	b := c.data[0]
-	c.data = c.data[1:]
 	return b
 }
 
