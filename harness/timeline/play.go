@@ -22,10 +22,6 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// frame is a place in a traceback, its file relative to the module root
-// where possible.
-type frame = protocol.Frame
-
 // Play runs one case and returns its outcome. It never panics, and returns
 // even if the implementation hangs, leaving its goroutine behind.
 func Play[T any](c Case[T]) Outcome {
@@ -186,7 +182,7 @@ func currentGoroutine() uint64 {
 
 // goroutineState returns a goroutine's wait reason ("chan receive") and its
 // frames, innermost first.
-func goroutineState(id uint64) (string, []frame) {
+func goroutineState(id uint64) (string, []protocol.Frame) {
 	buf := make([]byte, 1<<20)
 	for {
 		n := runtime.Stack(buf, true)
@@ -204,7 +200,7 @@ func goroutineState(id uint64) (string, []frame) {
 		lines := strings.Split(block, "\n")
 		status, _, _ := strings.Cut(strings.TrimPrefix(lines[0], prefix), "]")
 		status, _, _ = strings.Cut(status, ",") // "chan receive, 2 minutes"
-		var frames []frame
+		var frames []protocol.Frame
 		for i := 1; i+1 < len(lines); i += 2 {
 			f := protocol.FrameOf(lines[i], lines[i+1])
 			f.File = sourceFile(f.File)
@@ -217,13 +213,13 @@ func goroutineState(id uint64) (string, []frame) {
 
 // learnerFrame is the innermost frame in the learner's own code (see
 // levels.InLearnersCode).
-func learnerFrame(frames []frame) (frame, bool) {
+func learnerFrame(frames []protocol.Frame) (protocol.Frame, bool) {
 	for _, f := range frames {
 		if levels.InLearnersCode(f.File) {
 			return f, true
 		}
 	}
-	return frame{}, false
+	return protocol.Frame{}, false
 }
 
 // matches reports whether got is an acceptable result for the call.
@@ -252,11 +248,11 @@ func notImplemented(v any) (string, bool) {
 
 // panicFrames returns the stack from the panicking function outward, without
 // the runtime's or this file's frames; call it from the recovering defer.
-func panicFrames() []frame {
+func panicFrames() []protocol.Frame {
 	pcs := make([]uintptr, 64)
 	n := runtime.Callers(1, pcs)
 	frames := runtime.CallersFrames(pcs[:n])
-	var out []frame
+	var out []protocol.Frame
 	afterPanic := false
 	for {
 		f, more := frames.Next()
@@ -264,7 +260,7 @@ func panicFrames() []frame {
 		case f.Function == "runtime.gopanic":
 			afterPanic = true
 		case afterPanic && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasSuffix(f.File, "harness/timeline/play.go"):
-			out = append(out, frame{Function: protocol.ShortFunc(f.Function), File: sourceFile(f.File), Line: f.Line})
+			out = append(out, protocol.Frame{Function: protocol.ShortFunc(f.Function), File: sourceFile(f.File), Line: f.Line})
 		}
 		if !more || len(out) == 6 {
 			break
@@ -371,12 +367,12 @@ const maxCell = 40
 type report[T any] struct {
 	c      Case[T]
 	start  time.Time
-	got    []any    // what each step gave
-	ran    int      // the steps that returned
-	what   []string // the explanation by paragraph; a brief keeps explainLines of each
-	frames []frame  // a panic's stack
-	stop   int      // the step, from 1, that a panic or a Goexit stopped at; 0 for none
-	focus  int      // the step index a brief keeps the rows around
+	got    []any            // what each step gave
+	ran    int              // the steps that returned
+	what   []string         // the explanation by paragraph; a brief keeps explainLines of each
+	frames []protocol.Frame // a panic's stack
+	stop   int              // the step, from 1, that a panic or a Goexit stopped at; 0 for none
+	focus  int              // the step index a brief keeps the rows around
 	diffs  []string
 }
 
@@ -691,7 +687,7 @@ func summaryLine(s, suffix string) string {
 }
 
 // withWhere adds a learner's line to a summary: "… (hitcounter.go:31)".
-func withWhere(s string, frames []frame) string {
+func withWhere(s string, frames []protocol.Frame) string {
 	loc := ""
 	if f, ok := learnerFrame(frames); ok {
 		loc = fmt.Sprintf(" (%s:%d)", filepath.Base(f.File), f.Line)
