@@ -287,18 +287,13 @@ var moduleRoot = sync.OnceValue(func() (root string) {
 // sourceFile writes a traceback's file relative to the module root; a
 // binary built with -trimpath names them by import path instead.
 func sourceFile(path string) string {
-	rel := path
-	if root := moduleRoot(); root != "" {
-		if r, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(r, "..") {
-			rel = filepath.ToSlash(r)
-		}
+	if r, err := filepath.Rel(moduleRoot(), path); err == nil && moduleRoot() != "" && !strings.HasPrefix(r, "..") {
+		path = filepath.ToSlash(r)
 	}
 	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Path != "" {
-		if s, ok := strings.CutPrefix(rel, info.Main.Path+"/"); ok {
-			return s
-		}
+		path = strings.TrimPrefix(path, info.Main.Path+"/")
 	}
-	return rel
+	return path
 }
 
 // A case past its limit by the clock is stopped only once it has spent the
