@@ -306,32 +306,27 @@ const hangFactor = 30
 // idleShare is the share of a CPU below which the code counts as waiting.
 const idleShare = 0.05
 
-// cpuMeter reads the CPU time of the code under test: by default this
-// process's; a checker whose cases run in another process sets its own.
-var cpuMeter atomic.Pointer[meter]
-
-type meter struct {
-	read      func() (time.Duration, bool)
-	elsewhere bool // the calls run in another process
-}
+// selfCPU reads this process's CPU time, and elsewhereCPU, once set by
+// PlayElsewhere, that of the code under test in another process.
+var (
+	selfCPU      = procgroup.SelfCPU
+	elsewhereCPU atomic.Pointer[func() (time.Duration, bool)]
+)
 
 // PlayElsewhere says the code under test runs in another process, whose CPU
 // time f reads. Run then leaves out InProcess probes, and such a case is
 // never judged idle: two processes waiting on each other look idle.
-func PlayElsewhere(f func() (time.Duration, bool)) { cpuMeter.Store(&meter{f, true}) }
+func PlayElsewhere(f func() (time.Duration, bool)) { elsewhereCPU.Store(&f) }
 
 // elsewhere reports whether PlayElsewhere was called.
-func elsewhere() bool {
-	m := cpuMeter.Load()
-	return m != nil && m.elsewhere
-}
+func elsewhere() bool { return elsewhereCPU.Load() != nil }
 
 // stuckCheck returns what decides, each time a case's timer fires, how much
 // longer the case may run before the next check: 0 when it is stuck now.
 func stuckCheck(limit time.Duration) func() time.Duration {
-	read, away := procgroup.SelfCPU, false
-	if m := cpuMeter.Load(); m != nil {
-		read, away = m.read, m.elsewhere
+	read, away := selfCPU, elsewhere()
+	if away {
+		read = *elsewhereCPU.Load()
 	}
 	started := time.Now()
 	cpuStart, measured := read()
