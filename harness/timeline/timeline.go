@@ -85,10 +85,8 @@ const TimeoutEnv = "LADDER_CASE_TIMEOUT"
 const DefaultTimeout = 10 * time.Second
 
 func caseTimeout() time.Duration {
-	if s := os.Getenv(TimeoutEnv); s != "" {
-		if d, err := time.ParseDuration(s); err == nil && d > 0 {
-			return d
-		}
+	if d, err := time.ParseDuration(os.Getenv(TimeoutEnv)); err == nil && d > 0 {
+		return d
 	}
 	return DefaultTimeout
 }

@@ -135,11 +135,10 @@ func CutLine(s string, width int) string {
 }
 
 // Each spec keeps its list of cases and its table of known mistakes (the
-// cases each mutant fails: its fingerprint) beside it, each checked by the
-// spec's own test like a golden file: a part is done only when every
-// listed case reported, so a case a flag or os.Args made vanish cannot read
-// as done. Each variable set to 1 makes the spec's test rewrite its stale
-// file instead of failing.
+// cases each mutant fails) beside it, checked by its own test like a golden
+// file: a part is done only when every listed case reported, so a case a
+// flag or os.Args made vanish cannot read as done. Each variable set to 1
+// makes the spec's test rewrite its stale file instead of failing.
 const (
 	ManifestFile      = "testdata/cases.json"
 	MistakesFile      = "testdata/mistakes.json"
