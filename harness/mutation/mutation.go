@@ -1,18 +1,27 @@
 // Package mutation holds the checks a level's spec makes on itself in its
-// _test.go files: a right implementation passes (Passes), and each wrong one
-// (a mutant) is caught by its part (Caught), or under -race (CaughtUnderRace).
+// _test.go files: a right implementation passes (Passes), each wrong one (a
+// mutant) is caught by its part (Caught), or under -race (CaughtUnderRace),
+// and the list of cases and the table of known mistakes the grader reads
+// are current (CheckManifest, CheckMistakes).
 package mutation
 
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/rateladder/rateladder/harness/guide"
 	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // Passes fails t for every case, built with a right implementation, that
@@ -21,7 +30,7 @@ func Passes[T any](t *testing.T, right string, cases []timeline.Case[T]) {
 	t.Helper()
 	for _, o := range timeline.PlayAll(cases) {
 		if o.Verdict != timeline.Pass {
-			t.Errorf("%s fails case %q (part %d), and it is right:\n%s", right, o.Case, o.Part, o.Report)
+			t.Errorf("%s fails case %q (part %d), and it is right:\n%s", right, o.Name, o.Part, o.Report)
 		}
 	}
 }
@@ -38,23 +47,57 @@ func DoneThrough[T any](t *testing.T, impl string, part int, cases []timeline.Ca
 	for _, o := range played {
 		if o.Verdict != timeline.Pass {
 			t.Errorf("%s, written for parts 1 to %d only, fails case %q of part %d: the case needs a later part's feature, so its part is wrong:\n%s",
-				impl, part, o.Case, o.Part, o.Report)
+				impl, part, o.Name, o.Part, o.Report)
 		}
 	}
 }
 
-// Caught runs timeline.Catches as a subtest named after the mutant, and logs
-// the cases that caught it.
+// Caught checks, in a subtest named after the mutant, that the cases built
+// with it fail at least one case of the given part, each played to its
+// end; it plays only that part's cases, and logs those that caught it.
 func Caught[T any](t *testing.T, mutant string, part int, cases []timeline.Case[T]) {
 	t.Helper()
 	t.Run(mutant, func(t *testing.T) {
-		t.Logf("caught by: %q", timeline.Catches(t, mutant, part, cases))
+		caught, problems := judgePart(mutant, part, cases)
+		report(t, caught, problems)
 	})
 }
 
-// RaceChildEnv marks the child process of CaughtUnderRace; its value is
+// judgePart is Caught's verdict, without t.
+func judgePart[T any](mutant string, part int, cases []timeline.Case[T]) (caught, problems []string) {
+	return JudgeOutcomes(mutant, part, timeline.PlayAll(slices.DeleteFunc(slices.Clone(cases), func(c timeline.Case[T]) bool { return c.Part != part })))
+}
+
+// report fails t with each problem, and logs the cases that caught a mutant.
+func report(t *testing.T, caught, problems []string) {
+	t.Helper()
+	for _, p := range problems {
+		t.Error(p)
+	}
+	t.Logf("caught by: %q", caught)
+}
+
+// JudgeOutcomes judges what a mutant's cases gave, as Caught does, leaving
+// out those of other parts: the cases that caught it, and what is wrong.
+func JudgeOutcomes(mutant string, part int, outcomes []timeline.Outcome) (caught, problems []string) {
+	for _, o := range outcomes {
+		switch {
+		case o.Part != part, o.Verdict == timeline.Pass:
+		case o.Verdict == timeline.NotImplemented, o.Verdict == timeline.TimedOut, o.Verdict == timeline.Exited:
+			problems = append(problems, fmt.Sprintf("mutant %q: case %q ended as %q; a mutant must be a complete implementation:\n%s", mutant, o.Name, o.Verdict, o.Report))
+		default:
+			caught = append(caught, o.Name)
+		}
+	}
+	if len(caught) == 0 {
+		problems = append(problems, fmt.Sprintf("mutant %q passes any case of part %d: the spec no longer catches this wrong implementation", mutant, part))
+	}
+	return caught, problems
+}
+
+// raceChildEnv marks the child process of CaughtUnderRace; its value is
 // the test it runs.
-const RaceChildEnv = "LADDER_RACE_CHILD"
+const raceChildEnv = "LADDER_RACE_CHILD"
 
 // CaughtUnderRace checks a mutant whose mistake shows only as a data race:
 // it runs the test again in a child built with -race, where it calls play,
@@ -62,17 +105,15 @@ const RaceChildEnv = "LADDER_RACE_CHILD"
 // It skips under -short, and where -race cannot be built.
 func CaughtUnderRace(t *testing.T, mutant string, play func(t *testing.T)) {
 	t.Helper()
-	if os.Getenv(RaceChildEnv) == t.Name() {
+	if os.Getenv(raceChildEnv) == t.Name() {
 		play(t)
 		return
 	}
 	if testing.Short() {
 		t.Skip("runs the mutant in a child process built with -race")
 	}
-	var cmd *exec.Cmd
-	if timeline.RaceEnabled {
-		cmd = exec.Command(os.Args[0], "-test.run="+runPattern(t.Name()), "-test.count=1")
-	} else {
+	cmd := exec.Command(os.Args[0], "-test.run="+runPattern(t.Name()), "-test.count=1")
+	if !timeline.RaceEnabled {
 		goTool, err := exec.LookPath("go")
 		if err != nil {
 			t.Skipf("no go command to build the race child with: %v", err)
@@ -80,7 +121,7 @@ func CaughtUnderRace(t *testing.T, mutant string, play func(t *testing.T)) {
 		// -vet=off: the child only has to show the race.
 		cmd = exec.Command(goTool, "test", "-race", "-vet=off", "-count=1", "-run="+runPattern(t.Name()), ".")
 	}
-	cmd.Env = append(os.Environ(), RaceChildEnv+"="+t.Name())
+	cmd.Env = append(os.Environ(), raceChildEnv+"="+t.Name())
 	out, err := cmd.CombinedOutput()
 	switch caught, problem := judgeRaceChild(out, err); {
 	case problem != "":
@@ -124,4 +165,220 @@ func runPattern(name string) string {
 // Unwritten panics the way a stub's method does: "not implemented: T.M".
 func Unwritten(method string) {
 	panic("not implemented: " + method)
+}
+
+// Spec is a level's spec as its own tests check it: its cases, built with a
+// constructor of type N, and its fuzz target's seeds and decoder.
+type Spec[T, N any] struct {
+	Cases  func(newT N) []timeline.Case[T]
+	Seeds  [][]byte
+	Decode func(newT N, data []byte) timeline.Case[T]
+}
+
+// SpecOf is the Spec of a spec's cases function, its fuzz target's seeds
+// and its decoder, with the types read from them.
+func SpecOf[T, N any](cases func(newT N) []timeline.Case[T], seeds [][]byte, decode func(newT N, data []byte) timeline.Case[T]) Spec[T, N] {
+	return Spec[T, N]{Cases: cases, Seeds: seeds, Decode: decode}
+}
+
+// SeedCases are the cases of the fuzz target's seeds, built with newT and
+// named "fuzz seed 2".
+func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
+	out := make([]timeline.Case[T], len(s.Seeds))
+	for i, seed := range s.Seeds {
+		out[i] = s.Decode(newT, seed)
+		out[i].Name = fmt.Sprintf("fuzz seed %d", i+1)
+	}
+	return out
+}
+
+// Impl is a mutant (one mistake a learner makes), or an implementation of
+// the first parts only.
+type Impl[N any] struct {
+	// Name says what it is; a mutant's names its mistake.
+	Name string
+	// Part is the part that must catch a mutant, or the last part done.
+	Part int
+	New  N
+}
+
+// CatchesMutants checks, as Caught does, that each mutant is caught in its part.
+func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Impl[N]) {
+	t.Helper()
+	SkipSweepIfShort(t)
+	for _, m := range mutants {
+		t.Run(m.Name, func(t *testing.T) {
+			caught, problems := JudgeOutcomes(m.Name, m.Part, s.played(m))
+			report(t, caught, problems)
+		})
+	}
+}
+
+// SkipSweepIfShort skips a test that plays every mutant on every case,
+// under -short: make test runs the specs so, and make test-mutants, in
+// make ci, runs them whole.
+func SkipSweepIfShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("plays every mutant on every case: make test-mutants runs it")
+	}
+}
+
+// plays caches each mutant's outcomes by part and name: CatchesMutants and
+// MistakesTableIsCurrent judge the same plays.
+var plays sync.Map
+
+// played plays the cases of parts 1 to m.Part built with m, once.
+func (s Spec[T, N]) played(m Impl[N]) []timeline.Outcome {
+	key := fmt.Sprintf("%d %s", m.Part, m.Name)
+	if o, ok := plays.Load(key); ok {
+		return o.([]timeline.Outcome)
+	}
+	o := timeline.PlayThrough(m.Part, s.Cases(m.New))
+	plays.Store(key, o)
+	return o
+}
+
+// MistakesTableIsCurrent checks the spec's table of the cases each mutant
+// fails with CheckMistakes.
+func (s Spec[T, N]) MistakesTableIsCurrent(t *testing.T, mutants []Impl[N]) {
+	t.Helper()
+	SkipSweepIfShort(t)
+	var m protocol.Mistakes
+	for _, k := range mutants {
+		m.Mistakes = append(m.Mistakes, MistakeOf(k.Name, k.Part, s.played(k)))
+	}
+	CheckMistakes(t, m)
+}
+
+// EachPartNeedsOnlyItsOwnFeatures runs DoneThrough for each partial
+// implementation, on the cases and fuzz seeds.
+func (s Spec[T, N]) EachPartNeedsOnlyItsOwnFeatures(t *testing.T, partial []Impl[N]) {
+	t.Helper()
+	for _, p := range partial {
+		DoneThrough(t, p.Name, p.Part, append(s.Cases(p.New), s.SeedCases(p.New)...))
+	}
+}
+
+// FuzzKeepsEachPartToItsScale checks that random fuzz timelines labelled
+// with a partial implementation's parts pass against it, and that every
+// part up to lastPart gets some.
+func (s Spec[T, N]) FuzzKeepsEachPartToItsScale(t *testing.T, partial []Impl[N], seed uint64, minLen, spread, lastPart int) {
+	t.Helper()
+	inputs := 3000
+	if testing.Short() {
+		inputs = 300
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(lastPart)))
+	byPart := map[int]int{}
+	for range inputs {
+		data := make([]byte, minLen+rng.IntN(spread))
+		for i := range data {
+			data[i] = byte(rng.IntN(256))
+		}
+		byPart[s.Decode(partial[0].New, data).Part]++
+		for _, p := range partial {
+			if c := s.Decode(p.New, data); p.Part < lastPart && c.Part <= p.Part {
+				if o := timeline.Play(c); o.Verdict != timeline.Pass {
+					t.Fatalf("%s, written for parts 1 to %d, fails a fuzz timeline of part %d, input %v:\n%s", p.Name, p.Part, c.Part, data, o.Report)
+				}
+			}
+		}
+	}
+	t.Logf("timelines by part: %v", byPart)
+	for part := 1; part <= lastPart; part++ {
+		if byPart[part] == 0 {
+			t.Errorf("no random timeline of part %d among %d: the fuzz target leaves that part out", part, inputs)
+		}
+	}
+}
+
+// ManifestOf lists cases, each needing what needs says ("" for nothing).
+func ManifestOf[T any](needs string, cases []timeline.Case[T]) protocol.Manifest {
+	var m protocol.Manifest
+	for _, c := range cases {
+		m.Cases = append(m.Cases, protocol.ManifestCase{Part: c.Part, Name: c.Name, Needs: needs, InProcess: c.InProcess,
+			Steps: c.InProcess != "" && len(c.Steps) > 0})
+	}
+	return m
+}
+
+// CheckManifest fails t unless protocol.ManifestFile holds m;
+// LADDER_UPDATE_MANIFEST=1 writes it.
+func CheckManifest(t *testing.T, m protocol.Manifest) {
+	t.Helper()
+	if err := m.Validate(); err != nil {
+		t.Fatalf("the spec's cases: %v", err)
+	}
+	checkGolden(t, protocol.ManifestFile, protocol.UpdateManifestEnv, m.Encode(), "the spec's cases changed")
+}
+
+// MistakeOf is the Mistake of a mutant, from what its cases of parts 1 to
+// part gave.
+func MistakeOf(mutant string, part int, outcomes []timeline.Outcome) protocol.Mistake {
+	k := protocol.Mistake{Part: part, Name: mutant, Fails: map[int][]string{}}
+	for _, o := range outcomes {
+		if o.Verdict != timeline.Pass {
+			k.Fails[o.Part] = append(k.Fails[o.Part], o.Name)
+		}
+	}
+	return k
+}
+
+// CheckMistakes fails t unless protocol.MistakesFile holds m, each
+// mistake's Why taken from the level's INTERVIEWER.md one or two folders up,
+// and each mistake's failing cases match its name; LADDER_UPDATE_MISTAKES=1
+// writes it.
+func CheckMistakes(t *testing.T, m protocol.Mistakes) {
+	t.Helper()
+	if err := m.Validate(); err != nil {
+		t.Fatalf("the spec's mistakes: %v", err)
+	}
+	whys := map[string]string{}
+	for _, dir := range []string{"..", filepath.Join("..", "..")} {
+		path := filepath.Join(dir, guide.FileName)
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		g, err := guide.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range g.Mistakes {
+			whys[k.Mutant] = k.Text
+		}
+		break
+	}
+	for i, k := range m.Mistakes {
+		m.Mistakes[i].Why = whys[k.Name]
+		for part, fails := range k.Fails {
+			if got := m.Match(part, fails); !got.Names(k.Name) {
+				t.Errorf("mistake %q: its failing cases of part %d, %q, are matched to %q, want its name", k.Name, part, fails, got.Named())
+			}
+		}
+	}
+	checkGolden(t, protocol.MistakesFile, protocol.UpdateMistakesEnv, m.Encode(), "the spec's cases or mutants changed")
+}
+
+// checkGolden fails t unless file holds want; with env=1 it writes it.
+func checkGolden(t *testing.T, file, env string, want []byte, because string) {
+	t.Helper()
+	if os.Getenv(env) == "1" {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(file)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		t.Fatalf("%s is missing: run %s=1 go test -run '^%s$' . in this folder to write it", file, env, t.Name())
+	case err != nil:
+		t.Fatal(err)
+	case !bytes.Equal(got, want):
+		t.Errorf("%s is stale: %s. Run %s=1 go test -run '^%s$' . in this folder to write it again, and commit it.", file, because, env, t.Name())
+	}
 }

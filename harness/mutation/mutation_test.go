@@ -3,6 +3,7 @@ package mutation
 import (
 	"errors"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -113,5 +114,38 @@ func contains(s, want string) bool {
 func TestRunPatternMatchesOneTest(t *testing.T) {
 	if got, want := runPattern("TestSpec/part_3.x"), `^TestSpec$/^part_3\.x$`; got != want {
 		t.Errorf("runPattern = %q, want %q", got, want)
+	}
+}
+
+// TestCaughtPlaysOnlyItsPart: a mutant that only part 1 catches is caught
+// there, passes part 2, and part 1's cases are not built for part 2; a
+// stub is no mutant at all.
+func TestCaughtPlaysOnlyItsPart(t *testing.T) {
+	built := map[int]int{} // cases built, by part
+	cases := func(skipFirst bool) []timeline.Case[*counter] {
+		one, two := hitsCase("three", 3, skipFirst), hitsCase("none", 0, skipFirst)
+		two.Part = 2
+		for _, c := range []*timeline.Case[*counter]{&one, &two} {
+			part, newC := c.Part, c.New
+			c.New = func(clk clock.Clock) *counter { built[part]++; return newC(clk) }
+		}
+		return []timeline.Case[*counter]{one, two}
+	}
+	for _, tc := range []struct {
+		part     int
+		caught   []string
+		problems int
+	}{{1, []string{"three"}, 0}, {2, nil, 1}} {
+		clear(built)
+		caught, problems := judgePart("skips the first hit", tc.part, cases(true))
+		if !slices.Equal(caught, tc.caught) || len(problems) != tc.problems || len(built) != 1 || built[tc.part] != 1 {
+			t.Errorf("judgePart(part %d) caught %q with problems %q, building %v cases by part; want %q, %d problems, one case of part %d built",
+				tc.part, caught, problems, built, tc.caught, tc.problems, tc.part)
+		}
+	}
+	stub := hitsCase("one", 1, false)
+	stub.Steps[0].Call.Do = func(*counter, time.Time) any { Unwritten("Counter.Hit"); return nil }
+	if _, problems := judgePart("a stub", 1, []timeline.Case[*counter]{stub}); len(problems) != 2 || !strings.Contains(problems[0], "must be a complete implementation") {
+		t.Errorf("judgePart(a stub) = problems %q, want the not-implemented case and no catch", problems)
 	}
 }

@@ -164,7 +164,7 @@ func TestSummaryOfEachVerdict(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		c       Case[*tally]
-		verdict Verdict
+		verdict string
 		want    string // the Summary, or its start when it ends in "…"
 	}{
 		{"pass", boundaryCase(tally{}), Pass, ""},

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"text/tabwriter"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -21,57 +22,36 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// stepResult is what one step gave.
-type stepResult struct {
-	ran bool
-	got any
-}
-
-// panicInfo is a panic caught while playing a case.
-type panicInfo struct {
-	value any
-	where []frame // the panicking function first
-}
-
-type frame struct {
-	function string
-	file     string // relative to the module root where possible
-	line     int
-}
-
 // Play runs one case and returns its outcome. It never panics, and returns
 // even if the implementation hangs, leaving its goroutine behind.
 func Play[T any](c Case[T]) Outcome {
-	out := Outcome{Case: c.Name, Part: c.Part}
-	start := c.Start
-	if start.IsZero() {
-		start = clock.Epoch
+	out := Outcome{Name: c.Name, Part: c.Part}
+	r := report[T]{c: c, start: c.Start, got: make([]any, len(c.Steps))}
+	if r.start.IsZero() {
+		r.start = clock.Epoch
 	}
-	results := make([]stepResult, len(c.Steps))
 	var current atomic.Int64 // the step being run, from 1; 0 while constructing, len+1 in the probe
-	var caught *panicInfo
+	var caught any
 	var probeErr error
 	finished := false // set when the goroutine reaches its end; false after runtime.Goexit
 	goid := make(chan uint64, 1)
 	done := make(chan struct{})
-
 	go func() {
 		defer close(done)
 		defer func() {
 			if v := recover(); v != nil {
-				caught = &panicInfo{value: v, where: panicFrames()}
+				caught, r.frames = v, panicFrames()
 			}
 		}()
 		goid <- currentGoroutine()
 		clk := clock.NewFake()
-		clk.Set(start)
+		clk.Set(r.start)
 		impl := c.New(clk)
 		for i, s := range c.Steps {
 			current.Store(int64(i + 1))
-			now := start.Add(s.At)
-			clk.Set(now)
-			got := s.Call.Do(impl, now)
-			results[i] = stepResult{ran: true, got: got}
+			clk.Set(r.start.Add(s.At))
+			r.got[i] = s.Call.Do(impl, r.start.Add(s.At))
+			r.ran = i + 1
 		}
 		if c.Probe != nil {
 			current.Store(int64(len(c.Steps) + 1))
@@ -81,95 +61,81 @@ func Play[T any](c Case[T]) Outcome {
 	}()
 
 	timeout := caseTimeout()
-	more := stuckCheck(timeout)
-	timer := time.NewTimer(timeout)
+	more, timer := stuckCheck(timeout), time.NewTimer(timeout)
 	defer timer.Stop()
-wait:
-	for {
+	for waiting := true; waiting; {
 		select {
 		case <-done:
-			break wait
+			waiting = false
 		case <-timer.C:
 			if d := more(); d > 0 {
 				timer.Reset(d)
 				continue
 			}
-			out.Verdict = TimedOut
-			at := int(current.Load())
-			out.Step = at
-			out.Report, out.Summary = stuckReport(c, at, timeout, <-goid)
+			out.Verdict, out.Step = TimedOut, int(current.Load())
+			out.Report, out.Summary = stuckReport(c, out.Step, timeout, <-goid)
 			out.Brief = out.Report // a few lines, and no table
 			return out
 		}
 	}
 
 	at := int(current.Load())
-	r := report[T]{c: c, start: start, results: results, stop: at, focus: min(max(at-1, 0), len(c.Steps))}
+	r.stop, r.focus = at, min(max(at-1, 0), len(c.Steps))
 	switch {
 	case caught != nil:
 		out.Step = at
-		if msg, ok := notImplemented(caught.value); ok {
-			out.Verdict = NotImplemented
-			out.Missing = msg
-			loc := ""
-			if f, ok := learnerFrame(caught.where); ok {
-				out.Where = fmt.Sprintf("%s:%d", f.file, f.line)
-				loc = " (" + out.Where + ")"
+		if msg, ok := notImplemented(caught); ok {
+			out.Verdict, out.Missing = NotImplemented, msg
+			out.Summary = "not implemented yet: " + msg
+			if f, ok := learnerFrame(r.frames); ok {
+				out.Where = fmt.Sprintf("%s:%d", f.File, f.Line)
+				out.Summary += " (" + out.Where + ")"
 			}
-			out.Summary = fmt.Sprintf("not implemented yet: %s%s", msg, loc)
 			out.Report = fmt.Sprintf("%s\ncase %q (part %d) needs it.", out.Summary, c.Name, c.Part)
 			out.Brief = out.Report
 			return out
 		}
 		out.Verdict = Panicked
-		what := fmt.Sprintf("%s panicked: %v", c.callAt(at), caught.value)
-		r.what, r.frames = []string{what}, caught.where
-		r.explain(&out)
-		out.Summary = withWhere(what, caught.where)
-		return out
+		r.what = []string{fmt.Sprintf("%s panicked: %v", c.callAt(at), caught)}
+		out.Summary = withWhere(r.what[0], r.frames)
 	case !finished:
-		out.Verdict = Exited
-		out.Step = at
+		out.Verdict, out.Step = Exited, at
 		r.what = []string{fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", c.stepName(at))}
-		r.explain(&out)
 		out.Summary = summaryLine(c.callAt(at)+" stopped without returning or panicking: runtime.Goexit?", "")
-		return out
-	}
-
-	first := 0
-	for i, s := range c.Steps {
-		if !s.Call.matches(results[i].got) {
-			first = i + 1
-			break
+	default:
+		for i, s := range c.Steps {
+			if !s.Call.matches(r.got[i]) {
+				out.Step = i + 1
+				break
+			}
+		}
+		first := out.Step
+		if first == 0 && probeErr == nil {
+			out.Verdict = Pass
+			return out
+		}
+		out.Verdict = Fail
+		r.stop, r.focus, r.diffs = 0, len(c.Steps), r.diffBlocks()
+		if first > 0 {
+			r.focus = first - 1
+			r.what = append(r.what, fmt.Sprintf("%s\nStep %d is the first that differs; every step marked ✗ differs.", r.wrongCall(first), first))
+			out.Summary = summaryLine(r.wrongCall(first), fmt.Sprintf(" (step %d)", first))
+		}
+		if probeErr != nil {
+			line := probeErr.Error()
+			switch {
+			case first > 0:
+				line = "After the steps, the check also failed: " + line
+			case len(c.Steps) > 0:
+				line = "Every step gave its result, but the check after them failed: " + line
+			}
+			r.what = append(r.what, line)
+		}
+		if first == 0 {
+			out.Summary = summaryLine(probeErr.Error(), "")
 		}
 	}
-	if first == 0 && probeErr == nil {
-		out.Verdict = Pass
-		return out
-	}
-	out.Verdict = Fail
-	out.Step = first
-	r.stop, r.focus, r.diffs = 0, len(c.Steps), r.diffBlocks()
-	if first > 0 {
-		r.focus = first - 1
-		r.what = append(r.what, fmt.Sprintf("%s\nStep %d is the first that differs; every step marked ✗ differs.", r.wrongCall(first), first))
-	}
-	if probeErr != nil {
-		line := probeErr.Error()
-		switch {
-		case first > 0:
-			line = "After the steps, the check also failed: " + line
-		case len(c.Steps) > 0:
-			line = "Every step gave its result, but the check after them failed: " + line
-		}
-		r.what = append(r.what, line)
-	}
-	r.explain(&out)
-	if first == 0 {
-		out.Summary = summaryLine(probeErr.Error(), "")
-	} else {
-		out.Summary = summaryLine(r.wrongCall(first), fmt.Sprintf(" (step %d)", first))
-	}
+	out.Report, out.Brief = r.text(false), r.text(true)
 	return out
 }
 
@@ -185,15 +151,12 @@ func (c Case[T]) stepName(at int) string {
 // goroutine's state, and returns the report and its Summary.
 func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) (report, summary string) {
 	status, frames := goroutineState(goid)
-	loc := ""
+	loc, atLoc := "", ""
 	if f, ok := learnerFrame(frames); ok {
-		loc = fmt.Sprintf("%s:%d", filepath.Base(f.file), f.line)
-	}
-	atLoc := ""
-	if loc != "" {
+		loc = fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
 		atLoc = " at " + loc
 	}
-	var what, short string
+	short, what := "too slow, or a loop that never ends", "is it too slow, or a loop that never ends"
 	switch {
 	case strings.Contains(status, "Mutex") || strings.Contains(status, "semacquire") || strings.Contains(status, "sync.Cond"):
 		short = fmt.Sprintf("a possible deadlock, waiting for a lock (%s)", status)
@@ -201,12 +164,8 @@ func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) (
 	case strings.Contains(status, "chan") || strings.Contains(status, "select"):
 		short = fmt.Sprintf("blocked (%s)", status)
 		what = fmt.Sprintf("the goroutine is blocked (%s)%s: is it waiting for something that never comes", status, atLoc)
-	default:
-		short = "too slow, or a loop that never ends"
-		what = "is it too slow, or a loop that never ends"
-		if loc != "" {
-			what += fmt.Sprintf(" (the goroutine was in %s)", loc)
-		}
+	case loc != "":
+		what += fmt.Sprintf(" (the goroutine was in %s)", loc)
 	}
 	summary = withWhere(fmt.Sprintf("%s did not finish in %v: %s", c.callAt(at), timeout, short), frames)
 	return fmt.Sprintf("case %q (part %d) did not finish in %v: %s?\nIt was in %s. (%s sets the limit; the cases after this one still run, each on a fresh implementation.)",
@@ -216,18 +175,14 @@ func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) (
 // currentGoroutine returns the calling goroutine's id, as stack dumps show it.
 func currentGoroutine() uint64 {
 	var buf [64]byte
-	n := runtime.Stack(buf[:], false)
-	fields := strings.Fields(string(buf[:n]))
-	if len(fields) < 2 {
-		return 0
-	}
+	fields := strings.Fields(string(buf[:runtime.Stack(buf[:], false)])) // "goroutine 7 [running]:"
 	id, _ := strconv.ParseUint(fields[1], 10, 64)
 	return id
 }
 
 // goroutineState returns a goroutine's wait reason ("chan receive") and its
 // frames, innermost first.
-func goroutineState(id uint64) (string, []frame) {
+func goroutineState(id uint64) (string, []protocol.Frame) {
 	buf := make([]byte, 1<<20)
 	for {
 		n := runtime.Stack(buf, true)
@@ -243,17 +198,13 @@ func goroutineState(id uint64) (string, []frame) {
 			continue
 		}
 		lines := strings.Split(block, "\n")
-		status := strings.TrimPrefix(lines[0], prefix)
-		if i := strings.Index(status, "]"); i >= 0 {
-			status = status[:i]
-		}
-		if i := strings.Index(status, ","); i >= 0 {
-			status = status[:i] // "chan receive, 2 minutes"
-		}
-		var frames []frame
+		status, _, _ := strings.Cut(strings.TrimPrefix(lines[0], prefix), "]")
+		status, _, _ = strings.Cut(status, ",") // "chan receive, 2 minutes"
+		var frames []protocol.Frame
 		for i := 1; i+1 < len(lines); i += 2 {
 			f := protocol.FrameOf(lines[i], lines[i+1])
-			frames = append(frames, frame{function: f.Function, file: sourceFile(f.File), line: f.Line})
+			f.File = sourceFile(f.File)
+			frames = append(frames, f)
 		}
 		return status, frames
 	}
@@ -262,13 +213,13 @@ func goroutineState(id uint64) (string, []frame) {
 
 // learnerFrame is the innermost frame in the learner's own code (see
 // levels.InLearnersCode).
-func learnerFrame(frames []frame) (frame, bool) {
+func learnerFrame(frames []protocol.Frame) (protocol.Frame, bool) {
 	for _, f := range frames {
-		if levels.InLearnersCode(f.file) {
+		if levels.InLearnersCode(f.File) {
 			return f, true
 		}
 	}
-	return frame{}, false
+	return protocol.Frame{}, false
 }
 
 // matches reports whether got is an acceptable result for the call.
@@ -288,25 +239,20 @@ func (call Call[T]) matches(got any) (ok bool) {
 
 // notImplemented recognises a stub's panic: "not implemented: Counter.Hit".
 func notImplemented(v any) (string, bool) {
-	s := fmt.Sprint(v)
-	const prefix = "not implemented"
-	if !strings.HasPrefix(s, prefix) {
-		return "", false
-	}
-	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(s, prefix), ":"))
-	if s == "" {
+	s, ok := strings.CutPrefix(fmt.Sprint(v), "not implemented")
+	if s = strings.TrimSpace(strings.TrimPrefix(s, ":")); ok && s == "" {
 		s = "(the panic does not name the method)"
 	}
-	return s, true
+	return s, ok
 }
 
 // panicFrames returns the stack from the panicking function outward, without
 // the runtime's or this file's frames; call it from the recovering defer.
-func panicFrames() []frame {
+func panicFrames() []protocol.Frame {
 	pcs := make([]uintptr, 64)
 	n := runtime.Callers(1, pcs)
 	frames := runtime.CallersFrames(pcs[:n])
-	var out []frame
+	var out []protocol.Frame
 	afterPanic := false
 	for {
 		f, more := frames.Next()
@@ -314,7 +260,7 @@ func panicFrames() []frame {
 		case f.Function == "runtime.gopanic":
 			afterPanic = true
 		case afterPanic && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasSuffix(f.File, "harness/timeline/play.go"):
-			out = append(out, frame{function: protocol.ShortFunc(f.Function), file: sourceFile(f.File), line: f.Line})
+			out = append(out, protocol.Frame{Function: protocol.ShortFunc(f.Function), File: sourceFile(f.File), Line: f.Line})
 		}
 		if !more || len(out) == 6 {
 			break
@@ -325,39 +271,29 @@ func panicFrames() []frame {
 
 // moduleRoot is the outermost folder with a go.mod, so that a nested
 // module's files are named from the top too.
-var moduleRoot = sync.OnceValue(func() string {
+var moduleRoot = sync.OnceValue(func() (root string) {
 	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	root := ""
-	for {
+	for ; err == nil; dir = filepath.Dir(dir) {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
 			root = dir
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return root
+		if filepath.Dir(dir) == dir {
+			break
 		}
-		dir = parent
 	}
+	return root
 })
 
 // sourceFile writes a traceback's file relative to the module root; a
 // binary built with -trimpath names them by import path instead.
 func sourceFile(path string) string {
-	rel := path
-	if root := moduleRoot(); root != "" {
-		if r, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(r, "..") {
-			rel = filepath.ToSlash(r)
-		}
+	if r, err := filepath.Rel(moduleRoot(), path); err == nil && moduleRoot() != "" && !strings.HasPrefix(r, "..") {
+		path = filepath.ToSlash(r)
 	}
 	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Path != "" {
-		if s, ok := strings.CutPrefix(rel, info.Main.Path+"/"); ok {
-			return s
-		}
+		path = strings.TrimPrefix(path, info.Main.Path+"/")
 	}
-	return rel
+	return path
 }
 
 // A case past its limit by the clock is stopped only once it has spent the
@@ -370,32 +306,27 @@ const hangFactor = 30
 // idleShare is the share of a CPU below which the code counts as waiting.
 const idleShare = 0.05
 
-// cpuMeter reads the CPU time of the code under test: by default this
-// process's; a checker whose cases run in another process sets its own.
-var cpuMeter atomic.Pointer[meter]
-
-type meter struct {
-	read      func() (time.Duration, bool)
-	elsewhere bool // the calls run in another process
-}
+// selfCPU reads this process's CPU time, and elsewhereCPU, once set by
+// PlayElsewhere, that of the code under test in another process.
+var (
+	selfCPU      = procgroup.SelfCPU
+	elsewhereCPU atomic.Pointer[func() (time.Duration, bool)]
+)
 
 // PlayElsewhere says the code under test runs in another process, whose CPU
 // time f reads. Run then leaves out InProcess probes, and such a case is
 // never judged idle: two processes waiting on each other look idle.
-func PlayElsewhere(f func() (time.Duration, bool)) { cpuMeter.Store(&meter{f, true}) }
+func PlayElsewhere(f func() (time.Duration, bool)) { elsewhereCPU.Store(&f) }
 
 // elsewhere reports whether PlayElsewhere was called.
-func elsewhere() bool {
-	m := cpuMeter.Load()
-	return m != nil && m.elsewhere
-}
+func elsewhere() bool { return elsewhereCPU.Load() != nil }
 
 // stuckCheck returns what decides, each time a case's timer fires, how much
 // longer the case may run before the next check: 0 when it is stuck now.
 func stuckCheck(limit time.Duration) func() time.Duration {
-	read, away := procgroup.SelfCPU, false
-	if m := cpuMeter.Load(); m != nil {
-		read, away = m.read, m.elsewhere
+	read, away := selfCPU, elsewhere()
+	if away {
+		read = *elsewhereCPU.Load()
 	}
 	started := time.Now()
 	cpuStart, measured := read()
@@ -418,15 +349,338 @@ func stuckCheck(limit time.Duration) func() time.Duration {
 	}
 }
 
-// cpuStopwatch reads this process's CPU time since the call (or the clock's
-// time where CPU time cannot be read).
-func cpuStopwatch() func() time.Duration {
-	if start, ok := procgroup.SelfCPU(); ok {
-		return func() time.Duration {
-			now, _ := procgroup.SelfCPU()
-			return now - start
-		}
+// maxCell is the widest a value may be in the table; a longer one is cut
+// and shown whole in a diff under the table.
+const maxCell = 40
+
+// report explains a case that did not pass.
+type report[T any] struct {
+	c      Case[T]
+	start  time.Time
+	got    []any            // what each step gave
+	ran    int              // the steps that returned
+	what   []string         // the explanation by paragraph; a brief keeps explainLines of each
+	frames []protocol.Frame // a panic's stack
+	stop   int              // the step, from 1, that a panic or a Goexit stopped at; 0 for none
+	focus  int              // the step index a brief keeps the rows around
+	diffs  []string
+}
+
+// text writes the report; brief cuts it to one screen around the focus.
+func (r report[T]) text(brief bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "case %q (part %d)", r.c.Name, r.c.Part)
+	if r.c.Setup != "" {
+		fmt.Fprintf(&b, ", built with %s", r.c.Setup)
 	}
-	start := time.Now()
-	return func() time.Duration { return time.Since(start) }
+	b.WriteString("\n")
+	if !r.start.Equal(clock.Epoch) {
+		fmt.Fprintf(&b, "t counts from %s\n", r.start.Format(time.RFC3339Nano))
+	}
+	for _, w := range r.what {
+		if brief {
+			w = cutLines(w, explainLines)
+		}
+		b.WriteString(w + "\n")
+	}
+	cut := false
+	for i, f := range r.frames {
+		if brief && i == maxFrames {
+			cut = true
+			break
+		}
+		fmt.Fprintf(&b, "    %s:%d in %s\n", f.File, f.Line, f.Function)
+	}
+	if !brief {
+		r.someRows(&b, keepAll)
+		for _, d := range r.diffs {
+			b.WriteString("\n" + d)
+		}
+		return strings.TrimRight(b.String(), "\n")
+	}
+	r.someRows(&b, r.keepAround())
+	cut = cut || len(r.c.Steps) > wholeTable
+	if len(r.diffs) > 0 {
+		// Only the first diff; the table marks the later ones.
+		cut = cut || len(r.diffs) > 1
+		room := briefLines - strings.Count(b.String(), "\n") - 3
+		d, over := cutLinesTo(strings.TrimRight(r.diffs[0], "\n"), max(room, 4))
+		b.WriteString("\n" + d + "\n")
+		cut = cut || over
+	}
+	return finishBrief(&b, cut)
+}
+
+// mark is "!" for the step a panic or a Goexit stopped at, and "✗" for
+// another that ran and gave another result.
+func (r report[T]) mark(i int) string {
+	switch {
+	case i == r.stop-1:
+		return "!"
+	case i < r.ran && !r.c.Steps[i].Call.matches(r.got[i]):
+		return "✗"
+	}
+	return ""
+}
+
+func keepAll(int) bool { return true }
+
+// wrongCall is the first wrong call as the Go test comments guide writes
+// it: Count(t=4s) = 3, want 5.
+func (r report[T]) wrongCall(first int) string {
+	s := r.c.Steps[first-1]
+	return fmt.Sprintf("%s = %s, want %s", r.c.callText(s), show(r.got[first-1]), show(s.Call.Want))
+}
+
+// callAt names what ran at step at: the constructor (0), a call, or the
+// check after the steps.
+func (c Case[T]) callAt(at int) string {
+	switch {
+	case at == 0:
+		return c.Setup
+	case at <= len(c.Steps):
+		return c.callText(c.Steps[at-1])
+	}
+	return "the check after the steps"
+}
+
+// someRows writes the timeline's header and the steps keep keeps. Each run
+// of steps left out is one row, "… 15 steps …", that says how many of them
+// are marked too.
+func (r report[T]) someRows(b *strings.Builder, keep func(i int) bool) {
+	if len(r.c.Steps) == 0 {
+		return
+	}
+	b.WriteString("\n")
+	var table strings.Builder
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "\tstep\tt\tcall\twant\tgot")
+	// A run of steps left out is a row of empty cells in the table, which
+	// keeps its columns, and one line of text after: gaps[k] is the k-th.
+	var gaps [][2]int // steps, marked
+	for i, s := range r.c.Steps {
+		if !keep(i) {
+			if i == 0 || keep(i-1) {
+				fmt.Fprintln(tw, "\t\t\t\t\t")
+				gaps = append(gaps, [2]int{})
+			}
+			gaps[len(gaps)-1][0]++
+			if r.mark(i) != "" {
+				gaps[len(gaps)-1][1]++
+			}
+			continue
+		}
+		got := "(not run)"
+		if i < r.ran {
+			got = cell(r.got[i])
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", r.mark(i), i+1, Offset(s.At), s.Call.text(), cell(s.Call.Want), got)
+	}
+	tw.Flush()
+	lines := strings.Split(strings.TrimSuffix(table.String(), "\n"), "\n")
+	indent := strings.Repeat(" ", strings.Index(lines[0], "step"))
+	for _, line := range lines {
+		// tabwriter pads the last column too; no line ends in spaces.
+		if line = strings.TrimRight(line, " "); line == "" {
+			line, gaps = indent+gapText(gaps[0][0], gaps[0][1]), gaps[1:]
+		}
+		b.WriteString(line + "\n")
+	}
+}
+
+// gapText is the row that stands for steps left out of a brief table.
+func gapText(steps, marked int) string {
+	s := fmt.Sprintf("… %d step%s", steps, map[bool]string{true: "s"}[steps != 1])
+	switch {
+	case marked == 1 && steps == 1:
+		s += ", marked ✗"
+	case marked > 0:
+		s += fmt.Sprintf(", %d of them ✗", marked)
+	}
+	return s + " …"
+}
+
+// diffBlocks returns a (-want +got) diff, ending in a newline, for each
+// differing step whose values are structured or too long for the table.
+func (r report[T]) diffBlocks() []string {
+	var out []string
+	for i, s := range r.c.Steps {
+		got := r.got[i]
+		if i >= r.ran || s.Call.Accept != nil || s.Call.matches(got) ||
+			!structured(s.Call.Want) && len(show(s.Call.Want)) <= maxCell && len(show(got)) <= maxCell {
+			continue
+		}
+		out = append(out, fmt.Sprintf("step %d, %s mismatch (-want +got):\n%s", i+1, r.c.callText(s), safeDiff(s.Call.Want, got, s.Call.Opts)))
+	}
+	return out
+}
+
+func safeDiff(want, got any, opts []cmp.Option) (d string) {
+	defer func() {
+		if recover() != nil {
+			d = fmt.Sprintf("-%#v\n+%#v\n", want, got)
+		}
+	}()
+	return cmp.Diff(want, got, opts...)
+}
+
+func structured(v any) bool {
+	if v == nil {
+		return false
+	}
+	switch reflect.TypeOf(v).Kind() {
+	case reflect.Map, reflect.Slice, reflect.Array, reflect.Struct, reflect.Pointer:
+		_, isTime := v.(time.Time)
+		_, isStringer := v.(fmt.Stringer)
+		return !isTime && !isStringer
+	}
+	return false
+}
+
+// callText writes a call as the Go test comments guide does: Count(t=4s), or
+// "at t=4s: QPS(Put, 5m)" for a level that reads its clock.
+func (c Case[T]) callText(s Step[T]) string {
+	if c.Clocked {
+		return fmt.Sprintf("at t=%s: %s", Offset(s.At), s.Call.text())
+	}
+	return s.Call.text("t=" + Offset(s.At))
+}
+
+// text writes the call with the arguments first before its own: without
+// its time for the table's call column.
+func (call Call[T]) text(first ...string) string {
+	for _, a := range call.Args {
+		first = append(first, show(a))
+	}
+	return fmt.Sprintf("%s(%s)", call.Method, strings.Join(first, ", "))
+}
+
+// cell is a value as the table shows it: blank for nil, cut when long.
+func cell(v any) string {
+	if v == nil {
+		return ""
+	}
+	s := show(v)
+	if n := len([]rune(s)); n > maxCell {
+		s = string([]rune(s)[:maxCell-1]) + "…"
+	}
+	return s
+}
+
+// show writes a value for a message: strings quoted, durations short.
+func show(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "nil"
+	case string:
+		return fmt.Sprintf("%q", v)
+	case time.Duration:
+		return Offset(v)
+	case time.Time:
+		return v.Format(time.RFC3339Nano)
+	case error:
+		return v.Error()
+	case fmt.Stringer:
+		return v.String()
+	}
+	// A nil slice or map and an empty one print alike with %v; the
+	// difference can be the very bug.
+	if rv := reflect.ValueOf(v); (rv.Kind() == reflect.Slice || rv.Kind() == reflect.Map) && rv.IsNil() {
+		return "nil"
+	}
+	if structured(v) {
+		return fmt.Sprintf("%+v", v)
+	}
+	return fmt.Sprint(v)
+}
+
+// Offset writes a duration the short way a timeline table wants: 0s, 4s,
+// 9.999999999s, 5m, 1h30m, 168h, -5s.
+func Offset(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// A Brief fits one screen: briefLines lines of at most briefWidth
+// characters, the whole table up to wholeTable steps and otherwise the
+// steps before and after the first ✗, explainLines of a message and
+// maxFrames of a panic's stack. A Summary has at most summaryWidth.
+const (
+	briefLines    = 30
+	briefWidth    = 600
+	summaryWidth  = 160
+	wholeTable    = 15
+	before, after = 4, 2
+	explainLines  = 4
+	maxFrames     = 4
+)
+
+// cutNote ends a Brief that left something out.
+const cutNote = "(cut to one screen; ALL=1 shows the whole report)"
+
+// keepAround says which steps a brief table keeps around the step at index
+// focus: all when there are few; else the first, which starts the state,
+// the few before focus, focus, and two after. A gap of one step is shown.
+func (r report[T]) keepAround() func(i int) bool {
+	n, focus := len(r.c.Steps), r.focus
+	if n <= wholeTable {
+		return keepAll
+	}
+	near := func(i int) bool { return i == 0 || (i >= focus-before && i <= focus+after) }
+	return func(i int) bool {
+		return near(i) || (i > 0 && i < n-1 && near(i-1) && near(i+1))
+	}
+}
+
+// finishBrief ends a Brief: the note when something was left out, and a
+// last cut should the pieces still run over the budget.
+func finishBrief(b *strings.Builder, cut bool) string {
+	s := strings.TrimRight(b.String(), "\n")
+	if kept, over := cutLinesTo(s, briefLines-1); over {
+		s, cut = kept, true
+	}
+	if cut {
+		s += "\n" + cutNote
+	}
+	return s
+}
+
+// cutLines keeps at most n lines of s, each cut to briefWidth.
+func cutLines(s string, n int) string {
+	kept, _ := cutLinesTo(s, n)
+	lines := strings.Split(kept, "\n")
+	for i, l := range lines {
+		lines[i] = protocol.CutLine(l, briefWidth)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// cutLinesTo keeps at most n lines of s, the last of them "…" when some
+// were cut, and reports whether it cut any.
+func cutLinesTo(s string, n int) (string, bool) {
+	lines := strings.Split(s, "\n")
+	if len(lines) <= n {
+		return s, false
+	}
+	return strings.Join(append(lines[:n-1:n-1], "…"), "\n"), true
+}
+
+// summaryLine is s cut to a Summary's width with suffix after it: " (step 3)".
+func summaryLine(s, suffix string) string {
+	return protocol.CutLine(s, summaryWidth-len(suffix)) + suffix
+}
+
+// withWhere adds a learner's line to a summary: "… (hitcounter.go:31)".
+func withWhere(s string, frames []protocol.Frame) string {
+	loc := ""
+	if f, ok := learnerFrame(frames); ok {
+		loc = fmt.Sprintf(" (%s:%d)", filepath.Base(f.File), f.Line)
+	}
+	return summaryLine(s, loc)
 }

@@ -55,8 +55,12 @@ func playMeasured(t *testing.T, f *fakeCPU, elsewhere bool, release <-chan struc
 	t.Helper()
 	t.Setenv(TimeoutEnv, "100ms")
 	f.start = time.Now()
-	cpuMeter.Store(&meter{f.read, elsewhere})
-	t.Cleanup(func() { cpuMeter.Store(nil) })
+	if elsewhere {
+		PlayElsewhere(f.read)
+	} else {
+		selfCPU = f.read
+	}
+	t.Cleanup(func() { elsewhereCPU.Store(nil); selfCPU = procgroup.SelfCPU })
 	o := Play(waitCase(release))
 	return o, time.Since(f.start)
 }
@@ -163,7 +167,7 @@ func TestACheckersCaseIsNeverIdle(t *testing.T) {
 // steps too; the steps it plays.
 func TestPlayingElsewhereLeavesInProcessProbesOut(t *testing.T) {
 	PlayElsewhere(func() (time.Duration, bool) { return 0, false })
-	t.Cleanup(func() { cpuMeter.Store(nil) })
+	t.Cleanup(func() { elsewhereCPU.Store(nil) })
 	played := map[string]bool{}
 	probe := func(name string) func(*tally, *clock.Fake) error {
 		return func(*tally, *clock.Fake) error { played[name] = true; return nil }

@@ -6,9 +6,12 @@ package timeline
 import (
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -18,28 +21,22 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/internal/procgroup"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // Case is one timeline, or one free-form check, against a fresh implementation.
 type Case[T any] struct {
-	// Name is the subtest name, without a slash; a fuzz case named "fuzz"
-	// is named for its input.
-	Name string
-	// Part is the README's part that the case checks, from 1.
-	Part int
-	// Setup is how the report writes the constructor: "New(10s)".
-	Setup string
+	Name  string // the subtest's, without a slash; a fuzz case named "fuzz" is named for its input
+	Part  int    // the README's part that the case checks, from 1
+	Setup string // how the report writes the constructor: "New(10s)"
 	New   func(clk clock.Clock) T
-	// Start is the instant of offset 0; the zero Time means clock.Epoch.
-	Start time.Time
+	Start time.Time // the instant of offset 0; the zero Time means clock.Epoch
 	// Clocked says the implementation reads the clock, so calls are written
 	// "at t=4s: QPS(Put, 5m)" instead of "Count(t=4s)".
 	Clocked bool
-	// Steps are the calls, in order; offsets may repeat or go backwards.
-	Steps []Step[T]
-	// Probe, if set, runs after the steps for what a timeline cannot say.
-	Probe func(impl T, clk *clock.Fake) error
+	Steps   []Step[T]                           // in order; offsets may repeat or go backwards
+	Probe   func(impl T, clk *clock.Fake) error // if set, runs after the steps for what a timeline cannot say
 	// InProcess, if set, says why the probe can only be measured in the
 	// implementation's own process (see PlayElsewhere).
 	InProcess string
@@ -52,55 +49,34 @@ type Step[T any] struct {
 }
 
 // At is the short way to write a Step in a table: At(10*sec, count(1)).
-func At[T any](offset time.Duration, call Call[T]) Step[T] {
-	return Step[T]{At: offset, Call: call}
-}
+func At[T any](offset time.Duration, call Call[T]) Step[T] { return Step[T]{At: offset, Call: call} }
 
 // Call is a method call and the result it should give.
 type Call[T any] struct {
 	Method string
-	// Args are shown after the time: Count(t=4s, "latte").
-	Args []any
-	// Do makes the call and returns its result (nil for none).
-	Do func(impl T, now time.Time) any
-	// Want is compared with cmp.Equal and Opts.
-	Want any
-	Opts []cmp.Option
+	Args   []any                           // shown after the time: Count(t=4s, "latte")
+	Do     func(impl T, now time.Time) any // makes the call and returns its result (nil for none)
+	Want   any                             // compared with cmp.Equal and Opts
+	Opts   []cmp.Option
 	// Accept, if set, replaces the comparison with Want, which then
 	// describes the accepted range in words.
 	Accept func(got any) bool
 }
 
-// Verdict is how a case ended, named as the grader reads it.
-type Verdict string
-
-// The verdicts, from best to worst.
+// The verdicts, from best to worst, named as the grader reads them.
 const (
-	Pass           Verdict = protocol.Pass           // every step gave its result
-	Fail           Verdict = protocol.Fail           // some step gave another result, or the probe failed
-	NotImplemented Verdict = protocol.NotImplemented // a stub's "not implemented" panic
-	Panicked       Verdict = protocol.Panicked       // any other panic
-	Exited         Verdict = protocol.Exited         // the goroutine ended without returning: runtime.Goexit
-	TimedOut       Verdict = protocol.TimedOut       // the case did not finish in time
+	Pass           = protocol.Pass           // every step gave its result
+	Fail           = protocol.Fail           // some step gave another result, or the probe failed
+	NotImplemented = protocol.NotImplemented // a stub's "not implemented" panic
+	Panicked       = protocol.Panicked       // any other panic
+	Exited         = protocol.Exited         // the goroutine ended without returning: runtime.Goexit
+	TimedOut       = protocol.TimedOut       // the case did not finish in time
 )
 
-// Outcome is what Play found.
-type Outcome struct {
-	Case    string
-	Part    int
-	Verdict Verdict
-	// Step is the first step, from 1, that went wrong; 0 when none did.
-	Step int
-	// Report explains a verdict other than Pass; Brief is it cut to one
-	// screen, and Summary is one line: "Count(t=4s) = 3, want 5".
-	Report  string
-	Brief   string
-	Summary string
-	// Missing is the method a stub's panic named, and Where the learner's
-	// line that panicked, for NotImplemented.
-	Missing string
-	Where   string
-}
+// Outcome is what Play found: the case's line in go test's output, with
+// Name and Part the case's, and Report, for a verdict other than Pass,
+// explaining it; Brief is it cut to one screen, Summary one line.
+type Outcome = protocol.Event
 
 // TimeoutEnv names the environment variable that overrides DefaultTimeout: "30s".
 const TimeoutEnv = "LADDER_CASE_TIMEOUT"
@@ -109,10 +85,8 @@ const TimeoutEnv = "LADDER_CASE_TIMEOUT"
 const DefaultTimeout = 10 * time.Second
 
 func caseTimeout() time.Duration {
-	if s := os.Getenv(TimeoutEnv); s != "" {
-		if d, err := time.ParseDuration(s); err == nil && d > 0 {
-			return d
-		}
+	if d, err := time.ParseDuration(os.Getenv(TimeoutEnv)); err == nil && d > 0 {
+		return d
 	}
 	return DefaultTimeout
 }
@@ -130,21 +104,17 @@ func Run[T any](t *testing.T, cases []Case[T]) {
 	byPart := map[int][]Case[T]{}
 	for _, c := range cases {
 		if c.InProcess != "" && elsewhere() {
-			if len(c.Steps) == 0 {
+			// A checker in another process cannot measure this probe.
+			if c.Probe = nil; len(c.Steps) == 0 {
 				continue
 			}
-			c.Probe = nil
 		}
 		byPart[c.Part] = append(byPart[c.Part], c)
 	}
 	for _, p := range slices.Sorted(maps.Keys(byPart)) {
 		t.Run(fmt.Sprintf("part %d", p), func(t *testing.T) {
-			t.Helper()
 			for _, c := range byPart[p] {
-				t.Run(c.Name, func(t *testing.T) {
-					t.Helper()
-					RunCase(t, c)
-				})
+				t.Run(c.Name, func(t *testing.T) { RunCase(t, c) })
 			}
 		})
 	}
@@ -168,30 +138,24 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 			o.Part = p
 		}
 	}
-	if os.Getenv(protocol.GradeEnv) != "" {
-		// For the ladder command, which reads go test -json.
-		line := protocol.CaseLine(protocol.Event{Kind: protocol.CaseEnd, Test: t.Name(), Name: c.Name, Part: o.Part, Fuzz: fuzz,
-			Verdict: string(o.Verdict), Step: o.Step, Report: capReport(o.Report),
-			Brief: capReport(o.Brief), Summary: capReport(o.Summary), Missing: o.Missing, Where: o.Where})
-		if o.Verdict != Pass {
-			t.Error(line)
-		} else {
+	line := o.Report
+	if os.Getenv(protocol.GradeEnv) != "" { // for the ladder command, which reads go test -json
+		capped := func(s string) string { // to what a case's line carries
+			if len(s) <= 32<<10 {
+				return s
+			}
+			return s[:32<<10] + "\n… (report cut)"
+		}
+		o.Kind, o.Test, o.Fuzz = protocol.CaseEnd, t.Name(), fuzz
+		o.Report, o.Brief, o.Summary = capped(o.Report), capped(o.Brief), capped(o.Summary)
+		line = protocol.CaseLine(o)
+		if o.Verdict == Pass {
 			t.Log(line)
 		}
-		return
 	}
 	if o.Verdict != Pass {
-		t.Error(o.Report)
+		t.Error(line)
 	}
-}
-
-// capReport cuts a report to what a case's line carries.
-func capReport(s string) string {
-	const maxReport = 32 << 10
-	if len(s) <= maxReport {
-		return s
-	}
-	return s[:maxReport] + "\n… (report cut)"
 }
 
 // Fuzz is the body of a spec's fuzz target: it adds the seeds to f and
@@ -201,18 +165,13 @@ func Fuzz[T, N any](f *testing.F, seeds [][]byte, newT N, decode func(newT N, da
 	for _, s := range seeds {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		RunCase(t, decode(newT, data))
-	})
+	f.Fuzz(func(t *testing.T, data []byte) { RunCase(t, decode(newT, data)) })
 }
 
 // fuzzName names a fuzz case for where its input came from: "FuzzX/seed#3",
 // "FuzzX/3a9f…" (the corpus), or plain "FuzzX" (the fuzzer, now).
 func fuzzName(test string, steps int) string {
-	what := fmt.Sprintf("fuzz: random timeline of %d steps", steps)
-	if steps == 1 {
-		what = "fuzz: random timeline of 1 step"
-	}
+	what := fmt.Sprintf("fuzz: random timeline of %d step%s", steps, map[bool]string{true: "s"}[steps != 1])
 	target, input, ok := strings.Cut(test, "/")
 	switch {
 	case !ok:
@@ -265,42 +224,6 @@ func PlayThrough[T any](part int, cases []Case[T]) []Outcome {
 	return PlayAll(slices.DeleteFunc(slices.Clone(cases), func(c Case[T]) bool { return c.Part > part }))
 }
 
-// Catches fails t unless the cases, built with a mutant, fail at least one
-// case of the given part, each played to its end. It plays only that
-// part's cases and returns the names of those that caught it.
-func Catches[T any](t *testing.T, mutant string, part int, cases []Case[T]) []string {
-	t.Helper()
-	caught, problems := judgeMutant(mutant, part, cases)
-	for _, p := range problems {
-		t.Error(p)
-	}
-	return caught
-}
-
-// judgeMutant is Catches without t: the cases that caught the mutant, and
-// what is wrong.
-func judgeMutant[T any](mutant string, part int, cases []Case[T]) (caught, problems []string) {
-	return JudgeOutcomes(mutant, part, PlayAll(slices.DeleteFunc(slices.Clone(cases), func(c Case[T]) bool { return c.Part != part })))
-}
-
-// JudgeOutcomes judges what a mutant's cases of the part gave, as Catches
-// does; it leaves out the outcomes of other parts.
-func JudgeOutcomes(mutant string, part int, outcomes []Outcome) (caught, problems []string) {
-	for _, o := range outcomes {
-		switch {
-		case o.Part != part, o.Verdict == Pass:
-		case o.Verdict == NotImplemented, o.Verdict == TimedOut, o.Verdict == Exited:
-			problems = append(problems, fmt.Sprintf("mutant %q: case %q ended as %q; a mutant must be a complete implementation:\n%s", mutant, o.Case, o.Verdict, o.Report))
-		default:
-			caught = append(caught, o.Case)
-		}
-	}
-	if len(caught) == 0 {
-		problems = append(problems, fmt.Sprintf("mutant %q passes any case of part %d: the spec no longer catches this wrong implementation", mutant, part))
-	}
-	return caught, problems
-}
-
 func validate[T any](cases []Case[T]) error {
 	seen := map[string]bool{}
 	for i, c := range cases {
@@ -330,10 +253,9 @@ func validate[T any](cases []Case[T]) error {
 // Row is one case of a level's table: a Case with the constructor's
 // argument instead of the constructor.
 type Row[T, A any] struct {
-	Name string
-	Part int
-	// Arg is what the constructor takes besides a clock.
-	Arg       A
+	Name      string
+	Part      int
+	Arg       A // what the constructor takes besides a clock
 	Start     time.Time
 	Steps     []Step[T]
 	Probe     func(impl T, env Env[T, A]) error
@@ -342,10 +264,8 @@ type Row[T, A any] struct {
 
 // Env is what a row's probe has besides the implementation.
 type Env[T, A any] struct {
-	// Clock is the case's clock, at the instant of the last step.
-	Clock *clock.Fake
-	// New builds another implementation on Clock.
-	New func(arg A) T
+	Clock *clock.Fake   // the case's, at the instant of the last step
+	New   func(arg A) T // builds another implementation on Clock
 }
 
 // Binding says how a level's rows become cases.
@@ -367,16 +287,8 @@ func Bind[T, A any](rows []Row[T, A], b Binding[T, A]) []Case[T] {
 
 // Case makes the case of one row, built by b: a fuzz target's timeline.
 func (b Binding[T, A]) Case(r Row[T, A]) Case[T] {
-	c := Case[T]{
-		Name:      r.Name,
-		Part:      r.Part,
-		Setup:     b.Setup(r.Arg),
-		New:       func(clk clock.Clock) T { return b.New(clk, r.Arg) },
-		Start:     r.Start,
-		Clocked:   b.Clocked,
-		Steps:     r.Steps,
-		InProcess: r.InProcess,
-	}
+	c := Case[T]{Name: r.Name, Part: r.Part, Setup: b.Setup(r.Arg), Start: r.Start, Clocked: b.Clocked, Steps: r.Steps,
+		InProcess: r.InProcess, New: func(clk clock.Clock) T { return b.New(clk, r.Arg) }}
 	if r.Probe != nil {
 		c.Probe = func(impl T, clk *clock.Fake) error {
 			return r.Probe(impl, Env[T, A]{Clock: clk, New: func(arg A) T { return b.New(clk, arg) }})
@@ -401,13 +313,255 @@ func Unclocked[T, A any](newT func(arg A) T) Binding[T, A] {
 func Erase[I, C, A any](newC func(arg A) C) func(arg A) I {
 	return func(arg A) I {
 		c := newC(arg)
-		if i, ok := any(c).(I); ok {
-			return i
+		i, ok := any(c).(I)
+		if !ok && any(c) != nil { // a nil interface value converts to a nil I
+			panic(fmt.Sprintf("timeline.Erase: %T does not implement %v", c, reflect.TypeFor[I]()))
 		}
-		if any(c) == nil { // a nil interface value: it converts to a nil I
-			var zero I
-			return zero
+		return i
+	}
+}
+
+// Parallel runs f(0) to f(n-1) in n goroutines and waits for them; a panic
+// in any is raised again in the caller.
+func Parallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	panics := make(chan any, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if v := recover(); v != nil {
+					panics <- v
+				}
+			}()
+			f(i)
+		}()
+	}
+	if wg.Wait(); len(panics) > 0 {
+		panic(<-panics)
+	}
+}
+
+// Choices reads fuzz input as a stream of small decisions, 0 once it runs out.
+type Choices struct{ data []byte }
+
+// NewChoices reads decisions from data.
+func NewChoices(data []byte) *Choices { return &Choices{data: data} }
+
+// More reports whether any input is left.
+func (c *Choices) More() bool { return len(c.data) > 0 }
+
+// Intn returns a number in [0, n) taken from the next one or two bytes.
+// n must be between 1 and 65536.
+func (c *Choices) Intn(n int) int {
+	if n <= 0 || n > 1<<16 {
+		panic("timeline: Choices.Intn: n must be between 1 and 65536")
+	}
+	v := int(c.next())
+	if n > 256 {
+		v = v<<8 | int(c.next())
+	}
+	return v % n
+}
+
+// Pick returns one of the options, chosen by the next byte.
+func Pick[E any](c *Choices, options ...E) E {
+	return options[c.Intn(len(options))]
+}
+
+func (c *Choices) next() (b byte) {
+	if len(c.data) > 0 {
+		b, c.data = c.data[0], c.data[1:]
+	}
+	return b
+}
+
+// PanicMessage runs f and returns the message it panicked with, if it did;
+// a stub's "not implemented" panic is raised again.
+func PanicMessage(f func()) (msg string, panicked bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			if _, stub := notImplemented(v); stub {
+				panic(v)
+			}
+			msg, panicked = fmt.Sprint(v), true
 		}
-		panic(fmt.Sprintf("timeline.Erase: %T does not implement %v", c, reflect.TypeFor[I]()))
+	}()
+	f()
+	return "", false
+}
+
+// NonPositivePanics is the probe that New(0) and New(-1s) panic, naming the value.
+func NonPositivePanics[T any](_ T, e Env[T, time.Duration]) error {
+	for _, d := range []time.Duration{0, -time.Second} {
+		s := fmt.Sprint(d)
+		switch msg, panicked := PanicMessage(func() { e.New(d) }); {
+		case !panicked:
+			return fmt.Errorf("New(%s) returned, want a panic whose message names %s", s, s)
+		case !strings.Contains(msg, s):
+			return fmt.Errorf("New(%s) panicked with %q, want a message that names %s", s, msg, s)
+		}
+	}
+	return nil
+}
+
+// WithinLimit calls do(i) for i in [0, n) and fails if the calls take more
+// than limit of CPU time, giving up early once their pace would take ten
+// times the limit. what and bound (the README's bound) are for the message.
+func WithinLimit(n int, limit time.Duration, what, bound string, do func(i int)) error {
+	elapsed := cpuStopwatch()
+	for i := range n {
+		do(i)
+		if i >= 256 && i%16 != 15 {
+			continue // reading the time costs more than a fast call
+		}
+		elapsed := elapsed()
+		pace := elapsed * time.Duration(n) / time.Duration(i+1)
+		if elapsed > limit || elapsed > limit/20 && pace > 10*limit {
+			return fmt.Errorf("%s did not finish within %v: %d of them took %v, and all would take about %v at that pace; %s",
+				what, limit, i+1, elapsed.Round(time.Millisecond), pace.Round(time.Second), bound)
+		}
+	}
+	if elapsed := elapsed(); elapsed > limit {
+		return fmt.Errorf("%s took %v, more than %v; %s", what, elapsed.Round(time.Millisecond), limit, bound)
+	}
+	return nil
+}
+
+// RaceEnabled says the binary is built with the race detector, which slows
+// plain code ten to fifty times: the complexity cases give it a longer
+// limit and fewer calls (see IfRace).
+var RaceEnabled = func() bool {
+	info, ok := debug.ReadBuildInfo()
+	return ok && slices.Contains(info.Settings, debug.BuildSetting{Key: "-race", Value: "true"})
+}()
+
+// IfRace is plain, or race under the race detector: a complexity case's
+// calls and limit, since -race slows a fast call far more than a slow one.
+func IfRace[V any](plain, race V) V {
+	if RaceEnabled {
+		return race
+	}
+	return plain
+}
+
+// Thousands writes n with commas, as a README does: 100,000.
+func Thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// LiveHeap returns the bytes of live heap objects after a collection.
+func LiveHeap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// SteadyStateAllocs returns the allocations per run of n calls, gap apart
+// from clock.Epoch after warm calls: the least of three measures, since
+// something else in the process may allocate now and then.
+func SteadyStateAllocs(gap time.Duration, warm, n int, call func(now time.Time)) float64 {
+	now := clock.Epoch
+	calls := func(k int) {
+		for range k {
+			now = now.Add(gap)
+			call(now)
+		}
+	}
+	calls(warm)
+	least := math.Inf(1)
+	for range 3 {
+		least = min(least, testing.AllocsPerRun(5, func() { calls(n) }))
+	}
+	return least
+}
+
+// cpuStopwatch reads this process's CPU time since the call (or the clock's
+// time where CPU time cannot be read).
+func cpuStopwatch() func() time.Duration {
+	start, ok := procgroup.SelfCPU()
+	wall := time.Now()
+	return func() time.Duration {
+		if now, _ := procgroup.SelfCPU(); ok {
+			return now - start
+		}
+		return time.Since(wall)
+	}
+}
+
+// CheckREADMESamples checks that every code block of readme that starts
+// `case "` is the Brief the cases, built with a wrong implementation, give.
+func CheckREADMESamples[T any](t *testing.T, readme string, cases []Case[T]) {
+	t.Helper()
+	data, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatalf("reading the README: %v", err)
+	}
+	reports := map[string]string{} // by first line
+	for _, o := range PlayAll(cases) {
+		if o.Verdict != Pass {
+			first, _, _ := strings.Cut(o.Brief, "\n")
+			reports[first] = o.Brief
+		}
+	}
+	nbsp := strings.NewReplacer("\u00a0", " ") // cmp.Diff picks spaces or no-break spaces at random
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	samples, start := 0, -1 // start: the index of a code block's first line, inside one
+	for i, line := range lines {
+		switch {
+		case !strings.HasPrefix(strings.TrimSpace(line), "```"):
+			continue
+		case start < 0:
+			start = i + 1
+			continue
+		case start < i && strings.HasPrefix(lines[start], `case "`):
+			samples++
+			text := strings.Join(lines[start:i], "\n")
+			if got, ok := reports[lines[start]]; !ok {
+				t.Errorf("%s:%d: the sample %q is not a failure this implementation gives", readme, start+1, lines[start])
+			} else if nbsp.Replace(got) != nbsp.Replace(text) {
+				t.Errorf("%s:%d: the sample differs from the runner's real brief report.\nREADME:\n%s\n\nrunner:\n%s", readme, start+1, text, got)
+			}
+		}
+		start = -1
+	}
+	if samples == 0 {
+		t.Fatalf("%s shows no sample failure (a code block starting with `case \"`)", readme)
+	}
+}
+
+// CheckBriefs checks that each Brief of cases built with a wrong
+// implementation fits one screen, says what is wrong in its first 10 lines
+// and marks the first wrong step; some case must fail.
+func CheckBriefs[T any](t *testing.T, cases []Case[T]) {
+	t.Helper()
+	failed := 0
+	for _, o := range PlayAll(cases) {
+		if o.Verdict == Pass {
+			continue
+		}
+		failed++
+		lines := strings.Split(o.Brief, "\n")
+		t.Logf("case %q: brief %d lines, whole report %d", o.Name, len(lines), strings.Count(o.Report, "\n")+1)
+		if len(lines) > briefLines {
+			t.Errorf("case %q: Brief has %d lines, want at most %d:\n%s", o.Name, len(lines), briefLines, o.Brief)
+		}
+		what, _, _ := strings.Cut(o.Summary, " (step ")
+		what = strings.TrimSuffix(what, "…")
+		if !strings.Contains(strings.Join(lines[:min(10, len(lines))], "\n"), what) {
+			t.Errorf("case %q: the first 10 lines of Brief do not say %q:\n%s", o.Name, what, o.Brief)
+		}
+		if o.Verdict == Fail && o.Step > 0 && !strings.Contains(o.Brief, fmt.Sprintf("✗  %d ", o.Step)) {
+			t.Errorf("case %q: Brief lacks the ✗ of step %d:\n%s", o.Name, o.Step, o.Brief)
+		}
+	}
+	if failed == 0 {
+		t.Errorf("no case fails, so no brief was checked")
 	}
 }

@@ -339,46 +339,6 @@ func TestChoicesRunOutAsZeros(t *testing.T) {
 	}
 }
 
-// TestJudgeMutantPlaysOnlyItsPart: a mutant that only part 1 catches is
-// caught there, passes part 2, and part 1's cases are not played for
-// part 2; a stub is no mutant at all.
-func TestJudgeMutantPlaysOnlyItsPart(t *testing.T) {
-	built := map[int]int{} // cases built, by part
-	cases := func(impl tally) []Case[*tally] {
-		one := boundaryCase(impl)
-		two := Case[*tally]{
-			Name: "one hit, counted at once", Part: 2, Setup: "New(10s)",
-			New:   func(clock.Clock) *tally { built[2]++; c := impl; c.window = 10 * time.Second; return &c },
-			Steps: []Step[*tally]{At(time.Second, hit()), At(time.Second, count(1))},
-		}
-		newOne := one.New
-		one.New = func(c clock.Clock) *tally { built[1]++; return newOne(c) }
-		return []Case[*tally]{one, two}
-	}
-	inclusive := cases(tally{inclusive: true})
-	for _, tc := range []struct {
-		part         int
-		caught       []string
-		problems     int
-		builtPerPart map[int]int
-	}{
-		{part: 1, caught: []string{"a hit leaves exactly one window later"}, builtPerPart: map[int]int{1: 1}},
-		{part: 2, problems: 1, builtPerPart: map[int]int{2: 1}},
-	} {
-		clear(built)
-		caught, problems := judgeMutant("inclusive boundary", tc.part, inclusive)
-		if diff := cmp.Diff(tc.caught, caught); diff != "" || len(problems) != tc.problems {
-			t.Errorf("judgeMutant(part %d) caught %q with problems %q, want %q and %d problems (-want +got):\n%s", tc.part, caught, problems, tc.caught, tc.problems, diff)
-		}
-		if !cmp.Equal(built, tc.builtPerPart) {
-			t.Errorf("judgeMutant(part %d) built cases %v by part, want %v", tc.part, built, tc.builtPerPart)
-		}
-	}
-	if _, problems := judgeMutant("a stub", 1, cases(tally{stub: true})); len(problems) != 2 || !strings.Contains(problems[0], "must be a complete implementation") {
-		t.Errorf("judgeMutant(a stub) = problems %q, want the not-implemented case and no catch", problems)
-	}
-}
-
 func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1_000: "1,000", 50_000: "50,000", 100_000: "100,000", 1_234_567: "1,234,567"} {
 		if got := Thousands(n); got != want {

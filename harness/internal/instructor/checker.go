@@ -383,7 +383,8 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 			return res, nil
 		}
 	}
-	launch, err := json.Marshal(protocol.LaunchOf(g.sb.Command(levelDir, childBin)))
+	child := g.sb.Command(levelDir, childBin)
+	launch, err := json.Marshal(protocol.Launch{Path: child.Path, Args: child.Args, Env: child.Env, Dir: child.Dir})
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,13 @@
 package protocol
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -16,7 +22,7 @@ const GradeEnv = "LADDER_GRADE"
 // CaseEnd is the Kind of a case's Event.
 const CaseEnd = "case-end"
 
-// The names of the verdicts, from best to worst (see timeline.Verdict).
+// The names of the verdicts, from best to worst (see timeline.Pass).
 const (
 	Pass           = "pass"
 	Fail           = "fail"
@@ -35,7 +41,7 @@ type Event struct {
 	Part    int    `json:"part,omitempty"`
 	Fuzz    bool   `json:"fuzz,omitempty"` // built by a fuzz target
 	Verdict string `json:"verdict,omitempty"`
-	Step    int    `json:"step,omitempty"`
+	Step    int    `json:"step,omitempty"` // the first step, from 1, that went wrong
 	Report  string `json:"report,omitempty"`
 	Brief   string `json:"brief,omitempty"`   // Report cut to one screen
 	Summary string `json:"summary,omitempty"` // the first wrong call, "Count(t=4s) = 3, want 5"
@@ -68,4 +74,265 @@ func FindCase(output string) (Event, bool) {
 		return Event{}, false
 	}
 	return e, true
+}
+
+// LaunchEnv names the environment variable that tells the class report's
+// checker how to start the student's child in the sandbox: a Launch, as JSON.
+const LaunchEnv = "LADDER_REMOTE_CHILD"
+
+// Launch is how to start a child process.
+type Launch struct {
+	Path string   `json:"path"`
+	Args []string `json:"args"`
+	Env  []string `json:"env"`
+	Dir  string   `json:"dir"`
+}
+
+// Frame is one function of a Go traceback, and its place.
+type Frame struct {
+	Function string // without its import path: "(*Store).Put"
+	File     string
+	Line     int
+}
+
+// FrameOf reads one frame of a traceback: its function line,
+// "pkg.f(0x1, 0x2)" or "created by pkg.g in goroutine 7", and the line
+// under it, "\t/path/f.go:12 +0x1d".
+func FrameOf(fn, loc string) Frame {
+	fn, _, _ = strings.Cut(strings.TrimPrefix(strings.TrimSpace(fn), "created by "), " in goroutine ")
+	if j := strings.LastIndex(fn, "("); j > 0 && strings.HasSuffix(fn, ")") {
+		fn = fn[:j]
+	}
+	loc = strings.TrimSpace(loc)
+	if j := strings.LastIndex(loc, " +0x"); j >= 0 {
+		loc = loc[:j]
+	}
+	f := Frame{Function: ShortFunc(fn), File: loc}
+	if j := strings.LastIndex(loc, ":"); j >= 0 {
+		f.File = loc[:j]
+		f.Line, _ = strconv.Atoi(loc[j+1:])
+	}
+	return f
+}
+
+// ShortFunc drops a function's import path: "(*Store).Put".
+func ShortFunc(fn string) string {
+	fn = fn[strings.LastIndex(fn, "/")+1:]
+	if _, after, ok := strings.Cut(fn, "."); ok {
+		return after
+	}
+	return fn
+}
+
+// CutLine is the first line of s, cut to width runes with "…" at the end
+// when it is longer.
+func CutLine(s string, width int) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if r := []rune(s); len(r) > width {
+		s = string(r[:width-1]) + "…"
+	}
+	return s
+}
+
+// Each spec keeps its list of cases and its table of known mistakes (the
+// cases each mutant fails) beside it, checked by its own test like a golden
+// file: a part is done only when every listed case reported, so a case a
+// flag or os.Args made vanish cannot read as done. Each variable set to 1
+// makes the spec's test rewrite its stale file instead of failing.
+const (
+	ManifestFile      = "testdata/cases.json"
+	MistakesFile      = "testdata/mistakes.json"
+	UpdateManifestEnv = "LADDER_UPDATE_MANIFEST"
+	UpdateMistakesEnv = "LADDER_UPDATE_MISTAKES"
+)
+
+// Manifest is the list of a spec's cases.
+type Manifest struct {
+	Cases []ManifestCase `json:"cases"`
+}
+
+// ManifestCase is one case a spec defines.
+type ManifestCase struct {
+	Part int    `json:"part"`
+	Name string `json:"name"`
+	// Needs names what the case needs beyond Go, such as "redis-server".
+	Needs string `json:"needs,omitempty"`
+	// InProcess says why part of the case is judged inside the
+	// implementation's own process (see timeline.Case).
+	InProcess string `json:"inProcess,omitempty"`
+	// Steps says an InProcess case has steps, which the checker plays.
+	Steps bool `json:"steps,omitempty"`
+}
+
+// Validate checks that the list has a case, every case a part and a name,
+// and no name is listed twice in one part.
+func (m Manifest) Validate() error {
+	seen := map[ManifestCase]bool{}
+	for i, c := range m.Cases {
+		key := ManifestCase{Part: c.Part, Name: c.Name}
+		switch {
+		case c.Part < 1:
+			return fmt.Errorf("case %d (%q) has part %d, want 1 or more", i, c.Name, c.Part)
+		case c.Name == "":
+			return fmt.Errorf("case %d of part %d has no name", i, c.Part)
+		case seen[key]:
+			return fmt.Errorf("case %q of part %d is listed twice", c.Name, c.Part)
+		}
+		seen[key] = true
+	}
+	if len(m.Cases) == 0 {
+		return fmt.Errorf("it lists no case")
+	}
+	return nil
+}
+
+// Encode writes the list as ManifestFile holds it.
+func (m Manifest) Encode() []byte { return jsonLines("cases", m.Cases) }
+
+// Mistakes is a spec's table of known mistakes.
+type Mistakes struct {
+	Mistakes []Mistake `json:"mistakes"`
+	// Blind lists, by part, the cases that tell the mistakes nothing (the
+	// mutants' shared base fails them, their verdict varies, or the table's
+	// test cannot play them); the match leaves them out.
+	Blind map[int][]string `json:"blind,omitempty"`
+}
+
+// Mistake is one mutant and the cases it fails.
+type Mistake struct {
+	Part int    `json:"part"` // the first part whose cases catch it
+	Name string `json:"name"` // as the interviewer's guide cites it
+	Why  string `json:"why,omitempty"`
+	// Fails lists, by part up to Part, the spec cases the mutant fails.
+	Fails map[int][]string `json:"fails"`
+}
+
+// Validate checks that every mistake has a name, and fails some case of
+// its part.
+func (m Mistakes) Validate() error {
+	seen := map[string]bool{}
+	for i, k := range m.Mistakes {
+		switch {
+		case k.Name == "":
+			return fmt.Errorf("mistake %d has no name", i)
+		case seen[k.Name]:
+			return fmt.Errorf("mistake %q is listed twice", k.Name)
+		case k.Part < 1:
+			return fmt.Errorf("mistake %q has part %d, want 1 or more", k.Name, k.Part)
+		case len(k.Fails[k.Part]) == 0:
+			return fmt.Errorf("mistake %q fails no case of its part %d", k.Name, k.Part)
+		}
+		seen[k.Name] = true
+	}
+	return nil
+}
+
+// Encode writes the table as MistakesFile holds it.
+func (m Mistakes) Encode() []byte {
+	b := jsonLines("mistakes", m.Mistakes)
+	if len(m.Blind) == 0 {
+		return b
+	}
+	blind, _ := json.Marshal(m.Blind)
+	return fmt.Appendf(b[:len(b)-2], ",\n\"blind\": %s}\n", blind)
+}
+
+// jsonLines writes {"key": [...]} with one item a line, so that a diff
+// shows which one moved.
+func jsonLines[T any](key string, items []T) []byte {
+	b := fmt.Appendf(nil, "{%q: [\n", key)
+	for i, it := range items {
+		line, _ := json.Marshal(it)
+		b = fmt.Appendf(b, "  %s%s\n", line, map[bool]string{true: ","}[i < len(items)-1])
+	}
+	return append(b, "]}\n"...)
+}
+
+// ReadManifest reads and validates a spec's list of cases.
+func ReadManifest(path string) (Manifest, error) { return read[Manifest](path) }
+
+// ReadMistakes reads and validates a spec's table of known mistakes.
+func ReadMistakes(path string) (Mistakes, error) { return read[Mistakes](path) }
+
+// read reads path as one JSON value, refusing unknown fields (they are a
+// mistake to report, never to skip), and validates it.
+func read[T interface{ Validate() error }](path string) (v T, err error) {
+	data, err := os.ReadFile(path)
+	if err == nil {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err = dec.Decode(&v); err == nil {
+			err = v.Validate()
+		}
+		if err != nil {
+			err = fmt.Errorf("%s: %v", path, err)
+		}
+	}
+	return v, err
+}
+
+// The matching rule: the overlap of the learner's failing cases F and a
+// mistake's S is |F∩S| / |F∪S|; mistakes that fail the same set are one
+// candidate. The best is named when its overlap is 1 and no other's is, or
+// when it is at least MatchAtLeast and beats the second by MatchMargin.
+const (
+	MatchAtLeast = 0.8
+	MatchMargin  = 0.25
+)
+
+// Candidate is the mistakes that fail one same set of a part's cases, and
+// its overlap with the learner's.
+type Candidate struct {
+	Mistakes []Mistake
+	Overlap  float64
+}
+
+// Match is the candidates for a learner's failing cases of one part, best
+// first, and the one the rule names, if any.
+type Match struct {
+	Candidates []Candidate
+	Best       int // the index of the named one, or -1
+}
+
+// Named returns the names of the named candidate's mistakes, or nil.
+func (m Match) Named() []string {
+	var out []string
+	for i := 0; m.Best >= 0 && i < len(m.Candidates[m.Best].Mistakes); i++ {
+		out = append(out, m.Candidates[m.Best].Mistakes[i].Name)
+	}
+	return out
+}
+
+// Names says whether the named candidate holds the mistake called name.
+func (m Match) Names(name string) bool { return slices.Contains(m.Named(), name) }
+
+// Match compares the failing cases of one part, but the blind ones, with
+// each known mistake that fails some case of that part.
+func (m Mistakes) Match(part int, failing []string) Match {
+	out := Match{Best: -1}
+	set := func(cases []string) []string { return slices.Compact(slices.Sorted(slices.Values(cases))) }
+	failing = set(slices.DeleteFunc(slices.Clone(failing), func(c string) bool { return slices.Contains(m.Blind[part], c) }))
+	bySet := map[string]int{}
+	for _, k := range m.Mistakes {
+		s := set(k.Fails[part])
+		both := len(slices.DeleteFunc(slices.Clone(s), func(c string) bool { return !slices.Contains(failing, c) }))
+		if i, ok := bySet[strings.Join(s, "\x00")]; ok {
+			out.Candidates[i].Mistakes = append(out.Candidates[i].Mistakes, k)
+		} else if both > 0 {
+			bySet[strings.Join(s, "\x00")] = len(out.Candidates)
+			out.Candidates = append(out.Candidates, Candidate{[]Mistake{k}, float64(both) / float64(len(failing)+len(s)-both)})
+		}
+	}
+	slices.SortStableFunc(out.Candidates, func(a, b Candidate) int { return cmp.Compare(b.Overlap, a.Overlap) })
+	if len(out.Candidates) == 0 {
+		return out
+	}
+	best, second := out.Candidates[0].Overlap, 0.0
+	if len(out.Candidates) > 1 {
+		second = out.Candidates[1].Overlap
+	}
+	if (best == 1 && second < 1) || (best >= MatchAtLeast && best-second >= MatchMargin) {
+		out.Best = 0
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rateladder/rateladder/harness/mutation"
 	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // TestMistakesTableIsCurrent keeps testdata/mistakes.json, the cases each
@@ -16,7 +17,7 @@ import (
 func TestMistakesTableIsCurrent(t *testing.T) {
 	mutation.SkipSweepIfShort(t)
 	slowUnderRace(t)
-	var m timeline.Mistakes
+	var m protocol.Mistakes
 	for _, k := range mutants {
 		part := slices.Min(k.parts)
 		var upTo []timeline.Outcome
@@ -25,7 +26,7 @@ func TestMistakesTableIsCurrent(t *testing.T) {
 				upTo = append(upTo, o)
 			}
 		}
-		m.Mistakes = append(m.Mistakes, timeline.MistakeOf(k.name, part, upTo))
+		m.Mistakes = append(m.Mistakes, mutation.MistakeOf(k.name, part, upTo))
 	}
 	mutation.CheckMistakes(t, m)
 }

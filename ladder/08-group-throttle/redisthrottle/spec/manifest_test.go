@@ -3,7 +3,8 @@ package spec
 import (
 	"testing"
 
-	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/mutation"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // TestManifestListsEveryCase keeps testdata/cases.json, the list of cases
@@ -11,9 +12,9 @@ import (
 // The cases on miniredis need nothing; those of ServerCases need a real
 // redis-server, and the grader says how to run them.
 func TestManifestListsEveryCase(t *testing.T) {
-	m := timeline.ManifestOf("", redisCases(nil, &backend{name: "miniredis"}))
+	m := mutation.ManifestOf("", redisCases(nil, &backend{name: "miniredis"}))
 	for _, c := range ServerCases() {
-		m.Cases = append(m.Cases, timeline.ManifestCase{Part: c.Part, Name: c.Name, Needs: "redis-server"})
+		m.Cases = append(m.Cases, protocol.ManifestCase{Part: c.Part, Name: c.Name, Needs: "redis-server"})
 	}
-	timeline.CheckManifest(t, m)
+	mutation.CheckManifest(t, m)
 }

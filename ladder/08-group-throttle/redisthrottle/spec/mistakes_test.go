@@ -8,6 +8,7 @@ import (
 
 	"github.com/rateladder/rateladder/harness/mutation"
 	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // TestMistakesTableIsCurrent keeps testdata/mistakes.json, the cases each
@@ -36,7 +37,7 @@ func TestMistakesTableIsCurrent(t *testing.T) {
 	quietRedis()
 	patientCases(t)
 	base := sideBySide(t, []redisBugs{{}}, func(int, timeline.Case[Throttler]) bool { return true })[0]
-	m := timeline.Mistakes{Blind: map[int][]string{}}
+	m := protocol.Mistakes{Blind: map[int][]string{}}
 	seen := map[string]bool{} // the cases the base passes, and that say the same on every run
 	for _, c := range redisCases(withRedisBugs(redisBugs{}), &backend{name: "miniredis"}) {
 		if slices.Contains(base.Fails[c.Part], c.Name) || concurrent(c.Name) {
@@ -108,8 +109,8 @@ func TestMistakesTableIsCurrent(t *testing.T) {
 // counts only if it fails again: its calls wait on real deadlines, which a
 // loaded machine may miss on one run, and the table must not change with
 // the load. The other parts' cases run on the fake clock.
-func sideBySide(t *testing.T, bugs []redisBugs, keep func(int, timeline.Case[Throttler]) bool) []timeline.Mistake {
-	out := make([]timeline.Mistake, len(bugs))
+func sideBySide(t *testing.T, bugs []redisBugs, keep func(int, timeline.Case[Throttler]) bool) []protocol.Mistake {
+	out := make([]protocol.Mistake, len(bugs))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 8)
 	for i := range bugs {
@@ -120,7 +121,7 @@ func sideBySide(t *testing.T, bugs []redisBugs, keep func(int, timeline.Case[Thr
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			cs := slices.DeleteFunc(redisCases(withRedisBugs(bugs[i]), b), func(c timeline.Case[Throttler]) bool { return !keep(i, c) })
-			rec := timeline.RecordMistake("", 8, cs)
+			rec := mutation.MistakeOf("", 8, timeline.PlayThrough(8, cs))
 			if fails := rec.Fails[8]; len(fails) > 0 {
 				if rec.Fails[8] = slices.DeleteFunc(fails, func(name string) bool {
 					i := slices.IndexFunc(cs, func(c timeline.Case[Throttler]) bool { return c.Name == name })

@@ -285,7 +285,7 @@ func TestRedisSpecCatchesMutants(t *testing.T) {
 			if len(target) != 1 {
 				t.Fatalf("no case named %q", m.cas)
 			}
-			timeline.Catches(t, m.name, m.part, target)
+			mutation.Caught(t, m.name, m.part, target)
 		})
 	}
 }

@@ -54,9 +54,9 @@ func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
 	var right, wrong []string
 	for _, o := range timeline.PlayAll(slices.DeleteFunc(all(redisDoneThrough(8)), func(c timeline.Case[Throttler]) bool { return c.Part > 7 })) {
 		if o.Verdict == timeline.Pass {
-			right = append(right, o.Case)
+			right = append(right, o.Name)
 		} else {
-			wrong = append(wrong, o.Case)
+			wrong = append(wrong, o.Name)
 		}
 	}
 	t.Logf("of parts 6 and 7, the base passes %d cases, which are checked, and not these %d: %q", len(right), len(wrong), wrong)

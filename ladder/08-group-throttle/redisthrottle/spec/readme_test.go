@@ -64,7 +64,7 @@ func TestREADMEErrorMessagesPass(t *testing.T) {
 		}
 		found := false
 		for _, o := range timeline.PlayAll(redisOnly(saying, b)) {
-			if o.Case != name {
+			if o.Name != name {
 				continue
 			}
 			found = true
