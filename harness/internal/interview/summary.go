@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"text/template"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
@@ -84,95 +85,66 @@ func (s Summary) partsPassed() int {
 	return n
 }
 
-// WriteSummary prints an interview's summary, as it is kept in
-// .ladder/interviews/ and as the README shows one.
-func WriteSummary(w io.Writer, s Summary) {
-	fmt.Fprintf(w, "Interview summary: level %d, %s\n", s.Level, s.Title)
-	how := map[string]string{EndPassed: "all parts passed", EndTimeUp: "time was up", EndStopped: "stopped (q or Ctrl-C)", EndClosed: "stopped when the terminal closed"}[s.End]
-	fmt.Fprintf(w, "Started %s with %s on the clock. Ended after %s: %s.\n\n",
-		s.Started.Format("2006-01-02 15:04"), grade.Minutes(time.Duration(s.BudgetSeconds)*time.Second),
-		grade.Minutes(time.Duration(s.ElapsedSeconds)*time.Second), how)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  part\ttitle\ttime\truns\thints\tresult")
-	var first, notReached []string
-	passed := 0
-	for i, p := range s.Parts {
-		n := strconv.Itoa(p.Number)
-		switch {
-		case i >= s.OfferedParts():
-			fmt.Fprintf(tw, "  %d\t%s\t-\t-\t-\ttake-home\n", p.Number, p.Title)
-			continue
-		case !p.Reached:
-			fmt.Fprintf(tw, "  %d\t%s\t-\t-\t-\tnot reached\n", p.Number, p.Title)
-			notReached = append(notReached, n)
-			continue
-		}
-		result := "not passed"
-		if p.Passed {
-			passed++
-			result = "passed"
-			if p.FirstRun {
-				result += " on the first run"
-				first = append(first, n)
+// summaryText is the summary as it is kept in .ladder/interviews/ and as
+// docs/interview.md shows one; it goes through a tabwriter for the table.
+var summaryText = template.Must(template.New("").Funcs(template.FuncMap{
+	"secs":   func(n int) string { return grade.Minutes(time.Duration(n) * time.Second) },
+	"plural": grade.Plural,
+	"ended": func(end string) string {
+		return map[string]string{EndPassed: "all parts passed", EndTimeUp: "time was up", EndStopped: "stopped (q or Ctrl-C)", EndClosed: "stopped when the terminal closed"}[end]
+	},
+	"parts": func(s Summary, which string) (ns []string) {
+		for _, p := range s.Parts[:s.OfferedParts()] {
+			if map[string]bool{"passed": p.Reached && p.Passed, "first": p.Reached && p.Passed && p.FirstRun, "not reached": !p.Reached}[which] {
+				ns = append(ns, strconv.Itoa(p.Number))
 			}
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t%d\t%d\t%s\n", p.Number, p.Title, grade.Minutes(time.Duration(p.Seconds)*time.Second), p.Runs, p.Hints, result)
-	}
-	tw.Flush()
-	fmt.Fprintf(w, "\nParts passed: %d of %d.\n", passed, len(s.Parts))
-	fmt.Fprintf(w, "Passed on the first run: %s.\n", partList(first))
-	named := ""
-	if s.MistakesNamed > 0 {
-		named = fmt.Sprintf(", %d of them naming a known mistake", s.MistakesNamed)
-	}
-	fmt.Fprintf(w, "Hints asked for (make hint-%d during the interview): %d%s.\n", s.Level, s.Hints, named)
-	if s.Questions > 0 {
-		asked := "none"
-		if len(s.Asked) > 0 {
-			asked = strconv.Itoa(len(s.Asked))
+		return ns
+	},
+	"list": func(ns []string) string {
+		switch len(ns) {
+		case 0:
+			return "none"
+		case 1:
+			return "part " + ns[0]
 		}
-		fmt.Fprintf(w, "Clarifying questions asked: %s of %d.\n", asked, s.Questions)
-		for _, a := range s.Asked {
-			when := "before its first run"
-			if a.Runs > 0 {
-				when = "after " + grade.Plural(a.Runs, "failed run")
-			}
-			fmt.Fprintf(w, "  %s (part %d, %s)\n", a.Question, a.Part, when)
-		}
-	}
-	for _, c := range []struct {
-		say string
-		n   func(Part) int
-	}{{"Passed parts that broke again", func(p Part) int { return p.Regressions }}, {"Races found", func(p Part) int { return p.RaceRuns }}} {
+		return "parts " + strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+	},
+	"runs": func(s Summary, races bool) string {
 		var in []string
 		for _, p := range s.Parts {
-			if n := c.n(p); n > 0 {
+			if n := map[bool]int{false: p.Regressions, true: p.RaceRuns}[races]; n > 0 {
 				in = append(in, fmt.Sprintf("part %d in %s", p.Number, grade.Plural(n, "run")))
 			}
 		}
-		if len(in) > 0 {
-			fmt.Fprintf(w, "%s: %s.\n", c.say, strings.Join(in, ", "))
-		}
-	}
-	for _, p := range s.Parts {
-		for _, m := range p.Mistakes {
-			fmt.Fprintf(w, "Known mistake matched in part %d: %s\n", p.Number, m)
-		}
-	}
-	fmt.Fprintf(w, "Parts not reached: %s.\n", partList(notReached))
-	if !s.FreshStub {
-		fmt.Fprintln(w, "It started from code already written, not from a fresh stub.")
-	}
-}
+		return strings.Join(in, ", ")
+	},
+}).Parse(`Interview summary: level {{.Level}}, {{.Title}}
+Started {{.Started.Format "2006-01-02 15:04"}} with {{secs .BudgetSeconds}} on the clock. Ended after {{secs .ElapsedSeconds}}: {{ended .End}}.
 
-func partList(parts []string) string {
-	switch len(parts) {
-	case 0:
-		return "none"
-	case 1:
-		return "part " + parts[0]
-	}
-	return "parts " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+  part	title	time	runs	hints	result
+{{range $i, $p := .Parts}}  {{.Number}}	{{.Title}}	{{if ge $i $.OfferedParts}}-	-	-	take-home
+{{- else if not .Reached}}-	-	-	not reached
+{{- else}}{{secs .Seconds}}	{{.Runs}}	{{.Hints}}	{{if not .Passed}}not {{end}}passed{{if and .Passed .FirstRun}} on the first run{{end}}{{end}}
+{{end}}
+Parts passed: {{len (parts . "passed")}} of {{len .Parts}}.
+Passed on the first run: {{list (parts . "first")}}.
+Hints asked for (make hint-{{.Level}} during the interview): {{.Hints}}{{with .MistakesNamed}}, {{.}} of them naming a known mistake{{end}}.
+{{if .Questions}}Clarifying questions asked: {{with .Asked}}{{len .}}{{else}}none{{end}} of {{.Questions}}.
+{{range .Asked}}  {{.Question}} (part {{.Part}}, {{if .Runs}}after {{plural .Runs "failed run"}}{{else}}before its first run{{end}})
+{{end}}{{end}}{{with runs . false}}Passed parts that broke again: {{.}}.
+{{end}}{{with runs . true}}Races found: {{.}}.
+{{end}}{{range .Parts}}{{$n := .Number}}{{range .Mistakes}}Known mistake matched in part {{$n}}: {{.}}
+{{end}}{{end}}Parts not reached: {{list (parts . "not reached")}}.
+{{if not .FreshStub}}It started from code already written, not from a fresh stub.
+{{end}}`))
+
+// WriteSummary prints an interview's summary, as it is kept in
+// .ladder/interviews/ and as docs/interview.md shows one.
+func WriteSummary(w io.Writer, s Summary) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	summaryText.Execute(tw, s) // a tabwriter keeps what it is given until Flush
+	tw.Flush()
 }
 
 // SaveSummary keeps the summary as .ladder/interviews/level-N-<time>.txt
