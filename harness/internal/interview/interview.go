@@ -5,6 +5,7 @@
 package interview
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"text/tabwriter"
+	"text/template"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
@@ -86,17 +89,15 @@ func (iv *Interview) Dir() string { return filepath.Join(iv.Root, iv.Level.Dir) 
 // minutes ("30").
 func ParseBudget(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
-	if err != nil {
-		n, nerr := strconv.Atoi(s)
-		if nerr != nil {
-			return 0, fmt.Errorf("TIME=%s: want a length such as 45m, 1h or 30 (minutes)", s)
-		}
-		d = time.Duration(n) * time.Minute
+	if n, nerr := strconv.Atoi(s); err != nil && nerr == nil {
+		d, err = time.Duration(n)*time.Minute, nil
 	}
-	if d <= 0 {
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("TIME=%s: want a length such as 45m, 1h or 30 (minutes)", s)
+	case d <= 0:
 		return 0, fmt.Errorf("TIME=%s: an interview needs some time", s)
-	}
-	if d > learner.MaxBudget {
+	case d > learner.MaxBudget:
 		return 0, fmt.Errorf("TIME=%s: an interview lasts at most %dh", s, int(learner.MaxBudget/time.Hour))
 	}
 	return d, nil
@@ -104,16 +105,12 @@ func ParseBudget(s string) (time.Duration, error) {
 
 // Prepare reads the question and makes sure the level is a fresh stub,
 // before the clock starts.
-func (iv *Interview) Prepare() error {
-	r, err := ReadmeParts(iv.Root, iv.Level)
-	if err != nil {
-		return err
+func (iv *Interview) Prepare() (err error) {
+	if iv.Readme, err = ReadmeParts(iv.Root, iv.Level); err == nil {
+		if err = iv.ReadScope(); err == nil {
+			iv.fresh, err = iv.freshStub()
+		}
 	}
-	iv.Readme = r
-	if err := iv.ReadScope(); err != nil {
-		return err
-	}
-	iv.fresh, err = iv.freshStub()
 	return err
 }
 
@@ -173,7 +170,6 @@ func (iv *Interview) ScopeSentence() string {
 // summary, already saved.
 func (iv *Interview) Hold() (Summary, error) {
 	iv.seen = Snapshot(iv.Dir())
-
 	l := iv.Level
 	iv.Start = iv.Clock.Now()
 	iv.deadline = iv.Start.Add(iv.Budget)
@@ -291,9 +287,7 @@ func (iv *Interview) freshStub() (bool, error) {
 	}
 	fmt.Fprintf(iv.Out, "Level %d is not a fresh stub: %s. An interview starts from the stub as shipped; reset puts it back and keeps your files in a backup.\n",
 		l.Number, why)
-	before := Snapshot(iv.Dir())
-	code := iv.Reset()
-	if code == 0 && Snapshot(iv.Dir()) != before {
+	if before := Snapshot(iv.Dir()); iv.Reset() == 0 && Snapshot(iv.Dir()) != before {
 		fmt.Fprintln(iv.Out)
 		return true, nil
 	}
@@ -354,11 +348,8 @@ func (iv *Interview) testRun() string {
 	g.HideMistakes = true // Offered as a hint instead, below
 	iv.offerMistake(g)
 	broke := iv.notePartsRun(g)
-	for _, line := range broke {
-		fmt.Fprintln(iv.Out, iv.St.Paint("31", line))
-	}
-	if len(broke) > 0 {
-		fmt.Fprintln(iv.Out)
+	for i, line := range broke {
+		fmt.Fprintln(iv.Out, iv.St.Paint("31", line)+map[bool]string{true: "\n"}[i == len(broke)-1])
 	}
 	if !grade.Passed(g, 0) {
 		grade.Write(iv.Out, g, 0, false)
@@ -522,16 +513,12 @@ func stopEnd(sig os.Signal) string {
 // statusLine prints the part asked and the time left, as the last line of
 // every run's output, for a pane that shows only its last lines.
 func (iv *Interview) statusLine(now time.Time) {
-	offer := ""
+	left := timeLeft(iv.deadline.Sub(now))
 	if iv.mistakeOffered {
-		how := fmt.Sprintf("make hint-%d", iv.Level.Number)
-		if iv.Keys != nil {
-			how = "h"
-		}
-		offer = fmt.Sprintf(" · a known mistake matches your failure: %s names it", how)
+		left += " · a known mistake matches your failure: " + map[bool]string{false: fmt.Sprintf("make hint-%d", iv.Level.Number), true: "h"}[iv.Keys != nil] + " names it"
 	}
-	fmt.Fprintln(iv.Out, iv.St.Paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s%s]",
-		iv.Level.Number, iv.sum.Parts[iv.current].Number, iv.Offered, timeLeft(iv.deadline.Sub(now)), offer)))
+	fmt.Fprintln(iv.Out, iv.St.Paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s]",
+		iv.Level.Number, iv.sum.Parts[iv.current].Number, iv.Offered, left)))
 }
 
 // timeLeft says how many whole minutes are left, rounded down: the clock
@@ -843,4 +830,218 @@ func Snapshot(dir string) string {
 		return nil
 	})
 	return b.String()
+}
+
+// InterviewsDir keeps every interview's summary, as JSON and as text.
+const InterviewsDir = "interviews"
+
+// Summary is what an interview leaves behind.
+type Summary struct {
+	Level          int       `json:"level"`
+	Title          string    `json:"title"`
+	Started        time.Time `json:"started"`
+	BudgetSeconds  int       `json:"budget_seconds"`
+	ElapsedSeconds int       `json:"elapsed_seconds"`
+	End            string    `json:"end"`
+	FreshStub      bool      `json:"fresh_stub"`
+	Hints          int       `json:"hints"`
+	Parts          []Part    `json:"parts"`
+	// InScope is how many parts the clock is for, Offered how many are
+	// asked (in scope, then stretch); 0 means every part.
+	InScope       int `json:"in_scope,omitempty"`
+	Offered       int `json:"offered,omitempty"`
+	MistakesNamed int `json:"mistakes_named,omitempty"` // hints that named a known mistake
+	// Questions is how many clarifying questions the parts reached had, on
+	// a terminal; Asked is those asked.
+	Questions int     `json:"questions,omitempty"`
+	Asked     []Asked `json:"asked,omitempty"`
+}
+
+// Asked is a clarifying question asked, and in which part after how many
+// (failed) runs.
+type Asked struct {
+	Question string `json:"question"`
+	Part     int    `json:"part"`
+	Runs     int    `json:"runs"`
+}
+
+// Part is one part of an interview.
+type Part struct {
+	Number   int    `json:"part"`
+	Title    string `json:"title"`
+	Reached  bool   `json:"reached"`
+	Passed   bool   `json:"passed"`
+	Seconds  int    `json:"seconds"` // from the part's question to its passing run, or to the end
+	Runs     int    `json:"runs"`
+	FirstRun bool   `json:"passed_first_run"`
+	Hints    int    `json:"hints"`
+	// Regressions counts runs where the part, passed before, failed again.
+	Regressions int      `json:"regressions,omitempty"`
+	RaceRuns    int      `json:"race_runs,omitempty"`
+	Mistakes    []string `json:"known_mistakes,omitempty"`
+}
+
+// OfferedParts is how many parts the interview asks, in-scope and stretch.
+func (s Summary) OfferedParts() int {
+	if s.Offered <= 0 || s.Offered > len(s.Parts) {
+		return len(s.Parts)
+	}
+	return s.Offered
+}
+
+func (s Summary) partsPassed() int {
+	n := 0
+	for _, p := range s.Parts {
+		if p.Passed {
+			n++
+		}
+	}
+	return n
+}
+
+// summaryText is the summary as it is kept in .ladder/interviews/ and as
+// docs/interview.md shows one; it goes through a tabwriter for the table.
+var summaryText = template.Must(template.New("").Funcs(template.FuncMap{
+	"secs":   func(n int) string { return grade.Minutes(time.Duration(n) * time.Second) },
+	"plural": grade.Plural,
+	"ended": func(end string) string {
+		return map[string]string{EndPassed: "all parts passed", EndTimeUp: "time was up", EndStopped: "stopped (q or Ctrl-C)", EndClosed: "stopped when the terminal closed"}[end]
+	},
+	"parts": func(s Summary, which string) (ns []string) {
+		for _, p := range s.Parts[:s.OfferedParts()] {
+			if map[string]bool{"passed": p.Reached && p.Passed, "first": p.Reached && p.Passed && p.FirstRun, "not reached": !p.Reached}[which] {
+				ns = append(ns, strconv.Itoa(p.Number))
+			}
+		}
+		return ns
+	},
+	"list": func(ns []string) string {
+		switch len(ns) {
+		case 0:
+			return "none"
+		case 1:
+			return "part " + ns[0]
+		}
+		return "parts " + strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+	},
+	"runs": func(s Summary, races bool) string {
+		var in []string
+		for _, p := range s.Parts {
+			if n := map[bool]int{false: p.Regressions, true: p.RaceRuns}[races]; n > 0 {
+				in = append(in, fmt.Sprintf("part %d in %s", p.Number, grade.Plural(n, "run")))
+			}
+		}
+		return strings.Join(in, ", ")
+	},
+}).Parse(`Interview summary: level {{.Level}}, {{.Title}}
+Started {{.Started.Format "2006-01-02 15:04"}} with {{secs .BudgetSeconds}} on the clock. Ended after {{secs .ElapsedSeconds}}: {{ended .End}}.
+
+  part	title	time	runs	hints	result
+{{range $i, $p := .Parts}}  {{.Number}}	{{.Title}}	{{if ge $i $.OfferedParts}}-	-	-	take-home
+{{- else if not .Reached}}-	-	-	not reached
+{{- else}}{{secs .Seconds}}	{{.Runs}}	{{.Hints}}	{{if not .Passed}}not {{end}}passed{{if and .Passed .FirstRun}} on the first run{{end}}{{end}}
+{{end}}
+Parts passed: {{len (parts . "passed")}} of {{len .Parts}}.
+Passed on the first run: {{list (parts . "first")}}.
+Hints asked for (make hint-{{.Level}} during the interview): {{.Hints}}{{with .MistakesNamed}}, {{.}} of them naming a known mistake{{end}}.
+{{if .Questions}}Clarifying questions asked: {{with .Asked}}{{len .}}{{else}}none{{end}} of {{.Questions}}.
+{{range .Asked}}  {{.Question}} (part {{.Part}}, {{if .Runs}}after {{plural .Runs "failed run"}}{{else}}before its first run{{end}})
+{{end}}{{end}}{{with runs . false}}Passed parts that broke again: {{.}}.
+{{end}}{{with runs . true}}Races found: {{.}}.
+{{end}}{{range .Parts}}{{$n := .Number}}{{range .Mistakes}}Known mistake matched in part {{$n}}: {{.}}
+{{end}}{{end}}Parts not reached: {{list (parts . "not reached")}}.
+{{if not .FreshStub}}It started from code already written, not from a fresh stub.
+{{end}}`))
+
+// WriteSummary prints an interview's summary, as it is kept in
+// .ladder/interviews/ and as docs/interview.md shows one.
+func WriteSummary(w io.Writer, s Summary) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	summaryText.Execute(tw, s) // a tabwriter keeps what it is given until Flush
+	tw.Flush()
+}
+
+// SaveSummary keeps the summary as .ladder/interviews/level-N-<time>.txt
+// and .json, and returns the text file's path, relative to root.
+func SaveSummary(root string, s Summary) (string, error) {
+	base := filepath.Join(learner.StateDir, InterviewsDir, fmt.Sprintf("level-%d-%s", s.Level, s.Started.Format("20060102-150405")))
+	if err := os.MkdirAll(filepath.Join(root, filepath.Dir(base)), 0o755); err != nil {
+		return "", err
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	var text strings.Builder
+	WriteSummary(&text, s)
+	for ext, data := range map[string][]byte{".json": append(data, '\n'), ".txt": []byte(text.String())} {
+		if err := os.WriteFile(filepath.Join(root, base+ext), data, 0o644); err != nil {
+			return "", err
+		}
+	}
+	return base + ".txt", nil
+}
+
+// MaxSummary is the most a kept summary can weigh; a bigger file is not one.
+const MaxSummary = 1 << 20
+
+// BestInterviews reads every kept summary and returns each level's best,
+// and a warning for each file skipped: one too big to be a summary, or a
+// summary of a level the ladder lacks or of other parts.
+func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
+	files, _ := filepath.Glob(filepath.Join(root, learner.StateDir, InterviewsDir, "level-*.json")) // sorted
+	out := map[int]*grade.BestInterview{}
+	var skipped []string
+	for _, f := range files {
+		s, err := readSummary(f)
+		if err != nil {
+			skipped = append(skipped, fmt.Sprintf("%s: skipped, %v", filepath.Join(learner.StateDir, InterviewsDir, filepath.Base(f)), err))
+			continue
+		}
+		b := &grade.BestInterview{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: s.OfferedParts(), End: s.End,
+			Started: s.Started, FreshStub: s.FreshStub}
+		if old := out[s.Level]; old != nil && !b.Beats(old) {
+			b = old
+		} else if old != nil {
+			b.Interviews = old.Interviews
+		}
+		b.Interviews++
+		out[s.Level] = b
+	}
+	return out, skipped
+}
+
+func readSummary(path string) (s Summary, err error) {
+	if info, err := os.Lstat(path); err != nil || !info.Mode().IsRegular() || info.Size() > MaxSummary {
+		return s, errors.New("not a summary file")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return s, err
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return s, fmt.Errorf("not a complete summary (%v)", err)
+	}
+	switch l, ok := levels.Numbered(s.Level); {
+	case !ok:
+		return s, fmt.Errorf("there is no level %d", s.Level)
+	case len(s.Parts) != len(l.Parts):
+		return s, fmt.Errorf("level %d has %d parts, the summary %d", s.Level, len(l.Parts), len(s.Parts))
+	}
+	return s, nil
+}
+
+// InterviewWarnings is where make progress says which kept summaries it
+// skipped: stderr, so that --json stays JSON.
+var InterviewWarnings io.Writer = os.Stderr
+
+// AddInterviews puts each level's best interview into the ladder.
+func AddInterviews(root string, rep *grade.Ladder) {
+	best, skipped := BestInterviews(root)
+	for _, w := range skipped {
+		fmt.Fprintln(InterviewWarnings, "ladder progress:", w)
+	}
+	for i := range rep.Levels {
+		rep.Levels[i].BestInterview = best[rep.Levels[i].Number]
+	}
 }
