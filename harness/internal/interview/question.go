@@ -6,7 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
+
 	"strconv"
 	"strings"
 
@@ -65,13 +66,10 @@ type Clarification struct {
 
 // Asking is how many clarifications the question of parts 1 to upTo has.
 func (r Readme) Asking(upTo int) int {
-	n := 0
-	for _, c := range r.Clarifications {
-		if c.Part <= upTo {
-			n++
-		}
+	if i := slices.IndexFunc(r.Clarifications, func(c Clarification) bool { return c.Part > upTo }); i >= 0 {
+		return i // they are in the order of their parts
 	}
-	return n
+	return len(r.Clarifications)
 }
 
 // Section is part n's section as its question shows it; 0 is the whole
@@ -81,12 +79,7 @@ func (r Readme) Section(n int) string {
 	if r.Withhold {
 		text = rawClarifyRE.ReplaceAllStringFunc(text, func(block string) string {
 			q := rawClarifyRE.FindStringSubmatch(block)[1]
-			for _, c := range r.Clarifications {
-				if c.Question == q {
-					return fmt.Sprintf("Q%d. %s", c.Number, q)
-				}
-			}
-			return q
+			return fmt.Sprintf("Q%d. %s", 1+slices.IndexFunc(r.Clarifications, func(c Clarification) bool { return c.Question == q }), q)
 		})
 	}
 	return tidy(rawMarkRE.ReplaceAllString(text, ""))
@@ -100,7 +93,7 @@ func (r Readme) LaterMethods(upTo int) []string {
 			names = append(names, ms...)
 		}
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	return names
 }
 
@@ -138,11 +131,7 @@ func (r Readme) introLines(keep func(line string, inAPI bool) bool) []string {
 // Api is the lines of the intro's API that part adds, as a Go block, or ""
 // if it adds none.
 func (r Readme) Api(part int) string {
-	names := r.Adds[part]
-	if len(names) == 0 {
-		return ""
-	}
-	lines := r.introLines(func(line string, inAPI bool) bool { return inAPI && Declares(line, names...) })
+	lines := r.introLines(func(line string, inAPI bool) bool { return inAPI && Declares(line, r.Adds[part]...) })
 	if len(lines) == 0 {
 		return ""
 	}
@@ -177,7 +166,7 @@ func ReadmeParts(root string, l levels.Level) (Readme, error) {
 		}
 	}
 	// Numbered in the order the parts come; a number is looked up by its question.
-	sort.SliceStable(r.Clarifications, func(i, j int) bool { return r.Clarifications[i].Part < r.Clarifications[j].Part })
+	slices.SortStableFunc(r.Clarifications, func(a, b Clarification) int { return a.Part - b.Part })
 	asked := map[string]bool{}
 	for i := range r.Clarifications {
 		c := &r.Clarifications[i]
