@@ -192,99 +192,90 @@ func SplitREADME(path string) (Readme, error) {
 		return Readme{}, err
 	}
 	r := Readme{raw: map[int]string{}, Guidance: map[int][]string{}, Adds: map[int][]string{}}
-	var intro, block, answer []string
+	texts := map[int][]string{} // by part: 0 the intro, -1 after the parts ("## Run it"), dropped
+	var block, answer []string
 	var open *Clarification // the clarification being read, nil outside one
-	inIntro, inGuidance := true, false
+	part, topic, inGuidance := 0, "", false
 	fail := func(line int, what string) (Readme, error) {
 		return Readme{}, fmt.Errorf("%s:%d: %s", path, line, what)
 	}
-	for _, s := range markdown.Split(string(data), 2) {
-		part, topic := 0, s.Heading // part is 0 in the intro and after the parts ("## Run it")
-		var cur []string
-		if s.Line > 0 {
+	for _, line := range markdown.Lines(string(data)) {
+		if h, ok := markdown.Heading(line, 2); ok {
 			switch {
 			case inGuidance:
-				return fail(s.Line, "a heading inside a guidance block")
+				return fail(line.Number, "a heading inside a guidance block")
 			case open != nil:
-				return fail(s.Line, "a heading inside a clarification")
+				return fail(line.Number, "a heading inside a clarification")
 			}
-			if n, _, ok := markdown.PartHeading(s.Heading); ok {
-				inIntro, part = false, n
+			topic = h
+			if n, _, ok := markdown.PartHeading(h); ok {
+				part = n
+			} else if part != 0 {
+				part = -1
 			}
-			cur = append(cur, "## "+s.Heading)
+			texts[part] = append(texts[part], "## "+h)
+			continue
 		}
-		for _, line := range s.Lines {
-			m := markerRE.FindStringSubmatch(line.Text)
-			if line.Fenced {
-				m = nil
+		var m []string
+		if !line.Fenced {
+			m = markerRE.FindStringSubmatch(line.Text)
+		}
+		switch {
+		case m == nil:
+			if h, ok := markdown.Heading(line, 3); ok && open == nil {
+				topic = h
 			}
-			switch {
-			case m == nil:
-				if h, ok := markdown.Heading(line, 3); ok && open == nil {
-					topic = h
-				}
-			case m[1] == "guidance":
-				if inGuidance {
-					return fail(line.Number, "a guidance block inside another")
-				}
-				inGuidance, block = true, nil
-				continue
-			case m[1] == "/guidance":
-				if !inGuidance {
-					return fail(line.Number, "the end of a guidance block that did not begin")
-				}
-				owner := part
-				if inIntro {
-					owner = 1
-				}
-				if owner != 0 {
-					r.Guidance[owner] = append(r.Guidance[owner], tidy(strings.Join(block, "\n")))
-				}
-				inGuidance = false
-				continue
-			case inGuidance && (m[2] != "" || m[1] == "/clarify"):
-				return fail(line.Number, "a clarification marker inside a guidance block")
-			case m[2] != "":
-				if open != nil {
-					return fail(line.Number, "a clarification inside another")
-				}
-				open, answer = &Clarification{Part: part, Topic: topic, Question: m[2]}, nil
-				cur = append(cur, clarifyMark+m[2])
-				continue
-			case m[1] == "/clarify":
-				if open == nil {
-					return fail(line.Number, "the end of a clarification that did not begin")
-				}
-				open.Answer = tidy(strings.Join(answer, "\n"))
-				if part != 0 || inIntro {
-					r.Clarifications = append(r.Clarifications, *open)
-				}
-				open = nil
-				cur = append(cur, clarifyEnd)
-				continue
-			case m[3] != "" && inIntro:
-				n, _ := strconv.Atoi(m[3])
-				for _, name := range strings.Split(m[4], ",") {
-					r.Adds[n] = append(r.Adds[n], strings.TrimSpace(name))
-				}
+		case m[1] == "guidance":
+			if inGuidance {
+				return fail(line.Number, "a guidance block inside another")
 			}
-			switch {
-			case inGuidance:
-				block = append(block, line.Text)
-			case !line.Fenced && htmlCommentLine.MatchString(line.Text):
-				// markers say how to read the README; they are not the question
-			default:
-				if open != nil {
-					answer = append(answer, line.Text)
-				}
-				cur = append(cur, line.Text)
+			inGuidance, block = true, nil
+			continue
+		case m[1] == "/guidance":
+			if !inGuidance {
+				return fail(line.Number, "the end of a guidance block that did not begin")
+			}
+			if part >= 0 { // the intro's guidance is part 1's
+				r.Guidance[max(part, 1)] = append(r.Guidance[max(part, 1)], tidy(strings.Join(block, "\n")))
+			}
+			inGuidance = false
+			continue
+		case inGuidance && (m[2] != "" || m[1] == "/clarify"):
+			return fail(line.Number, "a clarification marker inside a guidance block")
+		case m[2] != "":
+			if open != nil {
+				return fail(line.Number, "a clarification inside another")
+			}
+			open, answer = &Clarification{Part: part, Topic: topic, Question: m[2]}, nil
+			texts[part] = append(texts[part], clarifyMark+m[2])
+			continue
+		case m[1] == "/clarify":
+			if open == nil {
+				return fail(line.Number, "the end of a clarification that did not begin")
+			}
+			open.Answer = tidy(strings.Join(answer, "\n"))
+			if part >= 0 {
+				r.Clarifications = append(r.Clarifications, *open)
+			}
+			open = nil
+			texts[part] = append(texts[part], clarifyEnd)
+			continue
+		case m[3] != "" && part == 0:
+			n, _ := strconv.Atoi(m[3])
+			for _, name := range strings.Split(m[4], ",") {
+				r.Adds[n] = append(r.Adds[n], strings.TrimSpace(name))
 			}
 		}
 		switch {
-		case part != 0:
-			r.raw[part] = strings.Join(cur, "\n")
-		case inIntro:
-			intro = append(intro, cur...)
+		case inGuidance:
+			block = append(block, line.Text)
+		case !line.Fenced && htmlCommentLine.MatchString(line.Text):
+			// markers say how to read the README; they are not the question
+		default:
+			if open != nil {
+				answer = append(answer, line.Text)
+			}
+			texts[part] = append(texts[part], line.Text)
 		}
 	}
 	switch {
@@ -293,7 +284,11 @@ func SplitREADME(path string) (Readme, error) {
 	case open != nil:
 		return Readme{}, errors.New(path + ": a clarification that does not end")
 	}
-	r.raw[0] = strings.Join(intro, "\n")
+	for n, lines := range texts {
+		if n >= 0 {
+			r.raw[n] = strings.Join(lines, "\n")
+		}
+	}
 	return r, nil
 }
 
