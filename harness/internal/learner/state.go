@@ -193,7 +193,7 @@ func ReadHints(root string, l levels.Level) ([]HintPart, error) {
 	}
 	rel := l.Dir + "/HINTS.md"
 	var heads []markdown.Section
-	for _, s := range markdown.Split(string(data), 2)[1:] {
+	for _, s := range markdown.Split(markdown.Lines(string(data)), 2)[1:] {
 		if _, _, ok := markdown.PartHeading(s.Heading); ok {
 			heads = append(heads, s)
 		}
@@ -209,7 +209,7 @@ func ReadHints(root string, l levels.Level) ([]HintPart, error) {
 			return nil, fmt.Errorf("%s: section %d is \"Part %d: %s\", want \"Part %d: %s\" as in harness/levels", rel, i+1, n, title, want.Number, want.Title)
 		}
 		p := HintPart{Number: n, Title: title}
-		for j, hint := range markdown.SplitLines(h.Lines, 3)[1:] {
+		for j, hint := range markdown.Split(h.Lines, 3)[1:] {
 			m := hintRE.FindStringSubmatch(hint.Heading)
 			if m == nil {
 				return nil, fmt.Errorf("%s:%d: part %d has a heading %q; its hints are headed \"### Hint N\"", rel, hint.Line, n, hint.Heading)
