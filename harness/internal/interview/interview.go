@@ -5,8 +5,10 @@
 package interview
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
+
 	"fmt"
 	"io"
 	"io/fs"
@@ -226,9 +228,7 @@ func (iv *Interview) Hold() (Summary, error) {
 		}
 		select {
 		case <-iv.Changes:
-			if iv.Settle > 0 {
-				time.Sleep(iv.Settle) // editors write a file in several steps: wait for the last
-			}
+			time.Sleep(iv.Settle) // editors write a file in several steps: wait for the last
 			for len(iv.Changes) > 0 {
 				<-iv.Changes
 			}
@@ -463,9 +463,9 @@ func caseLine(c grade.Case) string {
 	if c.Verdict == protocol.NotImplemented {
 		return fmt.Sprintf("case %q is not implemented yet: %s", c.Name, c.Missing)
 	}
-	verb := map[string]string{protocol.Fail: "fails"}[c.Verdict]
-	if verb == "" {
-		verb = c.Verdict // "panicked", "timed out"...
+	verb := c.Verdict // "panicked", "timed out"...
+	if verb == protocol.Fail {
+		verb = "fails"
 	}
 	// The report's first line names the case; what went wrong comes next.
 	for i, line := range strings.Split(c.Report, "\n") {
@@ -504,10 +504,7 @@ func (iv *Interview) checkClock(now time.Time) string {
 // stopEnd is how an interview stopped by a signal ends: Ctrl-C, or the
 // terminal closing.
 func stopEnd(sig os.Signal) string {
-	if sig == syscall.SIGHUP {
-		return EndClosed
-	}
-	return EndStopped
+	return map[bool]string{true: EndClosed, false: EndStopped}[sig == syscall.SIGHUP]
 }
 
 // statusLine prints the part asked and the time left, as the last line of
@@ -539,8 +536,7 @@ func (iv *Interview) finish(end string) (Summary, error) {
 	}
 	if end != EndPassed {
 		iv.sum.ElapsedSeconds = grade.Seconds(now.Sub(iv.Start))
-		p := &iv.sum.Parts[iv.current]
-		p.Seconds = grade.Seconds(now.Sub(iv.partFrom))
+		iv.sum.Parts[iv.current].Seconds = grade.Seconds(now.Sub(iv.partFrom))
 	}
 	iv.sum.End = end
 	err := iv.editState(func(s *learner.State) bool {
@@ -561,14 +557,8 @@ func (iv *Interview) finish(end string) (Summary, error) {
 	if iv.Keys != nil {
 		iv.sum.Questions = iv.asking()
 	}
-
-	switch end {
-	case EndTimeUp:
-		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("31", "Time is up."))
-	case EndStopped:
-		fmt.Fprintln(iv.Out, "\nInterview stopped.")
-	case EndClosed:
-		fmt.Fprintln(iv.Out, "\nThe terminal closed: interview stopped.")
+	if say := map[string]string{EndTimeUp: iv.St.Paint("31", "Time is up."), EndStopped: "Interview stopped.", EndClosed: "The terminal closed: interview stopped."}[end]; say != "" {
+		fmt.Fprintf(iv.Out, "\n%s\n", say)
 	}
 	fmt.Fprintln(iv.Out)
 	WriteSummary(iv.Out, iv.sum)
@@ -610,10 +600,7 @@ func (iv *Interview) editState(edit func(s *learner.State) bool) error {
 
 // EveryPartPasses is "both parts pass" or "all 3 parts pass".
 func EveryPartPasses(n int) string {
-	if n == 2 {
-		return "both parts pass"
-	}
-	return fmt.Sprintf("all %d parts pass", n)
+	return cmp.Or(map[int]string{2: "both parts pass"}[n], fmt.Sprintf("all %d parts pass", n))
 }
 
 // KeysLine reminds the candidate, on a terminal, of the keys key reads.
