@@ -81,9 +81,6 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%s\n\n%s\n", hintHeading(l, p, seen+1), p.Hints[seen])
 	s.HintsSeen[key][pkey] = max(s.HintsSeen[key][pkey], min(seen+1, ownHints))
 	if interviewing {
-		if iv.Hints == nil {
-			iv.Hints = map[string]int{}
-		}
 		iv.Hints[pkey]++
 		fmt.Fprintf(stdout, "\nYou are in a mock interview of level %d: this hint counts in its summary.\n", l.Number)
 	}

@@ -727,14 +727,8 @@ func (iv *Interview) asked(q string) bool {
 // run's first part not done matches, or clears the offer.
 func (iv *Interview) offerMistake(g grade.Level) {
 	var offer *learner.MistakeOffer
-	for _, p := range g.Parts {
-		if p.Done {
-			continue
-		}
-		if line := grade.MistakeLine(p); line != "" {
-			offer = &learner.MistakeOffer{Part: p.Number, Line: line}
-		}
-		break
+	if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done }); i >= 0 && grade.MistakeLine(g.Parts[i]) != "" {
+		offer = &learner.MistakeOffer{Part: g.Parts[i].Number, Line: grade.MistakeLine(g.Parts[i])}
 	}
 	err := iv.editState(func(s *learner.State) bool {
 		r := s.Interview
@@ -762,13 +756,8 @@ func NameOfferedMistake(l levels.Level, s *learner.State, asked int, stdout io.W
 		return false
 	}
 	key := strconv.Itoa(o.Part)
-	if r.Hints == nil {
-		r.Hints = map[string]int{}
-	}
-	if r.Named == nil {
-		r.Named = map[string]int{}
-	}
 	r.Hints[key]++
+
 	r.Named[key]++
 	r.NamedLines = append(r.NamedLines, o.Line)
 	r.Offer = nil

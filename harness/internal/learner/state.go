@@ -93,9 +93,10 @@ type PartCache struct {
 
 func statePath(root string) string { return filepath.Join(root, StateDir, "state.json") }
 
-// Load reads .ladder/state.json. A file that is not JSON is Damaged; its
+// Load reads .ladder/state.json. A file that is not JSON is damaged; its
 // entries of a level or part the ladder lacks are dropped, and hint counts
-// clamped to the part's hints, so that none indexes the hints wrongly.
+// clamped to the part's hints, so that none indexes the hints wrongly. An
+// interview's record has its Hints and Named, for make hint-N to count in.
 func Load(root string) (State, error) {
 	s := State{HintsSeen: map[string]map[string]int{}, OnPart: map[string]PartCache{}}
 	data, err := os.ReadFile(statePath(root))
@@ -140,6 +141,12 @@ func Load(root string) (State, error) {
 					r.Offer = nil
 				}
 			}
+			for _, m := range []*map[string]int{&r.Hints, &r.Named} {
+				if *m == nil { // make hint-N counts into them
+					*m = map[string]int{}
+				}
+			}
+
 			s.Interview = r
 		}
 	}
