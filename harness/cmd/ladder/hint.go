@@ -58,7 +58,7 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 	p := parts[part-1]
 	ownHints := len(p.Hints) // the hints of HINTS.md, which practice mode counts
 	if interviewing {
-		p = interview.WithGuidance(root, l, parts)[part-1]
+		p = interview.WithGuidance(root, l, p)
 	}
 	key, pkey := strconv.Itoa(l.Number), strconv.Itoa(part)
 	if s.HintsSeen[key] == nil {

@@ -298,20 +298,13 @@ func tidy(text string) string {
 	return strings.TrimSpace(manyBlankLinesRE.ReplaceAllString(text, "\n\n"))
 }
 
-// WithGuidance adds the README's guidance of each part, which interview
+// WithGuidance adds the README's guidance of the part, which interview
 // mode keeps from the question, to its hints, last.
-func WithGuidance(root string, l levels.Level, parts []learner.HintPart) []learner.HintPart {
-	r, err := ReadmeParts(root, l)
-	if err != nil {
-		return parts
+func WithGuidance(root string, l levels.Level, p learner.HintPart) learner.HintPart {
+	r, _ := ReadmeParts(root, l) // a README that does not split has no guidance to add
+	p.Hints = slices.Clone(p.Hints)
+	for _, g := range r.Guidance[p.Number] {
+		p.Hints = append(p.Hints, "From the README:\n\n"+g)
 	}
-	out := make([]learner.HintPart, len(parts))
-	for i, p := range parts {
-		p.Hints = append([]string(nil), p.Hints...)
-		for _, g := range r.Guidance[p.Number] {
-			p.Hints = append(p.Hints, "From the README:\n\n"+g)
-		}
-		out[i] = p
-	}
-	return out
+	return p
 }
