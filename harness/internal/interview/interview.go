@@ -184,10 +184,9 @@ func (iv *Interview) Hold() (Summary, error) {
 	if iv.Offered < len(l.Parts) || iv.InScope < len(l.Parts) {
 		iv.sum.InScope, iv.sum.Offered = iv.InScope, iv.Offered
 	}
-	for _, p := range l.Parts {
-		iv.sum.Parts = append(iv.sum.Parts, Part{Number: p.Number, Title: p.Title})
+	for i, p := range l.Parts {
+		iv.sum.Parts = append(iv.sum.Parts, Part{Number: p.Number, Title: p.Title, Reached: i == 0})
 	}
-	iv.sum.Parts[0].Reached = true
 	iv.partFrom = iv.Start
 	iv.recordRunning()
 
@@ -944,10 +943,7 @@ func SaveSummary(root string, s Summary) (string, error) {
 	if err := os.MkdirAll(filepath.Join(root, filepath.Dir(base)), 0o755); err != nil {
 		return "", err
 	}
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return "", err
-	}
+	data, _ := json.MarshalIndent(s, "", "  ") // its one time is the clock's: it encodes
 	var text strings.Builder
 	WriteSummary(&text, s)
 	for ext, data := range map[string][]byte{".json": append(data, '\n'), ".txt": []byte(text.String())} {

@@ -159,10 +159,7 @@ func Save(root string, s State) error {
 	if err := os.MkdirAll(filepath.Join(root, StateDir), 0o755); err != nil {
 		return ReadOnly(err)
 	}
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return err
-	}
+	data, _ := json.MarshalIndent(s, "", "  ") // its one time is a deadline on the clock: it encodes
 	tmp := statePath(root) + ".tmp"
 	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
 		return ReadOnly(err)
