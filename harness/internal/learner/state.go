@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
+
 	"strconv"
 	"syscall"
 	"time"
@@ -196,12 +198,10 @@ func ReadHints(root string, l levels.Level) ([]HintPart, error) {
 		return nil, fmt.Errorf("level %d has no hints file: %w", l.Number, err)
 	}
 	rel := l.Dir + "/HINTS.md"
-	var heads []markdown.Section
-	for _, s := range markdown.Split(markdown.Lines(string(data)), 2)[1:] {
-		if _, _, ok := markdown.PartHeading(s.Heading); ok {
-			heads = append(heads, s)
-		}
-	}
+	heads := slices.DeleteFunc(markdown.Split(markdown.Lines(string(data)), 2)[1:], func(s markdown.Section) bool {
+		_, _, ok := markdown.PartHeading(s.Heading)
+		return !ok
+	})
 	if len(heads) != len(l.Parts) {
 		return nil, fmt.Errorf("%s has %d \"## Part N: title\" sections; level %d has %d parts", rel, len(heads), l.Number, len(l.Parts))
 	}
