@@ -680,7 +680,7 @@ func (iv *Interview) listQuestions() {
 		return
 	}
 	topic := "\x00"
-	for _, c := range iv.Readme.Clarifications[:n] {
+	for i, c := range iv.Readme.Clarifications[:n] {
 		if c.Topic != topic {
 			topic = c.Topic
 			fmt.Fprintln(iv.Out, topic)
@@ -689,7 +689,7 @@ func (iv *Interview) listQuestions() {
 		if iv.asked(c.Question) {
 			asked = " (asked)"
 		}
-		fmt.Fprintf(iv.Out, "  Q%d. %s%s\n", c.Number, c.Question, asked)
+		fmt.Fprintf(iv.Out, "  Q%d. %s%s\n", i+1, c.Question, asked)
 	}
 	fmt.Fprintln(iv.Out, "Type a question's number to hear its answer; the summary notes the questions asked.")
 }

@@ -55,10 +55,11 @@ var (
 	rawMarkRE    = regexp.MustCompile("(?m)^\x00.*(\n|$)")
 )
 
-// Clarification is a rule the candidate should ask about, with its answer.
+// Clarification is a rule the candidate should ask about, with its answer;
+// its number is its place in Readme.Clarifications, from 1.
 type Clarification struct {
-	Number   int
-	Part     int    // the part whose section holds it, 0 for the intro
+	Part int // the part whose section holds it, 0 for the intro
+
 	Topic    string // the heading it is under
 	Question string
 	Answer   string
@@ -165,16 +166,14 @@ func ReadmeParts(root string, l levels.Level) (Readme, error) {
 			}
 		}
 	}
-	// Numbered in the order the parts come; a number is looked up by its question.
+	// Numbered from 1 in the order the parts come; a number is looked up by its question.
 	slices.SortStableFunc(r.Clarifications, func(a, b Clarification) int { return a.Part - b.Part })
 	asked := map[string]bool{}
-	for i := range r.Clarifications {
-		c := &r.Clarifications[i]
+	for _, c := range r.Clarifications {
 		if asked[c.Question] {
 			return Readme{}, fmt.Errorf("%s: two clarifications ask %q", path, c.Question)
 		}
 		asked[c.Question] = true
-		c.Number = i + 1
 	}
 	for _, p := range l.Parts {
 		if _, ok := r.raw[p.Number]; !ok {
