@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
-
 	"strconv"
 	"syscall"
 	"time"
