@@ -8,7 +8,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
-
 	"fmt"
 	"io"
 	"io/fs"
