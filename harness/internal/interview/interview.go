@@ -755,7 +755,6 @@ func NameOfferedMistake(l levels.Level, s *learner.State, asked int, stdout io.W
 	}
 	key := strconv.Itoa(o.Part)
 	r.Hints[key]++
-
 	r.Named[key]++
 	r.NamedLines = append(r.NamedLines, o.Line)
 	r.Offer = nil

@@ -57,8 +57,7 @@ var (
 // Clarification is a rule the candidate should ask about, with its answer;
 // its number is its place in Readme.Clarifications, from 1.
 type Clarification struct {
-	Part int // the part whose section holds it, 0 for the intro
-
+	Part     int    // the part whose section holds it, 0 for the intro
 	Topic    string // the heading it is under
 	Question string
 	Answer   string

@@ -147,7 +147,6 @@ func Load(root string) (State, error) {
 					*m = map[string]int{}
 				}
 			}
-
 			s.Interview = r
 		}
 	}
