@@ -81,7 +81,6 @@ func Heading(l Line, depth int) (string, bool) {
 // Split cuts lines, a file's or a section's, at their headings of the
 // given depth; the first section holds the lines before the first heading.
 func Split(lines []Line, depth int) []Section {
-
 	out := []Section{{}}
 	for _, l := range lines {
 		if h, ok := Heading(l, depth); ok {
