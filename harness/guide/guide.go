@@ -97,7 +97,7 @@ var (
 // without the scope's three lines, or if a list item of the Classic
 // mistakes section has no mutant tag.
 func Parse(src []byte) (*Guide, error) {
-	g := &Guide{Sections: markdown.Split(string(src), 2)[1:]}
+	g := &Guide{Sections: markdown.Split(markdown.Lines(string(src)), 2)[1:]}
 	if err := cmp.Or(g.parseMistakes(), g.parseScope()); err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func parseAll(src []byte) (*Guide, *shape, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, l := range markdown.Split(string(src), 2)[0].Lines {
+	for _, l := range markdown.Split(markdown.Lines(string(src)), 2)[0].Lines {
 		if h, ok := markdown.Heading(l, 1); ok {
 			sh.Title = h
 			break
@@ -140,7 +140,7 @@ func checkSections(g *Guide) error {
 // partsOf reads the "### Part N: title" headings of a section.
 func partsOf(s markdown.Section) ([]Part, error) {
 	var parts []Part
-	for _, sub := range markdown.SplitLines(s.Lines, 3)[1:] {
+	for _, sub := range markdown.Split(s.Lines, 3)[1:] {
 		if n, title, ok := markdown.PartHeading(sub.Heading); ok {
 			parts = append(parts, Part{Number: n, Title: title, Body: sub.Body()})
 		}

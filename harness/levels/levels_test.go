@@ -73,7 +73,7 @@ func headings(t *testing.T, path string) (string, []Part) {
 		t.Fatal(err)
 	}
 	var title string
-	sections := markdown.Split(string(src), 2)
+	sections := markdown.Split(markdown.Lines(string(src)), 2)
 	for _, l := range sections[0].Lines {
 		if h, ok := markdown.Heading(l, 1); ok {
 			if m := titleRE.FindStringSubmatch(h); m != nil {

@@ -78,14 +78,9 @@ func Heading(l Line, depth int) (string, bool) {
 	return strings.TrimSpace(text), ok
 }
 
-// Split cuts Markdown at its headings of the given depth; the first section
-// holds the lines before the first heading.
-func Split(src string, depth int) []Section {
-	return SplitLines(Lines(src), depth)
-}
-
-// SplitLines is Split for lines already read, such as a section's.
-func SplitLines(lines []Line, depth int) []Section {
+// Split cuts lines, a file's or a section's, at their headings of the
+// given depth; the first section holds the lines before the first heading.
+func Split(lines []Line, depth int) []Section {
 	out := []Section{{}}
 	for _, l := range lines {
 		if h, ok := Heading(l, depth); ok {

@@ -80,7 +80,7 @@ func TestSplitCutsAtHeadingsOutsideFences(t *testing.T) {
 		want:  []outline{{"", 0, ""}, {"A", 1, "x"}, {"B", 3, ""}},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := outlineOf(Split(tc.src, tc.depth))
+			got := outlineOf(Split(Lines(tc.src), tc.depth))
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("Split(%q, %d) mismatch (-want +got):\n%s", tc.src, tc.depth, diff)
 			}
@@ -88,12 +88,12 @@ func TestSplitCutsAtHeadingsOutsideFences(t *testing.T) {
 	}
 }
 
-func TestSplitLinesCutsASectionAgain(t *testing.T) {
-	parts := Split("## Part 1: A\n\n### Hint 1\n\nx\n```\n### no\n```\n### Hint 2\ny\n", 2)
-	hints := SplitLines(parts[1].Lines, 3)
+func TestSplitCutsASectionAgain(t *testing.T) {
+	parts := Split(Lines("## Part 1: A\n\n### Hint 1\n\nx\n```\n### no\n```\n### Hint 2\ny\n"), 2)
+	hints := Split(parts[1].Lines, 3)
 	want := []outline{{"", 0, ""}, {"Hint 1", 3, "x\n```\n### no\n```"}, {"Hint 2", 9, "y"}}
 	if diff := cmp.Diff(want, outlineOf(hints)); diff != "" {
-		t.Errorf("SplitLines mismatch (-want +got):\n%s", diff)
+		t.Errorf("Split of a section mismatch (-want +got):\n%s", diff)
 	}
 }
 

@@ -58,7 +58,7 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 	p := parts[part-1]
 	ownHints := len(p.Hints) // the hints of HINTS.md, which practice mode counts
 	if interviewing {
-		p = interview.WithGuidance(root, l, parts)[part-1]
+		p = interview.WithGuidance(root, l, p)
 	}
 	key, pkey := strconv.Itoa(l.Number), strconv.Itoa(part)
 	if s.HintsSeen[key] == nil {
@@ -81,9 +81,6 @@ func cmdHint(root string, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%s\n\n%s\n", hintHeading(l, p, seen+1), p.Hints[seen])
 	s.HintsSeen[key][pkey] = max(s.HintsSeen[key][pkey], min(seen+1, ownHints))
 	if interviewing {
-		if iv.Hints == nil {
-			iv.Hints = map[string]int{}
-		}
 		iv.Hints[pkey]++
 		fmt.Fprintf(stdout, "\nYou are in a mock interview of level %d: this hint counts in its summary.\n", l.Number)
 	}

@@ -1095,11 +1095,11 @@ func TestClarificationsWithholdTheTraps(t *testing.T) {
 					t.Errorf("level %d, part %d: the question gives away %q: %q", l.Number, p.Number, trap, text[max(0, loc[0]-60):min(len(text), loc[1]+20)])
 				}
 			}
-			for _, c := range r.Clarifications {
+			for i, c := range r.Clarifications {
 				if c.Part != 0 && c.Part != p.Number {
 					continue
 				}
-				if q := fmt.Sprintf("Q%d. %s", c.Number, c.Question); !strings.Contains(text, q) {
+				if q := fmt.Sprintf("Q%d. %s", i+1, c.Question); !strings.Contains(text, q) {
 					t.Errorf("level %d, part %d: the question lacks %q", l.Number, p.Number, q)
 				}
 				if first := strings.SplitN(c.Answer, "\n", 2)[0]; strings.Contains(text, first) {

@@ -414,7 +414,7 @@ func TestStateCountsANamedMistakeBesideTheHints(t *testing.T) {
 	dir, l := fixtureLadder(t)
 	hints, err := learner.ReadHints(dir, l)
 	require.NoError(t, err)
-	all := len(interview.WithGuidance(dir, l, hints)[0].Hints)
+	all := len(interview.WithGuidance(dir, l, hints[0]).Hints)
 	run := func(hints, named int, offer int) *learner.Record {
 		r := &learner.Record{Level: 1, Part: 1, Until: time.Now().Add(time.Hour), PID: os.Getpid(),
 			Hints: map[string]int{"1": hints}, Named: map[string]int{"1": named}}

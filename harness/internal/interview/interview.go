@@ -5,15 +5,20 @@
 package interview
 
 import (
+	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"syscall"
+	"text/tabwriter"
+	"text/template"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
@@ -85,17 +90,15 @@ func (iv *Interview) Dir() string { return filepath.Join(iv.Root, iv.Level.Dir) 
 // minutes ("30").
 func ParseBudget(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
-	if err != nil {
-		n, nerr := strconv.Atoi(s)
-		if nerr != nil {
-			return 0, fmt.Errorf("TIME=%s: want a length such as 45m, 1h or 30 (minutes)", s)
-		}
-		d = time.Duration(n) * time.Minute
+	if n, nerr := strconv.Atoi(s); err != nil && nerr == nil {
+		d, err = time.Duration(n)*time.Minute, nil
 	}
-	if d <= 0 {
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("TIME=%s: want a length such as 45m, 1h or 30 (minutes)", s)
+	case d <= 0:
 		return 0, fmt.Errorf("TIME=%s: an interview needs some time", s)
-	}
-	if d > learner.MaxBudget {
+	case d > learner.MaxBudget:
 		return 0, fmt.Errorf("TIME=%s: an interview lasts at most %dh", s, int(learner.MaxBudget/time.Hour))
 	}
 	return d, nil
@@ -103,16 +106,12 @@ func ParseBudget(s string) (time.Duration, error) {
 
 // Prepare reads the question and makes sure the level is a fresh stub,
 // before the clock starts.
-func (iv *Interview) Prepare() error {
-	r, err := ReadmeParts(iv.Root, iv.Level)
-	if err != nil {
-		return err
+func (iv *Interview) Prepare() (err error) {
+	if iv.Readme, err = ReadmeParts(iv.Root, iv.Level); err == nil {
+		if err = iv.ReadScope(); err == nil {
+			iv.fresh, err = iv.freshStub()
+		}
 	}
-	iv.Readme = r
-	if err := iv.ReadScope(); err != nil {
-		return err
-	}
-	iv.fresh, err = iv.freshStub()
 	return err
 }
 
@@ -172,7 +171,6 @@ func (iv *Interview) ScopeSentence() string {
 // summary, already saved.
 func (iv *Interview) Hold() (Summary, error) {
 	iv.seen = Snapshot(iv.Dir())
-
 	l := iv.Level
 	iv.Start = iv.Clock.Now()
 	iv.deadline = iv.Start.Add(iv.Budget)
@@ -185,10 +183,9 @@ func (iv *Interview) Hold() (Summary, error) {
 	if iv.Offered < len(l.Parts) || iv.InScope < len(l.Parts) {
 		iv.sum.InScope, iv.sum.Offered = iv.InScope, iv.Offered
 	}
-	for _, p := range l.Parts {
-		iv.sum.Parts = append(iv.sum.Parts, Part{Number: p.Number, Title: p.Title})
+	for i, p := range l.Parts {
+		iv.sum.Parts = append(iv.sum.Parts, Part{Number: p.Number, Title: p.Title, Reached: i == 0})
 	}
-	iv.sum.Parts[0].Reached = true
 	iv.partFrom = iv.Start
 	iv.recordRunning()
 
@@ -229,9 +226,7 @@ func (iv *Interview) Hold() (Summary, error) {
 		}
 		select {
 		case <-iv.Changes:
-			if iv.Settle > 0 {
-				time.Sleep(iv.Settle) // editors write a file in several steps: wait for the last
-			}
+			time.Sleep(iv.Settle) // editors write a file in several steps: wait for the last
 			for len(iv.Changes) > 0 {
 				<-iv.Changes
 			}
@@ -290,9 +285,7 @@ func (iv *Interview) freshStub() (bool, error) {
 	}
 	fmt.Fprintf(iv.Out, "Level %d is not a fresh stub: %s. An interview starts from the stub as shipped; reset puts it back and keeps your files in a backup.\n",
 		l.Number, why)
-	before := Snapshot(iv.Dir())
-	code := iv.Reset()
-	if code == 0 && Snapshot(iv.Dir()) != before {
+	if before := Snapshot(iv.Dir()); iv.Reset() == 0 && Snapshot(iv.Dir()) != before {
 		fmt.Fprintln(iv.Out)
 		return true, nil
 	}
@@ -353,11 +346,8 @@ func (iv *Interview) testRun() string {
 	g.HideMistakes = true // Offered as a hint instead, below
 	iv.offerMistake(g)
 	broke := iv.notePartsRun(g)
-	for _, line := range broke {
-		fmt.Fprintln(iv.Out, iv.St.Paint("31", line))
-	}
-	if len(broke) > 0 {
-		fmt.Fprintln(iv.Out)
+	for i, line := range broke {
+		fmt.Fprintln(iv.Out, iv.St.Paint("31", line)+map[bool]string{true: "\n"}[i == len(broke)-1])
 	}
 	if !grade.Passed(g, 0) {
 		grade.Write(iv.Out, g, 0, false)
@@ -471,9 +461,9 @@ func caseLine(c grade.Case) string {
 	if c.Verdict == protocol.NotImplemented {
 		return fmt.Sprintf("case %q is not implemented yet: %s", c.Name, c.Missing)
 	}
-	verb := map[string]string{protocol.Fail: "fails"}[c.Verdict]
-	if verb == "" {
-		verb = c.Verdict // "panicked", "timed out"...
+	verb := c.Verdict // "panicked", "timed out"...
+	if verb == protocol.Fail {
+		verb = "fails"
 	}
 	// The report's first line names the case; what went wrong comes next.
 	for i, line := range strings.Split(c.Report, "\n") {
@@ -512,25 +502,18 @@ func (iv *Interview) checkClock(now time.Time) string {
 // stopEnd is how an interview stopped by a signal ends: Ctrl-C, or the
 // terminal closing.
 func stopEnd(sig os.Signal) string {
-	if sig == syscall.SIGHUP {
-		return EndClosed
-	}
-	return EndStopped
+	return map[bool]string{true: EndClosed, false: EndStopped}[sig == syscall.SIGHUP]
 }
 
 // statusLine prints the part asked and the time left, as the last line of
 // every run's output, for a pane that shows only its last lines.
 func (iv *Interview) statusLine(now time.Time) {
-	offer := ""
+	left := timeLeft(iv.deadline.Sub(now))
 	if iv.mistakeOffered {
-		how := fmt.Sprintf("make hint-%d", iv.Level.Number)
-		if iv.Keys != nil {
-			how = "h"
-		}
-		offer = fmt.Sprintf(" · a known mistake matches your failure: %s names it", how)
+		left += " · a known mistake matches your failure: " + map[bool]string{false: fmt.Sprintf("make hint-%d", iv.Level.Number), true: "h"}[iv.Keys != nil] + " names it"
 	}
-	fmt.Fprintln(iv.Out, iv.St.Paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s%s]",
-		iv.Level.Number, iv.sum.Parts[iv.current].Number, iv.Offered, timeLeft(iv.deadline.Sub(now)), offer)))
+	fmt.Fprintln(iv.Out, iv.St.Paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s]",
+		iv.Level.Number, iv.sum.Parts[iv.current].Number, iv.Offered, left)))
 }
 
 // timeLeft says how many whole minutes are left, rounded down: the clock
@@ -551,8 +534,7 @@ func (iv *Interview) finish(end string) (Summary, error) {
 	}
 	if end != EndPassed {
 		iv.sum.ElapsedSeconds = grade.Seconds(now.Sub(iv.Start))
-		p := &iv.sum.Parts[iv.current]
-		p.Seconds = grade.Seconds(now.Sub(iv.partFrom))
+		iv.sum.Parts[iv.current].Seconds = grade.Seconds(now.Sub(iv.partFrom))
 	}
 	iv.sum.End = end
 	err := iv.editState(func(s *learner.State) bool {
@@ -573,14 +555,8 @@ func (iv *Interview) finish(end string) (Summary, error) {
 	if iv.Keys != nil {
 		iv.sum.Questions = iv.asking()
 	}
-
-	switch end {
-	case EndTimeUp:
-		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("31", "Time is up."))
-	case EndStopped:
-		fmt.Fprintln(iv.Out, "\nInterview stopped.")
-	case EndClosed:
-		fmt.Fprintln(iv.Out, "\nThe terminal closed: interview stopped.")
+	if say := map[string]string{EndTimeUp: iv.St.Paint("31", "Time is up."), EndStopped: "Interview stopped.", EndClosed: "The terminal closed: interview stopped."}[end]; say != "" {
+		fmt.Fprintf(iv.Out, "\n%s\n", say)
 	}
 	fmt.Fprintln(iv.Out)
 	WriteSummary(iv.Out, iv.sum)
@@ -622,8 +598,420 @@ func (iv *Interview) editState(edit func(s *learner.State) bool) error {
 
 // EveryPartPasses is "both parts pass" or "all 3 parts pass".
 func EveryPartPasses(n int) string {
-	if n == 2 {
-		return "both parts pass"
+	return cmp.Or(map[int]string{2: "both parts pass"}[n], fmt.Sprintf("all %d parts pass", n))
+}
+
+// KeysLine reminds the candidate, on a terminal, of the keys key reads.
+const KeysLine = "Keys: h hint · c clarifying questions · r run now · p the question · t time left · q end"
+
+// key does what a key typed on the terminal asks, and returns how the
+// interview ended, or "" if it goes on. Ctrl-C and q never come here: they
+// stop the interview as a signal does.
+func (iv *Interview) key(k byte) string {
+	if k >= '0' && k <= '9' {
+		iv.typed += string(k)
+		// A number that another digit could make longer waits for it.
+		if n, _ := strconv.Atoi(iv.typed); n*10 <= iv.asking() {
+			fmt.Fprintf(iv.Out, "Q%s: another digit, or Enter.\n", iv.typed)
+			return ""
+		}
+		k = '\r'
 	}
-	return fmt.Sprintf("all %d parts pass", n)
+	typed := iv.typed
+	iv.typed = ""
+	switch k {
+	case '\r', '\n':
+		if typed == "" {
+			return ""
+		}
+		iv.answer(typed)
+	case 'h':
+		if iv.Hint != nil {
+			fmt.Fprintln(iv.Out)
+			iv.Hint()
+		}
+	case 'c':
+		iv.listQuestions()
+	case 'r':
+		iv.seen = Snapshot(iv.Dir())
+		return iv.testRun()
+	case 'p':
+		fmt.Fprintln(iv.Out)
+		iv.pose()
+		fmt.Fprintln(iv.Out, KeysLine)
+	case 't':
+	default:
+		if !('a' <= k && k <= 'z' || k == '?') {
+			return "" // the rest of an arrow key's sequence, say
+		}
+		fmt.Fprintln(iv.Out, KeysLine)
+	}
+	return iv.afterRun()
+}
+
+// asking is how many clarifying questions the parts asked so far have.
+func (iv *Interview) asking() int {
+	return iv.Readme.Asking(iv.sum.Parts[iv.current].Number)
+}
+
+// askLine says, when the question withholds clarifications, which ones
+// can be asked, from the one after the first `from`.
+func (iv *Interview) askLine(from int) {
+	n := iv.asking()
+	switch {
+	case !iv.Readme.Withhold || n <= from:
+		return
+	case n == from+1:
+		fmt.Fprintf(iv.Out, "Q%d is a clarifying question: type %d to hear its answer. c lists them all.\n\n", n, n)
+	default:
+		fmt.Fprintf(iv.Out, "Q%d to Q%d are clarifying questions: type a number to hear its answer. c lists them.\n\n", from+1, n)
+	}
+}
+
+// listQuestions prints the clarifying questions of the parts asked so far,
+// by topic, without their answers.
+func (iv *Interview) listQuestions() {
+	fmt.Fprintln(iv.Out)
+	iv.heading("Clarifying questions")
+	n := iv.asking()
+	if n == 0 {
+		fmt.Fprintln(iv.Out, "The README marks no clarifying question for this part.")
+		return
+	}
+	topic := "\x00"
+	for i, c := range iv.Readme.Clarifications[:n] {
+		if c.Topic != topic {
+			topic = c.Topic
+			fmt.Fprintln(iv.Out, topic)
+		}
+		asked := ""
+		if iv.asked(c.Question) {
+			asked = " (asked)"
+		}
+		fmt.Fprintf(iv.Out, "  Q%d. %s%s\n", i+1, c.Question, asked)
+	}
+	fmt.Fprintln(iv.Out, "Type a question's number to hear its answer; the summary notes the questions asked.")
+}
+
+// answer shows the answer to the question numbered typed, and notes in the
+// summary that it was asked, and when.
+func (iv *Interview) answer(typed string) {
+	n, _ := strconv.Atoi(typed)
+	if n < 1 || n > iv.asking() {
+		fmt.Fprintf(iv.Out, "There is no question %s: c lists them.\n", typed)
+		return
+	}
+	c := iv.Readme.Clarifications[n-1]
+	fmt.Fprintln(iv.Out)
+	iv.heading(fmt.Sprintf("Q%d. %s", n, c.Question))
+	fmt.Fprintf(iv.Out, "%s\n\n", c.Answer)
+	if !iv.asked(c.Question) {
+		p := iv.sum.Parts[iv.current]
+		iv.sum.Asked = append(iv.sum.Asked, Asked{Question: c.Question, Part: p.Number, Runs: p.Runs})
+	}
+}
+
+// asked reports whether the question was asked before.
+func (iv *Interview) asked(q string) bool {
+	return slices.ContainsFunc(iv.sum.Asked, func(a Asked) bool { return a.Question == q })
+}
+
+// In a mock interview a known mistake that a run matches is not named under
+// its failing case, as an interviewer would not: the status line offers it,
+// and the next make hint-N names it, as one hint of the part. A mistake
+// named once is not offered again.
+
+// offerMistake keeps in the running record the known mistake that the
+// run's first part not done matches, or clears the offer.
+func (iv *Interview) offerMistake(g grade.Level) {
+	var offer *learner.MistakeOffer
+	if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done }); i >= 0 && grade.MistakeLine(g.Parts[i]) != "" {
+		offer = &learner.MistakeOffer{Part: g.Parts[i].Number, Line: grade.MistakeLine(g.Parts[i])}
+	}
+	err := iv.editState(func(s *learner.State) bool {
+		r := s.Interview
+		if !r.Running(iv.Level.Number, iv.Clock.Now()) {
+			offer = nil
+			return false
+		}
+		if offer != nil && slices.Contains(r.NamedLines, offer.Line) {
+			offer = nil
+		}
+		changed := r.Offer != nil || offer != nil
+		r.Offer = offer
+		return changed
+	})
+	iv.mistakeOffered = err == nil && offer != nil // an error recordRunning told: hints are not counted
+}
+
+// NameOfferedMistake is make hint-N in an interview that offers a known
+// mistake: it names it, counts one hint of its part, and reports whether it
+// did. A hint of another part (PART=K) leaves the offer for later.
+func NameOfferedMistake(l levels.Level, s *learner.State, asked int, stdout io.Writer) bool {
+	r := s.Interview
+	o := r.Offer
+	if o == nil || (asked != 0 && asked != o.Part) {
+		return false
+	}
+	key := strconv.Itoa(o.Part)
+	r.Hints[key]++
+	r.Named[key]++
+	r.NamedLines = append(r.NamedLines, o.Line)
+	r.Offer = nil
+	fmt.Fprintf(stdout, "Level %d, part %d: the known mistake your failing cases match\n\n%s\n", l.Number, o.Part, o.Line)
+	fmt.Fprintf(stdout, "\nYou are in a mock interview of level %d: this hint counts in its summary. make hint-%d gives the part's own hints.\n", l.Number, l.Number)
+	return true
+}
+
+// PollChanges looks at dir every so often and signals on changes when a
+// .go file under it changed, until stop is called; each look walks the
+// whole folder, new folders too.
+func PollChanges(dir string, every time.Duration) (changes <-chan struct{}, stop func()) {
+	c, done := make(chan struct{}, 1), make(chan struct{})
+	last := Snapshot(dir) // before returning: a change made after that is seen
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if now := Snapshot(dir); now != last {
+					last = now
+					select {
+					case c <- struct{}{}:
+					default:
+					}
+				}
+			}
+		}
+	}()
+	return c, func() { close(done) }
+}
+
+// Snapshot sums up the .go files under dir: names, sizes and times.
+func Snapshot(dir string) string {
+	var b strings.Builder
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			fmt.Fprintf(&b, "%s %d %d\n", path, info.Size(), info.ModTime().UnixNano())
+		}
+		return nil
+	})
+	return b.String()
+}
+
+// InterviewsDir keeps every interview's summary, as JSON and as text.
+const InterviewsDir = "interviews"
+
+// Summary is what an interview leaves behind.
+type Summary struct {
+	Level          int       `json:"level"`
+	Title          string    `json:"title"`
+	Started        time.Time `json:"started"`
+	BudgetSeconds  int       `json:"budget_seconds"`
+	ElapsedSeconds int       `json:"elapsed_seconds"`
+	End            string    `json:"end"`
+	FreshStub      bool      `json:"fresh_stub"`
+	Hints          int       `json:"hints"`
+	Parts          []Part    `json:"parts"`
+	// InScope is how many parts the clock is for, Offered how many are
+	// asked (in scope, then stretch); 0 means every part.
+	InScope       int `json:"in_scope,omitempty"`
+	Offered       int `json:"offered,omitempty"`
+	MistakesNamed int `json:"mistakes_named,omitempty"` // hints that named a known mistake
+	// Questions is how many clarifying questions the parts reached had, on
+	// a terminal; Asked is those asked.
+	Questions int     `json:"questions,omitempty"`
+	Asked     []Asked `json:"asked,omitempty"`
+}
+
+// Asked is a clarifying question asked, and in which part after how many
+// (failed) runs.
+type Asked struct {
+	Question string `json:"question"`
+	Part     int    `json:"part"`
+	Runs     int    `json:"runs"`
+}
+
+// Part is one part of an interview.
+type Part struct {
+	Number   int    `json:"part"`
+	Title    string `json:"title"`
+	Reached  bool   `json:"reached"`
+	Passed   bool   `json:"passed"`
+	Seconds  int    `json:"seconds"` // from the part's question to its passing run, or to the end
+	Runs     int    `json:"runs"`
+	FirstRun bool   `json:"passed_first_run"`
+	Hints    int    `json:"hints"`
+	// Regressions counts runs where the part, passed before, failed again.
+	Regressions int      `json:"regressions,omitempty"`
+	RaceRuns    int      `json:"race_runs,omitempty"`
+	Mistakes    []string `json:"known_mistakes,omitempty"`
+}
+
+// OfferedParts is how many parts the interview asks, in-scope and stretch.
+func (s Summary) OfferedParts() int {
+	if s.Offered <= 0 || s.Offered > len(s.Parts) {
+		return len(s.Parts)
+	}
+	return s.Offered
+}
+
+func (s Summary) partsPassed() int {
+	n := 0
+	for _, p := range s.Parts {
+		if p.Passed {
+			n++
+		}
+	}
+	return n
+}
+
+// summaryText is the summary as it is kept in .ladder/interviews/ and as
+// docs/interview.md shows one; it goes through a tabwriter for the table.
+var summaryText = template.Must(template.New("").Funcs(template.FuncMap{
+	"secs":   func(n int) string { return grade.Minutes(time.Duration(n) * time.Second) },
+	"plural": grade.Plural,
+	"ended": func(end string) string {
+		return map[string]string{EndPassed: "all parts passed", EndTimeUp: "time was up", EndStopped: "stopped (q or Ctrl-C)", EndClosed: "stopped when the terminal closed"}[end]
+	},
+	"parts": func(s Summary, which string) (ns []string) {
+		for _, p := range s.Parts[:s.OfferedParts()] {
+			if map[string]bool{"passed": p.Reached && p.Passed, "first": p.Reached && p.Passed && p.FirstRun, "not reached": !p.Reached}[which] {
+				ns = append(ns, strconv.Itoa(p.Number))
+			}
+		}
+		return ns
+	},
+	"list": func(ns []string) string {
+		switch len(ns) {
+		case 0:
+			return "none"
+		case 1:
+			return "part " + ns[0]
+		}
+		return "parts " + strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+	},
+	"runs": func(s Summary, races bool) string {
+		var in []string
+		for _, p := range s.Parts {
+			if n := map[bool]int{false: p.Regressions, true: p.RaceRuns}[races]; n > 0 {
+				in = append(in, fmt.Sprintf("part %d in %s", p.Number, grade.Plural(n, "run")))
+			}
+		}
+		return strings.Join(in, ", ")
+	},
+}).Parse(`Interview summary: level {{.Level}}, {{.Title}}
+Started {{.Started.Format "2006-01-02 15:04"}} with {{secs .BudgetSeconds}} on the clock. Ended after {{secs .ElapsedSeconds}}: {{ended .End}}.
+
+  part	title	time	runs	hints	result
+{{range $i, $p := .Parts}}  {{.Number}}	{{.Title}}	{{if ge $i $.OfferedParts}}-	-	-	take-home
+{{- else if not .Reached}}-	-	-	not reached
+{{- else}}{{secs .Seconds}}	{{.Runs}}	{{.Hints}}	{{if not .Passed}}not {{end}}passed{{if and .Passed .FirstRun}} on the first run{{end}}{{end}}
+{{end}}
+Parts passed: {{len (parts . "passed")}} of {{len .Parts}}.
+Passed on the first run: {{list (parts . "first")}}.
+Hints asked for (make hint-{{.Level}} during the interview): {{.Hints}}{{with .MistakesNamed}}, {{.}} of them naming a known mistake{{end}}.
+{{if .Questions}}Clarifying questions asked: {{with .Asked}}{{len .}}{{else}}none{{end}} of {{.Questions}}.
+{{range .Asked}}  {{.Question}} (part {{.Part}}, {{if .Runs}}after {{plural .Runs "failed run"}}{{else}}before its first run{{end}})
+{{end}}{{end}}{{with runs . false}}Passed parts that broke again: {{.}}.
+{{end}}{{with runs . true}}Races found: {{.}}.
+{{end}}{{range .Parts}}{{$n := .Number}}{{range .Mistakes}}Known mistake matched in part {{$n}}: {{.}}
+{{end}}{{end}}Parts not reached: {{list (parts . "not reached")}}.
+{{if not .FreshStub}}It started from code already written, not from a fresh stub.
+{{end}}`))
+
+// WriteSummary prints an interview's summary, as it is kept in
+// .ladder/interviews/ and as docs/interview.md shows one.
+func WriteSummary(w io.Writer, s Summary) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	summaryText.Execute(tw, s) // a tabwriter keeps what it is given until Flush
+	tw.Flush()
+}
+
+// SaveSummary keeps the summary as .ladder/interviews/level-N-<time>.txt
+// and .json, and returns the text file's path, relative to root.
+func SaveSummary(root string, s Summary) (string, error) {
+	base := filepath.Join(learner.StateDir, InterviewsDir, fmt.Sprintf("level-%d-%s", s.Level, s.Started.Format("20060102-150405")))
+	if err := os.MkdirAll(filepath.Join(root, filepath.Dir(base)), 0o755); err != nil {
+		return "", err
+	}
+	data, _ := json.MarshalIndent(s, "", "  ") // its one time is the clock's: it encodes
+	var text strings.Builder
+	WriteSummary(&text, s)
+	for ext, data := range map[string][]byte{".json": append(data, '\n'), ".txt": []byte(text.String())} {
+		if err := os.WriteFile(filepath.Join(root, base+ext), data, 0o644); err != nil {
+			return "", err
+		}
+	}
+	return base + ".txt", nil
+}
+
+// MaxSummary is the most a kept summary can weigh; a bigger file is not one.
+const MaxSummary = 1 << 20
+
+// BestInterviews reads every kept summary and returns each level's best,
+// and a warning for each file skipped: one too big to be a summary, or a
+// summary of a level the ladder lacks or of other parts.
+func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
+	files, _ := filepath.Glob(filepath.Join(root, learner.StateDir, InterviewsDir, "level-*.json")) // sorted
+	out := map[int]*grade.BestInterview{}
+	var skipped []string
+	for _, f := range files {
+		s, err := readSummary(f)
+		if err != nil {
+			skipped = append(skipped, fmt.Sprintf("%s: skipped, %v", filepath.Join(learner.StateDir, InterviewsDir, filepath.Base(f)), err))
+			continue
+		}
+		b := &grade.BestInterview{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: s.OfferedParts(), End: s.End,
+			Started: s.Started, FreshStub: s.FreshStub}
+		if old := out[s.Level]; old != nil && !b.Beats(old) {
+			b = old
+		} else if old != nil {
+			b.Interviews = old.Interviews
+		}
+		b.Interviews++
+		out[s.Level] = b
+	}
+	return out, skipped
+}
+
+func readSummary(path string) (s Summary, err error) {
+	if info, err := os.Lstat(path); err != nil || !info.Mode().IsRegular() || info.Size() > MaxSummary {
+		return s, errors.New("not a summary file")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return s, err
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return s, fmt.Errorf("not a complete summary (%v)", err)
+	}
+	switch l, ok := levels.Numbered(s.Level); {
+	case !ok:
+		return s, fmt.Errorf("there is no level %d", s.Level)
+	case len(s.Parts) != len(l.Parts):
+		return s, fmt.Errorf("level %d has %d parts, the summary %d", s.Level, len(l.Parts), len(s.Parts))
+	}
+	return s, nil
+}
+
+// InterviewWarnings is where make progress says which kept summaries it
+// skipped: stderr, so that --json stays JSON.
+var InterviewWarnings io.Writer = os.Stderr
+
+// AddInterviews puts each level's best interview into the ladder.
+func AddInterviews(root string, rep *grade.Ladder) {
+	best, skipped := BestInterviews(root)
+	for _, w := range skipped {
+		fmt.Fprintln(InterviewWarnings, "ladder progress:", w)
+	}
+	for i := range rep.Levels {
+		rep.Levels[i].BestInterview = best[rep.Levels[i].Number]
+	}
 }

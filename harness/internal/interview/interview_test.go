@@ -62,7 +62,6 @@ func TestSplitREADMEReadsClarifications(t *testing.T) {
 		{Part: 0, Topic: "", Question: "Full?", Answer: "- Full."},
 		{Part: 1, Topic: "Sub", Question: "Why?", Answer: "Because."},
 	}, r.Clarifications)
-	r.Clarifications[0].Number, r.Clarifications[1].Number = 1, 2
 	r.Withhold = true
 	require.Equal(t, "# L\n\nRules:\n\nQ1. Full?", r.Intro(1))
 	require.Equal(t, "## Part 1: A\n\nq\n\n### Sub\n\nQ2. Why?", r.Section(1))

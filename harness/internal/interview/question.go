@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,9 +54,9 @@ var (
 	rawMarkRE    = regexp.MustCompile("(?m)^\x00.*(\n|$)")
 )
 
-// Clarification is a rule the candidate should ask about, with its answer.
+// Clarification is a rule the candidate should ask about, with its answer;
+// its number is its place in Readme.Clarifications, from 1.
 type Clarification struct {
-	Number   int
 	Part     int    // the part whose section holds it, 0 for the intro
 	Topic    string // the heading it is under
 	Question string
@@ -65,13 +65,10 @@ type Clarification struct {
 
 // Asking is how many clarifications the question of parts 1 to upTo has.
 func (r Readme) Asking(upTo int) int {
-	n := 0
-	for _, c := range r.Clarifications {
-		if c.Part <= upTo {
-			n++
-		}
+	if i := slices.IndexFunc(r.Clarifications, func(c Clarification) bool { return c.Part > upTo }); i >= 0 {
+		return i // they are in the order of their parts
 	}
-	return n
+	return len(r.Clarifications)
 }
 
 // Section is part n's section as its question shows it; 0 is the whole
@@ -81,12 +78,7 @@ func (r Readme) Section(n int) string {
 	if r.Withhold {
 		text = rawClarifyRE.ReplaceAllStringFunc(text, func(block string) string {
 			q := rawClarifyRE.FindStringSubmatch(block)[1]
-			for _, c := range r.Clarifications {
-				if c.Question == q {
-					return fmt.Sprintf("Q%d. %s", c.Number, q)
-				}
-			}
-			return q
+			return fmt.Sprintf("Q%d. %s", 1+slices.IndexFunc(r.Clarifications, func(c Clarification) bool { return c.Question == q }), q)
 		})
 	}
 	return tidy(rawMarkRE.ReplaceAllString(text, ""))
@@ -100,7 +92,7 @@ func (r Readme) LaterMethods(upTo int) []string {
 			names = append(names, ms...)
 		}
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	return names
 }
 
@@ -138,11 +130,7 @@ func (r Readme) introLines(keep func(line string, inAPI bool) bool) []string {
 // Api is the lines of the intro's API that part adds, as a Go block, or ""
 // if it adds none.
 func (r Readme) Api(part int) string {
-	names := r.Adds[part]
-	if len(names) == 0 {
-		return ""
-	}
-	lines := r.introLines(func(line string, inAPI bool) bool { return inAPI && Declares(line, names...) })
+	lines := r.introLines(func(line string, inAPI bool) bool { return inAPI && Declares(line, r.Adds[part]...) })
 	if len(lines) == 0 {
 		return ""
 	}
@@ -176,16 +164,14 @@ func ReadmeParts(root string, l levels.Level) (Readme, error) {
 			}
 		}
 	}
-	// Numbered in the order the parts come; a number is looked up by its question.
-	sort.SliceStable(r.Clarifications, func(i, j int) bool { return r.Clarifications[i].Part < r.Clarifications[j].Part })
+	// Numbered from 1 in the order the parts come; a number is looked up by its question.
+	slices.SortStableFunc(r.Clarifications, func(a, b Clarification) int { return a.Part - b.Part })
 	asked := map[string]bool{}
-	for i := range r.Clarifications {
-		c := &r.Clarifications[i]
+	for _, c := range r.Clarifications {
 		if asked[c.Question] {
 			return Readme{}, fmt.Errorf("%s: two clarifications ask %q", path, c.Question)
 		}
 		asked[c.Question] = true
-		c.Number = i + 1
 	}
 	for _, p := range l.Parts {
 		if _, ok := r.raw[p.Number]; !ok {
@@ -203,99 +189,90 @@ func SplitREADME(path string) (Readme, error) {
 		return Readme{}, err
 	}
 	r := Readme{raw: map[int]string{}, Guidance: map[int][]string{}, Adds: map[int][]string{}}
-	var intro, block, answer []string
+	texts := map[int][]string{} // by part: 0 the intro, -1 after the parts ("## Run it"), dropped
+	var block, answer []string
 	var open *Clarification // the clarification being read, nil outside one
-	inIntro, inGuidance := true, false
+	part, topic, inGuidance := 0, "", false
 	fail := func(line int, what string) (Readme, error) {
 		return Readme{}, fmt.Errorf("%s:%d: %s", path, line, what)
 	}
-	for _, s := range markdown.Split(string(data), 2) {
-		part, topic := 0, s.Heading // part is 0 in the intro and after the parts ("## Run it")
-		var cur []string
-		if s.Line > 0 {
+	for _, line := range markdown.Lines(string(data)) {
+		if h, ok := markdown.Heading(line, 2); ok {
 			switch {
 			case inGuidance:
-				return fail(s.Line, "a heading inside a guidance block")
+				return fail(line.Number, "a heading inside a guidance block")
 			case open != nil:
-				return fail(s.Line, "a heading inside a clarification")
+				return fail(line.Number, "a heading inside a clarification")
 			}
-			if n, _, ok := markdown.PartHeading(s.Heading); ok {
-				inIntro, part = false, n
+			topic = h
+			if n, _, ok := markdown.PartHeading(h); ok {
+				part = n
+			} else if part != 0 {
+				part = -1
 			}
-			cur = append(cur, "## "+s.Heading)
+			texts[part] = append(texts[part], "## "+h)
+			continue
 		}
-		for _, line := range s.Lines {
-			m := markerRE.FindStringSubmatch(line.Text)
-			if line.Fenced {
-				m = nil
+		var m []string
+		if !line.Fenced {
+			m = markerRE.FindStringSubmatch(line.Text)
+		}
+		switch {
+		case m == nil:
+			if h, ok := markdown.Heading(line, 3); ok && open == nil {
+				topic = h
 			}
-			switch {
-			case m == nil:
-				if h, ok := markdown.Heading(line, 3); ok && open == nil {
-					topic = h
-				}
-			case m[1] == "guidance":
-				if inGuidance {
-					return fail(line.Number, "a guidance block inside another")
-				}
-				inGuidance, block = true, nil
-				continue
-			case m[1] == "/guidance":
-				if !inGuidance {
-					return fail(line.Number, "the end of a guidance block that did not begin")
-				}
-				owner := part
-				if inIntro {
-					owner = 1
-				}
-				if owner != 0 {
-					r.Guidance[owner] = append(r.Guidance[owner], tidy(strings.Join(block, "\n")))
-				}
-				inGuidance = false
-				continue
-			case inGuidance && (m[2] != "" || m[1] == "/clarify"):
-				return fail(line.Number, "a clarification marker inside a guidance block")
-			case m[2] != "":
-				if open != nil {
-					return fail(line.Number, "a clarification inside another")
-				}
-				open, answer = &Clarification{Part: part, Topic: topic, Question: m[2]}, nil
-				cur = append(cur, clarifyMark+m[2])
-				continue
-			case m[1] == "/clarify":
-				if open == nil {
-					return fail(line.Number, "the end of a clarification that did not begin")
-				}
-				open.Answer = tidy(strings.Join(answer, "\n"))
-				if part != 0 || inIntro {
-					r.Clarifications = append(r.Clarifications, *open)
-				}
-				open = nil
-				cur = append(cur, clarifyEnd)
-				continue
-			case m[3] != "" && inIntro:
-				n, _ := strconv.Atoi(m[3])
-				for _, name := range strings.Split(m[4], ",") {
-					r.Adds[n] = append(r.Adds[n], strings.TrimSpace(name))
-				}
+		case m[1] == "guidance":
+			if inGuidance {
+				return fail(line.Number, "a guidance block inside another")
 			}
-			switch {
-			case inGuidance:
-				block = append(block, line.Text)
-			case !line.Fenced && htmlCommentLine.MatchString(line.Text):
-				// markers say how to read the README; they are not the question
-			default:
-				if open != nil {
-					answer = append(answer, line.Text)
-				}
-				cur = append(cur, line.Text)
+			inGuidance, block = true, nil
+			continue
+		case m[1] == "/guidance":
+			if !inGuidance {
+				return fail(line.Number, "the end of a guidance block that did not begin")
+			}
+			if part >= 0 { // the intro's guidance is part 1's
+				r.Guidance[max(part, 1)] = append(r.Guidance[max(part, 1)], tidy(strings.Join(block, "\n")))
+			}
+			inGuidance = false
+			continue
+		case inGuidance && (m[2] != "" || m[1] == "/clarify"):
+			return fail(line.Number, "a clarification marker inside a guidance block")
+		case m[2] != "":
+			if open != nil {
+				return fail(line.Number, "a clarification inside another")
+			}
+			open, answer = &Clarification{Part: part, Topic: topic, Question: m[2]}, nil
+			texts[part] = append(texts[part], clarifyMark+m[2])
+			continue
+		case m[1] == "/clarify":
+			if open == nil {
+				return fail(line.Number, "the end of a clarification that did not begin")
+			}
+			open.Answer = tidy(strings.Join(answer, "\n"))
+			if part >= 0 {
+				r.Clarifications = append(r.Clarifications, *open)
+			}
+			open = nil
+			texts[part] = append(texts[part], clarifyEnd)
+			continue
+		case m[3] != "" && part == 0:
+			n, _ := strconv.Atoi(m[3])
+			for _, name := range strings.Split(m[4], ",") {
+				r.Adds[n] = append(r.Adds[n], strings.TrimSpace(name))
 			}
 		}
 		switch {
-		case part != 0:
-			r.raw[part] = strings.Join(cur, "\n")
-		case inIntro:
-			intro = append(intro, cur...)
+		case inGuidance:
+			block = append(block, line.Text)
+		case !line.Fenced && htmlCommentLine.MatchString(line.Text):
+			// markers say how to read the README; they are not the question
+		default:
+			if open != nil {
+				answer = append(answer, line.Text)
+			}
+			texts[part] = append(texts[part], line.Text)
 		}
 	}
 	switch {
@@ -304,7 +281,11 @@ func SplitREADME(path string) (Readme, error) {
 	case open != nil:
 		return Readme{}, errors.New(path + ": a clarification that does not end")
 	}
-	r.raw[0] = strings.Join(intro, "\n")
+	for n, lines := range texts {
+		if n >= 0 {
+			r.raw[n] = strings.Join(lines, "\n")
+		}
+	}
 	return r, nil
 }
 
@@ -314,20 +295,13 @@ func tidy(text string) string {
 	return strings.TrimSpace(manyBlankLinesRE.ReplaceAllString(text, "\n\n"))
 }
 
-// WithGuidance adds the README's guidance of each part, which interview
+// WithGuidance adds the README's guidance of the part, which interview
 // mode keeps from the question, to its hints, last.
-func WithGuidance(root string, l levels.Level, parts []learner.HintPart) []learner.HintPart {
-	r, err := ReadmeParts(root, l)
-	if err != nil {
-		return parts
+func WithGuidance(root string, l levels.Level, p learner.HintPart) learner.HintPart {
+	r, _ := ReadmeParts(root, l) // a README that does not split has no guidance to add
+	p.Hints = slices.Clone(p.Hints)
+	for _, g := range r.Guidance[p.Number] {
+		p.Hints = append(p.Hints, "From the README:\n\n"+g)
 	}
-	out := make([]learner.HintPart, len(parts))
-	for i, p := range parts {
-		p.Hints = append([]string(nil), p.Hints...)
-		for _, g := range r.Guidance[p.Number] {
-			p.Hints = append(p.Hints, "From the README:\n\n"+g)
-		}
-		out[i] = p
-	}
-	return out
+	return p
 }

@@ -97,6 +97,13 @@ func TestStateKeepsWhatItSaves(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, map[string]map[string]int{"1": {"1": 2, "2": 0}}, again.HintsSeen)
 	require.Empty(t, again.OnPart)
+	// An interview's record comes with the maps make hint-N counts into.
+	s.Interview = &Record{Level: 1, Part: 1}
+	require.NoError(t, Save(root, s))
+	again, err = Load(root)
+	require.NoError(t, err)
+	again.Interview.Hints["1"]++
+	again.Interview.Named["1"]++
 
 	require.NoError(t, os.WriteFile(statePath(root), []byte(`{"hints_seen":{"1":{"1":"x"}}}`), 0o644))
 	_, err = Load(root)

@@ -9,12 +9,15 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/markdown"
 )
 
 // StateDir is the git-ignored folder where the ladder command keeps its
@@ -91,9 +94,10 @@ type PartCache struct {
 
 func statePath(root string) string { return filepath.Join(root, StateDir, "state.json") }
 
-// Load reads .ladder/state.json. A file that is not JSON is Damaged; its
+// Load reads .ladder/state.json. A file that is not JSON is damaged; its
 // entries of a level or part the ladder lacks are dropped, and hint counts
-// clamped to the part's hints, so that none indexes the hints wrongly.
+// clamped to the part's hints, so that none indexes the hints wrongly. An
+// interview's record has its Hints and Named, for make hint-N to count in.
 func Load(root string) (State, error) {
 	s := State{HintsSeen: map[string]map[string]int{}, OnPart: map[string]PartCache{}}
 	data, err := os.ReadFile(statePath(root))
@@ -138,6 +142,11 @@ func Load(root string) (State, error) {
 					r.Offer = nil
 				}
 			}
+			for _, m := range []*map[string]int{&r.Hints, &r.Named} {
+				if *m == nil { // make hint-N counts into them
+					*m = map[string]int{}
+				}
+			}
 			s.Interview = r
 		}
 	}
@@ -150,10 +159,7 @@ func Save(root string, s State) error {
 	if err := os.MkdirAll(filepath.Join(root, StateDir), 0o755); err != nil {
 		return ReadOnly(err)
 	}
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return err
-	}
+	data, _ := json.MarshalIndent(s, "", "  ") // its one time is a deadline on the clock: it encodes
 	tmp := statePath(root) + ".tmp"
 	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
 		return ReadOnly(err)
@@ -168,4 +174,57 @@ func ReadOnly(err error) error {
 		return err
 	}
 	return fmt.Errorf("this checkout is read-only (%v): the ladder keeps your hints and interviews in %s/, and cannot write there. Copy the repository to a folder you can write (cp -r or git clone), and run it there", err, StateDir)
+}
+
+// A level's HINTS.md has a "## Part N: title" section per part, with
+// "### Hint K" headings in each.
+var hintRE = regexp.MustCompile(`^Hint\s+(\d+)$`)
+
+// HintPart is one part's section of HINTS.md.
+type HintPart struct {
+	Number int
+	Title  string
+	Hints  []string // each hint's text, without its heading
+}
+
+// ReadHints reads a level's HINTS.md and checks its parts and titles
+// against the registry, and its hints' numbers.
+func ReadHints(root string, l levels.Level) ([]HintPart, error) {
+	path := filepath.Join(root, l.Dir, "HINTS.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("level %d has no hints file: %w", l.Number, err)
+	}
+	rel := l.Dir + "/HINTS.md"
+	heads := slices.DeleteFunc(markdown.Split(markdown.Lines(string(data)), 2)[1:], func(s markdown.Section) bool {
+		_, _, ok := markdown.PartHeading(s.Heading)
+		return !ok
+	})
+	if len(heads) != len(l.Parts) {
+		return nil, fmt.Errorf("%s has %d \"## Part N: title\" sections; level %d has %d parts", rel, len(heads), l.Number, len(l.Parts))
+	}
+	var parts []HintPart
+	for i, h := range heads {
+		want := l.Parts[i]
+		n, title, _ := markdown.PartHeading(h.Heading)
+		if n != want.Number || title != want.Title {
+			return nil, fmt.Errorf("%s: section %d is \"Part %d: %s\", want \"Part %d: %s\" as in harness/levels", rel, i+1, n, title, want.Number, want.Title)
+		}
+		p := HintPart{Number: n, Title: title}
+		for j, hint := range markdown.Split(h.Lines, 3)[1:] {
+			m := hintRE.FindStringSubmatch(hint.Heading)
+			if m == nil {
+				return nil, fmt.Errorf("%s:%d: part %d has a heading %q; its hints are headed \"### Hint N\"", rel, hint.Line, n, hint.Heading)
+			}
+			if k, _ := strconv.Atoi(m[1]); k != j+1 {
+				return nil, fmt.Errorf("%s: part %d's hint %d is headed \"Hint %d\"", rel, n, j+1, k)
+			}
+			p.Hints = append(p.Hints, hint.Body())
+		}
+		if len(p.Hints) == 0 {
+			return nil, fmt.Errorf("%s: part %d has no \"### Hint 1\"", rel, n)
+		}
+		parts = append(parts, p)
+	}
+	return parts, nil
 }
