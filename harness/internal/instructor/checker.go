@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"io/fs"
 	"maps"
 	"math/rand/v2"
@@ -146,7 +145,7 @@ func keptChecker(store, dir string, seed uint64) *checker {
 	if err != nil {
 		return nil
 	}
-	err = copyDir(store, dir)
+	err = os.CopyFS(dir, os.DirFS(store))
 	for _, f := range strings.Fields(string(list)) {
 		n, atoiErr := strconv.Atoi(f)
 		if _, statErr := os.Stat(c.binary(n)); atoiErr != nil || statErr != nil {
@@ -180,45 +179,9 @@ func (c *checker) keep(store string) {
 		return
 	}
 	defer os.RemoveAll(tmp) // left only if the rename failed
-	if copyDir(c.dir, tmp) == nil {
+	if os.CopyFS(tmp, os.DirFS(c.dir)) == nil {
 		os.Rename(tmp, store) // fails if another report kept the same set first
 	}
-}
-
-// copyDir copies the regular files of src into dst, keeping their modes.
-func copyDir(src, dst string) error {
-	entries, err := os.ReadDir(src)
-	if err == nil {
-		err = os.MkdirAll(dst, 0o755)
-	}
-	for _, e := range entries {
-		if err == nil {
-			err = copyFile(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name()))
-		}
-	}
-	return err
-}
-
-// copyFile copies the regular file src to dst, keeping its mode.
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	info, err := in.Stat()
-	if err != nil {
-		return err
-	}
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode().Perm())
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 // cmdOutput is what a command run with sandbox.RunLimited printed.

@@ -2,6 +2,7 @@ package instructor
 
 import (
 	"bytes"
+	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -222,90 +223,13 @@ const proxyFile = "ladder_checker.go"
 
 // The sources the report writes: a level's child, which serves the
 // student's code; its proxies, in the spec's package; and its checker.
-const (
-	childSource = `package main
-
-import (
-	level "{{.Mod}}/{{.Dir}}"
-	"{{.Mod}}/harness/remote"{{range $path, $name := .SentinelImports}}
-	{{$name}} "{{$path}}"{{end}}
-)
-
-func main() {
-	remote.Main(map[string]any{"{{.Ctor.Name}}": level.{{.Ctor.Name}}}, {{join .Sentinels}})
-}
-`
-	proxySource = `package spec
-
-import (
-	"{{.Mod}}/harness/remote"{{range $name, $path := .Imports}}
-	{{$name}} "{{$path}}"{{end}}{{range $path, $name := .SentinelImports}}
-	{{$name}} "{{$path}}"{{end}}
-)
-
-// CheckerSentinels are the level's errors, as its child has them.
-var CheckerSentinels = []error{ {{join .Sentinels}} }
-
-type checkerProxy struct{ o *remote.Object }
-
-// CheckerProxies returns a constructor of proxies, each of a value that
-// {{.Ctor.Name}} builds in the child.
-func CheckerProxies(conn *remote.Conn) func({{.Ctor.Params}}) ({{.Ctor.Results}}) {
-	return func({{.Ctor.Params}}) ({{.Ctor.Results}}) {
-		o := conn.New("{{.Ctor.Name}}", []any{ {{.Ctor.Fills}} }{{.Ctor.Args}})
-		{{- if .Ctor.Fallible}}
-		if r{{.Ctor.Last}} != nil {
-			return
-		}
-		{{- end}}
-		r0 = checkerProxy{o}
-		return
-	}
-}
-{{range .Methods}}
-func (p checkerProxy) {{.Name}}({{.Params}}) ({{.Results}}) { p.o.Call("{{.Name}}", []any{ {{.Fills}} }{{.Args}}); return }
-{{end}}`
-	checkerSource = `package level{{.Number}}
-
-import (
-	"math/rand/v2"
-	"os"
-	"strconv"
-	"testing"
-
-	"{{.Mod}}/harness/remote"
-	"{{.Mod}}/harness/timeline"
-	"{{.Mod}}/{{.Dir}}/spec"
-)
-
-func TestLevel{{.Number}}(t *testing.T) { spec.Test(t, spec.CheckerProxies(open(t))) }
-
-func FuzzLevel{{.Number}}(f *testing.F) {
-	seed, err := strconv.ParseUint(os.Getenv("{{.SeedEnv}}"), 10, 64)
-	if err != nil {
-		f.Fatal("{{.SeedEnv}}: ", err)
-	}
-	rng := rand.New(rand.NewPCG(seed, {{.Number}}))
-	for range {{.Random}} {
-		data := make([]byte, 16+rng.IntN(240))
-		for i := range data {
-			data[i] = byte(rng.Uint32())
-		}
-		f.Add(data)
-	}
-	spec.Fuzz(f, spec.CheckerProxies(open(f)))
-}
-
-func open(tb testing.TB) *remote.Conn {
-	conn, err := remote.Open(spec.CheckerSentinels...)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(conn.Close)
-	timeline.PlayElsewhere(conn.CPU)
-	return conn
-}
-`
+var (
+	//go:embed templates/child.go.tmpl
+	childSource string
+	//go:embed templates/proxy.go.tmpl
+	proxySource string
+	//go:embed templates/checker.go.tmpl
+	checkerSource string
 )
 
 // writeSource writes one of the sources of sh into file, gofmt'ed.
