@@ -31,15 +31,11 @@ import (
 // checker built from the instructor's files alone, against the student's
 // code in a child that only answers calls (package harness/remote).
 
-// checked says whether the checker judges the parts in module m: a nested
-// module's (level 8's Redis form) are judged by its own test binary.
-func checked(m levels.Module) bool { return m.Dir == "." }
+// A nested module's parts (level 8's Redis form) are judged by its own
+// test binary, not the checker.
 
 // seedEnv holds the seed of a report's random timelines.
 const seedEnv = "LADDER_VERDICT_SEED"
-
-// randomInputs is how many random timelines each level's fuzz target gets.
-const randomInputs = 24
 
 // checker is the report's checkers: in dir, a test binary a level
 // (levelN.test), the go command's test2json, and the list of the levels;
@@ -50,16 +46,16 @@ type checker struct {
 	Seed   uint64
 }
 
-// binary is level n's checker.
 func (c *checker) binary(n int) string { return filepath.Join(c.dir, fmt.Sprintf("level%d.test", n)) }
 
-// has says whether level n has a checker.
-func (c *checker) has(n int) bool { return slices.Contains(c.levels, n) }
+// judges says whether the checker judges level l's part in module m.
+func (c *checker) judges(l levels.Level, m levels.Module) bool {
+	return m.Dir == "." && slices.Contains(c.levels, l.Number)
+}
 
 // levelsFile lists the levels of a checker's folder, which makes it whole.
 const levelsFile = "levels"
 
-// drawSeed returns seed, or a new random one for 0.
 func drawSeed(seed uint64) uint64 {
 	for seed == 0 {
 		seed = rand.Uint64()
@@ -260,7 +256,7 @@ func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) 
 				pkgs = append(pkgs, p)
 			}
 		}
-		if !checked(l.Modules[i]) || !g.has(l.Number) {
+		if !g.judges(l, l.Modules[i]) {
 			out = append(out, pkgs...) // judged in process, as the report marks it
 			continue
 		}
@@ -289,7 +285,7 @@ func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) 
 func (g *grading) buildChildren(ctx context.Context, lvs []levels.Level) error {
 	var pkgs []string
 	for _, l := range lvs {
-		if g.has(l.Number) {
+		if g.judges(l, levels.Module{Dir: "."}) {
 			pkg, err := g.writeChild(l)
 			if err != nil {
 				return err
@@ -384,7 +380,7 @@ func (g *grading) inProcessLevels(grades []grade.Level) map[int][]int {
 	for _, lg := range grades {
 		inProc := inProcessCases(g.root, lg.Level)
 		for _, p := range lg.Parts {
-			if p.Done && (len(inProc[p.Number]) > 0 || !checked(lg.Level.ModuleOf(p.Number)) || !g.has(lg.Level.Number)) {
+			if p.Done && (len(inProc[p.Number]) > 0 || !g.judges(lg.Level, lg.Level.ModuleOf(p.Number))) {
 				out[lg.Level.Number] = append(out[lg.Level.Number], p.Number)
 			}
 		}

@@ -37,7 +37,6 @@ type specShape struct {
 	Mod, Dir string
 	Number   int
 	SeedEnv  string
-	Random   int
 	Ctor     signature // New: the interface Test is generic over, and an error for level 8
 	Methods  []signature
 	Imports  map[string]string // the packages the proxies' types name, by name
@@ -80,7 +79,7 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 	if err != nil {
 		return nil, err
 	}
-	sh := &specShape{Mod: modPath, Dir: l.Dir, Number: l.Number, SeedEnv: seedEnv, Random: randomInputs, Imports: map[string]string{}, SentinelImports: map[string]string{}}
+	sh := &specShape{Mod: modPath, Dir: l.Dir, Number: l.Number, SeedEnv: seedEnv, Imports: map[string]string{}, SentinelImports: map[string]string{}}
 	ifaces := map[string]*ast.InterfaceType{}
 	var test *ast.FuncType
 	var asserted []*ast.InterfaceType
