@@ -135,12 +135,12 @@ func (c *Conn) clockID(clk clock.Clock) uint64 {
 	return id
 }
 
-// exchange sends one call and reads its answer, with c.mu held.
+// exchange sends one call and reads its answer and results, with c.mu
+// held.
 func (c *Conn) exchange(op byte, o *Object, method string, results []any, args []any) {
 	m := message{Op: op, Obj: o.id, Method: method}
 	if o.clk != nil {
-		m.Clock = c.clockID(o.clk)
-		m.Now = o.clk.Now()
+		m.Clock, m.Now = c.clockID(o.clk), o.clk.Now()
 	}
 	c.dropMu.Lock()
 	m.Drop, c.drops = c.drops, nil
@@ -149,29 +149,10 @@ func (c *Conn) exchange(op byte, o *Object, method string, results []any, args [
 	for i, a := range args {
 		values[i] = reflect.ValueOf(a)
 	}
-	if err := c.proc.Load().send(m, values); err != nil {
+	p := c.proc.Load()
+	if err := p.send(m, values); err != nil {
 		c.fail(fmt.Sprintf("%s(…): the call could not be sent: %v", method, err))
 	}
-	a := c.answer(method, results)
-	if o.clk != nil && !o.clk.Now().Equal(m.Now) {
-		panic(fmt.Sprintf("remote: the clock moved during %s: a case whose clock moves while a call runs must be judged in process", method))
-	}
-	switch a.Op {
-	case opDone:
-	case opPanic:
-		panic(a.Text)
-	case opExit:
-		runtime.Goexit()
-	case opError:
-		c.fail(fmt.Sprintf("the level's process could not make the call %s: %s", method, a.Text))
-	default:
-		c.fail(fmt.Sprintf("the level's process answered %s with operation %d", method, a.Op))
-	}
-}
-
-// answer reads the child's answer to method, and its results.
-func (c *Conn) answer(method string, results []any) message {
-	p := c.proc.Load()
 	p.ends[1].SetReadDeadline(time.Now().Add(c.limit))
 	p.budget.N = maxAnswer
 	var a message
@@ -201,7 +182,20 @@ func (c *Conn) answer(method string, results []any) message {
 		tree := procgroup.NewTree(p.cmd.Process.Pid)
 		p.tree.Store(&tree)
 	}
-	return a
+	if o.clk != nil && !o.clk.Now().Equal(m.Now) {
+		panic(fmt.Sprintf("remote: the clock moved during %s: a case whose clock moves while a call runs must be judged in process", method))
+	}
+	switch a.Op {
+	case opDone:
+	case opPanic:
+		panic(a.Text)
+	case opExit:
+		runtime.Goexit()
+	case opError:
+		c.fail(fmt.Sprintf("the level's process could not make the call %s: %s", method, a.Text))
+	default:
+		c.fail(fmt.Sprintf("the level's process answered %s with operation %d", method, a.Op))
+	}
 }
 
 // fail stops the child and fails the call, with c.mu held.
