@@ -2,6 +2,7 @@ package instructor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -280,39 +281,31 @@ func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) 
 	return out, nil
 }
 
-// buildChildren builds the children of lvs, into sb.Dir/children, in one
-// go build; check builds one that failed again, for its own message.
-func (g *grading) buildChildren(ctx context.Context, lvs []levels.Level) error {
-	var pkgs []string
+// buildChildren builds the children of lvs into out (a folder, for
+// several) in one go build, and returns what a failed build printed; check
+// builds one that failed again, for its own message.
+func (g *grading) buildChildren(ctx context.Context, lvs []levels.Level, out string) (failed string, err error) {
+	args := []string{"build", "-o", out}
 	for _, l := range lvs {
 		if g.judges(l, levels.Module{Dir: "."}) {
-			pkg, err := g.writeChild(l)
-			if err != nil {
-				return err
+			sh, err := readShape(g.root, g.modPath, l)
+			if err == nil {
+				err = sh.writeSource(childSource, filepath.Join(g.root, "ladder-child", l.Name(), "main.go"))
 			}
-			pkgs = append(pkgs, pkg)
+			if err != nil {
+				return "", err
+			}
+			args = append(args, "./ladder-child/"+l.Name())
 		}
 	}
-	if len(pkgs) > 0 {
-		g.goBuild(ctx, filepath.Join(g.sb.Dir, "children")+string(filepath.Separator), pkgs...)
-	}
-	return ctx.Err()
-}
-
-// writeChild writes level l's child, and returns its package.
-func (g *grading) writeChild(l levels.Level) (string, error) {
-	sh, err := readShape(g.root, g.modPath, l)
-	if err != nil {
-		return "", err
-	}
-	return "./ladder-child/" + l.Name(), sh.writeSource(childSource, filepath.Join(g.root, "ladder-child", l.Name(), "main.go"))
-}
-
-// goBuild builds pkgs, without cgo, into out.
-func (g *grading) goBuild(ctx context.Context, out string, pkgs ...string) (*exec.Cmd, error) {
-	build := g.sb.Command(g.root, grade.GoTool(), append([]string{"build", "-o", out}, pkgs...)...)
+	build := g.sb.Command(g.root, grade.GoTool(), args...)
 	build.Env = append(build.Env, "CGO_ENABLED=0")
-	return build, g.run(ctx, build)
+	if len(args) > 3 {
+		if err := g.run(ctx, build); err != nil {
+			return cmp.Or(cmdOutput(build), err.Error()), ctx.Err()
+		}
+	}
+	return "", ctx.Err()
 }
 
 // check runs the checker on level l's child, building it if need be.
@@ -328,18 +321,8 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 		childBin += ".exe"
 	}
 	if _, err := os.Stat(childBin); err != nil {
-		pkg, err := g.writeChild(l)
-		if err != nil {
-			return nil, err
-		}
-		if build, err := g.goBuild(ctx, childBin, pkg); err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			if res.BuildError = cmdOutput(build); res.BuildError == "" {
-				res.BuildError = err.Error()
-			}
-			return res, nil
+		if res.BuildError, err = g.buildChildren(ctx, []levels.Level{l}, childBin); err != nil || res.BuildError != "" {
+			return res, err
 		}
 	}
 	launch, err := json.Marshal(protocol.LaunchOf(g.sb.Command(levelDir, childBin)))

@@ -243,7 +243,7 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		}
 		return gr.judge(ctx, r, own)
 	}
-	if err := gr.buildChildren(ctx, touched); err != nil && ctx.Err() == nil {
+	if _, err := gr.buildChildren(ctx, touched, filepath.Join(sb.Dir, "children")+string(filepath.Separator)); err != nil && ctx.Err() == nil {
 		notes = append(notes, "building the checker's children: "+err.Error())
 		return res
 	}
