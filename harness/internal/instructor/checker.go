@@ -32,11 +32,15 @@ import (
 // checker built from the instructor's files alone, against the student's
 // code in a child that only answers calls (package harness/remote).
 
-// A nested module's parts (level 8's Redis form) are judged by its own
-// test binary, not the checker.
-
-// seedEnv holds the seed of a report's random timelines.
-const seedEnv = "LADDER_VERDICT_SEED"
+// With --cache, a report keeps its checkers in the build cache's folder,
+// named by a key of what they were built from, and a report that finds its
+// key skips its setup.
+const (
+	seedEnv    = "LADDER_VERDICT_SEED" // the seed of a report's random timelines
+	levelsFile = "levels"              // lists the levels of a checker's folder, which makes it whole
+	storeDir   = "ladder-checkers"     // the kept checkers, which a student's sandbox shows empty
+	storeAge   = 7 * 24 * time.Hour    // how long an unused set of checkers is kept
+)
 
 // checker is the report's checkers: in dir, a test binary a level
 // (levelN.test), the go command's test2json, and the list of the levels;
@@ -49,13 +53,11 @@ type checker struct {
 
 func (c *checker) binary(n int) string { return filepath.Join(c.dir, fmt.Sprintf("level%d.test", n)) }
 
-// judges says whether the checker judges level l's part in module m.
+// judges says whether the checker judges level l's parts in module m: a
+// nested module's (level 8's Redis form) are judged by its own test binary.
 func (c *checker) judges(l levels.Level, m levels.Module) bool {
 	return m.Dir == "." && slices.Contains(c.levels, l.Number)
 }
-
-// levelsFile lists the levels of a checker's folder, which makes it whole.
-const levelsFile = "levels"
 
 func drawSeed(seed uint64) uint64 {
 	for seed == 0 {
@@ -108,17 +110,6 @@ func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, plan *grad
 	}
 	return c, nil
 }
-
-// With --cache, a report keeps its checkers in the build cache's folder,
-// named by a key of what they were built from, and a report that finds its
-// key skips its setup.
-
-// storeDir is the folder of kept checkers, which a student's sandbox shows
-// empty.
-const storeDir = "ladder-checkers"
-
-// storeAge is how long an unused set of checkers is kept.
-const storeAge = 7 * 24 * time.Hour
 
 // warmKey names what a report's setup builds from, the toolchain too.
 func (p *gradingPlan) warmKey(toolchain string) string {
@@ -192,8 +183,7 @@ func cmdOutput(cmd *exec.Cmd) string {
 	return grade.FirstLines(s, 20)
 }
 
-// refusedPrefix starts the build error of a level refused for its imports.
-const refusedPrefix = "refused:"
+const refusedPrefix = "refused:" // a level's build error, refused for its imports
 
 // refusedImports lists the student's files of level l that import a spec
 // (its model is an answer) or the grader's packages.
@@ -232,7 +222,7 @@ func inProcessCases(root string, l levels.Level) map[int]map[string]bool {
 	return out
 }
 
-// grading is one student's checkout, in root of sb, graded with c.
+// grading is one student's checkout, in root of sb.
 type grading struct {
 	*checker
 	sb            *sandbox.Sandbox
