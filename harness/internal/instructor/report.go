@@ -34,12 +34,13 @@ type Result struct {
 	Took         time.Duration
 }
 
-// InProcessMark is what the report adds to a level's cell when a part
-// counted done holds a case that the student's own process judged.
-const InProcessMark = "*"
-
-// InProcessFootnote explains the mark, under the table.
-const InProcessFootnote = "\\* judged in part inside the student's own process (allocations, memory, races), which the student's code could fake; every other case was decided outside it."
+const (
+	// InProcessMark is what the report adds to a level's cell when a part
+	// counted done holds a case that the student's own process judged.
+	InProcessMark = "*"
+	// InProcessFootnote explains the mark, under the table.
+	InProcessFootnote = "\\* judged in part inside the student's own process (allocations, memory, races), which the student's code could fake; every other case was decided outside it."
+)
 
 // PartsDone is how many parts the student has done, of how many.
 func (r Result) PartsDone() (done, of int) {
@@ -54,10 +55,8 @@ func (r Result) PartsDone() (done, of int) {
 
 // level is r's report of level n, or nil.
 func (r Result) level(n int) *grade.LevelReport {
-	for i := range r.Levels {
-		if r.Levels[i].Number == n {
-			return &r.Levels[i]
-		}
+	if i := slices.IndexFunc(r.Levels, func(l grade.LevelReport) bool { return l.Number == n }); i >= 0 {
+		return &r.Levels[i]
 	}
 	return nil
 }
@@ -70,12 +69,8 @@ func classRow(r Result) []string {
 	for _, lv := range levels.All {
 		cell := ""
 		if l := r.level(lv.Number); l != nil {
-			cases := 0
-			for _, p := range l.Parts {
-				cases += p.Cases
-			}
 			switch {
-			case cases == 0 && l.BuildError == "" && len(l.Problems) == 0:
+			case !slices.ContainsFunc(l.Parts, func(p grade.PartReport) bool { return p.Cases > 0 }) && l.BuildError == "" && len(l.Problems) == 0:
 				// a level this checkout does not have
 			case l.Status == grade.NoBuild && strings.HasPrefix(l.BuildError, refusedPrefix):
 				cell = "refused"
@@ -105,10 +100,9 @@ type section struct {
 	Items       []item
 }
 
-// item is a list item, with the items under it.
 type item struct {
 	Text string
-	Sub  []string
+	Sub  []string // the items under it
 }
 
 // sections are the class part by part, why each begun level is not done,
