@@ -45,31 +45,11 @@ type specShape struct {
 	SentinelImports map[string]string
 }
 
-// signature is a function's parameters and results, named a0… and r0…,
-// the addresses of the results a call fills in, and the arguments.
+// signature is a function's name and the types of its parameters and
+// results, which the proxies name a0… and r0….
 type signature struct {
-	Name, Params, Results, Fills, Args string
-	// Fallible says the last result, r<Last>, is an error, which leaves
-	// the others zero.
-	Fallible bool
-	Last     int
-}
-
-// newSignature writes the signature of a function name with the types
-// given; the call fills in the results from skip on.
-func newSignature(name string, params, results []string, skip int) signature {
-	s := signature{Name: name, Last: len(results) - 1, Fallible: len(results) > 1 && results[len(results)-1] == "error"}
-	var ps, rs, fills []string
-	for i, t := range params {
-		ps, s.Args = append(ps, fmt.Sprintf("a%d %s", i, t)), s.Args+fmt.Sprintf(", a%d", i)
-	}
-	for i, t := range results {
-		if rs = append(rs, fmt.Sprintf("r%d %s", i, t)); i >= skip {
-			fills = append(fills, fmt.Sprintf("&r%d", i))
-		}
-	}
-	s.Params, s.Results, s.Fills = strings.Join(ps, ", "), strings.Join(rs, ", "), strings.Join(fills, ", ")
-	return s
+	Name            string
+	Params, Results []string
 }
 
 // readShape reads the spec of level l in the checkout root.
@@ -115,7 +95,7 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 		if cons, ok := tp.Type.(*ast.Ident); ok && ifaces[cons.Name] != nil && ctor != nil {
 			if results := fields(ctor.Results); len(results) > 0 && results[0] == tp.Names[0].Name {
 				results[0] = cons.Name
-				sh.Ctor = newSignature(constructor, fields(ctor.Params), results, 1)
+				sh.Ctor = signature{constructor, fields(ctor.Params), results}
 				asserted = append([]*ast.InterfaceType{ifaces[cons.Name]}, asserted...)
 			}
 		}
@@ -135,7 +115,7 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 				}
 				asserted = append(asserted, ifaces[embedded.Name])
 			} else if name := m.Names[0].Name; !slices.ContainsFunc(sh.Methods, func(s signature) bool { return s.Name == name }) {
-				sh.Methods = append(sh.Methods, newSignature(name, fields(ft.Params), fields(ft.Results), 0))
+				sh.Methods = append(sh.Methods, signature{name, fields(ft.Params), fields(ft.Results)})
 			}
 		}
 	}
@@ -165,11 +145,11 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 			}
 		}
 	}
-	var b strings.Builder
+	var types []string
 	for _, s := range append(sh.Methods, sh.Ctor) {
-		b.WriteString(s.Params + s.Results)
+		types = append(append(types, s.Params...), s.Results...)
 	}
-	for _, m := range qualified.FindAllStringSubmatch(b.String(), -1) {
+	for _, m := range qualified.FindAllStringSubmatch(strings.Join(types, " "), -1) {
 		if ip := imports[m[1]]; ip != "" && sh.SentinelImports[ip] == "" {
 			sh.Imports[m[1]] = ip
 		}
