@@ -128,15 +128,7 @@ var classroomYAML string
 
 // WriteClassroom writes the workflow of plan.
 func WriteClassroom(w io.Writer, plan classroomPlan) error {
-	var ids []string
-	for _, s := range plan.Steps {
-		ids = append(ids, s.ID)
-	}
 	t := template.Must(template.New("").Funcs(template.FuncMap{"q": strconv.Quote, "upper": strings.ToUpper}).Parse(classroomYAML))
-	return t.Execute(w, struct {
-		classroomPlan
-		Points, Runners                                        string
-		StudentDir, InstructorDir, DonePartsFile, GradeCommand string
-		PartPoints                                             int
-	}{plan, grade.Plural(len(plan.Steps)*PartPoints, "point"), strings.Join(ids, ","), StudentDir, InstructorDir, DonePartsFile, ClassroomGradeCommand, PartPoints})
+	return t.Execute(w, map[string]any{"Plan": plan, "Points": grade.Plural(len(plan.Steps)*PartPoints, "point"), "PartPoints": PartPoints,
+		"StudentDir": StudentDir, "InstructorDir": InstructorDir, "DonePartsFile": DonePartsFile, "GradeCommand": ClassroomGradeCommand})
 }
