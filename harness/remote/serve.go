@@ -53,17 +53,17 @@ func (s *server) loop() {
 	for {
 		var m message
 		err := s.dec.Decode(&m)
+		// A result gob cannot carry ends the child, which prints why.
+		if err == nil {
+			if err = s.send(s.serve(m)); err != nil {
+				err = fmt.Errorf("the results of %s: %v", m.Method, err)
+			}
+		}
 		if err == io.EOF {
 			s.end <- nil
 			return
-		}
-		if err != nil {
+		} else if err != nil {
 			s.end <- err
-			return
-		}
-		// A result gob cannot carry ends the child, which prints why.
-		if err := s.send(s.serve(m)); err != nil {
-			s.end <- fmt.Errorf("the results of %s: %v", m.Method, err)
 			return
 		}
 	}
