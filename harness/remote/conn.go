@@ -45,13 +45,9 @@ type Conn struct {
 // Open returns a Conn that starts children as protocol.LaunchEnv says;
 // sentinels are the level's errors, as the child's Main is given them.
 func Open(sentinels ...error) (*Conn, error) {
-	s := os.Getenv(protocol.LaunchEnv)
-	if s == "" {
-		return nil, fmt.Errorf("%s is not set: the class report sets it to the command that starts the student's child", protocol.LaunchEnv)
-	}
 	var l Launch
-	if err := json.Unmarshal([]byte(s), &l); err != nil {
-		return nil, fmt.Errorf("%s: %v", protocol.LaunchEnv, err)
+	if err := json.Unmarshal([]byte(os.Getenv(protocol.LaunchEnv)), &l); err != nil {
+		return nil, fmt.Errorf("%s, which the class report sets to the command that starts the student's child: %v", protocol.LaunchEnv, err)
 	}
 	return New(l, sentinels...), nil
 }
@@ -139,12 +135,12 @@ func (c *Conn) clockID(clk clock.Clock) uint64 {
 	return id
 }
 
-// exchange sends one call and reads its answer, with c.mu held.
+// exchange sends one call and reads its answer and results, with c.mu
+// held.
 func (c *Conn) exchange(op byte, o *Object, method string, results []any, args []any) {
 	m := message{Op: op, Obj: o.id, Method: method}
 	if o.clk != nil {
-		m.Clock = c.clockID(o.clk)
-		m.Now = o.clk.Now()
+		m.Clock, m.Now = c.clockID(o.clk), o.clk.Now()
 	}
 	c.dropMu.Lock()
 	m.Drop, c.drops = c.drops, nil
@@ -153,10 +149,39 @@ func (c *Conn) exchange(op byte, o *Object, method string, results []any, args [
 	for i, a := range args {
 		values[i] = reflect.ValueOf(a)
 	}
-	if err := c.proc.Load().send(m, values); err != nil {
+	p := c.proc.Load()
+	if err := p.send(m, values); err != nil {
 		c.fail(fmt.Sprintf("%s(…): the call could not be sent: %v", method, err))
 	}
-	a := c.answer(method, results)
+	p.ends[1].SetReadDeadline(time.Now().Add(c.limit))
+	p.budget.N = maxAnswer
+	var a message
+	err := p.dec.Decode(&a)
+	if err == nil && a.Op == opDone {
+		if len(a.Nil) != len(results) {
+			c.fail(fmt.Sprintf("%s returned %d results, want %d", method, len(a.Nil), len(results)))
+		}
+		for i, r := range results {
+			if err = p.value(&a, i, reflect.ValueOf(r).Elem()); err != nil {
+				break
+			}
+		}
+	}
+	switch {
+	case err != nil && p.budget.N <= 0:
+		c.fail(fmt.Sprintf("the level's process, during %s(…): sent an answer larger than %d MiB", method, maxAnswer>>20))
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		c.fail(fmt.Sprintf("%s(…) did not return within %v", method, c.limit))
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		c.fail(fmt.Sprintf("the level's process ended during %s(…): %s", method, p.exitText()))
+	case err != nil:
+		c.fail(fmt.Sprintf("the level's process, during %s(…): %v", method, err))
+	}
+	if p.tree.Load() == nil {
+		// By the first answer all the child's processes run.
+		tree := procgroup.NewTree(p.cmd.Process.Pid)
+		p.tree.Store(&tree)
+	}
 	if o.clk != nil && !o.clk.Now().Equal(m.Now) {
 		panic(fmt.Sprintf("remote: the clock moved during %s: a case whose clock moves while a call runs must be judged in process", method))
 	}
@@ -173,39 +198,6 @@ func (c *Conn) exchange(op byte, o *Object, method string, results []any, args [
 	}
 }
 
-// answer reads the child's answer to method, and its results.
-func (c *Conn) answer(method string, results []any) message {
-	p := c.proc.Load()
-	p.ends[1].SetReadDeadline(time.Now().Add(c.limit))
-	p.budget.left = maxAnswer
-	var a message
-	err := p.dec.Decode(&a)
-	if err == nil && a.Op == opDone {
-		if len(a.Nil) != len(results) {
-			c.fail(fmt.Sprintf("%s returned %d results, want %d", method, len(a.Nil), len(results)))
-		}
-		for i, r := range results {
-			if err = p.value(&a, i, reflect.ValueOf(r).Elem()); err != nil {
-				break
-			}
-		}
-	}
-	switch {
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		c.fail(fmt.Sprintf("%s(…) did not return within %v", method, c.limit))
-	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		c.fail(fmt.Sprintf("the level's process ended during %s(…): %s", method, p.exitText()))
-	case err != nil:
-		c.fail(fmt.Sprintf("the level's process, during %s(…): %v", method, err))
-	}
-	if p.tree.Load() == nil {
-		// By the first answer all the child's processes run.
-		tree := procgroup.NewTree(p.cmd.Process.Pid)
-		p.tree.Store(&tree)
-	}
-	return a
-}
-
 // fail stops the child and fails the call, with c.mu held.
 func (c *Conn) fail(what string) {
 	c.stop()
@@ -216,8 +208,8 @@ func (c *Conn) fail(what string) {
 type process struct {
 	*pipe
 	cmd     *exec.Cmd
-	ends    [2]*os.File // the checker's: calls, to the child, and answers, from it
-	budget  budget
+	ends    [2]*os.File      // the checker's: calls, to the child, and answers, from it
+	budget  io.LimitedReader // what is left to read of one answer
 	exited  chan struct{}
 	printed tail
 	tree    atomic.Pointer[procgroup.Tree] // set at the first answer
@@ -246,7 +238,7 @@ func (c *Conn) start() error {
 		callW.Close()
 		return err
 	}
-	p := &process{ends: [2]*os.File{callW, ansR}, exited: make(chan struct{}), budget: budget{r: ansR}}
+	p := &process{ends: [2]*os.File{callW, ansR}, exited: make(chan struct{}), budget: io.LimitedReader{R: ansR}}
 	p.cmd = &exec.Cmd{Path: c.launch.Path, Args: c.launch.Args, Env: c.launch.Env, Dir: c.launch.Dir}
 	p.cmd.Stdout, p.cmd.Stderr = &p.printed, &p.printed
 	p.cmd.ExtraFiles = []*os.File{callR, ansW}
@@ -309,9 +301,8 @@ func (p *process) stop() {
 
 // tail keeps the last 4 KiB written to it.
 type tail struct {
-	mu  sync.Mutex
-	b   []byte
-	cut bool
+	mu sync.Mutex
+	b  []byte
 }
 
 func (t *tail) Write(p []byte) (int, error) {
@@ -319,7 +310,7 @@ func (t *tail) Write(p []byte) (int, error) {
 	defer t.mu.Unlock()
 	t.b = append(t.b, p...)
 	if n := len(t.b) - 4<<10; n > 0 {
-		t.b, t.cut = append(t.b[:0], t.b[n:]...), true
+		t.b = append([]byte("…"), t.b[n:]...)
 	}
 	return len(p), nil
 }
@@ -327,8 +318,5 @@ func (t *tail) Write(p []byte) (int, error) {
 func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.cut {
-		return "…" + string(t.b)
-	}
 	return string(t.b)
 }

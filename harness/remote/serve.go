@@ -2,6 +2,7 @@ package remote
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,8 +20,7 @@ import (
 func Main(constructors map[string]any, sentinels ...error) {
 	in, out := os.NewFile(3, "calls"), os.NewFile(4, "answers")
 	if _, err := in.Stat(); err != nil {
-		fmt.Fprintln(os.Stderr, "remote: this program answers the class report's checker, which starts it")
-		os.Exit(2)
+		exit(errors.New("this program answers the class report's checker, which starts it"))
 	}
 	s := &server{
 		pipe:    newPipe(bufio.NewReaderSize(in, 64<<10), out, sentinels),
@@ -31,16 +31,17 @@ func Main(constructors map[string]any, sentinels ...error) {
 	}
 	s.clock = s.clockOf
 	for name, c := range constructors {
-		v := reflect.ValueOf(c)
-		if v.Kind() != reflect.Func || v.Type().NumOut() == 0 {
-			s.end <- fmt.Errorf("constructor %s is a %T, want a function that returns the value to call", name, c)
+		if v := reflect.ValueOf(c); v.Kind() != reflect.Func || v.Type().NumOut() == 0 {
+			exit(fmt.Errorf("constructor %s is a %T, want a function that returns the value to call", name, c))
 		}
-		s.ctors[name] = v
+		s.ctors[name] = reflect.ValueOf(c)
 	}
-	if len(s.end) == 0 {
-		go s.loop()
-	}
-	if err := <-s.end; err != nil {
+	go s.loop()
+	exit(<-s.end)
+}
+
+func exit(err error) {
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "remote:", err)
 		os.Exit(2)
 	}
@@ -52,17 +53,17 @@ func (s *server) loop() {
 	for {
 		var m message
 		err := s.dec.Decode(&m)
+		// A result gob cannot carry ends the child, which prints why.
+		if err == nil {
+			if err = s.send(s.serve(m)); err != nil {
+				err = fmt.Errorf("the results of %s: %v", m.Method, err)
+			}
+		}
 		if err == io.EOF {
 			s.end <- nil
 			return
-		}
-		if err != nil {
+		} else if err != nil {
 			s.end <- err
-			return
-		}
-		// A result gob cannot carry ends the child, which prints why.
-		if err := s.send(s.serve(m)); err != nil {
-			s.end <- fmt.Errorf("the results of %s: %v", m.Method, err)
 			return
 		}
 	}

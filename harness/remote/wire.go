@@ -62,24 +62,6 @@ var (
 	clockType = reflect.TypeFor[clock.Clock]()
 )
 
-// errFlood is an answer over maxAnswer.
-var errFlood = errors.New("sent an answer larger than 8 MiB")
-
-// budget reads from r at most left bytes, then fails with errFlood.
-type budget struct {
-	r    io.Reader
-	left int
-}
-
-func (b *budget) Read(p []byte) (int, error) {
-	if b.left <= 0 {
-		return 0, errFlood
-	}
-	n, err := b.r.Read(p[:min(len(p), b.left)])
-	b.left -= n
-	return n, err
-}
-
 // A pipe is one side's ends of the two pipes: it sends messages and
 // their values on one and reads them from the other.
 type pipe struct {

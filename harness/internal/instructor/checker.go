@@ -2,12 +2,12 @@ package instructor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"io/fs"
 	"maps"
 	"math/rand/v2"
@@ -32,15 +32,15 @@ import (
 // checker built from the instructor's files alone, against the student's
 // code in a child that only answers calls (package harness/remote).
 
-// checked says whether the checker judges the parts in module m: a nested
-// module's (level 8's Redis form) are judged by its own test binary.
-func checked(m levels.Module) bool { return m.Dir == "." }
-
-// seedEnv holds the seed of a report's random timelines.
-const seedEnv = "LADDER_VERDICT_SEED"
-
-// randomInputs is how many random timelines each level's fuzz target gets.
-const randomInputs = 24
+// With --cache, a report keeps its checkers in the build cache's folder,
+// named by a key of what they were built from, and a report that finds its
+// key skips its setup.
+const (
+	seedEnv    = "LADDER_VERDICT_SEED" // the seed of a report's random timelines
+	levelsFile = "levels"              // lists the levels of a checker's folder, which makes it whole
+	storeDir   = "ladder-checkers"     // the kept checkers, which a student's sandbox shows empty
+	storeAge   = 7 * 24 * time.Hour    // how long an unused set of checkers is kept
+)
 
 // checker is the report's checkers: in dir, a test binary a level
 // (levelN.test), the go command's test2json, and the list of the levels;
@@ -51,16 +51,14 @@ type checker struct {
 	Seed   uint64
 }
 
-// binary is level n's checker.
 func (c *checker) binary(n int) string { return filepath.Join(c.dir, fmt.Sprintf("level%d.test", n)) }
 
-// has says whether level n has a checker.
-func (c *checker) has(n int) bool { return slices.Contains(c.levels, n) }
+// judges says whether the checker judges level l's parts in module m: a
+// nested module's (level 8's Redis form) are judged by its own test binary.
+func (c *checker) judges(l levels.Level, m levels.Module) bool {
+	return m.Dir == "." && slices.Contains(c.levels, l.Number)
+}
 
-// levelsFile lists the levels of a checker's folder, which makes it whole.
-const levelsFile = "levels"
-
-// drawSeed returns seed, or a new random one for 0.
 func drawSeed(seed uint64) uint64 {
 	for seed == 0 {
 		seed = rand.Uint64()
@@ -113,17 +111,6 @@ func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, plan *grad
 	return c, nil
 }
 
-// With --cache, a report keeps its checkers in the build cache's folder,
-// named by a key of what they were built from, and a report that finds its
-// key skips its setup.
-
-// storeDir is the folder of kept checkers, which a student's sandbox shows
-// empty.
-const storeDir = "ladder-checkers"
-
-// storeAge is how long an unused set of checkers is kept.
-const storeAge = 7 * 24 * time.Hour
-
 // warmKey names what a report's setup builds from, the toolchain too.
 func (p *gradingPlan) warmKey(toolchain string) string {
 	h := fnv.New128a() // the command's other cache keys take FNV too: no crypto in its build
@@ -146,7 +133,7 @@ func keptChecker(store, dir string, seed uint64) *checker {
 	if err != nil {
 		return nil
 	}
-	err = copyDir(store, dir)
+	err = os.CopyFS(dir, os.DirFS(store))
 	for _, f := range strings.Fields(string(list)) {
 		n, atoiErr := strconv.Atoi(f)
 		if _, statErr := os.Stat(c.binary(n)); atoiErr != nil || statErr != nil {
@@ -180,45 +167,9 @@ func (c *checker) keep(store string) {
 		return
 	}
 	defer os.RemoveAll(tmp) // left only if the rename failed
-	if copyDir(c.dir, tmp) == nil {
+	if os.CopyFS(tmp, os.DirFS(c.dir)) == nil {
 		os.Rename(tmp, store) // fails if another report kept the same set first
 	}
-}
-
-// copyDir copies the regular files of src into dst, keeping their modes.
-func copyDir(src, dst string) error {
-	entries, err := os.ReadDir(src)
-	if err == nil {
-		err = os.MkdirAll(dst, 0o755)
-	}
-	for _, e := range entries {
-		if err == nil {
-			err = copyFile(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name()))
-		}
-	}
-	return err
-}
-
-// copyFile copies the regular file src to dst, keeping its mode.
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	info, err := in.Stat()
-	if err != nil {
-		return err
-	}
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode().Perm())
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 // cmdOutput is what a command run with sandbox.RunLimited printed.
@@ -232,8 +183,7 @@ func cmdOutput(cmd *exec.Cmd) string {
 	return grade.FirstLines(s, 20)
 }
 
-// refusedPrefix starts the build error of a level refused for its imports.
-const refusedPrefix = "refused:"
+const refusedPrefix = "refused:" // a level's build error, refused for its imports
 
 // refusedImports lists the student's files of level l that import a spec
 // (its model is an answer) or the grader's packages.
@@ -272,7 +222,7 @@ func inProcessCases(root string, l levels.Level) map[int]map[string]bool {
 	return out
 }
 
-// grading is one student's checkout, in root of sb, graded with c.
+// grading is one student's checkout, in root of sb.
 type grading struct {
 	*checker
 	sb            *sandbox.Sandbox
@@ -297,7 +247,7 @@ func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) 
 				pkgs = append(pkgs, p)
 			}
 		}
-		if !checked(l.Modules[i]) || !g.has(l.Number) {
+		if !g.judges(l, l.Modules[i]) {
 			out = append(out, pkgs...) // judged in process, as the report marks it
 			continue
 		}
@@ -321,39 +271,31 @@ func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) 
 	return out, nil
 }
 
-// buildChildren builds the children of lvs, into sb.Dir/children, in one
-// go build; check builds one that failed again, for its own message.
-func (g *grading) buildChildren(ctx context.Context, lvs []levels.Level) error {
-	var pkgs []string
+// buildChildren builds the children of lvs into out (a folder, for
+// several) in one go build, and returns what a failed build printed; check
+// builds one that failed again, for its own message.
+func (g *grading) buildChildren(ctx context.Context, lvs []levels.Level, out string) (failed string, err error) {
+	args := []string{"build", "-o", out}
 	for _, l := range lvs {
-		if g.has(l.Number) {
-			pkg, err := g.writeChild(l)
-			if err != nil {
-				return err
+		if g.judges(l, levels.Module{Dir: "."}) {
+			sh, err := readShape(g.root, g.modPath, l)
+			if err == nil {
+				err = sh.writeSource(childSource, filepath.Join(g.root, "ladder-child", l.Name(), "main.go"))
 			}
-			pkgs = append(pkgs, pkg)
+			if err != nil {
+				return "", err
+			}
+			args = append(args, "./ladder-child/"+l.Name())
 		}
 	}
-	if len(pkgs) > 0 {
-		g.goBuild(ctx, filepath.Join(g.sb.Dir, "children")+string(filepath.Separator), pkgs...)
-	}
-	return ctx.Err()
-}
-
-// writeChild writes level l's child, and returns its package.
-func (g *grading) writeChild(l levels.Level) (string, error) {
-	sh, err := readShape(g.root, g.modPath, l)
-	if err != nil {
-		return "", err
-	}
-	return "./ladder-child/" + l.Name(), sh.writeSource(childSource, filepath.Join(g.root, "ladder-child", l.Name(), "main.go"))
-}
-
-// goBuild builds pkgs, without cgo, into out.
-func (g *grading) goBuild(ctx context.Context, out string, pkgs ...string) (*exec.Cmd, error) {
-	build := g.sb.Command(g.root, grade.GoTool(), append([]string{"build", "-o", out}, pkgs...)...)
+	build := g.sb.Command(g.root, grade.GoTool(), args...)
 	build.Env = append(build.Env, "CGO_ENABLED=0")
-	return build, g.run(ctx, build)
+	if len(args) > 3 {
+		if err := g.run(ctx, build); err != nil {
+			return cmp.Or(cmdOutput(build), err.Error()), ctx.Err()
+		}
+	}
+	return "", ctx.Err()
 }
 
 // check runs the checker on level l's child, building it if need be.
@@ -369,18 +311,8 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 		childBin += ".exe"
 	}
 	if _, err := os.Stat(childBin); err != nil {
-		pkg, err := g.writeChild(l)
-		if err != nil {
-			return nil, err
-		}
-		if build, err := g.goBuild(ctx, childBin, pkg); err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			if res.BuildError = cmdOutput(build); res.BuildError == "" {
-				res.BuildError = err.Error()
-			}
-			return res, nil
+		if res.BuildError, err = g.buildChildren(ctx, []levels.Level{l}, childBin); err != nil || res.BuildError != "" {
+			return res, err
 		}
 	}
 	child := g.sb.Command(levelDir, childBin)
@@ -422,7 +354,7 @@ func (g *grading) inProcessLevels(grades []grade.Level) map[int][]int {
 	for _, lg := range grades {
 		inProc := inProcessCases(g.root, lg.Level)
 		for _, p := range lg.Parts {
-			if p.Done && (len(inProc[p.Number]) > 0 || !checked(lg.Level.ModuleOf(p.Number)) || !g.has(lg.Level.Number)) {
+			if p.Done && (len(inProc[p.Number]) > 0 || !g.judges(lg.Level, lg.Level.ModuleOf(p.Number))) {
 				out[lg.Level.Number] = append(out[lg.Level.Number], p.Number)
 			}
 		}

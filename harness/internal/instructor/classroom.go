@@ -1,6 +1,7 @@
 package instructor
 
 import (
+	_ "embed"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -120,107 +121,14 @@ func moduleNeeds(root string, l levels.Level, m levels.Module) ([]string, error)
 	return out, nil
 }
 
-// classroomYAML is the workflow, written as text to keep its comments and
-// order; every value that is not a fixed word is quoted (q: YAML reads
-// Go's escapes alike). The Redis install puts redis-server on the runner
-// for the class report to start in its sandbox: a service container
-// would give an address only; bubblewrap's install lets it make the user
-// namespaces that Ubuntu's AppArmor otherwise refuses.
-var classroomYAML = template.Must(template.New("").Funcs(template.FuncMap{"q": strconv.Quote, "upper": strings.ToUpper}).Parse(
-	`# GitHub Classroom autograding for rateladder: one graded step for each
-# part of every level, {{.Points}} in all. Written by make classroom (ladder
-# classroom) from the ladder's registry, harness/levels: write it again
-# with make classroom FORCE=1 when a level or a part is added. To weigh
-# the parts differently, change their max-score.
-#
-# The student's code is graded as make class-report grades it: with the
-# instructor's harness, tests and specs, in a bubblewrap sandbox, with
-# verdicts decided outside the student's process. They come from
-# {{.Repo}} at commit
-# {{.Ref}}.
-# One step grades the whole checkout once; each graded step then only
-# reads the parts done from its results file.
-name: Autograding Tests
-'on':
-  - push
-  - workflow_dispatch
-  - repository_dispatch
-permissions:
-  checks: write
-  actions: read
-  contents: read
-jobs:
-  run-autograding-tests:
-    runs-on: ubuntu-latest
-    # Classroom's own commit, the assignment's first, is not graded.
-    if: github.actor != 'github-classroom[bot]'
-    steps:
-      # Neither checkout keeps the job's token in its .git/config.
-      - name: Check out the student's code
-        uses: actions/checkout@v4
-        with:
-          path: {{.StudentDir}}
-          persist-credentials: false
-      - name: Check out the instructor's harness
-        uses: actions/checkout@v4
-        with:
-          repository: {{q .Repo}}
-          ref: {{q .Ref}}
-          path: {{.InstructorDir}}
-          persist-credentials: false
-      # No cache: one the student's own runs wrote could hold modules
-      # that the instructor's harness would build from.
-      - name: Set up Go
-        uses: actions/setup-go@v5
-        with:
-          go-version-file: {{.InstructorDir}}/go.mod
-          cache: false
-      - name: Install bubblewrap
-        run: "sudo apt-get update && sudo apt-get install -y bubblewrap && (sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 || true)"
-{{- if .Redis}}
-      # The Redis parts start a redis-server of their own, and kill or
-      # pause it, so they need the program on the runner, not a service
-      # container's address. A failed install costs those parts only.
-      - name: Install redis-server
-        continue-on-error: true
-        run: "command -v redis-server >/dev/null || (sudo apt-get update && sudo apt-get install -y redis-server)"
-{{- end}}
-      # Where the runner cannot make a sandbox, this step says so and
-      # fails: it never runs the student's code unsandboxed.
-      - name: Grade with the instructor's harness
-        working-directory: {{.InstructorDir}}
-        timeout-minutes: 40
-        run: {{q .GradeCommand}}
-{{- range .Steps}}
-      - name: {{q .Name}}
-        id: {{.ID}}
-        uses: classroom-resources/autograding-command-grader@v1
-        with:
-          test-name: {{q .Name}}
-          command: {{q (printf "grep -qx %s %s" .ID $.DonePartsFile)}}
-          timeout: 1
-          max-score: {{$.PartPoints}}
-{{- end}}
-      - name: Autograding Reporter
-        uses: classroom-resources/autograding-grading-reporter@v1
-        env:
-{{- range .Steps}}
-          {{upper .ID}}_RESULTS: "${{"{{"}} steps.{{.ID}}.outputs.result }}"
-{{- end}}
-        with:
-          runners: {{.Runners}}
-`))
+// classroomYAML is the workflow, text to keep its comments and order.
+//
+//go:embed templates/classroom.yml
+var classroomYAML string
 
 // WriteClassroom writes the workflow of plan.
 func WriteClassroom(w io.Writer, plan classroomPlan) error {
-	var ids []string
-	for _, s := range plan.Steps {
-		ids = append(ids, s.ID)
-	}
-	return classroomYAML.Execute(w, struct {
-		classroomPlan
-		Points, Runners                                        string
-		StudentDir, InstructorDir, DonePartsFile, GradeCommand string
-		PartPoints                                             int
-	}{plan, grade.Plural(len(plan.Steps)*PartPoints, "point"), strings.Join(ids, ","), StudentDir, InstructorDir, DonePartsFile, ClassroomGradeCommand, PartPoints})
+	t := template.Must(template.New("").Funcs(template.FuncMap{"q": strconv.Quote, "upper": strings.ToUpper}).Parse(classroomYAML))
+	return t.Execute(w, map[string]any{"Plan": plan, "Points": grade.Plural(len(plan.Steps)*PartPoints, "point"), "PartPoints": PartPoints,
+		"StudentDir": StudentDir, "InstructorDir": InstructorDir, "DonePartsFile": DonePartsFile, "GradeCommand": ClassroomGradeCommand})
 }

@@ -2,6 +2,7 @@ package instructor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -80,16 +81,6 @@ func references(tree []shipped.TreeEntry) map[string]string {
 	return runs
 }
 
-// carriesReference names the reference whose lines data carries, or "".
-func carriesReference(refs map[string]string, data []byte) string {
-	for _, r := range referenceRuns(data) {
-		if refs[r] != "" {
-			return refs[r]
-		}
-	}
-	return ""
-}
-
 // WarnUncommitted tells the instructor what the copy leaves out because it
 // is not committed.
 func WarnUncommitted(root, head string, stderr io.Writer) {
@@ -116,21 +107,20 @@ func StudentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped
 		if !inStudentCopy(e.Path) {
 			continue
 		}
+		ref := ""
 		if _, role := levels.RoleOf(e.Path); role != levels.Code {
-			if ref := carriesReference(refs, e.Data); ref != "" {
-				problems = append(problems, fmt.Sprintf("%s carries lines of the reference %s: a student copy hands out no answer, whatever the file's name", e.Path, ref))
-				continue
+			for _, r := range referenceRuns(e.Data) {
+				ref = cmp.Or(ref, refs[r])
 			}
 		}
-		switch e.Mode {
-		case "120000":
-			problems = append(problems, fmt.Sprintf("%s is a symlink (to %s): a student copy takes none", e.Path, e.Data))
-			continue
-		case "160000":
-			problems = append(problems, e.Path+" is a submodule: a student copy takes none")
-			continue
-		}
-		if p := handoutProblem(e.Path, e.Data); p != "" {
+		kind := BinaryKind(e.Data)
+		if p := cmp.Or(
+			cond(ref != "", fmt.Sprintf("%s carries lines of the reference %s: a student copy hands out no answer, whatever the file's name", e.Path, ref)),
+			cond(e.Mode == "120000", fmt.Sprintf("%s is a symlink (to %s): a student copy takes none", e.Path, e.Data)),
+			cond(e.Mode == "160000", e.Path+" is a submodule: a student copy takes none"),
+			cond(kind != "", fmt.Sprintf("%s is %s: a student copy takes no binary", e.Path, kind)),
+			cond(len(e.Data) > maxStudentFile, fmt.Sprintf("%s is %.1f MiB, over the %d MiB a student copy takes for one file", e.Path, float64(len(e.Data))/(1<<20), maxStudentFile>>20)),
+		); p != "" {
 			problems = append(problems, p)
 			continue
 		}
@@ -221,16 +211,10 @@ func WriteEntries(dir string, files []shipped.TreeEntry) error {
 
 // WithoutGitRepoEnv drops the variables that would point git elsewhere.
 func WithoutGitRepoEnv(env []string) []string {
-	var out []string
-	for _, kv := range env {
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
 		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR":
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
+		return slices.Contains([]string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"}, name)
+	})
 }
 
 // maxStudentFile is the largest file a student copy takes, and a class
@@ -255,8 +239,11 @@ const machO = "a Mach-O binary (macOS)"
 // BinaryKind says what binary data is ("an ELF binary (Linux)"), or "" for
 // text and the images a README may show.
 func BinaryKind(data []byte) string {
-	if isPE(data) {
-		return "a PE binary (Windows)"
+	// A PE binary: MZ, then "PE\0\0" where the offset at 0x3c points.
+	if len(data) >= 0x40 && bytes.HasPrefix(data, []byte("MZ")) {
+		if off := int64(binary.LittleEndian.Uint32(data[0x3c:])); off+4 <= int64(len(data)) && bytes.Equal(data[off:off+4], []byte("PE\x00\x00")) {
+			return "a PE binary (Windows)"
+		}
 	}
 	for _, b := range binaryStarts {
 		if bytes.HasPrefix(data, []byte(b.start)) {
@@ -269,23 +256,10 @@ func BinaryKind(data []byte) string {
 	return ""
 }
 
-// isPE reports whether data is a Windows executable: MZ, then "PE\0\0"
-// where the offset at 0x3c points.
-func isPE(data []byte) bool {
-	if len(data) < 0x40 || !bytes.HasPrefix(data, []byte("MZ")) {
-		return false
-	}
-	off := int64(binary.LittleEndian.Uint32(data[0x3c:]))
-	return off+4 <= int64(len(data)) && bytes.Equal(data[off:off+4], []byte("PE\x00\x00"))
-}
-
-// handoutProblem says why a file may not go into a student copy, or "".
-func handoutProblem(path string, data []byte) string {
-	if kind := BinaryKind(data); kind != "" {
-		return fmt.Sprintf("%s is %s: a student copy takes no binary", path, kind)
-	}
-	if len(data) > maxStudentFile {
-		return fmt.Sprintf("%s is %.1f MiB, over the %d MiB a student copy takes for one file", path, float64(len(data))/(1<<20), maxStudentFile>>20)
+// cond is s if ok, else "".
+func cond(ok bool, s string) string {
+	if ok {
+		return s
 	}
 	return ""
 }

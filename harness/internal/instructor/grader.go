@@ -6,6 +6,7 @@ package instructor
 import (
 	"cmp"
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"os"
@@ -39,10 +40,9 @@ type Grader struct {
 
 // withRedisServer starts a redis-server on the sandbox's loopback, waits
 // until it answers, and runs its arguments.
-const withRedisServer = `redis-server --bind 127.0.0.1 --port 6379 --save '' --appendonly no --daemonize yes --dir "$TMPDIR" --logfile "$TMPDIR/redis.log" >/dev/null || exit 1
-i=0
-while [ $i -lt 100 ] && ! redis-cli -p 6379 ping >/dev/null 2>&1; do i=$((i+1)); sleep 0.05; done
-exec "$@"`
+//
+//go:embed templates/with-redis-server.sh
+var withRedisServer string
 
 // NewGrader reads the instructor's checkout and builds its tests once, in a
 // sandbox, into the build cache every student's sandbox starts from.
@@ -243,7 +243,7 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		}
 		return gr.judge(ctx, r, own)
 	}
-	if err := gr.buildChildren(ctx, touched); err != nil && ctx.Err() == nil {
+	if _, err := gr.buildChildren(ctx, touched, filepath.Join(sb.Dir, "children")+string(filepath.Separator)); err != nil && ctx.Err() == nil {
 		notes = append(notes, "building the checker's children: "+err.Error())
 		return res
 	}

@@ -2,6 +2,7 @@ package instructor
 
 import (
 	"bytes"
+	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -36,7 +37,6 @@ type specShape struct {
 	Mod, Dir string
 	Number   int
 	SeedEnv  string
-	Random   int
 	Ctor     signature // New: the interface Test is generic over, and an error for level 8
 	Methods  []signature
 	Imports  map[string]string // the packages the proxies' types name, by name
@@ -45,31 +45,11 @@ type specShape struct {
 	SentinelImports map[string]string
 }
 
-// signature is a function's parameters and results, named a0… and r0…,
-// the addresses of the results a call fills in, and the arguments.
+// signature is a function's name and the types of its parameters and
+// results, which the proxies name a0… and r0….
 type signature struct {
-	Name, Params, Results, Fills, Args string
-	// Fallible says the last result, r<Last>, is an error, which leaves
-	// the others zero.
-	Fallible bool
-	Last     int
-}
-
-// newSignature writes the signature of a function name with the types
-// given; the call fills in the results from skip on.
-func newSignature(name string, params, results []string, skip int) signature {
-	s := signature{Name: name, Last: len(results) - 1, Fallible: len(results) > 1 && results[len(results)-1] == "error"}
-	var ps, rs, fills []string
-	for i, t := range params {
-		ps, s.Args = append(ps, fmt.Sprintf("a%d %s", i, t)), s.Args+fmt.Sprintf(", a%d", i)
-	}
-	for i, t := range results {
-		if rs = append(rs, fmt.Sprintf("r%d %s", i, t)); i >= skip {
-			fills = append(fills, fmt.Sprintf("&r%d", i))
-		}
-	}
-	s.Params, s.Results, s.Fills = strings.Join(ps, ", "), strings.Join(rs, ", "), strings.Join(fills, ", ")
-	return s
+	Name            string
+	Params, Results []string
 }
 
 // readShape reads the spec of level l in the checkout root.
@@ -79,7 +59,7 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 	if err != nil {
 		return nil, err
 	}
-	sh := &specShape{Mod: modPath, Dir: l.Dir, Number: l.Number, SeedEnv: seedEnv, Random: randomInputs, Imports: map[string]string{}, SentinelImports: map[string]string{}}
+	sh := &specShape{Mod: modPath, Dir: l.Dir, Number: l.Number, SeedEnv: seedEnv, Imports: map[string]string{}, SentinelImports: map[string]string{}}
 	ifaces := map[string]*ast.InterfaceType{}
 	var test *ast.FuncType
 	var asserted []*ast.InterfaceType
@@ -115,7 +95,7 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 		if cons, ok := tp.Type.(*ast.Ident); ok && ifaces[cons.Name] != nil && ctor != nil {
 			if results := fields(ctor.Results); len(results) > 0 && results[0] == tp.Names[0].Name {
 				results[0] = cons.Name
-				sh.Ctor = newSignature(constructor, fields(ctor.Params), results, 1)
+				sh.Ctor = signature{constructor, fields(ctor.Params), results}
 				asserted = append([]*ast.InterfaceType{ifaces[cons.Name]}, asserted...)
 			}
 		}
@@ -135,7 +115,7 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 				}
 				asserted = append(asserted, ifaces[embedded.Name])
 			} else if name := m.Names[0].Name; !slices.ContainsFunc(sh.Methods, func(s signature) bool { return s.Name == name }) {
-				sh.Methods = append(sh.Methods, newSignature(name, fields(ft.Params), fields(ft.Results), 0))
+				sh.Methods = append(sh.Methods, signature{name, fields(ft.Params), fields(ft.Results)})
 			}
 		}
 	}
@@ -165,11 +145,11 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 			}
 		}
 	}
-	var b strings.Builder
+	var types []string
 	for _, s := range append(sh.Methods, sh.Ctor) {
-		b.WriteString(s.Params + s.Results)
+		types = append(append(types, s.Params...), s.Results...)
 	}
-	for _, m := range qualified.FindAllStringSubmatch(b.String(), -1) {
+	for _, m := range qualified.FindAllStringSubmatch(strings.Join(types, " "), -1) {
 		if ip := imports[m[1]]; ip != "" && sh.SentinelImports[ip] == "" {
 			sh.Imports[m[1]] = ip
 		}
@@ -222,90 +202,13 @@ const proxyFile = "ladder_checker.go"
 
 // The sources the report writes: a level's child, which serves the
 // student's code; its proxies, in the spec's package; and its checker.
-const (
-	childSource = `package main
-
-import (
-	level "{{.Mod}}/{{.Dir}}"
-	"{{.Mod}}/harness/remote"{{range $path, $name := .SentinelImports}}
-	{{$name}} "{{$path}}"{{end}}
-)
-
-func main() {
-	remote.Main(map[string]any{"{{.Ctor.Name}}": level.{{.Ctor.Name}}}, {{join .Sentinels}})
-}
-`
-	proxySource = `package spec
-
-import (
-	"{{.Mod}}/harness/remote"{{range $name, $path := .Imports}}
-	{{$name}} "{{$path}}"{{end}}{{range $path, $name := .SentinelImports}}
-	{{$name}} "{{$path}}"{{end}}
-)
-
-// CheckerSentinels are the level's errors, as its child has them.
-var CheckerSentinels = []error{ {{join .Sentinels}} }
-
-type checkerProxy struct{ o *remote.Object }
-
-// CheckerProxies returns a constructor of proxies, each of a value that
-// {{.Ctor.Name}} builds in the child.
-func CheckerProxies(conn *remote.Conn) func({{.Ctor.Params}}) ({{.Ctor.Results}}) {
-	return func({{.Ctor.Params}}) ({{.Ctor.Results}}) {
-		o := conn.New("{{.Ctor.Name}}", []any{ {{.Ctor.Fills}} }{{.Ctor.Args}})
-		{{- if .Ctor.Fallible}}
-		if r{{.Ctor.Last}} != nil {
-			return
-		}
-		{{- end}}
-		r0 = checkerProxy{o}
-		return
-	}
-}
-{{range .Methods}}
-func (p checkerProxy) {{.Name}}({{.Params}}) ({{.Results}}) { p.o.Call("{{.Name}}", []any{ {{.Fills}} }{{.Args}}); return }
-{{end}}`
-	checkerSource = `package level{{.Number}}
-
-import (
-	"math/rand/v2"
-	"os"
-	"strconv"
-	"testing"
-
-	"{{.Mod}}/harness/remote"
-	"{{.Mod}}/harness/timeline"
-	"{{.Mod}}/{{.Dir}}/spec"
-)
-
-func TestLevel{{.Number}}(t *testing.T) { spec.Test(t, spec.CheckerProxies(open(t))) }
-
-func FuzzLevel{{.Number}}(f *testing.F) {
-	seed, err := strconv.ParseUint(os.Getenv("{{.SeedEnv}}"), 10, 64)
-	if err != nil {
-		f.Fatal("{{.SeedEnv}}: ", err)
-	}
-	rng := rand.New(rand.NewPCG(seed, {{.Number}}))
-	for range {{.Random}} {
-		data := make([]byte, 16+rng.IntN(240))
-		for i := range data {
-			data[i] = byte(rng.Uint32())
-		}
-		f.Add(data)
-	}
-	spec.Fuzz(f, spec.CheckerProxies(open(f)))
-}
-
-func open(tb testing.TB) *remote.Conn {
-	conn, err := remote.Open(spec.CheckerSentinels...)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(conn.Close)
-	timeline.PlayElsewhere(conn.CPU)
-	return conn
-}
-`
+var (
+	//go:embed templates/child.go.tmpl
+	childSource string
+	//go:embed templates/proxy.go.tmpl
+	proxySource string
+	//go:embed templates/checker.go.tmpl
+	checkerSource string
 )
 
 // writeSource writes one of the sources of sh into file, gofmt'ed.

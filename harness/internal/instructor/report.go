@@ -2,6 +2,7 @@ package instructor
 
 import (
 	"cmp"
+	_ "embed"
 	"encoding/csv"
 	"fmt"
 	"html"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"text/template"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -32,12 +34,13 @@ type Result struct {
 	Took         time.Duration
 }
 
-// InProcessMark is what the report adds to a level's cell when a part
-// counted done holds a case that the student's own process judged.
-const InProcessMark = "*"
-
-// InProcessFootnote explains the mark, under the table.
-const InProcessFootnote = "\\* judged in part inside the student's own process (allocations, memory, races), which the student's code could fake; every other case was decided outside it."
+const (
+	// InProcessMark is what the report adds to a level's cell when a part
+	// counted done holds a case that the student's own process judged.
+	InProcessMark = "*"
+	// InProcessFootnote explains the mark, under the table.
+	InProcessFootnote = "\\* judged in part inside the student's own process (allocations, memory, races), which the student's code could fake; every other case was decided outside it."
+)
 
 // PartsDone is how many parts the student has done, of how many.
 func (r Result) PartsDone() (done, of int) {
@@ -52,10 +55,8 @@ func (r Result) PartsDone() (done, of int) {
 
 // level is r's report of level n, or nil.
 func (r Result) level(n int) *grade.LevelReport {
-	for i := range r.Levels {
-		if r.Levels[i].Number == n {
-			return &r.Levels[i]
-		}
+	if i := slices.IndexFunc(r.Levels, func(l grade.LevelReport) bool { return l.Number == n }); i >= 0 {
+		return &r.Levels[i]
 	}
 	return nil
 }
@@ -68,12 +69,8 @@ func classRow(r Result) []string {
 	for _, lv := range levels.All {
 		cell := ""
 		if l := r.level(lv.Number); l != nil {
-			cases := 0
-			for _, p := range l.Parts {
-				cases += p.Cases
-			}
 			switch {
-			case cases == 0 && l.BuildError == "" && len(l.Problems) == 0:
+			case !slices.ContainsFunc(l.Parts, func(p grade.PartReport) bool { return p.Cases > 0 }) && l.BuildError == "" && len(l.Problems) == 0:
 				// a level this checkout does not have
 			case l.Status == grade.NoBuild && strings.HasPrefix(l.BuildError, refusedPrefix):
 				cell = "refused"
@@ -98,21 +95,20 @@ func classRow(r Result) []string {
 // section is what the report writes under the class table, alike in
 // Markdown and HTML: a table (its header first) or a list.
 type section struct {
-	title, note string
-	table       [][]string
-	items       []item
+	Title, Note string
+	Table       [][]string
+	Items       []item
 }
 
-// item is a list item, with the items under it.
 type item struct {
-	text string
-	sub  []string
+	Text string
+	Sub  []string // the items under it
 }
 
 // sections are the class part by part, why each begun level is not done,
 // and the known mistakes, each left out when empty.
 func sections(results []Result) []section {
-	parts := section{title: "The class, part by part", table: [][]string{{"part", "done", "the case most students fail there"}}}
+	parts := section{Title: "The class, part by part", Table: [][]string{{"part", "done", "the case most students fail there"}}}
 	for _, l := range levels.All {
 		for _, p := range l.Parts {
 			done, failing := 0, map[string]int{}
@@ -140,22 +136,22 @@ func sections(results []Result) []section {
 				if by > 0 {
 					cell = fmt.Sprintf("%q (%s)", most, grade.Plural(by, "student"))
 				}
-				parts.table = append(parts.table, []string{fmt.Sprintf("L%d.%d %s", l.Number, p.Number, p.Title), fmt.Sprintf("%d of %d", done, len(results)), cell})
+				parts.Table = append(parts.Table, []string{fmt.Sprintf("L%d.%d %s", l.Number, p.Number, p.Title), fmt.Sprintf("%d of %d", done, len(results)), cell})
 			}
 		}
 	}
-	why := section{title: "Why, for each level begun and not done", note: " (its first part not done; the later parts wait for it)"}
+	why := section{Title: "Why, for each level begun and not done", Note: " (its first part not done; the later parts wait for it)"}
 	for _, r := range results {
 		if lines := whyLines(r); len(lines) > 0 {
-			why.items = append(why.items, item{r.Name, lines})
+			why.Items = append(why.Items, item{r.Name, lines})
 		}
 	}
-	mistakes := section{title: "Known mistakes", note: " (a failing part whose cases fail the way a known mistake does), the most made first"}
+	mistakes := section{Title: "Known mistakes", Note: " (a failing part whose cases fail the way a known mistake does), the most made first"}
 	for _, c := range classMistakes(results) {
-		mistakes.items = append(mistakes.items, item{text: fmt.Sprintf("level %d part %d \"%s\": %s (%s)", c.Level, c.Part, c.label(),
+		mistakes.Items = append(mistakes.Items, item{Text: fmt.Sprintf("level %d part %d \"%s\": %s (%s)", c.Level, c.Part, c.label(),
 			grade.Plural(len(c.Students), "student"), strings.Join(c.Students, ", "))})
 	}
-	return slices.DeleteFunc([]section{parts, why, mistakes}, func(s section) bool { return len(s.table) < 2 && len(s.items) == 0 })
+	return slices.DeleteFunc([]section{parts, why, mistakes}, func(s section) bool { return len(s.Table) < 2 && len(s.Items) == 0 })
 }
 
 // whyLines says, for each level begun and not done, why its first part not
@@ -201,13 +197,13 @@ func WriteMarkdown(w io.Writer, results []Result) {
 		fmt.Fprintf(w, "\n%s\n", InProcessFootnote)
 	}
 	for _, s := range sections(results) {
-		fmt.Fprintf(w, "\n%s%s:\n\n", s.title, s.note)
-		if s.table != nil {
-			writeTable(w, s.table)
+		fmt.Fprintf(w, "\n%s%s:\n\n", s.Title, s.Note)
+		if s.Table != nil {
+			writeTable(w, s.Table)
 		}
-		for _, it := range s.items {
-			fmt.Fprintf(w, "- %s\n", MarkdownText(it.text))
-			for _, sub := range it.sub {
+		for _, it := range s.Items {
+			fmt.Fprintf(w, "- %s\n", MarkdownText(it.Text))
+			for _, sub := range it.Sub {
 				fmt.Fprintf(w, "  - %s\n", MarkdownText(sub))
 			}
 		}
@@ -314,7 +310,7 @@ func WriteCSV(w io.Writer, results []Result) {
 }
 
 // cellStates are the HTML heat map's cell classes, colours and legend.
-var cellStates = []struct{ class, colour, words string }{
+var cellStates = []struct{ Class, Colour, Words string }{
 	{"done", "#2e7d32", "done"},
 	{"inproc", "#9ccc65", "done, judged in part in the student's process"},
 	{"fail", "#e53935", "failing"},
@@ -322,35 +318,21 @@ var cellStates = []struct{ class, colour, words string }{
 	{"todo", "#e0e0e0", "not started, or waits for an earlier part"},
 }
 
+//go:embed templates/report.html
+var reportHTML string
+
 // WriteHTML writes the class as one self-contained page: a heat map of
 // students by parts, then the sections under it.
 func WriteHTML(w io.Writer, results []Result) {
-	e := func(s string) string { return html.EscapeString(TerminalText(s)) }
-	fmt.Fprint(w, `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>rateladder: class report</title>
-<style>
-body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222}
-table{border-collapse:collapse;margin:12px 0}
-th,td{border:1px solid #fff;padding:3px 6px;text-align:center}
-th.name,td.name,h2+table td,h2+table th{text-align:left;white-space:nowrap}
-td.part{width:22px;height:22px;padding:0}
-td.first{border-left:4px solid #fff}
-.legend span{display:inline-block;width:14px;height:14px;margin:0 4px 0 12px;vertical-align:middle}
-`)
-	for _, s := range cellStates {
-		fmt.Fprintf(w, ".%s{background:%s}\n", s.class, s.colour)
+	type cell struct{ Class, Title string }
+	type row struct {
+		Name, Parts, Note string
+		Cells             []cell
 	}
-	fmt.Fprint(w, "</style></head><body>\n<h1>Class report</h1>\n<p class=\"legend\">")
-	for _, s := range cellStates {
-		fmt.Fprintf(w, "<span class=\"%s\"></span>%s", s.class, e(s.words))
-	}
-	fmt.Fprint(w, "</p>\n<table>\n<tr><th class=\"name\">student</th>")
-	for _, l := range levels.All {
-		fmt.Fprintf(w, "<th colspan=\"%d\" title=\"%s\">L%d</th>", len(l.Parts), e(l.Title), l.Number)
-	}
-	fmt.Fprint(w, "<th>parts</th><th class=\"name\">note</th></tr>\n")
+	var rows []row
 	for _, r := range results {
-		fmt.Fprintf(w, "<tr><td class=\"name\">%s</td>", e(r.Name))
+		done, of := r.PartsDone()
+		hr := row{Name: r.Name, Parts: fmt.Sprintf("%d/%d", done, of), Note: r.Err}
 		for _, lv := range levels.All {
 			got := r.level(lv.Number)
 			for i, part := range lv.Parts {
@@ -374,43 +356,14 @@ td.first{border-left:4px solid #fff}
 				if i == 0 {
 					class += " first"
 				}
-				fmt.Fprintf(w, "<td class=\"part %s\" title=\"L%d.%d %s: %s\"></td>", class, lv.Number, part.Number, e(part.Title), e(why))
+				hr.Cells = append(hr.Cells, cell{class, fmt.Sprintf("L%d.%d %s: %s", lv.Number, part.Number, part.Title, why)})
 			}
 		}
-		done, of := r.PartsDone()
-		fmt.Fprintf(w, "<td>%d/%d</td><td class=\"name\">%s</td></tr>\n", done, of, e(r.Err))
+		rows = append(rows, hr)
 	}
-	fmt.Fprint(w, "</table>\n")
-	for _, s := range sections(results) {
-		fmt.Fprintf(w, "<h2>%s</h2>\n", e(s.title))
-		if s.table != nil {
-			fmt.Fprint(w, "<table>\n")
-			for i, row := range s.table {
-				cell := map[bool]string{true: "th", false: "td"}[i == 0]
-				fmt.Fprint(w, "<tr>")
-				for _, c := range row {
-					fmt.Fprintf(w, "<%s>%s</%s>", cell, e(c), cell)
-				}
-				fmt.Fprint(w, "</tr>\n")
-			}
-			fmt.Fprint(w, "</table>\n")
-			continue
-		}
-		fmt.Fprint(w, "<ul>\n")
-		for _, it := range s.items {
-			fmt.Fprintf(w, "<li>%s", e(it.text))
-			if len(it.sub) > 0 {
-				fmt.Fprint(w, "<ul>")
-				for _, sub := range it.sub {
-					fmt.Fprintf(w, "<li>%s</li>", e(sub))
-				}
-				fmt.Fprint(w, "</ul>")
-			}
-			fmt.Fprint(w, "</li>\n")
-		}
-		fmt.Fprint(w, "</ul>\n")
-	}
-	fmt.Fprint(w, "</body></html>\n")
+	e := func(s string) string { return html.EscapeString(TerminalText(s)) }
+	t := template.Must(template.New("").Funcs(template.FuncMap{"e": e}).Parse(reportHTML))
+	t.Execute(w, map[string]any{"States": cellStates, "Levels": levels.All, "Rows": rows, "Sections": sections(results)})
 }
 
 // PartMistake is the known mistake named for one failing part.

@@ -117,8 +117,8 @@ func TestClassReportPage(t *testing.T) {
 			r, g, bl, _ := img.At(x, y).RGBA()
 			hex := fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, bl>>8)
 			for _, s := range cellStates {
-				if hex == s.colour {
-					count[s.class]++
+				if hex == s.Colour {
+					count[s.Class]++
 				}
 			}
 		}
@@ -126,8 +126,8 @@ func TestClassReportPage(t *testing.T) {
 	// Every state the class holds fills at least one cell besides its
 	// square in the legend: a cell is about 22 by 22 pixels, a square 14.
 	for _, s := range cellStates {
-		if count[s.class] < 400 {
-			t.Errorf("the screenshot has %d pixels of %s (%s), want the cells of the heat map", count[s.class], s.colour, s.words)
+		if count[s.Class] < 400 {
+			t.Errorf("the screenshot has %d pixels of %s (%s), want the cells of the heat map", count[s.Class], s.Colour, s.Words)
 		}
 	}
 }
