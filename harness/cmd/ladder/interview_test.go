@@ -83,7 +83,7 @@ func TestInterviewPlaysALevelPartByPart(t *testing.T) {
 			require.Contains(t, out.String(), "level 1: does not compile")
 			noPart2("after a run that does not compile")
 			var errOut bytes.Buffer
-			require.Equal(t, 0, cmdHint(root, []string{"1"}, &hintOut, &errOut), errOut.String())
+			require.Equal(t, 0, runAt(root, []string{"hint", "1"}, &hintOut, &errOut), errOut.String())
 			save(tallyHalfDone, 9*time.Minute)
 		case 3:
 			log := out.String()
@@ -487,7 +487,7 @@ func TestARecordWhoseProcessIsGoneIsStale(t *testing.T) {
 	copyTree(t, filepath.Join(repoRoot(t), l.Dir, "HINTS.md"), filepath.Join(root, l.Dir, "HINTS.md"))
 	require.NoError(t, learner.Save(root, learner.State{HintsSeen: map[string]map[string]int{}, Interview: &learner.Record{Level: 6, Part: 1, Until: now.Add(30 * time.Minute), PID: gone}}))
 	var hintOut, errOut bytes.Buffer
-	require.Equal(t, 0, cmdHint(root, []string{"6"}, &hintOut, &errOut), errOut.String())
+	require.Equal(t, 0, runAt(root, []string{"hint", "6"}, &hintOut, &errOut), errOut.String())
 	require.NotContains(t, hintOut.String(), "You are in a mock interview")
 }
 
