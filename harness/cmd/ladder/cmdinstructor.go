@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -184,8 +185,7 @@ func cmdClassReport(c *call) int {
 	}
 	wg.Wait()
 	if ctx.Err() != nil {
-		fmt.Fprintln(stderr, "class-report: interrupted; the students' processes were stopped and their folders deleted")
-		return 1
+		c.fail(1, "class-report: interrupted; the students' processes were stopped and their folders deleted")
 	}
 	write(c.stdout, results)
 	var unlucky []string
@@ -236,14 +236,8 @@ func cmdClassroom(c *call) int {
 		c.check("ladder classroom:", err)
 	}
 	var b strings.Builder
-	err = instructor.WriteClassroom(&b, plan)
-	if err == nil {
-		err = os.MkdirAll(filepath.Dir(target), 0o755)
-	}
-	if err == nil {
-		err = os.WriteFile(target, []byte(b.String()), 0o644)
-	}
-	c.check("ladder classroom:", err)
+	c.check("ladder classroom:", instructor.WriteClassroom(&b, plan))
+	c.check("ladder classroom:", cmp.Or(os.MkdirAll(filepath.Dir(target), 0o755), os.WriteFile(target, []byte(b.String()), 0o644)))
 	first, last := levels.All[0].Number, levels.All[len(levels.All)-1].Number
 	fmt.Fprintf(c.stdout, "wrote %s: %s, one for each part of levels %d to %d, worth %s each.\nCommit it to the assignment's template repository; INSTRUCTORS.md says how to set up the assignment.\n",
 		shown, grade.Plural(len(plan.Steps), "graded step"), first, last, grade.Plural(instructor.PartPoints, "point"))

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -37,14 +38,13 @@ func cmdHint(c *call) int {
 	asked := c.fs.Int("part", 0, "a hint of this part, not of the part you are on")
 	l := c.level(asked)
 	parts, s := c.hints(l)
-	save := func() { c.check("ladder hint: could not remember this hint:", learner.Save(c.root, s)) }
+	save := func() int { c.check("ladder hint: could not remember this hint:", learner.Save(c.root, s)); return 0 }
 	// During a mock interview the hints start again from the first, and
 	// each one counts in the interview's summary, in the part it is of.
 	iv := s.Interview
 	interviewing := iv.Running(l.Number, time.Now())
 	if interviewing && interview.NameOfferedMistake(l, &s, *asked, c.stdout) {
-		save()
-		return 0
+		return save()
 	}
 	part := *asked
 	switch {
@@ -56,8 +56,7 @@ func cmdHint(c *call) int {
 	}
 	if part == 0 {
 		fmt.Fprintf(c.stdout, "Every part of level %d is done. make hint-%d PART=K shows part K's hints.\n", l.Number, l.Number)
-		save()
-		return 0
+		return save()
 	}
 	p := parts[part-1]
 	ownHints := len(p.Hints) // the hints of HINTS.md, which practice mode counts
@@ -80,8 +79,7 @@ func cmdHint(c *call) int {
 		}
 		fmt.Fprintf(c.stdout, "You have seen all %s of level %d, part %d. make hints-%d shows them again; %s\n",
 			grade.Plural(len(p.Hints), "hint"), l.Number, part, l.Number, next)
-		save()
-		return 0
+		return save()
 	}
 	fmt.Fprintf(c.stdout, "%s\n\n%s\n", hintHeading(l, p, seen+1), p.Hints[seen])
 	s.HintsSeen[key][pkey] = max(s.HintsSeen[key][pkey], min(seen+1, ownHints))
@@ -223,19 +221,11 @@ func cmdReset(c *call) int {
 			continue // a stub the learner deleted
 		}
 		dst := filepath.Join(c.root, backup, p)
-		err := os.MkdirAll(filepath.Dir(dst), 0o755)
-		if err == nil {
-			err = os.Rename(src, dst)
-		}
-		c.check("could not move "+p+" into the backup:", err)
+		c.check("could not move "+p+" into the backup:", cmp.Or(os.MkdirAll(filepath.Dir(dst), 0o755), os.Rename(src, dst)))
 	}
 	for _, p := range restore {
 		dst := filepath.Join(c.root, p)
-		err := os.MkdirAll(filepath.Dir(dst), 0o755)
-		if err == nil {
-			err = os.WriteFile(dst, as.Files[p], 0o644)
-		}
-		c.check("", err)
+		c.check("", cmp.Or(os.MkdirAll(filepath.Dir(dst), 0o755), os.WriteFile(dst, as.Files[p], 0o644)))
 		fmt.Fprintf(c.stdout, "restored %s\n", p)
 	}
 	for _, p := range move {

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"golang.org/x/term"
+
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
 	"github.com/rateladder/rateladder/harness/internal/sandbox"
@@ -163,34 +165,31 @@ type exit int
 
 // runAt runs the command args names in root, and returns its exit code.
 func runAt(root string, args []string, stdout, stderr io.Writer) (code int) {
-	if len(args) > 0 && args[0] == sandbox.CacheLayerCommand {
+	if len(args) == 3 && args[0] == sandbox.CacheLayerCommand {
 		// Not in the usage text: the go command runs it inside a class
 		// report's sandbox, as its GOCACHEPROG.
-		if len(args) != 3 {
-			fmt.Fprintln(stderr, "usage: ladder cache-layer BASE OWN (the go command runs it)")
-			return 2
-		}
 		if err := sandbox.ServeCacheLayers(args[1], args[2], os.Stdin, stdout); err != nil {
 			fmt.Fprintln(stderr, "ladder cache-layer:", err)
 			return 1
 		}
 		return 0
 	}
-	if len(args) == 0 {
-		writeUsage(stderr, false)
-		return 2
-	}
-	if args[0] == "-h" || args[0] == "--help" {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 		args = append([]string{"help"}, args[1:]...)
 	}
-	cmd, usage := find(args[0])
+	c := &call{root: root, stdout: stdout, stderr: stderr}
+	var cmd command
+	if len(args) > 0 {
+		if cmd, c.usage = find(args[0]); cmd.run == nil {
+			fmt.Fprintf(stderr, "ladder: unknown command %q\n", args[0])
+		}
+	}
 	if cmd.run == nil {
-		fmt.Fprintf(stderr, "ladder: unknown command %q\n", args[0])
 		writeUsage(stderr, false)
 		return 2
 	}
-	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	c.args, c.fs = args[1:], flag.NewFlagSet(args[0], flag.ContinueOnError)
+	c.fs.SetOutput(stderr)
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(exit)
@@ -200,7 +199,7 @@ func runAt(root string, args []string, stdout, stderr io.Writer) (code int) {
 			code = int(e)
 		}
 	}()
-	return cmd.run(&call{root: root, usage: usage, args: args[1:], fs: fs, stdout: stdout, stderr: stderr})
+	return cmd.run(c)
 }
 
 // fail prints a line to stderr and ends the command with code.
@@ -294,11 +293,7 @@ func cmdProgress(c *call) int {
 // never when NO_COLOR is set to anything.
 func useColor(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok || os.Getenv("NO_COLOR") != "" {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	return ok && os.Getenv("NO_COLOR") == "" && term.IsTerminal(int(f.Fd()))
 }
 
 // cmdCheckStubs is make test-stubs: every level's untouched stub compiles,

@@ -176,11 +176,7 @@ func (w *watcher) test(when string) {
 		grade.Write(w.out, g, 0, false)
 		status, w.part = watchStatus(g), partInProgress(g)
 	}
-	stops := "Ctrl-C stops."
-	if w.keys != nil {
-		stops = watchKeys
-	}
-	fmt.Fprintf(w.out, "\nWatching %s for changes. %s\n", w.Level.Dir, stops)
+	fmt.Fprintf(w.out, "\nWatching %s for changes. %s\n", w.Level.Dir, map[bool]string{true: "Ctrl-C stops.", false: watchKeys}[w.keys == nil])
 	// Last, where a pane that shows only the last lines still shows it.
 	w.status = fmt.Sprintf("[watch: level %d · %s · %s]", w.Level.Number, status, when)
 	fmt.Fprintln(w.out, w.status)
@@ -210,16 +206,12 @@ func watchStatus(g grade.Level) string {
 
 // cmdInterview is ladder interview [--time 45m] N.
 func cmdInterview(c *call) int {
-	budgetFlag := c.fs.String("time", "", "the interview's length, such as 45m or 30 (minutes); 45m when not given")
-	l := c.level(nil)
 	var budget time.Duration // 0: the guide's scope says, in Prepare
-	if *budgetFlag != "" {
-		var err error
-		budget, err = interview.ParseBudget(*budgetFlag)
-		if err != nil {
-			c.fail(2, "%v", err)
-		}
-	}
+	c.fs.Func("time", "the interview's length, such as 45m or 30 (minutes); 45m when not given", func(s string) (err error) {
+		budget, err = interview.ParseBudget(s)
+		return err
+	})
+	l := c.level(nil)
 	iv := &interview.Interview{
 		Root: c.root, Level: l, Budget: budget, Clock: clock.System{}, Out: c.stdout,
 		St:    grade.Style{Color: useColor(c.stdout)},
@@ -237,10 +229,9 @@ func cmdInterview(c *call) int {
 	ticker := time.NewTicker(time.Second)
 	defer ticker.Stop()
 	iv.Ticks = ticker.C
-	if _, err := iv.Hold(); err != nil {
-		fmt.Fprintln(t.errOut, "ladder interview:", err)
-		return 1
-	}
+	_, err := iv.Hold()
+	c.stderr = t.errOut
+	c.check("ladder interview:", err)
 	return 0
 }
 
