@@ -206,11 +206,7 @@ func cmdClassroom(c *call) int {
 	force := c.fs.Bool("force", false, "write over an existing file")
 	repo := c.fs.String("instructor-repo", "", "the GitHub repository (`owner/name`) whose harness grades; by default this checkout's origin")
 	ref := c.fs.String("instructor-ref", "", "the `commit` of it that grades; by default this checkout's HEAD")
-	pos, root := c.parse(0, 1), c.root
-	shown := instructor.ClassroomFile
-	if len(pos) == 1 {
-		shown = pos[0]
-	}
+	root, shown := c.root, cmp.Or(strings.Join(c.parse(0, 1), ""), instructor.ClassroomFile)
 	target := filepath.FromSlash(shown)
 	if !filepath.IsAbs(target) {
 		target = filepath.Join(root, target)

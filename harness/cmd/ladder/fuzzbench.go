@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -126,11 +127,10 @@ var benchRowsText string
 var benchRows = func() map[int][]benchRow {
 	rows := map[int][]benchRow{}
 	for _, line := range strings.Split(benchRowsText, "\n") {
-		var n int
-		var name string
-		if _, err := fmt.Sscanf(line, "%d %s", &n, &name); err == nil && strings.HasSuffix(name, ":") {
-			_, means, _ := strings.Cut(line, name+" ")
-			rows[n] = append(rows[n], benchRow{strings.TrimSuffix(name, ":"), means})
+		level, row, _ := strings.Cut(line, " ")
+		name, means, ok := strings.Cut(row, ": ")
+		if n, err := strconv.Atoi(level); err == nil && ok {
+			rows[n] = append(rows[n], benchRow{name, means})
 		}
 	}
 	return rows

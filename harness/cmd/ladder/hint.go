@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -172,7 +171,7 @@ func (c *call) hints(l levels.Level) ([]learner.HintPart, learner.State) {
 func filesHash(root string, l levels.Level) string {
 	h := fnv.New128a() // a cache key needs no cryptographic hash
 	io.WriteString(h, interview.Snapshot(filepath.Join(root, l.Dir)))
-	return hex.EncodeToString(h.Sum(nil))
+	return fmt.Sprintf("%x", h.Sum(nil))
 }
 
 // stdin is where questions are answered; tests replace it.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -189,19 +190,16 @@ func watchStatus(g grade.Level) string {
 	case grade.NoBuild, grade.Broken, grade.Unverified:
 		return st
 	}
-	for _, p := range g.Parts {
-		switch {
-		case p.Done:
-		case len(p.Blocked) > 0:
-			return fmt.Sprintf("part %d of %d did not finish", p.Number, len(g.Parts))
-		default:
-			return fmt.Sprintf("part %d of %d in progress", p.Number, len(g.Parts))
-		}
-	}
-	if len(g.Parts) == 2 {
+	i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done })
+	switch {
+	case i < 0 && len(g.Parts) == 2:
 		return "both parts done"
+	case i < 0:
+		return fmt.Sprintf("all %d parts done", len(g.Parts))
+	case len(g.Parts[i].Blocked) > 0:
+		return fmt.Sprintf("part %d of %d did not finish", g.Parts[i].Number, len(g.Parts))
 	}
-	return fmt.Sprintf("all %d parts done", len(g.Parts))
+	return fmt.Sprintf("part %d of %d in progress", g.Parts[i].Number, len(g.Parts))
 }
 
 // cmdInterview is ladder interview [--time 45m] N.
