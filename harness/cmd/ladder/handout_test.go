@@ -59,15 +59,14 @@ var answers = []string{"01-compacting.go", "01-half-done.go", "01-working-counte
 // the test skips there, saying why.
 func answer(t *testing.T, name string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), filepath.FromSlash(instructor.AnswersDir), "answers.txtar"))
+	files, err := txtarFiles(t, filepath.Join(repoRoot(t), filepath.FromSlash(instructor.AnswersDir), "answers.txtar"))
 	if errors.Is(err, fs.ErrNotExist) {
 		t.Skipf("no %s/ here (a student copy leaves out the code that solves a level), and this test plays %s", instructor.AnswersDir, name)
 	}
 	require.NoError(t, err)
-	_, file, ok := strings.Cut(string(data), "\n-- "+name+" --\n")
+	file, ok := files[name]
 	require.True(t, ok, "answers.txtar has no file %s", name)
-	file, _, _ = strings.Cut(file, "\n-- ")
-	return file + "\n"
+	return file
 }
 
 // halfDone is a learner's level 1 with part 1 done: right answers, with

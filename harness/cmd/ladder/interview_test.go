@@ -253,7 +253,7 @@ func fakeInterview(t *testing.T, n string, out *bytes.Buffer) *fakeCandidate {
 func fixtureInterview(t *testing.T, n string, out *bytes.Buffer) *fakeCandidate {
 	t.Helper()
 	useFixture(t)
-	return fakeInterviewOf(t, filepath.Join("testdata", "fixture"), n, out)
+	return fakeInterviewOf(t, fixtureDir(t), n, out)
 }
 
 // fakeInterviewOf is fakeInterview of level n, whose files are in src.

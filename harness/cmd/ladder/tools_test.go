@@ -157,7 +157,7 @@ func startWatch(t *testing.T, keys chan byte) *watchRig {
 	r.dir = filepath.Join(r.root, l.Dir)
 	require.NoError(t, os.MkdirAll(r.dir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "a.go"), []byte("package a\n"), 0o644))
-	copyTree(t, filepath.Join("testdata", "fixture", l.Dir, "README.md"), filepath.Join(r.dir, "README.md"))
+	copyTree(t, filepath.Join(fixtureDir(t), l.Dir, "README.md"), filepath.Join(r.dir, "README.md"))
 	changes, stop := interview.PollChanges(r.dir, 10*time.Millisecond)
 	t.Cleanup(stop)
 	w := &watcher{
