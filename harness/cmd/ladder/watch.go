@@ -57,15 +57,15 @@ func (c *call) terminal(l levels.Level, dir string, sigs ...os.Signal) (t termin
 	t = terminal{out: c.stdout, errOut: c.stderr, interrupt: make(chan os.Signal, 1), changes: changes}
 	t.hint = func() { runAt(c.root, []string{"hint", strconv.Itoa(l.Number)}, t.out, t.errOut) }
 	signal.Notify(t.interrupt, sigs...)
-	stop = func() { stopPolling(); signal.Stop(t.interrupt) }
+	unwatch := func() { stopPolling(); signal.Stop(t.interrupt) }
 	f, ok := c.stdout.(*os.File)
 	in := int(os.Stdin.Fd())
 	if !ok || !term.IsTerminal(in) || !term.IsTerminal(int(f.Fd())) {
-		return t, stop
+		return t, unwatch
 	}
 	old, err := term.MakeRaw(in)
 	if err != nil {
-		return t, stop
+		return t, unwatch
 	}
 	// In raw mode Ctrl-C is a key (see readKeys), and a kill must not
 	// leave the terminal raw: SIGTERM ends the loop as Ctrl-C does.
@@ -73,7 +73,7 @@ func (c *call) terminal(l levels.Level, dir string, sigs ...os.Signal) (t termin
 	keys := make(chan byte, 16)
 	go readKeys(os.Stdin, keys, t.interrupt)
 	t.keys, t.out, t.errOut = keys, crlf{c.stdout}, crlf{c.stderr}
-	return t, func() { term.Restore(in, old); stop() }
+	return t, func() { term.Restore(in, old); unwatch() }
 }
 
 // pollEvery is how often watch and interview mode look for changes.
