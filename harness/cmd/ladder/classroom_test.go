@@ -57,7 +57,7 @@ func classroomWorkflow(t *testing.T, root string) workflowJob {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "classroom.yml")
 	var stdout, stderr strings.Builder
-	if code := cmdClassroom(root, append(testInstructor, path), &stdout, &stderr); code != 0 {
+	if code := runAt(root, append([]string{"classroom"}, append(testInstructor, path)...), &stdout, &stderr); code != 0 {
 		t.Fatalf("ladder classroom %s = exit %d, want 0:\n%s%s", path, code, stdout.String(), stderr.String())
 	}
 	return readWorkflow(t, path)
@@ -217,7 +217,7 @@ func TestClassroomWorkflowPassesActionlint(t *testing.T) {
 	slow(t, "downloads and builds actionlint")
 	path := filepath.Join(t.TempDir(), "classroom.yml")
 	var stdout, stderr strings.Builder
-	if code := cmdClassroom(repoRoot(t), append(testInstructor, path), &stdout, &stderr); code != 0 {
+	if code := runAt(repoRoot(t), append([]string{"classroom"}, append(testInstructor, path)...), &stdout, &stderr); code != 0 {
 		t.Fatalf("ladder classroom = exit %d:\n%s", code, stderr.String())
 	}
 	dl := exec.Command("go", "mod", "download", "github.com/rhysd/actionlint@"+actionlintVersion)
@@ -264,7 +264,7 @@ func TestClassroomRefusesToWriteOverAFile(t *testing.T) {
 	}
 	run := func(args ...string) (string, int) {
 		var stdout, stderr strings.Builder
-		code := cmdClassroom(root, append(slices.Clone(testInstructor), args...), &stdout, &stderr)
+		code := runAt(root, append(append([]string{"classroom"}, testInstructor...), args...), &stdout, &stderr)
 		return stdout.String() + stderr.String(), code
 	}
 	out, code := run()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -29,51 +30,33 @@ import (
 // without solutions/, for an instructor to hand out. It refuses what
 // instructor.StudentCopyFiles refuses, and writes nothing until the stubs
 // have passed the stub check in a temporary copy.
-func cmdStudentCopy(root string, args []string, stdout, stderr io.Writer) int {
-	if len(args) != 1 || args[0] == "" {
-		fmt.Fprintln(stderr, usageLine("student-copy"))
-		return 2
+func cmdStudentCopy(c *call) int {
+	arg := c.parse(1, 1)[0]
+	if arg == "" {
+		c.fail(2, "%s", c.usage)
 	}
-	dest, err := filepath.Abs(args[0])
-	if err != nil {
-		return failed(stderr, "", err)
-	}
+	dest, err := filepath.Abs(arg)
+	c.check("", err)
 	if entries, err := os.ReadDir(dest); err == nil && len(entries) > 0 {
-		fmt.Fprintf(stderr, "%s exists and is not empty; name a new folder\n", dest)
-		return 1
+		c.fail(1, "%s exists and is not empty; name a new folder", dest)
 	}
-	head, err := shipped.Git(root, "rev-parse", "--verify", "HEAD")
-	if err != nil {
-		fmt.Fprintf(stderr, "student-copy copies the last commit of a git checkout, and there is none here: %v\n", err)
-		return 1
-	}
+	head, err := shipped.Git(c.root, "rev-parse", "--verify", "HEAD")
+	c.check("student-copy copies the last commit of a git checkout, and there is none here:", err)
 	head = strings.TrimSpace(head)
-	instructor.WarnUncommitted(root, head, stderr)
-	tree, err := shipped.GitTree(root, "HEAD")
-	if err != nil {
-		return failed(stderr, "", err)
-	}
-	modPath, err := shipped.ModulePath(root)
-	if err != nil {
-		return failed(stderr, "", err)
-	}
+	instructor.WarnUncommitted(c.root, head, c.stderr)
+	tree, err := shipped.GitTree(c.root, "HEAD")
+	c.check("", err)
+	modPath, err := shipped.ModulePath(c.root)
+	c.check("", err)
 	files, problems := instructor.StudentCopyFiles(modPath, tree)
 	if len(problems) == 0 {
-		problems, err = instructor.CheckStubsOf(files, stderr)
-		if err != nil {
-			return failed(stderr, "student-copy: the stub check could not run:", err)
-		}
+		problems, err = instructor.CheckStubsOf(files, c.stderr)
+		c.check("student-copy: the stub check could not run:", err)
 	}
 	if len(problems) > 0 {
-		fmt.Fprintf(stderr, "student-copy: refused, nothing written. In the last commit (%s):\n", head[:7])
-		for _, p := range problems {
-			fmt.Fprintf(stderr, "  %s\n", p)
-		}
-		return 1
+		c.fail(1, "student-copy: refused, nothing written. In the last commit (%s):\n  %s", head[:7], strings.Join(problems, "\n  "))
 	}
-	if err := instructor.WriteEntries(dest, files); err != nil {
-		return failed(stderr, "", err)
-	}
+	c.check("", instructor.WriteEntries(dest, files))
 	// A git history lets the student's make reset-level-N find the stubs.
 	if _, err := exec.LookPath("git"); err == nil {
 		for _, a := range [][]string{
@@ -85,12 +68,11 @@ func cmdStudentCopy(root string, args []string, stdout, stderr io.Writer) int {
 			cmd.Dir = dest
 			cmd.Env = instructor.WithoutGitRepoEnv(os.Environ())
 			if out, err := cmd.CombinedOutput(); err != nil {
-				fmt.Fprintf(stderr, "git %s in the copy: %v\n%s", a[0], err, out)
-				return 1
+				c.fail(1, "git %s in the copy: %v\n%s", a[0], err, strings.TrimSuffix(string(out), "\n"))
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "Wrote %d files to %s: the ladder without solutions/, from commit %s.\nHand it out as it is; make test there checks the stubs and the harness.\n", len(files), dest, head[:7])
+	fmt.Fprintf(c.stdout, "Wrote %d files to %s: the ladder without solutions/, from commit %s.\nHand it out as it is; make test there checks the stubs and the harness.\n", len(files), dest, head[:7])
 	return 0
 }
 
@@ -111,9 +93,8 @@ flags:
 
 // cmdClassReport grades several student checkouts, a few at a time and
 // each with a time limit, and writes one table for the class.
-func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("class-report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func cmdClassReport(c *call) int {
+	fs, root, stderr := c.fs, c.root, c.stderr
 	format := fs.String("format", "markdown", "markdown, csv, html, or parts (the parts done, one a line, which the Classroom workflow reads)")
 	// One student more than CPUs, as a grading often waits; at most 8, as
 	// each takes a few hundred MiB.
@@ -128,7 +109,7 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(fs.Output(), classReportHelp)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(c.args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -139,13 +120,11 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 		"html": instructor.WriteHTML, "parts": instructor.WriteDoneParts,
 	}[*format]
 	if !ok {
-		fmt.Fprintf(stderr, "class-report: FORMAT is %q; use markdown, csv, html or parts\n", *format)
-		return 2
+		c.fail(2, "class-report: FORMAT is %q; use markdown, csv, html or parts", *format)
 	}
 	dirs := fs.Args()
 	if len(dirs) == 0 && !*prepare {
-		fmt.Fprintln(stderr, `usage: make class-report DIRS="alice bob carol" [FORMAT=csv]   (--help: what it runs)`)
-		return 2
+		c.fail(2, `usage: make class-report DIRS="alice bob carol" [FORMAT=csv]   (--help: what it runs)`)
 	}
 	// On an interrupt, stop the students' runs and delete their folders.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -156,20 +135,15 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	if *noSandbox {
 		fmt.Fprintln(stderr, "class-report: --no-sandbox: the students' code runs as your user.\n"+sandbox.NoSandboxGivesUp)
 	} else if j, err = sandbox.FindJail(); err != nil {
-		fmt.Fprintf(stderr, "class-report: refused, nothing run: %v\n\n--no-sandbox runs the students' code anyway. %s\n", err, sandbox.NoSandboxGivesUp)
-		return 1
+		c.fail(1, "class-report: refused, nothing run: %v\n\n--no-sandbox runs the students' code anyway. %s", err, sandbox.NoSandboxGivesUp)
 	}
 	if *clean && *cache != "" {
-		if err := os.RemoveAll(*cache); err != nil {
-			return failed(stderr, "class-report:", err)
-		}
+		c.check("class-report:", os.RemoveAll(*cache))
 	}
 	start := time.Now()
 	fmt.Fprintf(stderr, "class-report: building this checkout's tests and checkers first (a few minutes the first time, seconds once %s holds them)\n", *cache)
 	g, err := instructor.NewGrader(ctx, root, *cache, j, *seed)
-	if err != nil {
-		return failed(stderr, "class-report:", err)
-	}
+	c.check("class-report:", err)
 	defer g.Close()
 	fmt.Fprintf(stderr, "class-report: built in %v; grading %s, %d at a time\n", time.Since(start).Round(time.Second), grade.Plural(len(dirs), "student"), max(1, *parallel))
 	if *prepare {
@@ -211,10 +185,9 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	wg.Wait()
 	if ctx.Err() != nil {
-		fmt.Fprintln(stderr, "class-report: interrupted; the students' processes were stopped and their folders deleted")
-		return 1
+		c.fail(1, "class-report: interrupted; the students' processes were stopped and their folders deleted")
 	}
-	write(stdout, results)
+	write(c.stdout, results)
 	var unlucky []string
 	for _, r := range results {
 		if r.RandomFailed {
@@ -229,63 +202,40 @@ func cmdClassReport(root string, args []string, stdout, stderr io.Writer) int {
 
 // cmdClassroom writes the GitHub Classroom workflow, FILE or
 // instructor.ClassroomFile.
-func cmdClassroom(root string, args []string, stdout, stderr io.Writer) int {
-	var force bool
-	var repo, ref string
-	pos, ok := parseArgs("classroom", args, stderr, 0, 1, func(fs *flag.FlagSet) {
-		fs.BoolVar(&force, "force", false, "write over an existing file")
-		fs.StringVar(&repo, "instructor-repo", "", "the GitHub repository (`owner/name`) whose harness grades; by default this checkout's origin")
-		fs.StringVar(&ref, "instructor-ref", "", "the `commit` of it that grades; by default this checkout's HEAD")
-	})
-	if !ok {
-		return 2
-	}
-	shown := instructor.ClassroomFile
-	if len(pos) == 1 {
-		shown = pos[0]
-	}
+func cmdClassroom(c *call) int {
+	force := c.fs.Bool("force", false, "write over an existing file")
+	repo := c.fs.String("instructor-repo", "", "the GitHub repository (`owner/name`) whose harness grades; by default this checkout's origin")
+	ref := c.fs.String("instructor-ref", "", "the `commit` of it that grades; by default this checkout's HEAD")
+	root, shown := c.root, cmp.Or(strings.Join(c.parse(0, 1), ""), instructor.ClassroomFile)
 	target := filepath.FromSlash(shown)
 	if !filepath.IsAbs(target) {
 		target = filepath.Join(root, target)
 	}
-	if repo == "" {
+	if *repo == "" {
 		url, err := shipped.Git(root, "remote", "get-url", "origin")
-		if repo = gitHubRepo(strings.TrimSpace(url)); err != nil || repo == "" {
-			fmt.Fprintln(stderr, "ladder classroom: this checkout's origin is not a GitHub repository; name the one that grades with --instructor-repo owner/name (make classroom INSTRUCTOR_REPO=owner/name)")
-			return 2
+		if *repo = gitHubRepo(strings.TrimSpace(url)); err != nil || *repo == "" {
+			c.fail(2, "ladder classroom: this checkout's origin is not a GitHub repository; name the one that grades with --instructor-repo owner/name (make classroom INSTRUCTOR_REPO=owner/name)")
 		}
 	}
-	if ref == "" {
+	if *ref == "" {
 		head, err := shipped.Git(root, "rev-parse", "--verify", "HEAD")
 		if err != nil {
-			fmt.Fprintln(stderr, "ladder classroom: this checkout has no commit; name the one that grades with --instructor-ref (make classroom INSTRUCTOR_REF=commit)")
-			return 2
+			c.fail(2, "ladder classroom: this checkout has no commit; name the one that grades with --instructor-ref (make classroom INSTRUCTOR_REF=commit)")
 		}
-		ref = strings.TrimSpace(head)
+		*ref = strings.TrimSpace(head)
 	}
-	plan, err := instructor.PlanClassroom(root, repo, ref, levels.All)
-	if err != nil {
-		return failed(stderr, "ladder classroom:", err)
-	}
-	if _, err := os.Stat(target); err == nil && !force {
-		fmt.Fprintf(stderr, "ladder classroom: %s exists, and is left as it is. --force (make classroom FORCE=1) writes over it.\n", shown)
-		return 1
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return failed(stderr, "ladder classroom:", err)
+	plan, err := instructor.PlanClassroom(root, *repo, *ref, levels.All)
+	c.check("ladder classroom:", err)
+	if _, err := os.Stat(target); err == nil && !*force {
+		c.fail(1, "ladder classroom: %s exists, and is left as it is. --force (make classroom FORCE=1) writes over it.", shown)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		c.check("ladder classroom:", err)
 	}
 	var b strings.Builder
-	err = instructor.WriteClassroom(&b, plan)
-	if err == nil {
-		err = os.MkdirAll(filepath.Dir(target), 0o755)
-	}
-	if err == nil {
-		err = os.WriteFile(target, []byte(b.String()), 0o644)
-	}
-	if err != nil {
-		return failed(stderr, "ladder classroom:", err)
-	}
+	c.check("ladder classroom:", instructor.WriteClassroom(&b, plan))
+	c.check("ladder classroom:", cmp.Or(os.MkdirAll(filepath.Dir(target), 0o755), os.WriteFile(target, []byte(b.String()), 0o644)))
 	first, last := levels.All[0].Number, levels.All[len(levels.All)-1].Number
-	fmt.Fprintf(stdout, "wrote %s: %s, one for each part of levels %d to %d, worth %s each.\nCommit it to the assignment's template repository; INSTRUCTORS.md says how to set up the assignment.\n",
+	fmt.Fprintf(c.stdout, "wrote %s: %s, one for each part of levels %d to %d, worth %s each.\nCommit it to the assignment's template repository; INSTRUCTORS.md says how to set up the assignment.\n",
 		shown, grade.Plural(len(plan.Steps), "graded step"), first, last, grade.Plural(instructor.PartPoints, "point"))
 	return 0
 }
@@ -299,22 +249,4 @@ func gitHubRepo(url string) string {
 		return m[1]
 	}
 	return ""
-}
-
-// cmdDebrief is ladder debrief N: once a level is done, what the
-// interviewer's guide says about it; before, it shows nothing of the answer.
-func cmdDebrief(root string, args []string, stdout, stderr io.Writer) int {
-	l, ok := levelArg("debrief", args, stderr, nil, "", nil)
-	if !ok {
-		return 2
-	}
-	fmt.Fprintf(stdout, "Checking level %d first...\n\n", l.Number)
-	g, err := grade.TestLevel(root, l, 0)
-	if err == nil {
-		err = instructor.WriteDebrief(stdout, root, g, grade.Style{Color: useColor(stdout)})
-	}
-	if err != nil {
-		return failed(stderr, "ladder debrief:", err)
-	}
-	return 0
 }

@@ -62,7 +62,7 @@ func TestDebriefOfADoneLevelShowsTheMistakesAndTheApproaches(t *testing.T) {
 
 func TestDebriefBeforeTheLevelIsDoneShowsNothingOfTheAnswer(t *testing.T) {
 	l := useFixture(t)
-	gd, err := guide.Load(filepath.Join("testdata", "fixture", l.Dir, guide.FileName))
+	gd, err := guide.Load(filepath.Join(fixtureDir(t), l.Dir, guide.FileName))
 	require.NoError(t, err)
 	answers := []string{"| approach |", "The spec checks"}
 	for _, m := range gd.Mistakes {

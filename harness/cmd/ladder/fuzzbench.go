@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,80 +21,99 @@ import (
 // everyone's tables come from the same code.
 const benchstat = "golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da"
 
-var pkgLineRE = regexp.MustCompile(`(?m)^pkg: .*$`)
+// learnerCmd runs name in dir, in the environment the learner's code runs in.
+func learnerCmd(dir, name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, grade.LearnerEnv()
+	return cmd
+}
 
 // cmdBench runs a level's benchmarks on the learner's code and on the
-// reference, and shows them side by side with benchstat. The sides take
-// turns, one run each, so that a passing load falls on both alike.
-func cmdBench(root string, args []string, stdout, stderr io.Writer) int {
-	var count int
-	var benchTime string
-	l, ok := levelArg("bench", args, stderr, nil, "", func(fs *flag.FlagSet) {
-		fs.IntVar(&count, "count", 6, "runs of each benchmark; benchstat wants six or more")
-		fs.StringVar(&benchTime, "benchtime", "100ms", "go test -benchtime for each run")
-	})
-	if !ok {
-		return 2
-	}
-	dir, err := os.MkdirTemp("", "ladder-bench-")
-	if err != nil {
-		return failed(stderr, "", err)
-	}
-	defer os.RemoveAll(dir)
+// reference, and shows them side by side with benchstat. Each side's test
+// binaries are built once, then the sides take turns, one run each, so
+// that a passing load falls on both alike.
+func cmdBench(c *call) int {
+	count := c.fs.Int("count", 6, "runs of each benchmark; benchstat wants six or more")
+	benchTime := c.fs.String("benchtime", "100ms", "go test -benchtime for each run")
+	l := c.level(nil)
+	tmp, err := os.MkdirTemp("", "ladder-bench-")
+	c.check("", err)
+	defer os.RemoveAll(tmp)
 
-	sides := []*benchSide{{name: "yours", dir: l.Dir}}
-	if hasReference(root, l) {
-		sides = append([]*benchSide{{name: "reference", dir: l.SolutionDir()}}, sides...)
+	type side struct {
+		name, dir   string
+		bins        [][2]string // a test binary, and the package folder it runs in
+		out, failed bytes.Buffer
+	}
+	sides := []*side{{name: "yours", dir: l.Dir}}
+	if hasReference(c.root, l) {
+		sides = append([]*side{{name: "reference", dir: l.SolutionDir()}}, sides...)
 	} else {
-		fmt.Fprintf(stdout, "There is no %s here (a workshop copy?), so these are your numbers alone.\n", l.SolutionDir())
+		fmt.Fprintf(c.stdout, "There is no %s here (a workshop copy?), so these are your numbers alone.\n", l.SolutionDir())
 	}
 	for _, s := range sides {
-		if err := s.build(root, dir); err != nil {
-			fmt.Fprintln(stdout, err)
+		pkgs, err := grade.ListPackages(context.Background(), c.root, c.root, []string{"./" + s.dir + "/..."}, grade.Plain)
+		if err != nil {
+			fmt.Fprintln(c.stdout, err)
+		}
+		for i, p := range pkgs {
+			bin := filepath.Join(tmp, fmt.Sprintf("%s-%d.test", s.name, i))
+			if out, err := learnerCmd(c.root, grade.GoTool(), "test", "-c", "-o", bin, p.ImportPath).CombinedOutput(); err != nil {
+				fmt.Fprintf(c.stdout, "%s does not build:\n%s\n", p.ImportPath, grade.Indent(grade.FirstLines(string(out), 12), "  "))
+				break
+			}
+			if _, err := os.Stat(bin); err == nil { // no binary for a package without tests
+				s.bins = append(s.bins, [2]string{bin, p.Dir})
+			}
 		}
 	}
-	fmt.Fprintf(stdout, "benchmarking %d runs of %s each, taking turns...\n", count, benchTime)
-	for range count {
+	fmt.Fprintf(c.stdout, "benchmarking %d runs of %s each, taking turns...\n", *count, *benchTime)
+	for range *count {
 		for _, s := range sides {
-			s.run(benchTime, l.Number)
+			for _, b := range s.bins {
+				var out bytes.Buffer
+				cmd := learnerCmd(b[1], b[0], "-test.run", "^$", "-test.bench", ".", "-test.benchmem", "-test.count", "1", "-test.benchtime", *benchTime)
+				if cmd.Stdout, cmd.Stderr = &out, &out; cmd.Run() != nil {
+					s.failed.Write(out.Bytes())
+				}
+				// One pkg: line for both sides, so that benchstat puts the
+				// same benchmark of the two packages side by side.
+				s.out.WriteString(pkgLineRE.ReplaceAllString(out.String(), fmt.Sprintf("pkg: level %d", l.Number)))
+			}
 		}
 	}
-	var inputs []string
+	args := []string{"run", benchstat}
 	for _, s := range sides {
-		if s.failed != "" {
-			fmt.Fprintf(stdout, "%s: some benchmarks failed:\n%s\n", s.dir, grade.Indent(grade.FirstLines(failureLines(s.failed), 8), "  "))
+		if s.failed.Len() > 0 {
+			fmt.Fprintf(c.stdout, "%s: some benchmarks failed:\n%s\n", s.dir, grade.Indent(grade.FirstLines(failureLines(s.failed.String()), 8), "  "))
 		}
-		if s.out.Len() == 0 {
-			continue
+		if s.out.Len() > 0 {
+			file := filepath.Join(tmp, s.name)
+			c.check("", os.WriteFile(file, s.out.Bytes(), 0o644))
+			args = append(args, s.name+"="+file)
 		}
-		file := filepath.Join(dir, s.name)
-		if err := os.WriteFile(file, s.out.Bytes(), 0o644); err != nil {
-			return failed(stderr, "", err)
-		}
-		inputs = append(inputs, s.name+"="+file)
 	}
-	if len(inputs) == 0 {
-		fmt.Fprintln(stdout, "No benchmark ran.")
+	if len(args) == 2 {
+		fmt.Fprintln(c.stdout, "No benchmark ran.")
 		return 1
 	}
-	fmt.Fprintln(stdout)
-	cmd := exec.Command(grade.GoTool(), append([]string{"run", benchstat}, inputs...)...)
-	cmd.Dir = root
+	fmt.Fprintln(c.stdout)
+	cmd := exec.Command(grade.GoTool(), args...)
 	var table bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &table, stderr
-	if err := cmd.Run(); err != nil {
-		return failed(stderr, "benchstat:", err)
-	}
-	stdout.Write(withoutEmptyGeomean(table.Bytes()))
-	fmt.Fprintln(stdout, "\nsec/op and B/op: lower is better; the column after yours is the change from the reference.")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = c.root, &table, c.stderr
+	c.check("benchstat:", cmd.Run())
+	c.stdout.Write(withoutEmptyGeomean(table.Bytes()))
+	fmt.Fprintln(c.stdout, "\nsec/op and B/op: lower is better; the column after yours is the change from the reference.")
 	if rows := benchRows[l.Number]; len(rows) > 0 {
-		fmt.Fprintln(stdout, "\nThe rows (the clock starts on 3 March 2025, not at the epoch):")
+		fmt.Fprintln(c.stdout, "\nThe rows (the clock starts on 3 March 2025, not at the epoch):")
 		for _, r := range rows {
-			fmt.Fprintf(stdout, "  %s: %s\n", r.Name, r.Means)
+			fmt.Fprintf(c.stdout, "  %s: %s\n", r.Name, r.Means)
 		}
 	}
 	return 0
 }
+
+var pkgLineRE = regexp.MustCompile(`(?m)^pkg: .*$`)
 
 // benchRow explains one row of a level's benchmark table: Name is the end
 // of the benchmark's name, as benchstat prints it, or a metric's unit.
@@ -108,62 +127,14 @@ var benchRowsText string
 var benchRows = func() map[int][]benchRow {
 	rows := map[int][]benchRow{}
 	for _, line := range strings.Split(benchRowsText, "\n") {
-		var n int
-		var name string
-		if _, err := fmt.Sscanf(line, "%d %s", &n, &name); err == nil && strings.HasSuffix(name, ":") {
-			_, means, _ := strings.Cut(line, name+" ")
-			rows[n] = append(rows[n], benchRow{strings.TrimSuffix(name, ":"), means})
+		level, row, _ := strings.Cut(line, " ")
+		name, means, ok := strings.Cut(row, ": ")
+		if n, err := strconv.Atoi(level); err == nil && ok {
+			rows[n] = append(rows[n], benchRow{name, means})
 		}
 	}
 	return rows
 }()
-
-// benchSide is one side of a comparison: its test binaries, built once
-// (path and package folder), and what their runs printed.
-type benchSide struct {
-	name, dir string
-	bins      [][2]string
-	out       bytes.Buffer
-	failed    string
-}
-
-// build compiles the side's test binaries, one per package with tests.
-func (s *benchSide) build(root, tmp string) error {
-	pkgs, err := grade.ListPackages(context.Background(), root, root, []string{"./" + s.dir + "/..."}, grade.Plain)
-	if err != nil {
-		return err
-	}
-	for i, p := range pkgs {
-		bin := filepath.Join(tmp, fmt.Sprintf("%s-%d.test", s.name, i))
-		cmd := exec.Command(grade.GoTool(), "test", "-c", "-o", bin, p.ImportPath)
-		cmd.Dir = root
-		cmd.Env = grade.LearnerEnv()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("%s does not build:\n%s", p.ImportPath, grade.Indent(grade.FirstLines(string(out), 12), "  "))
-		}
-		if _, err := os.Stat(bin); err == nil { // no binary for a package without tests
-			s.bins = append(s.bins, [2]string{bin, p.Dir})
-		}
-	}
-	return nil
-}
-
-// run runs every benchmark of the side once.
-func (s *benchSide) run(benchTime string, level int) {
-	for _, b := range s.bins {
-		cmd := exec.Command(b[0], "-test.run", "^$", "-test.bench", ".", "-test.benchmem", "-test.count", "1", "-test.benchtime", benchTime)
-		cmd.Dir = b[1]
-		cmd.Env = grade.LearnerEnv()
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
-			s.failed += out.String()
-		}
-		// One pkg: line for both sides, so that benchstat puts the same
-		// benchmark of the two packages side by side.
-		s.out.WriteString(pkgLineRE.ReplaceAllString(out.String(), fmt.Sprintf("pkg: level %d", level)))
-	}
-}
 
 // failureLines keeps the lines of go test output that say what failed.
 func failureLines(out string) string {
@@ -177,60 +148,66 @@ func failureLines(out string) string {
 	return strings.Join(keep, "\n")
 }
 
+// significant matches a benchstat row whose change passed its test: a
+// percentage before the p-value, where a row that did not shows "~".
+var significant = regexp.MustCompile(`[+-][0-9.]+% \(p=`)
+
+// withoutEmptyGeomean replaces benchstat's geomean rows with "no
+// significant difference" when no row differs significantly: a geomean of
+// changes that are all noise reads as a result when it is not one.
+func withoutEmptyGeomean(table []byte) []byte {
+	if significant.Match(table) {
+		return table
+	}
+	return regexp.MustCompile(`(?m)^geomean.*$`).ReplaceAll(table, []byte("no significant difference from the reference (each row's ~)"))
+}
+
 // cmdFuzz runs each of a level's fuzz targets against the learner's code
 // for a bounded time. go test keeps a failing input under the package's
 // testdata/fuzz, so make test-level-N runs it from then on. A later module
 // (level 8's Redis form) is fuzzed once the parts before it pass.
-func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
-	var fuzzTime time.Duration
-	l, ok := levelArg("fuzz", args, stderr, nil, "", func(fs *flag.FlagSet) {
-		fs.DurationVar(&fuzzTime, "time", 30*time.Second, "how long to fuzz each target")
-	})
-	if !ok {
-		return 2
-	}
+func cmdFuzz(c *call) int {
+	fuzzTime := c.fs.Duration("time", 30*time.Second, "how long to fuzz each target")
+	l := c.level(nil)
 	var saved []string
 	found, ran := false, 0
 	inProgress := -1 // not known yet
 	for _, m := range l.Modules {
 		if m.FirstPart > 1 && inProgress < 0 {
-			fmt.Fprintf(stdout, "Checking which parts of level %d pass, to know whether to fuzz %s too…\n", l.Number, m.Dir)
-			g, err := grade.TestLevel(root, l, 0)
-			if err != nil {
-				return failed(stderr, "", err)
-			}
+			fmt.Fprintf(c.stdout, "Checking which parts of level %d pass, to know whether to fuzz %s too…\n", l.Number, m.Dir)
+			g, err := grade.TestLevel(c.root, l, 0)
+			c.check("", err)
 			inProgress = partInProgress(g)
 		}
 		if m.FirstPart > 1 && inProgress != 0 && inProgress < m.FirstPart {
-			fmt.Fprintf(stdout, "Not fuzzing %s: its parts start at part %d, and the parts before it do not all pass yet.\n", m.Dir, m.FirstPart)
+			fmt.Fprintf(c.stdout, "Not fuzzing %s: its parts start at part %d, and the parts before it do not all pass yet.\n", m.Dir, m.FirstPart)
 			continue
 		}
-		modDir := filepath.Join(root, filepath.FromSlash(m.Dir))
-		pkgs, err := grade.ListPackages(context.Background(), root, modDir, []string{l.Patterns()[m.Dir]}, grade.Plain)
-		if err != nil {
-			return failed(stderr, "", err)
-		}
+		modDir := filepath.Join(c.root, filepath.FromSlash(m.Dir))
+		pkgs, err := grade.ListPackages(context.Background(), c.root, modDir, []string{l.Patterns()[m.Dir]}, grade.Plain)
+		c.check("", err)
 		for _, p := range pkgs {
-			rel := grade.RelDir(root, p.Dir)
-			targets, err := listFuzzTargets(modDir, p.ImportPath)
+			rel := grade.RelDir(c.root, p.Dir)
+			list, err := learnerCmd(modDir, grade.GoTool(), "test", "-list", "^Fuzz", p.ImportPath).Output()
 			if err != nil {
-				return failed(stderr, "", err)
+				c.fail(1, "go test -list ^Fuzz %s: %v\n%s", p.ImportPath, err, list)
 			}
-			for _, target := range targets {
+			for _, target := range strings.Fields(string(list)) {
+				if !strings.HasPrefix(target, "Fuzz") {
+					continue // the ok line
+				}
 				ran++
-				fmt.Fprintf(stdout, "fuzzing %s in %s for %v\n", target, rel, fuzzTime)
+				fmt.Fprintf(c.stdout, "fuzzing %s in %s for %v\n", target, rel, *fuzzTime)
 				// A found input is shrunk for at most 10s: a slow target would
 				// otherwise sit at "0/sec" for the default minute.
-				cmd := exec.Command(grade.GoTool(), "test", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", fuzzTime.String(), "-fuzzminimizetime", "10s", p.ImportPath)
-				cmd.Dir = modDir
-				cmd.Env = grade.LearnerEnv()
+				cmd := learnerCmd(modDir, grade.GoTool(), "test", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", fuzzTime.String(), "-fuzzminimizetime", "10s", p.ImportPath)
 				var out bytes.Buffer
-				cmd.Stdout, cmd.Stderr = io.MultiWriter(stdout, &grade.LimitedBuffer{Buf: &out, Left: 1 << 20}), stderr
+				cmd.Stdout, cmd.Stderr = io.MultiWriter(c.stdout, &grade.LimitedBuffer{Buf: &out, Left: 1 << 20}), c.stderr
 				if cmd.Run() == nil {
 					continue
 				}
 				if stoppedByItsDeadline(out.String(), target) {
-					fmt.Fprintf(stdout, "(go test said \"context deadline exceeded\" as its %v ended: Go's fuzzer racing its own time limit, go.dev/issue/75804, fixed in Go 1.27. It found nothing wrong.)\n", fuzzTime)
+					fmt.Fprintf(c.stdout, "(go test said \"context deadline exceeded\" as its %v ended: Go's fuzzer racing its own time limit, go.dev/issue/75804, fixed in Go 1.27. It found nothing wrong.)\n", *fuzzTime)
 					continue
 				}
 				found = true
@@ -242,15 +219,15 @@ func cmdFuzz(root string, args []string, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case ran == 0:
-		fmt.Fprintf(stdout, "Level %d has no fuzz target.\n", l.Number)
+		fmt.Fprintf(c.stdout, "Level %d has no fuzz target.\n", l.Number)
 	case found && len(saved) > 0:
-		fmt.Fprintf(stdout, "\nThe fuzzer found a timeline your code gets wrong (above). go test saved it as %s, so make test-level-%d runs it from now on.\n", strings.Join(saved, " and "), l.Number)
+		fmt.Fprintf(c.stdout, "\nThe fuzzer found a timeline your code gets wrong (above). go test saved it as %s, so make test-level-%d runs it from now on.\n", strings.Join(saved, " and "), l.Number)
 		return 1
 	case found:
-		fmt.Fprintf(stdout, "\nYour code gets a timeline wrong (above): one of the spec's own seed timelines, which make test-level-%d runs every time, so nothing new was saved.\n", l.Number)
+		fmt.Fprintf(c.stdout, "\nYour code gets a timeline wrong (above): one of the spec's own seed timelines, which make test-level-%d runs every time, so nothing new was saved.\n", l.Number)
 		return 1
 	default:
-		fmt.Fprintf(stdout, "\nThe fuzzer found nothing wrong in %v per target.\n", fuzzTime)
+		fmt.Fprintf(c.stdout, "\nThe fuzzer found nothing wrong in %v per target.\n", *fuzzTime)
 	}
 	return 0
 }
@@ -268,42 +245,3 @@ func stoppedByItsDeadline(out, target string) bool {
 
 // failingInput is go test's line naming the input it saved.
 var failingInput = regexp.MustCompile(`Failing input written to (testdata/fuzz/\S+)`)
-
-// listFuzzTargets names the fuzz targets of pkg.
-func listFuzzTargets(root, pkg string) ([]string, error) {
-	cmd := exec.Command(grade.GoTool(), "test", "-list", "^Fuzz", pkg)
-	cmd.Dir = root
-	cmd.Env = grade.LearnerEnv()
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("go test -list ^Fuzz %s: %v\n%s", pkg, err, out)
-	}
-	var names []string
-	for _, line := range strings.Split(string(out), "\n") {
-		if strings.HasPrefix(line, "Fuzz") {
-			names = append(names, strings.TrimSpace(line))
-		}
-	}
-	return names, nil
-}
-
-// significant matches a benchstat row whose change passed its test: a
-// percentage before the p-value, where a row that did not shows "~".
-var significant = regexp.MustCompile(`[+-][0-9.]+% \(p=`)
-
-// withoutEmptyGeomean replaces benchstat's geomean rows with "no
-// significant difference" when no row differs significantly: a geomean of
-// changes that are all noise reads as a result when it is not one.
-func withoutEmptyGeomean(table []byte) []byte {
-	if significant.Match(table) {
-		return table
-	}
-	var out bytes.Buffer
-	for _, line := range strings.SplitAfter(string(table), "\n") {
-		if strings.HasPrefix(line, "geomean") {
-			line = "no significant difference from the reference (each row's ~)\n"
-		}
-		out.WriteString(line)
-	}
-	return out.Bytes()
-}

@@ -51,17 +51,22 @@ func TestNoTrackedFileIsABinary(t *testing.T) {
 	}
 }
 
-// answer returns a file of testdata/answers: a learner's code that solves
-// a level or a part of one. A student copy has none, and the test skips
-// there, saying why.
+// answers are the files of testdata/answers/answers.txtar, by name.
+var answers = []string{"01-compacting.go", "01-half-done.go", "01-working-counter_test.go", "02-remembers-everything.go"}
+
+// answer returns a file of testdata/answers/answers.txtar: a learner's
+// code that solves a level or a part of one. A student copy has none, and
+// the test skips there, saying why.
 func answer(t *testing.T, name string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), filepath.FromSlash(instructor.AnswersDir), name))
+	files, err := txtarFiles(t, filepath.Join(repoRoot(t), filepath.FromSlash(instructor.AnswersDir), "answers.txtar"))
 	if errors.Is(err, fs.ErrNotExist) {
 		t.Skipf("no %s/ here (a student copy leaves out the code that solves a level), and this test plays %s", instructor.AnswersDir, name)
 	}
 	require.NoError(t, err)
-	return string(data)
+	file, ok := files[name]
+	require.True(t, ok, "answers.txtar has no file %s", name)
+	return file
 }
 
 // halfDone is a learner's level 1 with part 1 done: right answers, with
@@ -251,6 +256,9 @@ func TestAStudentCopyHoldsNoCodeThatOffersALevelsAPI(t *testing.T) {
 	}
 	// The search finds the answers the tests keep, as files and as a
 	// string in a test, and each for its own level.
+	for _, name := range answers {
+		all[instructor.AnswersDir+"/"+name] = []byte(answer(t, name))
+	}
 	compacting := answer(t, "01-compacting.go")
 	all["harness/cmd/ladder/pasted_test.go"] = []byte("package main\n\nconst pasted = " + strconv.Quote(compacting) + "\n")
 	found := map[string]int{}
@@ -321,6 +329,6 @@ func checkNoAnswers(t *testing.T, dest string) {
 	// The same check sees an answer: the one the tests keep for level 1.
 	l, _ := levels.Find("1")
 	if done := partsDonePasted(t, dest, files, candidate{file: "01-compacting.go", level: l, src: answer(t, "01-compacting.go")}); len(done) == 0 {
-		t.Error("testdata/answers/01-compacting.go pasted over level 1's stub passes no part: the check of the copy cannot see an answer")
+		t.Error("01-compacting.go of testdata/answers/answers.txtar pasted over level 1's stub passes no part: the check of the copy cannot see an answer")
 	}
 }

@@ -107,10 +107,39 @@ func copyLadder(t *testing.T) string {
 	return dst
 }
 
+// txtarFiles reads a txtar archive: after a comment, each file follows a
+// line "-- NAME --". It returns the files' text by name.
+func txtarFiles(t *testing.T, path string) (map[string]string, error) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	files := map[string]string{}
+	for _, f := range strings.Split(string(data), "\n-- ")[1:] {
+		name, text, ok := strings.Cut(f, " --\n")
+		require.True(t, ok, "%s: a file header without its end: -- %s", path, name)
+		files[name] = strings.TrimSuffix(text, "\n") + "\n"
+	}
+	return files, err
+}
+
+// fixtureDir writes testdata/fixture.txtar, the files of fixtureLevels,
+// into a new folder, and returns it.
+func fixtureDir(t *testing.T) string {
+	t.Helper()
+	files, err := txtarFiles(t, filepath.Join("testdata", "fixture.txtar"))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	for name, text := range files {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755))
+		addFile(t, dir, filepath.FromSlash(name), text)
+	}
+	return dir
+}
+
 // fixtureLevels is the ladder the tests that must not depend on the live
-// one play: level 1 is testdata/fixture/ladder/01-tally, whose files the
-// tests read and grade; level 2 has a README and hints alone, for
-// interviews graded by a fake; levels 3 and 4 are registry entries alone.
+// one play: level 1 is ladder/01-tally of testdata/fixture.txtar, whose
+// files the tests read and grade; level 2 has a README and hints alone,
+// for interviews graded by a fake; levels 3 and 4 are registry entries
+// alone.
 var fixtureLevels = []levels.Level{
 	{Number: 1, Dir: "ladder/01-tally", Title: "Tally", Modules: []levels.Module{{Dir: ".", FirstPart: 1}},
 		Parts: []levels.Part{{Number: 1, Title: "Count the calls"}, {Number: 2, Title: "Start again"}}},
@@ -146,7 +175,7 @@ func fixtureLadder(t *testing.T) (string, levels.Level) {
 	for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/internal/procgroup", "harness/levels", "harness/remote", "harness/timeline"} {
 		copyTree(t, filepath.Join(root, p), filepath.Join(dst, p))
 	}
-	copyTree(t, filepath.Join("testdata", "fixture"), dst)
+	copyTree(t, fixtureDir(t), dst)
 	return dst, useFixture(t)
 }
 

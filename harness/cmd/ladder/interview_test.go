@@ -83,7 +83,7 @@ func TestInterviewPlaysALevelPartByPart(t *testing.T) {
 			require.Contains(t, out.String(), "level 1: does not compile")
 			noPart2("after a run that does not compile")
 			var errOut bytes.Buffer
-			require.Equal(t, 0, cmdHint(root, []string{"1"}, &hintOut, &errOut), errOut.String())
+			require.Equal(t, 0, runAt(root, []string{"hint", "1"}, &hintOut, &errOut), errOut.String())
 			save(tallyHalfDone, 9*time.Minute)
 		case 3:
 			log := out.String()
@@ -253,7 +253,7 @@ func fakeInterview(t *testing.T, n string, out *bytes.Buffer) *fakeCandidate {
 func fixtureInterview(t *testing.T, n string, out *bytes.Buffer) *fakeCandidate {
 	t.Helper()
 	useFixture(t)
-	return fakeInterviewOf(t, filepath.Join("testdata", "fixture"), n, out)
+	return fakeInterviewOf(t, fixtureDir(t), n, out)
 }
 
 // fakeInterviewOf is fakeInterview of level n, whose files are in src.
@@ -487,7 +487,7 @@ func TestARecordWhoseProcessIsGoneIsStale(t *testing.T) {
 	copyTree(t, filepath.Join(repoRoot(t), l.Dir, "HINTS.md"), filepath.Join(root, l.Dir, "HINTS.md"))
 	require.NoError(t, learner.Save(root, learner.State{HintsSeen: map[string]map[string]int{}, Interview: &learner.Record{Level: 6, Part: 1, Until: now.Add(30 * time.Minute), PID: gone}}))
 	var hintOut, errOut bytes.Buffer
-	require.Equal(t, 0, cmdHint(root, []string{"6"}, &hintOut, &errOut), errOut.String())
+	require.Equal(t, 0, runAt(root, []string{"hint", "6"}, &hintOut, &errOut), errOut.String())
 	require.NotContains(t, hintOut.String(), "You are in a mock interview")
 }
 

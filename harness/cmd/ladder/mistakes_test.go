@@ -371,7 +371,7 @@ func TestInterviewOffersTheKnownMistakeAsAHint(t *testing.T) {
 	hint := func() string {
 		t.Helper()
 		var stdout, stderr bytes.Buffer
-		require.Equal(t, 0, cmdHint(c.iv.Root, []string{"2"}, &stdout, &stderr), stderr.String())
+		require.Equal(t, 0, runAt(c.iv.Root, []string{"hint", "2"}, &stdout, &stderr), stderr.String())
 		return stdout.String()
 	}
 	offer := " · a known mistake matches your failure: make hint-2 names it]"

@@ -157,18 +157,18 @@ func startWatch(t *testing.T, keys chan byte) *watchRig {
 	r.dir = filepath.Join(r.root, l.Dir)
 	require.NoError(t, os.MkdirAll(r.dir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "a.go"), []byte("package a\n"), 0o644))
-	copyTree(t, filepath.Join("testdata", "fixture", l.Dir, "README.md"), filepath.Join(r.dir, "README.md"))
+	copyTree(t, filepath.Join(fixtureDir(t), l.Dir, "README.md"), filepath.Join(r.dir, "README.md"))
 	changes, stop := interview.PollChanges(r.dir, 10*time.Millisecond)
 	t.Cleanup(stop)
 	w := &watcher{
-		Level: l, dir: r.dir, out: &r.out, errOut: &r.out,
+		Level: l, dir: r.dir, root: r.root,
+		terminal: terminal{out: &r.out, errOut: &r.out, changes: changes, interrupt: r.interrupt, keys: keys, hint: func() { fmt.Fprintln(&r.out, "a hint") }},
 		grade: func() (grade.Level, error) {
 			r.runs <- interview.Snapshot(r.dir)
 			return grade.Level{Level: l, Parts: []grade.Part{{Number: 1, Title: "One", Total: 1}, {Number: 2, Title: "Two"}}}, nil
 		},
-		changes: changes, interrupt: r.interrupt, settle: 20 * time.Millisecond,
-		now:  func() time.Time { return time.Date(2026, 3, 2, 14, 3, 12, 0, time.UTC) },
-		root: r.root, keys: keys, hint: func() { fmt.Fprintln(&r.out, "a hint") },
+		settle: 20 * time.Millisecond,
+		now:    func() time.Time { return time.Date(2026, 3, 2, 14, 3, 12, 0, time.UTC) },
 	}
 	go func() { defer close(r.done); w.Run() }()
 	t.Cleanup(r.stop)

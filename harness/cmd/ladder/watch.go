@@ -3,12 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -25,28 +25,55 @@ import (
 // It polls rather than asking for file events: a look at a few dozen
 // files costs nothing, works on every system and drive, and needs no
 // package of its own.
-func cmdWatch(root string, args []string, stdout, stderr io.Writer) int {
-	l, ok := levelArg("watch", args, stderr, nil, "", nil)
-	if !ok {
-		return 2
-	}
-	dir := filepath.Join(root, l.Dir)
-	changes, stop := interview.PollChanges(dir, pollEvery)
+func cmdWatch(c *call) int {
+	l := c.level(nil)
+	dir := filepath.Join(c.root, l.Dir)
+	t, stop := c.terminal(l, dir, os.Interrupt)
 	defer stop()
-	interrupt := make(chan os.Signal, 1)
-	signal.Notify(interrupt, os.Interrupt)
-	defer signal.Stop(interrupt)
-	keys, out, errOut, restore := terminalKeys(stdout, stderr, interrupt)
-	defer restore()
 	w := &watcher{
-		Level: l, root: root, dir: dir, out: out, errOut: errOut,
-		grade:   func() (grade.Level, error) { return grade.TestLevel(root, l, 0) },
-		changes: changes, interrupt: interrupt, keys: keys,
-		hint:   func() { cmdHint(root, []string{strconv.Itoa(l.Number)}, out, errOut) },
-		settle: 150 * time.Millisecond, now: time.Now, clear: useColor(stdout),
+		Level: l, root: c.root, dir: dir, terminal: t,
+		grade:  func() (grade.Level, error) { return grade.TestLevel(c.root, l, 0) },
+		settle: 150 * time.Millisecond, now: time.Now, clear: useColor(c.stdout),
 	}
 	w.Run()
 	return 0
+}
+
+// A terminal is what watch and interview mode share: the signals that end
+// them, the keys typed, the level's changes, and its next hint.
+type terminal struct {
+	out, errOut io.Writer // stdout and stderr, with the line ends raw mode needs
+	interrupt   chan os.Signal
+	keys        <-chan byte // the keys typed on a terminal, nil without one
+	changes     <-chan struct{}
+	hint        func() // shows the next hint, as make hint-N does
+}
+
+// terminal starts watching dir's files and listening for sigs, and reads
+// single keys where stdin and stdout are a terminal: it puts it in raw
+// mode, and stop puts it back. Without a terminal keys is nil.
+func (c *call) terminal(l levels.Level, dir string, sigs ...os.Signal) (t terminal, stop func()) {
+	changes, stopPolling := interview.PollChanges(dir, pollEvery)
+	t = terminal{out: c.stdout, errOut: c.stderr, interrupt: make(chan os.Signal, 1), changes: changes}
+	t.hint = func() { runAt(c.root, []string{"hint", strconv.Itoa(l.Number)}, t.out, t.errOut) }
+	signal.Notify(t.interrupt, sigs...)
+	unwatch := func() { stopPolling(); signal.Stop(t.interrupt) }
+	f, ok := c.stdout.(*os.File)
+	in := int(os.Stdin.Fd())
+	if !ok || !term.IsTerminal(in) || !term.IsTerminal(int(f.Fd())) {
+		return t, unwatch
+	}
+	old, err := term.MakeRaw(in)
+	if err != nil {
+		return t, unwatch
+	}
+	// In raw mode Ctrl-C is a key (see readKeys), and a kill must not
+	// leave the terminal raw: SIGTERM ends the loop as Ctrl-C does.
+	signal.Notify(t.interrupt, syscall.SIGTERM)
+	keys := make(chan byte, 16)
+	go readKeys(os.Stdin, keys, t.interrupt)
+	t.keys, t.out, t.errOut = keys, crlf{c.stdout}, crlf{c.stderr}
+	return t, func() { term.Restore(in, old); unwatch() }
 }
 
 // pollEvery is how often watch and interview mode look for changes.
@@ -54,17 +81,13 @@ const pollEvery = 500 * time.Millisecond
 
 // watcher is watch mode with what it depends on injected, for the tests.
 type watcher struct {
-	Level       levels.Level
-	root, dir   string
-	out, errOut io.Writer
-	grade       func() (grade.Level, error)
-	changes     <-chan struct{}
-	interrupt   <-chan os.Signal
-	keys        <-chan byte   // the keys typed on a terminal, nil without one
-	hint        func()        // shows the next hint, for the key h
-	settle      time.Duration // how long to wait after a change for the editor's last write
-	now         func() time.Time
-	clear       bool // clear the screen before each run
+	terminal
+	Level     levels.Level
+	root, dir string
+	grade     func() (grade.Level, error)
+	settle    time.Duration // how long to wait after a change for the editor's last write
+	now       func() time.Time
+	clear     bool // clear the screen before each run
 
 	part   int    // the part the last run found in progress, 0 if none
 	status string // the last run's status line, said again after a key
@@ -154,11 +177,7 @@ func (w *watcher) test(when string) {
 		grade.Write(w.out, g, 0, false)
 		status, w.part = watchStatus(g), partInProgress(g)
 	}
-	stops := "Ctrl-C stops."
-	if w.keys != nil {
-		stops = watchKeys
-	}
-	fmt.Fprintf(w.out, "\nWatching %s for changes. %s\n", w.Level.Dir, stops)
+	fmt.Fprintf(w.out, "\nWatching %s for changes. %s\n", w.Level.Dir, map[bool]string{true: "Ctrl-C stops.", false: watchKeys}[w.keys == nil])
 	// Last, where a pane that shows only the last lines still shows it.
 	w.status = fmt.Sprintf("[watch: level %d · %s · %s]", w.Level.Number, status, when)
 	fmt.Fprintln(w.out, w.status)
@@ -171,68 +190,46 @@ func watchStatus(g grade.Level) string {
 	case grade.NoBuild, grade.Broken, grade.Unverified:
 		return st
 	}
-	for _, p := range g.Parts {
-		switch {
-		case p.Done:
-		case len(p.Blocked) > 0:
-			return fmt.Sprintf("part %d of %d did not finish", p.Number, len(g.Parts))
-		default:
-			return fmt.Sprintf("part %d of %d in progress", p.Number, len(g.Parts))
-		}
-	}
-	if len(g.Parts) == 2 {
+	i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done })
+	switch {
+	case i < 0 && len(g.Parts) == 2:
 		return "both parts done"
+	case i < 0:
+		return fmt.Sprintf("all %d parts done", len(g.Parts))
+	case len(g.Parts[i].Blocked) > 0:
+		return fmt.Sprintf("part %d of %d did not finish", g.Parts[i].Number, len(g.Parts))
 	}
-	return fmt.Sprintf("all %d parts done", len(g.Parts))
+	return fmt.Sprintf("part %d of %d in progress", g.Parts[i].Number, len(g.Parts))
 }
 
 // cmdInterview is ladder interview [--time 45m] N.
-func cmdInterview(root string, args []string, stdout, stderr io.Writer) int {
-	var budgetFlag string
-	l, ok := levelArg("interview", args, stderr, nil, "", func(fs *flag.FlagSet) {
-		fs.StringVar(&budgetFlag, "time", "", "the interview's length, such as 45m or 30 (minutes); 45m when not given")
-	})
-	if !ok {
-		return 2
-	}
+func cmdInterview(c *call) int {
 	var budget time.Duration // 0: the guide's scope says, in Prepare
-	if budgetFlag != "" {
-		var err error
-		if budget, err = interview.ParseBudget(budgetFlag); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 2
-		}
-	}
+	c.fs.Func("time", "the interview's length, such as 45m or 30 (minutes); 45m when not given", func(s string) (err error) {
+		budget, err = interview.ParseBudget(s)
+		return err
+	})
+	l := c.level(nil)
 	iv := &interview.Interview{
-		Root: root, Level: l, Budget: budget, Clock: clock.System{}, Out: stdout,
-		St:    grade.Style{Color: useColor(stdout)},
-		Grade: func(upTo int) (grade.Level, error) { return gradeUpTo(root, l, upTo) },
+		Root: c.root, Level: l, Budget: budget, Clock: clock.System{}, Out: c.stdout,
+		St:    grade.Style{Color: useColor(c.stdout)},
+		Grade: func(upTo int) (grade.Level, error) { return gradeUpTo(c.root, l, upTo) },
 		// Reset keeps the learner's files in a backup, and asks first.
-		Reset:  func() int { return cmdReset(root, []string{strconv.Itoa(l.Number)}, stdout, stderr) },
+		Reset:  func() int { return runAt(c.root, []string{"reset", strconv.Itoa(l.Number)}, c.stdout, c.stderr) },
 		Settle: 150 * time.Millisecond,
 	}
-	if err := iv.Prepare(); err != nil {
-		return failed(stderr, "ladder interview:", err)
-	}
+	c.check("ladder interview:", iv.Prepare())
 	// From here on Ctrl-C ends the interview with a summary. So does a
 	// closed terminal, whose SIGHUP would leave the running record behind.
-	interrupt := make(chan os.Signal, 1)
-	signal.Notify(interrupt, os.Interrupt, syscall.SIGHUP)
-	defer signal.Stop(interrupt)
-	iv.Interrupt = interrupt
-	keys, out, errOut, restore := terminalKeys(stdout, stderr, interrupt)
-	defer restore()
-	iv.Out, iv.Keys = out, keys
-	iv.Hint = func() { cmdHint(root, []string{strconv.Itoa(l.Number)}, out, errOut) }
-	changes, stop := interview.PollChanges(iv.Dir(), pollEvery)
+	t, stop := c.terminal(l, iv.Dir(), os.Interrupt, syscall.SIGHUP)
 	defer stop()
-	iv.Changes = changes
+	iv.Out, iv.Keys, iv.Hint, iv.Changes, iv.Interrupt = t.out, t.keys, t.hint, t.changes, t.interrupt
 	ticker := time.NewTicker(time.Second)
 	defer ticker.Stop()
 	iv.Ticks = ticker.C
-	if _, err := iv.Hold(); err != nil {
-		return failed(errOut, "ladder interview:", err)
-	}
+	_, err := iv.Hold()
+	c.stderr = t.errOut
+	c.check("ladder interview:", err)
 	return 0
 }
 
@@ -243,28 +240,6 @@ func gradeUpTo(root string, l levels.Level, upTo int) (grade.Level, error) {
 		return grade.TestLevel(root, l, 0)
 	}
 	return grade.Through(context.Background(), root, l, upTo)
-}
-
-// terminalKeys lets watch and interview mode read single keys. When stdin
-// and stdout are a terminal, it puts it in raw mode and returns the keys
-// typed, with writers that end lines as raw mode needs; restore puts the
-// terminal back. Without a terminal it changes nothing, and keys is nil.
-func terminalKeys(stdout, stderr io.Writer, interrupt chan os.Signal) (keys <-chan byte, out, errOut io.Writer, restore func()) {
-	f, ok := stdout.(*os.File)
-	in := int(os.Stdin.Fd())
-	if !ok || !term.IsTerminal(in) || !term.IsTerminal(int(f.Fd())) {
-		return nil, stdout, stderr, func() {}
-	}
-	old, err := term.MakeRaw(in)
-	if err != nil {
-		return nil, stdout, stderr, func() {}
-	}
-	// In raw mode Ctrl-C is a key (see readKeys), and a kill must not
-	// leave the terminal raw: SIGTERM ends the loop as Ctrl-C does.
-	signal.Notify(interrupt, syscall.SIGTERM)
-	c := make(chan byte, 16)
-	go readKeys(os.Stdin, c, interrupt)
-	return c, crlf{stdout}, crlf{stderr}, func() { term.Restore(in, old) }
 }
 
 // readKeys passes on the keys read from r until it fails. Ctrl-C and q
