@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/rateladder/rateladder/harness/internal/procgroup"
 	"github.com/rateladder/rateladder/harness/internal/sandbox/sandboxtest"
 )
 
@@ -172,8 +173,9 @@ func TestSandboxKeepsEverythingIn(t *testing.T) {
 	// the report itself has: out of sight only in a PID namespace.
 	decoy := exec.Command("sh", "-c", "sleep 60", marker+"-decoy")
 	decoy.Env = append(os.Environ(), "MY_SECRET_TOKEN=tok-"+marker)
+	procgroup.Own(decoy) // its sleep goes with it
 	require.NoError(t, decoy.Start())
-	defer decoy.Process.Kill()
+	defer procgroup.Kill(decoy.Process)
 	t.Setenv("MY_SECRET_TOKEN", "tok-"+marker)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
