@@ -181,15 +181,20 @@ func SpecOf[T, N any](cases func(newT N) []timeline.Case[T], seeds [][]byte, dec
 	return Spec[T, N]{Cases: cases, Seeds: seeds, Decode: decode}
 }
 
-// SeedCases are the cases of the fuzz target's seeds, built with newT and
-// named "fuzz seed 2".
-func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
-	out := make([]timeline.Case[T], len(s.Seeds))
-	for i, seed := range s.Seeds {
-		out[i] = s.Decode(newT, seed)
+// SeedCases builds a case of each fuzz seed and names it "fuzz seed 2":
+// the simple form CONTRIBUTING's walk-through level uses.
+func SeedCases[T any](seeds [][]byte, build func(data []byte) timeline.Case[T]) []timeline.Case[T] {
+	out := make([]timeline.Case[T], len(seeds))
+	for i, seed := range seeds {
+		out[i] = build(seed)
 		out[i].Name = fmt.Sprintf("fuzz seed %d", i+1)
 	}
 	return out
+}
+
+// SeedCases are the cases of the fuzz target's seeds, built with newT.
+func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
+	return SeedCases(s.Seeds, func(data []byte) timeline.Case[T] { return s.Decode(newT, data) })
 }
 
 // Impl is a mutant (one mistake a learner makes), or an implementation of
