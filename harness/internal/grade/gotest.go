@@ -152,7 +152,7 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	}
 	args := []string{"test", "-json", "-count=1", "-timeout", "10m", "-run", r.Run, "-skip", r.Skip}
 	if r.Race {
-		args = append(args, "-race") // the sandbox turns cgo on for it
+		args = append(args, "-race")
 	}
 	if r.Lean {
 		args = append(args, "-vet=off", "-ldflags=-w")

@@ -114,7 +114,7 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = s.Env()
-	if slices.Contains(args, "-race") {
+	if slices.Contains(args, "-race") || slices.Contains(args, "-race=true") {
 		// -race requires cgo; the grading copy holds no student C or
 		// assembly (see gradingPlan.build), so only the runtime's C builds.
 		cmd.Env[slices.Index(cmd.Env, "CGO_ENABLED=0")] = "CGO_ENABLED=1"

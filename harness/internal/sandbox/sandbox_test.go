@@ -315,3 +315,23 @@ func readPID(t *testing.T, path string) int {
 	t.Fatalf("%s holds no process ID", path)
 	return 0
 }
+
+// The race detector needs cgo, which the sandbox otherwise leaves off:
+// either spelling of the flag turns it on, and nothing else does.
+func TestRaceTurnsCgoOn(t *testing.T) {
+	sb, err := New(t.TempDir(), "student-000", "", nil)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"test", "-race", "./..."}, "CGO_ENABLED=1"},
+		{[]string{"test", "-race=true", "./..."}, "CGO_ENABLED=1"},
+		{[]string{"test", "-race=false", "./..."}, "CGO_ENABLED=0"},
+		{[]string{"test", "./..."}, "CGO_ENABLED=0"},
+	} {
+		if env := sb.Command(sb.Src, "go", tc.args...).Env; !slices.Contains(env, tc.want) {
+			t.Errorf("Command(go %v).Env lacks %s: %v", tc.args, tc.want, env)
+		}
+	}
+}
