@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -78,6 +79,10 @@ type reader struct {
 	flooded, floodIn string // the test running when the run printed too much, and its package
 }
 
+// Read reads a whole go test -json stream of the given packages, as
+// RunGoTest does while go test runs.
+func Read(root string, in io.Reader, pkgs ...*Package) { newReader(root, pkgs, nil).readAll(in) }
+
 func newReader(root string, pkgs []*Package, stop func()) *reader {
 	r := &reader{root: root, bins: map[string]*binary{}, builds: map[string]string{}, stop: stop}
 	for _, p := range pkgs {
@@ -86,16 +91,10 @@ func newReader(root string, pkgs []*Package, stop func()) *reader {
 	return r
 }
 
-// Read reads a whole go test -json stream of the given packages, as
-// RunGoTest does while go test runs.
-func Read(root string, in io.Reader, pkgs ...*Package) {
-	r := newReader(root, pkgs, nil)
-	r.read(in)
-	r.finish()
-}
-
-// read reads go test -json as it comes.
-func (r *reader) read(in io.Reader) {
+// readAll reads go test -json as it comes, and once it ends, says how
+// each binary ended.
+func (r *reader) readAll(in io.Reader) {
+	defer r.finish()
 	br := bufio.NewReaderSize(in, 256<<10)
 	for {
 		line, err := br.ReadSlice('\n')
@@ -185,22 +184,13 @@ func (r *reader) handle(e Event) {
 			p.Cases = append(p.Cases, c)
 		}
 	}
-	if e.Test == "" && !r.leftover && r.stop != nil && r.allEnded() {
-		// go test may still wait for a process the learner's code started,
-		// which holds the output open.
+	if e.Test == "" && !r.leftover && r.stop != nil && !slices.ContainsFunc(slices.Collect(maps.Values(r.bins)), func(b *binary) bool { return b.end == "" && b.last == "" }) {
+		// Every binary ended or said its last line, yet go test may still
+		// wait for a process the learner's code started, which holds the
+		// output open.
 		r.leftover = true
 		time.AfterFunc(leftoverWait, r.stop)
 	}
-}
-
-// allEnded says whether every package has ended or printed its last line.
-func (r *reader) allEnded() bool {
-	for _, b := range r.bins {
-		if b.end == "" && b.last == "" {
-			return false
-		}
-	}
-	return true
 }
 
 // appendTail adds s to b, keeping at least its last n bytes; cutting only

@@ -172,8 +172,7 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	rd := newReader(root, pkgs, stopRun)
 	go func() {
 		defer close(read)
-		rd.read(pr)
-		io.Copy(io.Discard, pr)
+		rd.readAll(pr)
 	}()
 	if runner.Note != nil {
 		// A cold build takes a while: say so, so that a newcomer does not
@@ -195,7 +194,6 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	runErr := runner.Run(runCtx, cmd)
 	pw.Close()
 	<-read
-	rd.finish()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

@@ -96,13 +96,11 @@ func (g Level) Status() string {
 // moduleOf returns the level's module that holds the slash-separated
 // folder rel: a nested module whose folder holds it, or the root module.
 func moduleOf(l levels.Level, rel string) levels.Module {
-	best := levels.Module{Dir: "."}
-	for _, m := range l.Modules {
-		if m.Dir == "." && best.Dir == "." || m.Dir != "." && (rel == m.Dir || strings.HasPrefix(rel, m.Dir+"/")) {
-			best = m
-		}
+	i := slices.IndexFunc(l.Modules, func(m levels.Module) bool { return m.Dir != "." && (rel == m.Dir || strings.HasPrefix(rel, m.Dir+"/")) })
+	if i < 0 {
+		return levels.Module{Dir: "."}
 	}
-	return best
+	return l.Modules[i]
 }
 
 // SpecLists reads each of the level's specs' list of cases, by part.

@@ -308,35 +308,27 @@ func Write(w io.Writer, g Level, only int, all bool) {
 			}
 		}
 	}
-	focus := 0
+	focus := 0           // the part shown in full
 	afterBlock := false  // a part shown in full ends with a blank line
 	var summary []string // "part 1 done (16/16)", "part 2 3/7", "part 3 waiting"
-	summed := false      // a part not done is in it
 	for _, p := range g.Parts {
 		if only != 0 && p.Number != only {
 			continue
 		}
-		switch {
-		case p.Done:
-			summary = append(summary, fmt.Sprintf("part %d done (%d/%d)", p.Number, p.Passed, p.Total))
-		case summed && !all:
-			summary = append(summary, fmt.Sprintf("part %d waiting", p.Number))
-		default:
-			summed = true
-			summary = append(summary, fmt.Sprintf("part %d %d/%d", p.Number, p.Passed, p.Total))
-		}
+		head, score := fmt.Sprintf("part %d, %s: ", p.Number, Lower(p.Title)), fmt.Sprintf("%d/%d", p.Passed, p.Total)
 		afterBlock = false
-		head := fmt.Sprintf("part %d, %s: ", p.Number, Lower(p.Title))
 		switch {
 		case p.Done:
-			fmt.Fprintf(w, "%sdone (%d/%d)\n", head, p.Passed, p.Total)
-		case focus != 0 && !all && p.Total == 0:
-			fmt.Fprintf(w, "%swaits for part %d\n", head, focus)
+			summary = append(summary, fmt.Sprintf("part %d done (%s)", p.Number, score))
+			fmt.Fprintf(w, "%sdone (%s)\n", head, score)
 		case focus != 0 && !all:
-			fmt.Fprintf(w, "%swaits for part %d (%s)\n", head, focus, Plural(p.Total, "case"))
-		case !p.Ran && focus == 0 && only == 0 && firstNotDone(g, p.Number) != 0:
-			fmt.Fprintf(w, "%swaits for part %d\n", head, firstNotDone(g, p.Number))
+			summary = append(summary, fmt.Sprintf("part %d waiting", p.Number))
+			if fmt.Fprintf(w, "%swaits for part %d", head, focus); p.Total > 0 {
+				fmt.Fprintf(w, " (%s)", Plural(p.Total, "case"))
+			}
+			fmt.Fprintln(w)
 		default:
+			summary = append(summary, fmt.Sprintf("part %d %s", p.Number, score))
 			focus = cmp.Or(focus, p.Number)
 			writePart(w, l.Number, p, notImpl, all, g.HideMistakes)
 			afterBlock = true
