@@ -433,13 +433,11 @@ func caseWhere(test string) string {
 // caseOfTest reads a case's name and part from its subtest's name,
 // "TestX/part_2/memory_comes_back"; a test that is no case gives part 0.
 func caseOfTest(name string) (string, int) {
-	parts := strings.Split(name, "/")
-	if len(parts) < 3 {
-		return name, 0
-	}
-	num, ok := strings.CutPrefix(parts[len(parts)-2], "part_")
-	if n, err := strconv.Atoi(num); err == nil && ok {
-		return strings.ReplaceAll(parts[len(parts)-1], "_", " "), n
+	if parts := strings.Split(name, "/"); len(parts) >= 3 {
+		num, ok := strings.CutPrefix(parts[len(parts)-2], "part_")
+		if n, err := strconv.Atoi(num); err == nil && ok {
+			return strings.ReplaceAll(parts[len(parts)-1], "_", " "), n
+		}
 	}
 	return name, 0
 }

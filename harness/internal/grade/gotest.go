@@ -107,9 +107,9 @@ func runOwned(_ context.Context, cmd *exec.Cmd) error {
 	defer signal.Stop(interrupt)
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
+	defer procgroup.Kill(cmd.Process)
 	select {
 	case err := <-waited:
-		procgroup.Kill(cmd.Process)
 		return err
 	case <-interrupt:
 		procgroup.Kill(cmd.Process)

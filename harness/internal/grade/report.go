@@ -170,11 +170,10 @@ func (s Style) Paint(code, text string) string {
 
 // Status paints a level's status: green, yellow, or red when it cannot count.
 func (s Style) Status(st string) string {
-	code := map[string]string{Done: "32", InProgress: "33", NoBuild: "31", Broken: "31", Unverified: "31"}[st]
-	if code == "" {
-		return st
+	if code := map[string]string{Done: "32", InProgress: "33", NoBuild: "31", Broken: "31", Unverified: "31"}[st]; code != "" {
+		return s.Paint(code, st)
 	}
-	return s.Paint(code, st)
+	return st
 }
 
 // WriteText prints the ladder for a person.

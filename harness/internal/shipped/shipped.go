@@ -86,14 +86,12 @@ func StubProblem(src []byte) string {
 // isNotImplemented reports whether a function body is a single
 // panic("not implemented...").
 func isNotImplemented(b *ast.BlockStmt) bool {
-	if b == nil || len(b.List) != 1 {
-		return false
+	var call *ast.CallExpr
+	if b != nil && len(b.List) == 1 {
+		if stmt, ok := b.List[0].(*ast.ExprStmt); ok {
+			call, _ = stmt.X.(*ast.CallExpr)
+		}
 	}
-	stmt, ok := b.List[0].(*ast.ExprStmt)
-	if !ok {
-		return false
-	}
-	call, _ := stmt.X.(*ast.CallExpr)
 	if call == nil || len(call.Args) != 1 {
 		return false
 	}
