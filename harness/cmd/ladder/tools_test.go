@@ -13,7 +13,6 @@ import (
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
-	"github.com/rateladder/rateladder/harness/internal/learner"
 )
 
 func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
@@ -22,7 +21,7 @@ func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
 	require.Equal(t, 0, code, out)
 	require.Contains(t, out, "You have not asked for a hint on level 1 yet")
 
-	parts, err := learner.ReadHints(dir, l)
+	parts, err := interview.ReadHints(dir, l)
 	require.NoError(t, err)
 	hint := func(i int) string { return parts[0].Hints[i-1] }
 	// --part 1 names the part, so that this test grades nothing.

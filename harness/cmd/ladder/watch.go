@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -72,7 +71,9 @@ func (c *call) terminal(l levels.Level, dir string, sigs ...os.Signal) (t termin
 	signal.Notify(t.interrupt, syscall.SIGTERM)
 	keys := make(chan byte, 16)
 	go readKeys(os.Stdin, keys, t.interrupt)
-	t.keys, t.out, t.errOut = keys, crlf{c.stdout}, crlf{c.stderr}
+	// In raw mode "\n" moves down a line but not back to its start: a
+	// term.Terminal that reads nothing writes every "\n" as "\r\n".
+	t.keys, t.out, t.errOut = keys, crlf(c.stdout), crlf(c.stderr)
 	return t, func() { term.Restore(in, old); unwatch() }
 }
 
@@ -270,13 +271,10 @@ func readKeys(r io.Reader, keys chan<- byte, interrupt chan<- os.Signal) {
 	}
 }
 
-// crlf ends every line with "\r\n": in raw mode "\n" moves down a line but
-// not back to its start.
-type crlf struct{ w io.Writer }
-
-func (c crlf) Write(p []byte) (int, error) {
-	if _, err := c.w.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
-		return 0, err
-	}
-	return len(p), nil
+// crlf writes to w with "\r\n" line ends.
+func crlf(w io.Writer) io.Writer {
+	return term.NewTerminal(struct {
+		io.Reader
+		io.Writer
+	}{nil, w}, "")
 }

@@ -1,7 +1,8 @@
 // Package interview is the ladder's mock interview: it poses a level's
 // question part by part from the README, keeps the clock, grades each save,
 // offers hints and known mistakes, and keeps a summary of every interview in
-// .ladder/interviews/.
+// .ladder/interviews/. It also keeps what the ladder command remembers of a
+// learner, in .ladder/state.json, and reads a level's HINTS.md.
 package interview
 
 import (
@@ -24,7 +25,6 @@ import (
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/guide"
 	"github.com/rateladder/rateladder/harness/internal/grade"
-	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
@@ -98,8 +98,8 @@ func ParseBudget(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("TIME=%s: want a length such as 45m, 1h or 30 (minutes)", s)
 	case d <= 0:
 		return 0, fmt.Errorf("TIME=%s: an interview needs some time", s)
-	case d > learner.MaxBudget:
-		return 0, fmt.Errorf("TIME=%s: an interview lasts at most %dh", s, int(learner.MaxBudget/time.Hour))
+	case d > MaxBudget:
+		return 0, fmt.Errorf("TIME=%s: an interview lasts at most %dh", s, int(MaxBudget/time.Hour))
 	}
 	return d, nil
 }
@@ -135,7 +135,7 @@ func (iv *Interview) ReadScope() error {
 	}
 	if iv.Budget == 0 {
 		iv.Budget = time.Duration(scope.Minutes) * time.Minute
-		if iv.Budget <= 0 || iv.Budget > learner.MaxBudget {
+		if iv.Budget <= 0 || iv.Budget > MaxBudget {
 			iv.Budget = DefaultBudget
 		}
 	}
@@ -537,7 +537,7 @@ func (iv *Interview) finish(end string) (Summary, error) {
 		iv.sum.Parts[iv.current].Seconds = grade.Seconds(now.Sub(iv.partFrom))
 	}
 	iv.sum.End = end
-	err := iv.editState(func(s *learner.State) bool {
+	err := iv.editState(func(s *State) bool {
 		if r := s.Interview; r != nil && r.Level == iv.Level.Number {
 			for i := range iv.sum.Parts {
 				p := &iv.sum.Parts[i]
@@ -573,9 +573,9 @@ func (iv *Interview) finish(end string) (Summary, error) {
 
 // recordRunning writes the interview into state.json, for make hint-N.
 func (iv *Interview) recordRunning() {
-	err := iv.editState(func(s *learner.State) bool {
+	err := iv.editState(func(s *State) bool {
 		if !s.Interview.Running(iv.Level.Number, iv.Clock.Now()) || iv.current == 0 {
-			s.Interview = &learner.Record{Level: iv.Level.Number, Until: iv.deadline, Hints: map[string]int{}}
+			s.Interview = &Record{Level: iv.Level.Number, Until: iv.deadline, Hints: map[string]int{}}
 		}
 		s.Interview.Part = iv.sum.Parts[iv.current].Number
 		s.Interview.PID = os.Getpid() // a record whose process is gone is stale
@@ -588,12 +588,12 @@ func (iv *Interview) recordRunning() {
 
 // editState loads the learner's state, lets edit change it, and saves it
 // if edit says so.
-func (iv *Interview) editState(edit func(s *learner.State) bool) error {
-	s, err := learner.Load(iv.Root)
+func (iv *Interview) editState(edit func(s *State) bool) error {
+	s, err := Load(iv.Root)
 	if err != nil || !edit(&s) {
 		return err
 	}
-	return learner.Save(iv.Root, s)
+	return Save(iv.Root, s)
 }
 
 // EveryPartPasses is "both parts pass" or "all 3 parts pass".
@@ -724,11 +724,11 @@ func (iv *Interview) asked(q string) bool {
 // offerMistake keeps in the running record the known mistake that the
 // run's first part not done matches, or clears the offer.
 func (iv *Interview) offerMistake(g grade.Level) {
-	var offer *learner.MistakeOffer
+	var offer *MistakeOffer
 	if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done }); i >= 0 && grade.MistakeLine(g.Parts[i]) != "" {
-		offer = &learner.MistakeOffer{Part: g.Parts[i].Number, Line: grade.MistakeLine(g.Parts[i])}
+		offer = &MistakeOffer{Part: g.Parts[i].Number, Line: grade.MistakeLine(g.Parts[i])}
 	}
-	err := iv.editState(func(s *learner.State) bool {
+	err := iv.editState(func(s *State) bool {
 		r := s.Interview
 		if !r.Running(iv.Level.Number, iv.Clock.Now()) {
 			offer = nil
@@ -747,7 +747,7 @@ func (iv *Interview) offerMistake(g grade.Level) {
 // NameOfferedMistake is make hint-N in an interview that offers a known
 // mistake: it names it, counts one hint of its part, and reports whether it
 // did. A hint of another part (PART=K) leaves the offer for later.
-func NameOfferedMistake(l levels.Level, s *learner.State, asked int, stdout io.Writer) bool {
+func NameOfferedMistake(l levels.Level, s *State, asked int, stdout io.Writer) bool {
 	r := s.Interview
 	o := r.Offer
 	if o == nil || (asked != 0 && asked != o.Part) {
@@ -937,7 +937,7 @@ func WriteSummary(w io.Writer, s Summary) {
 // SaveSummary keeps the summary as .ladder/interviews/level-N-<time>.txt
 // and .json, and returns the text file's path, relative to root.
 func SaveSummary(root string, s Summary) (string, error) {
-	base := filepath.Join(learner.StateDir, InterviewsDir, fmt.Sprintf("level-%d-%s", s.Level, s.Started.Format("20060102-150405")))
+	base := filepath.Join(StateDir, InterviewsDir, fmt.Sprintf("level-%d-%s", s.Level, s.Started.Format("20060102-150405")))
 	if err := os.MkdirAll(filepath.Join(root, filepath.Dir(base)), 0o755); err != nil {
 		return "", err
 	}
@@ -959,13 +959,13 @@ const MaxSummary = 1 << 20
 // and a warning for each file skipped: one too big to be a summary, or a
 // summary of a level the ladder lacks or of other parts.
 func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
-	files, _ := filepath.Glob(filepath.Join(root, learner.StateDir, InterviewsDir, "level-*.json")) // sorted
+	files, _ := filepath.Glob(filepath.Join(root, StateDir, InterviewsDir, "level-*.json")) // sorted
 	out := map[int]*grade.BestInterview{}
 	var skipped []string
 	for _, f := range files {
 		s, err := readSummary(f)
 		if err != nil {
-			skipped = append(skipped, fmt.Sprintf("%s: skipped, %v", filepath.Join(learner.StateDir, InterviewsDir, filepath.Base(f)), err))
+			skipped = append(skipped, fmt.Sprintf("%s: skipped, %v", filepath.Join(StateDir, InterviewsDir, filepath.Base(f)), err))
 			continue
 		}
 		b := &grade.BestInterview{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: s.OfferedParts(), End: s.End,
