@@ -38,10 +38,10 @@ func testInterview(t *testing.T, root string, l levels.Level, out *bytes.Buffer)
 	fake.Set(time.Now().Truncate(time.Second))
 	changes := make(chan struct{}, 1)
 	iv := &interview.Interview{
-		Root: root, Level: l, Budget: interview.DefaultBudget, Clock: fake, Out: out,
-		Grade:   func(upTo int) (grade.Level, error) { return gradeUpTo(root, l, upTo) },
-		Reset:   func() int { t.Fatal("reset offered for a fresh stub"); return 1 },
-		Changes: changes,
+		Terminal: interview.Terminal{Out: out, Changes: changes},
+		Root:     root, Level: l, Budget: interview.DefaultBudget, Clock: fake,
+		Grade: func(upTo int) (grade.Level, error) { return gradeUpTo(root, l, upTo) },
+		Reset: func() int { t.Fatal("reset offered for a fresh stub"); return 1 },
 	}
 	return iv, fake, changes
 }
@@ -272,9 +272,10 @@ func fakeInterviewOf(t *testing.T, src, n string, out *bytes.Buffer) *fakeCandid
 	}
 	c.clock.Set(time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC))
 	c.iv = &interview.Interview{
-		Root: root, Level: l, Budget: interview.DefaultBudget, Clock: c.clock, Out: out,
+		Terminal: interview.Terminal{Out: out, Changes: c.Changes, Interrupt: c.interrupt},
+		Root:     root, Level: l, Budget: interview.DefaultBudget, Clock: c.clock,
 		Grade: c.grader.grade, Reset: func() int { t.Fatal("reset offered for a fresh stub"); return 1 },
-		Changes: c.Changes, Interrupt: c.interrupt, Ticks: c.ticks,
+		Ticks: c.ticks,
 	}
 	return c
 }

@@ -44,28 +44,48 @@ const (
 	EndClosed  = "terminal closed"
 )
 
+// Terminal is what watch and interview mode share: where they write, the
+// signals that end them, the keys typed, the level's changes, its next hint.
+type Terminal struct {
+	Out, ErrOut io.Writer
+	Interrupt   <-chan os.Signal // Ctrl-C, or SIGHUP when the terminal closes
+	// Keys are the keys typed on a terminal; nil without one, and then the
+	// question shows the clarifications' answers, since none can be asked.
+	Keys    <-chan byte
+	Changes <-chan struct{}
+	Hint    func()        // shows the next hint, as make hint-N does
+	Settle  time.Duration // how long to wait after a change for the editor's last write
+}
+
+// Saved waits out an editor's writes after a change, and reports whether
+// the .go files under dir differ from *seen, which it updates: a change to
+// no .go file (a file saved as it was, a folder made) is no save.
+func (t Terminal) Saved(dir string, seen *string) bool {
+	time.Sleep(t.Settle) // editors write a file in several steps: wait for the last
+	for len(t.Changes) > 0 {
+		<-t.Changes
+	}
+	now := Snapshot(dir)
+	saved := now != *seen
+	*seen = now
+	return saved
+}
+
 // Interview is one interview under way, with everything it depends on
 // injected, so that tests can drive it with a fake clock and no terminal.
 type Interview struct {
+	Terminal
 	Root   string
 	Level  levels.Level
 	Budget time.Duration
 	Clock  clock.Clock
-	Out    io.Writer
 	St     grade.Style
 
 	// Grade runs the tests of parts 1 to upTo, or of all parts (0).
-	Grade     func(upTo int) (grade.Level, error)
-	Reset     func() int // offers to restore the level's stub
-	Changes   <-chan struct{}
-	Interrupt <-chan os.Signal // Ctrl-C, or SIGHUP when the terminal closes
-	Ticks     <-chan time.Time
-	// Keys are the keys typed on a terminal; nil without one, and then the
-	// question shows the clarifications' answers, since none can be asked.
-	Keys       <-chan byte
-	Hint       func()        // shows the next hint, as make hint-N does
-	Settle     time.Duration // how long to wait after a change for the editor's last write
-	BeforeWait func()        // called each time the interview waits; tests play the candidate in it
+	Grade      func(upTo int) (grade.Level, error)
+	Reset      func() int // offers to restore the level's stub
+	Ticks      <-chan time.Time
+	BeforeWait func() // called each time the interview waits; tests play the candidate in it
 
 	Readme           Readme
 	fresh            bool // whether the interview starts from a fresh stub
@@ -226,14 +246,7 @@ func (iv *Interview) Hold() (Summary, error) {
 		}
 		select {
 		case <-iv.Changes:
-			time.Sleep(iv.Settle) // editors write a file in several steps: wait for the last
-			for len(iv.Changes) > 0 {
-				<-iv.Changes
-			}
-			// Only a change to the level's .go files is a run, not the
-			// watcher's own probe file in .ladder/.
-			if now := Snapshot(iv.Dir()); now != iv.seen {
-				iv.seen = now
+			if iv.Saved(iv.Dir(), &iv.seen) {
 				end = iv.testRun()
 			}
 		case <-iv.Ticks:
