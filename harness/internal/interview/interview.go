@@ -88,10 +88,8 @@ type Interview struct {
 	BeforeWait func() // called each time the interview waits; tests play the candidate in it
 
 	Readme           Readme
-	fresh            bool // whether the interview starts from a fresh stub
-	InScope, Offered int  // as in Summary
+	InScope, Offered int // as in Summary
 
-	Start          time.Time
 	deadline       time.Time
 	current        int // index in sum.Parts of the part asked now
 	partFrom       time.Time
@@ -129,7 +127,7 @@ func ParseBudget(s string) (time.Duration, error) {
 func (iv *Interview) Prepare() (err error) {
 	if iv.Readme, err = ReadmeParts(iv.Root, iv.Level); err == nil {
 		if err = iv.ReadScope(); err == nil {
-			iv.fresh, err = iv.freshStub()
+			iv.sum.FreshStub, err = iv.freshStub()
 		}
 	}
 	return err
@@ -192,21 +190,20 @@ func (iv *Interview) ScopeSentence() string {
 func (iv *Interview) Hold() (Summary, error) {
 	iv.seen = Snapshot(iv.Dir())
 	l := iv.Level
-	iv.Start = iv.Clock.Now()
-	iv.deadline = iv.Start.Add(iv.Budget)
+	start := iv.Clock.Now()
+	iv.deadline, iv.partFrom = start.Add(iv.Budget), start
 	iv.warned = map[time.Duration]bool{}
 	if iv.Offered == 0 { // a test that builds the interview without prepare
 		iv.InScope, iv.Offered = len(l.Parts), len(l.Parts)
 	}
-	iv.sum = Summary{Level: l.Number, Title: l.Title, Started: iv.Start,
-		BudgetSeconds: grade.Seconds(iv.Budget), FreshStub: iv.fresh}
+	iv.sum = Summary{Level: l.Number, Title: l.Title, Started: start,
+		BudgetSeconds: grade.Seconds(iv.Budget), FreshStub: iv.sum.FreshStub}
 	if iv.Offered < len(l.Parts) || iv.InScope < len(l.Parts) {
 		iv.sum.InScope, iv.sum.Offered = iv.InScope, iv.Offered
 	}
 	for i, p := range l.Parts {
 		iv.sum.Parts = append(iv.sum.Parts, Part{Number: p.Number, Title: p.Title, Reached: i == 0})
 	}
-	iv.partFrom = iv.Start
 	iv.recordRunning()
 
 	first := l.Parts[0].Number
@@ -226,9 +223,9 @@ func (iv *Interview) Hold() (Summary, error) {
 		fmt.Fprintln(iv.Out, KeysLine)
 	}
 	end := ""
-	if iv.fresh {
+	if iv.sum.FreshStub {
 		fmt.Fprintf(iv.Out, "The clock is running. Save a file to run part %d's tests.\n", first)
-		iv.statusLine(iv.Start)
+		iv.statusLine(start)
 	} else {
 		// Code already written: its tests run now, and the parts it
 		// passes go by without waiting for a save.
@@ -375,9 +372,9 @@ func (iv *Interview) testRun() string {
 	// The part is done when the candidate saved, not when go test ended.
 	p.Passed, p.FirstRun, p.Seconds = true, p.Runs == 1, grade.Seconds(now.Sub(iv.partFrom))
 	if iv.current == iv.Offered-1 {
-		iv.sum.ElapsedSeconds = grade.Seconds(now.Sub(iv.Start))
+		iv.sum.ElapsedSeconds = grade.Seconds(now.Sub(iv.sum.Started))
 		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("32", fmt.Sprintf("Part %d passes: %s, %s in, with %s to spare.",
-			p.Number, EveryPartPasses(iv.Offered), grade.Minutes(now.Sub(iv.Start)), grade.Minutes(left))))
+			p.Number, EveryPartPasses(iv.Offered), grade.Minutes(now.Sub(iv.sum.Started)), grade.Minutes(left))))
 		return EndPassed
 	}
 	iv.current++
@@ -385,10 +382,10 @@ func (iv *Interview) testRun() string {
 	next.Reached = true
 	iv.partFrom = now
 	iv.recordRunning()
-	passes := fmt.Sprintf("Part %d passes, %s in.", p.Number, grade.Minutes(now.Sub(iv.Start)))
+	passes := fmt.Sprintf("Part %d passes, %s in.", p.Number, grade.Minutes(now.Sub(iv.sum.Started)))
 	title := "The follow-up"
 	if iv.current == iv.InScope {
-		passes = fmt.Sprintf("Part %d passes: %s in scope, %s in. What comes next is stretch.", p.Number, EveryPartPasses(iv.InScope), grade.Minutes(now.Sub(iv.Start)))
+		passes = fmt.Sprintf("Part %d passes: %s in scope, %s in. What comes next is stretch.", p.Number, EveryPartPasses(iv.InScope), grade.Minutes(now.Sub(iv.sum.Started)))
 	}
 	if iv.current >= iv.InScope {
 		title = "The follow-up, stretch"
@@ -546,7 +543,7 @@ func (iv *Interview) finish(end string) (Summary, error) {
 		now = iv.deadline
 	}
 	if end != EndPassed {
-		iv.sum.ElapsedSeconds = grade.Seconds(now.Sub(iv.Start))
+		iv.sum.ElapsedSeconds = grade.Seconds(now.Sub(iv.sum.Started))
 		iv.sum.Parts[iv.current].Seconds = grade.Seconds(now.Sub(iv.partFrom))
 	}
 	iv.sum.End = end
