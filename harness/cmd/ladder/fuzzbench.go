@@ -29,9 +29,9 @@ func learnerCmd(dir, name string, args ...string) *exec.Cmd {
 }
 
 // cmdBench runs a level's benchmarks on the learner's code and on the
-// reference, and shows them side by side with benchstat. Each side's test
-// binaries are built once, then the sides take turns, one run each, so
-// that a passing load falls on both alike.
+// reference, and shows them side by side with benchstat. The sides take
+// turns, one run each, so that a passing load falls on both alike; go
+// test's build cache builds each side once.
 func cmdBench(c *call) int {
 	count := c.fs.Int("count", 6, "runs of each benchmark; benchstat wants six or more")
 	benchTime := c.fs.String("benchtime", "100ms", "go test -benchtime for each run")
@@ -42,7 +42,7 @@ func cmdBench(c *call) int {
 
 	type side struct {
 		name, dir   string
-		bins        [][2]string // a test binary, and the package folder it runs in
+		pkgs        []string
 		out, failed bytes.Buffer
 	}
 	sides := []*side{{name: "yours", dir: l.Dir}}
@@ -56,30 +56,22 @@ func cmdBench(c *call) int {
 		if err != nil {
 			fmt.Fprintln(c.stdout, err)
 		}
-		for i, p := range pkgs {
-			bin := filepath.Join(tmp, fmt.Sprintf("%s-%d.test", s.name, i))
-			if out, err := learnerCmd(c.root, grade.GoTool(), "test", "-c", "-o", bin, p.ImportPath).CombinedOutput(); err != nil {
-				fmt.Fprintf(c.stdout, "%s does not build:\n%s\n", p.ImportPath, grade.Indent(grade.FirstLines(string(out), 12), "  "))
-				break
-			}
-			if _, err := os.Stat(bin); err == nil { // no binary for a package without tests
-				s.bins = append(s.bins, [2]string{bin, p.Dir})
-			}
+		for _, p := range pkgs {
+			s.pkgs = append(s.pkgs, p.ImportPath)
 		}
 	}
 	fmt.Fprintf(c.stdout, "benchmarking %d runs of %s each, taking turns...\n", *count, *benchTime)
 	for range *count {
 		for _, s := range sides {
-			for _, b := range s.bins {
-				var out bytes.Buffer
-				cmd := learnerCmd(b[1], b[0], "-test.run", "^$", "-test.bench", ".", "-test.benchmem", "-test.count", "1", "-test.benchtime", *benchTime)
-				if cmd.Stdout, cmd.Stderr = &out, &out; cmd.Run() != nil {
-					s.failed.Write(out.Bytes())
-				}
-				// One pkg: line for both sides, so that benchstat puts the
-				// same benchmark of the two packages side by side.
-				s.out.WriteString(pkgLineRE.ReplaceAllString(out.String(), fmt.Sprintf("pkg: level %d", l.Number)))
+			var out bytes.Buffer
+			// -p 1: one package's benchmarks at a time.
+			cmd := learnerCmd(c.root, grade.GoTool(), append([]string{"test", "-p", "1", "-run", "^$", "-bench", ".", "-benchmem", "-count", "1", "-benchtime", *benchTime}, s.pkgs...)...)
+			if cmd.Stdout, cmd.Stderr = &out, &out; len(s.pkgs) > 0 && cmd.Run() != nil {
+				s.failed.Write(out.Bytes())
 			}
+			// One pkg: line for both sides, so that benchstat puts the
+			// same benchmark of the two packages side by side.
+			s.out.WriteString(pkgLineRE.ReplaceAllString(out.String(), fmt.Sprintf("pkg: level %d", l.Number)))
 		}
 	}
 	args := []string{"run", benchstat}
@@ -141,7 +133,7 @@ func failureLines(out string) string {
 	var keep []string
 	for _, line := range strings.Split(out, "\n") {
 		t := strings.TrimSpace(line)
-		if strings.Contains(t, "not implemented") || strings.HasPrefix(t, "--- FAIL") || strings.HasPrefix(t, "panic:") {
+		if strings.Contains(t, "not implemented") || strings.HasPrefix(t, "--- FAIL") || strings.HasPrefix(t, "panic:") || strings.Contains(t, "[build failed]") || strings.Contains(t, ".go:") {
 			keep = append(keep, t)
 		}
 	}

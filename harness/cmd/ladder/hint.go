@@ -21,13 +21,12 @@ import (
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/instructor"
 	"github.com/rateladder/rateladder/harness/internal/interview"
-	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
 // hintHeading heads one hint wherever it is shown.
-func hintHeading(l levels.Level, p learner.HintPart, i int) string {
+func hintHeading(l levels.Level, p interview.HintPart, i int) string {
 	return fmt.Sprintf("Level %d, part %d, hint %d of %d", l.Number, p.Number, i, len(p.Hints))
 }
 
@@ -37,7 +36,7 @@ func cmdHint(c *call) int {
 	asked := c.fs.Int("part", 0, "a hint of this part, not of the part you are on")
 	l := c.level(asked)
 	parts, s := c.hints(l)
-	save := func() int { c.check("ladder hint: could not remember this hint:", learner.Save(c.root, s)); return 0 }
+	save := func() int { c.check("ladder hint: could not remember this hint:", interview.Save(c.root, s)); return 0 }
 	// During a mock interview the hints start again from the first, and
 	// each one counts in the interview's summary, in the part it is of.
 	iv := s.Interview
@@ -100,7 +99,7 @@ func cmdHint(c *call) int {
 // partOn returns the part the learner is on: the first part of the level
 // that is not done, 0 if every part is. Grading takes seconds, so the
 // answer is kept in the state for the level's .go files as they are.
-func (c *call) partOn(l levels.Level, s *learner.State) int {
+func (c *call) partOn(l levels.Level, s *interview.State) int {
 	key := strconv.Itoa(l.Number)
 	hash := filesHash(c.root, l)
 	last, known := s.OnPart[key]
@@ -119,7 +118,7 @@ func (c *call) partOn(l levels.Level, s *learner.State) int {
 		fmt.Fprintf(c.stdout, "Level %d: %s, so the part you are on is not known; these are the hints of part %d (make hint-%d PART=K for part K).\n\n", l.Number, g.Status(), part, l.Number)
 		return part
 	}
-	s.OnPart[key] = learner.PartCache{Files: hash, Part: part}
+	s.OnPart[key] = interview.PartCache{Files: hash, Part: part}
 	return part
 }
 
@@ -156,10 +155,10 @@ func cmdHints(c *call) int {
 }
 
 // hints reads a level's hints and the state.
-func (c *call) hints(l levels.Level) ([]learner.HintPart, learner.State) {
-	parts, err := learner.ReadHints(c.root, l)
+func (c *call) hints(l levels.Level) ([]interview.HintPart, interview.State) {
+	parts, err := interview.ReadHints(c.root, l)
 	c.check("", err)
-	s, err := learner.Load(c.root)
+	s, err := interview.Load(c.root)
 	c.check("", err)
 	return parts, s
 }
@@ -200,7 +199,7 @@ func cmdReset(c *call) int {
 	for _, p := range move {
 		fmt.Fprintf(c.stdout, "  moves    %s (not part of the level as shipped)\n", p)
 	}
-	fmt.Fprintf(c.stdout, "Your files go to a new folder in %s/.\n", filepath.Join(learner.StateDir, "backups"))
+	fmt.Fprintf(c.stdout, "Your files go to a new folder in %s/.\n", filepath.Join(interview.StateDir, "backups"))
 	if os.Getenv("FORCE") != "1" {
 		if fmt.Fprint(c.stdout, "Go ahead? [y/N] "); !yes() {
 			fmt.Fprintln(c.stdout, "Nothing changed.")
@@ -235,7 +234,7 @@ func cmdReset(c *call) int {
 // newBackupDir makes a new backup folder, named after the time, with a
 // counter added if that name is taken, and returns it relative to root.
 func newBackupDir(root string, level int, now time.Time) (string, error) {
-	parent := filepath.Join(learner.StateDir, "backups")
+	parent := filepath.Join(interview.StateDir, "backups")
 	if err := os.MkdirAll(filepath.Join(root, parent), 0o755); err != nil {
 		return "", err
 	}

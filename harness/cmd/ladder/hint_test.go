@@ -11,7 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/rateladder/rateladder/harness/internal/learner"
+	"github.com/rateladder/rateladder/harness/internal/interview"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
@@ -21,7 +21,7 @@ import (
 func TestEveryHintsFileHasASectionPerPart(t *testing.T) {
 	root := repoRoot(t)
 	for _, l := range levels.All {
-		parts, err := learner.ReadHints(root, l)
+		parts, err := interview.ReadHints(root, l)
 		if err != nil {
 			t.Error(err)
 			continue
@@ -51,7 +51,7 @@ func TestReadHintsRefusesAFileOutOfStepWithTheRegistry(t *testing.T) {
 		root := t.TempDir()
 		require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
 		addFile(t, root, l.Dir+"/HINTS.md", text)
-		if _, err := learner.ReadHints(root, l); err == nil || !strings.Contains(err.Error(), "ladder/01-tally/HINTS.md") {
+		if _, err := interview.ReadHints(root, l); err == nil || !strings.Contains(err.Error(), "ladder/01-tally/HINTS.md") {
 			t.Errorf("%s: readHints = %v, want an error naming the file", name, err)
 		}
 	}
@@ -87,7 +87,7 @@ func TestHandEditedStateIsNeverAPanic(t *testing.T) {
 		}
 	}
 
-	parts, err := learner.ReadHints(dir, l)
+	parts, err := interview.ReadHints(dir, l)
 	require.NoError(t, err)
 	hash := filesHash(dir, l)
 	// Part 2 is the part on, so that make hint-1 needs no grading.
@@ -104,9 +104,9 @@ func TestHandEditedStateIsNeverAPanic(t *testing.T) {
 	} {
 		text := "{" + onPart + "," + entries + "}"
 		write(text)
-		s, err := learner.Load(dir)
+		s, err := interview.Load(dir)
 		require.NoError(t, err, text)
-		require.Equal(t, map[string]learner.PartCache{"1": {Files: hash, Part: 2}}, s.OnPart, text)
+		require.Equal(t, map[string]interview.PartCache{"1": {Files: hash, Part: 2}}, s.OnPart, text)
 		for key, seen := range s.HintsSeen {
 			require.Equal(t, "1", key, text)
 			for pkey, n := range seen {
@@ -134,7 +134,7 @@ func TestHintGoesToThePartYouAreOn(t *testing.T) {
 	// Part 1 done. Part 2 not: Reset forgets nothing.
 	f := filepath.Join(dir, l.Dir, "tally.go")
 	require.NoError(t, os.WriteFile(f, []byte(tallyHalfDone), 0o644))
-	parts, err := learner.ReadHints(dir, l)
+	parts, err := interview.ReadHints(dir, l)
 	require.NoError(t, err)
 	part2 := parts[1]
 
@@ -166,7 +166,7 @@ func TestHintGoesToThePartYouAreOn(t *testing.T) {
 
 	data, err := os.ReadFile(filepath.Join(dir, ".ladder", "state.json"))
 	require.NoError(t, err)
-	var s learner.State
+	var s interview.State
 	require.NoError(t, json.Unmarshal(data, &s))
 	require.Equal(t, map[string]int{"1": 3, "2": 2}, s.HintsSeen["1"])
 	require.Equal(t, 2, s.OnPart["1"].Part)
@@ -181,8 +181,8 @@ func TestHintGoesToThePartYouAreOn(t *testing.T) {
 // part the interview is on needs no grading.
 func TestAnInterviewHintCountsInItsOwnPart(t *testing.T) {
 	dir, _ := fixtureLadder(t)
-	run := &learner.Record{Level: 1, Part: 2, Until: time.Now().Add(time.Hour), Hints: map[string]int{}}
-	require.NoError(t, learner.Save(dir, learner.State{HintsSeen: map[string]map[string]int{"1": {"1": 3}}, Interview: run}))
+	run := &interview.Record{Level: 1, Part: 2, Until: time.Now().Add(time.Hour), Hints: map[string]int{}}
+	require.NoError(t, interview.Save(dir, interview.State{HintsSeen: map[string]map[string]int{"1": {"1": 3}}, Interview: run}))
 
 	out, code := runLadder(t, dir, "hint", "1")
 	require.Equal(t, 0, code, out)
@@ -192,7 +192,7 @@ func TestAnInterviewHintCountsInItsOwnPart(t *testing.T) {
 	require.True(t, strings.HasPrefix(out, "Level 1, part 1, hint 1 of 5\n"), "an interview's hints start again from the first, with the README's guidance after HINTS.md's:\n%s", out)
 	require.Contains(t, out, "this hint counts in its summary")
 
-	s, err := learner.Load(dir)
+	s, err := interview.Load(dir)
 	require.NoError(t, err)
 	require.Equal(t, map[string]int{"1": 1, "2": 1}, s.Interview.Hints, "each hint counts in its own part")
 	require.Equal(t, map[string]int{"1": 3, "2": 1}, s.HintsSeen["1"])

@@ -22,7 +22,6 @@ import (
 	"github.com/rateladder/rateladder/harness/guide"
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
-	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
@@ -39,10 +38,10 @@ func testInterview(t *testing.T, root string, l levels.Level, out *bytes.Buffer)
 	fake.Set(time.Now().Truncate(time.Second))
 	changes := make(chan struct{}, 1)
 	iv := &interview.Interview{
-		Root: root, Level: l, Budget: interview.DefaultBudget, Clock: fake, Out: out,
-		Grade:   func(upTo int) (grade.Level, error) { return gradeUpTo(root, l, upTo) },
-		Reset:   func() int { t.Fatal("reset offered for a fresh stub"); return 1 },
-		Changes: changes,
+		Terminal: interview.Terminal{Out: out, Changes: changes},
+		Root:     root, Level: l, Budget: interview.DefaultBudget, Clock: fake,
+		Grade: func(upTo int) (grade.Level, error) { return gradeUpTo(root, l, upTo) },
+		Reset: func() int { t.Fatal("reset offered for a fresh stub"); return 1 },
 	}
 	return iv, fake, changes
 }
@@ -136,7 +135,7 @@ func TestInterviewPlaysALevelPartByPart(t *testing.T) {
 	}
 	checkKept(t, root, sum)
 
-	s, err := learner.Load(root)
+	s, err := interview.Load(root)
 	require.NoError(t, err)
 	if s.Interview != nil {
 		t.Errorf("state.json still records an interview after it ended: %+v", s.Interview)
@@ -186,7 +185,7 @@ func requireConsistent(t *testing.T, s interview.Summary) {
 
 func checkKept(t *testing.T, root string, sum interview.Summary) {
 	t.Helper()
-	base := filepath.Join(root, learner.StateDir, interview.InterviewsDir, "level-"+strconv.Itoa(sum.Level)+"-"+sum.Started.Format("20060102-150405"))
+	base := filepath.Join(root, interview.StateDir, interview.InterviewsDir, "level-"+strconv.Itoa(sum.Level)+"-"+sum.Started.Format("20060102-150405"))
 	data, err := os.ReadFile(base + ".json")
 	require.NoError(t, err)
 	var kept interview.Summary
@@ -273,9 +272,10 @@ func fakeInterviewOf(t *testing.T, src, n string, out *bytes.Buffer) *fakeCandid
 	}
 	c.clock.Set(time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC))
 	c.iv = &interview.Interview{
-		Root: root, Level: l, Budget: interview.DefaultBudget, Clock: c.clock, Out: out,
+		Terminal: interview.Terminal{Out: out, Changes: c.Changes, Interrupt: c.interrupt},
+		Root:     root, Level: l, Budget: interview.DefaultBudget, Clock: c.clock,
 		Grade: c.grader.grade, Reset: func() int { t.Fatal("reset offered for a fresh stub"); return 1 },
-		Changes: c.Changes, Interrupt: c.interrupt, Ticks: c.ticks,
+		Ticks: c.ticks,
 	}
 	return c
 }
@@ -451,7 +451,7 @@ func TestInterviewEndsWithASummaryWhenTheTerminalCloses(t *testing.T) {
 	var out bytes.Buffer
 	c := fixtureInterview(t, "1", &out)
 	c.iv.BeforeWait = func() {
-		s, err := learner.Load(c.iv.Root)
+		s, err := interview.Load(c.iv.Root)
 		require.NoError(t, err)
 		if s.Interview == nil || s.Interview.PID != os.Getpid() {
 			t.Errorf("the running record = %+v, want this process's PID", s.Interview)
@@ -464,7 +464,7 @@ func TestInterviewEndsWithASummaryWhenTheTerminalCloses(t *testing.T) {
 	require.Equal(t, interview.EndClosed, sum.End)
 	require.Contains(t, out.String(), "The terminal closed: interview stopped.\n")
 	require.Contains(t, out.String(), "Ended after 3m00s: stopped when the terminal closed.\n")
-	s, err := learner.Load(c.iv.Root)
+	s, err := interview.Load(c.iv.Root)
 	require.NoError(t, err)
 	if s.Interview != nil {
 		t.Errorf("state.json still records an interview after SIGHUP: %+v", s.Interview)
@@ -485,7 +485,7 @@ func TestARecordWhoseProcessIsGoneIsStale(t *testing.T) {
 	l, _ := levels.Find("6")
 	require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
 	copyTree(t, filepath.Join(repoRoot(t), l.Dir, "HINTS.md"), filepath.Join(root, l.Dir, "HINTS.md"))
-	require.NoError(t, learner.Save(root, learner.State{HintsSeen: map[string]map[string]int{}, Interview: &learner.Record{Level: 6, Part: 1, Until: now.Add(30 * time.Minute), PID: gone}}))
+	require.NoError(t, interview.Save(root, interview.State{HintsSeen: map[string]map[string]int{}, Interview: &interview.Record{Level: 6, Part: 1, Until: now.Add(30 * time.Minute), PID: gone}}))
 	var hintOut, errOut bytes.Buffer
 	require.Equal(t, 0, runAt(root, []string{"hint", "6"}, &hintOut, &errOut), errOut.String())
 	require.NotContains(t, hintOut.String(), "You are in a mock interview")
@@ -702,7 +702,7 @@ func TestProgressShowsTheBestInterviewOfEachLevel(t *testing.T) {
 		_, err := interview.SaveSummary(root, s)
 		require.NoError(t, err)
 	}
-	require.NoError(t, os.WriteFile(filepath.Join(root, learner.StateDir, interview.InterviewsDir, "level-2-damaged.json"), []byte("{"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, interview.StateDir, interview.InterviewsDir, "level-2-damaged.json"), []byte("{"), 0o644))
 	rep := grade.Ladder{Levels: []grade.LevelReport{{Number: 1}, {Number: 2}, {Number: 3}, {Number: 4}}}
 	var warned strings.Builder
 	defer func(w io.Writer) { interview.InterviewWarnings = w }(interview.InterviewWarnings)
@@ -769,7 +769,7 @@ func TestDamagedSummariesAreSkippedWithAWarning(t *testing.T) {
 				data, err = json.Marshal(v)
 				require.NoError(t, err)
 			}
-			dir := filepath.Join(root, learner.StateDir, interview.InterviewsDir)
+			dir := filepath.Join(root, interview.StateDir, interview.InterviewsDir)
 			require.NoError(t, os.MkdirAll(dir, 0o755))
 			file := name
 			if tc.file != "" {
@@ -876,25 +876,25 @@ func TestTheAPIGrowsWithTheParts(t *testing.T) {
 // hints, and counts; outside one, make hint-N shows HINTS.md alone.
 func TestInterviewHintsEndWithTheREADMEsGuidance(t *testing.T) {
 	dir, l := fixtureLadder(t)
-	hints, err := learner.ReadHints(dir, l)
+	hints, err := interview.ReadHints(dir, l)
 	require.NoError(t, err)
 	r, err := interview.ReadmeParts(dir, l)
 	require.NoError(t, err)
 	own, guidance := len(hints[1].Hints), len(r.Guidance[2])
-	run := &learner.Record{Level: 1, Part: 2, Until: time.Now().Add(time.Hour), PID: os.Getpid(), Hints: map[string]int{"2": own}}
-	require.NoError(t, learner.Save(dir, learner.State{Interview: run}))
+	run := &interview.Record{Level: 1, Part: 2, Until: time.Now().Add(time.Hour), PID: os.Getpid(), Hints: map[string]int{"2": own}}
+	require.NoError(t, interview.Save(dir, interview.State{Interview: run}))
 
 	out, code := runLadder(t, dir, "hint", "1")
 	require.Equal(t, 0, code, out)
 	want := "Level 1, part 2, hint " + strconv.Itoa(own+1) + " of " + strconv.Itoa(own+guidance) + "\n\nFrom the README:\n\n" + r.Guidance[2][0]
 	require.True(t, strings.HasPrefix(out, want), "the first hint after HINTS.md's printed:\n%s\nwant it to start:\n%s", out, want)
 	require.Contains(t, out, "this hint counts in its summary")
-	s, err := learner.Load(dir)
+	s, err := interview.Load(dir)
 	require.NoError(t, err)
 	require.Equal(t, own+1, s.Interview.Hints["2"])
 	require.LessOrEqual(t, s.HintsSeen["1"]["2"], own, "practice mode counts only HINTS.md's hints")
 
-	require.NoError(t, learner.Save(dir, learner.State{}))
+	require.NoError(t, interview.Save(dir, interview.State{}))
 	out, code = runLadder(t, dir, "hint", "--part", "2", "1")
 	require.Equal(t, 0, code, out)
 	require.True(t, strings.HasPrefix(out, "Level 1, part 2, hint 1 of "+strconv.Itoa(own)+"\n"), "outside an interview:\n%s", out)
@@ -914,10 +914,10 @@ func TestARestartBeginsFromPart1OnANewClock(t *testing.T) {
 			c.grader.pass[1] = true
 			c.save(t, 10*time.Minute)
 		case 2:
-			s, err := learner.Load(c.iv.Root)
+			s, err := interview.Load(c.iv.Root)
 			require.NoError(t, err)
 			s.Interview.Hints = map[string]int{"2": 1} // a hint asked for in part 2
-			require.NoError(t, learner.Save(c.iv.Root, s))
+			require.NoError(t, interview.Save(c.iv.Root, s))
 			c.clock.Advance(time.Minute)
 			c.interrupt <- os.Interrupt
 		}
@@ -935,7 +935,7 @@ func TestARestartBeginsFromPart1OnANewClock(t *testing.T) {
 	offered := false
 	c2.iv.Reset = func() int { offered = true; return 1 } // declined
 	c2.iv.BeforeWait = func() {
-		s, err := learner.Load(c2.iv.Root)
+		s, err := interview.Load(c2.iv.Root)
 		require.NoError(t, err)
 		// Part 1, which the code passes, went by at once.
 		require.Equal(t, 2, s.Interview.Part, "a restart whose code passes part 1 is on part 2")

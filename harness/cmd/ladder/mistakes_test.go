@@ -16,7 +16,6 @@ import (
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/instructor"
 	"github.com/rateladder/rateladder/harness/internal/interview"
-	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
@@ -412,29 +411,29 @@ func TestInterviewOffersTheKnownMistakeAsAHint(t *testing.T) {
 // error and no panic, and an offer of a part the level lacks is dropped.
 func TestStateCountsANamedMistakeBesideTheHints(t *testing.T) {
 	dir, l := fixtureLadder(t)
-	hints, err := learner.ReadHints(dir, l)
+	hints, err := interview.ReadHints(dir, l)
 	require.NoError(t, err)
 	all := len(interview.WithGuidance(dir, l, hints[0]).Hints)
-	run := func(hints, named int, offer int) *learner.Record {
-		r := &learner.Record{Level: 1, Part: 1, Until: time.Now().Add(time.Hour), PID: os.Getpid(),
+	run := func(hints, named int, offer int) *interview.Record {
+		r := &interview.Record{Level: 1, Part: 1, Until: time.Now().Add(time.Hour), PID: os.Getpid(),
 			Hints: map[string]int{"1": hints}, Named: map[string]int{"1": named}}
 		if offer != 0 {
-			r.Offer = &learner.MistakeOffer{Part: offer, Line: "This is how a known mistake fails: x."}
+			r.Offer = &interview.MistakeOffer{Part: offer, Line: "This is how a known mistake fails: x."}
 		}
 		return r
 	}
-	require.NoError(t, learner.Save(dir, learner.State{Interview: run(all+1, 1, 1)}))
-	s, err := learner.Load(dir)
+	require.NoError(t, interview.Save(dir, interview.State{Interview: run(all+1, 1, 1)}))
+	s, err := interview.Load(dir)
 	require.NoError(t, err, "every hint and one named mistake")
 	require.Equal(t, all+1, s.Interview.Hints["1"])
-	for what, r := range map[string]*learner.Record{
+	for what, r := range map[string]*interview.Record{
 		"more named than hints":  run(1, 2, 0),
 		"a hint too many":        run(all+2, 1, 0),
 		"an offer of no part":    run(1, 0, 9),
 		"a negative named count": run(1, -1, 0),
 	} {
-		require.NoError(t, learner.Save(dir, learner.State{Interview: r}))
-		s, err := learner.Load(dir)
+		require.NoError(t, interview.Save(dir, interview.State{Interview: r}))
+		s, err := interview.Load(dir)
 		require.NoError(t, err, what)
 		require.Nil(t, s.Interview.Offer, "%s: an offer of no part is dropped", what)
 		if out, code := runLadder(t, dir, "hint", "1"); code != 0 {

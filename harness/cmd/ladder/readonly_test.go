@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
-	"github.com/rateladder/rateladder/harness/internal/learner"
+	"github.com/rateladder/rateladder/harness/internal/interview"
 )
 
 func TestReadOnlyNamesTheCheckout(t *testing.T) {
@@ -19,16 +19,16 @@ func TestReadOnlyNamesTheCheckout(t *testing.T) {
 		&fs.PathError{Op: "mkdir", Path: ".ladder", Err: syscall.EROFS},
 		&fs.PathError{Op: "open", Path: ".ladder/state.json.tmp", Err: syscall.EACCES},
 	} {
-		got := learner.ReadOnly(err).Error()
+		got := interview.ReadOnly(err).Error()
 		if !strings.HasPrefix(got, "this checkout is read-only (") || !strings.Contains(got, "Copy the repository to a folder you can write") {
 			t.Errorf("readOnly(%v) = %q, want it to say the checkout is read-only, and what to do", err, got)
 		}
 	}
 	other := errors.New("disk full")
-	if got := learner.ReadOnly(other); got != other {
+	if got := interview.ReadOnly(other); got != other {
 		t.Errorf("readOnly(%v) = %v, want the error unchanged", other, got)
 	}
-	if got := learner.ReadOnly(nil); got != nil {
+	if got := interview.ReadOnly(nil); got != nil {
 		t.Errorf("readOnly(nil) = %v, want nil", got)
 	}
 }

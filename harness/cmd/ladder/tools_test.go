@@ -13,7 +13,6 @@ import (
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
-	"github.com/rateladder/rateladder/harness/internal/learner"
 )
 
 func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
@@ -22,7 +21,7 @@ func TestHintShowsOneHintAtATimeAndRemembers(t *testing.T) {
 	require.Equal(t, 0, code, out)
 	require.Contains(t, out, "You have not asked for a hint on level 1 yet")
 
-	parts, err := learner.ReadHints(dir, l)
+	parts, err := interview.ReadHints(dir, l)
 	require.NoError(t, err)
 	hint := func(i int) string { return parts[0].Hints[i-1] }
 	// --part 1 names the part, so that this test grades nothing.
@@ -162,13 +161,13 @@ func startWatch(t *testing.T, keys chan byte) *watchRig {
 	t.Cleanup(stop)
 	w := &watcher{
 		Level: l, dir: r.dir, root: r.root,
-		terminal: terminal{out: &r.out, errOut: &r.out, changes: changes, interrupt: r.interrupt, keys: keys, hint: func() { fmt.Fprintln(&r.out, "a hint") }},
+		Terminal: interview.Terminal{Out: &r.out, ErrOut: &r.out, Changes: changes, Interrupt: r.interrupt, Keys: keys,
+			Hint: func() { fmt.Fprintln(&r.out, "a hint") }, Settle: 20 * time.Millisecond},
 		grade: func() (grade.Level, error) {
 			r.runs <- interview.Snapshot(r.dir)
 			return grade.Level{Level: l, Parts: []grade.Part{{Number: 1, Title: "One", Total: 1}, {Number: 2, Title: "Two"}}}, nil
 		},
-		settle: 20 * time.Millisecond,
-		now:    func() time.Time { return time.Date(2026, 3, 2, 14, 3, 12, 0, time.UTC) },
+		now: func() time.Time { return time.Date(2026, 3, 2, 14, 3, 12, 0, time.UTC) },
 	}
 	go func() { defer close(r.done); w.Run() }()
 	t.Cleanup(r.stop)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -31,33 +30,24 @@ func cmdWatch(c *call) int {
 	t, stop := c.terminal(l, dir, os.Interrupt)
 	defer stop()
 	w := &watcher{
-		Level: l, root: c.root, dir: dir, terminal: t,
-		grade:  func() (grade.Level, error) { return grade.TestLevel(c.root, l, 0) },
-		settle: 150 * time.Millisecond, now: time.Now, clear: useColor(c.stdout),
+		Level: l, root: c.root, dir: dir, Terminal: t,
+		grade: func() (grade.Level, error) { return grade.TestLevel(c.root, l, 0) },
+		now:   time.Now, clear: useColor(c.stdout),
 	}
 	w.Run()
 	return 0
 }
 
-// A terminal is what watch and interview mode share: the signals that end
-// them, the keys typed, the level's changes, and its next hint.
-type terminal struct {
-	out, errOut io.Writer // stdout and stderr, with the line ends raw mode needs
-	interrupt   chan os.Signal
-	keys        <-chan byte // the keys typed on a terminal, nil without one
-	changes     <-chan struct{}
-	hint        func() // shows the next hint, as make hint-N does
-}
-
 // terminal starts watching dir's files and listening for sigs, and reads
 // single keys where stdin and stdout are a terminal: it puts it in raw
 // mode, and stop puts it back. Without a terminal keys is nil.
-func (c *call) terminal(l levels.Level, dir string, sigs ...os.Signal) (t terminal, stop func()) {
+func (c *call) terminal(l levels.Level, dir string, sigs ...os.Signal) (t interview.Terminal, stop func()) {
 	changes, stopPolling := interview.PollChanges(dir, pollEvery)
-	t = terminal{out: c.stdout, errOut: c.stderr, interrupt: make(chan os.Signal, 1), changes: changes}
-	t.hint = func() { runAt(c.root, []string{"hint", strconv.Itoa(l.Number)}, t.out, t.errOut) }
-	signal.Notify(t.interrupt, sigs...)
-	unwatch := func() { stopPolling(); signal.Stop(t.interrupt) }
+	interrupt := make(chan os.Signal, 1)
+	t = interview.Terminal{Out: c.stdout, ErrOut: c.stderr, Interrupt: interrupt, Changes: changes, Settle: 150 * time.Millisecond}
+	t.Hint = func() { runAt(c.root, []string{"hint", strconv.Itoa(l.Number)}, t.Out, t.ErrOut) }
+	signal.Notify(interrupt, sigs...)
+	unwatch := func() { stopPolling(); signal.Stop(interrupt) }
 	f, ok := c.stdout.(*os.File)
 	in := int(os.Stdin.Fd())
 	if !ok || !term.IsTerminal(in) || !term.IsTerminal(int(f.Fd())) {
@@ -69,10 +59,11 @@ func (c *call) terminal(l levels.Level, dir string, sigs ...os.Signal) (t termin
 	}
 	// In raw mode Ctrl-C is a key (see readKeys), and a kill must not
 	// leave the terminal raw: SIGTERM ends the loop as Ctrl-C does.
-	signal.Notify(t.interrupt, syscall.SIGTERM)
+	signal.Notify(interrupt, syscall.SIGTERM)
 	keys := make(chan byte, 16)
-	go readKeys(os.Stdin, keys, t.interrupt)
-	t.keys, t.out, t.errOut = keys, crlf{c.stdout}, crlf{c.stderr}
+	go readKeys(os.Stdin, keys, interrupt)
+	// In raw mode "\n" moves down a line but not back to its start.
+	t.Keys, t.Out, t.ErrOut = keys, crlf(c.stdout), crlf(c.stderr)
 	return t, func() { term.Restore(in, old); unwatch() }
 }
 
@@ -81,11 +72,10 @@ const pollEvery = 500 * time.Millisecond
 
 // watcher is watch mode with what it depends on injected, for the tests.
 type watcher struct {
-	terminal
+	interview.Terminal
 	Level     levels.Level
 	root, dir string
 	grade     func() (grade.Level, error)
-	settle    time.Duration // how long to wait after a change for the editor's last write
 	now       func() time.Time
 	clear     bool // clear the screen before each run
 
@@ -105,21 +95,13 @@ func (w *watcher) Run() {
 		w.test(when)
 		for changed := false; !changed; {
 			select {
-			case <-w.changes:
-				// Editors write a file in several steps: wait for the last.
-				time.Sleep(w.settle)
-				for len(w.changes) > 0 {
-					<-w.changes
-				}
-				// An event that changed no .go file (a file saved as it
-				// was, a folder made) is no reason to run again.
-				if now := interview.Snapshot(w.dir); now != seen {
-					seen, changed = now, true
+			case <-w.Changes:
+				if changed = w.Saved(w.dir, &seen); changed {
 					when = "saved " + w.now().Format("15:04:05")
 				}
-			case <-w.interrupt:
+			case <-w.Interrupt:
 				return
-			case k := <-w.keys:
+			case k := <-w.Keys:
 				if changed = w.key(k); changed {
 					when = "rerun " + w.now().Format("15:04:05")
 				}
@@ -134,18 +116,18 @@ func (w *watcher) key(k byte) bool {
 	case 'r':
 		return true
 	case 'h':
-		fmt.Fprintln(w.out)
-		w.hint()
+		fmt.Fprintln(w.Out)
+		w.Hint()
 	case 'p':
-		fmt.Fprintln(w.out)
+		fmt.Fprintln(w.Out)
 		w.showPart()
 	default:
 		if !('a' <= k && k <= 'z' || k == '?') {
 			return false // the rest of an arrow key's sequence, say
 		}
-		fmt.Fprintln(w.out, watchKeys)
+		fmt.Fprintln(w.Out, watchKeys)
 	}
-	fmt.Fprintln(w.out, w.status)
+	fmt.Fprintln(w.Out, w.status)
 	return false
 }
 
@@ -155,32 +137,32 @@ func (w *watcher) showPart() {
 	r, err := interview.ReadmeParts(w.root, w.Level)
 	switch {
 	case err != nil:
-		fmt.Fprintln(w.errOut, err)
+		fmt.Fprintln(w.ErrOut, err)
 	case w.part == 0:
-		fmt.Fprintln(w.out, "No part is in progress: the last run found every part done, or could not tell.")
+		fmt.Fprintln(w.Out, "No part is in progress: the last run found every part done, or could not tell.")
 	default:
-		fmt.Fprintf(w.out, "%s\n\n(%s/README.md has the rest.)\n", r.Section(w.part), w.Level.Dir)
+		fmt.Fprintf(w.Out, "%s\n\n(%s/README.md has the rest.)\n", r.Section(w.part), w.Level.Dir)
 	}
 }
 
 // test runs the level's tests once, and ends with the status line.
 func (w *watcher) test(when string) {
 	if w.clear {
-		fmt.Fprint(w.out, "\x1b[H\x1b[2J")
+		fmt.Fprint(w.Out, "\x1b[H\x1b[2J")
 	}
 	g, err := w.grade()
 	status := "the tests could not run"
 	w.part = 0
 	if err != nil {
-		fmt.Fprintln(w.errOut, err)
+		fmt.Fprintln(w.ErrOut, err)
 	} else {
-		grade.Write(w.out, g, 0, false)
+		grade.Write(w.Out, g, 0, false)
 		status, w.part = watchStatus(g), partInProgress(g)
 	}
-	fmt.Fprintf(w.out, "\nWatching %s for changes. %s\n", w.Level.Dir, map[bool]string{true: "Ctrl-C stops.", false: watchKeys}[w.keys == nil])
+	fmt.Fprintf(w.Out, "\nWatching %s for changes. %s\n", w.Level.Dir, map[bool]string{true: "Ctrl-C stops.", false: watchKeys}[w.Keys == nil])
 	// Last, where a pane that shows only the last lines still shows it.
 	w.status = fmt.Sprintf("[watch: level %d · %s · %s]", w.Level.Number, status, when)
-	fmt.Fprintln(w.out, w.status)
+	fmt.Fprintln(w.Out, w.status)
 }
 
 // watchStatus says in a few words where a graded level stands: "part 2 of
@@ -211,24 +193,23 @@ func cmdInterview(c *call) int {
 	})
 	l := c.level(nil)
 	iv := &interview.Interview{
-		Root: c.root, Level: l, Budget: budget, Clock: clock.System{}, Out: c.stdout,
+		Terminal: interview.Terminal{Out: c.stdout}, Root: c.root, Level: l, Budget: budget, Clock: clock.System{},
 		St:    grade.Style{Color: useColor(c.stdout)},
 		Grade: func(upTo int) (grade.Level, error) { return gradeUpTo(c.root, l, upTo) },
 		// Reset keeps the learner's files in a backup, and asks first.
-		Reset:  func() int { return runAt(c.root, []string{"reset", strconv.Itoa(l.Number)}, c.stdout, c.stderr) },
-		Settle: 150 * time.Millisecond,
+		Reset: func() int { return runAt(c.root, []string{"reset", strconv.Itoa(l.Number)}, c.stdout, c.stderr) },
 	}
 	c.check("ladder interview:", iv.Prepare())
 	// From here on Ctrl-C ends the interview with a summary. So does a
 	// closed terminal, whose SIGHUP would leave the running record behind.
 	t, stop := c.terminal(l, iv.Dir(), os.Interrupt, syscall.SIGHUP)
 	defer stop()
-	iv.Out, iv.Keys, iv.Hint, iv.Changes, iv.Interrupt = t.out, t.keys, t.hint, t.changes, t.interrupt
+	iv.Terminal = t
 	ticker := time.NewTicker(time.Second)
 	defer ticker.Stop()
 	iv.Ticks = ticker.C
 	_, err := iv.Hold()
-	c.stderr = t.errOut
+	c.stderr = t.ErrOut
 	c.check("ladder interview:", err)
 	return 0
 }
@@ -270,13 +251,10 @@ func readKeys(r io.Reader, keys chan<- byte, interrupt chan<- os.Signal) {
 	}
 }
 
-// crlf ends every line with "\r\n": in raw mode "\n" moves down a line but
-// not back to its start.
-type crlf struct{ w io.Writer }
-
-func (c crlf) Write(p []byte) (int, error) {
-	if _, err := c.w.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
-		return 0, err
-	}
-	return len(p), nil
+// crlf writes to w with "\r\n" line ends.
+func crlf(w io.Writer) io.Writer {
+	return term.NewTerminal(struct {
+		io.Reader
+		io.Writer
+	}{nil, w}, "")
 }

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
-	"github.com/rateladder/rateladder/harness/internal/learner"
+	"github.com/rateladder/rateladder/harness/internal/interview"
 	"github.com/rateladder/rateladder/harness/internal/sandbox"
 	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
@@ -26,7 +26,7 @@ import (
 // no tests' answers, no spec's own tests or oracle.go (answers too), and
 // nothing the tools write.
 func inStudentCopy(path string) bool {
-	for _, prefix := range []string{"solutions/", AnswersDir + "/", learner.StateDir + "/", "plots/"} {
+	for _, prefix := range []string{"solutions/", AnswersDir + "/", interview.StateDir + "/", "plots/"} {
 		if strings.HasPrefix(path, prefix) {
 			return false
 		}

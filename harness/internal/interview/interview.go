@@ -1,7 +1,8 @@
 // Package interview is the ladder's mock interview: it poses a level's
 // question part by part from the README, keeps the clock, grades each save,
 // offers hints and known mistakes, and keeps a summary of every interview in
-// .ladder/interviews/.
+// .ladder/interviews/. It also keeps what the ladder command remembers of a
+// learner, in .ladder/state.json, and reads a level's HINTS.md.
 package interview
 
 import (
@@ -24,7 +25,6 @@ import (
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/guide"
 	"github.com/rateladder/rateladder/harness/internal/grade"
-	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
@@ -44,34 +44,52 @@ const (
 	EndClosed  = "terminal closed"
 )
 
+// Terminal is what watch and interview mode share: where they write, the
+// signals that end them, the keys typed, the level's changes, its next hint.
+type Terminal struct {
+	Out, ErrOut io.Writer
+	Interrupt   <-chan os.Signal // Ctrl-C, or SIGHUP when the terminal closes
+	// Keys are the keys typed on a terminal; nil without one, and then the
+	// question shows the clarifications' answers, since none can be asked.
+	Keys    <-chan byte
+	Changes <-chan struct{}
+	Hint    func()        // shows the next hint, as make hint-N does
+	Settle  time.Duration // how long to wait after a change for the editor's last write
+}
+
+// Saved waits out an editor's writes after a change, and reports whether
+// the .go files under dir differ from *seen, which it updates: a change to
+// no .go file (a file saved as it was, a folder made) is no save.
+func (t Terminal) Saved(dir string, seen *string) bool {
+	time.Sleep(t.Settle) // editors write a file in several steps: wait for the last
+	for len(t.Changes) > 0 {
+		<-t.Changes
+	}
+	now := Snapshot(dir)
+	saved := now != *seen
+	*seen = now
+	return saved
+}
+
 // Interview is one interview under way, with everything it depends on
 // injected, so that tests can drive it with a fake clock and no terminal.
 type Interview struct {
+	Terminal
 	Root   string
 	Level  levels.Level
 	Budget time.Duration
 	Clock  clock.Clock
-	Out    io.Writer
 	St     grade.Style
 
 	// Grade runs the tests of parts 1 to upTo, or of all parts (0).
-	Grade     func(upTo int) (grade.Level, error)
-	Reset     func() int // offers to restore the level's stub
-	Changes   <-chan struct{}
-	Interrupt <-chan os.Signal // Ctrl-C, or SIGHUP when the terminal closes
-	Ticks     <-chan time.Time
-	// Keys are the keys typed on a terminal; nil without one, and then the
-	// question shows the clarifications' answers, since none can be asked.
-	Keys       <-chan byte
-	Hint       func()        // shows the next hint, as make hint-N does
-	Settle     time.Duration // how long to wait after a change for the editor's last write
-	BeforeWait func()        // called each time the interview waits; tests play the candidate in it
+	Grade      func(upTo int) (grade.Level, error)
+	Reset      func() int // offers to restore the level's stub
+	Ticks      <-chan time.Time
+	BeforeWait func() // called each time the interview waits; tests play the candidate in it
 
 	Readme           Readme
-	fresh            bool // whether the interview starts from a fresh stub
-	InScope, Offered int  // as in Summary
+	InScope, Offered int // as in Summary
 
-	Start          time.Time
 	deadline       time.Time
 	current        int // index in sum.Parts of the part asked now
 	partFrom       time.Time
@@ -98,8 +116,8 @@ func ParseBudget(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("TIME=%s: want a length such as 45m, 1h or 30 (minutes)", s)
 	case d <= 0:
 		return 0, fmt.Errorf("TIME=%s: an interview needs some time", s)
-	case d > learner.MaxBudget:
-		return 0, fmt.Errorf("TIME=%s: an interview lasts at most %dh", s, int(learner.MaxBudget/time.Hour))
+	case d > MaxBudget:
+		return 0, fmt.Errorf("TIME=%s: an interview lasts at most %dh", s, int(MaxBudget/time.Hour))
 	}
 	return d, nil
 }
@@ -109,7 +127,7 @@ func ParseBudget(s string) (time.Duration, error) {
 func (iv *Interview) Prepare() (err error) {
 	if iv.Readme, err = ReadmeParts(iv.Root, iv.Level); err == nil {
 		if err = iv.ReadScope(); err == nil {
-			iv.fresh, err = iv.freshStub()
+			iv.sum.FreshStub, err = iv.freshStub()
 		}
 	}
 	return err
@@ -135,7 +153,7 @@ func (iv *Interview) ReadScope() error {
 	}
 	if iv.Budget == 0 {
 		iv.Budget = time.Duration(scope.Minutes) * time.Minute
-		if iv.Budget <= 0 || iv.Budget > learner.MaxBudget {
+		if iv.Budget <= 0 || iv.Budget > MaxBudget {
 			iv.Budget = DefaultBudget
 		}
 	}
@@ -172,21 +190,20 @@ func (iv *Interview) ScopeSentence() string {
 func (iv *Interview) Hold() (Summary, error) {
 	iv.seen = Snapshot(iv.Dir())
 	l := iv.Level
-	iv.Start = iv.Clock.Now()
-	iv.deadline = iv.Start.Add(iv.Budget)
+	start := iv.Clock.Now()
+	iv.deadline, iv.partFrom = start.Add(iv.Budget), start
 	iv.warned = map[time.Duration]bool{}
 	if iv.Offered == 0 { // a test that builds the interview without prepare
 		iv.InScope, iv.Offered = len(l.Parts), len(l.Parts)
 	}
-	iv.sum = Summary{Level: l.Number, Title: l.Title, Started: iv.Start,
-		BudgetSeconds: grade.Seconds(iv.Budget), FreshStub: iv.fresh}
+	iv.sum = Summary{Level: l.Number, Title: l.Title, Started: start,
+		BudgetSeconds: grade.Seconds(iv.Budget), FreshStub: iv.sum.FreshStub}
 	if iv.Offered < len(l.Parts) || iv.InScope < len(l.Parts) {
 		iv.sum.InScope, iv.sum.Offered = iv.InScope, iv.Offered
 	}
 	for i, p := range l.Parts {
 		iv.sum.Parts = append(iv.sum.Parts, Part{Number: p.Number, Title: p.Title, Reached: i == 0})
 	}
-	iv.partFrom = iv.Start
 	iv.recordRunning()
 
 	first := l.Parts[0].Number
@@ -206,9 +223,9 @@ func (iv *Interview) Hold() (Summary, error) {
 		fmt.Fprintln(iv.Out, KeysLine)
 	}
 	end := ""
-	if iv.fresh {
+	if iv.sum.FreshStub {
 		fmt.Fprintf(iv.Out, "The clock is running. Save a file to run part %d's tests.\n", first)
-		iv.statusLine(iv.Start)
+		iv.statusLine(start)
 	} else {
 		// Code already written: its tests run now, and the parts it
 		// passes go by without waiting for a save.
@@ -226,14 +243,7 @@ func (iv *Interview) Hold() (Summary, error) {
 		}
 		select {
 		case <-iv.Changes:
-			time.Sleep(iv.Settle) // editors write a file in several steps: wait for the last
-			for len(iv.Changes) > 0 {
-				<-iv.Changes
-			}
-			// Only a change to the level's .go files is a run, not the
-			// watcher's own probe file in .ladder/.
-			if now := Snapshot(iv.Dir()); now != iv.seen {
-				iv.seen = now
+			if iv.Saved(iv.Dir(), &iv.seen) {
 				end = iv.testRun()
 			}
 		case <-iv.Ticks:
@@ -362,9 +372,9 @@ func (iv *Interview) testRun() string {
 	// The part is done when the candidate saved, not when go test ended.
 	p.Passed, p.FirstRun, p.Seconds = true, p.Runs == 1, grade.Seconds(now.Sub(iv.partFrom))
 	if iv.current == iv.Offered-1 {
-		iv.sum.ElapsedSeconds = grade.Seconds(now.Sub(iv.Start))
+		iv.sum.ElapsedSeconds = grade.Seconds(now.Sub(iv.sum.Started))
 		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("32", fmt.Sprintf("Part %d passes: %s, %s in, with %s to spare.",
-			p.Number, EveryPartPasses(iv.Offered), grade.Minutes(now.Sub(iv.Start)), grade.Minutes(left))))
+			p.Number, EveryPartPasses(iv.Offered), grade.Minutes(now.Sub(iv.sum.Started)), grade.Minutes(left))))
 		return EndPassed
 	}
 	iv.current++
@@ -372,10 +382,10 @@ func (iv *Interview) testRun() string {
 	next.Reached = true
 	iv.partFrom = now
 	iv.recordRunning()
-	passes := fmt.Sprintf("Part %d passes, %s in.", p.Number, grade.Minutes(now.Sub(iv.Start)))
+	passes := fmt.Sprintf("Part %d passes, %s in.", p.Number, grade.Minutes(now.Sub(iv.sum.Started)))
 	title := "The follow-up"
 	if iv.current == iv.InScope {
-		passes = fmt.Sprintf("Part %d passes: %s in scope, %s in. What comes next is stretch.", p.Number, EveryPartPasses(iv.InScope), grade.Minutes(now.Sub(iv.Start)))
+		passes = fmt.Sprintf("Part %d passes: %s in scope, %s in. What comes next is stretch.", p.Number, EveryPartPasses(iv.InScope), grade.Minutes(now.Sub(iv.sum.Started)))
 	}
 	if iv.current >= iv.InScope {
 		title = "The follow-up, stretch"
@@ -533,11 +543,11 @@ func (iv *Interview) finish(end string) (Summary, error) {
 		now = iv.deadline
 	}
 	if end != EndPassed {
-		iv.sum.ElapsedSeconds = grade.Seconds(now.Sub(iv.Start))
+		iv.sum.ElapsedSeconds = grade.Seconds(now.Sub(iv.sum.Started))
 		iv.sum.Parts[iv.current].Seconds = grade.Seconds(now.Sub(iv.partFrom))
 	}
 	iv.sum.End = end
-	err := iv.editState(func(s *learner.State) bool {
+	err := iv.editState(func(s *State) bool {
 		if r := s.Interview; r != nil && r.Level == iv.Level.Number {
 			for i := range iv.sum.Parts {
 				p := &iv.sum.Parts[i]
@@ -573,9 +583,9 @@ func (iv *Interview) finish(end string) (Summary, error) {
 
 // recordRunning writes the interview into state.json, for make hint-N.
 func (iv *Interview) recordRunning() {
-	err := iv.editState(func(s *learner.State) bool {
+	err := iv.editState(func(s *State) bool {
 		if !s.Interview.Running(iv.Level.Number, iv.Clock.Now()) || iv.current == 0 {
-			s.Interview = &learner.Record{Level: iv.Level.Number, Until: iv.deadline, Hints: map[string]int{}}
+			s.Interview = &Record{Level: iv.Level.Number, Until: iv.deadline, Hints: map[string]int{}}
 		}
 		s.Interview.Part = iv.sum.Parts[iv.current].Number
 		s.Interview.PID = os.Getpid() // a record whose process is gone is stale
@@ -588,12 +598,12 @@ func (iv *Interview) recordRunning() {
 
 // editState loads the learner's state, lets edit change it, and saves it
 // if edit says so.
-func (iv *Interview) editState(edit func(s *learner.State) bool) error {
-	s, err := learner.Load(iv.Root)
+func (iv *Interview) editState(edit func(s *State) bool) error {
+	s, err := Load(iv.Root)
 	if err != nil || !edit(&s) {
 		return err
 	}
-	return learner.Save(iv.Root, s)
+	return Save(iv.Root, s)
 }
 
 // EveryPartPasses is "both parts pass" or "all 3 parts pass".
@@ -724,11 +734,11 @@ func (iv *Interview) asked(q string) bool {
 // offerMistake keeps in the running record the known mistake that the
 // run's first part not done matches, or clears the offer.
 func (iv *Interview) offerMistake(g grade.Level) {
-	var offer *learner.MistakeOffer
+	var offer *MistakeOffer
 	if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done }); i >= 0 && grade.MistakeLine(g.Parts[i]) != "" {
-		offer = &learner.MistakeOffer{Part: g.Parts[i].Number, Line: grade.MistakeLine(g.Parts[i])}
+		offer = &MistakeOffer{Part: g.Parts[i].Number, Line: grade.MistakeLine(g.Parts[i])}
 	}
-	err := iv.editState(func(s *learner.State) bool {
+	err := iv.editState(func(s *State) bool {
 		r := s.Interview
 		if !r.Running(iv.Level.Number, iv.Clock.Now()) {
 			offer = nil
@@ -747,7 +757,7 @@ func (iv *Interview) offerMistake(g grade.Level) {
 // NameOfferedMistake is make hint-N in an interview that offers a known
 // mistake: it names it, counts one hint of its part, and reports whether it
 // did. A hint of another part (PART=K) leaves the offer for later.
-func NameOfferedMistake(l levels.Level, s *learner.State, asked int, stdout io.Writer) bool {
+func NameOfferedMistake(l levels.Level, s *State, asked int, stdout io.Writer) bool {
 	r := s.Interview
 	o := r.Offer
 	if o == nil || (asked != 0 && asked != o.Part) {
@@ -937,7 +947,7 @@ func WriteSummary(w io.Writer, s Summary) {
 // SaveSummary keeps the summary as .ladder/interviews/level-N-<time>.txt
 // and .json, and returns the text file's path, relative to root.
 func SaveSummary(root string, s Summary) (string, error) {
-	base := filepath.Join(learner.StateDir, InterviewsDir, fmt.Sprintf("level-%d-%s", s.Level, s.Started.Format("20060102-150405")))
+	base := filepath.Join(StateDir, InterviewsDir, fmt.Sprintf("level-%d-%s", s.Level, s.Started.Format("20060102-150405")))
 	if err := os.MkdirAll(filepath.Join(root, filepath.Dir(base)), 0o755); err != nil {
 		return "", err
 	}
@@ -959,13 +969,13 @@ const MaxSummary = 1 << 20
 // and a warning for each file skipped: one too big to be a summary, or a
 // summary of a level the ladder lacks or of other parts.
 func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
-	files, _ := filepath.Glob(filepath.Join(root, learner.StateDir, InterviewsDir, "level-*.json")) // sorted
+	files, _ := filepath.Glob(filepath.Join(root, StateDir, InterviewsDir, "level-*.json")) // sorted
 	out := map[int]*grade.BestInterview{}
 	var skipped []string
 	for _, f := range files {
 		s, err := readSummary(f)
 		if err != nil {
-			skipped = append(skipped, fmt.Sprintf("%s: skipped, %v", filepath.Join(learner.StateDir, InterviewsDir, filepath.Base(f)), err))
+			skipped = append(skipped, fmt.Sprintf("%s: skipped, %v", filepath.Join(StateDir, InterviewsDir, filepath.Base(f)), err))
 			continue
 		}
 		b := &grade.BestInterview{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: s.OfferedParts(), End: s.End,

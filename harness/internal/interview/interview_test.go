@@ -95,7 +95,7 @@ func TestTheWarningAgreesWithTheStatusLine(t *testing.T) {
 	var out strings.Builder
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	left := 2*time.Minute - 300*time.Millisecond
-	iv := &Interview{Out: &out, Budget: time.Hour, deadline: now.Add(left), warned: map[time.Duration]bool{}}
+	iv := &Interview{Terminal: Terminal{Out: &out}, Budget: time.Hour, deadline: now.Add(left), warned: map[time.Duration]bool{}}
 	require.Equal(t, "", iv.checkClock(now))
 	require.Equal(t, "\n2 minutes left (1m59s).\n", out.String())
 	require.Equal(t, "1 min left", timeLeft(left))

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rateladder/rateladder/harness/internal/learner"
 	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/rateladder/rateladder/harness/markdown"
 )
@@ -297,7 +296,7 @@ func tidy(text string) string {
 
 // WithGuidance adds the README's guidance of the part, which interview
 // mode keeps from the question, to its hints, last.
-func WithGuidance(root string, l levels.Level, p learner.HintPart) learner.HintPart {
+func WithGuidance(root string, l levels.Level, p HintPart) HintPart {
 	r, _ := ReadmeParts(root, l) // a README that does not split has no guidance to add
 	p.Hints = slices.Clone(p.Hints)
 	for _, g := range r.Guidance[p.Number] {

@@ -1,6 +1,4 @@
-// Package learner keeps what the ladder command remembers of a learner in
-// .ladder/state.json, and reads a level's HINTS.md.
-package learner
+package interview
 
 import (
 	"encoding/json"
