@@ -32,7 +32,7 @@ import (
 
 // Operations of a message.
 const (
-	opNew   byte = 1 + iota // checker: call constructor Method, and keep its first result as object Obj
+	opNew   byte = 1 + iota // checker: call the constructor (named Method), and keep its first result as object Obj
 	opCall                  // checker: call Method on object Obj
 	opDone                  // child: the call returned; the values are its results (after the object, for opNew)
 	opPanic                 // child: the call panicked; Text is the panic value, printed
@@ -207,9 +207,6 @@ func (e *Error) Error() string { return e.Text }
 // Is reports whether the child's error matched target there.
 func (e *Error) Is(target error) bool { return slices.Contains(e.is, target) }
 
-// Launch is how to start a child process.
-type Launch = protocol.Launch
-
 // CallLimit is how long one call may take in the child before the call
 // fails: well under the runner's time for a case, which then names it.
 const CallLimit = 5 * time.Second
@@ -219,7 +216,7 @@ const CallLimit = 5 * time.Second
 // and the next object built starts a new child.
 type Conn struct {
 	mu        sync.Mutex
-	launch    Launch
+	launch    protocol.Launch
 	sentinels []error
 	limit     time.Duration
 	proc      atomic.Pointer[process] // the child, which CPU reads without waiting for mu
@@ -233,7 +230,7 @@ type Conn struct {
 // Open returns a Conn that starts children as protocol.LaunchEnv says;
 // sentinels are the level's errors, as the child's Main is given them.
 func Open(sentinels ...error) (*Conn, error) {
-	var l Launch
+	var l protocol.Launch
 	if err := json.Unmarshal([]byte(os.Getenv(protocol.LaunchEnv)), &l); err != nil {
 		return nil, fmt.Errorf("%s, which the class report sets to the command that starts the student's child: %v", protocol.LaunchEnv, err)
 	}
@@ -241,7 +238,7 @@ func Open(sentinels ...error) (*Conn, error) {
 }
 
 // New returns a Conn that starts children with l.
-func New(l Launch, sentinels ...error) *Conn {
+func New(l protocol.Launch, sentinels ...error) *Conn {
 	return &Conn{launch: l, sentinels: sentinels, limit: CallLimit}
 }
 
@@ -272,9 +269,9 @@ type Object struct {
 	clk  clock.Clock // the clock its constructor was given, if any
 }
 
-// New builds an object in the child with the constructor ctor, and stores
-// its other results in the pointers results. A clock.Clock argument
-// crosses as a clock that reads what this one reads.
+// New builds an object in the child with its constructor, named ctor in
+// messages, and stores its other results in the pointers results. A
+// clock.Clock argument crosses as a clock that reads what this one reads.
 func (c *Conn) New(ctor string, results []any, args ...any) *Object {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -509,28 +506,25 @@ func (t *tail) String() string {
 	return string(t.b)
 }
 
-// Main serves calls on descriptors 3 (calls) and 4 (answers), and exits
-// when the checker closes them; after a call's Goexit it goes on, on a new
-// goroutine. sentinels are the level's errors, whose identity an error
+// Main serves calls to ctor and to the methods of what it builds, on
+// descriptors 3 (calls) and 4 (answers), and exits when the checker closes
+// them; after a call's Goexit it goes on, on a new goroutine. sentinels are the level's errors, whose identity an error
 // keeps across the wire.
-func Main(constructors map[string]any, sentinels ...error) {
+func Main(ctor any, sentinels ...error) {
 	in, out := os.NewFile(3, "calls"), os.NewFile(4, "answers")
 	if _, err := in.Stat(); err != nil {
 		exit(errors.New("this program answers the class report's checker, which starts it"))
 	}
 	s := &server{
 		pipe:    newPipe(bufio.NewReaderSize(in, 64<<10), out, sentinels),
-		ctors:   map[string]reflect.Value{},
+		ctor:    reflect.ValueOf(ctor),
 		objects: map[uint64]reflect.Value{},
 		clocks:  map[uint64]*childClock{},
 		end:     make(chan error, 1),
 	}
 	s.clock = s.clockOf
-	for name, c := range constructors {
-		if v := reflect.ValueOf(c); v.Kind() != reflect.Func || v.Type().NumOut() == 0 {
-			exit(fmt.Errorf("constructor %s is a %T, want a function that returns the value to call", name, c))
-		}
-		s.ctors[name] = reflect.ValueOf(c)
+	if s.ctor.Kind() != reflect.Func || s.ctor.Type().NumOut() == 0 {
+		exit(fmt.Errorf("the constructor is a %T, want a function that returns the value to call", ctor))
 	}
 	go s.loop()
 	exit(<-s.end)
@@ -568,7 +562,7 @@ func (s *server) loop() {
 type server struct {
 	*pipe
 	end     chan error
-	ctors   map[string]reflect.Value
+	ctor    reflect.Value
 	objects map[uint64]reflect.Value
 	clocks  map[uint64]*childClock
 }
@@ -636,9 +630,7 @@ func (s *server) serve(m message) (answer message, results []reflect.Value) {
 func (s *server) request(m message) (fn reflect.Value, args []reflect.Value, err error) {
 	switch m.Op {
 	case opNew:
-		if fn = s.ctors[m.Method]; !fn.IsValid() {
-			return fn, nil, fmt.Errorf("no constructor %s", m.Method)
-		}
+		fn = s.ctor
 	case opCall:
 		obj, ok := s.objects[m.Obj]
 		if !ok {

@@ -15,6 +15,7 @@ import (
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/internal/procgroup"
 	"github.com/rateladder/rateladder/harness/remote"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // The test binary is its own child: with childEnv set, it serves a toy.
@@ -22,7 +23,7 @@ const childEnv = "REMOTE_TEST_CHILD"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
-		remote.Main(map[string]any{"New": newToy}, errNegative)
+		remote.Main(newToy, errNegative)
 	}
 	os.Exit(m.Run())
 }
@@ -119,7 +120,7 @@ func conn(t testing.TB) *remote.Conn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := remote.New(remote.Launch{Path: exe, Args: []string{exe}, Env: append(os.Environ(), childEnv+"=1")}, errNegative)
+	c := remote.New(protocol.Launch{Path: exe, Args: []string{exe}, Env: append(os.Environ(), childEnv+"=1")}, errNegative)
 	t.Cleanup(c.Close)
 	return c
 }
