@@ -234,12 +234,7 @@ func Open(sentinels ...error) (*Conn, error) {
 	if err := json.Unmarshal([]byte(os.Getenv(protocol.LaunchEnv)), &l); err != nil {
 		return nil, fmt.Errorf("%s, which the class report sets to the command that starts the student's child: %v", protocol.LaunchEnv, err)
 	}
-	return New(l, sentinels...), nil
-}
-
-// New returns a Conn that starts children with l.
-func New(l protocol.Launch, sentinels ...error) *Conn {
-	return &Conn{launch: l, sentinels: sentinels, limit: CallLimit}
+	return &Conn{launch: l, sentinels: sentinels, limit: CallLimit}, nil
 }
 
 // Close stops the child, if one runs.

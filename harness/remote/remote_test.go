@@ -1,6 +1,7 @@
 package remote_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -120,7 +121,12 @@ func conn(t testing.TB) *remote.Conn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := remote.New(protocol.Launch{Path: exe, Args: []string{exe}, Env: append(os.Environ(), childEnv+"=1")}, errNegative)
+	launch, _ := json.Marshal(protocol.Launch{Path: exe, Args: []string{exe}, Env: append(os.Environ(), childEnv+"=1")})
+	t.Setenv(protocol.LaunchEnv, string(launch))
+	c, err := remote.Open(errNegative)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(c.Close)
 	return c
 }
