@@ -346,7 +346,7 @@ func headCommit(dir string) string {
 // The class report keeps, of what the student's test binary reports, only
 // the cases the spec marks InProcess; every other case is played by a
 // checker built from the instructor's files alone, against the student's
-// code in a child that only answers calls (package harness/remote).
+// code in a child that only answers calls (package remote).
 
 // With --cache, a report keeps its checkers in the build cache's folder,
 // named by a key of what they were built from, and a report that finds its
@@ -396,11 +396,8 @@ func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, plan *grad
 		if _, err := os.Stat(specDir); err != nil {
 			continue
 		}
-		pkg := fmt.Sprintf("ladder-checker/level%d", l.Number)
+		pkg := fmt.Sprintf("harness/ladder-checker/level%d", l.Number) // under harness/, to import remote
 		sh, err := readShape(sb.Src, plan.modPath, l)
-		if err == nil {
-			err = sh.writeSource(proxySource, filepath.Join(specDir, proxyFile))
-		}
 		if err == nil {
 			err = sh.writeSource(checkerSource, filepath.Join(sb.Src, pkg, "check_test.go"))
 		}
@@ -436,7 +433,7 @@ func (p *gradingPlan) warmKey(toolchain string) string {
 			h.Write(files[name])
 		}
 	}
-	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n", checkerSource, childSource, proxySource, toolchain)
+	fmt.Fprintf(h, "%s\n%s\n%s\n", checkerSource, childSource, toolchain)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -596,12 +593,12 @@ func (g *grading) buildChildren(ctx context.Context, lvs []levels.Level, out str
 		if g.judges(l, levels.Module{Dir: "."}) {
 			sh, err := readShape(g.root, g.modPath, l)
 			if err == nil {
-				err = sh.writeSource(childSource, filepath.Join(g.root, "ladder-child", l.Name(), "main.go"))
+				err = sh.writeSource(childSource, filepath.Join(g.root, "harness", "ladder-child", l.Name(), "main.go"))
 			}
 			if err != nil {
 				return "", err
 			}
-			args = append(args, "./ladder-child/"+l.Name())
+			args = append(args, "./harness/ladder-child/"+l.Name())
 		}
 	}
 	build := g.sb.Command(g.root, grade.GoTool(), args...)
@@ -684,8 +681,7 @@ func (g *grading) inProcessLevels(grades []grade.Level) map[int][]int {
 //
 //	func Test[C Counter](t *testing.T, newCounter func(window time.Duration) C)
 //
-// The checker gives it a constructor of proxies, written into the spec's
-// package (so its types need no qualifying), whose methods are the
+// The checker gives it a constructor of proxies, whose methods are the
 // interface's and those of any interface the spec asserts to. The Err
 // variables of the level's packages the spec imports are its sentinels.
 
@@ -696,7 +692,7 @@ type specShape struct {
 	SeedEnv  string
 	Ctor     signature // New: the interface Test is generic over, and an error for level 8
 	Methods  []signature
-	Imports  map[string]string // the packages the proxies' types name, by name
+	Imports  map[string]string // the packages the proxies' types name, by name, but the spec
 	// Sentinels are "viewerr.ErrNegativeViews", from SentinelImports (by path).
 	Sentinels       []string
 	SentinelImports map[string]string
@@ -720,7 +716,27 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 	ifaces := map[string]*ast.InterfaceType{}
 	var test *ast.FuncType
 	var asserted []*ast.InterfaceType
-	imports := map[string]string{}
+	imports, local := map[string]string{}, map[string]bool{}
+	// fields returns the types of a parameter or result list, one a
+	// value, with the spec's own types as the checker's package names them.
+	fields := func(fl *ast.FieldList) (out []string) {
+		if fl == nil {
+			return nil
+		}
+		for _, f := range fl.List {
+			ast.Inspect(f.Type, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && local[id.Name] {
+					id.Name = "spec." + id.Name // once: a name with a dot is no type's
+				}
+				_, sel := n.(*ast.SelectorExpr)
+				return !sel
+			})
+			for range max(1, len(f.Names)) {
+				out = append(out, types.ExprString(f.Type))
+			}
+		}
+		return out
+	}
 	for _, f := range files {
 		for _, imp := range f.Imports {
 			ip := strings.Trim(imp.Path.Value, `"`)
@@ -735,6 +751,7 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 					test = n.Type
 				}
 			case *ast.TypeSpec:
+				local[n.Name.Name] = true
 				if it, ok := n.Type.(*ast.InterfaceType); ok {
 					ifaces[n.Name.Name] = it
 				}
@@ -751,7 +768,7 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 		ctor, _ := test.Params.List[1].Type.(*ast.FuncType)
 		if cons, ok := tp.Type.(*ast.Ident); ok && ifaces[cons.Name] != nil && ctor != nil {
 			if results := fields(ctor.Results); len(results) > 0 && results[0] == tp.Names[0].Name {
-				results[0] = cons.Name
+				results[0] = "spec." + cons.Name
 				sh.Ctor = signature{constructor, fields(ctor.Params), results}
 				asserted = append([]*ast.InterfaceType{ifaces[cons.Name]}, asserted...)
 			}
@@ -817,19 +834,6 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 // qualified finds the package names in a type's text.
 var qualified = regexp.MustCompile(`\b(\w+)\.`)
 
-// fields returns the types of a parameter or result list, one a value.
-func fields(fl *ast.FieldList) []string {
-	var out []string
-	if fl != nil {
-		for _, f := range fl.List {
-			for range max(1, len(f.Names)) {
-				out = append(out, types.ExprString(f.Type))
-			}
-		}
-	}
-	return out
-}
-
 // parseDir parses the Go files of a package's folder, tests left out.
 func parseDir(dir string) ([]*ast.File, error) {
 	entries, err := os.ReadDir(dir)
@@ -839,7 +843,7 @@ func parseDir(dir string) ([]*ast.File, error) {
 	var files []*ast.File
 	fset := token.NewFileSet()
 	for _, e := range entries {
-		if name := e.Name(); strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") && name != proxyFile {
+		if name := e.Name(); strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
 			f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
 			if err != nil {
 				return nil, err
@@ -853,17 +857,11 @@ func parseDir(dir string) ([]*ast.File, error) {
 // constructor is the function every level builds its value with.
 const constructor = "New"
 
-// proxyFile is the file of the proxies, in the spec's folder of the
-// report's own copy.
-const proxyFile = "ladder_checker.go"
-
 // The sources the report writes: a level's child, which serves the
-// student's code; its proxies, in the spec's package; and its checker.
+// student's code, and its checker, with the proxies.
 var (
 	//go:embed templates/child.go.tmpl
 	childSource string
-	//go:embed templates/proxy.go.tmpl
-	proxySource string
 	//go:embed templates/checker.go.tmpl
 	checkerSource string
 )

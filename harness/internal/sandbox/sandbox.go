@@ -482,9 +482,9 @@ func (s *Sandbox) Limit() {
 // every process it starts. A checker and the student's child answer each
 // other call by call, a few hundred thousand times for some levels, and a
 // wake-up across two CPUs costs about twice one on the same CPU
-// (BenchmarkCall in harness/remote). Without taskset or the list of
-// allowed CPUs, they run where the system puts them, slower, with the
-// same verdicts.
+// (BenchmarkCall in harness/internal/instructor/remote). Without taskset
+// or the list of allowed CPUs, they run where the system puts them,
+// slower, with the same verdicts.
 func PinnedTo(slot int, cmd *exec.Cmd) *exec.Cmd {
 	status, _ := os.ReadFile("/proc/self/status") // Linux's; elsewhere no CPUs
 	_, list, _ := strings.Cut(string(status), "Cpus_allowed_list:")

@@ -15,7 +15,7 @@ import (
 
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/internal/procgroup"
-	"github.com/rateladder/rateladder/harness/remote"
+	"github.com/rateladder/rateladder/harness/internal/instructor/remote"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
