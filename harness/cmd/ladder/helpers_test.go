@@ -101,7 +101,7 @@ func copyLadder(t *testing.T) string {
 	t.Helper()
 	root := repoRoot(t)
 	dst := t.TempDir()
-	for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/internal/procgroup", "harness/levels", "harness/remote", "harness/timeline", "ladder/01-hit-counter"} {
+	for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/internal/procgroup", "harness/levels", "harness/internal/instructor/remote", "harness/timeline", "ladder/01-hit-counter"} {
 		copyTree(t, filepath.Join(root, p), filepath.Join(dst, p))
 	}
 	return dst
@@ -172,7 +172,7 @@ func fixtureLadder(t *testing.T) (string, levels.Level) {
 	t.Helper()
 	root := repoRoot(t)
 	dst := t.TempDir()
-	for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/internal/procgroup", "harness/levels", "harness/remote", "harness/timeline"} {
+	for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/internal/procgroup", "harness/levels", "harness/internal/instructor/remote", "harness/timeline"} {
 		copyTree(t, filepath.Join(root, p), filepath.Join(dst, p))
 	}
 	copyTree(t, fixtureDir(t), dst)

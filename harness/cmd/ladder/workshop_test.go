@@ -207,7 +207,7 @@ func instructorRepo(t *testing.T) string {
 	t.Helper()
 	root := repoRoot(t)
 	return clonedRepo(t, "instructor", func(dir string) {
-		for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/internal/procgroup", "harness/levels", "harness/remote", "harness/timeline", "ladder/01-hit-counter", "ladder/03-token-bucket", "solutions/01-hit-counter", "solutions/03-token-bucket"} {
+		for _, p := range []string{"go.mod", "go.sum", "harness/clock", "harness/internal/procgroup", "harness/levels", "harness/internal/instructor/remote", "harness/timeline", "ladder/01-hit-counter", "ladder/03-token-bucket", "solutions/01-hit-counter", "solutions/03-token-bucket"} {
 			if _, err := os.Stat(filepath.Join(root, p)); err == nil {
 				copyTree(t, filepath.Join(root, p), filepath.Join(dir, p))
 			}

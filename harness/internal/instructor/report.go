@@ -1,12 +1,19 @@
 package instructor
 
 import (
+	"bytes"
 	"cmp"
+	"context"
 	_ "embed"
+	"encoding/binary"
 	"encoding/csv"
 	"fmt"
 	"html"
 	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,8 +22,13 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/rateladder/rateladder/harness/guide"
 	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/internal/interview"
+	"github.com/rateladder/rateladder/harness/internal/sandbox"
+	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // Result is one checkout in the class report.
@@ -424,3 +436,392 @@ func classMistakes(results []Result) []*classMistake {
 	})
 	return out
 }
+
+//go:embed templates/debrief.txt
+var debriefText string
+
+// WriteDebrief shows a done level's classic mistakes, each with the wrong
+// implementation the spec catches it with, and the table of approaches.
+// For a level that is not done it reads nothing of the guide.
+func WriteDebrief(w io.Writer, root string, g grade.Level, st grade.Style) error {
+	data := map[string]any{"G": g, "Done": g.Status() == grade.Done, "Heading": guide.Approaches, "Next": nil}
+	for _, p := range g.Parts {
+		if !p.Done {
+			data["Next"] = p
+			break
+		}
+	}
+	if g.Status() == grade.Done {
+		gd, err := guide.Load(filepath.Join(root, g.Level.Dir, guide.FileName))
+		if err != nil {
+			return err
+		}
+		data["Guide"] = gd
+		data["Approaches"], _ = gd.Section(guide.Approaches)
+	}
+	bold := func(s string) string { return st.Paint("1", s) }
+	return template.Must(template.New("").Funcs(template.FuncMap{"bold": bold, "lower": grade.Lower}).Parse(debriefText)).Execute(w, data)
+}
+
+// ladder classroom writes a GitHub Classroom workflow that runs the class
+// report from the instructor's checkout, at a pinned commit, on the
+// student's, then gives a step and a point to each part done.
+
+// ClassroomFile is where GitHub Classroom looks for its workflow.
+const ClassroomFile = ".github/workflows/classroom.yml"
+
+// PartPoints is what a part is worth: every part counts the same, as in
+// the class report and make progress.
+const PartPoints = 1
+
+// The folders of the two checkouts, and the results file with one line a
+// part done.
+const (
+	InstructorDir = "instructor"
+	StudentDir    = "student"
+	DonePartsFile = "parts-done.txt"
+)
+
+// ClassroomGradeCommand grades the student's checkout with the class
+// report (20 minutes for it: a runner has two cores), and writes the
+// results file.
+const ClassroomGradeCommand = "go run ./harness/cmd/ladder class-report --format parts --parallel 1 --timeout 20m ../" + StudentDir + " > ../" + DonePartsFile + " && cat ../" + DonePartsFile
+
+// gradedStep is one part of one level, as a step of the workflow.
+type gradedStep struct {
+	ID   string // letters and digits only, as the reporter wants: "level3part2"
+	Name string // "Level 3, part 2: Time going backwards"
+}
+
+// classroomPlan is what the workflow runs: the instructor's repository
+// ("owner/name") at commit Ref, and whether a part needs redis-server.
+type classroomPlan struct {
+	Repo, Ref string
+	Steps     []gradedStep
+	Redis     bool
+}
+
+// PartID names a part in the workflow and in the results file.
+func PartID(level, part int) string { return fmt.Sprintf("level%dpart%d", level, part) }
+
+// repoRE and commitRE are what GitHub allows in owner/name, and a hash.
+var (
+	repoRE   = regexp.MustCompile(`^[A-Za-z0-9-]+/[A-Za-z0-9._-]+$`)
+	commitRE = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
+)
+
+// PlanClassroom makes a step of every part of the levels, graded with the
+// harness of repo (owner/name) at commit ref.
+func PlanClassroom(root, repo, ref string, lvs []levels.Level) (classroomPlan, error) {
+	if !repoRE.MatchString(repo) {
+		return classroomPlan{}, fmt.Errorf("the instructor's repository is %q; name it as owner/name", repo)
+	}
+	if !commitRE.MatchString(ref) {
+		return classroomPlan{}, fmt.Errorf("the instructor's commit is %q; pin a commit's full hash, which no push can move", ref)
+	}
+	plan := classroomPlan{Repo: repo, Ref: ref}
+	for _, l := range lvs {
+		for _, p := range l.Parts {
+			needs, err := moduleNeeds(root, l, l.ModuleOf(p.Number))
+			if err != nil {
+				return classroomPlan{}, err
+			}
+			for _, n := range needs {
+				if n != "redis-server" {
+					return classroomPlan{}, fmt.Errorf("level %d, part %d needs %q, which the workflow cannot provide", l.Number, p.Number, n)
+				}
+				plan.Redis = true
+			}
+			plan.Steps = append(plan.Steps, gradedStep{PartID(l.Number, p.Number), fmt.Sprintf("Level %d, part %d: %s", l.Number, p.Number, p.Title)})
+		}
+	}
+	return plan, nil
+}
+
+// WriteDoneParts writes the parts each result has done, one PartID a line.
+func WriteDoneParts(w io.Writer, results []Result) {
+	for _, r := range results {
+		for _, l := range r.Levels {
+			for _, p := range l.Parts {
+				if p.Done {
+					fmt.Fprintln(w, PartID(l.Number, p.Number))
+				}
+			}
+		}
+	}
+}
+
+// moduleNeeds lists what the cases of a module's spec need beyond Go
+// ("redis-server").
+func moduleNeeds(root string, l levels.Level, m levels.Module) ([]string, error) {
+	man, err := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), protocol.ManifestFile))
+	if err != nil {
+		return nil, fmt.Errorf("level %d: %w", l.Number, err)
+	}
+	var out []string
+	for _, c := range man.Cases {
+		if c.Needs != "" && !slices.Contains(out, c.Needs) {
+			out = append(out, c.Needs)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// classroomYAML is the workflow, text to keep its comments and order.
+//
+//go:embed templates/classroom.yml
+var classroomYAML string
+
+// WriteClassroom writes the workflow of plan.
+func WriteClassroom(w io.Writer, plan classroomPlan) error {
+	t := template.Must(template.New("").Funcs(template.FuncMap{"q": strconv.Quote, "upper": strings.ToUpper}).Parse(classroomYAML))
+	return t.Execute(w, map[string]any{"Plan": plan, "Points": grade.Plural(len(plan.Steps)*PartPoints, "point"), "PartPoints": PartPoints,
+		"StudentDir": StudentDir, "InstructorDir": InstructorDir, "DonePartsFile": DonePartsFile, "GradeCommand": ClassroomGradeCommand})
+}
+
+// inStudentCopy says which repository files a student gets: no reference,
+// no tests' answers, no spec's own tests or oracle.go (answers too), and
+// nothing the tools write.
+func inStudentCopy(path string) bool {
+	for _, prefix := range []string{"solutions/", AnswersDir + "/", interview.StateDir + "/", "plots/"} {
+		if strings.HasPrefix(path, prefix) {
+			return false
+		}
+	}
+	_, role := levels.RoleOf(path)
+	return role != levels.Spec || !strings.HasSuffix(path, "_test.go") && !strings.HasSuffix(path, "/"+oracleFile)
+}
+
+// oracleFile is a spec's file that only the instructor's checkout has.
+const oracleFile = "oracle.go"
+
+// A student copy refuses a file that shares referenceRun lines in a row,
+// each of referenceLine bytes or more, with a reference.
+const (
+	referenceRun  = 6
+	referenceLine = 8
+)
+
+// referenceRuns lists the runs of referenceRun significant lines (each
+// trimmed) of data.
+func referenceRuns(data []byte) []string {
+	var lines, runs []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); len(l) >= referenceLine {
+			lines = append(lines, l)
+		}
+	}
+	for i := 0; i+referenceRun <= len(lines); i++ {
+		runs = append(runs, strings.Join(lines[i:i+referenceRun], "\n"))
+	}
+	return runs
+}
+
+// references indexes every run of the references in tree to its file, but
+// those a level's code holds too (the stub check sees to those files).
+func references(tree []shipped.TreeEntry) map[string]string {
+	runs := map[string]string{}
+	for _, e := range tree {
+		if strings.HasPrefix(e.Path, "solutions/") && !strings.HasSuffix(e.Path, "_test.go") && (strings.HasSuffix(e.Path, ".go") || strings.HasSuffix(e.Path, ".lua")) {
+			for _, r := range referenceRuns(e.Data) {
+				runs[r] = e.Path
+			}
+		}
+	}
+	for _, e := range tree {
+		if _, role := levels.RoleOf(e.Path); role == levels.Code {
+			for _, r := range referenceRuns(e.Data) {
+				delete(runs, r)
+			}
+		}
+	}
+	return runs
+}
+
+// WarnUncommitted tells the instructor what the copy leaves out because it
+// is not committed.
+func WarnUncommitted(root, head string, stderr io.Writer) {
+	out, err := shipped.Git(root, "status", "--porcelain=v1", "--untracked-files=all")
+	if err != nil || out == "" {
+		return
+	}
+	fmt.Fprintf(stderr, "warning: the working tree has uncommitted changes. The copy is made from the last commit (%s) and does not contain them:\n", head[:7])
+	for i, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if i == 10 {
+			fmt.Fprintf(stderr, "  ... and %d more (git status)\n", strings.Count(out, "\n")-10)
+			break
+		}
+		fmt.Fprintf(stderr, "  %s\n", l)
+	}
+}
+
+// StudentCopyFiles picks the files of the commit a student gets, and lists
+// the problems that forbid a copy.
+func StudentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped.TreeEntry, problems []string) {
+	levelFiles := map[int]map[string][]byte{} // level number → its files
+	refs := references(tree)
+	for _, e := range tree {
+		if !inStudentCopy(e.Path) {
+			continue
+		}
+		ref := ""
+		if _, role := levels.RoleOf(e.Path); role != levels.Code {
+			for _, r := range referenceRuns(e.Data) {
+				ref = cmp.Or(ref, refs[r])
+			}
+		}
+		kind := BinaryKind(e.Data)
+		if p := cmp.Or(
+			cond(ref != "", fmt.Sprintf("%s carries lines of the reference %s: a student copy hands out no answer, whatever the file's name", e.Path, ref)),
+			cond(e.Mode == "120000", fmt.Sprintf("%s is a symlink (to %s): a student copy takes none", e.Path, e.Data)),
+			cond(e.Mode == "160000", e.Path+" is a submodule: a student copy takes none"),
+			cond(kind != "", fmt.Sprintf("%s is %s: a student copy takes no binary", e.Path, kind)),
+			cond(len(e.Data) > maxStudentFile, fmt.Sprintf("%s is %.1f MiB, over the %d MiB a student copy takes for one file", e.Path, float64(len(e.Data))/(1<<20), maxStudentFile>>20)),
+		); p != "" {
+			problems = append(problems, p)
+			continue
+		}
+		if imp := solutionsImport(modPath, e.Path, e.Data); imp != "" {
+			problems = append(problems, fmt.Sprintf("%s imports %s: nothing handed out may import solutions/", e.Path, imp))
+		}
+		if n, role := levels.RoleOf(e.Path); n != 0 && role != levels.Reference {
+			if levelFiles[n] == nil {
+				levelFiles[n] = map[string][]byte{}
+			}
+			levelFiles[n][e.Path] = e.Data
+		} else if strings.HasPrefix(e.Path, "ladder/") && strings.HasSuffix(e.Path, ".go") {
+			problems = append(problems, e.Path+" is Go code outside every level's folder")
+		}
+		files = append(files, e)
+	}
+	for _, l := range levels.All {
+		for _, p := range shipped.Classify(modPath, levelFiles[l.Number]).Other {
+			problems = append(problems, p+" is not the stub as shipped ("+shipped.StubProblem(levelFiles[l.Number][p])+")")
+		}
+	}
+	return files, problems
+}
+
+// solutionsImport returns the solutions/ package a Go file or go.mod
+// names, or "".
+func solutionsImport(modPath, name string, data []byte) string {
+	if !strings.HasSuffix(name, ".go") && path.Base(name) != "go.mod" {
+		return ""
+	}
+	ip := regexp.MustCompile(regexp.QuoteMeta(modPath+"/solutions") + `(/[^"\s]*)?(["\s]|$)`).Find(data)
+	return strings.TrimRight(string(ip), "\" \t\r\n")
+}
+
+// CheckStubsOf runs the stub check of make test-stubs on files, and returns
+// the levels whose cases do not all fail as not implemented.
+func CheckStubsOf(files []shipped.TreeEntry, stderr io.Writer) ([]string, error) {
+	if !slices.ContainsFunc(files, func(e shipped.TreeEntry) bool { _, role := levels.RoleOf(e.Path); return role == levels.Code }) {
+		return nil, nil
+	}
+	tmp, err := os.MkdirTemp("", "ladder-stubcheck-")
+	if err != nil {
+		return nil, err
+	}
+	defer sandbox.RemoveAll(tmp)
+	src := filepath.Join(tmp, "src")
+	if err := WriteEntries(src, files); err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(stderr, "Checking that every stub fails every case as not implemented...")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	found, err := grade.CheckStubs(ctx, src)
+	for i, p := range found {
+		for _, l := range levels.All {
+			if rest, ok := strings.CutPrefix(p, l.Dir); ok && rest != "" && strings.ContainsRune(": /", rune(rest[0])) {
+				var code []string
+				for _, e := range files {
+					if l.HasRole(e.Path, levels.Code) {
+						code = append(code, e.Path)
+					}
+				}
+				slices.Sort(code)
+				found[i] += fmt.Sprintf(" (the level's code: %s)", strings.Join(code, ", "))
+			}
+		}
+	}
+	return found, err
+}
+
+// WriteEntries writes commit files under dir.
+func WriteEntries(dir string, files []shipped.TreeEntry) error {
+	for _, e := range files {
+		target := filepath.Join(dir, filepath.FromSlash(e.Path))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if e.Mode == "100755" {
+			mode = 0o755
+		}
+		if err := os.WriteFile(target, e.Data, mode); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WithoutGitRepoEnv drops the variables that would point git elsewhere.
+func WithoutGitRepoEnv(env []string) []string {
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return slices.Contains([]string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"}, name)
+	})
+}
+
+// maxStudentFile is the largest file a student copy takes, and a class
+// report reads of a student's level folder.
+const maxStudentFile = 1 << 20
+
+// maxLevelFiles is the most files a class report takes in a level folder.
+const maxLevelFiles = 300
+
+// binaryStarts are how binary files start, and what they are; "" marks
+// the images a README may show.
+var binaryStarts = []struct{ start, kind string }{
+	{"\x7fELF", "an ELF binary (Linux)"},
+	{"\xfe\xed\xfa\xce", machO}, {"\xfe\xed\xfa\xcf", machO}, {"\xce\xfa\xed\xfe", machO}, {"\xcf\xfa\xed\xfe", machO}, {"\xca\xfe\xba\xbe", machO},
+	{"!<arch>\n", "an archive (a Go package's .a file, or ar's)"},
+	{"\x00asm", "a WebAssembly module"},
+	{"\x89PNG\r\n\x1a\n", ""}, {"\xff\xd8\xff", ""}, {"GIF87a", ""}, {"GIF89a", ""},
+}
+
+const machO = "a Mach-O binary (macOS)"
+
+// BinaryKind says what binary data is ("an ELF binary (Linux)"), or "" for
+// text and the images a README may show.
+func BinaryKind(data []byte) string {
+	// A PE binary: MZ, then "PE\0\0" where the offset at 0x3c points.
+	if len(data) >= 0x40 && bytes.HasPrefix(data, []byte("MZ")) {
+		if off := int64(binary.LittleEndian.Uint32(data[0x3c:])); off+4 <= int64(len(data)) && bytes.Equal(data[off:off+4], []byte("PE\x00\x00")) {
+			return "a PE binary (Windows)"
+		}
+	}
+	for _, b := range binaryStarts {
+		if bytes.HasPrefix(data, []byte(b.start)) {
+			return b.kind
+		}
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return "a binary file (it holds a NUL byte, which no text file does)"
+	}
+	return ""
+}
+
+// cond is s if ok, else "".
+func cond(ok bool, s string) string {
+	if ok {
+		return s
+	}
+	return ""
+}
+
+// AnswersDir holds the ladder command's tests' code that solves levels or
+// parts, which a student copy leaves out.
+const AnswersDir = "harness/cmd/ladder/testdata/answers"

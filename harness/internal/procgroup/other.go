@@ -14,8 +14,5 @@ func Own(*exec.Cmd) {}
 // Kill kills p alone: there are no process groups here.
 func Kill(p *os.Process) { p.Kill() }
 
-// Term kills p alone, as Kill does.
-func Term(p *os.Process) { p.Kill() }
-
 // SelfCPU reports false here: the case runner then judges by the clock.
 func SelfCPU() (time.Duration, bool) { return 0, false }

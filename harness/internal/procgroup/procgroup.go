@@ -1,7 +1,7 @@
 // Package procgroup ends a child process together with what it started,
 // where the system allows it: on Unix the child leads a process group of
-// its own, which one signal reaches whole; elsewhere Kill and Term end the
-// child alone. It also reads the CPU time a process and what it started
+// its own, which one signal reaches whole; elsewhere Kill ends the child
+// alone. It also reads the CPU time a process and what it started
 // have used, by which the case runner tells a slow case from a busy
 // machine.
 package procgroup

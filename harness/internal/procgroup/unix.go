@@ -21,9 +21,6 @@ func Own(cmd *exec.Cmd) {
 // Kill kills every process left in the group that p leads.
 func Kill(p *os.Process) { syscall.Kill(-p.Pid, syscall.SIGKILL) }
 
-// Term asks every process left in the group that p leads to stop.
-func Term(p *os.Process) { syscall.Kill(-p.Pid, syscall.SIGTERM) }
-
 // SelfCPU returns the CPU time, user and system, that this process and
 // the children it has waited for have used.
 func SelfCPU() (time.Duration, bool) {

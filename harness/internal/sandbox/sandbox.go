@@ -144,8 +144,8 @@ func RemoveAll(dir string) error {
 	return os.RemoveAll(dir)
 }
 
-// RunLimited runs cmd in a process group of its own, stops the group when
-// limit passes or ctx ends and kills it when cmd exits, so that nothing
+// RunLimited runs cmd in a process group of its own, and kills the group
+// when limit passes, ctx ends or cmd exits, so that nothing
 // cmd started outlives it (but a setsid escapes: only bwrap stops that).
 // Nil cmd.Stdout and cmd.Stderr become buffers. It reports whether the
 // limit or ctx stopped the command.
@@ -163,12 +163,8 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	}
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	// The group is asked to stop first; a second later the command is
-	// killed, and its output no longer waited for.
-	stop := context.AfterFunc(ctx, func() {
-		procgroup.Term(cmd.Process)
-		time.AfterFunc(stopGrace, func() { cmd.Process.Kill() })
-	})
+	// A stopped run counts for nothing: its group gets no grace.
+	stop := context.AfterFunc(ctx, func() { procgroup.Kill(cmd.Process) })
 	err = cmd.Wait()
 	stop()
 	procgroup.Kill(cmd.Process)
@@ -185,8 +181,8 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	return false, err
 }
 
-// stopGrace is how long a stopped command may take to end, and how long
-// RunLimited waits for output after the command exits.
+// stopGrace is how long RunLimited waits for output after the command
+// exits.
 const stopGrace = time.Second
 
 // A Jail is bubblewrap as the class report runs it, found and checked once
@@ -486,9 +482,9 @@ func (s *Sandbox) Limit() {
 // every process it starts. A checker and the student's child answer each
 // other call by call, a few hundred thousand times for some levels, and a
 // wake-up across two CPUs costs about twice one on the same CPU
-// (BenchmarkCall in harness/remote). Without taskset or the list of
-// allowed CPUs, they run where the system puts them, slower, with the
-// same verdicts.
+// (BenchmarkCall in harness/internal/instructor/remote). Without taskset
+// or the list of allowed CPUs, they run where the system puts them,
+// slower, with the same verdicts.
 func PinnedTo(slot int, cmd *exec.Cmd) *exec.Cmd {
 	status, _ := os.ReadFile("/proc/self/status") // Linux's; elsewhere no CPUs
 	_, list, _ := strings.Cut(string(status), "Cpus_allowed_list:")

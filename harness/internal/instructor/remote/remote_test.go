@@ -1,6 +1,7 @@
 package remote_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -13,8 +14,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/internal/instructor/remote"
 	"github.com/rateladder/rateladder/harness/internal/procgroup"
-	"github.com/rateladder/rateladder/harness/remote"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // The test binary is its own child: with childEnv set, it serves a toy.
@@ -22,7 +24,7 @@ const childEnv = "REMOTE_TEST_CHILD"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
-		remote.Main(map[string]any{"New": newToy}, errNegative)
+		remote.Main(newToy, errNegative)
 	}
 	os.Exit(m.Run())
 }
@@ -119,7 +121,12 @@ func conn(t testing.TB) *remote.Conn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := remote.New(remote.Launch{Path: exe, Args: []string{exe}, Env: append(os.Environ(), childEnv+"=1")}, errNegative)
+	launch, _ := json.Marshal(protocol.Launch{Path: exe, Args: []string{exe}, Env: append(os.Environ(), childEnv+"=1")})
+	t.Setenv(protocol.LaunchEnv, string(launch))
+	c, err := remote.Open(errNegative)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(c.Close)
 	return c
 }

@@ -1,0 +1,652 @@
+// Package remote runs a level's code in a child process that only answers
+// the calls it is sent, so that the checker judging the answers never links
+// the code it judges: whatever the child writes is an answer, never a
+// verdict.
+//
+// The wire is two pipes, each a stream of encoding/gob: a message, then
+// one gob value for each value it carries. Gob matches structs by field
+// name, so the spec's types and the student's decode into each other.
+package remote
+
+import (
+	"bufio"
+	"encoding/gob"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/internal/procgroup"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
+)
+
+// Operations of a message.
+const (
+	opNew   byte = 1 + iota // checker: call the constructor (named Method), and keep its first result as object Obj
+	opCall                  // checker: call Method on object Obj
+	opDone                  // child: the call returned; the values are its results (after the object, for opNew)
+	opPanic                 // child: the call panicked; Text is the panic value, printed
+	opExit                  // child: the call ended its goroutine without returning (runtime.Goexit)
+	opError                 // child: the request could not be served; Text says why
+)
+
+// maxAnswer caps what the checker reads for one answer.
+const maxAnswer = 8 << 20
+
+// message is what each side sends before the values of a call or answer.
+type message struct {
+	Op     byte
+	Obj    uint64
+	Method string
+	// Clock is the object's clock, and Now the checker's reading of it as
+	// the call starts, which the child's clock then reads.
+	Clock uint64
+	Now   time.Time
+	Drop  []uint64 // objects the checker no longer holds
+	Text  string
+	// Nil is true for each nil value, which is not sent: gob alone would
+	// not tell a nil slice or map from an empty one.
+	Nil []bool
+}
+
+// wireError is an error's message and the sentinels it matched.
+type wireError struct {
+	Text string
+	Is   []string
+}
+
+// errorType and clockType travel as a wireError and as a clock's number.
+var (
+	errorType = reflect.TypeFor[error]()
+	clockType = reflect.TypeFor[clock.Clock]()
+)
+
+// A pipe is one side's ends of the two pipes: it sends messages and
+// their values on one and reads them from the other.
+type pipe struct {
+	w         *bufio.Writer
+	enc       *gob.Encoder
+	dec       *gob.Decoder
+	sentinels []error                     // the level's errors, which an error's identity is told by
+	clockID   func(clock.Clock) uint64    // the checker's side: a clock sent as its number
+	clock     func(id uint64) clock.Clock // the child's side: the clock a number names
+}
+
+func newPipe(r io.Reader, w io.Writer, sentinels []error) *pipe {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	return &pipe{w: bw, enc: gob.NewEncoder(bw), dec: gob.NewDecoder(r), sentinels: sentinels}
+}
+
+// send writes m and values (an invalid Value is a nil interface), and
+// flushes them.
+func (p *pipe) send(m message, values []reflect.Value) error {
+	m.Nil = make([]bool, len(values))
+	wire := make([]any, len(values))
+	for i, v := range values {
+		if m.Nil[i] = isNil(v); !m.Nil[i] {
+			wire[i] = p.wireValue(v)
+		}
+	}
+	if err := p.enc.Encode(&m); err != nil {
+		return err
+	}
+	for i, v := range wire {
+		if m.Nil[i] {
+			continue
+		}
+		if err := p.enc.Encode(v); err != nil {
+			return fmt.Errorf("a %T cannot be sent: %v", v, err)
+		}
+	}
+	return p.w.Flush()
+}
+
+func isNil(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Invalid:
+		return true
+	case reflect.Interface, reflect.Map, reflect.Pointer, reflect.Slice, reflect.Func, reflect.Chan:
+		return v.IsNil()
+	}
+	return false
+}
+
+// wireValue is what v, not nil, is sent as.
+func (p *pipe) wireValue(v reflect.Value) any {
+	switch t := v.Type(); {
+	case t == errorType:
+		err := v.Interface().(error)
+		w := wireError{Text: guarded(err.Error, func(v any) string { return fmt.Sprintf("(Error() panicked: %v)", v) })}
+		for _, target := range p.sentinels {
+			if guarded(func() bool { return errors.Is(err, target) }, func(any) bool { return false }) {
+				w.Is = append(w.Is, target.Error())
+			}
+		}
+		return w
+	case p.clockID != nil && t.Implements(clockType):
+		return p.clockID(v.Interface().(clock.Clock))
+	}
+	return v.Interface()
+}
+
+// value reads the value of index i of m into v, which must be settable.
+func (p *pipe) value(m *message, i int, v reflect.Value) error {
+	t := v.Type()
+	switch {
+	case m.Nil[i]:
+		v.SetZero()
+		return nil
+	case t == errorType:
+		var w wireError
+		err := p.dec.Decode(&w)
+		e := &Error{Text: w.Text}
+		for _, s := range p.sentinels {
+			if slices.Contains(w.Is, s.Error()) {
+				e.is = append(e.is, s)
+			}
+		}
+		v.Set(reflect.ValueOf(error(e)))
+		return err
+	case t == clockType:
+		var id uint64
+		if err := p.dec.Decode(&id); err != nil {
+			return err
+		}
+		if p.clock == nil {
+			return errors.New("a clock where none can be made")
+		}
+		v.Set(reflect.ValueOf(p.clock(id)))
+		return nil
+	}
+	v.SetZero() // gob would merge into what v holds
+	if err := p.dec.DecodeValue(v.Addr()); err != nil {
+		return err
+	}
+	// Gob sends no empty slice, map or pointer to a zero value.
+	switch {
+	case v.Kind() == reflect.Slice && v.IsNil():
+		v.Set(reflect.MakeSlice(t, 0, 0))
+	case v.Kind() == reflect.Map && v.IsNil():
+		v.Set(reflect.MakeMap(t))
+	case v.Kind() == reflect.Pointer && v.IsNil():
+		v.Set(reflect.New(t.Elem()))
+	}
+	return nil
+}
+
+// guarded returns f(), or what onPanic makes of its panic: a student's
+// Error or Is method may panic.
+func guarded[T any](f func() T, onPanic func(v any) T) (out T) {
+	defer func() {
+		if v := recover(); v != nil {
+			out = onPanic(v)
+		}
+	}()
+	return f()
+}
+
+// Error is an error that came back from the child, which errors.Is finds
+// the level's sentinels it matched there in.
+type Error struct {
+	Text string
+	is   []error
+}
+
+func (e *Error) Error() string { return e.Text }
+
+// Is reports whether the child's error matched target there.
+func (e *Error) Is(target error) bool { return slices.Contains(e.is, target) }
+
+// CallLimit is how long one call may take in the child before the call
+// fails: well under the runner's time for a case, which then names it.
+const CallLimit = 5 * time.Second
+
+// Conn is the checker's side: it starts the child when first needed and
+// sends it calls. A child that misbehaves fails its call with a Failure,
+// and the next object built starts a new child.
+type Conn struct {
+	mu        sync.Mutex
+	launch    protocol.Launch
+	sentinels []error
+	limit     time.Duration
+	proc      atomic.Pointer[process] // the child, which CPU reads without waiting for mu
+	gen       int                     // counts the children started, so objects of a dead one are known
+	nextID    uint64
+	clocks    map[clock.Clock]uint64
+	dropMu    sync.Mutex
+	drops     []uint64 // objects collected, to tell the child; no number is used twice
+}
+
+// Open returns a Conn that starts children as protocol.LaunchEnv says;
+// sentinels are the level's errors, as the child's Main is given them.
+func Open(sentinels ...error) (*Conn, error) {
+	var l protocol.Launch
+	if err := json.Unmarshal([]byte(os.Getenv(protocol.LaunchEnv)), &l); err != nil {
+		return nil, fmt.Errorf("%s, which the class report sets to the command that starts the student's child: %v", protocol.LaunchEnv, err)
+	}
+	return &Conn{launch: l, sentinels: sentinels, limit: CallLimit}, nil
+}
+
+// Close stops the child, if one runs.
+func (c *Conn) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stop()
+}
+
+// stop stops the child, if one runs, with c.mu held.
+func (c *Conn) stop() {
+	if p := c.proc.Swap(nil); p != nil {
+		p.stop()
+	}
+}
+
+// Failure is what a call panics with when the child did not answer it.
+type Failure struct{ What string }
+
+func (f *Failure) Error() string { return f.What }
+
+// Object is a value the child built and keeps: a proxy's handle on it.
+type Object struct {
+	conn *Conn
+	gen  int
+	id   uint64
+	clk  clock.Clock // the clock its constructor was given, if any
+}
+
+// New builds an object in the child with its constructor, named ctor in
+// messages, and stores its other results in the pointers results. A
+// clock.Clock argument crosses as a clock that reads what this one reads.
+func (c *Conn) New(ctor string, results []any, args ...any) *Object {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.proc.Load() == nil {
+		if err := c.start(); err != nil {
+			c.fail(fmt.Sprintf("the level's code could not be started in its own process: %v", err))
+		}
+	}
+	c.nextID++
+	o := &Object{conn: c, gen: c.gen, id: c.nextID}
+	for _, a := range args {
+		if clk, ok := a.(clock.Clock); ok {
+			o.clk = clk
+		}
+	}
+	c.exchange(opNew, o, ctor, results, args)
+	runtime.SetFinalizer(o, func(o *Object) { o.conn.drop(o) })
+	return o
+}
+
+// Call calls method on the object in the child, and stores its results in
+// the pointers results. A panic in the child is raised again here.
+func (o *Object) Call(method string, results []any, args ...any) {
+	c := o.conn
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if o.gen != c.gen || c.proc.Load() == nil {
+		panic(&Failure{What: fmt.Sprintf("%s: the process that built this value is gone", method)})
+	}
+	c.exchange(opCall, o, method, results, args)
+	runtime.KeepAlive(o)
+}
+
+func (c *Conn) drop(o *Object) {
+	c.dropMu.Lock()
+	defer c.dropMu.Unlock()
+	c.drops = append(c.drops, o.id)
+}
+
+func (c *Conn) clockID(clk clock.Clock) uint64 {
+	id, ok := c.clocks[clk]
+	if !ok {
+		id = uint64(len(c.clocks) + 1)
+		c.clocks[clk] = id
+	}
+	return id
+}
+
+// exchange sends one call and reads its answer and results, with c.mu
+// held.
+func (c *Conn) exchange(op byte, o *Object, method string, results []any, args []any) {
+	m := message{Op: op, Obj: o.id, Method: method}
+	if o.clk != nil {
+		m.Clock, m.Now = c.clockID(o.clk), o.clk.Now()
+	}
+	c.dropMu.Lock()
+	m.Drop, c.drops = c.drops, nil
+	c.dropMu.Unlock()
+	values := make([]reflect.Value, len(args))
+	for i, a := range args {
+		values[i] = reflect.ValueOf(a)
+	}
+	p := c.proc.Load()
+	if err := p.send(m, values); err != nil {
+		c.fail(fmt.Sprintf("%s(…): the call could not be sent: %v", method, err))
+	}
+	p.ends[1].SetReadDeadline(time.Now().Add(c.limit))
+	p.budget.N = maxAnswer
+	var a message
+	err := p.dec.Decode(&a)
+	if err == nil && a.Op == opDone {
+		if len(a.Nil) != len(results) {
+			c.fail(fmt.Sprintf("%s returned %d results, want %d", method, len(a.Nil), len(results)))
+		}
+		for i, r := range results {
+			if err = p.value(&a, i, reflect.ValueOf(r).Elem()); err != nil {
+				break
+			}
+		}
+	}
+	switch {
+	case err != nil && p.budget.N <= 0:
+		c.fail(fmt.Sprintf("the level's process, during %s(…): sent an answer larger than %d MiB", method, maxAnswer>>20))
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		c.fail(fmt.Sprintf("%s(…) did not return within %v", method, c.limit))
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		c.fail(fmt.Sprintf("the level's process ended during %s(…): %s", method, p.exitText()))
+	case err != nil:
+		c.fail(fmt.Sprintf("the level's process, during %s(…): %v", method, err))
+	}
+	if p.tree.Load() == nil {
+		// By the first answer all the child's processes run.
+		tree := procgroup.NewTree(p.cmd.Process.Pid)
+		p.tree.Store(&tree)
+	}
+	if o.clk != nil && !o.clk.Now().Equal(m.Now) {
+		panic(fmt.Sprintf("remote: the clock moved during %s: a case whose clock moves while a call runs must be judged in process", method))
+	}
+	switch a.Op {
+	case opDone:
+	case opPanic:
+		panic(a.Text)
+	case opExit:
+		runtime.Goexit()
+	case opError:
+		c.fail(fmt.Sprintf("the level's process could not make the call %s: %s", method, a.Text))
+	default:
+		c.fail(fmt.Sprintf("the level's process answered %s with operation %d", method, a.Op))
+	}
+}
+
+// fail stops the child and fails the call, with c.mu held.
+func (c *Conn) fail(what string) {
+	c.stop()
+	panic(&Failure{What: what})
+}
+
+// process is one child.
+type process struct {
+	*pipe
+	cmd     *exec.Cmd
+	ends    [2]*os.File      // the checker's: calls, to the child, and answers, from it
+	budget  io.LimitedReader // what is left to read of one answer
+	exited  chan struct{}
+	printed tail
+	tree    atomic.Pointer[procgroup.Tree] // set at the first answer
+}
+
+// CPU returns the CPU time this process and the running child with all it
+// started have used; false where the child's cannot be read.
+func (c *Conn) CPU() (time.Duration, bool) {
+	total, ok := procgroup.SelfCPU()
+	if p := c.proc.Load(); p != nil && p.tree.Load() != nil {
+		child, read := p.tree.Load().CPU()
+		total += child
+		ok = ok && read
+	}
+	return total, ok
+}
+
+func (c *Conn) start() error {
+	callR, callW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	ansR, ansW, err := os.Pipe()
+	if err != nil {
+		callR.Close()
+		callW.Close()
+		return err
+	}
+	p := &process{ends: [2]*os.File{callW, ansR}, exited: make(chan struct{}), budget: io.LimitedReader{R: ansR}}
+	p.cmd = &exec.Cmd{Path: c.launch.Path, Args: c.launch.Args, Env: c.launch.Env, Dir: c.launch.Dir}
+	p.cmd.Stdout, p.cmd.Stderr = &p.printed, &p.printed
+	p.cmd.ExtraFiles = []*os.File{callR, ansW}
+	p.cmd.WaitDelay = time.Second
+	// The child stays in the checker's process group, which the report
+	// kills when the checker ends.
+	err = p.cmd.Start()
+	callR.Close()
+	ansW.Close()
+	if err != nil {
+		p.stop()
+		return err
+	}
+	p.pipe = newPipe(&p.budget, callW, c.sentinels)
+	p.clockID = c.clockID
+	go func() {
+		p.cmd.Wait()
+		close(p.exited)
+	}()
+	c.proc.Store(p)
+	c.gen++
+	c.clocks = map[clock.Clock]uint64{}
+	return nil
+}
+
+// wait waits up to d for the child to end, and reports whether it did.
+func (p *process) wait(d time.Duration) bool {
+	select {
+	case <-p.exited:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+// exitText says how the child ended, with the end of what it printed.
+func (p *process) exitText() string {
+	s := "it did not exit"
+	if p.wait(time.Second) {
+		s = p.cmd.ProcessState.String()
+	}
+	if out := strings.TrimSpace(p.printed.String()); out != "" {
+		lines := strings.SplitAfter(out, "\n")
+		if len(lines) > 12 {
+			lines = append(lines[:12], "…")
+		}
+		s += "; it printed:\n" + strings.Join(lines, "")
+	}
+	return s
+}
+
+func (p *process) stop() {
+	p.ends[0].Close()
+	p.ends[1].Close()
+	if p.cmd.Process != nil {
+		p.cmd.Process.Kill()
+		p.wait(2 * time.Second)
+	}
+}
+
+// tail keeps the last 4 KiB written to it.
+type tail struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if n := len(t.b) - 4<<10; n > 0 {
+		t.b = append([]byte("…"), t.b[n:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
+
+// Main serves calls to ctor and to the methods of what it builds, on
+// descriptors 3 (calls) and 4 (answers), and exits when the checker closes
+// them; after a call's Goexit it goes on, on a new goroutine. sentinels are the level's errors, whose identity an error
+// keeps across the wire.
+func Main(ctor any, sentinels ...error) {
+	in, out := os.NewFile(3, "calls"), os.NewFile(4, "answers")
+	if _, err := in.Stat(); err != nil {
+		exit(errors.New("this program answers the class report's checker, which starts it"))
+	}
+	s := &server{
+		pipe:    newPipe(bufio.NewReaderSize(in, 64<<10), out, sentinels),
+		ctor:    reflect.ValueOf(ctor),
+		objects: map[uint64]reflect.Value{},
+		clocks:  map[uint64]*childClock{},
+		end:     make(chan error, 1),
+	}
+	s.clock = s.clockOf
+	if s.ctor.Kind() != reflect.Func || s.ctor.Type().NumOut() == 0 {
+		exit(fmt.Errorf("the constructor is a %T, want a function that returns the value to call", ctor))
+	}
+	go s.loop()
+	exit(<-s.end)
+}
+
+func exit(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "remote:", err)
+		os.Exit(2)
+	}
+	os.Exit(0)
+}
+
+// loop serves calls until the input ends, or a call ends its goroutine.
+func (s *server) loop() {
+	for {
+		var m message
+		err := s.dec.Decode(&m)
+		// A result gob cannot carry ends the child, which prints why.
+		if err == nil {
+			if err = s.send(s.serve(m)); err != nil {
+				err = fmt.Errorf("the results of %s: %v", m.Method, err)
+			}
+		}
+		if err == io.EOF {
+			s.end <- nil
+			return
+		} else if err != nil {
+			s.end <- err
+			return
+		}
+	}
+}
+
+type server struct {
+	*pipe
+	end     chan error
+	ctor    reflect.Value
+	objects map[uint64]reflect.Value
+	clocks  map[uint64]*childClock
+}
+
+// childClock reads what the checker's clock read as the call began.
+type childClock struct{ now atomic.Pointer[time.Time] }
+
+func (c *childClock) Now() time.Time {
+	if t := c.now.Load(); t != nil {
+		return *t
+	}
+	return clock.Epoch
+}
+
+func (s *server) clockOf(id uint64) clock.Clock {
+	c := s.clocks[id]
+	if c == nil {
+		c = new(childClock)
+		s.clocks[id] = c
+	}
+	return c
+}
+
+func (s *server) serve(m message) (answer message, results []reflect.Value) {
+	for _, id := range m.Drop {
+		delete(s.objects, id)
+	}
+	if m.Clock != 0 {
+		now := m.Now
+		s.clockOf(m.Clock).(*childClock).now.Store(&now)
+	}
+	fn, args, err := s.request(m)
+	if err != nil {
+		return message{Op: opError, Text: err.Error()}, nil
+	}
+	returned := false
+	defer func() {
+		if v := recover(); v != nil {
+			answer, results = message{Op: opPanic, Text: guarded(func() string {
+				if err, ok := v.(error); ok {
+					return err.Error()
+				}
+				return fmt.Sprint(v)
+			}, func(r any) string { return fmt.Sprintf("(a panic value whose printing panicked: %v)", r) })}, nil
+		} else if !returned {
+			// A Goexit ended this goroutine: a new one serves.
+			if err := s.send(message{Op: opExit}, nil); err != nil {
+				s.end <- err
+				return
+			}
+			go s.loop()
+		}
+	}()
+	results = fn.Call(args)
+	returned = true
+	if m.Op == opNew {
+		s.objects[m.Obj] = results[0]
+		results = results[1:]
+	}
+	return message{Op: opDone}, results
+}
+
+// request reads the function m calls and its arguments. After a mistake
+// the checker ends the child, so what is left unread does not matter.
+func (s *server) request(m message) (fn reflect.Value, args []reflect.Value, err error) {
+	switch m.Op {
+	case opNew:
+		fn = s.ctor
+	case opCall:
+		obj, ok := s.objects[m.Obj]
+		if !ok {
+			return fn, nil, fmt.Errorf("no object %d", m.Obj)
+		}
+		if fn = obj.MethodByName(m.Method); !fn.IsValid() {
+			return fn, nil, fmt.Errorf("%v has no method %s", obj.Type(), m.Method)
+		}
+	default:
+		return fn, nil, fmt.Errorf("unknown operation %d", m.Op)
+	}
+	ft := fn.Type()
+	if ft.IsVariadic() || ft.NumIn() != len(m.Nil) {
+		return fn, nil, fmt.Errorf("%s takes %d arguments, sent %d", m.Method, ft.NumIn(), len(m.Nil))
+	}
+	args = make([]reflect.Value, ft.NumIn())
+	for i := range args {
+		args[i] = reflect.New(ft.In(i)).Elem()
+		if err := s.value(&m, i, args[i]); err != nil {
+			return fn, nil, fmt.Errorf("the arguments of %s: %v", m.Method, err)
+		}
+	}
+	return fn, args, nil
+}
