@@ -19,7 +19,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rateladder/rateladder/harness/guide"
+	"github.com/rateladder/rateladder/harness/internal/guide"
 	"github.com/rateladder/rateladder/harness/timeline"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -183,17 +184,10 @@ func currentGoroutine() uint64 {
 // goroutineState returns a goroutine's wait reason ("chan receive") and its
 // frames, innermost first.
 func goroutineState(id uint64) (string, []protocol.Frame) {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) || len(buf) >= 64<<20 {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
+	var buf strings.Builder // debug=2 is runtime.Stack's format, of any length
+	pprof.Lookup("goroutine").WriteTo(&buf, 2)
 	prefix := fmt.Sprintf("goroutine %d [", id)
-	for _, block := range strings.Split(string(buf), "\n\n") {
+	for _, block := range strings.Split(buf.String(), "\n\n") {
 		if !strings.HasPrefix(block, prefix) {
 			continue
 		}

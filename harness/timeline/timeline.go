@@ -131,7 +131,10 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 	}
 	o := Play(c)
 	if fuzz && o.Verdict != Pass && o.Step >= 1 && o.Step <= len(c.Steps) {
-		if p := partOfMethod(c.Steps[o.Step-1].Call.Method); p > o.Part {
+		methodPartsMu.Lock()
+		p := methodParts[c.Steps[o.Step-1].Call.Method]
+		methodPartsMu.Unlock()
+		if p > o.Part {
 			from, to := fmt.Sprintf("(part %d)", o.Part), fmt.Sprintf("(part %d)", p)
 			o.Report = strings.Replace(o.Report, from, to, 1)
 			o.Brief = strings.Replace(o.Brief, from, to, 1)
@@ -140,14 +143,12 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 	}
 	line := o.Report
 	if os.Getenv(protocol.GradeEnv) != "" { // for the ladder command, which reads go test -json
-		capped := func(s string) string { // to what a case's line carries
-			if len(s) <= 32<<10 {
-				return s
-			}
-			return s[:32<<10] + "\n… (report cut)"
-		}
 		o.Kind, o.Test, o.Fuzz = protocol.CaseEnd, t.Name(), fuzz
-		o.Report, o.Brief, o.Summary = capped(o.Report), capped(o.Brief), capped(o.Summary)
+		for _, s := range []*string{&o.Report, &o.Brief, &o.Summary} { // to what a case's line carries
+			if len(*s) > 32<<10 {
+				*s = (*s)[:32<<10] + "\n… (report cut)"
+			}
+		}
 		line = protocol.CaseLine(o)
 		if o.Verdict == Pass {
 			t.Log(line)
@@ -202,12 +203,6 @@ func notePartsOfMethods[T any](cases []Case[T]) {
 			}
 		}
 	}
-}
-
-func partOfMethod(method string) int {
-	methodPartsMu.Lock()
-	defer methodPartsMu.Unlock()
-	return methodParts[method]
 }
 
 // PlayAll plays every case and returns their outcomes in order.
@@ -344,13 +339,13 @@ func Parallel(n int, f func(i int)) {
 }
 
 // Choices reads fuzz input as a stream of small decisions, 0 once it runs out.
-type Choices struct{ data []byte }
+type Choices []byte
 
 // NewChoices reads decisions from data.
-func NewChoices(data []byte) *Choices { return &Choices{data: data} }
+func NewChoices(data []byte) *Choices { return (*Choices)(&data) }
 
 // More reports whether any input is left.
-func (c *Choices) More() bool { return len(c.data) > 0 }
+func (c *Choices) More() bool { return len(*c) > 0 }
 
 // Intn returns a number in [0, n) taken from the next one or two bytes.
 // n must be between 1 and 65536.
@@ -371,8 +366,8 @@ func Pick[E any](c *Choices, options ...E) E {
 }
 
 func (c *Choices) next() (b byte) {
-	if len(c.data) > 0 {
-		b, c.data = c.data[0], c.data[1:]
+	if c.More() {
+		b, *c = (*c)[0], (*c)[1:]
 	}
 	return b
 }
@@ -410,7 +405,15 @@ func NonPositivePanics[T any](_ T, e Env[T, time.Duration]) error {
 // than limit of CPU time, giving up early once their pace would take ten
 // times the limit. what and bound (the README's bound) are for the message.
 func WithinLimit(n int, limit time.Duration, what, bound string, do func(i int)) error {
-	elapsed := cpuStopwatch()
+	// CPU time, or the clock's where it cannot be read
+	start, cpuOK := procgroup.SelfCPU()
+	wall := time.Now()
+	elapsed := func() time.Duration {
+		if now, _ := procgroup.SelfCPU(); cpuOK {
+			return now - start
+		}
+		return time.Since(wall)
+	}
 	for i := range n {
 		do(i)
 		if i >= 256 && i%16 != 15 {
@@ -480,19 +483,6 @@ func SteadyStateAllocs(gap time.Duration, warm, n int, call func(now time.Time))
 		least = min(least, testing.AllocsPerRun(5, func() { calls(n) }))
 	}
 	return least
-}
-
-// cpuStopwatch reads this process's CPU time since the call (or the clock's
-// time where CPU time cannot be read).
-func cpuStopwatch() func() time.Duration {
-	start, ok := procgroup.SelfCPU()
-	wall := time.Now()
-	return func() time.Duration {
-		if now, _ := procgroup.SelfCPU(); ok {
-			return now - start
-		}
-		return time.Since(wall)
-	}
 }
 
 // CheckREADMESamples checks that every code block of readme that starts

@@ -17,7 +17,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rateladder/rateladder/harness/markdown"
+	"github.com/rateladder/rateladder/harness/internal/markdown"
 )
 
 // FileName is the guide's file name in a level's folder.
