@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -501,30 +502,24 @@ func CheckREADMESamples[T any](t *testing.T, readme string, cases []Case[T]) {
 		}
 	}
 	nbsp := strings.NewReplacer("\u00a0", " ") // cmp.Diff picks spaces or no-break spaces at random
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-	samples, start := 0, -1 // start: the index of a code block's first line, inside one
-	for i, line := range lines {
-		switch {
-		case !strings.HasPrefix(strings.TrimSpace(line), "```"):
-			continue
-		case start < 0:
-			start = i + 1
-			continue
-		case start < i && strings.HasPrefix(lines[start], `case "`):
-			samples++
-			text := strings.Join(lines[start:i], "\n")
-			if got, ok := reports[lines[start]]; !ok {
-				t.Errorf("%s:%d: the sample %q is not a failure this implementation gives", readme, start+1, lines[start])
-			} else if nbsp.Replace(got) != nbsp.Replace(text) {
-				t.Errorf("%s:%d: the sample differs from the runner's real brief report.\nREADME:\n%s\n\nrunner:\n%s", readme, start+1, text, got)
-			}
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	samples := sampleRE.FindAllStringSubmatchIndex(text, -1)
+	for _, m := range samples {
+		sample, line := text[m[2]:m[3]], strings.Count(text[:m[2]], "\n")+1
+		first, _, _ := strings.Cut(sample, "\n")
+		if got, ok := reports[first]; !ok {
+			t.Errorf("%s:%d: the sample %q is not a failure this implementation gives", readme, line, first)
+		} else if nbsp.Replace(got) != nbsp.Replace(sample) {
+			t.Errorf("%s:%d: the sample differs from the runner's real brief report.\nREADME:\n%s\n\nrunner:\n%s", readme, line, sample, got)
 		}
-		start = -1
 	}
-	if samples == 0 {
+	if len(samples) == 0 {
 		t.Fatalf("%s shows no sample failure (a code block starting with `case \"`)", readme)
 	}
 }
+
+// sampleRE finds a code block whose first line starts `case "`.
+var sampleRE = regexp.MustCompile("(?ms)^[ \t]*```[^\n]*\n(case \".*?)\n[ \t]*```")
 
 // CheckBriefs checks that each Brief of cases built with a wrong
 // implementation fits one screen, says what is wrong in its first 10 lines
