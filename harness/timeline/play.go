@@ -572,10 +572,8 @@ func show(v any) string {
 		return Offset(v)
 	case time.Time:
 		return v.Format(time.RFC3339Nano)
-	case error:
-		return v.Error()
-	case fmt.Stringer:
-		return v.String()
+	case error, fmt.Stringer:
+		return fmt.Sprint(v) // which survives a nil pointer's method
 	}
 	// A nil slice or map and an empty one print alike with %v; the
 	// difference can be the very bug.
