@@ -85,25 +85,23 @@ const TimeoutEnv = "LADDER_CASE_TIMEOUT"
 // DefaultTimeout is how long a case may run before it is reported as stuck.
 const DefaultTimeout = 10 * time.Second
 
-func caseTimeout() time.Duration {
-	if d, err := time.ParseDuration(os.Getenv(TimeoutEnv)); err == nil && d > 0 {
-		return d
-	}
-	return DefaultTimeout
-}
-
 // Run runs cases as subtests grouped by part: "part 1/a hit at the epoch".
 func Run[T any](t *testing.T, cases []Case[T]) {
 	t.Helper()
 	if err := validate(cases); err != nil {
 		t.Fatalf("the spec itself is wrong: %v", err)
 	}
-	notePartsOfMethods(cases)
 	if os.Getenv(protocol.GradeEnv) != "" {
 		t.Log(protocol.RunMark)
 	}
 	byPart := map[int][]Case[T]{}
+	methodPartsMu.Lock()
 	for _, c := range cases {
+		for _, s := range c.Steps {
+			if p, ok := methodParts[s.Call.Method]; !ok || c.Part < p {
+				methodParts[s.Call.Method] = c.Part
+			}
+		}
 		if c.InProcess != "" && elsewhere() {
 			// A checker in another process cannot measure this probe.
 			if c.Probe = nil; len(c.Steps) == 0 {
@@ -112,6 +110,7 @@ func Run[T any](t *testing.T, cases []Case[T]) {
 		}
 		byPart[c.Part] = append(byPart[c.Part], c)
 	}
+	methodPartsMu.Unlock()
 	for _, p := range slices.Sorted(maps.Keys(byPart)) {
 		t.Run(fmt.Sprintf("part %d", p), func(t *testing.T) {
 			for _, c := range byPart[p] {
@@ -193,18 +192,6 @@ var (
 	methodPartsMu sync.Mutex
 	methodParts   = map[string]int{}
 )
-
-func notePartsOfMethods[T any](cases []Case[T]) {
-	methodPartsMu.Lock()
-	defer methodPartsMu.Unlock()
-	for _, c := range cases {
-		for _, s := range c.Steps {
-			if p, ok := methodParts[s.Call.Method]; !ok || c.Part < p {
-				methodParts[s.Call.Method] = c.Part
-			}
-		}
-	}
-}
 
 // PlayAll plays every case and returns their outcomes in order.
 func PlayAll[T any](cases []Case[T]) []Outcome {
