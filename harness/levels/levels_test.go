@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/rateladder/rateladder/harness/markdown"
+	"github.com/rateladder/rateladder/harness/internal/markdown"
 )
 
 var titleRE = regexp.MustCompile(`^Level\s+(\d+):\s*(.+?)$`)

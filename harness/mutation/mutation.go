@@ -19,7 +19,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rateladder/rateladder/harness/guide"
+	"github.com/rateladder/rateladder/harness/internal/guide"
 	"github.com/rateladder/rateladder/harness/timeline"
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
@@ -341,12 +341,10 @@ func CheckMistakes(t *testing.T, m protocol.Mistakes) {
 	}
 	whys := map[string]string{}
 	for _, dir := range []string{"..", filepath.Join("..", "..")} {
-		path := filepath.Join(dir, guide.FileName)
-		if _, err := os.Stat(path); err != nil {
+		g, err := guide.Load(filepath.Join(dir, guide.FileName))
+		if errors.Is(err, os.ErrNotExist) {
 			continue
-		}
-		g, err := guide.Load(path)
-		if err != nil {
+		} else if err != nil {
 			t.Fatal(err)
 		}
 		for _, k := range g.Mistakes {

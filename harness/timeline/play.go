@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,7 +61,10 @@ func Play[T any](c Case[T]) Outcome {
 		finished = true
 	}()
 
-	timeout := caseTimeout()
+	timeout := DefaultTimeout
+	if d, err := time.ParseDuration(os.Getenv(TimeoutEnv)); err == nil && d > 0 {
+		timeout = d
+	}
 	more, timer := stuckCheck(timeout), time.NewTimer(timeout)
 	defer timer.Stop()
 	for waiting := true; waiting; {
@@ -183,17 +187,10 @@ func currentGoroutine() uint64 {
 // goroutineState returns a goroutine's wait reason ("chan receive") and its
 // frames, innermost first.
 func goroutineState(id uint64) (string, []protocol.Frame) {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) || len(buf) >= 64<<20 {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
+	var buf strings.Builder // debug=2 is runtime.Stack's format, of any length
+	pprof.Lookup("goroutine").WriteTo(&buf, 2)
 	prefix := fmt.Sprintf("goroutine %d [", id)
-	for _, block := range strings.Split(string(buf), "\n\n") {
+	for _, block := range strings.Split(buf.String(), "\n\n") {
 		if !strings.HasPrefix(block, prefix) {
 			continue
 		}
@@ -366,7 +363,10 @@ type report[T any] struct {
 	diffs  []string
 }
 
-// text writes the report; brief cuts it to one screen around the focus.
+// text writes the report; brief cuts it to one screen around the focus:
+// the whole table up to wholeTable steps, else the first step, which starts
+// the state, the few before the focus, the focus and two after (a gap of
+// one step is shown).
 func (r report[T]) text(brief bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "case %q (part %d)", r.c.Name, r.c.Part)
@@ -379,36 +379,49 @@ func (r report[T]) text(brief bool) string {
 	}
 	for _, w := range r.what {
 		if brief {
-			w = cutLines(w, explainLines)
+			w, _ = cutLinesTo(w, explainLines)
+			lines := strings.Split(w, "\n")
+			for i, l := range lines {
+				lines[i] = protocol.CutLine(l, briefWidth)
+			}
+			w = strings.Join(lines, "\n")
 		}
 		b.WriteString(w + "\n")
 	}
-	cut := false
-	for i, f := range r.frames {
-		if brief && i == maxFrames {
-			cut = true
-			break
-		}
+	frames := r.frames
+	if brief {
+		frames = frames[:min(len(frames), maxFrames)]
+	}
+	for _, f := range frames {
 		fmt.Fprintf(&b, "    %s:%d in %s\n", f.File, f.Line, f.Function)
 	}
+	n, focus := len(r.c.Steps), r.focus
+	near := func(i int) bool {
+		return !brief || n <= wholeTable || i == 0 || (i >= focus-before && i <= focus+after)
+	}
+	r.someRows(&b, func(i int) bool { return near(i) || (i > 0 && i < n-1 && near(i-1) && near(i+1)) })
 	if !brief {
-		r.someRows(&b, keepAll)
 		for _, d := range r.diffs {
 			b.WriteString("\n" + d)
 		}
 		return strings.TrimRight(b.String(), "\n")
 	}
-	r.someRows(&b, r.keepAround())
-	cut = cut || len(r.c.Steps) > wholeTable
+	// Only the first diff: the table marks the later ones.
+	cut := len(r.frames) > maxFrames || n > wholeTable || len(r.diffs) > 1
 	if len(r.diffs) > 0 {
-		// Only the first diff; the table marks the later ones.
-		cut = cut || len(r.diffs) > 1
 		room := briefLines - strings.Count(b.String(), "\n") - 3
 		d, over := cutLinesTo(strings.TrimRight(r.diffs[0], "\n"), max(room, 4))
 		b.WriteString("\n" + d + "\n")
 		cut = cut || over
 	}
-	return finishBrief(&b, cut)
+	s := strings.TrimRight(b.String(), "\n") // and a last cut, should the pieces still run over
+	if kept, over := cutLinesTo(s, briefLines-1); over {
+		s, cut = kept, true
+	}
+	if cut {
+		s += "\n" + cutNote
+	}
+	return s
 }
 
 // mark is "!" for the step a panic or a Goexit stopped at, and "✗" for
@@ -422,8 +435,6 @@ func (r report[T]) mark(i int) string {
 	}
 	return ""
 }
-
-func keepAll(int) bool { return true }
 
 // wrongCall is the first wrong call as the Go test comments guide writes
 // it: Count(t=4s) = 3, want 5.
@@ -482,22 +493,18 @@ func (r report[T]) someRows(b *strings.Builder, keep func(i int) bool) {
 	for _, line := range lines {
 		// tabwriter pads the last column too; no line ends in spaces.
 		if line = strings.TrimRight(line, " "); line == "" {
-			line, gaps = indent+gapText(gaps[0][0], gaps[0][1]), gaps[1:]
+			steps, marked := gaps[0][0], gaps[0][1]
+			line, gaps = fmt.Sprintf("%s… %d step%s", indent, steps, map[bool]string{true: "s"}[steps != 1]), gaps[1:]
+			switch {
+			case marked == 1 && steps == 1:
+				line += ", marked ✗"
+			case marked > 0:
+				line += fmt.Sprintf(", %d of them ✗", marked)
+			}
+			line += " …"
 		}
 		b.WriteString(line + "\n")
 	}
-}
-
-// gapText is the row that stands for steps left out of a brief table.
-func gapText(steps, marked int) string {
-	s := fmt.Sprintf("… %d step%s", steps, map[bool]string{true: "s"}[steps != 1])
-	switch {
-	case marked == 1 && steps == 1:
-		s += ", marked ✗"
-	case marked > 0:
-		s += fmt.Sprintf(", %d of them ✗", marked)
-	}
-	return s + " …"
 }
 
 // diffBlocks returns a (-want +got) diff, ending in a newline, for each
@@ -578,10 +585,8 @@ func show(v any) string {
 		return Offset(v)
 	case time.Time:
 		return v.Format(time.RFC3339Nano)
-	case error:
-		return v.Error()
-	case fmt.Stringer:
-		return v.String()
+	case error, fmt.Stringer:
+		return fmt.Sprint(v) // which survives a nil pointer's method
 	}
 	// A nil slice or map and an empty one print alike with %v; the
 	// difference can be the very bug.
@@ -623,43 +628,6 @@ const (
 
 // cutNote ends a Brief that left something out.
 const cutNote = "(cut to one screen; ALL=1 shows the whole report)"
-
-// keepAround says which steps a brief table keeps around the step at index
-// focus: all when there are few; else the first, which starts the state,
-// the few before focus, focus, and two after. A gap of one step is shown.
-func (r report[T]) keepAround() func(i int) bool {
-	n, focus := len(r.c.Steps), r.focus
-	if n <= wholeTable {
-		return keepAll
-	}
-	near := func(i int) bool { return i == 0 || (i >= focus-before && i <= focus+after) }
-	return func(i int) bool {
-		return near(i) || (i > 0 && i < n-1 && near(i-1) && near(i+1))
-	}
-}
-
-// finishBrief ends a Brief: the note when something was left out, and a
-// last cut should the pieces still run over the budget.
-func finishBrief(b *strings.Builder, cut bool) string {
-	s := strings.TrimRight(b.String(), "\n")
-	if kept, over := cutLinesTo(s, briefLines-1); over {
-		s, cut = kept, true
-	}
-	if cut {
-		s += "\n" + cutNote
-	}
-	return s
-}
-
-// cutLines keeps at most n lines of s, each cut to briefWidth.
-func cutLines(s string, n int) string {
-	kept, _ := cutLinesTo(s, n)
-	lines := strings.Split(kept, "\n")
-	for i, l := range lines {
-		lines[i] = protocol.CutLine(l, briefWidth)
-	}
-	return strings.Join(lines, "\n")
-}
 
 // cutLinesTo keeps at most n lines of s, the last of them "…" when some
 // were cut, and reports whether it cut any.

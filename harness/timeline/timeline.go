@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -84,25 +85,23 @@ const TimeoutEnv = "LADDER_CASE_TIMEOUT"
 // DefaultTimeout is how long a case may run before it is reported as stuck.
 const DefaultTimeout = 10 * time.Second
 
-func caseTimeout() time.Duration {
-	if d, err := time.ParseDuration(os.Getenv(TimeoutEnv)); err == nil && d > 0 {
-		return d
-	}
-	return DefaultTimeout
-}
-
 // Run runs cases as subtests grouped by part: "part 1/a hit at the epoch".
 func Run[T any](t *testing.T, cases []Case[T]) {
 	t.Helper()
 	if err := validate(cases); err != nil {
 		t.Fatalf("the spec itself is wrong: %v", err)
 	}
-	notePartsOfMethods(cases)
 	if os.Getenv(protocol.GradeEnv) != "" {
 		t.Log(protocol.RunMark)
 	}
 	byPart := map[int][]Case[T]{}
+	methodPartsMu.Lock()
 	for _, c := range cases {
+		for _, s := range c.Steps {
+			if p, ok := methodParts[s.Call.Method]; !ok || c.Part < p {
+				methodParts[s.Call.Method] = c.Part
+			}
+		}
 		if c.InProcess != "" && elsewhere() {
 			// A checker in another process cannot measure this probe.
 			if c.Probe = nil; len(c.Steps) == 0 {
@@ -111,6 +110,7 @@ func Run[T any](t *testing.T, cases []Case[T]) {
 		}
 		byPart[c.Part] = append(byPart[c.Part], c)
 	}
+	methodPartsMu.Unlock()
 	for _, p := range slices.Sorted(maps.Keys(byPart)) {
 		t.Run(fmt.Sprintf("part %d", p), func(t *testing.T) {
 			for _, c := range byPart[p] {
@@ -131,7 +131,10 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 	}
 	o := Play(c)
 	if fuzz && o.Verdict != Pass && o.Step >= 1 && o.Step <= len(c.Steps) {
-		if p := partOfMethod(c.Steps[o.Step-1].Call.Method); p > o.Part {
+		methodPartsMu.Lock()
+		p := methodParts[c.Steps[o.Step-1].Call.Method]
+		methodPartsMu.Unlock()
+		if p > o.Part {
 			from, to := fmt.Sprintf("(part %d)", o.Part), fmt.Sprintf("(part %d)", p)
 			o.Report = strings.Replace(o.Report, from, to, 1)
 			o.Brief = strings.Replace(o.Brief, from, to, 1)
@@ -140,14 +143,12 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 	}
 	line := o.Report
 	if os.Getenv(protocol.GradeEnv) != "" { // for the ladder command, which reads go test -json
-		capped := func(s string) string { // to what a case's line carries
-			if len(s) <= 32<<10 {
-				return s
-			}
-			return s[:32<<10] + "\n… (report cut)"
-		}
 		o.Kind, o.Test, o.Fuzz = protocol.CaseEnd, t.Name(), fuzz
-		o.Report, o.Brief, o.Summary = capped(o.Report), capped(o.Brief), capped(o.Summary)
+		for _, s := range []*string{&o.Report, &o.Brief, &o.Summary} { // to what a case's line carries
+			if len(*s) > 32<<10 {
+				*s = (*s)[:32<<10] + "\n… (report cut)"
+			}
+		}
 		line = protocol.CaseLine(o)
 		if o.Verdict == Pass {
 			t.Log(line)
@@ -191,24 +192,6 @@ var (
 	methodPartsMu sync.Mutex
 	methodParts   = map[string]int{}
 )
-
-func notePartsOfMethods[T any](cases []Case[T]) {
-	methodPartsMu.Lock()
-	defer methodPartsMu.Unlock()
-	for _, c := range cases {
-		for _, s := range c.Steps {
-			if p, ok := methodParts[s.Call.Method]; !ok || c.Part < p {
-				methodParts[s.Call.Method] = c.Part
-			}
-		}
-	}
-}
-
-func partOfMethod(method string) int {
-	methodPartsMu.Lock()
-	defer methodPartsMu.Unlock()
-	return methodParts[method]
-}
 
 // PlayAll plays every case and returns their outcomes in order.
 func PlayAll[T any](cases []Case[T]) []Outcome {
@@ -344,13 +327,13 @@ func Parallel(n int, f func(i int)) {
 }
 
 // Choices reads fuzz input as a stream of small decisions, 0 once it runs out.
-type Choices struct{ data []byte }
+type Choices []byte
 
 // NewChoices reads decisions from data.
-func NewChoices(data []byte) *Choices { return &Choices{data: data} }
+func NewChoices(data []byte) *Choices { return (*Choices)(&data) }
 
 // More reports whether any input is left.
-func (c *Choices) More() bool { return len(c.data) > 0 }
+func (c *Choices) More() bool { return len(*c) > 0 }
 
 // Intn returns a number in [0, n) taken from the next one or two bytes.
 // n must be between 1 and 65536.
@@ -371,8 +354,8 @@ func Pick[E any](c *Choices, options ...E) E {
 }
 
 func (c *Choices) next() (b byte) {
-	if len(c.data) > 0 {
-		b, c.data = c.data[0], c.data[1:]
+	if c.More() {
+		b, *c = (*c)[0], (*c)[1:]
 	}
 	return b
 }
@@ -410,7 +393,15 @@ func NonPositivePanics[T any](_ T, e Env[T, time.Duration]) error {
 // than limit of CPU time, giving up early once their pace would take ten
 // times the limit. what and bound (the README's bound) are for the message.
 func WithinLimit(n int, limit time.Duration, what, bound string, do func(i int)) error {
-	elapsed := cpuStopwatch()
+	// CPU time, or the clock's where it cannot be read
+	start, cpuOK := procgroup.SelfCPU()
+	wall := time.Now()
+	elapsed := func() time.Duration {
+		if now, _ := procgroup.SelfCPU(); cpuOK {
+			return now - start
+		}
+		return time.Since(wall)
+	}
 	for i := range n {
 		do(i)
 		if i >= 256 && i%16 != 15 {
@@ -482,19 +473,6 @@ func SteadyStateAllocs(gap time.Duration, warm, n int, call func(now time.Time))
 	return least
 }
 
-// cpuStopwatch reads this process's CPU time since the call (or the clock's
-// time where CPU time cannot be read).
-func cpuStopwatch() func() time.Duration {
-	start, ok := procgroup.SelfCPU()
-	wall := time.Now()
-	return func() time.Duration {
-		if now, _ := procgroup.SelfCPU(); ok {
-			return now - start
-		}
-		return time.Since(wall)
-	}
-}
-
 // CheckREADMESamples checks that every code block of readme that starts
 // `case "` is the Brief the cases, built with a wrong implementation, give.
 func CheckREADMESamples[T any](t *testing.T, readme string, cases []Case[T]) {
@@ -511,30 +489,24 @@ func CheckREADMESamples[T any](t *testing.T, readme string, cases []Case[T]) {
 		}
 	}
 	nbsp := strings.NewReplacer("\u00a0", " ") // cmp.Diff picks spaces or no-break spaces at random
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-	samples, start := 0, -1 // start: the index of a code block's first line, inside one
-	for i, line := range lines {
-		switch {
-		case !strings.HasPrefix(strings.TrimSpace(line), "```"):
-			continue
-		case start < 0:
-			start = i + 1
-			continue
-		case start < i && strings.HasPrefix(lines[start], `case "`):
-			samples++
-			text := strings.Join(lines[start:i], "\n")
-			if got, ok := reports[lines[start]]; !ok {
-				t.Errorf("%s:%d: the sample %q is not a failure this implementation gives", readme, start+1, lines[start])
-			} else if nbsp.Replace(got) != nbsp.Replace(text) {
-				t.Errorf("%s:%d: the sample differs from the runner's real brief report.\nREADME:\n%s\n\nrunner:\n%s", readme, start+1, text, got)
-			}
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	samples := sampleRE.FindAllStringSubmatchIndex(text, -1)
+	for _, m := range samples {
+		sample, line := text[m[2]:m[3]], strings.Count(text[:m[2]], "\n")+1
+		first, _, _ := strings.Cut(sample, "\n")
+		if got, ok := reports[first]; !ok {
+			t.Errorf("%s:%d: the sample %q is not a failure this implementation gives", readme, line, first)
+		} else if nbsp.Replace(got) != nbsp.Replace(sample) {
+			t.Errorf("%s:%d: the sample differs from the runner's real brief report.\nREADME:\n%s\n\nrunner:\n%s", readme, line, sample, got)
 		}
-		start = -1
 	}
-	if samples == 0 {
+	if len(samples) == 0 {
 		t.Fatalf("%s shows no sample failure (a code block starting with `case \"`)", readme)
 	}
 }
+
+// sampleRE finds a code block whose first line starts `case "`.
+var sampleRE = regexp.MustCompile("(?ms)^[ \t]*```[^\n]*\n(case \".*?)\n[ \t]*```")
 
 // CheckBriefs checks that each Brief of cases built with a wrong
 // implementation fits one screen, says what is wrong in its first 10 lines

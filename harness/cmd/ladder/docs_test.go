@@ -512,7 +512,7 @@ func TestContributingWalkthrough(t *testing.T) {
 		t.Fatalf("make test-level-9 on the stub = exit %d, want all 4 cases, probes too, not implemented:\n%s", code, out)
 	}
 	// The repository's own checks of a level: registry, guide, spec, stub check.
-	out, code = runIn(t, dir, grade.GoTool(), "test", "./harness/levels/", "./harness/guide/", "./ladder/09-last-call/spec/", "./solutions/09-last-call/")
+	out, code = runIn(t, dir, grade.GoTool(), "test", "./harness/levels/", "./harness/internal/guide/", "./ladder/09-last-call/spec/", "./solutions/09-last-call/")
 	if code != 0 {
 		t.Fatalf("the new level's own tests fail:\n%s", out)
 	}
@@ -584,7 +584,7 @@ func TestSpecCatchesACappedWindow(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	// 8. The reference needs nothing new. Then the checks.
-	out2, code := runIn(t, dir, grade.GoTool(), "test", "./harness/levels/", "./harness/guide/", "./ladder/09-last-call/spec/", "./solutions/09-last-call/")
+	out2, code := runIn(t, dir, grade.GoTool(), "test", "./harness/levels/", "./harness/internal/guide/", "./ladder/09-last-call/spec/", "./solutions/09-last-call/")
 	if code != 0 {
 		t.Fatalf("with a part 2, the level's own tests fail:\n%s", out2)
 	}

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rateladder/rateladder/harness/internal/markdown"
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/markdown"
 )
 
 // Interview mode poses a README's question alone. Lines of their own mark

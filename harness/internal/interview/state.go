@@ -14,8 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/internal/markdown"
 	"github.com/rateladder/rateladder/harness/levels"
-	"github.com/rateladder/rateladder/harness/markdown"
 )
 
 // StateDir is the git-ignored folder where the ladder command keeps its

@@ -17,7 +17,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rateladder/rateladder/harness/markdown"
+	"github.com/rateladder/rateladder/harness/internal/markdown"
 )
 
 // FileName is the guide's file name in a level's folder.
@@ -64,12 +64,11 @@ func (g *Guide) Section(heading string) (string, bool) {
 }
 
 func (g *Guide) section(heading string) (markdown.Section, bool) {
-	for _, s := range g.Sections {
-		if s.Heading == heading {
-			return s, true
-		}
+	i := slices.IndexFunc(g.Sections, func(s markdown.Section) bool { return s.Heading == heading })
+	if i < 0 {
+		return markdown.Section{}, false
 	}
-	return markdown.Section{}, false
+	return g.Sections[i], true
 }
 
 // Load reads and parses the guide at path.

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rateladder/rateladder/harness/markdown"
+	"github.com/rateladder/rateladder/harness/internal/markdown"
 )
 
 // The shape of a guide beyond what the ladder command reads lives in a
