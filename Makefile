@@ -129,23 +129,27 @@ class-report-prepare:
 classroom:
 	@$(LADDER) classroom $(if $(filter 1,$(FORCE)),--force) $(if $(INSTRUCTOR_REPO),--instructor-repo $(INSTRUCTOR_REPO)) $(if $(INSTRUCTOR_REF),--instructor-ref $(INSTRUCTOR_REF))
 
-# make test is what must always pass: about a minute on two cores, more
-# on a fresh clone, which compiles everything first. One make runs four
-# jobs side by side, each using go test's own parallelism: the references,
-# then the stub check, which by then can reuse their builds; gofmt; the
-# harness; the specs; and the Redis spec, which mostly waits on deadlines.
-# One flat make, not a make per lane: a make inside a make -j shares its
-# job slots, and the lanes then ran partly one after another. The race
-# detector and the specs' mutant sweeps are make ci's (test-race,
-# test-mutants): CI (.ci/run) runs make test, then make ci. --output-sync
-# keeps each job's output in one piece.
+# make test is what must always pass: under a minute on two cores, even
+# on a fresh clone, which compiles everything first. One go test runs the
+# harness, the specs and the references: one go command builds each shared
+# package once and schedules the builds and runs of all of them together
+# (-p 3, as some tests mostly wait), where separate lanes built the same
+# packages side by side. The stub check follows it, reusing its builds.
+# Beside it: gofmt, and the Redis spec and reference, which are modules of
+# their own and mostly wait on deadlines. The race detector and the specs'
+# mutant sweeps are make ci's (test-race, test-mutants): CI (.ci/run) runs
+# make test, then make ci. --output-sync keeps each job's output in one
+# piece.
 test:
-	@$(MAKE) --no-print-directory -j4 --output-sync=target test-lane-refs gofmt test-harness test-specs test-specs-redis
+	@$(MAKE) --no-print-directory -j3 --output-sync=target test-root gofmt test-specs-redis test-lane-redis-ref
 	@echo "make test: all green"
 
-.PHONY: test-lane-refs gofmt test-harness test-specs test-specs-redis
-test-lane-refs:
-	@$(MAKE) --no-print-directory test-solutions test-stubs
+.PHONY: test-root test-lane-redis-ref gofmt test-harness test-specs test-specs-redis
+test-root:
+	$(GO) test $(TESTFLAGS) -p 3 -short ./harness/... ./ladder/*/spec/ $(if $(wildcard solutions),./solutions/...)
+	@$(LADDER) check-stubs
+test-lane-redis-ref:
+	$(if $(wildcard $(REDIS_REF)),$(GO) -C $(REDIS_REF) test $(TESTFLAGS) ./...)
 
 # vet is in make check, so go test need not vet each package again; -w
 # leaves DWARF out of the test binaries, which links them faster (stack
@@ -166,7 +170,7 @@ ifneq ($(wildcard $(REDIS_REF)),)
 	$(GO) -C $(REDIS_REF) vet ./...
 endif
 
-# make -j3 test-go runs the three side by side, as make test does.
+# make -j3 test-go runs the three side by side.
 test-go: test-harness test-specs test-specs-redis
 test-harness:
 	$(GO) test $(TESTFLAGS) -short ./harness/...
