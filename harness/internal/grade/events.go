@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -184,13 +183,23 @@ func (r *reader) handle(e Event) {
 			p.Cases = append(p.Cases, c)
 		}
 	}
-	if e.Test == "" && !r.leftover && r.stop != nil && !slices.ContainsFunc(slices.Collect(maps.Values(r.bins)), func(b *binary) bool { return b.end == "" && b.last == "" }) {
+	if e.Test == "" && !r.leftover && r.stop != nil && r.allEnded() {
 		// Every binary ended or said its last line, yet go test may still
 		// wait for a process the learner's code started, which holds the
 		// output open.
 		r.leftover = true
 		time.AfterFunc(leftoverWait, r.stop)
 	}
+}
+
+// allEnded says whether every binary has ended or printed its last line.
+func (r *reader) allEnded() bool {
+	for _, b := range r.bins {
+		if b.end == "" && b.last == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // appendTail adds s to b, keeping at least its last n bytes; cutting only

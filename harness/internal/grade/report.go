@@ -322,10 +322,11 @@ func Write(w io.Writer, g Level, only int, all bool) {
 			fmt.Fprintf(w, "%sdone (%s)\n", head, score)
 		case focus != 0 && !all:
 			summary = append(summary, fmt.Sprintf("part %d waiting", p.Number))
-			if fmt.Fprintf(w, "%swaits for part %d", head, focus); p.Total > 0 {
-				fmt.Fprintf(w, " (%s)", Plural(p.Total, "case"))
+			cases := ""
+			if p.Total > 0 {
+				cases = fmt.Sprintf(" (%s)", Plural(p.Total, "case"))
 			}
-			fmt.Fprintln(w)
+			fmt.Fprintf(w, "%swaits for part %d%s\n", head, focus, cases)
 		default:
 			summary = append(summary, fmt.Sprintf("part %d %s", p.Number, score))
 			focus = cmp.Or(focus, p.Number)
