@@ -154,10 +154,10 @@ func cmdClassReport(c *call) int {
 		fmt.Fprintf(stderr, "class-report: no cgroup limits here (%v): a student's memory and processes are limited per process only\n", err)
 	}
 	results := make([]instructor.Result, len(dirs))
-	// Each of the --parallel slots grades one student at a time, the
-	// heaviest first; a slot's number picks the CPU its checkers run on.
+	// Each of the --parallel slots grades one student at a time; a slot's
+	// number picks the CPU its checkers run on.
 	queue := make(chan int, len(dirs))
-	for _, i := range instructor.HeaviestFirst(dirs) {
+	for i := range dirs {
 		queue <- i
 	}
 	close(queue)

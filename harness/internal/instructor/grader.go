@@ -8,7 +8,6 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,7 +16,6 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
-	"hash/fnv"
 	"io/fs"
 	"maps"
 	"math/rand/v2"
@@ -26,7 +24,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -63,9 +60,10 @@ type Grader struct {
 var withRedisServer string
 
 // NewGrader reads the instructor's checkout and builds its tests once, in a
-// sandbox, into the build cache every student's sandbox starts from.
-// cacheDir keeps it between reports ("" for none); j nil means no sandbox;
-// seed 0 draws a seed for the random timelines.
+// sandbox, into the build cache every student's sandbox starts from, and
+// the report's checkers. cacheDir keeps that build cache between reports
+// ("" for none); j nil means no sandbox; seed 0 draws a seed for the
+// random timelines.
 func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed uint64) (_ *Grader, err error) {
 	plan, err := newGradingPlan(root)
 	if err != nil {
@@ -89,12 +87,11 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 			return nil, fmt.Errorf("go mod download in %s: %v\n%s", dir, err, out)
 		}
 	}
-	out, err := goCommand(root, ".", "env", "GOMODCACHE", "GOVERSION", "GOOS", "GOARCH").Output()
+	out, err := goCommand(root, ".", "env", "GOMODCACHE").Output()
 	if err != nil {
 		return nil, fmt.Errorf("go env GOMODCACHE: %v", err)
 	}
-	modCache, toolchain, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	g.modProxy = filepath.Join(modCache, "cache", "download")
+	g.modProxy = filepath.Join(strings.TrimSpace(string(out)), "cache", "download")
 	if p, err := exec.LookPath("redis-server"); err == nil && sandbox.Within(p, "/usr") {
 		if _, err := exec.LookPath("redis-cli"); err == nil {
 			g.redisServer = p
@@ -113,10 +110,6 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 			return nil, err
 		}
 	}
-	store := filepath.Join(g.cache, storeDir, plan.warmKey(toolchain))
-	if g.Checker = keptChecker(store, filepath.Join(g.Tmp, "checker"), seed); g.Checker != nil {
-		return g, nil
-	}
 	sb, err := sandbox.New(g.Tmp, "warm-up", g.modProxy, j)
 	if err != nil {
 		return nil, err
@@ -129,48 +122,16 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	if _, err := plan.Build("", sb.Src); err != nil {
 		return nil, err
 	}
-	// go test -c builds and vets every test binary a grading runs, as
-	// the grading runs it (-race too), and runs nothing.
-	warm := grade.Runner{
-		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
-			return sb.Command(dir, grade.GoTool(), args...)
-		},
-		Run: setupRun,
-	}
-	for i, r := range grade.LevelRuns(plan.Levels) {
-		modDir := filepath.Join(sb.Src, filepath.FromSlash(r.Module))
-		patterns := slices.DeleteFunc(r.Patterns, func(p string) bool {
-			_, err := os.Stat(filepath.Join(modDir, strings.TrimSuffix(p, "/...")))
-			return err != nil
-		})
-		if len(patterns) == 0 {
-			continue
-		}
-		pkgs, err := grade.ListPackages(ctx, sb.Src, modDir, patterns, warm)
-		if err != nil {
-			return nil, fmt.Errorf("listing the tests of this checkout: %v", err)
-		}
-		if len(pkgs) == 0 {
-			continue // go test -c of no package would build the folder's own
-		}
-		args := []string{"test", "-c", "-o", filepath.Join(sb.Tmp, fmt.Sprintf("warm-%d", i)) + string(filepath.Separator)}
-		if r.Race {
-			args = append(args, "-race")
-		}
-		for _, p := range pkgs {
-			args = append(args, p.ImportPath)
-		}
-		if err := setupRun(ctx, sb.Command(modDir, grade.GoTool(), args...)); err != nil {
+	// Each run a grading makes, with no test: it builds and vets every
+	// test binary as the grading does (-race too), and runs nothing.
+	for _, r := range grade.LevelRuns(plan.Levels) {
+		args := append([]string{"test", "-count=1", "-run=^$", fmt.Sprintf("-race=%v", r.Race)}, r.Patterns...)
+		if err := setupRun(ctx, sb.Command(filepath.Join(sb.Src, filepath.FromSlash(r.Module)), grade.GoTool(), args...)); err != nil {
 			return nil, fmt.Errorf("building the tests of this checkout: %v", err)
 		}
 	}
-	if g.Checker, err = newChecker(ctx, sb, filepath.Join(g.Tmp, "checker"), plan, seed); err != nil {
-		return nil, err
-	}
-	if cacheDir != "" {
-		g.Checker.keep(store)
-	}
-	return g, nil
+	g.Checker, err = newChecker(ctx, sb, filepath.Join(g.Tmp, "checker"), plan, seed)
+	return g, err
 }
 
 // setupRun runs a command of the report's setup, which fails with what
@@ -224,14 +185,8 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		notes = append(notes, err.Error())
 		return res
 	}
-	var touched []levels.Level
-	for _, l := range g.plan.Levels {
-		if !shipped.Untouched(sb.Src, l) {
-			touched = append(touched, l)
-		}
-	}
 	// The warm cache is read-only under the student's own.
-	sb.CacheBase, sb.CacheHidden = g.cache, []string{storeDir}
+	sb.CacheBase = g.cache
 	var stopped atomic.Bool
 	runner := grade.Runner{
 		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
@@ -261,10 +216,6 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		}
 		return gr.judge(ctx, r, own)
 	}
-	if _, err := gr.buildChildren(ctx, touched, filepath.Join(sb.Dir, "children")+string(filepath.Separator)); err != nil && ctx.Err() == nil {
-		notes = append(notes, "building the checker's children: "+err.Error())
-		return res
-	}
 	grades, err := grade.Levels(ctx, sb.Src, g.plan.Levels, runner)
 	switch {
 	case stopped.Load() && ctx.Err() != nil:
@@ -289,31 +240,6 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		}
 	}
 	return res
-}
-
-// HeaviestFirst returns the indexes of dirs in the order the report grades
-// them: the most work (the sum of the started levels' numbers) first, so
-// that the longest gradings overlap the short ones; ties keep the order.
-func HeaviestFirst(dirs []string) []int {
-	return heaviestFirst(dirs, func(dir string) int {
-		work := 0
-		for _, l := range levels.All {
-			if !shipped.Untouched(dir, l) {
-				work += l.Number
-			}
-		}
-		return work
-	})
-}
-
-func heaviestFirst(dirs []string, work func(dir string) int) []int {
-	weights := make([]int, len(dirs))
-	order := make([]int, len(dirs))
-	for i, dir := range dirs {
-		weights[i], order[i] = work(dir), i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(weights[b], weights[a]) })
-	return order
 }
 
 // headCommit is the commit a student's checkout is on, read by hand: git
@@ -348,26 +274,17 @@ func headCommit(dir string) string {
 // checker built from the instructor's files alone, against the student's
 // code in a child that only answers calls (package remote).
 
-// With --cache, a report keeps its checkers in the build cache's folder,
-// named by a key of what they were built from, and a report that finds its
-// key skips its setup.
-const (
-	seedEnv    = "LADDER_VERDICT_SEED" // the seed of a report's random timelines
-	levelsFile = "levels"              // lists the levels of a checker's folder, which makes it whole
-	storeDir   = "ladder-checkers"     // the kept checkers, which a student's sandbox shows empty
-	storeAge   = 7 * 24 * time.Hour    // how long an unused set of checkers is kept
-)
+// seedEnv is the seed of a report's random timelines.
+const seedEnv = "LADDER_VERDICT_SEED"
 
 // checker is the report's checkers: in dir, a test binary a level
-// (levelN.test), the go command's test2json, and the list of the levels;
-// and the seed of their random timelines.
+// (levelN.test) and the go command's test2json; and the seed of their
+// random timelines.
 type checker struct {
 	dir    string
 	levels []int
 	Seed   uint64
 }
-
-func (c *checker) binary(n int) string { return filepath.Join(c.dir, fmt.Sprintf("level%d.test", n)) }
 
 // judges says whether the checker judges level l's parts in module m: a
 // nested module's (level 8's Redis form) are judged by its own test binary.
@@ -375,37 +292,27 @@ func (c *checker) judges(l levels.Level, m levels.Module) bool {
 	return m.Dir == "." && slices.Contains(c.levels, l.Number)
 }
 
-func drawSeed(seed uint64) uint64 {
-	for seed == 0 {
-		seed = rand.Uint64()
-	}
-	return seed
-}
-
 // newChecker builds into dir a checker for each level of plan that the
 // instructor's copy in sb has. seed 0 draws one.
 func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, plan *gradingPlan, seed uint64) (*checker, error) {
-	c := &checker{dir: dir, Seed: drawSeed(seed)}
+	c := &checker{dir: dir, Seed: seed}
+	for c.Seed == 0 {
+		c.Seed = rand.Uint64()
+	}
 	// Built where the sandbox may write, then moved to dir, which
 	// outlives it. test2json turns a checker's output into go test -json.
 	built := filepath.Join(sb.Dir, "checkers")
 	builds := [][]string{{"build", "-o", filepath.Join(built, "test2json"), "cmd/test2json"}, {"test", "-c", "-o", built + string(filepath.Separator)}}
-	var list []string
 	for _, l := range plan.Levels {
-		specDir := filepath.Join(sb.Src, filepath.FromSlash(l.SpecDir(l.ModuleOf(1))))
-		if _, err := os.Stat(specDir); err != nil {
+		if _, err := os.Stat(filepath.Join(sb.Src, filepath.FromSlash(l.SpecDir(l.ModuleOf(1))))); err != nil {
 			continue
 		}
 		pkg := fmt.Sprintf("harness/ladder-checker/level%d", l.Number) // under harness/, to import remote
-		sh, err := readShape(sb.Src, plan.modPath, l)
-		if err == nil {
-			err = sh.writeSource(checkerSource, filepath.Join(sb.Src, pkg, "check_test.go"))
-		}
-		if err != nil {
+		if err := writeSource(checkerSource, sb.Src, plan.modPath, l, filepath.Join(pkg, "check_test.go")); err != nil {
 			return nil, fmt.Errorf("writing the report's checker: %v", err)
 		}
 		builds[1] = append(builds[1], "./"+pkg)
-		c.levels, list = append(c.levels, l.Number), append(list, strconv.Itoa(l.Number))
+		c.levels = append(c.levels, l.Number)
 	}
 	if len(c.levels) == 0 {
 		builds = builds[:1]
@@ -415,74 +322,7 @@ func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, plan *grad
 			return nil, fmt.Errorf("building the report's checker: %v", err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(built, levelsFile), []byte(strings.Join(list, " ")+"\n"), 0o644); err != nil {
-		return nil, err
-	}
-	if err := os.Rename(built, dir); err != nil {
-		return nil, fmt.Errorf("building the report's checker: %w", err)
-	}
-	return c, nil
-}
-
-// warmKey names what a report's setup builds from, the toolchain too.
-func (p *gradingPlan) warmKey(toolchain string) string {
-	h := fnv.New128a() // the command's other cache keys take FNV too: no crypto in its build
-	for _, files := range []map[string][]byte{p.base, p.stubs} {
-		for _, name := range slices.Sorted(maps.Keys(files)) {
-			fmt.Fprintf(h, "%q %d\n", name, len(files[name]))
-			h.Write(files[name])
-		}
-	}
-	fmt.Fprintf(h, "%s\n%s\n%s\n", checkerSource, childSource, toolchain)
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// keptChecker returns the checkers kept in store, copied into dir (another
-// report may prune the store while this one runs), or nil if store holds
-// no whole set.
-func keptChecker(store, dir string, seed uint64) *checker {
-	c := &checker{dir: dir, Seed: drawSeed(seed)}
-	list, err := os.ReadFile(filepath.Join(store, levelsFile))
-	if err != nil {
-		return nil
-	}
-	err = os.CopyFS(dir, os.DirFS(store))
-	for _, f := range strings.Fields(string(list)) {
-		n, atoiErr := strconv.Atoi(f)
-		if _, statErr := os.Stat(c.binary(n)); atoiErr != nil || statErr != nil {
-			err = fmt.Errorf("no checker of level %s", f)
-		}
-		c.levels = append(c.levels, n)
-	}
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil
-	}
-	now := time.Now()
-	os.Chtimes(store, now, now) // in use: kept another storeAge
-	return c
-}
-
-// keep copies c's checkers into store, renamed into place whole, and
-// drops the sets unused for storeAge. Errors only cost a warm start.
-func (c *checker) keep(store string) {
-	parent := filepath.Dir(store)
-	os.MkdirAll(parent, 0o755)
-	if entries, err := os.ReadDir(parent); err == nil {
-		for _, e := range entries {
-			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > storeAge {
-				os.RemoveAll(filepath.Join(parent, e.Name()))
-			}
-		}
-	}
-	tmp, err := os.MkdirTemp(parent, "new-")
-	if err != nil {
-		return
-	}
-	defer os.RemoveAll(tmp) // left only if the rename failed
-	if os.CopyFS(tmp, os.DirFS(c.dir)) == nil {
-		os.Rename(tmp, store) // fails if another report kept the same set first
-	}
+	return c, os.Rename(built, dir)
 }
 
 // cmdOutput is what a command run with sandbox.RunLimited printed.
@@ -584,33 +424,6 @@ func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) 
 	return out, nil
 }
 
-// buildChildren builds the children of lvs into out (a folder, for
-// several) in one go build, and returns what a failed build printed; check
-// builds one that failed again, for its own message.
-func (g *grading) buildChildren(ctx context.Context, lvs []levels.Level, out string) (failed string, err error) {
-	args := []string{"build", "-o", out}
-	for _, l := range lvs {
-		if g.judges(l, levels.Module{Dir: "."}) {
-			sh, err := readShape(g.root, g.modPath, l)
-			if err == nil {
-				err = sh.writeSource(childSource, filepath.Join(g.root, "harness", "ladder-child", l.Name(), "main.go"))
-			}
-			if err != nil {
-				return "", err
-			}
-			args = append(args, "./harness/ladder-child/"+l.Name())
-		}
-	}
-	build := g.sb.Command(g.root, grade.GoTool(), args...)
-	build.Env = append(build.Env, "CGO_ENABLED=0")
-	if len(args) > 3 {
-		if err := g.run(ctx, build); err != nil {
-			return cmp.Or(cmdOutput(build), err.Error()), ctx.Err()
-		}
-	}
-	return "", ctx.Err()
-}
-
 // check runs the checker on level l's child, building it if need be.
 func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grade.Package, error) {
 	levelDir := filepath.Join(g.root, filepath.FromSlash(l.Dir))
@@ -619,13 +432,17 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 		res.BuildError = fmt.Sprintf("%s %s. A level's code may not import a spec (its model is an answer) or the grader's packages.", refusedPrefix, strings.Join(refused, "; "))
 		return res, nil
 	}
+	// The child: the student's code, and what serves it to the checker.
 	childBin := filepath.Join(g.sb.Dir, "children", l.Name())
-	if runtime.GOOS == "windows" {
-		childBin += ".exe"
-	}
-	if _, err := os.Stat(childBin); err != nil {
-		if res.BuildError, err = g.buildChildren(ctx, []levels.Level{l}, childBin); err != nil || res.BuildError != "" {
-			return res, err
+	if _, err := os.Stat(childBin); err != nil { // else built for an earlier run of the level
+		if err := writeSource(childSource, g.root, g.modPath, l, "harness/ladder-child/"+l.Name()+"/main.go"); err != nil {
+			return nil, err
+		}
+		build := g.sb.Command(g.root, grade.GoTool(), "build", "-o", childBin, "./harness/ladder-child/"+l.Name())
+		build.Env = append(build.Env, "CGO_ENABLED=0")
+		if err := g.run(ctx, build); err != nil {
+			res.BuildError = cmp.Or(cmdOutput(build), err.Error())
+			return res, ctx.Err()
 		}
 	}
 	child := g.sb.Command(levelDir, childBin)
@@ -637,7 +454,7 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 	if r.Run != "" {
 		tests = fmt.Sprintf("^TestLevel%d$%s", l.Number, strings.TrimPrefix(r.Run, "^Test"))
 	}
-	args := []string{"-p", res.ImportPath, g.binary(l.Number), "-test.v=test2json", "-test.run=" + tests, "-test.timeout=10m"}
+	args := []string{"-p", res.ImportPath, filepath.Join(g.dir, fmt.Sprintf("level%d.test", l.Number)), "-test.v=test2json", "-test.run=" + tests, "-test.timeout=10m"}
 	if r.Skip != "" {
 		args = append(args, "-test.skip=^TestLevel"+strconv.Itoa(l.Number)+"$"+r.Skip)
 	}
@@ -866,12 +683,14 @@ var (
 	checkerSource string
 )
 
-// writeSource writes one of the sources of sh into file, gofmt'ed.
-func (sh *specShape) writeSource(src, file string) error {
-	t, err := template.New("").Funcs(template.FuncMap{"join": func(s []string) string { return strings.Join(s, ", ") }}).Parse("// Written by the class report. DO NOT EDIT.\n\n" + src)
+// writeSource writes src, a template of a source read from level l's
+// spec, into file rel of root, gofmt'ed.
+func writeSource(src, root, modPath string, l levels.Level, rel string) error {
+	sh, err := readShape(root, modPath, l)
 	if err != nil {
 		return err
 	}
+	t := template.Must(template.New("").Funcs(template.FuncMap{"join": func(s []string) string { return strings.Join(s, ", ") }}).Parse("// Written by the class report. DO NOT EDIT.\n\n" + src))
 	var b bytes.Buffer
 	if err := t.Execute(&b, sh); err != nil {
 		return err
@@ -880,6 +699,7 @@ func (sh *specShape) writeSource(src, file string) error {
 	if formatted, err := format.Source(out); err == nil {
 		out = formatted // else the build says what is wrong
 	}
+	file := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
