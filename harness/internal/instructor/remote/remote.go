@@ -32,7 +32,7 @@ import (
 
 // Operations of a message.
 const (
-	opNew   byte = 1 + iota // checker: call the constructor (named Method), and keep its first result as object Obj
+	opNew   byte = 1 + iota // checker: call the constructor, and keep its first result as object Obj
 	opCall                  // checker: call Method on object Obj
 	opDone                  // child: the call returned; the values are its results (after the object, for opNew)
 	opPanic                 // child: the call panicked; Text is the panic value, printed
@@ -48,14 +48,13 @@ type message struct {
 	Op     byte
 	Obj    uint64
 	Method string
-	// Clock is the object's clock, and Now the checker's reading of it as
-	// the call starts, which the child's clock then reads.
-	Clock uint64
-	Now   time.Time
-	Drop  []uint64 // objects the checker no longer holds
-	Text  string
-	// Nil is true for each nil value, which is not sent: gob alone would
-	// not tell a nil slice or map from an empty one.
+	// Now is what the clock of object Obj reads as the call starts: the
+	// child's clock of the object then reads it.
+	Now  time.Time
+	Drop []uint64 // objects the checker no longer holds
+	Text string
+	// Nil is true for each nil value (and clock), which is not sent: gob
+	// alone would not tell a nil slice or map from an empty one.
 	Nil []bool
 }
 
@@ -65,7 +64,8 @@ type wireError struct {
 	Is   []string
 }
 
-// errorType and clockType travel as a wireError and as a clock's number.
+// errorType and clockType travel as a wireError and as nothing: the child
+// makes a clock of the object's own.
 var (
 	errorType = reflect.TypeFor[error]()
 	clockType = reflect.TypeFor[clock.Clock]()
@@ -77,9 +77,7 @@ type pipe struct {
 	w         *bufio.Writer
 	enc       *gob.Encoder
 	dec       *gob.Decoder
-	sentinels []error                     // the level's errors, which an error's identity is told by
-	clockID   func(clock.Clock) uint64    // the checker's side: a clock sent as its number
-	clock     func(id uint64) clock.Clock // the child's side: the clock a number names
+	sentinels []error // the level's errors, which an error's identity is told by
 }
 
 func newPipe(r io.Reader, w io.Writer, sentinels []error) *pipe {
@@ -91,58 +89,47 @@ func newPipe(r io.Reader, w io.Writer, sentinels []error) *pipe {
 // flushes them.
 func (p *pipe) send(m message, values []reflect.Value) error {
 	m.Nil = make([]bool, len(values))
-	wire := make([]any, len(values))
 	for i, v := range values {
-		if m.Nil[i] = isNil(v); !m.Nil[i] {
-			wire[i] = p.wireValue(v)
-		}
+		m.Nil[i] = !v.IsValid() || v.Type().Implements(clockType) ||
+			slices.Contains([]reflect.Kind{reflect.Interface, reflect.Map, reflect.Pointer, reflect.Slice, reflect.Func, reflect.Chan}, v.Kind()) && v.IsNil()
 	}
-	if err := p.enc.Encode(&m); err != nil {
-		return err
-	}
-	for i, v := range wire {
-		if m.Nil[i] {
+	err := p.enc.Encode(&m)
+	for i, v := range values {
+		if err != nil || m.Nil[i] {
 			continue
 		}
-		if err := p.enc.Encode(v); err != nil {
-			return fmt.Errorf("a %T cannot be sent: %v", v, err)
+		var wire any = v.Interface()
+		if v.Type() == errorType {
+			e := v.Interface().(error)
+			w := wireError{Text: guarded(e.Error, func(v any) string { return fmt.Sprintf("(Error() panicked: %v)", v) })}
+			for _, target := range p.sentinels {
+				if guarded(func() bool { return errors.Is(e, target) }, func(any) bool { return false }) {
+					w.Is = append(w.Is, target.Error())
+				}
+			}
+			wire = w
 		}
+		if err = p.enc.Encode(wire); err != nil {
+			err = fmt.Errorf("a %T cannot be sent: %v", wire, err)
+		}
+	}
+	if err != nil {
+		return err
 	}
 	return p.w.Flush()
 }
 
-func isNil(v reflect.Value) bool {
-	switch v.Kind() {
-	case reflect.Invalid:
-		return true
-	case reflect.Interface, reflect.Map, reflect.Pointer, reflect.Slice, reflect.Func, reflect.Chan:
-		return v.IsNil()
-	}
-	return false
-}
-
-// wireValue is what v, not nil, is sent as.
-func (p *pipe) wireValue(v reflect.Value) any {
-	switch t := v.Type(); {
-	case t == errorType:
-		err := v.Interface().(error)
-		w := wireError{Text: guarded(err.Error, func(v any) string { return fmt.Sprintf("(Error() panicked: %v)", v) })}
-		for _, target := range p.sentinels {
-			if guarded(func() bool { return errors.Is(err, target) }, func(any) bool { return false }) {
-				w.Is = append(w.Is, target.Error())
-			}
-		}
-		return w
-	case p.clockID != nil && t.Implements(clockType):
-		return p.clockID(v.Interface().(clock.Clock))
-	}
-	return v.Interface()
-}
-
-// value reads the value of index i of m into v, which must be settable.
-func (p *pipe) value(m *message, i int, v reflect.Value) error {
+// value reads the value of index i of m into v, which must be settable;
+// clk is the clock a clock.Clock reads.
+func (p *pipe) value(m *message, i int, v reflect.Value, clk clock.Clock) error {
 	t := v.Type()
 	switch {
+	case t == clockType:
+		if clk == nil {
+			return errors.New("a clock where none can be made")
+		}
+		v.Set(reflect.ValueOf(clk))
+		return nil
 	case m.Nil[i]:
 		v.SetZero()
 		return nil
@@ -157,16 +144,6 @@ func (p *pipe) value(m *message, i int, v reflect.Value) error {
 		}
 		v.Set(reflect.ValueOf(error(e)))
 		return err
-	case t == clockType:
-		var id uint64
-		if err := p.dec.Decode(&id); err != nil {
-			return err
-		}
-		if p.clock == nil {
-			return errors.New("a clock where none can be made")
-		}
-		v.Set(reflect.ValueOf(p.clock(id)))
-		return nil
 	}
 	v.SetZero() // gob would merge into what v holds
 	if err := p.dec.DecodeValue(v.Addr()); err != nil {
@@ -222,7 +199,6 @@ type Conn struct {
 	proc      atomic.Pointer[process] // the child, which CPU reads without waiting for mu
 	gen       int                     // counts the children started, so objects of a dead one are known
 	nextID    uint64
-	clocks    map[clock.Clock]uint64
 	dropMu    sync.Mutex
 	drops     []uint64 // objects collected, to tell the child; no number is used twice
 }
@@ -283,7 +259,11 @@ func (c *Conn) New(ctor string, results []any, args ...any) *Object {
 		}
 	}
 	c.exchange(opNew, o, ctor, results, args)
-	runtime.SetFinalizer(o, func(o *Object) { o.conn.drop(o) })
+	runtime.SetFinalizer(o, func(o *Object) {
+		c.dropMu.Lock()
+		defer c.dropMu.Unlock()
+		c.drops = append(c.drops, o.id)
+	})
 	return o
 }
 
@@ -300,27 +280,12 @@ func (o *Object) Call(method string, results []any, args ...any) {
 	runtime.KeepAlive(o)
 }
 
-func (c *Conn) drop(o *Object) {
-	c.dropMu.Lock()
-	defer c.dropMu.Unlock()
-	c.drops = append(c.drops, o.id)
-}
-
-func (c *Conn) clockID(clk clock.Clock) uint64 {
-	id, ok := c.clocks[clk]
-	if !ok {
-		id = uint64(len(c.clocks) + 1)
-		c.clocks[clk] = id
-	}
-	return id
-}
-
 // exchange sends one call and reads its answer and results, with c.mu
 // held.
 func (c *Conn) exchange(op byte, o *Object, method string, results []any, args []any) {
 	m := message{Op: op, Obj: o.id, Method: method}
 	if o.clk != nil {
-		m.Clock, m.Now = c.clockID(o.clk), o.clk.Now()
+		m.Now = o.clk.Now()
 	}
 	c.dropMu.Lock()
 	m.Drop, c.drops = c.drops, nil
@@ -342,7 +307,7 @@ func (c *Conn) exchange(op byte, o *Object, method string, results []any, args [
 			c.fail(fmt.Sprintf("%s returned %d results, want %d", method, len(a.Nil), len(results)))
 		}
 		for i, r := range results {
-			if err = p.value(&a, i, reflect.ValueOf(r).Elem()); err != nil {
+			if err = p.value(&a, i, reflect.ValueOf(r).Elem(), nil); err != nil {
 				break
 			}
 		}
@@ -391,8 +356,14 @@ type process struct {
 	ends    [2]*os.File      // the checker's: calls, to the child, and answers, from it
 	budget  io.LimitedReader // what is left to read of one answer
 	exited  chan struct{}
-	printed tail
+	printed strings.Builder                // the first 4 KiB of its output, read once it exited
 	tree    atomic.Pointer[procgroup.Tree] // set at the first answer
+}
+
+// Write keeps the first 4 KiB the child prints.
+func (p *process) Write(b []byte) (int, error) {
+	p.printed.Write(b[:min(len(b), max(0, 4<<10-p.printed.Len()))])
+	return len(b), nil
 }
 
 // CPU returns the CPU time this process and the running child with all it
@@ -420,7 +391,7 @@ func (c *Conn) start() error {
 	}
 	p := &process{ends: [2]*os.File{callW, ansR}, exited: make(chan struct{}), budget: io.LimitedReader{R: ansR}}
 	p.cmd = &exec.Cmd{Path: c.launch.Path, Args: c.launch.Args, Env: c.launch.Env, Dir: c.launch.Dir}
-	p.cmd.Stdout, p.cmd.Stderr = &p.printed, &p.printed
+	p.cmd.Stdout, p.cmd.Stderr = p, p
 	p.cmd.ExtraFiles = []*os.File{callR, ansW}
 	p.cmd.WaitDelay = time.Second
 	// The child stays in the checker's process group, which the report
@@ -433,14 +404,12 @@ func (c *Conn) start() error {
 		return err
 	}
 	p.pipe = newPipe(&p.budget, callW, c.sentinels)
-	p.clockID = c.clockID
 	go func() {
 		p.cmd.Wait()
 		close(p.exited)
 	}()
 	c.proc.Store(p)
 	c.gen++
-	c.clocks = map[clock.Clock]uint64{}
 	return nil
 }
 
@@ -454,18 +423,14 @@ func (p *process) wait(d time.Duration) bool {
 	}
 }
 
-// exitText says how the child ended, with the end of what it printed.
+// exitText says how the child ended, with the start of what it printed.
 func (p *process) exitText() string {
-	s := "it did not exit"
-	if p.wait(time.Second) {
-		s = p.cmd.ProcessState.String()
+	if !p.wait(time.Second) {
+		return "it did not exit"
 	}
+	s := p.cmd.ProcessState.String()
 	if out := strings.TrimSpace(p.printed.String()); out != "" {
-		lines := strings.SplitAfter(out, "\n")
-		if len(lines) > 12 {
-			lines = append(lines[:12], "…")
-		}
-		s += "; it printed:\n" + strings.Join(lines, "")
+		s += "; it printed:\n" + out
 	}
 	return s
 }
@@ -479,32 +444,10 @@ func (p *process) stop() {
 	}
 }
 
-// tail keeps the last 4 KiB written to it.
-type tail struct {
-	mu sync.Mutex
-	b  []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if n := len(t.b) - 4<<10; n > 0 {
-		t.b = append([]byte("…"), t.b[n:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.b)
-}
-
 // Main serves calls to ctor and to the methods of what it builds, on
 // descriptors 3 (calls) and 4 (answers), and exits when the checker closes
-// them; after a call's Goexit it goes on, on a new goroutine. sentinels are the level's errors, whose identity an error
-// keeps across the wire.
+// them; after a call's Goexit it goes on, on a new goroutine. sentinels
+// are the level's errors, whose identity an error keeps across the wire.
 func Main(ctor any, sentinels ...error) {
 	in, out := os.NewFile(3, "calls"), os.NewFile(4, "answers")
 	if _, err := in.Stat(); err != nil {
@@ -512,13 +455,11 @@ func Main(ctor any, sentinels ...error) {
 	}
 	s := &server{
 		pipe:    newPipe(bufio.NewReaderSize(in, 64<<10), out, sentinels),
-		ctor:    reflect.ValueOf(ctor),
-		objects: map[uint64]reflect.Value{},
+		objects: map[uint64]reflect.Value{0: reflect.ValueOf(ctor)},
 		clocks:  map[uint64]*childClock{},
 		end:     make(chan error, 1),
 	}
-	s.clock = s.clockOf
-	if s.ctor.Kind() != reflect.Func || s.ctor.Type().NumOut() == 0 {
+	if s.objects[0].Kind() != reflect.Func || s.objects[0].Type().NumOut() == 0 {
 		exit(fmt.Errorf("the constructor is a %T, want a function that returns the value to call", ctor))
 	}
 	go s.loop()
@@ -533,65 +474,72 @@ func exit(err error) {
 	os.Exit(0)
 }
 
-// loop serves calls until the input ends, or a call ends its goroutine.
-func (s *server) loop() {
-	for {
-		var m message
-		err := s.dec.Decode(&m)
-		// A result gob cannot carry ends the child, which prints why.
-		if err == nil {
-			if err = s.send(s.serve(m)); err != nil {
-				err = fmt.Errorf("the results of %s: %v", m.Method, err)
-			}
-		}
-		if err == io.EOF {
-			s.end <- nil
-			return
-		} else if err != nil {
-			s.end <- err
-			return
-		}
-	}
-}
-
 type server struct {
 	*pipe
 	end     chan error
-	ctor    reflect.Value
-	objects map[uint64]reflect.Value
-	clocks  map[uint64]*childClock
+	objects map[uint64]reflect.Value // 0 is the constructor
+	clocks  map[uint64]*childClock   // each object's clock
 }
 
 // childClock reads what the checker's clock read as the call began.
 type childClock struct{ now atomic.Pointer[time.Time] }
 
-func (c *childClock) Now() time.Time {
-	if t := c.now.Load(); t != nil {
-		return *t
+func (c *childClock) Now() time.Time { return *c.now.Load() }
+
+// loop serves calls until the input ends, or a call ends its goroutine.
+func (s *server) loop() {
+	for {
+		var m message
+		err := s.dec.Decode(&m)
+		if err == nil {
+			if err = s.send(s.serve(m)); err == nil {
+				continue
+			}
+			// A result gob cannot carry ends the child, which prints why.
+			err = fmt.Errorf("the results of %s: %v", m.Method, err)
+		}
+		if err == io.EOF {
+			err = nil // the checker is done
+		}
+		s.end <- err
+		return
 	}
-	return clock.Epoch
 }
 
-func (s *server) clockOf(id uint64) clock.Clock {
-	c := s.clocks[id]
-	if c == nil {
-		c = new(childClock)
-		s.clocks[id] = c
-	}
-	return c
-}
-
+// serve makes the call m asks for. After a request it cannot read the
+// checker ends the child, so what is left unread does not matter.
 func (s *server) serve(m message) (answer message, results []reflect.Value) {
 	for _, id := range m.Drop {
 		delete(s.objects, id)
+		delete(s.clocks, id)
 	}
-	if m.Clock != 0 {
-		now := m.Now
-		s.clockOf(m.Clock).(*childClock).now.Store(&now)
+	if s.clocks[m.Obj] == nil {
+		s.clocks[m.Obj] = new(childClock)
 	}
-	fn, args, err := s.request(m)
-	if err != nil {
-		return message{Op: opError, Text: err.Error()}, nil
+	s.clocks[m.Obj].now.Store(&m.Now)
+	refuse := func(format string, a ...any) (message, []reflect.Value) {
+		return message{Op: opError, Text: fmt.Sprintf(format, a...)}, nil
+	}
+	fn := s.objects[0]
+	if m.Op != opNew {
+		obj, ok := s.objects[m.Obj]
+		if !ok {
+			return refuse("no object %d", m.Obj)
+		}
+		if fn = obj.MethodByName(m.Method); !fn.IsValid() {
+			return refuse("%v has no method %s", obj.Type(), m.Method)
+		}
+	}
+	ft := fn.Type()
+	if ft.IsVariadic() || ft.NumIn() != len(m.Nil) {
+		return refuse("%s takes %d arguments, sent %d", m.Method, ft.NumIn(), len(m.Nil))
+	}
+	args := make([]reflect.Value, ft.NumIn())
+	for i := range args {
+		args[i] = reflect.New(ft.In(i)).Elem()
+		if err := s.value(&m, i, args[i], s.clocks[m.Obj]); err != nil {
+			return refuse("the arguments of %s: %v", m.Method, err)
+		}
 	}
 	returned := false
 	defer func() {
@@ -618,35 +566,4 @@ func (s *server) serve(m message) (answer message, results []reflect.Value) {
 		results = results[1:]
 	}
 	return message{Op: opDone}, results
-}
-
-// request reads the function m calls and its arguments. After a mistake
-// the checker ends the child, so what is left unread does not matter.
-func (s *server) request(m message) (fn reflect.Value, args []reflect.Value, err error) {
-	switch m.Op {
-	case opNew:
-		fn = s.ctor
-	case opCall:
-		obj, ok := s.objects[m.Obj]
-		if !ok {
-			return fn, nil, fmt.Errorf("no object %d", m.Obj)
-		}
-		if fn = obj.MethodByName(m.Method); !fn.IsValid() {
-			return fn, nil, fmt.Errorf("%v has no method %s", obj.Type(), m.Method)
-		}
-	default:
-		return fn, nil, fmt.Errorf("unknown operation %d", m.Op)
-	}
-	ft := fn.Type()
-	if ft.IsVariadic() || ft.NumIn() != len(m.Nil) {
-		return fn, nil, fmt.Errorf("%s takes %d arguments, sent %d", m.Method, ft.NumIn(), len(m.Nil))
-	}
-	args = make([]reflect.Value, ft.NumIn())
-	for i := range args {
-		args[i] = reflect.New(ft.In(i)).Elem()
-		if err := s.value(&m, i, args[i]); err != nil {
-			return fn, nil, fmt.Errorf("the arguments of %s: %v", m.Method, err)
-		}
-	}
-	return fn, args, nil
 }
