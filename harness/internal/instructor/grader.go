@@ -594,18 +594,13 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 	if sh.Ctor.Name == "" {
 		return nil, fmt.Errorf("%s: no func Test[T Interface](t *testing.T, newT func(…) T) of one of the spec's interfaces", dir)
 	}
-	for len(asserted) > 0 {
-		it := asserted[0]
-		asserted = asserted[1:]
+	for _, it := range asserted {
 		for _, m := range it.Methods.List {
 			ft, ok := m.Type.(*ast.FuncType)
 			if !ok {
-				embedded, _ := m.Type.(*ast.Ident)
-				if embedded == nil || ifaces[embedded.Name] == nil {
-					return nil, fmt.Errorf("%s: an interface embeds %s, which is not one of the spec's", dir, types.ExprString(m.Type))
-				}
-				asserted = append(asserted, ifaces[embedded.Name])
-			} else if name := m.Names[0].Name; !slices.ContainsFunc(sh.Methods, func(s signature) bool { return s.Name == name }) {
+				return nil, fmt.Errorf("%s: an interface embeds %s, which the report's proxies do not follow", dir, types.ExprString(m.Type))
+			}
+			if name := m.Names[0].Name; !slices.ContainsFunc(sh.Methods, func(s signature) bool { return s.Name == name }) {
 				sh.Methods = append(sh.Methods, signature{name, fields(ft.Params), fields(ft.Results)})
 			}
 		}
@@ -721,17 +716,21 @@ type gradingPlan struct {
 }
 
 // newGradingPlan reads the instructor's checkout at root: the files git
-// tracks (all, outside git), with each level's stubs from the commit that
-// shipped them, so that a reference pasted over a stub is never used.
+// tracks in go.mod, go.sum, harness/ and ladder/, with each level's stubs
+// from the commit that shipped them, so that a reference pasted over a
+// stub is never used.
 func newGradingPlan(root string) (*gradingPlan, error) {
 	modPath, err := shipped.ModulePath(root)
 	if err != nil {
 		return nil, fmt.Errorf("run it from the ladder's top folder: %w", err)
 	}
-	names, inGit := instructorFiles(root)
+	tracked, err := shipped.Git(root, "ls-files", "-z", "go.mod", "go.sum", "harness", "ladder")
+	if err != nil {
+		return nil, fmt.Errorf("the class report grades with a git checkout of the ladder: %w", err)
+	}
 	p := &gradingPlan{Levels: levels.All, modPath: modPath, base: map[string][]byte{}, stubs: map[string][]byte{}, checked: map[string]bool{}}
 	levelFiles := map[int]map[string][]byte{} // level number → its files
-	for _, n := range names {
+	for _, n := range strings.Split(strings.TrimSuffix(tracked, "\x00"), "\x00") {
 		info, err := os.Lstat(filepath.Join(root, n))
 		if err != nil || !info.Mode().IsRegular() {
 			continue // deleted, or a symlink
@@ -740,22 +739,18 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		if lv, _ := levels.RoleOf(n); lv != 0 {
-			if levelFiles[lv] == nil {
-				levelFiles[lv] = map[string][]byte{}
-			}
-			levelFiles[lv][n] = data
-		} else {
+		if lv, _ := levels.RoleOf(n); lv == 0 {
 			p.base[n] = data
+		} else if levelFiles[lv] == nil {
+			levelFiles[lv] = map[string][]byte{n: data}
+		} else {
+			levelFiles[lv][n] = data
 		}
 	}
 	for _, l := range p.Levels {
 		files := levelFiles[l.Number]
-		as, err := shipped.Level{}, errNotCheckout
-		if inGit {
-			as, err = shipped.Find(root, l)
-		}
-		if err != nil { // no history to go by: the working tree's stubs and shared files
+		as, err := shipped.Find(root, l)
+		if err != nil { // no history to go by (a shallow clone): the working tree's stubs and shared files
 			as = shipped.Level{Code: shipped.Classify(modPath, files), Files: files}
 		}
 		for _, s := range as.Code.Stubs {
@@ -775,62 +770,15 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 	return p, nil
 }
 
-// instructorFiles lists the files of root a grading copy may take: go.mod,
-// go.sum, harness/ but its nested modules, and ladder/; those git tracks,
-// or every file outside git.
-func instructorFiles(root string) (names []string, inGit bool) {
-	keep := func(n string) bool {
-		return n == "go.mod" || n == "go.sum" || strings.HasPrefix(n, "harness/") || strings.HasPrefix(n, "ladder/")
-	}
-	var all []string
-	if out, err := shipped.Git(root, "ls-files", "-z"); err == nil {
-		inGit, all = true, strings.Split(out, "\x00")
-	} else {
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			rel, _ := filepath.Rel(root, p)
-			if rel = filepath.ToSlash(rel); err == nil && d.IsDir() && rel != "." && !keep(rel+"/") {
-				return filepath.SkipDir
-			} else if err == nil && !d.IsDir() {
-				all = append(all, rel)
-			}
-			return nil
-		})
-	}
-	var nested []string // folders of nested modules, such as harness/plot, but a level's own
-	for _, n := range all {
-		dir := path.Dir(n)
-		if path.Base(n) == "go.mod" && dir != "." && !slices.ContainsFunc(levels.All, func(l levels.Level) bool {
-			return slices.ContainsFunc(l.Modules, func(m levels.Module) bool { return m.Dir == dir })
-		}) {
-			nested = append(nested, dir+"/")
-		}
-	}
-	for _, n := range all {
-		if keep(n) && !slices.ContainsFunc(nested, func(m string) bool { return strings.HasPrefix(n, m) }) {
-			names = append(names, n)
-		}
-	}
-	return names, inGit
-}
-
 var errNotCheckout = errors.New("not a rateladder checkout")
 
-// What Build notes of a student's checkout, in the order of buildNotes.
+// What Build notes of a student's checkout, in this order.
 const (
-	testsEdited = iota
-	sharedEdited
-	modEdited
-	symlinked
-	notGraded
+	testsEdited = "tests edited: graded with the original tests (%s)"
+	edited      = "%s edited: graded with the original"
+	symlinked   = "symlinks ignored (%s)"
+	notGraded   = "cgo, C and assembly not graded (%s)"
 )
-
-var buildNotes = [...]string{
-	"tests edited: graded with the original tests (%s)",
-	"%s edited: graded with the original",
-	"%s edited: graded with the original",
-	"symlinks ignored (%s)",
-	"cgo, C and assembly not graded (%s)",
-}
 
 // Build writes into dest the grading copy of studentDir: the base files
 // and the student's own code, without following a symlink. It returns
@@ -859,12 +807,13 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 			return nil, err
 		}
 	}
-	var noted [len(buildNotes)][]string
-	edited := func(n string) {
+	noted := map[string][]string{}
+	note := func(what, n string) { noted[what] = append(noted[what], n) }
+	changed := func(n string) { // a file of base
 		if _, role := levels.RoleOf(n); role == levels.Test || role == levels.Spec {
-			noted[testsEdited] = append(noted[testsEdited], n)
+			note(testsEdited, n)
 		} else {
-			noted[sharedEdited] = append(noted[sharedEdited], n)
+			note(edited, n)
 		}
 	}
 	for _, l := range p.Levels {
@@ -880,7 +829,7 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 				}
 			}
 			if studentDir != "" && err == nil {
-				noted[symlinked] = append(noted[symlinked], l.Dir)
+				note(symlinked, l.Dir)
 			}
 			continue
 		}
@@ -899,25 +848,25 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 			case err != nil:
 				return err
 			case info.Mode()&fs.ModeSymlink != 0 && (role == levels.Code || p.checked[n]):
-				noted[symlinked] = append(noted[symlinked], n)
+				note(symlinked, n)
 			case !info.Mode().IsRegular():
 			case info.Size() > maxStudentFile:
 				return tooBig(n, info.Size())
 			case p.checked[n]:
 				seen[n] = true
 				if data, err := os.ReadFile(fp); err != nil || !bytes.Equal(data, p.base[n]) {
-					edited(n)
+					changed(n)
 				}
 			case role == levels.Test || role == levels.Spec:
 				// A test of their own is not run.
 				if strings.HasSuffix(n, ".go") && inStudentCopy(n) {
-					noted[testsEdited] = append(noted[testsEdited], n)
+					note(testsEdited, n)
 				}
 			case role == levels.Code || (role == levels.Doc || role == levels.OtherFile) && p.base[n] == nil:
 				// Their code, or a file beside it (a Lua script).
 				data, err := os.ReadFile(fp)
 				if err != nil || foreignCode(n, data) {
-					noted[notGraded] = append(noted[notGraded], n)
+					note(notGraded, n)
 					return err
 				}
 				return write(n, data)
@@ -929,7 +878,7 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 		}
 		for n := range p.checked {
 			if l.Holds(n) && !seen[n] {
-				edited(n)
+				changed(n)
 			}
 		}
 	}
@@ -939,13 +888,13 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 	for n, data := range p.base {
 		if path.Base(n) == "go.mod" {
 			if mod, err := os.ReadFile(filepath.Join(studentDir, filepath.FromSlash(n))); err == nil && !bytes.Equal(mod, data) {
-				noted[modEdited] = append(noted[modEdited], n)
+				note(edited, n)
 			}
 		}
 	}
-	for i, names := range noted {
-		if len(names) > 0 {
-			notes = append(notes, fmt.Sprintf(buildNotes[i], SomeNames(names)))
+	for _, what := range []string{testsEdited, edited, symlinked, notGraded} {
+		if len(noted[what]) > 0 {
+			notes = append(notes, fmt.Sprintf(what, SomeNames(noted[what])))
 		}
 	}
 	return notes, nil
