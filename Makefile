@@ -15,7 +15,7 @@ REDIS_STUB := ladder/08-group-throttle/redisthrottle
 REDIS_REF  := solutions/08-group-throttle/redisthrottle
 
 .DEFAULT_GOAL := help
-LADDER_PHONY := student-copy class-report class-report-prepare classroom test-plots
+LADDER_PHONY := student-copy class-report classroom test-plots
 .PHONY: help test test-e2e test-bench progress check $(LADDER_PHONY) vet test-go test-solutions test-stubs test-race test-mutants
 
 help:
@@ -121,10 +121,6 @@ class_report_flags = $(if $(JOBS),--parallel $(JOBS)) $(if $(TIMEOUT),--timeout 
 class-report:
 	@$(need_bwrap)
 	@$(LADDER) class-report --format $(or $(FORMAT),markdown) $(class_report_flags) $(DIRS)
-
-class-report-prepare:
-	@$(need_bwrap)
-	@$(LADDER) class-report --prepare $(class_report_flags)
 
 classroom:
 	@$(LADDER) classroom $(if $(filter 1,$(FORCE)),--force) $(if $(INSTRUCTOR_REPO),--instructor-repo $(INSTRUCTOR_REPO)) $(if $(INSTRUCTOR_REF),--instructor-ref $(INSTRUCTOR_REF))

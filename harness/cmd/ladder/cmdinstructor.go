@@ -102,9 +102,8 @@ func cmdClassReport(c *call) int {
 	limit := fs.Duration("timeout", 5*time.Minute, "time allowed for one checkout's build and tests")
 	noSandbox := fs.Bool("no-sandbox", false, "run the students' code without a sandbox, as your user (see above)")
 	seed := fs.Uint64("seed", 0, "the seed of the checker's random timelines; 0 draws one, which the report prints (give it again to replay a report)")
-	cache := fs.String("cache", filepath.Join(root, ".ladder", "class-report-cache"), "keep the build cache of this checkout's tests, and its checkers, in `DIR`, so that the next report starts warm\n(students' code reads it, read-only, and never writes it); \"\" for a new one, deleted afterwards")
+	cache := fs.String("cache", filepath.Join(root, ".ladder", "class-report-cache"), "keep the build cache of this checkout's tests and checkers in `DIR`, so that the next report starts warm\n(students' code reads it, read-only, and never writes it); \"\" for a new one, deleted afterwards")
 	clean := fs.Bool("clean", false, "delete the --cache folder first, and build everything again")
-	prepare := fs.Bool("prepare", false, "build this checkout's tests and checkers into the --cache folder, and grade no one: run it before class")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), classReportHelp)
 		fs.PrintDefaults()
@@ -123,7 +122,7 @@ func cmdClassReport(c *call) int {
 		c.fail(2, "class-report: FORMAT is %q; use markdown, csv, html or parts", *format)
 	}
 	dirs := fs.Args()
-	if len(dirs) == 0 && !*prepare {
+	if len(dirs) == 0 {
 		c.fail(2, `usage: make class-report DIRS="alice bob carol" [FORMAT=csv]   (--help: what it runs)`)
 	}
 	// On an interrupt, stop the students' runs and delete their folders.
@@ -146,9 +145,6 @@ func cmdClassReport(c *call) int {
 	c.check("class-report:", err)
 	defer g.Close()
 	fmt.Fprintf(stderr, "class-report: built in %v; grading %s, %d at a time\n", time.Since(start).Round(time.Second), grade.Plural(len(dirs), "student"), max(1, *parallel))
-	if *prepare {
-		return 0
-	}
 	if err := sandbox.NoCgroups(); err != nil && runtime.GOOS == "linux" {
 		// Never a reason not to grade: the rlimits and the time limit hold.
 		fmt.Fprintf(stderr, "class-report: no cgroup limits here (%v): a student's memory and processes are limited per process only\n", err)

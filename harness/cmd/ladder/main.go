@@ -63,7 +63,6 @@ func init() {
 		{"For instructors:", []command{
 			{"student-copy DEST", "make student-copy DEST=dir", "the ladder without solutions/, to hand out", cmdStudentCopy},
 			{"class-report [--format csv|html] DIR...", `make class-report DIRS="a b c" [FORMAT=csv|html]`, "every student's progress in one table, and why each is stuck; JOBS=, TIMEOUT=, SEED=, NO_SANDBOX=1, CLEAN=1 as --help says", cmdClassReport},
-			{make: "make class-report-prepare", what: "build what the class report needs before class, so that it starts warm"},
 			{"classroom [--force] [--instructor-repo OWNER/NAME] [--instructor-ref COMMIT] [FILE]", "make classroom [FORCE=1] [INSTRUCTOR_REPO=owner/name] [INSTRUCTOR_REF=commit]", "a GitHub Classroom workflow that grades as the class report does, one graded step per part, in .github/workflows/classroom.yml", cmdClassroom},
 			{make: "make test-plots", what: "the pictures open in headless Chromium (installs it)"},
 		}},
