@@ -281,16 +281,13 @@ const seedEnv = "LADDER_VERDICT_SEED"
 // (levelN.test) and the go command's test2json; and the seed of their
 // random timelines.
 type checker struct {
-	dir    string
-	levels []int
-	Seed   uint64
+	dir  string
+	Seed uint64
 }
 
-// judges says whether the checker judges level l's parts in module m: a
+// judges says whether the checker judges a level's parts in module m: a
 // nested module's (level 8's Redis form) are judged by its own test binary.
-func (c *checker) judges(l levels.Level, m levels.Module) bool {
-	return m.Dir == "." && slices.Contains(c.levels, l.Number)
-}
+func judges(m levels.Module) bool { return m.Dir == "." }
 
 // newChecker builds into dir a checker for each level of plan that the
 // instructor's copy in sb has. seed 0 draws one.
@@ -304,18 +301,11 @@ func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, plan *grad
 	built := filepath.Join(sb.Dir, "checkers")
 	builds := [][]string{{"build", "-o", filepath.Join(built, "test2json"), "cmd/test2json"}, {"test", "-c", "-o", built + string(filepath.Separator)}}
 	for _, l := range plan.Levels {
-		if _, err := os.Stat(filepath.Join(sb.Src, filepath.FromSlash(l.SpecDir(l.ModuleOf(1))))); err != nil {
-			continue
-		}
 		pkg := fmt.Sprintf("harness/ladder-checker/level%d", l.Number) // under harness/, to import remote
 		if err := writeSource(checkerSource, sb.Src, plan.modPath, l, filepath.Join(pkg, "check_test.go")); err != nil {
 			return nil, fmt.Errorf("writing the report's checker: %v", err)
 		}
 		builds[1] = append(builds[1], "./"+pkg)
-		c.levels = append(c.levels, l.Number)
-	}
-	if len(c.levels) == 0 {
-		builds = builds[:1]
 	}
 	for _, args := range builds {
 		if err := setupRun(ctx, sb.Command(sb.Src, grade.GoTool(), args...)); err != nil {
@@ -400,7 +390,7 @@ func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) 
 				pkgs = append(pkgs, p)
 			}
 		}
-		if !g.judges(l, l.Modules[i]) {
+		if !judges(l.Modules[i]) {
 			out = append(out, pkgs...) // judged in process, as the report marks it
 			continue
 		}
@@ -484,7 +474,7 @@ func (g *grading) inProcessLevels(grades []grade.Level) map[int][]int {
 	for _, lg := range grades {
 		inProc := inProcessCases(g.root, lg.Level)
 		for _, p := range lg.Parts {
-			if p.Done && (len(inProc[p.Number]) > 0 || !g.judges(lg.Level, lg.Level.ModuleOf(p.Number))) {
+			if p.Done && (len(inProc[p.Number]) > 0 || !judges(lg.Level.ModuleOf(p.Number))) {
 				out[lg.Level.Number] = append(out[lg.Level.Number], p.Number)
 			}
 		}
@@ -533,21 +523,14 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 	ifaces := map[string]*ast.InterfaceType{}
 	var test *ast.FuncType
 	var asserted []*ast.InterfaceType
-	imports, local := map[string]string{}, map[string]bool{}
-	// fields returns the types of a parameter or result list, one a
-	// value, with the spec's own types as the checker's package names them.
+	imports := map[string]string{}
+	// fields returns the types of a parameter or result list, one a value
+	// (the checker dot-imports the spec, whose types it names as the spec does).
 	fields := func(fl *ast.FieldList) (out []string) {
 		if fl == nil {
 			return nil
 		}
 		for _, f := range fl.List {
-			ast.Inspect(f.Type, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok && local[id.Name] {
-					id.Name = "spec." + id.Name // once: a name with a dot is no type's
-				}
-				_, sel := n.(*ast.SelectorExpr)
-				return !sel
-			})
 			for range max(1, len(f.Names)) {
 				out = append(out, types.ExprString(f.Type))
 			}
@@ -568,7 +551,6 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 					test = n.Type
 				}
 			case *ast.TypeSpec:
-				local[n.Name.Name] = true
 				if it, ok := n.Type.(*ast.InterfaceType); ok {
 					ifaces[n.Name.Name] = it
 				}
@@ -585,7 +567,7 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 		ctor, _ := test.Params.List[1].Type.(*ast.FuncType)
 		if cons, ok := tp.Type.(*ast.Ident); ok && ifaces[cons.Name] != nil && ctor != nil {
 			if results := fields(ctor.Results); len(results) > 0 && results[0] == tp.Names[0].Name {
-				results[0] = "spec." + cons.Name
+				results[0] = cons.Name
 				sh.Ctor = signature{constructor, fields(ctor.Params), results}
 				asserted = append([]*ast.InterfaceType{ifaces[cons.Name]}, asserted...)
 			}

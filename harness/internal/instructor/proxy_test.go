@@ -35,12 +35,12 @@ func TestProxiesAreReadFromTheSpecs(t *testing.T) {
 				t.Errorf("level 5's sentinels = %q, want viewerr's three", sh.Sentinels)
 			}
 		case 6:
-			if i := slices.Index(names, "TopTalkers"); i < 0 || !slices.Equal(sh.Methods[i].Results, []string{"[]spec.Talker"}) {
-				t.Errorf("level 6's proxy: methods %q, want TopTalkers returning []spec.Talker", names)
+			if i := slices.Index(names, "TopTalkers"); i < 0 || !slices.Equal(sh.Methods[i].Results, []string{"[]Talker"}) {
+				t.Errorf("level 6's proxy: methods %q, want TopTalkers returning []Talker", names)
 			}
 		case 8:
-			if !slices.Contains(names, "Len") || !slices.Equal(sh.Ctor.Params, []string{"clock.Clock", "limits.Config"}) || !slices.Equal(sh.Ctor.Results, []string{"spec.Throttler", "error"}) {
-				t.Errorf("level 8's proxy: methods %q, constructor %q %q, want Len among them, and New(clock.Clock, limits.Config) (spec.Throttler, error)", names, sh.Ctor.Params, sh.Ctor.Results)
+			if !slices.Contains(names, "Len") || !slices.Equal(sh.Ctor.Params, []string{"clock.Clock", "limits.Config"}) || !slices.Equal(sh.Ctor.Results, []string{"Throttler", "error"}) {
+				t.Errorf("level 8's proxy: methods %q, constructor %q %q, want Len among them, and New(clock.Clock, limits.Config) (Throttler, error)", names, sh.Ctor.Params, sh.Ctor.Results)
 			}
 		}
 	}
