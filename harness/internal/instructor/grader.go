@@ -242,28 +242,12 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 	return res
 }
 
-// headCommit is the commit a student's checkout is on, read by hand: git
-// would run what the student's config says (a hook, an fsmonitor).
+// headCommit is the commit a student's checkout is on: rev-parse runs no
+// hook and no fsmonitor of the student's config, and --git-dir keeps git
+// from looking above the checkout.
 func headCommit(dir string) string {
-	gitDir := filepath.Join(dir, ".git")
-	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
-	if err != nil {
-		return ""
-	}
-	id := strings.TrimSpace(string(head))
-	if ref, ok := strings.CutPrefix(id, "ref: "); ok {
-		id = ""
-		if data, err := os.ReadFile(filepath.Join(gitDir, filepath.FromSlash(ref))); err == nil {
-			id = strings.TrimSpace(string(data))
-		} else if packed, err := os.ReadFile(filepath.Join(gitDir, "packed-refs")); err == nil {
-			for _, line := range strings.Split(string(packed), "\n") {
-				if h, name, ok := strings.Cut(line, " "); ok && name == ref {
-					id = h
-				}
-			}
-		}
-	}
-	if len(id) < 12 || strings.Trim(id, "0123456789abcdef") != "" {
+	id, err := shipped.Git(dir, "--git-dir="+filepath.Join(dir, ".git"), "rev-parse", "--verify", "-q", "HEAD")
+	if id = strings.TrimSpace(id); err != nil || len(id) < 12 {
 		return ""
 	}
 	return id[:12]

@@ -101,9 +101,9 @@ func (p *pipe) send(m message, values []reflect.Value) error {
 		var wire any = v.Interface()
 		if v.Type() == errorType {
 			e := v.Interface().(error)
-			w := wireError{Text: guarded(e.Error, func(v any) string { return fmt.Sprintf("(Error() panicked: %v)", v) })}
+			w := wireError{Text: fmt.Sprint(e)} // fmt tells of an Error method that panics
 			for _, target := range p.sentinels {
-				if guarded(func() bool { return errors.Is(e, target) }, func(any) bool { return false }) {
+				if errors.Is(e, target) {
 					w.Is = append(w.Is, target.Error())
 				}
 			}
@@ -159,17 +159,6 @@ func (p *pipe) value(m *message, i int, v reflect.Value, clk clock.Clock) error 
 		v.Set(reflect.New(t.Elem()))
 	}
 	return nil
-}
-
-// guarded returns f(), or what onPanic makes of its panic: a student's
-// Error or Is method may panic.
-func guarded[T any](f func() T, onPanic func(v any) T) (out T) {
-	defer func() {
-		if v := recover(); v != nil {
-			out = onPanic(v)
-		}
-	}()
-	return f()
 }
 
 // Error is an error that came back from the child, which errors.Is finds
@@ -544,12 +533,7 @@ func (s *server) serve(m message) (answer message, results []reflect.Value) {
 	returned := false
 	defer func() {
 		if v := recover(); v != nil {
-			answer, results = message{Op: opPanic, Text: guarded(func() string {
-				if err, ok := v.(error); ok {
-					return err.Error()
-				}
-				return fmt.Sprint(v)
-			}, func(r any) string { return fmt.Sprintf("(a panic value whose printing panicked: %v)", r) })}, nil
+			answer, results = message{Op: opPanic, Text: fmt.Sprint(v)}, nil
 		} else if !returned {
 			// A Goexit ended this goroutine: a new one serves.
 			if err := s.send(message{Op: opExit}, nil); err != nil {
