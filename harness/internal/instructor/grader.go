@@ -269,9 +269,6 @@ type checker struct {
 	Seed uint64
 }
 
-// judges says whether the checker judges a level's parts in module m: a
-// nested module's (level 8's Redis form) are judged by its own test binary.
-func judges(m levels.Module) bool { return m.Dir == "." }
 
 // newChecker builds into dir a checker for each level of plan that the
 // instructor's copy in sb has. seed 0 draws one.
@@ -360,30 +357,19 @@ type grading struct {
 // judge returns the verdicts of one go test run: of the student's own
 // binaries only the cases judged in process, then the checker's.
 func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
-	var out []*grade.Package
+	if r.Module != "." {
+		return own, nil // a nested module's (level 8's Redis form): judged in process, as the report marks it
+	}
+	out := own
 	for _, l := range levels.All {
-		i := slices.IndexFunc(l.Modules, func(m levels.Module) bool {
-			return m.Dir == r.Module && slices.Contains(r.Patterns, l.Patterns()[m.Dir])
-		})
-		if i < 0 {
-			continue
-		}
-		var pkgs []*grade.Package
+		inProc, built, found := inProcessCases(g.root, l), true, false
 		for _, p := range own {
 			if l.Holds(grade.RelDir(g.root, p.Dir)) {
-				pkgs = append(pkgs, p)
+				p.Cases = slices.DeleteFunc(p.Cases, func(e protocol.Event) bool { return e.Fuzz || !inProc[e.Part][e.Name] })
+				built, found = built && p.BuildError == "", true
 			}
 		}
-		if !judges(l.Modules[i]) {
-			out = append(out, pkgs...) // judged in process, as the report marks it
-			continue
-		}
-		inProc := inProcessCases(g.root, l)
-		for _, p := range pkgs {
-			p.Cases = slices.DeleteFunc(p.Cases, func(e protocol.Event) bool { return e.Fuzz || !inProc[e.Part][e.Name] })
-		}
-		out = append(out, pkgs...)
-		if len(pkgs) == 0 || slices.ContainsFunc(pkgs, func(p *grade.Package) bool { return p.BuildError != "" }) {
+		if !found || !built {
 			continue
 		}
 		p, err := g.check(ctx, l, r)
@@ -458,7 +444,7 @@ func (g *grading) inProcessLevels(grades []grade.Level) map[int][]int {
 	for _, lg := range grades {
 		inProc := inProcessCases(g.root, lg.Level)
 		for _, p := range lg.Parts {
-			if p.Done && (len(inProc[p.Number]) > 0 || !judges(lg.Level.ModuleOf(p.Number))) {
+			if p.Done && (len(inProc[p.Number]) > 0 || lg.Level.ModuleOf(p.Number).Dir != ".") {
 				out[lg.Level.Number] = append(out[lg.Level.Number], p.Number)
 			}
 		}
@@ -799,7 +785,7 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 			}
 			continue
 		}
-		seen, files := map[string]bool{}, 0
+		files := 0
 		err = filepath.WalkDir(levelDir, func(fp string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
@@ -819,7 +805,6 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 			case info.Size() > maxStudentFile:
 				return tooBig(n, info.Size())
 			case p.checked[n]:
-				seen[n] = true
 				if data, err := os.ReadFile(fp); err != nil || !bytes.Equal(data, p.base[n]) {
 					changed(n)
 				}
@@ -841,11 +826,6 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 		})
 		if err != nil {
 			return nil, err
-		}
-		for n := range p.checked {
-			if l.Holds(n) && !seen[n] {
-				changed(n)
-			}
 		}
 	}
 	if studentDir == "" {
