@@ -660,17 +660,16 @@ type gradingPlan struct {
 	modPath string
 	// base holds every file of a grading copy but the learner's.
 	base map[string][]byte
-	// stubs holds each level's stubs as shipped, for a level not begun.
-	stubs map[string][]byte
+	// own holds the instructor's code of the levels, which only the
+	// report's warm-up builds.
+	own map[string][]byte
 	// checked marks the files of base (tests, specs, shared code) whose
 	// edits are noted, never used.
 	checked map[string]bool
 }
 
 // newGradingPlan reads the instructor's checkout at root: the files git
-// tracks in go.mod, go.sum, harness/ and ladder/, with each level's stubs
-// from the commit that shipped them, so that a reference pasted over a
-// stub is never used.
+// tracks in go.mod, go.sum, harness/ and ladder/.
 func newGradingPlan(root string) (*gradingPlan, error) {
 	modPath, err := shipped.ModulePath(root)
 	if err != nil {
@@ -680,7 +679,7 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the class report grades with a git checkout of the ladder: %w", err)
 	}
-	p := &gradingPlan{Levels: levels.All, modPath: modPath, base: map[string][]byte{}, stubs: map[string][]byte{}, checked: map[string]bool{}}
+	p := &gradingPlan{Levels: levels.All, modPath: modPath, base: map[string][]byte{}, own: map[string][]byte{}, checked: map[string]bool{}}
 	levelFiles := map[int]map[string][]byte{} // level number → its files
 	for _, n := range strings.Split(strings.TrimSuffix(tracked, "\x00"), "\x00") {
 		info, err := os.Lstat(filepath.Join(root, n))
@@ -701,17 +700,12 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 	}
 	for _, l := range p.Levels {
 		files := levelFiles[l.Number]
-		as, err := shipped.Find(root, l)
-		if err != nil { // no history to go by (a shallow clone): the working tree's stubs and shared files
-			as = shipped.Level{Code: shipped.Classify(modPath, files), Files: files}
-		}
-		for _, s := range as.Code.Stubs {
-			p.stubs[s] = as.Files[s]
-		}
+		code := shipped.Classify(modPath, files)
 		for n, data := range files {
-			shared := slices.Contains(as.Code.Shared, n)
+			shared := slices.Contains(code.Shared, n)
 			if l.HasRole(n, levels.Code) && !shared {
-				continue // the instructor's own code: never graded
+				p.own[n] = data // never graded
+				continue
 			}
 			p.base[n] = data
 			if _, role := levels.RoleOf(n); (shared || role == levels.Test || role == levels.Spec) && inStudentCopy(n) {
@@ -735,7 +729,7 @@ const (
 // Build writes into dest the grading copy of studentDir: the base files
 // and the student's own code, without following a symlink. It returns
 // notes on what the student changed that is not theirs to change. An
-// empty studentDir gives the ladder as shipped. A level folder of more
+// empty studentDir gives the instructor's own code. A level folder of more
 // than maxLevelFiles files, or a file over maxStudentFile, is refused
 // before it is read.
 func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error) {
@@ -759,6 +753,14 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 			return nil, err
 		}
 	}
+	if studentDir == "" {
+		for n, data := range p.own {
+			if err := write(n, data); err != nil {
+				return nil, err
+			}
+		}
+		return nil, nil
+	}
 	noted := map[string][]string{}
 	note := func(what, n string) { noted[what] = append(noted[what], n) }
 	changed := func(n string) { // a file of base
@@ -771,16 +773,8 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 	for _, l := range p.Levels {
 		levelDir := filepath.Join(studentDir, filepath.FromSlash(l.Dir))
 		info, err := os.Lstat(levelDir)
-		if studentDir == "" || err != nil || !info.IsDir() {
-			// No folder (or a symlink): the level as shipped.
-			for n, data := range p.stubs {
-				if l.Holds(n) {
-					if err := write(n, data); err != nil {
-						return nil, err
-					}
-				}
-			}
-			if studentDir != "" && err == nil {
+		if err != nil || !info.IsDir() { // no folder (or a symlink): no code of theirs
+			if err == nil {
 				note(symlinked, l.Dir)
 			}
 			continue
@@ -827,9 +821,6 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 		if err != nil {
 			return nil, err
 		}
-	}
-	if studentDir == "" {
-		return nil, nil
 	}
 	for n, data := range p.base {
 		if path.Base(n) == "go.mod" {
