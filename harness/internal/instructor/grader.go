@@ -748,39 +748,29 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 		}
 		return os.WriteFile(target, data, 0o644)
 	}
-	for n, data := range p.base {
-		if err := write(n, data); err != nil {
-			return nil, err
-		}
-	}
+	copied := []map[string][]byte{p.base}
 	if studentDir == "" {
-		for n, data := range p.own {
+		copied = append(copied, p.own)
+	}
+	for _, files := range copied {
+		for n, data := range files {
 			if err := write(n, data); err != nil {
 				return nil, err
 			}
 		}
+	}
+	if studentDir == "" {
 		return nil, nil
 	}
 	noted := map[string][]string{}
 	note := func(what, n string) { noted[what] = append(noted[what], n) }
-	changed := func(n string) { // a file of base
-		if _, role := levels.RoleOf(n); role == levels.Test || role == levels.Spec {
-			note(testsEdited, n)
-		} else {
-			note(edited, n)
-		}
-	}
 	for _, l := range p.Levels {
 		levelDir := filepath.Join(studentDir, filepath.FromSlash(l.Dir))
-		info, err := os.Lstat(levelDir)
-		if err != nil || !info.IsDir() { // no folder (or a symlink): no code of theirs
-			if err == nil {
-				note(symlinked, l.Dir)
-			}
-			continue
+		if info, err := os.Lstat(levelDir); err != nil || !info.IsDir() {
+			continue // no folder (or a symlink): no code of theirs
 		}
 		files := 0
-		err = filepath.WalkDir(levelDir, func(fp string, d fs.DirEntry, err error) error {
+		err := filepath.WalkDir(levelDir, func(fp string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
 			}
@@ -799,8 +789,12 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 			case info.Size() > maxStudentFile:
 				return tooBig(n, info.Size())
 			case p.checked[n]:
+				what := edited
+				if role == levels.Test || role == levels.Spec {
+					what = testsEdited
+				}
 				if data, err := os.ReadFile(fp); err != nil || !bytes.Equal(data, p.base[n]) {
-					changed(n)
+					note(what, n)
 				}
 			case role == levels.Test || role == levels.Spec:
 				// A test of their own is not run.
