@@ -191,7 +191,7 @@ func cmdClassReport(c *call) int {
 		}
 	}
 	if len(unlucky) > 0 {
-		fmt.Fprintf(stderr, "class-report: a random timeline of the checker failed for %s; --seed %d plays the same timelines again\n", instructor.SomeNames(unlucky), g.Checker.Seed)
+		fmt.Fprintf(stderr, "class-report: a random timeline of the checker failed for %s; --seed %d plays the same timelines again\n", instructor.SomeNames(unlucky), g.Seed)
 	}
 	return 0
 }

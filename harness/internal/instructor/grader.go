@@ -50,7 +50,8 @@ type Grader struct {
 	// runs in redisModules then get one.
 	redisServer  string
 	redisModules map[string]bool
-	Checker      *checker
+	checkers     string // levelN.test, a level's checker, and the go command's test2json
+	Seed         uint64 // of the checkers' random timelines
 }
 
 // withRedisServer starts a redis-server on the sandbox's loopback, waits
@@ -130,8 +131,8 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 			return nil, fmt.Errorf("building the tests of this checkout: %v", err)
 		}
 	}
-	g.Checker, err = newChecker(ctx, sb, filepath.Join(g.Tmp, "checker"), plan, seed)
-	return g, err
+	g.Seed, g.checkers = cmp.Or(seed, rand.Uint64()), filepath.Join(g.Tmp, "checker")
+	return g, buildCheckers(ctx, sb, g.checkers, plan)
 }
 
 // setupRun runs a command of the report's setup, which fails with what
@@ -209,7 +210,7 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		},
 		Ahead: true,
 	}
-	gr := &grading{checker: g.Checker, sb: sb, run: runner.Run, root: sb.Src, modPath: g.plan.modPath}
+	gr := &grading{Grader: g, sb: sb, run: runner.Run, root: sb.Src, modPath: g.plan.modPath}
 	runner.Judge = func(ctx context.Context, root string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
 		if stopped.Load() {
 			return own, nil // counts for nothing: see below
@@ -261,22 +262,9 @@ func headCommit(dir string) string {
 // seedEnv is the seed of a report's random timelines.
 const seedEnv = "LADDER_VERDICT_SEED"
 
-// checker is the report's checkers: in dir, a test binary a level
-// (levelN.test) and the go command's test2json; and the seed of their
-// random timelines.
-type checker struct {
-	dir  string
-	Seed uint64
-}
-
-
-// newChecker builds into dir a checker for each level of plan that the
-// instructor's copy in sb has. seed 0 draws one.
-func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, plan *gradingPlan, seed uint64) (*checker, error) {
-	c := &checker{dir: dir, Seed: seed}
-	for c.Seed == 0 {
-		c.Seed = rand.Uint64()
-	}
+// buildCheckers builds into dir a checker for each level of plan, from
+// the instructor's copy in sb.
+func buildCheckers(ctx context.Context, sb *sandbox.Sandbox, dir string, plan *gradingPlan) error {
 	// Built where the sandbox may write, then moved to dir, which
 	// outlives it. test2json turns a checker's output into go test -json.
 	built := filepath.Join(sb.Dir, "checkers")
@@ -284,16 +272,16 @@ func newChecker(ctx context.Context, sb *sandbox.Sandbox, dir string, plan *grad
 	for _, l := range plan.Levels {
 		pkg := fmt.Sprintf("harness/ladder-checker/level%d", l.Number) // under harness/, to import remote
 		if err := writeSource(checkerSource, sb.Src, plan.modPath, l, filepath.Join(pkg, "check_test.go")); err != nil {
-			return nil, fmt.Errorf("writing the report's checker: %v", err)
+			return fmt.Errorf("writing the report's checker: %v", err)
 		}
 		builds[1] = append(builds[1], "./"+pkg)
 	}
 	for _, args := range builds {
 		if err := setupRun(ctx, sb.Command(sb.Src, grade.GoTool(), args...)); err != nil {
-			return nil, fmt.Errorf("building the report's checker: %v", err)
+			return fmt.Errorf("building the report's checker: %v", err)
 		}
 	}
-	return c, os.Rename(built, dir)
+	return os.Rename(built, dir)
 }
 
 // cmdOutput is what a command run with sandbox.RunLimited printed.
@@ -348,7 +336,7 @@ func inProcessCases(root string, l levels.Level) map[int]map[string]bool {
 
 // grading is one student's checkout, in root of sb.
 type grading struct {
-	*checker
+	*Grader
 	sb            *sandbox.Sandbox
 	run           func(context.Context, *exec.Cmd) error
 	root, modPath string
@@ -414,11 +402,11 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 	if r.Run != "" {
 		tests = fmt.Sprintf("^TestLevel%d$%s", l.Number, strings.TrimPrefix(r.Run, "^Test"))
 	}
-	args := []string{"-p", res.ImportPath, filepath.Join(g.dir, fmt.Sprintf("level%d.test", l.Number)), "-test.v=test2json", "-test.run=" + tests, "-test.timeout=10m"}
+	args := []string{"-p", res.ImportPath, filepath.Join(g.checkers, fmt.Sprintf("level%d.test", l.Number)), "-test.v=test2json", "-test.run=" + tests, "-test.timeout=10m"}
 	if r.Skip != "" {
 		args = append(args, "-test.skip=^TestLevel"+strconv.Itoa(l.Number)+"$"+r.Skip)
 	}
-	cmd := sandbox.PinnedTo(g.sb.Slot, exec.Command(filepath.Join(g.dir, "test2json"), args...))
+	cmd := sandbox.PinnedTo(g.sb.Slot, exec.Command(filepath.Join(g.checkers, "test2json"), args...))
 	cmd.Dir = levelDir
 	cmd.Env = []string{
 		"PATH=" + os.Getenv("PATH"),
