@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"os/exec"
 	"reflect"
@@ -342,9 +343,8 @@ func (c *Conn) fail(what string) {
 type process struct {
 	*pipe
 	cmd     *exec.Cmd
-	ends    [2]*os.File      // the checker's: calls, to the child, and answers, from it
-	budget  io.LimitedReader // what is left to read of one answer
-	exited  chan struct{}
+	ends    [2]*os.File                    // the checker's: calls, to the child, and answers, from it
+	budget  io.LimitedReader               // what is left to read of one answer
 	printed strings.Builder                // the first 4 KiB of its output, read once it exited
 	tree    atomic.Pointer[procgroup.Tree] // set at the first answer
 }
@@ -378,7 +378,7 @@ func (c *Conn) start() error {
 		callW.Close()
 		return err
 	}
-	p := &process{ends: [2]*os.File{callW, ansR}, exited: make(chan struct{}), budget: io.LimitedReader{R: ansR}}
+	p := &process{ends: [2]*os.File{callW, ansR}, budget: io.LimitedReader{R: ansR}}
 	p.cmd = &exec.Cmd{Path: c.launch.Path, Args: c.launch.Args, Env: c.launch.Env, Dir: c.launch.Dir}
 	p.cmd.Stdout, p.cmd.Stderr = p, p
 	p.cmd.ExtraFiles = []*os.File{callR, ansW}
@@ -393,30 +393,16 @@ func (c *Conn) start() error {
 		return err
 	}
 	p.pipe = newPipe(&p.budget, callW, c.sentinels)
-	go func() {
-		p.cmd.Wait()
-		close(p.exited)
-	}()
 	c.proc.Store(p)
 	c.gen++
 	return nil
 }
 
-// wait waits up to d for the child to end, and reports whether it did.
-func (p *process) wait(d time.Duration) bool {
-	select {
-	case <-p.exited:
-		return true
-	case <-time.After(d):
-		return false
-	}
-}
-
-// exitText says how the child ended, with the start of what it printed.
+// exitText says how the child ended, killed if it had not within a
+// second, with the start of what it printed.
 func (p *process) exitText() string {
-	if !p.wait(time.Second) {
-		return "it did not exit"
-	}
+	defer time.AfterFunc(time.Second, func() { p.cmd.Process.Kill() }).Stop()
+	p.cmd.Wait()
 	s := p.cmd.ProcessState.String()
 	if out := strings.TrimSpace(p.printed.String()); out != "" {
 		s += "; it printed:\n" + out
@@ -429,7 +415,7 @@ func (p *process) stop() {
 	p.ends[1].Close()
 	if p.cmd.Process != nil {
 		p.cmd.Process.Kill()
-		p.wait(2 * time.Second)
+		p.cmd.Wait() // the second call returns at once
 	}
 }
 
@@ -440,7 +426,7 @@ func (p *process) stop() {
 func Main(ctor any, sentinels ...error) {
 	in, out := os.NewFile(3, "calls"), os.NewFile(4, "answers")
 	if _, err := in.Stat(); err != nil {
-		exit(errors.New("this program answers the class report's checker, which starts it"))
+		log.Fatal("remote: this program answers the class report's checker, which starts it")
 	}
 	s := &server{
 		pipe:    newPipe(bufio.NewReaderSize(in, 64<<10), out, sentinels),
@@ -448,17 +434,9 @@ func Main(ctor any, sentinels ...error) {
 		clocks:  map[uint64]*childClock{},
 		end:     make(chan error, 1),
 	}
-	if s.objects[0].Kind() != reflect.Func || s.objects[0].Type().NumOut() == 0 {
-		exit(fmt.Errorf("the constructor is a %T, want a function that returns the value to call", ctor))
-	}
 	go s.loop()
-	exit(<-s.end)
-}
-
-func exit(err error) {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "remote:", err)
-		os.Exit(2)
+	if err := <-s.end; err != nil {
+		log.Fatal("remote: ", err)
 	}
 	os.Exit(0)
 }
