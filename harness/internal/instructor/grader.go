@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/format"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -557,18 +556,17 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 			return nil, err
 		}
 		for _, pf := range pkg {
-			for _, d := range pf.Decls {
-				if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
-					for _, vs := range gd.Specs {
-						for _, n := range vs.(*ast.ValueSpec).Names {
-							if strings.HasPrefix(n.Name, "Err") {
-								sh.SentinelImports[ip] = pf.Name.Name
-								sh.Sentinels = append(sh.Sentinels, pf.Name.Name+"."+n.Name)
-							}
+			ast.Inspect(pf, func(n ast.Node) bool {
+				if vs, ok := n.(*ast.ValueSpec); ok {
+					for _, id := range vs.Names {
+						if strings.HasPrefix(id.Name, "Err") {
+							sh.SentinelImports[ip] = pf.Name.Name
+							sh.Sentinels = append(sh.Sentinels, pf.Name.Name+"."+id.Name)
 						}
 					}
 				}
-			}
+				return true
+			})
 		}
 	}
 	var types []string
@@ -619,7 +617,7 @@ var (
 )
 
 // writeSource writes src, a template of a source read from level l's
-// spec, into file rel of root, gofmt'ed.
+// spec, into file rel of root.
 func writeSource(src, root, modPath string, l levels.Level, rel string) error {
 	sh, err := readShape(root, modPath, l)
 	if err != nil {
@@ -630,15 +628,11 @@ func writeSource(src, root, modPath string, l levels.Level, rel string) error {
 	if err := t.Execute(&b, sh); err != nil {
 		return err
 	}
-	out := b.Bytes()
-	if formatted, err := format.Source(out); err == nil {
-		out = formatted // else the build says what is wrong
-	}
 	file := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(file, out, 0o644)
+	return os.WriteFile(file, b.Bytes(), 0o644)
 }
 
 // gradingPlan is what every student's grading copy takes from the
