@@ -209,7 +209,7 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		},
 		Ahead: true,
 	}
-	gr := &grading{Grader: g, sb: sb, run: runner.Run, root: sb.Src, modPath: g.plan.modPath}
+	gr := &grading{Grader: g, sb: sb, run: runner.Run}
 	runner.Judge = func(ctx context.Context, root string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
 		if stopped.Load() {
 			return own, nil // counts for nothing: see below
@@ -220,24 +220,13 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 	switch {
 	case stopped.Load() && ctx.Err() != nil:
 		notes = append(notes, "interrupted")
-		return res
 	case stopped.Load():
 		notes = append(notes, fmt.Sprintf("stopped after %v", limit))
-		return res
 	case err != nil:
 		notes = append(notes, grade.FirstLines(err.Error(), 1))
-		return res
-	}
-	res.Levels = grade.Report(grades).Levels
-	res.InProcess = gr.inProcessLevels(grades)
-	for _, lg := range grades {
-		for _, p := range lg.Parts {
-			for _, c := range p.Cases {
-				if c.Fuzz && c.Verdict != protocol.Pass && c.Verdict != protocol.NotImplemented {
-					res.RandomFailed = true
-				}
-			}
-		}
+	default:
+		res.Levels = grade.Report(grades).Levels
+		gr.summarize(grades, &res)
 	}
 	return res
 }
@@ -333,12 +322,11 @@ func inProcessCases(root string, l levels.Level) map[int]map[string]bool {
 	return out
 }
 
-// grading is one student's checkout, in root of sb.
+// grading is one student's checkout, in sb.Src.
 type grading struct {
 	*Grader
-	sb            *sandbox.Sandbox
-	run           func(context.Context, *exec.Cmd) error
-	root, modPath string
+	sb  *sandbox.Sandbox
+	run func(context.Context, *exec.Cmd) error
 }
 
 // judge returns the verdicts of one go test run: of the student's own
@@ -349,9 +337,9 @@ func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) 
 	}
 	out := own
 	for _, l := range levels.All {
-		inProc, built, found := inProcessCases(g.root, l), true, false
+		inProc, built, found := inProcessCases(g.sb.Src, l), true, false
 		for _, p := range own {
-			if l.Holds(grade.RelDir(g.root, p.Dir)) {
+			if l.Holds(grade.RelDir(g.sb.Src, p.Dir)) {
 				p.Cases = slices.DeleteFunc(p.Cases, func(e protocol.Event) bool { return e.Fuzz || !inProc[e.Part][e.Name] })
 				built, found = built && p.BuildError == "", true
 			}
@@ -373,19 +361,19 @@ func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) 
 
 // check runs the checker on level l's child, building it if need be.
 func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grade.Package, error) {
-	levelDir := filepath.Join(g.root, filepath.FromSlash(l.Dir))
-	res := &grade.Package{ImportPath: g.modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
-	if refused := refusedImports(g.root, g.modPath, l); len(refused) > 0 {
+	levelDir := filepath.Join(g.sb.Src, filepath.FromSlash(l.Dir))
+	res := &grade.Package{ImportPath: g.plan.modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
+	if refused := refusedImports(g.sb.Src, g.plan.modPath, l); len(refused) > 0 {
 		res.BuildError = fmt.Sprintf("%s %s. A level's code may not import a spec (its model is an answer) or the grader's packages.", refusedPrefix, strings.Join(refused, "; "))
 		return res, nil
 	}
 	// The child: the student's code, and what serves it to the checker.
 	childBin := filepath.Join(g.sb.Dir, "children", l.Name())
 	if _, err := os.Stat(childBin); err != nil { // else built for an earlier run of the level
-		if err := writeSource(childSource, g.root, g.modPath, l, "harness/ladder-child/"+l.Name()+"/main.go"); err != nil {
+		if err := writeSource(childSource, g.sb.Src, g.plan.modPath, l, "harness/ladder-child/"+l.Name()+"/main.go"); err != nil {
 			return nil, err
 		}
-		build := g.sb.Command(g.root, grade.GoTool(), "build", "-o", childBin, "./harness/ladder-child/"+l.Name())
+		build := g.sb.Command(g.sb.Src, grade.GoTool(), "build", "-o", childBin, "./harness/ladder-child/"+l.Name())
 		build.Env = append(build.Env, "CGO_ENABLED=0")
 		if err := g.run(ctx, build); err != nil {
 			res.BuildError = cmp.Or(cmdOutput(build), err.Error())
@@ -420,23 +408,25 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 	if g.run(ctx, cmd) != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	grade.Read(g.root, &out, res)
+	grade.Read(g.sb.Src, &out, res)
 	return res, nil
 }
 
-// inProcessLevels returns, by level, the parts counted done that hold a
-// case judged in the student's process.
-func (g *grading) inProcessLevels(grades []grade.Level) map[int][]int {
-	out := map[int][]int{}
+// summarize sets res.InProcess, by level, to the parts counted done that
+// hold a case judged in the student's process, and res.RandomFailed.
+func (g *grading) summarize(grades []grade.Level, res *Result) {
+	res.InProcess = map[int][]int{}
 	for _, lg := range grades {
-		inProc := inProcessCases(g.root, lg.Level)
+		inProc := inProcessCases(g.sb.Src, lg.Level)
 		for _, p := range lg.Parts {
 			if p.Done && (len(inProc[p.Number]) > 0 || lg.Level.ModuleOf(p.Number).Dir != ".") {
-				out[lg.Level.Number] = append(out[lg.Level.Number], p.Number)
+				res.InProcess[lg.Level.Number] = append(res.InProcess[lg.Level.Number], p.Number)
+			}
+			for _, c := range p.Cases {
+				res.RandomFailed = res.RandomFailed || c.Fuzz && c.Verdict != protocol.Pass && c.Verdict != protocol.NotImplemented
 			}
 		}
 	}
-	return out
 }
 
 // A level's checker and child are written from its spec, read with

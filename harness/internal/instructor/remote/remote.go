@@ -189,7 +189,6 @@ type Conn struct {
 	proc      atomic.Pointer[process] // the child, which CPU reads without waiting for mu
 	gen       int                     // counts the children started, so objects of a dead one are known
 	nextID    uint64
-	dropMu    sync.Mutex
 	drops     []uint64 // objects collected, to tell the child; no number is used twice
 }
 
@@ -250,8 +249,8 @@ func (c *Conn) New(ctor string, results []any, args ...any) *Object {
 	}
 	c.exchange(opNew, o, ctor, results, args)
 	runtime.SetFinalizer(o, func(o *Object) {
-		c.dropMu.Lock()
-		defer c.dropMu.Unlock()
+		c.mu.Lock() // the finalizers' goroutine may wait out a call
+		defer c.mu.Unlock()
 		c.drops = append(c.drops, o.id)
 	})
 	return o
@@ -277,9 +276,7 @@ func (c *Conn) exchange(op byte, o *Object, method string, results []any, args [
 	if o.clk != nil {
 		m.Now = o.clk.Now()
 	}
-	c.dropMu.Lock()
 	m.Drop, c.drops = c.drops, nil
-	c.dropMu.Unlock()
 	values := make([]reflect.Value, len(args))
 	for i, a := range args {
 		values[i] = reflect.ValueOf(a)
