@@ -285,28 +285,6 @@ func cmdOutput(cmd *exec.Cmd) string {
 
 const refusedPrefix = "refused:" // a level's build error, refused for its imports
 
-// refusedImports lists the student's files of level l that import a spec
-// (its model is an answer) or the grader's packages.
-func refusedImports(root, modPath string, l levels.Level) []string {
-	var out []string
-	filepath.WalkDir(filepath.Join(root, filepath.FromSlash(l.Dir)), func(p string, d fs.DirEntry, err error) error {
-		rel, _ := filepath.Rel(root, p)
-		if rel = filepath.ToSlash(rel); err != nil || !l.HasRole(rel, levels.Code) {
-			return nil
-		}
-		ips, _ := shipped.Imports(p, nil) // one that does not parse: the build says what is wrong
-		for _, ip := range ips {
-			imported, ok := strings.CutPrefix(ip, modPath+"/")
-			if _, role := levels.RoleOf(imported); ok && (imported == "harness/timeline" || imported == "harness/mutation" ||
-				strings.HasPrefix(imported, "harness/internal/") || role == levels.Spec) {
-				out = append(out, fmt.Sprintf("%s imports %s", rel, ip))
-			}
-		}
-		return nil
-	})
-	return out
-}
-
 // inProcessCases lists the cases judged in the student's process, by part
 // and name.
 func inProcessCases(root string, l levels.Level) map[int]map[string]bool {
@@ -363,7 +341,25 @@ func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) 
 func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grade.Package, error) {
 	levelDir := filepath.Join(g.sb.Src, filepath.FromSlash(l.Dir))
 	res := &grade.Package{ImportPath: g.plan.modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
-	if refused := refusedImports(g.sb.Src, g.plan.modPath, l); len(refused) > 0 {
+	// Refused: a student's file of the level that imports a spec (its
+	// model is an answer) or the grader's packages.
+	var refused []string
+	filepath.WalkDir(levelDir, func(p string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(g.sb.Src, p)
+		if rel = filepath.ToSlash(rel); err != nil || !l.HasRole(rel, levels.Code) {
+			return nil
+		}
+		ips, _ := shipped.Imports(p, nil) // one that does not parse: the build says what is wrong
+		for _, ip := range ips {
+			imported, ok := strings.CutPrefix(ip, g.plan.modPath+"/")
+			if _, role := levels.RoleOf(imported); ok && (imported == "harness/timeline" || imported == "harness/mutation" ||
+				strings.HasPrefix(imported, "harness/internal/") || role == levels.Spec) {
+				refused = append(refused, fmt.Sprintf("%s imports %s", rel, ip))
+			}
+		}
+		return nil
+	})
+	if len(refused) > 0 {
 		res.BuildError = fmt.Sprintf("%s %s. A level's code may not import a spec (its model is an answer) or the grader's packages.", refusedPrefix, strings.Join(refused, "; "))
 		return res, nil
 	}
@@ -381,10 +377,7 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 		}
 	}
 	child := g.sb.Command(levelDir, childBin)
-	launch, err := json.Marshal(protocol.Launch{Path: child.Path, Args: child.Args, Env: child.Env, Dir: child.Dir})
-	if err != nil {
-		return nil, err
-	}
+	launch, _ := json.Marshal(protocol.Launch{Path: child.Path, Args: child.Args, Env: child.Env, Dir: child.Dir}) // strings only
 	tests := fmt.Sprintf("^(TestLevel%d|FuzzLevel%d)$", l.Number, l.Number)
 	if r.Run != "" {
 		tests = fmt.Sprintf("^TestLevel%d$%s", l.Number, strings.TrimPrefix(r.Run, "^Test"))
