@@ -37,7 +37,6 @@ const (
 	opCall                  // checker: call Method on object Obj
 	opDone                  // child: the call returned; the values are its results (after the object, for opNew)
 	opPanic                 // child: the call panicked; Text is the panic value, printed
-	opExit                  // child: the call ended its goroutine without returning (runtime.Goexit)
 	opError                 // child: the request could not be served; Text says why
 )
 
@@ -110,9 +109,7 @@ func (p *pipe) send(m message, values []reflect.Value) error {
 			}
 			wire = w
 		}
-		if err = p.enc.Encode(wire); err != nil {
-			err = fmt.Errorf("a %T cannot be sent: %v", wire, err)
-		}
+		err = p.enc.Encode(wire)
 	}
 	if err != nil {
 		return err
@@ -126,10 +123,7 @@ func (p *pipe) value(m *message, i int, v reflect.Value, clk clock.Clock) error 
 	t := v.Type()
 	switch {
 	case t == clockType:
-		if clk == nil {
-			return errors.New("a clock where none can be made")
-		}
-		v.Set(reflect.ValueOf(clk))
+		v.Set(reflect.ValueOf(clk)) // the checker is sent no clock
 		return nil
 	case m.Nil[i]:
 		v.SetZero()
@@ -187,7 +181,6 @@ type Conn struct {
 	sentinels []error
 	limit     time.Duration
 	proc      atomic.Pointer[process] // the child, which CPU reads without waiting for mu
-	gen       int                     // counts the children started, so objects of a dead one are known
 	nextID    uint64
 	drops     []uint64 // objects collected, to tell the child; no number is used twice
 }
@@ -224,7 +217,7 @@ func (f *Failure) Error() string { return f.What }
 // Object is a value the child built and keeps: a proxy's handle on it.
 type Object struct {
 	conn *Conn
-	gen  int
+	proc *process // the child that built it
 	id   uint64
 	clk  clock.Clock // the clock its constructor was given, if any
 }
@@ -241,7 +234,7 @@ func (c *Conn) New(ctor string, results []any, args ...any) *Object {
 		}
 	}
 	c.nextID++
-	o := &Object{conn: c, gen: c.gen, id: c.nextID}
+	o := &Object{conn: c, proc: c.proc.Load(), id: c.nextID}
 	for _, a := range args {
 		if clk, ok := a.(clock.Clock); ok {
 			o.clk = clk
@@ -262,7 +255,7 @@ func (o *Object) Call(method string, results []any, args ...any) {
 	c := o.conn
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if o.gen != c.gen || c.proc.Load() == nil {
+	if o.proc != c.proc.Load() {
 		panic(&Failure{What: fmt.Sprintf("%s: the process that built this value is gone", method)})
 	}
 	c.exchange(opCall, o, method, results, args)
@@ -321,8 +314,6 @@ func (c *Conn) exchange(op byte, o *Object, method string, results []any, args [
 	case opDone:
 	case opPanic:
 		panic(a.Text)
-	case opExit:
-		runtime.Goexit()
 	case opError:
 		c.fail(fmt.Sprintf("the level's process could not make the call %s: %s", method, a.Text))
 	default:
@@ -391,7 +382,6 @@ func (c *Conn) start() error {
 	}
 	p.pipe = newPipe(&p.budget, callW, c.sentinels)
 	c.proc.Store(p)
-	c.gen++
 	return nil
 }
 
@@ -418,8 +408,8 @@ func (p *process) stop() {
 
 // Main serves calls to ctor and to the methods of what it builds, on
 // descriptors 3 (calls) and 4 (answers), and exits when the checker closes
-// them; after a call's Goexit it goes on, on a new goroutine. sentinels
-// are the level's errors, whose identity an error keeps across the wire.
+// them. sentinels are the level's errors, whose identity an error keeps
+// across the wire.
 func Main(ctor any, sentinels ...error) {
 	in, out := os.NewFile(3, "calls"), os.NewFile(4, "answers")
 	if _, err := in.Stat(); err != nil {
@@ -505,21 +495,14 @@ func (s *server) serve(m message) (answer message, results []reflect.Value) {
 			return refuse("the arguments of %s: %v", m.Method, err)
 		}
 	}
-	returned := false
+	// A Goexit ends the only goroutine that serves: the call fails as the
+	// child ends (all its goroutines asleep) or as one that hangs.
 	defer func() {
 		if v := recover(); v != nil {
 			answer, results = message{Op: opPanic, Text: fmt.Sprint(v)}, nil
-		} else if !returned {
-			// A Goexit ended this goroutine: a new one serves.
-			if err := s.send(message{Op: opExit}, nil); err != nil {
-				s.end <- err
-				return
-			}
-			go s.loop()
 		}
 	}()
 	results = fn.Call(args)
-	returned = true
 	if m.Op == opNew {
 		s.objects[m.Obj] = results[0]
 		results = results[1:]

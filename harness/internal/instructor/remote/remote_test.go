@@ -253,6 +253,7 @@ func TestAChildThatDiesFailsTheCallAndANewOneStarts(t *testing.T) {
 	}{
 		{"Exit", []any{3}, "Failure: the level's process ended during Exit(…): exit status 3; it printed:\nbye"},
 		{"Hang", nil, "Failure: Hang(…) did not return within"},
+		{"Goexit", nil, "Failure: the level's process ended during Goexit(…): exit status 2; it printed:\nfatal error: all goroutines are asleep"},
 		{"Flood", nil, "Failure: the level's process, during Flood(…): sent an answer larger than 8 MiB"},
 		{"Nonsense", nil, "Failure: the level's process, during Nonsense(…): gob: "},
 		{"Nope", nil, "Failure: the level's process could not make the call Nope: *remote_test.toy has no method Nope"},
@@ -278,20 +279,6 @@ func TestAChildThatDiesFailsTheCallAndANewOneStarts(t *testing.T) {
 				t.Errorf("Add(1) on a new child = %d, want 6", got)
 			}
 		})
-	}
-}
-
-func TestGoexitEndsTheCallersGoroutine(t *testing.T) {
-	c := conn(t)
-	p, _ := newProxy(c, nil, 0)
-	returned := make(chan bool, 1)
-	go func() {
-		defer func() { returned <- false }()
-		p.o.Call("Goexit", nil)
-		returned <- true
-	}()
-	if <-returned {
-		t.Errorf("Goexit returned, want the calling goroutine ended as the child's was")
 	}
 }
 
