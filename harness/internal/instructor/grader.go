@@ -70,21 +70,16 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		return nil, err
 	}
 	g := &Grader{plan: plan, Jail: j, redisModules: map[string]bool{}}
-	dirs := []string{"."} // the ladder's modules: each downloaded, into the sandboxes' GOPROXY
 	for _, l := range plan.Levels {
 		for _, m := range l.Modules {
 			// A module's run needs the server if one of its cases does.
 			if needs, err := moduleNeeds(root, l, m); err == nil && slices.Contains(needs, "redis-server") {
 				g.redisModules[m.Dir] = true
 			}
-			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(m.Dir), "go.mod")); err == nil && !slices.Contains(dirs, m.Dir) {
-				dirs = append(dirs, m.Dir)
+			// Each module's requirements, into the sandboxes' GOPROXY.
+			if out, err := goCommand(root, m.Dir, "mod", "download").CombinedOutput(); err != nil {
+				return nil, fmt.Errorf("go mod download in %s: %v\n%s", m.Dir, err, out)
 			}
-		}
-	}
-	for _, dir := range dirs {
-		if out, err := goCommand(root, dir, "mod", "download").CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("go mod download in %s: %v\n%s", dir, err, out)
 		}
 	}
 	out, err := goCommand(root, ".", "env", "GOMODCACHE").Output()

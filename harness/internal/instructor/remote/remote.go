@@ -10,6 +10,7 @@ package remote
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/gob"
 	"encoding/json"
 	"errors"
@@ -357,14 +358,9 @@ func (c *Conn) CPU() (time.Duration, bool) {
 
 func (c *Conn) start() error {
 	callR, callW, err := os.Pipe()
-	if err != nil {
-		return err
-	}
-	ansR, ansW, err := os.Pipe()
-	if err != nil {
-		callR.Close()
-		callW.Close()
-		return err
+	ansR, ansW, err2 := os.Pipe()
+	if err = cmp.Or(err, err2); err != nil {
+		return err // what was opened is closed by its finalizer
 	}
 	p := &process{ends: [2]*os.File{callW, ansR}, budget: io.LimitedReader{R: ansR}}
 	p.cmd = &exec.Cmd{Path: c.launch.Path, Args: c.launch.Args, Env: c.launch.Env, Dir: c.launch.Dir}
