@@ -159,9 +159,8 @@ func (g *Grader) Close() { sandbox.RemoveAll(g.Tmp) }
 func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.Duration) (res Result) {
 	res.Name = filepath.Base(filepath.Clean(dir))
 	res.Commit, res.Graded = headCommit(dir), time.Now()
-	defer func() { res.Took = time.Since(res.Graded) }()
 	var notes []string
-	defer func() { res.Err = strings.Join(notes, "; ") }()
+	defer func() { res.Err, res.Took = strings.Join(notes, "; "), time.Since(res.Graded) }()
 	sb, err := sandbox.New(g.Tmp, fmt.Sprintf("student-%03d", i), g.modProxy, g.Jail)
 	if err != nil {
 		notes = append(notes, err.Error())
@@ -455,10 +454,9 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 		return nil, err
 	}
 	sh := &specShape{Mod: modPath, Dir: l.Dir, Number: l.Number, SeedEnv: seedEnv, Imports: map[string]string{}, SentinelImports: map[string]string{}}
-	ifaces := map[string]*ast.InterfaceType{}
+	ifaces, imports := map[string]*ast.InterfaceType{}, map[string]string{}
 	var test *ast.FuncType
 	var asserted []*ast.InterfaceType
-	imports := map[string]string{}
 	// fields returns the types of a parameter or result list, one a value
 	// (the checker dot-imports the spec, whose types it names as the spec does).
 	fields := func(fl *ast.FieldList) (out []string) {
@@ -503,7 +501,7 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 		if cons, ok := tp.Type.(*ast.Ident); ok && ifaces[cons.Name] != nil && ctor != nil {
 			if results := fields(ctor.Results); len(results) > 0 && results[0] == tp.Names[0].Name {
 				results[0] = cons.Name
-				sh.Ctor = signature{constructor, fields(ctor.Params), results}
+				sh.Ctor = signature{"New", fields(ctor.Params), results} // every level's constructor
 				asserted = append([]*ast.InterfaceType{ifaces[cons.Name]}, asserted...)
 			}
 		}
@@ -581,9 +579,6 @@ func parseDir(dir string) ([]*ast.File, error) {
 	}
 	return files, nil
 }
-
-// constructor is the function every level builds its value with.
-const constructor = "New"
 
 // The sources the report writes: a level's child, which serves the
 // student's code, and its checker, with the proxies.
