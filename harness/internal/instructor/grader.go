@@ -635,37 +635,23 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 		return nil, fmt.Errorf("the class report grades with a git checkout of the ladder: %w", err)
 	}
 	p := &gradingPlan{Levels: levels.All, modPath: modPath, base: map[string][]byte{}, own: map[string][]byte{}, checked: map[string]bool{}}
-	levelFiles := map[int]map[string][]byte{} // level number → its files
 	for _, n := range strings.Split(strings.TrimSuffix(tracked, "\x00"), "\x00") {
 		info, err := os.Lstat(filepath.Join(root, n))
 		if err != nil || !info.Mode().IsRegular() {
 			continue // deleted, or a symlink
 		}
-		data, err := os.ReadFile(filepath.Join(root, n))
-		if err != nil {
+		if p.base[n], err = os.ReadFile(filepath.Join(root, n)); err != nil {
 			return nil, err
 		}
-		if lv, _ := levels.RoleOf(n); lv == 0 {
-			p.base[n] = data
-		} else if levelFiles[lv] == nil {
-			levelFiles[lv] = map[string][]byte{n: data}
-		} else {
-			levelFiles[lv][n] = data
-		}
 	}
-	for _, l := range p.Levels {
-		files := levelFiles[l.Number]
-		code := shipped.Classify(modPath, files)
-		for n, data := range files {
-			shared := slices.Contains(code.Shared, n)
-			if l.HasRole(n, levels.Code) && !shared {
-				p.own[n] = data // never graded
-				continue
-			}
-			p.base[n] = data
-			if _, role := levels.RoleOf(n); (shared || role == levels.Test || role == levels.Spec) && inStudentCopy(n) {
-				p.checked[n] = true
-			}
+	shared := shipped.Classify(modPath, p.base).Shared
+	for n, data := range p.base {
+		switch _, role := levels.RoleOf(n); {
+		case role == levels.Code && !slices.Contains(shared, n):
+			p.own[n] = data // the instructor's own code: never graded
+			delete(p.base, n)
+		case (role == levels.Code || role == levels.Test || role == levels.Spec) && inStudentCopy(n):
+			p.checked[n] = true
 		}
 	}
 	return p, nil
