@@ -32,7 +32,7 @@ func bytesRead() int64 {
 
 func TestBuildRefusesBigInputBeforeReadingIt(t *testing.T) {
 	l := levels.All[0]
-	plan := &gradingPlan{Levels: []levels.Level{l}, base: map[string][]byte{}, checked: map[string]bool{}}
+	plan := &gradingPlan{base: map[string][]byte{}, checked: map[string]bool{}}
 	student := func(t *testing.T) (dir, levelDir string) {
 		dir = t.TempDir()
 		levelDir = filepath.Join(dir, filepath.FromSlash(l.Dir))

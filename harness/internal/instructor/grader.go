@@ -70,7 +70,7 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		return nil, err
 	}
 	g := &Grader{plan: plan, Jail: j, redisModules: map[string]bool{}}
-	for _, l := range plan.Levels {
+	for _, l := range levels.All {
 		for _, m := range l.Modules {
 			// A module's run needs the server if one of its cases does.
 			if needs, err := moduleNeeds(root, l, m); err == nil && slices.Contains(needs, "redis-server") {
@@ -119,7 +119,7 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	}
 	// Each run a grading makes, with no test: it builds and vets every
 	// test binary as the grading does (-race too), and runs nothing.
-	for _, r := range grade.LevelRuns(plan.Levels) {
+	for _, r := range grade.LevelRuns(levels.All) {
 		args := append([]string{"test", "-count=1", "-run=^$", fmt.Sprintf("-race=%v", r.Race)}, r.Patterns...)
 		if err := setupRun(ctx, sb.Command(filepath.Join(sb.Src, filepath.FromSlash(r.Module)), grade.GoTool(), args...)); err != nil {
 			return nil, fmt.Errorf("building the tests of this checkout: %v", err)
@@ -210,7 +210,7 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		}
 		return gr.judge(ctx, r, own)
 	}
-	grades, err := grade.Levels(ctx, sb.Src, g.plan.Levels, runner)
+	grades, err := grade.Levels(ctx, sb.Src, levels.All, runner)
 	switch {
 	case stopped.Load() && ctx.Err() != nil:
 		notes = append(notes, "interrupted")
@@ -251,7 +251,7 @@ func buildCheckers(ctx context.Context, sb *sandbox.Sandbox, dir string, plan *g
 	// outlives it. test2json turns a checker's output into go test -json.
 	built := filepath.Join(sb.Dir, "checkers")
 	builds := [][]string{{"build", "-o", filepath.Join(built, "test2json"), "cmd/test2json"}, {"test", "-c", "-o", built + string(filepath.Separator)}}
-	for _, l := range plan.Levels {
+	for _, l := range levels.All {
 		pkg := fmt.Sprintf("harness/ladder-checker/level%d", l.Number) // under harness/, to import remote
 		if err := writeSource(checkerSource, sb.Src, plan.modPath, l, filepath.Join(pkg, "check_test.go")); err != nil {
 			return fmt.Errorf("writing the report's checker: %v", err)
@@ -601,17 +601,21 @@ func writeSource(src, root, modPath string, l levels.Level, rel string) error {
 	if err := t.Execute(&b, sh); err != nil {
 		return err
 	}
+	return writeFile(root, rel, b.Bytes())
+}
+
+// writeFile writes data into file rel of root, and the folders it needs.
+func writeFile(root, rel string, data []byte) error {
 	file := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(file, b.Bytes(), 0o644)
+	return os.WriteFile(file, data, 0o644)
 }
 
 // gradingPlan is what every student's grading copy takes from the
 // instructor's checkout, read once.
 type gradingPlan struct {
-	Levels  []levels.Level
 	modPath string
 	// base holds every file of a grading copy but the learner's.
 	base map[string][]byte
@@ -634,7 +638,7 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the class report grades with a git checkout of the ladder: %w", err)
 	}
-	p := &gradingPlan{Levels: levels.All, modPath: modPath, base: map[string][]byte{}, own: map[string][]byte{}, checked: map[string]bool{}}
+	p := &gradingPlan{modPath: modPath, base: map[string][]byte{}, own: map[string][]byte{}, checked: map[string]bool{}}
 	for _, n := range strings.Split(strings.TrimSuffix(tracked, "\x00"), "\x00") {
 		info, err := os.Lstat(filepath.Join(root, n))
 		if err != nil || !info.Mode().IsRegular() {
@@ -682,13 +686,7 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 			return nil, tooBig("go.mod", info.Size())
 		}
 	}
-	write := func(name string, data []byte) error {
-		target := filepath.Join(dest, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	}
+	write := func(name string, data []byte) error { return writeFile(dest, name, data) }
 	copied := []map[string][]byte{p.base}
 	if studentDir == "" {
 		copied = append(copied, p.own)
@@ -705,7 +703,7 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 	}
 	noted := map[string][]string{}
 	note := func(what, n string) { noted[what] = append(noted[what], n) }
-	for _, l := range p.Levels {
+	for _, l := range levels.All {
 		levelDir := filepath.Join(studentDir, filepath.FromSlash(l.Dir))
 		if info, err := os.Lstat(levelDir); err != nil || !info.IsDir() {
 			continue // no folder (or a symlink): no code of theirs
