@@ -206,7 +206,10 @@ func (c *Conn) Close() {
 // stop stops the child, if one runs, with c.mu held.
 func (c *Conn) stop() {
 	if p := c.proc.Swap(nil); p != nil {
-		p.stop()
+		p.ends[0].Close()
+		p.ends[1].Close()
+		p.cmd.Process.Kill()
+		p.cmd.Wait() // the second call returns at once
 	}
 }
 
@@ -373,7 +376,8 @@ func (c *Conn) start() error {
 	callR.Close()
 	ansW.Close()
 	if err != nil {
-		p.stop()
+		callW.Close()
+		ansR.Close()
 		return err
 	}
 	p.pipe = newPipe(&p.budget, callW, c.sentinels)
@@ -391,15 +395,6 @@ func (p *process) exitText() string {
 		s += "; it printed:\n" + out
 	}
 	return s
-}
-
-func (p *process) stop() {
-	p.ends[0].Close()
-	p.ends[1].Close()
-	if p.cmd.Process != nil {
-		p.cmd.Process.Kill()
-		p.cmd.Wait() // the second call returns at once
-	}
 }
 
 // Main serves calls to ctor and to the methods of what it builds, on
