@@ -667,7 +667,6 @@ var errNotCheckout = errors.New("not a rateladder checkout")
 const (
 	testsEdited = "tests edited: graded with the original tests (%s)"
 	edited      = "%s edited: graded with the original"
-	symlinked   = "symlinks ignored (%s)"
 	notGraded   = "cgo, C and assembly not graded (%s)"
 )
 
@@ -722,9 +721,7 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 			switch _, role := levels.RoleOf(n); {
 			case err != nil:
 				return err
-			case info.Mode()&fs.ModeSymlink != 0 && (role == levels.Code || p.checked[n]):
-				note(symlinked, n)
-			case !info.Mode().IsRegular():
+			case !info.Mode().IsRegular(): // a symlink is not followed
 			case info.Size() > maxStudentFile:
 				return tooBig(n, info.Size())
 			case p.checked[n]:
@@ -762,7 +759,7 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 			}
 		}
 	}
-	for _, what := range []string{testsEdited, edited, symlinked, notGraded} {
+	for _, what := range []string{testsEdited, edited, notGraded} {
 		if len(noted[what]) > 0 {
 			notes = append(notes, fmt.Sprintf(what, SomeNames(noted[what])))
 		}
@@ -772,11 +769,7 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 
 // tooBig refuses a student's file of size bytes.
 func tooBig(name string, size int64) error {
-	s := fmt.Sprintf("%.1f MiB", float64(size)/(1<<20))
-	if size >= 1<<30 {
-		s = fmt.Sprintf("%.1f GiB", float64(size)/(1<<30))
-	}
-	return fmt.Errorf("refused: %s is %s, over the %d MiB the report reads of one file", TerminalText(name), s, maxStudentFile>>20)
+	return fmt.Errorf("refused: %s is %.1f MiB, over the %d MiB the report reads of one file", TerminalText(name), float64(size)/(1<<20), maxStudentFile>>20)
 }
 
 // foreignCode reports whether a student's file brings code other than Go
