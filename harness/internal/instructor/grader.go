@@ -550,7 +550,7 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 		types = append(append(types, s.Params...), s.Results...)
 	}
 	for _, m := range qualified.FindAllStringSubmatch(strings.Join(types, " "), -1) {
-		if ip := imports[m[1]]; ip != "" && sh.SentinelImports[ip] == "" {
+		if ip := imports[m[1]]; ip != "" {
 			sh.Imports[m[1]] = ip
 		}
 	}

@@ -59,11 +59,18 @@ type message struct {
 	Nil []bool
 }
 
-// wireError is an error's message and the sentinels it matched.
+// wireError is an error as it crosses: its message, and the messages of
+// the level's sentinels it matched in the child, which errors.Is then
+// finds in the checker.
 type wireError struct {
-	Text string
-	Is   []string
+	Text    string
+	Matched []string
 }
+
+func (e *wireError) Error() string { return e.Text }
+
+// Is reports whether the error matched target in the child.
+func (e *wireError) Is(target error) bool { return slices.Contains(e.Matched, target.Error()) }
 
 // errorType and clockType travel as a wireError and as nothing: the child
 // makes a clock of the object's own.
@@ -78,7 +85,7 @@ type pipe struct {
 	w         *bufio.Writer
 	enc       *gob.Encoder
 	dec       *gob.Decoder
-	sentinels []error // the level's errors, which an error's identity is told by
+	sentinels []error // the child's: the level's errors, which an error's identity is told by
 }
 
 func newPipe(r io.Reader, w io.Writer, sentinels []error) *pipe {
@@ -105,7 +112,7 @@ func (p *pipe) send(m message, values []reflect.Value) error {
 			w := wireError{Text: fmt.Sprint(e)} // fmt tells of an Error method that panics
 			for _, target := range p.sentinels {
 				if errors.Is(e, target) {
-					w.Is = append(w.Is, target.Error())
+					w.Matched = append(w.Matched, target.Error())
 				}
 			}
 			wire = w
@@ -130,16 +137,9 @@ func (p *pipe) value(m *message, i int, v reflect.Value, clk clock.Clock) error 
 		v.SetZero()
 		return nil
 	case t == errorType:
-		var w wireError
-		err := p.dec.Decode(&w)
-		e := &Error{Text: w.Text}
-		for _, s := range p.sentinels {
-			if slices.Contains(w.Is, s.Error()) {
-				e.is = append(e.is, s)
-			}
-		}
+		e := new(wireError)
 		v.Set(reflect.ValueOf(error(e)))
-		return err
+		return p.dec.Decode(e)
 	}
 	v.SetZero() // gob would merge into what v holds
 	if err := p.dec.DecodeValue(v.Addr()); err != nil {
@@ -157,18 +157,6 @@ func (p *pipe) value(m *message, i int, v reflect.Value, clk clock.Clock) error 
 	return nil
 }
 
-// Error is an error that came back from the child, which errors.Is finds
-// the level's sentinels it matched there in.
-type Error struct {
-	Text string
-	is   []error
-}
-
-func (e *Error) Error() string { return e.Text }
-
-// Is reports whether the child's error matched target there.
-func (e *Error) Is(target error) bool { return slices.Contains(e.is, target) }
-
 // CallLimit is how long one call may take in the child before the call
 // fails: well under the runner's time for a case, which then names it.
 const CallLimit = 5 * time.Second
@@ -177,23 +165,21 @@ const CallLimit = 5 * time.Second
 // sends it calls. A child that misbehaves fails its call with a Failure,
 // and the next object built starts a new child.
 type Conn struct {
-	mu        sync.Mutex
-	launch    protocol.Launch
-	sentinels []error
-	limit     time.Duration
-	proc      atomic.Pointer[process] // the child, which CPU reads without waiting for mu
-	nextID    uint64
-	drops     []uint64 // objects collected, to tell the child; no number is used twice
+	mu     sync.Mutex
+	launch protocol.Launch
+	limit  time.Duration
+	proc   atomic.Pointer[process] // the child, which CPU reads without waiting for mu
+	nextID uint64
+	drops  []uint64 // objects collected, to tell the child; no number is used twice
 }
 
-// Open returns a Conn that starts children as protocol.LaunchEnv says;
-// sentinels are the level's errors, as the child's Main is given them.
-func Open(sentinels ...error) (*Conn, error) {
+// Open returns a Conn that starts children as protocol.LaunchEnv says.
+func Open() (*Conn, error) {
 	var l protocol.Launch
 	if err := json.Unmarshal([]byte(os.Getenv(protocol.LaunchEnv)), &l); err != nil {
 		return nil, fmt.Errorf("%s, which the class report sets to the command that starts the student's child: %v", protocol.LaunchEnv, err)
 	}
-	return &Conn{launch: l, sentinels: sentinels, limit: CallLimit}, nil
+	return &Conn{launch: l, limit: CallLimit}, nil
 }
 
 // Close stops the child, if one runs.
@@ -380,7 +366,7 @@ func (c *Conn) start() error {
 		ansR.Close()
 		return err
 	}
-	p.pipe = newPipe(&p.budget, callW, c.sentinels)
+	p.pipe = newPipe(&p.budget, callW, nil)
 	c.proc.Store(p)
 	return nil
 }

@@ -123,7 +123,7 @@ func conn(t testing.TB) *remote.Conn {
 	}
 	launch, _ := json.Marshal(protocol.Launch{Path: exe, Args: []string{exe}, Env: append(os.Environ(), childEnv+"=1")})
 	t.Setenv(protocol.LaunchEnv, string(launch))
-	c, err := remote.Open(errNegative)
+	c, err := remote.Open()
 	if err != nil {
 		t.Fatal(err)
 	}
