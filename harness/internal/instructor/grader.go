@@ -100,11 +100,7 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 			sandbox.RemoveAll(g.Tmp)
 		}
 	}()
-	if g.cache = filepath.Join(g.Tmp, "cache"); cacheDir != "" {
-		if g.cache, err = filepath.Abs(cacheDir); err != nil {
-			return nil, err
-		}
-	}
+	g.cache, _ = filepath.Abs(cmp.Or(cacheDir, filepath.Join(g.Tmp, "cache")))
 	sb, err := sandbox.New(g.Tmp, "warm-up", g.modProxy, j)
 	if err != nil {
 		return nil, err
@@ -236,11 +232,6 @@ func headCommit(dir string) string {
 	return id[:12]
 }
 
-// The class report keeps, of what the student's test binary reports, only
-// the cases the spec marks InProcess; every other case is played by a
-// checker built from the instructor's files alone, against the student's
-// code in a child that only answers calls (package remote).
-
 // seedEnv is the seed of a report's random timelines.
 const seedEnv = "LADDER_VERDICT_SEED"
 
@@ -302,7 +293,9 @@ type grading struct {
 }
 
 // judge returns the verdicts of one go test run: of the student's own
-// binaries only the cases judged in process, then the checker's.
+// binaries only the cases the spec marks InProcess; every other case is
+// the checker's, built from the instructor's files alone, which plays it
+// against the student's code in a child that only answers calls.
 func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
 	if r.Module != "." {
 		return own, nil // a nested module's (level 8's Redis form): judged in process, as the report marks it

@@ -339,8 +339,7 @@ func (c *Conn) CPU() (time.Duration, bool) {
 	total, ok := procgroup.SelfCPU()
 	if p := c.proc.Load(); p != nil && p.tree.Load() != nil {
 		child, read := p.tree.Load().CPU()
-		total += child
-		ok = ok && read
+		return total + child, ok && read
 	}
 	return total, ok
 }
