@@ -16,7 +16,6 @@ import (
 	"go/token"
 	"go/types"
 	"io/fs"
-	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -318,8 +317,8 @@ func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) 
 		}
 		// A case judged in process passes only as the student's binary
 		// reports it.
-		p.Cases = slices.DeleteFunc(p.Cases, func(e protocol.Event) bool { return inProc[e.Part][e.Name] && e.Verdict == protocol.Pass })
 		out = append(out, p)
+		p.Cases = slices.DeleteFunc(p.Cases, func(e protocol.Event) bool { return inProc[e.Part][e.Name] && e.Verdict == protocol.Pass })
 	}
 	return out, nil
 }
@@ -450,6 +449,7 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 	ifaces, imports := map[string]*ast.InterfaceType{}, map[string]string{}
 	var test *ast.FuncType
 	var asserted []*ast.InterfaceType
+	var errRefs [][2]string // the spec's pkg.ErrX
 	// fields returns the types of a parameter or result list, one a value
 	// (the checker dot-imports the spec, whose types it names as the spec does).
 	fields := func(fl *ast.FieldList) (out []string) {
@@ -484,6 +484,10 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 				if it, ok := n.Type.(*ast.InterfaceType); ok {
 					asserted = append(asserted, it)
 				}
+			case *ast.SelectorExpr:
+				if x, ok := n.X.(*ast.Ident); ok && strings.HasPrefix(n.Sel.Name, "Err") {
+					errRefs = append(errRefs, [2]string{x.Name, n.Sel.Name})
+				}
 			}
 			return true
 		})
@@ -514,28 +518,13 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 		}
 	}
 	// The sentinels: the Err variables of the level's packages the spec
-	// imports.
-	for _, ip := range slices.Sorted(maps.Values(imports)) {
+	// names.
+	for _, ref := range errRefs {
+		ip := imports[ref[0]]
 		rel, ok := strings.CutPrefix(ip, modPath+"/")
-		if !ok || !l.HasRole(rel+"/x.go", levels.Code) || sh.SentinelImports[ip] != "" {
-			continue
-		}
-		pkg, err := parseDir(filepath.Join(root, filepath.FromSlash(rel)))
-		if err != nil {
-			return nil, err
-		}
-		for _, pf := range pkg {
-			ast.Inspect(pf, func(n ast.Node) bool {
-				if vs, ok := n.(*ast.ValueSpec); ok {
-					for _, id := range vs.Names {
-						if strings.HasPrefix(id.Name, "Err") {
-							sh.SentinelImports[ip] = pf.Name.Name
-							sh.Sentinels = append(sh.Sentinels, pf.Name.Name+"."+id.Name)
-						}
-					}
-				}
-				return true
-			})
+		if name := ref[0] + "." + ref[1]; ok && l.HasRole(rel+"/x.go", levels.Code) && !slices.Contains(sh.Sentinels, name) {
+			sh.SentinelImports[ip] = ref[0]
+			sh.Sentinels = append(sh.Sentinels, name)
 		}
 	}
 	var types []string
