@@ -114,9 +114,12 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	}
 	// Each run a grading makes, with no test: it builds and vets every
 	// test binary as the grading does (-race too), and runs nothing.
+	warm := grade.Runner{Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
+		return sb.Command(dir, grade.GoTool(), args...)
+	}, Run: setupRun}
 	for _, r := range grade.LevelRuns(levels.All) {
-		args := append([]string{"test", "-count=1", "-run=^$", fmt.Sprintf("-race=%v", r.Race)}, r.Patterns...)
-		if err := setupRun(ctx, sb.Command(filepath.Join(sb.Src, filepath.FromSlash(r.Module)), grade.GoTool(), args...)); err != nil {
+		r.Run = "^$"
+		if _, err := grade.RunGoTest(ctx, sb.Src, r, warm); err != nil {
 			return nil, fmt.Errorf("building the tests of this checkout: %v", err)
 		}
 	}
@@ -242,6 +245,9 @@ func buildCheckers(ctx context.Context, sb *sandbox.Sandbox, dir string, plan *g
 	built := filepath.Join(sb.Dir, "checkers")
 	builds := [][]string{{"build", "-o", filepath.Join(built, "test2json"), "cmd/test2json"}, {"test", "-c", "-o", built + string(filepath.Separator)}}
 	for _, l := range levels.All {
+		if _, err := os.Stat(filepath.Join(sb.Src, filepath.FromSlash(l.SpecDir(l.ModuleOf(1))))); err != nil {
+			continue // a level this checkout lacks
+		}
 		pkg := fmt.Sprintf("harness/ladder-checker/level%d", l.Number) // under harness/, to import remote
 		if err := writeSource(checkerSource, sb.Src, plan.modPath, l, filepath.Join(pkg, "check_test.go")); err != nil {
 			return fmt.Errorf("writing the report's checker: %v", err)
@@ -308,8 +314,8 @@ func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) 
 				built, found = built && p.BuildError == "", true
 			}
 		}
-		if !found || !built {
-			continue
+		if _, err := os.Stat(filepath.Join(g.checkers, fmt.Sprintf("level%d.test", l.Number))); err != nil || !found || !built {
+			continue // no checker: a level the instructor's checkout lacks
 		}
 		p, err := g.check(ctx, l, r)
 		if err != nil {
