@@ -130,12 +130,16 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 // setupRun runs a command of the report's setup, which fails with what
 // it printed.
 func setupRun(ctx context.Context, cmd *exec.Cmd) error {
+	var out bytes.Buffer
+	if cmd.Stdout == nil {
+		cmd.Stdout, cmd.Stderr = &out, &out
+	}
 	stopped, err := sandbox.RunLimited(ctx, time.Hour, cmd)
 	if stopped {
 		err = errors.New("interrupted")
 	}
 	if err != nil {
-		return fmt.Errorf("%v\n%s", err, cmdOutput(cmd))
+		return fmt.Errorf("%v\n%s", err, grade.FirstLines(out.String(), 20))
 	}
 	return nil
 }
@@ -262,17 +266,6 @@ func buildCheckers(ctx context.Context, sb *sandbox.Sandbox, dir string, plan *g
 	return os.Rename(built, dir)
 }
 
-// cmdOutput is what a command run with sandbox.RunLimited printed.
-func cmdOutput(cmd *exec.Cmd) string {
-	var s string
-	for _, w := range []any{cmd.Stdout, cmd.Stderr} {
-		if b, ok := w.(interface{ String() string }); ok {
-			s += b.String()
-		}
-	}
-	return grade.FirstLines(s, 20)
-}
-
 const refusedPrefix = "refused:" // a level's build error, refused for its imports
 
 // inProcessCases lists the cases judged in the student's process, by part
@@ -363,8 +356,10 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 		}
 		build := g.sb.Command(g.sb.Src, grade.GoTool(), "build", "-o", childBin, "./harness/ladder-child/"+l.Name())
 		build.Env = append(build.Env, "CGO_ENABLED=0")
+		var out bytes.Buffer
+		build.Stdout, build.Stderr = &out, &out
 		if err := g.run(ctx, build); err != nil {
-			res.BuildError = cmp.Or(cmdOutput(build), err.Error())
+			res.BuildError = cmp.Or(grade.FirstLines(out.String(), 20), err.Error())
 			return res, ctx.Err()
 		}
 	}
@@ -426,12 +421,11 @@ func (g *grading) summarize(grades []grade.Level, res *Result) {
 
 // specShape is what a level's checker and child are written from.
 type specShape struct {
-	Mod, Dir string
-	Number   int
-	SeedEnv  string
-	Ctor     signature // New: the interface Test is generic over, and an error for level 8
-	Methods  []signature
-	Imports  map[string]string // the packages the proxies' types name, by name, but the spec
+	Mod, Dir, SeedEnv string
+	Number            int
+	Ctor              signature // New: the interface Test is generic over, and an error for level 8
+	Methods           []signature
+	Imports           map[string]string // the packages the proxies' types name, by name, but the spec
 	// Sentinels are "viewerr.ErrNegativeViews", from SentinelImports (by path).
 	Sentinels       []string
 	SentinelImports map[string]string
@@ -649,8 +643,6 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 	return p, nil
 }
 
-var errNotCheckout = errors.New("not a rateladder checkout")
-
 // What Build notes of a student's checkout, in this order.
 const (
 	testsEdited = "tests edited: graded with the original tests (%s)"
@@ -667,7 +659,7 @@ const (
 func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error) {
 	if studentDir != "" {
 		if info, err := os.Lstat(filepath.Join(studentDir, "ladder")); err != nil || !info.IsDir() {
-			return nil, errNotCheckout
+			return nil, errors.New("not a rateladder checkout")
 		}
 		if info, err := os.Lstat(filepath.Join(studentDir, "go.mod")); err == nil && info.Size() > maxStudentFile {
 			return nil, tooBig("go.mod", info.Size())
