@@ -106,9 +106,8 @@ func (p *pipe) send(m message, values []reflect.Value) error {
 		if err != nil || m.Nil[i] {
 			continue
 		}
-		var wire any = v.Interface()
-		if v.Type() == errorType {
-			e := v.Interface().(error)
+		wire := v.Interface()
+		if e, ok := wire.(error); ok && v.Type() == errorType {
 			w := wireError{Text: fmt.Sprint(e)} // fmt tells of an Error method that panics
 			for _, target := range p.sentinels {
 				if errors.Is(e, target) {
@@ -119,10 +118,7 @@ func (p *pipe) send(m message, values []reflect.Value) error {
 		}
 		err = p.enc.Encode(wire)
 	}
-	if err != nil {
-		return err
-	}
-	return p.w.Flush()
+	return cmp.Or(err, p.w.Flush())
 }
 
 // value reads the value of index i of m into v, which must be settable;
@@ -395,10 +391,8 @@ func Main(ctor any, sentinels ...error) {
 		pipe:    newPipe(bufio.NewReaderSize(in, 64<<10), out, sentinels),
 		objects: map[uint64]reflect.Value{0: reflect.ValueOf(ctor)},
 		clocks:  map[uint64]*childClock{},
-		end:     make(chan error, 1),
 	}
-	go s.loop()
-	if err := <-s.end; err != nil {
+	if err := s.loop(); err != nil {
 		log.Fatal("remote: ", err)
 	}
 	os.Exit(0)
@@ -406,7 +400,6 @@ func Main(ctor any, sentinels ...error) {
 
 type server struct {
 	*pipe
-	end     chan error
 	objects map[uint64]reflect.Value // 0 is the constructor
 	clocks  map[uint64]*childClock   // each object's clock
 }
@@ -416,23 +409,19 @@ type childClock struct{ now atomic.Pointer[time.Time] }
 
 func (c *childClock) Now() time.Time { return *c.now.Load() }
 
-// loop serves calls until the input ends, or a call ends its goroutine.
-func (s *server) loop() {
+// loop serves calls until the checker closes their pipe.
+func (s *server) loop() error {
 	for {
 		var m message
-		err := s.dec.Decode(&m)
-		if err == nil {
-			if err = s.send(s.serve(m)); err == nil {
-				continue
-			}
+		if err := s.dec.Decode(&m); err == io.EOF {
+			return nil // the checker is done
+		} else if err != nil {
+			return err
+		}
+		if err := s.send(s.serve(m)); err != nil {
 			// A result gob cannot carry ends the child, which prints why.
-			err = fmt.Errorf("the results of %s: %v", m.Method, err)
+			return fmt.Errorf("the results of %s: %v", m.Method, err)
 		}
-		if err == io.EOF {
-			err = nil // the checker is done
-		}
-		s.end <- err
-		return
 	}
 }
 
@@ -471,8 +460,8 @@ func (s *server) serve(m message) (answer message, results []reflect.Value) {
 			return refuse("the arguments of %s: %v", m.Method, err)
 		}
 	}
-	// A Goexit ends the only goroutine that serves: the call fails as the
-	// child ends (all its goroutines asleep) or as one that hangs.
+	// A Goexit ends main, which serves: the call fails as the child ends
+	// (all its goroutines asleep) or as one that hangs.
 	defer func() {
 		if v := recover(); v != nil {
 			answer, results = message{Op: opPanic, Text: fmt.Sprint(v)}, nil

@@ -253,7 +253,7 @@ func TestAChildThatDiesFailsTheCallAndANewOneStarts(t *testing.T) {
 	}{
 		{"Exit", []any{3}, "Failure: the level's process ended during Exit(…): exit status 3; it printed:\nbye"},
 		{"Hang", nil, "Failure: Hang(…) did not return within"},
-		{"Goexit", nil, "Failure: the level's process ended during Goexit(…): exit status 2; it printed:\nfatal error: all goroutines are asleep"},
+		{"Goexit", nil, "Failure: the level's process ended during Goexit(…): exit status 2; it printed:\nfatal error: no goroutines (main called runtime.Goexit) - deadlock!"},
 		{"Flood", nil, "Failure: the level's process, during Flood(…): sent an answer larger than 8 MiB"},
 		{"Nonsense", nil, "Failure: the level's process, during Nonsense(…): gob: "},
 		{"Nope", nil, "Failure: the level's process could not make the call Nope: *remote_test.toy has no method Nope"},
