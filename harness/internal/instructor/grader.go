@@ -39,17 +39,15 @@ import (
 
 // Grader grades students' checkouts for one class report.
 type Grader struct {
-	plan     *gradingPlan
-	Tmp      string        // the report's temporary folder, with every sandbox
-	cache    string        // the warm build cache each sandbox gets a copy of
-	modProxy string        // the instructor's module download cache
-	Jail     *sandbox.Jail // nil with --no-sandbox
-	// redisServer is redis-server, if a sandbox sees it (under /usr): the
-	// runs in redisModules then get one.
-	redisServer  string
-	redisModules map[string]bool
-	checkers     string // levelN.test, a level's checker, and the go command's test2json
-	Seed         uint64 // of the checkers' random timelines
+	plan         *gradingPlan
+	Tmp          string          // the report's temporary folder, with every sandbox
+	cache        string          // the warm build cache each sandbox gets a copy of
+	modProxy     string          // the instructor's module download cache
+	Jail         *sandbox.Jail   // nil with --no-sandbox
+	redisServer  string          // redis-server, if a sandbox sees it (under /usr)
+	redisModules map[string]bool // the modules whose runs then get one
+	checkers     string          // levelN.test, a level's checker, and the go command's test2json
+	Seed         uint64          // of the checkers' random timelines
 }
 
 // withRedisServer starts a redis-server on the sandbox's loopback, waits
@@ -134,12 +132,8 @@ func setupRun(ctx context.Context, cmd *exec.Cmd) error {
 	if cmd.Stdout == nil {
 		cmd.Stdout, cmd.Stderr = &out, &out
 	}
-	stopped, err := sandbox.RunLimited(ctx, time.Hour, cmd)
-	if stopped {
-		err = errors.New("interrupted")
-	}
-	if err != nil {
-		return fmt.Errorf("%v\n%s", err, grade.FirstLines(out.String(), 20))
+	if stopped, err := sandbox.RunLimited(ctx, time.Hour, cmd); stopped || err != nil {
+		return fmt.Errorf("%v\n%s", cmp.Or(err, errors.New("interrupted")), grade.FirstLines(out.String(), 20))
 	}
 	return nil
 }
