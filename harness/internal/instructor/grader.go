@@ -40,10 +40,10 @@ import (
 // Grader grades students' checkouts for one class report.
 type Grader struct {
 	plan         *gradingPlan
-	Tmp          string          // the report's temporary folder, with every sandbox
+	tmp          string          // the report's temporary folder, with every sandbox
 	cache        string          // the warm build cache each sandbox gets a copy of
 	modProxy     string          // the instructor's module download cache
-	Jail         *sandbox.Jail   // nil with --no-sandbox
+	jail         *sandbox.Jail   // nil with --no-sandbox
 	redisServer  string          // redis-server, if a sandbox sees it (under /usr)
 	redisModules map[string]bool // the modules whose runs then get one
 	checkers     string          // levelN.test, a level's checker, and the go command's test2json
@@ -66,7 +66,7 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	if err != nil {
 		return nil, err
 	}
-	g := &Grader{plan: plan, Jail: j, redisModules: map[string]bool{}}
+	g := &Grader{plan: plan, jail: j, redisModules: map[string]bool{}}
 	for _, l := range levels.All {
 		for _, m := range l.Modules {
 			// A module's run needs the server if one of its cases does.
@@ -89,16 +89,16 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 			g.redisServer = p
 		}
 	}
-	if g.Tmp, err = os.MkdirTemp("", "ladder-report-"); err != nil {
+	if g.tmp, err = os.MkdirTemp("", "ladder-report-"); err != nil {
 		return nil, err
 	}
 	defer func() {
 		if err != nil {
-			sandbox.RemoveAll(g.Tmp)
+			sandbox.RemoveAll(g.tmp)
 		}
 	}()
-	g.cache, _ = filepath.Abs(cmp.Or(cacheDir, filepath.Join(g.Tmp, "cache")))
-	sb, err := sandbox.New(g.Tmp, "warm-up", g.modProxy, j)
+	g.cache, _ = filepath.Abs(cmp.Or(cacheDir, filepath.Join(g.tmp, "cache")))
+	sb, err := sandbox.New(g.tmp, "warm-up", g.modProxy, j)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 			return nil, fmt.Errorf("building the tests of this checkout: %v", err)
 		}
 	}
-	g.Seed, g.checkers = cmp.Or(seed, rand.Uint64()), filepath.Join(g.Tmp, "checker")
+	g.Seed, g.checkers = cmp.Or(seed, rand.Uint64()), filepath.Join(g.tmp, "checker")
 	return g, buildCheckers(ctx, sb, g.checkers, plan)
 }
 
@@ -148,7 +148,7 @@ func goCommand(root, dir string, args ...string) *exec.Cmd {
 }
 
 // Close deletes the report's temporary folder.
-func (g *Grader) Close() { sandbox.RemoveAll(g.Tmp) }
+func (g *Grader) Close() { sandbox.RemoveAll(g.tmp) }
 
 // Grade grades one student's checkout in a sandbox of its own, which it
 // deletes afterwards.
@@ -157,7 +157,7 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 	res.Commit, res.Graded = headCommit(dir), time.Now()
 	var notes []string
 	defer func() { res.Err, res.Took = strings.Join(notes, "; "), time.Since(res.Graded) }()
-	sb, err := sandbox.New(g.Tmp, fmt.Sprintf("student-%03d", i), g.modProxy, g.Jail)
+	sb, err := sandbox.New(g.tmp, fmt.Sprintf("student-%03d", i), g.modProxy, g.jail)
 	if err != nil {
 		notes = append(notes, err.Error())
 		return res
@@ -181,7 +181,7 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 	runner := grade.Runner{
 		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
 			rel, _ := filepath.Rel(sb.Src, dir)
-			if len(args) > 0 && args[0] == "test" && g.Jail != nil && g.redisServer != "" && g.redisModules[filepath.ToSlash(rel)] {
+			if len(args) > 0 && args[0] == "test" && g.jail != nil && g.redisServer != "" && g.redisModules[filepath.ToSlash(rel)] {
 				// As make test-level-8 REDIS=1: a server of the sandbox's own.
 				cmd := sb.Command(dir, "sh", append([]string{"-c", withRedisServer, "sh", grade.GoTool()}, args...)...)
 				cmd.Env = append(cmd.Env, "REDIS_ADDR=127.0.0.1:6379")
