@@ -140,7 +140,7 @@ func TestWatcherReadsACrash(t *testing.T) {
 func TestWatcherReadsGoTestsTimeout(t *testing.T) {
 	r := &reader{root: repoRoot(t), bins: map[string]*binary{}}
 	b := watch(repoRoot(t), "panic: test timed out after 2m0s", "\trunning tests:", "\t\tTestX/part_1/a (2m0s)", "", "goroutine 17 [running]:", "testing.(*M).startAlarm.func1()", "\t/usr/local/go/src/testing/testing.go:2682 +0x345", "")
-	b.seen, b.end, b.order, b.open = true, "fail", []string{"TestX/part_1/a"}, map[string]*strings.Builder{"TestX/part_1/a": {}}
+	b.seen, b.end, b.tests = true, "fail", map[string]*strings.Builder{"TestX/part_1/a": {}}
 	r.bins["p"] = b
 	r.finish()
 	if want := `the test binary reached go test's time limit (-timeout 2m0s) during case "a" of part 1.`; b.pkg.Exit == nil || !strings.HasPrefix(b.pkg.Exit.Reason, want) {

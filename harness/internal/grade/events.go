@@ -23,8 +23,7 @@ import (
 
 // The learner's loop trusts what go test -json says: a case passed when its
 // subtest passed and its output holds the runner's line for it
-// (protocol.CaseLine); a binary ran its cases through the runner when it
-// wrote protocol.RunMark; it ran to its end when the testing package
+// (protocol.CaseLine); a binary ran to its end when the testing package
 // printed PASS or FAIL, every test it started ended, and a failing binary
 // failed a test. A test left open names the case a crash or exit cut short.
 
@@ -50,20 +49,19 @@ var floodLimit = 256 << 20
 
 // binary is what go test -json said of one package's test binary.
 type binary struct {
-	pkg   *Package
-	out   strings.Builder             // the tail of its output outside any test
-	open  map[string]*strings.Builder // the output of the tests not ended
-	order []string                    // tests by the order they started
-	end   string                      // go test's pass, fail or skip for the package, once it came
-	last  string                      // the testing package's last line, PASS or FAIL
-	// current is the test the last output came from; endedInTest says go
-	// test's line for the package came as a test's; viaRunner, that the
-	// output holds protocol.RunMark.
-	current                              string
-	seen, failed, endedInTest, viaRunner bool     // seen: go test said something of it
-	race                                 []string // the race report being read; nil outside one
-	crash                                []string // the last crash: its message, then its first goroutine
-	stack, stackEnded                    bool     // crash has reached its first goroutine's frames, and they ended
+	pkg *Package
+	out strings.Builder // the tail of its output outside any test
+	// tests holds the output of each test started and not ended; an
+	// ended test's is nil.
+	tests     map[string]*strings.Builder
+	end, last string // go test's pass, fail or skip for the package; the testing package's PASS or FAIL
+	current   string // the test the last output came from
+	race      []string
+	crash     []string // the last crash: its message, then its first goroutine
+	stack     int      // 1: crash reached its first goroutine's frames, 2: they ended
+	// seen: go test said something of it; failed: a test failed;
+	// endedInTest: go test's line for the package came as a test's.
+	seen, failed, endedInTest bool
 }
 
 // reader reads one go test -json run into its packages.
@@ -85,7 +83,7 @@ func Read(root string, in io.Reader, pkgs ...*Package) { newReader(root, pkgs, n
 func newReader(root string, pkgs []*Package, stop func()) *reader {
 	r := &reader{root: root, bins: map[string]*binary{}, builds: map[string]string{}, stop: stop}
 	for _, p := range pkgs {
-		r.bins[p.ImportPath] = &binary{pkg: p, open: map[string]*strings.Builder{}}
+		r.bins[p.ImportPath] = &binary{pkg: p, tests: map[string]*strings.Builder{}}
 	}
 	return r
 }
@@ -97,13 +95,10 @@ func (r *reader) readAll(in io.Reader) {
 	br := bufio.NewReaderSize(in, 256<<10)
 	for {
 		line, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			// A line longer than the buffer is a learner's print: skip it.
-			for errors.Is(err, bufio.ErrBufferFull) {
-				r.printed += len(line)
-				line, err = br.ReadSlice('\n')
-			}
-			continue
+		for errors.Is(err, bufio.ErrBufferFull) { // a learner's print: skip it
+			r.printed += len(line)
+			line, err = br.ReadSlice('\n')
+			line = nil
 		}
 		var e Event
 		if len(line) > 0 && json.Unmarshal(line, &e) == nil {
@@ -124,13 +119,13 @@ func (r *reader) handle(e Event) {
 	if b == nil {
 		return
 	}
-	p := b.pkg
+	p, ends := b.pkg, e.Action == "pass" || e.Action == "fail"
 	b.seen = true
 	if e.Action == "run" || e.Action == "start" {
 		r.started.Store(true)
 	}
 	packageLine := strings.HasPrefix(e.Output, "ok  \t"+e.Package) || strings.HasPrefix(e.Output, "FAIL\t"+e.Package)
-	if e.Test != "" && (e.Action == "output" && packageLine || b.endedInTest && (e.Action == "pass" || e.Action == "fail")) {
+	if e.Test != "" && (e.Action == "output" && packageLine || b.endedInTest && ends) {
 		// A binary that exits in the middle of a test has go test's own
 		// line for the package, and its pass or fail, said to come from it.
 		b.endedInTest = true
@@ -138,12 +133,12 @@ func (r *reader) handle(e Event) {
 	}
 	out := &b.out
 	if e.Test != "" {
-		if out = b.open[e.Test]; out == nil {
+		var started bool
+		if out, started = b.tests[e.Test]; !started || out == nil {
 			out = &strings.Builder{}
-			if !slices.Contains(b.order, e.Test) { // not a line after the test's end
-				b.open[e.Test] = out
-				b.order = append(b.order, e.Test)
-			}
+		}
+		if !started { // not a line after the test's end
+			b.tests[e.Test] = out
 		}
 	}
 	switch {
@@ -154,20 +149,16 @@ func (r *reader) handle(e Event) {
 			b.last = strings.TrimSpace(e.Output)
 		}
 	case e.Test == "" && e.Action == "skip":
-		p.NoTests = len(b.order) == 0
-		b.end = e.Action
-	case e.Test == "" && (e.Action == "pass" || e.Action == "fail"):
+		p.NoTests, b.end = len(b.tests) == 0, e.Action
+	case e.Test == "" && ends:
 		b.end = e.Action
 		if e.FailedBuild != "" {
 			// The failed build may be the package, its test variant, or
 			// a package it imports, such as its spec.
-			p.BuildError = r.builds[e.FailedBuild]
-			if p.BuildError == "" {
-				p.BuildError = "the build of " + e.FailedBuild + " failed"
-			}
+			p.BuildError = cmp.Or(r.builds[e.FailedBuild], "the build of "+e.FailedBuild+" failed")
 		}
-	case e.Action == "pass" || e.Action == "fail" || e.Action == "skip":
-		delete(b.open, e.Test)
+	case ends || e.Action == "skip":
+		b.tests[e.Test] = nil
 		b.failed = b.failed || e.Action == "fail"
 		if c, ok := protocol.FindCase(out.String()); ok {
 			if c.Verdict == protocol.Pass && e.Action != "pass" {
@@ -175,8 +166,7 @@ func (r *reader) handle(e Event) {
 				if strings.Contains(out.String(), "race detected during execution of test") {
 					why = "the race detector found a data race"
 				}
-				c.Verdict = protocol.Fail
-				c.Summary = "its subtest failed after the case passed: " + why
+				c.Verdict, c.Summary = protocol.Fail, "its subtest failed after the case passed: "+why
 				c.Report, c.Brief = c.Summary, c.Summary
 			}
 			c.Test = e.Test
@@ -220,7 +210,6 @@ func keepTail(s string, n int) string {
 // and stops the run if it printed too much.
 func (r *reader) output(b *binary, e Event) {
 	b.current = e.Test
-	b.viaRunner = b.viaRunner || strings.Contains(e.Output, protocol.RunMark)
 	for _, l := range strings.SplitAfter(e.Output, "\n") {
 		if l != "" {
 			r.line(b, strings.TrimSuffix(l, "\n"))
@@ -249,16 +238,17 @@ func (r *reader) line(b *binary, l string) {
 		}
 	case l == "WARNING: DATA RACE":
 		b.race = []string{l}
-	case crashLine && (b.crash == nil || b.stackEnded || !b.stack):
+	case crashLine && b.stack != 1:
 		// A new crash: the last one is what ended the process. Before
 		// its goroutines, an earlier line may only have looked like one.
-		b.crash, b.stack, b.stackEnded = []string{l}, false, false
-	case b.crash == nil || b.stackEnded || len(b.crash) >= maxCrashRead:
-	case b.stack && l == "":
-		b.stackEnded = true
-	case !b.stack && strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(l, ":"):
-		b.crash, b.stack = append(b.crash, l), true
+		b.crash, b.stack = []string{l}, 0
+	case b.crash == nil || b.stack == 2 || len(b.crash) >= maxCrashRead:
+	case b.stack == 1 && l == "":
+		b.stack = 2
 	default:
+		if strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(l, ":") {
+			b.stack = 1
+		}
 		b.crash = append(b.crash, l)
 	}
 }
@@ -268,52 +258,43 @@ func (r *reader) line(b *binary, l string) {
 // in one line with the learner's line it came from, "fatal error:
 // concurrent map writes (ladder/x/x.go:41)".
 func crashOf(root string, lines []string) (text, headline string) {
-	var message []string
-	var frames []protocol.Frame
-	i := 0
-	for ; i < len(lines) && lines[i] != ""; i++ {
-		if !strings.HasPrefix(lines[i], "goroutine ") && len(message) < 3 {
-			message = append(message, protocol.CutLine(strings.TrimSpace(lines[i]), 200))
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "goroutine ") })
+	if i < 0 {
+		i = len(lines)
+	}
+	var out []string
+	for _, l := range lines[:i] {
+		if l != "" && len(out) < 3 {
+			out = append(out, protocol.CutLine(strings.TrimSpace(l), 200))
 		}
 	}
-	for ; i < len(lines); i++ {
-		if strings.HasPrefix(lines[i], "goroutine ") && strings.HasSuffix(lines[i], ":") {
-			frames = learnerFrames(root, lines[i+1:])
-			break
-		}
-	}
-	out := slices.Clone(message)
-	for _, f := range frames[:min(len(frames), maxCrashLines-len(out))] {
-		out = append(out, frameLine(f))
-	}
-	headline = cmp.Or(strings.Join(message[:min(1, len(message))], ""), "a crash with no message")
+	headline = cmp.Or(strings.Join(out[:min(1, len(out))], ""), "a crash with no message")
+	frames := learnerFrames(root, lines[min(i+1, len(lines)):])
 	if len(frames) > 0 {
 		headline += fmt.Sprintf(" (%s:%d)", frames[0].File, frames[0].Line)
 	}
-	return strings.Join(out, "\n"), headline
+	for _, f := range frames {
+		out = append(out, frameLine(f))
+	}
+	return strings.Join(out[:min(len(out), maxCrashLines)], "\n"), headline
 }
 
 // cutRace cuts a race report to its headline and its accesses, each with
 // the learner's frames only.
 func cutRace(root string, lines []string) string {
-	out := []string{lines[0]}
-	for i := 1; i < len(lines); i++ {
-		if !accessLine.MatchString(lines[i]) {
+	out := lines[:1]
+	for i, l := range lines {
+		if !accessLine.MatchString(l) {
 			continue
 		}
-		j := i + 1
-		for j < len(lines) && strings.HasPrefix(lines[j], "  ") {
-			j++
-		}
-		out = append(out, lines[i])
-		frames := learnerFrames(root, lines[i+1:j])
+		out = append(out, l)
+		frames := learnerFrames(root, lines[i+1:])
 		if len(frames) == 0 {
 			out = append(out, "  (no frame in your own files)")
 		}
 		for _, f := range frames {
 			out = append(out, frameLine(f))
 		}
-		i = j - 1
 	}
 	return strings.Join(out[:min(len(out), maxRaceLines)], "\n")
 }
@@ -323,8 +304,9 @@ func cutRace(root string, lines []string) string {
 var accessLine = regexp.MustCompile(`^(Read|Write|Atomic|Previous (read|write|atomic)) .*at 0x.* by .*:$`)
 
 // learnerFrames reads the frames of a traceback or of one access of a race
-// report (a function line, then its file:line indented under it) and keeps
-// those in the learner's own files, named from the top folder.
+// report (a function line, then its file:line indented under it) up to a
+// blank line, and keeps those in the learner's own files, named from the
+// top folder.
 func learnerFrames(root string, lines []string) []protocol.Frame {
 	modPath, err := shipped.ModulePath(root)
 	if err != nil {
@@ -375,58 +357,56 @@ func (r *reader) finish() {
 				}
 			}
 		}
-		var open string
-		for _, name := range b.order {
-			if b.open[name] != nil && strings.Count(name, "/") >= strings.Count(open, "/") {
+		open := "" // the innermost test left open
+		for name, out := range b.tests {
+			if d, od := strings.Count(name, "/"), strings.Count(open, "/"); out != nil && (d > od || d == od && name > open) {
 				open = name
 			}
 		}
-		status := ""
+		status, during := "", " before any case started"
 		if m := exitStatus.FindAllStringSubmatch(p.Output, -1); m != nil {
 			status = " with status " + m[len(m)-1][1]
 		}
-		during := " before any case started"
 		if open != "" {
 			during = " during " + caseWhere(open)
 		} else if len(p.Cases) > 0 {
 			during = " after its cases"
 		}
-		exit := Exit{}
+		crash, headline := "", ""
+		if b.crash != nil && b.last == "" {
+			crash, headline = crashOf(r.root, b.crash)
+		}
+		limit, timedOut := strings.CutPrefix(headline, "panic: test timed out after ")
+		limit, _, _ = strings.Cut(limit, " ")
 		failed := (b.last == "FAIL" || b.end == "fail") && !b.failed
-		switch {
-		case r.flooded != "" && r.floodIn == path:
-			exit.Reason = fmt.Sprintf("the test binary printed more than %d MB during %s, and was stopped: does your code print in a loop?", floodLimit>>20, caseWhere(r.flooded))
-		case b.end == "" && b.last == "":
-			exit.Reason = "the test binary did not finish: go test was stopped" + during + "."
-		case b.crash != nil && b.last == "":
-			var headline string
-			exit.Crash, headline = crashOf(r.root, b.crash)
-			if limit, ok := strings.CutPrefix(headline, "panic: test timed out after "); ok {
-				exit.Reason = fmt.Sprintf("the test binary reached go test's time limit (-timeout %s)%s.", strings.Fields(limit)[0], during)
-			} else {
-				exit.Reason = fmt.Sprintf("the test binary crashed%s: %s.", during, headline)
+		// The first ending that holds says why the binary did not run to
+		// its end; if none does, it printed its last line (go test's own
+		// may not have come, if a process the learner's code started kept
+		// it waiting).
+		endings := []struct {
+			holds bool
+			why   string
+		}{
+			{r.flooded != "" && r.floodIn == path, fmt.Sprintf("the test binary printed more than %d MB during %s, and was stopped: does your code print in a loop?", floodLimit>>20, caseWhere(r.flooded))},
+			{b.end == "" && b.last == "", "the test binary did not finish: go test was stopped" + during + "."},
+			{timedOut, fmt.Sprintf("the test binary reached go test's time limit (-timeout %s)%s.", limit, during)},
+			{crash != "", fmt.Sprintf("the test binary crashed%s: %s.", during, headline)},
+			{open != "", "the test binary exited" + status + during + ": does your code call os.Exit or syscall.Exit?"},
+			{b.last == "" && len(b.tests) == 0, "the test binary ran no test: does an init function in your code call os.Exit?"},
+			{b.last == "", "the test binary exited" + status + during + ", before the testing package's last line: does your code call os.Exit?"},
+			{failed && (status == " with status 66" || len(p.Races) > 0), "the race detector found a data race outside the cases."},
+			{failed, "the test binary failed" + status + during + ", though no test failed: does your code call os.Exit?"},
+		}
+		p.Exit = &Exit{Complete: true}
+		for i, e := range endings {
+			if e.holds {
+				p.Exit = &Exit{Reason: e.why + " Nothing in it counts as done."}
+				if (i == 2 || i == 3) && !strings.Contains(e.why, crash) {
+					p.Exit.Reason += "\n" + Indent(crash, "  ")
+				}
+				break
 			}
-		case open != "":
-			exit.Reason = "the test binary exited" + status + during + ": does your code call os.Exit or syscall.Exit?"
-		case b.last == "" && len(b.order) == 0:
-			exit.Reason = "the test binary ran no test: does an init function in your code call os.Exit?"
-		case b.last == "":
-			exit.Reason = "the test binary exited" + status + during + ", before the testing package's last line: does your code call os.Exit?"
-		case failed && (status == " with status 66" || len(p.Races) > 0):
-			exit.Reason = "the race detector found a data race outside the cases."
-		case failed:
-			exit.Reason = "the test binary failed" + status + during + ", though no test failed: does your code call os.Exit?"
-		default:
-			// It printed its last line; go test's own may not have come, if
-			// a process the learner's code started kept it waiting.
-			exit.Complete = true
 		}
-		if exit.Complete && !b.viaRunner && len(b.order) > 0 {
-			continue // its tests did not report through the ladder's runner
-		} else if !exit.Complete {
-			exit.Reason += " Nothing in it counts as done."
-		}
-		p.Exit = &exit
 	}
 }
 

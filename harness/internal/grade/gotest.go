@@ -55,11 +55,6 @@ type Runner struct {
 	// Judge, if set, replaces the binaries' own verdicts with verdicts
 	// decided elsewhere: the class report's checker.
 	Judge func(ctx context.Context, root string, r Run, own []*Package) ([]*Package, error)
-	// Ahead starts the units of a level's later modules at once instead of
-	// once the parts before them pass (the class report); what they find
-	// counts only if those parts pass. Command and Run are then called from
-	// several goroutines.
-	Ahead bool
 }
 
 // leftoverWait is how long go test may run on once every test binary has
@@ -310,53 +305,33 @@ func CheckStubs(ctx context.Context, root string) ([]string, error) {
 }
 
 // checkStubRun checks what a level's untouched stub reported: every case
-// not implemented, in a part the registry lists, each part some case, and
-// each spec's list naming exactly the cases its module reported.
+// its spec lists, and only those, each as not implemented.
 func checkStubRun(root string, l levels.Level, pkgs []*Package) []string {
-	var problems, lists []string
-	for _, p := range pkgs {
-		rel := RelDir(root, p.Dir)
-		if !l.Holds(rel) {
-			continue
+	var problems, bad []string
+	listed := SpecLists(root, l)
+	for _, p := range Grade(root, l, pkgs).Parts {
+		file := l.SpecDir(l.ModuleOf(p.Number)) + "/" + protocol.ManifestFile
+		problems = append(problems, p.Blocked...)
+		for _, c := range p.Unreported {
+			problems = append(problems, fmt.Sprintf("%s lists case %q of part %d, which the stub's run never reported", file, c, p.Number))
 		}
-		var bad []string
 		for _, c := range p.Cases {
-			if _, ok := l.Part(c.Part); !ok {
-				problems = append(problems, fmt.Sprintf("%s: case %q is in part %d, which harness/levels does not list for level %d", rel, c.Name, c.Part, l.Number))
-			}
 			if c.Verdict != protocol.NotImplemented {
 				bad = append(bad, fmt.Sprintf("part %d, %s (%s)", c.Part, c.Name, c.Verdict))
 			}
-		}
-		if len(bad) > 0 {
-			problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: the stub check fails %d case(s), such as %q", rel, len(bad), bad[0]))
-		}
-	}
-	g, listed := Grade(root, l, pkgs), SpecLists(root, l)
-	for _, p := range g.Parts {
-		file := l.SpecDir(l.ModuleOf(p.Number)) + "/" + protocol.ManifestFile
-		for _, c := range p.Unreported {
-			lists = append(lists, fmt.Sprintf("%s lists case %q of part %d, which the stub's run never reported", file, c, p.Number))
-		}
-		for _, c := range p.Cases {
 			if !c.Fuzz && !slices.ContainsFunc(listed[p.Number], func(m protocol.ManifestCase) bool { return m.Name == c.Name }) {
-				lists = append(lists, fmt.Sprintf("%s does not list case %q of part %d: run the spec's TestManifestListsEveryCase with %s=1", file, c.Name, c.Part, protocol.UpdateManifestEnv))
+				problems = append(problems, fmt.Sprintf("%s does not list case %q of part %d: run the spec's TestManifestListsEveryCase with %s=1", file, c.Name, c.Part, protocol.UpdateManifestEnv))
 			}
 		}
-		for _, b := range p.Blocked {
-			if !slices.Contains(problems, b) {
-				problems = append(problems, b)
-			}
-		}
-	}
-	slices.Sort(lists)
-	problems = append(problems, slices.Compact(lists)...)
-	for _, p := range g.Parts {
 		if p.Reported == 0 {
 			problems = append(problems, fmt.Sprintf("level %d, part %d (%s): no case ran", l.Number, p.Number, p.Title))
 		}
 	}
-	return problems
+	if len(bad) > 0 {
+		problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: the stub check fails %d case(s), such as %q", l.Dir, len(bad), bad[0]))
+	}
+	slices.Sort(problems)
+	return slices.Compact(problems)
 }
 
 // CheckStubSources checks that every level's file under root is a stub or

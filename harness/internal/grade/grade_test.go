@@ -57,7 +57,6 @@ func TestGradeLevelCountsOnlyCasesThatRanToTheirEnd(t *testing.T) {
 		{"not started", Package{Exit: &Exit{Complete: true}, Cases: []protocol.Event{{Part: 1, Verdict: "not implemented"}, {Part: 2, Verdict: "not implemented"}}}, NotStarted, []bool{false, false}},
 		{"a fuzz seed fails in part 2", Package{Exit: &Exit{Complete: true}, Cases: []protocol.Event{pass(1, "a"), pass(2, "b"), {Part: 2, Fuzz: true, Verdict: "fail"}}}, InProgress, []bool{true, false}},
 		{"the binary exited part way", Package{Exit: &Exit{Reason: "exited"}, Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Broken, []bool{false, false}},
-		{"no runner", Package{Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Unverified, []bool{false, false}},
 		{"part 2 never ran", Package{Exit: &Exit{Complete: true}, Cases: []protocol.Event{pass(1, "a")}}, InProgress, []bool{true, false}},
 		{"does not compile", Package{BuildError: "syntax error"}, NoBuild, []bool{false, false}},
 	} {
