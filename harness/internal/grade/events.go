@@ -34,13 +34,13 @@ type Event struct {
 	Action, Package, ImportPath, Test, Output, FailedBuild string
 }
 
-// Bounds on what is kept of the output: of one test or a package's own
-// while it runs (a case's line comes last), of a package's own at its end,
-// of one line, of a race report or crash as read and as cut for the learner.
+// Bounds on what is kept: of one test's output while it runs (a case's
+// line comes last), of a build's output, of one line, of a race report or
+// crash as read and as cut for the learner.
 const (
-	testTail, outputTail, maxWatchedLine = 256 << 10, 8 << 10, 1 << 10
-	maxRaceRead, maxCrashRead            = 400, 200
-	maxRaceLines, maxCrashLines          = 12, 10
+	testTail, buildTail, maxWatchedLine = 256 << 10, 8 << 10, 1 << 10
+	maxRaceRead, maxCrashRead           = 400, 200
+	maxRaceLines, maxCrashLines         = 12, 10
 )
 
 // floodLimit is how much output one go test run may print before it is
@@ -49,16 +49,13 @@ var floodLimit = 256 << 20
 
 // binary is what go test -json said of one package's test binary.
 type binary struct {
-	pkg *Package
-	out strings.Builder // the tail of its output outside any test
-	// tests holds the output of each test started and not ended; an
-	// ended test's is nil.
-	tests     map[string]*strings.Builder
-	end, last string // go test's pass, fail or skip for the package; the testing package's PASS or FAIL
-	current   string // the test the last output came from
-	race      []string
-	crash     []string // the last crash: its message, then its first goroutine
-	stack     int      // 1: crash reached its first goroutine's frames, 2: they ended
+	pkg       *Package
+	tests     map[string]*strings.Builder // the output of each test started; nil once it ended
+	end, last string                      // go test's pass, fail or skip for the package; the testing package's PASS or FAIL
+	current   string                      // the test the last output came from
+	race      []string                    // the race report being read
+	crash     []string                    // the last crash: its message, then its first goroutine
+	stack     int                         // 1: crash reached its first goroutine's frames, 2: they ended
 	// seen: go test said something of it; failed: a test failed;
 	// endedInTest: go test's line for the package came as a test's.
 	seen, failed, endedInTest bool
@@ -95,10 +92,11 @@ func (r *reader) readAll(in io.Reader) {
 	br := bufio.NewReaderSize(in, 256<<10)
 	for {
 		line, err := br.ReadSlice('\n')
-		for errors.Is(err, bufio.ErrBufferFull) { // a learner's print: skip it
-			r.printed += len(line)
-			line, err = br.ReadSlice('\n')
-			line = nil
+		if errors.Is(err, bufio.ErrBufferFull) { // a learner's print: skip it
+			for ; errors.Is(err, bufio.ErrBufferFull); line, err = br.ReadSlice('\n') {
+				r.printed += len(line)
+			}
+			continue
 		}
 		var e Event
 		if len(line) > 0 && json.Unmarshal(line, &e) == nil {
@@ -112,7 +110,7 @@ func (r *reader) readAll(in io.Reader) {
 
 func (r *reader) handle(e Event) {
 	if e.Action == "build-output" {
-		r.builds[e.ImportPath] = keepTail(r.builds[e.ImportPath]+e.Output, outputTail)
+		r.builds[e.ImportPath] = keepTail(r.builds[e.ImportPath]+e.Output, buildTail)
 		return
 	}
 	b := r.bins[e.Package]
@@ -131,15 +129,11 @@ func (r *reader) handle(e Event) {
 		b.endedInTest = true
 		e.Test = ""
 	}
-	out := &b.out
-	if e.Test != "" {
-		var started bool
-		if out, started = b.tests[e.Test]; !started || out == nil {
-			out = &strings.Builder{}
-		}
-		if !started { // not a line after the test's end
-			b.tests[e.Test] = out
-		}
+	out := &strings.Builder{} // thrown away outside a test, or after its end
+	if old, started := b.tests[e.Test]; e.Test != "" && !started {
+		b.tests[e.Test] = out
+	} else if old != nil {
+		out = old
 	}
 	switch {
 	case e.Action == "output":
@@ -152,9 +146,7 @@ func (r *reader) handle(e Event) {
 		p.NoTests, b.end = len(b.tests) == 0, e.Action
 	case e.Test == "" && ends:
 		b.end = e.Action
-		if e.FailedBuild != "" {
-			// The failed build may be the package, its test variant, or
-			// a package it imports, such as its spec.
+		if e.FailedBuild != "" { // the package, its test variant, or a package it imports, such as its spec
 			p.BuildError = cmp.Or(r.builds[e.FailedBuild], "the build of "+e.FailedBuild+" failed")
 		}
 	case ends || e.Action == "skip":
@@ -337,35 +329,22 @@ func frameLine(f protocol.Frame) string {
 	return fmt.Sprintf("  %s  %s:%d", f.Function, f.File, f.Line)
 }
 
-// exitStatus reads go test's "exit status N" from a package's output.
-var exitStatus = regexp.MustCompile(`(?m)^exit status (\d+)$`)
-
 // finish says, for each package whose test binary ran, whether it ran to
 // its end, and if not, why, in words that stand alone.
 func (r *reader) finish() {
 	for path, b := range r.bins {
 		p := b.pkg
-		p.Output = keepTail(b.out.String(), outputTail)
 		if p.BuildError != "" || p.NoTests || !b.seen {
 			continue
 		}
 		for i, race := range p.Races {
 			p.Races[i].Name, p.Races[i].Part = caseOfTest(race.Test)
-			for _, c := range p.Cases { // the case whose subtest holds the race's test
-				if c.Test == race.Test || strings.HasPrefix(race.Test, c.Test+"/") {
-					p.Races[i].Name, p.Races[i].Part = c.Name, c.Part
-				}
-			}
 		}
-		open := "" // the innermost test left open
+		open, during := "", " before any case started" // the innermost test left open
 		for name, out := range b.tests {
 			if d, od := strings.Count(name, "/"), strings.Count(open, "/"); out != nil && (d > od || d == od && name > open) {
 				open = name
 			}
-		}
-		status, during := "", " before any case started"
-		if m := exitStatus.FindAllStringSubmatch(p.Output, -1); m != nil {
-			status = " with status " + m[len(m)-1][1]
 		}
 		if open != "" {
 			during = " during " + caseWhere(open)
@@ -391,11 +370,11 @@ func (r *reader) finish() {
 			{b.end == "" && b.last == "", "the test binary did not finish: go test was stopped" + during + "."},
 			{timedOut, fmt.Sprintf("the test binary reached go test's time limit (-timeout %s)%s.", limit, during)},
 			{crash != "", fmt.Sprintf("the test binary crashed%s: %s.", during, headline)},
-			{open != "", "the test binary exited" + status + during + ": does your code call os.Exit or syscall.Exit?"},
+			{open != "", "the test binary exited" + during + ": does your code call os.Exit or syscall.Exit?"},
 			{b.last == "" && len(b.tests) == 0, "the test binary ran no test: does an init function in your code call os.Exit?"},
-			{b.last == "", "the test binary exited" + status + during + ", before the testing package's last line: does your code call os.Exit?"},
-			{failed && (status == " with status 66" || len(p.Races) > 0), "the race detector found a data race outside the cases."},
-			{failed, "the test binary failed" + status + during + ", though no test failed: does your code call os.Exit?"},
+			{b.last == "", "the test binary exited" + during + ", before the testing package's last line: does your code call os.Exit?"},
+			{failed && len(p.Races) > 0, "the race detector found a data race outside the cases."},
+			{failed, "the test binary failed" + during + ", though no test failed: does your code call os.Exit?"},
 		}
 		p.Exit = &Exit{Complete: true}
 		for i, e := range endings {
@@ -419,13 +398,14 @@ func caseWhere(test string) string {
 	return test
 }
 
-// caseOfTest reads a case's name and part from its subtest's name,
-// "TestX/part_2/memory_comes_back"; a test that is no case gives part 0.
+// caseOfTest reads a case's name and part from the name of its subtest or
+// of a test below it, "TestX/part_2/memory_comes_back/a"; a test that is
+// no case gives part 0.
 func caseOfTest(name string) (string, int) {
-	if parts := strings.Split(name, "/"); len(parts) >= 3 {
-		num, ok := strings.CutPrefix(parts[len(parts)-2], "part_")
-		if n, err := strconv.Atoi(num); err == nil && ok {
-			return strings.ReplaceAll(parts[len(parts)-1], "_", " "), n
+	parts := strings.Split(name, "/")
+	for i := len(parts) - 2; i > 0; i-- {
+		if n, err := strconv.Atoi(strings.TrimPrefix(parts[i], "part_")); err == nil && strings.HasPrefix(parts[i], "part_") {
+			return strings.ReplaceAll(parts[i+1], "_", " "), n
 		}
 	}
 	return name, 0

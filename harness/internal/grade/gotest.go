@@ -38,9 +38,8 @@ type Run struct {
 type Package struct {
 	ImportPath, BuildError string
 	Dir                    string // absolute
-	Output                 string // the tail of what it printed outside its tests
 	NoTests                bool   // the package has no test files
-	Exit                   *Exit  // how the test binary ended; nil if its tests did not report through the ladder's runner
+	Exit                   *Exit  // how the test binary ended; nil if it did not run
 	Cases                  []Case // as the runner reported them, in order
 	Races                  []Case // race reports, cut to the learner's lines
 	Parts                  []int  // the parts the run played (see Run.Parts)
@@ -86,31 +85,22 @@ var Plain = Runner{
 	}(),
 }
 
-// errInterrupted is what a run ended by Ctrl-C returns.
-var errInterrupted = errors.New("interrupted")
-
 // runOwned runs cmd as the leader of a process group of its own, and ends
 // the group when cmd ends or on Ctrl-C: a process the learner's code
 // started, which may hold the output open, does not outlive the grade.
-func runOwned(_ context.Context, cmd *exec.Cmd) error {
+func runOwned(ctx context.Context, cmd *exec.Cmd) error {
 	procgroup.Own(cmd)
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	interrupt := make(chan os.Signal, 1)
-	signal.Notify(interrupt, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(interrupt)
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
 	defer procgroup.Kill(cmd.Process)
-	select {
-	case err := <-waited:
+	interrupted, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	context.AfterFunc(interrupted, func() { procgroup.Kill(cmd.Process) })
+	if err := cmd.Wait(); interrupted.Err() == nil || ctx.Err() != nil {
 		return err
-	case <-interrupt:
-		procgroup.Kill(cmd.Process)
-		<-waited
-		return errInterrupted
 	}
+	return errors.New("interrupted")
 }
 
 // runAll runs go test runs one after another (each builds and tests its
@@ -160,7 +150,7 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	cmd := runner.Command(runCtx, modDir, args...)
 	cmd.Env = append(cmd.Env, protocol.GradeEnv+"=1")
 	var stderr bytes.Buffer
-	cmd.Stderr = &LimitedBuffer{Buf: &stderr, Left: outputTail}
+	cmd.Stderr = &LimitedBuffer{Buf: &stderr, Left: buildTail}
 	pr, pw := io.Pipe()
 	cmd.Stdout = pw
 	read := make(chan struct{})
@@ -169,22 +159,17 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 		defer close(read)
 		rd.readAll(pr)
 	}()
-	if runner.Note != nil {
-		// A cold build takes a while: say so, so that a newcomer does not
-		// think the command hung.
-		what := fmt.Sprintf("%d levels", len(r.Patterns))
-		if len(r.Patterns) == 1 {
-			what = strings.TrimSuffix(strings.TrimPrefix(r.Patterns[0], "./"), "/...")
+	if runner.Note != nil { // a cold build takes a while: say so, so that a newcomer does not think the command hung
+		what := strings.TrimSuffix(strings.TrimPrefix(r.Patterns[0], "./"), "/...")
+		if len(r.Patterns) > 1 {
+			what = fmt.Sprintf("%d levels", len(r.Patterns))
 		}
-		timer := time.AfterFunc(SlowBuild, func() {
-			if rd.started.Load() {
-				return
-			}
-			if _, said := buildNoted.LoadOrStore(runner.Note, true); !said {
+		defer time.AfterFunc(SlowBuild, func() {
+			if _, said := buildNoted.Load(runner.Note); !said && !rd.started.Load() {
+				buildNoted.Store(runner.Note, true)
 				fmt.Fprintf(runner.Note, "building the tests of %s, the first run only: later runs reuse the build…\n", what)
 			}
-		})
-		defer timer.Stop()
+		}).Stop()
 	}
 	runErr := runner.Run(runCtx, cmd)
 	pw.Close()
@@ -195,14 +180,6 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	var exitErr *exec.ExitError
 	if runErr != nil && !errors.As(runErr, &exitErr) && runCtx.Err() == nil { // a run this grading stopped says why itself
 		return nil, fmt.Errorf("go test: %v\n%s", runErr, stderr.String())
-	}
-	// Build errors that -json did not carry arrive on stderr.
-	if msg := strings.TrimSpace(stderr.String()); msg != "" {
-		for _, p := range pkgs {
-			if p.Exit == nil && p.BuildError == "" && !p.NoTests && strings.Contains(p.Output, "[build failed]") {
-				p.BuildError = msg
-			}
-		}
 	}
 	for _, p := range pkgs {
 		p.Parts = r.Parts
@@ -278,7 +255,9 @@ func GradingGoflags(flags string) string {
 }
 
 // CheckStubs returns what is wrong with the stubs under root, one line
-// each, naming the file or the case.
+// each, naming the file or the case: a level's files are stubs or shared
+// files, and its run reports the cases its spec lists, and only those,
+// each as not implemented.
 func CheckStubs(ctx context.Context, root string) ([]string, error) {
 	lvs := slices.Clone(levels.All)
 	for i := range lvs {
@@ -289,49 +268,40 @@ func CheckStubs(ctx context.Context, root string) ([]string, error) {
 		runs[i].Lean = true
 	}
 	pkgs, err := runAll(ctx, root, runs, Plain)
-	if err != nil {
-		return nil, err
-	}
-	problems, err := CheckStubSources(root)
-	if err != nil {
+	problems, serr := CheckStubSources(root)
+	if err = cmp.Or(err, serr); err != nil {
 		return nil, err
 	}
 	for _, l := range levels.All {
-		if _, werr := shipped.Working(root, l); werr == nil {
-			problems = append(problems, checkStubRun(root, l, pkgs)...)
+		if _, err := shipped.Working(root, l); err != nil {
+			continue
 		}
-	}
-	return problems, nil
-}
-
-// checkStubRun checks what a level's untouched stub reported: every case
-// its spec lists, and only those, each as not implemented.
-func checkStubRun(root string, l levels.Level, pkgs []*Package) []string {
-	var problems, bad []string
-	listed := SpecLists(root, l)
-	for _, p := range Grade(root, l, pkgs).Parts {
-		file := l.SpecDir(l.ModuleOf(p.Number)) + "/" + protocol.ManifestFile
-		problems = append(problems, p.Blocked...)
-		for _, c := range p.Unreported {
-			problems = append(problems, fmt.Sprintf("%s lists case %q of part %d, which the stub's run never reported", file, c, p.Number))
-		}
-		for _, c := range p.Cases {
-			if c.Verdict != protocol.NotImplemented {
-				bad = append(bad, fmt.Sprintf("part %d, %s (%s)", c.Part, c.Name, c.Verdict))
+		var bad []string
+		listed := SpecLists(root, l)
+		for _, p := range Grade(root, l, pkgs).Parts {
+			file := l.SpecDir(l.ModuleOf(p.Number)) + "/" + protocol.ManifestFile
+			problems = append(problems, p.Blocked...)
+			for _, c := range p.Unreported {
+				problems = append(problems, fmt.Sprintf("%s lists case %q of part %d, which the stub's run never reported", file, c, p.Number))
 			}
-			if !c.Fuzz && !slices.ContainsFunc(listed[p.Number], func(m protocol.ManifestCase) bool { return m.Name == c.Name }) {
-				problems = append(problems, fmt.Sprintf("%s does not list case %q of part %d: run the spec's TestManifestListsEveryCase with %s=1", file, c.Name, c.Part, protocol.UpdateManifestEnv))
+			for _, c := range p.Cases {
+				if c.Verdict != protocol.NotImplemented {
+					bad = append(bad, fmt.Sprintf("part %d, %s (%s)", c.Part, c.Name, c.Verdict))
+				}
+				if !c.Fuzz && !slices.ContainsFunc(listed[p.Number], func(m protocol.ManifestCase) bool { return m.Name == c.Name }) {
+					problems = append(problems, fmt.Sprintf("%s does not list case %q of part %d: run the spec's TestManifestListsEveryCase with %s=1", file, c.Name, c.Part, protocol.UpdateManifestEnv))
+				}
+			}
+			if p.Reported == 0 {
+				problems = append(problems, fmt.Sprintf("level %d, part %d (%s): no case ran", l.Number, p.Number, p.Title))
 			}
 		}
-		if p.Reported == 0 {
-			problems = append(problems, fmt.Sprintf("level %d, part %d (%s): no case ran", l.Number, p.Number, p.Title))
+		if len(bad) > 0 {
+			problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: the stub check fails %d case(s), such as %q", l.Dir, len(bad), bad[0]))
 		}
-	}
-	if len(bad) > 0 {
-		problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: the stub check fails %d case(s), such as %q", l.Dir, len(bad), bad[0]))
 	}
 	slices.Sort(problems)
-	return slices.Compact(problems)
+	return slices.Compact(problems), nil
 }
 
 // CheckStubSources checks that every level's file under root is a stub or
