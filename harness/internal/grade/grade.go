@@ -105,11 +105,15 @@ func SpecLists(root string, l levels.Level) map[int][]protocol.ManifestCase {
 // the parts its run played (p.Parts, or every part of its module).
 func Grade(root string, l levels.Level, pkgs []*Package) Level {
 	_, err := os.Stat(filepath.Join(root, l.SolutionDir()))
-	g := Level{Level: l, HasReference: err == nil, Parts: make([]Part, len(l.Parts))}
-	byPart := map[int]*Part{}
-	for i, p := range l.Parts {
-		g.Parts[i] = Part{Number: p.Number, Title: p.Title}
-		byPart[p.Number] = &g.Parts[i]
+	g := Level{Level: l, HasReference: err == nil}
+	for _, p := range l.Parts {
+		g.Parts = append(g.Parts, Part{Number: p.Number, Title: p.Title})
+	}
+	part := func(n int) *Part {
+		if i := slices.IndexFunc(g.Parts, func(p Part) bool { return p.Number == n }); i >= 0 {
+			return &g.Parts[i]
+		}
+		return nil
 	}
 	reported := map[string]bool{} // by part and name
 	for _, p := range pkgs {
@@ -117,53 +121,44 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 		if !l.Holds(rel) {
 			continue
 		}
-		// The module that holds rel: a nested one whose folder holds it, or the root module.
-		m := levels.Module{Dir: "."}
+		m, covered := levels.Module{Dir: "."}, p.Parts // m: the module that holds rel, a nested one or the root one
 		for _, n := range l.Modules {
-			if n.Dir != "." && (rel == n.Dir || strings.HasPrefix(rel, n.Dir+"/")) {
+			if rel == n.Dir || strings.HasPrefix(rel, n.Dir+"/") {
 				m = n
 			}
 		}
-		covered := p.Parts
 		if covered == nil {
 			covered = l.PartsOf(m)
 		}
 		why := ""
-		switch {
-		case p.BuildError != "":
-			msg := strings.TrimSpace(p.BuildError)
+		if msg := strings.TrimSpace(p.BuildError); msg != "" {
 			if slices.Contains(covered, l.Parts[0].Number) && !strings.Contains(g.BuildError, msg) {
-				g.BuildError += msg + "\n"
+				g.BuildError = strings.TrimSpace(g.BuildError + "\n" + msg)
 			}
 			why = fmt.Sprintf("%s does not compile:\n%s", rel, Indent(FirstLines(msg, 20), "  "))
-		case p.Exit != nil && !p.Exit.Complete:
+		} else if p.Exit != nil && !p.Exit.Complete {
 			why = fmt.Sprintf("%s: %s", rel, p.Exit.Reason)
 			g.Broken = append(g.Broken, why)
 		}
 		for _, n := range covered {
-			byPart[n].Ran = byPart[n].Ran || !p.NoTests || p.BuildError != ""
-			if why != "" && !slices.Contains(byPart[n].Blocked, why) {
-				byPart[n].Blocked = append(byPart[n].Blocked, why)
+			part(n).Ran = part(n).Ran || !p.NoTests || p.BuildError != ""
+			if why != "" && !slices.Contains(part(n).Blocked, why) {
+				part(n).Blocked = append(part(n).Blocked, why)
 			}
-		}
-		if p.BuildError != "" {
-			continue
 		}
 		for _, r := range p.Races {
 			text := strings.TrimSpace(r.Report)
 			if r.Name != "" {
 				text = fmt.Sprintf("during case %q:\n%s", r.Name, Indent(text, "  "))
 			}
-			targets := covered
-			if slices.Contains(covered, r.Part) {
-				targets = []int{r.Part}
-			}
-			for _, n := range targets {
-				byPart[n].Races = append(byPart[n].Races, text)
+			for _, n := range covered {
+				if n == r.Part || !slices.Contains(covered, r.Part) { // outside a case, every part the run played
+					part(n).Races = append(part(n).Races, text)
+				}
 			}
 		}
 		for _, c := range p.Cases {
-			pg, pass, k := byPart[c.Part], c.Verdict == protocol.Pass, fmt.Sprintf("%d/%s", c.Part, c.Name)
+			pg, pass, k := part(c.Part), c.Verdict == protocol.Pass, fmt.Sprintf("%d/%s", c.Part, c.Name)
 			switch {
 			case pg == nil || !slices.Contains(covered, c.Part):
 				continue // a part the registry does not know (the registry test catches it), or one this run did not play
@@ -182,7 +177,6 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 			pg.Cases = append(pg.Cases, c)
 		}
 	}
-	g.BuildError = strings.TrimSpace(g.BuildError)
 	lists := SpecLists(root, l)
 	for i := range g.Parts {
 		p := &g.Parts[i]
@@ -283,19 +277,16 @@ func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level,
 	var runs []Run
 	for _, r := range plan(l, false) {
 		kept := slices.DeleteFunc(slices.Clone(r.Parts), func(n int) bool { return n > upTo })
-		if len(kept) > 0 && len(kept) < len(r.Parts) {
+		if len(kept) < len(r.Parts) {
 			r.Run, r.Parts = "^Test/^part_("+joinInts(kept)+")$", kept
 		}
 		if len(kept) > 0 {
 			runs = append(runs, r)
 		}
 	}
-	gs, err := gradePlans(ctx, root, []levels.Level{l}, [][]Run{runs}, Plain)
-	if err != nil {
-		return Level{}, err
-	}
-	gs[0].HideMistakes = true
-	return gs[0], nil
+	g, err := one(ctx, root, l, runs)
+	g.HideMistakes = true
+	return g, err
 }
 
 // TestLevel grades one level, or one part of it alone, in the module that
@@ -308,19 +299,22 @@ func TestLevel(root string, l levels.Level, part int) (Level, error) {
 		p, _ := l.Part(part)
 		m := l.ModuleOf(part)
 		runs = []Run{{Module: m.Dir, Race: l.Race, Patterns: []string{l.Patterns()[m.Dir]}, Run: PartRun(part, !p.Concurrent), Parts: []int{part}}}
-		pkgs, err := runAll(context.Background(), root, runs, Plain)
-		return Grade(root, l, pkgs), err
 	}
-	gs, err := gradePlans(context.Background(), root, []levels.Level{l}, [][]Run{runs}, Plain)
+	return one(context.Background(), root, l, runs)
+}
+
+// one grades one level by its runs.
+func one(ctx context.Context, root string, l levels.Level, runs []Run) (Level, error) {
+	gs, err := gradePlans(ctx, root, []levels.Level{l}, [][]Run{runs}, Plain)
 	if err != nil {
 		return Level{}, err
 	}
 	return gs[0], nil
 }
 
-// gradePlans runs the levels' units in rounds: in each, the next unit of
-// every level whose earlier parts are done, the units of whole modules
-// sharing one go test run; then it grades the levels from all they found.
+// gradePlans runs the levels' runs in rounds: in each, the next run of
+// every level whose parts played so far are done, the runs of whole
+// modules sharing one go test; then it grades the levels from all they found.
 func gradePlans(ctx context.Context, root string, lvs []levels.Level, plans [][]Run, runner Runner) ([]Level, error) {
 	var pkgs []*Package
 	out := make([]Level, len(lvs))
@@ -328,8 +322,8 @@ func gradePlans(ctx context.Context, root string, lvs []levels.Level, plans [][]
 		var round []Run
 		for i, l := range lvs {
 			out[i] = Grade(root, l, pkgs)
-			if rs := plans[i]; len(rs) > 0 && !slices.ContainsFunc(out[i].Parts, func(p Part) bool { return p.Number < slices.Min(rs[0].Parts) && !p.Done }) {
-				round, plans[i] = append(round, rs[0]), rs[1:]
+			if len(plans[i]) > 0 && !slices.ContainsFunc(out[i].Parts, func(p Part) bool { return p.Ran && !p.Done }) {
+				round, plans[i] = append(round, plans[i][0]), plans[i][1:]
 			}
 		}
 		if len(round) == 0 {
