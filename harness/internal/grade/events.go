@@ -21,44 +21,36 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// The learner's loop trusts what go test -json says: a case passed when its
-// subtest passed and its output holds the runner's line for it
+// Event is one line of go test -json (see go doc test2json). A case passed
+// when its subtest passed and its output holds the runner's line for it
 // (protocol.CaseLine); a binary ran to its end when the testing package
 // printed PASS or FAIL, every test it started ended, and a failing binary
 // failed a test. A test left open names the case a crash or exit cut short.
-
-// Event is one line of go test -json (see go doc test2json): ImportPath
-// is a build event's, FailedBuild the package whose build failed, on a
-// package's "fail".
 type Event struct {
 	Action, Package, ImportPath, Test, Output, FailedBuild string
 }
 
-// Bounds on what is kept: of one test's output while it runs (a case's
-// line comes last), of a build's output, of one line, of a race report or
-// crash as read and as cut for the learner.
+// Bounds on what is kept of a test's output (its case's line comes last),
+// a build's, a line, a race report or crash as read and as cut.
 const (
 	testTail, buildTail, maxWatchedLine = 256 << 10, 8 << 10, 1 << 10
 	maxRaceRead, maxCrashRead           = 400, 200
 	maxRaceLines, maxCrashLines         = 12, 10
 )
 
-// floodLimit is how much output one go test run may print before it is
-// stopped and the printing test named: past it, a print sits in a hot loop.
+// floodLimit is how much one go test run may print before it is stopped.
 var floodLimit = 256 << 20
 
 // binary is what go test -json said of one package's test binary.
 type binary struct {
-	pkg       *Package
-	tests     map[string]*strings.Builder // the output of each test started; nil once it ended
-	end, last string                      // go test's pass, fail or skip for the package; the testing package's PASS or FAIL
-	current   string                      // the test the last output came from
-	race      []string                    // the race report being read
-	crash     []string                    // the last crash: its message, then its first goroutine
-	stack     int                         // 1: crash reached its first goroutine's frames, 2: they ended
-	// seen: go test said something of it; failed: a test failed;
-	// endedInTest: go test's line for the package came as a test's.
-	seen, failed, endedInTest bool
+	pkg                       *Package
+	tests                     map[string]*strings.Builder // the output of each test started; nil once it ended
+	end, last                 string                      // go test's pass, fail or skip for the package; the testing package's PASS or FAIL
+	current                   string                      // the test the last output came from
+	race                      []string                    // the race report being read
+	crash                     []string                    // the last crash: its message, then its first goroutine
+	stack                     int                         // 1: crash reached its first goroutine's frames, 2: they ended
+	seen, failed, endedInTest bool                        // endedInTest: go test's line for the package came as a test's
 }
 
 // reader reads one go test -json run into its packages.
@@ -70,7 +62,7 @@ type reader struct {
 	stop             func()            // stops go test
 	leftover         bool              // every binary said its last line: go test has leftoverWait more
 	printed          int
-	flooded, floodIn string // the test running when the run printed too much, and its package
+	flooded, floodIn string // the test that printed too much, and its package
 }
 
 // Read reads a whole go test -json stream of the given packages, as
@@ -85,8 +77,7 @@ func newReader(root string, pkgs []*Package, stop func()) *reader {
 	return r
 }
 
-// readAll reads go test -json as it comes, and once it ends, says how
-// each binary ended.
+// readAll reads go test -json as it comes, then says how each binary ended.
 func (r *reader) readAll(in io.Reader) {
 	defer r.finish()
 	br := bufio.NewReaderSize(in, 256<<10)
@@ -166,9 +157,7 @@ func (r *reader) handle(e Event) {
 		}
 	}
 	if e.Test == "" && !r.leftover && r.stop != nil && r.allEnded() {
-		// Every binary ended or said its last line, yet go test may still
-		// wait for a process the learner's code started, which holds the
-		// output open.
+		// A process the learner's code started may hold the output open.
 		r.leftover = true
 		time.AfterFunc(leftoverWait, r.stop)
 	}
@@ -184,8 +173,7 @@ func (r *reader) allEnded() bool {
 	return true
 }
 
-// appendTail adds s to b, keeping at least its last n bytes; cutting only
-// past 2n copies each byte a few times at most.
+// appendTail adds s to b, keeping at least its last n bytes.
 func appendTail(b *strings.Builder, s string, n int) {
 	if b.WriteString(s); b.Len() > 2*n {
 		tail := keepTail(b.String(), n)
@@ -198,8 +186,8 @@ func keepTail(s string, n int) string {
 	return s[max(0, len(s)-n):]
 }
 
-// output reads a piece of a binary's output for race reports and crashes,
-// and stops the run if it printed too much.
+// output reads a binary's output for race reports and crashes, and stops
+// the run if it printed too much.
 func (r *reader) output(b *binary, e Event) {
 	b.current = e.Test
 	for _, l := range strings.SplitAfter(e.Output, "\n") {
@@ -230,9 +218,7 @@ func (r *reader) line(b *binary, l string) {
 		}
 	case l == "WARNING: DATA RACE":
 		b.race = []string{l}
-	case crashLine && b.stack != 1:
-		// A new crash: the last one is what ended the process. Before
-		// its goroutines, an earlier line may only have looked like one.
+	case crashLine && b.stack != 1: // the last crash is what ended the process
 		b.crash, b.stack = []string{l}, 0
 	case b.crash == nil || b.stack == 2 || len(b.crash) >= maxCrashRead:
 	case b.stack == 1 && l == "":
@@ -245,10 +231,9 @@ func (r *reader) line(b *binary, l string) {
 	}
 }
 
-// crashOf cuts what the runtime printed as a process died for a learner:
-// its message and the learner's frames of the goroutine that crashed, and
-// in one line with the learner's line it came from, "fatal error:
-// concurrent map writes (ladder/x/x.go:41)".
+// crashOf cuts a crash to its message and the learner's frames of the
+// goroutine that crashed, and to a line: "fatal error: concurrent map
+// writes (ladder/x/x.go:41)".
 func crashOf(root string, lines []string) (text, headline string) {
 	i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "goroutine ") })
 	if i < 0 {
@@ -291,14 +276,11 @@ func cutRace(root string, lines []string) string {
 	return strings.Join(out[:min(len(out), maxRaceLines)], "\n")
 }
 
-// accessLine is a race report's access line: "Write at 0x... by
-// goroutine 8:", "Previous read at 0x... by main goroutine:".
+// accessLine is a race report's "Previous read at 0x... by goroutine 8:".
 var accessLine = regexp.MustCompile(`^(Read|Write|Atomic|Previous (read|write|atomic)) .*at 0x.* by .*:$`)
 
-// learnerFrames reads the frames of a traceback or of one access of a race
-// report (a function line, then its file:line indented under it) up to a
-// blank line, and keeps those in the learner's own files, named from the
-// top folder.
+// learnerFrames reads the frames of a traceback up to a blank line, and
+// keeps those in the learner's own files, named from the top folder.
 func learnerFrames(root string, lines []string) []protocol.Frame {
 	modPath, err := shipped.ModulePath(root)
 	if err != nil {
@@ -329,8 +311,8 @@ func frameLine(f protocol.Frame) string {
 	return fmt.Sprintf("  %s  %s:%d", f.Function, f.File, f.Line)
 }
 
-// finish says, for each package whose test binary ran, whether it ran to
-// its end, and if not, why, in words that stand alone.
+// finish says whether each test binary that ran ran to its end, and if
+// not, why: the first ending that holds.
 func (r *reader) finish() {
 	for path, b := range r.bins {
 		p := b.pkg
@@ -358,10 +340,6 @@ func (r *reader) finish() {
 		limit, timedOut := strings.CutPrefix(headline, "panic: test timed out after ")
 		limit, _, _ = strings.Cut(limit, " ")
 		failed := (b.last == "FAIL" || b.end == "fail") && !b.failed
-		// The first ending that holds says why the binary did not run to
-		// its end; if none does, it printed its last line (go test's own
-		// may not have come, if a process the learner's code started kept
-		// it waiting).
 		endings := []struct {
 			holds bool
 			why   string
@@ -389,8 +367,7 @@ func (r *reader) finish() {
 	}
 }
 
-// caseWhere names a test as a case of a part when it is one:
-// `case "a case" of part 2`.
+// caseWhere names a test as `case "a case" of part 2` when it is one.
 func caseWhere(test string) string {
 	if c, part := caseOfTest(test); part > 0 {
 		return fmt.Sprintf("case %q of part %d", c, part)
@@ -398,9 +375,8 @@ func caseWhere(test string) string {
 	return test
 }
 
-// caseOfTest reads a case's name and part from the name of its subtest or
-// of a test below it, "TestX/part_2/memory_comes_back/a"; a test that is
-// no case gives part 0.
+// caseOfTest reads a case's name and part from its subtest's name or a
+// name below it, "TestX/part_2/a_case/x"; part 0 if it is no case.
 func caseOfTest(name string) (string, int) {
 	parts := strings.Split(name, "/")
 	for i := len(parts) - 2; i > 0; i-- {
