@@ -1,6 +1,5 @@
 // Package grade runs a level's tests with go test -json and says, from what
-// they report and the spec's list of cases, which parts are done: the one
-// verdict every command of the ladder gives.
+// they report and the spec's list of cases, which parts are done.
 package grade
 
 import (
@@ -16,9 +15,7 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// Level statuses, as progress shows them. A part is done when every case
-// its spec lists ran to its end and passed, in a test binary that itself
-// ran to its end (see events.go).
+// Level statuses, as progress shows them.
 const (
 	NotStarted = "not started"
 	InProgress = "in progress"
@@ -27,8 +24,8 @@ const (
 	Broken     = "did not finish" // a test binary ended part way
 )
 
-// Case is one case as it ended, as the runner reported it; a race report
-// is one too, with its Test, Name and Part the case it came during.
+// Case is a case as the runner reported it, or a race report with the
+// Test, Name and Part of the case it came during.
 type Case = protocol.Event
 
 // Exit is how a test binary ended.
@@ -37,9 +34,10 @@ type Exit struct {
 	Reason   string // why not, with the start of what the runtime printed if it crashed
 }
 
-// Part is one part of a level. Of the spec's list of cases, Reported
-// counts those that reported, and Unreported and NeedServer (those that
-// need a real redis-server) name those that did not.
+// Part is one part of a level. It is done when every case its spec lists
+// ran to its end and passed, in a test binary that ran to its end. Of the
+// spec's list, Reported counts those that reported, and Unreported and
+// NeedServer (those that need a real redis-server) name those that did not.
 type Part struct {
 	Number, Passed, Total int // Total: the spec's list, or the cases that reported if it has none
 	Title                 string
@@ -59,9 +57,8 @@ type Level struct {
 	Parts      []Part
 	BuildError string   // of the module that holds part 1; a later module's blocks its own parts only
 	Broken     []string // why test binaries of the level did not run to their end
-	// HideMistakes withholds the known mistake's line, as interview mode
-	// does (there it is a hint); HasReference says the checkout has the
-	// level's reference, which a student copy has not.
+	// HideMistakes withholds the known mistake's line (an interview's hint);
+	// HasReference says the checkout has the level's reference.
 	HideMistakes, HasReference bool
 }
 
@@ -101,8 +98,8 @@ func SpecLists(root string, l levels.Level) map[int][]protocol.ManifestCase {
 }
 
 // Grade joins a level's package results into parts, ignoring other
-// levels' packages. A build error, a broken binary or a race costs only
-// the parts its run played (p.Parts, or every part of its module).
+// levels'. A build error, a broken binary or a race costs only the parts
+// its run played.
 func Grade(root string, l levels.Level, pkgs []*Package) Level {
 	_, err := os.Stat(filepath.Join(root, l.SolutionDir()))
 	g := Level{Level: l, HasReference: err == nil}
@@ -121,7 +118,7 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 		if !l.Holds(rel) {
 			continue
 		}
-		m, covered := levels.Module{Dir: "."}, p.Parts // m: the module that holds rel, a nested one or the root one
+		m, covered := levels.Module{Dir: "."}, p.Parts // m holds rel
 		for _, n := range l.Modules {
 			if rel == n.Dir || strings.HasPrefix(rel, n.Dir+"/") {
 				m = n
@@ -202,11 +199,9 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 	return g
 }
 
-// plan splits a level into the go test runs of its units, in the order
-// they unlock: a unit is the parts of one module that one test binary
-// plays, and a part about goroutines is a unit of its own (an earlier
-// part's code has no lock, and may crash the whole binary there). With
-// whole set, each module is one unit.
+// plan splits a level into go test runs in the order they unlock: one a
+// module, and one for each part about goroutines (an earlier part's code
+// has no lock, and may crash the binary there) unless whole is set.
 func plan(l levels.Level, whole bool) []Run {
 	var out []Run
 	for _, m := range l.Modules {
@@ -230,8 +225,7 @@ func joinInts(ns []int) string {
 	return strings.Trim(strings.ReplaceAll(fmt.Sprint(ns), " ", "|"), "[]")
 }
 
-// merge joins runs of whole modules into one run per module and race
-// setting, which plays all their parts.
+// merge joins runs of whole modules into one per module and race setting.
 func merge(runs []Run) []Run {
 	var out []Run
 	for _, r := range runs {
@@ -259,8 +253,8 @@ func LevelRuns(lvs []levels.Level) []Run {
 	return merge(runs)
 }
 
-// Levels tests and grades the levels through runner. A level whose code
-// is the stub as shipped is not started, and is not built.
+// Levels tests and grades the levels through runner; a level whose code
+// is the stub as shipped is not built.
 func Levels(ctx context.Context, root string, lvs []levels.Level, runner Runner) ([]Level, error) {
 	plans := make([][]Run, len(lvs))
 	for i, l := range lvs {
@@ -271,8 +265,8 @@ func Levels(ctx context.Context, root string, lvs []levels.Level, runner Runner)
 	return gradePlans(ctx, root, lvs, plans, runner)
 }
 
-// Through grades parts 1 to upTo of a level, and plays nothing of the
-// parts after it: in a mock interview, the candidate has not seen them.
+// Through grades parts 1 to upTo of a level: in a mock interview, the
+// candidate has not seen the parts after it.
 func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level, error) {
 	var runs []Run
 	for _, r := range plan(l, false) {
@@ -289,10 +283,8 @@ func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level,
 	return g, err
 }
 
-// TestLevel grades one level, or one part of it alone, in the module that
-// holds it, with the fuzz seeds but for a part about goroutines: earlier
-// parts need not pass. An untouched level runs too, to show which methods
-// its cases wait for.
+// TestLevel grades one level, or one part of it alone (with the fuzz seeds
+// but for a part about goroutines), stub or not.
 func TestLevel(root string, l levels.Level, part int) (Level, error) {
 	runs := plan(l, false)
 	if part != 0 {
@@ -312,9 +304,8 @@ func one(ctx context.Context, root string, l levels.Level, runs []Run) (Level, e
 	return gs[0], nil
 }
 
-// gradePlans runs the levels' runs in rounds: in each, the next run of
-// every level whose parts played so far are done, the runs of whole
-// modules sharing one go test; then it grades the levels from all they found.
+// gradePlans runs, in each round, the next run of every level whose parts
+// played so far are done, and grades the levels from all they found.
 func gradePlans(ctx context.Context, root string, lvs []levels.Level, plans [][]Run, runner Runner) ([]Level, error) {
 	var pkgs []*Package
 	out := make([]Level, len(lvs))
@@ -340,20 +331,18 @@ func gradePlans(ctx context.Context, root string, lvs []levels.Level, plans [][]
 // PartRun is the go test -run pattern that plays one part of every spec,
 // and the fuzz seeds too if fuzz is set. A spec may run a part's cases
 // below a subtest of its own ("TestX/on_127.0.0.1:6379/part_6/…"), so the
-// second and third elements each take any name but another part's.
+// second and third elements each take any name but another part's (which
+// Go's regexps, with no "not", list).
 func PartRun(part int, fuzz bool) string {
 	top := "^Test"
 	if fuzz {
 		top = "^(Test|Fuzz)"
 	}
-	// Go's regexps cannot say "not": this lists what a name that is not
-	// another part's can be.
 	e := fmt.Sprintf(`^(part_%d$|[^p]|p[^a]|pa[^r]|par[^t]|part[^_]|part_$|part_[0-9]*[^0-9]|p$|pa$|par$|part$)`, part)
 	return top + "/" + e + "/" + e
 }
 
-// Passed reports whether part of g is done, or the whole level when
-// part is 0.
+// Passed reports whether part of g is done, or the whole level if part is 0.
 func Passed(g Level, part int) bool {
 	return !slices.ContainsFunc(g.Parts, func(p Part) bool { return (part == 0 || p.Number == part) && !p.Done })
 }
@@ -361,14 +350,11 @@ func Passed(g Level, part int) bool {
 // RelDir is dir relative to root, both with symbolic links resolved; dir
 // itself when it is outside root.
 func RelDir(root, dir string) string {
-	real := func(dir string) string {
-		if r, err := filepath.EvalSymlinks(dir); err == nil {
-			return r
-		}
-		return dir
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = r
 	}
-	if rel, ok := strings.CutPrefix(real(dir), real(root)+"/"); ok {
-		return rel
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
 	}
-	return real(dir)
+	return strings.TrimPrefix(dir, root+"/")
 }

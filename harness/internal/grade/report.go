@@ -82,32 +82,29 @@ func Report(grades []Level) Ladder {
 // failing case, and gives the headline of its first case not passing.
 func partWhy(g Level, p Part, waitsFor int) (failing, why, first string) {
 	i := slices.IndexFunc(p.Cases, func(c Case) bool { return c.Verdict != protocol.Pass && c.Verdict != protocol.NotImplemented })
-	missing := slices.IndexFunc(p.Cases, func(c Case) bool { return c.Verdict == protocol.NotImplemented })
+	j := slices.IndexFunc(p.Cases, func(c Case) bool { return c.Verdict != protocol.Pass })
 	if i >= 0 {
 		failing = p.Cases[i].Name
 	}
-	if j := slices.IndexFunc(p.Cases, func(c Case) bool { return c.Verdict != protocol.Pass }); j >= 0 && j == missing {
+	if j >= 0 && p.Cases[j].Verdict == protocol.NotImplemented {
 		first = "not implemented yet: " + missingKey(p.Cases[j])
 	} else if j >= 0 {
 		lines := strings.SplitN(p.Cases[j].Report, "\n", 3)
 		first = strings.Join(lines[:min(2, len(lines))], "\n")
 	}
 	switch {
-	case g.BuildError != "":
-		lines := strings.Split(g.BuildError, "\n") // go's "# package" comes first
-		k := max(0, slices.IndexFunc(lines, func(l string) bool { return !strings.HasPrefix(l, "#") }))
-		return failing, "does not compile: " + strings.TrimSpace(lines[k]), first
+	case g.BuildError != "": // go's "# package" line comes first
+		return failing, "does not compile: " + strings.Split(strings.TrimSpace(regexp.MustCompile(`(?m)^#.*$`).ReplaceAllString(g.BuildError, "")), "\n")[0], first
 	case len(p.Blocked) > 0: // the cases a crash cut short say little, and vary run to run
-		line, _, _ := strings.Cut(p.Blocked[0], "\n")
-		return "", line, first
+		return "", strings.Split(p.Blocked[0], "\n")[0], first
 	case len(p.Races) > 0:
 		return failing, "the race detector found a data race", first
 	case i >= 0:
 		return failing, oneLine(p.Cases[i]), first
 	case !p.Ran && waitsFor > 0:
 		return "", fmt.Sprintf("waits for part %d", waitsFor), first
-	case missing >= 0:
-		return "", "not implemented yet: " + missingKey(p.Cases[missing]), first
+	case j >= 0:
+		return "", first, first
 	case len(p.Unreported) > 0:
 		return "", fmt.Sprintf("%s never reported, such as %q", Plural(len(p.Unreported), "case"), p.Unreported[0]), first
 	}
