@@ -35,7 +35,7 @@ type Event struct {
 const (
 	testTail, buildTail, maxWatchedLine = 256 << 10, 8 << 10, 1 << 10
 	maxRaceRead, maxCrashRead           = 400, 200
-	maxRaceLines, maxCrashLines         = 12, 10
+	maxRaceLines                        = 12
 )
 
 // floodLimit is how much one go test run may print before it is stopped.
@@ -231,29 +231,18 @@ func (r *reader) line(b *binary, l string) {
 	}
 }
 
-// crashOf cuts a crash to its message and the learner's frames of the
-// goroutine that crashed, and to a line: "fatal error: concurrent map
-// writes (ladder/x/x.go:41)".
-func crashOf(root string, lines []string) (text, headline string) {
+// crashOf cuts a crash to a line with the learner's line it came from:
+// "fatal error: concurrent map writes (ladder/x/x.go:41)".
+func crashOf(root string, lines []string) string {
 	i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "goroutine ") })
 	if i < 0 {
-		i = len(lines)
+		i = len(lines) - 1
 	}
-	var out []string
-	for _, l := range lines[:i] {
-		if l != "" && len(out) < 3 {
-			out = append(out, protocol.CutLine(strings.TrimSpace(l), 200))
-		}
-	}
-	headline = cmp.Or(strings.Join(out[:min(1, len(out))], ""), "a crash with no message")
-	frames := learnerFrames(root, lines[min(i+1, len(lines)):])
-	if len(frames) > 0 {
+	headline := cmp.Or(protocol.CutLine(strings.TrimSpace(lines[0]), 200), "a crash with no message")
+	if frames := learnerFrames(root, lines[i+1:]); len(frames) > 0 {
 		headline += fmt.Sprintf(" (%s:%d)", frames[0].File, frames[0].Line)
 	}
-	for _, f := range frames {
-		out = append(out, frameLine(f))
-	}
-	return strings.Join(out[:min(len(out), maxCrashLines)], "\n"), headline
+	return headline
 }
 
 // cutRace cuts a race report to its headline and its accesses, each with
@@ -333,21 +322,18 @@ func (r *reader) finish() {
 		} else if len(p.Cases) > 0 {
 			during = " after its cases"
 		}
-		crash, headline := "", ""
+		headline := ""
 		if b.crash != nil && b.last == "" {
-			crash, headline = crashOf(r.root, b.crash)
+			headline = crashOf(r.root, b.crash)
 		}
 		limit, timedOut := strings.CutPrefix(headline, "panic: test timed out after ")
 		limit, _, _ = strings.Cut(limit, " ")
 		failed := (b.last == "FAIL" || b.end == "fail") && !b.failed
-		endings := []struct {
-			holds bool
-			why   string
-		}{
+		endings := []ending{
 			{r.flooded != "" && r.floodIn == path, fmt.Sprintf("the test binary printed more than %d MB during %s, and was stopped: does your code print in a loop?", floodLimit>>20, caseWhere(r.flooded))},
 			{b.end == "" && b.last == "", "the test binary did not finish: go test was stopped" + during + "."},
 			{timedOut, fmt.Sprintf("the test binary reached go test's time limit (-timeout %s)%s.", limit, during)},
-			{crash != "", fmt.Sprintf("the test binary crashed%s: %s.", during, headline)},
+			{headline != "", fmt.Sprintf("the test binary crashed%s: %s.", during, headline)},
 			{open != "", "the test binary exited" + during + ": does your code call os.Exit or syscall.Exit?"},
 			{b.last == "" && len(b.tests) == 0, "the test binary ran no test: does an init function in your code call os.Exit?"},
 			{b.last == "", "the test binary exited" + during + ", before the testing package's last line: does your code call os.Exit?"},
@@ -355,16 +341,16 @@ func (r *reader) finish() {
 			{failed, "the test binary failed" + during + ", though no test failed: does your code call os.Exit?"},
 		}
 		p.Exit = &Exit{Complete: true}
-		for i, e := range endings {
-			if e.holds {
-				p.Exit = &Exit{Reason: e.why + " Nothing in it counts as done."}
-				if (i == 2 || i == 3) && !strings.Contains(e.why, crash) {
-					p.Exit.Reason += "\n" + Indent(crash, "  ")
-				}
-				break
-			}
+		if i := slices.IndexFunc(endings, func(e ending) bool { return e.holds }); i >= 0 {
+			p.Exit = &Exit{Reason: endings[i].why + " Nothing in it counts as done."}
 		}
 	}
+}
+
+// ending is a way a test binary ended before its end, and why.
+type ending struct {
+	holds bool
+	why   string
 }
 
 // caseWhere names a test as `case "a case" of part 2` when it is one.

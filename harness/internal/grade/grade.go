@@ -31,7 +31,7 @@ type Case = protocol.Event
 // Exit is how a test binary ended.
 type Exit struct {
 	Complete bool   // it ran to its end
-	Reason   string // why not, with the start of what the runtime printed if it crashed
+	Reason   string // why not
 }
 
 // Part is one part of a level. It is done when every case its spec lists
