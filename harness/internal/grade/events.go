@@ -101,7 +101,8 @@ func (r *reader) readAll(in io.Reader) {
 
 func (r *reader) handle(e Event) {
 	if e.Action == "build-output" {
-		r.builds[e.ImportPath] = keepTail(r.builds[e.ImportPath]+e.Output, buildTail)
+		out := r.builds[e.ImportPath] + e.Output
+		r.builds[e.ImportPath] = out[max(0, len(out)-buildTail):]
 		return
 	}
 	b := r.bins[e.Package]
@@ -144,12 +145,8 @@ func (r *reader) handle(e Event) {
 		b.tests[e.Test] = nil
 		b.failed = b.failed || e.Action == "fail"
 		if c, ok := protocol.FindCase(out.String()); ok {
-			if c.Verdict == protocol.Pass && e.Action != "pass" {
-				why := "something failed it after its last step"
-				if strings.Contains(out.String(), "race detected during execution of test") {
-					why = "the race detector found a data race"
-				}
-				c.Verdict, c.Summary = protocol.Fail, "its subtest failed after the case passed: "+why
+			if c.Verdict == protocol.Pass && e.Action != "pass" { // such as by the race detector
+				c.Verdict, c.Summary = protocol.Fail, "its subtest failed after the case passed"
 				c.Report, c.Brief = c.Summary, c.Summary
 			}
 			c.Test = e.Test
@@ -176,14 +173,10 @@ func (r *reader) allEnded() bool {
 // appendTail adds s to b, keeping at least its last n bytes.
 func appendTail(b *strings.Builder, s string, n int) {
 	if b.WriteString(s); b.Len() > 2*n {
-		tail := keepTail(b.String(), n)
+		tail := b.String()[b.Len()-n:]
 		b.Reset()
 		b.WriteString(tail)
 	}
-}
-
-func keepTail(s string, n int) string {
-	return s[max(0, len(s)-n):]
 }
 
 // output reads a binary's output for race reports and crashes, and stops
@@ -259,7 +252,7 @@ func cutRace(root string, lines []string) string {
 			out = append(out, "  (no frame in your own files)")
 		}
 		for _, f := range frames {
-			out = append(out, frameLine(f))
+			out = append(out, fmt.Sprintf("  %s  %s:%d", f.Function, f.File, f.Line))
 		}
 	}
 	return strings.Join(out[:min(len(out), maxRaceLines)], "\n")
@@ -293,11 +286,6 @@ func learnerFrames(root string, lines []string) []protocol.Frame {
 		}
 	}
 	return out
-}
-
-// frameLine writes a frame as the cut reports show it.
-func frameLine(f protocol.Frame) string {
-	return fmt.Sprintf("  %s  %s:%d", f.Function, f.File, f.Line)
 }
 
 // finish says whether each test binary that ran ran to its end, and if

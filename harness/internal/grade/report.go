@@ -293,11 +293,9 @@ func Write(w io.Writer, g Level, only int, all bool) {
 	fmt.Fprintf(w, "level %d: %s\n", l.Number, strings.Join(summary, ", "))
 }
 
+// missingKey is the method a case waits for, and where: "New (x.go:16)".
 func missingKey(c Case) string {
-	if c.Where == "" {
-		return c.Missing
-	}
-	return fmt.Sprintf("%s (%s)", c.Missing, c.Where)
+	return strings.TrimSuffix(fmt.Sprintf("%s (%s)", c.Missing, c.Where), " ()")
 }
 
 // maxOneLiners is how many failing cases after the first get a line each.
