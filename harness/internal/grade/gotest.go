@@ -120,11 +120,10 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 		_, err := os.Stat(filepath.Join(modDir, strings.TrimSuffix(p, "/...")))
 		return err != nil
 	})
-	var pkgs []*Package
-	var err error
-	if len(patterns) > 0 {
-		pkgs, err = ListPackages(ctx, root, modDir, patterns, runner)
+	if len(patterns) == 0 {
+		return nil, nil
 	}
+	pkgs, err := ListPackages(ctx, root, modDir, patterns, runner)
 	if err != nil || len(pkgs) == 0 {
 		return nil, err
 	}

@@ -53,11 +53,13 @@ type Ladder struct {
 	Next      string        `json:"next"`
 }
 
-// Report turns graded levels into the ladder.
+// Report turns graded levels into the ladder, and names the first thing
+// left to do, climbing in order.
 func Report(grades []Level) Ladder {
 	var rep Ladder
 	for _, g := range grades {
-		lr := LevelReport{Number: g.Level.Number, Title: g.Level.Title, Dir: g.Level.Dir, Status: g.Status(),
+		l := g.Level
+		lr := LevelReport{Number: l.Number, Title: l.Title, Dir: l.Dir, Status: g.Status(),
 			PartsDone: g.PartsDone(), BuildError: g.BuildError, Problems: g.Broken}
 		waitsFor := 0
 		for _, p := range g.Parts {
@@ -70,11 +72,24 @@ func Report(grades []Level) Ladder {
 			}
 			lr.Parts = append(lr.Parts, pr)
 		}
+		switch {
+		case rep.Next != "" || lr.Status == Done:
+		case lr.Status == NoBuild:
+			rep.Next = fmt.Sprintf("level %d does not compile; fix it first: make test-level-%d", l.Number, l.Number)
+		case lr.Status == Broken:
+			rep.Next = fmt.Sprintf("level %d's tests did not run to their end; make test-level-%d says why", l.Number, l.Number)
+		default:
+			p, _ := l.Part(waitsFor)
+			rep.Next = fmt.Sprintf("level %d, part %d (%s): make test-level-%d", l.Number, waitsFor, Lower(p.Title), l.Number)
+		}
 		rep.Levels = append(rep.Levels, lr)
 		rep.PartsDone += lr.PartsDone
 		rep.Parts += len(lr.Parts)
 	}
-	rep.Next = nextStep(rep.Levels, len(grades) > 0 && grades[0].HasReference)
+	if rep.Next == "" && len(grades) > 0 && grades[0].HasReference {
+		rep.Next = "the whole ladder is done. make compare-level-N shows each level of yours beside its reference."
+	}
+	rep.Next = cmp.Or(rep.Next, "the whole ladder is done. make debrief-level-N says what an interviewer looks for in each level.")
 	return rep
 }
 
@@ -94,7 +109,8 @@ func partWhy(g Level, p Part, waitsFor int) (failing, why, first string) {
 	}
 	switch {
 	case g.BuildError != "": // go's "# package" line comes first
-		return failing, "does not compile: " + strings.Split(strings.TrimSpace(regexp.MustCompile(`(?m)^#.*$`).ReplaceAllString(g.BuildError, "")), "\n")[0], first
+		line := regexp.MustCompile(`(?m)^[^#\s].*$`).FindString(g.BuildError)
+		return failing, "does not compile: " + line, first
 	case len(p.Blocked) > 0: // the cases a crash cut short say little, and vary run to run
 		return "", strings.Split(p.Blocked[0], "\n")[0], first
 	case len(p.Races) > 0:
@@ -109,25 +125,6 @@ func partWhy(g Level, p Part, waitsFor int) (failing, why, first string) {
 		return "", fmt.Sprintf("%s never reported, such as %q", Plural(len(p.Unreported), "case"), p.Unreported[0]), first
 	}
 	return "", "not started", first
-}
-
-// nextStep names the first thing left to do, climbing in order.
-func nextStep(levels []LevelReport, hasReference bool) string {
-	for _, l := range levels {
-		i := slices.IndexFunc(l.Parts, func(p PartReport) bool { return !p.Done })
-		switch {
-		case l.Status == NoBuild:
-			return fmt.Sprintf("level %d does not compile; fix it first: make test-level-%d", l.Number, l.Number)
-		case l.Status == Broken:
-			return fmt.Sprintf("level %d's tests did not run to their end; make test-level-%d says why", l.Number, l.Number)
-		case i >= 0:
-			return fmt.Sprintf("level %d, part %d (%s): make test-level-%d", l.Number, l.Parts[i].Number, Lower(l.Parts[i].Title), l.Number)
-		}
-	}
-	if !hasReference {
-		return "the whole ladder is done. make debrief-level-N says what an interviewer looks for in each level."
-	}
-	return "the whole ladder is done. make compare-level-N shows each level of yours beside its reference."
 }
 
 // Style paints text on a terminal (Color) and leaves it plain elsewhere.
