@@ -110,7 +110,7 @@ func (c *call) partOn(l levels.Level, s *interview.State) int {
 	g, err := grade.TestLevel(c.root, l, 0)
 	c.check("ladder hint:", err)
 	part := partInProgress(g)
-	if g.BuildError != "" || len(g.Broken) > 0 || len(g.Unverified) > 0 {
+	if g.BuildError != "" || len(g.Broken) > 0 {
 		// The grade says nothing of the parts: keep to the last answer.
 		if known && last.Part != 0 {
 			part = last.Part

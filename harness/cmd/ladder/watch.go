@@ -169,7 +169,7 @@ func (w *watcher) test(when string) {
 // 3 in progress".
 func watchStatus(g grade.Level) string {
 	switch st := g.Status(); st {
-	case grade.NoBuild, grade.Broken, grade.Unverified:
+	case grade.NoBuild, grade.Broken:
 		return st
 	}
 	i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done })

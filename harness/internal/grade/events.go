@@ -21,49 +21,36 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// The learner's loop trusts what go test -json says: a case passed when its
-// subtest passed and its output holds the runner's line for it
-// (protocol.CaseLine); a binary ran its cases through the runner when it
-// wrote protocol.RunMark; it ran to its end when the testing package
+// Event is one line of go test -json (see go doc test2json). A case passed
+// when its subtest passed and its output holds the runner's line for it
+// (protocol.CaseLine); a binary ran to its end when the testing package
 // printed PASS or FAIL, every test it started ended, and a failing binary
 // failed a test. A test left open names the case a crash or exit cut short.
-
-// Event is one line of go test -json (see go doc test2json): ImportPath
-// is a build event's, FailedBuild the package whose build failed, on a
-// package's "fail".
 type Event struct {
 	Action, Package, ImportPath, Test, Output, FailedBuild string
 }
 
-// Bounds on what is kept of the output: of one test or a package's own
-// while it runs (a case's line comes last), of a package's own at its end,
-// of one line, of a race report or crash as read and as cut for the learner.
+// Bounds on what is kept of a test's output (its case's line comes last),
+// a build's, a line, a race report or crash as read and as cut.
 const (
-	testTail, outputTail, maxWatchedLine = 256 << 10, 8 << 10, 1 << 10
-	maxRaceRead, maxCrashRead            = 400, 200
-	maxRaceLines, maxCrashLines          = 12, 10
+	testTail, buildTail, maxWatchedLine = 256 << 10, 8 << 10, 1 << 10
+	maxRaceRead, maxCrashRead           = 400, 200
+	maxRaceLines                        = 12
 )
 
-// floodLimit is how much output one go test run may print before it is
-// stopped and the printing test named: past it, a print sits in a hot loop.
+// floodLimit is how much one go test run may print before it is stopped.
 var floodLimit = 256 << 20
 
 // binary is what go test -json said of one package's test binary.
 type binary struct {
-	pkg   *Package
-	out   strings.Builder             // the tail of its output outside any test
-	open  map[string]*strings.Builder // the output of the tests not ended
-	order []string                    // tests by the order they started
-	end   string                      // go test's pass, fail or skip for the package, once it came
-	last  string                      // the testing package's last line, PASS or FAIL
-	// current is the test the last output came from; endedInTest says go
-	// test's line for the package came as a test's; viaRunner, that the
-	// output holds protocol.RunMark.
-	current                              string
-	seen, failed, endedInTest, viaRunner bool     // seen: go test said something of it
-	race                                 []string // the race report being read; nil outside one
-	crash                                []string // the last crash: its message, then its first goroutine
-	stack, stackEnded                    bool     // crash has reached its first goroutine's frames, and they ended
+	pkg                       *Package
+	tests                     map[string]*strings.Builder // the output of each test started; nil once it ended
+	end, last                 string                      // go test's pass, fail or skip for the package; the testing package's PASS or FAIL
+	current                   string                      // the test the last output came from
+	race                      []string                    // the race report being read
+	crash                     []string                    // the last crash: its message, then its first goroutine
+	stack                     int                         // 1: crash reached its first goroutine's frames, 2: they ended
+	seen, failed, endedInTest bool                        // endedInTest: go test's line for the package came as a test's
 }
 
 // reader reads one go test -json run into its packages.
@@ -75,7 +62,7 @@ type reader struct {
 	stop             func()            // stops go test
 	leftover         bool              // every binary said its last line: go test has leftoverWait more
 	printed          int
-	flooded, floodIn string // the test running when the run printed too much, and its package
+	flooded, floodIn string // the test that printed too much, and its package
 }
 
 // Read reads a whole go test -json stream of the given packages, as
@@ -85,23 +72,20 @@ func Read(root string, in io.Reader, pkgs ...*Package) { newReader(root, pkgs, n
 func newReader(root string, pkgs []*Package, stop func()) *reader {
 	r := &reader{root: root, bins: map[string]*binary{}, builds: map[string]string{}, stop: stop}
 	for _, p := range pkgs {
-		r.bins[p.ImportPath] = &binary{pkg: p, open: map[string]*strings.Builder{}}
+		r.bins[p.ImportPath] = &binary{pkg: p, tests: map[string]*strings.Builder{}}
 	}
 	return r
 }
 
-// readAll reads go test -json as it comes, and once it ends, says how
-// each binary ended.
+// readAll reads go test -json as it comes, then says how each binary ended.
 func (r *reader) readAll(in io.Reader) {
 	defer r.finish()
 	br := bufio.NewReaderSize(in, 256<<10)
 	for {
 		line, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			// A line longer than the buffer is a learner's print: skip it.
-			for errors.Is(err, bufio.ErrBufferFull) {
+		if errors.Is(err, bufio.ErrBufferFull) { // a learner's print: skip it
+			for ; errors.Is(err, bufio.ErrBufferFull); line, err = br.ReadSlice('\n') {
 				r.printed += len(line)
-				line, err = br.ReadSlice('\n')
 			}
 			continue
 		}
@@ -117,34 +101,31 @@ func (r *reader) readAll(in io.Reader) {
 
 func (r *reader) handle(e Event) {
 	if e.Action == "build-output" {
-		r.builds[e.ImportPath] = keepTail(r.builds[e.ImportPath]+e.Output, outputTail)
+		out := r.builds[e.ImportPath] + e.Output
+		r.builds[e.ImportPath] = out[max(0, len(out)-buildTail):]
 		return
 	}
 	b := r.bins[e.Package]
 	if b == nil {
 		return
 	}
-	p := b.pkg
+	p, ends := b.pkg, e.Action == "pass" || e.Action == "fail"
 	b.seen = true
 	if e.Action == "run" || e.Action == "start" {
 		r.started.Store(true)
 	}
 	packageLine := strings.HasPrefix(e.Output, "ok  \t"+e.Package) || strings.HasPrefix(e.Output, "FAIL\t"+e.Package)
-	if e.Test != "" && (e.Action == "output" && packageLine || b.endedInTest && (e.Action == "pass" || e.Action == "fail")) {
+	if e.Test != "" && (e.Action == "output" && packageLine || b.endedInTest && ends) {
 		// A binary that exits in the middle of a test has go test's own
 		// line for the package, and its pass or fail, said to come from it.
 		b.endedInTest = true
 		e.Test = ""
 	}
-	out := &b.out
-	if e.Test != "" {
-		if out = b.open[e.Test]; out == nil {
-			out = &strings.Builder{}
-			if !slices.Contains(b.order, e.Test) { // not a line after the test's end
-				b.open[e.Test] = out
-				b.order = append(b.order, e.Test)
-			}
-		}
+	out := &strings.Builder{} // thrown away outside a test, or after its end
+	if old, started := b.tests[e.Test]; e.Test != "" && !started {
+		b.tests[e.Test] = out
+	} else if old != nil {
+		out = old
 	}
 	switch {
 	case e.Action == "output":
@@ -154,29 +135,18 @@ func (r *reader) handle(e Event) {
 			b.last = strings.TrimSpace(e.Output)
 		}
 	case e.Test == "" && e.Action == "skip":
-		p.NoTests = len(b.order) == 0
+		p.NoTests, b.end = len(b.tests) == 0, e.Action
+	case e.Test == "" && ends:
 		b.end = e.Action
-	case e.Test == "" && (e.Action == "pass" || e.Action == "fail"):
-		b.end = e.Action
-		if e.FailedBuild != "" {
-			// The failed build may be the package, its test variant, or
-			// a package it imports, such as its spec.
-			p.BuildError = r.builds[e.FailedBuild]
-			if p.BuildError == "" {
-				p.BuildError = "the build of " + e.FailedBuild + " failed"
-			}
+		if e.FailedBuild != "" { // the package, its test variant, or a package it imports, such as its spec
+			p.BuildError = cmp.Or(r.builds[e.FailedBuild], "the build of "+e.FailedBuild+" failed")
 		}
-	case e.Action == "pass" || e.Action == "fail" || e.Action == "skip":
-		delete(b.open, e.Test)
+	case ends || e.Action == "skip":
+		b.tests[e.Test] = nil
 		b.failed = b.failed || e.Action == "fail"
 		if c, ok := protocol.FindCase(out.String()); ok {
-			if c.Verdict == protocol.Pass && e.Action != "pass" {
-				why := "something failed it after its last step"
-				if strings.Contains(out.String(), "race detected during execution of test") {
-					why = "the race detector found a data race"
-				}
-				c.Verdict = protocol.Fail
-				c.Summary = "its subtest failed after the case passed: " + why
+			if c.Verdict == protocol.Pass && e.Action != "pass" { // such as by the race detector
+				c.Verdict, c.Summary = protocol.Fail, "its subtest failed after the case passed"
 				c.Report, c.Brief = c.Summary, c.Summary
 			}
 			c.Test = e.Test
@@ -184,9 +154,7 @@ func (r *reader) handle(e Event) {
 		}
 	}
 	if e.Test == "" && !r.leftover && r.stop != nil && r.allEnded() {
-		// Every binary ended or said its last line, yet go test may still
-		// wait for a process the learner's code started, which holds the
-		// output open.
+		// A process the learner's code started may hold the output open.
 		r.leftover = true
 		time.AfterFunc(leftoverWait, r.stop)
 	}
@@ -202,25 +170,19 @@ func (r *reader) allEnded() bool {
 	return true
 }
 
-// appendTail adds s to b, keeping at least its last n bytes; cutting only
-// past 2n copies each byte a few times at most.
+// appendTail adds s to b, keeping at least its last n bytes.
 func appendTail(b *strings.Builder, s string, n int) {
 	if b.WriteString(s); b.Len() > 2*n {
-		tail := keepTail(b.String(), n)
+		tail := b.String()[b.Len()-n:]
 		b.Reset()
 		b.WriteString(tail)
 	}
 }
 
-func keepTail(s string, n int) string {
-	return s[max(0, len(s)-n):]
-}
-
-// output reads a piece of a binary's output for race reports and crashes,
-// and stops the run if it printed too much.
+// output reads a binary's output for race reports and crashes, and stops
+// the run if it printed too much.
 func (r *reader) output(b *binary, e Event) {
 	b.current = e.Test
-	b.viaRunner = b.viaRunner || strings.Contains(e.Output, protocol.RunMark)
 	for _, l := range strings.SplitAfter(e.Output, "\n") {
 		if l != "" {
 			r.line(b, strings.TrimSuffix(l, "\n"))
@@ -249,82 +211,58 @@ func (r *reader) line(b *binary, l string) {
 		}
 	case l == "WARNING: DATA RACE":
 		b.race = []string{l}
-	case crashLine && (b.crash == nil || b.stackEnded || !b.stack):
-		// A new crash: the last one is what ended the process. Before
-		// its goroutines, an earlier line may only have looked like one.
-		b.crash, b.stack, b.stackEnded = []string{l}, false, false
-	case b.crash == nil || b.stackEnded || len(b.crash) >= maxCrashRead:
-	case b.stack && l == "":
-		b.stackEnded = true
-	case !b.stack && strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(l, ":"):
-		b.crash, b.stack = append(b.crash, l), true
+	case crashLine && b.stack != 1: // the last crash is what ended the process
+		b.crash, b.stack = []string{l}, 0
+	case b.crash == nil || b.stack == 2 || len(b.crash) >= maxCrashRead:
+	case b.stack == 1 && l == "":
+		b.stack = 2
 	default:
+		if strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(l, ":") {
+			b.stack = 1
+		}
 		b.crash = append(b.crash, l)
 	}
 }
 
-// crashOf cuts what the runtime printed as a process died for a learner:
-// its message and the learner's frames of the goroutine that crashed, and
-// in one line with the learner's line it came from, "fatal error:
-// concurrent map writes (ladder/x/x.go:41)".
-func crashOf(root string, lines []string) (text, headline string) {
-	var message []string
-	var frames []protocol.Frame
-	i := 0
-	for ; i < len(lines) && lines[i] != ""; i++ {
-		if !strings.HasPrefix(lines[i], "goroutine ") && len(message) < 3 {
-			message = append(message, protocol.CutLine(strings.TrimSpace(lines[i]), 200))
-		}
+// crashOf cuts a crash to a line with the learner's line it came from:
+// "fatal error: concurrent map writes (ladder/x/x.go:41)".
+func crashOf(root string, lines []string) string {
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "goroutine ") })
+	if i < 0 {
+		i = len(lines) - 1
 	}
-	for ; i < len(lines); i++ {
-		if strings.HasPrefix(lines[i], "goroutine ") && strings.HasSuffix(lines[i], ":") {
-			frames = learnerFrames(root, lines[i+1:])
-			break
-		}
-	}
-	out := slices.Clone(message)
-	for _, f := range frames[:min(len(frames), maxCrashLines-len(out))] {
-		out = append(out, frameLine(f))
-	}
-	headline = cmp.Or(strings.Join(message[:min(1, len(message))], ""), "a crash with no message")
-	if len(frames) > 0 {
+	headline := cmp.Or(protocol.CutLine(strings.TrimSpace(lines[0]), 200), "a crash with no message")
+	if frames := learnerFrames(root, lines[i+1:]); len(frames) > 0 {
 		headline += fmt.Sprintf(" (%s:%d)", frames[0].File, frames[0].Line)
 	}
-	return strings.Join(out, "\n"), headline
+	return headline
 }
 
 // cutRace cuts a race report to its headline and its accesses, each with
 // the learner's frames only.
 func cutRace(root string, lines []string) string {
-	out := []string{lines[0]}
-	for i := 1; i < len(lines); i++ {
-		if !accessLine.MatchString(lines[i]) {
+	out := lines[:1]
+	for i, l := range lines {
+		if !accessLine.MatchString(l) {
 			continue
 		}
-		j := i + 1
-		for j < len(lines) && strings.HasPrefix(lines[j], "  ") {
-			j++
-		}
-		out = append(out, lines[i])
-		frames := learnerFrames(root, lines[i+1:j])
+		out = append(out, l)
+		frames := learnerFrames(root, lines[i+1:])
 		if len(frames) == 0 {
 			out = append(out, "  (no frame in your own files)")
 		}
 		for _, f := range frames {
-			out = append(out, frameLine(f))
+			out = append(out, fmt.Sprintf("  %s  %s:%d", f.Function, f.File, f.Line))
 		}
-		i = j - 1
 	}
 	return strings.Join(out[:min(len(out), maxRaceLines)], "\n")
 }
 
-// accessLine is a race report's access line: "Write at 0x... by
-// goroutine 8:", "Previous read at 0x... by main goroutine:".
+// accessLine is a race report's "Previous read at 0x... by goroutine 8:".
 var accessLine = regexp.MustCompile(`^(Read|Write|Atomic|Previous (read|write|atomic)) .*at 0x.* by .*:$`)
 
-// learnerFrames reads the frames of a traceback or of one access of a race
-// report (a function line, then its file:line indented under it) and keeps
-// those in the learner's own files, named from the top folder.
+// learnerFrames reads the frames of a traceback up to a blank line, and
+// keeps those in the learner's own files, named from the top folder.
 func learnerFrames(root string, lines []string) []protocol.Frame {
 	modPath, err := shipped.ModulePath(root)
 	if err != nil {
@@ -350,88 +288,60 @@ func learnerFrames(root string, lines []string) []protocol.Frame {
 	return out
 }
 
-// frameLine writes a frame as the cut reports show it.
-func frameLine(f protocol.Frame) string {
-	return fmt.Sprintf("  %s  %s:%d", f.Function, f.File, f.Line)
-}
-
-// exitStatus reads go test's "exit status N" from a package's output.
-var exitStatus = regexp.MustCompile(`(?m)^exit status (\d+)$`)
-
-// finish says, for each package whose test binary ran, whether it ran to
-// its end, and if not, why, in words that stand alone.
+// finish says whether each test binary that ran ran to its end, and if
+// not, why: the first ending that holds.
 func (r *reader) finish() {
 	for path, b := range r.bins {
 		p := b.pkg
-		p.Output = keepTail(b.out.String(), outputTail)
 		if p.BuildError != "" || p.NoTests || !b.seen {
 			continue
 		}
 		for i, race := range p.Races {
 			p.Races[i].Name, p.Races[i].Part = caseOfTest(race.Test)
-			for _, c := range p.Cases { // the case whose subtest holds the race's test
-				if c.Test == race.Test || strings.HasPrefix(race.Test, c.Test+"/") {
-					p.Races[i].Name, p.Races[i].Part = c.Name, c.Part
-				}
-			}
 		}
-		var open string
-		for _, name := range b.order {
-			if b.open[name] != nil && strings.Count(name, "/") >= strings.Count(open, "/") {
+		open, during := "", " before any case started" // the innermost test left open
+		for name, out := range b.tests {
+			if d, od := strings.Count(name, "/"), strings.Count(open, "/"); out != nil && (d > od || d == od && name > open) {
 				open = name
 			}
 		}
-		status := ""
-		if m := exitStatus.FindAllStringSubmatch(p.Output, -1); m != nil {
-			status = " with status " + m[len(m)-1][1]
-		}
-		during := " before any case started"
 		if open != "" {
 			during = " during " + caseWhere(open)
 		} else if len(p.Cases) > 0 {
 			during = " after its cases"
 		}
-		exit := Exit{}
+		headline := ""
+		if b.crash != nil && b.last == "" {
+			headline = crashOf(r.root, b.crash)
+		}
+		limit, timedOut := strings.CutPrefix(headline, "panic: test timed out after ")
+		limit, _, _ = strings.Cut(limit, " ")
 		failed := (b.last == "FAIL" || b.end == "fail") && !b.failed
-		switch {
-		case r.flooded != "" && r.floodIn == path:
-			exit.Reason = fmt.Sprintf("the test binary printed more than %d MB during %s, and was stopped: does your code print in a loop?", floodLimit>>20, caseWhere(r.flooded))
-		case b.end == "" && b.last == "":
-			exit.Reason = "the test binary did not finish: go test was stopped" + during + "."
-		case b.crash != nil && b.last == "":
-			var headline string
-			exit.Crash, headline = crashOf(r.root, b.crash)
-			if limit, ok := strings.CutPrefix(headline, "panic: test timed out after "); ok {
-				exit.Reason = fmt.Sprintf("the test binary reached go test's time limit (-timeout %s)%s.", strings.Fields(limit)[0], during)
-			} else {
-				exit.Reason = fmt.Sprintf("the test binary crashed%s: %s.", during, headline)
-			}
-		case open != "":
-			exit.Reason = "the test binary exited" + status + during + ": does your code call os.Exit or syscall.Exit?"
-		case b.last == "" && len(b.order) == 0:
-			exit.Reason = "the test binary ran no test: does an init function in your code call os.Exit?"
-		case b.last == "":
-			exit.Reason = "the test binary exited" + status + during + ", before the testing package's last line: does your code call os.Exit?"
-		case failed && (status == " with status 66" || len(p.Races) > 0):
-			exit.Reason = "the race detector found a data race outside the cases."
-		case failed:
-			exit.Reason = "the test binary failed" + status + during + ", though no test failed: does your code call os.Exit?"
-		default:
-			// It printed its last line; go test's own may not have come, if
-			// a process the learner's code started kept it waiting.
-			exit.Complete = true
+		endings := []ending{
+			{r.flooded != "" && r.floodIn == path, fmt.Sprintf("the test binary printed more than %d MB during %s, and was stopped: does your code print in a loop?", floodLimit>>20, caseWhere(r.flooded))},
+			{b.end == "" && b.last == "", "the test binary did not finish: go test was stopped" + during + "."},
+			{timedOut, fmt.Sprintf("the test binary reached go test's time limit (-timeout %s)%s.", limit, during)},
+			{headline != "", fmt.Sprintf("the test binary crashed%s: %s.", during, headline)},
+			{open != "", "the test binary exited" + during + ": does your code call os.Exit or syscall.Exit?"},
+			{b.last == "" && len(b.tests) == 0, "the test binary ran no test: does an init function in your code call os.Exit?"},
+			{b.last == "", "the test binary exited" + during + ", before the testing package's last line: does your code call os.Exit?"},
+			{failed && len(p.Races) > 0, "the race detector found a data race outside the cases."},
+			{failed, "the test binary failed" + during + ", though no test failed: does your code call os.Exit?"},
 		}
-		if exit.Complete && !b.viaRunner && len(b.order) > 0 {
-			continue // its tests did not report through the ladder's runner
-		} else if !exit.Complete {
-			exit.Reason += " Nothing in it counts as done."
+		p.Exit = &Exit{Complete: true}
+		if i := slices.IndexFunc(endings, func(e ending) bool { return e.holds }); i >= 0 {
+			p.Exit = &Exit{Reason: endings[i].why + " Nothing in it counts as done."}
 		}
-		p.Exit = &exit
 	}
 }
 
-// caseWhere names a test as a case of a part when it is one:
-// `case "a case" of part 2`.
+// ending is a way a test binary ended before its end, and why.
+type ending struct {
+	holds bool
+	why   string
+}
+
+// caseWhere names a test as `case "a case" of part 2` when it is one.
 func caseWhere(test string) string {
 	if c, part := caseOfTest(test); part > 0 {
 		return fmt.Sprintf("case %q of part %d", c, part)
@@ -439,13 +349,13 @@ func caseWhere(test string) string {
 	return test
 }
 
-// caseOfTest reads a case's name and part from its subtest's name,
-// "TestX/part_2/memory_comes_back"; a test that is no case gives part 0.
+// caseOfTest reads a case's name and part from its subtest's name or a
+// name below it, "TestX/part_2/a_case/x"; part 0 if it is no case.
 func caseOfTest(name string) (string, int) {
-	if parts := strings.Split(name, "/"); len(parts) >= 3 {
-		num, ok := strings.CutPrefix(parts[len(parts)-2], "part_")
-		if n, err := strconv.Atoi(num); err == nil && ok {
-			return strings.ReplaceAll(parts[len(parts)-1], "_", " "), n
+	parts := strings.Split(name, "/")
+	for i := len(parts) - 2; i > 0; i-- {
+		if n, err := strconv.Atoi(strings.TrimPrefix(parts[i], "part_")); err == nil && strings.HasPrefix(parts[i], "part_") {
+			return strings.ReplaceAll(parts[i+1], "_", " "), n
 		}
 	}
 	return name, 0

@@ -26,21 +26,19 @@ import (
 
 // Run is one go test run: some levels' packages in one module.
 type Run struct {
-	Module    string   // the module's folder, relative to the root
-	Patterns  []string // package patterns, relative to the module's folder
-	Run, Skip string   // go test -run and -skip; "" for every test, and to skip none
-	Parts     []int    // the parts it plays, which a broken binary voids; nil for every part of the module
-	// Lean leaves out vet and DWARF, for a check that only wants verdicts.
-	Race, Lean bool
+	Module     string   // the module's folder, relative to the root
+	Patterns   []string // package patterns, relative to the module's folder
+	Run, Skip  string   // go test -run and -skip; "" for every test, and to skip none
+	Parts      []int    // the parts it plays, which a broken binary voids; nil for every part of the module
+	Race, Lean bool     // Lean leaves out vet and DWARF, for a check that only wants verdicts
 }
 
 // Package is what one package's test binary did, as go test -json said.
 type Package struct {
 	ImportPath, BuildError string
 	Dir                    string // absolute
-	Output                 string // the tail of what it printed outside its tests
 	NoTests                bool   // the package has no test files
-	Exit                   *Exit  // how the test binary ended; nil if its tests did not report through the ladder's runner
+	Exit                   *Exit  // how the test binary ended; nil if it did not run
 	Cases                  []Case // as the runner reported them, in order
 	Races                  []Case // race reports, cut to the learner's lines
 	Parts                  []int  // the parts the run played (see Run.Parts)
@@ -52,22 +50,15 @@ type Runner struct {
 	Command func(ctx context.Context, dir string, args ...string) *exec.Cmd
 	Run     func(ctx context.Context, cmd *exec.Cmd) error
 	Note    io.Writer // if set, hears that a build is taking a while
-	// Judge, if set, replaces the binaries' own verdicts with verdicts
-	// decided elsewhere: the class report's checker.
+	// Judge, if set, replaces the binaries' verdicts: the class report's checker.
 	Judge func(ctx context.Context, root string, r Run, own []*Package) ([]*Package, error)
-	// Ahead starts the units of a level's later modules at once instead of
-	// once the parts before them pass (the class report); what they find
-	// counts only if those parts pass. Command and Run are then called from
-	// several goroutines.
-	Ahead bool
 }
 
-// leftoverWait is how long go test may run on once every test binary has
-// said its last line.
+// leftoverWait is how long go test may run on once every test binary ended.
 const leftoverWait = 3 * time.Second
 
 // SlowBuild is how long a build may take before the learner is told, once
-// for each writer in buildNoted: a watch runs go test again and again.
+// for each writer in buildNoted.
 var (
 	SlowBuild  = 2 * time.Second
 	buildNoted sync.Map
@@ -81,9 +72,7 @@ var Plain = Runner{
 		return cmd
 	},
 	Run: runOwned,
-	// A learner's terminal hears of a slow first build; captured output
-	// stays the verdict alone.
-	Note: func() io.Writer {
+	Note: func() io.Writer { // a terminal, not captured output
 		if info, err := os.Stderr.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 || os.Getenv("LADDER_NOTES") == "1" {
 			return os.Stderr
 		}
@@ -91,35 +80,24 @@ var Plain = Runner{
 	}(),
 }
 
-// errInterrupted is what a run ended by Ctrl-C returns.
-var errInterrupted = errors.New("interrupted")
-
-// runOwned runs cmd as the leader of a process group of its own, and ends
-// the group when cmd ends or on Ctrl-C: a process the learner's code
-// started, which may hold the output open, does not outlive the grade.
-func runOwned(_ context.Context, cmd *exec.Cmd) error {
+// runOwned runs cmd as the leader of a process group, which it ends when
+// cmd ends or on Ctrl-C: no process of the learner's outlives the grade.
+func runOwned(ctx context.Context, cmd *exec.Cmd) error {
 	procgroup.Own(cmd)
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	interrupt := make(chan os.Signal, 1)
-	signal.Notify(interrupt, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(interrupt)
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
 	defer procgroup.Kill(cmd.Process)
-	select {
-	case err := <-waited:
+	interrupted, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	context.AfterFunc(interrupted, func() { procgroup.Kill(cmd.Process) })
+	if err := cmd.Wait(); interrupted.Err() == nil || ctx.Err() != nil {
 		return err
-	case <-interrupt:
-		procgroup.Kill(cmd.Process)
-		<-waited
-		return errInterrupted
 	}
+	return errors.New("interrupted")
 }
 
-// runAll runs go test runs one after another (each builds and tests its
-// packages in parallel) and joins their results.
+// runAll runs go test runs one after another, and joins their results.
 func runAll(ctx context.Context, root string, runs []Run, runner Runner) ([]*Package, error) {
 	var all []*Package
 	for _, r := range runs {
@@ -138,15 +116,14 @@ func runAll(ctx context.Context, root string, runs []Run, runner Runner) ([]*Pac
 // Failing tests are no error; only a go test that could not run is.
 func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Package, error) {
 	modDir := filepath.Join(root, r.Module)
-	patterns := slices.DeleteFunc(slices.Clone(r.Patterns), func(p string) bool {
+	patterns := slices.DeleteFunc(slices.Clone(r.Patterns), func(p string) bool { // a partial copy lacks levels
 		_, err := os.Stat(filepath.Join(modDir, strings.TrimSuffix(p, "/...")))
-		return err != nil // a level that is missing here (a partial copy) has no packages
+		return err != nil
 	})
-	var pkgs []*Package
-	var err error
-	if len(patterns) > 0 {
-		pkgs, err = ListPackages(ctx, root, modDir, patterns, runner)
+	if len(patterns) == 0 {
+		return nil, nil
 	}
+	pkgs, err := ListPackages(ctx, root, modDir, patterns, runner)
 	if err != nil || len(pkgs) == 0 {
 		return nil, err
 	}
@@ -165,7 +142,7 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	cmd := runner.Command(runCtx, modDir, args...)
 	cmd.Env = append(cmd.Env, protocol.GradeEnv+"=1")
 	var stderr bytes.Buffer
-	cmd.Stderr = &LimitedBuffer{Buf: &stderr, Left: outputTail}
+	cmd.Stderr = &LimitedBuffer{Buf: &stderr, Left: buildTail}
 	pr, pw := io.Pipe()
 	cmd.Stdout = pw
 	read := make(chan struct{})
@@ -174,22 +151,17 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 		defer close(read)
 		rd.readAll(pr)
 	}()
-	if runner.Note != nil {
-		// A cold build takes a while: say so, so that a newcomer does not
-		// think the command hung.
-		what := fmt.Sprintf("%d levels", len(r.Patterns))
-		if len(r.Patterns) == 1 {
-			what = strings.TrimSuffix(strings.TrimPrefix(r.Patterns[0], "./"), "/...")
+	if runner.Note != nil { // a cold build takes a while: say so, so that a newcomer does not think the command hung
+		what := strings.TrimSuffix(strings.TrimPrefix(r.Patterns[0], "./"), "/...")
+		if len(r.Patterns) > 1 {
+			what = fmt.Sprintf("%d levels", len(r.Patterns))
 		}
-		timer := time.AfterFunc(SlowBuild, func() {
-			if rd.started.Load() {
-				return
-			}
-			if _, said := buildNoted.LoadOrStore(runner.Note, true); !said {
+		defer time.AfterFunc(SlowBuild, func() {
+			if _, said := buildNoted.Load(runner.Note); !said && !rd.started.Load() {
+				buildNoted.Store(runner.Note, true)
 				fmt.Fprintf(runner.Note, "building the tests of %s, the first run only: later runs reuse the build…\n", what)
 			}
-		})
-		defer timer.Stop()
+		}).Stop()
 	}
 	runErr := runner.Run(runCtx, cmd)
 	pw.Close()
@@ -198,16 +170,8 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 		return nil, ctx.Err()
 	}
 	var exitErr *exec.ExitError
-	if runErr != nil && !errors.As(runErr, &exitErr) && runCtx.Err() == nil { // a run this grading stopped says why itself
+	if runErr != nil && !errors.As(runErr, &exitErr) && runCtx.Err() == nil { // a run stopped here says why itself
 		return nil, fmt.Errorf("go test: %v\n%s", runErr, stderr.String())
-	}
-	// Build errors that -json did not carry arrive on stderr.
-	if msg := strings.TrimSpace(stderr.String()); msg != "" {
-		for _, p := range pkgs {
-			if p.Exit == nil && p.BuildError == "" && !p.NoTests && strings.Contains(p.Output, "[build failed]") {
-				p.BuildError = msg
-			}
-		}
 	}
 	for _, p := range pkgs {
 		p.Parts = r.Parts
@@ -250,12 +214,11 @@ func (l *LimitedBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// GoTool is the go command of the toolchain that built the ladder, or the
-// one on PATH.
+// GoTool is the go command of the toolchain that built the ladder, or PATH's.
 func GoTool() string { return cmp.Or(os.Getenv("GO"), "go") }
 
-// LearnerEnv is the environment for the learner's tests: the caller's,
-// without the runner's own variable and GOFLAGS that choose which tests run.
+// LearnerEnv is the caller's environment without the runner's variable
+// and the GOFLAGS that choose which tests run.
 func LearnerEnv() []string {
 	env := []string{QuickRaceExit} // the caller's GORACE, later, wins
 	for _, kv := range os.Environ() {
@@ -269,12 +232,11 @@ func LearnerEnv() []string {
 	return env
 }
 
-// QuickRaceExit spares a -race binary the second the race detector sleeps
-// as a program exits.
+// QuickRaceExit spares a -race binary the race detector's second at exit.
 const QuickRaceExit = "GORACE=atexit_sleep_ms=0"
 
 // GradingGoflags drops from GOFLAGS the flags that choose which tests run
-// or how: a grade plays every case of the parts it grades.
+// or how: a grade plays every case.
 func GradingGoflags(flags string) string {
 	return strings.Join(slices.DeleteFunc(strings.Fields(flags), func(f string) bool {
 		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimLeft(f, "-"), "test."), "=")
@@ -283,7 +245,8 @@ func GradingGoflags(flags string) string {
 }
 
 // CheckStubs returns what is wrong with the stubs under root, one line
-// each, naming the file or the case.
+// each: a level's files are stubs or shared files, and its run reports
+// every case its spec lists as not implemented.
 func CheckStubs(ctx context.Context, root string) ([]string, error) {
 	lvs := slices.Clone(levels.All)
 	for i := range lvs {
@@ -294,73 +257,36 @@ func CheckStubs(ctx context.Context, root string) ([]string, error) {
 		runs[i].Lean = true
 	}
 	pkgs, err := runAll(ctx, root, runs, Plain)
-	if err != nil {
-		return nil, err
-	}
-	problems, err := CheckStubSources(root)
-	if err != nil {
+	problems, serr := CheckStubSources(root)
+	if err = cmp.Or(err, serr); err != nil {
 		return nil, err
 	}
 	for _, l := range levels.All {
-		if _, werr := shipped.Working(root, l); werr == nil {
-			problems = append(problems, checkStubRun(root, l, pkgs)...)
-		}
-	}
-	return problems, nil
-}
-
-// checkStubRun checks what a level's untouched stub reported: every case
-// not implemented, in a part the registry lists, each part some case, and
-// each spec's list naming exactly the cases its module reported.
-func checkStubRun(root string, l levels.Level, pkgs []*Package) []string {
-	var problems, lists []string
-	for _, p := range pkgs {
-		rel := RelDir(root, p.Dir)
-		if !l.Holds(rel) {
+		if _, err := shipped.Working(root, l); err != nil {
 			continue
 		}
 		var bad []string
-		for _, c := range p.Cases {
-			if _, ok := l.Part(c.Part); !ok {
-				problems = append(problems, fmt.Sprintf("%s: case %q is in part %d, which harness/levels does not list for level %d", rel, c.Name, c.Part, l.Number))
+		for _, p := range Grade(root, l, pkgs).Parts { // the spec's own test keeps its list whole
+			problems = append(problems, p.Blocked...)
+			for _, c := range p.Cases {
+				if c.Verdict != protocol.NotImplemented {
+					bad = append(bad, fmt.Sprintf("part %d, %s (%s)", c.Part, c.Name, c.Verdict))
+				}
 			}
-			if c.Verdict != protocol.NotImplemented {
-				bad = append(bad, fmt.Sprintf("part %d, %s (%s)", c.Part, c.Name, c.Verdict))
+			if len(p.Unreported) > 0 || p.Reported == 0 {
+				problems = append(problems, fmt.Sprintf("level %d, part %d (%s): %d of %s ran", l.Number, p.Number, p.Title, p.Reported, Plural(p.Total, "case")))
 			}
 		}
 		if len(bad) > 0 {
-			problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: the stub check fails %d case(s), such as %q", rel, len(bad), bad[0]))
+			problems = append(problems, fmt.Sprintf("%s is not the stub as shipped: the stub check fails %d case(s), such as %q", l.Dir, len(bad), bad[0]))
 		}
 	}
-	g, listed := Grade(root, l, pkgs), SpecLists(root, l)
-	for _, p := range g.Parts {
-		file := l.SpecDir(l.ModuleOf(p.Number)) + "/" + protocol.ManifestFile
-		for _, c := range p.Unreported {
-			lists = append(lists, fmt.Sprintf("%s lists case %q of part %d, which the stub's run never reported", file, c, p.Number))
-		}
-		for _, c := range p.Cases {
-			if !c.Fuzz && !slices.ContainsFunc(listed[p.Number], func(m protocol.ManifestCase) bool { return m.Name == c.Name }) {
-				lists = append(lists, fmt.Sprintf("%s does not list case %q of part %d: run the spec's TestManifestListsEveryCase with %s=1", file, c.Name, c.Part, protocol.UpdateManifestEnv))
-			}
-		}
-		for _, b := range p.Blocked {
-			if !slices.Contains(problems, b) {
-				problems = append(problems, b)
-			}
-		}
-	}
-	slices.Sort(lists)
-	problems = append(problems, slices.Compact(lists)...)
-	for _, p := range g.Parts {
-		if p.Reported == 0 {
-			problems = append(problems, fmt.Sprintf("level %d, part %d (%s): no case ran", l.Number, p.Number, p.Title))
-		}
-	}
-	return problems
+	slices.Sort(problems)
+	return slices.Compact(problems), nil
 }
 
 // CheckStubSources checks that every level's file under root is a stub or
-// a shared file: running the cases cannot see an answer no method calls.
+// a shared file: the cases cannot see an answer no method calls.
 func CheckStubSources(root string) ([]string, error) {
 	modPath, err := shipped.ModulePath(root)
 	if err != nil {
@@ -369,8 +295,8 @@ func CheckStubSources(root string) ([]string, error) {
 	var problems []string
 	for _, l := range levels.All {
 		files, err := shipped.Working(root, l)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // a level this copy does not have
+		if errors.Is(err, fs.ErrNotExist) { // a level this copy does not have
+			continue
 		} else if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,5 @@
 // Package grade runs a level's tests with go test -json and says, from what
-// they report and the spec's list of cases, which parts are done: the one
-// verdict every command of the ladder gives.
+// they report and the spec's list of cases, which parts are done.
 package grade
 
 import (
@@ -16,32 +15,29 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// Level statuses, as progress shows them. A part is done when every one of
-// its cases ran to its end and passed, in a test binary that itself ran to
-// its end (see events.go).
+// Level statuses, as progress shows them.
 const (
 	NotStarted = "not started"
 	InProgress = "in progress"
 	Done       = "done"
 	NoBuild    = "does not compile"
 	Broken     = "did not finish" // a test binary ended part way
-	Unverified = "not verified"   // tests that did not report through the runner
 )
 
-// Case is one case as it ended, as the runner reported it; a race report
-// is one too, with its Test, Name and Part the case it came during.
+// Case is a case as the runner reported it, or a race report with the
+// Test, Name and Part of the case it came during.
 type Case = protocol.Event
 
 // Exit is how a test binary ended.
 type Exit struct {
 	Complete bool   // it ran to its end
 	Reason   string // why not
-	Crash    string // the start of what the runtime printed if it crashed
 }
 
-// Part is one part of a level. Of the spec's list of cases, Reported
-// counts those that reported, and Unreported and NeedServer (those that
-// need a real redis-server) name those that did not.
+// Part is one part of a level. It is done when every case its spec lists
+// ran to its end and passed, in a test binary that ran to its end. Of the
+// spec's list, Reported counts those that reported, and Unreported and
+// NeedServer (those that need a real redis-server) name those that did not.
 type Part struct {
 	Number, Passed, Total int // Total: the spec's list, or the cases that reported if it has none
 	Title                 string
@@ -61,10 +57,8 @@ type Level struct {
 	Parts      []Part
 	BuildError string   // of the module that holds part 1; a later module's blocks its own parts only
 	Broken     []string // why test binaries of the level did not run to their end
-	Unverified []string // packages whose tests did not report through the runner
-	// HideMistakes withholds the known mistake's line, as interview mode
-	// does (there it is a hint); HasReference says the checkout has the
-	// level's reference, which a student copy has not.
+	// HideMistakes withholds the known mistake's line (an interview's hint);
+	// HasReference says the checkout has the level's reference.
 	HideMistakes, HasReference bool
 }
 
@@ -82,8 +76,6 @@ func (g Level) Status() string {
 		return Done
 	case g.PartsDone() == 0 && len(g.Broken) > 0:
 		return Broken
-	case g.PartsDone() == 0 && len(g.Unverified) > 0:
-		return Unverified
 	}
 	for _, p := range g.Parts {
 		if p.Done || slices.ContainsFunc(p.Cases, func(c Case) bool { return c.Verdict != protocol.NotImplemented && !c.Fuzz }) {
@@ -91,16 +83,6 @@ func (g Level) Status() string {
 		}
 	}
 	return NotStarted
-}
-
-// moduleOf returns the level's module that holds the slash-separated
-// folder rel: a nested module whose folder holds it, or the root module.
-func moduleOf(l levels.Level, rel string) levels.Module {
-	i := slices.IndexFunc(l.Modules, func(m levels.Module) bool { return m.Dir != "." && (rel == m.Dir || strings.HasPrefix(rel, m.Dir+"/")) })
-	if i < 0 {
-		return levels.Module{Dir: "."}
-	}
-	return l.Modules[i]
 }
 
 // SpecLists reads each of the level's specs' list of cases, by part.
@@ -116,76 +98,64 @@ func SpecLists(root string, l levels.Level) map[int][]protocol.ManifestCase {
 }
 
 // Grade joins a level's package results into parts, ignoring other
-// levels' packages. A build error, a broken binary or a race costs only
-// the parts its run played.
+// levels'. A build error, a broken binary or a race costs only the parts
+// its run played.
 func Grade(root string, l levels.Level, pkgs []*Package) Level {
 	_, err := os.Stat(filepath.Join(root, l.SolutionDir()))
-	g := Level{Level: l, HasReference: err == nil, Parts: make([]Part, len(l.Parts))}
-	byPart := map[int]*Part{}
-	for i, p := range l.Parts {
-		g.Parts[i] = Part{Number: p.Number, Title: p.Title}
-		byPart[p.Number] = &g.Parts[i]
+	g := Level{Level: l, HasReference: err == nil}
+	for _, p := range l.Parts {
+		g.Parts = append(g.Parts, Part{Number: p.Number, Title: p.Title})
 	}
-	type key struct {
-		part int
-		name string
+	part := func(n int) *Part {
+		if i := slices.IndexFunc(g.Parts, func(p Part) bool { return p.Number == n }); i >= 0 {
+			return &g.Parts[i]
+		}
+		return nil
 	}
-	reported := map[key]bool{}
+	reported := map[string]bool{} // by part and name
 	for _, p := range pkgs {
 		rel := RelDir(root, p.Dir)
 		if !l.Holds(rel) {
 			continue
 		}
-		covered := slices.DeleteFunc(l.PartsOf(moduleOf(l, rel)), func(n int) bool { return p.Parts != nil && !slices.Contains(p.Parts, n) })
-		block := func(why string) {
-			for _, n := range covered {
-				if !slices.Contains(byPart[n].Blocked, why) {
-					byPart[n].Blocked = append(byPart[n].Blocked, why)
-				}
+		m, covered := levels.Module{Dir: "."}, p.Parts // m holds rel
+		for _, n := range l.Modules {
+			if rel == n.Dir || strings.HasPrefix(rel, n.Dir+"/") {
+				m = n
 			}
+		}
+		if covered == nil {
+			covered = l.PartsOf(m)
+		}
+		why := ""
+		if msg := strings.TrimSpace(p.BuildError); msg != "" {
+			if slices.Contains(covered, l.Parts[0].Number) && !strings.Contains(g.BuildError, msg) {
+				g.BuildError = strings.TrimSpace(g.BuildError + "\n" + msg)
+			}
+			why = fmt.Sprintf("%s does not compile:\n%s", rel, Indent(FirstLines(msg, 20), "  "))
+		} else if p.Exit != nil && !p.Exit.Complete {
+			why = fmt.Sprintf("%s: %s", rel, p.Exit.Reason)
+			g.Broken = append(g.Broken, why)
 		}
 		for _, n := range covered {
-			byPart[n].Ran = byPart[n].Ran || !p.NoTests || p.BuildError != ""
-		}
-		switch {
-		case p.BuildError != "":
-			msg := strings.TrimSpace(p.BuildError)
-			if slices.Contains(covered, l.Parts[0].Number) && !strings.Contains(g.BuildError, msg) {
-				g.BuildError += msg + "\n"
+			part(n).Ran = part(n).Ran || !p.NoTests || p.BuildError != ""
+			if why != "" && !slices.Contains(part(n).Blocked, why) {
+				part(n).Blocked = append(part(n).Blocked, why)
 			}
-			block(fmt.Sprintf("%s does not compile:\n%s", rel, Indent(FirstLines(msg, 20), "  ")))
-			continue
-		case p.NoTests:
-			continue
-		case p.Exit == nil:
-			if !slices.Contains(g.Unverified, rel) {
-				g.Unverified = append(g.Unverified, rel)
-			}
-			block(fmt.Sprintf("%s: its tests did not report through the ladder's runner, so nothing in it can count as done. Were its _test.go files changed? git checkout -- %s/*_test.go puts them back.", rel, rel))
-			continue
-		case !p.Exit.Complete:
-			why := fmt.Sprintf("%s: %s", rel, p.Exit.Reason)
-			if c := strings.TrimSpace(p.Exit.Crash); c != "" && !strings.Contains(p.Exit.Reason, c) {
-				why += "\n" + Indent(c, "  ")
-			}
-			g.Broken = append(g.Broken, why)
-			block(why)
 		}
 		for _, r := range p.Races {
 			text := strings.TrimSpace(r.Report)
 			if r.Name != "" {
 				text = fmt.Sprintf("during case %q:\n%s", r.Name, Indent(text, "  "))
 			}
-			targets := covered
-			if slices.Contains(covered, r.Part) {
-				targets = []int{r.Part}
-			}
-			for _, n := range targets {
-				byPart[n].Races = append(byPart[n].Races, text)
+			for _, n := range covered {
+				if n == r.Part || !slices.Contains(covered, r.Part) { // outside a case, every part the run played
+					part(n).Races = append(part(n).Races, text)
+				}
 			}
 		}
 		for _, c := range p.Cases {
-			pg, pass, k := byPart[c.Part], c.Verdict == protocol.Pass, key{c.Part, c.Name}
+			pg, pass, k := part(c.Part), c.Verdict == protocol.Pass, fmt.Sprintf("%d/%s", c.Part, c.Name)
 			switch {
 			case pg == nil || !slices.Contains(covered, c.Part):
 				continue // a part the registry does not know (the registry test catches it), or one this run did not play
@@ -204,21 +174,16 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 			pg.Cases = append(pg.Cases, c)
 		}
 	}
-	g.BuildError = strings.TrimSpace(g.BuildError)
 	lists := SpecLists(root, l)
 	for i := range g.Parts {
 		p := &g.Parts[i]
 		list, ok := lists[p.Number]
-		switch {
-		case !ok:
+		if !ok {
 			p.Reported = p.Total
-		case !p.Ran:
-			p.Total = len(list) // for "waits for part 1 (5 cases)"
-		default:
-			p.Total = len(list)
+		} else if p.Total = len(list); p.Ran { // if not, for "waits for part 1 (5 cases)"
 			for _, c := range list {
 				switch {
-				case reported[key{p.Number, c.Name}]:
+				case reported[fmt.Sprintf("%d/%s", p.Number, c.Name)]:
 					p.Reported++
 				case c.Needs != "":
 					p.NeedServer = append(p.NeedServer, c.Name)
@@ -234,32 +199,22 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 	return g
 }
 
-// A unit is the parts of one module of one level that one test binary
-// plays. A part about goroutines is a unit of its own: an earlier part's
-// code has no lock, and may crash the whole binary there.
-type unit struct {
-	level levels.Level
-	run   Run // its Parts set; a Run or Skip when it is not a whole module
-}
-
-// units splits each level into its units, in the order they unlock; with
-// whole set, each module is one unit.
-func units(lvs []levels.Level, whole bool) []unit {
-	var out []unit
-	for _, l := range lvs {
-		for _, m := range l.Modules {
-			r := Run{Module: m.Dir, Race: l.Race, Patterns: []string{l.Patterns()[m.Dir]}, Parts: l.PartsOf(m)}
-			own := slices.DeleteFunc(slices.Clone(r.Parts), func(n int) bool { p, _ := l.Part(n); return whole || !p.Concurrent })
-			if r.Parts = slices.DeleteFunc(r.Parts, func(n int) bool { return slices.Contains(own, n) }); len(r.Parts) > 0 || whole {
-				if len(own) > 0 {
-					r.Skip = "/^part_(" + joinInts(own) + ")$"
-				}
-				out = append(out, unit{l, r})
+// plan splits a level into go test runs in the order they unlock: one a
+// module, and one for each part about goroutines (an earlier part's code
+// has no lock, and may crash the binary there) unless whole is set.
+func plan(l levels.Level, whole bool) []Run {
+	var out []Run
+	for _, m := range l.Modules {
+		r := Run{Module: m.Dir, Race: l.Race, Patterns: []string{l.Patterns()[m.Dir]}, Parts: l.PartsOf(m)}
+		own := slices.DeleteFunc(slices.Clone(r.Parts), func(n int) bool { p, _ := l.Part(n); return whole || !p.Concurrent })
+		if r.Parts = slices.DeleteFunc(r.Parts, func(n int) bool { return slices.Contains(own, n) }); len(r.Parts) > 0 || whole {
+			if len(own) > 0 {
+				r.Skip = "/^part_(" + joinInts(own) + ")$"
 			}
-			for _, n := range own {
-				r.Parts, r.Run, r.Skip = []int{n}, PartRun(n, false), ""
-				out = append(out, unit{l, r})
-			}
+			out = append(out, r)
+		}
+		for _, n := range own {
+			out = append(out, Run{Module: m.Dir, Race: l.Race, Patterns: r.Patterns, Parts: []int{n}, Run: fmt.Sprintf("^Test/^part_%d$", n)})
 		}
 	}
 	return out
@@ -270,24 +225,20 @@ func joinInts(ns []int) string {
 	return strings.Trim(strings.ReplaceAll(fmt.Sprint(ns), " ", "|"), "[]")
 }
 
-// runsOf turns units into go test runs: units of whole modules share one
-// run per module and race setting, which plays all their parts.
-func runsOf(us []unit) []Run {
-	type key struct {
-		module string
-		race   bool
-	}
+// merge joins runs of whole modules into one per module and race setting.
+func merge(runs []Run) []Run {
 	var out []Run
-	shared := map[key]int{}
-	for _, u := range us {
-		r, k := u.run, key{u.run.Module, u.run.Race}
-		if i, ok := shared[k]; ok && r.Run == "" && r.Skip == "" {
+	for _, r := range runs {
+		i := slices.IndexFunc(out, func(o Run) bool { return o.Parts == nil && o.Module == r.Module && o.Race == r.Race })
+		switch {
+		case r.Run != "" || r.Skip != "":
+			out = append(out, r)
+		case i >= 0:
 			out[i].Patterns = append(out[i].Patterns, r.Patterns...)
-			continue
-		} else if r.Run == "" && r.Skip == "" {
-			shared[k], r.Parts = len(out), nil
+		default:
+			r.Parts = nil // every part of the module, of each level it holds
+			out = append(out, r)
 		}
-		out = append(out, r)
 	}
 	return out
 }
@@ -295,149 +246,88 @@ func runsOf(us []unit) []Run {
 // LevelRuns groups the levels' packages into as few go test runs as the
 // modules and race settings allow.
 func LevelRuns(lvs []levels.Level) []Run {
-	return runsOf(units(lvs, true))
-}
-
-// Levels tests and grades the levels through runner. A level whose code
-// is the stub as shipped is not started, and is not built.
-func Levels(ctx context.Context, root string, lvs []levels.Level, runner Runner) ([]Level, error) {
-	touched := slices.DeleteFunc(slices.Clone(lvs), func(l levels.Level) bool { return shipped.Untouched(root, l) })
-	return gradeUnits(ctx, root, lvs, units(touched, false), runner)
-}
-
-// Through grades parts 1 to upTo of a level, and plays nothing of the
-// parts after it: in a mock interview, the candidate has not seen them.
-func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level, error) {
-	var us []unit
-	for _, u := range units([]levels.Level{l}, false) {
-		kept := slices.DeleteFunc(slices.Clone(u.run.Parts), func(n int) bool { return n > upTo })
-		if len(kept) == 0 {
-			continue
-		} else if len(kept) < len(u.run.Parts) {
-			u.run.Run, u.run.Parts = "^Test/^part_("+joinInts(kept)+")$", kept
-		}
-		us = append(us, u)
+	var runs []Run
+	for _, l := range lvs {
+		runs = append(runs, plan(l, true)...)
 	}
-	g, err := first(gradeUnits(ctx, root, []levels.Level{l}, us, Plain))
+	return merge(runs)
+}
+
+// Levels tests and grades the levels through runner; a level whose code
+// is the stub as shipped is not built.
+func Levels(ctx context.Context, root string, lvs []levels.Level, runner Runner) ([]Level, error) {
+	plans := make([][]Run, len(lvs))
+	for i, l := range lvs {
+		if !shipped.Untouched(root, l) {
+			plans[i] = plan(l, false)
+		}
+	}
+	return gradePlans(ctx, root, lvs, plans, runner)
+}
+
+// Through grades parts 1 to upTo of a level: in a mock interview, the
+// candidate has not seen the parts after it.
+func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level, error) {
+	var runs []Run
+	for _, r := range plan(l, false) {
+		kept := slices.DeleteFunc(slices.Clone(r.Parts), func(n int) bool { return n > upTo })
+		if len(kept) < len(r.Parts) {
+			r.Run, r.Parts = "^Test/^part_("+joinInts(kept)+")$", kept
+		}
+		if len(kept) > 0 {
+			runs = append(runs, r)
+		}
+	}
+	g, err := one(ctx, root, l, runs)
 	g.HideMistakes = true
 	return g, err
 }
 
-// first is the one level graded, or the error.
-func first(gs []Level, err error) (Level, error) {
+// TestLevel grades one level, stub or not, or one part of it alone: the
+// run that plays it, graded for it only, whether earlier parts pass or not.
+func TestLevel(root string, l levels.Level, part int) (Level, error) {
+	runs := plan(l, false)
+	if part != 0 {
+		runs = slices.DeleteFunc(runs, func(r Run) bool { return !slices.Contains(r.Parts, part) })
+		runs[0].Parts = []int{part}
+	}
+	return one(context.Background(), root, l, runs)
+}
+
+// one grades one level by its runs.
+func one(ctx context.Context, root string, l levels.Level, runs []Run) (Level, error) {
+	gs, err := gradePlans(ctx, root, []levels.Level{l}, [][]Run{runs}, Plain)
 	if err != nil {
 		return Level{}, err
 	}
 	return gs[0], nil
 }
 
-// TestLevel grades one level, or one part of it; an untouched level runs
-// too, to show which methods its cases wait for.
-func TestLevel(root string, l levels.Level, part int) (Level, error) {
-	if part == 0 {
-		return first(gradeUnits(context.Background(), root, []levels.Level{l}, units([]levels.Level{l}, false), Plain))
-	}
-	// The part alone, in the module that holds it, with the fuzz seeds but
-	// for a part about goroutines; earlier parts need not pass.
-	p, _ := l.Part(part)
-	m := l.ModuleOf(part)
-	pkgs, err := runAll(context.Background(), root, []Run{{Module: m.Dir, Race: l.Race, Patterns: []string{l.Patterns()[m.Dir]},
-		Run: PartRun(part, !p.Concurrent), Parts: []int{part}}}, Plain)
-	return Grade(root, l, pkgs), err
-}
-
-// gradeUnits runs each level's units in turn, a unit only once the parts
-// before it pass, and grades the levels from all they found. With
-// Runner.Ahead, the units of a level's later modules start at once, and
-// what they find counts only once those parts pass.
-func gradeUnits(ctx context.Context, root string, lvs []levels.Level, pending []unit, runner Runner) ([]Level, error) {
+// gradePlans runs, in each round, the next run of every level whose parts
+// played so far are done, and grades the levels from all they found.
+func gradePlans(ctx context.Context, root string, lvs []levels.Level, plans [][]Run, runner Runner) ([]Level, error) {
 	var pkgs []*Package
 	out := make([]Level, len(lvs))
-	regrade := func() {
+	for {
+		var round []Run
 		for i, l := range lvs {
 			out[i] = Grade(root, l, pkgs)
-		}
-	}
-	regrade()
-	type result struct {
-		pkgs []*Package
-		err  error
-	}
-	ahead := map[int]chan result{} // by index in pending
-	if runner.Ahead {
-		aheadCtx, cancel := context.WithCancel(ctx)
-		defer func() {
-			cancel() // what never got its turn is stopped
-			for _, c := range ahead {
-				<-c
-			}
-		}()
-		for i, u := range pending {
-			if u.level.ModuleOf(u.run.Parts[0]).FirstPart > 1 {
-				c := make(chan result, 1)
-				ahead[i] = c
-				go func() {
-					pkgs, err := runAll(aheadCtx, root, []Run{u.run}, runner)
-					c <- result{pkgs, err}
-				}()
+			if len(plans[i]) > 0 && !slices.ContainsFunc(out[i].Parts, func(p Part) bool { return p.Ran && !p.Done }) {
+				round, plans[i] = append(round, plans[i][0]), plans[i][1:]
 			}
 		}
-	}
-	done := make([]bool, len(pending))
-	for {
-		// One ready unit of a level at a time: the next may need it done.
-		var batch []unit
-		var started []int
-		seen := map[int]bool{}
-		for i, u := range pending {
-			g := out[slices.IndexFunc(lvs, func(l levels.Level) bool { return l.Number == u.level.Number })]
-			if done[i] || seen[u.level.Number] || firstNotDone(g, slices.Min(u.run.Parts)) != 0 {
-				continue
-			}
-			seen[u.level.Number], done[i] = true, true
-			if ahead[i] != nil {
-				started = append(started, i)
-			} else {
-				batch = append(batch, u)
-			}
-		}
-		if len(batch)+len(started) == 0 {
+		if len(round) == 0 {
 			return out, nil // the rest wait for parts that are not done
 		}
-		more, err := runAll(ctx, root, runsOf(batch), runner)
+		more, err := runAll(ctx, root, merge(round), runner)
 		if err != nil {
 			return nil, err
 		}
-		for _, i := range started {
-			res := <-ahead[i]
-			delete(ahead, i)
-			if res.err != nil {
-				return nil, res.err
-			}
-			more = append(more, res.pkgs...)
-		}
 		pkgs = append(pkgs, more...)
-		regrade()
 	}
 }
 
-// PartRun is the go test -run pattern that plays one part of every spec,
-// and the fuzz seeds too if fuzz is set. A spec may run a part's cases
-// below a subtest of its own ("TestX/on_127.0.0.1:6379/part_6/…"), so the
-// second and third elements each take any name but another part's.
-func PartRun(part int, fuzz bool) string {
-	top := "^Test"
-	if fuzz {
-		top = "^(Test|Fuzz)"
-	}
-	// Go's regexps cannot say "not": this lists what a name that is not
-	// another part's can be.
-	e := fmt.Sprintf(`^(part_%d$|[^p]|p[^a]|pa[^r]|par[^t]|part[^_]|part_$|part_[0-9]*[^0-9]|p$|pa$|par$|part$)`, part)
-	return top + "/" + e + "/" + e
-}
-
-// Passed reports whether part of g is done, or the whole level when
-// part is 0.
+// Passed reports whether part of g is done, or the whole level if part is 0.
 func Passed(g Level, part int) bool {
 	return !slices.ContainsFunc(g.Parts, func(p Part) bool { return (part == 0 || p.Number == part) && !p.Done })
 }
@@ -445,14 +335,11 @@ func Passed(g Level, part int) bool {
 // RelDir is dir relative to root, both with symbolic links resolved; dir
 // itself when it is outside root.
 func RelDir(root, dir string) string {
-	real := func(dir string) string {
-		if r, err := filepath.EvalSymlinks(dir); err == nil {
-			return r
-		}
-		return dir
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = r
 	}
-	if rel, ok := strings.CutPrefix(real(dir), real(root)+"/"); ok {
-		return rel
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
 	}
-	return real(dir)
+	return strings.TrimPrefix(dir, root+"/")
 }

@@ -1,7 +1,6 @@
 package grade
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -57,7 +56,6 @@ func TestGradeLevelCountsOnlyCasesThatRanToTheirEnd(t *testing.T) {
 		{"not started", Package{Exit: &Exit{Complete: true}, Cases: []protocol.Event{{Part: 1, Verdict: "not implemented"}, {Part: 2, Verdict: "not implemented"}}}, NotStarted, []bool{false, false}},
 		{"a fuzz seed fails in part 2", Package{Exit: &Exit{Complete: true}, Cases: []protocol.Event{pass(1, "a"), pass(2, "b"), {Part: 2, Fuzz: true, Verdict: "fail"}}}, InProgress, []bool{true, false}},
 		{"the binary exited part way", Package{Exit: &Exit{Reason: "exited"}, Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Broken, []bool{false, false}},
-		{"no runner", Package{Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Unverified, []bool{false, false}},
 		{"part 2 never ran", Package{Exit: &Exit{Complete: true}, Cases: []protocol.Event{pass(1, "a")}}, InProgress, []bool{true, false}},
 		{"does not compile", Package{BuildError: "syntax error"}, NoBuild, []bool{false, false}},
 	} {
@@ -100,47 +98,6 @@ level 3: part 1 done (2/2), part 2 1/3, part 3 waiting
 `
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("writeGrade mismatch (-want +got):\n%s", diff)
-	}
-}
-
-// ladder test --part K plays part K's cases wherever a spec runs them, and
-// nothing of another part: Go matches each element of -run against one
-// level of a test's name, as plays does here.
-func TestPartRunPlaysOnePartAtAnyDepth(t *testing.T) {
-	plays := func(pattern, name string) bool {
-		elems, levels := strings.Split(pattern, "/"), strings.Split(name, "/")
-		for i, e := range elems {
-			if i < len(levels) && !regexp.MustCompile(e).MatchString(levels[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	for _, c := range []struct {
-		part  int
-		fuzz  bool
-		name  string
-		plays bool
-	}{
-		{3, true, "TestTokenBucket/part_3/a_full_bucket", true},
-		{1, true, "TestTokenBucket/part_3/a_full_bucket", false},
-		{3, true, "TestTokenBucket/part_3/partial_refill", true},
-		{3, true, "TestTokenBucket/part_3/part_2", false}, // a part's name, wherever it is
-		{1, true, "TestHitCounter/part_10", false},
-		{10, true, "TestHitCounter/part_1", false},
-		{6, false, "TestRedisThrottle/part_6/keys", true},
-		{6, false, "TestRedisThrottle/on_127.0.0.1:6379/part_6/keys", true},
-		{6, false, "TestRedisThrottle/on_127.0.0.1:6379/part_7/keys", false},
-		{8, false, "TestRedisThrottle/own_redis-server/part_8/a_killed_redis-server", true},
-		{8, false, "TestRedisThrottle/paused_redis-server/part_8/a_paused_redis-server", true},
-		{6, false, "TestRedisThrottle/own_redis-server/part_8/a_killed_redis-server", false},
-		{2, true, "FuzzLogger/seed#3", true},
-		{2, false, "FuzzLogger/seed#3", false},
-		{2, true, "BenchmarkLogger", false},
-	} {
-		if got := plays(PartRun(c.part, c.fuzz), c.name); got != c.plays {
-			t.Errorf("partRun(%d, %v) = %q plays %s: %v, want %v", c.part, c.fuzz, PartRun(c.part, c.fuzz), c.name, got, c.plays)
-		}
 	}
 }
 

@@ -85,7 +85,7 @@ func TestProbesGetTheirVerdicts(t *testing.T) {
 		{false, []probeCase{
 			{"none", true, "part 2, second: done"},
 			{"parent", true, "part 2, second: done"},
-			{"no-runner", false, "did not report through the ladder's runner"},
+			{"no-runner", false, `1 case never reported, such as "first"`},
 			{"wrong", true, "Do(t=0s) = 42, want 3"},
 			{"os-exit-0", true, "unexpected call to os.Exit(0) during test"},
 			{"os-exit-1", false, `the test binary exited during case "the probe" of part 2: does your code call os.Exit`},

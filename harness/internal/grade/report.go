@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -52,109 +53,78 @@ type Ladder struct {
 	Next      string        `json:"next"`
 }
 
-// Report turns graded levels into the ladder.
+// Report turns graded levels into the ladder, and names the first thing
+// left to do, climbing in order.
 func Report(grades []Level) Ladder {
 	var rep Ladder
 	for _, g := range grades {
-		lr := LevelReport{Number: g.Level.Number, Title: g.Level.Title, Dir: g.Level.Dir, Status: g.Status(),
-			PartsDone: g.PartsDone(), BuildError: g.BuildError, Problems: slices.Clone(g.Broken), Why: firstFailure(g)}
-		for _, u := range g.Unverified {
-			lr.Problems = append(lr.Problems, u+": its tests did not report through the ladder's runner (were its _test.go files changed?)")
-		}
+		l := g.Level
+		lr := LevelReport{Number: l.Number, Title: l.Title, Dir: l.Dir, Status: g.Status(),
+			PartsDone: g.PartsDone(), BuildError: g.BuildError, Problems: g.Broken}
 		waitsFor := 0
 		for _, p := range g.Parts {
 			pr := PartReport{Number: p.Number, Title: p.Title, Cases: p.Total, Passed: p.Passed, Done: p.Done, KnownMistake: MistakeNames(p)}
 			if !p.Done {
-				pr.Failing, pr.Why = partWhy(g, p, waitsFor)
-				waitsFor = cmp.Or(waitsFor, p.Number)
+				var first string
+				if pr.Failing, pr.Why, first = partWhy(g, p, waitsFor); waitsFor == 0 {
+					lr.Why, waitsFor = first, p.Number
+				}
 			}
 			lr.Parts = append(lr.Parts, pr)
+		}
+		switch {
+		case rep.Next != "" || lr.Status == Done:
+		case lr.Status == NoBuild:
+			rep.Next = fmt.Sprintf("level %d does not compile; fix it first: make test-level-%d", l.Number, l.Number)
+		case lr.Status == Broken:
+			rep.Next = fmt.Sprintf("level %d's tests did not run to their end; make test-level-%d says why", l.Number, l.Number)
+		default:
+			p, _ := l.Part(waitsFor)
+			rep.Next = fmt.Sprintf("level %d, part %d (%s): make test-level-%d", l.Number, waitsFor, Lower(p.Title), l.Number)
 		}
 		rep.Levels = append(rep.Levels, lr)
 		rep.PartsDone += lr.PartsDone
 		rep.Parts += len(lr.Parts)
 	}
-	rep.Next = nextStep(rep.Levels, len(grades) > 0 && grades[0].HasReference)
+	if rep.Next == "" && len(grades) > 0 && grades[0].HasReference {
+		rep.Next = "the whole ladder is done. make compare-level-N shows each level of yours beside its reference."
+	}
+	rep.Next = cmp.Or(rep.Next, "the whole ladder is done. make debrief-level-N says what an interviewer looks for in each level.")
 	return rep
 }
 
-// firstFailure is the headline of the first part's first case not passing.
-func firstFailure(g Level) string {
-	i := slices.IndexFunc(g.Parts, func(p Part) bool { return !p.Done })
-	if i < 0 {
-		return ""
-	}
-	for _, c := range g.Parts[i].Cases {
-		switch c.Verdict {
-		case protocol.Pass:
-			continue
-		case protocol.NotImplemented:
-			return "not implemented yet: " + missingKey(c)
-		}
-		lines := strings.SplitN(c.Report, "\n", 3)
-		return strings.Join(lines[:min(2, len(lines))], "\n")
-	}
-	return ""
-}
-
-// partWhy says in one line why part p of g is not done, and names its
-// first failing case.
-func partWhy(g Level, p Part, waitsFor int) (failing, why string) {
+// partWhy says in one line why part p of g is not done, names its first
+// failing case, and gives the headline of its first case not passing.
+func partWhy(g Level, p Part, waitsFor int) (failing, why, first string) {
 	i := slices.IndexFunc(p.Cases, func(c Case) bool { return c.Verdict != protocol.Pass && c.Verdict != protocol.NotImplemented })
+	j := slices.IndexFunc(p.Cases, func(c Case) bool { return c.Verdict != protocol.Pass })
 	if i >= 0 {
 		failing = p.Cases[i].Name
 	}
-	missing := slices.IndexFunc(p.Cases, func(c Case) bool { return c.Verdict == protocol.NotImplemented })
+	if j >= 0 && p.Cases[j].Verdict == protocol.NotImplemented {
+		first = "not implemented yet: " + missingKey(p.Cases[j])
+	} else if j >= 0 {
+		lines := strings.SplitN(p.Cases[j].Report, "\n", 3)
+		first = strings.Join(lines[:min(2, len(lines))], "\n")
+	}
 	switch {
-	case g.BuildError != "":
-		return failing, "does not compile: " + firstError(g.BuildError)
-	case len(p.Blocked) > 0:
-		// The cases a crash cut short say little, and vary run to run.
-		first, _, _ := strings.Cut(p.Blocked[0], "\n")
-		return "", first
+	case g.BuildError != "": // go's "# package" line comes first
+		line := regexp.MustCompile(`(?m)^[^#\s].*$`).FindString(g.BuildError)
+		return failing, "does not compile: " + line, first
+	case len(p.Blocked) > 0: // the cases a crash cut short say little, and vary run to run
+		return "", strings.Split(p.Blocked[0], "\n")[0], first
 	case len(p.Races) > 0:
-		return failing, "the race detector found a data race"
+		return failing, "the race detector found a data race", first
 	case i >= 0:
-		return failing, oneLine(p.Cases[i])
+		return failing, oneLine(p.Cases[i]), first
 	case !p.Ran && waitsFor > 0:
-		return "", fmt.Sprintf("waits for part %d", waitsFor)
-	case missing >= 0:
-		return "", "not implemented yet: " + missingKey(p.Cases[missing])
+		return "", fmt.Sprintf("waits for part %d", waitsFor), first
+	case j >= 0:
+		return "", first, first
 	case len(p.Unreported) > 0:
-		return "", fmt.Sprintf("%s never reported, such as %q", Plural(len(p.Unreported), "case"), p.Unreported[0])
+		return "", fmt.Sprintf("%s never reported, such as %q", Plural(len(p.Unreported), "case"), p.Unreported[0]), first
 	}
-	return "", "not started"
-}
-
-// firstError is the first line of a build error but go's "# package".
-func firstError(buildError string) string {
-	for _, line := range strings.Split(buildError, "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			return line
-		}
-	}
-	return FirstLines(buildError, 1)
-}
-
-// nextStep names the first thing left to do, climbing in order.
-func nextStep(levels []LevelReport, hasReference bool) string {
-	for _, l := range levels {
-		switch l.Status {
-		case Done:
-			continue
-		case NoBuild:
-			return fmt.Sprintf("level %d does not compile; fix it first: make test-level-%d", l.Number, l.Number)
-		case Broken, Unverified:
-			return fmt.Sprintf("level %d's tests did not run to their end; make test-level-%d says why", l.Number, l.Number)
-		}
-		if i := slices.IndexFunc(l.Parts, func(p PartReport) bool { return !p.Done }); i >= 0 {
-			return fmt.Sprintf("level %d, part %d (%s): make test-level-%d", l.Number, l.Parts[i].Number, Lower(l.Parts[i].Title), l.Number)
-		}
-	}
-	if !hasReference {
-		return "the whole ladder is done. make debrief-level-N says what an interviewer looks for in each level."
-	}
-	return "the whole ladder is done. make compare-level-N shows each level of yours beside its reference."
+	return "", "not started", first
 }
 
 // Style paints text on a terminal (Color) and leaves it plain elsewhere.
@@ -162,34 +132,37 @@ type Style struct{ Color bool }
 
 // Paint colours text with an ANSI code ("31" is red) when s has colour.
 func (s Style) Paint(code, text string) string {
-	if !s.Color {
+	if !s.Color || code == "" {
 		return text
 	}
 	return "\x1b[" + code + "m" + text + "\x1b[0m"
-}
-
-// Status paints a level's status: green, yellow, or red when it cannot count.
-func (s Style) Status(st string) string {
-	if code := map[string]string{Done: "32", InProgress: "33", NoBuild: "31", Broken: "31", Unverified: "31"}[st]; code != "" {
-		return s.Paint(code, st)
-	}
-	return st
 }
 
 // WriteText prints the ladder for a person.
 func WriteText(w io.Writer, rep Ladder, st Style) {
 	fmt.Fprintf(w, "%s\n\n  %-5s  %-36s  %-5s  %s\n", st.Paint("1", "rateladder: your progress"), "level", "name", "parts", "status")
 	for _, l := range rep.Levels {
-		parts := fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))
-		fmt.Fprintf(w, "  %-5d  %-36s  %-5s  %s\n", l.Number, protocol.CutLine(l.Title, 36), parts, st.Status(l.Status))
+		// The status is green, yellow, or red when nothing of it can count.
+		status := st.Paint(map[string]string{Done: "32", InProgress: "33", NoBuild: "31", Broken: "31"}[l.Status], l.Status)
+		fmt.Fprintf(w, "  %-5d  %-36s  %-5s  %s\n", l.Number, protocol.CutLine(l.Title, 36), fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts)), status)
 	}
-	filled := 0
-	if rep.Parts > 0 {
-		filled = rep.PartsDone * 30 / rep.Parts
-	}
+	filled := rep.PartsDone * 30 / max(1, rep.Parts)
 	bar := "[" + st.Paint("32", strings.Repeat("#", filled)) + strings.Repeat(".", 30-filled) + "]"
 	fmt.Fprintf(w, "\n  %s  %d of %d parts done\n", bar, rep.PartsDone, rep.Parts)
-	writeInterviews(w, rep)
+	header := "\nmock interviews (make interview-level-N), each level's best (from a fresh stub first, then the most parts, then the quickest):\n"
+	for _, l := range rep.Levels {
+		if b := l.BestInterview; b != nil {
+			what, from := fmt.Sprintf("all %d parts", b.Parts), ""
+			if b.PartsPassed < b.Parts {
+				what = fmt.Sprintf("%d of %d parts (%s)", b.PartsPassed, b.Parts, b.End)
+			}
+			if !b.FreshStub {
+				from = ", started from code already written"
+			}
+			fmt.Fprintf(w, "%s  level %d  %s, %s, best of %d%s\n", header, l.Number, Minutes(time.Duration(b.Seconds)*time.Second), what, b.Interviews, from)
+			header = ""
+		}
+	}
 	fmt.Fprintf(w, "\nnext: %s\n", rep.Next)
 	if i := slices.IndexFunc(rep.Levels, func(l LevelReport) bool { return l.Status != Done }); i >= 0 && rep.Levels[i].Why != "" && rep.Levels[i].Status == InProgress {
 		fmt.Fprintf(w, "%s\n", Indent(rep.Levels[i].Why, "  "))
@@ -222,13 +195,7 @@ func FirstLines(s string, n int) string {
 
 // Indent puts prefix before every line of s that is not empty.
 func Indent(s, prefix string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if l != "" {
-			lines[i] = prefix + l
-		}
-	}
-	return strings.Join(lines, "\n")
+	return regexp.MustCompile(`(?m)^(.)`).ReplaceAllString(s, prefix+"$1")
 }
 
 // BestInterview is a level's best mock interview, as progress shows it.
@@ -254,28 +221,6 @@ func (b *BestInterview) Beats(old *BestInterview) bool {
 		return b.PartsPassed > old.PartsPassed
 	}
 	return b.Seconds < old.Seconds
-}
-
-// writeInterviews prints the best interview of each level that had one.
-func writeInterviews(w io.Writer, rep Ladder) {
-	header := "\nmock interviews (make interview-level-N), each level's best (from a fresh stub first, then the most parts, then the quickest):\n"
-	for _, l := range rep.Levels {
-		b := l.BestInterview
-		if b == nil {
-			continue
-		}
-		fmt.Fprint(w, header)
-		header = ""
-		what := fmt.Sprintf("all %d parts", b.Parts)
-		if b.PartsPassed < b.Parts {
-			what = fmt.Sprintf("%d of %d parts (%s)", b.PartsPassed, b.Parts, b.End)
-		}
-		from := ""
-		if !b.FreshStub {
-			from = ", started from code already written"
-		}
-		fmt.Fprintf(w, "  level %d  %s, %s, best of %d%s\n", l.Number, Minutes(time.Duration(b.Seconds)*time.Second), what, b.Interviews, from)
-	}
 }
 
 // Minutes writes a duration as minutes and seconds: "12m05s".
@@ -307,9 +252,8 @@ func Write(w io.Writer, g Level, only int, all bool) {
 			}
 		}
 	}
-	focus := 0           // the part shown in full
-	afterBlock := false  // a part shown in full ends with a blank line
-	var summary []string // "part 1 done (16/16)", "part 2 3/7", "part 3 waiting"
+	focus, afterBlock := 0, false // the part shown in full; it ends with a blank line
+	var summary []string          // "part 1 done (16/16)", "part 2 3/7", "part 3 waiting"
 	for _, p := range g.Parts {
 		if only != 0 && p.Number != only {
 			continue
@@ -329,42 +273,26 @@ func Write(w io.Writer, g Level, only int, all bool) {
 			fmt.Fprintf(w, "%swaits for part %d%s\n", head, focus, cases)
 		default:
 			summary = append(summary, fmt.Sprintf("part %d %s", p.Number, score))
-			focus = cmp.Or(focus, p.Number)
-			writePart(w, l.Number, p, notImpl, all, g.HideMistakes)
-			afterBlock = true
+			focus, afterBlock = cmp.Or(focus, p.Number), true
+			writePart(w, l.Number, head, p, notImpl, all, g.HideMistakes)
 		}
 	}
 	if !afterBlock {
 		fmt.Fprintln(w)
 	}
 	if only == 0 && g.PartsDone() == len(g.Parts) {
-		fmt.Fprintf(w, "Level %d is done. %s; make progress shows what comes next.\n", l.Number, AfterDone(g))
+		next := fmt.Sprintf("make debrief-level-%d says what an interviewer looks for in it", l.Number)
+		if g.HasReference {
+			next = fmt.Sprintf("make compare-level-%d shows your code beside the reference", l.Number)
+		}
+		fmt.Fprintf(w, "Level %d is done. %s; make progress shows what comes next.\n", l.Number, next)
 	}
 	fmt.Fprintf(w, "level %d: %s\n", l.Number, strings.Join(summary, ", "))
 }
 
-// AfterDone is what to read once a level is done: the reference, or in a
-// student copy the debrief.
-func AfterDone(g Level) string {
-	if g.HasReference {
-		return fmt.Sprintf("make compare-level-%d shows your code beside the reference", g.Level.Number)
-	}
-	return fmt.Sprintf("make debrief-level-%d says what an interviewer looks for in it", g.Level.Number)
-}
-
-// firstNotDone is the first part before part n that is not done, or 0.
-func firstNotDone(g Level, n int) int {
-	if i := slices.IndexFunc(g.Parts, func(q Part) bool { return q.Number < n && !q.Done }); i >= 0 {
-		return g.Parts[i].Number
-	}
-	return 0
-}
-
+// missingKey is the method a case waits for, and where: "New (x.go:16)".
 func missingKey(c Case) string {
-	if c.Where == "" {
-		return c.Missing
-	}
-	return fmt.Sprintf("%s (%s)", c.Missing, c.Where)
+	return strings.TrimSuffix(fmt.Sprintf("%s (%s)", c.Missing, c.Where), " ()")
 }
 
 // maxOneLiners is how many failing cases after the first get a line each.
@@ -373,18 +301,15 @@ const maxOneLiners = 8
 // writePart shows a part that is not done: what blocks it, the methods it
 // needs, the cases that did not report, its first failing case and the
 // known mistake it matches (unless hide), and a line for each other.
-func writePart(w io.Writer, level int, p Part, notImpl map[string]int, all, hide bool) {
+func writePart(w io.Writer, level int, head string, p Part, notImpl map[string]int, all, hide bool) {
 	unreported := p.Ran && len(p.Blocked) == 0 && p.Reported < p.Total
-	switch fmt.Fprintf(w, "part %d, %s: ", p.Number, Lower(p.Title)); {
+	switch {
 	case len(p.Blocked) > 0:
-		fmt.Fprintf(w, "not done\n")
+		fmt.Fprintf(w, "%snot done\n%s\n", head, Indent(strings.Join(p.Blocked, "\n"), "  "))
 	case unreported:
-		fmt.Fprintf(w, "not verified: %d of %s reported (%d %s)\n", p.Reported, Plural(p.Total, "case"), p.Passed, verb(p.Passed, "passes", "pass"))
+		fmt.Fprintf(w, "%snot verified: %d of %s reported (%d %s)\n", head, p.Reported, Plural(p.Total, "case"), p.Passed, verb(p.Passed, "passes", "pass"))
 	default:
-		fmt.Fprintf(w, "%s\n", PassCount(p.Passed, p.Total))
-	}
-	for _, b := range p.Blocked {
-		fmt.Fprintf(w, "%s\n", Indent(b, "  "))
+		fmt.Fprintf(w, "%s%s\n", head, PassCount(p.Passed, p.Total))
 	}
 	for i, r := range p.Races {
 		if i == 0 {
@@ -400,10 +325,19 @@ func writePart(w io.Writer, level int, p Part, notImpl map[string]int, all, hide
 	if p.Ran && p.Total == 0 && len(p.Blocked) == 0 {
 		fmt.Fprintf(w, "  no case of part %d ran.\n", p.Number)
 	}
-	var missing []string
+	var missing, failing []string
 	for _, c := range p.Cases {
-		if c.Verdict == protocol.NotImplemented {
+		switch c.Verdict {
+		case protocol.NotImplemented:
 			missing = append(missing, missingKey(c))
+		case protocol.Pass:
+		default:
+			failing = append(failing, c.Report)
+			if len(failing) > 1 && !all {
+				failing[len(failing)-1] = protocol.CutLine(oneLine(c), 160)
+			} else if !all && c.Brief != "" {
+				failing[len(failing)-1] = c.Brief
+			}
 		}
 	}
 	slices.Sort(missing)
@@ -417,35 +351,27 @@ func writePart(w io.Writer, level int, p Part, notImpl map[string]int, all, hide
 		fmt.Fprintf(w, "  %s never reported, such as %q: was a case skipped (a -skip or -run flag, GOFLAGS, os.Args changed by your code), or did the test binary stop early?\n",
 			Plural(n, "case"), p.Unreported[0])
 	}
-	failing := slices.DeleteFunc(slices.Clone(p.Cases), func(c Case) bool {
-		return c.Verdict == protocol.Pass || c.Verdict == protocol.NotImplemented
-	})
-	for i, c := range failing {
-		if i > 0 && !all {
-			break
-		}
-		text := c.Report
-		if !all && c.Brief != "" {
-			text = c.Brief
-		}
-		fmt.Fprintf(w, "\n%s\n", Indent(strings.TrimRight(text, "\n"), "  "))
-		if line := MistakeLine(p); i == 0 && line != "" && !hide {
-			fmt.Fprintf(w, "\n  %s\n", line)
-		}
-	}
-	if rest := failing[min(1, len(failing)):]; len(rest) > 0 && !all {
-		fmt.Fprintf(w, "\n  %s also %s:\n", Plural(len(rest), "more case"), verb(len(rest), "fails", "fail"))
-		for i, c := range rest {
-			if i == maxOneLiners {
-				fmt.Fprintf(w, "    … and %d more; ALL=1 shows every case in full\n", len(rest)-i)
-				break
+	for i, text := range failing {
+		switch {
+		case i == 0 || all:
+			fmt.Fprintf(w, "\n%s\n", Indent(strings.TrimRight(text, "\n"), "  "))
+			if line := MistakeLine(p); i == 0 && line != "" && !hide {
+				fmt.Fprintf(w, "\n  %s\n", line)
 			}
-			fmt.Fprintf(w, "    %s\n", protocol.CutLine(oneLine(c), 160))
+		case i == 1:
+			fmt.Fprintf(w, "\n  %s also %s:\n", Plural(len(failing)-1, "more case"), verb(len(failing)-1, "fails", "fail"))
+			fallthrough
+		case i <= maxOneLiners:
+			fmt.Fprintf(w, "    %s\n", text)
+		case i == maxOneLiners+1:
+			fmt.Fprintf(w, "    … and %d more; ALL=1 shows every case in full\n", len(failing)-i)
 		}
 	}
-	if all && !hide && p.Match != nil && len(p.Match.Candidates) > 0 {
-		fmt.Fprintf(w, "\n  Known mistakes that fail some of the same cases, by overlap (the cases both fail, over the cases either fails):\n")
-		for _, c := range p.Match.Candidates {
+	if all && !hide && p.Match != nil {
+		for i, c := range p.Match.Candidates {
+			if i == 0 {
+				fmt.Fprintf(w, "\n  Known mistakes that fail some of the same cases, by overlap (the cases both fail, over the cases either fails):\n")
+			}
 			for _, k := range c.Mistakes {
 				fmt.Fprintf(w, "    %3.0f%%  %s (fails %s of part %d)\n", 100*c.Overlap, k.Name, Plural(len(k.Fails[p.Number]), "case"), p.Number)
 			}

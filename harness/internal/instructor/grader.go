@@ -192,13 +192,12 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		},
 		Run: func(runCtx context.Context, cmd *exec.Cmd) error {
 			s, err := sandbox.RunLimited(runCtx, limit, cmd)
-			// A run started ahead, then not needed, is not the student's.
+			// A run the grading stopped itself (a flood, a leftover) is not the student's.
 			if s && !(runCtx.Err() != nil && ctx.Err() == nil) {
 				stopped.Store(true)
 			}
 			return err
 		},
-		Ahead: true,
 	}
 	gr := &grading{Grader: g, sb: sb, run: runner.Run}
 	runner.Judge = func(ctx context.Context, root string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {

@@ -310,7 +310,7 @@ func notFresh(g grade.Level) string {
 		return ""
 	case grade.NoBuild:
 		return "it does not compile"
-	case grade.Broken, grade.Unverified:
+	case grade.Broken:
 		return "its tests did not run to their end"
 	}
 	passed, further := 0, 0

@@ -5,14 +5,12 @@
 package probe
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -30,9 +28,7 @@ func init() {
 		os.Exit(0)
 	case "skip":
 		os.Args = append(os.Args, "-test.skip=/part_2/")
-	case "parent":
-		// The tests run in the process go test started: no test binary
-		// runs this one again as its child.
+	case "parent": // no test binary runs this one again as its child
 		parent, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", os.Getppid()))
 		if err == nil && strings.HasSuffix(parent, ".test") {
 			panic(fmt.Sprintf("the parent of this test binary is %q (%v)", parent, err))
@@ -58,8 +54,8 @@ func Test(t *testing.T) {
 	})
 }
 
-// GrandchildSleep is how long the grandchild probe's process sleeps, in
-// seconds: a number no other process is likely to sleep.
+// GrandchildSleep is how long the grandchild probe sleeps: a number no
+// other process is likely to sleep.
 const GrandchildSleep = "61.25"
 
 // Thing is the fixture's implementation.
@@ -86,17 +82,14 @@ func (t *Thing) Do() int {
 		select {} // the panic ends the process first
 	case "concurrent-map-writes":
 		m := map[int]int{}
-		var wg sync.WaitGroup
 		for i := range 4 {
-			wg.Add(1)
 			go func() {
-				defer wg.Done()
-				for j := range 1_000_000 {
+				for j := 0; ; j++ {
 					m[j%64] = i
 				}
 			}()
 		}
-		wg.Wait()
+		select {} // the crash ends the process
 	case "race":
 		n := 0
 		done := make(chan bool)
@@ -104,12 +97,7 @@ func (t *Thing) Do() int {
 		n++
 		<-done
 	case "flood":
-		w := bufio.NewWriterSize(os.Stdout, 1<<20)
-		line := strings.Repeat("x", 1023) + "\n"
-		for range 8 << 10 { // 8 MiB
-			w.WriteString(line)
-		}
-		w.Flush()
+		os.Stdout.WriteString(strings.Repeat(strings.Repeat("x", 1023)+"\n", 8<<10)) // 8 MiB
 	case "hang":
 		select {}
 	case "grandchild":
