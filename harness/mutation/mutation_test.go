@@ -46,7 +46,7 @@ func hitsCase(name string, hits int, skipFirst bool) timeline.Case[*counter] {
 }
 
 func TestPassesARightCounter(t *testing.T) {
-	Passes(t, "a right counter", []timeline.Case[*counter]{hitsCase("none", 0, false), hitsCase("three", 3, false)})
+	Passes(t, "a right counter", 0, []timeline.Case[*counter]{hitsCase("none", 0, false), hitsCase("three", 3, false)})
 }
 
 // toy is a spec of the toy counter: a constructor is whether it skips the

@@ -6,11 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
-	"runtime/debug"
-	"runtime/pprof"
-	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"text/tabwriter"
 	"time"
@@ -35,7 +31,6 @@ func Play[T any](c Case[T]) Outcome {
 	var caught any
 	var probeErr error
 	finished := false // set when the goroutine reaches its end; false after runtime.Goexit
-	goid := make(chan uint64, 1)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -44,7 +39,6 @@ func Play[T any](c Case[T]) Outcome {
 				caught, r.frames = v, panicFrames()
 			}
 		}()
-		goid <- currentGoroutine()
 		clk := clock.NewFake()
 		clk.Set(r.start)
 		impl := c.New(clk)
@@ -77,7 +71,9 @@ func Play[T any](c Case[T]) Outcome {
 				continue
 			}
 			out.Verdict, out.Step = TimedOut, int(current.Load())
-			out.Report, out.Summary = stuckReport(c, out.Step, timeout, <-goid)
+			out.Summary = summaryLine(fmt.Sprintf("%s did not finish in %v: too slow, a loop that never ends, or a deadlock", c.callAt(out.Step), timeout), "")
+			out.Report = fmt.Sprintf("case %q (part %d) did not finish in %v: is it too slow, a loop that never ends, or a deadlock?\nIt was in %s. (%s sets the limit; the cases after this one still run, each on a fresh implementation.)",
+				c.Name, c.Part, timeout, c.stepName(out.Step), TimeoutEnv)
 			out.Brief = out.Report // a few lines, and no table
 			return out
 		}
@@ -151,63 +147,6 @@ func (c Case[T]) stepName(at int) string {
 	return c.callAt(at)
 }
 
-// stuckReport explains a case that did not finish in time from its
-// goroutine's state, and returns the report and its Summary.
-func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) (report, summary string) {
-	status, frames := goroutineState(goid)
-	loc, atLoc := "", ""
-	if f, ok := learnerFrame(frames); ok {
-		loc = fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
-		atLoc = " at " + loc
-	}
-	short, what := "too slow, or a loop that never ends", "is it too slow, or a loop that never ends"
-	switch {
-	case strings.Contains(status, "Mutex") || strings.Contains(status, "semacquire") || strings.Contains(status, "sync.Cond"):
-		short = fmt.Sprintf("a possible deadlock, waiting for a lock (%s)", status)
-		what = fmt.Sprintf("a possible deadlock: the goroutine is waiting for a lock (%s)%s: does a method lock a mutex it already holds, or return without unlocking it", status, atLoc)
-	case strings.Contains(status, "chan") || strings.Contains(status, "select"):
-		short = fmt.Sprintf("blocked (%s)", status)
-		what = fmt.Sprintf("the goroutine is blocked (%s)%s: is it waiting for something that never comes", status, atLoc)
-	case loc != "":
-		what += fmt.Sprintf(" (the goroutine was in %s)", loc)
-	}
-	summary = withWhere(fmt.Sprintf("%s did not finish in %v: %s", c.callAt(at), timeout, short), frames)
-	return fmt.Sprintf("case %q (part %d) did not finish in %v: %s?\nIt was in %s. (%s sets the limit; the cases after this one still run, each on a fresh implementation.)",
-		c.Name, c.Part, timeout, what, c.stepName(at), TimeoutEnv), summary
-}
-
-// currentGoroutine returns the calling goroutine's id, as stack dumps show it.
-func currentGoroutine() uint64 {
-	var buf [64]byte
-	fields := strings.Fields(string(buf[:runtime.Stack(buf[:], false)])) // "goroutine 7 [running]:"
-	id, _ := strconv.ParseUint(fields[1], 10, 64)
-	return id
-}
-
-// goroutineState returns a goroutine's wait reason ("chan receive") and its
-// frames, innermost first.
-func goroutineState(id uint64) (string, []protocol.Frame) {
-	var buf strings.Builder // debug=2 is runtime.Stack's format, of any length
-	pprof.Lookup("goroutine").WriteTo(&buf, 2)
-	prefix := fmt.Sprintf("goroutine %d [", id)
-	for _, block := range strings.Split(buf.String(), "\n\n") {
-		if !strings.HasPrefix(block, prefix) {
-			continue
-		}
-		lines := strings.Split(block, "\n")
-		status, _, _ := strings.Cut(strings.TrimPrefix(lines[0], prefix), "]")
-		status, _, _ = strings.Cut(status, ",") // "chan receive, 2 minutes"
-		var frames []protocol.Frame
-		for i := 1; i+1 < len(lines); i += 2 {
-			f := protocol.FrameOf(lines[i], lines[i+1])
-			f.File = sourceFile(f.File)
-			frames = append(frames, f)
-		}
-		return status, frames
-	}
-	return "unknown", nil
-}
-
 // learnerFrame is the innermost frame in the learner's own code (see
 // levels.InLearnersCode).
 func learnerFrame(frames []protocol.Frame) (protocol.Frame, bool) {
@@ -266,31 +205,17 @@ func panicFrames() []protocol.Frame {
 	return out
 }
 
-// moduleRoot is the outermost folder with a go.mod, so that a nested
-// module's files are named from the top too.
-var moduleRoot = sync.OnceValue(func() (root string) {
-	dir, err := os.Getwd()
-	for ; err == nil; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			root = dir
-		}
-		if filepath.Dir(dir) == dir {
-			break
-		}
-	}
-	return root
-})
-
-// sourceFile writes a traceback's file relative to the module root; a
-// binary built with -trimpath names them by import path instead.
+// sourceFile writes a traceback's file from the repository's top, where
+// its last folder ladder/, solutions/ or harness/ begins.
 func sourceFile(path string) string {
-	if r, err := filepath.Rel(moduleRoot(), path); err == nil && moduleRoot() != "" && !strings.HasPrefix(r, "..") {
-		path = filepath.ToSlash(r)
+	from := -1
+	for _, top := range []string{"/ladder/", "/solutions/", "/harness/"} {
+		from = max(from, strings.LastIndex("/"+path, top))
 	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Path != "" {
-		path = strings.TrimPrefix(path, info.Main.Path+"/")
+	if from < 0 {
+		return path
 	}
-	return path
+	return path[from:]
 }
 
 // A case past its limit by the clock is stopped only once it has spent the
@@ -456,8 +381,7 @@ func (c Case[T]) callAt(at int) string {
 }
 
 // someRows writes the timeline's header and the steps keep keeps. Each run
-// of steps left out is one row, "… 15 steps …", that says how many of them
-// are marked too.
+// of steps left out is one row, "… 15 steps …".
 func (r report[T]) someRows(b *strings.Builder, keep func(i int) bool) {
 	if len(r.c.Steps) == 0 {
 		return
@@ -467,18 +391,16 @@ func (r report[T]) someRows(b *strings.Builder, keep func(i int) bool) {
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "\tstep\tt\tcall\twant\tgot")
 	// A run of steps left out is a row of empty cells in the table, which
-	// keeps its columns, and one line of text after: gaps[k] is the k-th.
-	var gaps [][2]int // steps, marked
+	// keeps its columns, and one line of text after: gaps[k] is the k-th's
+	// number of steps.
+	var gaps []int
 	for i, s := range r.c.Steps {
 		if !keep(i) {
 			if i == 0 || keep(i-1) {
 				fmt.Fprintln(tw, "\t\t\t\t\t")
-				gaps = append(gaps, [2]int{})
+				gaps = append(gaps, 0)
 			}
-			gaps[len(gaps)-1][0]++
-			if r.mark(i) != "" {
-				gaps[len(gaps)-1][1]++
-			}
+			gaps[len(gaps)-1]++
 			continue
 		}
 		got := "(not run)"
@@ -493,15 +415,7 @@ func (r report[T]) someRows(b *strings.Builder, keep func(i int) bool) {
 	for _, line := range lines {
 		// tabwriter pads the last column too; no line ends in spaces.
 		if line = strings.TrimRight(line, " "); line == "" {
-			steps, marked := gaps[0][0], gaps[0][1]
-			line, gaps = fmt.Sprintf("%s… %d step%s", indent, steps, map[bool]string{true: "s"}[steps != 1]), gaps[1:]
-			switch {
-			case marked == 1 && steps == 1:
-				line += ", marked ✗"
-			case marked > 0:
-				line += fmt.Sprintf(", %d of them ✗", marked)
-			}
-			line += " …"
+			line, gaps = fmt.Sprintf("%s… %d step%s …", indent, gaps[0], map[bool]string{true: "s"}[gaps[0] != 1]), gaps[1:]
 		}
 		b.WriteString(line + "\n")
 	}

@@ -231,7 +231,7 @@ func TestPlayCutsOffAnEndlessLoop(t *testing.T) {
 		t.Fatalf("Play(looping tally) = %v at step %d, want timed out at step 2", o.Verdict, o.Step)
 	}
 	for _, want := range []string{
-		`case "a hit leaves exactly one window later" (part 1) did not finish in 200ms: is it too slow, or a loop that never ends (the goroutine was in timeline_test.go:`,
+		`case "a hit leaves exactly one window later" (part 1) did not finish in 200ms: is it too slow, a loop that never ends, or a deadlock?`,
 		"It was in step 2, Count(t=14.999999999s).",
 		"the cases after this one still run",
 	} {
@@ -244,14 +244,13 @@ func TestPlayCutsOffAnEndlessLoop(t *testing.T) {
 	}
 }
 
+// A deadlocked case uses no CPU, so it is stopped at its limit, not after
+// hangFactor limits.
 func TestPlaySeesADeadlock(t *testing.T) {
 	t.Setenv(TimeoutEnv, "200ms")
 	o := Play(boundaryCase(tally{deadlock: true}))
-	if o.Verdict != TimedOut {
-		t.Fatalf("Play(deadlocked tally) = %v, want timed out", o.Verdict)
-	}
-	if want := "a possible deadlock: the goroutine is waiting for a lock (sync.Mutex.Lock) at timeline_test.go:"; !strings.Contains(o.Report, want) {
-		t.Errorf("Play(deadlocked).Report lacks %q:\n%s", want, o.Report)
+	if o.Verdict != TimedOut || o.Step != 2 {
+		t.Fatalf("Play(deadlocked tally) = %v at step %d, want timed out at step 2", o.Verdict, o.Step)
 	}
 }
 

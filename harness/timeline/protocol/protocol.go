@@ -160,34 +160,7 @@ type ManifestCase struct {
 	// InProcess says why part of the case is judged inside the
 	// implementation's own process (see timeline.Case).
 	InProcess string `json:"inProcess,omitempty"`
-	// Steps says an InProcess case has steps, which the checker plays.
-	Steps bool `json:"steps,omitempty"`
 }
-
-// Validate checks that the list has a case, every case a part and a name,
-// and no name is listed twice in one part.
-func (m Manifest) Validate() error {
-	seen := map[ManifestCase]bool{}
-	for i, c := range m.Cases {
-		key := ManifestCase{Part: c.Part, Name: c.Name}
-		switch {
-		case c.Part < 1:
-			return fmt.Errorf("case %d (%q) has part %d, want 1 or more", i, c.Name, c.Part)
-		case c.Name == "":
-			return fmt.Errorf("case %d of part %d has no name", i, c.Part)
-		case seen[key]:
-			return fmt.Errorf("case %q of part %d is listed twice", c.Name, c.Part)
-		}
-		seen[key] = true
-	}
-	if len(m.Cases) == 0 {
-		return fmt.Errorf("it lists no case")
-	}
-	return nil
-}
-
-// Encode writes the list as ManifestFile holds it.
-func (m Manifest) Encode() []byte { return jsonLines("cases", m.Cases) }
 
 // Mistakes is a spec's table of known mistakes.
 type Mistakes struct {
@@ -207,64 +180,41 @@ type Mistake struct {
 	Fails map[int][]string `json:"fails"`
 }
 
-// Validate checks that every mistake has a name, and fails some case of
-// its part.
-func (m Mistakes) Validate() error {
-	seen := map[string]bool{}
-	for i, k := range m.Mistakes {
-		switch {
-		case k.Name == "":
-			return fmt.Errorf("mistake %d has no name", i)
-		case seen[k.Name]:
-			return fmt.Errorf("mistake %q is listed twice", k.Name)
-		case k.Part < 1:
-			return fmt.Errorf("mistake %q has part %d, want 1 or more", k.Name, k.Part)
-		case len(k.Fails[k.Part]) == 0:
-			return fmt.Errorf("mistake %q fails no case of its part %d", k.Name, k.Part)
-		}
-		seen[k.Name] = true
-	}
-	return nil
-}
+// Encode writes the list as ManifestFile holds it.
+func (m Manifest) Encode() []byte { return jsonLines("cases", m.Cases, nil) }
 
 // Encode writes the table as MistakesFile holds it.
-func (m Mistakes) Encode() []byte {
-	b := jsonLines("mistakes", m.Mistakes)
-	if len(m.Blind) == 0 {
-		return b
-	}
-	blind, _ := json.Marshal(m.Blind)
-	return fmt.Appendf(b[:len(b)-2], ",\n\"blind\": %s}\n", blind)
-}
+func (m Mistakes) Encode() []byte { return jsonLines("mistakes", m.Mistakes, m.Blind) }
 
 // jsonLines writes {"key": [...]} with one item a line, so that a diff
-// shows which one moved.
-func jsonLines[T any](key string, items []T) []byte {
+// shows which one moved, and then blind, if any.
+func jsonLines[T any](key string, items []T, blind map[int][]string) []byte {
 	b := fmt.Appendf(nil, "{%q: [\n", key)
 	for i, it := range items {
 		line, _ := json.Marshal(it)
 		b = fmt.Appendf(b, "  %s%s\n", line, map[bool]string{true: ","}[i < len(items)-1])
 	}
-	return append(b, "]}\n"...)
+	if b = append(b, ']'); len(blind) > 0 {
+		j, _ := json.Marshal(blind)
+		b = fmt.Appendf(b, ",\n\"blind\": %s", j)
+	}
+	return append(b, "}\n"...)
 }
 
-// ReadManifest reads and validates a spec's list of cases.
+// ReadManifest reads a spec's list of cases.
 func ReadManifest(path string) (Manifest, error) { return read[Manifest](path) }
 
-// ReadMistakes reads and validates a spec's table of known mistakes.
+// ReadMistakes reads a spec's table of known mistakes.
 func ReadMistakes(path string) (Mistakes, error) { return read[Mistakes](path) }
 
-// read reads path as one JSON value, refusing unknown fields (they are a
-// mistake to report, never to skip), and validates it.
-func read[T interface{ Validate() error }](path string) (v T, err error) {
+// read reads path as one JSON value, refusing unknown fields: they are a
+// mistake to report, never to skip.
+func read[T any](path string) (v T, err error) {
 	data, err := os.ReadFile(path)
 	if err == nil {
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
-		if err = dec.Decode(&v); err == nil {
-			err = v.Validate()
-		}
-		if err != nil {
+		if err = dec.Decode(&v); err != nil {
 			err = fmt.Errorf("%s: %v", path, err)
 		}
 	}

@@ -373,5 +373,5 @@ func TestSpecCatchesMutants(t *testing.T) { suite.CatchesMutants(t, mutants) }
 // switched on, the base passes every case, so each mutant differs by its
 // mistake alone.
 func TestRightImplementationPasses(t *testing.T) {
-	mutation.Passes(t, "the mutants' base", cases(newMutant(mistakes{})))
+	mutation.Passes(t, "the mutants' base", 0, cases(newMutant(mistakes{})))
 }

@@ -234,7 +234,7 @@ func (r *ring) Count(now time.Time) (int, error) {
 // mutants share, with no flaw, so that each mutant is wrong in its flaw
 // alone.
 func TestRightImplementationPasses(t *testing.T) {
-	mutation.Passes(t, "the mutants' ring with no flaw", cases(newRing(sound)))
+	mutation.Passes(t, "the mutants' ring with no flaw", 0, cases(newRing(sound)))
 }
 
 // suite is the spec as its own tests check it: its cases, and its fuzz

@@ -485,5 +485,5 @@ func TestSpecCatchesMutants(t *testing.T) { suite.CatchesMutants(t, mutants) }
 // knob turned, the base of the mutants, so that each one is wrong in its
 // knob alone.
 func TestRightImplementationPasses(t *testing.T) {
-	mutation.Passes(t, "the naive aggregator with no knob turned", cases(func(w time.Duration) Aggregator { return newNaive(w) }))
+	mutation.Passes(t, "the naive aggregator with no knob turned", 0, cases(func(w time.Duration) Aggregator { return newNaive(w) }))
 }

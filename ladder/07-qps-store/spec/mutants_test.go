@@ -207,7 +207,7 @@ func div(a, b int64) int64 {
 // TestRightImplementationPasses plays every case against the flawed store
 // with no mistake, so that each mutant is wrong in its mistake alone.
 func TestRightImplementationPasses(t *testing.T) {
-	mutation.Passes(t, "the mutants' store with no mistake", cases(newFlawed(mistakes{})))
+	mutation.Passes(t, "the mutants' store with no mistake", 0, cases(newFlawed(mistakes{})))
 }
 
 // suite is the spec as its own tests check it: its cases, and its fuzz
