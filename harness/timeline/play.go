@@ -22,30 +22,31 @@ import (
 // Play runs one case and returns its outcome. It never panics, and returns
 // even if the implementation hangs, leaving its goroutine behind.
 func Play[T any](c Case[T]) Outcome {
-	out := Outcome{Name: c.Name, Part: c.Part}
-	r := report[T]{c: c, start: c.Start, got: make([]any, len(c.Steps))}
-	if r.start.IsZero() {
-		r.start = clock.Epoch
+	if c.Start.IsZero() {
+		c.Start = clock.Epoch
 	}
-	var current atomic.Int64 // the step being run, from 1; 0 while constructing, len+1 in the probe
-	var caught any
-	var probeErr error
-	finished := false // set when the goroutine reaches its end; false after runtime.Goexit
-	done := make(chan struct{})
+	r := report[T]{c: c, got: make([]any, len(c.Steps))}
+	var (
+		current  atomic.Int64 // the step being run, from 1; 0 while constructing, len+1 in the probe
+		caught   any
+		probeErr error
+		finished bool // false after runtime.Goexit
+		done     = make(chan struct{})
+	)
 	go func() {
 		defer close(done)
 		defer func() {
-			if v := recover(); v != nil {
-				caught, r.frames = v, panicFrames()
+			if caught = recover(); caught != nil {
+				r.frames, r.where = panicFrames()
 			}
 		}()
 		clk := clock.NewFake()
-		clk.Set(r.start)
+		clk.Set(c.Start)
 		impl := c.New(clk)
 		for i, s := range c.Steps {
 			current.Store(int64(i + 1))
-			clk.Set(r.start.Add(s.At))
-			r.got[i] = s.Call.Do(impl, r.start.Add(s.At))
+			clk.Set(c.Start.Add(s.At))
+			r.got[i] = s.Call.Do(impl, c.Start.Add(s.At))
 			r.ran = i + 1
 		}
 		if c.Probe != nil {
@@ -59,50 +60,51 @@ func Play[T any](c Case[T]) Outcome {
 	if d, err := time.ParseDuration(os.Getenv(TimeoutEnv)); err == nil && d > 0 {
 		timeout = d
 	}
-	more, timer := stuckCheck(timeout), time.NewTimer(timeout)
-	defer timer.Stop()
-	for waiting := true; waiting; {
+	more := stuckCheck(timeout)
+	for wait := timeout; wait > 0; wait = more() {
 		select {
 		case <-done:
-			waiting = false
-		case <-timer.C:
-			if d := more(); d > 0 {
-				timer.Reset(d)
-				continue
-			}
-			out.Verdict, out.Step = TimedOut, int(current.Load())
-			out.Summary = summaryLine(fmt.Sprintf("%s did not finish in %v: too slow, a loop that never ends, or a deadlock", c.callAt(out.Step), timeout), "")
-			out.Report = fmt.Sprintf("case %q (part %d) did not finish in %v: is it too slow, a loop that never ends, or a deadlock?\nIt was in %s. (%s sets the limit; the cases after this one still run, each on a fresh implementation.)",
-				c.Name, c.Part, timeout, c.stepName(out.Step), TimeoutEnv)
-			out.Brief = out.Report // a few lines, and no table
-			return out
+			return r.judge(int(current.Load()), caught, finished, probeErr)
+		case <-time.After(wait):
 		}
 	}
-
 	at := int(current.Load())
+	out := Outcome{Name: c.Name, Part: c.Part, Verdict: TimedOut, Step: at}
+	out.Summary = summaryLine(fmt.Sprintf("%s did not finish in %v: too slow, a loop that never ends, or a deadlock", c.callAt(at), timeout), "")
+	out.Report = fmt.Sprintf("case %q (part %d) did not finish in %v: is it too slow, a loop that never ends, or a deadlock?\nIt was in %s. (%s sets the limit; the cases after this one still run, each on a fresh implementation.)",
+		c.Name, c.Part, timeout, c.stepName(at), TimeoutEnv)
+	out.Brief = out.Report // a few lines, and no table
+	return out
+}
+
+// judge gives the outcome of a case that ended at step at.
+func (r report[T]) judge(at int, caught any, finished bool, probeErr error) Outcome {
+	c := r.c
+	out := Outcome{Name: c.Name, Part: c.Part, Step: at}
 	r.stop, r.focus = at, min(max(at-1, 0), len(c.Steps))
-	switch {
-	case caught != nil:
-		out.Step = at
-		if msg, ok := notImplemented(caught); ok {
-			out.Verdict, out.Missing = NotImplemented, msg
-			out.Summary = "not implemented yet: " + msg
-			if f, ok := learnerFrame(r.frames); ok {
-				out.Where = fmt.Sprintf("%s:%d", f.File, f.Line)
-				out.Summary += " (" + out.Where + ")"
-			}
-			out.Report = fmt.Sprintf("%s\ncase %q (part %d) needs it.", out.Summary, c.Name, c.Part)
-			out.Brief = out.Report
-			return out
+	switch msg, stub := notImplemented(caught); {
+	case stub:
+		out.Verdict, out.Missing, out.Where = NotImplemented, msg, r.where
+		if out.Summary = "not implemented yet: " + msg; r.where != "" {
+			out.Summary += " (" + r.where + ")"
 		}
+		out.Report = fmt.Sprintf("%s\ncase %q (part %d) needs it.", out.Summary, c.Name, c.Part)
+		out.Brief = out.Report
+		return out
+	case caught != nil:
 		out.Verdict = Panicked
 		r.what = []string{fmt.Sprintf("%s panicked: %v", c.callAt(at), caught)}
-		out.Summary = withWhere(r.what[0], r.frames)
+		where := ""
+		if r.where != "" {
+			where = " (" + filepath.Base(r.where) + ")"
+		}
+		out.Summary = summaryLine(r.what[0], where)
 	case !finished:
-		out.Verdict, out.Step = Exited, at
+		out.Verdict = Exited
 		r.what = []string{fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", c.stepName(at))}
 		out.Summary = summaryLine(c.callAt(at)+" stopped without returning or panicking: runtime.Goexit?", "")
 	default:
+		out.Step = 0
 		for i, s := range c.Steps {
 			if !s.Call.matches(r.got[i]) {
 				out.Step = i + 1
@@ -147,17 +149,6 @@ func (c Case[T]) stepName(at int) string {
 	return c.callAt(at)
 }
 
-// learnerFrame is the innermost frame in the learner's own code (see
-// levels.InLearnersCode).
-func learnerFrame(frames []protocol.Frame) (protocol.Frame, bool) {
-	for _, f := range frames {
-		if levels.InLearnersCode(f.File) {
-			return f, true
-		}
-	}
-	return protocol.Frame{}, false
-}
-
 // matches reports whether got is an acceptable result for the call.
 func (call Call[T]) matches(got any) (ok bool) {
 	if call.Accept != nil {
@@ -182,27 +173,26 @@ func notImplemented(v any) (string, bool) {
 	return s, ok
 }
 
-// panicFrames returns the stack from the panicking function outward, without
-// the runtime's or this file's frames; call it from the recovering defer.
-func panicFrames() []protocol.Frame {
+// panicFrames returns, from the recovering defer, the stack from the
+// panicking function outward, without the runtime's or this file's frames,
+// as "file:line in function" lines; and where, the file and line of the
+// innermost in the learner's code (levels.InLearnersCode).
+func panicFrames() (frames []string, where string) {
 	pcs := make([]uintptr, 64)
-	n := runtime.Callers(1, pcs)
-	frames := runtime.CallersFrames(pcs[:n])
-	var out []protocol.Frame
+	stack := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
 	afterPanic := false
-	for {
-		f, more := frames.Next()
-		switch {
+	for f, more := stack.Next(); more && len(frames) < maxFrames; f, more = stack.Next() {
+		switch file := sourceFile(f.File); {
 		case f.Function == "runtime.gopanic":
 			afterPanic = true
 		case afterPanic && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasSuffix(f.File, "harness/timeline/play.go"):
-			out = append(out, protocol.Frame{Function: protocol.ShortFunc(f.Function), File: sourceFile(f.File), Line: f.Line})
-		}
-		if !more || len(out) == 6 {
-			break
+			frames = append(frames, fmt.Sprintf("%s:%d in %s", file, f.Line, protocol.ShortFunc(f.Function)))
+			if where == "" && levels.InLearnersCode(file) {
+				where = fmt.Sprintf("%s:%d", file, f.Line)
+			}
 		}
 	}
-	return out
+	return frames, where
 }
 
 // sourceFile writes a traceback's file from the repository's top, where
@@ -220,13 +210,12 @@ func sourceFile(path string) string {
 
 // A case past its limit by the clock is stopped only once it has spent the
 // limit in CPU time, or is idle, or has run hangFactor times the limit: a
-// busy machine slows a right answer by the clock but not in CPU time.
-
-// hangFactor times the limit is the most a case may run by the clock.
-const hangFactor = 30
-
-// idleShare is the share of a CPU below which the code counts as waiting.
-const idleShare = 0.05
+// busy machine slows a right answer by the clock but not in CPU time. Below
+// idleShare of a CPU, the code counts as waiting.
+const (
+	hangFactor = 30
+	idleShare  = 0.05
+)
 
 // selfCPU reads this process's CPU time, and elsewhereCPU, once set by
 // PlayElsewhere, that of the code under test in another process.
@@ -240,15 +229,12 @@ var (
 // never judged idle: two processes waiting on each other look idle.
 func PlayElsewhere(f func() (time.Duration, bool)) { elsewhereCPU.Store(&f) }
 
-// elsewhere reports whether PlayElsewhere was called.
-func elsewhere() bool { return elsewhereCPU.Load() != nil }
-
 // stuckCheck returns what decides, each time a case's timer fires, how much
 // longer the case may run before the next check: 0 when it is stuck now.
 func stuckCheck(limit time.Duration) func() time.Duration {
-	read, away := selfCPU, elsewhere()
-	if away {
-		read = *elsewhereCPU.Load()
+	read, away := selfCPU, elsewhereCPU.Load()
+	if away != nil {
+		read = *away
 	}
 	started := time.Now()
 	cpuStart, measured := read()
@@ -257,13 +243,9 @@ func stuckCheck(limit time.Duration) func() time.Duration {
 		now := time.Now()
 		elapsed := now.Sub(started)
 		cpu, ok := read()
-		if !measured || !ok || elapsed >= hangFactor*limit {
-			return 0
-		}
 		used := cpu - cpuStart
-		// Two processes waiting on each other look idle: see PlayElsewhere.
-		idle := !away && float64(cpu-lastCPU) < idleShare*float64(now.Sub(lastCheck))
-		if used >= limit || idle {
+		idle := away == nil && float64(cpu-lastCPU) < idleShare*float64(now.Sub(lastCheck))
+		if !measured || !ok || elapsed >= hangFactor*limit || used >= limit || idle {
 			return 0
 		}
 		lastCheck, lastCPU = now, cpu
@@ -271,79 +253,61 @@ func stuckCheck(limit time.Duration) func() time.Duration {
 	}
 }
 
-// maxCell is the widest a value may be in the table; a longer one is cut
-// and shown whole in a diff under the table.
-const maxCell = 40
-
 // report explains a case that did not pass.
 type report[T any] struct {
 	c      Case[T]
-	start  time.Time
-	got    []any            // what each step gave
-	ran    int              // the steps that returned
-	what   []string         // the explanation by paragraph; a brief keeps explainLines of each
-	frames []protocol.Frame // a panic's stack
-	stop   int              // the step, from 1, that a panic or a Goexit stopped at; 0 for none
-	focus  int              // the step index a brief keeps the rows around
+	got    []any    // what each step gave
+	ran    int      // the steps that returned
+	what   []string // the explanation by paragraph; a brief keeps explainLines of each
+	frames []string // a panic's stack
+	where  string   // a panic's line in the learner's code
+	stop   int      // the step, from 1, that a panic or a Goexit stopped at; 0 for none
+	focus  int      // the step index a brief keeps the rows around
 	diffs  []string
 }
 
 // text writes the report; brief cuts it to one screen around the focus:
 // the whole table up to wholeTable steps, else the first step, which starts
 // the state, the few before the focus, the focus and two after (a gap of
-// one step is shown).
+// one step is shown), and only the first diff, as the table marks the
+// others.
 func (r report[T]) text(brief bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "case %q (part %d)", r.c.Name, r.c.Part)
 	if r.c.Setup != "" {
 		fmt.Fprintf(&b, ", built with %s", r.c.Setup)
 	}
-	b.WriteString("\n")
-	if !r.start.Equal(clock.Epoch) {
-		fmt.Fprintf(&b, "t counts from %s\n", r.start.Format(time.RFC3339Nano))
+	if !r.c.Start.Equal(clock.Epoch) {
+		fmt.Fprintf(&b, "\nt counts from %s", r.c.Start.Format(time.RFC3339Nano))
 	}
 	for _, w := range r.what {
 		if brief {
-			w, _ = cutLinesTo(w, explainLines)
-			lines := strings.Split(w, "\n")
-			for i, l := range lines {
-				lines[i] = protocol.CutLine(l, briefWidth)
-			}
-			w = strings.Join(lines, "\n")
+			w, _ = cutLines(w, explainLines)
 		}
-		b.WriteString(w + "\n")
+		b.WriteString("\n" + w)
 	}
-	frames := r.frames
-	if brief {
-		frames = frames[:min(len(frames), maxFrames)]
+	for _, f := range r.frames {
+		b.WriteString("\n    " + f)
 	}
-	for _, f := range frames {
-		fmt.Fprintf(&b, "    %s:%d in %s\n", f.File, f.Line, f.Function)
-	}
+	b.WriteString("\n")
 	n, focus := len(r.c.Steps), r.focus
 	near := func(i int) bool {
 		return !brief || n <= wholeTable || i == 0 || (i >= focus-before && i <= focus+after)
 	}
 	r.someRows(&b, func(i int) bool { return near(i) || (i > 0 && i < n-1 && near(i-1) && near(i+1)) })
+	diffs := r.diffs
+	if brief {
+		diffs = diffs[:min(len(diffs), 1)]
+	}
+	for _, d := range diffs {
+		b.WriteString("\n" + d)
+	}
+	s := strings.TrimRight(b.String(), "\n")
 	if !brief {
-		for _, d := range r.diffs {
-			b.WriteString("\n" + d)
-		}
-		return strings.TrimRight(b.String(), "\n")
+		return s
 	}
-	// Only the first diff: the table marks the later ones.
-	cut := len(r.frames) > maxFrames || n > wholeTable || len(r.diffs) > 1
-	if len(r.diffs) > 0 {
-		room := briefLines - strings.Count(b.String(), "\n") - 3
-		d, over := cutLinesTo(strings.TrimRight(r.diffs[0], "\n"), max(room, 4))
-		b.WriteString("\n" + d + "\n")
-		cut = cut || over
-	}
-	s := strings.TrimRight(b.String(), "\n") // and a last cut, should the pieces still run over
-	if kept, over := cutLinesTo(s, briefLines-1); over {
-		s, cut = kept, true
-	}
-	if cut {
+	s, cut := cutLines(s, briefLines-1)
+	if cut || n > wholeTable || len(r.diffs) > 1 {
 		s += "\n" + cutNote
 	}
 	return s
@@ -528,9 +492,12 @@ func Offset(d time.Duration) string {
 
 // A Brief fits one screen: briefLines lines of at most briefWidth
 // characters, the whole table up to wholeTable steps and otherwise the
-// steps before and after the first ✗, explainLines of a message and
-// maxFrames of a panic's stack. A Summary has at most summaryWidth.
+// steps before and after the first ✗, and explainLines of a message. A
+// report shows maxFrames of a panic's stack, a table cell maxCell
+// characters (a longer value is shown whole in a diff under the table), a
+// Summary summaryWidth.
 const (
+	maxCell       = 40
 	briefLines    = 30
 	briefWidth    = 600
 	summaryWidth  = 160
@@ -543,12 +510,15 @@ const (
 // cutNote ends a Brief that left something out.
 const cutNote = "(cut to one screen; ALL=1 shows the whole report)"
 
-// cutLinesTo keeps at most n lines of s, the last of them "…" when some
-// were cut, and reports whether it cut any.
-func cutLinesTo(s string, n int) (string, bool) {
+// cutLines keeps at most n lines of s, each cut to briefWidth, the last
+// of them "…" when some were cut, and reports whether it cut any.
+func cutLines(s string, n int) (string, bool) {
 	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = protocol.CutLine(l, briefWidth)
+	}
 	if len(lines) <= n {
-		return s, false
+		return strings.Join(lines, "\n"), false
 	}
 	return strings.Join(append(lines[:n-1:n-1], "…"), "\n"), true
 }
@@ -556,13 +526,4 @@ func cutLinesTo(s string, n int) (string, bool) {
 // summaryLine is s cut to a Summary's width with suffix after it: " (step 3)".
 func summaryLine(s, suffix string) string {
 	return protocol.CutLine(s, summaryWidth-len(suffix)) + suffix
-}
-
-// withWhere adds a learner's line to a summary: "… (hitcounter.go:31)".
-func withWhere(s string, frames []protocol.Frame) string {
-	loc := ""
-	if f, ok := learnerFrame(frames); ok {
-		loc = fmt.Sprintf(" (%s:%d)", filepath.Base(f.File), f.Line)
-	}
-	return summaryLine(s, loc)
 }
