@@ -176,20 +176,15 @@ func SpecOf[T, N any](cases func(newT N) []timeline.Case[T], seeds [][]byte, dec
 	return Spec[T, N]{Cases: cases, Seeds: seeds, Decode: decode}
 }
 
-// SeedCases builds a case of each fuzz seed and names it "fuzz seed 2":
-// the simple form CONTRIBUTING's walk-through level uses.
-func SeedCases[T any](seeds [][]byte, build func(data []byte) timeline.Case[T]) []timeline.Case[T] {
-	out := make([]timeline.Case[T], len(seeds))
-	for i, seed := range seeds {
-		out[i] = build(seed)
+// SeedCases are the cases of the fuzz target's seeds, built with newT and
+// named "fuzz seed 2".
+func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
+	out := make([]timeline.Case[T], len(s.Seeds))
+	for i, seed := range s.Seeds {
+		out[i] = s.Decode(newT, seed)
 		out[i].Name = fmt.Sprintf("fuzz seed %d", i+1)
 	}
 	return out
-}
-
-// SeedCases are the cases of the fuzz target's seeds, built with newT.
-func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
-	return SeedCases(s.Seeds, func(data []byte) timeline.Case[T] { return s.Decode(newT, data) })
 }
 
 // Impl is a mutant (one mistake a learner makes), or an implementation of
@@ -302,11 +297,28 @@ func ManifestOf[T any](needs string, cases []timeline.Case[T]) protocol.Manifest
 	return m
 }
 
-// CheckManifest fails t unless protocol.ManifestFile holds m;
+// CheckManifest fails t unless each case of m has a name of its own,
+// without a slash, and a part, and protocol.ManifestFile holds m;
 // LADDER_UPDATE_MANIFEST=1 writes it.
 func CheckManifest(t *testing.T, m protocol.Manifest) {
 	t.Helper()
+	if bad := badCase(m); bad != "" {
+		t.Fatalf("the spec itself is wrong: %s needs a name of its own, without a slash, and a part from 1", bad)
+	}
 	checkGolden(t, protocol.ManifestFile, protocol.UpdateManifestEnv, m.Encode(), "the spec's cases changed")
+}
+
+// badCase names the first case of m that lacks a name of its own, without
+// a slash, or a part; "" if none does.
+func badCase(m protocol.Manifest) string {
+	seen := map[string]bool{}
+	for _, c := range m.Cases {
+		if c.Name == "" || strings.Contains(c.Name, "/") || seen[c.Name] || c.Part < 1 {
+			return fmt.Sprintf("case %q of part %d", c.Name, c.Part)
+		}
+		seen[c.Name] = true
+	}
+	return ""
 }
 
 // MistakeOf is the Mistake of a mutant, from what its cases of parts 1 to

@@ -88,9 +88,6 @@ const DefaultTimeout = 10 * time.Second
 // Run runs cases as subtests grouped by part: "part 1/a hit at the epoch".
 func Run[T any](t *testing.T, cases []Case[T]) {
 	t.Helper()
-	if err := validate(cases); err != nil {
-		t.Fatalf("the spec itself is wrong: %v", err)
-	}
 	if os.Getenv(protocol.GradeEnv) != "" {
 		t.Log(protocol.RunMark)
 	}
@@ -177,28 +174,6 @@ func PlayAll[T any](part int, cases []Case[T]) []Outcome {
 		}
 	}
 	return out
-}
-
-func validate[T any](cases []Case[T]) error {
-	seen := map[string]bool{}
-	for i, c := range cases {
-		switch {
-		case c.Name == "":
-			return fmt.Errorf("case %d has no name", i)
-		case strings.Contains(c.Name, "/"):
-			return fmt.Errorf("case %q: a name must not contain a slash", c.Name)
-		case seen[c.Name]:
-			return fmt.Errorf("case %q appears twice", c.Name)
-		case c.Part < 1:
-			return fmt.Errorf("case %q: Part is %d, want 1 or more", c.Name, c.Part)
-		case c.New == nil:
-			return fmt.Errorf("case %q has no constructor", c.Name)
-		case len(c.Steps) == 0 && c.Probe == nil:
-			return fmt.Errorf("case %q has neither steps nor a probe", c.Name)
-		}
-		seen[c.Name] = true
-	}
-	return nil
 }
 
 // Every level's spec is laid out alike (level 2's is the shortest): a table
@@ -379,29 +354,11 @@ func WithinLimit(n int, limit time.Duration, what, bound string, do func(i int))
 
 // RaceEnabled says the binary is built with the race detector, which slows
 // plain code ten to fifty times: the complexity cases give it a longer
-// limit and fewer calls (see IfRace).
+// limit and fewer calls.
 var RaceEnabled = func() bool {
 	info, ok := debug.ReadBuildInfo()
 	return ok && slices.Contains(info.Settings, debug.BuildSetting{Key: "-race", Value: "true"})
 }()
-
-// IfRace is plain, or race under the race detector: a complexity case's
-// calls and limit, since -race slows a fast call far more than a slow one.
-func IfRace[V any](plain, race V) V {
-	if RaceEnabled {
-		return race
-	}
-	return plain
-}
-
-// Thousands writes n with commas, as a README does: 100,000.
-func Thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
 
 // LiveHeap returns the bytes of live heap objects after a collection.
 func LiveHeap() uint64 {

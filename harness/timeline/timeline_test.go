@@ -280,26 +280,6 @@ func TestPlayNamesTheLearnersLineThroughAHelper(t *testing.T) {
 	}
 }
 
-func TestRunRejectsABadSpec(t *testing.T) {
-	good := boundaryCase(tally{})
-	for name, mutate := range map[string]func(*Case[*tally]){
-		"slash":     func(c *Case[*tally]) { c.Name = "a/b" },
-		"no part":   func(c *Case[*tally]) { c.Part = 0 },
-		"no steps":  func(c *Case[*tally]) { c.Steps = nil },
-		"no name":   func(c *Case[*tally]) { c.Name = "" },
-		"no constr": func(c *Case[*tally]) { c.New = nil },
-	} {
-		c := good
-		mutate(&c)
-		if err := validate([]Case[*tally]{c}); err == nil {
-			t.Errorf("validate(case with %s) = nil, want an error", name)
-		}
-	}
-	if err := validate([]Case[*tally]{good, good}); err == nil {
-		t.Errorf("validate(two cases named alike) = nil, want an error")
-	}
-}
-
 func TestOffset(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		0: "0s", 4 * time.Second: "4s", 15*time.Second - 1: "14.999999999s",
@@ -335,13 +315,5 @@ func TestChoicesRunOutAsZeros(t *testing.T) {
 	}
 	if c.More() || c.Intn(9) != 0 {
 		t.Errorf("after the input ran out: More() = %v, Intn(9) = %d; want false, 0", c.More(), c.Intn(9))
-	}
-}
-
-func TestThousands(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 999: "999", 1_000: "1,000", 50_000: "50,000", 100_000: "100,000", 1_234_567: "1,234,567"} {
-		if got := Thousands(n); got != want {
-			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
-		}
 	}
 }
