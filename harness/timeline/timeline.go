@@ -5,7 +5,6 @@ package timeline
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -28,17 +27,15 @@ import (
 
 // Case is one timeline, or one free-form check, against a fresh implementation.
 type Case[T any] struct {
-	Name  string // the subtest's, without a slash; a fuzz case named "fuzz" is named for its input
-	Part  int    // the README's part that the case checks, from 1
-	Setup string // how the report writes the constructor: "New(10s)"
-	New   func(clk clock.Clock) T
-	Start time.Time // the instant of offset 0; the zero Time means clock.Epoch
-	// Clocked says the implementation reads the clock, so calls are written
-	// "at t=4s: QPS(Put, 5m)" instead of "Count(t=4s)".
-	Clocked bool
+	Name    string // the subtest's, without a slash; a fuzz case named "fuzz" is named for its input
+	Part    int    // the README's part that the case checks, from 1
+	Setup   string // how the report writes the constructor: "New(10s)"
+	New     func(clk clock.Clock) T
+	Start   time.Time                           // the instant of offset 0; the zero Time means clock.Epoch
+	Clocked bool                                // the code reads the clock: calls read "at t=4s: QPS(Put, 5m)"
 	Steps   []Step[T]                           // in order; offsets may repeat or go backwards
 	Probe   func(impl T, clk *clock.Fake) error // if set, runs after the steps for what a timeline cannot say
-	// InProcess, if set, says why the probe can only be measured in the
+	// InProcess says why the probe can only be measured in the
 	// implementation's own process (see PlayElsewhere).
 	InProcess string
 }
@@ -59,9 +56,7 @@ type Call[T any] struct {
 	Do     func(impl T, now time.Time) any // makes the call and returns its result (nil for none)
 	Want   any                             // compared with cmp.Equal and Opts
 	Opts   []cmp.Option
-	// Accept, if set, replaces the comparison with Want, which then
-	// describes the accepted range in words.
-	Accept func(got any) bool
+	Accept func(got any) bool // if set, replaces the comparison; Want then says the range in words
 }
 
 // The verdicts, from best to worst, named as the grader reads them.
@@ -74,16 +69,15 @@ const (
 	TimedOut       = protocol.TimedOut       // the case did not finish in time
 )
 
-// Outcome is what Play found: the case's line in go test's output, with
-// Name and Part the case's, and Report, for a verdict other than Pass,
-// explaining it; Brief is it cut to one screen, Summary one line.
+// Outcome is what Play found, and the case's line in go test's output.
 type Outcome = protocol.Event
 
-// TimeoutEnv names the environment variable that overrides DefaultTimeout: "30s".
-const TimeoutEnv = "LADDER_CASE_TIMEOUT"
-
-// DefaultTimeout is how long a case may run before it is reported as stuck.
-const DefaultTimeout = 10 * time.Second
+// A case may run DefaultTimeout, or as long as the variable TimeoutEnv
+// says ("30s"), before it is reported as stuck.
+const (
+	TimeoutEnv     = "LADDER_CASE_TIMEOUT"
+	DefaultTimeout = 10 * time.Second
+)
 
 // Run runs cases as subtests grouped by part: "part 1/a hit at the epoch".
 func Run[T any](t *testing.T, cases []Case[T]) {
@@ -91,20 +85,15 @@ func Run[T any](t *testing.T, cases []Case[T]) {
 	if os.Getenv(protocol.GradeEnv) != "" {
 		t.Log(protocol.RunMark)
 	}
-	byPart := map[int][]Case[T]{}
-	for _, c := range cases {
-		if c.InProcess != "" && elsewhereCPU.Load() != nil {
-			// A checker in another process cannot measure this probe.
-			if c.Probe = nil; len(c.Steps) == 0 {
-				continue
-			}
-		}
-		byPart[c.Part] = append(byPart[c.Part], c)
-	}
-	for _, p := range slices.Sorted(maps.Keys(byPart)) {
-		t.Run(fmt.Sprintf("part %d", p), func(t *testing.T) {
-			for _, c := range byPart[p] {
-				t.Run(c.Name, func(t *testing.T) { RunCase(t, c) })
+	for part := 1; slices.ContainsFunc(cases, func(c Case[T]) bool { return c.Part >= part }); part++ {
+		t.Run(fmt.Sprintf("part %d", part), func(t *testing.T) {
+			for _, c := range cases {
+				if c.InProcess != "" && elsewhereCPU.Load() != nil {
+					c.Probe = nil // a checker in another process cannot measure it
+				}
+				if c.Part == part && (len(c.Steps) > 0 || c.Probe != nil) {
+					t.Run(c.Name, func(t *testing.T) { RunCase(t, c) })
+				}
 			}
 		})
 	}
@@ -121,10 +110,8 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 	line := o.Report
 	if os.Getenv(protocol.GradeEnv) != "" { // for the ladder command, which reads go test -json
 		o.Kind, o.Test, o.Fuzz = protocol.CaseEnd, t.Name(), fuzz
-		for _, s := range []*string{&o.Report, &o.Brief, &o.Summary} { // to what a case's line carries
-			if len(*s) > 32<<10 {
-				*s = (*s)[:32<<10] + "\n… (report cut)"
-			}
+		if len(o.Report) > 32<<10 { // what a case's line carries
+			o.Report = o.Report[:32<<10] + "\n… (report cut)"
 		}
 		line = protocol.CaseLine(o)
 		if o.Verdict == Pass {
@@ -176,12 +163,8 @@ func PlayAll[T any](part int, cases []Case[T]) []Outcome {
 	return out
 }
 
-// Every level's spec is laid out alike (level 2's is the shortest): a table
-// of Rows, bound to the constructor under test with Bind and Unclocked, and
-// probes that take an Env.
-
-// Row is one case of a level's table: a Case with the constructor's
-// argument instead of the constructor.
+// Row is one case of a level's table (level 2's is the shortest): a Case
+// with the constructor's argument instead of the constructor.
 type Row[T, A any] struct {
 	Name      string
 	Part      int
@@ -198,10 +181,10 @@ type Env[T, A any] struct {
 	New   func(arg A) T // builds another implementation on Clock
 }
 
-// Binding says how a level's rows become cases.
+// Binding says how a level's rows become cases: Setup writes the
+// constructor call as a report shows it, "New(10s)".
 type Binding[T, A any] struct {
-	New func(clk clock.Clock, arg A) T
-	// Setup writes the constructor call as a report shows it: "New(10s)".
+	New     func(clk clock.Clock, arg A) T
 	Setup   func(arg A) string
 	Clocked bool
 }
@@ -228,8 +211,7 @@ func (b Binding[T, A]) Case(r Row[T, A]) Case[T] {
 }
 
 // Unclocked is the binding of a constructor that takes one argument and no
-// clock; reports write the argument as a step's: New(5m), or New(5s, 1s)
-// through a String method.
+// clock, written New(5m), or New(5s, 1s) through the argument's String.
 func Unclocked[T, A any](newT func(arg A) T) Binding[T, A] {
 	return Binding[T, A]{
 		New:   func(_ clock.Clock, arg A) T { return newT(arg) },
