@@ -1,8 +1,8 @@
 // Package mutation holds the checks a level's spec makes on itself in its
 // _test.go files: a right implementation passes (Passes), each wrong one (a
-// mutant) is caught by its part (Caught), or under -race (CaughtUnderRace),
-// and the list of cases and the table of known mistakes the grader reads
-// are current (CheckManifest, CheckMistakes).
+// mutant) is caught by its part (Caught, Spec.CatchesMutants), or under
+// -race (CaughtUnderRace), and the list of cases and the table of known
+// mistakes the grader reads are current (CheckManifest, CheckMistakes).
 package mutation
 
 import (
@@ -16,7 +16,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/rateladder/rateladder/harness/internal/guide"
@@ -24,10 +23,9 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// Passes checks that every case of parts 1 to part (of every part, for 0)
-// passes, built with impl: a right implementation, or one written for
-// those parts only, which shows each case belongs to the lowest part whose
-// features it needs.
+// Passes checks that every case of parts 1 to part (all, for 0) passes,
+// built with impl: a right one, or one written for those parts only, which
+// shows that each case needs no later part's feature.
 func Passes[T any](t *testing.T, impl string, part int, cases []timeline.Case[T]) {
 	t.Helper()
 	played := timeline.PlayAll(part, cases)
@@ -197,53 +195,31 @@ type Impl[N any] struct {
 	New  N
 }
 
-// CatchesMutants checks, as Caught does, that each mutant is caught in its part.
+// CatchesMutants checks, as Caught does, that each mutant is caught in its
+// part, and with CheckMistakes that the table of the cases each fails is
+// current.
 func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Impl[N]) {
 	t.Helper()
 	SkipSweepIfShort(t)
+	var table protocol.Mistakes
 	for _, m := range mutants {
+		played := timeline.PlayAll(m.Part, s.Cases(m.New))
 		t.Run(m.Name, func(t *testing.T) {
-			caught, problems := JudgeOutcomes(m.Name, m.Part, s.played(m))
+			caught, problems := JudgeOutcomes(m.Name, m.Part, played)
 			report(t, caught, problems)
 		})
+		table.Mistakes = append(table.Mistakes, MistakeOf(m.Name, m.Part, played))
 	}
+	CheckMistakes(t, table)
 }
 
-// SkipSweepIfShort skips a test that plays every mutant on every case,
-// under -short: make test runs the specs so, and make test-mutants, in
-// make ci, runs them whole.
+// SkipSweepIfShort skips, under -short (make test), a test that plays every
+// mutant on every case: make test-mutants, in make ci, runs it.
 func SkipSweepIfShort(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("plays every mutant on every case: make test-mutants runs it")
 	}
-}
-
-// plays caches each mutant's outcomes by part and name: CatchesMutants and
-// MistakesTableIsCurrent judge the same plays.
-var plays sync.Map
-
-// played plays the cases of parts 1 to m.Part built with m, once.
-func (s Spec[T, N]) played(m Impl[N]) []timeline.Outcome {
-	key := fmt.Sprintf("%d %s", m.Part, m.Name)
-	if o, ok := plays.Load(key); ok {
-		return o.([]timeline.Outcome)
-	}
-	o := timeline.PlayAll(m.Part, s.Cases(m.New))
-	plays.Store(key, o)
-	return o
-}
-
-// MistakesTableIsCurrent checks the spec's table of the cases each mutant
-// fails with CheckMistakes.
-func (s Spec[T, N]) MistakesTableIsCurrent(t *testing.T, mutants []Impl[N]) {
-	t.Helper()
-	SkipSweepIfShort(t)
-	var m protocol.Mistakes
-	for _, k := range mutants {
-		m.Mistakes = append(m.Mistakes, MistakeOf(k.Name, k.Part, s.played(k)))
-	}
-	CheckMistakes(t, m)
 }
 
 // EachPartNeedsOnlyItsOwnFeatures checks with Passes that each partial
@@ -341,16 +317,14 @@ func CheckMistakes(t *testing.T, m protocol.Mistakes) {
 	t.Helper()
 	whys := map[string]string{}
 	for _, dir := range []string{"..", filepath.Join("..", "..")} {
-		g, err := guide.Load(filepath.Join(dir, guide.FileName))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		} else if err != nil {
+		if g, err := guide.Load(filepath.Join(dir, guide.FileName)); err == nil {
+			for _, k := range g.Mistakes {
+				whys[k.Mutant] = k.Text
+			}
+			break
+		} else if !errors.Is(err, os.ErrNotExist) {
 			t.Fatal(err)
 		}
-		for _, k := range g.Mistakes {
-			whys[k.Mutant] = k.Text
-		}
-		break
 	}
 	for i, k := range m.Mistakes {
 		m.Mistakes[i].Why = whys[k.Name]
@@ -367,21 +341,20 @@ func CheckMistakes(t *testing.T, m protocol.Mistakes) {
 func checkGolden(t *testing.T, file, env string, want []byte, because string) {
 	t.Helper()
 	if os.Getenv(env) == "1" {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			t.Fatal(err)
+		err := os.MkdirAll(filepath.Dir(file), 0o755)
+		if err == nil {
+			err = os.WriteFile(file, want, 0o644)
 		}
-		if err := os.WriteFile(file, want, 0o644); err != nil {
+		if err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
 	got, err := os.ReadFile(file)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		t.Fatalf("%s is missing: run %s=1 go test -run '^%s$' . in this folder to write it", file, env, t.Name())
-	case err != nil:
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatal(err)
-	case !bytes.Equal(got, want):
-		t.Errorf("%s is stale: %s. Run %s=1 go test -run '^%s$' . in this folder to write it again, and commit it.", file, because, env, t.Name())
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is missing or stale: %s. Run %s=1 go test -run '^%s$' . in this folder to write it, and commit it.", file, because, env, t.Name())
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // counter is a toy implementation: Count is the number of Hit calls, or
@@ -61,8 +62,16 @@ func TestCaughtRunsASubtestPerMutant(t *testing.T) {
 	Caught(t, "skips the first hit", 1, []timeline.Case[*counter]{hitsCase("none", 0, true), hitsCase("three", 3, true)})
 }
 
+// CatchesMutants runs a subtest per mutant, then writes the table of the
+// cases each fails.
 func TestCatchesMutantsRunsASubtestPerMutant(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv(protocol.UpdateMistakesEnv, "1")
 	toy.CatchesMutants(t, []Impl[bool]{{Name: "skips the first hit", Part: 1, New: true}})
+	m, err := protocol.ReadMistakes(protocol.MistakesFile)
+	if err != nil || len(m.Mistakes) != 1 || !slices.Equal(m.Mistakes[0].Fails[1], []string{"three"}) {
+		t.Errorf("the table written = %+v, %v; want the mutant failing case \"three\"", m, err)
+	}
 }
 
 // racy counts from several goroutines without a lock: the mistake

@@ -423,8 +423,10 @@ func with(knob func(a *naive)) func(time.Duration) Aggregator {
 var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
 
 // mutants are the spec's wrong implementations, each with the part meant
-// to catch it. TestSpecCatchesMutants checks that it does, and
-// TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
+// to catch it. TestSpecCatchesMutants checks that it does, and keeps
+// testdata/mistakes.json, what each fails: after a change to the spec or
+// the mutants, LADDER_UPDATE_MISTAKES=1 go test -run TestSpecCatchesMutants .
+// in this folder writes it again.
 var mutants = []mutation.Impl[func(time.Duration) Aggregator]{
 	{Name: "inclusive boundary: still counts a message exactly one window old", Part: 1,
 		New: with(func(a *naive) { a.inclusive = true })},
