@@ -217,7 +217,7 @@ const (
 	idleShare  = 0.05
 )
 
-// selfCPU reads this process's CPU time, and elsewhereCPU, once set by
+// selfCPU reads this process's CPU time; elsewhereCPU, set by
 // PlayElsewhere, that of the code under test in another process.
 var (
 	selfCPU      = procgroup.SelfCPU
@@ -229,8 +229,8 @@ var (
 // never judged idle: two processes waiting on each other look idle.
 func PlayElsewhere(f func() (time.Duration, bool)) { elsewhereCPU.Store(&f) }
 
-// stuckCheck returns what decides, each time a case's timer fires, how much
-// longer the case may run before the next check: 0 when it is stuck now.
+// stuckCheck returns how much longer, each time a case's wait ends, it may
+// run before the next check: 0 when it is stuck now.
 func stuckCheck(limit time.Duration) func() time.Duration {
 	read, away := selfCPU, elsewhereCPU.Load()
 	if away != nil {
@@ -267,10 +267,9 @@ type report[T any] struct {
 }
 
 // text writes the report; brief cuts it to one screen around the focus:
-// the whole table up to wholeTable steps, else the first step, which starts
-// the state, the few before the focus, the focus and two after (a gap of
-// one step is shown), and only the first diff, as the table marks the
-// others.
+// the whole table up to wholeTable steps, else the first step (it starts
+// the state) and those near the focus, and only the first diff (the table
+// marks the others).
 func (r report[T]) text(brief bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "case %q (part %d)", r.c.Name, r.c.Part)
@@ -313,8 +312,8 @@ func (r report[T]) text(brief bool) string {
 	return s
 }
 
-// mark is "!" for the step a panic or a Goexit stopped at, and "✗" for
-// another that ran and gave another result.
+// mark is "!" for the step a panic or a Goexit stopped at, "✗" for one
+// that gave another result.
 func (r report[T]) mark(i int) string {
 	switch {
 	case i == r.stop-1:
@@ -325,7 +324,7 @@ func (r report[T]) mark(i int) string {
 	return ""
 }
 
-// wrongCall is the first wrong call as the Go test comments guide writes
+// wrongCall is the first wrong call, as Go's test comments guide writes
 // it: Count(t=4s) = 3, want 5.
 func (r report[T]) wrongCall(first int) string {
 	s := r.c.Steps[first-1]
@@ -354,9 +353,8 @@ func (r report[T]) someRows(b *strings.Builder, keep func(i int) bool) {
 	var table strings.Builder
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "\tstep\tt\tcall\twant\tgot")
-	// A run of steps left out is a row of empty cells in the table, which
-	// keeps its columns, and one line of text after: gaps[k] is the k-th's
-	// number of steps.
+	// A run of steps left out is a row of empty cells, which keeps the
+	// columns, written "… 15 steps …" after: gaps holds their lengths.
 	var gaps []int
 	for i, s := range r.c.Steps {
 		if !keep(i) {
@@ -409,21 +407,16 @@ func safeDiff(want, got any, opts []cmp.Option) (d string) {
 	return cmp.Diff(want, got, opts...)
 }
 
+// structured says v is a map, slice, array, struct or pointer without a
+// String method (as time.Time has): a diff shows it better than a cell.
 func structured(v any) bool {
-	if v == nil {
-		return false
-	}
-	switch reflect.TypeOf(v).Kind() {
-	case reflect.Map, reflect.Slice, reflect.Array, reflect.Struct, reflect.Pointer:
-		_, isTime := v.(time.Time)
-		_, isStringer := v.(fmt.Stringer)
-		return !isTime && !isStringer
-	}
-	return false
+	_, stringer := v.(fmt.Stringer)
+	k := reflect.ValueOf(v).Kind()
+	return !stringer && (k == reflect.Map || k == reflect.Slice || k == reflect.Array || k == reflect.Struct || k == reflect.Pointer)
 }
 
-// callText writes a call as the Go test comments guide does: Count(t=4s), or
-// "at t=4s: QPS(Put, 5m)" for a level that reads its clock.
+// callText writes a call: Count(t=4s), or "at t=4s: QPS(Put, 5m)" for a
+// level that reads its clock.
 func (c Case[T]) callText(s Step[T]) string {
 	if c.Clocked {
 		return fmt.Sprintf("at t=%s: %s", Offset(s.At), s.Call.text())
@@ -431,8 +424,7 @@ func (c Case[T]) callText(s Step[T]) string {
 	return s.Call.text("t=" + Offset(s.At))
 }
 
-// text writes the call with the arguments first before its own: without
-// its time for the table's call column.
+// text writes the call with the arguments first before its own.
 func (call Call[T]) text(first ...string) string {
 	for _, a := range call.Args {
 		first = append(first, show(a))
@@ -445,11 +437,7 @@ func cell(v any) string {
 	if v == nil {
 		return ""
 	}
-	s := show(v)
-	if n := len([]rune(s)); n > maxCell {
-		s = string([]rune(s)[:maxCell-1]) + "…"
-	}
-	return s
+	return protocol.CutLine(show(v), maxCell)
 }
 
 // show writes a value for a message: strings quoted, durations short.

@@ -138,14 +138,14 @@ func Fuzz[T, N any](f *testing.F, seeds [][]byte, newT N, decode func(newT N, da
 func fuzzName(test string, steps int) string {
 	what := fmt.Sprintf("fuzz: random timeline of %d step%s", steps, map[bool]string{true: "s"}[steps != 1])
 	target, input, ok := strings.Cut(test, "/")
+	saved := filepath.Join("testdata", "fuzz", target, input)
+	_, err := os.Stat(saved)
 	switch {
 	case !ok:
 		return what + " (made by the fuzzer just now)"
 	case strings.HasPrefix(input, "seed#"):
 		return fmt.Sprintf("%s (%s in spec/fuzz.go)", what, input)
-	}
-	saved := filepath.Join("testdata", "fuzz", target, input)
-	if _, err := os.Stat(saved); err == nil {
+	case err == nil:
 		return fmt.Sprintf("%s (found by the fuzzer, saved in %s)", what, filepath.ToSlash(saved))
 	}
 	return fmt.Sprintf("%s (found by the fuzzer, input %s in its cache)", what, input)
