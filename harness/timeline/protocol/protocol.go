@@ -1,7 +1,7 @@
 // Package protocol is what a level's test binaries (package timeline) and
-// the ladder command tell each other: a case's line in go test's output,
-// the verdicts' names, and each spec's list of cases and table of known
-// mistakes. It imports only the standard library, so the command builds fast.
+// the ladder command share: a case's line in go test's output, the
+// verdicts, and each spec's list of cases and table of known mistakes. It
+// imports only the standard library, so the command builds fast.
 package protocol
 
 import (
@@ -32,8 +32,7 @@ const (
 	TimedOut       = "timed out"
 )
 
-// Event is a case's outcome, as the runner writes it (see CaseLine); the
-// grader keeps it as the case's verdict, and the race reports during it.
+// Event is a case's outcome, as the runner writes it (see CaseLine).
 type Event struct {
 	Kind    string `json:"e"`              // CaseEnd
 	Test    string `json:"test,omitempty"` // "TestHitCounter/part_1/a_hit"
@@ -50,11 +49,12 @@ type Event struct {
 	Where   string `json:"where,omitempty"`
 }
 
-// RunMark is the line the runner writes as it starts a spec's cases.
-const RunMark = "ladder-run: the spec's cases follow"
-
+// RunMark is the line the runner writes as it starts a spec's cases, and
 // caseMark starts a case's line in a subtest's output.
-const caseMark = "ladder-case: "
+const (
+	RunMark  = "ladder-run: the spec's cases follow"
+	caseMark = "ladder-case: "
+)
 
 // CaseLine is a case's outcome as one line of its subtest's output.
 func CaseLine(e Event) string {
@@ -76,17 +76,16 @@ func FindCase(output string) (Event, bool) {
 	return e, true
 }
 
-// LaunchEnv names the environment variable that tells the class report's
-// checker how to start the student's child in the sandbox: a Launch, as JSON.
-const LaunchEnv = "LADDER_REMOTE_CHILD"
-
-// Launch is how to start a child process.
+// Launch is how the class report's checker starts the student's child.
 type Launch struct {
 	Path string   `json:"path"`
 	Args []string `json:"args"`
 	Env  []string `json:"env"`
 	Dir  string   `json:"dir"`
 }
+
+// LaunchEnv is the environment variable that holds a Launch, as JSON.
+const LaunchEnv = "LADDER_REMOTE_CHILD"
 
 // Frame is one function of a Go traceback, and its place.
 type Frame struct {
@@ -124,8 +123,7 @@ func ShortFunc(fn string) string {
 	return fn
 }
 
-// CutLine is the first line of s, cut to width runes with "…" at the end
-// when it is longer.
+// CutLine is the first line of s, cut to width runes ending in "…".
 func CutLine(s string, width int) string {
 	s, _, _ = strings.Cut(s, "\n")
 	if r := []rune(s); len(r) > width {
@@ -153,13 +151,10 @@ type Manifest struct {
 
 // ManifestCase is one case a spec defines.
 type ManifestCase struct {
-	Part int    `json:"part"`
-	Name string `json:"name"`
-	// Needs names what the case needs beyond Go, such as "redis-server".
-	Needs string `json:"needs,omitempty"`
-	// InProcess says why part of the case is judged inside the
-	// implementation's own process (see timeline.Case).
-	InProcess string `json:"inProcess,omitempty"`
+	Part      int    `json:"part"`
+	Name      string `json:"name"`
+	Needs     string `json:"needs,omitempty"`     // what it needs beyond Go: "redis-server"
+	InProcess string `json:"inProcess,omitempty"` // see timeline.Case
 }
 
 // Mistakes is a spec's table of known mistakes.
@@ -173,11 +168,10 @@ type Mistakes struct {
 
 // Mistake is one mutant and the cases it fails.
 type Mistake struct {
-	Part int    `json:"part"` // the first part whose cases catch it
-	Name string `json:"name"` // as the interviewer's guide cites it
-	Why  string `json:"why,omitempty"`
-	// Fails lists, by part up to Part, the spec cases the mutant fails.
-	Fails map[int][]string `json:"fails"`
+	Part  int              `json:"part"` // the first part whose cases catch it
+	Name  string           `json:"name"` // as the interviewer's guide cites it
+	Why   string           `json:"why,omitempty"`
+	Fails map[int][]string `json:"fails"` // by part up to Part, the spec cases it fails
 }
 
 // Encode writes the list as ManifestFile holds it.
