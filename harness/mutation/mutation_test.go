@@ -101,7 +101,7 @@ func TestJudgeRaceChild(t *testing.T) {
 		{"fatal error: concurrent map writes\n", failed, "concurrent map", "", false},
 		{"ok  \tpkg\t0.1s\n", nil, "", "no longer catches", false},
 		{"--- FAIL: TestX\n", failed, "", "without a data race report", false},
-		{"", errors.New(`exec: "go": not found`), "", "did not run", false},
+		{"", errors.New(`exec: "go": not found`), "", "without a data race report", false},
 		{"go: -race requires cgo; enable cgo by setting CGO_ENABLED=1\n", failed, "", "", true},
 	} {
 		caught, problem := judgeRaceChild([]byte(tc.out), tc.err)
