@@ -1,8 +1,8 @@
 // Package mutation holds the checks a level's spec makes on itself in its
 // _test.go files: a right implementation passes (Passes), each wrong one (a
-// mutant) is caught by its part (Caught), or under -race (CaughtUnderRace),
-// and the list of cases and the table of known mistakes the grader reads
-// are current (CheckManifest, CheckMistakes).
+// mutant) is caught by its part (Caught, Spec.CatchesMutants), or under
+// -race (CaughtUnderRace), and the list of cases and the table of known
+// mistakes the grader reads are current (CheckManifest, CheckMistakes).
 package mutation
 
 import (
@@ -16,7 +16,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/rateladder/rateladder/harness/internal/guide"
@@ -24,28 +23,21 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// Passes fails t for every case, built with a right implementation, that
-// does not pass.
-func Passes[T any](t *testing.T, right string, cases []timeline.Case[T]) {
+// Passes checks that every case of parts 1 to part (all, for 0) passes,
+// built with impl: a right one, or one written for those parts only, which
+// shows that each case needs no later part's feature.
+func Passes[T any](t *testing.T, impl string, part int, cases []timeline.Case[T]) {
 	t.Helper()
-	for _, o := range timeline.PlayAll(cases) {
-		if o.Verdict != timeline.Pass {
-			t.Errorf("%s fails case %q (part %d), and it is right:\n%s", right, o.Name, o.Part, o.Report)
-		}
-	}
-}
-
-// DoneThrough checks that each case belongs to the lowest part whose
-// features it needs: built with an implementation of parts 1 to part only,
-// every case of those parts must pass.
-func DoneThrough[T any](t *testing.T, impl string, part int, cases []timeline.Case[T]) {
-	t.Helper()
-	played := timeline.PlayThrough(part, cases)
+	played := timeline.PlayAll(part, cases)
 	if len(played) == 0 {
 		t.Errorf("%s: no case of parts 1 to %d to play", impl, part)
 	}
 	for _, o := range played {
-		if o.Verdict != timeline.Pass {
+		switch {
+		case o.Verdict == timeline.Pass:
+		case part == 0:
+			t.Errorf("%s fails case %q (part %d), and it is right:\n%s", impl, o.Name, o.Part, o.Report)
+		default:
 			t.Errorf("%s, written for parts 1 to %d only, fails case %q of part %d: the case needs a later part's feature, so its part is wrong:\n%s",
 				impl, part, o.Name, o.Part, o.Report)
 		}
@@ -65,7 +57,8 @@ func Caught[T any](t *testing.T, mutant string, part int, cases []timeline.Case[
 
 // judgePart is Caught's verdict, without t.
 func judgePart[T any](mutant string, part int, cases []timeline.Case[T]) (caught, problems []string) {
-	return JudgeOutcomes(mutant, part, timeline.PlayAll(slices.DeleteFunc(slices.Clone(cases), func(c timeline.Case[T]) bool { return c.Part != part })))
+	cases = slices.DeleteFunc(slices.Clone(cases), func(c timeline.Case[T]) bool { return c.Part != part })
+	return JudgeOutcomes(mutant, part, timeline.PlayAll(0, cases))
 }
 
 // report fails t with each problem, and logs the cases that caught a mutant.
@@ -112,15 +105,12 @@ func CaughtUnderRace(t *testing.T, mutant string, play func(t *testing.T)) {
 	if testing.Short() {
 		t.Skip("runs the mutant in a child process built with -race")
 	}
-	cmd := exec.Command(os.Args[0], "-test.run="+runPattern(t.Name()), "-test.count=1")
-	if !timeline.RaceEnabled {
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			t.Skipf("no go command to build the race child with: %v", err)
-		}
-		// -vet=off: the child only has to show the race.
-		cmd = exec.Command(goTool, "test", "-race", "-vet=off", "-count=1", "-run="+runPattern(t.Name()), ".")
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command to build the race child with: %v", err)
 	}
+	// -vet=off: the child only has to show the race.
+	cmd := exec.Command(goTool, "test", "-race", "-vet=off", "-count=1", "-run="+runPattern(t.Name()), ".")
 	cmd.Env = append(os.Environ(), raceChildEnv+"="+t.Name())
 	out, err := cmd.CombinedOutput()
 	switch caught, problem := judgeRaceChild(out, err); {
@@ -136,20 +126,15 @@ func CaughtUnderRace(t *testing.T, mutant string, play func(t *testing.T)) {
 // judgeRaceChild says how a race child's output caught the mutant, or why
 // it did not; both are empty where -race cannot be built.
 func judgeRaceChild(out []byte, err error) (caught, problem string) {
-	var exit *exec.ExitError
 	switch {
 	case bytes.Contains(out, []byte("-race requires cgo")) || bytes.Contains(out, []byte("-race is not supported")):
 		return "", ""
-	case bytes.Contains(out, []byte("WARNING: DATA RACE")):
-		return "caught: the race detector reported a data race", ""
-	case bytes.Contains(out, []byte("fatal error: concurrent map")):
-		return "caught: the child crashed with a concurrent map access", ""
+	case bytes.Contains(out, []byte("WARNING: DATA RACE")) || bytes.Contains(out, []byte("fatal error: concurrent map")):
+		return "caught: the race detector reported a data race, or the child crashed with a concurrent map access", ""
 	case err == nil:
 		return "", "passes under -race: the spec no longer catches it"
-	case !errors.As(err, &exit):
-		return "", "the race child did not run: " + err.Error()
 	}
-	return "", "the race child failed without a data race report"
+	return "", "the race child failed without a data race report: " + err.Error()
 }
 
 // runPattern is the -run pattern that matches the test named name, and no
@@ -181,20 +166,15 @@ func SpecOf[T, N any](cases func(newT N) []timeline.Case[T], seeds [][]byte, dec
 	return Spec[T, N]{Cases: cases, Seeds: seeds, Decode: decode}
 }
 
-// SeedCases builds a case of each fuzz seed and names it "fuzz seed 2":
-// the simple form CONTRIBUTING's walk-through level uses.
-func SeedCases[T any](seeds [][]byte, build func(data []byte) timeline.Case[T]) []timeline.Case[T] {
-	out := make([]timeline.Case[T], len(seeds))
-	for i, seed := range seeds {
-		out[i] = build(seed)
+// SeedCases are the cases of the fuzz target's seeds, built with newT and
+// named "fuzz seed 2".
+func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
+	out := make([]timeline.Case[T], len(s.Seeds))
+	for i, seed := range s.Seeds {
+		out[i] = s.Decode(newT, seed)
 		out[i].Name = fmt.Sprintf("fuzz seed %d", i+1)
 	}
 	return out
-}
-
-// SeedCases are the cases of the fuzz target's seeds, built with newT.
-func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
-	return SeedCases(s.Seeds, func(data []byte) timeline.Case[T] { return s.Decode(newT, data) })
 }
 
 // Impl is a mutant (one mistake a learner makes), or an implementation of
@@ -207,21 +187,26 @@ type Impl[N any] struct {
 	New  N
 }
 
-// CatchesMutants checks, as Caught does, that each mutant is caught in its part.
+// CatchesMutants checks, as Caught does, that each mutant is caught in its
+// part, and with CheckMistakes that the table of the cases each fails is
+// current.
 func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Impl[N]) {
 	t.Helper()
 	SkipSweepIfShort(t)
+	var table protocol.Mistakes
 	for _, m := range mutants {
+		played := timeline.PlayAll(m.Part, s.Cases(m.New))
 		t.Run(m.Name, func(t *testing.T) {
-			caught, problems := JudgeOutcomes(m.Name, m.Part, s.played(m))
+			caught, problems := JudgeOutcomes(m.Name, m.Part, played)
 			report(t, caught, problems)
 		})
+		table.Mistakes = append(table.Mistakes, MistakeOf(m.Name, m.Part, played))
 	}
+	CheckMistakes(t, table)
 }
 
-// SkipSweepIfShort skips a test that plays every mutant on every case,
-// under -short: make test runs the specs so, and make test-mutants, in
-// make ci, runs them whole.
+// SkipSweepIfShort skips, under -short (make test), a test that plays every
+// mutant on every case: make test-mutants, in make ci, runs it.
 func SkipSweepIfShort(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
@@ -229,39 +214,12 @@ func SkipSweepIfShort(t *testing.T) {
 	}
 }
 
-// plays caches each mutant's outcomes by part and name: CatchesMutants and
-// MistakesTableIsCurrent judge the same plays.
-var plays sync.Map
-
-// played plays the cases of parts 1 to m.Part built with m, once.
-func (s Spec[T, N]) played(m Impl[N]) []timeline.Outcome {
-	key := fmt.Sprintf("%d %s", m.Part, m.Name)
-	if o, ok := plays.Load(key); ok {
-		return o.([]timeline.Outcome)
-	}
-	o := timeline.PlayThrough(m.Part, s.Cases(m.New))
-	plays.Store(key, o)
-	return o
-}
-
-// MistakesTableIsCurrent checks the spec's table of the cases each mutant
-// fails with CheckMistakes.
-func (s Spec[T, N]) MistakesTableIsCurrent(t *testing.T, mutants []Impl[N]) {
-	t.Helper()
-	SkipSweepIfShort(t)
-	var m protocol.Mistakes
-	for _, k := range mutants {
-		m.Mistakes = append(m.Mistakes, MistakeOf(k.Name, k.Part, s.played(k)))
-	}
-	CheckMistakes(t, m)
-}
-
-// EachPartNeedsOnlyItsOwnFeatures runs DoneThrough for each partial
-// implementation, on the cases and fuzz seeds.
+// EachPartNeedsOnlyItsOwnFeatures checks with Passes that each partial
+// implementation passes the cases and fuzz seeds of its parts.
 func (s Spec[T, N]) EachPartNeedsOnlyItsOwnFeatures(t *testing.T, partial []Impl[N]) {
 	t.Helper()
 	for _, p := range partial {
-		DoneThrough(t, p.Name, p.Part, append(s.Cases(p.New), s.SeedCases(p.New)...))
+		Passes(t, p.Name, p.Part, append(s.Cases(p.New), s.SeedCases(p.New)...))
 	}
 }
 
@@ -302,20 +260,33 @@ func (s Spec[T, N]) FuzzKeepsEachPartToItsScale(t *testing.T, partial []Impl[N],
 func ManifestOf[T any](needs string, cases []timeline.Case[T]) protocol.Manifest {
 	var m protocol.Manifest
 	for _, c := range cases {
-		m.Cases = append(m.Cases, protocol.ManifestCase{Part: c.Part, Name: c.Name, Needs: needs, InProcess: c.InProcess,
-			Steps: c.InProcess != "" && len(c.Steps) > 0})
+		m.Cases = append(m.Cases, protocol.ManifestCase{Part: c.Part, Name: c.Name, Needs: needs, InProcess: c.InProcess})
 	}
 	return m
 }
 
-// CheckManifest fails t unless protocol.ManifestFile holds m;
+// CheckManifest fails t unless each case of m has a name of its own,
+// without a slash, and a part, and protocol.ManifestFile holds m;
 // LADDER_UPDATE_MANIFEST=1 writes it.
 func CheckManifest(t *testing.T, m protocol.Manifest) {
 	t.Helper()
-	if err := m.Validate(); err != nil {
-		t.Fatalf("the spec's cases: %v", err)
+	if bad := badCase(m); bad != "" {
+		t.Fatalf("the spec itself is wrong: %s needs a name of its own, without a slash, and a part from 1", bad)
 	}
 	checkGolden(t, protocol.ManifestFile, protocol.UpdateManifestEnv, m.Encode(), "the spec's cases changed")
+}
+
+// badCase names the first case of m that lacks a name of its own, without
+// a slash, or a part; "" if none does.
+func badCase(m protocol.Manifest) string {
+	seen := map[string]bool{}
+	for _, c := range m.Cases {
+		if c.Name == "" || strings.Contains(c.Name, "/") || seen[c.Name] || c.Part < 1 {
+			return fmt.Sprintf("case %q of part %d", c.Name, c.Part)
+		}
+		seen[c.Name] = true
+	}
+	return ""
 }
 
 // MistakeOf is the Mistake of a mutant, from what its cases of parts 1 to
@@ -336,21 +307,16 @@ func MistakeOf(mutant string, part int, outcomes []timeline.Outcome) protocol.Mi
 // writes it.
 func CheckMistakes(t *testing.T, m protocol.Mistakes) {
 	t.Helper()
-	if err := m.Validate(); err != nil {
-		t.Fatalf("the spec's mistakes: %v", err)
-	}
 	whys := map[string]string{}
 	for _, dir := range []string{"..", filepath.Join("..", "..")} {
-		g, err := guide.Load(filepath.Join(dir, guide.FileName))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		} else if err != nil {
+		if g, err := guide.Load(filepath.Join(dir, guide.FileName)); err == nil {
+			for _, k := range g.Mistakes {
+				whys[k.Mutant] = k.Text
+			}
+			break
+		} else if !errors.Is(err, os.ErrNotExist) {
 			t.Fatal(err)
 		}
-		for _, k := range g.Mistakes {
-			whys[k.Mutant] = k.Text
-		}
-		break
 	}
 	for i, k := range m.Mistakes {
 		m.Mistakes[i].Why = whys[k.Name]
@@ -367,21 +333,20 @@ func CheckMistakes(t *testing.T, m protocol.Mistakes) {
 func checkGolden(t *testing.T, file, env string, want []byte, because string) {
 	t.Helper()
 	if os.Getenv(env) == "1" {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			t.Fatal(err)
+		err := os.MkdirAll(filepath.Dir(file), 0o755)
+		if err == nil {
+			err = os.WriteFile(file, want, 0o644)
 		}
-		if err := os.WriteFile(file, want, 0o644); err != nil {
+		if err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
 	got, err := os.ReadFile(file)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		t.Fatalf("%s is missing: run %s=1 go test -run '^%s$' . in this folder to write it", file, env, t.Name())
-	case err != nil:
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatal(err)
-	case !bytes.Equal(got, want):
-		t.Errorf("%s is stale: %s. Run %s=1 go test -run '^%s$' . in this folder to write it again, and commit it.", file, because, env, t.Name())
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is missing or stale: %s. Run %s=1 go test -run '^%s$' . in this folder to write it, and commit it.", file, because, env, t.Name())
 	}
 }

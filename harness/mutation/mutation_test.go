@@ -10,6 +10,7 @@ import (
 
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // counter is a toy implementation: Count is the number of Hit calls, or
@@ -46,7 +47,7 @@ func hitsCase(name string, hits int, skipFirst bool) timeline.Case[*counter] {
 }
 
 func TestPassesARightCounter(t *testing.T) {
-	Passes(t, "a right counter", []timeline.Case[*counter]{hitsCase("none", 0, false), hitsCase("three", 3, false)})
+	Passes(t, "a right counter", 0, []timeline.Case[*counter]{hitsCase("none", 0, false), hitsCase("three", 3, false)})
 }
 
 // toy is a spec of the toy counter: a constructor is whether it skips the
@@ -61,8 +62,16 @@ func TestCaughtRunsASubtestPerMutant(t *testing.T) {
 	Caught(t, "skips the first hit", 1, []timeline.Case[*counter]{hitsCase("none", 0, true), hitsCase("three", 3, true)})
 }
 
+// CatchesMutants runs a subtest per mutant, then writes the table of the
+// cases each fails.
 func TestCatchesMutantsRunsASubtestPerMutant(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv(protocol.UpdateMistakesEnv, "1")
 	toy.CatchesMutants(t, []Impl[bool]{{Name: "skips the first hit", Part: 1, New: true}})
+	m, err := protocol.ReadMistakes(protocol.MistakesFile)
+	if err != nil || len(m.Mistakes) != 1 || !slices.Equal(m.Mistakes[0].Fails[1], []string{"three"}) {
+		t.Errorf("the table written = %+v, %v; want the mutant failing case \"three\"", m, err)
+	}
 }
 
 // racy counts from several goroutines without a lock: the mistake
@@ -92,7 +101,7 @@ func TestJudgeRaceChild(t *testing.T) {
 		{"fatal error: concurrent map writes\n", failed, "concurrent map", "", false},
 		{"ok  \tpkg\t0.1s\n", nil, "", "no longer catches", false},
 		{"--- FAIL: TestX\n", failed, "", "without a data race report", false},
-		{"", errors.New(`exec: "go": not found`), "", "did not run", false},
+		{"", errors.New(`exec: "go": not found`), "", "without a data race report", false},
 		{"go: -race requires cgo; enable cgo by setting CGO_ENABLED=1\n", failed, "", "", true},
 	} {
 		caught, problem := judgeRaceChild([]byte(tc.out), tc.err)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // A case that reaches Unwritten is "not implemented yet", as with a stub.
@@ -21,6 +22,20 @@ func TestSeedCasesNamesEachSeed(t *testing.T) {
 	got := toy.SeedCases(false)
 	if len(got) != 2 || got[0].Name != "fuzz seed 1" || got[1].Name != "fuzz seed 2" || len(got[1].Steps) != 4 {
 		t.Errorf("SeedCases gave %d cases, named %q, want 2, named fuzz seed 1 and 2, the second with 4 steps", len(got), names(got))
+	}
+}
+
+func TestManifestRejectsABadSpec(t *testing.T) {
+	good := protocol.ManifestCase{Part: 1, Name: "a"}
+	for name, bad := range map[string]protocol.ManifestCase{
+		"slash": {Part: 1, Name: "a/b"}, "no part": {Name: "b"}, "no name": {Part: 1}, "twice": good,
+	} {
+		if badCase(protocol.Manifest{Cases: []protocol.ManifestCase{good, bad}}) == "" {
+			t.Errorf("badCase(a case with %s) = \"\", want it named", name)
+		}
+	}
+	if got := badCase(protocol.Manifest{Cases: []protocol.ManifestCase{good}}); got != "" {
+		t.Errorf("badCase(a good list) = %q, want \"\"", got)
 	}
 }
 

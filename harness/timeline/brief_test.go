@@ -61,13 +61,13 @@ func TestBriefOfALongCaseFitsOneScreen(t *testing.T) {
 	golden(t, "brief", o.Brief)
 }
 
-func TestBriefCountsTheMarksItLeavesOut(t *testing.T) {
+func TestBriefLeavesOutTheFarSteps(t *testing.T) {
 	// An inclusive tally is wrong at every count from 10s on.
 	o := Play(longCase(tally{inclusive: true}, 100, 0))
 	if o.Step != 22 {
 		t.Fatalf("Play(inclusive) first wrong at step %d, want 22:\n%s", o.Step, o.Brief)
 	}
-	if want := "… 176 steps, 88 of them ✗ …"; !strings.Contains(o.Brief, want) {
+	if want := "… 176 steps …"; !strings.Contains(o.Brief, want) {
 		t.Errorf("Brief lacks %q:\n%s", want, o.Brief)
 	}
 	if n := len(lines(o.Brief)); n > 16 {
@@ -173,8 +173,8 @@ func TestSummaryOfEachVerdict(t *testing.T) {
 		{"a failed probe", probe, Fail, "holds 2 hits, want 0"},
 		{"a stub", boundaryCase(tally{stub: true}), NotImplemented, "not implemented yet: tally.Hit (harness/timeline/timeline_test.go:"},
 		{"a panic", boundaryCase(tally{crash: true}), Panicked, "Count(t=14.999999999s) panicked: runtime error: index out of range [1] with length 0 (timeline_test.go:"},
-		{"a loop", boundaryCase(tally{loop: endless(t)}), TimedOut, "Count(t=14.999999999s) did not finish in 200ms: too slow, or a loop that never ends (timeline_test.go:"},
-		{"a deadlock", boundaryCase(tally{deadlock: true}), TimedOut, "Count(t=14.999999999s) did not finish in 200ms: a possible deadlock, waiting for a lock (sync.Mutex.Lock) (timeline_test.go:"},
+		{"a loop", boundaryCase(tally{loop: endless(t)}), TimedOut, "Count(t=14.999999999s) did not finish in 200ms: too slow, a loop that never ends, or a deadlock"},
+		{"a deadlock", boundaryCase(tally{deadlock: true}), TimedOut, "Count(t=14.999999999s) did not finish in 200ms: too slow, a loop that never ends, or a deadlock"},
 		{"a Goexit", boundaryCase(tally{goexit: true}), Exited, "Count(t=14.999999999s) stopped without returning or panicking: runtime.Goexit?"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

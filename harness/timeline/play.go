@@ -6,11 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
-	"runtime/debug"
-	"runtime/pprof"
-	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"text/tabwriter"
 	"time"
@@ -26,32 +22,31 @@ import (
 // Play runs one case and returns its outcome. It never panics, and returns
 // even if the implementation hangs, leaving its goroutine behind.
 func Play[T any](c Case[T]) Outcome {
-	out := Outcome{Name: c.Name, Part: c.Part}
-	r := report[T]{c: c, start: c.Start, got: make([]any, len(c.Steps))}
-	if r.start.IsZero() {
-		r.start = clock.Epoch
+	if c.Start.IsZero() {
+		c.Start = clock.Epoch
 	}
-	var current atomic.Int64 // the step being run, from 1; 0 while constructing, len+1 in the probe
-	var caught any
-	var probeErr error
-	finished := false // set when the goroutine reaches its end; false after runtime.Goexit
-	goid := make(chan uint64, 1)
-	done := make(chan struct{})
+	r := report[T]{c: c, got: make([]any, len(c.Steps))}
+	var (
+		current  atomic.Int64 // the step being run, from 1; 0 while constructing, len+1 in the probe
+		caught   any
+		probeErr error
+		finished bool // false after runtime.Goexit
+		done     = make(chan struct{})
+	)
 	go func() {
 		defer close(done)
 		defer func() {
-			if v := recover(); v != nil {
-				caught, r.frames = v, panicFrames()
+			if caught = recover(); caught != nil {
+				r.frames, r.where = panicFrames()
 			}
 		}()
-		goid <- currentGoroutine()
 		clk := clock.NewFake()
-		clk.Set(r.start)
+		clk.Set(c.Start)
 		impl := c.New(clk)
 		for i, s := range c.Steps {
 			current.Store(int64(i + 1))
-			clk.Set(r.start.Add(s.At))
-			r.got[i] = s.Call.Do(impl, r.start.Add(s.At))
+			clk.Set(c.Start.Add(s.At))
+			r.got[i] = s.Call.Do(impl, c.Start.Add(s.At))
 			r.ran = i + 1
 		}
 		if c.Probe != nil {
@@ -65,48 +60,51 @@ func Play[T any](c Case[T]) Outcome {
 	if d, err := time.ParseDuration(os.Getenv(TimeoutEnv)); err == nil && d > 0 {
 		timeout = d
 	}
-	more, timer := stuckCheck(timeout), time.NewTimer(timeout)
-	defer timer.Stop()
-	for waiting := true; waiting; {
+	more := stuckCheck(timeout)
+	for wait := timeout; wait > 0; wait = more() {
 		select {
 		case <-done:
-			waiting = false
-		case <-timer.C:
-			if d := more(); d > 0 {
-				timer.Reset(d)
-				continue
-			}
-			out.Verdict, out.Step = TimedOut, int(current.Load())
-			out.Report, out.Summary = stuckReport(c, out.Step, timeout, <-goid)
-			out.Brief = out.Report // a few lines, and no table
-			return out
+			return r.judge(int(current.Load()), caught, finished, probeErr)
+		case <-time.After(wait):
 		}
 	}
-
 	at := int(current.Load())
+	out := Outcome{Name: c.Name, Part: c.Part, Verdict: TimedOut, Step: at}
+	out.Summary = summaryLine(fmt.Sprintf("%s did not finish in %v: too slow, a loop that never ends, or a deadlock", c.callAt(at), timeout), "")
+	out.Report = fmt.Sprintf("case %q (part %d) did not finish in %v: is it too slow, a loop that never ends, or a deadlock?\nIt was in %s. (%s sets the limit; the cases after this one still run, each on a fresh implementation.)",
+		c.Name, c.Part, timeout, c.stepName(at), TimeoutEnv)
+	out.Brief = out.Report // a few lines, and no table
+	return out
+}
+
+// judge gives the outcome of a case that ended at step at.
+func (r report[T]) judge(at int, caught any, finished bool, probeErr error) Outcome {
+	c := r.c
+	out := Outcome{Name: c.Name, Part: c.Part, Step: at}
 	r.stop, r.focus = at, min(max(at-1, 0), len(c.Steps))
-	switch {
-	case caught != nil:
-		out.Step = at
-		if msg, ok := notImplemented(caught); ok {
-			out.Verdict, out.Missing = NotImplemented, msg
-			out.Summary = "not implemented yet: " + msg
-			if f, ok := learnerFrame(r.frames); ok {
-				out.Where = fmt.Sprintf("%s:%d", f.File, f.Line)
-				out.Summary += " (" + out.Where + ")"
-			}
-			out.Report = fmt.Sprintf("%s\ncase %q (part %d) needs it.", out.Summary, c.Name, c.Part)
-			out.Brief = out.Report
-			return out
+	switch msg, stub := notImplemented(caught); {
+	case stub:
+		out.Verdict, out.Missing, out.Where = NotImplemented, msg, r.where
+		if out.Summary = "not implemented yet: " + msg; r.where != "" {
+			out.Summary += " (" + r.where + ")"
 		}
+		out.Report = fmt.Sprintf("%s\ncase %q (part %d) needs it.", out.Summary, c.Name, c.Part)
+		out.Brief = out.Report
+		return out
+	case caught != nil:
 		out.Verdict = Panicked
 		r.what = []string{fmt.Sprintf("%s panicked: %v", c.callAt(at), caught)}
-		out.Summary = withWhere(r.what[0], r.frames)
+		where := ""
+		if r.where != "" {
+			where = " (" + filepath.Base(r.where) + ")"
+		}
+		out.Summary = summaryLine(r.what[0], where)
 	case !finished:
-		out.Verdict, out.Step = Exited, at
+		out.Verdict = Exited
 		r.what = []string{fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", c.stepName(at))}
 		out.Summary = summaryLine(c.callAt(at)+" stopped without returning or panicking: runtime.Goexit?", "")
 	default:
+		out.Step = 0
 		for i, s := range c.Steps {
 			if !s.Call.matches(r.got[i]) {
 				out.Step = i + 1
@@ -151,74 +149,6 @@ func (c Case[T]) stepName(at int) string {
 	return c.callAt(at)
 }
 
-// stuckReport explains a case that did not finish in time from its
-// goroutine's state, and returns the report and its Summary.
-func stuckReport[T any](c Case[T], at int, timeout time.Duration, goid uint64) (report, summary string) {
-	status, frames := goroutineState(goid)
-	loc, atLoc := "", ""
-	if f, ok := learnerFrame(frames); ok {
-		loc = fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
-		atLoc = " at " + loc
-	}
-	short, what := "too slow, or a loop that never ends", "is it too slow, or a loop that never ends"
-	switch {
-	case strings.Contains(status, "Mutex") || strings.Contains(status, "semacquire") || strings.Contains(status, "sync.Cond"):
-		short = fmt.Sprintf("a possible deadlock, waiting for a lock (%s)", status)
-		what = fmt.Sprintf("a possible deadlock: the goroutine is waiting for a lock (%s)%s: does a method lock a mutex it already holds, or return without unlocking it", status, atLoc)
-	case strings.Contains(status, "chan") || strings.Contains(status, "select"):
-		short = fmt.Sprintf("blocked (%s)", status)
-		what = fmt.Sprintf("the goroutine is blocked (%s)%s: is it waiting for something that never comes", status, atLoc)
-	case loc != "":
-		what += fmt.Sprintf(" (the goroutine was in %s)", loc)
-	}
-	summary = withWhere(fmt.Sprintf("%s did not finish in %v: %s", c.callAt(at), timeout, short), frames)
-	return fmt.Sprintf("case %q (part %d) did not finish in %v: %s?\nIt was in %s. (%s sets the limit; the cases after this one still run, each on a fresh implementation.)",
-		c.Name, c.Part, timeout, what, c.stepName(at), TimeoutEnv), summary
-}
-
-// currentGoroutine returns the calling goroutine's id, as stack dumps show it.
-func currentGoroutine() uint64 {
-	var buf [64]byte
-	fields := strings.Fields(string(buf[:runtime.Stack(buf[:], false)])) // "goroutine 7 [running]:"
-	id, _ := strconv.ParseUint(fields[1], 10, 64)
-	return id
-}
-
-// goroutineState returns a goroutine's wait reason ("chan receive") and its
-// frames, innermost first.
-func goroutineState(id uint64) (string, []protocol.Frame) {
-	var buf strings.Builder // debug=2 is runtime.Stack's format, of any length
-	pprof.Lookup("goroutine").WriteTo(&buf, 2)
-	prefix := fmt.Sprintf("goroutine %d [", id)
-	for _, block := range strings.Split(buf.String(), "\n\n") {
-		if !strings.HasPrefix(block, prefix) {
-			continue
-		}
-		lines := strings.Split(block, "\n")
-		status, _, _ := strings.Cut(strings.TrimPrefix(lines[0], prefix), "]")
-		status, _, _ = strings.Cut(status, ",") // "chan receive, 2 minutes"
-		var frames []protocol.Frame
-		for i := 1; i+1 < len(lines); i += 2 {
-			f := protocol.FrameOf(lines[i], lines[i+1])
-			f.File = sourceFile(f.File)
-			frames = append(frames, f)
-		}
-		return status, frames
-	}
-	return "unknown", nil
-}
-
-// learnerFrame is the innermost frame in the learner's own code (see
-// levels.InLearnersCode).
-func learnerFrame(frames []protocol.Frame) (protocol.Frame, bool) {
-	for _, f := range frames {
-		if levels.InLearnersCode(f.File) {
-			return f, true
-		}
-	}
-	return protocol.Frame{}, false
-}
-
 // matches reports whether got is an acceptable result for the call.
 func (call Call[T]) matches(got any) (ok bool) {
 	if call.Accept != nil {
@@ -243,67 +173,51 @@ func notImplemented(v any) (string, bool) {
 	return s, ok
 }
 
-// panicFrames returns the stack from the panicking function outward, without
-// the runtime's or this file's frames; call it from the recovering defer.
-func panicFrames() []protocol.Frame {
+// panicFrames returns, from the recovering defer, the stack from the
+// panicking function outward, without the runtime's or this file's frames,
+// as "file:line in function" lines; and where, the file and line of the
+// innermost in the learner's code (levels.InLearnersCode).
+func panicFrames() (frames []string, where string) {
 	pcs := make([]uintptr, 64)
-	n := runtime.Callers(1, pcs)
-	frames := runtime.CallersFrames(pcs[:n])
-	var out []protocol.Frame
+	stack := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
 	afterPanic := false
-	for {
-		f, more := frames.Next()
-		switch {
+	for f, more := stack.Next(); more && len(frames) < maxFrames; f, more = stack.Next() {
+		switch file := sourceFile(f.File); {
 		case f.Function == "runtime.gopanic":
 			afterPanic = true
 		case afterPanic && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasSuffix(f.File, "harness/timeline/play.go"):
-			out = append(out, protocol.Frame{Function: protocol.ShortFunc(f.Function), File: sourceFile(f.File), Line: f.Line})
-		}
-		if !more || len(out) == 6 {
-			break
+			frames = append(frames, fmt.Sprintf("%s:%d in %s", file, f.Line, protocol.ShortFunc(f.Function)))
+			if where == "" && levels.InLearnersCode(file) {
+				where = fmt.Sprintf("%s:%d", file, f.Line)
+			}
 		}
 	}
-	return out
+	return frames, where
 }
 
-// moduleRoot is the outermost folder with a go.mod, so that a nested
-// module's files are named from the top too.
-var moduleRoot = sync.OnceValue(func() (root string) {
-	dir, err := os.Getwd()
-	for ; err == nil; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			root = dir
-		}
-		if filepath.Dir(dir) == dir {
-			break
-		}
-	}
-	return root
-})
-
-// sourceFile writes a traceback's file relative to the module root; a
-// binary built with -trimpath names them by import path instead.
+// sourceFile writes a traceback's file from the repository's top, where
+// its last folder ladder/, solutions/ or harness/ begins.
 func sourceFile(path string) string {
-	if r, err := filepath.Rel(moduleRoot(), path); err == nil && moduleRoot() != "" && !strings.HasPrefix(r, "..") {
-		path = filepath.ToSlash(r)
+	from := -1
+	for _, top := range []string{"/ladder/", "/solutions/", "/harness/"} {
+		from = max(from, strings.LastIndex("/"+path, top))
 	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Path != "" {
-		path = strings.TrimPrefix(path, info.Main.Path+"/")
+	if from < 0 {
+		return path
 	}
-	return path
+	return path[from:]
 }
 
 // A case past its limit by the clock is stopped only once it has spent the
 // limit in CPU time, or is idle, or has run hangFactor times the limit: a
-// busy machine slows a right answer by the clock but not in CPU time.
+// busy machine slows a right answer by the clock but not in CPU time. Below
+// idleShare of a CPU, the code counts as waiting.
+const (
+	hangFactor = 30
+	idleShare  = 0.05
+)
 
-// hangFactor times the limit is the most a case may run by the clock.
-const hangFactor = 30
-
-// idleShare is the share of a CPU below which the code counts as waiting.
-const idleShare = 0.05
-
-// selfCPU reads this process's CPU time, and elsewhereCPU, once set by
+// selfCPU reads this process's CPU time; elsewhereCPU, set by
 // PlayElsewhere, that of the code under test in another process.
 var (
 	selfCPU      = procgroup.SelfCPU
@@ -315,15 +229,12 @@ var (
 // never judged idle: two processes waiting on each other look idle.
 func PlayElsewhere(f func() (time.Duration, bool)) { elsewhereCPU.Store(&f) }
 
-// elsewhere reports whether PlayElsewhere was called.
-func elsewhere() bool { return elsewhereCPU.Load() != nil }
-
-// stuckCheck returns what decides, each time a case's timer fires, how much
-// longer the case may run before the next check: 0 when it is stuck now.
+// stuckCheck returns how much longer, each time a case's wait ends, it may
+// run before the next check: 0 when it is stuck now.
 func stuckCheck(limit time.Duration) func() time.Duration {
-	read, away := selfCPU, elsewhere()
-	if away {
-		read = *elsewhereCPU.Load()
+	read, away := selfCPU, elsewhereCPU.Load()
+	if away != nil {
+		read = *away
 	}
 	started := time.Now()
 	cpuStart, measured := read()
@@ -332,13 +243,9 @@ func stuckCheck(limit time.Duration) func() time.Duration {
 		now := time.Now()
 		elapsed := now.Sub(started)
 		cpu, ok := read()
-		if !measured || !ok || elapsed >= hangFactor*limit {
-			return 0
-		}
 		used := cpu - cpuStart
-		// Two processes waiting on each other look idle: see PlayElsewhere.
-		idle := !away && float64(cpu-lastCPU) < idleShare*float64(now.Sub(lastCheck))
-		if used >= limit || idle {
+		idle := away == nil && float64(cpu-lastCPU) < idleShare*float64(now.Sub(lastCheck))
+		if !measured || !ok || elapsed >= hangFactor*limit || used >= limit || idle {
 			return 0
 		}
 		lastCheck, lastCPU = now, cpu
@@ -346,86 +253,67 @@ func stuckCheck(limit time.Duration) func() time.Duration {
 	}
 }
 
-// maxCell is the widest a value may be in the table; a longer one is cut
-// and shown whole in a diff under the table.
-const maxCell = 40
-
 // report explains a case that did not pass.
 type report[T any] struct {
 	c      Case[T]
-	start  time.Time
-	got    []any            // what each step gave
-	ran    int              // the steps that returned
-	what   []string         // the explanation by paragraph; a brief keeps explainLines of each
-	frames []protocol.Frame // a panic's stack
-	stop   int              // the step, from 1, that a panic or a Goexit stopped at; 0 for none
-	focus  int              // the step index a brief keeps the rows around
+	got    []any    // what each step gave
+	ran    int      // the steps that returned
+	what   []string // the explanation by paragraph; a brief keeps explainLines of each
+	frames []string // a panic's stack
+	where  string   // a panic's line in the learner's code
+	stop   int      // the step, from 1, that a panic or a Goexit stopped at; 0 for none
+	focus  int      // the step index a brief keeps the rows around
 	diffs  []string
 }
 
 // text writes the report; brief cuts it to one screen around the focus:
-// the whole table up to wholeTable steps, else the first step, which starts
-// the state, the few before the focus, the focus and two after (a gap of
-// one step is shown).
+// the whole table up to wholeTable steps, else the first step (it starts
+// the state) and those near the focus, and only the first diff (the table
+// marks the others).
 func (r report[T]) text(brief bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "case %q (part %d)", r.c.Name, r.c.Part)
 	if r.c.Setup != "" {
 		fmt.Fprintf(&b, ", built with %s", r.c.Setup)
 	}
-	b.WriteString("\n")
-	if !r.start.Equal(clock.Epoch) {
-		fmt.Fprintf(&b, "t counts from %s\n", r.start.Format(time.RFC3339Nano))
+	if !r.c.Start.Equal(clock.Epoch) {
+		fmt.Fprintf(&b, "\nt counts from %s", r.c.Start.Format(time.RFC3339Nano))
 	}
 	for _, w := range r.what {
 		if brief {
-			w, _ = cutLinesTo(w, explainLines)
-			lines := strings.Split(w, "\n")
-			for i, l := range lines {
-				lines[i] = protocol.CutLine(l, briefWidth)
-			}
-			w = strings.Join(lines, "\n")
+			w, _ = cutLines(w, explainLines)
 		}
-		b.WriteString(w + "\n")
+		b.WriteString("\n" + w)
 	}
-	frames := r.frames
-	if brief {
-		frames = frames[:min(len(frames), maxFrames)]
+	for _, f := range r.frames {
+		b.WriteString("\n    " + f)
 	}
-	for _, f := range frames {
-		fmt.Fprintf(&b, "    %s:%d in %s\n", f.File, f.Line, f.Function)
-	}
+	b.WriteString("\n")
 	n, focus := len(r.c.Steps), r.focus
 	near := func(i int) bool {
 		return !brief || n <= wholeTable || i == 0 || (i >= focus-before && i <= focus+after)
 	}
 	r.someRows(&b, func(i int) bool { return near(i) || (i > 0 && i < n-1 && near(i-1) && near(i+1)) })
+	diffs := r.diffs
+	if brief {
+		diffs = diffs[:min(len(diffs), 1)]
+	}
+	for _, d := range diffs {
+		b.WriteString("\n" + d)
+	}
+	s := strings.TrimRight(b.String(), "\n")
 	if !brief {
-		for _, d := range r.diffs {
-			b.WriteString("\n" + d)
-		}
-		return strings.TrimRight(b.String(), "\n")
+		return s
 	}
-	// Only the first diff: the table marks the later ones.
-	cut := len(r.frames) > maxFrames || n > wholeTable || len(r.diffs) > 1
-	if len(r.diffs) > 0 {
-		room := briefLines - strings.Count(b.String(), "\n") - 3
-		d, over := cutLinesTo(strings.TrimRight(r.diffs[0], "\n"), max(room, 4))
-		b.WriteString("\n" + d + "\n")
-		cut = cut || over
-	}
-	s := strings.TrimRight(b.String(), "\n") // and a last cut, should the pieces still run over
-	if kept, over := cutLinesTo(s, briefLines-1); over {
-		s, cut = kept, true
-	}
-	if cut {
+	s, cut := cutLines(s, briefLines-1)
+	if cut || n > wholeTable || len(r.diffs) > 1 {
 		s += "\n" + cutNote
 	}
 	return s
 }
 
-// mark is "!" for the step a panic or a Goexit stopped at, and "✗" for
-// another that ran and gave another result.
+// mark is "!" for the step a panic or a Goexit stopped at, "✗" for one
+// that gave another result.
 func (r report[T]) mark(i int) string {
 	switch {
 	case i == r.stop-1:
@@ -436,7 +324,7 @@ func (r report[T]) mark(i int) string {
 	return ""
 }
 
-// wrongCall is the first wrong call as the Go test comments guide writes
+// wrongCall is the first wrong call, as Go's test comments guide writes
 // it: Count(t=4s) = 3, want 5.
 func (r report[T]) wrongCall(first int) string {
 	s := r.c.Steps[first-1]
@@ -456,8 +344,7 @@ func (c Case[T]) callAt(at int) string {
 }
 
 // someRows writes the timeline's header and the steps keep keeps. Each run
-// of steps left out is one row, "… 15 steps …", that says how many of them
-// are marked too.
+// of steps left out is one row, "… 15 steps …".
 func (r report[T]) someRows(b *strings.Builder, keep func(i int) bool) {
 	if len(r.c.Steps) == 0 {
 		return
@@ -466,19 +353,16 @@ func (r report[T]) someRows(b *strings.Builder, keep func(i int) bool) {
 	var table strings.Builder
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "\tstep\tt\tcall\twant\tgot")
-	// A run of steps left out is a row of empty cells in the table, which
-	// keeps its columns, and one line of text after: gaps[k] is the k-th.
-	var gaps [][2]int // steps, marked
+	// A run of steps left out is a row of empty cells, which keeps the
+	// columns, written "… 15 steps …" after: gaps holds their lengths.
+	var gaps []int
 	for i, s := range r.c.Steps {
 		if !keep(i) {
 			if i == 0 || keep(i-1) {
 				fmt.Fprintln(tw, "\t\t\t\t\t")
-				gaps = append(gaps, [2]int{})
+				gaps = append(gaps, 0)
 			}
-			gaps[len(gaps)-1][0]++
-			if r.mark(i) != "" {
-				gaps[len(gaps)-1][1]++
-			}
+			gaps[len(gaps)-1]++
 			continue
 		}
 		got := "(not run)"
@@ -493,15 +377,7 @@ func (r report[T]) someRows(b *strings.Builder, keep func(i int) bool) {
 	for _, line := range lines {
 		// tabwriter pads the last column too; no line ends in spaces.
 		if line = strings.TrimRight(line, " "); line == "" {
-			steps, marked := gaps[0][0], gaps[0][1]
-			line, gaps = fmt.Sprintf("%s… %d step%s", indent, steps, map[bool]string{true: "s"}[steps != 1]), gaps[1:]
-			switch {
-			case marked == 1 && steps == 1:
-				line += ", marked ✗"
-			case marked > 0:
-				line += fmt.Sprintf(", %d of them ✗", marked)
-			}
-			line += " …"
+			line, gaps = fmt.Sprintf("%s… %d step%s …", indent, gaps[0], map[bool]string{true: "s"}[gaps[0] != 1]), gaps[1:]
 		}
 		b.WriteString(line + "\n")
 	}
@@ -531,21 +407,16 @@ func safeDiff(want, got any, opts []cmp.Option) (d string) {
 	return cmp.Diff(want, got, opts...)
 }
 
+// structured says v is a map, slice, array, struct or pointer without a
+// String method (as time.Time has): a diff shows it better than a cell.
 func structured(v any) bool {
-	if v == nil {
-		return false
-	}
-	switch reflect.TypeOf(v).Kind() {
-	case reflect.Map, reflect.Slice, reflect.Array, reflect.Struct, reflect.Pointer:
-		_, isTime := v.(time.Time)
-		_, isStringer := v.(fmt.Stringer)
-		return !isTime && !isStringer
-	}
-	return false
+	_, stringer := v.(fmt.Stringer)
+	k := reflect.ValueOf(v).Kind()
+	return !stringer && (k == reflect.Map || k == reflect.Slice || k == reflect.Array || k == reflect.Struct || k == reflect.Pointer)
 }
 
-// callText writes a call as the Go test comments guide does: Count(t=4s), or
-// "at t=4s: QPS(Put, 5m)" for a level that reads its clock.
+// callText writes a call: Count(t=4s), or "at t=4s: QPS(Put, 5m)" for a
+// level that reads its clock.
 func (c Case[T]) callText(s Step[T]) string {
 	if c.Clocked {
 		return fmt.Sprintf("at t=%s: %s", Offset(s.At), s.Call.text())
@@ -553,8 +424,7 @@ func (c Case[T]) callText(s Step[T]) string {
 	return s.Call.text("t=" + Offset(s.At))
 }
 
-// text writes the call with the arguments first before its own: without
-// its time for the table's call column.
+// text writes the call with the arguments first before its own.
 func (call Call[T]) text(first ...string) string {
 	for _, a := range call.Args {
 		first = append(first, show(a))
@@ -567,11 +437,7 @@ func cell(v any) string {
 	if v == nil {
 		return ""
 	}
-	s := show(v)
-	if n := len([]rune(s)); n > maxCell {
-		s = string([]rune(s)[:maxCell-1]) + "…"
-	}
-	return s
+	return protocol.CutLine(show(v), maxCell)
 }
 
 // show writes a value for a message: strings quoted, durations short.
@@ -614,9 +480,12 @@ func Offset(d time.Duration) string {
 
 // A Brief fits one screen: briefLines lines of at most briefWidth
 // characters, the whole table up to wholeTable steps and otherwise the
-// steps before and after the first ✗, explainLines of a message and
-// maxFrames of a panic's stack. A Summary has at most summaryWidth.
+// steps before and after the first ✗, and explainLines of a message. A
+// report shows maxFrames of a panic's stack, a table cell maxCell
+// characters (a longer value is shown whole in a diff under the table), a
+// Summary summaryWidth.
 const (
+	maxCell       = 40
 	briefLines    = 30
 	briefWidth    = 600
 	summaryWidth  = 160
@@ -629,12 +498,15 @@ const (
 // cutNote ends a Brief that left something out.
 const cutNote = "(cut to one screen; ALL=1 shows the whole report)"
 
-// cutLinesTo keeps at most n lines of s, the last of them "…" when some
-// were cut, and reports whether it cut any.
-func cutLinesTo(s string, n int) (string, bool) {
+// cutLines keeps at most n lines of s, each cut to briefWidth, the last
+// of them "…" when some were cut, and reports whether it cut any.
+func cutLines(s string, n int) (string, bool) {
 	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = protocol.CutLine(l, briefWidth)
+	}
 	if len(lines) <= n {
-		return s, false
+		return strings.Join(lines, "\n"), false
 	}
 	return strings.Join(append(lines[:n-1:n-1], "…"), "\n"), true
 }
@@ -642,13 +514,4 @@ func cutLinesTo(s string, n int) (string, bool) {
 // summaryLine is s cut to a Summary's width with suffix after it: " (step 3)".
 func summaryLine(s, suffix string) string {
 	return protocol.CutLine(s, summaryWidth-len(suffix)) + suffix
-}
-
-// withWhere adds a learner's line to a summary: "… (hitcounter.go:31)".
-func withWhere(s string, frames []protocol.Frame) string {
-	loc := ""
-	if f, ok := learnerFrame(frames); ok {
-		loc = fmt.Sprintf(" (%s:%d)", filepath.Base(f.File), f.Line)
-	}
-	return summaryLine(s, loc)
 }

@@ -5,7 +5,6 @@ package timeline
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -28,17 +27,15 @@ import (
 
 // Case is one timeline, or one free-form check, against a fresh implementation.
 type Case[T any] struct {
-	Name  string // the subtest's, without a slash; a fuzz case named "fuzz" is named for its input
-	Part  int    // the README's part that the case checks, from 1
-	Setup string // how the report writes the constructor: "New(10s)"
-	New   func(clk clock.Clock) T
-	Start time.Time // the instant of offset 0; the zero Time means clock.Epoch
-	// Clocked says the implementation reads the clock, so calls are written
-	// "at t=4s: QPS(Put, 5m)" instead of "Count(t=4s)".
-	Clocked bool
+	Name    string // the subtest's, without a slash; a fuzz case named "fuzz" is named for its input
+	Part    int    // the README's part that the case checks, from 1
+	Setup   string // how the report writes the constructor: "New(10s)"
+	New     func(clk clock.Clock) T
+	Start   time.Time                           // the instant of offset 0; the zero Time means clock.Epoch
+	Clocked bool                                // the code reads the clock: calls read "at t=4s: QPS(Put, 5m)"
 	Steps   []Step[T]                           // in order; offsets may repeat or go backwards
 	Probe   func(impl T, clk *clock.Fake) error // if set, runs after the steps for what a timeline cannot say
-	// InProcess, if set, says why the probe can only be measured in the
+	// InProcess says why the probe can only be measured in the
 	// implementation's own process (see PlayElsewhere).
 	InProcess string
 }
@@ -59,9 +56,7 @@ type Call[T any] struct {
 	Do     func(impl T, now time.Time) any // makes the call and returns its result (nil for none)
 	Want   any                             // compared with cmp.Equal and Opts
 	Opts   []cmp.Option
-	// Accept, if set, replaces the comparison with Want, which then
-	// describes the accepted range in words.
-	Accept func(got any) bool
+	Accept func(got any) bool // if set, replaces the comparison; Want then says the range in words
 }
 
 // The verdicts, from best to worst, named as the grader reads them.
@@ -74,55 +69,37 @@ const (
 	TimedOut       = protocol.TimedOut       // the case did not finish in time
 )
 
-// Outcome is what Play found: the case's line in go test's output, with
-// Name and Part the case's, and Report, for a verdict other than Pass,
-// explaining it; Brief is it cut to one screen, Summary one line.
+// Outcome is what Play found, and the case's line in go test's output.
 type Outcome = protocol.Event
 
-// TimeoutEnv names the environment variable that overrides DefaultTimeout: "30s".
-const TimeoutEnv = "LADDER_CASE_TIMEOUT"
-
-// DefaultTimeout is how long a case may run before it is reported as stuck.
-const DefaultTimeout = 10 * time.Second
+// A case may run DefaultTimeout, or as long as the variable TimeoutEnv
+// says ("30s"), before it is reported as stuck.
+const (
+	TimeoutEnv     = "LADDER_CASE_TIMEOUT"
+	DefaultTimeout = 10 * time.Second
+)
 
 // Run runs cases as subtests grouped by part: "part 1/a hit at the epoch".
 func Run[T any](t *testing.T, cases []Case[T]) {
 	t.Helper()
-	if err := validate(cases); err != nil {
-		t.Fatalf("the spec itself is wrong: %v", err)
-	}
 	if os.Getenv(protocol.GradeEnv) != "" {
 		t.Log(protocol.RunMark)
 	}
-	byPart := map[int][]Case[T]{}
-	methodPartsMu.Lock()
-	for _, c := range cases {
-		for _, s := range c.Steps {
-			if p, ok := methodParts[s.Call.Method]; !ok || c.Part < p {
-				methodParts[s.Call.Method] = c.Part
-			}
-		}
-		if c.InProcess != "" && elsewhere() {
-			// A checker in another process cannot measure this probe.
-			if c.Probe = nil; len(c.Steps) == 0 {
-				continue
-			}
-		}
-		byPart[c.Part] = append(byPart[c.Part], c)
-	}
-	methodPartsMu.Unlock()
-	for _, p := range slices.Sorted(maps.Keys(byPart)) {
-		t.Run(fmt.Sprintf("part %d", p), func(t *testing.T) {
-			for _, c := range byPart[p] {
-				t.Run(c.Name, func(t *testing.T) { RunCase(t, c) })
+	for part := 1; slices.ContainsFunc(cases, func(c Case[T]) bool { return c.Part >= part }); part++ {
+		t.Run(fmt.Sprintf("part %d", part), func(t *testing.T) {
+			for _, c := range cases {
+				if c.InProcess != "" && elsewhereCPU.Load() != nil {
+					c.Probe = nil // a checker in another process cannot measure it
+				}
+				if c.Part == part && (len(c.Steps) > 0 || c.Probe != nil) {
+					t.Run(c.Name, func(t *testing.T) { RunCase(t, c) })
+				}
 			}
 		})
 	}
 }
 
-// RunCase plays one case in the current test and reports its outcome. A
-// fuzz case is charged to the part of its wrong call when that is later
-// than its own part.
+// RunCase plays one case in the current test and reports its outcome.
 func RunCase[T any](t *testing.T, c Case[T]) {
 	t.Helper()
 	fuzz := strings.HasPrefix(t.Name(), "Fuzz")
@@ -130,24 +107,11 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 		c.Name = fuzzName(t.Name(), len(c.Steps))
 	}
 	o := Play(c)
-	if fuzz && o.Verdict != Pass && o.Step >= 1 && o.Step <= len(c.Steps) {
-		methodPartsMu.Lock()
-		p := methodParts[c.Steps[o.Step-1].Call.Method]
-		methodPartsMu.Unlock()
-		if p > o.Part {
-			from, to := fmt.Sprintf("(part %d)", o.Part), fmt.Sprintf("(part %d)", p)
-			o.Report = strings.Replace(o.Report, from, to, 1)
-			o.Brief = strings.Replace(o.Brief, from, to, 1)
-			o.Part = p
-		}
-	}
 	line := o.Report
 	if os.Getenv(protocol.GradeEnv) != "" { // for the ladder command, which reads go test -json
 		o.Kind, o.Test, o.Fuzz = protocol.CaseEnd, t.Name(), fuzz
-		for _, s := range []*string{&o.Report, &o.Brief, &o.Summary} { // to what a case's line carries
-			if len(*s) > 32<<10 {
-				*s = (*s)[:32<<10] + "\n… (report cut)"
-			}
+		if len(o.Report) > 32<<10 { // what a case's line carries
+			o.Report = o.Report[:32<<10] + "\n… (report cut)"
 		}
 		line = protocol.CaseLine(o)
 		if o.Verdict == Pass {
@@ -174,67 +138,33 @@ func Fuzz[T, N any](f *testing.F, seeds [][]byte, newT N, decode func(newT N, da
 func fuzzName(test string, steps int) string {
 	what := fmt.Sprintf("fuzz: random timeline of %d step%s", steps, map[bool]string{true: "s"}[steps != 1])
 	target, input, ok := strings.Cut(test, "/")
+	saved := filepath.Join("testdata", "fuzz", target, input)
+	_, err := os.Stat(saved)
 	switch {
 	case !ok:
 		return what + " (made by the fuzzer just now)"
 	case strings.HasPrefix(input, "seed#"):
 		return fmt.Sprintf("%s (%s in spec/fuzz.go)", what, input)
-	}
-	saved := filepath.Join("testdata", "fuzz", target, input)
-	if _, err := os.Stat(saved); err == nil {
+	case err == nil:
 		return fmt.Sprintf("%s (found by the fuzzer, saved in %s)", what, filepath.ToSlash(saved))
 	}
 	return fmt.Sprintf("%s (found by the fuzzer, input %s in its cache)", what, input)
 }
 
-// methodParts maps a method to the first part whose cases Run saw call it.
-var (
-	methodPartsMu sync.Mutex
-	methodParts   = map[string]int{}
-)
-
-// PlayAll plays every case and returns their outcomes in order.
-func PlayAll[T any](cases []Case[T]) []Outcome {
-	out := make([]Outcome, len(cases))
-	for i, c := range cases {
-		out[i] = Play(c)
+// PlayAll plays the cases of parts 1 to part (every part, for 0) and
+// returns their outcomes in order.
+func PlayAll[T any](part int, cases []Case[T]) []Outcome {
+	var out []Outcome
+	for _, c := range cases {
+		if part == 0 || c.Part <= part {
+			out = append(out, Play(c))
+		}
 	}
 	return out
 }
 
-// PlayThrough plays the cases of parts 1 to part, in order.
-func PlayThrough[T any](part int, cases []Case[T]) []Outcome {
-	return PlayAll(slices.DeleteFunc(slices.Clone(cases), func(c Case[T]) bool { return c.Part > part }))
-}
-
-func validate[T any](cases []Case[T]) error {
-	seen := map[string]bool{}
-	for i, c := range cases {
-		switch {
-		case c.Name == "":
-			return fmt.Errorf("case %d has no name", i)
-		case strings.Contains(c.Name, "/"):
-			return fmt.Errorf("case %q: a name must not contain a slash", c.Name)
-		case seen[c.Name]:
-			return fmt.Errorf("case %q appears twice", c.Name)
-		case c.Part < 1:
-			return fmt.Errorf("case %q: Part is %d, want 1 or more", c.Name, c.Part)
-		case c.New == nil:
-			return fmt.Errorf("case %q has no constructor", c.Name)
-		case len(c.Steps) == 0 && c.Probe == nil:
-			return fmt.Errorf("case %q has neither steps nor a probe", c.Name)
-		}
-		seen[c.Name] = true
-	}
-	return nil
-}
-
-// Every level's spec is laid out alike (level 2's is the shortest): a table
-// of Rows, bound to the constructor under test with Bind and Unclocked, and
-// probes that take an Env.
-
-// Row is one case of a level's table: a Case with the constructor's
-// argument instead of the constructor.
+// Row is one case of a level's table (level 2's is the shortest): a Case
+// with the constructor's argument instead of the constructor.
 type Row[T, A any] struct {
 	Name      string
 	Part      int
@@ -251,10 +181,10 @@ type Env[T, A any] struct {
 	New   func(arg A) T // builds another implementation on Clock
 }
 
-// Binding says how a level's rows become cases.
+// Binding says how a level's rows become cases: Setup writes the
+// constructor call as a report shows it, "New(10s)".
 type Binding[T, A any] struct {
-	New func(clk clock.Clock, arg A) T
-	// Setup writes the constructor call as a report shows it: "New(10s)".
+	New     func(clk clock.Clock, arg A) T
 	Setup   func(arg A) string
 	Clocked bool
 }
@@ -281,8 +211,7 @@ func (b Binding[T, A]) Case(r Row[T, A]) Case[T] {
 }
 
 // Unclocked is the binding of a constructor that takes one argument and no
-// clock; reports write the argument as a step's: New(5m), or New(5s, 1s)
-// through a String method.
+// clock, written New(5m), or New(5s, 1s) through the argument's String.
 func Unclocked[T, A any](newT func(arg A) T) Binding[T, A] {
 	return Binding[T, A]{
 		New:   func(_ clock.Clock, arg A) T { return newT(arg) },
@@ -335,22 +264,14 @@ func NewChoices(data []byte) *Choices { return (*Choices)(&data) }
 // More reports whether any input is left.
 func (c *Choices) More() bool { return len(*c) > 0 }
 
-// Intn returns a number in [0, n) taken from the next one or two bytes.
-// n must be between 1 and 65536.
+// Intn returns a number in [0, n), n at most 65536, taken from the next
+// one or two bytes.
 func (c *Choices) Intn(n int) int {
-	if n <= 0 || n > 1<<16 {
-		panic("timeline: Choices.Intn: n must be between 1 and 65536")
-	}
 	v := int(c.next())
 	if n > 256 {
 		v = v<<8 | int(c.next())
 	}
 	return v % n
-}
-
-// Pick returns one of the options, chosen by the next byte.
-func Pick[E any](c *Choices, options ...E) E {
-	return options[c.Intn(len(options))]
 }
 
 func (c *Choices) next() (b byte) {
@@ -360,16 +281,18 @@ func (c *Choices) next() (b byte) {
 	return b
 }
 
+// Pick returns one of the options, chosen by the next byte.
+func Pick[E any](c *Choices, options ...E) E { return options[c.Intn(len(options))] }
+
 // PanicMessage runs f and returns the message it panicked with, if it did;
 // a stub's "not implemented" panic is raised again.
 func PanicMessage(f func()) (msg string, panicked bool) {
 	defer func() {
-		if v := recover(); v != nil {
-			if _, stub := notImplemented(v); stub {
-				panic(v)
-			}
-			msg, panicked = fmt.Sprint(v), true
+		v := recover()
+		if _, stub := notImplemented(v); stub {
+			panic(v)
 		}
+		msg, panicked = fmt.Sprint(v), v != nil
 	}()
 	f()
 	return "", false
@@ -389,62 +312,35 @@ func NonPositivePanics[T any](_ T, e Env[T, time.Duration]) error {
 	return nil
 }
 
-// WithinLimit calls do(i) for i in [0, n) and fails if the calls take more
-// than limit of CPU time, giving up early once their pace would take ten
-// times the limit. what and bound (the README's bound) are for the message.
+// WithinLimit calls do(i) for i in [0, n) and fails, naming how far it
+// got, once the calls have taken more than limit of CPU time (of the clock
+// where that cannot be read). what and bound (the README's bound) are for
+// the message.
 func WithinLimit(n int, limit time.Duration, what, bound string, do func(i int)) error {
-	// CPU time, or the clock's where it cannot be read
 	start, cpuOK := procgroup.SelfCPU()
 	wall := time.Now()
-	elapsed := func() time.Duration {
-		if now, _ := procgroup.SelfCPU(); cpuOK {
-			return now - start
-		}
-		return time.Since(wall)
-	}
 	for i := range n {
-		do(i)
-		if i >= 256 && i%16 != 15 {
+		if do(i); i%16 != 15 && i < n-1 {
 			continue // reading the time costs more than a fast call
 		}
-		elapsed := elapsed()
-		pace := elapsed * time.Duration(n) / time.Duration(i+1)
-		if elapsed > limit || elapsed > limit/20 && pace > 10*limit {
-			return fmt.Errorf("%s did not finish within %v: %d of them took %v, and all would take about %v at that pace; %s",
-				what, limit, i+1, elapsed.Round(time.Millisecond), pace.Round(time.Second), bound)
+		used := time.Since(wall)
+		if now, _ := procgroup.SelfCPU(); cpuOK {
+			used = now - start
 		}
-	}
-	if elapsed := elapsed(); elapsed > limit {
-		return fmt.Errorf("%s took %v, more than %v; %s", what, elapsed.Round(time.Millisecond), limit, bound)
+		if used > limit {
+			return fmt.Errorf("%s did not finish within %v: %d of them took %v; %s", what, limit, i+1, used.Round(time.Millisecond), bound)
+		}
 	}
 	return nil
 }
 
 // RaceEnabled says the binary is built with the race detector, which slows
 // plain code ten to fifty times: the complexity cases give it a longer
-// limit and fewer calls (see IfRace).
+// limit and fewer calls.
 var RaceEnabled = func() bool {
 	info, ok := debug.ReadBuildInfo()
 	return ok && slices.Contains(info.Settings, debug.BuildSetting{Key: "-race", Value: "true"})
 }()
-
-// IfRace is plain, or race under the race detector: a complexity case's
-// calls and limit, since -race slows a fast call far more than a slow one.
-func IfRace[V any](plain, race V) V {
-	if RaceEnabled {
-		return race
-	}
-	return plain
-}
-
-// Thousands writes n with commas, as a README does: 100,000.
-func Thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
 
 // LiveHeap returns the bytes of live heap objects after a collection.
 func LiveHeap() uint64 {
@@ -481,59 +377,24 @@ func CheckREADMESamples[T any](t *testing.T, readme string, cases []Case[T]) {
 	if err != nil {
 		t.Fatalf("reading the README: %v", err)
 	}
-	reports := map[string]string{} // by first line
-	for _, o := range PlayAll(cases) {
-		if o.Verdict != Pass {
-			first, _, _ := strings.Cut(o.Brief, "\n")
-			reports[first] = o.Brief
-		}
-	}
 	nbsp := strings.NewReplacer("\u00a0", " ") // cmp.Diff picks spaces or no-break spaces at random
+	briefs := map[string]string{}              // by first line
+	for _, o := range PlayAll(0, cases) {
+		first, _, _ := strings.Cut(o.Brief, "\n")
+		briefs[first] = nbsp.Replace(o.Brief)
+	}
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	samples := sampleRE.FindAllStringSubmatchIndex(text, -1)
-	for _, m := range samples {
-		sample, line := text[m[2]:m[3]], strings.Count(text[:m[2]], "\n")+1
-		first, _, _ := strings.Cut(sample, "\n")
-		if got, ok := reports[first]; !ok {
-			t.Errorf("%s:%d: the sample %q is not a failure this implementation gives", readme, line, first)
-		} else if nbsp.Replace(got) != nbsp.Replace(sample) {
-			t.Errorf("%s:%d: the sample differs from the runner's real brief report.\nREADME:\n%s\n\nrunner:\n%s", readme, line, sample, got)
-		}
-	}
 	if len(samples) == 0 {
 		t.Fatalf("%s shows no sample failure (a code block starting with `case \"`)", readme)
+	}
+	for _, m := range samples {
+		sample, line := nbsp.Replace(text[m[2]:m[3]]), strings.Count(text[:m[2]], "\n")+1
+		if first, _, _ := strings.Cut(sample, "\n"); briefs[first] != sample {
+			t.Errorf("%s:%d: the sample differs from the runner's brief report of that case (none, if empty).\nREADME:\n%s\n\nrunner:\n%s", readme, line, sample, briefs[first])
+		}
 	}
 }
 
 // sampleRE finds a code block whose first line starts `case "`.
 var sampleRE = regexp.MustCompile("(?ms)^[ \t]*```[^\n]*\n(case \".*?)\n[ \t]*```")
-
-// CheckBriefs checks that each Brief of cases built with a wrong
-// implementation fits one screen, says what is wrong in its first 10 lines
-// and marks the first wrong step; some case must fail.
-func CheckBriefs[T any](t *testing.T, cases []Case[T]) {
-	t.Helper()
-	failed := 0
-	for _, o := range PlayAll(cases) {
-		if o.Verdict == Pass {
-			continue
-		}
-		failed++
-		lines := strings.Split(o.Brief, "\n")
-		t.Logf("case %q: brief %d lines, whole report %d", o.Name, len(lines), strings.Count(o.Report, "\n")+1)
-		if len(lines) > briefLines {
-			t.Errorf("case %q: Brief has %d lines, want at most %d:\n%s", o.Name, len(lines), briefLines, o.Brief)
-		}
-		what, _, _ := strings.Cut(o.Summary, " (step ")
-		what = strings.TrimSuffix(what, "…")
-		if !strings.Contains(strings.Join(lines[:min(10, len(lines))], "\n"), what) {
-			t.Errorf("case %q: the first 10 lines of Brief do not say %q:\n%s", o.Name, what, o.Brief)
-		}
-		if o.Verdict == Fail && o.Step > 0 && !strings.Contains(o.Brief, fmt.Sprintf("✗  %d ", o.Step)) {
-			t.Errorf("case %q: Brief lacks the ✗ of step %d:\n%s", o.Name, o.Step, o.Brief)
-		}
-	}
-	if failed == 0 {
-		t.Errorf("no case fails, so no brief was checked")
-	}
-}

@@ -231,7 +231,7 @@ func TestPlayCutsOffAnEndlessLoop(t *testing.T) {
 		t.Fatalf("Play(looping tally) = %v at step %d, want timed out at step 2", o.Verdict, o.Step)
 	}
 	for _, want := range []string{
-		`case "a hit leaves exactly one window later" (part 1) did not finish in 200ms: is it too slow, or a loop that never ends (the goroutine was in timeline_test.go:`,
+		`case "a hit leaves exactly one window later" (part 1) did not finish in 200ms: is it too slow, a loop that never ends, or a deadlock?`,
 		"It was in step 2, Count(t=14.999999999s).",
 		"the cases after this one still run",
 	} {
@@ -244,14 +244,13 @@ func TestPlayCutsOffAnEndlessLoop(t *testing.T) {
 	}
 }
 
+// A deadlocked case uses no CPU, so it is stopped at its limit, not after
+// hangFactor limits.
 func TestPlaySeesADeadlock(t *testing.T) {
 	t.Setenv(TimeoutEnv, "200ms")
 	o := Play(boundaryCase(tally{deadlock: true}))
-	if o.Verdict != TimedOut {
-		t.Fatalf("Play(deadlocked tally) = %v, want timed out", o.Verdict)
-	}
-	if want := "a possible deadlock: the goroutine is waiting for a lock (sync.Mutex.Lock) at timeline_test.go:"; !strings.Contains(o.Report, want) {
-		t.Errorf("Play(deadlocked).Report lacks %q:\n%s", want, o.Report)
+	if o.Verdict != TimedOut || o.Step != 2 {
+		t.Fatalf("Play(deadlocked tally) = %v at step %d, want timed out at step 2", o.Verdict, o.Step)
 	}
 }
 
@@ -278,26 +277,6 @@ func TestPlayNamesTheLearnersLineThroughAHelper(t *testing.T) {
 	}
 	if !strings.HasPrefix(o.Where, "harness/timeline/timeline_test.go:") {
 		t.Errorf("Where = %q, want the line of tally.Hit, never the harness's helper", o.Where)
-	}
-}
-
-func TestRunRejectsABadSpec(t *testing.T) {
-	good := boundaryCase(tally{})
-	for name, mutate := range map[string]func(*Case[*tally]){
-		"slash":     func(c *Case[*tally]) { c.Name = "a/b" },
-		"no part":   func(c *Case[*tally]) { c.Part = 0 },
-		"no steps":  func(c *Case[*tally]) { c.Steps = nil },
-		"no name":   func(c *Case[*tally]) { c.Name = "" },
-		"no constr": func(c *Case[*tally]) { c.New = nil },
-	} {
-		c := good
-		mutate(&c)
-		if err := validate([]Case[*tally]{c}); err == nil {
-			t.Errorf("validate(case with %s) = nil, want an error", name)
-		}
-	}
-	if err := validate([]Case[*tally]{good, good}); err == nil {
-		t.Errorf("validate(two cases named alike) = nil, want an error")
 	}
 }
 
@@ -336,13 +315,5 @@ func TestChoicesRunOutAsZeros(t *testing.T) {
 	}
 	if c.More() || c.Intn(9) != 0 {
 		t.Errorf("after the input ran out: More() = %v, Intn(9) = %d; want false, 0", c.More(), c.Intn(9))
-	}
-}
-
-func TestThousands(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 999: "999", 1_000: "1,000", 50_000: "50,000", 100_000: "100,000", 1_234_567: "1,234,567"} {
-		if got := Thousands(n); got != want {
-			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
-		}
 	}
 }

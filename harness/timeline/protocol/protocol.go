@@ -1,7 +1,7 @@
 // Package protocol is what a level's test binaries (package timeline) and
-// the ladder command tell each other: a case's line in go test's output,
-// the verdicts' names, and each spec's list of cases and table of known
-// mistakes. It imports only the standard library, so the command builds fast.
+// the ladder command share: a case's line in go test's output, the
+// verdicts, and each spec's list of cases and table of known mistakes. It
+// imports only the standard library, so the command builds fast.
 package protocol
 
 import (
@@ -32,8 +32,7 @@ const (
 	TimedOut       = "timed out"
 )
 
-// Event is a case's outcome, as the runner writes it (see CaseLine); the
-// grader keeps it as the case's verdict, and the race reports during it.
+// Event is a case's outcome, as the runner writes it (see CaseLine).
 type Event struct {
 	Kind    string `json:"e"`              // CaseEnd
 	Test    string `json:"test,omitempty"` // "TestHitCounter/part_1/a_hit"
@@ -50,11 +49,12 @@ type Event struct {
 	Where   string `json:"where,omitempty"`
 }
 
-// RunMark is the line the runner writes as it starts a spec's cases.
-const RunMark = "ladder-run: the spec's cases follow"
-
+// RunMark is the line the runner writes as it starts a spec's cases, and
 // caseMark starts a case's line in a subtest's output.
-const caseMark = "ladder-case: "
+const (
+	RunMark  = "ladder-run: the spec's cases follow"
+	caseMark = "ladder-case: "
+)
 
 // CaseLine is a case's outcome as one line of its subtest's output.
 func CaseLine(e Event) string {
@@ -76,17 +76,16 @@ func FindCase(output string) (Event, bool) {
 	return e, true
 }
 
-// LaunchEnv names the environment variable that tells the class report's
-// checker how to start the student's child in the sandbox: a Launch, as JSON.
-const LaunchEnv = "LADDER_REMOTE_CHILD"
-
-// Launch is how to start a child process.
+// Launch is how the class report's checker starts the student's child.
 type Launch struct {
 	Path string   `json:"path"`
 	Args []string `json:"args"`
 	Env  []string `json:"env"`
 	Dir  string   `json:"dir"`
 }
+
+// LaunchEnv is the environment variable that holds a Launch, as JSON.
+const LaunchEnv = "LADDER_REMOTE_CHILD"
 
 // Frame is one function of a Go traceback, and its place.
 type Frame struct {
@@ -124,8 +123,7 @@ func ShortFunc(fn string) string {
 	return fn
 }
 
-// CutLine is the first line of s, cut to width runes with "…" at the end
-// when it is longer.
+// CutLine is the first line of s, cut to width runes ending in "…".
 func CutLine(s string, width int) string {
 	s, _, _ = strings.Cut(s, "\n")
 	if r := []rune(s); len(r) > width {
@@ -153,41 +151,11 @@ type Manifest struct {
 
 // ManifestCase is one case a spec defines.
 type ManifestCase struct {
-	Part int    `json:"part"`
-	Name string `json:"name"`
-	// Needs names what the case needs beyond Go, such as "redis-server".
-	Needs string `json:"needs,omitempty"`
-	// InProcess says why part of the case is judged inside the
-	// implementation's own process (see timeline.Case).
-	InProcess string `json:"inProcess,omitempty"`
-	// Steps says an InProcess case has steps, which the checker plays.
-	Steps bool `json:"steps,omitempty"`
+	Part      int    `json:"part"`
+	Name      string `json:"name"`
+	Needs     string `json:"needs,omitempty"`     // what it needs beyond Go: "redis-server"
+	InProcess string `json:"inProcess,omitempty"` // see timeline.Case
 }
-
-// Validate checks that the list has a case, every case a part and a name,
-// and no name is listed twice in one part.
-func (m Manifest) Validate() error {
-	seen := map[ManifestCase]bool{}
-	for i, c := range m.Cases {
-		key := ManifestCase{Part: c.Part, Name: c.Name}
-		switch {
-		case c.Part < 1:
-			return fmt.Errorf("case %d (%q) has part %d, want 1 or more", i, c.Name, c.Part)
-		case c.Name == "":
-			return fmt.Errorf("case %d of part %d has no name", i, c.Part)
-		case seen[key]:
-			return fmt.Errorf("case %q of part %d is listed twice", c.Name, c.Part)
-		}
-		seen[key] = true
-	}
-	if len(m.Cases) == 0 {
-		return fmt.Errorf("it lists no case")
-	}
-	return nil
-}
-
-// Encode writes the list as ManifestFile holds it.
-func (m Manifest) Encode() []byte { return jsonLines("cases", m.Cases) }
 
 // Mistakes is a spec's table of known mistakes.
 type Mistakes struct {
@@ -200,71 +168,47 @@ type Mistakes struct {
 
 // Mistake is one mutant and the cases it fails.
 type Mistake struct {
-	Part int    `json:"part"` // the first part whose cases catch it
-	Name string `json:"name"` // as the interviewer's guide cites it
-	Why  string `json:"why,omitempty"`
-	// Fails lists, by part up to Part, the spec cases the mutant fails.
-	Fails map[int][]string `json:"fails"`
+	Part  int              `json:"part"` // the first part whose cases catch it
+	Name  string           `json:"name"` // as the interviewer's guide cites it
+	Why   string           `json:"why,omitempty"`
+	Fails map[int][]string `json:"fails"` // by part up to Part, the spec cases it fails
 }
 
-// Validate checks that every mistake has a name, and fails some case of
-// its part.
-func (m Mistakes) Validate() error {
-	seen := map[string]bool{}
-	for i, k := range m.Mistakes {
-		switch {
-		case k.Name == "":
-			return fmt.Errorf("mistake %d has no name", i)
-		case seen[k.Name]:
-			return fmt.Errorf("mistake %q is listed twice", k.Name)
-		case k.Part < 1:
-			return fmt.Errorf("mistake %q has part %d, want 1 or more", k.Name, k.Part)
-		case len(k.Fails[k.Part]) == 0:
-			return fmt.Errorf("mistake %q fails no case of its part %d", k.Name, k.Part)
-		}
-		seen[k.Name] = true
-	}
-	return nil
-}
+// Encode writes the list as ManifestFile holds it.
+func (m Manifest) Encode() []byte { return jsonLines("cases", m.Cases, nil) }
 
 // Encode writes the table as MistakesFile holds it.
-func (m Mistakes) Encode() []byte {
-	b := jsonLines("mistakes", m.Mistakes)
-	if len(m.Blind) == 0 {
-		return b
-	}
-	blind, _ := json.Marshal(m.Blind)
-	return fmt.Appendf(b[:len(b)-2], ",\n\"blind\": %s}\n", blind)
-}
+func (m Mistakes) Encode() []byte { return jsonLines("mistakes", m.Mistakes, m.Blind) }
 
 // jsonLines writes {"key": [...]} with one item a line, so that a diff
-// shows which one moved.
-func jsonLines[T any](key string, items []T) []byte {
+// shows which one moved, and then blind, if any.
+func jsonLines[T any](key string, items []T, blind map[int][]string) []byte {
 	b := fmt.Appendf(nil, "{%q: [\n", key)
 	for i, it := range items {
 		line, _ := json.Marshal(it)
 		b = fmt.Appendf(b, "  %s%s\n", line, map[bool]string{true: ","}[i < len(items)-1])
 	}
-	return append(b, "]}\n"...)
+	if b = append(b, ']'); len(blind) > 0 {
+		j, _ := json.Marshal(blind)
+		b = fmt.Appendf(b, ",\n\"blind\": %s", j)
+	}
+	return append(b, "}\n"...)
 }
 
-// ReadManifest reads and validates a spec's list of cases.
+// ReadManifest reads a spec's list of cases.
 func ReadManifest(path string) (Manifest, error) { return read[Manifest](path) }
 
-// ReadMistakes reads and validates a spec's table of known mistakes.
+// ReadMistakes reads a spec's table of known mistakes.
 func ReadMistakes(path string) (Mistakes, error) { return read[Mistakes](path) }
 
-// read reads path as one JSON value, refusing unknown fields (they are a
-// mistake to report, never to skip), and validates it.
-func read[T interface{ Validate() error }](path string) (v T, err error) {
+// read reads path as one JSON value, refusing unknown fields: they are a
+// mistake to report, never to skip.
+func read[T any](path string) (v T, err error) {
 	data, err := os.ReadFile(path)
 	if err == nil {
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
-		if err = dec.Decode(&v); err == nil {
-			err = v.Validate()
-		}
-		if err != nil {
+		if err = dec.Decode(&v); err != nil {
 			err = fmt.Errorf("%s: %v", path, err)
 		}
 	}

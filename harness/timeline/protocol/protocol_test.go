@@ -41,16 +41,3 @@ func TestMatchRule(t *testing.T) {
 		}
 	}
 }
-
-func TestMistakesValidate(t *testing.T) {
-	for _, m := range []Mistakes{
-		{Mistakes: []Mistake{{Part: 1, Fails: map[int][]string{1: {"x"}}}}},
-		{Mistakes: []Mistake{{Part: 1, Name: "a", Fails: map[int][]string{1: {"x"}}}, {Part: 1, Name: "a", Fails: map[int][]string{1: {"x"}}}}},
-		{Mistakes: []Mistake{{Part: 0, Name: "a", Fails: map[int][]string{1: {"x"}}}}},
-		{Mistakes: []Mistake{{Part: 2, Name: "a", Fails: map[int][]string{1: {"x"}}}}},
-	} {
-		if err := m.Validate(); err == nil {
-			t.Errorf("Validate(%+v) = nil, want an error", m)
-		}
-	}
-}

@@ -338,8 +338,10 @@ func (b *floatBucket) Delay(now time.Time, n int) (time.Duration, bool) {
 var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
 
 // mutants are the spec's wrong implementations, each with the part meant
-// to catch it. TestSpecCatchesMutants checks that it does, and
-// TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
+// to catch it. TestSpecCatchesMutants checks that it does, and keeps
+// testdata/mistakes.json, what each fails: after a change to the spec or
+// the mutants, LADDER_UPDATE_MISTAKES=1 go test -run TestSpecCatchesMutants .
+// in this folder writes it again.
 var mutants = []mutation.Impl[func(int, float64) Bucket]{
 	{Name: "starts empty", Part: 1, New: newMutant(mistakes{startEmpty: true})},
 	{Name: "no cap on the refill", Part: 1, New: newMutant(mistakes{noCap: true})},
@@ -373,5 +375,5 @@ func TestSpecCatchesMutants(t *testing.T) { suite.CatchesMutants(t, mutants) }
 // switched on, the base passes every case, so each mutant differs by its
 // mistake alone.
 func TestRightImplementationPasses(t *testing.T) {
-	mutation.Passes(t, "the mutants' base", cases(newMutant(mistakes{})))
+	mutation.Passes(t, "the mutants' base", 0, cases(newMutant(mistakes{})))
 }

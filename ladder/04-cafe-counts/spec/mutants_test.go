@@ -245,8 +245,10 @@ func (l *latest) Total(now time.Time) int {
 var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
 
 // mutants are the spec's wrong implementations, each with the part meant
-// to catch it. TestSpecCatchesMutants checks that it does, and
-// TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
+// to catch it. TestSpecCatchesMutants checks that it does, and keeps
+// testdata/mistakes.json, what each fails: after a change to the spec or
+// the mutants, LADDER_UPDATE_MISTAKES=1 go test -run TestSpecCatchesMutants .
+// in this folder writes it again.
 var mutants = []mutation.Impl[func(time.Duration) Cafe]{
 	{Name: "inclusive boundary: still counts an order at exactly now-window", Part: 1, New: mutant(mistakes{inclusive: true})},
 	{Name: "drops at most one old order per call", Part: 1, New: mutant(mistakes{oneAtATime: true})},

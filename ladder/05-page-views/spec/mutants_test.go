@@ -234,7 +234,7 @@ func (r *ring) Count(now time.Time) (int, error) {
 // mutants share, with no flaw, so that each mutant is wrong in its flaw
 // alone.
 func TestRightImplementationPasses(t *testing.T) {
-	mutation.Passes(t, "the mutants' ring with no flaw", cases(newRing(sound)))
+	mutation.Passes(t, "the mutants' ring with no flaw", 0, cases(newRing(sound)))
 }
 
 // suite is the spec as its own tests check it: its cases, and its fuzz
@@ -242,8 +242,10 @@ func TestRightImplementationPasses(t *testing.T) {
 var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
 
 // mutants are the spec's wrong implementations, each with the part meant
-// to catch it. TestSpecCatchesMutants checks that it does, and
-// TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
+// to catch it. TestSpecCatchesMutants checks that it does, and keeps
+// testdata/mistakes.json, what each fails: after a change to the spec or
+// the mutants, LADDER_UPDATE_MISTAKES=1 go test -run TestSpecCatchesMutants .
+// in this folder writes it again.
 var mutants = []mutation.Impl[func(window, bucket time.Duration) Counter]{
 	{Name: "sums the ring in Count", Part: 1, New: newRing(sumsRing)},
 	{Name: "makes a fresh ring after a long gap", Part: 1, New: newRing(freshRingOnReset)},

@@ -423,8 +423,10 @@ func with(knob func(a *naive)) func(time.Duration) Aggregator {
 var suite = mutation.SpecOf(cases, fuzzSeeds, fuzzCase)
 
 // mutants are the spec's wrong implementations, each with the part meant
-// to catch it. TestSpecCatchesMutants checks that it does, and
-// TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
+// to catch it. TestSpecCatchesMutants checks that it does, and keeps
+// testdata/mistakes.json, what each fails: after a change to the spec or
+// the mutants, LADDER_UPDATE_MISTAKES=1 go test -run TestSpecCatchesMutants .
+// in this folder writes it again.
 var mutants = []mutation.Impl[func(time.Duration) Aggregator]{
 	{Name: "inclusive boundary: still counts a message exactly one window old", Part: 1,
 		New: with(func(a *naive) { a.inclusive = true })},
@@ -485,5 +487,5 @@ func TestSpecCatchesMutants(t *testing.T) { suite.CatchesMutants(t, mutants) }
 // knob turned, the base of the mutants, so that each one is wrong in its
 // knob alone.
 func TestRightImplementationPasses(t *testing.T) {
-	mutation.Passes(t, "the naive aggregator with no knob turned", cases(func(w time.Duration) Aggregator { return newNaive(w) }))
+	mutation.Passes(t, "the naive aggregator with no knob turned", 0, cases(func(w time.Duration) Aggregator { return newNaive(w) }))
 }

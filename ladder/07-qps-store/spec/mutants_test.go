@@ -207,7 +207,7 @@ func div(a, b int64) int64 {
 // TestRightImplementationPasses plays every case against the flawed store
 // with no mistake, so that each mutant is wrong in its mistake alone.
 func TestRightImplementationPasses(t *testing.T) {
-	mutation.Passes(t, "the mutants' store with no mistake", cases(newFlawed(mistakes{})))
+	mutation.Passes(t, "the mutants' store with no mistake", 0, cases(newFlawed(mistakes{})))
 }
 
 // suite is the spec as its own tests check it: its cases, and its fuzz
@@ -218,8 +218,10 @@ var suite = mutation.SpecOf(
 	func(m mistakes, data []byte) timeline.Case[Store] { return fuzzCase(newFlawed(m), data) })
 
 // mutants are the spec's wrong implementations, each with the part meant
-// to catch it. TestSpecCatchesMutants checks that it does, and
-// TestMistakesTableIsCurrent keeps testdata/mistakes.json, what each fails.
+// to catch it. TestSpecCatchesMutants checks that it does, and keeps
+// testdata/mistakes.json, what each fails: after a change to the spec or
+// the mutants, LADDER_UPDATE_MISTAKES=1 go test -run TestSpecCatchesMutants .
+// in this folder writes it again.
 var mutants = []mutation.Impl[mistakes]{
 	{Name: "integer division: 150 calls over 300s is 0 per second", Part: 1, New: mistakes{intDivision: true}},
 	{Name: "a Get on a missing key is not counted", Part: 1, New: mistakes{missNotCounted: true}},

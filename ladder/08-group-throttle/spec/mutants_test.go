@@ -30,7 +30,7 @@ func theModel(c clock.Clock, cfg limits.Config) (Throttler, error) { return newM
 // honest.
 func TestRightImplementationPasses(t *testing.T) {
 	slowUnderRace(t)
-	mutation.Passes(t, "the model", cases(theModel, 0))
+	mutation.Passes(t, "the model", 0, cases(theModel, 0))
 }
 
 // slowUnderRace gives each case more time when the race detector slows
@@ -260,7 +260,7 @@ func played(name string, newThrottler ctor, upTo int) []timeline.Outcome {
 			cs = append(cs, c)
 		}
 	}
-	plays[name] = timeline.PlayAll(cs)
+	plays[name] = timeline.PlayAll(0, cs)
 	return plays[name]
 }
 

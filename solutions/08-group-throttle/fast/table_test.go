@@ -22,7 +22,10 @@ func TestTableUnderChurn(t *testing.T) {
 	const goroutines, limit, rounds = 8, 20, 4
 	// The race detector slows each call tenfold; a thousand clients still
 	// make every shard grow and sweep.
-	clients := timeline.IfRace(3000, 1000)
+	clients := 3000
+	if timeline.RaceEnabled {
+		clients = 1000
+	}
 	for _, alg := range []Algorithm{FixedWindow, SlidingWindow, TokenBucket} {
 		t.Run(fmt.Sprint(alg), func(t *testing.T) {
 			clk := clock.NewFake()

@@ -121,7 +121,7 @@ func sideBySide(t *testing.T, bugs []redisBugs, keep func(int, timeline.Case[Thr
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			cs := slices.DeleteFunc(redisCases(withRedisBugs(bugs[i]), b), func(c timeline.Case[Throttler]) bool { return !keep(i, c) })
-			rec := mutation.MistakeOf("", 8, timeline.PlayThrough(8, cs))
+			rec := mutation.MistakeOf("", 8, timeline.PlayAll(8, cs))
 			if fails := rec.Fails[8]; len(fails) > 0 {
 				if rec.Fails[8] = slices.DeleteFunc(fails, func(name string) bool {
 					i := slices.IndexFunc(cs, func(c timeline.Case[Throttler]) bool { return c.Name == name })

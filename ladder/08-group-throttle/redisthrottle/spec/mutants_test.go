@@ -318,7 +318,7 @@ func TestRedisMutantBaseline(t *testing.T) {
 // mustPass fails t for every case that does not pass.
 func mustPass(t *testing.T, cs []timeline.Case[Throttler]) {
 	t.Helper()
-	for _, o := range timeline.PlayAll(cs) {
+	for _, o := range timeline.PlayAll(0, cs) {
 		if o.Verdict != timeline.Pass {
 			t.Errorf("part %d, %s", o.Part, o.Report)
 		}

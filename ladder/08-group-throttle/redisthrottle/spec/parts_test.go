@@ -52,7 +52,7 @@ func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
 	// Parts 6 to 8 are every part, the base itself: what it passes of
 	// parts 6 and 7 is what the check plays.
 	var right, wrong []string
-	for _, o := range timeline.PlayAll(slices.DeleteFunc(all(redisDoneThrough(8)), func(c timeline.Case[Throttler]) bool { return c.Part > 7 })) {
+	for _, o := range timeline.PlayAll(7, all(redisDoneThrough(8))) {
 		if o.Verdict == timeline.Pass {
 			right = append(right, o.Name)
 		} else {
@@ -63,7 +63,7 @@ func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
 	for part := 6; part <= 7; part++ {
 		t.Run(fmt.Sprintf("parts 6 to %d", part), func(t *testing.T) {
 			cs := slices.DeleteFunc(all(redisDoneThrough(part)), func(c timeline.Case[Throttler]) bool { return !slices.Contains(right, c.Name) })
-			mutation.DoneThrough(t, fmt.Sprintf("the mutants' base, done through part %d", part), part, cs)
+			mutation.Passes(t, fmt.Sprintf("the mutants' base, done through part %d", part), part, cs)
 		})
 	}
 }

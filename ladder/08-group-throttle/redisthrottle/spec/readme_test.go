@@ -63,7 +63,7 @@ func TestREADMEErrorMessagesPass(t *testing.T) {
 			return nil, errors.New(msg)
 		}
 		found := false
-		for _, o := range timeline.PlayAll(redisOnly(saying, b)) {
+		for _, o := range timeline.PlayAll(0, redisOnly(saying, b)) {
 			if o.Name != name {
 				continue
 			}
