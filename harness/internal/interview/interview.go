@@ -7,7 +7,6 @@ package interview
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,8 +17,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"text/tabwriter"
-	"text/template"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
@@ -33,7 +30,7 @@ import (
 // gives one.
 const DefaultBudget = 45 * time.Minute
 
-// warnings are the times left at which the clock speaks up.
+// warnings are the times left at which the clock speaks up, most first.
 var warnings = []time.Duration{10 * time.Minute, 2 * time.Minute}
 
 // How an interview ended.
@@ -43,6 +40,10 @@ const (
 	EndStopped = "stopped"
 	EndClosed  = "terminal closed"
 )
+
+// KeysLine reminds the candidate, on a terminal, of the keys an interview
+// reads.
+const KeysLine = "Keys: h hint · c clarifying questions · r run now · p the question · t time left · q end"
 
 // Terminal is what watch and interview mode share: where they write, the
 // signals that end them, the keys typed, the level's changes, its next hint.
@@ -71,6 +72,48 @@ func (t Terminal) Saved(dir string, seen *string) bool {
 	return saved
 }
 
+// PollChanges looks at dir every so often and signals on changes when a
+// .go file under it changed, until stop is called; each look walks the
+// whole folder, new folders too.
+func PollChanges(dir string, every time.Duration) (changes <-chan struct{}, stop func()) {
+	c, done := make(chan struct{}, 1), make(chan struct{})
+	last := Snapshot(dir) // before returning: a change made after that is seen
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			if now := Snapshot(dir); now != last {
+				last = now
+				select {
+				case c <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	return c, func() { close(done) }
+}
+
+// Snapshot sums up the .go files under dir: names, sizes and times.
+func Snapshot(dir string) string {
+	var b strings.Builder
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			fmt.Fprintf(&b, "%s %d %d\n", path, info.Size(), info.ModTime().UnixNano())
+		}
+		return nil
+	})
+	return b.String()
+}
+
 // Interview is one interview under way, with everything it depends on
 // injected, so that tests can drive it with a fake clock and no terminal.
 type Interview struct {
@@ -90,15 +133,13 @@ type Interview struct {
 	Readme           Readme
 	InScope, Offered int // as in Summary
 
-	deadline       time.Time
-	current        int // index in sum.Parts of the part asked now
-	partFrom       time.Time
-	warned         map[time.Duration]bool
-	said           bool   // whether the last checkClock printed a warning
-	seen           string // the level's files as the last run saw them
-	sum            Summary
-	mistakeOffered bool   // the last run matched a known mistake, which make hint-N names
-	typed          string // the digits of a question's number typed so far
+	sum                Summary
+	current            int // index in sum.Parts of the part asked now
+	deadline, partFrom time.Time
+	warned             int    // how many of warnings have come
+	seen               string // the level's files as the last run saw them
+	offered            bool   // the last run matched a known mistake, which make hint-N names
+	typed              string // the digits of a question's number typed so far
 }
 
 // Dir is the level's folder.
@@ -137,24 +178,23 @@ func (iv *Interview) Prepare() (err error) {
 // the clock's length when TIME is not given. Without a guide every part is
 // in scope.
 func (iv *Interview) ReadScope() error {
-	l := iv.Level
-	iv.InScope, iv.Offered = len(l.Parts), len(l.Parts)
+	parts := len(iv.Level.Parts)
+	iv.InScope, iv.Offered = parts, parts
 	scope := guide.Scope{Minutes: int(DefaultBudget / time.Minute)}
-	g, err := guide.Load(filepath.Join(iv.Root, l.Dir, guide.FileName))
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-	case err != nil:
+	g, err := guide.Load(filepath.Join(iv.Root, iv.Level.Dir, guide.FileName))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
-	default:
+	}
+	if err == nil {
 		scope = g.Scope
-		if n := len(scope.In); n > 0 && n <= len(l.Parts) {
-			iv.InScope, iv.Offered = n, min(n+len(scope.Stretch), len(l.Parts))
+		if n := len(scope.In); n > 0 && n <= parts {
+			iv.InScope, iv.Offered = n, min(n+len(scope.Stretch), parts)
 		}
 	}
-	if iv.Budget == 0 {
-		iv.Budget = time.Duration(scope.Minutes) * time.Minute
-		if iv.Budget <= 0 || iv.Budget > MaxBudget {
-			iv.Budget = DefaultBudget
+	if d := time.Duration(scope.Minutes) * time.Minute; iv.Budget == 0 {
+		iv.Budget = DefaultBudget
+		if d > 0 && d <= MaxBudget {
+			iv.Budget = d
 		}
 	}
 	return nil
@@ -165,22 +205,24 @@ func (iv *Interview) ReadScope() error {
 // once those pass; parts 6 to 8 are take-home, not asked here."
 func (iv *Interview) ScopeSentence() string {
 	parts := iv.Level.Parts
+	span := func(ps []levels.Part, after string) string {
+		switch len(ps) {
+		case 0:
+			return ""
+		case 1:
+			return fmt.Sprintf("part %d%s", ps[0].Number, strings.Replace(after, "are", "is", 1))
+		}
+		return fmt.Sprintf("parts %d%s%d%s", ps[0].Number, map[bool]string{true: " and ", false: " to "}[len(ps) == 2], ps[len(ps)-1].Number, after)
+	}
 	if iv.InScope == len(parts) {
 		return ""
 	}
-	span := func(ps []levels.Part) string {
-		if len(ps) == 1 {
-			return fmt.Sprintf("part %d", ps[0].Number)
-		}
-		return fmt.Sprintf("parts %d%s%d", ps[0].Number, map[bool]string{true: " and ", false: " to "}[len(ps) == 2], ps[len(ps)-1].Number)
+	s := "The clock is for " + span(parts[:iv.InScope], "")
+	if stretch := span(parts[iv.InScope:iv.Offered], " are stretch, asked once those pass"); stretch != "" {
+		s += "; " + stretch
 	}
-	verb := map[bool]string{true: " is ", false: " are "}
-	s := "The clock is for " + span(parts[:iv.InScope])
-	if ps := parts[iv.InScope:iv.Offered]; len(ps) > 0 {
-		s += "; " + span(ps) + verb[len(ps) == 1] + "stretch, asked once those pass"
-	}
-	if ps := parts[iv.Offered:]; len(ps) > 0 {
-		s += "; " + span(ps) + verb[len(ps) == 1] + "take-home, not asked here"
+	if home := span(parts[iv.Offered:], " are take-home, not asked here"); home != "" {
+		s += "; " + home
 	}
 	return s + ".\n"
 }
@@ -188,17 +230,14 @@ func (iv *Interview) ScopeSentence() string {
 // Hold runs the clock, the question and the tests, and returns the
 // summary, already saved.
 func (iv *Interview) Hold() (Summary, error) {
-	iv.seen = Snapshot(iv.Dir())
-	l := iv.Level
-	start := iv.Clock.Now()
-	iv.deadline, iv.partFrom = start.Add(iv.Budget), start
-	iv.warned = map[time.Duration]bool{}
-	if iv.Offered == 0 { // a test that builds the interview without prepare
+	l, start := iv.Level, iv.Clock.Now()
+	iv.seen, iv.deadline, iv.partFrom, iv.warned = Snapshot(iv.Dir()), start.Add(iv.Budget), start, 0
+	if iv.Offered == 0 { // a test that builds the interview without Prepare
 		iv.InScope, iv.Offered = len(l.Parts), len(l.Parts)
 	}
 	iv.sum = Summary{Level: l.Number, Title: l.Title, Started: start,
 		BudgetSeconds: grade.Seconds(iv.Budget), FreshStub: iv.sum.FreshStub}
-	if iv.Offered < len(l.Parts) || iv.InScope < len(l.Parts) {
+	if iv.InScope < len(l.Parts) {
 		iv.sum.InScope, iv.sum.Offered = iv.InScope, iv.Offered
 	}
 	for i, p := range l.Parts {
@@ -209,32 +248,29 @@ func (iv *Interview) Hold() (Summary, error) {
 	first := l.Parts[0].Number
 	iv.Readme.Withhold = iv.Keys != nil
 	fmt.Fprintf(iv.Out, "%s\n", iv.St.Paint("1", fmt.Sprintf("Mock interview: level %d, %s", l.Number, l.Title)))
-	fmt.Fprintf(iv.Out, "You have %s, until %s. The question comes one part at a time: the next part comes when this one passes.\n",
-		grade.Minutes(iv.Budget), iv.deadline.Format("15:04"))
-	fmt.Fprint(iv.Out, iv.ScopeSentence())
+	fmt.Fprintf(iv.Out, "You have %s, until %s. The question comes one part at a time: the next part comes when this one passes.\n%s",
+		grade.Minutes(iv.Budget), iv.deadline.Format("15:04"), iv.ScopeSentence())
 	hint, stop := fmt.Sprintf("make hint-%d gives", l.Number), "Ctrl-C ends"
 	if iv.Keys != nil {
 		hint, stop = fmt.Sprintf("The key h (or make hint-%d) gives", l.Number), "q or Ctrl-C ends"
 	}
 	fmt.Fprintf(iv.Out, "Edit the files in %s: every save runs the tests of part %d and, once the follow-ups come, of every part before the one asked. %s a hint, and the summary counts it. %s the interview.\n\n",
 		l.Dir, first, hint, stop)
-	iv.pose()
+	iv.pose("The question", iv.question(), 0)
 	if iv.Keys != nil {
 		fmt.Fprintln(iv.Out, KeysLine)
 	}
 	end := ""
 	if iv.sum.FreshStub {
 		fmt.Fprintf(iv.Out, "The clock is running. Save a file to run part %d's tests.\n", first)
-		iv.statusLine(start)
+		iv.statusLine()
 	} else {
 		// Code already written: its tests run now, and the parts it
 		// passes go by without waiting for a save.
 		fmt.Fprintf(iv.Out, "The clock is running. The code in %s is not a fresh stub: its tests run now.\n", l.Dir)
-		for end == "" {
-			asked := iv.current
-			if end = iv.testRun(); iv.current == asked {
-				break
-			}
+		for asked := -1; end == "" && asked != iv.current; {
+			asked = iv.current
+			end = iv.testRun()
 		}
 	}
 	for end == "" {
@@ -247,10 +283,7 @@ func (iv *Interview) Hold() (Summary, error) {
 				end = iv.testRun()
 			}
 		case <-iv.Ticks:
-			now := iv.Clock.Now()
-			if end = iv.checkClock(now); end == "" && iv.said {
-				iv.statusLine(now) // a warning was printed: the status goes back to the last line
-			}
+			end = iv.checkClock(false)
 		case sig := <-iv.Interrupt:
 			end = stopEnd(sig)
 		case k := <-iv.Keys:
@@ -260,13 +293,26 @@ func (iv *Interview) Hold() (Summary, error) {
 	return iv.finish(end)
 }
 
-// pose prints the question of the part asked now: the intro, with the API
+// question is the question of the part asked now: the intro, with the API
 // so far, and the part's section.
-func (iv *Interview) pose() {
-	n := iv.Level.Parts[iv.current].Number
-	iv.heading("The question")
-	fmt.Fprintf(iv.Out, "%s\n\n%s\n\n", iv.Readme.Intro(n), iv.Readme.Section(n))
-	iv.askLine(0)
+func (iv *Interview) question() string {
+	n := iv.sum.Parts[iv.current].Number
+	return iv.Readme.Intro(n) + "\n\n" + iv.Readme.Section(n)
+}
+
+// pose prints text between rules, the first titled, and says, when the
+// question withholds clarifications, which ones can be asked, from the one
+// after the first from.
+func (iv *Interview) pose(title, text string, from int) {
+	iv.heading(title)
+	fmt.Fprintf(iv.Out, "%s\n\n", text)
+	switch n := iv.asking(); {
+	case !iv.Readme.Withhold || n <= from:
+	case n == from+1:
+		fmt.Fprintf(iv.Out, "Q%d is a clarifying question: type %d to hear its answer. c lists them all.\n\n", n, n)
+	default:
+		fmt.Fprintf(iv.Out, "Q%d to Q%d are clarifying questions: type a number to hear its answer. c lists them.\n\n", from+1, n)
+	}
 	iv.heading("")
 }
 
@@ -288,19 +334,16 @@ func (iv *Interview) freshStub() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	why := notFresh(g)
-	if why == "" {
-		fmt.Fprintln(iv.Out)
-		return true, nil
+	if why := notFresh(g); why != "" {
+		fmt.Fprintf(iv.Out, "Level %d is not a fresh stub: %s. An interview starts from the stub as shipped; reset puts it back and keeps your files in a backup.\n",
+			l.Number, why)
+		if before := Snapshot(iv.Dir()); iv.Reset() != 0 || Snapshot(iv.Dir()) == before {
+			fmt.Fprintf(iv.Out, "The interview goes on with level %d as it is; the summary says it did not start from a fresh stub.\n\n", l.Number)
+			return false, nil
+		}
 	}
-	fmt.Fprintf(iv.Out, "Level %d is not a fresh stub: %s. An interview starts from the stub as shipped; reset puts it back and keeps your files in a backup.\n",
-		l.Number, why)
-	if before := Snapshot(iv.Dir()); iv.Reset() == 0 && Snapshot(iv.Dir()) != before {
-		fmt.Fprintln(iv.Out)
-		return true, nil
-	}
-	fmt.Fprintf(iv.Out, "The interview goes on with level %d as it is; the summary says it did not start from a fresh stub.\n\n", l.Number)
-	return false, nil
+	fmt.Fprintln(iv.Out)
+	return true, nil
 }
 
 // notFresh says why a graded level is not a fresh stub, or "" if it is.
@@ -343,17 +386,16 @@ func (iv *Interview) testRun() string {
 	g, err := iv.Grade(p.Number)
 	select {
 	case sig := <-iv.Interrupt:
-		// Ctrl-C reached the tests too: this run counts for nothing.
-		p.Runs--
+		p.Runs-- // Ctrl-C reached the tests too: this run counts for nothing
 		return stopEnd(sig)
 	default:
 	}
 	if err != nil {
 		fmt.Fprintf(iv.Out, "The tests could not run: %v\n", err)
-		return iv.afterRun()
+		return iv.checkClock(true)
 	}
 	g.Parts = slices.DeleteFunc(slices.Clone(g.Parts), func(gp grade.Part) bool { return gp.Number > p.Number })
-	g.HideMistakes = true // Offered as a hint instead, below
+	g.HideMistakes = true // offered as a hint instead, below
 	iv.offerMistake(g)
 	broke := iv.notePartsRun(g)
 	for i, line := range broke {
@@ -366,51 +408,37 @@ func (iv *Interview) testRun() string {
 			// ran all the same, and the candidate wants to know how it went.
 			fmt.Fprintln(iv.Out, line)
 		}
-		return iv.afterRun()
+		return iv.checkClock(true)
 	}
 	grade.Write(iv.Out, g, p.Number, false)
 	// The part is done when the candidate saved, not when go test ended.
 	p.Passed, p.FirstRun, p.Seconds = true, p.Runs == 1, grade.Seconds(now.Sub(iv.partFrom))
+	in := grade.Minutes(now.Sub(iv.sum.Started))
 	if iv.current == iv.Offered-1 {
 		iv.sum.ElapsedSeconds = grade.Seconds(now.Sub(iv.sum.Started))
 		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("32", fmt.Sprintf("Part %d passes: %s, %s in, with %s to spare.",
-			p.Number, EveryPartPasses(iv.Offered), grade.Minutes(now.Sub(iv.sum.Started)), grade.Minutes(left))))
+			p.Number, EveryPartPasses(iv.Offered), in, grade.Minutes(left))))
 		return EndPassed
 	}
 	iv.current++
 	next := &iv.sum.Parts[iv.current]
-	next.Reached = true
-	iv.partFrom = now
+	next.Reached, iv.partFrom = true, now
 	iv.recordRunning()
-	passes := fmt.Sprintf("Part %d passes, %s in.", p.Number, grade.Minutes(now.Sub(iv.sum.Started)))
-	title := "The follow-up"
+	passes, title := fmt.Sprintf("Part %d passes, %s in.", p.Number, in), "The follow-up"
 	if iv.current == iv.InScope {
-		passes = fmt.Sprintf("Part %d passes: %s in scope, %s in. What comes next is stretch.", p.Number, EveryPartPasses(iv.InScope), grade.Minutes(now.Sub(iv.sum.Started)))
+		passes = fmt.Sprintf("Part %d passes: %s in scope, %s in. What comes next is stretch.", p.Number, EveryPartPasses(iv.InScope), in)
 	}
 	if iv.current >= iv.InScope {
-		title = "The follow-up, stretch"
+		title += ", stretch"
 	}
 	fmt.Fprintf(iv.Out, "\n%s\n\n", iv.St.Paint("32", passes))
-	iv.heading(title)
-	fmt.Fprintf(iv.Out, "Good. Now: %s.\n\n%s\n\n", grade.Lower(next.Title), iv.Readme.Section(next.Number))
+	text := fmt.Sprintf("Good. Now: %s.\n\n%s", grade.Lower(next.Title), iv.Readme.Section(next.Number))
 	if api := iv.Readme.Api(next.Number); api != "" {
-		fmt.Fprintf(iv.Out, "The API grows:\n\n%s\n\n", api)
+		text += "\n\nThe API grows:\n\n" + api
 	}
-	iv.askLine(iv.Readme.Asking(p.Number))
-	iv.heading("")
+	iv.pose(title, text, iv.Readme.Asking(p.Number))
 	fmt.Fprintf(iv.Out, "Save a file to run the tests of parts %d to %d.\n", iv.sum.Parts[0].Number, next.Number)
-	return iv.afterRun()
-}
-
-// afterRun ends a run's output: a warning if one is due, then the status
-// line, last.
-func (iv *Interview) afterRun() string {
-	now := iv.Clock.Now()
-	if end := iv.checkClock(now); end != "" {
-		return end
-	}
-	iv.statusLine(now)
-	return ""
+	return iv.checkClock(true)
 }
 
 // notePartsRun marks each part before the current one passed or not, as
@@ -431,24 +459,17 @@ func (iv *Interview) notePartsRun(g grade.Level) (broke []string) {
 				p.Mistakes = append(p.Mistakes, name)
 			}
 		}
-	}
-	for i := range iv.sum.Parts[:iv.current] {
-		p := &iv.sum.Parts[i]
-		if grade.Passed(g, p.Number) {
-			p.Passed = true
+		if i == iv.current {
 			continue
 		}
-		if p.Passed {
+		if p.Passed && !gp.Done {
 			p.Regressions++
 		}
-		p.Passed, p.FirstRun = false, false
+		p.Passed, p.FirstRun = gp.Done, p.FirstRun && gp.Done
 		// A build error or a broken test binary shows in the report; a
 		// failing case is named here, at the top.
-		for _, gp := range g.Parts {
-			if c := slices.IndexFunc(gp.Cases, func(c grade.Case) bool { return c.Verdict != protocol.Pass }); gp.Number == p.Number && c >= 0 {
-				broke = append(broke, fmt.Sprintf("Part %d broke: %s", p.Number, caseLine(gp.Cases[c])))
-				break
-			}
+		if c := slices.IndexFunc(gp.Cases, func(c grade.Case) bool { return c.Verdict != protocol.Pass }); !gp.Done && c >= 0 {
+			broke = append(broke, fmt.Sprintf("Part %d broke: %s", p.Number, caseLine(gp.Cases[c])))
 		}
 	}
 	return broke
@@ -476,35 +497,35 @@ func caseLine(c grade.Case) string {
 		verb = "fails"
 	}
 	// The report's first line names the case; what went wrong comes next.
-	for i, line := range strings.Split(c.Report, "\n") {
-		line = strings.TrimSpace(line)
-		if i == 0 || line == "" || strings.HasPrefix(line, "t counts from ") {
-			continue
+	for _, line := range strings.Split(c.Report, "\n")[1:] {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "t counts from ") {
+			return fmt.Sprintf("case %q %s: %s", c.Name, verb, line)
 		}
-		return fmt.Sprintf("case %q %s: %s", c.Name, verb, line)
 	}
 	return fmt.Sprintf("case %q %s", c.Name, verb)
 }
 
-// checkClock warns when a warning's time has come, and says when the time
-// is up.
-func (iv *Interview) checkClock(now time.Time) string {
-	left := iv.deadline.Sub(now)
+// checkClock says when the time is up. Otherwise it warns when a warning's
+// time has come, and then, or when status is set, prints the status line,
+// so that it is the last line.
+func (iv *Interview) checkClock(status bool) string {
+	left := iv.deadline.Sub(iv.Clock.Now())
 	if left <= 0 {
 		return EndTimeUp
 	}
 	say := time.Duration(0)
-	for _, w := range warnings {
-		if left <= w && w < iv.Budget && !iv.warned[w] {
-			iv.warned[w] = true
-			say = w // the warnings go from most time left to least: the last one crossed is the one to say
+	for ; iv.warned < len(warnings) && left <= warnings[iv.warned]; iv.warned++ {
+		if warnings[iv.warned] < iv.Budget {
+			say = warnings[iv.warned] // the last one crossed is the one to say
 		}
 	}
-	iv.said = say != 0
 	if say != 0 {
 		// Seconds cut, as the status line cuts its minutes: never "(2m00s)"
 		// and then "1 min left".
 		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("33", fmt.Sprintf("%d minutes left (%s).", int(say/time.Minute), grade.Minutes(left.Truncate(time.Second)))))
+	}
+	if say != 0 || status {
+		iv.statusLine()
 	}
 	return ""
 }
@@ -517,9 +538,9 @@ func stopEnd(sig os.Signal) string {
 
 // statusLine prints the part asked and the time left, as the last line of
 // every run's output, for a pane that shows only its last lines.
-func (iv *Interview) statusLine(now time.Time) {
-	left := timeLeft(iv.deadline.Sub(now))
-	if iv.mistakeOffered {
+func (iv *Interview) statusLine() {
+	left := timeLeft(iv.deadline.Sub(iv.Clock.Now()))
+	if iv.offered {
 		left += " · a known mistake matches your failure: " + map[bool]string{false: fmt.Sprintf("make hint-%d", iv.Level.Number), true: "h"}[iv.Keys != nil] + " names it"
 	}
 	fmt.Fprintln(iv.Out, iv.St.Paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s]",
@@ -538,72 +559,71 @@ func timeLeft(left time.Duration) string {
 // finish ends the interview: time of the part left open, hints from the
 // State, the summary printed and saved.
 func (iv *Interview) finish(end string) (Summary, error) {
+	s := &iv.sum
 	now := iv.Clock.Now()
 	if end == EndTimeUp || now.After(iv.deadline) {
 		now = iv.deadline
 	}
 	if end != EndPassed {
-		iv.sum.ElapsedSeconds = grade.Seconds(now.Sub(iv.sum.Started))
-		iv.sum.Parts[iv.current].Seconds = grade.Seconds(now.Sub(iv.partFrom))
+		s.ElapsedSeconds = grade.Seconds(now.Sub(s.Started))
+		s.Parts[iv.current].Seconds = grade.Seconds(now.Sub(iv.partFrom))
 	}
-	iv.sum.End = end
-	err := iv.editState(func(s *State) bool {
-		if r := s.Interview; r != nil && r.Level == iv.Level.Number {
-			for i := range iv.sum.Parts {
-				p := &iv.sum.Parts[i]
-				p.Hints = max(0, r.Hints[strconv.Itoa(p.Number)])
-				iv.sum.Hints += p.Hints
-				iv.sum.MistakesNamed += max(0, min(r.Named[strconv.Itoa(p.Number)], p.Hints))
+	s.End = end
+	err := iv.editState(func(st *State) {
+		if r := st.Interview; r != nil && r.Level == iv.Level.Number {
+			for i := range s.Parts {
+				p, key := &s.Parts[i], strconv.Itoa(s.Parts[i].Number)
+				p.Hints = max(0, r.Hints[key])
+				s.Hints += p.Hints
+				s.MistakesNamed += max(0, min(r.Named[key], p.Hints))
 			}
 		}
-		s.Interview = nil
-		return true
+		st.Interview = nil
 	})
 	if err != nil {
 		fmt.Fprintf(iv.Out, "(The hints asked for could not be read: %v)\n", err)
 	}
 	if iv.Keys != nil {
-		iv.sum.Questions = iv.asking()
+		s.Questions = iv.asking()
 	}
 	if say := map[string]string{EndTimeUp: iv.St.Paint("31", "Time is up."), EndStopped: "Interview stopped.", EndClosed: "The terminal closed: interview stopped."}[end]; say != "" {
 		fmt.Fprintf(iv.Out, "\n%s\n", say)
 	}
 	fmt.Fprintln(iv.Out)
-	WriteSummary(iv.Out, iv.sum)
-	path, err := SaveSummary(iv.Root, iv.sum)
+	WriteSummary(iv.Out, *s)
+	path, err := SaveSummary(iv.Root, *s)
 	if err != nil {
-		return iv.sum, fmt.Errorf("could not keep the summary: %w", err)
+		return *s, fmt.Errorf("could not keep the summary: %w", err)
 	}
 	fmt.Fprintf(iv.Out, "\nKept in %s (and .json beside it).\n", path)
-	if iv.sum.partsPassed() == len(iv.sum.Parts) {
+	if s.partsPassed() == len(s.Parts) {
 		fmt.Fprintf(iv.Out, "make debrief-level-%d shows the classic mistakes and the approaches.\n", iv.Level.Number)
 	}
-	return iv.sum, nil
+	return *s, nil
 }
 
 // recordRunning writes the interview into state.json, for make hint-N.
 func (iv *Interview) recordRunning() {
-	err := iv.editState(func(s *State) bool {
+	err := iv.editState(func(s *State) {
 		if !s.Interview.Running(iv.Level.Number, iv.Clock.Now()) || iv.current == 0 {
 			s.Interview = &Record{Level: iv.Level.Number, Until: iv.deadline, Hints: map[string]int{}}
 		}
-		s.Interview.Part = iv.sum.Parts[iv.current].Number
-		s.Interview.PID = os.Getpid() // a record whose process is gone is stale
-		return true
+		// A record whose process is gone is stale.
+		s.Interview.Part, s.Interview.PID = iv.sum.Parts[iv.current].Number, os.Getpid()
 	})
 	if err != nil {
 		fmt.Fprintf(iv.Out, "(Hints will not be counted: %v)\n", err)
 	}
 }
 
-// editState loads the learner's state, lets edit change it, and saves it
-// if edit says so.
-func (iv *Interview) editState(edit func(s *State) bool) error {
+// editState loads the learner's state, lets edit change it, and saves it.
+func (iv *Interview) editState(edit func(s *State)) error {
 	s, err := Load(iv.Root)
-	if err != nil || !edit(&s) {
-		return err
+	if err == nil {
+		edit(&s)
+		err = Save(iv.Root, s)
 	}
-	return Save(iv.Root, s)
+	return err
 }
 
 // EveryPartPasses is "both parts pass" or "all 3 parts pass".
@@ -611,14 +631,11 @@ func EveryPartPasses(n int) string {
 	return cmp.Or(map[int]string{2: "both parts pass"}[n], fmt.Sprintf("all %d parts pass", n))
 }
 
-// KeysLine reminds the candidate, on a terminal, of the keys key reads.
-const KeysLine = "Keys: h hint · c clarifying questions · r run now · p the question · t time left · q end"
-
 // key does what a key typed on the terminal asks, and returns how the
 // interview ended, or "" if it goes on. Ctrl-C and q never come here: they
 // stop the interview as a signal does.
 func (iv *Interview) key(k byte) string {
-	if k >= '0' && k <= '9' {
+	if '0' <= k && k <= '9' {
 		iv.typed += string(k)
 		// A number that another digit could make longer waits for it.
 		if n, _ := strconv.Atoi(iv.typed); n*10 <= iv.asking() {
@@ -647,7 +664,7 @@ func (iv *Interview) key(k byte) string {
 		return iv.testRun()
 	case 'p':
 		fmt.Fprintln(iv.Out)
-		iv.pose()
+		iv.pose("The question", iv.question(), 0)
 		fmt.Fprintln(iv.Out, KeysLine)
 	case 't':
 	default:
@@ -656,7 +673,7 @@ func (iv *Interview) key(k byte) string {
 		}
 		fmt.Fprintln(iv.Out, KeysLine)
 	}
-	return iv.afterRun()
+	return iv.checkClock(true)
 }
 
 // asking is how many clarifying questions the parts asked so far have.
@@ -664,18 +681,9 @@ func (iv *Interview) asking() int {
 	return iv.Readme.Asking(iv.sum.Parts[iv.current].Number)
 }
 
-// askLine says, when the question withholds clarifications, which ones
-// can be asked, from the one after the first `from`.
-func (iv *Interview) askLine(from int) {
-	n := iv.asking()
-	switch {
-	case !iv.Readme.Withhold || n <= from:
-		return
-	case n == from+1:
-		fmt.Fprintf(iv.Out, "Q%d is a clarifying question: type %d to hear its answer. c lists them all.\n\n", n, n)
-	default:
-		fmt.Fprintf(iv.Out, "Q%d to Q%d are clarifying questions: type a number to hear its answer. c lists them.\n\n", from+1, n)
-	}
+// asked reports whether the question was asked before.
+func (iv *Interview) asked(q string) bool {
+	return slices.ContainsFunc(iv.sum.Asked, func(a Asked) bool { return a.Question == q })
 }
 
 // listQuestions prints the clarifying questions of the parts asked so far,
@@ -688,17 +696,11 @@ func (iv *Interview) listQuestions() {
 		fmt.Fprintln(iv.Out, "The README marks no clarifying question for this part.")
 		return
 	}
-	topic := "\x00"
 	for i, c := range iv.Readme.Clarifications[:n] {
-		if c.Topic != topic {
-			topic = c.Topic
-			fmt.Fprintln(iv.Out, topic)
+		if i == 0 || c.Topic != iv.Readme.Clarifications[i-1].Topic {
+			fmt.Fprintln(iv.Out, c.Topic)
 		}
-		asked := ""
-		if iv.asked(c.Question) {
-			asked = " (asked)"
-		}
-		fmt.Fprintf(iv.Out, "  Q%d. %s%s\n", i+1, c.Question, asked)
+		fmt.Fprintf(iv.Out, "  Q%d. %s%s\n", i+1, c.Question, map[bool]string{true: " (asked)"}[iv.asked(c.Question)])
 	}
 	fmt.Fprintln(iv.Out, "Type a question's number to hear its answer; the summary notes the questions asked.")
 }
@@ -715,15 +717,9 @@ func (iv *Interview) answer(typed string) {
 	fmt.Fprintln(iv.Out)
 	iv.heading(fmt.Sprintf("Q%d. %s", n, c.Question))
 	fmt.Fprintf(iv.Out, "%s\n\n", c.Answer)
-	if !iv.asked(c.Question) {
-		p := iv.sum.Parts[iv.current]
+	if p := iv.sum.Parts[iv.current]; !iv.asked(c.Question) {
 		iv.sum.Asked = append(iv.sum.Asked, Asked{Question: c.Question, Part: p.Number, Runs: p.Runs})
 	}
-}
-
-// asked reports whether the question was asked before.
-func (iv *Interview) asked(q string) bool {
-	return slices.ContainsFunc(iv.sum.Asked, func(a Asked) bool { return a.Question == q })
 }
 
 // In a mock interview a known mistake that a run matches is not named under
@@ -738,20 +734,17 @@ func (iv *Interview) offerMistake(g grade.Level) {
 	if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done }); i >= 0 && grade.MistakeLine(g.Parts[i]) != "" {
 		offer = &MistakeOffer{Part: g.Parts[i].Number, Line: grade.MistakeLine(g.Parts[i])}
 	}
-	err := iv.editState(func(s *State) bool {
-		r := s.Interview
-		if !r.Running(iv.Level.Number, iv.Clock.Now()) {
+	err := iv.editState(func(s *State) {
+		if r := s.Interview; !r.Running(iv.Level.Number, iv.Clock.Now()) {
 			offer = nil
-			return false
+		} else {
+			if offer != nil && slices.Contains(r.NamedLines, offer.Line) {
+				offer = nil
+			}
+			r.Offer = offer
 		}
-		if offer != nil && slices.Contains(r.NamedLines, offer.Line) {
-			offer = nil
-		}
-		changed := r.Offer != nil || offer != nil
-		r.Offer = offer
-		return changed
 	})
-	iv.mistakeOffered = err == nil && offer != nil // an error recordRunning told: hints are not counted
+	iv.offered = err == nil && offer != nil // an error recordRunning told: hints are not counted
 }
 
 // NameOfferedMistake is make hint-N in an interview that offers a known
@@ -771,257 +764,4 @@ func NameOfferedMistake(l levels.Level, s *State, asked int, stdout io.Writer) b
 	fmt.Fprintf(stdout, "Level %d, part %d: the known mistake your failing cases match\n\n%s\n", l.Number, o.Part, o.Line)
 	fmt.Fprintf(stdout, "\nYou are in a mock interview of level %d: this hint counts in its summary. make hint-%d gives the part's own hints.\n", l.Number, l.Number)
 	return true
-}
-
-// PollChanges looks at dir every so often and signals on changes when a
-// .go file under it changed, until stop is called; each look walks the
-// whole folder, new folders too.
-func PollChanges(dir string, every time.Duration) (changes <-chan struct{}, stop func()) {
-	c, done := make(chan struct{}, 1), make(chan struct{})
-	last := Snapshot(dir) // before returning: a change made after that is seen
-	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if now := Snapshot(dir); now != last {
-					last = now
-					select {
-					case c <- struct{}{}:
-					default:
-					}
-				}
-			}
-		}
-	}()
-	return c, func() { close(done) }
-}
-
-// Snapshot sums up the .go files under dir: names, sizes and times.
-func Snapshot(dir string) string {
-	var b strings.Builder
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		if info, err := d.Info(); err == nil {
-			fmt.Fprintf(&b, "%s %d %d\n", path, info.Size(), info.ModTime().UnixNano())
-		}
-		return nil
-	})
-	return b.String()
-}
-
-// InterviewsDir keeps every interview's summary, as JSON and as text.
-const InterviewsDir = "interviews"
-
-// Summary is what an interview leaves behind.
-type Summary struct {
-	Level          int       `json:"level"`
-	Title          string    `json:"title"`
-	Started        time.Time `json:"started"`
-	BudgetSeconds  int       `json:"budget_seconds"`
-	ElapsedSeconds int       `json:"elapsed_seconds"`
-	End            string    `json:"end"`
-	FreshStub      bool      `json:"fresh_stub"`
-	Hints          int       `json:"hints"`
-	Parts          []Part    `json:"parts"`
-	// InScope is how many parts the clock is for, Offered how many are
-	// asked (in scope, then stretch); 0 means every part.
-	InScope       int `json:"in_scope,omitempty"`
-	Offered       int `json:"offered,omitempty"`
-	MistakesNamed int `json:"mistakes_named,omitempty"` // hints that named a known mistake
-	// Questions is how many clarifying questions the parts reached had, on
-	// a terminal; Asked is those asked.
-	Questions int     `json:"questions,omitempty"`
-	Asked     []Asked `json:"asked,omitempty"`
-}
-
-// Asked is a clarifying question asked, and in which part after how many
-// (failed) runs.
-type Asked struct {
-	Question string `json:"question"`
-	Part     int    `json:"part"`
-	Runs     int    `json:"runs"`
-}
-
-// Part is one part of an interview.
-type Part struct {
-	Number   int    `json:"part"`
-	Title    string `json:"title"`
-	Reached  bool   `json:"reached"`
-	Passed   bool   `json:"passed"`
-	Seconds  int    `json:"seconds"` // from the part's question to its passing run, or to the end
-	Runs     int    `json:"runs"`
-	FirstRun bool   `json:"passed_first_run"`
-	Hints    int    `json:"hints"`
-	// Regressions counts runs where the part, passed before, failed again.
-	Regressions int      `json:"regressions,omitempty"`
-	RaceRuns    int      `json:"race_runs,omitempty"`
-	Mistakes    []string `json:"known_mistakes,omitempty"`
-}
-
-// OfferedParts is how many parts the interview asks, in-scope and stretch.
-func (s Summary) OfferedParts() int {
-	if s.Offered <= 0 || s.Offered > len(s.Parts) {
-		return len(s.Parts)
-	}
-	return s.Offered
-}
-
-func (s Summary) partsPassed() int {
-	n := 0
-	for _, p := range s.Parts {
-		if p.Passed {
-			n++
-		}
-	}
-	return n
-}
-
-// summaryText is the summary as it is kept in .ladder/interviews/ and as
-// docs/interview.md shows one; it goes through a tabwriter for the table.
-var summaryText = template.Must(template.New("").Funcs(template.FuncMap{
-	"secs":   func(n int) string { return grade.Minutes(time.Duration(n) * time.Second) },
-	"plural": grade.Plural,
-	"ended": func(end string) string {
-		return map[string]string{EndPassed: "all parts passed", EndTimeUp: "time was up", EndStopped: "stopped (q or Ctrl-C)", EndClosed: "stopped when the terminal closed"}[end]
-	},
-	"parts": func(s Summary, which string) (ns []string) {
-		for _, p := range s.Parts[:s.OfferedParts()] {
-			if map[string]bool{"passed": p.Reached && p.Passed, "first": p.Reached && p.Passed && p.FirstRun, "not reached": !p.Reached}[which] {
-				ns = append(ns, strconv.Itoa(p.Number))
-			}
-		}
-		return ns
-	},
-	"list": func(ns []string) string {
-		switch len(ns) {
-		case 0:
-			return "none"
-		case 1:
-			return "part " + ns[0]
-		}
-		return "parts " + strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
-	},
-	"runs": func(s Summary, races bool) string {
-		var in []string
-		for _, p := range s.Parts {
-			if n := map[bool]int{false: p.Regressions, true: p.RaceRuns}[races]; n > 0 {
-				in = append(in, fmt.Sprintf("part %d in %s", p.Number, grade.Plural(n, "run")))
-			}
-		}
-		return strings.Join(in, ", ")
-	},
-}).Parse(`Interview summary: level {{.Level}}, {{.Title}}
-Started {{.Started.Format "2006-01-02 15:04"}} with {{secs .BudgetSeconds}} on the clock. Ended after {{secs .ElapsedSeconds}}: {{ended .End}}.
-
-  part	title	time	runs	hints	result
-{{range $i, $p := .Parts}}  {{.Number}}	{{.Title}}	{{if ge $i $.OfferedParts}}-	-	-	take-home
-{{- else if not .Reached}}-	-	-	not reached
-{{- else}}{{secs .Seconds}}	{{.Runs}}	{{.Hints}}	{{if not .Passed}}not {{end}}passed{{if and .Passed .FirstRun}} on the first run{{end}}{{end}}
-{{end}}
-Parts passed: {{len (parts . "passed")}} of {{len .Parts}}.
-Passed on the first run: {{list (parts . "first")}}.
-Hints asked for (make hint-{{.Level}} during the interview): {{.Hints}}{{with .MistakesNamed}}, {{.}} of them naming a known mistake{{end}}.
-{{if .Questions}}Clarifying questions asked: {{with .Asked}}{{len .}}{{else}}none{{end}} of {{.Questions}}.
-{{range .Asked}}  {{.Question}} (part {{.Part}}, {{if .Runs}}after {{plural .Runs "failed run"}}{{else}}before its first run{{end}})
-{{end}}{{end}}{{with runs . false}}Passed parts that broke again: {{.}}.
-{{end}}{{with runs . true}}Races found: {{.}}.
-{{end}}{{range .Parts}}{{$n := .Number}}{{range .Mistakes}}Known mistake matched in part {{$n}}: {{.}}
-{{end}}{{end}}Parts not reached: {{list (parts . "not reached")}}.
-{{if not .FreshStub}}It started from code already written, not from a fresh stub.
-{{end}}`))
-
-// WriteSummary prints an interview's summary, as it is kept in
-// .ladder/interviews/ and as docs/interview.md shows one.
-func WriteSummary(w io.Writer, s Summary) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	summaryText.Execute(tw, s) // a tabwriter keeps what it is given until Flush
-	tw.Flush()
-}
-
-// SaveSummary keeps the summary as .ladder/interviews/level-N-<time>.txt
-// and .json, and returns the text file's path, relative to root.
-func SaveSummary(root string, s Summary) (string, error) {
-	base := filepath.Join(StateDir, InterviewsDir, fmt.Sprintf("level-%d-%s", s.Level, s.Started.Format("20060102-150405")))
-	if err := os.MkdirAll(filepath.Join(root, filepath.Dir(base)), 0o755); err != nil {
-		return "", err
-	}
-	data, _ := json.MarshalIndent(s, "", "  ") // its one time is the clock's: it encodes
-	var text strings.Builder
-	WriteSummary(&text, s)
-	for ext, data := range map[string][]byte{".json": append(data, '\n'), ".txt": []byte(text.String())} {
-		if err := os.WriteFile(filepath.Join(root, base+ext), data, 0o644); err != nil {
-			return "", err
-		}
-	}
-	return base + ".txt", nil
-}
-
-// MaxSummary is the most a kept summary can weigh; a bigger file is not one.
-const MaxSummary = 1 << 20
-
-// BestInterviews reads every kept summary and returns each level's best,
-// and a warning for each file skipped: one too big to be a summary, or a
-// summary of a level the ladder lacks or of other parts.
-func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
-	files, _ := filepath.Glob(filepath.Join(root, StateDir, InterviewsDir, "level-*.json")) // sorted
-	out := map[int]*grade.BestInterview{}
-	var skipped []string
-	for _, f := range files {
-		s, err := readSummary(f)
-		if err != nil {
-			skipped = append(skipped, fmt.Sprintf("%s: skipped, %v", filepath.Join(StateDir, InterviewsDir, filepath.Base(f)), err))
-			continue
-		}
-		b := &grade.BestInterview{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: s.OfferedParts(), End: s.End,
-			Started: s.Started, FreshStub: s.FreshStub}
-		if old := out[s.Level]; old != nil && !b.Beats(old) {
-			b = old
-		} else if old != nil {
-			b.Interviews = old.Interviews
-		}
-		b.Interviews++
-		out[s.Level] = b
-	}
-	return out, skipped
-}
-
-func readSummary(path string) (s Summary, err error) {
-	if info, err := os.Lstat(path); err != nil || !info.Mode().IsRegular() || info.Size() > MaxSummary {
-		return s, errors.New("not a summary file")
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return s, err
-	}
-	if err := json.Unmarshal(data, &s); err != nil {
-		return s, fmt.Errorf("not a complete summary (%v)", err)
-	}
-	switch l, ok := levels.Numbered(s.Level); {
-	case !ok:
-		return s, fmt.Errorf("there is no level %d", s.Level)
-	case len(s.Parts) != len(l.Parts):
-		return s, fmt.Errorf("level %d has %d parts, the summary %d", s.Level, len(l.Parts), len(s.Parts))
-	}
-	return s, nil
-}
-
-// InterviewWarnings is where make progress says which kept summaries it
-// skipped: stderr, so that --json stays JSON.
-var InterviewWarnings io.Writer = os.Stderr
-
-// AddInterviews puts each level's best interview into the ladder.
-func AddInterviews(root string, rep *grade.Ladder) {
-	best, skipped := BestInterviews(root)
-	for _, w := range skipped {
-		fmt.Fprintln(InterviewWarnings, "ladder progress:", w)
-	}
-	for i := range rep.Levels {
-		rep.Levels[i].BestInterview = best[rep.Levels[i].Number]
-	}
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -22,7 +21,7 @@ import (
 // state, interview summaries and reset's backups.
 const StateDir = ".ladder"
 
-const stateFile = StateDir + "/state.json" // as messages name it
+const stateFile = StateDir + "/state.json"
 
 // State is the learner's small memory, kept in .ladder/state.json.
 type State struct {
@@ -36,6 +35,12 @@ type State struct {
 	Interview *Record `json:"interview,omitempty"`
 }
 
+// PartCache is the part a level was on, for one version of its files.
+type PartCache struct {
+	Files string `json:"files"` // a hash of the level's files
+	Part  int    `json:"part"`  // the first part not done; 0 when all were
+}
+
 // MaxBudget is the longest a mock interview lasts; a record claiming more
 // is stale.
 const MaxBudget = 12 * time.Hour
@@ -47,12 +52,14 @@ type Record struct {
 	Part  int       `json:"part"`
 	Until time.Time `json:"until"` // when the time is up, even if the interview did not end cleanly
 	PID   int       `json:"pid,omitempty"`
-	// Hints counts the hints asked for, by part.
+	// Hints counts the hints asked for, by part; Named those of them that
+	// named a known mistake.
 	Hints map[string]int `json:"hints,omitempty"`
-	// Offer, Named and NamedLines are the known mistakes offered as hints.
-	Offer      *MistakeOffer  `json:"offer,omitempty"`
-	Named      map[string]int `json:"named,omitempty"`
-	NamedLines []string       `json:"named_lines,omitempty"`
+	Named map[string]int `json:"named,omitempty"`
+	// Offer is the known mistake the last run matched, which the next hint
+	// names; NamedLines those named already, which are not offered again.
+	Offer      *MistakeOffer `json:"offer,omitempty"`
+	NamedLines []string      `json:"named_lines,omitempty"`
 }
 
 // MistakeOffer is a known mistake offered as a hint: the part whose
@@ -68,101 +75,92 @@ func (r *Record) Running(n int, now time.Time) bool {
 	if r == nil || r.Level != n || !now.Before(r.Until) || r.Until.Sub(now) > MaxBudget || r.PID < 0 {
 		return false
 	}
-	if r.PID == 0 {
-		return true
-	}
 	p, err := os.FindProcess(r.PID)
-	if err != nil {
-		return false // Windows finds only processes that exist
-	}
-	defer p.Release()
-	if runtime.GOOS == "windows" {
-		return true
+	if r.PID == 0 || runtime.GOOS == "windows" {
+		return r.PID == 0 || err == nil // Windows finds only processes that exist
 	}
 	// Signal 0 checks without sending: EPERM is a process of another user.
 	err = p.Signal(syscall.Signal(0))
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-// PartCache is the part a level was on, for one version of its files.
-type PartCache struct {
-	Files string `json:"files"` // a hash of the level's files
-	Part  int    `json:"part"`  // the first part not done; 0 when all were
-}
-
-func statePath(root string) string { return filepath.Join(root, StateDir, "state.json") }
-
 // Load reads .ladder/state.json. A file that is not JSON is damaged; its
 // entries of a level or part the ladder lacks are dropped, and hint counts
 // clamped to the part's hints, so that none indexes the hints wrongly. An
 // interview's record has its Hints and Named, for make hint-N to count in.
 func Load(root string) (State, error) {
-	s := State{HintsSeen: map[string]map[string]int{}, OnPart: map[string]PartCache{}}
-	data, err := os.ReadFile(statePath(root))
-	if errors.Is(err, os.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return s, err
-	}
 	var raw State
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return s, fmt.Errorf("%s is damaged (%v); delete %s to start the hints afresh", stateFile, err, stateFile)
+	data, err := os.ReadFile(filepath.Join(root, stateFile))
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(data, &raw); err != nil {
+			return State{}, fmt.Errorf("%s is damaged (%v); delete %s to start the hints afresh", stateFile, err, stateFile)
+		}
+	case !errors.Is(err, os.ErrNotExist):
+		return State{}, err
 	}
+	s := State{HintsSeen: map[string]map[string]int{}, OnPart: map[string]PartCache{}}
 	for _, l := range levels.All {
 		key := strconv.Itoa(l.Number)
-		if c, ok := raw.OnPart[key]; ok {
-			if _, ok := l.Part(c.Part); ok || c.Part == 0 {
-				s.OnPart[key] = c
-			}
+		if c, ok := raw.OnPart[key]; ok && (c.Part == 0 || hasPart(l, c.Part)) {
+			s.OnPart[key] = c
 		}
 		seen, ok := raw.HintsSeen[key]
 		if !ok {
 			continue
 		}
-		parts, hintsErr := ReadHints(root, l)
+		hints, err := ReadHints(root, l)
 		s.HintsSeen[key] = map[string]int{}
 		for i, p := range l.Parts {
-			pkey := strconv.Itoa(p.Number)
-			if n, ok := seen[pkey]; ok {
-				if hintsErr == nil {
-					n = min(n, len(parts[i].Hints))
-				}
-				s.HintsSeen[key][pkey] = max(n, 0)
+			n, ok := seen[strconv.Itoa(p.Number)]
+			if ok && err == nil {
+				n = min(n, len(hints[i].Hints))
+			}
+			if ok {
+				s.HintsSeen[key][strconv.Itoa(p.Number)] = max(n, 0)
 			}
 		}
 	}
-	if r := raw.Interview; r != nil {
-		l, _ := levels.Numbered(r.Level) // a level the ladder lacks has no part
-		if _, ok := l.Part(r.Part); ok {
-			if o := r.Offer; o != nil {
-				if _, ok := l.Part(o.Part); !ok {
-					r.Offer = nil
-				}
-			}
-			for _, m := range []*map[string]int{&r.Hints, &r.Named} {
-				if *m == nil { // make hint-N counts into them
-					*m = map[string]int{}
-				}
-			}
-			s.Interview = r
+	if r := raw.Interview; r != nil && hasPart(r.level(), r.Part) {
+		if r.Offer != nil && !hasPart(r.level(), r.Offer.Part) {
+			r.Offer = nil
 		}
+		if r.Hints == nil { // make hint-N counts into them
+			r.Hints = map[string]int{}
+		}
+		if r.Named == nil {
+			r.Named = map[string]int{}
+		}
+		s.Interview = r
 	}
 	return s, nil
+}
+
+// level is the record's level; one the ladder lacks has no part.
+func (r *Record) level() levels.Level {
+	l, _ := levels.Numbered(r.Level)
+	return l
+}
+
+// hasPart reports whether l has a part numbered n.
+func hasPart(l levels.Level, n int) bool {
+	_, ok := l.Part(n)
+	return ok
 }
 
 // Save writes the state through a temporary file, so that a crash never
 // leaves half of it.
 func Save(root string, s State) error {
-	if err := os.MkdirAll(filepath.Join(root, StateDir), 0o755); err != nil {
-		return ReadOnly(err)
-	}
+	path := filepath.Join(root, stateFile)
 	data, _ := json.MarshalIndent(s, "", "  ") // its one time is a deadline on the clock: it encodes
-	tmp := statePath(root) + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return ReadOnly(err)
+	err := os.MkdirAll(filepath.Dir(path), 0o755)
+	if err == nil {
+		err = os.WriteFile(path+".tmp", append(data, '\n'), 0o644)
 	}
-	return ReadOnly(os.Rename(tmp, statePath(root)))
+	if err == nil {
+		err = os.Rename(path+".tmp", path)
+	}
+	return ReadOnly(err)
 }
 
 // ReadOnly explains an error of a write into a read-only checkout's
@@ -188,25 +186,19 @@ type HintPart struct {
 // ReadHints reads a level's HINTS.md and checks its parts and titles
 // against the registry, and its hints' numbers.
 func ReadHints(root string, l levels.Level) ([]HintPart, error) {
-	path := filepath.Join(root, l.Dir, "HINTS.md")
-	data, err := os.ReadFile(path)
+	rel := l.Dir + "/HINTS.md"
+	data, err := os.ReadFile(filepath.Join(root, rel))
 	if err != nil {
 		return nil, fmt.Errorf("level %d has no hints file: %w", l.Number, err)
 	}
-	rel := l.Dir + "/HINTS.md"
-	heads := slices.DeleteFunc(markdown.Split(markdown.Lines(string(data)), 2)[1:], func(s markdown.Section) bool {
-		_, _, ok := markdown.PartHeading(s.Heading)
-		return !ok
-	})
-	if len(heads) != len(l.Parts) {
-		return nil, fmt.Errorf("%s has %d \"## Part N: title\" sections; level %d has %d parts", rel, len(heads), l.Number, len(l.Parts))
-	}
 	var parts []HintPart
-	for i, h := range heads {
-		want := l.Parts[i]
-		n, title, _ := markdown.PartHeading(h.Heading)
-		if n != want.Number || title != want.Title {
-			return nil, fmt.Errorf("%s: section %d is \"Part %d: %s\", want \"Part %d: %s\" as in harness/levels", rel, i+1, n, title, want.Number, want.Title)
+	for _, h := range markdown.Split(markdown.Lines(string(data)), 2)[1:] {
+		n, title, ok := markdown.PartHeading(h.Heading)
+		if !ok {
+			continue
+		}
+		if i := len(parts); i < len(l.Parts) && (n != l.Parts[i].Number || title != l.Parts[i].Title) {
+			return nil, fmt.Errorf("%s: section %d is \"Part %d: %s\", want \"Part %d: %s\" as in harness/levels", rel, i+1, n, title, l.Parts[i].Number, l.Parts[i].Title)
 		}
 		p := HintPart{Number: n, Title: title}
 		for j, hint := range markdown.Split(h.Lines, 3)[1:] {
@@ -223,6 +215,9 @@ func ReadHints(root string, l levels.Level) ([]HintPart, error) {
 			return nil, fmt.Errorf("%s: part %d has no \"### Hint 1\"", rel, n)
 		}
 		parts = append(parts, p)
+	}
+	if len(parts) != len(l.Parts) {
+		return nil, fmt.Errorf("%s has %d \"## Part N: title\" sections; level %d has %d parts", rel, len(parts), l.Number, len(l.Parts))
 	}
 	return parts, nil
 }

@@ -105,7 +105,7 @@ func TestStateKeepsWhatItSaves(t *testing.T) {
 	again.Interview.Hints["1"]++
 	again.Interview.Named["1"]++
 
-	require.NoError(t, os.WriteFile(statePath(root), []byte(`{"hints_seen":{"1":{"1":"x"}}}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, stateFile), []byte(`{"hints_seen":{"1":{"1":"x"}}}`), 0o644))
 	_, err = Load(root)
 	require.ErrorContains(t, err, ".ladder/state.json is damaged (")
 }
