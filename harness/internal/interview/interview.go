@@ -243,7 +243,7 @@ func (iv *Interview) Hold() (Summary, error) {
 	for i, p := range l.Parts {
 		iv.sum.Parts = append(iv.sum.Parts, Part{Number: p.Number, Title: p.Title, Reached: i == 0})
 	}
-	iv.recordRunning()
+	iv.record(true, nil)
 
 	first := l.Parts[0].Number
 	iv.Readme.Withhold = iv.Keys != nil
@@ -395,8 +395,7 @@ func (iv *Interview) testRun() string {
 		return iv.checkClock(true)
 	}
 	g.Parts = slices.DeleteFunc(slices.Clone(g.Parts), func(gp grade.Part) bool { return gp.Number > p.Number })
-	g.HideMistakes = true // offered as a hint instead, below
-	iv.offerMistake(g)
+	g.HideMistakes = true // offered as a hint instead, in record
 	broke := iv.notePartsRun(g)
 	for i, line := range broke {
 		fmt.Fprintln(iv.Out, iv.St.Paint("31", line)+map[bool]string{true: "\n"}[i == len(broke)-1])
@@ -408,6 +407,7 @@ func (iv *Interview) testRun() string {
 			// ran all the same, and the candidate wants to know how it went.
 			fmt.Fprintln(iv.Out, line)
 		}
+		iv.record(false, mistakeOffer(g))
 		return iv.checkClock(true)
 	}
 	grade.Write(iv.Out, g, p.Number, false)
@@ -423,7 +423,7 @@ func (iv *Interview) testRun() string {
 	iv.current++
 	next := &iv.sum.Parts[iv.current]
 	next.Reached, iv.partFrom = true, now
-	iv.recordRunning()
+	iv.record(false, nil)
 	passes, title := fmt.Sprintf("Part %d passes, %s in.", p.Number, in), "The follow-up"
 	if iv.current == iv.InScope {
 		passes = fmt.Sprintf("Part %d passes: %s in scope, %s in. What comes next is stretch.", p.Number, EveryPartPasses(iv.InScope), in)
@@ -569,17 +569,18 @@ func (iv *Interview) finish(end string) (Summary, error) {
 		s.Parts[iv.current].Seconds = grade.Seconds(now.Sub(iv.partFrom))
 	}
 	s.End = end
-	err := iv.editState(func(st *State) {
-		if r := st.Interview; r != nil && r.Level == iv.Level.Number {
-			for i := range s.Parts {
-				p, key := &s.Parts[i], strconv.Itoa(s.Parts[i].Number)
-				p.Hints = max(0, r.Hints[key])
-				s.Hints += p.Hints
-				s.MistakesNamed += max(0, min(r.Named[key], p.Hints))
-			}
+	st, err := Load(iv.Root)
+	if r := st.Interview; err == nil && r != nil && r.Level == iv.Level.Number {
+		for i := range s.Parts {
+			p, key := &s.Parts[i], strconv.Itoa(s.Parts[i].Number)
+			p.Hints = max(0, r.Hints[key])
+			s.Hints += p.Hints
+			s.MistakesNamed += max(0, min(r.Named[key], p.Hints))
 		}
-		st.Interview = nil
-	})
+	}
+	if st.Interview = nil; err == nil {
+		err = Save(iv.Root, st)
+	}
 	if err != nil {
 		fmt.Fprintf(iv.Out, "(The hints asked for could not be read: %v)\n", err)
 	}
@@ -602,28 +603,26 @@ func (iv *Interview) finish(end string) (Summary, error) {
 	return *s, nil
 }
 
-// recordRunning writes the interview into state.json, for make hint-N.
-func (iv *Interview) recordRunning() {
-	err := iv.editState(func(s *State) {
-		if !s.Interview.Running(iv.Level.Number, iv.Clock.Now()) || iv.current == 0 {
-			s.Interview = &Record{Level: iv.Level.Number, Until: iv.deadline, Hints: map[string]int{}}
-		}
-		// A record whose process is gone is stale.
-		s.Interview.Part, s.Interview.PID = iv.sum.Parts[iv.current].Number, os.Getpid()
-	})
-	if err != nil {
-		fmt.Fprintf(iv.Out, "(Hints will not be counted: %v)\n", err)
-	}
-}
-
-// editState loads the learner's state, lets edit change it, and saves it.
-func (iv *Interview) editState(edit func(s *State)) error {
+// record writes the interview into state.json, for make hint-N: a new
+// record when fresh, the part asked, and the known mistake offered, which
+// is not offered again once named.
+func (iv *Interview) record(fresh bool, offer *MistakeOffer) {
 	s, err := Load(iv.Root)
 	if err == nil {
-		edit(&s)
+		if r := s.Interview; fresh || !r.Running(iv.Level.Number, iv.Clock.Now()) {
+			s.Interview = &Record{Level: iv.Level.Number, Until: iv.deadline, Hints: map[string]int{}}
+		}
+		r := s.Interview
+		if offer != nil && slices.Contains(r.NamedLines, offer.Line) {
+			offer = nil
+		}
+		// A record whose process is gone is stale.
+		r.Part, r.PID, r.Offer = iv.sum.Parts[iv.current].Number, os.Getpid(), offer
 		err = Save(iv.Root, s)
 	}
-	return err
+	if iv.offered = err == nil && offer != nil; err != nil && fresh {
+		fmt.Fprintf(iv.Out, "(Hints will not be counted: %v)\n", err)
+	}
 }
 
 // EveryPartPasses is "both parts pass" or "all 3 parts pass".
@@ -724,27 +723,14 @@ func (iv *Interview) answer(typed string) {
 
 // In a mock interview a known mistake that a run matches is not named under
 // its failing case, as an interviewer would not: the status line offers it,
-// and the next make hint-N names it, as one hint of the part. A mistake
-// named once is not offered again.
+// and the next make hint-N names it, as one hint of the part.
 
-// offerMistake keeps in the running record the known mistake that the
-// run's first part not done matches, or clears the offer.
-func (iv *Interview) offerMistake(g grade.Level) {
-	var offer *MistakeOffer
+// mistakeOffer is the known mistake that the first part not done matches.
+func mistakeOffer(g grade.Level) *MistakeOffer {
 	if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done }); i >= 0 && grade.MistakeLine(g.Parts[i]) != "" {
-		offer = &MistakeOffer{Part: g.Parts[i].Number, Line: grade.MistakeLine(g.Parts[i])}
+		return &MistakeOffer{Part: g.Parts[i].Number, Line: grade.MistakeLine(g.Parts[i])}
 	}
-	err := iv.editState(func(s *State) {
-		if r := s.Interview; !r.Running(iv.Level.Number, iv.Clock.Now()) {
-			offer = nil
-		} else {
-			if offer != nil && slices.Contains(r.NamedLines, offer.Line) {
-				offer = nil
-			}
-			r.Offer = offer
-		}
-	})
-	iv.offered = err == nil && offer != nil // an error recordRunning told: hints are not counted
+	return nil
 }
 
 // NameOfferedMistake is make hint-N in an interview that offers a known

@@ -3,6 +3,7 @@ package interview
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -29,7 +30,7 @@ var (
 // Readme is a level's README as interview mode reads it.
 type Readme struct {
 	// texts holds the intro (0) and each part's section, from its heading,
-	// as lines and clarifications, without guidance or markers.
+	// without guidance or markers.
 	texts map[int][]chunk
 	// Guidance is each part's guidance blocks, in the README's order.
 	Guidance map[int][]string
@@ -43,8 +44,12 @@ type Readme struct {
 }
 
 // chunk is a line of a README, or a clarification: its question, and as
-// text its answer.
-type chunk struct{ text, question string }
+// text its answer. A line of the API that a later part adds shows from it.
+type chunk struct {
+	text, question string
+	fenced         bool
+	from           int
+}
 
 // Clarification is a rule the candidate should ask about, with its answer.
 type Clarification struct {
@@ -64,17 +69,38 @@ func (r Readme) Asking(upTo int) int {
 
 // Section is part n's section as its question shows it; 0 is the whole
 // intro.
-func (r Readme) Section(n int) string {
+func (r Readme) Section(n int) string { return r.text(n, math.MaxInt) }
+
+// Intro is the intro as part upTo's question shows it: the API has only
+// the methods of parts 1 to upTo.
+func (r Readme) Intro(upTo int) string { return r.text(0, upTo) }
+
+// text is part n's section with the lines of parts 1 to upTo.
+func (r Readme) text(n, upTo int) string {
 	var b strings.Builder
 	for _, c := range r.texts[n] {
-		if c.question == "" || !r.Withhold {
+		switch {
+		case c.from > upTo:
+		case c.question != "" && r.Withhold:
+			i := slices.IndexFunc(r.Clarifications, func(cl Clarification) bool { return cl.Question == c.question })
+			fmt.Fprintf(&b, "Q%d. %s\n", i+1, c.question)
+		default:
 			b.WriteString(c.text)
-			continue
 		}
-		i := slices.IndexFunc(r.Clarifications, func(cl Clarification) bool { return cl.Question == c.question })
-		fmt.Fprintf(&b, "Q%d. %s\n", i+1, c.question)
 	}
 	return tidy(b.String())
+}
+
+// Api is the lines of the intro's API that part adds, as a Go block, or ""
+// if it adds none.
+func (r Readme) Api(part int) string {
+	api := ""
+	for _, c := range r.texts[0] {
+		if c.from == part {
+			api += c.text
+		}
+	}
+	return map[bool]string{true: "```go\n" + api + "```"}[api != ""]
 }
 
 // LaterMethods is every method that a part after upTo adds.
@@ -95,35 +121,6 @@ func Declares(line string, names ...string) bool {
 	return slices.ContainsFunc(names, func(name string) bool {
 		return regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(name) + `\(`).MatchString(line)
 	})
-}
-
-// Intro is the intro as part upTo's question shows it: the API has only
-// the methods of parts 1 to upTo.
-func (r Readme) Intro(upTo int) string {
-	later := r.LaterMethods(upTo)
-	return r.introLines(func(line string, inAPI bool) bool { return !inAPI || !Declares(line, later...) })
-}
-
-// introLines is the intro's lines that keep returns true for; inAPI says
-// whether the line is inside a fenced block (the API), not a fence line.
-func (r Readme) introLines(keep func(line string, inAPI bool) bool) string {
-	var out []string
-	for _, line := range markdown.Lines(r.Section(0)) {
-		fence := line.Fenced && strings.HasPrefix(strings.TrimSpace(line.Text), "```")
-		if keep(line.Text, line.Fenced && !fence) {
-			out = append(out, line.Text)
-		}
-	}
-	return strings.Join(out, "\n")
-}
-
-// Api is the lines of the intro's API that part adds, as a Go block, or ""
-// if it adds none.
-func (r Readme) Api(part int) string {
-	if lines := r.introLines(func(line string, inAPI bool) bool { return inAPI && Declares(line, r.Adds[part]...) }); lines != "" {
-		return "```go\n" + lines + "\n```"
-	}
-	return ""
 }
 
 // ReadmeParts reads a level's README, and those of its other modules (level
@@ -215,6 +212,11 @@ func SplitREADME(path string) (Readme, error) {
 			for _, name := range strings.Split(m[4], ",") {
 				r.Adds[n] = append(r.Adds[n], strings.TrimSpace(name))
 			}
+			for i, c := range r.texts[0] {
+				if c.fenced && Declares(c.text, r.Adds[n]...) {
+					r.texts[0][i].from = n
+				}
+			}
 		case m[3] == "":
 			return Readme{}, fmt.Errorf("%s:%d: <!-- %s --> out of place: guidance and clarifications do not nest, and a clarification may hold guidance", path, line.Number, m[1])
 		}
@@ -226,7 +228,7 @@ func SplitREADME(path string) (Readme, error) {
 		case open != nil:
 			open.text += line.Text + "\n"
 		default:
-			r.texts[part] = append(r.texts[part], chunk{text: line.Text + "\n"})
+			r.texts[part] = append(r.texts[part], chunk{text: line.Text + "\n", fenced: line.Fenced})
 		}
 	}
 	if guidance != nil || open != nil {
