@@ -41,8 +41,7 @@ const (
 	EndClosed  = "terminal closed"
 )
 
-// KeysLine reminds the candidate, on a terminal, of the keys an interview
-// reads.
+// KeysLine reminds the candidate, on a terminal, of the keys an interview reads.
 const KeysLine = "Keys: h hint · c clarifying questions · r run now · p the question · t time left · q end"
 
 // Terminal is what watch and interview mode share: where they write, the
@@ -50,40 +49,34 @@ const KeysLine = "Keys: h hint · c clarifying questions · r run now · p the q
 type Terminal struct {
 	Out, ErrOut io.Writer
 	Interrupt   <-chan os.Signal // Ctrl-C, or SIGHUP when the terminal closes
-	// Keys are the keys typed on a terminal; nil without one, and then the
-	// question shows the clarifications' answers, since none can be asked.
-	Keys    <-chan byte
+	Keys        <-chan byte      // nil without a terminal: then the question shows the clarifications' answers
 	Changes <-chan struct{}
 	Hint    func()        // shows the next hint, as make hint-N does
 	Settle  time.Duration // how long to wait after a change for the editor's last write
 }
 
 // Saved waits out an editor's writes after a change, and reports whether
-// the .go files under dir differ from *seen, which it updates: a change to
-// no .go file (a file saved as it was, a folder made) is no save.
+// the .go files under dir differ from *seen, which it updates.
 func (t Terminal) Saved(dir string, seen *string) bool {
 	time.Sleep(t.Settle) // editors write a file in several steps: wait for the last
 	for len(t.Changes) > 0 {
 		<-t.Changes
 	}
-	now := Snapshot(dir)
-	saved := now != *seen
+	now, was := Snapshot(dir), *seen
 	*seen = now
-	return saved
+	return now != was
 }
 
-// PollChanges looks at dir every so often and signals on changes when a
-// .go file under it changed, until stop is called; each look walks the
-// whole folder, new folders too.
+// PollChanges looks at dir every so often, walking the whole folder, and
+// signals on changes when a .go file under it changed, until stop is called.
 func PollChanges(dir string, every time.Duration) (changes <-chan struct{}, stop func()) {
 	c, done := make(chan struct{}, 1), make(chan struct{})
 	last := Snapshot(dir) // before returning: a change made after that is seen
 	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
+		for t := time.NewTicker(every); ; {
 			select {
 			case <-done:
+				t.Stop()
 				return
 			case <-t.C:
 			}
@@ -124,9 +117,8 @@ type Interview struct {
 	Clock  clock.Clock
 	St     grade.Style
 
-	// Grade runs the tests of parts 1 to upTo, or of all parts (0).
-	Grade      func(upTo int) (grade.Level, error)
-	Reset      func() int // offers to restore the level's stub
+	Grade      func(upTo int) (grade.Level, error) // the tests of parts 1 to upTo, or of all parts (0)
+	Reset      func() int                          // offers to restore the level's stub
 	Ticks      <-chan time.Time
 	BeforeWait func() // called each time the interview waits; tests play the candidate in it
 
@@ -174,24 +166,21 @@ func (iv *Interview) Prepare() (err error) {
 	return err
 }
 
-// ReadScope reads from the level's guide which parts fit the clock, and
-// the clock's length when TIME is not given. Without a guide every part is
-// in scope.
+// ReadScope reads from the level's guide, if any, which parts fit the
+// clock, and the clock's length when TIME is not given.
 func (iv *Interview) ReadScope() error {
 	parts := len(iv.Level.Parts)
 	iv.InScope, iv.Offered = parts, parts
-	scope := guide.Scope{Minutes: int(DefaultBudget / time.Minute)}
 	g, err := guide.Load(filepath.Join(iv.Root, iv.Level.Dir, guide.FileName))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	if errors.Is(err, os.ErrNotExist) {
+		g, err = &guide.Guide{}, nil
+	} else if err != nil {
 		return err
 	}
-	if err == nil {
-		scope = g.Scope
-		if n := len(scope.In); n > 0 && n <= parts {
-			iv.InScope, iv.Offered = n, min(n+len(scope.Stretch), parts)
-		}
+	if n := len(g.Scope.In); n > 0 && n <= parts {
+		iv.InScope, iv.Offered = n, min(n+len(g.Scope.Stretch), parts)
 	}
-	if d := time.Duration(scope.Minutes) * time.Minute; iv.Budget == 0 {
+	if d := time.Duration(g.Scope.Minutes) * time.Minute; iv.Budget == 0 {
 		iv.Budget = DefaultBudget
 		if d > 0 && d <= MaxBudget {
 			iv.Budget = d

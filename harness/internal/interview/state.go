@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strconv"
 	"syscall"
@@ -23,16 +22,18 @@ const StateDir = ".ladder"
 
 const stateFile = StateDir + "/state.json"
 
-// State is the learner's small memory, kept in .ladder/state.json.
+// MaxBudget is the longest a mock interview lasts; a record claiming more
+// is stale.
+const MaxBudget = 12 * time.Hour
+
+// State is the learner's small memory, kept in .ladder/state.json. Its
+// maps are keyed by level number, then by part number.
 type State struct {
-	// HintsSeen maps a level number, then a part number, to how many of
-	// that part's hints were shown.
-	HintsSeen map[string]map[string]int `json:"hints_seen"`
-	// OnPart is, per level, the part the learner was on when its files were
-	// last graded, so that make hint-N grades again only after an edit.
-	OnPart map[string]PartCache `json:"on_part,omitempty"`
-	// Interview is the mock interview running now, if any.
-	Interview *Record `json:"interview,omitempty"`
+	HintsSeen map[string]map[string]int `json:"hints_seen"` // how many of a part's hints were shown
+	// OnPart is the part a level was on when its files were last graded,
+	// so that make hint-N grades again only after an edit.
+	OnPart    map[string]PartCache `json:"on_part,omitempty"`
+	Interview *Record              `json:"interview,omitempty"` // the mock interview running now
 }
 
 // PartCache is the part a level was on, for one version of its files.
@@ -41,21 +42,15 @@ type PartCache struct {
 	Part  int    `json:"part"`  // the first part not done; 0 when all were
 }
 
-// MaxBudget is the longest a mock interview lasts; a record claiming more
-// is stale.
-const MaxBudget = 12 * time.Hour
-
 // Record is the mock interview running now, kept in state.json so that
-// make hint-N, in another process, can count its hints.
+// make hint-N, in another process, can count its hints, by part.
 type Record struct {
-	Level int       `json:"level"`
-	Part  int       `json:"part"`
-	Until time.Time `json:"until"` // when the time is up, even if the interview did not end cleanly
-	PID   int       `json:"pid,omitempty"`
-	// Hints counts the hints asked for, by part; Named those of them that
-	// named a known mistake.
+	Level int            `json:"level"`
+	Part  int            `json:"part"`
+	Until time.Time      `json:"until"` // when the time is up, even if the interview did not end cleanly
+	PID   int            `json:"pid,omitempty"`
 	Hints map[string]int `json:"hints,omitempty"`
-	Named map[string]int `json:"named,omitempty"`
+	Named map[string]int `json:"named,omitempty"` // the hints that named a known mistake
 	// Offer is the known mistake the last run matched, which the next hint
 	// names; NamedLines those named already, which are not offered again.
 	Offer      *MistakeOffer `json:"offer,omitempty"`
@@ -91,13 +86,14 @@ func (r *Record) Running(n int, now time.Time) bool {
 func Load(root string) (State, error) {
 	var raw State
 	data, err := os.ReadFile(filepath.Join(root, stateFile))
-	switch {
-	case err == nil:
-		if err := json.Unmarshal(data, &raw); err != nil {
-			return State{}, fmt.Errorf("%s is damaged (%v); delete %s to start the hints afresh", stateFile, err, stateFile)
-		}
-	case !errors.Is(err, os.ErrNotExist):
+	if errors.Is(err, os.ErrNotExist) {
+		data, err = []byte("{}"), nil
+	}
+	if err != nil {
 		return State{}, err
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return State{}, fmt.Errorf("%s is damaged (%v); delete %s to start the hints afresh", stateFile, err, stateFile)
 	}
 	s := State{HintsSeen: map[string]map[string]int{}, OnPart: map[string]PartCache{}}
 	for _, l := range levels.All {
@@ -105,41 +101,34 @@ func Load(root string) (State, error) {
 		if c, ok := raw.OnPart[key]; ok && (c.Part == 0 || hasPart(l, c.Part)) {
 			s.OnPart[key] = c
 		}
-		seen, ok := raw.HintsSeen[key]
-		if !ok {
-			continue
-		}
-		hints, err := ReadHints(root, l)
-		s.HintsSeen[key] = map[string]int{}
-		for i, p := range l.Parts {
-			n, ok := seen[strconv.Itoa(p.Number)]
-			if ok && err == nil {
-				n = min(n, len(hints[i].Hints))
-			}
-			if ok {
-				s.HintsSeen[key][strconv.Itoa(p.Number)] = max(n, 0)
+		if seen, ok := raw.HintsSeen[key]; ok {
+			hints, err := ReadHints(root, l)
+			s.HintsSeen[key] = map[string]int{}
+			for i, p := range l.Parts {
+				if n, ok := seen[strconv.Itoa(p.Number)]; ok {
+					if err == nil {
+						n = min(n, len(hints[i].Hints))
+					}
+					s.HintsSeen[key][strconv.Itoa(p.Number)] = max(0, n)
+				}
 			}
 		}
 	}
-	if r := raw.Interview; r != nil && hasPart(r.level(), r.Part) {
-		if r.Offer != nil && !hasPart(r.level(), r.Offer.Part) {
+	if r := raw.Interview; r != nil {
+		l, _ := levels.Numbered(r.Level) // a level the ladder lacks has no part
+		if r.Offer != nil && !hasPart(l, r.Offer.Part) {
 			r.Offer = nil
 		}
-		if r.Hints == nil { // make hint-N counts into them
-			r.Hints = map[string]int{}
+		if hasPart(l, r.Part) {
+			s.Interview = r
+			for _, m := range []*map[string]int{&r.Hints, &r.Named} {
+				if *m == nil { // make hint-N counts into them
+					*m = map[string]int{}
+				}
+			}
 		}
-		if r.Named == nil {
-			r.Named = map[string]int{}
-		}
-		s.Interview = r
 	}
 	return s, nil
-}
-
-// level is the record's level; one the ladder lacks has no part.
-func (r *Record) level() levels.Level {
-	l, _ := levels.Numbered(r.Level)
-	return l
 }
 
 // hasPart reports whether l has a part numbered n.
@@ -172,11 +161,8 @@ func ReadOnly(err error) error {
 	return fmt.Errorf("this checkout is read-only (%v): the ladder keeps your hints and interviews in %s/, and cannot write there. Copy the repository to a folder you can write (cp -r or git clone), and run it there", err, StateDir)
 }
 
-// A level's HINTS.md has a "## Part N: title" section per part, with
-// "### Hint K" headings in each.
-var hintRE = regexp.MustCompile(`^Hint\s+(\d+)$`)
-
-// HintPart is one part's section of HINTS.md.
+// HintPart is one part's section of HINTS.md: "## Part N: title", then
+// "### Hint K" headings.
 type HintPart struct {
 	Number int
 	Title  string
@@ -192,31 +178,21 @@ func ReadHints(root string, l levels.Level) ([]HintPart, error) {
 		return nil, fmt.Errorf("level %d has no hints file: %w", l.Number, err)
 	}
 	var parts []HintPart
-	for _, h := range markdown.Split(markdown.Lines(string(data)), 2)[1:] {
-		n, title, ok := markdown.PartHeading(h.Heading)
-		if !ok {
-			continue
-		}
-		if i := len(parts); i < len(l.Parts) && (n != l.Parts[i].Number || title != l.Parts[i].Title) {
-			return nil, fmt.Errorf("%s: section %d is \"Part %d: %s\", want \"Part %d: %s\" as in harness/levels", rel, i+1, n, title, l.Parts[i].Number, l.Parts[i].Title)
-		}
+	for i, h := range markdown.Split(markdown.Lines(string(data)), 2)[1:] {
+		n, title, _ := markdown.PartHeading(h.Heading)
 		p := HintPart{Number: n, Title: title}
 		for j, hint := range markdown.Split(h.Lines, 3)[1:] {
-			m := hintRE.FindStringSubmatch(hint.Heading)
-			if m == nil {
-				return nil, fmt.Errorf("%s:%d: part %d has a heading %q; its hints are headed \"### Hint N\"", rel, hint.Line, n, hint.Heading)
-			}
-			if k, _ := strconv.Atoi(m[1]); k != j+1 {
-				return nil, fmt.Errorf("%s: part %d's hint %d is headed \"Hint %d\"", rel, n, j+1, k)
+			if hint.Heading != "Hint "+strconv.Itoa(j+1) {
+				return nil, fmt.Errorf("%s:%d: part %d's hint %d is headed %q", rel, hint.Line, n, j+1, hint.Heading)
 			}
 			p.Hints = append(p.Hints, hint.Body())
 		}
-		if len(p.Hints) == 0 {
-			return nil, fmt.Errorf("%s: part %d has no \"### Hint 1\"", rel, n)
+		if i >= len(l.Parts) || n != l.Parts[i].Number || title != l.Parts[i].Title || len(p.Hints) == 0 {
+			return nil, fmt.Errorf("%s:%d: %q with %d hints; want a section per part, as in harness/levels, headed \"## Part N: title\" with \"### Hint 1\" and on", rel, h.Line, h.Heading, len(p.Hints))
 		}
 		parts = append(parts, p)
 	}
-	if len(parts) != len(l.Parts) {
+	if len(parts) < len(l.Parts) {
 		return nil, fmt.Errorf("%s has %d \"## Part N: title\" sections; level %d has %d parts", rel, len(parts), l.Number, len(l.Parts))
 	}
 	return parts, nil
