@@ -386,12 +386,9 @@ func (iv *Interview) testRun() string {
 	g.Parts = slices.DeleteFunc(slices.Clone(g.Parts), func(gp grade.Part) bool { return gp.Number > p.Number })
 	g.HideMistakes = true // offered as a hint instead, in record
 	broke := iv.notePartsRun(g)
-	for i, line := range broke {
-		fmt.Fprintln(iv.Out, iv.St.Paint("31", line)+map[bool]string{true: "\n"}[i == len(broke)-1])
-	}
 	if !grade.Passed(g, 0) {
 		grade.Write(iv.Out, g, 0, false)
-		if line := askedNow(g, p.Number); len(broke) > 0 && line != "" {
+		if line := askedNow(g, p.Number); broke && line != "" {
 			// The report says the part asked waits for the broken one; it
 			// ran all the same, and the candidate wants to know how it went.
 			fmt.Fprintln(iv.Out, line)
@@ -430,36 +427,33 @@ func (iv *Interview) testRun() string {
 	return iv.checkClock(true)
 }
 
-// notePartsRun marks each part before the current one passed or not, as
-// this run found it, and says which of them broke; for every part asked so
-// far it keeps a race and the known mistakes its failing cases match.
-func (iv *Interview) notePartsRun(g grade.Level) (broke []string) {
-	for _, gp := range g.Parts {
-		i := slices.IndexFunc(iv.sum.Parts, func(p Part) bool { return p.Number == gp.Number })
-		if i < 0 || i > iv.current {
-			continue
-		}
+// notePartsRun keeps, for every part asked so far, a race and the known
+// mistakes its failing cases match, marks each earlier part passed or not,
+// and names at the top the failing case of each that broke.
+func (iv *Interview) notePartsRun(g grade.Level) (broke bool) {
+	for i, gp := range g.Parts[:iv.current+1] {
 		p := &iv.sum.Parts[i]
-		if len(gp.Races) > 0 {
-			p.RaceRuns++
-		}
+		p.RaceRuns += min(1, len(gp.Races))
 		for _, name := range grade.MistakeNames(gp) {
 			if !slices.Contains(p.Mistakes, name) {
 				p.Mistakes = append(p.Mistakes, name)
 			}
 		}
 		if i == iv.current {
-			continue
+			break
 		}
 		if p.Passed && !gp.Done {
 			p.Regressions++
 		}
 		p.Passed, p.FirstRun = gp.Done, p.FirstRun && gp.Done
-		// A build error or a broken test binary shows in the report; a
-		// failing case is named here, at the top.
+		// A build error or a broken test binary shows in the report.
 		if c := slices.IndexFunc(gp.Cases, func(c grade.Case) bool { return c.Verdict != protocol.Pass }); !gp.Done && c >= 0 {
-			broke = append(broke, fmt.Sprintf("Part %d broke: %s", p.Number, caseLine(gp.Cases[c])))
+			fmt.Fprintln(iv.Out, iv.St.Paint("31", fmt.Sprintf("Part %d broke: %s", p.Number, caseLine(gp.Cases[c]))))
+			broke = true
 		}
+	}
+	if broke {
+		fmt.Fprintln(iv.Out)
 	}
 	return broke
 }
@@ -467,10 +461,8 @@ func (iv *Interview) notePartsRun(g grade.Level) (broke []string) {
 // askedNow says how the part asked now went, or "" if it is done or did
 // not run.
 func askedNow(g grade.Level, part int) string {
-	for _, p := range g.Parts {
-		if p.Number == part && p.Ran && !p.Done {
-			return fmt.Sprintf("Part %d, asked now: %d of %s pass.", part, p.Passed, grade.Plural(p.Total, "case"))
-		}
+	if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return p.Number == part && p.Ran && !p.Done }); i >= 0 {
+		return fmt.Sprintf("Part %d, asked now: %d of %s pass.", part, g.Parts[i].Passed, grade.Plural(g.Parts[i].Total, "case"))
 	}
 	return ""
 }
@@ -478,20 +470,17 @@ func askedNow(g grade.Level, part int) string {
 // caseLine says in one line how a case went wrong: `case "a hit" fails:
 // Count(t=4s) = 3, want 5`.
 func caseLine(c grade.Case) string {
+	verb := map[string]string{protocol.NotImplemented: "is not implemented yet", protocol.Fail: "fails"}[c.Verdict]
 	if c.Verdict == protocol.NotImplemented {
-		return fmt.Sprintf("case %q is not implemented yet: %s", c.Name, c.Missing)
-	}
-	verb := c.Verdict // "panicked", "timed out"...
-	if verb == protocol.Fail {
-		verb = "fails"
+		return fmt.Sprintf("case %q %s: %s", c.Name, verb, c.Missing)
 	}
 	// The report's first line names the case; what went wrong comes next.
 	for _, line := range strings.Split(c.Report, "\n")[1:] {
 		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "t counts from ") {
-			return fmt.Sprintf("case %q %s: %s", c.Name, verb, line)
+			return fmt.Sprintf("case %q %s: %s", c.Name, cmp.Or(verb, c.Verdict), line)
 		}
 	}
-	return fmt.Sprintf("case %q %s", c.Name, verb)
+	return fmt.Sprintf("case %q %s", c.Name, cmp.Or(verb, c.Verdict))
 }
 
 // checkClock says when the time is up. Otherwise it warns when a warning's
