@@ -26,12 +26,10 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// DefaultBudget is an interview's length when neither TIME nor the guide
-// gives one.
+// DefaultBudget is an interview's length when neither TIME nor the guide gives one.
 const DefaultBudget = 45 * time.Minute
 
-// warnings are the times left at which the clock speaks up, most first.
-var warnings = []time.Duration{10 * time.Minute, 2 * time.Minute}
+var warnings = []time.Duration{10 * time.Minute, 2 * time.Minute} // times left the clock says, most first
 
 // How an interview ended.
 const (
@@ -50,9 +48,9 @@ type Terminal struct {
 	Out, ErrOut io.Writer
 	Interrupt   <-chan os.Signal // Ctrl-C, or SIGHUP when the terminal closes
 	Keys        <-chan byte      // nil without a terminal: then the question shows the clarifications' answers
-	Changes <-chan struct{}
-	Hint    func()        // shows the next hint, as make hint-N does
-	Settle  time.Duration // how long to wait after a change for the editor's last write
+	Changes     <-chan struct{}
+	Hint        func()        // shows the next hint, as make hint-N does
+	Settle      time.Duration // how long to wait after a change for the editor's last write
 }
 
 // Saved waits out an editor's writes after a change, and reports whether
@@ -107,8 +105,8 @@ func Snapshot(dir string) string {
 	return b.String()
 }
 
-// Interview is one interview under way, with everything it depends on
-// injected, so that tests can drive it with a fake clock and no terminal.
+// Interview is one interview under way, with what it depends on injected,
+// so that tests can drive it with a fake clock and no terminal.
 type Interview struct {
 	Terminal
 	Root   string
@@ -126,12 +124,10 @@ type Interview struct {
 	InScope, Offered int // as in Summary
 
 	sum                Summary
-	current            int // index in sum.Parts of the part asked now
+	current, warned    int // index in sum.Parts of the part asked; how many warnings came
 	deadline, partFrom time.Time
-	warned             int    // how many of warnings have come
-	seen               string // the level's files as the last run saw them
+	seen, typed        string // the .go files as the last run saw them; a question's digits typed
 	offered            bool   // the last run matched a known mistake, which make hint-N names
-	typed              string // the digits of a question's number typed so far
 }
 
 // Dir is the level's folder.
@@ -155,8 +151,8 @@ func ParseBudget(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// Prepare reads the question and makes sure the level is a fresh stub,
-// before the clock starts.
+// Prepare reads the question and the scope, and makes sure the level is a
+// fresh stub, before the clock starts.
 func (iv *Interview) Prepare() (err error) {
 	if iv.Readme, err = ReadmeParts(iv.Root, iv.Level); err == nil {
 		if err = iv.ReadScope(); err == nil {
@@ -216,8 +212,7 @@ func (iv *Interview) ScopeSentence() string {
 	return s + ".\n"
 }
 
-// Hold runs the clock, the question and the tests, and returns the
-// summary, already saved.
+// Hold runs the clock, the question and the tests, and returns the summary, saved.
 func (iv *Interview) Hold() (Summary, error) {
 	l, start := iv.Level, iv.Clock.Now()
 	iv.seen, iv.deadline, iv.partFrom, iv.warned = Snapshot(iv.Dir()), start.Add(iv.Budget), start, 0
@@ -282,16 +277,14 @@ func (iv *Interview) Hold() (Summary, error) {
 	return iv.finish(end)
 }
 
-// question is the question of the part asked now: the intro, with the API
-// so far, and the part's section.
+// question is the intro, with the API so far, and the section of the part asked.
 func (iv *Interview) question() string {
 	n := iv.sum.Parts[iv.current].Number
 	return iv.Readme.Intro(n) + "\n\n" + iv.Readme.Section(n)
 }
 
-// pose prints text between rules, the first titled, and says, when the
-// question withholds clarifications, which ones can be asked, from the one
-// after the first from.
+// pose prints text between rules, the first titled, with the clarifying
+// questions that can be asked when it withholds them, after the first from.
 func (iv *Interview) pose(title, text string, from int) {
 	iv.heading(title)
 	fmt.Fprintf(iv.Out, "%s\n\n", text)
@@ -314,8 +307,8 @@ func (iv *Interview) heading(title string) {
 	fmt.Fprintln(iv.Out, iv.St.Paint("1", line))
 }
 
-// freshStub checks that every case of the level still ends as "not
-// implemented", offers Reset when not, and says whether the stub is fresh.
+// freshStub checks that no case of the level gets past "not implemented",
+// offers Reset when one does, and says whether the stub is fresh.
 func (iv *Interview) freshStub() (bool, error) {
 	l := iv.Level
 	fmt.Fprintf(iv.Out, "Checking that level %d is a fresh stub...\n", l.Number)
@@ -337,25 +330,16 @@ func (iv *Interview) freshStub() (bool, error) {
 
 // notFresh says why a graded level is not a fresh stub, or "" if it is.
 func notFresh(g grade.Level) string {
-	switch g.Status() {
+	switch st := g.Status(); st {
 	case grade.NotStarted:
 		return ""
-	case grade.NoBuild:
-		return "it does not compile"
-	case grade.Broken, grade.Unverified:
-		return "its tests did not run to their end"
+	case grade.NoBuild, grade.Broken, grade.Unverified:
+		return "its tests say: " + st
 	}
 	passed, further := 0, 0
 	for _, p := range g.Parts {
 		passed += p.Passed
-		for _, c := range p.Cases {
-			if !c.Fuzz && c.Verdict != protocol.NotImplemented {
-				further++
-			}
-		}
-	}
-	if passed == further {
-		return fmt.Sprintf("%d of its cases already pass", passed)
+		further += len(slices.DeleteFunc(slices.Clone(p.Cases), func(c grade.Case) bool { return c.Fuzz || c.Verdict == protocol.NotImplemented }))
 	}
 	return fmt.Sprintf("%d of its cases get past \"not implemented\", and %d pass", further, passed)
 }
@@ -427,9 +411,8 @@ func (iv *Interview) testRun() string {
 	return iv.checkClock(true)
 }
 
-// notePartsRun keeps, for every part asked so far, a race and the known
-// mistakes its failing cases match, marks each earlier part passed or not,
-// and names at the top the failing case of each that broke.
+// notePartsRun keeps each part's races and known mistakes, marks each
+// earlier part passed or not, and names at the top each that broke.
 func (iv *Interview) notePartsRun(g grade.Level) (broke bool) {
 	for i, gp := range g.Parts[:iv.current+1] {
 		p := &iv.sum.Parts[i]
@@ -458,8 +441,7 @@ func (iv *Interview) notePartsRun(g grade.Level) (broke bool) {
 	return broke
 }
 
-// askedNow says how the part asked now went, or "" if it is done or did
-// not run.
+// askedNow says how the part asked went, or "" if it is done or did not run.
 func askedNow(g grade.Level, part int) string {
 	if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return p.Number == part && p.Ran && !p.Done }); i >= 0 {
 		return fmt.Sprintf("Part %d, asked now: %d of %s pass.", part, g.Parts[i].Passed, grade.Plural(g.Parts[i].Total, "case"))
@@ -470,22 +452,19 @@ func askedNow(g grade.Level, part int) string {
 // caseLine says in one line how a case went wrong: `case "a hit" fails:
 // Count(t=4s) = 3, want 5`.
 func caseLine(c grade.Case) string {
-	verb := map[string]string{protocol.NotImplemented: "is not implemented yet", protocol.Fail: "fails"}[c.Verdict]
-	if c.Verdict == protocol.NotImplemented {
-		return fmt.Sprintf("case %q %s: %s", c.Name, verb, c.Missing)
-	}
+	what := map[bool]string{true: c.Missing}[c.Verdict == protocol.NotImplemented]
 	// The report's first line names the case; what went wrong comes next.
 	for _, line := range strings.Split(c.Report, "\n")[1:] {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "t counts from ") {
-			return fmt.Sprintf("case %q %s: %s", c.Name, cmp.Or(verb, c.Verdict), line)
+		if line = strings.TrimSpace(line); what == "" && line != "" && !strings.HasPrefix(line, "t counts from ") {
+			what = line
 		}
 	}
-	return fmt.Sprintf("case %q %s", c.Name, cmp.Or(verb, c.Verdict))
+	verb := cmp.Or(map[string]string{protocol.NotImplemented: "is not implemented yet", protocol.Fail: "fails"}[c.Verdict], c.Verdict)
+	return strings.TrimSuffix(fmt.Sprintf("case %q %s: %s", c.Name, verb, what), ": ")
 }
 
-// checkClock says when the time is up. Otherwise it warns when a warning's
-// time has come, and then, or when status is set, prints the status line,
-// so that it is the last line.
+// checkClock says when the time is up, else warns when a warning's time has
+// come and then, or when status is set, prints the status line, last.
 func (iv *Interview) checkClock(status bool) string {
 	left := iv.deadline.Sub(iv.Clock.Now())
 	if left <= 0 {
@@ -508,14 +487,13 @@ func (iv *Interview) checkClock(status bool) string {
 	return ""
 }
 
-// stopEnd is how an interview stopped by a signal ends: Ctrl-C, or the
-// terminal closing.
+// stopEnd is how a signal ends an interview: Ctrl-C, or the terminal closing.
 func stopEnd(sig os.Signal) string {
 	return map[bool]string{true: EndClosed, false: EndStopped}[sig == syscall.SIGHUP]
 }
 
-// statusLine prints the part asked and the time left, as the last line of
-// every run's output, for a pane that shows only its last lines.
+// statusLine prints the part asked and the time left, last, for a pane
+// that shows only its last lines.
 func (iv *Interview) statusLine() {
 	left := timeLeft(iv.deadline.Sub(iv.Clock.Now()))
 	if iv.offered {
@@ -525,8 +503,7 @@ func (iv *Interview) statusLine() {
 		iv.Level.Number, iv.sum.Parts[iv.current].Number, iv.Offered, left)))
 }
 
-// timeLeft says how many whole minutes are left, rounded down: the clock
-// never promises more than there is.
+// timeLeft says the whole minutes left: never more than there is.
 func timeLeft(left time.Duration) string {
 	if left < time.Minute {
 		return "under 1 min left"
@@ -534,8 +511,8 @@ func timeLeft(left time.Duration) string {
 	return fmt.Sprintf("%d min left", int(left/time.Minute))
 }
 
-// finish ends the interview: time of the part left open, hints from the
-// State, the summary printed and saved.
+// finish ends the interview: the time of the part left open, the hints
+// from the record, the summary printed and saved.
 func (iv *Interview) finish(end string) (Summary, error) {
 	s := &iv.sum
 	now := iv.Clock.Now()
@@ -565,10 +542,8 @@ func (iv *Interview) finish(end string) (Summary, error) {
 	if iv.Keys != nil {
 		s.Questions = iv.asking()
 	}
-	if say := map[string]string{EndTimeUp: iv.St.Paint("31", "Time is up."), EndStopped: "Interview stopped.", EndClosed: "The terminal closed: interview stopped."}[end]; say != "" {
-		fmt.Fprintf(iv.Out, "\n%s\n", say)
-	}
-	fmt.Fprintln(iv.Out)
+	say := map[string]string{EndTimeUp: "\n" + iv.St.Paint("31", "Time is up.") + "\n", EndStopped: "\nInterview stopped.\n", EndClosed: "\nThe terminal closed: interview stopped.\n"}[end]
+	fmt.Fprintln(iv.Out, say)
 	WriteSummary(iv.Out, *s)
 	path, err := SaveSummary(iv.Root, *s)
 	if err != nil {
@@ -581,9 +556,8 @@ func (iv *Interview) finish(end string) (Summary, error) {
 	return *s, nil
 }
 
-// record writes the interview into state.json, for make hint-N: a new
-// record when fresh, the part asked, and the known mistake offered, which
-// is not offered again once named.
+// record writes into state.json, for make hint-N, a new record when fresh,
+// the part asked, and the known mistake offered, unless named before.
 func (iv *Interview) record(fresh bool, offer *MistakeOffer) {
 	s, err := Load(iv.Root)
 	if err == nil {
@@ -594,7 +568,6 @@ func (iv *Interview) record(fresh bool, offer *MistakeOffer) {
 		if offer != nil && slices.Contains(r.NamedLines, offer.Line) {
 			offer = nil
 		}
-		// A record whose process is gone is stale.
 		r.Part, r.PID, r.Offer = iv.sum.Parts[iv.current].Number, os.Getpid(), offer
 		err = Save(iv.Root, s)
 	}
@@ -608,9 +581,8 @@ func EveryPartPasses(n int) string {
 	return cmp.Or(map[int]string{2: "both parts pass"}[n], fmt.Sprintf("all %d parts pass", n))
 }
 
-// key does what a key typed on the terminal asks, and returns how the
-// interview ended, or "" if it goes on. Ctrl-C and q never come here: they
-// stop the interview as a signal does.
+// key does what a key typed asks, and returns how the interview ended, or
+// "" if it goes on. Ctrl-C and q come as a signal instead.
 func (iv *Interview) key(k byte) string {
 	if '0' <= k && k <= '9' {
 		iv.typed += string(k)
@@ -628,14 +600,14 @@ func (iv *Interview) key(k byte) string {
 		if typed == "" {
 			return ""
 		}
-		iv.answer(typed)
+		iv.clarify(typed)
 	case 'h':
 		if iv.Hint != nil {
 			fmt.Fprintln(iv.Out)
 			iv.Hint()
 		}
 	case 'c':
-		iv.listQuestions()
+		iv.clarify("")
 	case 'r':
 		iv.seen = Snapshot(iv.Dir())
 		return iv.testRun()
@@ -658,52 +630,40 @@ func (iv *Interview) asking() int {
 	return iv.Readme.Asking(iv.sum.Parts[iv.current].Number)
 }
 
-// asked reports whether the question was asked before.
-func (iv *Interview) asked(q string) bool {
-	return slices.ContainsFunc(iv.sum.Asked, func(a Asked) bool { return a.Question == q })
-}
-
-// listQuestions prints the clarifying questions of the parts asked so far,
-// by topic, without their answers.
-func (iv *Interview) listQuestions() {
-	fmt.Fprintln(iv.Out)
-	iv.heading("Clarifying questions")
-	n := iv.asking()
-	if n == 0 {
-		fmt.Fprintln(iv.Out, "The README marks no clarifying question for this part.")
-		return
+// clarify shows the answer to the question numbered typed, and notes in
+// the summary that it was asked, and when; without a number it lists the
+// questions of the parts asked so far, by topic.
+func (iv *Interview) clarify(typed string) {
+	qs := iv.Readme.Clarifications[:iv.asking()]
+	asked := func(q string) bool {
+		return slices.ContainsFunc(iv.sum.Asked, func(a Asked) bool { return a.Question == q })
 	}
-	for i, c := range iv.Readme.Clarifications[:n] {
-		if i == 0 || c.Topic != iv.Readme.Clarifications[i-1].Topic {
-			fmt.Fprintln(iv.Out, c.Topic)
-		}
-		fmt.Fprintf(iv.Out, "  Q%d. %s%s\n", i+1, c.Question, map[bool]string{true: " (asked)"}[iv.asked(c.Question)])
-	}
-	fmt.Fprintln(iv.Out, "Type a question's number to hear its answer; the summary notes the questions asked.")
-}
-
-// answer shows the answer to the question numbered typed, and notes in the
-// summary that it was asked, and when.
-func (iv *Interview) answer(typed string) {
-	n, _ := strconv.Atoi(typed)
-	if n < 1 || n > iv.asking() {
+	if n, _ := strconv.Atoi(typed); typed != "" && (n < 1 || n > len(qs)) {
 		fmt.Fprintf(iv.Out, "There is no question %s: c lists them.\n", typed)
-		return
-	}
-	c := iv.Readme.Clarifications[n-1]
-	fmt.Fprintln(iv.Out)
-	iv.heading(fmt.Sprintf("Q%d. %s", n, c.Question))
-	fmt.Fprintf(iv.Out, "%s\n\n", c.Answer)
-	if p := iv.sum.Parts[iv.current]; !iv.asked(c.Question) {
-		iv.sum.Asked = append(iv.sum.Asked, Asked{Question: c.Question, Part: p.Number, Runs: p.Runs})
+	} else if c, p := qs[max(n, 1)-1:], iv.sum.Parts[iv.current]; typed != "" {
+		fmt.Fprintln(iv.Out)
+		iv.heading(fmt.Sprintf("Q%d. %s", n, c[0].Question))
+		fmt.Fprintf(iv.Out, "%s\n\n", c[0].Answer)
+		if !asked(c[0].Question) {
+			iv.sum.Asked = append(iv.sum.Asked, Asked{Question: c[0].Question, Part: p.Number, Runs: p.Runs})
+		}
+	} else {
+		fmt.Fprintln(iv.Out)
+		iv.heading("Clarifying questions")
+		for i, c := range qs {
+			if i == 0 || c.Topic != qs[i-1].Topic {
+				fmt.Fprintln(iv.Out, c.Topic)
+			}
+			fmt.Fprintf(iv.Out, "  Q%d. %s%s\n", i+1, c.Question, map[bool]string{true: " (asked)"}[asked(c.Question)])
+		}
+		fmt.Fprintln(iv.Out, map[bool]string{true: "The README marks no clarifying question for this part.",
+			false: "Type a question's number to hear its answer; the summary notes the questions asked."}[len(qs) == 0])
 	}
 }
 
-// In a mock interview a known mistake that a run matches is not named under
-// its failing case, as an interviewer would not: the status line offers it,
-// and the next make hint-N names it, as one hint of the part.
-
-// mistakeOffer is the known mistake that the first part not done matches.
+// mistakeOffer is the known mistake that the first part not done matches:
+// an interviewer would not name it, so the status line offers it, and the
+// next make hint-N names it, as one hint of the part.
 func mistakeOffer(g grade.Level) *MistakeOffer {
 	if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done }); i >= 0 && grade.MistakeLine(g.Parts[i]) != "" {
 		return &MistakeOffer{Part: g.Parts[i].Number, Line: grade.MistakeLine(g.Parts[i])}
@@ -711,9 +671,9 @@ func mistakeOffer(g grade.Level) *MistakeOffer {
 	return nil
 }
 
-// NameOfferedMistake is make hint-N in an interview that offers a known
-// mistake: it names it, counts one hint of its part, and reports whether it
-// did. A hint of another part (PART=K) leaves the offer for later.
+// NameOfferedMistake names the known mistake an interview offers, as a
+// hint of its part, and reports whether it did: a hint of another part
+// (PART=K) leaves the offer for later.
 func NameOfferedMistake(l levels.Level, s *State, asked int, stdout io.Writer) bool {
 	r := s.Interview
 	o := r.Offer
