@@ -189,25 +189,23 @@ func (iv *Interview) ReadScope() error {
 // them: "The clock is for parts 1 to 3; parts 4 and 5 are stretch, asked
 // once those pass; parts 6 to 8 are take-home, not asked here."
 func (iv *Interview) ScopeSentence() string {
-	parts := iv.Level.Parts
-	span := func(ps []levels.Part, after string) string {
-		switch len(ps) {
-		case 0:
-			return ""
-		case 1:
-			return fmt.Sprintf("part %d%s", ps[0].Number, strings.Replace(after, "are", "is", 1))
+	ps := iv.Level.Parts
+	span := func(ps []levels.Part) string {
+		if n := len(ps); n > 1 {
+			return fmt.Sprintf("parts %d%s%d", ps[0].Number, map[bool]string{true: " and ", false: " to "}[n == 2], ps[n-1].Number)
 		}
-		return fmt.Sprintf("parts %d%s%d%s", ps[0].Number, map[bool]string{true: " and ", false: " to "}[len(ps) == 2], ps[len(ps)-1].Number, after)
+		return fmt.Sprintf("part %d", ps[0].Number)
 	}
-	if iv.InScope == len(parts) {
+	are := func(ps []levels.Part) string { return span(ps) + map[bool]string{true: " is ", false: " are "}[len(ps) == 1] }
+	if iv.InScope == len(ps) {
 		return ""
 	}
-	s := "The clock is for " + span(parts[:iv.InScope], "")
-	if stretch := span(parts[iv.InScope:iv.Offered], " are stretch, asked once those pass"); stretch != "" {
-		s += "; " + stretch
+	s := "The clock is for " + span(ps[:iv.InScope])
+	if iv.Offered > iv.InScope {
+		s += "; " + are(ps[iv.InScope:iv.Offered]) + "stretch, asked once those pass"
 	}
-	if home := span(parts[iv.Offered:], " are take-home, not asked here"); home != "" {
-		s += "; " + home
+	if len(ps) > iv.Offered {
+		s += "; " + are(ps[iv.Offered:]) + "take-home, not asked here"
 	}
 	return s + ".\n"
 }
@@ -550,7 +548,7 @@ func (iv *Interview) finish(end string) (Summary, error) {
 		return *s, fmt.Errorf("could not keep the summary: %w", err)
 	}
 	fmt.Fprintf(iv.Out, "\nKept in %s (and .json beside it).\n", path)
-	if s.partsPassed() == len(s.Parts) {
+	if len(s.parts("passed")) == len(s.Parts) {
 		fmt.Fprintf(iv.Out, "make debrief-level-%d shows the classic mistakes and the approaches.\n", iv.Level.Number)
 	}
 	return *s, nil

@@ -74,14 +74,15 @@ func (s Summary) OfferedParts() int {
 	return s.Offered
 }
 
-func (s Summary) partsPassed() int {
-	n := 0
-	for _, p := range s.Parts {
-		if p.Passed {
-			n++
+// parts is the numbers of the parts asked that passed, passed on the first
+// run, or were not reached.
+func (s Summary) parts(which string) (ns []string) {
+	for _, p := range s.Parts[:s.OfferedParts()] {
+		if map[string]bool{"passed": p.Passed, "first": p.Passed && p.FirstRun, "not reached": !p.Reached}[which] {
+			ns = append(ns, strconv.Itoa(p.Number))
 		}
 	}
-	return n
+	return ns
 }
 
 // summaryText is the summary as it is kept in .ladder/interviews/ and as
@@ -89,16 +90,9 @@ func (s Summary) partsPassed() int {
 var summaryText = template.Must(template.New("").Funcs(template.FuncMap{
 	"secs":   func(n int) string { return grade.Minutes(time.Duration(n) * time.Second) },
 	"plural": grade.Plural,
+	"parts":  Summary.parts,
 	"ended": func(end string) string {
 		return map[string]string{EndPassed: "all parts passed", EndTimeUp: "time was up", EndStopped: "stopped (q or Ctrl-C)", EndClosed: "stopped when the terminal closed"}[end]
-	},
-	"parts": func(s Summary, which string) (ns []string) {
-		for _, p := range s.Parts[:s.OfferedParts()] {
-			if map[string]bool{"passed": p.Reached && p.Passed, "first": p.Reached && p.Passed && p.FirstRun, "not reached": !p.Reached}[which] {
-				ns = append(ns, strconv.Itoa(p.Number))
-			}
-		}
-		return ns
 	},
 	"list": func(ns []string) string {
 		switch len(ns) {
@@ -180,7 +174,7 @@ func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
 			skipped = append(skipped, fmt.Sprintf("%s: skipped, %v", filepath.Join(StateDir, InterviewsDir, filepath.Base(f)), err))
 			continue
 		}
-		b := &grade.BestInterview{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: s.OfferedParts(), End: s.End,
+		b := &grade.BestInterview{Seconds: s.ElapsedSeconds, PartsPassed: len(s.parts("passed")), Parts: s.OfferedParts(), End: s.End,
 			Started: s.Started, FreshStub: s.FreshStub}
 		if old := out[s.Level]; old != nil && !b.Beats(old) {
 			b = old
