@@ -196,7 +196,9 @@ func (iv *Interview) ScopeSentence() string {
 		}
 		return fmt.Sprintf("part %d", ps[0].Number)
 	}
-	are := func(ps []levels.Part) string { return span(ps) + map[bool]string{true: " is ", false: " are "}[len(ps) == 1] }
+	are := func(ps []levels.Part) string {
+		return span(ps) + map[bool]string{true: " is ", false: " are "}[len(ps) == 1]
+	}
 	if iv.InScope == len(ps) {
 		return ""
 	}

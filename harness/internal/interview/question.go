@@ -27,20 +27,14 @@ var (
 	blankLineRE = regexp.MustCompile(`\n{3,}`)
 )
 
-// Readme is a level's README as interview mode reads it.
+// Readme is a level's README as interview mode reads it, by part (0 is the
+// intro): texts without guidance or markers, guidance blocks in order, and
+// the methods each part after the first brings into the API.
 type Readme struct {
-	// texts holds the intro (0) and each part's section, from its heading,
-	// without guidance or markers.
-	texts map[int][]chunk
-	// Guidance is each part's guidance blocks, in the README's order.
-	Guidance map[int][]string
-	// Adds is the methods each part after the first brings into the API.
-	Adds map[int][]string
-	// Clarifications are numbered from 1 in the order the parts come.
-	Clarifications []Clarification
-	// Withhold makes Intro and Section show each clarification as its
-	// number and question instead of its text.
-	Withhold bool
+	texts          map[int][]chunk
+	Guidance, Adds map[int][]string
+	Clarifications []Clarification // numbered from 1 in the order the parts come
+	Withhold       bool            // show each clarification as its number and question, not its text
 }
 
 // chunk is a line of a README, or a clarification: its question, and as
@@ -67,15 +61,13 @@ func (r Readme) Asking(upTo int) int {
 	return len(r.Clarifications)
 }
 
-// Section is part n's section as its question shows it; 0 is the whole
-// intro.
+// Section is part n's section as its question shows it; 0 is the whole intro.
 func (r Readme) Section(n int) string { return r.text(n, math.MaxInt) }
 
 // Intro is the intro as part upTo's question shows it: the API has only
 // the methods of parts 1 to upTo.
 func (r Readme) Intro(upTo int) string { return r.text(0, upTo) }
 
-// text is part n's section with the lines of parts 1 to upTo.
 func (r Readme) text(n, upTo int) string {
 	var b strings.Builder
 	for _, c := range r.texts[n] {
@@ -91,8 +83,7 @@ func (r Readme) text(n, upTo int) string {
 	return tidy(b.String())
 }
 
-// Api is the lines of the intro's API that part adds, as a Go block, or ""
-// if it adds none.
+// Api is the lines of the API that part adds, as a Go block, or "" if none.
 func (r Readme) Api(part int) string {
 	api := ""
 	for _, c := range r.texts[0] {
@@ -115,16 +106,15 @@ func (r Readme) LaterMethods(upTo int) []string {
 	return names
 }
 
-// Declares reports whether a line of Go declares or calls one of the
-// methods names.
+// Declares reports whether a line of Go declares or calls one of the methods names.
 func Declares(line string, names ...string) bool {
 	return slices.ContainsFunc(names, func(name string) bool {
 		return regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(name) + `\(`).MatchString(line)
 	})
 }
 
-// ReadmeParts reads a level's README, and those of its other modules (level
-// 8's Redis form), into its question, part by part, and its guidance.
+// ReadmeParts reads a level's README, and the parts' sections of its other
+// modules (level 8's Redis form).
 func ReadmeParts(root string, l levels.Level) (Readme, error) {
 	path := filepath.Join(root, l.Dir, "README.md")
 	r, err := SplitREADME(path)
@@ -150,16 +140,11 @@ func ReadmeParts(root string, l levels.Level) (Readme, error) {
 			return Readme{}, fmt.Errorf("%s: two clarifications ask %q", path, c.Question)
 		}
 	}
-	for _, p := range l.Parts {
-		if _, ok := r.texts[p.Number]; !ok {
-			return Readme{}, errors.New(path + ": no \"## Part " + strconv.Itoa(p.Number) + ":\" section")
-		}
-	}
 	return r, nil
 }
 
 // SplitREADME splits one README into its intro and its parts' sections,
-// and takes the guidance out of both.
+// and takes the guidance and the markers out.
 func SplitREADME(path string) (Readme, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -239,8 +224,7 @@ func SplitREADME(path string) (Readme, error) {
 	return r, nil
 }
 
-// tidy trims a text and drops the runs of blank lines that taking blocks
-// out leaves.
+// tidy trims a text and drops the runs of blank lines that taking blocks out leaves.
 func tidy(text string) string {
 	return strings.TrimSpace(blankLineRE.ReplaceAllString(text, "\n\n"))
 }

@@ -22,8 +22,7 @@ const StateDir = ".ladder"
 
 const stateFile = StateDir + "/state.json"
 
-// MaxBudget is the longest a mock interview lasts; a record claiming more
-// is stale.
+// MaxBudget is the longest a mock interview lasts; a record claiming more is stale.
 const MaxBudget = 12 * time.Hour
 
 // State is the learner's small memory, kept in .ladder/state.json. Its
@@ -42,8 +41,8 @@ type PartCache struct {
 	Part  int    `json:"part"`  // the first part not done; 0 when all were
 }
 
-// Record is the mock interview running now, kept in state.json so that
-// make hint-N, in another process, can count its hints, by part.
+// Record is the mock interview running now, so that make hint-N, in
+// another process, can count its hints, by part.
 type Record struct {
 	Level int            `json:"level"`
 	Part  int            `json:"part"`
@@ -57,8 +56,8 @@ type Record struct {
 	NamedLines []string      `json:"named_lines,omitempty"`
 }
 
-// MistakeOffer is a known mistake offered as a hint: the part whose
-// failing cases match it, and the line that names it.
+// MistakeOffer is a known mistake offered as a hint: the part whose failing
+// cases match it, and the line that names it.
 type MistakeOffer struct {
 	Part int    `json:"part"`
 	Line string `json:"line"`
@@ -81,8 +80,7 @@ func (r *Record) Running(n int, now time.Time) bool {
 
 // Load reads .ladder/state.json. A file that is not JSON is damaged; its
 // entries of a level or part the ladder lacks are dropped, and hint counts
-// clamped to the part's hints, so that none indexes the hints wrongly. An
-// interview's record has its Hints and Named, for make hint-N to count in.
+// clamped to the part's hints, so that none indexes the hints wrongly.
 func Load(root string) (State, error) {
 	var raw State
 	data, err := os.ReadFile(filepath.Join(root, stateFile))
@@ -137,8 +135,7 @@ func hasPart(l levels.Level, n int) bool {
 	return ok
 }
 
-// Save writes the state through a temporary file, so that a crash never
-// leaves half of it.
+// Save writes the state through a temporary file: a crash never leaves half of it.
 func Save(root string, s State) error {
 	path := filepath.Join(root, stateFile)
 	data, _ := json.MarshalIndent(s, "", "  ") // its one time is a deadline on the clock: it encodes
@@ -152,8 +149,7 @@ func Save(root string, s State) error {
 	return ReadOnly(err)
 }
 
-// ReadOnly explains an error of a write into a read-only checkout's
-// .ladder/; any other error it returns as it is.
+// ReadOnly explains an error of a write into a read-only checkout's .ladder/.
 func ReadOnly(err error) error {
 	if !errors.Is(err, syscall.EROFS) && !errors.Is(err, fs.ErrPermission) {
 		return err
@@ -169,8 +165,7 @@ type HintPart struct {
 	Hints  []string // each hint's text, without its heading
 }
 
-// ReadHints reads a level's HINTS.md and checks its parts and titles
-// against the registry, and its hints' numbers.
+// ReadHints reads a level's HINTS.md, checked against the registry.
 func ReadHints(root string, l levels.Level) ([]HintPart, error) {
 	rel := l.Dir + "/HINTS.md"
 	data, err := os.ReadFile(filepath.Join(root, rel))
