@@ -175,13 +175,12 @@ func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
 			continue
 		}
 		b := &grade.BestInterview{Seconds: s.ElapsedSeconds, PartsPassed: len(s.parts("passed")), Parts: s.OfferedParts(), End: s.End,
-			Started: s.Started, FreshStub: s.FreshStub}
-		if old := out[s.Level]; old != nil && !b.Beats(old) {
-			b = old
-		} else if old != nil {
-			b.Interviews = old.Interviews
+			Started: s.Started, FreshStub: s.FreshStub, Interviews: 1}
+		if old := out[s.Level]; old != nil {
+			if b.Interviews += old.Interviews; !b.Beats(old) {
+				b, old.Interviews = old, b.Interviews
+			}
 		}
-		b.Interviews++
 		out[s.Level] = b
 	}
 	return out, skipped
@@ -189,7 +188,7 @@ func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
 
 func readSummary(path string) (s Summary, err error) {
 	if info, err := os.Lstat(path); err != nil || !info.Mode().IsRegular() || info.Size() > MaxSummary {
-		return s, errors.New("not a summary file")
+		return s, errors.New("not a summary file") // read nothing big, and follow no link
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
