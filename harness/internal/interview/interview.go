@@ -151,15 +151,33 @@ func ParseBudget(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// Prepare reads the question and the scope, and makes sure the level is a
-// fresh stub, before the clock starts.
+// Prepare reads the question and the scope, before the clock starts, and
+// checks that no case of the level gets past "not implemented", offering
+// Reset when one does.
 func (iv *Interview) Prepare() (err error) {
-	if iv.Readme, err = ReadmeParts(iv.Root, iv.Level); err == nil {
-		if err = iv.ReadScope(); err == nil {
-			iv.sum.FreshStub, err = iv.freshStub()
+	l := iv.Level
+	if iv.Readme, err = ReadmeParts(iv.Root, l); err == nil {
+		err = iv.ReadScope()
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(iv.Out, "Checking that level %d is a fresh stub...\n", l.Number)
+	g, err := iv.Grade(0)
+	if err != nil {
+		return err
+	}
+	iv.sum.FreshStub = true
+	if why := notFresh(g); why != "" {
+		fmt.Fprintf(iv.Out, "Level %d is not a fresh stub: %s. An interview starts from the stub as shipped; reset puts it back and keeps your files in a backup.\n",
+			l.Number, why)
+		if before := Snapshot(iv.Dir()); iv.Reset() != 0 || Snapshot(iv.Dir()) == before {
+			fmt.Fprintf(iv.Out, "The interview goes on with level %d as it is; the summary says it did not start from a fresh stub.\n", l.Number)
+			iv.sum.FreshStub = false
 		}
 	}
-	return err
+	fmt.Fprintln(iv.Out)
+	return nil
 }
 
 // ReadScope reads from the level's guide, if any, which parts fit the
@@ -305,27 +323,6 @@ func (iv *Interview) heading(title string) {
 		line = "--- " + title + " " + strings.Repeat("-", max(3, 67-len(title)))
 	}
 	fmt.Fprintln(iv.Out, iv.St.Paint("1", line))
-}
-
-// freshStub checks that no case of the level gets past "not implemented",
-// offers Reset when one does, and says whether the stub is fresh.
-func (iv *Interview) freshStub() (bool, error) {
-	l := iv.Level
-	fmt.Fprintf(iv.Out, "Checking that level %d is a fresh stub...\n", l.Number)
-	g, err := iv.Grade(0)
-	if err != nil {
-		return false, err
-	}
-	if why := notFresh(g); why != "" {
-		fmt.Fprintf(iv.Out, "Level %d is not a fresh stub: %s. An interview starts from the stub as shipped; reset puts it back and keeps your files in a backup.\n",
-			l.Number, why)
-		if before := Snapshot(iv.Dir()); iv.Reset() != 0 || Snapshot(iv.Dir()) == before {
-			fmt.Fprintf(iv.Out, "The interview goes on with level %d as it is; the summary says it did not start from a fresh stub.\n\n", l.Number)
-			return false, nil
-		}
-	}
-	fmt.Fprintln(iv.Out)
-	return true, nil
 }
 
 // notFresh says why a graded level is not a fresh stub, or "" if it is.
@@ -495,20 +492,16 @@ func stopEnd(sig os.Signal) string {
 // statusLine prints the part asked and the time left, last, for a pane
 // that shows only its last lines.
 func (iv *Interview) statusLine() {
-	left := timeLeft(iv.deadline.Sub(iv.Clock.Now()))
+	// Whole minutes, rounded down: the clock never promises more than there is.
+	left := fmt.Sprintf("%d min left", int(iv.deadline.Sub(iv.Clock.Now())/time.Minute))
+	if left == "0 min left" {
+		left = "under 1 min left"
+	}
 	if iv.offered {
 		left += " · a known mistake matches your failure: " + map[bool]string{false: fmt.Sprintf("make hint-%d", iv.Level.Number), true: "h"}[iv.Keys != nil] + " names it"
 	}
 	fmt.Fprintln(iv.Out, iv.St.Paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s]",
 		iv.Level.Number, iv.sum.Parts[iv.current].Number, iv.Offered, left)))
-}
-
-// timeLeft says the whole minutes left: never more than there is.
-func timeLeft(left time.Duration) string {
-	if left < time.Minute {
-		return "under 1 min left"
-	}
-	return fmt.Sprintf("%d min left", int(left/time.Minute))
 }
 
 // finish ends the interview: the time of the part left open, the hints
@@ -584,43 +577,33 @@ func EveryPartPasses(n int) string {
 // key does what a key typed asks, and returns how the interview ended, or
 // "" if it goes on. Ctrl-C and q come as a signal instead.
 func (iv *Interview) key(k byte) string {
-	if '0' <= k && k <= '9' {
-		iv.typed += string(k)
-		// A number that another digit could make longer waits for it.
-		if n, _ := strconv.Atoi(iv.typed); n*10 <= iv.asking() {
-			fmt.Fprintf(iv.Out, "Q%s: another digit, or Enter.\n", iv.typed)
-			return ""
-		}
-		k = '\r'
-	}
-	typed := iv.typed
+	typed, digit := iv.typed+string(k), '0' <= k && k <= '9'
 	iv.typed = ""
-	switch k {
-	case '\r', '\n':
-		if typed == "" {
-			return ""
-		}
+	switch n, _ := strconv.Atoi(typed); {
+	case digit && n*10 <= iv.asking(): // another digit could make it longer: wait for it
+		iv.typed = typed
+		fmt.Fprintf(iv.Out, "Q%s: another digit, or Enter.\n", typed)
+		return ""
+	case digit:
 		iv.clarify(typed)
-	case 'h':
-		if iv.Hint != nil {
-			fmt.Fprintln(iv.Out)
-			iv.Hint()
-		}
-	case 'c':
+	case (k == '\r' || k == '\n') && len(typed) > 1:
+		iv.clarify(typed[:len(typed)-1])
+	case k == 'h' && iv.Hint != nil:
+		fmt.Fprintln(iv.Out)
+		iv.Hint()
+	case k == 'c':
 		iv.clarify("")
-	case 'r':
+	case k == 'r':
 		iv.seen = Snapshot(iv.Dir())
 		return iv.testRun()
-	case 'p':
+	case k == 'p':
 		fmt.Fprintln(iv.Out)
 		iv.pose("The question", iv.question(), 0)
 		fmt.Fprintln(iv.Out, KeysLine)
-	case 't':
-	default:
-		if !('a' <= k && k <= 'z' || k == '?') {
-			return "" // the rest of an arrow key's sequence, say
-		}
+	case 'a' <= k && k <= 'z' && k != 'h' && k != 't' || k == '?':
 		fmt.Fprintln(iv.Out, KeysLine)
+	case k != 'h' && k != 't':
+		return "" // Enter alone, or the rest of an arrow key's sequence
 	}
 	return iv.checkClock(true)
 }
