@@ -13,6 +13,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// splitREADME reads one README as the first of its level.
+func splitREADME(path string) (Readme, error) {
+	r := Readme{texts: map[int][]chunk{}, Guidance: map[int][]string{}, Adds: map[int][]string{}}
+	err := r.split(path, true)
+	return r, err
+}
+
 func TestSplitREADMERefusesBrokenGuidance(t *testing.T) {
 	for name, text := range map[string]string{
 		"a guidance block or a clarification that does not end": "# L\n\n## Part 1: A\n\n<!-- guidance -->\n\nx\n",
@@ -22,14 +29,14 @@ func TestSplitREADMERefusesBrokenGuidance(t *testing.T) {
 	} {
 		path := filepath.Join(t.TempDir(), "README.md")
 		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
-		_, err := SplitREADME(path)
+		_, err := splitREADME(path)
 		require.Error(t, err, name)
 		require.Contains(t, err.Error(), name)
 	}
 	// A marker in a code block is an example of one, not a block.
 	path := filepath.Join(t.TempDir(), "README.md")
 	require.NoError(t, os.WriteFile(path, []byte("# L\n\n```\n<!-- guidance -->\n```\n\n## Part 1: A\n\nq\n\n<!-- guidance -->\n\ng\n\n<!-- /guidance -->\n"), 0o644))
-	r, err := SplitREADME(path)
+	r, err := splitREADME(path)
 	require.NoError(t, err)
 	require.Equal(t, "# L\n\n```\n<!-- guidance -->\n```", r.Section(0))
 	require.Equal(t, "## Part 1: A\n\nq", r.Section(1))
@@ -46,7 +53,7 @@ func TestSplitREADMEReadsClarifications(t *testing.T) {
 	} {
 		path := filepath.Join(t.TempDir(), "README.md")
 		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
-		_, err := SplitREADME(path)
+		_, err := splitREADME(path)
 		require.Error(t, err, name)
 		require.Contains(t, err.Error(), name)
 	}
@@ -54,7 +61,7 @@ func TestSplitREADMEReadsClarifications(t *testing.T) {
 	text := "# L\n\nRules:\n\n<!-- clarify: Full? -->\n- Full.\n<!-- /clarify -->\n\n## Part 1: A\n\nq\n\n### Sub\n\n" +
 		"<!-- clarify: Why? -->\nBecause.\n\n<!-- guidance -->\n\ng\n\n<!-- /guidance -->\n<!-- /clarify -->\n\n## Run it\n\n<!-- clarify: Not asked? -->\nx\n<!-- /clarify -->\n"
 	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
-	r, err := SplitREADME(path)
+	r, err := splitREADME(path)
 	require.NoError(t, err)
 	// Practice mode, and interview mode without a terminal, read the text.
 	require.Equal(t, "# L\n\nRules:\n\n- Full.", r.Intro(1))

@@ -116,44 +116,40 @@ func Declares(line string, names ...string) bool {
 // ReadmeParts reads a level's README, and the parts' sections of its other
 // modules (level 8's Redis form).
 func ReadmeParts(root string, l levels.Level) (Readme, error) {
-	path := filepath.Join(root, l.Dir, "README.md")
-	r, err := SplitREADME(path)
+	r := Readme{texts: map[int][]chunk{}, Guidance: map[int][]string{}, Adds: map[int][]string{}}
+	dirs := []string{l.Dir}
 	for _, m := range l.Modules {
-		if m.Dir == "." || err != nil {
-			continue
+		if m.Dir != "." {
+			dirs = append(dirs, m.Dir)
 		}
-		var more Readme
-		more, err = SplitREADME(filepath.Join(root, m.Dir, "README.md"))
-		for n, text := range more.texts {
-			if n != 0 { // the module README's intro is not asked
-				r.texts[n], r.Guidance[n] = text, more.Guidance[n]
-			}
-		}
-		r.Clarifications = append(r.Clarifications, slices.DeleteFunc(more.Clarifications, func(c Clarification) bool { return c.Part == 0 })...)
 	}
-	if err != nil {
-		return Readme{}, err
+	for i, dir := range dirs {
+		if err := r.split(filepath.Join(root, dir, "README.md"), i == 0); err != nil {
+			return Readme{}, err
+		}
 	}
 	slices.SortStableFunc(r.Clarifications, func(a, b Clarification) int { return a.Part - b.Part })
 	for i, c := range r.Clarifications {
 		if slices.ContainsFunc(r.Clarifications[:i], func(d Clarification) bool { return d.Question == c.Question }) {
-			return Readme{}, fmt.Errorf("%s: two clarifications ask %q", path, c.Question)
+			return Readme{}, fmt.Errorf("%s: two clarifications ask %q", l.Dir, c.Question)
 		}
 	}
 	return r, nil
 }
 
-// SplitREADME splits one README into its intro and its parts' sections,
-// and takes the guidance and the markers out.
-func SplitREADME(path string) (Readme, error) {
+// split adds one README's intro, when intro is set, and its parts'
+// sections, without the guidance and the markers.
+func (r *Readme) split(path string, intro bool) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return Readme{}, err
+		return err
 	}
-	r := Readme{texts: map[int][]chunk{}, Guidance: map[int][]string{}, Adds: map[int][]string{}}
 	var guidance []string // the guidance block being read, nil outside one
 	var open *chunk       // the clarification being read, nil outside one
-	part, topic := 0, ""  // part -1 is what comes after the parts ("## Run it"), dropped
+	part, topic := 0, ""  // part -1, dropped, is what comes after the parts ("## Run it") or a module's intro
+	if !intro {
+		part = -1
+	}
 	for _, line := range markdown.Lines(string(data)) {
 		h2, isH2 := markdown.Heading(line, 2)
 		var m []string
@@ -162,7 +158,7 @@ func SplitREADME(path string) (Readme, error) {
 		}
 		switch {
 		case isH2 && (guidance != nil || open != nil):
-			return Readme{}, fmt.Errorf("%s:%d: a heading inside a guidance block or a clarification", path, line.Number)
+			return fmt.Errorf("%s:%d: a heading inside a guidance block or a clarification", path, line.Number)
 		case isH2:
 			topic = h2
 			if n, _, ok := markdown.PartHeading(h2); ok {
@@ -203,7 +199,7 @@ func SplitREADME(path string) (Readme, error) {
 				}
 			}
 		case m[3] == "":
-			return Readme{}, fmt.Errorf("%s:%d: <!-- %s --> out of place: guidance and clarifications do not nest, and a clarification may hold guidance", path, line.Number, m[1])
+			return fmt.Errorf("%s:%d: <!-- %s --> out of place: guidance and clarifications do not nest, and a clarification may hold guidance", path, line.Number, m[1])
 		}
 		switch {
 		case guidance != nil:
@@ -217,11 +213,11 @@ func SplitREADME(path string) (Readme, error) {
 		}
 	}
 	if guidance != nil || open != nil {
-		return Readme{}, errors.New(path + ": a guidance block or a clarification that does not end")
+		return errors.New(path + ": a guidance block or a clarification that does not end")
 	}
 	delete(r.texts, -1)
 	r.Clarifications = slices.DeleteFunc(r.Clarifications, func(c Clarification) bool { return c.Part < 0 })
-	return r, nil
+	return nil
 }
 
 // tidy trims a text and drops the runs of blank lines that taking blocks out leaves.
