@@ -7,7 +7,6 @@ package interview
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,8 +17,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"text/tabwriter"
-	"text/template"
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
@@ -29,12 +26,10 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// DefaultBudget is an interview's length when neither TIME nor the guide
-// gives one.
+// DefaultBudget is an interview's length when neither TIME nor the guide gives one.
 const DefaultBudget = 45 * time.Minute
 
-// warnings are the times left at which the clock speaks up.
-var warnings = []time.Duration{10 * time.Minute, 2 * time.Minute}
+var warnings = []time.Duration{10 * time.Minute, 2 * time.Minute} // times left the clock says, most first
 
 // How an interview ended.
 const (
@@ -44,35 +39,74 @@ const (
 	EndClosed  = "terminal closed"
 )
 
+// KeysLine reminds the candidate, on a terminal, of the keys an interview reads.
+const KeysLine = "Keys: h hint · c clarifying questions · r run now · p the question · t time left · q end"
+
 // Terminal is what watch and interview mode share: where they write, the
 // signals that end them, the keys typed, the level's changes, its next hint.
 type Terminal struct {
 	Out, ErrOut io.Writer
 	Interrupt   <-chan os.Signal // Ctrl-C, or SIGHUP when the terminal closes
-	// Keys are the keys typed on a terminal; nil without one, and then the
-	// question shows the clarifications' answers, since none can be asked.
-	Keys    <-chan byte
-	Changes <-chan struct{}
-	Hint    func()        // shows the next hint, as make hint-N does
-	Settle  time.Duration // how long to wait after a change for the editor's last write
+	Keys        <-chan byte      // nil without a terminal: then the question shows the clarifications' answers
+	Changes     <-chan struct{}
+	Hint        func()        // shows the next hint, as make hint-N does
+	Settle      time.Duration // how long to wait after a change for the editor's last write
 }
 
 // Saved waits out an editor's writes after a change, and reports whether
-// the .go files under dir differ from *seen, which it updates: a change to
-// no .go file (a file saved as it was, a folder made) is no save.
+// the .go files under dir differ from *seen, which it updates.
 func (t Terminal) Saved(dir string, seen *string) bool {
 	time.Sleep(t.Settle) // editors write a file in several steps: wait for the last
 	for len(t.Changes) > 0 {
 		<-t.Changes
 	}
-	now := Snapshot(dir)
-	saved := now != *seen
+	now, was := Snapshot(dir), *seen
 	*seen = now
-	return saved
+	return now != was
 }
 
-// Interview is one interview under way, with everything it depends on
-// injected, so that tests can drive it with a fake clock and no terminal.
+// PollChanges looks at dir every so often, walking the whole folder, and
+// signals on changes when a .go file under it changed, until stop is called.
+func PollChanges(dir string, every time.Duration) (changes <-chan struct{}, stop func()) {
+	c, done := make(chan struct{}, 1), make(chan struct{})
+	last := Snapshot(dir) // before returning: a change made after that is seen
+	go func() {
+		for t := time.NewTicker(every); ; {
+			select {
+			case <-done:
+				t.Stop()
+				return
+			case <-t.C:
+			}
+			if now := Snapshot(dir); now != last {
+				last = now
+				select {
+				case c <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	return c, func() { close(done) }
+}
+
+// Snapshot sums up the .go files under dir: names, sizes and times.
+func Snapshot(dir string) string {
+	var b strings.Builder
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			fmt.Fprintf(&b, "%s %d %d\n", path, info.Size(), info.ModTime().UnixNano())
+		}
+		return nil
+	})
+	return b.String()
+}
+
+// Interview is one interview under way, with what it depends on injected,
+// so that tests can drive it with a fake clock and no terminal.
 type Interview struct {
 	Terminal
 	Root   string
@@ -81,24 +115,19 @@ type Interview struct {
 	Clock  clock.Clock
 	St     grade.Style
 
-	// Grade runs the tests of parts 1 to upTo, or of all parts (0).
-	Grade      func(upTo int) (grade.Level, error)
-	Reset      func() int // offers to restore the level's stub
+	Grade      func(upTo int) (grade.Level, error) // the tests of parts 1 to upTo, or of all parts (0)
+	Reset      func() int                          // offers to restore the level's stub
 	Ticks      <-chan time.Time
 	BeforeWait func() // called each time the interview waits; tests play the candidate in it
 
 	Readme           Readme
 	InScope, Offered int // as in Summary
 
-	deadline       time.Time
-	current        int // index in sum.Parts of the part asked now
-	partFrom       time.Time
-	warned         map[time.Duration]bool
-	said           bool   // whether the last checkClock printed a warning
-	seen           string // the level's files as the last run saw them
-	sum            Summary
-	mistakeOffered bool   // the last run matched a known mistake, which make hint-N names
-	typed          string // the digits of a question's number typed so far
+	sum                Summary
+	current, warned    int // index in sum.Parts of the part asked; how many warnings came
+	deadline, partFrom time.Time
+	seen, typed        string // the .go files as the last run saw them; a question's digits typed
+	offered            bool   // the last run matched a known mistake, which make hint-N names
 }
 
 // Dir is the level's folder.
@@ -122,39 +151,53 @@ func ParseBudget(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// Prepare reads the question and makes sure the level is a fresh stub,
-// before the clock starts.
+// Prepare reads the question and the scope, before the clock starts, and
+// checks that no case of the level gets past "not implemented", offering
+// Reset when one does.
 func (iv *Interview) Prepare() (err error) {
-	if iv.Readme, err = ReadmeParts(iv.Root, iv.Level); err == nil {
-		if err = iv.ReadScope(); err == nil {
-			iv.sum.FreshStub, err = iv.freshStub()
+	l := iv.Level
+	if iv.Readme, err = ReadmeParts(iv.Root, l); err == nil {
+		err = iv.ReadScope()
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(iv.Out, "Checking that level %d is a fresh stub...\n", l.Number)
+	g, err := iv.Grade(0)
+	if err != nil {
+		return err
+	}
+	iv.sum.FreshStub = true
+	if why := notFresh(g); why != "" {
+		fmt.Fprintf(iv.Out, "Level %d is not a fresh stub: %s. An interview starts from the stub as shipped; reset puts it back and keeps your files in a backup.\n",
+			l.Number, why)
+		if before := Snapshot(iv.Dir()); iv.Reset() != 0 || Snapshot(iv.Dir()) == before {
+			fmt.Fprintf(iv.Out, "The interview goes on with level %d as it is; the summary says it did not start from a fresh stub.\n", l.Number)
+			iv.sum.FreshStub = false
 		}
 	}
-	return err
+	fmt.Fprintln(iv.Out)
+	return nil
 }
 
-// ReadScope reads from the level's guide which parts fit the clock, and
-// the clock's length when TIME is not given. Without a guide every part is
-// in scope.
+// ReadScope reads from the level's guide, if any, which parts fit the
+// clock, and the clock's length when TIME is not given.
 func (iv *Interview) ReadScope() error {
-	l := iv.Level
-	iv.InScope, iv.Offered = len(l.Parts), len(l.Parts)
-	scope := guide.Scope{Minutes: int(DefaultBudget / time.Minute)}
-	g, err := guide.Load(filepath.Join(iv.Root, l.Dir, guide.FileName))
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-	case err != nil:
+	parts := len(iv.Level.Parts)
+	iv.InScope, iv.Offered = parts, parts
+	g, err := guide.Load(filepath.Join(iv.Root, iv.Level.Dir, guide.FileName))
+	if errors.Is(err, os.ErrNotExist) {
+		g, err = &guide.Guide{}, nil
+	} else if err != nil {
 		return err
-	default:
-		scope = g.Scope
-		if n := len(scope.In); n > 0 && n <= len(l.Parts) {
-			iv.InScope, iv.Offered = n, min(n+len(scope.Stretch), len(l.Parts))
-		}
 	}
-	if iv.Budget == 0 {
-		iv.Budget = time.Duration(scope.Minutes) * time.Minute
-		if iv.Budget <= 0 || iv.Budget > MaxBudget {
-			iv.Budget = DefaultBudget
+	if n := len(g.Scope.In); n > 0 && n <= parts {
+		iv.InScope, iv.Offered = n, min(n+len(g.Scope.Stretch), parts)
+	}
+	if d := time.Duration(g.Scope.Minutes) * time.Minute; iv.Budget == 0 {
+		iv.Budget = DefaultBudget
+		if d > 0 && d <= MaxBudget {
+			iv.Budget = d
 		}
 	}
 	return nil
@@ -164,77 +207,72 @@ func (iv *Interview) ReadScope() error {
 // them: "The clock is for parts 1 to 3; parts 4 and 5 are stretch, asked
 // once those pass; parts 6 to 8 are take-home, not asked here."
 func (iv *Interview) ScopeSentence() string {
-	parts := iv.Level.Parts
-	if iv.InScope == len(parts) {
+	ps := iv.Level.Parts
+	span := func(ps []levels.Part) string {
+		if n := len(ps); n > 1 {
+			return fmt.Sprintf("parts %d%s%d", ps[0].Number, map[bool]string{true: " and ", false: " to "}[n == 2], ps[n-1].Number)
+		}
+		return fmt.Sprintf("part %d", ps[0].Number)
+	}
+	are := func(ps []levels.Part) string {
+		return span(ps) + map[bool]string{true: " is ", false: " are "}[len(ps) == 1]
+	}
+	if iv.InScope == len(ps) {
 		return ""
 	}
-	span := func(ps []levels.Part) string {
-		if len(ps) == 1 {
-			return fmt.Sprintf("part %d", ps[0].Number)
-		}
-		return fmt.Sprintf("parts %d%s%d", ps[0].Number, map[bool]string{true: " and ", false: " to "}[len(ps) == 2], ps[len(ps)-1].Number)
+	s := "The clock is for " + span(ps[:iv.InScope])
+	if iv.Offered > iv.InScope {
+		s += "; " + are(ps[iv.InScope:iv.Offered]) + "stretch, asked once those pass"
 	}
-	verb := map[bool]string{true: " is ", false: " are "}
-	s := "The clock is for " + span(parts[:iv.InScope])
-	if ps := parts[iv.InScope:iv.Offered]; len(ps) > 0 {
-		s += "; " + span(ps) + verb[len(ps) == 1] + "stretch, asked once those pass"
-	}
-	if ps := parts[iv.Offered:]; len(ps) > 0 {
-		s += "; " + span(ps) + verb[len(ps) == 1] + "take-home, not asked here"
+	if len(ps) > iv.Offered {
+		s += "; " + are(ps[iv.Offered:]) + "take-home, not asked here"
 	}
 	return s + ".\n"
 }
 
-// Hold runs the clock, the question and the tests, and returns the
-// summary, already saved.
+// Hold runs the clock, the question and the tests, and returns the summary, saved.
 func (iv *Interview) Hold() (Summary, error) {
-	iv.seen = Snapshot(iv.Dir())
-	l := iv.Level
-	start := iv.Clock.Now()
-	iv.deadline, iv.partFrom = start.Add(iv.Budget), start
-	iv.warned = map[time.Duration]bool{}
-	if iv.Offered == 0 { // a test that builds the interview without prepare
+	l, start := iv.Level, iv.Clock.Now()
+	iv.seen, iv.deadline, iv.partFrom, iv.warned = Snapshot(iv.Dir()), start.Add(iv.Budget), start, 0
+	if iv.Offered == 0 { // a test that builds the interview without Prepare
 		iv.InScope, iv.Offered = len(l.Parts), len(l.Parts)
 	}
 	iv.sum = Summary{Level: l.Number, Title: l.Title, Started: start,
 		BudgetSeconds: grade.Seconds(iv.Budget), FreshStub: iv.sum.FreshStub}
-	if iv.Offered < len(l.Parts) || iv.InScope < len(l.Parts) {
+	if iv.InScope < len(l.Parts) {
 		iv.sum.InScope, iv.sum.Offered = iv.InScope, iv.Offered
 	}
 	for i, p := range l.Parts {
 		iv.sum.Parts = append(iv.sum.Parts, Part{Number: p.Number, Title: p.Title, Reached: i == 0})
 	}
-	iv.recordRunning()
+	iv.record(true, nil)
 
 	first := l.Parts[0].Number
 	iv.Readme.Withhold = iv.Keys != nil
 	fmt.Fprintf(iv.Out, "%s\n", iv.St.Paint("1", fmt.Sprintf("Mock interview: level %d, %s", l.Number, l.Title)))
-	fmt.Fprintf(iv.Out, "You have %s, until %s. The question comes one part at a time: the next part comes when this one passes.\n",
-		grade.Minutes(iv.Budget), iv.deadline.Format("15:04"))
-	fmt.Fprint(iv.Out, iv.ScopeSentence())
+	fmt.Fprintf(iv.Out, "You have %s, until %s. The question comes one part at a time: the next part comes when this one passes.\n%s",
+		grade.Minutes(iv.Budget), iv.deadline.Format("15:04"), iv.ScopeSentence())
 	hint, stop := fmt.Sprintf("make hint-%d gives", l.Number), "Ctrl-C ends"
 	if iv.Keys != nil {
 		hint, stop = fmt.Sprintf("The key h (or make hint-%d) gives", l.Number), "q or Ctrl-C ends"
 	}
 	fmt.Fprintf(iv.Out, "Edit the files in %s: every save runs the tests of part %d and, once the follow-ups come, of every part before the one asked. %s a hint, and the summary counts it. %s the interview.\n\n",
 		l.Dir, first, hint, stop)
-	iv.pose()
+	iv.pose("The question", iv.question(), 0)
 	if iv.Keys != nil {
 		fmt.Fprintln(iv.Out, KeysLine)
 	}
 	end := ""
 	if iv.sum.FreshStub {
 		fmt.Fprintf(iv.Out, "The clock is running. Save a file to run part %d's tests.\n", first)
-		iv.statusLine(start)
+		iv.statusLine()
 	} else {
 		// Code already written: its tests run now, and the parts it
 		// passes go by without waiting for a save.
 		fmt.Fprintf(iv.Out, "The clock is running. The code in %s is not a fresh stub: its tests run now.\n", l.Dir)
-		for end == "" {
-			asked := iv.current
-			if end = iv.testRun(); iv.current == asked {
-				break
-			}
+		for asked := -1; end == "" && asked != iv.current; {
+			asked = iv.current
+			end = iv.testRun()
 		}
 	}
 	for end == "" {
@@ -247,10 +285,7 @@ func (iv *Interview) Hold() (Summary, error) {
 				end = iv.testRun()
 			}
 		case <-iv.Ticks:
-			now := iv.Clock.Now()
-			if end = iv.checkClock(now); end == "" && iv.said {
-				iv.statusLine(now) // a warning was printed: the status goes back to the last line
-			}
+			end = iv.checkClock(false)
 		case sig := <-iv.Interrupt:
 			end = stopEnd(sig)
 		case k := <-iv.Keys:
@@ -260,13 +295,24 @@ func (iv *Interview) Hold() (Summary, error) {
 	return iv.finish(end)
 }
 
-// pose prints the question of the part asked now: the intro, with the API
-// so far, and the part's section.
-func (iv *Interview) pose() {
-	n := iv.Level.Parts[iv.current].Number
-	iv.heading("The question")
-	fmt.Fprintf(iv.Out, "%s\n\n%s\n\n", iv.Readme.Intro(n), iv.Readme.Section(n))
-	iv.askLine(0)
+// question is the intro, with the API so far, and the section of the part asked.
+func (iv *Interview) question() string {
+	n := iv.sum.Parts[iv.current].Number
+	return iv.Readme.Intro(n) + "\n\n" + iv.Readme.Section(n)
+}
+
+// pose prints text between rules, the first titled, with the clarifying
+// questions that can be asked when it withholds them, after the first from.
+func (iv *Interview) pose(title, text string, from int) {
+	iv.heading(title)
+	fmt.Fprintf(iv.Out, "%s\n\n", text)
+	switch n := iv.asking(); {
+	case !iv.Readme.Withhold || n <= from:
+	case n == from+1:
+		fmt.Fprintf(iv.Out, "Q%d is a clarifying question: type %d to hear its answer. c lists them all.\n\n", n, n)
+	default:
+		fmt.Fprintf(iv.Out, "Q%d to Q%d are clarifying questions: type a number to hear its answer. c lists them.\n\n", from+1, n)
+	}
 	iv.heading("")
 }
 
@@ -279,51 +325,18 @@ func (iv *Interview) heading(title string) {
 	fmt.Fprintln(iv.Out, iv.St.Paint("1", line))
 }
 
-// freshStub checks that every case of the level still ends as "not
-// implemented", offers Reset when not, and says whether the stub is fresh.
-func (iv *Interview) freshStub() (bool, error) {
-	l := iv.Level
-	fmt.Fprintf(iv.Out, "Checking that level %d is a fresh stub...\n", l.Number)
-	g, err := iv.Grade(0)
-	if err != nil {
-		return false, err
-	}
-	why := notFresh(g)
-	if why == "" {
-		fmt.Fprintln(iv.Out)
-		return true, nil
-	}
-	fmt.Fprintf(iv.Out, "Level %d is not a fresh stub: %s. An interview starts from the stub as shipped; reset puts it back and keeps your files in a backup.\n",
-		l.Number, why)
-	if before := Snapshot(iv.Dir()); iv.Reset() == 0 && Snapshot(iv.Dir()) != before {
-		fmt.Fprintln(iv.Out)
-		return true, nil
-	}
-	fmt.Fprintf(iv.Out, "The interview goes on with level %d as it is; the summary says it did not start from a fresh stub.\n\n", l.Number)
-	return false, nil
-}
-
 // notFresh says why a graded level is not a fresh stub, or "" if it is.
 func notFresh(g grade.Level) string {
-	switch g.Status() {
+	switch st := g.Status(); st {
 	case grade.NotStarted:
 		return ""
-	case grade.NoBuild:
-		return "it does not compile"
-	case grade.Broken:
-		return "its tests did not run to their end"
+	case grade.NoBuild, grade.Broken:
+		return "its tests say: " + st
 	}
 	passed, further := 0, 0
 	for _, p := range g.Parts {
 		passed += p.Passed
-		for _, c := range p.Cases {
-			if !c.Fuzz && c.Verdict != protocol.NotImplemented {
-				further++
-			}
-		}
-	}
-	if passed == further {
-		return fmt.Sprintf("%d of its cases already pass", passed)
+		further += len(slices.DeleteFunc(slices.Clone(p.Cases), func(c grade.Case) bool { return c.Fuzz || c.Verdict == protocol.NotImplemented }))
 	}
 	return fmt.Sprintf("%d of its cases get past \"not implemented\", and %d pass", further, passed)
 }
@@ -343,124 +356,92 @@ func (iv *Interview) testRun() string {
 	g, err := iv.Grade(p.Number)
 	select {
 	case sig := <-iv.Interrupt:
-		// Ctrl-C reached the tests too: this run counts for nothing.
-		p.Runs--
+		p.Runs-- // Ctrl-C reached the tests too: this run counts for nothing
 		return stopEnd(sig)
 	default:
 	}
 	if err != nil {
 		fmt.Fprintf(iv.Out, "The tests could not run: %v\n", err)
-		return iv.afterRun()
+		return iv.checkClock(true)
 	}
 	g.Parts = slices.DeleteFunc(slices.Clone(g.Parts), func(gp grade.Part) bool { return gp.Number > p.Number })
-	g.HideMistakes = true // Offered as a hint instead, below
-	iv.offerMistake(g)
+	g.HideMistakes = true // offered as a hint instead, in record
 	broke := iv.notePartsRun(g)
-	for i, line := range broke {
-		fmt.Fprintln(iv.Out, iv.St.Paint("31", line)+map[bool]string{true: "\n"}[i == len(broke)-1])
-	}
 	if !grade.Passed(g, 0) {
 		grade.Write(iv.Out, g, 0, false)
-		if line := askedNow(g, p.Number); len(broke) > 0 && line != "" {
+		if line := askedNow(g, p.Number); broke && line != "" {
 			// The report says the part asked waits for the broken one; it
 			// ran all the same, and the candidate wants to know how it went.
 			fmt.Fprintln(iv.Out, line)
 		}
-		return iv.afterRun()
+		iv.record(false, mistakeOffer(g))
+		return iv.checkClock(true)
 	}
 	grade.Write(iv.Out, g, p.Number, false)
 	// The part is done when the candidate saved, not when go test ended.
 	p.Passed, p.FirstRun, p.Seconds = true, p.Runs == 1, grade.Seconds(now.Sub(iv.partFrom))
+	in := grade.Minutes(now.Sub(iv.sum.Started))
 	if iv.current == iv.Offered-1 {
 		iv.sum.ElapsedSeconds = grade.Seconds(now.Sub(iv.sum.Started))
 		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("32", fmt.Sprintf("Part %d passes: %s, %s in, with %s to spare.",
-			p.Number, EveryPartPasses(iv.Offered), grade.Minutes(now.Sub(iv.sum.Started)), grade.Minutes(left))))
+			p.Number, EveryPartPasses(iv.Offered), in, grade.Minutes(left))))
 		return EndPassed
 	}
 	iv.current++
 	next := &iv.sum.Parts[iv.current]
-	next.Reached = true
-	iv.partFrom = now
-	iv.recordRunning()
-	passes := fmt.Sprintf("Part %d passes, %s in.", p.Number, grade.Minutes(now.Sub(iv.sum.Started)))
-	title := "The follow-up"
+	next.Reached, iv.partFrom = true, now
+	iv.record(false, nil)
+	passes, title := fmt.Sprintf("Part %d passes, %s in.", p.Number, in), "The follow-up"
 	if iv.current == iv.InScope {
-		passes = fmt.Sprintf("Part %d passes: %s in scope, %s in. What comes next is stretch.", p.Number, EveryPartPasses(iv.InScope), grade.Minutes(now.Sub(iv.sum.Started)))
+		passes = fmt.Sprintf("Part %d passes: %s in scope, %s in. What comes next is stretch.", p.Number, EveryPartPasses(iv.InScope), in)
 	}
 	if iv.current >= iv.InScope {
-		title = "The follow-up, stretch"
+		title += ", stretch"
 	}
 	fmt.Fprintf(iv.Out, "\n%s\n\n", iv.St.Paint("32", passes))
-	iv.heading(title)
-	fmt.Fprintf(iv.Out, "Good. Now: %s.\n\n%s\n\n", grade.Lower(next.Title), iv.Readme.Section(next.Number))
+	text := fmt.Sprintf("Good. Now: %s.\n\n%s", grade.Lower(next.Title), iv.Readme.Section(next.Number))
 	if api := iv.Readme.Api(next.Number); api != "" {
-		fmt.Fprintf(iv.Out, "The API grows:\n\n%s\n\n", api)
+		text += "\n\nThe API grows:\n\n" + api
 	}
-	iv.askLine(iv.Readme.Asking(p.Number))
-	iv.heading("")
+	iv.pose(title, text, iv.Readme.Asking(p.Number))
 	fmt.Fprintf(iv.Out, "Save a file to run the tests of parts %d to %d.\n", iv.sum.Parts[0].Number, next.Number)
-	return iv.afterRun()
+	return iv.checkClock(true)
 }
 
-// afterRun ends a run's output: a warning if one is due, then the status
-// line, last.
-func (iv *Interview) afterRun() string {
-	now := iv.Clock.Now()
-	if end := iv.checkClock(now); end != "" {
-		return end
-	}
-	iv.statusLine(now)
-	return ""
-}
-
-// notePartsRun marks each part before the current one passed or not, as
-// this run found it, and says which of them broke; for every part asked so
-// far it keeps a race and the known mistakes its failing cases match.
-func (iv *Interview) notePartsRun(g grade.Level) (broke []string) {
-	for _, gp := range g.Parts {
-		i := slices.IndexFunc(iv.sum.Parts, func(p Part) bool { return p.Number == gp.Number })
-		if i < 0 || i > iv.current {
-			continue
-		}
+// notePartsRun keeps each part's races and known mistakes, marks each
+// earlier part passed or not, and names at the top each that broke.
+func (iv *Interview) notePartsRun(g grade.Level) (broke bool) {
+	for i, gp := range g.Parts[:iv.current+1] {
 		p := &iv.sum.Parts[i]
-		if len(gp.Races) > 0 {
-			p.RaceRuns++
-		}
+		p.RaceRuns += min(1, len(gp.Races))
 		for _, name := range grade.MistakeNames(gp) {
 			if !slices.Contains(p.Mistakes, name) {
 				p.Mistakes = append(p.Mistakes, name)
 			}
 		}
-	}
-	for i := range iv.sum.Parts[:iv.current] {
-		p := &iv.sum.Parts[i]
-		if grade.Passed(g, p.Number) {
-			p.Passed = true
-			continue
+		if i == iv.current {
+			break
 		}
-		if p.Passed {
+		if p.Passed && !gp.Done {
 			p.Regressions++
 		}
-		p.Passed, p.FirstRun = false, false
-		// A build error or a broken test binary shows in the report; a
-		// failing case is named here, at the top.
-		for _, gp := range g.Parts {
-			if c := slices.IndexFunc(gp.Cases, func(c grade.Case) bool { return c.Verdict != protocol.Pass }); gp.Number == p.Number && c >= 0 {
-				broke = append(broke, fmt.Sprintf("Part %d broke: %s", p.Number, caseLine(gp.Cases[c])))
-				break
-			}
+		p.Passed, p.FirstRun = gp.Done, p.FirstRun && gp.Done
+		// A build error or a broken test binary shows in the report.
+		if c := slices.IndexFunc(gp.Cases, func(c grade.Case) bool { return c.Verdict != protocol.Pass }); !gp.Done && c >= 0 {
+			fmt.Fprintln(iv.Out, iv.St.Paint("31", fmt.Sprintf("Part %d broke: %s", p.Number, caseLine(gp.Cases[c]))))
+			broke = true
 		}
+	}
+	if broke {
+		fmt.Fprintln(iv.Out)
 	}
 	return broke
 }
 
-// askedNow says how the part asked now went, or "" if it is done or did
-// not run.
+// askedNow says how the part asked went, or "" if it is done or did not run.
 func askedNow(g grade.Level, part int) string {
-	for _, p := range g.Parts {
-		if p.Number == part && p.Ran && !p.Done {
-			return fmt.Sprintf("Part %d, asked now: %d of %s pass.", part, p.Passed, grade.Plural(p.Total, "case"))
-		}
+	if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return p.Number == part && p.Ran && !p.Done }); i >= 0 {
+		return fmt.Sprintf("Part %d, asked now: %d of %s pass.", part, g.Parts[i].Passed, grade.Plural(g.Parts[i].Total, "case"))
 	}
 	return ""
 }
@@ -468,142 +449,124 @@ func askedNow(g grade.Level, part int) string {
 // caseLine says in one line how a case went wrong: `case "a hit" fails:
 // Count(t=4s) = 3, want 5`.
 func caseLine(c grade.Case) string {
-	if c.Verdict == protocol.NotImplemented {
-		return fmt.Sprintf("case %q is not implemented yet: %s", c.Name, c.Missing)
-	}
-	verb := c.Verdict // "panicked", "timed out"...
-	if verb == protocol.Fail {
-		verb = "fails"
-	}
+	what := map[bool]string{true: c.Missing}[c.Verdict == protocol.NotImplemented]
 	// The report's first line names the case; what went wrong comes next.
-	for i, line := range strings.Split(c.Report, "\n") {
-		line = strings.TrimSpace(line)
-		if i == 0 || line == "" || strings.HasPrefix(line, "t counts from ") {
-			continue
+	for _, line := range strings.Split(c.Report, "\n")[1:] {
+		if line = strings.TrimSpace(line); what == "" && line != "" && !strings.HasPrefix(line, "t counts from ") {
+			what = line
 		}
-		return fmt.Sprintf("case %q %s: %s", c.Name, verb, line)
 	}
-	return fmt.Sprintf("case %q %s", c.Name, verb)
+	verb := cmp.Or(map[string]string{protocol.NotImplemented: "is not implemented yet", protocol.Fail: "fails"}[c.Verdict], c.Verdict)
+	return strings.TrimSuffix(fmt.Sprintf("case %q %s: %s", c.Name, verb, what), ": ")
 }
 
-// checkClock warns when a warning's time has come, and says when the time
-// is up.
-func (iv *Interview) checkClock(now time.Time) string {
-	left := iv.deadline.Sub(now)
+// checkClock says when the time is up, else warns when a warning's time has
+// come and then, or when status is set, prints the status line, last.
+func (iv *Interview) checkClock(status bool) string {
+	left := iv.deadline.Sub(iv.Clock.Now())
 	if left <= 0 {
 		return EndTimeUp
 	}
 	say := time.Duration(0)
-	for _, w := range warnings {
-		if left <= w && w < iv.Budget && !iv.warned[w] {
-			iv.warned[w] = true
-			say = w // the warnings go from most time left to least: the last one crossed is the one to say
+	for ; iv.warned < len(warnings) && left <= warnings[iv.warned]; iv.warned++ {
+		if warnings[iv.warned] < iv.Budget {
+			say = warnings[iv.warned] // the last one crossed is the one to say
 		}
 	}
-	iv.said = say != 0
 	if say != 0 {
 		// Seconds cut, as the status line cuts its minutes: never "(2m00s)"
 		// and then "1 min left".
 		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("33", fmt.Sprintf("%d minutes left (%s).", int(say/time.Minute), grade.Minutes(left.Truncate(time.Second)))))
 	}
+	if say != 0 || status {
+		iv.statusLine()
+	}
 	return ""
 }
 
-// stopEnd is how an interview stopped by a signal ends: Ctrl-C, or the
-// terminal closing.
+// stopEnd is how a signal ends an interview: Ctrl-C, or the terminal closing.
 func stopEnd(sig os.Signal) string {
 	return map[bool]string{true: EndClosed, false: EndStopped}[sig == syscall.SIGHUP]
 }
 
-// statusLine prints the part asked and the time left, as the last line of
-// every run's output, for a pane that shows only its last lines.
-func (iv *Interview) statusLine(now time.Time) {
-	left := timeLeft(iv.deadline.Sub(now))
-	if iv.mistakeOffered {
+// statusLine prints the part asked and the time left, last, for a pane
+// that shows only its last lines.
+func (iv *Interview) statusLine() {
+	// Whole minutes, rounded down: the clock never promises more than there is.
+	left := fmt.Sprintf("%d min left", int(iv.deadline.Sub(iv.Clock.Now())/time.Minute))
+	if left == "0 min left" {
+		left = "under 1 min left"
+	}
+	if iv.offered {
 		left += " · a known mistake matches your failure: " + map[bool]string{false: fmt.Sprintf("make hint-%d", iv.Level.Number), true: "h"}[iv.Keys != nil] + " names it"
 	}
 	fmt.Fprintln(iv.Out, iv.St.Paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s]",
 		iv.Level.Number, iv.sum.Parts[iv.current].Number, iv.Offered, left)))
 }
 
-// timeLeft says how many whole minutes are left, rounded down: the clock
-// never promises more than there is.
-func timeLeft(left time.Duration) string {
-	if left < time.Minute {
-		return "under 1 min left"
-	}
-	return fmt.Sprintf("%d min left", int(left/time.Minute))
-}
-
-// finish ends the interview: time of the part left open, hints from the
-// State, the summary printed and saved.
+// finish ends the interview: the time of the part left open, the hints
+// from the record, the summary printed and saved.
 func (iv *Interview) finish(end string) (Summary, error) {
+	s := &iv.sum
 	now := iv.Clock.Now()
 	if end == EndTimeUp || now.After(iv.deadline) {
 		now = iv.deadline
 	}
 	if end != EndPassed {
-		iv.sum.ElapsedSeconds = grade.Seconds(now.Sub(iv.sum.Started))
-		iv.sum.Parts[iv.current].Seconds = grade.Seconds(now.Sub(iv.partFrom))
+		s.ElapsedSeconds = grade.Seconds(now.Sub(s.Started))
+		s.Parts[iv.current].Seconds = grade.Seconds(now.Sub(iv.partFrom))
 	}
-	iv.sum.End = end
-	err := iv.editState(func(s *State) bool {
-		if r := s.Interview; r != nil && r.Level == iv.Level.Number {
-			for i := range iv.sum.Parts {
-				p := &iv.sum.Parts[i]
-				p.Hints = max(0, r.Hints[strconv.Itoa(p.Number)])
-				iv.sum.Hints += p.Hints
-				iv.sum.MistakesNamed += max(0, min(r.Named[strconv.Itoa(p.Number)], p.Hints))
-			}
+	s.End = end
+	st, err := Load(iv.Root)
+	if r := st.Interview; err == nil && r != nil && r.Level == iv.Level.Number {
+		for i := range s.Parts {
+			p, key := &s.Parts[i], strconv.Itoa(s.Parts[i].Number)
+			p.Hints = max(0, r.Hints[key])
+			s.Hints += p.Hints
+			s.MistakesNamed += max(0, min(r.Named[key], p.Hints))
 		}
-		s.Interview = nil
-		return true
-	})
+	}
+	if st.Interview = nil; err == nil {
+		err = Save(iv.Root, st)
+	}
 	if err != nil {
 		fmt.Fprintf(iv.Out, "(The hints asked for could not be read: %v)\n", err)
 	}
 	if iv.Keys != nil {
-		iv.sum.Questions = iv.asking()
+		s.Questions = iv.asking()
 	}
-	if say := map[string]string{EndTimeUp: iv.St.Paint("31", "Time is up."), EndStopped: "Interview stopped.", EndClosed: "The terminal closed: interview stopped."}[end]; say != "" {
-		fmt.Fprintf(iv.Out, "\n%s\n", say)
-	}
-	fmt.Fprintln(iv.Out)
-	WriteSummary(iv.Out, iv.sum)
-	path, err := SaveSummary(iv.Root, iv.sum)
+	say := map[string]string{EndTimeUp: "\n" + iv.St.Paint("31", "Time is up.") + "\n", EndStopped: "\nInterview stopped.\n", EndClosed: "\nThe terminal closed: interview stopped.\n"}[end]
+	fmt.Fprintln(iv.Out, say)
+	WriteSummary(iv.Out, *s)
+	path, err := SaveSummary(iv.Root, *s)
 	if err != nil {
-		return iv.sum, fmt.Errorf("could not keep the summary: %w", err)
+		return *s, fmt.Errorf("could not keep the summary: %w", err)
 	}
 	fmt.Fprintf(iv.Out, "\nKept in %s (and .json beside it).\n", path)
-	if iv.sum.partsPassed() == len(iv.sum.Parts) {
+	if len(s.parts("passed")) == len(s.Parts) {
 		fmt.Fprintf(iv.Out, "make debrief-level-%d shows the classic mistakes and the approaches.\n", iv.Level.Number)
 	}
-	return iv.sum, nil
+	return *s, nil
 }
 
-// recordRunning writes the interview into state.json, for make hint-N.
-func (iv *Interview) recordRunning() {
-	err := iv.editState(func(s *State) bool {
-		if !s.Interview.Running(iv.Level.Number, iv.Clock.Now()) || iv.current == 0 {
+// record writes into state.json, for make hint-N, a new record when fresh,
+// the part asked, and the known mistake offered, unless named before.
+func (iv *Interview) record(fresh bool, offer *MistakeOffer) {
+	s, err := Load(iv.Root)
+	if err == nil {
+		if r := s.Interview; fresh || !r.Running(iv.Level.Number, iv.Clock.Now()) {
 			s.Interview = &Record{Level: iv.Level.Number, Until: iv.deadline, Hints: map[string]int{}}
 		}
-		s.Interview.Part = iv.sum.Parts[iv.current].Number
-		s.Interview.PID = os.Getpid() // a record whose process is gone is stale
-		return true
-	})
-	if err != nil {
+		r := s.Interview
+		if offer != nil && slices.Contains(r.NamedLines, offer.Line) {
+			offer = nil
+		}
+		r.Part, r.PID, r.Offer = iv.sum.Parts[iv.current].Number, os.Getpid(), offer
+		err = Save(iv.Root, s)
+	}
+	if iv.offered = err == nil && offer != nil; err != nil && fresh {
 		fmt.Fprintf(iv.Out, "(Hints will not be counted: %v)\n", err)
 	}
-}
-
-// editState loads the learner's state, lets edit change it, and saves it
-// if edit says so.
-func (iv *Interview) editState(edit func(s *State) bool) error {
-	s, err := Load(iv.Root)
-	if err != nil || !edit(&s) {
-		return err
-	}
-	return Save(iv.Root, s)
 }
 
 // EveryPartPasses is "both parts pass" or "all 3 parts pass".
@@ -611,52 +574,38 @@ func EveryPartPasses(n int) string {
 	return cmp.Or(map[int]string{2: "both parts pass"}[n], fmt.Sprintf("all %d parts pass", n))
 }
 
-// KeysLine reminds the candidate, on a terminal, of the keys key reads.
-const KeysLine = "Keys: h hint · c clarifying questions · r run now · p the question · t time left · q end"
-
-// key does what a key typed on the terminal asks, and returns how the
-// interview ended, or "" if it goes on. Ctrl-C and q never come here: they
-// stop the interview as a signal does.
+// key does what a key typed asks, and returns how the interview ended, or
+// "" if it goes on. Ctrl-C and q come as a signal instead.
 func (iv *Interview) key(k byte) string {
-	if k >= '0' && k <= '9' {
-		iv.typed += string(k)
-		// A number that another digit could make longer waits for it.
-		if n, _ := strconv.Atoi(iv.typed); n*10 <= iv.asking() {
-			fmt.Fprintf(iv.Out, "Q%s: another digit, or Enter.\n", iv.typed)
-			return ""
-		}
-		k = '\r'
-	}
-	typed := iv.typed
+	typed, digit := iv.typed+string(k), '0' <= k && k <= '9'
 	iv.typed = ""
-	switch k {
-	case '\r', '\n':
-		if typed == "" {
-			return ""
-		}
-		iv.answer(typed)
-	case 'h':
-		if iv.Hint != nil {
-			fmt.Fprintln(iv.Out)
-			iv.Hint()
-		}
-	case 'c':
-		iv.listQuestions()
-	case 'r':
+	switch n, _ := strconv.Atoi(typed); {
+	case digit && n*10 <= iv.asking(): // another digit could make it longer: wait for it
+		iv.typed = typed
+		fmt.Fprintf(iv.Out, "Q%s: another digit, or Enter.\n", typed)
+		return ""
+	case digit:
+		iv.clarify(typed)
+	case (k == '\r' || k == '\n') && len(typed) > 1:
+		iv.clarify(typed[:len(typed)-1])
+	case k == 'h' && iv.Hint != nil:
+		fmt.Fprintln(iv.Out)
+		iv.Hint()
+	case k == 'c':
+		iv.clarify("")
+	case k == 'r':
 		iv.seen = Snapshot(iv.Dir())
 		return iv.testRun()
-	case 'p':
+	case k == 'p':
 		fmt.Fprintln(iv.Out)
-		iv.pose()
+		iv.pose("The question", iv.question(), 0)
 		fmt.Fprintln(iv.Out, KeysLine)
-	case 't':
-	default:
-		if !('a' <= k && k <= 'z' || k == '?') {
-			return "" // the rest of an arrow key's sequence, say
-		}
+	case 'a' <= k && k <= 'z' && k != 'h' && k != 't' || k == '?':
 		fmt.Fprintln(iv.Out, KeysLine)
+	case k != 'h' && k != 't':
+		return "" // Enter alone, or the rest of an arrow key's sequence
 	}
-	return iv.afterRun()
+	return iv.checkClock(true)
 }
 
 // asking is how many clarifying questions the parts asked so far have.
@@ -664,99 +613,50 @@ func (iv *Interview) asking() int {
 	return iv.Readme.Asking(iv.sum.Parts[iv.current].Number)
 }
 
-// askLine says, when the question withholds clarifications, which ones
-// can be asked, from the one after the first `from`.
-func (iv *Interview) askLine(from int) {
-	n := iv.asking()
-	switch {
-	case !iv.Readme.Withhold || n <= from:
-		return
-	case n == from+1:
-		fmt.Fprintf(iv.Out, "Q%d is a clarifying question: type %d to hear its answer. c lists them all.\n\n", n, n)
-	default:
-		fmt.Fprintf(iv.Out, "Q%d to Q%d are clarifying questions: type a number to hear its answer. c lists them.\n\n", from+1, n)
+// clarify shows the answer to the question numbered typed, and notes in
+// the summary that it was asked, and when; without a number it lists the
+// questions of the parts asked so far, by topic.
+func (iv *Interview) clarify(typed string) {
+	qs := iv.Readme.Clarifications[:iv.asking()]
+	asked := func(q string) bool {
+		return slices.ContainsFunc(iv.sum.Asked, func(a Asked) bool { return a.Question == q })
 	}
-}
-
-// listQuestions prints the clarifying questions of the parts asked so far,
-// by topic, without their answers.
-func (iv *Interview) listQuestions() {
-	fmt.Fprintln(iv.Out)
-	iv.heading("Clarifying questions")
-	n := iv.asking()
-	if n == 0 {
-		fmt.Fprintln(iv.Out, "The README marks no clarifying question for this part.")
-		return
-	}
-	topic := "\x00"
-	for i, c := range iv.Readme.Clarifications[:n] {
-		if c.Topic != topic {
-			topic = c.Topic
-			fmt.Fprintln(iv.Out, topic)
-		}
-		asked := ""
-		if iv.asked(c.Question) {
-			asked = " (asked)"
-		}
-		fmt.Fprintf(iv.Out, "  Q%d. %s%s\n", i+1, c.Question, asked)
-	}
-	fmt.Fprintln(iv.Out, "Type a question's number to hear its answer; the summary notes the questions asked.")
-}
-
-// answer shows the answer to the question numbered typed, and notes in the
-// summary that it was asked, and when.
-func (iv *Interview) answer(typed string) {
-	n, _ := strconv.Atoi(typed)
-	if n < 1 || n > iv.asking() {
+	if n, _ := strconv.Atoi(typed); typed != "" && (n < 1 || n > len(qs)) {
 		fmt.Fprintf(iv.Out, "There is no question %s: c lists them.\n", typed)
-		return
-	}
-	c := iv.Readme.Clarifications[n-1]
-	fmt.Fprintln(iv.Out)
-	iv.heading(fmt.Sprintf("Q%d. %s", n, c.Question))
-	fmt.Fprintf(iv.Out, "%s\n\n", c.Answer)
-	if !iv.asked(c.Question) {
-		p := iv.sum.Parts[iv.current]
-		iv.sum.Asked = append(iv.sum.Asked, Asked{Question: c.Question, Part: p.Number, Runs: p.Runs})
+	} else if c, p := qs[max(n, 1)-1:], iv.sum.Parts[iv.current]; typed != "" {
+		fmt.Fprintln(iv.Out)
+		iv.heading(fmt.Sprintf("Q%d. %s", n, c[0].Question))
+		fmt.Fprintf(iv.Out, "%s\n\n", c[0].Answer)
+		if !asked(c[0].Question) {
+			iv.sum.Asked = append(iv.sum.Asked, Asked{Question: c[0].Question, Part: p.Number, Runs: p.Runs})
+		}
+	} else {
+		fmt.Fprintln(iv.Out)
+		iv.heading("Clarifying questions")
+		for i, c := range qs {
+			if i == 0 || c.Topic != qs[i-1].Topic {
+				fmt.Fprintln(iv.Out, c.Topic)
+			}
+			fmt.Fprintf(iv.Out, "  Q%d. %s%s\n", i+1, c.Question, map[bool]string{true: " (asked)"}[asked(c.Question)])
+		}
+		fmt.Fprintln(iv.Out, map[bool]string{true: "The README marks no clarifying question for this part.",
+			false: "Type a question's number to hear its answer; the summary notes the questions asked."}[len(qs) == 0])
 	}
 }
 
-// asked reports whether the question was asked before.
-func (iv *Interview) asked(q string) bool {
-	return slices.ContainsFunc(iv.sum.Asked, func(a Asked) bool { return a.Question == q })
-}
-
-// In a mock interview a known mistake that a run matches is not named under
-// its failing case, as an interviewer would not: the status line offers it,
-// and the next make hint-N names it, as one hint of the part. A mistake
-// named once is not offered again.
-
-// offerMistake keeps in the running record the known mistake that the
-// run's first part not done matches, or clears the offer.
-func (iv *Interview) offerMistake(g grade.Level) {
-	var offer *MistakeOffer
+// mistakeOffer is the known mistake that the first part not done matches:
+// an interviewer would not name it, so the status line offers it, and the
+// next make hint-N names it, as one hint of the part.
+func mistakeOffer(g grade.Level) *MistakeOffer {
 	if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done }); i >= 0 && grade.MistakeLine(g.Parts[i]) != "" {
-		offer = &MistakeOffer{Part: g.Parts[i].Number, Line: grade.MistakeLine(g.Parts[i])}
+		return &MistakeOffer{Part: g.Parts[i].Number, Line: grade.MistakeLine(g.Parts[i])}
 	}
-	err := iv.editState(func(s *State) bool {
-		r := s.Interview
-		if !r.Running(iv.Level.Number, iv.Clock.Now()) {
-			offer = nil
-			return false
-		}
-		if offer != nil && slices.Contains(r.NamedLines, offer.Line) {
-			offer = nil
-		}
-		changed := r.Offer != nil || offer != nil
-		r.Offer = offer
-		return changed
-	})
-	iv.mistakeOffered = err == nil && offer != nil // an error recordRunning told: hints are not counted
+	return nil
 }
 
-// NameOfferedMistake is make hint-N in an interview that offers a known
-// mistake: it names it, counts one hint of its part, and reports whether it
-// did. A hint of another part (PART=K) leaves the offer for later.
+// NameOfferedMistake names the known mistake an interview offers, as a
+// hint of its part, and reports whether it did: a hint of another part
+// (PART=K) leaves the offer for later.
 func NameOfferedMistake(l levels.Level, s *State, asked int, stdout io.Writer) bool {
 	r := s.Interview
 	o := r.Offer
@@ -771,257 +671,4 @@ func NameOfferedMistake(l levels.Level, s *State, asked int, stdout io.Writer) b
 	fmt.Fprintf(stdout, "Level %d, part %d: the known mistake your failing cases match\n\n%s\n", l.Number, o.Part, o.Line)
 	fmt.Fprintf(stdout, "\nYou are in a mock interview of level %d: this hint counts in its summary. make hint-%d gives the part's own hints.\n", l.Number, l.Number)
 	return true
-}
-
-// PollChanges looks at dir every so often and signals on changes when a
-// .go file under it changed, until stop is called; each look walks the
-// whole folder, new folders too.
-func PollChanges(dir string, every time.Duration) (changes <-chan struct{}, stop func()) {
-	c, done := make(chan struct{}, 1), make(chan struct{})
-	last := Snapshot(dir) // before returning: a change made after that is seen
-	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if now := Snapshot(dir); now != last {
-					last = now
-					select {
-					case c <- struct{}{}:
-					default:
-					}
-				}
-			}
-		}
-	}()
-	return c, func() { close(done) }
-}
-
-// Snapshot sums up the .go files under dir: names, sizes and times.
-func Snapshot(dir string) string {
-	var b strings.Builder
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		if info, err := d.Info(); err == nil {
-			fmt.Fprintf(&b, "%s %d %d\n", path, info.Size(), info.ModTime().UnixNano())
-		}
-		return nil
-	})
-	return b.String()
-}
-
-// InterviewsDir keeps every interview's summary, as JSON and as text.
-const InterviewsDir = "interviews"
-
-// Summary is what an interview leaves behind.
-type Summary struct {
-	Level          int       `json:"level"`
-	Title          string    `json:"title"`
-	Started        time.Time `json:"started"`
-	BudgetSeconds  int       `json:"budget_seconds"`
-	ElapsedSeconds int       `json:"elapsed_seconds"`
-	End            string    `json:"end"`
-	FreshStub      bool      `json:"fresh_stub"`
-	Hints          int       `json:"hints"`
-	Parts          []Part    `json:"parts"`
-	// InScope is how many parts the clock is for, Offered how many are
-	// asked (in scope, then stretch); 0 means every part.
-	InScope       int `json:"in_scope,omitempty"`
-	Offered       int `json:"offered,omitempty"`
-	MistakesNamed int `json:"mistakes_named,omitempty"` // hints that named a known mistake
-	// Questions is how many clarifying questions the parts reached had, on
-	// a terminal; Asked is those asked.
-	Questions int     `json:"questions,omitempty"`
-	Asked     []Asked `json:"asked,omitempty"`
-}
-
-// Asked is a clarifying question asked, and in which part after how many
-// (failed) runs.
-type Asked struct {
-	Question string `json:"question"`
-	Part     int    `json:"part"`
-	Runs     int    `json:"runs"`
-}
-
-// Part is one part of an interview.
-type Part struct {
-	Number   int    `json:"part"`
-	Title    string `json:"title"`
-	Reached  bool   `json:"reached"`
-	Passed   bool   `json:"passed"`
-	Seconds  int    `json:"seconds"` // from the part's question to its passing run, or to the end
-	Runs     int    `json:"runs"`
-	FirstRun bool   `json:"passed_first_run"`
-	Hints    int    `json:"hints"`
-	// Regressions counts runs where the part, passed before, failed again.
-	Regressions int      `json:"regressions,omitempty"`
-	RaceRuns    int      `json:"race_runs,omitempty"`
-	Mistakes    []string `json:"known_mistakes,omitempty"`
-}
-
-// OfferedParts is how many parts the interview asks, in-scope and stretch.
-func (s Summary) OfferedParts() int {
-	if s.Offered <= 0 || s.Offered > len(s.Parts) {
-		return len(s.Parts)
-	}
-	return s.Offered
-}
-
-func (s Summary) partsPassed() int {
-	n := 0
-	for _, p := range s.Parts {
-		if p.Passed {
-			n++
-		}
-	}
-	return n
-}
-
-// summaryText is the summary as it is kept in .ladder/interviews/ and as
-// docs/interview.md shows one; it goes through a tabwriter for the table.
-var summaryText = template.Must(template.New("").Funcs(template.FuncMap{
-	"secs":   func(n int) string { return grade.Minutes(time.Duration(n) * time.Second) },
-	"plural": grade.Plural,
-	"ended": func(end string) string {
-		return map[string]string{EndPassed: "all parts passed", EndTimeUp: "time was up", EndStopped: "stopped (q or Ctrl-C)", EndClosed: "stopped when the terminal closed"}[end]
-	},
-	"parts": func(s Summary, which string) (ns []string) {
-		for _, p := range s.Parts[:s.OfferedParts()] {
-			if map[string]bool{"passed": p.Reached && p.Passed, "first": p.Reached && p.Passed && p.FirstRun, "not reached": !p.Reached}[which] {
-				ns = append(ns, strconv.Itoa(p.Number))
-			}
-		}
-		return ns
-	},
-	"list": func(ns []string) string {
-		switch len(ns) {
-		case 0:
-			return "none"
-		case 1:
-			return "part " + ns[0]
-		}
-		return "parts " + strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
-	},
-	"runs": func(s Summary, races bool) string {
-		var in []string
-		for _, p := range s.Parts {
-			if n := map[bool]int{false: p.Regressions, true: p.RaceRuns}[races]; n > 0 {
-				in = append(in, fmt.Sprintf("part %d in %s", p.Number, grade.Plural(n, "run")))
-			}
-		}
-		return strings.Join(in, ", ")
-	},
-}).Parse(`Interview summary: level {{.Level}}, {{.Title}}
-Started {{.Started.Format "2006-01-02 15:04"}} with {{secs .BudgetSeconds}} on the clock. Ended after {{secs .ElapsedSeconds}}: {{ended .End}}.
-
-  part	title	time	runs	hints	result
-{{range $i, $p := .Parts}}  {{.Number}}	{{.Title}}	{{if ge $i $.OfferedParts}}-	-	-	take-home
-{{- else if not .Reached}}-	-	-	not reached
-{{- else}}{{secs .Seconds}}	{{.Runs}}	{{.Hints}}	{{if not .Passed}}not {{end}}passed{{if and .Passed .FirstRun}} on the first run{{end}}{{end}}
-{{end}}
-Parts passed: {{len (parts . "passed")}} of {{len .Parts}}.
-Passed on the first run: {{list (parts . "first")}}.
-Hints asked for (make hint-{{.Level}} during the interview): {{.Hints}}{{with .MistakesNamed}}, {{.}} of them naming a known mistake{{end}}.
-{{if .Questions}}Clarifying questions asked: {{with .Asked}}{{len .}}{{else}}none{{end}} of {{.Questions}}.
-{{range .Asked}}  {{.Question}} (part {{.Part}}, {{if .Runs}}after {{plural .Runs "failed run"}}{{else}}before its first run{{end}})
-{{end}}{{end}}{{with runs . false}}Passed parts that broke again: {{.}}.
-{{end}}{{with runs . true}}Races found: {{.}}.
-{{end}}{{range .Parts}}{{$n := .Number}}{{range .Mistakes}}Known mistake matched in part {{$n}}: {{.}}
-{{end}}{{end}}Parts not reached: {{list (parts . "not reached")}}.
-{{if not .FreshStub}}It started from code already written, not from a fresh stub.
-{{end}}`))
-
-// WriteSummary prints an interview's summary, as it is kept in
-// .ladder/interviews/ and as docs/interview.md shows one.
-func WriteSummary(w io.Writer, s Summary) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	summaryText.Execute(tw, s) // a tabwriter keeps what it is given until Flush
-	tw.Flush()
-}
-
-// SaveSummary keeps the summary as .ladder/interviews/level-N-<time>.txt
-// and .json, and returns the text file's path, relative to root.
-func SaveSummary(root string, s Summary) (string, error) {
-	base := filepath.Join(StateDir, InterviewsDir, fmt.Sprintf("level-%d-%s", s.Level, s.Started.Format("20060102-150405")))
-	if err := os.MkdirAll(filepath.Join(root, filepath.Dir(base)), 0o755); err != nil {
-		return "", err
-	}
-	data, _ := json.MarshalIndent(s, "", "  ") // its one time is the clock's: it encodes
-	var text strings.Builder
-	WriteSummary(&text, s)
-	for ext, data := range map[string][]byte{".json": append(data, '\n'), ".txt": []byte(text.String())} {
-		if err := os.WriteFile(filepath.Join(root, base+ext), data, 0o644); err != nil {
-			return "", err
-		}
-	}
-	return base + ".txt", nil
-}
-
-// MaxSummary is the most a kept summary can weigh; a bigger file is not one.
-const MaxSummary = 1 << 20
-
-// BestInterviews reads every kept summary and returns each level's best,
-// and a warning for each file skipped: one too big to be a summary, or a
-// summary of a level the ladder lacks or of other parts.
-func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
-	files, _ := filepath.Glob(filepath.Join(root, StateDir, InterviewsDir, "level-*.json")) // sorted
-	out := map[int]*grade.BestInterview{}
-	var skipped []string
-	for _, f := range files {
-		s, err := readSummary(f)
-		if err != nil {
-			skipped = append(skipped, fmt.Sprintf("%s: skipped, %v", filepath.Join(StateDir, InterviewsDir, filepath.Base(f)), err))
-			continue
-		}
-		b := &grade.BestInterview{Seconds: s.ElapsedSeconds, PartsPassed: s.partsPassed(), Parts: s.OfferedParts(), End: s.End,
-			Started: s.Started, FreshStub: s.FreshStub}
-		if old := out[s.Level]; old != nil && !b.Beats(old) {
-			b = old
-		} else if old != nil {
-			b.Interviews = old.Interviews
-		}
-		b.Interviews++
-		out[s.Level] = b
-	}
-	return out, skipped
-}
-
-func readSummary(path string) (s Summary, err error) {
-	if info, err := os.Lstat(path); err != nil || !info.Mode().IsRegular() || info.Size() > MaxSummary {
-		return s, errors.New("not a summary file")
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return s, err
-	}
-	if err := json.Unmarshal(data, &s); err != nil {
-		return s, fmt.Errorf("not a complete summary (%v)", err)
-	}
-	switch l, ok := levels.Numbered(s.Level); {
-	case !ok:
-		return s, fmt.Errorf("there is no level %d", s.Level)
-	case len(s.Parts) != len(l.Parts):
-		return s, fmt.Errorf("level %d has %d parts, the summary %d", s.Level, len(l.Parts), len(s.Parts))
-	}
-	return s, nil
-}
-
-// InterviewWarnings is where make progress says which kept summaries it
-// skipped: stderr, so that --json stays JSON.
-var InterviewWarnings io.Writer = os.Stderr
-
-// AddInterviews puts each level's best interview into the ladder.
-func AddInterviews(root string, rep *grade.Ladder) {
-	best, skipped := BestInterviews(root)
-	for _, w := range skipped {
-		fmt.Fprintln(InterviewWarnings, "ladder progress:", w)
-	}
-	for i := range rep.Levels {
-		rep.Levels[i].BestInterview = best[rep.Levels[i].Number]
-	}
 }

@@ -7,27 +7,36 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/internal/grade"
+	"github.com/rateladder/rateladder/harness/levels"
 	"github.com/stretchr/testify/require"
 )
 
+// splitREADME reads one README as the first of its level.
+func splitREADME(path string) (Readme, error) {
+	r := Readme{texts: map[int][]chunk{}, Guidance: map[int][]string{}, Adds: map[int][]string{}}
+	err := r.split(path, true)
+	return r, err
+}
+
 func TestSplitREADMERefusesBrokenGuidance(t *testing.T) {
 	for name, text := range map[string]string{
-		"a guidance block that does not end":             "# L\n\n## Part 1: A\n\n<!-- guidance -->\n\nx\n",
-		"a guidance block inside another":                "# L\n\n<!-- guidance -->\n<!-- guidance -->\n<!-- /guidance -->\n",
-		"the end of a guidance block that did not begin": "# L\n\n<!-- /guidance -->\n",
-		"a heading inside a guidance block":              "# L\n\n<!-- guidance -->\n\n## Part 1: A\n\n<!-- /guidance -->\n",
+		"a guidance block or a clarification that does not end": "# L\n\n## Part 1: A\n\n<!-- guidance -->\n\nx\n",
+		"README.md:4: <!-- guidance --> out of place":           "# L\n\n<!-- guidance -->\n<!-- guidance -->\n<!-- /guidance -->\n",
+		"README.md:3: <!-- /guidance --> out of place":          "# L\n\n<!-- /guidance -->\n",
+		"README.md:5: a heading inside a guidance block":        "# L\n\n<!-- guidance -->\n\n## Part 1: A\n\n<!-- /guidance -->\n",
 	} {
 		path := filepath.Join(t.TempDir(), "README.md")
 		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
-		_, err := SplitREADME(path)
+		_, err := splitREADME(path)
 		require.Error(t, err, name)
 		require.Contains(t, err.Error(), name)
 	}
 	// A marker in a code block is an example of one, not a block.
 	path := filepath.Join(t.TempDir(), "README.md")
 	require.NoError(t, os.WriteFile(path, []byte("# L\n\n```\n<!-- guidance -->\n```\n\n## Part 1: A\n\nq\n\n<!-- guidance -->\n\ng\n\n<!-- /guidance -->\n"), 0o644))
-	r, err := SplitREADME(path)
+	r, err := splitREADME(path)
 	require.NoError(t, err)
 	require.Equal(t, "# L\n\n```\n<!-- guidance -->\n```", r.Section(0))
 	require.Equal(t, "## Part 1: A\n\nq", r.Section(1))
@@ -36,15 +45,15 @@ func TestSplitREADMERefusesBrokenGuidance(t *testing.T) {
 
 func TestSplitREADMEReadsClarifications(t *testing.T) {
 	for name, text := range map[string]string{
-		"a clarification that does not end":              "# L\n\n<!-- clarify: Q? -->\nx\n",
-		"a clarification inside another":                 "# L\n\n<!-- clarify: Q? -->\n<!-- clarify: R? -->\n<!-- /clarify -->\n",
-		"the end of a clarification that did not begin":  "# L\n\n<!-- /clarify -->\n",
-		"a heading inside a clarification":               "# L\n\n<!-- clarify: Q? -->\n\n## Part 1: A\n\n<!-- /clarify -->\n",
-		"a clarification marker inside a guidance block": "# L\n\n<!-- guidance -->\n<!-- clarify: Q? -->\n<!-- /clarify -->\n<!-- /guidance -->\n",
+		"a guidance block or a clarification that does not end":             "# L\n\n<!-- clarify: Q? -->\nx\n",
+		"README.md:4: <!-- clarify: R? --> out of place":                    "# L\n\n<!-- clarify: Q? -->\n<!-- clarify: R? -->\n<!-- /clarify -->\n",
+		"README.md:3: <!-- /clarify --> out of place":                       "# L\n\n<!-- /clarify -->\n",
+		"README.md:5: a heading inside a guidance block or a clarification": "# L\n\n<!-- clarify: Q? -->\n\n## Part 1: A\n\n<!-- /clarify -->\n",
+		"README.md:4: <!-- clarify: Q? --> out of place":                    "# L\n\n<!-- guidance -->\n<!-- clarify: Q? -->\n<!-- /clarify -->\n<!-- /guidance -->\n",
 	} {
 		path := filepath.Join(t.TempDir(), "README.md")
 		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
-		_, err := SplitREADME(path)
+		_, err := splitREADME(path)
 		require.Error(t, err, name)
 		require.Contains(t, err.Error(), name)
 	}
@@ -52,7 +61,7 @@ func TestSplitREADMEReadsClarifications(t *testing.T) {
 	text := "# L\n\nRules:\n\n<!-- clarify: Full? -->\n- Full.\n<!-- /clarify -->\n\n## Part 1: A\n\nq\n\n### Sub\n\n" +
 		"<!-- clarify: Why? -->\nBecause.\n\n<!-- guidance -->\n\ng\n\n<!-- /guidance -->\n<!-- /clarify -->\n\n## Run it\n\n<!-- clarify: Not asked? -->\nx\n<!-- /clarify -->\n"
 	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
-	r, err := SplitREADME(path)
+	r, err := splitREADME(path)
 	require.NoError(t, err)
 	// Practice mode, and interview mode without a terminal, read the text.
 	require.Equal(t, "# L\n\nRules:\n\n- Full.", r.Intro(1))
@@ -93,12 +102,12 @@ func TestParseBudget(t *testing.T) {
 // 1m59.7s left it says 1m59s, never 2m00s beside "1 min left".
 func TestTheWarningAgreesWithTheStatusLine(t *testing.T) {
 	var out strings.Builder
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	fake := clock.NewFake()
 	left := 2*time.Minute - 300*time.Millisecond
-	iv := &Interview{Terminal: Terminal{Out: &out}, Budget: time.Hour, deadline: now.Add(left), warned: map[time.Duration]bool{}}
-	require.Equal(t, "", iv.checkClock(now))
-	require.Equal(t, "\n2 minutes left (1m59s).\n", out.String())
-	require.Equal(t, "1 min left", timeLeft(left))
+	iv := &Interview{Terminal: Terminal{Out: &out}, Clock: fake, Budget: time.Hour, deadline: fake.Now().Add(left),
+		Level: levels.Level{Number: 3}, Offered: 2, sum: Summary{Parts: []Part{{Number: 1}, {Number: 2}}}}
+	require.Equal(t, "", iv.checkClock(false))
+	require.Equal(t, "\n2 minutes left (1m59s).\n[interview: level 3, part 1 of 2 · 1 min left]\n", out.String())
 }
 
 // The summary keeps what an interviewer would note beside the times: a

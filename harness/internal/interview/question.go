@@ -3,6 +3,7 @@ package interview
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,40 +22,30 @@ import (
 // ... "<!-- /clarify -->" is a rule that, on a terminal, is withheld and
 // shown as its numbered question, its text the answer.
 var (
-	markerRE         = regexp.MustCompile(`^<!-- (guidance|/guidance|/clarify|clarify: (.+?)|part (\d+) adds: (.+?)) -->\s*$`)
-	htmlCommentLine  = regexp.MustCompile(`^<!--.*-->\s*$`)
-	manyBlankLinesRE = regexp.MustCompile(`\n{3,}`)
+	markerRE    = regexp.MustCompile(`^<!-- (guidance|/guidance|/clarify|clarify: (.+?)|part (\d+) adds: (.+?)) -->\s*$`)
+	commentRE   = regexp.MustCompile(`^<!--.*-->\s*$`)
+	blankLineRE = regexp.MustCompile(`\n{3,}`)
 )
 
-// Readme is a level's README as interview mode reads it.
+// Readme is a level's README as interview mode reads it, by part (0 is the
+// intro): texts without guidance or markers, guidance blocks in order, and
+// the methods each part after the first brings into the API.
 type Readme struct {
-	// raw is the intro (0), what part 1 needs before its section (story,
-	// API, rules, worked examples), and each part's section from its
-	// heading: without guidance or markers, each clarification kept between
-	// the lines clarifyMark+question and clarifyEnd.
-	raw map[int]string
-	// Guidance is each part's guidance blocks, in the README's order.
-	Guidance map[int][]string
-	// Adds is the methods each part after the first brings into the API.
-	Adds map[int][]string
-	// Clarifications are numbered in the order the parts come.
-	Clarifications []Clarification
-	// Withhold makes Intro and Section show each clarification as its
-	// number and question instead of its text.
-	Withhold bool
+	texts          map[int][]chunk
+	Guidance, Adds map[int][]string
+	Clarifications []Clarification // numbered from 1 in the order the parts come
+	Withhold       bool            // show each clarification as its number and question, not its text
 }
 
-// The lines that keep a clarification in a raw text: no README line starts
-// with a NUL.
-const clarifyMark, clarifyEnd = "\x00clarify: ", "\x00/clarify"
+// chunk is a line of a README, or a clarification: its question, and as
+// text its answer. A line of the API that a later part adds shows from it.
+type chunk struct {
+	text, question string
+	fenced         bool
+	from           int
+}
 
-var (
-	rawClarifyRE = regexp.MustCompile("(?ms)^\x00clarify: ([^\n]*)\n.*?^\x00/clarify$")
-	rawMarkRE    = regexp.MustCompile("(?m)^\x00.*(\n|$)")
-)
-
-// Clarification is a rule the candidate should ask about, with its answer;
-// its number is its place in Readme.Clarifications, from 1.
+// Clarification is a rule the candidate should ask about, with its answer.
 type Clarification struct {
 	Part     int    // the part whose section holds it, 0 for the intro
 	Topic    string // the heading it is under
@@ -70,17 +61,37 @@ func (r Readme) Asking(upTo int) int {
 	return len(r.Clarifications)
 }
 
-// Section is part n's section as its question shows it; 0 is the whole
-// intro.
-func (r Readme) Section(n int) string {
-	text := r.raw[n]
-	if r.Withhold {
-		text = rawClarifyRE.ReplaceAllStringFunc(text, func(block string) string {
-			q := rawClarifyRE.FindStringSubmatch(block)[1]
-			return fmt.Sprintf("Q%d. %s", 1+slices.IndexFunc(r.Clarifications, func(c Clarification) bool { return c.Question == q }), q)
-		})
+// Section is part n's section as its question shows it; 0 is the whole intro.
+func (r Readme) Section(n int) string { return r.text(n, math.MaxInt) }
+
+// Intro is the intro as part upTo's question shows it: the API has only
+// the methods of parts 1 to upTo.
+func (r Readme) Intro(upTo int) string { return r.text(0, upTo) }
+
+func (r Readme) text(n, upTo int) string {
+	var b strings.Builder
+	for _, c := range r.texts[n] {
+		switch {
+		case c.from > upTo:
+		case c.question != "" && r.Withhold:
+			i := slices.IndexFunc(r.Clarifications, func(cl Clarification) bool { return cl.Question == c.question })
+			fmt.Fprintf(&b, "Q%d. %s\n", i+1, c.question)
+		default:
+			b.WriteString(c.text)
+		}
 	}
-	return tidy(rawMarkRE.ReplaceAllString(text, ""))
+	return tidy(b.String())
+}
+
+// Api is the lines of the API that part adds, as a Go block, or "" if none.
+func (r Readme) Api(part int) string {
+	api := ""
+	for _, c := range r.texts[0] {
+		if c.from == part {
+			api += c.text
+		}
+	}
+	return map[bool]string{true: "```go\n" + api + "```"}[api != ""]
 }
 
 // LaterMethods is every method that a part after upTo adds.
@@ -95,203 +106,123 @@ func (r Readme) LaterMethods(upTo int) []string {
 	return names
 }
 
-// Declares reports whether a line of Go declares or calls one of the
-// methods names.
+// Declares reports whether a line of Go declares or calls one of the methods names.
 func Declares(line string, names ...string) bool {
-	for _, name := range names {
-		if regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(name) + `\(`).MatchString(line) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(names, func(name string) bool {
+		return regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(name) + `\(`).MatchString(line)
+	})
 }
 
-// Intro is the intro as part upTo's question shows it: the API has only
-// the methods of parts 1 to upTo.
-func (r Readme) Intro(upTo int) string {
-	later := r.LaterMethods(upTo)
-	return strings.Join(r.introLines(func(line string, inAPI bool) bool { return !inAPI || !Declares(line, later...) }), "\n")
-}
-
-// introLines is the intro's lines that keep returns true for; inAPI says
-// whether the line is inside a fenced block (the API), not a fence line.
-func (r Readme) introLines(keep func(line string, inAPI bool) bool) []string {
-	var out []string
-	for _, line := range markdown.Lines(r.Section(0)) {
-		fence := line.Fenced && strings.HasPrefix(strings.TrimSpace(line.Text), "```")
-		if keep(line.Text, line.Fenced && !fence) {
-			out = append(out, line.Text)
-		}
-	}
-	return out
-}
-
-// Api is the lines of the intro's API that part adds, as a Go block, or ""
-// if it adds none.
-func (r Readme) Api(part int) string {
-	lines := r.introLines(func(line string, inAPI bool) bool { return inAPI && Declares(line, r.Adds[part]...) })
-	if len(lines) == 0 {
-		return ""
-	}
-	return "```go\n" + strings.Join(lines, "\n") + "\n```"
-}
-
-// ReadmeParts reads a level's README, and those of its other modules (level
-// 8's Redis form), into its question, part by part, and its guidance.
+// ReadmeParts reads a level's README, and the parts' sections of its other
+// modules (level 8's Redis form).
 func ReadmeParts(root string, l levels.Level) (Readme, error) {
-	path := filepath.Join(root, l.Dir, "README.md")
-	r, err := SplitREADME(path)
-	if err != nil {
-		return Readme{}, err
-	}
+	r := Readme{texts: map[int][]chunk{}, Guidance: map[int][]string{}, Adds: map[int][]string{}}
+	dirs := []string{l.Dir}
 	for _, m := range l.Modules {
-		if m.Dir == "." {
-			continue
+		if m.Dir != "." {
+			dirs = append(dirs, m.Dir)
 		}
-		more, err := SplitREADME(filepath.Join(root, m.Dir, "README.md"))
-		if err != nil {
+	}
+	for i, dir := range dirs {
+		if err := r.split(filepath.Join(root, dir, "README.md"), i == 0); err != nil {
 			return Readme{}, err
 		}
-		for n, text := range more.raw {
-			if n != 0 { // the module README's intro is not asked
-				r.raw[n], r.Guidance[n] = text, more.Guidance[n]
-			}
-		}
-		for _, c := range more.Clarifications {
-			if c.Part != 0 {
-				r.Clarifications = append(r.Clarifications, c)
-			}
-		}
 	}
-	// Numbered from 1 in the order the parts come; a number is looked up by its question.
 	slices.SortStableFunc(r.Clarifications, func(a, b Clarification) int { return a.Part - b.Part })
-	asked := map[string]bool{}
-	for _, c := range r.Clarifications {
-		if asked[c.Question] {
-			return Readme{}, fmt.Errorf("%s: two clarifications ask %q", path, c.Question)
-		}
-		asked[c.Question] = true
-	}
-	for _, p := range l.Parts {
-		if _, ok := r.raw[p.Number]; !ok {
-			return Readme{}, errors.New(path + ": no \"## Part " + strconv.Itoa(p.Number) + ":\" section")
+	for i, c := range r.Clarifications {
+		if slices.ContainsFunc(r.Clarifications[:i], func(d Clarification) bool { return d.Question == c.Question }) {
+			return Readme{}, fmt.Errorf("%s: two clarifications ask %q", l.Dir, c.Question)
 		}
 	}
 	return r, nil
 }
 
-// SplitREADME splits one README into its intro and its parts' sections,
-// and takes the guidance out of both.
-func SplitREADME(path string) (Readme, error) {
+// split adds one README's intro, when intro is set, and its parts'
+// sections, without the guidance and the markers.
+func (r *Readme) split(path string, intro bool) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return Readme{}, err
+		return err
 	}
-	r := Readme{raw: map[int]string{}, Guidance: map[int][]string{}, Adds: map[int][]string{}}
-	texts := map[int][]string{} // by part: 0 the intro, -1 after the parts ("## Run it"), dropped
-	var block, answer []string
-	var open *Clarification // the clarification being read, nil outside one
-	part, topic, inGuidance := 0, "", false
-	fail := func(line int, what string) (Readme, error) {
-		return Readme{}, fmt.Errorf("%s:%d: %s", path, line, what)
+	var guidance []string // the guidance block being read, nil outside one
+	var open *chunk       // the clarification being read, nil outside one
+	part, topic := 0, ""  // part -1, dropped, is what comes after the parts ("## Run it") or a module's intro
+	if !intro {
+		part = -1
 	}
 	for _, line := range markdown.Lines(string(data)) {
-		if h, ok := markdown.Heading(line, 2); ok {
-			switch {
-			case inGuidance:
-				return fail(line.Number, "a heading inside a guidance block")
-			case open != nil:
-				return fail(line.Number, "a heading inside a clarification")
-			}
-			topic = h
-			if n, _, ok := markdown.PartHeading(h); ok {
-				part = n
-			} else if part != 0 {
-				part = -1
-			}
-			texts[part] = append(texts[part], "## "+h)
-			continue
-		}
+		h2, isH2 := markdown.Heading(line, 2)
 		var m []string
 		if !line.Fenced {
 			m = markerRE.FindStringSubmatch(line.Text)
 		}
 		switch {
+		case isH2 && (guidance != nil || open != nil):
+			return fmt.Errorf("%s:%d: a heading inside a guidance block or a clarification", path, line.Number)
+		case isH2:
+			topic = h2
+			if n, _, ok := markdown.PartHeading(h2); ok {
+				part = n
+			} else if part != 0 {
+				part = -1
+			}
 		case m == nil:
 			if h, ok := markdown.Heading(line, 3); ok && open == nil {
 				topic = h
 			}
-		case m[1] == "guidance":
-			if inGuidance {
-				return fail(line.Number, "a guidance block inside another")
-			}
-			inGuidance, block = true, nil
+		case m[1] == "guidance" && guidance == nil:
+			guidance = []string{}
 			continue
-		case m[1] == "/guidance":
-			if !inGuidance {
-				return fail(line.Number, "the end of a guidance block that did not begin")
-			}
+		case m[1] == "/guidance" && guidance != nil:
 			if part >= 0 { // the intro's guidance is part 1's
-				r.Guidance[max(part, 1)] = append(r.Guidance[max(part, 1)], tidy(strings.Join(block, "\n")))
+				r.Guidance[max(part, 1)] = append(r.Guidance[max(part, 1)], tidy(strings.Join(guidance, "\n")))
 			}
-			inGuidance = false
+			guidance = nil
 			continue
-		case inGuidance && (m[2] != "" || m[1] == "/clarify"):
-			return fail(line.Number, "a clarification marker inside a guidance block")
-		case m[2] != "":
-			if open != nil {
-				return fail(line.Number, "a clarification inside another")
-			}
-			open, answer = &Clarification{Part: part, Topic: topic, Question: m[2]}, nil
-			texts[part] = append(texts[part], clarifyMark+m[2])
+		case m[2] != "" && open == nil && guidance == nil:
+			r.texts[part] = append(r.texts[part], chunk{question: m[2]})
+			open = &r.texts[part][len(r.texts[part])-1]
+			r.Clarifications = append(r.Clarifications, Clarification{Part: part, Topic: topic, Question: m[2]})
 			continue
-		case m[1] == "/clarify":
-			if open == nil {
-				return fail(line.Number, "the end of a clarification that did not begin")
-			}
-			open.Answer = tidy(strings.Join(answer, "\n"))
-			if part >= 0 {
-				r.Clarifications = append(r.Clarifications, *open)
-			}
+		case m[1] == "/clarify" && open != nil && guidance == nil:
+			r.Clarifications[len(r.Clarifications)-1].Answer = tidy(open.text)
 			open = nil
-			texts[part] = append(texts[part], clarifyEnd)
 			continue
 		case m[3] != "" && part == 0:
 			n, _ := strconv.Atoi(m[3])
 			for _, name := range strings.Split(m[4], ",") {
 				r.Adds[n] = append(r.Adds[n], strings.TrimSpace(name))
 			}
+			for i, c := range r.texts[0] {
+				if c.fenced && Declares(c.text, r.Adds[n]...) {
+					r.texts[0][i].from = n
+				}
+			}
+		case m[3] == "":
+			return fmt.Errorf("%s:%d: <!-- %s --> out of place: guidance and clarifications do not nest, and a clarification may hold guidance", path, line.Number, m[1])
 		}
 		switch {
-		case inGuidance:
-			block = append(block, line.Text)
-		case !line.Fenced && htmlCommentLine.MatchString(line.Text):
+		case guidance != nil:
+			guidance = append(guidance, line.Text)
+		case !line.Fenced && commentRE.MatchString(line.Text):
 			// markers say how to read the README; they are not the question
+		case open != nil:
+			open.text += line.Text + "\n"
 		default:
-			if open != nil {
-				answer = append(answer, line.Text)
-			}
-			texts[part] = append(texts[part], line.Text)
+			r.texts[part] = append(r.texts[part], chunk{text: line.Text + "\n", fenced: line.Fenced})
 		}
 	}
-	switch {
-	case inGuidance:
-		return Readme{}, errors.New(path + ": a guidance block that does not end")
-	case open != nil:
-		return Readme{}, errors.New(path + ": a clarification that does not end")
+	if guidance != nil || open != nil {
+		return errors.New(path + ": a guidance block or a clarification that does not end")
 	}
-	for n, lines := range texts {
-		if n >= 0 {
-			r.raw[n] = strings.Join(lines, "\n")
-		}
-	}
-	return r, nil
+	delete(r.texts, -1)
+	r.Clarifications = slices.DeleteFunc(r.Clarifications, func(c Clarification) bool { return c.Part < 0 })
+	return nil
 }
 
-// tidy trims a text and drops the runs of blank lines that taking blocks
-// out leaves.
+// tidy trims a text and drops the runs of blank lines that taking blocks out leaves.
 func tidy(text string) string {
-	return strings.TrimSpace(manyBlankLinesRE.ReplaceAllString(text, "\n\n"))
+	return strings.TrimSpace(blankLineRE.ReplaceAllString(text, "\n\n"))
 }
 
 // WithGuidance adds the README's guidance of the part, which interview

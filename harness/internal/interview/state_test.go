@@ -42,15 +42,15 @@ func TestReadHintsChecksThePartsAgainstTheRegistry(t *testing.T) {
 	}, {
 		name: "a title that is not the registry's",
 		text: "## Part 1: First\n\n### Hint 1\n\nx\n\n## Part 2: Other\n\n### Hint 1\n\ny\n",
-		err:  `section 2 is "Part 2: Other", want "Part 2: Second"`,
+		err:  `ladder/01-x/HINTS.md:7: "Part 2: Other" with 1 hints; want a section per part`,
 	}, {
 		name: "hints out of order",
 		text: "## Part 1: First\n\n### Hint 2\n\nx\n\n## Part 2: Second\n\n### Hint 1\n\ny\n",
-		err:  `part 1's hint 1 is headed "Hint 2"`,
+		err:  `ladder/01-x/HINTS.md:3: part 1's hint 1 is headed "Hint 2"`,
 	}, {
 		name: "a part without hints",
 		text: "## Part 1: First\n\nno hint\n\n## Part 2: Second\n\n### Hint 1\n\ny\n",
-		err:  `part 1 has no "### Hint 1"`,
+		err:  `"Part 1: First" with 0 hints`,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -105,7 +105,7 @@ func TestStateKeepsWhatItSaves(t *testing.T) {
 	again.Interview.Hints["1"]++
 	again.Interview.Named["1"]++
 
-	require.NoError(t, os.WriteFile(statePath(root), []byte(`{"hints_seen":{"1":{"1":"x"}}}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, stateFile), []byte(`{"hints_seen":{"1":{"1":"x"}}}`), 0o644))
 	_, err = Load(root)
 	require.ErrorContains(t, err, ".ladder/state.json is damaged (")
 }
