@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -15,7 +14,6 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -31,11 +29,7 @@ import (
 // instructor.StudentCopyFiles refuses, and writes nothing until the stubs
 // have passed the stub check in a temporary copy.
 func cmdStudentCopy(c *call) int {
-	arg := c.parse(1, 1)[0]
-	if arg == "" {
-		c.fail(2, "%s", c.usage)
-	}
-	dest, err := filepath.Abs(arg)
+	dest, err := filepath.Abs(c.parse(1, 1)[0])
 	c.check("", err)
 	if entries, err := os.ReadDir(dest); err == nil && len(entries) > 0 {
 		c.fail(1, "%s exists and is not empty; name a new folder", dest)
@@ -58,18 +52,12 @@ func cmdStudentCopy(c *call) int {
 	}
 	c.check("", instructor.WriteEntries(dest, files))
 	// A git history lets the student's make reset-level-N find the stubs.
-	if _, err := exec.LookPath("git"); err == nil {
-		for _, a := range [][]string{
-			{"init", "-q"},
-			{"add", "-A"},
-			{"-c", "user.name=rateladder", "-c", "user.email=rateladder@localhost", "-c", "commit.gpgsign=false", "commit", "-qm", "rateladder: student copy"},
-		} {
-			cmd := exec.Command("git", a...)
-			cmd.Dir = dest
-			cmd.Env = instructor.WithoutGitRepoEnv(os.Environ())
-			if out, err := cmd.CombinedOutput(); err != nil {
-				c.fail(1, "git %s in the copy: %v\n%s", a[0], err, strings.TrimSuffix(string(out), "\n"))
-			}
+	for _, a := range [][]string{{"init", "-q"}, {"add", "-A"},
+		{"-c", "user.name=rateladder", "-c", "user.email=rateladder@localhost", "-c", "commit.gpgsign=false", "commit", "-qm", "rateladder: student copy"}} {
+		cmd := exec.Command("git", a...)
+		cmd.Dir, cmd.Env = dest, instructor.WithoutGitRepoEnv(os.Environ())
+		if out, err := cmd.CombinedOutput(); err != nil {
+			c.fail(1, "git %s in the copy: %v\n%s", a[0], err, strings.TrimSuffix(string(out), "\n"))
 		}
 	}
 	fmt.Fprintf(c.stdout, "Wrote %d files to %s: the ladder without solutions/, from commit %s.\nHand it out as it is; make test there checks the stubs and the harness.\n", len(files), dest, head[:7])
@@ -94,7 +82,7 @@ flags:
 // cmdClassReport grades several student checkouts, a few at a time and
 // each with a time limit, and writes one table for the class.
 func cmdClassReport(c *call) int {
-	fs, root, stderr := c.fs, c.root, c.stderr
+	fs := c.fs
 	format := fs.String("format", "markdown", "markdown, csv, html, or parts (the parts done, one a line, which the Classroom workflow reads)")
 	// One student more than CPUs, as a grading often waits; at most 8, as
 	// each takes a few hundred MiB.
@@ -102,7 +90,7 @@ func cmdClassReport(c *call) int {
 	limit := fs.Duration("timeout", 5*time.Minute, "time allowed for one checkout's build and tests")
 	noSandbox := fs.Bool("no-sandbox", false, "run the students' code without a sandbox, as your user (see above)")
 	seed := fs.Uint64("seed", 0, "the seed of the checker's random timelines; 0 draws one, which the report prints (give it again to replay a report)")
-	cache := fs.String("cache", filepath.Join(root, ".ladder", "class-report-cache"), "keep the build cache of this checkout's tests, and its checkers, in `DIR`, so that the next report starts warm\n(students' code reads it, read-only, and never writes it); \"\" for a new one, deleted afterwards")
+	cache := fs.String("cache", filepath.Join(c.root, ".ladder", "class-report-cache"), "keep the build cache of this checkout's tests, and its checkers, in `DIR`, so that the next report starts warm\n(students' code reads it, read-only, and never writes it); \"\" for a new one, deleted afterwards")
 	clean := fs.Bool("clean", false, "delete the --cache folder first, and build everything again")
 	prepare := fs.Bool("prepare", false, "build this checkout's tests and checkers into the --cache folder, and grade no one: run it before class")
 	fs.Usage = func() {
@@ -110,10 +98,7 @@ func cmdClassReport(c *call) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(c.args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return map[bool]int{true: 0, false: 2}[errors.Is(err, flag.ErrHelp)]
 	}
 	write, ok := map[string]func(io.Writer, []instructor.Result){
 		"markdown": instructor.WriteMarkdown, "csv": instructor.WriteCSV,
@@ -122,18 +107,17 @@ func cmdClassReport(c *call) int {
 	if !ok {
 		c.fail(2, "class-report: FORMAT is %q; use markdown, csv, html or parts", *format)
 	}
-	dirs := fs.Args()
+	dirs, slots := fs.Args(), max(1, *parallel)
 	if len(dirs) == 0 && !*prepare {
 		c.fail(2, `usage: make class-report DIRS="alice bob carol" [FORMAT=csv]   (--help: what it runs)`)
 	}
 	// On an interrupt, stop the students' runs and delete their folders.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-
 	var j *sandbox.Jail
 	var err error
 	if *noSandbox {
-		fmt.Fprintln(stderr, "class-report: --no-sandbox: the students' code runs as your user.\n"+sandbox.NoSandboxGivesUp)
+		fmt.Fprintln(c.stderr, "class-report: --no-sandbox: the students' code runs as your user.\n"+sandbox.NoSandboxGivesUp)
 	} else if j, err = sandbox.FindJail(); err != nil {
 		c.fail(1, "class-report: refused, nothing run: %v\n\n--no-sandbox runs the students' code anyway. %s", err, sandbox.NoSandboxGivesUp)
 	}
@@ -141,49 +125,40 @@ func cmdClassReport(c *call) int {
 		c.check("class-report:", os.RemoveAll(*cache))
 	}
 	start := time.Now()
-	fmt.Fprintf(stderr, "class-report: building this checkout's tests and checkers first (a few minutes the first time, seconds once %s holds them)\n", *cache)
-	g, err := instructor.NewGrader(ctx, root, *cache, j, *seed)
+	fmt.Fprintf(c.stderr, "class-report: building this checkout's tests and checkers first (a few minutes the first time, seconds once %s holds them)\n", *cache)
+	g, err := instructor.NewGrader(ctx, c.root, *cache, j, *seed)
 	c.check("class-report:", err)
 	defer g.Close()
-	fmt.Fprintf(stderr, "class-report: built in %v; grading %s, %d at a time\n", time.Since(start).Round(time.Second), grade.Plural(len(dirs), "student"), max(1, *parallel))
+	fmt.Fprintf(c.stderr, "class-report: built in %v; grading %s, %d at a time\n", time.Since(start).Round(time.Second), grade.Plural(len(dirs), "student"), slots)
 	if *prepare {
 		return 0
 	}
 	if err := sandbox.NoCgroups(); err != nil && runtime.GOOS == "linux" {
 		// Never a reason not to grade: the rlimits and the time limit hold.
-		fmt.Fprintf(stderr, "class-report: no cgroup limits here (%v): a student's memory and processes are limited per process only\n", err)
+		fmt.Fprintf(c.stderr, "class-report: no cgroup limits here (%v): a student's memory and processes are limited per process only\n", err)
 	}
-	results := make([]instructor.Result, len(dirs))
-	// Each of the --parallel slots grades one student at a time, the
-	// heaviest first; a slot's number picks the CPU its checkers run on.
-	queue := make(chan int, len(dirs))
+	// Each slot grades one student at a time, the heaviest first; a
+	// slot's number picks the CPU its checkers run on.
+	results, free, graded := make([]instructor.Result, len(dirs)), make(chan int, slots), make(chan int)
+	for slot := range slots {
+		free <- slot
+	}
 	for _, i := range instructor.HeaviestFirst(dirs) {
-		queue <- i
+		go func(slot int) {
+			results[i] = g.Grade(ctx, i, slot, dirs[i], *limit)
+			free <- slot
+			graded <- i
+		}(<-free)
 	}
-	close(queue)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	graded := 0
-	for slot := range max(1, *parallel) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range queue {
-				r := g.Grade(ctx, i, slot, dirs[i], *limit)
-				results[i] = r
-				mu.Lock()
-				graded++
-				done, of := r.PartsDone()
-				note := ""
-				if r.Err != "" {
-					note = " (" + instructor.TerminalText(grade.FirstLines(r.Err, 1)) + ")"
-				}
-				fmt.Fprintf(stderr, "class-report: %d of %d: %s, %d of %d parts done, in %v%s\n", graded, len(dirs), instructor.TerminalText(r.Name), done, of, r.Took.Round(time.Second), note)
-				mu.Unlock()
-			}
-		}()
+	for n := range len(dirs) {
+		r := results[<-graded]
+		done, of := r.PartsDone()
+		note := ""
+		if r.Err != "" {
+			note = " (" + instructor.TerminalText(grade.FirstLines(r.Err, 1)) + ")"
+		}
+		fmt.Fprintf(c.stderr, "class-report: %d of %d: %s, %d of %d parts done, in %v%s\n", n+1, len(dirs), instructor.TerminalText(r.Name), done, of, r.Took.Round(time.Second), note)
 	}
-	wg.Wait()
 	if ctx.Err() != nil {
 		c.fail(1, "class-report: interrupted; the students' processes were stopped and their folders deleted")
 	}
@@ -195,7 +170,7 @@ func cmdClassReport(c *call) int {
 		}
 	}
 	if len(unlucky) > 0 {
-		fmt.Fprintf(stderr, "class-report: a random timeline of the checker failed for %s; --seed %d plays the same timelines again\n", instructor.SomeNames(unlucky), g.Checker.Seed)
+		fmt.Fprintf(c.stderr, "class-report: a random timeline of the checker failed for %s; --seed %d plays the same timelines again\n", instructor.SomeNames(unlucky), g.Checker.Seed)
 	}
 	return 0
 }
@@ -207,9 +182,9 @@ func cmdClassroom(c *call) int {
 	repo := c.fs.String("instructor-repo", "", "the GitHub repository (`owner/name`) whose harness grades; by default this checkout's origin")
 	ref := c.fs.String("instructor-ref", "", "the `commit` of it that grades; by default this checkout's HEAD")
 	root, shown := c.root, cmp.Or(strings.Join(c.parse(0, 1), ""), instructor.ClassroomFile)
-	target := filepath.FromSlash(shown)
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(root, target)
+	target := filepath.Join(root, shown)
+	if filepath.IsAbs(shown) {
+		target = shown
 	}
 	if *repo == "" {
 		url, err := shipped.Git(root, "remote", "get-url", "origin")
@@ -228,8 +203,6 @@ func cmdClassroom(c *call) int {
 	c.check("ladder classroom:", err)
 	if _, err := os.Stat(target); err == nil && !*force {
 		c.fail(1, "ladder classroom: %s exists, and is left as it is. --force (make classroom FORCE=1) writes over it.", shown)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		c.check("ladder classroom:", err)
 	}
 	var b strings.Builder
 	c.check("ladder classroom:", instructor.WriteClassroom(&b, plan))

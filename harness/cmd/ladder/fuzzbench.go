@@ -21,9 +21,9 @@ import (
 // everyone's tables come from the same code.
 const benchstat = "golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da"
 
-// learnerCmd runs name in dir, in the environment the learner's code runs in.
-func learnerCmd(dir, name string, args ...string) *exec.Cmd {
-	cmd := exec.Command(name, args...)
+// learnerCmd runs go in dir, in the environment the learner's code runs in.
+func learnerCmd(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command(grade.GoTool(), args...)
 	cmd.Dir, cmd.Env = dir, grade.LearnerEnv()
 	return cmd
 }
@@ -39,119 +39,86 @@ func cmdBench(c *call) int {
 	tmp, err := os.MkdirTemp("", "ladder-bench-")
 	c.check("", err)
 	defer os.RemoveAll(tmp)
-
-	type side struct {
-		name, dir   string
-		pkgs        []string
-		out, failed bytes.Buffer
-	}
-	sides := []*side{{name: "yours", dir: l.Dir}}
+	names, dirs := []string{"yours"}, []string{l.Dir}
 	if hasReference(c.root, l) {
-		sides = append([]*side{{name: "reference", dir: l.SolutionDir()}}, sides...)
+		names, dirs = []string{"reference", "yours"}, []string{l.SolutionDir(), l.Dir}
 	} else {
 		fmt.Fprintf(c.stdout, "There is no %s here (a workshop copy?), so these are your numbers alone.\n", l.SolutionDir())
 	}
-	for _, s := range sides {
-		pkgs, err := grade.ListPackages(context.Background(), c.root, c.root, []string{"./" + s.dir + "/..."}, grade.Plain)
-		if err != nil {
-			fmt.Fprintln(c.stdout, err)
-		}
-		for _, p := range pkgs {
-			s.pkgs = append(s.pkgs, p.ImportPath)
-		}
-	}
+	outs, failed := make([]bytes.Buffer, len(dirs)), make([]bytes.Buffer, len(dirs))
 	fmt.Fprintf(c.stdout, "benchmarking %d runs of %s each, taking turns...\n", *count, *benchTime)
 	for range *count {
-		for _, s := range sides {
-			var out bytes.Buffer
+		for i, dir := range dirs {
 			// -p 1: one package's benchmarks at a time.
-			cmd := learnerCmd(c.root, grade.GoTool(), append([]string{"test", "-p", "1", "-run", "^$", "-bench", ".", "-benchmem", "-count", "1", "-benchtime", *benchTime}, s.pkgs...)...)
-			if cmd.Stdout, cmd.Stderr = &out, &out; len(s.pkgs) > 0 && cmd.Run() != nil {
-				s.failed.Write(out.Bytes())
+			out, err := learnerCmd(c.root, "test", "-p", "1", "-run", "^$", "-bench", ".", "-benchmem", "-count", "1", "-benchtime", *benchTime, "./"+dir+"/...").CombinedOutput()
+			if err != nil {
+				failed[i].Write(out)
 			}
 			// One pkg: line for both sides, so that benchstat puts the
 			// same benchmark of the two packages side by side.
-			s.out.WriteString(pkgLineRE.ReplaceAllString(out.String(), fmt.Sprintf("pkg: level %d", l.Number)))
+			outs[i].WriteString(pkgLine.ReplaceAllString(string(out), fmt.Sprintf("pkg: level %d", l.Number)))
 		}
 	}
 	args := []string{"run", benchstat}
-	for _, s := range sides {
-		if s.failed.Len() > 0 {
-			fmt.Fprintf(c.stdout, "%s: some benchmarks failed:\n%s\n", s.dir, grade.Indent(grade.FirstLines(failureLines(s.failed.String()), 8), "  "))
+	for i, dir := range dirs {
+		if failed[i].Len() > 0 {
+			lines := strings.Join(failureLine.FindAllString(failed[i].String(), 8), "\n")
+			fmt.Fprintf(c.stdout, "%s: some benchmarks failed:\n%s\n", dir, grade.Indent(lines, "  "))
 		}
-		if s.out.Len() > 0 {
-			file := filepath.Join(tmp, s.name)
-			c.check("", os.WriteFile(file, s.out.Bytes(), 0o644))
-			args = append(args, s.name+"="+file)
+		if bytes.Contains(outs[i].Bytes(), []byte("\nBenchmark")) {
+			file := filepath.Join(tmp, names[i])
+			c.check("", os.WriteFile(file, outs[i].Bytes(), 0o644))
+			args = append(args, names[i]+"="+file)
 		}
 	}
 	if len(args) == 2 {
 		fmt.Fprintln(c.stdout, "No benchmark ran.")
 		return 1
 	}
-	fmt.Fprintln(c.stdout)
 	cmd := exec.Command(grade.GoTool(), args...)
-	var table bytes.Buffer
-	cmd.Dir, cmd.Stdout, cmd.Stderr = c.root, &table, c.stderr
-	c.check("benchstat:", cmd.Run())
-	c.stdout.Write(withoutEmptyGeomean(table.Bytes()))
-	fmt.Fprintln(c.stdout, "\nsec/op and B/op: lower is better; the column after yours is the change from the reference.")
-	if rows := benchRows[l.Number]; len(rows) > 0 {
-		fmt.Fprintln(c.stdout, "\nThe rows (the clock starts on 3 March 2025, not at the epoch):")
-		for _, r := range rows {
-			fmt.Fprintf(c.stdout, "  %s: %s\n", r.Name, r.Means)
-		}
+	cmd.Dir, cmd.Stderr = c.root, c.stderr
+	table, err := cmd.Output()
+	c.check("benchstat:", err)
+	fmt.Fprintf(c.stdout, "\n%s\nsec/op and B/op: lower is better; the column after yours is the change from the reference.\n", withoutEmptyGeomean(table))
+	if rows := benchRows(l.Number); len(rows) > 0 {
+		fmt.Fprintf(c.stdout, "\nThe rows (the clock starts on 3 March 2025, not at the epoch):\n  %s\n", strings.Join(rows, "\n  "))
 	}
 	return 0
 }
 
-var pkgLineRE = regexp.MustCompile(`(?m)^pkg: .*$`)
-
-// benchRow explains one row of a level's benchmark table: Name is the end
-// of the benchmark's name, as benchstat prints it, or a metric's unit.
-type benchRow struct{ Name, Means string }
-
-//go:embed benchrows.txt
-var benchRowsText string
-
-// benchRows explains every row each level's spec/bench.go prints, by
-// level, as benchrows.txt says.
-var benchRows = func() map[int][]benchRow {
-	rows := map[int][]benchRow{}
-	for _, line := range strings.Split(benchRowsText, "\n") {
-		level, row, _ := strings.Cut(line, " ")
-		name, means, ok := strings.Cut(row, ": ")
-		if n, err := strconv.Atoi(level); err == nil && ok {
-			rows[n] = append(rows[n], benchRow{name, means})
-		}
-	}
-	return rows
-}()
-
-// failureLines keeps the lines of go test output that say what failed.
-func failureLines(out string) string {
-	var keep []string
-	for _, line := range strings.Split(out, "\n") {
-		t := strings.TrimSpace(line)
-		if strings.Contains(t, "not implemented") || strings.HasPrefix(t, "--- FAIL") || strings.HasPrefix(t, "panic:") || strings.Contains(t, "[build failed]") || strings.Contains(t, ".go:") {
-			keep = append(keep, t)
-		}
-	}
-	return strings.Join(keep, "\n")
-}
-
-// significant matches a benchstat row whose change passed its test: a
-// percentage before the p-value, where a row that did not shows "~".
-var significant = regexp.MustCompile(`[+-][0-9.]+% \(p=`)
-
-// withoutEmptyGeomean replaces benchstat's geomean rows with "no
-// significant difference" when no row differs significantly: a geomean of
-// changes that are all noise reads as a result when it is not one.
+// withoutEmptyGeomean replaces benchstat's geomean rows when no row
+// differs significantly: a geomean of changes that are all noise reads as
+// a result when it is not one.
 func withoutEmptyGeomean(table []byte) []byte {
 	if significant.Match(table) {
 		return table
 	}
 	return regexp.MustCompile(`(?m)^geomean.*$`).ReplaceAll(table, []byte("no significant difference from the reference (each row's ~)"))
+}
+
+var (
+	pkgLine = regexp.MustCompile(`(?m)^pkg: .*$`)
+	// failureLine is a line of go test's output that says what failed.
+	failureLine = regexp.MustCompile(`(?m)^\s*(--- FAIL|panic:|.*not implemented|.*\[build failed\]|.*\.go:).*$`)
+	// significant matches a benchstat row whose change passed its test:
+	// a percentage before the p-value, where a row that did not shows "~".
+	significant = regexp.MustCompile(`[+-][0-9.]+% \(p=`)
+)
+
+//go:embed benchrows.txt
+var benchRowsText string
+
+// benchRows explains every row level n's spec/bench.go prints, as
+// benchrows.txt says: "Name: what it means", where Name is the end of the
+// benchmark's name, as benchstat prints it, or a metric's unit.
+func benchRows(n int) []string {
+	var rows []string
+	for _, line := range strings.Split(benchRowsText, "\n") {
+		if row, ok := strings.CutPrefix(line, strconv.Itoa(n)+" "); ok {
+			rows = append(rows, row)
+		}
+	}
+	return rows
 }
 
 // cmdFuzz runs each of a level's fuzz targets against the learner's code
@@ -162,8 +129,7 @@ func cmdFuzz(c *call) int {
 	fuzzTime := c.fs.Duration("time", 30*time.Second, "how long to fuzz each target")
 	l := c.level(nil)
 	var saved []string
-	found, ran := false, 0
-	inProgress := -1 // not known yet
+	found, ran, inProgress := false, 0, -1 // -1: not known yet
 	for _, m := range l.Modules {
 		if m.FirstPart > 1 && inProgress < 0 {
 			fmt.Fprintf(c.stdout, "Checking which parts of level %d pass, to know whether to fuzz %s too…\n", l.Number, m.Dir)
@@ -179,8 +145,7 @@ func cmdFuzz(c *call) int {
 		pkgs, err := grade.ListPackages(context.Background(), c.root, modDir, []string{l.Patterns()[m.Dir]}, grade.Plain)
 		c.check("", err)
 		for _, p := range pkgs {
-			rel := grade.RelDir(c.root, p.Dir)
-			list, err := learnerCmd(modDir, grade.GoTool(), "test", "-list", "^Fuzz", p.ImportPath).Output()
+			list, err := learnerCmd(modDir, "test", "-list", "^Fuzz", p.ImportPath).Output()
 			if err != nil {
 				c.fail(1, "go test -list ^Fuzz %s: %v\n%s", p.ImportPath, err, list)
 			}
@@ -189,22 +154,21 @@ func cmdFuzz(c *call) int {
 					continue // the ok line
 				}
 				ran++
-				fmt.Fprintf(c.stdout, "fuzzing %s in %s for %v\n", target, rel, *fuzzTime)
+				fmt.Fprintf(c.stdout, "fuzzing %s in %s for %v\n", target, grade.RelDir(c.root, p.Dir), *fuzzTime)
 				// A found input is shrunk for at most 10s: a slow target would
 				// otherwise sit at "0/sec" for the default minute.
-				cmd := learnerCmd(modDir, grade.GoTool(), "test", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", fuzzTime.String(), "-fuzzminimizetime", "10s", p.ImportPath)
+				cmd := learnerCmd(modDir, "test", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", fuzzTime.String(), "-fuzzminimizetime", "10s", p.ImportPath)
 				var out bytes.Buffer
 				cmd.Stdout, cmd.Stderr = io.MultiWriter(c.stdout, &grade.LimitedBuffer{Buf: &out, Left: 1 << 20}), c.stderr
 				if cmd.Run() == nil {
 					continue
-				}
-				if stoppedByItsDeadline(out.String(), target) {
+				} else if stoppedByItsDeadline(out.String(), target) {
 					fmt.Fprintf(c.stdout, "(go test said \"context deadline exceeded\" as its %v ended: Go's fuzzer racing its own time limit, go.dev/issue/75804, fixed in Go 1.27. It found nothing wrong.)\n", *fuzzTime)
 					continue
 				}
 				found = true
 				if m := failingInput.FindSubmatch(out.Bytes()); m != nil {
-					saved = append(saved, filepath.ToSlash(filepath.Join(rel, string(m[1]))))
+					saved = append(saved, filepath.ToSlash(filepath.Join(grade.RelDir(c.root, p.Dir), string(m[1]))))
 				}
 			}
 		}
@@ -214,14 +178,12 @@ func cmdFuzz(c *call) int {
 		fmt.Fprintf(c.stdout, "Level %d has no fuzz target.\n", l.Number)
 	case found && len(saved) > 0:
 		fmt.Fprintf(c.stdout, "\nThe fuzzer found a timeline your code gets wrong (above). go test saved it as %s, so make test-level-%d runs it from now on.\n", strings.Join(saved, " and "), l.Number)
-		return 1
 	case found:
 		fmt.Fprintf(c.stdout, "\nYour code gets a timeline wrong (above): one of the spec's own seed timelines, which make test-level-%d runs every time, so nothing new was saved.\n", l.Number)
-		return 1
 	default:
 		fmt.Fprintf(c.stdout, "\nThe fuzzer found nothing wrong in %v per target.\n", *fuzzTime)
 	}
-	return 0
+	return map[bool]int{false: 0, true: 1}[found]
 }
 
 // stoppedByItsDeadline says whether a failed fuzz run of target failed only
@@ -229,10 +191,8 @@ func cmdFuzz(c *call) int {
 // 1.27): "context deadline exceeded", with no case failing and no input
 // saved, where a timeline the code gets wrong fails a case of its own.
 func stoppedByItsDeadline(out, target string) bool {
-	if failingInput.MatchString(out) || strings.Count(out, "--- FAIL: ") != 1 {
-		return false
-	}
-	return regexp.MustCompile(`(?m)^--- FAIL: ` + regexp.QuoteMeta(target) + ` \([0-9.]+s\)\n\s+context deadline exceeded\nFAIL$`).MatchString(out)
+	return !failingInput.MatchString(out) && strings.Count(out, "--- FAIL: ") == 1 &&
+		regexp.MustCompile(`(?m)^--- FAIL: `+regexp.QuoteMeta(target)+` \([0-9.]+s\)\n\s+context deadline exceeded\nFAIL$`).MatchString(out)
 }
 
 // failingInput is go test's line naming the input it saved.

@@ -54,7 +54,6 @@ func init() {
 			{"hints N", "make hints-N", "every hint of level N seen so far", cmdHints},
 			{"fuzz [--time 30s] N", "make fuzz-level-N [FUZZTIME=30s]", "fuzz your level N against its model", cmdFuzz},
 			{"bench [--count 6] [--benchtime 100ms] N", "make bench-level-N", "your benchmarks beside the reference's, taking turns", cmdBench},
-			{"compare N", "make compare-level-N", "your code beside the reference", cmdCompare},
 			{"reset N", "make reset-level-N [FORCE=1]", "put level N's stub back as it was, keeping a backup (FORCE=1: no question)", cmdReset},
 			{make: "make plot-level-N [REF=1]", what: "pictures of your level N in plots/ (REF=1: the reference's)"},
 			{"interview [--time 45m] N", "make interview-level-N [TIME=45m]", "a mock interview: one part at a time, on the clock", cmdInterview},
@@ -90,7 +89,7 @@ func init() {
 
 // katas is "eight katas", for the number of levels the registry has.
 func katas() string {
-	if words := strings.Fields("no one two three four five six seven eight nine ten eleven twelve"); len(levels.All) < len(words) {
+	if words := strings.Fields("no one two three four five six seven eight nine ten"); len(levels.All) < len(words) {
 		return words[len(levels.All)] + " katas"
 	}
 	return strconv.Itoa(len(levels.All)) + " katas"
@@ -99,26 +98,20 @@ func katas() string {
 // writeUsage writes the usage text: with the make targets if asMake, else
 // with the ladder command's own words.
 func writeUsage(w io.Writer, asMake bool) {
+	head := "usage: go run ./harness/cmd/ladder <command>, from the repository's top folder\n"
 	if asMake {
-		fmt.Fprintf(w, "rateladder: %s on rolling windows and rate limiters.\n", katas())
-	} else {
-		fmt.Fprint(w, "usage: go run ./harness/cmd/ladder <command>, from the repository's top folder\n")
+		head = fmt.Sprintf("rateladder: %s on rolling windows and rate limiters.\n", katas())
 	}
+	fmt.Fprint(w, head)
 	for _, g := range commands {
-		var b strings.Builder
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(w, "\n%s\n", g.title)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, c := range g.commands {
-			name := c.ladder
-			if asMake {
-				name = c.make
-			}
-			if name != "" {
+			if name := map[bool]string{false: c.ladder, true: c.make}[asMake]; name != "" {
 				fmt.Fprintf(tw, "  %s\t%s\n", name, c.what)
 			}
 		}
-		if tw.Flush(); b.Len() > 0 {
-			fmt.Fprintf(w, "\n%s\n%s", g.title, b.String())
-		}
+		tw.Flush()
 	}
 }
 
@@ -150,9 +143,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // A call is one run of a command, in the repository's top folder, root.
-// The command defines its flags on fs, then parses them with args or
-// level; ending it early, with fail or check, is a panic that runAt
-// recovers, so that commands read as the steps they take.
+// The command defines its flags on fs, then parses them with parse or
+// level. It ends early with fail or check, whose panic runAt recovers, so
+// that commands read as the steps they take.
 type call struct {
 	root, usage    string
 	args           []string
@@ -165,13 +158,9 @@ type exit int
 
 // runAt runs the command args names in root, and returns its exit code.
 func runAt(root string, args []string, stdout, stderr io.Writer) (code int) {
-	if len(args) > 0 && args[0] == sandbox.CacheLayerCommand {
+	if len(args) == 3 && args[0] == sandbox.CacheLayerCommand {
 		// Not in the usage text: the go command runs it inside a class
 		// report's sandbox, as its GOCACHEPROG.
-		if len(args) != 3 {
-			fmt.Fprintln(stderr, "usage: ladder cache-layer BASE OWN (the go command runs it)")
-			return 2
-		}
 		if err := sandbox.ServeCacheLayers(args[1], args[2], os.Stdin, stdout); err != nil {
 			fmt.Fprintln(stderr, "ladder cache-layer:", err)
 			return 1
@@ -179,28 +168,27 @@ func runAt(root string, args []string, stdout, stderr io.Writer) (code int) {
 		return 0
 	}
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-		args = append([]string{"help"}, args[1:]...)
+		args[0] = "help"
 	}
-	c := &call{root: root, stdout: stdout, stderr: stderr}
-	var cmd command
-	if len(args) > 0 {
-		if cmd, c.usage = find(args[0]); cmd.run == nil {
-			fmt.Fprintf(stderr, "ladder: unknown command %q\n", args[0])
-		}
-	}
-	if cmd.run == nil {
+	if len(args) == 0 {
 		writeUsage(stderr, false)
 		return 2
 	}
-	c.args, c.fs = args[1:], flag.NewFlagSet(args[0], flag.ContinueOnError)
+	cmd, usage := find(args[0])
+	if cmd.run == nil {
+		fmt.Fprintf(stderr, "ladder: unknown command %q\n", args[0])
+		writeUsage(stderr, false)
+		return 2
+	}
+	c := &call{root: root, usage: usage, args: args[1:], fs: flag.NewFlagSet(args[0], flag.ContinueOnError), stdout: stdout, stderr: stderr}
 	c.fs.SetOutput(stderr)
 	defer func() {
-		if r := recover(); r != nil {
-			e, ok := r.(exit)
-			if !ok {
-				panic(r)
-			}
-			code = int(e)
+		switch r := recover().(type) {
+		case nil:
+		case exit:
+			code = int(r)
+		default:
+			panic(r)
 		}
 	}()
 	return cmd.run(c)
@@ -225,16 +213,14 @@ func (c *call) check(prefix string, err error) {
 // which there must be lo to hi; else it ends the command with its usage.
 func (c *call) parse(lo, hi int) []string {
 	var pos []string
-	for args := c.args; ; {
-		err := c.fs.Parse(args)
-		if err == nil && c.fs.NArg() > 0 {
-			pos, args = append(pos, c.fs.Arg(0)), c.fs.Args()[1:]
-			continue
+	for args := c.args; ; args = c.fs.Args()[1:] {
+		if err := c.fs.Parse(args); err != nil || c.fs.NArg() == 0 {
+			if err != nil || len(pos) < lo || len(pos) > hi {
+				c.fail(2, "%s", c.usage)
+			}
+			return pos
 		}
-		if err != nil || len(pos) < lo || len(pos) > hi {
-			c.fail(2, "%s", c.usage)
-		}
-		return pos
+		pos = append(pos, c.fs.Arg(0))
 	}
 }
 

@@ -34,7 +34,7 @@ func TestEveryCommandHasAUsageLine(t *testing.T) {
 	if n < 12 {
 		t.Errorf("the usage text has %d ladder commands, want every one (at least 12)", n)
 	}
-	for _, args := range [][]string{{"compare"}, {"reset", "1", "2"}, {"hint"}} {
+	for _, args := range [][]string{{"debrief"}, {"reset", "1", "2"}, {"hint"}} {
 		var stderr strings.Builder
 		if code := run(args, &strings.Builder{}, &stderr); code != 2 || !strings.Contains(stderr.String(), usageLine(args[0])) {
 			t.Errorf("ladder %s = exit %d, %q; want exit 2 and the line %q", strings.Join(args, " "), code, stderr.String(), usageLine(args[0]))

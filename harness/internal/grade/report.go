@@ -154,7 +154,7 @@ func nextStep(levels []LevelReport, hasReference bool) string {
 	if !hasReference {
 		return "the whole ladder is done. make debrief-level-N says what an interviewer looks for in each level."
 	}
-	return "the whole ladder is done. make compare-level-N shows each level of yours beside its reference."
+	return "the whole ladder is done. solutions/ holds each level's reference, to read beside yours."
 }
 
 // Style paints text on a terminal (Color) and leaves it plain elsewhere.
@@ -347,7 +347,7 @@ func Write(w io.Writer, g Level, only int, all bool) {
 // student copy the debrief.
 func AfterDone(g Level) string {
 	if g.HasReference {
-		return fmt.Sprintf("make compare-level-%d shows your code beside the reference", g.Level.Number)
+		return g.Level.SolutionDir() + " holds the reference, to read beside your code"
 	}
 	return fmt.Sprintf("make debrief-level-%d says what an interviewer looks for in it", g.Level.Number)
 }
