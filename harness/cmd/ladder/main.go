@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -25,7 +24,7 @@ import (
 
 // A command is one line of the usage text, written once, here: ladder help
 // prints each command's own words, and make help (ladder help --make) the
-// make target that runs it.
+// make target that runs it. A line with neither heads a section.
 type command struct {
 	ladder string            // the ladder command and its arguments; "" for a make target alone
 	make   string            // the make target that runs it; "" for a ladder command alone
@@ -33,66 +32,49 @@ type command struct {
 	run    func(c *call) int // the ladder command, which returns its exit code
 }
 
-// A commandGroup is the usage text's section for one kind of user.
-type commandGroup struct {
-	title    string
-	commands []command
-}
-
 // commands is the usage text. It is set in init, as the commands it runs
 // refer back to it for their usage lines.
-var commands []commandGroup
+var commands []command
 
 func init() {
 	first, last := levels.All[0].Number, levels.All[len(levels.All)-1].Number
-	commands = []commandGroup{
-		{fmt.Sprintf("For learners (N is a level, %d to %d):", first, last), []command{
-			{"progress [--json]", "make progress", "the ladder: what you have done, and what comes next", cmdProgress},
-			{"test [--part K] [--all] N", "make test-level-N [PART=K] [ALL=1] [REDIS=1]", "level N's tests against your code in ladder/: one part, or every case in full (REDIS=1: on a real redis-server too)", cmdTest},
-			{"watch N", "make watch-level-N", "rerun level N's tests whenever you save a file", cmdWatch},
-			{"hint [--part K] N", "make hint-N [PART=K]", "the next hint for the part of level N you are on, or for part K", cmdHint},
-			{"hints N", "make hints-N", "every hint of level N seen so far", cmdHints},
-			{"fuzz [--time 30s] N", "make fuzz-level-N [FUZZTIME=30s]", "fuzz your level N against its model", cmdFuzz},
-			{"bench [--count 6] [--benchtime 100ms] N", "make bench-level-N", "your benchmarks beside the reference's, taking turns", cmdBench},
-			{"reset N", "make reset-level-N [FORCE=1]", "put level N's stub back as it was, keeping a backup (FORCE=1: no question)", cmdReset},
-			{make: "make plot-level-N [REF=1]", what: "pictures of your level N in plots/ (REF=1: the reference's)"},
-			{"interview [--time 45m] N", "make interview-level-N [TIME=45m]", "a mock interview: one part at a time, on the clock", cmdInterview},
-			{"debrief N", "make debrief-level-N", "after a level: the classic mistakes and the approaches", cmdDebrief},
-		}},
-		{"For instructors:", []command{
-			{"student-copy DEST", "make student-copy DEST=dir", "the ladder without solutions/, to hand out", cmdStudentCopy},
-			{"class-report [--format csv|html] DIR...", `make class-report DIRS="a b c" [FORMAT=csv|html]`, "every student's progress in one table, and why each is stuck; JOBS=, TIMEOUT=, SEED=, NO_SANDBOX=1, CLEAN=1 as --help says", cmdClassReport},
-			{make: "make class-report-prepare", what: "build what the class report needs before class, so that it starts warm"},
-			{"classroom [--force] [--instructor-repo OWNER/NAME] [--instructor-ref COMMIT] [FILE]", "make classroom [FORCE=1] [INSTRUCTOR_REPO=owner/name] [INSTRUCTOR_REF=commit]", "a GitHub Classroom workflow that grades as the class report does, one graded step per part, in .github/workflows/classroom.yml", cmdClassroom},
-			{make: "make test-plots", what: "the pictures open in headless Chromium (installs it)"},
-		}},
-		{"For the repository:", []command{
-			{make: "make test", what: "everything that must always pass: about a minute on two cores, more on a fresh clone, which compiles everything first"},
-			{make: "make test-go", what: "the harness's quick tests, and each spec's quick self-checks"},
-			{make: "make test-solutions", what: "every reference against its spec"},
-			{make: "make test-mutants", what: "each spec's whole self-check: every known mistake caught by its part (in make ci)"},
-			{make: "make test-race", what: "every reference under the race detector (in make ci)"},
-			{"check-stubs", "make test-stubs", "the untouched stubs compile, hold nothing but stubs, and every case fails as not implemented", cmdCheckStubs},
-			{make: "make ci", what: "what CI runs after make test"},
-			{make: "make test-e2e", what: "the ladder command end to end, in copies of the repository, and every probe of the grader"},
-			{make: "make test-bench", what: "every benchmark once, so that none rots"},
-			{make: "make vet", what: "gofmt and go vet"},
-			{make: "make check", what: "gofmt, go vet and staticcheck, and go vet for Windows and macOS"},
-			{make: "make test-redis", what: "level 8's Redis reference against a real redis-server (installs it)"},
-			{make: "make peers-redis", what: "the Redis form beside go-redis/redis_rate on a real redis-server"},
-			{make: "make peers", what: "the references beside production Go limiters (slow, several minutes)"},
-			{make: "make peers-quick", what: "make peers in a few seconds, to check it runs"},
-			{"help [--make]", "make help", "this list", cmdHelp},
-		}},
+	commands = []command{
+		{what: fmt.Sprintf("For learners (N is a level, %d to %d):", first, last)},
+		{"progress [--json]", "make progress", "the ladder: what you have done, and what comes next", cmdProgress},
+		{"test [--part K] [--all] N", "make test-level-N [PART=K] [ALL=1] [REDIS=1]", "level N's tests against your code in ladder/: one part, or every case in full (REDIS=1: on a real redis-server too)", cmdTest},
+		{"watch N", "make watch-level-N", "rerun level N's tests whenever you save a file", cmdWatch},
+		{"hint [--part K] N", "make hint-N [PART=K]", "the next hint for the part of level N you are on, or for part K", cmdHint},
+		{"hints N", "make hints-N", "every hint of level N seen so far", cmdHints},
+		{"fuzz [--time 30s] N", "make fuzz-level-N [FUZZTIME=30s]", "fuzz your level N against its model", cmdFuzz},
+		{"bench [--count 6] [--benchtime 100ms] N", "make bench-level-N", "your benchmarks beside the reference's, taking turns", cmdBench},
+		{"reset N", "make reset-level-N [FORCE=1]", "put level N's stub back as it was, keeping a backup (FORCE=1: no question)", cmdReset},
+		{make: "make plot-level-N [REF=1]", what: "pictures of your level N in plots/ (REF=1: the reference's)"},
+		{"interview [--time 45m] N", "make interview-level-N [TIME=45m]", "a mock interview: one part at a time, on the clock", cmdInterview},
+		{"debrief N", "make debrief-level-N", "after a level: the classic mistakes and the approaches", cmdDebrief},
+		{what: "For instructors:"},
+		{"student-copy DEST", "make student-copy DEST=dir", "the ladder without solutions/, to hand out", cmdStudentCopy},
+		{"class-report [--format csv|html] DIR...", `make class-report DIRS="a b c" [FORMAT=csv|html]`, "every student's progress in one table, and why each is stuck; JOBS=, TIMEOUT=, SEED=, NO_SANDBOX=1, CLEAN=1 as --help says", cmdClassReport},
+		{make: "make class-report-prepare", what: "build what the class report needs before class, so that it starts warm"},
+		{"classroom [--force] [--instructor-repo OWNER/NAME] [--instructor-ref COMMIT] [FILE]", "make classroom [FORCE=1] [INSTRUCTOR_REPO=owner/name] [INSTRUCTOR_REF=commit]", "a GitHub Classroom workflow that grades as the class report does, one graded step per part, in .github/workflows/classroom.yml", cmdClassroom},
+		{make: "make test-plots", what: "the pictures open in headless Chromium (installs it)"},
+		{what: "For the repository:"},
+		{make: "make test", what: "everything that must always pass: about a minute on two cores, more on a fresh clone, which compiles everything first"},
+		{make: "make test-go", what: "the harness's quick tests, and each spec's quick self-checks"},
+		{make: "make test-solutions", what: "every reference against its spec"},
+		{make: "make test-mutants", what: "each spec's whole self-check: every known mistake caught by its part (in make ci)"},
+		{make: "make test-race", what: "every reference under the race detector (in make ci)"},
+		{"check-stubs", "make test-stubs", "the untouched stubs compile, hold nothing but stubs, and every case fails as not implemented", cmdCheckStubs},
+		{make: "make ci", what: "what CI runs after make test"},
+		{make: "make test-e2e", what: "the ladder command end to end, in copies of the repository, and every probe of the grader"},
+		{make: "make test-bench", what: "every benchmark once, so that none rots"},
+		{make: "make vet", what: "gofmt and go vet"},
+		{make: "make check", what: "gofmt, go vet and staticcheck, and go vet for Windows and macOS"},
+		{make: "make test-redis", what: "level 8's Redis reference against a real redis-server (installs it)"},
+		{make: "make peers-redis", what: "the Redis form beside go-redis/redis_rate on a real redis-server"},
+		{make: "make peers", what: "the references beside production Go limiters (slow, several minutes)"},
+		{make: "make peers-quick", what: "make peers in a few seconds, to check it runs"},
+		{"help [--make]", "make help", "this list", cmdHelp},
 	}
-}
-
-// katas is "eight katas", for the number of levels the registry has.
-func katas() string {
-	if words := strings.Fields("no one two three four five six seven eight nine ten"); len(levels.All) < len(words) {
-		return words[len(levels.All)] + " katas"
-	}
-	return strconv.Itoa(len(levels.All)) + " katas"
 }
 
 // writeUsage writes the usage text: with the make targets if asMake, else
@@ -100,30 +82,28 @@ func katas() string {
 func writeUsage(w io.Writer, asMake bool) {
 	head := "usage: go run ./harness/cmd/ladder <command>, from the repository's top folder\n"
 	if asMake {
-		head = fmt.Sprintf("rateladder: %s on rolling windows and rate limiters.\n", katas())
+		head = fmt.Sprintf("rateladder: %d katas on rolling windows and rate limiters.\n", len(levels.All))
 	}
-	fmt.Fprint(w, head)
-	for _, g := range commands {
-		fmt.Fprintf(w, "\n%s\n", g.title)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for _, c := range g.commands {
-			if name := map[bool]string{false: c.ladder, true: c.make}[asMake]; name != "" {
-				fmt.Fprintf(tw, "  %s\t%s\n", name, c.what)
-			}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprint(tw, head)
+	for _, c := range commands {
+		// A line without a tab ends a column: each section aligns its own.
+		if name := map[bool]string{false: c.ladder, true: c.make}[asMake]; c.ladder == "" && c.make == "" {
+			fmt.Fprintf(tw, "\n%s\n", c.what)
+		} else if name != "" {
+			fmt.Fprintf(tw, "  %s\t%s\n", name, c.what)
 		}
-		tw.Flush()
 	}
+	tw.Flush()
 }
 
 // find returns the ladder command name, and its line of the usage text for
 // it to print when its arguments are wrong: "usage: ladder reset N   (make
 // reset-level-N [FORCE=1])".
 func find(name string) (command, string) {
-	for _, g := range commands {
-		for _, c := range g.commands {
-			if first, _, _ := strings.Cut(c.ladder, " "); first == name && c.run != nil {
-				return c, strings.TrimSuffix("usage: ladder "+c.ladder+"   ("+c.make+")", "   ()")
-			}
+	for _, c := range commands {
+		if first, _, _ := strings.Cut(c.ladder, " "); first == name && c.run != nil {
+			return c, strings.TrimSuffix("usage: ladder "+c.ladder+"   ("+c.make+")", "   ()")
 		}
 	}
 	return command{}, ""
