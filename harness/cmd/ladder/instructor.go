@@ -24,10 +24,8 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// cmdStudentCopy writes the last commit (HEAD, never the working tree)
-// without solutions/, for an instructor to hand out. It refuses what
-// instructor.StudentCopyFiles refuses, and writes nothing until the stubs
-// have passed the stub check in a temporary copy.
+// cmdStudentCopy writes the last commit (never the working tree) without
+// solutions/, once instructor.StudentCopyFiles and the stub check pass.
 func cmdStudentCopy(c *call) int {
 	dest, err := filepath.Abs(c.parse(1, 1)[0])
 	c.check("", err)
@@ -175,8 +173,7 @@ func cmdClassReport(c *call) int {
 	return 0
 }
 
-// cmdClassroom writes the GitHub Classroom workflow, FILE or
-// instructor.ClassroomFile.
+// cmdClassroom writes the GitHub Classroom workflow.
 func cmdClassroom(c *call) int {
 	force := c.fs.Bool("force", false, "write over an existing file")
 	repo := c.fs.String("instructor-repo", "", "the GitHub repository (`owner/name`) whose harness grades; by default this checkout's origin")
