@@ -64,15 +64,11 @@ func cmdStudentCopy(c *call) int {
 
 const classReportHelp = `usage: ladder class-report [flags] DIR...   (make class-report DIRS="alice bob carol")
 
-Grades each student's checkout and prints one table for the class: from
-each DIR only the learner's files, with this checkout's tests, specs and
-go.mod files. THIS RUNS THE STUDENTS' CODE, each student in a sandbox
-(bubblewrap, on Linux). INSTRUCTORS.md says which files are the
-learner's, and what the sandbox allows and forbids.
-
-Where there is no sandbox (macOS, Windows, no bwrap, a container without
-user namespaces), the report refuses to run, unless --no-sandbox:
-` + sandbox.NoSandboxGivesUp + `
+Grades the learner's files of each DIR with this checkout's tests, and
+prints one table. THIS RUNS THE STUDENTS' CODE, in a sandbox (bubblewrap,
+on Linux): INSTRUCTORS.md says which files and what the sandbox allows.
+Without one (macOS, Windows, no bwrap, no user namespaces) the report
+refuses to run, unless --no-sandbox: ` + sandbox.NoSandboxGivesUp + `
 
 flags:
 `
@@ -148,6 +144,7 @@ func cmdClassReport(c *call) int {
 			graded <- i
 		}(<-free)
 	}
+	var unlucky []string
 	for n := range len(dirs) {
 		r := results[<-graded]
 		done, of := r.PartsDone()
@@ -156,17 +153,14 @@ func cmdClassReport(c *call) int {
 			note = " (" + instructor.TerminalText(grade.FirstLines(r.Err, 1)) + ")"
 		}
 		fmt.Fprintf(c.stderr, "class-report: %d of %d: %s, %d of %d parts done, in %v%s\n", n+1, len(dirs), instructor.TerminalText(r.Name), done, of, r.Took.Round(time.Second), note)
+		if r.RandomFailed {
+			unlucky = append(unlucky, r.Name)
+		}
 	}
 	if ctx.Err() != nil {
 		c.fail(1, "class-report: interrupted; the students' processes were stopped and their folders deleted")
 	}
 	write(c.stdout, results)
-	var unlucky []string
-	for _, r := range results {
-		if r.RandomFailed {
-			unlucky = append(unlucky, r.Name)
-		}
-	}
 	if len(unlucky) > 0 {
 		fmt.Fprintf(c.stderr, "class-report: a random timeline of the checker failed for %s; --seed %d plays the same timelines again\n", instructor.SomeNames(unlucky), g.Checker.Seed)
 	}
@@ -191,10 +185,9 @@ func cmdClassroom(c *call) int {
 	}
 	if *ref == "" {
 		head, err := shipped.Git(root, "rev-parse", "--verify", "HEAD")
-		if err != nil {
+		if *ref = strings.TrimSpace(head); err != nil {
 			c.fail(2, "ladder classroom: this checkout has no commit; name the one that grades with --instructor-ref (make classroom INSTRUCTOR_REF=commit)")
 		}
-		*ref = strings.TrimSpace(head)
 	}
 	plan, err := instructor.PlanClassroom(root, *repo, *ref, levels.All)
 	c.check("ladder classroom:", err)
@@ -204,9 +197,8 @@ func cmdClassroom(c *call) int {
 	var b strings.Builder
 	c.check("ladder classroom:", instructor.WriteClassroom(&b, plan))
 	c.check("ladder classroom:", cmp.Or(os.MkdirAll(filepath.Dir(target), 0o755), os.WriteFile(target, []byte(b.String()), 0o644)))
-	first, last := levels.All[0].Number, levels.All[len(levels.All)-1].Number
 	fmt.Fprintf(c.stdout, "wrote %s: %s, one for each part of levels %d to %d, worth %s each.\nCommit it to the assignment's template repository; INSTRUCTORS.md says how to set up the assignment.\n",
-		shown, grade.Plural(len(plan.Steps), "graded step"), first, last, grade.Plural(instructor.PartPoints, "point"))
+		shown, grade.Plural(len(plan.Steps), "graded step"), levels.All[0].Number, levels.All[len(levels.All)-1].Number, grade.Plural(instructor.PartPoints, "point"))
 	return 0
 }
 

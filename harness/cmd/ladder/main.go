@@ -319,7 +319,7 @@ func cmdHint(c *call) int {
 	}
 	if seen >= len(p.Hints) {
 		next := fmt.Sprintf("read part %d of %s/README.md again, and make test-level-%d PART=%d shows the first case that fails.", part, l.Dir, l.Number, part)
-		if hasReference(c.root, l) { // a student copy has none
+		if _, err := os.Stat(filepath.Join(c.root, l.SolutionDir())); err == nil { // a student copy has none
 			next = l.SolutionDir() + " has the reference, to read beside your code."
 		}
 		fmt.Fprintf(c.stdout, "You have seen all %s of level %d, part %d. make hints-%d shows them again; %s\n",
@@ -356,10 +356,7 @@ func (c *call) partOn(l levels.Level, s *interview.State) int {
 	c.check("ladder hint:", err)
 	part := partInProgress(g)
 	if g.BuildError != "" || len(g.Broken) > 0 || len(g.Unverified) > 0 {
-		// The grade says nothing of the parts: keep to the last answer.
-		part = cmp.Or(last.Part, part)
-		fmt.Fprintf(c.stdout, "Level %d: %s, so the part you are on is not known; these are the hints of part %d (make hint-%d PART=K for part K).\n\n", l.Number, g.Status(), part, l.Number)
-		return part
+		return cmp.Or(last.Part, part) // the grade says nothing of the parts: keep to the last answer
 	}
 	s.OnPart[key] = interview.PartCache{Files: hash, Part: part}
 	return part
@@ -455,17 +452,8 @@ func cmdReset(c *call) int {
 		c.check("", cmp.Or(os.MkdirAll(filepath.Dir(dst), 0o755), os.WriteFile(dst, plan.Shipped.Files[p], 0o644)))
 		fmt.Fprintf(c.stdout, "restored %s\n", p)
 	}
-	for _, p := range plan.Move {
-		fmt.Fprintf(c.stdout, "moved    %s\n", p)
-	}
 	fmt.Fprintf(c.stdout, "Your files are in %s/.\nTo get them back: cp -R %s/. .\n", backup, backup)
 	return 0
-}
-
-// hasReference says whether this copy has the level's reference.
-func hasReference(root string, l levels.Level) bool {
-	_, err := os.Stat(filepath.Join(root, l.SolutionDir()))
-	return err == nil
 }
 
 // cmdDebrief shows what the interviewer's guide says of a level once done.
@@ -473,10 +461,8 @@ func cmdDebrief(c *call) int {
 	l := c.level(nil)
 	fmt.Fprintf(c.stdout, "Checking level %d first...\n\n", l.Number)
 	g, err := grade.TestLevel(c.root, l, 0)
-	if err == nil {
-		err = instructor.WriteDebrief(c.stdout, c.root, g, grade.Style{Color: useColor(c.stdout)})
-	}
 	c.check("ladder debrief:", err)
+	c.check("ladder debrief:", instructor.WriteDebrief(c.stdout, c.root, g, grade.Style{Color: useColor(c.stdout)}))
 	return 0
 }
 
@@ -484,12 +470,9 @@ func cmdDebrief(c *call) int {
 // It polls: a look at a few dozen files works on every system and drive.
 func cmdWatch(c *call) int {
 	l := c.level(nil)
-	dir := filepath.Join(c.root, l.Dir)
-	t, stop := c.terminal(l, dir, os.Interrupt)
+	t, stop := c.terminal(l, filepath.Join(c.root, l.Dir), os.Interrupt)
 	defer stop()
-	w := &watcher{Terminal: t, Level: l, root: c.root, dir: dir, clear: useColor(c.stdout),
-		grade: func() (grade.Level, error) { return grade.TestLevel(c.root, l, 0) }}
-	w.Run()
+	watch(t, c.root, l, useColor(c.stdout), func() (grade.Level, error) { return grade.TestLevel(c.root, l, 0) })
 	return 0
 }
 
@@ -521,89 +504,63 @@ func (c *call) terminal(l levels.Level, dir string, sigs ...os.Signal) (t interv
 	return t, func() { term.Restore(in, old); stop() }
 }
 
-// watcher is watch mode, with its grader injected for the tests.
-type watcher struct {
-	interview.Terminal
-	Level     levels.Level
-	root, dir string
-	grade     func() (grade.Level, error)
-	clear     bool   // clear the screen before each run
-	part      int    // the part the last run found in progress, 0 if none
-	status    string // the last run's status line, said again after a key
-}
-
 // watchKeys reminds the learner of the keys of watch mode.
 const watchKeys = "Keys: h hint · r run now · p the part you are on · q stop"
 
-// Run tests the level, then again on each save or r, until Ctrl-C.
-func (w *watcher) Run() {
-	seen := interview.Snapshot(w.dir)
+// watch tests level l, then again on each save or r, until Ctrl-C, and
+// clears the screen before each run if clear.
+func watch(t interview.Terminal, root string, l levels.Level, clear bool, test func() (grade.Level, error)) {
+	dir := filepath.Join(root, l.Dir)
+	seen := interview.Snapshot(dir)
 	for why := "started"; ; {
-		w.test(why + " " + time.Now().Format("15:04:05"))
+		if clear {
+			fmt.Fprint(t.Out, "\x1b[H\x1b[2J")
+		}
+		g, err := test()
+		part, status := 0, "the tests could not run"
+		if err != nil {
+			fmt.Fprintln(t.ErrOut, err)
+		} else {
+			grade.Write(t.Out, g, 0, false)
+			part, status = partInProgress(g), watchStatus(g)
+		}
+		// The status line last, where a pane that shows only the last lines still shows it.
+		status = fmt.Sprintf("[watch: level %d · %s · %s %s]", l.Number, status, why, time.Now().Format("15:04:05"))
+		fmt.Fprintf(t.Out, "\nWatching %s for changes. %s\n%s\n", l.Dir, map[bool]string{true: "Ctrl-C stops.", false: watchKeys}[t.Keys == nil], status)
 		for why = ""; why == ""; {
 			select {
-			case <-w.Changes:
-				if w.Saved(w.dir, &seen) {
+			case <-t.Changes:
+				if t.Saved(dir, &seen) {
 					why = "saved"
 				}
-			case <-w.Interrupt:
+			case <-t.Interrupt:
 				return
-			case k := <-w.Keys:
-				if w.key(k) {
+			case k := <-t.Keys:
+				switch {
+				case k == 'r':
 					why = "rerun"
+					continue
+				case k == 'h':
+					fmt.Fprintln(t.Out)
+					t.Hint()
+				case k == 'p':
+					// The README's section of the part, as interview mode poses it.
+					if r, err := interview.ReadmeParts(root, l); err != nil {
+						fmt.Fprintln(t.ErrOut, err)
+					} else if part == 0 {
+						fmt.Fprintln(t.Out, "\nNo part is in progress: the last run found every part done, or could not tell.")
+					} else {
+						fmt.Fprintf(t.Out, "\n%s\n\n(%s/README.md has the rest.)\n", r.Section(part), l.Dir)
+					}
+				case 'a' <= k && k <= 'z' || k == '?':
+					fmt.Fprintln(t.Out, watchKeys)
+				default:
+					continue // the rest of an arrow key's sequence, say
 				}
+				fmt.Fprintln(t.Out, status)
 			}
 		}
 	}
-}
-
-// key does what a key typed asks, and reports whether it asks for a run.
-func (w *watcher) key(k byte) bool {
-	switch {
-	case k == 'r':
-		return true
-	case k == 'h':
-		fmt.Fprintln(w.Out)
-		w.Hint()
-	case k == 'p':
-		// The README's section of the part, as interview mode poses it.
-		r, err := interview.ReadmeParts(w.root, w.Level)
-		if err != nil {
-			fmt.Fprintln(w.ErrOut, err)
-		} else if w.part == 0 {
-			fmt.Fprintln(w.Out, "\nNo part is in progress: the last run found every part done, or could not tell.")
-		} else {
-			fmt.Fprintf(w.Out, "\n%s\n\n(%s/README.md has the rest.)\n", r.Section(w.part), w.Level.Dir)
-		}
-	case 'a' <= k && k <= 'z' || k == '?':
-		fmt.Fprintln(w.Out, watchKeys)
-	default:
-		return false // the rest of an arrow key's sequence, say
-	}
-	fmt.Fprintln(w.Out, w.status)
-	return false
-}
-
-// test runs the level's tests once, and ends with the status line.
-func (w *watcher) test(when string) {
-	if w.clear {
-		fmt.Fprint(w.Out, "\x1b[H\x1b[2J")
-	}
-	g, err := w.grade()
-	status := "the tests could not run"
-	if w.part = 0; err != nil {
-		fmt.Fprintln(w.ErrOut, err)
-	} else {
-		grade.Write(w.Out, g, 0, false)
-		status, w.part = watchStatus(g), partInProgress(g)
-	}
-	keys := watchKeys
-	if w.Keys == nil {
-		keys = "Ctrl-C stops."
-	}
-	// The status line last, where a pane that shows only the last lines still shows it.
-	w.status = fmt.Sprintf("[watch: level %d · %s · %s]", w.Level.Number, status, when)
-	fmt.Fprintf(w.Out, "\nWatching %s for changes. %s\n%s\n", w.Level.Dir, keys, w.status)
 }
 
 // watchStatus says where a graded level stands: "part 2 of 3 in progress".
@@ -664,22 +621,23 @@ func readKeys(keys chan<- byte, interrupt chan<- os.Signal) {
 	for buf := make([]byte, 64); ; {
 		n, rerr := os.Stdin.Read(buf)
 		for _, k := range buf[:n] {
-			switch {
-			case k != 3 && k != 'q': // 3 is Ctrl-C
-				select {
-				case keys <- k:
-				default: // keys typed faster than they are done: drop them
-				}
-			case err != nil || self.Signal(os.Interrupt) != nil:
-				select {
-				case interrupt <- os.Interrupt:
-				default:
-				}
+			if k != 3 && k != 'q' { // 3 is Ctrl-C
+				offer(keys, k) // keys typed faster than they are done are dropped
+			} else if err != nil || self.Signal(os.Interrupt) != nil {
+				offer(interrupt, os.Signal(os.Interrupt))
 			}
 		}
 		if rerr != nil {
 			return
 		}
+	}
+}
+
+// offer sends v on ch if it has room.
+func offer[T any](ch chan<- T, v T) {
+	select {
+	case ch <- v:
+	default:
 	}
 }
 
@@ -712,19 +670,19 @@ func cmdBench(c *call) int {
 	c.check("", err)
 	defer os.RemoveAll(tmp)
 	names, dirs := []string{"yours"}, []string{l.Dir}
-	if hasReference(c.root, l) {
+	if _, err := os.Stat(filepath.Join(c.root, l.SolutionDir())); err == nil {
 		names, dirs = []string{"reference", "yours"}, []string{l.SolutionDir(), l.Dir}
 	} else {
 		fmt.Fprintf(c.stdout, "There is no %s here (a workshop copy?), so these are your numbers alone.\n", l.SolutionDir())
 	}
-	outs, failed := make([]bytes.Buffer, len(dirs)), make([]bytes.Buffer, len(dirs))
+	outs := make([]bytes.Buffer, len(dirs))
 	fmt.Fprintf(c.stdout, "benchmarking %d runs of %s each, taking turns...\n", *count, *benchTime)
-	for range *count {
+	for round := range *count {
 		for i, dir := range dirs {
 			// -p 1: one package's benchmarks at a time.
 			out, err := learnerCmd(c.root, "test", "-p", "1", "-run", "^$", "-bench", ".", "-benchmem", "-count", "1", "-benchtime", *benchTime, "./"+dir+"/...").CombinedOutput()
-			if err != nil {
-				failed[i].Write(out)
+			if lines := failureLine.FindAllString(string(out), 8); err != nil && round == 0 {
+				fmt.Fprintf(c.stdout, "%s: some benchmarks failed:\n%s\n", dir, grade.Indent(strings.Join(lines, "\n"), "  "))
 			}
 			// One pkg: line for both sides, so that benchstat puts the
 			// same benchmark of the two packages side by side.
@@ -732,11 +690,7 @@ func cmdBench(c *call) int {
 		}
 	}
 	args := []string{"run", benchstat}
-	for i, dir := range dirs {
-		if failed[i].Len() > 0 {
-			lines := strings.Join(failureLine.FindAllString(failed[i].String(), 8), "\n")
-			fmt.Fprintf(c.stdout, "%s: some benchmarks failed:\n%s\n", dir, grade.Indent(lines, "  "))
-		}
+	for i := range dirs {
 		if bytes.Contains(outs[i].Bytes(), []byte("\nBenchmark")) {
 			file := filepath.Join(tmp, names[i])
 			c.check("", os.WriteFile(file, outs[i].Bytes(), 0o644))

@@ -126,16 +126,13 @@ func startWatch(t *testing.T, keys chan byte) *watchRig {
 	copyTree(t, filepath.Join(fixtureDir(t), l.Dir, "README.md"), filepath.Join(r.dir, "README.md"))
 	changes, stop := interview.PollChanges(r.dir, 10*time.Millisecond)
 	t.Cleanup(stop)
-	w := &watcher{
-		Level: l, dir: r.dir, root: r.root,
-		Terminal: interview.Terminal{Out: &r.out, ErrOut: &r.out, Changes: changes, Interrupt: r.interrupt, Keys: keys,
-			Hint: func() { fmt.Fprintln(&r.out, "a hint") }, Settle: 20 * time.Millisecond},
-		grade: func() (grade.Level, error) {
-			r.runs <- interview.Snapshot(r.dir)
-			return grade.Level{Level: l, Parts: []grade.Part{{Number: 1, Title: "One", Total: 1}, {Number: 2, Title: "Two"}}}, nil
-		},
+	t2 := interview.Terminal{Out: &r.out, ErrOut: &r.out, Changes: changes, Interrupt: r.interrupt, Keys: keys,
+		Hint: func() { fmt.Fprintln(&r.out, "a hint") }, Settle: 20 * time.Millisecond}
+	test := func() (grade.Level, error) {
+		r.runs <- interview.Snapshot(r.dir)
+		return grade.Level{Level: l, Parts: []grade.Part{{Number: 1, Title: "One", Total: 1}, {Number: 2, Title: "Two"}}}, nil
 	}
-	go func() { defer close(r.done); w.Run() }()
+	go func() { defer close(r.done); watch(t2, r.root, l, false, test) }()
 	t.Cleanup(r.stop)
 	return r
 }
