@@ -34,7 +34,6 @@ func cmdStudentCopy(c *call) int {
 	}
 	head, err := shipped.Git(c.root, "rev-parse", "--verify", "HEAD")
 	c.check("student-copy copies the last commit of a git checkout, and there is none here:", err)
-	head = strings.TrimSpace(head)
 	instructor.WarnUncommitted(c.root, head, c.stderr)
 	tree, err := shipped.GitTree(c.root, "HEAD")
 	c.check("", err)
@@ -76,22 +75,20 @@ flags:
 // cmdClassReport grades several student checkouts, a few at a time and
 // each with a time limit, and writes one table for the class.
 func cmdClassReport(c *call) int {
-	fs := c.fs
-	format := fs.String("format", "markdown", "markdown, csv, html, or parts (the parts done, one a line, which the Classroom workflow reads)")
-	// One student more than CPUs, as a grading often waits; at most 8, as
-	// each takes a few hundred MiB.
-	parallel := fs.Int("parallel", min(runtime.NumCPU()+1, 8), "checkouts graded at once")
-	limit := fs.Duration("timeout", 5*time.Minute, "time allowed for one checkout's build and tests")
-	noSandbox := fs.Bool("no-sandbox", false, "run the students' code without a sandbox, as your user (see above)")
-	seed := fs.Uint64("seed", 0, "the seed of the checker's random timelines; 0 draws one, which the report prints (give it again to replay a report)")
-	cache := fs.String("cache", filepath.Join(c.root, ".ladder", "class-report-cache"), "keep the build cache of this checkout's tests, and its checkers, in `DIR`, so that the next report starts warm\n(students' code reads it, read-only, and never writes it); \"\" for a new one, deleted afterwards")
-	clean := fs.Bool("clean", false, "delete the --cache folder first, and build everything again")
-	prepare := fs.Bool("prepare", false, "build this checkout's tests and checkers into the --cache folder, and grade no one: run it before class")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), classReportHelp)
-		fs.PrintDefaults()
+	format := c.fs.String("format", "markdown", "markdown, csv, html, or parts (the parts done, one a line, which the Classroom workflow reads)")
+	// A grading often waits, and takes a few hundred MiB.
+	parallel := c.fs.Int("parallel", min(runtime.NumCPU()+1, 8), "checkouts graded at once")
+	limit := c.fs.Duration("timeout", 5*time.Minute, "time allowed for one checkout's build and tests")
+	noSandbox := c.fs.Bool("no-sandbox", false, "run the students' code without a sandbox, as your user (see above)")
+	seed := c.fs.Uint64("seed", 0, "the seed of the checker's random timelines; 0 draws one, which the report prints (give it again to replay a report)")
+	cache := c.fs.String("cache", filepath.Join(c.root, ".ladder", "class-report-cache"), "keep the build cache of this checkout's tests, and its checkers, in `DIR`, so that the next report starts warm\n(students' code reads it, read-only, and never writes it); \"\" for a new one, deleted afterwards")
+	clean := c.fs.Bool("clean", false, "delete the --cache folder first, and build everything again")
+	prepare := c.fs.Bool("prepare", false, "build this checkout's tests and checkers into the --cache folder, and grade no one: run it before class")
+	c.fs.Usage = func() {
+		fmt.Fprint(c.fs.Output(), classReportHelp)
+		c.fs.PrintDefaults()
 	}
-	if err := fs.Parse(c.args); err != nil {
+	if err := c.fs.Parse(c.args); err != nil {
 		return map[bool]int{true: 0, false: 2}[errors.Is(err, flag.ErrHelp)]
 	}
 	write, ok := map[string]func(io.Writer, []instructor.Result){
@@ -101,7 +98,7 @@ func cmdClassReport(c *call) int {
 	if !ok {
 		c.fail(2, "class-report: FORMAT is %q; use markdown, csv, html or parts", *format)
 	}
-	dirs, slots := fs.Args(), max(1, *parallel)
+	dirs, slots := c.fs.Args(), max(1, *parallel)
 	if len(dirs) == 0 && !*prepare {
 		c.fail(2, `usage: make class-report DIRS="alice bob carol" [FORMAT=csv]   (--help: what it runs)`)
 	}
@@ -131,8 +128,7 @@ func cmdClassReport(c *call) int {
 		// Never a reason not to grade: the rlimits and the time limit hold.
 		fmt.Fprintf(c.stderr, "class-report: no cgroup limits here (%v): a student's memory and processes are limited per process only\n", err)
 	}
-	// Each slot grades one student at a time, the heaviest first; a
-	// slot's number picks the CPU its checkers run on.
+	// The heaviest first; a slot's number picks the CPU its checkers run on.
 	results, free, graded := make([]instructor.Result, len(dirs)), make(chan int, slots), make(chan int)
 	for slot := range slots {
 		free <- slot
@@ -148,10 +144,7 @@ func cmdClassReport(c *call) int {
 	for n := range len(dirs) {
 		r := results[<-graded]
 		done, of := r.PartsDone()
-		note := ""
-		if r.Err != "" {
-			note = " (" + instructor.TerminalText(grade.FirstLines(r.Err, 1)) + ")"
-		}
+		note := strings.TrimSuffix(" ("+instructor.TerminalText(grade.FirstLines(r.Err, 1))+")", " ()")
 		fmt.Fprintf(c.stderr, "class-report: %d of %d: %s, %d of %d parts done, in %v%s\n", n+1, len(dirs), instructor.TerminalText(r.Name), done, of, r.Took.Round(time.Second), note)
 		if r.RandomFailed {
 			unlucky = append(unlucky, r.Name)
@@ -178,10 +171,12 @@ func cmdClassroom(c *call) int {
 		target = shown
 	}
 	if *repo == "" {
-		url, err := shipped.Git(root, "remote", "get-url", "origin")
-		if *repo = gitHubRepo(strings.TrimSpace(url)); err != nil || *repo == "" {
+		url, _ := shipped.Git(root, "remote", "get-url", "origin")
+		m := gitHubURL.FindStringSubmatch(strings.TrimSpace(url))
+		if m == nil {
 			c.fail(2, "ladder classroom: this checkout's origin is not a GitHub repository; name the one that grades with --instructor-repo owner/name (make classroom INSTRUCTOR_REPO=owner/name)")
 		}
+		*repo = m[1]
 	}
 	if *ref == "" {
 		head, err := shipped.Git(root, "rev-parse", "--verify", "HEAD")
@@ -204,11 +199,3 @@ func cmdClassroom(c *call) int {
 
 // gitHubURL is a GitHub remote's URL, https or ssh, with owner/name.
 var gitHubURL = regexp.MustCompile(`^(?:https://github\.com/|git@github\.com:|ssh://git@github\.com/)([^/]+/[^/]+?)(?:\.git)?/?$`)
-
-// gitHubRepo is owner/name of a GitHub remote's URL, or "" for any other.
-func gitHubRepo(url string) string {
-	if m := gitHubURL.FindStringSubmatch(url); m != nil {
-		return m[1]
-	}
-	return ""
-}

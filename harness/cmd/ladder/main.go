@@ -51,9 +51,8 @@ type command struct {
 var commands []command
 
 func init() {
-	first, last := levels.All[0].Number, levels.All[len(levels.All)-1].Number
 	commands = []command{
-		{what: fmt.Sprintf("For learners (N is a level, %d to %d):", first, last)},
+		{what: fmt.Sprintf("For learners (N is a level, %d to %d):", levels.All[0].Number, levels.All[len(levels.All)-1].Number)},
 		{"progress [--json]", "make progress", "the ladder: what you have done, and what comes next", cmdProgress},
 		{"test [--part K] [--all] N", "make test-level-N [PART=K] [ALL=1] [REDIS=1]", "level N's tests against your code in ladder/: one part, or every case in full (REDIS=1: on a real redis-server too)", cmdTest},
 		{"watch N", "make watch-level-N", "rerun level N's tests whenever you save a file", cmdWatch},
@@ -88,22 +87,20 @@ func init() {
 		{make: "make peers", what: "the references beside production Go limiters (slow, several minutes)"},
 		{make: "make peers-quick", what: "make peers in a few seconds, to check it runs"},
 		{"help [--make]", "make help", "this list", cmdHelp},
+		{ladder: sandbox.CacheLayerCommand + " BASE OWN", run: cmdCacheLayer}, // no what: left out of the usage text
 	}
 }
 
 // writeUsage writes the usage text, with the make targets if asMake.
 func writeUsage(w io.Writer, asMake bool) {
-	head := "usage: go run ./harness/cmd/ladder <command>, from the repository's top folder\n"
-	if asMake {
-		head = fmt.Sprintf("rateladder: %d katas on rolling windows and rate limiters.\n", len(levels.All))
-	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprint(tw, head)
+	fmt.Fprint(tw, map[bool]string{false: "usage: go run ./harness/cmd/ladder <command>, from the repository's top folder\n",
+		true: fmt.Sprintf("rateladder: %d katas on rolling windows and rate limiters.\n", len(levels.All))}[asMake])
 	for _, c := range commands {
 		// A line without a tab ends a column: each section aligns its own.
 		if name := map[bool]string{false: c.ladder, true: c.make}[asMake]; c.ladder == "" && c.make == "" {
 			fmt.Fprintf(tw, "\n%s\n", c.what)
-		} else if name != "" {
+		} else if name != "" && c.what != "" {
 			fmt.Fprintf(tw, "  %s\t%s\n", name, c.what)
 		}
 	}
@@ -144,20 +141,10 @@ type call struct {
 	stdout, stderr io.Writer
 }
 
-// exit ends a command with its code (see call).
-type exit int
+type exit int // the panic that ends a command with its code (see call)
 
 // runAt runs the command args names in root, and returns its exit code.
 func runAt(root string, args []string, stdout, stderr io.Writer) (code int) {
-	if len(args) == 3 && args[0] == sandbox.CacheLayerCommand {
-		// Not in the usage text: the go command runs it inside a class
-		// report's sandbox, as its GOCACHEPROG.
-		if err := sandbox.ServeCacheLayers(args[1], args[2], os.Stdin, stdout); err != nil {
-			fmt.Fprintln(stderr, "ladder cache-layer:", err)
-			return 1
-		}
-		return 0
-	}
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 		args[0] = "help"
 	}
@@ -267,6 +254,13 @@ func cmdProgress(c *call) int {
 func useColor(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && os.Getenv("NO_COLOR") == "" && term.IsTerminal(int(f.Fd()))
+}
+
+// cmdCacheLayer is the GOCACHEPROG a class report's sandbox runs.
+func cmdCacheLayer(c *call) int {
+	dirs := c.parse(2, 2)
+	c.check("ladder cache-layer:", sandbox.ServeCacheLayers(dirs[0], dirs[1], os.Stdin, c.stdout))
+	return 0
 }
 
 // cmdCheckStubs is make test-stubs: the untouched stubs compile, and every
@@ -494,8 +488,7 @@ func (c *call) terminal(l levels.Level, dir string, sigs ...os.Signal) (t interv
 	if err != nil {
 		return t, stop
 	}
-	// In raw mode Ctrl-C is a key (see readKeys), and a kill must not
-	// leave the terminal raw: SIGTERM ends the loop as Ctrl-C does.
+	// A kill must not leave the terminal raw: SIGTERM ends it as Ctrl-C does.
 	signal.Notify(interrupt, syscall.SIGTERM)
 	keys := make(chan byte, 16)
 	go readKeys(keys, interrupt)
@@ -593,8 +586,7 @@ func cmdInterview(c *call) int {
 		Reset: func() int { return runAt(c.root, []string{"reset", strconv.Itoa(l.Number)}, c.stdout, c.stderr) },
 	}
 	c.check("ladder interview:", iv.Prepare())
-	// From here on Ctrl-C ends the interview with a summary. So does a
-	// closed terminal, whose SIGHUP would leave the running record behind.
+	// Ctrl-C ends it with a summary; so does a closed terminal (SIGHUP).
 	t, stop := c.terminal(l, iv.Dir(), os.Interrupt, syscall.SIGHUP)
 	defer stop()
 	ticker := time.NewTicker(time.Second)
@@ -617,17 +609,17 @@ func gradeUpTo(root string, l levels.Level, upTo int) (grade.Level, error) {
 // interrupt instead: the process sends itself SIGINT, which a test run
 // under way hears too, or where it cannot (Windows) tells the loop alone.
 func readKeys(keys chan<- byte, interrupt chan<- os.Signal) {
-	self, err := os.FindProcess(os.Getpid())
+	self, _ := os.FindProcess(os.Getpid()) // never fails, not even on Windows
 	for buf := make([]byte, 64); ; {
-		n, rerr := os.Stdin.Read(buf)
+		n, err := os.Stdin.Read(buf)
 		for _, k := range buf[:n] {
 			if k != 3 && k != 'q' { // 3 is Ctrl-C
 				offer(keys, k) // keys typed faster than they are done are dropped
-			} else if err != nil || self.Signal(os.Interrupt) != nil {
+			} else if self.Signal(os.Interrupt) != nil {
 				offer(interrupt, os.Signal(os.Interrupt))
 			}
 		}
-		if rerr != nil {
+		if err != nil {
 			return
 		}
 	}
@@ -684,8 +676,7 @@ func cmdBench(c *call) int {
 			if lines := failureLine.FindAllString(string(out), 8); err != nil && round == 0 {
 				fmt.Fprintf(c.stdout, "%s: some benchmarks failed:\n%s\n", dir, grade.Indent(strings.Join(lines, "\n"), "  "))
 			}
-			// One pkg: line for both sides, so that benchstat puts the
-			// same benchmark of the two packages side by side.
+			// One pkg: line, so that benchstat puts the two sides side by side.
 			outs[i].WriteString(pkgLine.ReplaceAllString(string(out), fmt.Sprintf("pkg: level %d", l.Number)))
 		}
 	}
@@ -766,8 +757,7 @@ func cmdFuzz(c *call) int {
 				}
 				ran++
 				fmt.Fprintf(c.stdout, "fuzzing %s in %s for %v\n", target, grade.RelDir(c.root, p.Dir), *fuzzTime)
-				// A found input is shrunk for at most 10s: a slow target would
-				// otherwise sit at "0/sec" for the default minute.
+				// A found input is shrunk for 10s, not a minute at "0/sec".
 				cmd := learnerCmd(modDir, "test", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", fuzzTime.String(), "-fuzzminimizetime", "10s", p.ImportPath)
 				var out bytes.Buffer
 				cmd.Stdout, cmd.Stderr = io.MultiWriter(c.stdout, &grade.LimitedBuffer{Buf: &out, Left: 1 << 20}), c.stderr
