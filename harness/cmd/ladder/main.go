@@ -478,15 +478,15 @@ func (c *call) terminal(l levels.Level, dir string, sigs ...os.Signal) (t interv
 	t = interview.Terminal{Out: c.stdout, ErrOut: c.stderr, Interrupt: interrupt, Changes: changes, Settle: 150 * time.Millisecond}
 	t.Hint = func() { runAt(c.root, []string{"hint", strconv.Itoa(l.Number)}, t.Out, t.ErrOut) }
 	signal.Notify(interrupt, sigs...)
-	stop = func() { stopPolling(); signal.Stop(interrupt) }
+	unwatch := func() { stopPolling(); signal.Stop(interrupt) }
 	f, ok := c.stdout.(*os.File)
 	in := int(os.Stdin.Fd())
 	if !ok || !term.IsTerminal(in) || !term.IsTerminal(int(f.Fd())) {
-		return t, stop
+		return t, unwatch
 	}
 	old, err := term.MakeRaw(in)
 	if err != nil {
-		return t, stop
+		return t, unwatch
 	}
 	// A kill must not leave the terminal raw: SIGTERM ends it as Ctrl-C does.
 	signal.Notify(interrupt, syscall.SIGTERM)
@@ -494,7 +494,7 @@ func (c *call) terminal(l levels.Level, dir string, sigs ...os.Signal) (t interv
 	go readKeys(keys, interrupt)
 	// In raw mode "\n" moves down a line but not back to its start.
 	t.Keys, t.Out, t.ErrOut = keys, crlf(c.stdout), crlf(c.stderr)
-	return t, func() { term.Restore(in, old); stop() }
+	return t, func() { term.Restore(in, old); unwatch() }
 }
 
 // watchKeys reminds the learner of the keys of watch mode.
