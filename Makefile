@@ -61,9 +61,6 @@ fuzz-level-%:
 bench-level-%:
 	@$(LADDER) bench $*
 
-compare-level-%:
-	@$(LADDER) compare $*
-
 interview-level-%:
 	@$(LADDER) interview $(if $(TIME),--time $(TIME)) $*
 

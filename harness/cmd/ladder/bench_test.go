@@ -34,17 +34,18 @@ func TestBenchRowsNameTheirBenchmarks(t *testing.T) {
 		}
 		code := strings.ReplaceAll(string(src), "_000", "000") // 86_400 is written 86400 in a name
 		code = strings.ReplaceAll(code, "_400", "400")
-		rows := benchRows[l.Number]
+		rows := benchRows(l.Number)
 		if len(rows) == 0 {
 			t.Errorf("level %d: benchRows explains no row of its benchmarks", l.Number)
 		}
 		var segments []string
 		for _, r := range rows {
-			for _, seg := range strings.Split(r.Name, "/") {
+			name, _, _ := strings.Cut(r, ": ")
+			for _, seg := range strings.Split(name, "/") {
 				segments = append(segments, seg)
 				seg = strings.TrimPrefix(seg, "n=")
 				if !strings.Contains(code, seg) {
-					t.Errorf("level %d: benchRows explains %q, but %s/spec/bench.go has no %q", l.Number, r.Name, l.Dir, seg)
+					t.Errorf("level %d: benchRows explains %q, but %s/spec/bench.go has no %q", l.Number, name, l.Dir, seg)
 				}
 			}
 		}

@@ -232,7 +232,7 @@ func TestClassroomWorkflowPassesActionlint(t *testing.T) {
 	}
 }
 
-// gitHubRepo reads owner/name from GitHub remotes only.
+// gitHubURL reads owner/name from GitHub remotes only.
 func TestClassroomInstructorRepoFromOrigin(t *testing.T) {
 	for url, want := range map[string]string{
 		"https://github.com/teacher/ladder.git":   "teacher/ladder",
@@ -243,8 +243,12 @@ func TestClassroomInstructorRepoFromOrigin(t *testing.T) {
 		"https://github.com/teacher/ladder/x":     "",
 		"/home/teacher/ladder":                    "",
 	} {
-		if got := gitHubRepo(url); got != want {
-			t.Errorf("gitHubRepo(%q) = %q, want %q", url, got, want)
+		got := ""
+		if m := gitHubURL.FindStringSubmatch(url); m != nil {
+			got = m[1]
+		}
+		if got != want {
+			t.Errorf("gitHubURL finds %q in %q, want %q", got, url, want)
 		}
 	}
 }

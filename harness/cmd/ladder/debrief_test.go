@@ -43,12 +43,12 @@ func TestDebriefOfADoneLevelShowsTheMistakesAndTheApproaches(t *testing.T) {
 		}
 		approaches, _ := gd.Section(guide.Approaches)
 		require.Contains(t, out, "## Approaches\n\n"+approaches+"\n")
-		require.NotContains(t, out, "make compare-level-", "a level graded without its reference, as in a student copy")
+		require.NotContains(t, out, "holds the reference", "a level graded without its reference, as in a student copy")
 		g := gradeWithDone(l, len(l.Parts))
 		g.HasReference = true
 		b.Reset()
 		require.NoError(t, instructor.WriteDebrief(&b, root, g, grade.Style{}))
-		require.Contains(t, b.String(), "make compare-level-"+strconv.Itoa(l.Number))
+		require.Contains(t, b.String(), l.SolutionDir()+" holds the reference, to read beside your code.")
 		for _, plumbing := range []string{"(mutant:", "## Rubric", "## Clarifying questions"} {
 			if strings.Contains(out, plumbing) {
 				t.Errorf("level %d: the debrief shows %q:\n%s", l.Number, plumbing, out)

@@ -51,20 +51,3 @@ FAIL
 		}
 	}
 }
-
-// TestBenchSaysWhenNothingDiffers checks that a table whose every row is
-// noise ends in "no significant difference", not a geomean, and that a
-// table with a real change keeps its geomean.
-func TestBenchSaysWhenNothingDiffers(t *testing.T) {
-	noise := "          │ reference │ yours │\n" +
-		"          │  sec/op   │ sec/op  vs base │\n" +
-		"Hit/1k-2   41.0n ± 3%   52.6n ± 30%  ~ (p=0.240 n=6)\n" +
-		"geomean    41.0n        52.6n       +28.29%\n"
-	if got := string(withoutEmptyGeomean([]byte(noise))); !strings.Contains(got, "no significant difference from the reference") || strings.Contains(got, "+28.29%") {
-		t.Errorf("a table of noise:\n%s\nwant no geomean, and no significant difference", got)
-	}
-	real := strings.Replace(noise, "~ (p=0.240 n=6)", "+28.29% (p=0.002 n=6)", 1)
-	if got := string(withoutEmptyGeomean([]byte(real))); got != real {
-		t.Errorf("a table with a change:\n%s\nwant it as benchstat wrote it", got)
-	}
-}

@@ -87,7 +87,7 @@ func Report(grades []Level) Ladder {
 		rep.Parts += len(lr.Parts)
 	}
 	if rep.Next == "" && len(grades) > 0 && grades[0].HasReference {
-		rep.Next = "the whole ladder is done. make compare-level-N shows each level of yours beside its reference."
+		rep.Next = "the whole ladder is done. solutions/ holds each level's reference, to read beside yours."
 	}
 	rep.Next = cmp.Or(rep.Next, "the whole ladder is done. make debrief-level-N says what an interviewer looks for in each level.")
 	return rep
@@ -283,7 +283,7 @@ func Write(w io.Writer, g Level, only int, all bool) {
 	if only == 0 && g.PartsDone() == len(g.Parts) {
 		next := fmt.Sprintf("make debrief-level-%d says what an interviewer looks for in it", l.Number)
 		if g.HasReference {
-			next = fmt.Sprintf("make compare-level-%d shows your code beside the reference", l.Number)
+			next = l.SolutionDir() + " holds the reference, to read beside your code"
 		}
 		fmt.Fprintf(w, "Level %d is done. %s; make progress shows what comes next.\n", l.Number, next)
 	}
