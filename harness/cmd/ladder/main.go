@@ -19,7 +19,6 @@ import (
 
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/interview"
-	"github.com/rateladder/rateladder/harness/internal/sandbox"
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
@@ -165,19 +164,6 @@ type exit int
 
 // runAt runs the command args names in root, and returns its exit code.
 func runAt(root string, args []string, stdout, stderr io.Writer) (code int) {
-	if len(args) > 0 && args[0] == sandbox.CacheLayerCommand {
-		// Not in the usage text: the go command runs it inside a class
-		// report's sandbox, as its GOCACHEPROG.
-		if len(args) != 3 {
-			fmt.Fprintln(stderr, "usage: ladder cache-layer BASE OWN (the go command runs it)")
-			return 2
-		}
-		if err := sandbox.ServeCacheLayers(args[1], args[2], os.Stdin, stdout); err != nil {
-			fmt.Fprintln(stderr, "ladder cache-layer:", err)
-			return 1
-		}
-		return 0
-	}
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 		args = append([]string{"help"}, args[1:]...)
 	}

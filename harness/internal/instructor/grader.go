@@ -231,7 +231,7 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		}
 	}
 	// The warm cache is read-only under the student's own.
-	sb.CacheBase, sb.CacheHidden = g.cache, []string{storeDir}
+	sb.ShareCache(g.cache, storeDir)
 	var stopped atomic.Bool
 	runner := grade.Runner{
 		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {

@@ -9,10 +9,8 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -50,13 +48,9 @@ type Sandbox struct {
 	Slot     int    // the student's grading slot, from 0, or -1 (see PinnedTo)
 	// The sandbox's HOME, TMPDIR, GOCACHE and GOMODCACHE.
 	Home, Tmp, GoCache, GoModCache string
-	// CacheBase, when set, is the report's warm build cache, which the
-	// sandbox's go command reads through ServeCacheLayers and never writes;
-	// it shows the folders CacheHidden, relative to it, empty: the report's
-	// kept checkers.
-	CacheBase   string
-	CacheHidden []string
-	limited     bool // every command under the limits of Limit
+	cacheBase   string   // the warm build cache (see ShareCache)
+	cacheHidden []string // its folders the jail shows empty
+	limited     bool     // every command under the limits of Limit
 }
 
 // New makes a sandbox in a new folder under parent.
@@ -90,9 +84,6 @@ func (s *Sandbox) Env() []string {
 	env = append(env, "HOME="+s.Home, "TMPDIR="+s.Tmp, "GOCACHE="+s.GoCache, "GOMODCACHE="+s.GoModCache, "GOPATH="+filepath.Join(s.Home, "go"),
 		"GOENV=off", "GOFLAGS=-mod=readonly -trimpath -buildvcs=false -ldflags=-w", "GOPROXY=file://"+filepath.ToSlash(proxy),
 		"GOSUMDB=off", "GOTOOLCHAIN=local", "CGO_ENABLED=0", grade.QuickRaceExit)
-	if s.CacheBase != "" {
-		env = append(env, "GOCACHEPROG="+s.cacheLayerProg())
-	}
 	return env
 }
 
@@ -267,11 +258,11 @@ func (s *Sandbox) jailArgs(dir string) []string {
 	if !Within(s.GoCache, s.Dir) {
 		a = append(a, "--bind", s.GoCache, s.GoCache) // the warm-up's: the instructor's code only
 	}
-	if exe, _ := os.Executable(); s.CacheBase != "" {
-		// bwrap's command line shows in the sandbox: it names links, not their targets.
-		a = append(a, "--ro-bind", s.outsideLink("cache", s.CacheBase), jailCacheBase, "--ro-bind", s.outsideLink("ladder", exe), jailLayerProgram)
-		for _, h := range s.CacheHidden {
-			if info, err := os.Stat(filepath.Join(s.CacheBase, h)); err == nil && info.IsDir() {
+	if s.cacheBase != "" {
+		// bwrap's command line shows in the sandbox: it names a link, not its target.
+		a = append(a, "--ro-bind", s.outsideLink("cache", s.cacheBase), jailCacheBase)
+		for _, h := range s.cacheHidden {
+			if info, err := os.Stat(filepath.Join(s.cacheBase, h)); err == nil && info.IsDir() {
 				a = append(a, "--tmpfs", path.Join(jailCacheBase, filepath.ToSlash(h)))
 			}
 		}
@@ -519,153 +510,41 @@ func cpuList(s string) []int {
 	return cpus
 }
 
-// A student's go command reads the report's warm build cache without a
-// copy of it (366 MiB, and 2.4 s of system time a student to copy): the
-// go command asks this program (GOCACHEPROG), which answers from two
-// caches in the go command's own layout, the warm one only read, the
-// sandbox's own taking what the student's builds add.
-
-// CacheLayerCommand is the ladder command's word for ServeCacheLayers.
-// It is not in the usage text: only the go command runs it, in a sandbox.
-const CacheLayerCommand = "cache-layer"
-
-// In a jail, the warm cache, this program and the instructor's module
+// In a jail, the report's warm build cache and the instructor's module
 // downloads are mounted at these paths, so that nothing a student's code
 // can read names the instructor's folders.
 const (
-	jailCacheBase    = "/ladder/cache"
-	jailLayerProgram = "/ladder/ladder"
-	jailModProxy     = "/ladder/modproxy"
+	jailCacheBase = "/ladder/cache"
+	jailModProxy  = "/ladder/modproxy"
 )
 
-// cacheLayerProg is the sandbox's GOCACHEPROG: this program run with
-// CacheLayerCommand, quoted as the go command splits it into words.
-func (s *Sandbox) cacheLayerProg() string {
-	prog, _ := os.Executable() // "" on an error: the go command then says it cannot run it
-	base := s.CacheBase
+// ShareCache gives the sandbox's go command the report's warm build cache
+// base without a copy of it (366 MiB a student): the sandbox's own cache
+// gets a link to each of base's outputs, which the jail mounts read-only,
+// and a copy of each action's entry (a line), which the go command may
+// rewrite. What the student's builds add goes to the sandbox's cache
+// alone. The jail shows base's folders hidden, relative to it, empty. A
+// link it cannot make is a build the go command does again.
+func (s *Sandbox) ShareCache(base string, hidden ...string) {
+	s.cacheBase, s.cacheHidden = base, hidden
+	target := base
 	if s.Jail != nil {
-		prog, base = jailLayerProgram, jailCacheBase
+		target = jailCacheBase
 	}
-	words := []string{prog, CacheLayerCommand, base, s.GoCache}
-	for i, w := range words {
-		if q := "'"; strings.ContainsAny(w, " \t\n'\"") {
-			if strings.Contains(w, q) {
-				q = `"`
+	dirs, _ := filepath.Glob(filepath.Join(base, "[0-9a-f][0-9a-f]"))
+	for _, dir := range dirs {
+		sub := filepath.Base(dir)
+		entries, _ := os.ReadDir(dir)
+		os.MkdirAll(filepath.Join(s.GoCache, sub), 0o700)
+		for _, e := range entries {
+			own := filepath.Join(s.GoCache, sub, e.Name())
+			if !strings.HasSuffix(e.Name(), "-a") {
+				os.Symlink(filepath.Join(target, sub, e.Name()), own)
+			} else if data, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil {
+				os.WriteFile(own, data, 0o600)
 			}
-			words[i] = q + w + q
 		}
 	}
-	return strings.Join(words, " ")
-}
-
-// A cacheMessage is a request or an answer of GOCACHEPROG's protocol
-// (cmd/go/internal/cacheprog); a put's body follows its request as a JSON
-// string.
-type cacheMessage struct {
-	ID            int64
-	Command       string     `json:",omitempty"`
-	ActionID      []byte     `json:",omitempty"`
-	OutputID      []byte     `json:",omitempty"`
-	BodySize      int64      `json:",omitempty"`
-	Err           string     `json:",omitempty"`
-	KnownCommands []string   `json:",omitempty"`
-	Miss          bool       `json:",omitempty"`
-	Size          int64      `json:",omitempty"`
-	Time          *time.Time `json:",omitempty"`
-	DiskPath      string     `json:",omitempty"`
-}
-
-// ServeCacheLayers answers the go command's requests, read from r, on w,
-// until it says "close" or r ends. A get looks in own first, then in
-// base; a put writes to own alone.
-func ServeCacheLayers(base, own string, r io.Reader, w io.Writer) error {
-	answer := json.NewEncoder(w).Encode // one write a message: nothing waits in a buffer
-	dec := json.NewDecoder(r)
-	for res := (cacheMessage{KnownCommands: []string{"get", "put", "close"}}); ; {
-		if err := answer(res); err != nil {
-			return err
-		}
-		var req cacheMessage
-		if err := dec.Decode(&req); errors.Is(err, io.EOF) {
-			return nil
-		} else if err != nil {
-			return err
-		}
-		res = cacheMessage{ID: req.ID}
-		switch req.Command {
-		case "get":
-			res = getEntry(base, own, req)
-		case "put":
-			var body []byte // a JSON string of base64, which json decodes
-			if req.BodySize > 0 {
-				if err := dec.Decode(&body); err != nil {
-					return fmt.Errorf("the body of put %d: %v", req.ID, err)
-				}
-			}
-			res = putEntry(own, req, body)
-		case "close":
-			return answer(res)
-		default:
-			res.Err = "unknown command " + strconv.Quote(req.Command)
-		}
-	}
-}
-
-// cacheFile is where the go command's own cache keeps id's file of kind
-// "a" (an action's entry) or "d" (an output).
-func cacheFile(dir string, id []byte, kind string) string {
-	name := fmt.Sprintf("%02x", id) // "00" for no id, which the go command never sends
-	return filepath.Join(dir, name[:2], name+"-"+kind)
-}
-
-// getEntry finds an action's entry, "v1 ACTION OUTPUT SIZE TIME" as the
-// go command writes it, and its output, in own and then in base.
-func getEntry(base, own string, req cacheMessage) cacheMessage {
-	for _, dir := range []string{own, base} {
-		entry, err := os.ReadFile(cacheFile(dir, req.ActionID, "a"))
-		var action, outID []byte
-		var size, nanos int64
-		if n, _ := fmt.Sscanf(string(entry), "v1 %x %x %d %d", &action, &outID, &size, &nanos); err != nil || n != 4 || !bytes.Equal(action, req.ActionID) {
-			continue
-		}
-		path := cacheFile(dir, outID, "d")
-		if info, err := os.Stat(path); err != nil || info.Size() != size {
-			continue
-		}
-		at := time.Unix(0, nanos)
-		return cacheMessage{ID: req.ID, OutputID: outID, Size: size, Time: &at, DiskPath: path}
-	}
-	return cacheMessage{ID: req.ID, Miss: true}
-}
-
-// putEntry writes an output and its action's entry to own, each by a
-// rename, so that no reader finds half of one.
-func putEntry(own string, req cacheMessage, body []byte) cacheMessage {
-	path := cacheFile(own, req.OutputID, "d")
-	err := writeRenamed(path, body)
-	if err == nil {
-		entry := fmt.Sprintf("v1 %x %x %20d %20d\n", req.ActionID, req.OutputID, len(body), time.Now().UnixNano())
-		err = writeRenamed(cacheFile(own, req.ActionID, "a"), []byte(entry))
-	}
-	if err != nil {
-		return cacheMessage{ID: req.ID, Err: err.Error()}
-	}
-	return cacheMessage{ID: req.ID, DiskPath: path}
-}
-
-// writeRenamed writes path by a rename from a file of this process's:
-// the go command asks one thing at a time.
-func writeRenamed(path string, data []byte) error {
-	tmp := fmt.Sprintf("%s.put-%d", path, os.Getpid())
-	err := os.MkdirAll(filepath.Dir(path), 0o700)
-	if err == nil {
-		err = os.WriteFile(tmp, data, 0o600)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	// A trim now would delete the links to entries not used for days.
+	os.WriteFile(filepath.Join(s.GoCache, "trim.txt"), []byte(strconv.FormatInt(time.Now().Unix(), 10)), 0o600)
 }
