@@ -48,9 +48,9 @@ type Sandbox struct {
 	Slot     int    // the student's grading slot, from 0, or -1 (see PinnedTo)
 	// The sandbox's HOME, TMPDIR, GOCACHE and GOMODCACHE.
 	Home, Tmp, GoCache, GoModCache string
-	cacheBase   string   // the warm build cache (see ShareCache)
-	cacheHidden []string // its folders the jail shows empty
-	limited     bool     // every command under the limits of Limit
+	cacheBase                      string   // the warm build cache (see ShareCache)
+	cacheHidden                    []string // its folders the jail shows empty
+	limited                        bool     // every command under the limits of Limit
 }
 
 // New makes a sandbox in a new folder under parent.
