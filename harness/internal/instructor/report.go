@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/binary"
 	"encoding/csv"
 	"fmt"
 	"html"
@@ -46,13 +45,9 @@ type Result struct {
 	Took         time.Duration
 }
 
-const (
-	// InProcessMark is what the report adds to a level's cell when a part
-	// counted done holds a case that the student's own process judged.
-	InProcessMark = "*"
-	// InProcessFootnote explains the mark, under the table.
-	InProcessFootnote = "\\* judged in part inside the student's own process (allocations, memory, races), which the student's code could fake; every other case was decided outside it."
-)
+// InProcessMark is what the report adds to a level's cell when a part
+// counted done holds a case that the student's own process judged.
+const InProcessMark = "*"
 
 // PartsDone is how many parts the student has done, of how many.
 func (r Result) PartsDone() (done, of int) {
@@ -73,16 +68,24 @@ func (r Result) level(n int) *grade.LevelReport {
 	return nil
 }
 
-// classRow is a student's row of the Markdown table: a cell a level, the
-// parts done, the last level done and the note.
-func classRow(r Result) []string {
-	row := []string{r.Name}
-	last := "-"
-	for _, lv := range levels.All {
-		cell := ""
-		if l := r.level(lv.Number); l != nil {
+// The three tables below are the one row model written three ways: a cell
+// a level in Markdown, a number a level in CSV, a cell a part in HTML.
+
+// WriteMarkdown writes the class as a padded Markdown table, then the
+// sections under it.
+func WriteMarkdown(w io.Writer, results []Result) {
+	rows := [][]string{{"student"}}
+	for _, l := range levels.All {
+		rows[0] = append(rows[0], fmt.Sprintf("L%d", l.Number))
+	}
+	rows[0] = append(rows[0], "parts", "last level done", "note")
+	footnote := false
+	for _, r := range results {
+		row, last := []string{r.Name}, "-"
+		for _, lv := range levels.All {
+			cell, l := "", r.level(lv.Number)
 			switch {
-			case !slices.ContainsFunc(l.Parts, func(p grade.PartReport) bool { return p.Cases > 0 }) && l.BuildError == "" && len(l.Problems) == 0:
+			case l == nil || !slices.ContainsFunc(l.Parts, func(p grade.PartReport) bool { return p.Cases > 0 }) && l.BuildError == "" && len(l.Problems) == 0:
 				// a level this checkout does not have
 			case l.Status == grade.NoBuild && strings.HasPrefix(l.BuildError, refusedPrefix):
 				cell = "refused"
@@ -91,122 +94,21 @@ func classRow(r Result) []string {
 			default:
 				cell = fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))
 			}
-			if l.Status == grade.Done {
+			if l != nil && l.Status == grade.Done {
 				last = strconv.Itoa(l.Number)
 			}
-		}
-		if len(r.InProcess[lv.Number]) > 0 && cell != "" {
-			cell += InProcessMark
-		}
-		row = append(row, cell)
-	}
-	done, of := r.PartsDone()
-	return append(row, fmt.Sprintf("%d/%d", done, of), last, r.Err)
-}
-
-// section is what the report writes under the class table, alike in
-// Markdown and HTML: a table (its header first) or a list.
-type section struct {
-	Title, Note string
-	Table       [][]string
-	Items       []item
-}
-
-type item struct {
-	Text string
-	Sub  []string // the items under it
-}
-
-// sections are the class part by part, why each begun level is not done,
-// and the known mistakes, each left out when empty.
-func sections(results []Result) []section {
-	parts := section{Title: "The class, part by part", Table: [][]string{{"part", "done", "the case most students fail there"}}}
-	for _, l := range levels.All {
-		for _, p := range l.Parts {
-			done, failing := 0, map[string]int{}
-			for _, r := range results {
-				if rl := r.level(l.Number); rl != nil {
-					for _, rp := range rl.Parts {
-						switch {
-						case rp.Number != p.Number:
-						case rp.Done:
-							done++
-						case rp.Failing != "":
-							failing[rp.Failing]++
-						}
-					}
-				}
+			if len(r.InProcess[lv.Number]) > 0 && cell != "" {
+				cell += InProcessMark
 			}
-			most, by := "", 0
-			for name, n := range failing {
-				if n > by || n == by && name < most {
-					most, by = name, n
-				}
-			}
-			if done > 0 || by > 0 {
-				cell := ""
-				if by > 0 {
-					cell = fmt.Sprintf("%q (%s)", most, grade.Plural(by, "student"))
-				}
-				parts.Table = append(parts.Table, []string{fmt.Sprintf("L%d.%d %s", l.Number, p.Number, p.Title), fmt.Sprintf("%d of %d", done, len(results)), cell})
-			}
+			row = append(row, cell)
 		}
-	}
-	why := section{Title: "Why, for each level begun and not done", Note: " (its first part not done; the later parts wait for it)"}
-	for _, r := range results {
-		if lines := whyLines(r); len(lines) > 0 {
-			why.Items = append(why.Items, item{r.Name, lines})
-		}
-	}
-	mistakes := section{Title: "Known mistakes", Note: " (a failing part whose cases fail the way a known mistake does), the most made first"}
-	for _, c := range classMistakes(results) {
-		mistakes.Items = append(mistakes.Items, item{Text: fmt.Sprintf("level %d part %d \"%s\": %s (%s)", c.Level, c.Part, c.label(),
-			grade.Plural(len(c.Students), "student"), strings.Join(c.Students, ", "))})
-	}
-	return slices.DeleteFunc([]section{parts, why, mistakes}, func(s section) bool { return len(s.Table) < 2 && len(s.Items) == 0 })
-}
-
-// whyLines says, for each level begun and not done, why its first part not
-// done is not; the later parts wait for it.
-func whyLines(r Result) []string {
-	if r.Err != "" && len(r.Levels) == 0 {
-		return []string{r.Err} // graded nothing: stopped, or refused
-	}
-	var out []string
-	for _, l := range r.Levels {
-		if l.Status == grade.Done || l.Status == grade.NotStarted {
-			continue
-		}
-		for _, p := range l.Parts {
-			if !p.Done {
-				why := p.Why
-				if why == "" && len(l.Problems) > 0 {
-					why = l.Problems[0]
-				}
-				out = append(out, fmt.Sprintf("L%d.%d %s", l.Number, p.Number, why))
-				break
-			}
-		}
-	}
-	return out
-}
-
-// WriteMarkdown writes the class as a padded Markdown table, then the
-// sections under it.
-func WriteMarkdown(w io.Writer, results []Result) {
-	header := []string{"student"}
-	for _, l := range levels.All {
-		header = append(header, fmt.Sprintf("L%d", l.Number))
-	}
-	rows := [][]string{append(header, "parts", "last level done", "note")}
-	footnote := false
-	for _, r := range results {
-		rows = append(rows, classRow(r))
+		done, of := r.PartsDone()
+		rows = append(rows, append(row, fmt.Sprintf("%d/%d", done, of), last, r.Err))
 		footnote = footnote || len(r.InProcess) > 0
 	}
 	writeTable(w, rows)
 	if footnote {
-		fmt.Fprintf(w, "\n%s\n", InProcessFootnote)
+		fmt.Fprint(w, "\n\\* judged in part inside the student's own process (allocations, memory, races), which the student's code could fake; every other case was decided outside it.\n")
 	}
 	for _, s := range sections(results) {
 		fmt.Fprintf(w, "\n%s%s:\n\n", s.Title, s.Note)
@@ -239,42 +141,13 @@ func writeTable(w io.Writer, rows [][]string) {
 	for i, n := range widths {
 		rule[i] = strings.Repeat("-", max(n, 3))
 	}
-	rows = slices.Insert(rows, 1, rule)
-	for _, row := range rows {
-		var b strings.Builder
+	for _, row := range slices.Insert(rows, 1, rule) {
+		line := ""
 		for i, c := range row {
-			b.WriteString("| " + c + strings.Repeat(" ", max(0, widths[i]-utf8.RuneCountInString(c))) + " ")
+			line += "| " + c + strings.Repeat(" ", max(0, widths[i]-utf8.RuneCountInString(c))) + " "
 		}
-		fmt.Fprintln(w, b.String()+"|")
+		fmt.Fprintln(w, line+"|")
 	}
-}
-
-// MarkdownText escapes text for a Markdown table cell or list item: the
-// characters that would end a cell, format or link get a backslash, and
-// control characters are written as TerminalText writes them.
-func MarkdownText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`\|*_`+"`"+`[]<>#`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return strings.TrimSpace(TerminalText(b.String()))
-}
-
-// TerminalText is s with every control character written as its Go
-// escape, so that a student's text cannot drive the instructor's terminal.
-func TerminalText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp) || r == utf8.RuneError {
-			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // WriteCSV writes the class as CSV, one row a student, that a spreadsheet
@@ -286,8 +159,7 @@ func WriteCSV(w io.Writer, results []Result) {
 		header = append(header, fmt.Sprintf("level_%d", l.Number))
 		inProc = append(inProc, fmt.Sprintf("level_%d_in_process", l.Number))
 	}
-	header = append(append(header, "total", "max"), inProc...)
-	cw.Write(append(header, "commit", "graded_at", "note", "known_mistakes", "why"))
+	cw.Write(slices.Concat(header, []string{"total", "max"}, inProc, []string{"commit", "graded_at", "note", "known_mistakes", "why"}))
 	text := func(s string) string {
 		if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
 			return "'" + s
@@ -305,18 +177,15 @@ func WriteCSV(w io.Writer, results []Result) {
 			inProc = append(inProc, strconv.Itoa(len(r.InProcess[lv.Number])))
 		}
 		done, of := r.PartsDone()
-		row = append(append(row, strconv.Itoa(done), strconv.Itoa(of)), inProc...)
-		graded, why, mistakes := "", "", []string{}
+		graded, why, mistakes := "", append(whyLines(r), "")[0], []string{}
 		if !r.Graded.IsZero() {
 			graded = r.Graded.UTC().Format(time.RFC3339)
-		}
-		if lines := whyLines(r); len(lines) > 0 {
-			why = lines[0]
 		}
 		for _, m := range StudentMistakes(r.Levels) {
 			mistakes = append(mistakes, fmt.Sprintf("L%d.%d %s", m.Level, m.Part, m.label()))
 		}
-		cw.Write(append(row, r.Commit, graded, text(r.Err), text(strings.Join(mistakes, "; ")), text(why)))
+		cw.Write(slices.Concat(row, []string{strconv.Itoa(done), strconv.Itoa(of)}, inProc,
+			[]string{r.Commit, graded, text(r.Err), text(strings.Join(mistakes, "; ")), text(why)}))
 	}
 	cw.Flush()
 }
@@ -378,6 +247,109 @@ func WriteHTML(w io.Writer, results []Result) {
 	t.Execute(w, map[string]any{"States": cellStates, "Levels": levels.All, "Rows": rows, "Sections": sections(results)})
 }
 
+// MarkdownText escapes text for a Markdown table cell or list item: the
+// characters that would end a cell, format or link get a backslash, and
+// control characters are written as TerminalText writes them.
+func MarkdownText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`\|*_`+"`"+`[]<>#`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return strings.TrimSpace(TerminalText(b.String()))
+}
+
+// TerminalText is s with every control character written as its Go
+// escape, so that a student's text cannot drive the instructor's terminal.
+func TerminalText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp) || r == utf8.RuneError {
+			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// section is what the report writes under the class table, alike in
+// Markdown and HTML: a table (its header first) or a list.
+type section struct {
+	Title, Note string
+	Table       [][]string
+	Items       []item
+}
+
+type item struct {
+	Text string
+	Sub  []string // the items under it
+}
+
+// sections are the class part by part, why each begun level is not done,
+// and the known mistakes, each left out when empty.
+func sections(results []Result) []section {
+	parts := section{Title: "The class, part by part", Table: [][]string{{"part", "done", "the case most students fail there"}}}
+	for _, l := range levels.All {
+		for _, p := range l.Parts {
+			done, failing, most := 0, map[string]int{}, ""
+			for _, r := range results {
+				if rl := r.level(l.Number); rl != nil && p.Number <= len(rl.Parts) {
+					if rp := rl.Parts[p.Number-1]; rp.Done {
+						done++
+					} else if f := rp.Failing; f != "" {
+						// most stays the most failed case, the first by name of a tie.
+						if failing[f]++; failing[f] > failing[most] || failing[f] == failing[most] && f < most {
+							most = f
+						}
+					}
+				}
+			}
+			if done > 0 || most != "" {
+				cell := ""
+				if most != "" {
+					cell = fmt.Sprintf("%q (%s)", most, grade.Plural(failing[most], "student"))
+				}
+				parts.Table = append(parts.Table, []string{fmt.Sprintf("L%d.%d %s", l.Number, p.Number, p.Title), fmt.Sprintf("%d of %d", done, len(results)), cell})
+			}
+		}
+	}
+	why := section{Title: "Why, for each level begun and not done", Note: " (its first part not done; the later parts wait for it)"}
+	for _, r := range results {
+		if lines := whyLines(r); len(lines) > 0 {
+			why.Items = append(why.Items, item{r.Name, lines})
+		}
+	}
+	mistakes := section{Title: "Known mistakes", Note: " (a failing part whose cases fail the way a known mistake does), the most made first"}
+	for _, c := range classMistakes(results) {
+		mistakes.Items = append(mistakes.Items, item{Text: fmt.Sprintf("level %d part %d \"%s\": %s (%s)", c.Level, c.Part, c.label(), grade.Plural(len(c.Students), "student"), strings.Join(c.Students, ", "))})
+	}
+	return slices.DeleteFunc([]section{parts, why, mistakes}, func(s section) bool { return len(s.Table) < 2 && len(s.Items) == 0 })
+}
+
+// whyLines says, for each level begun and not done, why its first part not
+// done is not; the later parts wait for it.
+func whyLines(r Result) []string {
+	if r.Err != "" && len(r.Levels) == 0 {
+		return []string{r.Err} // graded nothing: stopped, or refused
+	}
+	var out []string
+	for _, l := range r.Levels {
+		i := slices.IndexFunc(l.Parts, func(p grade.PartReport) bool { return !p.Done })
+		if l.Status == grade.Done || l.Status == grade.NotStarted || i < 0 {
+			continue
+		}
+		why := l.Parts[i].Why
+		if why == "" && len(l.Problems) > 0 {
+			why = l.Problems[0]
+		}
+		out = append(out, fmt.Sprintf("L%d.%d %s", l.Number, l.Parts[i].Number, why))
+	}
+	return out
+}
+
 // PartMistake is the known mistake named for one failing part.
 type PartMistake struct {
 	Level, Part int
@@ -420,15 +392,15 @@ type classMistake struct {
 // made first, then by level and part.
 func classMistakes(results []Result) []*classMistake {
 	var out []*classMistake
+	byKey := map[string]*classMistake{}
 	for _, r := range results {
 		for _, m := range StudentMistakes(r.Levels) {
-			i := slices.IndexFunc(out, func(c *classMistake) bool {
-				return c.Level == m.Level && c.Part == m.Part && c.label() == m.label()
-			})
-			if i < 0 {
-				i, out = len(out), append(out, &classMistake{PartMistake: m})
+			key := fmt.Sprint(m.Level, m.Part, m.label())
+			if byKey[key] == nil {
+				byKey[key] = &classMistake{PartMistake: m}
+				out = append(out, byKey[key])
 			}
-			out[i].Students = append(out[i].Students, r.Name)
+			byKey[key].Students = append(byKey[key].Students, r.Name)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b *classMistake) int {
@@ -444,14 +416,12 @@ var debriefText string
 // implementation the spec catches it with, and the table of approaches.
 // For a level that is not done it reads nothing of the guide.
 func WriteDebrief(w io.Writer, root string, g grade.Level, st grade.Style) error {
-	data := map[string]any{"G": g, "Done": g.Status() == grade.Done, "Heading": guide.Approaches, "Next": nil}
-	for _, p := range g.Parts {
-		if !p.Done {
-			data["Next"] = p
-			break
-		}
+	done := g.Status() == grade.Done
+	data := map[string]any{"G": g, "Done": done, "Heading": guide.Approaches, "Next": nil}
+	if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done }); i >= 0 {
+		data["Next"] = g.Parts[i]
 	}
-	if g.Status() == grade.Done {
+	if done {
 		gd, err := guide.Load(filepath.Join(root, g.Level.Dir, guide.FileName))
 		if err != nil {
 			return err
@@ -504,19 +474,13 @@ type classroomPlan struct {
 // PartID names a part in the workflow and in the results file.
 func PartID(level, part int) string { return fmt.Sprintf("level%dpart%d", level, part) }
 
-// repoRE and commitRE are what GitHub allows in owner/name, and a hash.
-var (
-	repoRE   = regexp.MustCompile(`^[A-Za-z0-9-]+/[A-Za-z0-9._-]+$`)
-	commitRE = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
-)
-
 // PlanClassroom makes a step of every part of the levels, graded with the
 // harness of repo (owner/name) at commit ref.
 func PlanClassroom(root, repo, ref string, lvs []levels.Level) (classroomPlan, error) {
-	if !repoRE.MatchString(repo) {
+	if !regexp.MustCompile(`^[A-Za-z0-9-]+/[A-Za-z0-9._-]+$`).MatchString(repo) {
 		return classroomPlan{}, fmt.Errorf("the instructor's repository is %q; name it as owner/name", repo)
 	}
-	if !commitRE.MatchString(ref) {
+	if !regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`).MatchString(ref) {
 		return classroomPlan{}, fmt.Errorf("the instructor's commit is %q; pin a commit's full hash, which no push can move", ref)
 	}
 	plan := classroomPlan{Repo: repo, Ref: ref}
@@ -590,30 +554,21 @@ func inStudentCopy(path string) bool {
 		}
 	}
 	_, role := levels.RoleOf(path)
-	return role != levels.Spec || !strings.HasSuffix(path, "_test.go") && !strings.HasSuffix(path, "/"+oracleFile)
+	return role != levels.Spec || !strings.HasSuffix(path, "_test.go") && !strings.HasSuffix(path, "/oracle.go")
 }
 
-// oracleFile is a spec's file that only the instructor's checkout has.
-const oracleFile = "oracle.go"
-
-// A student copy refuses a file that shares referenceRun lines in a row,
-// each of referenceLine bytes or more, with a reference.
-const (
-	referenceRun  = 6
-	referenceLine = 8
-)
-
-// referenceRuns lists the runs of referenceRun significant lines (each
-// trimmed) of data.
+// referenceRuns lists the runs of 6 lines in a row of data, each trimmed
+// and of 8 bytes or more. A student copy refuses a file that shares one
+// with a reference.
 func referenceRuns(data []byte) []string {
 	var lines, runs []string
-	for _, l := range strings.Split(string(data), "\n") {
-		if l = strings.TrimSpace(l); len(l) >= referenceLine {
+	for l := range strings.Lines(string(data)) {
+		if l = strings.TrimSpace(l); len(l) >= 8 {
 			lines = append(lines, l)
 		}
 	}
-	for i := 0; i+referenceRun <= len(lines); i++ {
-		runs = append(runs, strings.Join(lines[i:i+referenceRun], "\n"))
+	for i := 0; i+6 <= len(lines); i++ {
+		runs = append(runs, strings.Join(lines[i:i+6], "\n"))
 	}
 	return runs
 }
@@ -647,12 +602,12 @@ func WarnUncommitted(root, head string, stderr io.Writer) {
 		return
 	}
 	fmt.Fprintf(stderr, "warning: the working tree has uncommitted changes. The copy is made from the last commit (%s) and does not contain them:\n", head[:7])
-	for i, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		if i == 10 {
-			fmt.Fprintf(stderr, "  ... and %d more (git status)\n", strings.Count(out, "\n")-10)
-			break
-		}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	for _, l := range lines[:min(len(lines), 10)] {
 		fmt.Fprintf(stderr, "  %s\n", l)
+	}
+	if len(lines) > 10 {
+		fmt.Fprintf(stderr, "  ... and %d more (git status)\n", len(lines)-10)
 	}
 }
 
@@ -703,6 +658,14 @@ func StudentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped
 	return files, problems
 }
 
+// cond is s if ok, else "".
+func cond(ok bool, s string) string {
+	if ok {
+		return s
+	}
+	return ""
+}
+
 // solutionsImport returns the solutions/ package a Go file or go.mod
 // names, or "".
 func solutionsImport(modPath, name string, data []byte) string {
@@ -724,43 +687,24 @@ func CheckStubsOf(files []shipped.TreeEntry, stderr io.Writer) ([]string, error)
 		return nil, err
 	}
 	defer sandbox.RemoveAll(tmp)
-	src := filepath.Join(tmp, "src")
-	if err := WriteEntries(src, files); err != nil {
+	if err := WriteEntries(tmp, files); err != nil {
 		return nil, err
 	}
 	fmt.Fprintln(stderr, "Checking that every stub fails every case as not implemented...")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	found, err := grade.CheckStubs(ctx, src)
-	for i, p := range found {
-		for _, l := range levels.All {
-			if rest, ok := strings.CutPrefix(p, l.Dir); ok && rest != "" && strings.ContainsRune(": /", rune(rest[0])) {
-				var code []string
-				for _, e := range files {
-					if l.HasRole(e.Path, levels.Code) {
-						code = append(code, e.Path)
-					}
-				}
-				slices.Sort(code)
-				found[i] += fmt.Sprintf(" (the level's code: %s)", strings.Join(code, ", "))
-			}
-		}
-	}
-	return found, err
+	return grade.CheckStubs(ctx, tmp)
 }
 
 // WriteEntries writes commit files under dir.
 func WriteEntries(dir string, files []shipped.TreeEntry) error {
 	for _, e := range files {
 		target := filepath.Join(dir, filepath.FromSlash(e.Path))
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return err
-		}
 		mode := os.FileMode(0o644)
 		if e.Mode == "100755" {
 			mode = 0o755
 		}
-		if err := os.WriteFile(target, e.Data, mode); err != nil {
+		if err := cmp.Or(os.MkdirAll(filepath.Dir(target), 0o755), os.WriteFile(target, e.Data, mode)); err != nil {
 			return err
 		}
 	}
@@ -782,42 +726,22 @@ const maxStudentFile = 1 << 20
 // maxLevelFiles is the most files a class report takes in a level folder.
 const maxLevelFiles = 300
 
-// binaryStarts are how binary files start, and what they are; "" marks
-// the images a README may show.
-var binaryStarts = []struct{ start, kind string }{
-	{"\x7fELF", "an ELF binary (Linux)"},
-	{"\xfe\xed\xfa\xce", machO}, {"\xfe\xed\xfa\xcf", machO}, {"\xce\xfa\xed\xfe", machO}, {"\xcf\xfa\xed\xfe", machO}, {"\xca\xfe\xba\xbe", machO},
-	{"!<arch>\n", "an archive (a Go package's .a file, or ar's)"},
-	{"\x00asm", "a WebAssembly module"},
-	{"\x89PNG\r\n\x1a\n", ""}, {"\xff\xd8\xff", ""}, {"GIF87a", ""}, {"GIF89a", ""},
-}
-
-const machO = "a Mach-O binary (macOS)"
-
 // BinaryKind says what binary data is ("an ELF binary (Linux)"), or "" for
-// text and the images a README may show.
+// text and the images a README may show. Any file with a NUL byte is
+// binary (Mach-O, PE and WebAssembly all have one in their header); ELF
+// and archive headers may not, and pictures do.
 func BinaryKind(data []byte) string {
-	// A PE binary: MZ, then "PE\0\0" where the offset at 0x3c points.
-	if len(data) >= 0x40 && bytes.HasPrefix(data, []byte("MZ")) {
-		if off := int64(binary.LittleEndian.Uint32(data[0x3c:])); off+4 <= int64(len(data)) && bytes.Equal(data[off:off+4], []byte("PE\x00\x00")) {
-			return "a PE binary (Windows)"
-		}
-	}
-	for _, b := range binaryStarts {
+	for _, b := range []struct{ start, kind string }{
+		{"\x7fELF", "an ELF binary (Linux)"},
+		{"!<arch>\n", "an archive (a Go package's .a file, or ar's)"},
+		{"\x89PNG\r\n\x1a\n", ""}, {"\xff\xd8\xff", ""}, {"GIF87a", ""}, {"GIF89a", ""},
+	} {
 		if bytes.HasPrefix(data, []byte(b.start)) {
 			return b.kind
 		}
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
 		return "a binary file (it holds a NUL byte, which no text file does)"
-	}
-	return ""
-}
-
-// cond is s if ok, else "".
-func cond(ok bool, s string) string {
-	if ok {
-		return s
 	}
 	return ""
 }
