@@ -11,10 +11,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -33,12 +33,10 @@ import (
 // toolchain, module cache and grading copy; a writable sandbox folder and
 // /tmp; no network, no capabilities; an environment built from nothing
 // (see Env). When bwrap's first process dies the kernel kills every other
-// process in the namespace, setsid daemons included. bwrap rather than
-// namespaces straight from Go: Go cannot run code between clone and exec,
-// so the mounts would need a helper of our own; bwrap is that helper,
-// small, audited and packaged. Without a working bwrap (macOS, Windows, a
-// container without user namespaces) Jail is nil: only with --no-sandbox
-// (NoSandboxGivesUp).
+// process in the namespace, setsid daemons included. bwrap, since Go
+// cannot run code between clone and exec to make the mounts. Without a
+// working bwrap (macOS, Windows, a container without user namespaces)
+// Jail is nil: only with --no-sandbox (NoSandboxGivesUp).
 type Sandbox struct {
 	Dir      string // the whole sandbox, removed by Remove
 	Src      string // the grading copy: read-only inside the sandbox
@@ -72,19 +70,17 @@ func New(parent, name, modProxy string, j *Jail) (*Sandbox, error) {
 // go.mod and downloading; no cgo, so no C compiler runs; no DWARF, which
 // links faster and changes nothing a grade reads.
 func (s *Sandbox) Env() []string {
-	goroot, proxy := ToolchainRoot(), s.ModProxy
+	goroot, proxy, path := ToolchainRoot(), s.ModProxy, "/usr/local/bin:/usr/bin:/bin"
 	if s.Jail != nil && proxy != "" {
 		proxy = jailModProxy
 	}
-	const path = "/usr/local/bin:/usr/bin:/bin"
 	env := []string{"PATH=" + path}
 	if goroot != "" {
 		env = []string{"PATH=" + filepath.Join(goroot, "bin") + string(filepath.ListSeparator) + path, "GOROOT=" + goroot}
 	}
-	env = append(env, "HOME="+s.Home, "TMPDIR="+s.Tmp, "GOCACHE="+s.GoCache, "GOMODCACHE="+s.GoModCache, "GOPATH="+filepath.Join(s.Home, "go"),
+	return append(env, "HOME="+s.Home, "TMPDIR="+s.Tmp, "GOCACHE="+s.GoCache, "GOMODCACHE="+s.GoModCache, "GOPATH="+filepath.Join(s.Home, "go"),
 		"GOENV=off", "GOFLAGS=-mod=readonly -trimpath -buildvcs=false -ldflags=-w", "GOPROXY=file://"+filepath.ToSlash(proxy),
 		"GOSUMDB=off", "GOTOOLCHAIN=local", "CGO_ENABLED=0", grade.QuickRaceExit)
-	return env
 }
 
 // Command is a command to run in the sandbox, in dir (the same path
@@ -96,15 +92,10 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 		argv = append(s.jailArgs(dir), argv...)
 	}
 	if s.limited {
-		wrapper := []string{"/bin/sh", "-c", limitsScript, "sh"}
-		if s.Group != nil {
-			wrapper = append(wrapper, s.Group.folders...)
-		}
-		argv = slices.Concat(wrapper, []string{"--"}, argv)
+		argv = slices.Concat([]string{"/bin/sh", "-c", limitsScript, "sh"}, s.Group.dirs(), []string{"--"}, argv)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = s.Env()
+	cmd.Dir, cmd.Env = dir, s.Env()
 	if slices.Contains(args, "-race") || slices.Contains(args, "-race=true") {
 		// -race requires cgo; the grading copy holds no student C or
 		// assembly (see gradingPlan.build), so only the runtime's C builds.
@@ -136,19 +127,15 @@ func RemoveAll(dir string) error {
 }
 
 // RunLimited runs cmd in a process group of its own, and kills the group
-// when limit passes, ctx ends or cmd exits, so that nothing
-// cmd started outlives it (but a setsid escapes: only bwrap stops that).
-// Nil cmd.Stdout and cmd.Stderr become buffers. It reports whether the
-// limit or ctx stopped the command.
+// when limit passes, ctx ends or cmd exits, so that nothing cmd started
+// outlives it (but a setsid escapes: only bwrap stops that). Nil
+// cmd.Stdout and cmd.Stderr become buffers. It reports whether the limit
+// or ctx stopped the command.
 func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stopped bool, err error) {
-	if cmd.Stdout == nil {
-		cmd.Stdout = new(bytes.Buffer)
-	}
-	if cmd.Stderr == nil {
-		cmd.Stderr = new(bytes.Buffer)
-	}
+	cmd.Stdout = cmp.Or[io.Writer](cmd.Stdout, new(bytes.Buffer))
+	cmd.Stderr = cmp.Or[io.Writer](cmd.Stderr, new(bytes.Buffer))
 	procgroup.Own(cmd)
-	cmd.WaitDelay = stopGrace
+	cmd.WaitDelay = time.Second // for output after the command exits
 	if err := cmd.Start(); err != nil {
 		return false, err
 	}
@@ -159,11 +146,10 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	err = cmd.Wait()
 	stop()
 	procgroup.Kill(cmd.Process)
-	if ctx.Err() != nil {
-		return true, nil
-	}
 	var exit *exec.ExitError
 	switch {
+	case ctx.Err() != nil:
+		return true, nil
 	case errors.Is(err, exec.ErrWaitDelay):
 		return false, nil // it succeeded; what it left behind is killed
 	case errors.As(err, &exit):
@@ -171,10 +157,6 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	}
 	return false, err
 }
-
-// stopGrace is how long RunLimited waits for output after the command
-// exits.
-const stopGrace = time.Second
 
 // A Jail is bubblewrap as the class report runs it, found and checked once
 // per report (see Sandbox for what it gives).
@@ -205,18 +187,17 @@ func FindJail() (*Jail, error) {
 	if ToolchainRoot() == "" {
 		return nil, errors.New("go env GOROOT names no toolchain")
 	}
-	j := &Jail{bwrap: bwrap}
 	tmp, err := os.MkdirTemp("", "ladder-jail-check-")
 	if err != nil {
 		return nil, err
 	}
 	defer RemoveAll(tmp)
+	j := &Jail{bwrap: bwrap}
 	sb, err := New(tmp, "check", "", j)
 	if err != nil {
 		return nil, err
 	}
-	out, err := sb.Command(sb.Src, "go", "version").CombinedOutput()
-	if err != nil {
+	if out, err := sb.Command(sb.Src, "go", "version").CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("bwrap cannot make a sandbox here (%v): %s(a container without user namespaces? an AppArmor or SELinux rule against them?)", err, grade.FirstLines(string(out), 5))
 	}
 	return j, nil
@@ -232,6 +213,14 @@ var ToolchainRoot = sync.OnceValue(func() string {
 	}
 	return strings.TrimSpace(string(out))
 })
+
+// In a jail, the report's warm build cache and the instructor's module
+// downloads are mounted at these paths, so that nothing a student's code
+// can read names the instructor's folders.
+const (
+	jailCacheBase = "/ladder/cache"
+	jailModProxy  = "/ladder/modproxy"
+)
 
 // jailArgs runs a command of s in dir inside bwrap. Paths are the same
 // inside as outside; later mounts go over earlier ones.
@@ -251,6 +240,8 @@ func (s *Sandbox) jailArgs(dir string) []string {
 	if goroot := ToolchainRoot(); !Within(goroot, "/usr") {
 		a = append(a, "--ro-bind", goroot, goroot) // the toolchain
 	}
+	// bwrap's command line shows in the sandbox: it names links, not the
+	// instructor's folders.
 	if s.ModProxy != "" {
 		a = append(a, "--ro-bind-try", s.outsideLink("modproxy", s.ModProxy), jailModProxy)
 	}
@@ -259,11 +250,10 @@ func (s *Sandbox) jailArgs(dir string) []string {
 		a = append(a, "--bind", s.GoCache, s.GoCache) // the warm-up's: the instructor's code only
 	}
 	if s.cacheBase != "" {
-		// bwrap's command line shows in the sandbox: it names a link, not its target.
 		a = append(a, "--ro-bind", s.outsideLink("cache", s.cacheBase), jailCacheBase)
 		for _, h := range s.cacheHidden {
 			if info, err := os.Stat(filepath.Join(s.cacheBase, h)); err == nil && info.IsDir() {
-				a = append(a, "--tmpfs", path.Join(jailCacheBase, filepath.ToSlash(h)))
+				a = append(a, "--tmpfs", filepath.Join(jailCacheBase, h))
 			}
 		}
 	}
@@ -277,14 +267,44 @@ func Within(path, dir string) bool {
 }
 
 // outsideLink returns a symbolic link to target in a folder beside the
-// sandbox's, out of the sandbox's sight, to give bwrap in place of a path
-// of the instructor's. An existing link is kept: its target never
-// changes, and commands of one sandbox start at once.
+// sandbox's, out of the sandbox's sight. An existing link is kept: its
+// target never changes, and commands of one sandbox start at once.
 func (s *Sandbox) outsideLink(name, target string) string {
 	link := filepath.Join(s.Dir+".links", name)
 	os.Mkdir(filepath.Dir(link), 0o700)
 	os.Symlink(target, link) // an error: it is there already
 	return link
+}
+
+// ShareCache gives the sandbox's go command the report's warm build cache
+// base without a copy of it (366 MiB a student): the sandbox's own cache
+// gets a link to each of base's outputs, which the jail mounts read-only,
+// and a copy of each action's entry (a line), which the go command may
+// rewrite. What the student's builds add goes to the sandbox's cache
+// alone. The jail shows base's folders hidden, relative to it, empty. A
+// link it cannot make is a build the go command does again.
+func (s *Sandbox) ShareCache(base string, hidden ...string) {
+	s.cacheBase, s.cacheHidden = base, hidden
+	target := base
+	if s.Jail != nil {
+		target = jailCacheBase
+	}
+	dirs, _ := filepath.Glob(filepath.Join(base, "[0-9a-f][0-9a-f]"))
+	for _, dir := range dirs {
+		sub := filepath.Base(dir)
+		entries, _ := os.ReadDir(dir)
+		os.MkdirAll(filepath.Join(s.GoCache, sub), 0o700)
+		for _, e := range entries {
+			own := filepath.Join(s.GoCache, sub, e.Name())
+			if !strings.HasSuffix(e.Name(), "-a") {
+				os.Symlink(filepath.Join(target, sub, e.Name()), own)
+			} else if data, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil {
+				os.WriteFile(own, data, 0o600)
+			}
+		}
+	}
+	// A trim now would delete the links to entries not used for days.
+	os.WriteFile(filepath.Join(s.GoCache, "trim.txt"), []byte(strconv.FormatInt(time.Now().Unix(), 10)), 0o600)
 }
 
 // The limits on a student's sandbox, so that one student's runaway code
@@ -301,20 +321,35 @@ const (
 )
 
 // limitsScript wraps a limited sandbox's command: it enters each cgroup
-// folder before "--", lowers its rlimits (never raising a hard
-// one; ulimit -f counts 512-byte blocks) and executes the command. A
-// wrapper, since Go cannot run code between fork and exec, and cgroup v1
-// cannot start a process inside a group.
+// folder before "--", lowers its rlimits (never raising a hard one;
+// ulimit -f counts 512-byte blocks) and executes the command. A wrapper,
+// since Go cannot run code between fork and exec, and cgroup v1 cannot
+// start a process inside a group.
 var limitsScript = fmt.Sprintf(`while [ "$1" != -- ]; do echo $$ > "$1/cgroup.procs" || exit 126; shift; done; shift
 lower() { h=$(ulimit -H -$1) || exit 126; if [ "$h" = unlimited ] || [ "$h" -gt $2 ]; then h=$2; fi; ulimit -$1 "$h" || exit 126; }
 lower f %d; lower n %d; lower t %d
 exec "$@"`, FileSizeLimit/512, OpenFilesLimit, int(CPUTimeLimit/time.Second))
 
-// A Group is the cgroup of one student's sandbox: one folder on cgroup
-// v2; on cgroup v1 a memory folder, then a pids folder.
-type Group struct{ folders []string }
+// Limit puts the sandbox's commands under the limits above: in a cgroup
+// of their own where the system allows it (see NoCgroups), under the
+// rlimits everywhere on Linux. Remove deletes the group.
+func (s *Sandbox) Limit() {
+	if runtime.GOOS != "linux" {
+		return
+	}
+	s.limited = true
+	if NoCgroups() == nil {
+		s.Group, _ = NewGroup(fmt.Sprintf("ladder-%d-%s", os.Getpid(), filepath.Base(s.Dir)))
+	}
+}
 
-const cgroupRoot = "/sys/fs/cgroup"
+// A Group is the cgroup of one student's sandbox. cgroup v1 and v2 differ
+// only in where the files are: v2 has one folder, for memory and pids
+// alike; v1 a folder in each controller's hierarchy.
+type Group struct {
+	memory, pids string // the folders
+	v1           bool
+}
 
 // NoCgroups says why the report cannot limit a sandbox's memory and
 // processes here, or is nil when it can. It tries once per process.
@@ -330,80 +365,74 @@ var NoCgroups = sync.OnceValue(func() error {
 // the memory and process limits: on cgroup v2 where the system has it,
 // on cgroup v1 otherwise.
 func NewGroup(name string) (*Group, error) {
-	if runtime.GOOS != "linux" {
-		return nil, fmt.Errorf("no cgroups on %s", runtime.GOOS)
-	}
-	self, err := os.ReadFile("/proc/self/cgroup")
+	self, err := os.ReadFile("/proc/self/cgroup") // "ID:controllers:group" lines, v2's with no controller
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("no cgroups: %v", err)
 	}
-	own := ownGroups(string(self))
-	if info, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.controllers")); err == nil && info.Mode().IsRegular() {
-		return newGroup(filepath.Join(cgroupRoot, own[""], name))
+	own := map[string]string{}
+	for line := range strings.Lines(string(self)) {
+		if f := strings.SplitN(strings.TrimSpace(line), ":", 3); len(f) == 3 {
+			for _, c := range strings.Split(f[1], ",") {
+				own[c] = f[2]
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.controllers")); err == nil {
+		dir := filepath.Join(cgroupRoot, own[""], name)
+		return newGroup(&Group{memory: dir, pids: dir})
 	}
 	if own["memory"] == "" || own["pids"] == "" {
 		return nil, errors.New("neither cgroup v2 nor the memory and pids controllers of cgroup v1")
 	}
-	return newGroup(filepath.Join(cgroupRoot, "memory", own["memory"], name), filepath.Join(cgroupRoot, "pids", own["pids"], name))
+	return newGroup(&Group{memory: filepath.Join(cgroupRoot, "memory", own["memory"], name), pids: filepath.Join(cgroupRoot, "pids", own["pids"], name), v1: true})
 }
 
-// ownGroups reads /proc/self/cgroup: each v1 controller's group, and the
-// v2 group under "".
-func ownGroups(text string) map[string]string {
-	own := map[string]string{}
-	for line := range strings.Lines(text) {
-		if parts := strings.SplitN(strings.TrimSpace(line), ":", 3); len(parts) == 3 {
-			for _, c := range strings.Split(parts[1], ",") {
-				own[c] = parts[2]
-			}
-		}
+const cgroupRoot = "/sys/fs/cgroup"
+
+// cgroupFiles are the memory controller's limit and events files, on
+// cgroup v2 and v1.
+var cgroupFiles = map[bool][2]string{false: {"memory.max", "memory.events"}, true: {"memory.limit_in_bytes", "memory.oom_control"}}
+
+// dirs are g's folders, none for a nil g.
+func (g *Group) dirs() []string {
+	switch {
+	case g == nil:
+		return nil
+	case g.v1:
+		return []string{g.memory, g.pids}
 	}
-	return own
+	return []string{g.memory}
 }
 
-// cgroupFiles are the memory controller's files, limit and events, on
-// cgroup v1 and v2 (a v2 group has one folder).
-var cgroupFiles = map[bool][2]string{false: {"memory.limit_in_bytes", "memory.oom_control"}, true: {"memory.max", "memory.events"}}
-
-// newGroup makes the group's folders, one on cgroup v2, whose parent must
-// give it the memory and pids controllers, or a memory and a pids folder
-// on v1, and writes their limits; it removes what it made when one step
-// fails.
-func newGroup(folders ...string) (*Group, error) {
-	parent := filepath.Join(filepath.Dir(folders[0]), "cgroup.subtree_control")
-	if sub, _ := os.ReadFile(parent); len(folders) == 1 && (!strings.Contains(string(sub), "memory") || !strings.Contains(string(sub), "pids")) {
+// newGroup makes g's folders and writes their limits; on v2 the parent
+// must give the group the memory and pids controllers. It removes the
+// group when a step fails.
+func newGroup(g *Group) (*Group, error) {
+	parent := filepath.Join(filepath.Dir(g.memory), "cgroup.subtree_control")
+	if sub, _ := os.ReadFile(parent); !g.v1 && (!bytes.Contains(sub, []byte("memory")) || !bytes.Contains(sub, []byte("pids"))) {
 		// A group with processes of its own cannot give its controllers
 		// away: this then fails, and there are rlimits only.
 		if err := os.WriteFile(parent, []byte("+memory +pids"), 0); err != nil {
 			return nil, fmt.Errorf("cgroup v2 without the memory and pids controllers for this process's groups: %v", err)
 		}
 	}
-	g := &Group{}
 	var err error
-	for _, dir := range folders {
-		if err = os.Mkdir(dir, 0o755); err != nil {
-			break
-		}
-		g.folders = append(g.folders, dir)
+	for _, dir := range g.dirs() {
+		err = cmp.Or(err, os.Mkdir(dir, 0o755))
 	}
 	if err == nil {
-		err = os.WriteFile(filepath.Join(folders[0], cgroupFiles[len(folders) == 1][0]), []byte(strconv.Itoa(MemoryLimit)), 0)
-	}
-	if err == nil {
-		err = os.WriteFile(filepath.Join(folders[len(folders)-1], "pids.max"), []byte(strconv.Itoa(ProcessLimit)), 0)
+		err = cmp.Or(os.WriteFile(filepath.Join(g.memory, cgroupFiles[g.v1][0]), []byte(strconv.Itoa(MemoryLimit)), 0),
+			os.WriteFile(filepath.Join(g.pids, "pids.max"), []byte(strconv.Itoa(ProcessLimit)), 0))
 	}
 	if err != nil {
 		g.Remove()
 		return nil, err
 	}
-	if g.v2() {
-		os.WriteFile(filepath.Join(folders[0], "memory.swap.max"), []byte("0"), 0) // absent without swap accounting
+	if !g.v1 {
+		os.WriteFile(filepath.Join(g.memory, "memory.swap.max"), []byte("0"), 0) // absent without swap accounting
 	}
 	return g, nil
 }
-
-// v2 reports whether g is a cgroup v2 group: one folder.
-func (g *Group) v2() bool { return len(g.folders) == 1 }
 
 // Hit says which limits the sandbox's processes ran into, as a report's
 // note says it: "used more than 2 GiB of memory".
@@ -413,8 +442,8 @@ func (g *Group) Hit() []string {
 	}
 	var hit []string
 	for _, e := range []struct{ file, key, note string }{
-		{filepath.Join(g.folders[0], cgroupFiles[g.v2()][1]), "oom_kill", fmt.Sprintf("used more than %d GiB of memory", MemoryLimit>>30)},
-		{filepath.Join(g.folders[len(g.folders)-1], "pids.events"), "max", fmt.Sprintf("started more than %d processes", ProcessLimit)},
+		{filepath.Join(g.memory, cgroupFiles[g.v1][1]), "oom_kill", fmt.Sprintf("used more than %d GiB of memory", MemoryLimit>>30)},
+		{filepath.Join(g.pids, "pids.events"), "max", fmt.Sprintf("started more than %d processes", ProcessLimit)},
 	} {
 		data, _ := os.ReadFile(e.file) // "key N" lines
 		for line := range strings.Lines(string(data)) {
@@ -430,20 +459,14 @@ func (g *Group) Hit() []string {
 // process the kernel is still ending keeps its folder busy a moment, so
 // it tries for a few seconds.
 func (g *Group) Remove() error {
-	if g == nil {
-		return nil
-	}
 	var err error
-	for _, dir := range slices.Backward(g.folders) {
+	for _, dir := range slices.Backward(g.dirs()) {
 		for try := 0; ; try++ {
-			// cgroup.kill where the kernel has it, else each process.
-			if os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0) != nil {
-				procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
-				for _, f := range strings.Fields(string(procs)) {
-					if pid, err := strconv.Atoi(f); err == nil {
-						if p, err := os.FindProcess(pid); err == nil {
-							p.Kill()
-						}
+			procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+			for _, f := range strings.Fields(string(procs)) {
+				if pid, err := strconv.Atoi(f); err == nil {
+					if p, err := os.FindProcess(pid); err == nil {
+						p.Kill()
 					}
 				}
 			}
@@ -454,19 +477,6 @@ func (g *Group) Remove() error {
 		}
 	}
 	return err
-}
-
-// Limit puts the sandbox's commands under the limits above: in a cgroup
-// of their own where the system allows it (see NoCgroups), under the
-// rlimits everywhere on Linux. Remove deletes the group.
-func (s *Sandbox) Limit() {
-	if runtime.GOOS != "linux" {
-		return
-	}
-	s.limited = true
-	if NoCgroups() == nil {
-		s.Group, _ = NewGroup(fmt.Sprintf("ladder-%d-%s", os.Getpid(), filepath.Base(s.Dir)))
-	}
 }
 
 // PinnedTo returns cmd, made to run on the CPU of grading slot slot, with
@@ -508,43 +518,4 @@ func cpuList(s string) []int {
 		}
 	}
 	return cpus
-}
-
-// In a jail, the report's warm build cache and the instructor's module
-// downloads are mounted at these paths, so that nothing a student's code
-// can read names the instructor's folders.
-const (
-	jailCacheBase = "/ladder/cache"
-	jailModProxy  = "/ladder/modproxy"
-)
-
-// ShareCache gives the sandbox's go command the report's warm build cache
-// base without a copy of it (366 MiB a student): the sandbox's own cache
-// gets a link to each of base's outputs, which the jail mounts read-only,
-// and a copy of each action's entry (a line), which the go command may
-// rewrite. What the student's builds add goes to the sandbox's cache
-// alone. The jail shows base's folders hidden, relative to it, empty. A
-// link it cannot make is a build the go command does again.
-func (s *Sandbox) ShareCache(base string, hidden ...string) {
-	s.cacheBase, s.cacheHidden = base, hidden
-	target := base
-	if s.Jail != nil {
-		target = jailCacheBase
-	}
-	dirs, _ := filepath.Glob(filepath.Join(base, "[0-9a-f][0-9a-f]"))
-	for _, dir := range dirs {
-		sub := filepath.Base(dir)
-		entries, _ := os.ReadDir(dir)
-		os.MkdirAll(filepath.Join(s.GoCache, sub), 0o700)
-		for _, e := range entries {
-			own := filepath.Join(s.GoCache, sub, e.Name())
-			if !strings.HasSuffix(e.Name(), "-a") {
-				os.Symlink(filepath.Join(target, sub, e.Name()), own)
-			} else if data, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil {
-				os.WriteFile(own, data, 0o600)
-			}
-		}
-	}
-	// A trim now would delete the links to entries not used for days.
-	os.WriteFile(filepath.Join(s.GoCache, "trim.txt"), []byte(strconv.FormatInt(time.Now().Unix(), 10)), 0o600)
 }
