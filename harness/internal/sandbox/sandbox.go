@@ -43,7 +43,6 @@ type Sandbox struct {
 	ModProxy string // the instructor's module downloads, the go command's file:// GOPROXY: nothing comes from the network
 	Jail     *Jail  // bubblewrap around every command; nil runs them plainly
 	Group    *Group // the cgroup of the sandbox's commands, nil for none
-	Slot     int    // the student's grading slot, from 0, or -1 (see PinnedTo)
 	// The sandbox's HOME, TMPDIR, GOCACHE and GOMODCACHE.
 	Home, Tmp, GoCache, GoModCache string
 	cacheBase                      string   // the warm build cache (see ShareCache)
@@ -55,7 +54,7 @@ type Sandbox struct {
 func New(parent, name, modProxy string, j *Jail) (*Sandbox, error) {
 	dir := filepath.Join(parent, name)
 	in := func(sub string) string { return filepath.Join(dir, sub) }
-	s := &Sandbox{Dir: dir, Src: in("src"), Home: in("home"), Tmp: in("tmp"), GoCache: in("gocache"), GoModCache: in("gomodcache"), ModProxy: modProxy, Jail: j, Slot: -1}
+	s := &Sandbox{Dir: dir, Src: in("src"), Home: in("home"), Tmp: in("tmp"), GoCache: in("gocache"), GoModCache: in("gomodcache"), ModProxy: modProxy, Jail: j}
 	for _, d := range []string{dir, s.Src, s.Home, s.Tmp, s.GoModCache} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			return nil, err
@@ -477,45 +476,4 @@ func (g *Group) Remove() error {
 		}
 	}
 	return err
-}
-
-// PinnedTo returns cmd, made to run on the CPU of grading slot slot, with
-// every process it starts. A checker and the student's child answer each
-// other call by call, a few hundred thousand times for some levels, and a
-// wake-up across two CPUs costs about twice one on the same CPU
-// (BenchmarkCall in harness/internal/instructor/remote). Without taskset
-// or the list of allowed CPUs, they run where the system puts them,
-// slower, with the same verdicts.
-func PinnedTo(slot int, cmd *exec.Cmd) *exec.Cmd {
-	status, _ := os.ReadFile("/proc/self/status") // Linux's; elsewhere no CPUs
-	_, list, _ := strings.Cut(string(status), "Cpus_allowed_list:")
-	list, _, _ = strings.Cut(list, "\n")
-	cpus := cpuList(strings.TrimSpace(list))
-	taskset, err := exec.LookPath("taskset")
-	if slot < 0 || len(cpus) < 2 || err != nil {
-		return cmd
-	}
-	pinned := exec.Command(taskset, append([]string{"--cpu-list", strconv.Itoa(cpus[slot%len(cpus)]), cmd.Path}, cmd.Args[1:]...)...)
-	pinned.Dir, pinned.Env = cmd.Dir, cmd.Env
-	pinned.Stdin, pinned.Stdout, pinned.Stderr = cmd.Stdin, cmd.Stdout, cmd.Stderr
-	return pinned
-}
-
-// cpuList reads Linux's list format, such as "0-3,8,10-11"; nil for
-// anything else.
-func cpuList(s string) []int {
-	var cpus []int
-	for _, r := range strings.Split(s, ",") {
-		var lo, hi int
-		switch n, _ := fmt.Sscanf(r, "%d-%d", &lo, &hi); {
-		case n == 1:
-			hi = lo
-		case n == 0 || hi < lo:
-			return nil
-		}
-		for c := lo; c <= hi; c++ {
-			cpus = append(cpus, c)
-		}
-	}
-	return cpus
 }
