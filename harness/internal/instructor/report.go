@@ -490,12 +490,7 @@ func PlanClassroom(root, repo, ref string, lvs []levels.Level) (classroomPlan, e
 			if err != nil {
 				return classroomPlan{}, err
 			}
-			for _, n := range needs {
-				if n != "redis-server" {
-					return classroomPlan{}, fmt.Errorf("level %d, part %d needs %q, which the workflow cannot provide", l.Number, p.Number, n)
-				}
-				plan.Redis = true
-			}
+			plan.Redis = plan.Redis || slices.Contains(needs, "redis-server")
 			plan.Steps = append(plan.Steps, gradedStep{PartID(l.Number, p.Number), fmt.Sprintf("Level %d, part %d: %s", l.Number, p.Number, p.Title)})
 		}
 	}
@@ -601,14 +596,8 @@ func WarnUncommitted(root, head string, stderr io.Writer) {
 	if err != nil || out == "" {
 		return
 	}
-	fmt.Fprintf(stderr, "warning: the working tree has uncommitted changes. The copy is made from the last commit (%s) and does not contain them:\n", head[:7])
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	for _, l := range lines[:min(len(lines), 10)] {
-		fmt.Fprintf(stderr, "  %s\n", l)
-	}
-	if len(lines) > 10 {
-		fmt.Fprintf(stderr, "  ... and %d more (git status)\n", len(lines)-10)
-	}
+	fmt.Fprintf(stderr, "warning: the working tree has uncommitted changes. The copy is made from the last commit (%s) and does not contain them:\n  %s\n",
+		head[:7], strings.ReplaceAll(strings.TrimSuffix(out, "\n"), "\n", "\n  "))
 }
 
 // StudentCopyFiles picks the files of the commit a student gets, and lists
