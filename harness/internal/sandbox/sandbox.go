@@ -28,15 +28,10 @@ import (
 )
 
 // A Sandbox is where a student's code runs in a class report: a folder
-// of its own and, on Linux, bubblewrap (bwrap) around every command: new
-// user, PID, network, IPC and UTS namespaces; read-only system folders,
-// toolchain, module cache and grading copy; a writable sandbox folder and
-// /tmp; no network, no capabilities; an environment built from nothing
-// (see Env). When bwrap's first process dies the kernel kills every other
-// process in the namespace, setsid daemons included. bwrap, since Go
-// cannot run code between clone and exec to make the mounts. Without a
-// working bwrap (macOS, Windows, a container without user namespaces)
-// Jail is nil: only with --no-sandbox (NoSandboxGivesUp).
+// of its own and, on Linux, bubblewrap around every command (see
+// jailArgs), since Go cannot run code between clone and exec to make the
+// mounts. Without a working bwrap (macOS, Windows, a container without
+// user namespaces) Jail is nil: only with --no-sandbox (NoSandboxGivesUp).
 type Sandbox struct {
 	Dir      string // the whole sandbox, removed by Remove
 	Src      string // the grading copy: read-only inside the sandbox
@@ -186,17 +181,9 @@ func FindJail() (*Jail, error) {
 	if ToolchainRoot() == "" {
 		return nil, errors.New("go env GOROOT names no toolchain")
 	}
-	tmp, err := os.MkdirTemp("", "ladder-jail-check-")
-	if err != nil {
-		return nil, err
-	}
-	defer RemoveAll(tmp)
-	j := &Jail{bwrap: bwrap}
-	sb, err := New(tmp, "check", "", j)
-	if err != nil {
-		return nil, err
-	}
-	if out, err := sb.Command(sb.Src, "go", "version").CombinedOutput(); err != nil {
+	j, tmp := &Jail{bwrap: bwrap}, os.TempDir()
+	sb := &Sandbox{Dir: tmp, Src: tmp, GoCache: tmp, Jail: j}
+	if out, err := sb.Command(tmp, "go", "version").CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("bwrap cannot make a sandbox here (%v): %s(a container without user namespaces? an AppArmor or SELinux rule against them?)", err, grade.FirstLines(string(out), 5))
 	}
 	return j, nil
@@ -221,8 +208,12 @@ const (
 	jailModProxy  = "/ladder/modproxy"
 )
 
-// jailArgs runs a command of s in dir inside bwrap. Paths are the same
-// inside as outside; later mounts go over earlier ones.
+// jailArgs runs a command of s in dir inside bwrap: new user, PID,
+// network, IPC and UTS namespaces; read-only system folders, toolchain,
+// module downloads and grading copy; a writable sandbox folder and /tmp;
+// no capabilities. When bwrap's first process dies the kernel kills every
+// other process in the namespace, setsid daemons included. Paths are the
+// same inside as outside; later mounts go over earlier ones.
 func (s *Sandbox) jailArgs(dir string) []string {
 	a := []string{s.Jail.bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
 		"--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox"}
