@@ -19,7 +19,7 @@ func TestHitNamesTheLimit(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
 	}
 	v1mem, v1pids, v2 := t.TempDir(), t.TempDir(), t.TempDir()
-	v1 := &Group{memory: v1mem, pids: v1pids, v1: true}
+	v1 := Group{v1mem, v1pids}
 	write(v1mem, "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n")
 	write(v1pids, "pids.events", "max 0\n")
 	require.Equal(t, []string{"used more than 2 GiB of memory"}, v1.Hit())
@@ -28,9 +28,9 @@ func TestHitNamesTheLimit(t *testing.T) {
 
 	write(v2, "memory.events", "low 0\nhigh 0\nmax 40\noom 1\noom_kill 0\n")
 	write(v2, "pids.events", "max 3\n")
-	require.Equal(t, []string{"started more than 256 processes"}, (&Group{memory: v2, pids: v2}).Hit())
+	require.Equal(t, []string{"started more than 256 processes"}, Group{v2}.Hit())
 
-	require.Nil(t, (*Group)(nil).Hit())
+	require.Nil(t, Group(nil).Hit())
 }
 
 // TestLimitedCommandRunsInItsGroup runs a command of a limited sandbox
@@ -59,8 +59,8 @@ func TestLimitedCommandRunsInItsGroup(t *testing.T) {
 	}
 	require.NotNil(t, sb.Group)
 	// The sandbox's own cgroup namespace shows its group as its root.
-	if sb.Group.v1 {
-		for _, dir := range sb.Group.dirs() {
+	if len(sb.Group) == 2 {
+		for _, dir := range sb.Group {
 			_, err := os.Stat(dir)
 			require.NoError(t, err)
 		}
@@ -114,7 +114,7 @@ func TestInstructorsMdHasTheLimits(t *testing.T) {
 func TestNewGroupV2WritesTheLimits(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "student")
-	g, err := newGroup(&Group{memory: dir, pids: dir})
+	g, err := newGroup(Group{dir})
 	require.NoError(t, err)
 	read := func(name string) string {
 		data, err := os.ReadFile(filepath.Join(parent, name))
@@ -124,5 +124,5 @@ func TestNewGroupV2WritesTheLimits(t *testing.T) {
 	require.Equal(t, "+memory +pids", read("cgroup.subtree_control"))
 	require.Equal(t, "2147483648", read("student/memory.max"))
 	require.Equal(t, "256", read("student/pids.max"))
-	require.Equal(t, []string{dir}, g.dirs())
+	require.Equal(t, Group{dir}, g)
 }

@@ -37,7 +37,7 @@ type Sandbox struct {
 	Src      string // the grading copy: read-only inside the sandbox
 	ModProxy string // the instructor's module downloads, the go command's file:// GOPROXY: nothing comes from the network
 	Jail     *Jail  // bubblewrap around every command; nil runs them plainly
-	Group    *Group // the cgroup of the sandbox's commands, nil for none
+	Group    Group  // the cgroup of the sandbox's commands, nil for none
 	// The sandbox's HOME, TMPDIR, GOCACHE and GOMODCACHE.
 	Home, Tmp, GoCache, GoModCache string
 	cacheBase                      string   // the warm build cache (see ShareCache)
@@ -86,7 +86,7 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 		argv = append(s.jailArgs(dir), argv...)
 	}
 	if s.limited {
-		argv = slices.Concat([]string{"/bin/sh", "-c", limitsScript, "sh"}, s.Group.dirs(), []string{"--"}, argv)
+		argv = slices.Concat([]string{"/bin/sh", "-c", limitsScript, "sh"}, s.Group, []string{"--"}, argv)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, s.Env()
@@ -333,13 +333,10 @@ func (s *Sandbox) Limit() {
 	}
 }
 
-// A Group is the cgroup of one student's sandbox. cgroup v1 and v2 differ
-// only in where the files are: v2 has one folder, for memory and pids
-// alike; v1 a folder in each controller's hierarchy.
-type Group struct {
-	memory, pids string // the folders
-	v1           bool
-}
+// A Group is the cgroup of one student's sandbox: its folders, memory's
+// first and pids' last. cgroup v1 and v2 differ only in where the files
+// are: v2 has one folder for both, v1 a folder in each hierarchy.
+type Group []string
 
 // NoCgroups says why the report cannot limit a sandbox's memory and
 // processes here, or is nil when it can. It tries once per process.
@@ -354,7 +351,7 @@ var NoCgroups = sync.OnceValue(func() error {
 // NewGroup makes the cgroup name, below this process's own group, with
 // the memory and process limits: on cgroup v2 where the system has it,
 // on cgroup v1 otherwise.
-func NewGroup(name string) (*Group, error) {
+func NewGroup(name string) (Group, error) {
 	self, err := os.ReadFile("/proc/self/cgroup") // "ID:controllers:group" lines, v2's with no controller
 	if err != nil {
 		return nil, fmt.Errorf("no cgroups: %v", err)
@@ -368,38 +365,26 @@ func NewGroup(name string) (*Group, error) {
 		}
 	}
 	if _, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.controllers")); err == nil {
-		dir := filepath.Join(cgroupRoot, own[""], name)
-		return newGroup(&Group{memory: dir, pids: dir})
+		return newGroup(Group{filepath.Join(cgroupRoot, own[""], name)})
 	}
 	if own["memory"] == "" || own["pids"] == "" {
 		return nil, errors.New("neither cgroup v2 nor the memory and pids controllers of cgroup v1")
 	}
-	return newGroup(&Group{memory: filepath.Join(cgroupRoot, "memory", own["memory"], name), pids: filepath.Join(cgroupRoot, "pids", own["pids"], name), v1: true})
+	return newGroup(Group{filepath.Join(cgroupRoot, "memory", own["memory"], name), filepath.Join(cgroupRoot, "pids", own["pids"], name)})
 }
 
 const cgroupRoot = "/sys/fs/cgroup"
 
 // cgroupFiles are the memory controller's limit and events files, on
-// cgroup v2 and v1.
-var cgroupFiles = map[bool][2]string{false: {"memory.max", "memory.events"}, true: {"memory.limit_in_bytes", "memory.oom_control"}}
-
-// dirs are g's folders, none for a nil g.
-func (g *Group) dirs() []string {
-	switch {
-	case g == nil:
-		return nil
-	case g.v1:
-		return []string{g.memory, g.pids}
-	}
-	return []string{g.memory}
-}
+// cgroup v2 (one folder) and v1 (two).
+var cgroupFiles = map[int][2]string{1: {"memory.max", "memory.events"}, 2: {"memory.limit_in_bytes", "memory.oom_control"}}
 
 // newGroup makes g's folders and writes their limits; on v2 the parent
 // must give the group the memory and pids controllers. It removes the
 // group when a step fails.
-func newGroup(g *Group) (*Group, error) {
-	parent := filepath.Join(filepath.Dir(g.memory), "cgroup.subtree_control")
-	if sub, _ := os.ReadFile(parent); !g.v1 && (!bytes.Contains(sub, []byte("memory")) || !bytes.Contains(sub, []byte("pids"))) {
+func newGroup(g Group) (Group, error) {
+	parent := filepath.Join(filepath.Dir(g[0]), "cgroup.subtree_control")
+	if sub, _ := os.ReadFile(parent); len(g) == 1 && (!bytes.Contains(sub, []byte("memory")) || !bytes.Contains(sub, []byte("pids"))) {
 		// A group with processes of its own cannot give its controllers
 		// away: this then fails, and there are rlimits only.
 		if err := os.WriteFile(parent, []byte("+memory +pids"), 0); err != nil {
@@ -407,33 +392,33 @@ func newGroup(g *Group) (*Group, error) {
 		}
 	}
 	var err error
-	for _, dir := range g.dirs() {
+	for _, dir := range g {
 		err = cmp.Or(err, os.Mkdir(dir, 0o755))
 	}
 	if err == nil {
-		err = cmp.Or(os.WriteFile(filepath.Join(g.memory, cgroupFiles[g.v1][0]), []byte(strconv.Itoa(MemoryLimit)), 0),
-			os.WriteFile(filepath.Join(g.pids, "pids.max"), []byte(strconv.Itoa(ProcessLimit)), 0))
+		err = cmp.Or(os.WriteFile(filepath.Join(g[0], cgroupFiles[len(g)][0]), []byte(strconv.Itoa(MemoryLimit)), 0),
+			os.WriteFile(filepath.Join(g[len(g)-1], "pids.max"), []byte(strconv.Itoa(ProcessLimit)), 0))
 	}
 	if err != nil {
 		g.Remove()
 		return nil, err
 	}
-	if !g.v1 {
-		os.WriteFile(filepath.Join(g.memory, "memory.swap.max"), []byte("0"), 0) // absent without swap accounting
+	if len(g) == 1 {
+		os.WriteFile(filepath.Join(g[0], "memory.swap.max"), []byte("0"), 0) // absent without swap accounting
 	}
 	return g, nil
 }
 
 // Hit says which limits the sandbox's processes ran into, as a report's
 // note says it: "used more than 2 GiB of memory".
-func (g *Group) Hit() []string {
-	if g == nil {
+func (g Group) Hit() []string {
+	if len(g) == 0 {
 		return nil
 	}
 	var hit []string
 	for _, e := range []struct{ file, key, note string }{
-		{filepath.Join(g.memory, cgroupFiles[g.v1][1]), "oom_kill", fmt.Sprintf("used more than %d GiB of memory", MemoryLimit>>30)},
-		{filepath.Join(g.pids, "pids.events"), "max", fmt.Sprintf("started more than %d processes", ProcessLimit)},
+		{filepath.Join(g[0], cgroupFiles[len(g)][1]), "oom_kill", fmt.Sprintf("used more than %d GiB of memory", MemoryLimit>>30)},
+		{filepath.Join(g[len(g)-1], "pids.events"), "max", fmt.Sprintf("started more than %d processes", ProcessLimit)},
 	} {
 		data, _ := os.ReadFile(e.file) // "key N" lines
 		for line := range strings.Lines(string(data)) {
@@ -448,9 +433,9 @@ func (g *Group) Hit() []string {
 // Remove kills what is left in the group and deletes its folders. A
 // process the kernel is still ending keeps its folder busy a moment, so
 // it tries for a few seconds.
-func (g *Group) Remove() error {
+func (g Group) Remove() error {
 	var err error
-	for _, dir := range slices.Backward(g.dirs()) {
+	for _, dir := range slices.Backward(g) {
 		for try := 0; ; try++ {
 			procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
 			for _, f := range strings.Fields(string(procs)) {
