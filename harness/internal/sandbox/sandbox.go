@@ -182,7 +182,7 @@ func FindJail() (*Jail, error) {
 		return nil, errors.New("go env GOROOT names no toolchain")
 	}
 	j, tmp := &Jail{bwrap: bwrap}, os.TempDir()
-	sb := &Sandbox{Dir: tmp, Src: tmp, GoCache: tmp, Jail: j}
+	sb := &Sandbox{Dir: tmp, Src: tmp, Home: tmp, GoCache: tmp, Jail: j}
 	if out, err := sb.Command(tmp, "go", "version").CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("bwrap cannot make a sandbox here (%v): %s(a container without user namespaces? an AppArmor or SELinux rule against them?)", err, grade.FirstLines(string(out), 5))
 	}
