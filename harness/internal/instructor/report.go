@@ -60,54 +60,111 @@ func (r Result) PartsDone() (done, of int) {
 	return done, of
 }
 
-// level is r's report of level n, or nil.
-func (r Result) level(n int) *grade.LevelReport {
+// level is r's report of level n, empty if it has none.
+func (r Result) level(n int) grade.LevelReport {
 	if i := slices.IndexFunc(r.Levels, func(l grade.LevelReport) bool { return l.Number == n }); i >= 0 {
-		return &r.Levels[i]
+		return r.Levels[i]
 	}
-	return nil
+	return grade.LevelReport{}
 }
 
-// The three tables below are the one row model written three ways: a cell
-// a level in Markdown, a number a level in CSV, a cell a part in HTML.
+// tables is the class in every format, from one pass over each student's
+// levels: the Markdown and CSV tables, each its header first (Markdown a
+// cell a level, CSV the parts done a level as numbers), and the rows of
+// the HTML heat map (a cell a part).
+func tables(results []Result) (md, sheet [][]string, heat []heatRow) {
+	md, sheet = [][]string{{"student"}}, [][]string{{"student"}}
+	var inProcHeader []string
+	for _, l := range levels.All {
+		md[0] = append(md[0], fmt.Sprintf("L%d", l.Number))
+		sheet[0] = append(sheet[0], fmt.Sprintf("level_%d", l.Number))
+		inProcHeader = append(inProcHeader, fmt.Sprintf("level_%d_in_process", l.Number))
+	}
+	md[0] = append(md[0], "parts", "last level done", "note")
+	sheet[0] = slices.Concat(sheet[0], []string{"total", "max"}, inProcHeader, []string{"commit", "graded_at", "note", "known_mistakes", "why"})
+	// A cell that starts as a formula would gets a leading apostrophe.
+	text := func(s string) string {
+		if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+			return "'" + s
+		}
+		return s
+	}
+	for _, r := range results {
+		done, of := r.PartsDone()
+		mdRow, sheetRow, inProcs, last := []string{r.Name}, []string{text(r.Name)}, []string{}, "-"
+		hr := heatRow{Name: r.Name, Parts: fmt.Sprintf("%d/%d", done, of), Note: r.Err}
+		for _, lv := range levels.All {
+			got, inProc := r.level(lv.Number), r.InProcess[lv.Number]
+			cell := fmt.Sprintf("%d/%d", got.PartsDone, len(got.Parts))
+			switch {
+			case !slices.ContainsFunc(got.Parts, func(p grade.PartReport) bool { return p.Cases > 0 }) && got.BuildError == "" && len(got.Problems) == 0:
+				cell = "" // a level this checkout does not have
+			case got.Status == grade.NoBuild && strings.HasPrefix(got.BuildError, refusedPrefix):
+				cell = "refused"
+			case got.Status == grade.NoBuild:
+				cell = "build fails"
+			}
+			if got.Status == grade.Done {
+				last = strconv.Itoa(lv.Number)
+			}
+			if len(inProc) > 0 && cell != "" {
+				cell += InProcessMark
+			}
+			mdRow, sheetRow = append(mdRow, cell), append(sheetRow, strconv.Itoa(got.PartsDone))
+			inProcs = append(inProcs, strconv.Itoa(len(inProc)))
+			for i, part := range lv.Parts {
+				class, why := "todo", "not graded"
+				if i < len(got.Parts) {
+					switch p := got.Parts[i]; {
+					case p.Done && slices.Contains(inProc, p.Number):
+						class, why = "inproc", "done; judged in part in the student's process"
+					case p.Done:
+						class, why = "done", "done"
+					case got.Status == grade.NoBuild:
+						class, why = "nobuild", p.Why
+					case p.Failing != "" || strings.HasPrefix(p.Why, "the race detector"):
+						class, why = "fail", p.Why
+					default:
+						why = p.Why
+					}
+				} else if r.Err != "" && len(r.Levels) == 0 {
+					class, why = "nobuild", r.Err
+				}
+				if i == 0 {
+					class += " first"
+				}
+				hr.Cells = append(hr.Cells, heatCell{class, fmt.Sprintf("L%d.%d %s: %s", lv.Number, part.Number, part.Title, why)})
+			}
+		}
+		graded, mistakes := "", []string{}
+		if !r.Graded.IsZero() {
+			graded = r.Graded.UTC().Format(time.RFC3339)
+		}
+		for _, m := range StudentMistakes(r.Levels) {
+			mistakes = append(mistakes, fmt.Sprintf("L%d.%d %s", m.Level, m.Part, m.label()))
+		}
+		md = append(md, append(mdRow, hr.Parts, last, r.Err))
+		sheet = append(sheet, slices.Concat(sheetRow, []string{strconv.Itoa(done), strconv.Itoa(of)}, inProcs,
+			[]string{r.Commit, graded, text(r.Err), text(strings.Join(mistakes, "; ")), text(append(whyLines(r), "")[0])}))
+		heat = append(heat, hr)
+	}
+	return md, sheet, heat
+}
+
+// A heatRow is a student's row of the HTML heat map.
+type heatRow struct {
+	Name, Parts, Note string
+	Cells             []heatCell
+}
+
+type heatCell struct{ Class, Title string }
 
 // WriteMarkdown writes the class as a padded Markdown table, then the
 // sections under it.
 func WriteMarkdown(w io.Writer, results []Result) {
-	rows := [][]string{{"student"}}
-	for _, l := range levels.All {
-		rows[0] = append(rows[0], fmt.Sprintf("L%d", l.Number))
-	}
-	rows[0] = append(rows[0], "parts", "last level done", "note")
-	footnote := false
-	for _, r := range results {
-		row, last := []string{r.Name}, "-"
-		for _, lv := range levels.All {
-			cell, l := "", r.level(lv.Number)
-			switch {
-			case l == nil || !slices.ContainsFunc(l.Parts, func(p grade.PartReport) bool { return p.Cases > 0 }) && l.BuildError == "" && len(l.Problems) == 0:
-				// a level this checkout does not have
-			case l.Status == grade.NoBuild && strings.HasPrefix(l.BuildError, refusedPrefix):
-				cell = "refused"
-			case l.Status == grade.NoBuild:
-				cell = "build fails"
-			default:
-				cell = fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))
-			}
-			if l != nil && l.Status == grade.Done {
-				last = strconv.Itoa(l.Number)
-			}
-			if len(r.InProcess[lv.Number]) > 0 && cell != "" {
-				cell += InProcessMark
-			}
-			row = append(row, cell)
-		}
-		done, of := r.PartsDone()
-		rows = append(rows, append(row, fmt.Sprintf("%d/%d", done, of), last, r.Err))
-		footnote = footnote || len(r.InProcess) > 0
-	}
-	writeTable(w, rows)
-	if footnote {
+	md, _, _ := tables(results)
+	writeTable(w, md)
+	if slices.ContainsFunc(results, func(r Result) bool { return len(r.InProcess) > 0 }) {
 		fmt.Fprint(w, "\n\\* judged in part inside the student's own process (allocations, memory, races), which the student's code could fake; every other case was decided outside it.\n")
 	}
 	for _, s := range sections(results) {
@@ -151,43 +208,10 @@ func writeTable(w io.Writer, rows [][]string) {
 }
 
 // WriteCSV writes the class as CSV, one row a student, that a spreadsheet
-// can sum; a cell that starts as a formula would gets a leading apostrophe.
+// can sum.
 func WriteCSV(w io.Writer, results []Result) {
-	cw := csv.NewWriter(w)
-	header, inProc := []string{"student"}, []string{}
-	for _, l := range levels.All {
-		header = append(header, fmt.Sprintf("level_%d", l.Number))
-		inProc = append(inProc, fmt.Sprintf("level_%d_in_process", l.Number))
-	}
-	cw.Write(slices.Concat(header, []string{"total", "max"}, inProc, []string{"commit", "graded_at", "note", "known_mistakes", "why"}))
-	text := func(s string) string {
-		if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-			return "'" + s
-		}
-		return s
-	}
-	for _, r := range results {
-		row, inProc := []string{text(r.Name)}, []string{}
-		for _, lv := range levels.All {
-			n := 0
-			if l := r.level(lv.Number); l != nil {
-				n = l.PartsDone
-			}
-			row = append(row, strconv.Itoa(n))
-			inProc = append(inProc, strconv.Itoa(len(r.InProcess[lv.Number])))
-		}
-		done, of := r.PartsDone()
-		graded, why, mistakes := "", append(whyLines(r), "")[0], []string{}
-		if !r.Graded.IsZero() {
-			graded = r.Graded.UTC().Format(time.RFC3339)
-		}
-		for _, m := range StudentMistakes(r.Levels) {
-			mistakes = append(mistakes, fmt.Sprintf("L%d.%d %s", m.Level, m.Part, m.label()))
-		}
-		cw.Write(slices.Concat(row, []string{strconv.Itoa(done), strconv.Itoa(of)}, inProc,
-			[]string{r.Commit, graded, text(r.Err), text(strings.Join(mistakes, "; ")), text(why)}))
-	}
-	cw.Flush()
+	_, sheet, _ := tables(results)
+	csv.NewWriter(w).WriteAll(sheet)
 }
 
 // cellStates are the HTML heat map's cell classes, colours and legend.
@@ -205,46 +229,10 @@ var reportHTML string
 // WriteHTML writes the class as one self-contained page: a heat map of
 // students by parts, then the sections under it.
 func WriteHTML(w io.Writer, results []Result) {
-	type cell struct{ Class, Title string }
-	type row struct {
-		Name, Parts, Note string
-		Cells             []cell
-	}
-	var rows []row
-	for _, r := range results {
-		done, of := r.PartsDone()
-		hr := row{Name: r.Name, Parts: fmt.Sprintf("%d/%d", done, of), Note: r.Err}
-		for _, lv := range levels.All {
-			got := r.level(lv.Number)
-			for i, part := range lv.Parts {
-				class, why := "todo", "not graded"
-				if got != nil && i < len(got.Parts) {
-					switch p := got.Parts[i]; {
-					case p.Done && slices.Contains(r.InProcess[lv.Number], p.Number):
-						class, why = "inproc", "done; judged in part in the student's process"
-					case p.Done:
-						class, why = "done", "done"
-					case got.Status == grade.NoBuild:
-						class, why = "nobuild", p.Why
-					case p.Failing != "" || strings.HasPrefix(p.Why, "the race detector"):
-						class, why = "fail", p.Why
-					default:
-						why = p.Why
-					}
-				} else if r.Err != "" && len(r.Levels) == 0 {
-					class, why = "nobuild", r.Err
-				}
-				if i == 0 {
-					class += " first"
-				}
-				hr.Cells = append(hr.Cells, cell{class, fmt.Sprintf("L%d.%d %s: %s", lv.Number, part.Number, part.Title, why)})
-			}
-		}
-		rows = append(rows, hr)
-	}
+	_, _, heat := tables(results)
 	e := func(s string) string { return html.EscapeString(TerminalText(s)) }
 	t := template.Must(template.New("").Funcs(template.FuncMap{"e": e}).Parse(reportHTML))
-	t.Execute(w, map[string]any{"States": cellStates, "Levels": levels.All, "Rows": rows, "Sections": sections(results)})
+	t.Execute(w, map[string]any{"States": cellStates, "Levels": levels.All, "Rows": heat, "Sections": sections(results)})
 }
 
 // MarkdownText escapes text for a Markdown table cell or list item: the
@@ -296,7 +284,7 @@ func sections(results []Result) []section {
 		for _, p := range l.Parts {
 			done, failing, most := 0, map[string]int{}, ""
 			for _, r := range results {
-				if rl := r.level(l.Number); rl != nil && p.Number <= len(rl.Parts) {
+				if rl := r.level(l.Number); p.Number <= len(rl.Parts) {
 					if rp := rl.Parts[p.Number-1]; rp.Done {
 						done++
 					} else if f := rp.Failing; f != "" {
