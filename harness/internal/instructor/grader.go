@@ -76,7 +76,7 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	for _, l := range plan.Levels {
 		for _, m := range l.Modules {
 			// A module's run needs the server if one of its cases does.
-			if needs, err := moduleNeeds(root, l, m); err == nil && slices.Contains(needs, "redis-server") {
+			if redis, err := needsRedis(root, l, m); err == nil && redis {
 				g.redisModules[m.Dir] = true
 			}
 			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(m.Dir), "go.mod")); err == nil && !slices.Contains(dirs, m.Dir) {

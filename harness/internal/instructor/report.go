@@ -421,15 +421,13 @@ func WriteDebrief(w io.Writer, root string, g grade.Level, st grade.Style) error
 	return template.Must(template.New("").Funcs(template.FuncMap{"bold": bold, "lower": grade.Lower}).Parse(debriefText)).Execute(w, data)
 }
 
-// ladder classroom writes a GitHub Classroom workflow that runs the class
-// report from the instructor's checkout, at a pinned commit, on the
-// student's, then gives a step and a point to each part done.
-
-// ClassroomFile is where GitHub Classroom looks for its workflow.
+// ClassroomFile is where GitHub Classroom looks for its workflow, which
+// ladder classroom writes: it runs the class report from the instructor's
+// checkout, at a pinned commit, on the student's, then gives a step and a
+// point to each part done.
 const ClassroomFile = ".github/workflows/classroom.yml"
 
-// PartPoints is what a part is worth: every part counts the same, as in
-// the class report and make progress.
+// PartPoints is what a part is worth: every part counts the same.
 const PartPoints = 1
 
 // The folders of the two checkouts, and the results file with one line a
@@ -440,9 +438,8 @@ const (
 	DonePartsFile = "parts-done.txt"
 )
 
-// ClassroomGradeCommand grades the student's checkout with the class
-// report (20 minutes for it: a runner has two cores), and writes the
-// results file.
+// ClassroomGradeCommand writes the results file, 20 minutes for it on a
+// runner's two cores.
 const ClassroomGradeCommand = "go run ./harness/cmd/ladder class-report --format parts --parallel 1 --timeout 20m ../" + StudentDir + " > ../" + DonePartsFile + " && cat ../" + DonePartsFile
 
 // gradedStep is one part of one level, as a step of the workflow.
@@ -474,11 +471,11 @@ func PlanClassroom(root, repo, ref string, lvs []levels.Level) (classroomPlan, e
 	plan := classroomPlan{Repo: repo, Ref: ref}
 	for _, l := range lvs {
 		for _, p := range l.Parts {
-			needs, err := moduleNeeds(root, l, l.ModuleOf(p.Number))
+			redis, err := needsRedis(root, l, l.ModuleOf(p.Number))
 			if err != nil {
 				return classroomPlan{}, err
 			}
-			plan.Redis = plan.Redis || slices.Contains(needs, "redis-server")
+			plan.Redis = plan.Redis || redis
 			plan.Steps = append(plan.Steps, gradedStep{PartID(l.Number, p.Number), fmt.Sprintf("Level %d, part %d: %s", l.Number, p.Number, p.Title)})
 		}
 	}
@@ -498,21 +495,13 @@ func WriteDoneParts(w io.Writer, results []Result) {
 	}
 }
 
-// moduleNeeds lists what the cases of a module's spec need beyond Go
-// ("redis-server").
-func moduleNeeds(root string, l levels.Level, m levels.Module) ([]string, error) {
+// needsRedis says whether a case of a module's spec needs redis-server.
+func needsRedis(root string, l levels.Level, m levels.Module) (bool, error) {
 	man, err := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), protocol.ManifestFile))
 	if err != nil {
-		return nil, fmt.Errorf("level %d: %w", l.Number, err)
+		return false, fmt.Errorf("level %d: %w", l.Number, err)
 	}
-	var out []string
-	for _, c := range man.Cases {
-		if c.Needs != "" && !slices.Contains(out, c.Needs) {
-			out = append(out, c.Needs)
-		}
-	}
-	slices.Sort(out)
-	return out, nil
+	return slices.ContainsFunc(man.Cases, func(c protocol.ManifestCase) bool { return c.Needs == "redis-server" }), nil
 }
 
 // classroomYAML is the workflow, text to keep its comments and order.
