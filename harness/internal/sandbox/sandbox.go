@@ -64,17 +64,14 @@ func New(parent, name, modProxy string, j *Jail) (*Sandbox, error) {
 // go.mod and downloading; no cgo, so no C compiler runs; no DWARF, which
 // links faster and changes nothing a grade reads.
 func (s *Sandbox) Env() []string {
-	goroot, proxy, path := ToolchainRoot(), s.ModProxy, "/usr/local/bin:/usr/bin:/bin"
+	proxy := s.ModProxy
 	if s.Jail != nil && proxy != "" {
 		proxy = jailModProxy
 	}
-	env := []string{"PATH=" + path}
-	if goroot != "" {
-		env = []string{"PATH=" + filepath.Join(goroot, "bin") + string(filepath.ListSeparator) + path, "GOROOT=" + goroot}
-	}
-	return append(env, "HOME="+s.Home, "TMPDIR="+s.Tmp, "GOCACHE="+s.GoCache, "GOMODCACHE="+s.GoModCache, "GOPATH="+filepath.Join(s.Home, "go"),
-		"GOENV=off", "GOFLAGS=-mod=readonly -trimpath -buildvcs=false -ldflags=-w", "GOPROXY=file://"+filepath.ToSlash(proxy),
-		"GOSUMDB=off", "GOTOOLCHAIN=local", "CGO_ENABLED=0", grade.QuickRaceExit)
+	return []string{"PATH=" + filepath.Join(ToolchainRoot(), "bin") + string(filepath.ListSeparator) + "/usr/local/bin:/usr/bin:/bin",
+		"GOROOT=" + ToolchainRoot(), "HOME=" + s.Home, "TMPDIR=" + s.Tmp, "GOCACHE=" + s.GoCache, "GOMODCACHE=" + s.GoModCache,
+		"GOPATH=" + filepath.Join(s.Home, "go"), "GOENV=off", "GOFLAGS=-mod=readonly -trimpath -buildvcs=false -ldflags=-w",
+		"GOPROXY=file://" + filepath.ToSlash(proxy), "GOSUMDB=off", "GOTOOLCHAIN=local", "CGO_ENABLED=0", grade.QuickRaceExit}
 }
 
 // Command is a command to run in the sandbox, in dir (the same path
