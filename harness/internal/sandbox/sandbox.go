@@ -1,8 +1,6 @@
 // Package sandbox runs a student's code for the class report: in a folder
-// of its own with an environment built from nothing, inside bubblewrap on
-// Linux (see Sandbox), under limits of memory, processes and CPU (Limit)
-// and a time limit that ends every process the command started
-// (RunLimited).
+// of its own, inside bubblewrap on Linux, under limits of memory,
+// processes and CPU, and a time limit that ends all it started.
 package sandbox
 
 import (
@@ -58,11 +56,10 @@ func New(parent, name, modProxy string, j *Jail) (*Sandbox, error) {
 	return s, nil
 }
 
-// Env is the environment of the sandbox's code, built from nothing: only
-// what the go command needs. -trimpath lets one sandbox's build cache
-// serve another; -mod=readonly and a file:// GOPROXY forbid changing
-// go.mod and downloading; no cgo, so no C compiler runs; no DWARF, which
-// links faster and changes nothing a grade reads.
+// Env is the environment of the sandbox's code, built from nothing.
+// -trimpath lets one sandbox's build cache serve another; -mod=readonly
+// and a file:// GOPROXY forbid changing go.mod and downloading; no cgo, so
+// no C compiler runs; no DWARF, which links faster.
 func (s *Sandbox) Env() []string {
 	proxy := s.ModProxy
 	if s.Jail != nil && proxy != "" {
@@ -74,9 +71,8 @@ func (s *Sandbox) Env() []string {
 		"GOPROXY=file://" + filepath.ToSlash(proxy), "GOSUMDB=off", "GOTOOLCHAIN=local", "CGO_ENABLED=0", grade.QuickRaceExit}
 }
 
-// Command is a command to run in the sandbox, in dir (the same path
-// inside as outside): inside bubblewrap when there is a jail, inside
-// limitsScript when the sandbox is limited. Run it with RunLimited.
+// Command is a command to run in the sandbox, in dir, inside the jail and
+// limitsScript when there are. Run it with RunLimited.
 func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 	argv := append([]string{name}, args...)
 	if s.Jail != nil {
@@ -117,11 +113,10 @@ func RemoveAll(dir string) error {
 	return os.RemoveAll(dir)
 }
 
-// RunLimited runs cmd in a process group of its own, and kills the group
-// when limit passes, ctx ends or cmd exits, so that nothing cmd started
-// outlives it (but a setsid escapes: only bwrap stops that). Nil
-// cmd.Stdout and cmd.Stderr become buffers. It reports whether the limit
-// or ctx stopped the command.
+// RunLimited runs cmd in a process group of its own, killed when limit
+// passes, ctx ends or cmd exits (a setsid escapes it: only bwrap stops
+// that). Nil cmd.Stdout and cmd.Stderr become buffers. It reports whether
+// the limit or ctx stopped the command.
 func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stopped bool, err error) {
 	cmd.Stdout = cmp.Or[io.Writer](cmd.Stdout, new(bytes.Buffer))
 	cmd.Stderr = cmp.Or[io.Writer](cmd.Stderr, new(bytes.Buffer))
@@ -149,11 +144,8 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	return false, err
 }
 
-// A Jail is bubblewrap as the class report runs it, found and checked once
-// per report (see Sandbox for what it gives).
-type Jail struct {
-	bwrap string // the bwrap program
-}
+// A Jail is the bwrap program, found and checked once per report.
+type Jail string
 
 // NoSandboxGivesUp says what --no-sandbox gives up, in the report's refusal
 // and in its --help.
@@ -175,31 +167,24 @@ func FindJail() (*Jail, error) {
 	if err != nil {
 		return nil, errors.New("bwrap (bubblewrap) is not installed: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); make class-report and make test-e2e install it when missing")
 	}
-	if ToolchainRoot() == "" {
-		return nil, errors.New("go env GOROOT names no toolchain")
-	}
-	j, tmp := &Jail{bwrap: bwrap}, os.TempDir()
-	sb := &Sandbox{Dir: tmp, Src: tmp, Home: tmp, GoCache: tmp, Jail: j}
+	j, tmp := Jail(bwrap), os.TempDir()
+	sb := &Sandbox{Dir: tmp, Src: tmp, Home: tmp, GoCache: tmp, Jail: &j}
 	if out, err := sb.Command(tmp, "go", "version").CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("bwrap cannot make a sandbox here (%v): %s(a container without user namespaces? an AppArmor or SELinux rule against them?)", err, grade.FirstLines(string(out), 5))
 	}
-	return j, nil
+	return &j, nil
 }
 
 // ToolchainRoot is the GOROOT of the go command the ladder runs, or "".
 var ToolchainRoot = sync.OnceValue(func() string {
 	cmd := exec.Command(grade.GoTool(), "env", "GOROOT")
 	cmd.Env = grade.LearnerEnv()
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
-	}
+	out, _ := cmd.Output()
 	return strings.TrimSpace(string(out))
 })
 
-// In a jail, the report's warm build cache and the instructor's module
-// downloads are mounted at these paths, so that nothing a student's code
-// can read names the instructor's folders.
+// Where a jail mounts the warm build cache and the module downloads, so
+// that nothing a student's code can read names the instructor's folders.
 const (
 	jailCacheBase = "/ladder/cache"
 	jailModProxy  = "/ladder/modproxy"
@@ -212,7 +197,7 @@ const (
 // other process in the namespace, setsid daemons included. Paths are the
 // same inside as outside; later mounts go over earlier ones.
 func (s *Sandbox) jailArgs(dir string) []string {
-	a := []string{s.Jail.bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+	a := []string{string(*s.Jail), "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
 		"--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox"}
 	// /usr read-only, and /bin, /sbin and /lib... as this system has them:
 	// a folder bound, or a symlink made again.
@@ -263,13 +248,11 @@ func (s *Sandbox) outsideLink(name, target string) string {
 	return link
 }
 
-// ShareCache gives the sandbox's go command the report's warm build cache
-// base without a copy of it (366 MiB a student): the sandbox's own cache
-// gets a link to each of base's outputs, which the jail mounts read-only,
-// and a copy of each action's entry (a line), which the go command may
-// rewrite. What the student's builds add goes to the sandbox's cache
-// alone. The jail shows base's folders hidden, relative to it, empty. A
-// link it cannot make is a build the go command does again.
+// ShareCache gives the sandbox's go command the warm build cache base
+// without a copy (366 MiB): its own cache gets a link to each of base's
+// outputs, mounted read-only, and a copy of each action's entry (a line),
+// which the go command may rewrite. The jail shows base's folders hidden
+// empty. A link it cannot make is a build done again.
 func (s *Sandbox) ShareCache(base string, hidden ...string) {
 	s.cacheBase, s.cacheHidden = base, hidden
 	target := base
@@ -294,11 +277,9 @@ func (s *Sandbox) ShareCache(base string, hidden ...string) {
 	os.WriteFile(filepath.Join(s.GoCache, "trim.txt"), []byte(strconv.FormatInt(time.Now().Unix(), 10)), 0o600)
 }
 
-// The limits on a student's sandbox, so that one student's runaway code
-// costs no one else anything. Memory and processes count for the whole
-// sandbox (a cgroup); the rest per process (rlimits). INSTRUCTORS.md has
-// the same numbers. There is no RLIMIT_AS: the race detector reserves
-// terabytes of address space that it never uses.
+// The limits on a student's sandbox, as INSTRUCTORS.md has them: memory
+// and processes for the whole sandbox (a cgroup), the rest per process
+// (rlimits). No RLIMIT_AS: the race detector reserves terabytes.
 const (
 	MemoryLimit    = 2 << 30          // the memory of a student's whole sandbox
 	ProcessLimit   = 256              // how many processes and threads a sandbox may run at once
@@ -307,19 +288,16 @@ const (
 	CPUTimeLimit   = 10 * time.Minute // the CPU time one process may use (RLIMIT_CPU)
 )
 
-// limitsScript wraps a limited sandbox's command: it enters each cgroup
-// folder before "--", lowers its rlimits (never raising a hard one;
-// ulimit -f counts 512-byte blocks) and executes the command. A wrapper,
-// since Go cannot run code between fork and exec, and cgroup v1 cannot
-// start a process inside a group.
+// limitsScript enters each cgroup folder before "--", lowers the rlimits
+// (never raising a hard one; ulimit -f counts 512-byte blocks) and runs
+// the command: Go cannot run code between fork and exec.
 var limitsScript = fmt.Sprintf(`while [ "$1" != -- ]; do echo $$ > "$1/cgroup.procs" || exit 126; shift; done; shift
 lower() { h=$(ulimit -H -$1) || exit 126; if [ "$h" = unlimited ] || [ "$h" -gt $2 ]; then h=$2; fi; ulimit -$1 "$h" || exit 126; }
 lower f %d; lower n %d; lower t %d
 exec "$@"`, FileSizeLimit/512, OpenFilesLimit, int(CPUTimeLimit/time.Second))
 
-// Limit puts the sandbox's commands under the limits above: in a cgroup
-// of their own where the system allows it (see NoCgroups), under the
-// rlimits everywhere on Linux. Remove deletes the group.
+// Limit puts the sandbox's commands under the limits: a cgroup where the
+// system allows it (see NoCgroups), rlimits everywhere on Linux.
 func (s *Sandbox) Limit() {
 	if runtime.GOOS != "linux" {
 		return
@@ -376,14 +354,11 @@ const cgroupRoot = "/sys/fs/cgroup"
 // cgroup v2 (one folder) and v1 (two).
 var cgroupFiles = map[int][2]string{1: {"memory.max", "memory.events"}, 2: {"memory.limit_in_bytes", "memory.oom_control"}}
 
-// newGroup makes g's folders and writes their limits; on v2 the parent
-// must give the group the memory and pids controllers. It removes the
-// group when a step fails.
+// newGroup makes g's folders and writes their limits, or removes them.
 func newGroup(g Group) (Group, error) {
 	parent := filepath.Join(filepath.Dir(g[0]), "cgroup.subtree_control")
 	if sub, _ := os.ReadFile(parent); len(g) == 1 && (!bytes.Contains(sub, []byte("memory")) || !bytes.Contains(sub, []byte("pids"))) {
-		// A group with processes of its own cannot give its controllers
-		// away: this then fails, and there are rlimits only.
+		// A group with processes of its own cannot: rlimits only then.
 		if err := os.WriteFile(parent, []byte("+memory +pids"), 0); err != nil {
 			return nil, fmt.Errorf("cgroup v2 without the memory and pids controllers for this process's groups: %v", err)
 		}
@@ -427,9 +402,8 @@ func (g Group) Hit() []string {
 	return hit
 }
 
-// Remove kills what is left in the group and deletes its folders. A
-// process the kernel is still ending keeps its folder busy a moment, so
-// it tries for a few seconds.
+// Remove kills what is left in the group and deletes its folders, for a
+// few seconds while an ending process keeps one busy.
 func (g Group) Remove() error {
 	var err error
 	for _, dir := range slices.Backward(g) {
