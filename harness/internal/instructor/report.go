@@ -32,21 +32,17 @@ import (
 
 // Result is one checkout in the class report.
 type Result struct {
-	Name   string
-	Levels []grade.LevelReport
-	Err    string
-	// InProcess lists, by level, the parts counted done that hold a case
-	// the student's own process judged.
-	InProcess map[int][]int
-	// RandomFailed says a case of the checker's random timelines failed.
-	RandomFailed bool
-	Commit       string // the student's last commit, if a git checkout
+	Name         string
+	Levels       []grade.LevelReport
+	Err          string
+	InProcess    map[int][]int // by level, the parts done with a case the student's own process judged
+	RandomFailed bool          // a case of the checker's random timelines failed
+	Commit       string        // the student's last commit, if a git checkout
 	Graded       time.Time
 	Took         time.Duration
 }
 
-// InProcessMark is what the report adds to a level's cell when a part
-// counted done holds a case that the student's own process judged.
+// InProcessMark marks a level's cell with parts done in process (InProcess).
 const InProcessMark = "*"
 
 // PartsDone is how many parts the student has done, of how many.
@@ -68,10 +64,9 @@ func (r Result) level(n int) grade.LevelReport {
 	return grade.LevelReport{}
 }
 
-// tables is the class in every format, from one pass over each student's
-// levels: the Markdown and CSV tables, each its header first (Markdown a
-// cell a level, CSV the parts done a level as numbers), and the rows of
-// the HTML heat map (a cell a part).
+// tables is the class in every format from one pass: the Markdown and
+// CSV tables, header first (a cell, or a number, a level), and the HTML
+// heat map's rows (a cell a part).
 func tables(results []Result) (md, sheet [][]string, heat []heatRow) {
 	md, sheet = [][]string{{"student"}}, [][]string{{"student"}}
 	var inProcHeader []string
@@ -159,8 +154,7 @@ type heatRow struct {
 
 type heatCell struct{ Class, Title string }
 
-// WriteMarkdown writes the class as a padded Markdown table, then the
-// sections under it.
+// WriteMarkdown writes the class as a padded Markdown table and sections.
 func WriteMarkdown(w io.Writer, results []Result) {
 	md, _, _ := tables(results)
 	writeTable(w, md)
@@ -181,8 +175,8 @@ func WriteMarkdown(w io.Writer, results []Result) {
 	}
 }
 
-// writeTable writes rows, escaped, as a Markdown table whose columns, but
-// the free last one, line up; the first row is the header.
+// writeTable writes rows, escaped, header first, as a Markdown table whose
+// columns but the last line up.
 func writeTable(w io.Writer, rows [][]string) {
 	widths := make([]int, len(rows[0]))
 	for i, row := range rows {
@@ -207,8 +201,7 @@ func writeTable(w io.Writer, rows [][]string) {
 	}
 }
 
-// WriteCSV writes the class as CSV, one row a student, that a spreadsheet
-// can sum.
+// WriteCSV writes the class as CSV that a spreadsheet can sum.
 func WriteCSV(w io.Writer, results []Result) {
 	_, sheet, _ := tables(results)
 	csv.NewWriter(w).WriteAll(sheet)
@@ -227,7 +220,7 @@ var cellStates = []struct{ Class, Colour, Words string }{
 var reportHTML string
 
 // WriteHTML writes the class as one self-contained page: a heat map of
-// students by parts, then the sections under it.
+// students by parts, and the sections.
 func WriteHTML(w io.Writer, results []Result) {
 	_, _, heat := tables(results)
 	e := func(s string) string { return html.EscapeString(TerminalText(s)) }
@@ -263,8 +256,8 @@ func TerminalText(s string) string {
 	return b.String()
 }
 
-// section is what the report writes under the class table, alike in
-// Markdown and HTML: a table (its header first) or a list.
+// section is a part of the report under the class table: a table,
+// header first, or a list.
 type section struct {
 	Title, Note string
 	Table       [][]string
@@ -277,7 +270,7 @@ type item struct {
 }
 
 // sections are the class part by part, why each begun level is not done,
-// and the known mistakes, each left out when empty.
+// and the known mistakes, the empty ones left out.
 func sections(results []Result) []section {
 	parts := section{Title: "The class, part by part", Table: [][]string{{"part", "done", "the case most students fail there"}}}
 	for _, l := range levels.All {
@@ -347,9 +340,8 @@ type PartMistake struct {
 // label is the mistake as the report writes it: "a or b".
 func (m PartMistake) label() string { return strings.Join(m.Names, " or ") }
 
-// StudentMistakes returns the known mistake named for each failing part of
-// a student's graded levels, in level and part order: each name up to its
-// first ": ".
+// StudentMistakes returns the known mistake of each failing part, each
+// name up to its first ": ".
 func StudentMistakes(ls []grade.LevelReport) []PartMistake {
 	var out []PartMistake
 	for _, l := range ls {
@@ -376,8 +368,7 @@ type classMistake struct {
 	Students []string
 }
 
-// classMistakes gathers the known mistakes of the whole class, the most
-// made first, then by level and part.
+// classMistakes gathers the class's known mistakes, the most made first.
 func classMistakes(results []Result) []*classMistake {
 	var out []*classMistake
 	byKey := map[string]*classMistake{}
@@ -400,9 +391,8 @@ func classMistakes(results []Result) []*classMistake {
 //go:embed templates/debrief.txt
 var debriefText string
 
-// WriteDebrief shows a done level's classic mistakes, each with the wrong
-// implementation the spec catches it with, and the table of approaches.
-// For a level that is not done it reads nothing of the guide.
+// WriteDebrief shows a done level's classic mistakes, with the mutant
+// that catches each, and the approaches; of a level not done, nothing.
 func WriteDebrief(w io.Writer, root string, g grade.Level, st grade.Style) error {
 	done := g.Status() == grade.Done
 	data := map[string]any{"G": g, "Done": done, "Heading": guide.Approaches, "Next": nil}
@@ -430,8 +420,7 @@ const ClassroomFile = ".github/workflows/classroom.yml"
 // PartPoints is what a part is worth: every part counts the same.
 const PartPoints = 1
 
-// The folders of the two checkouts, and the results file with one line a
-// part done.
+// The two checkouts' folders, and the results file: a line a part done.
 const (
 	InstructorDir = "instructor"
 	StudentDir    = "student"
@@ -448,8 +437,8 @@ type gradedStep struct {
 	Name string // "Level 3, part 2: Time going backwards"
 }
 
-// classroomPlan is what the workflow runs: the instructor's repository
-// ("owner/name") at commit Ref, and whether a part needs redis-server.
+// classroomPlan is the instructor's repository at commit Ref, the steps,
+// and whether a part needs redis-server.
 type classroomPlan struct {
 	Repo, Ref string
 	Steps     []gradedStep
@@ -459,8 +448,7 @@ type classroomPlan struct {
 // PartID names a part in the workflow and in the results file.
 func PartID(level, part int) string { return fmt.Sprintf("level%dpart%d", level, part) }
 
-// PlanClassroom makes a step of every part of the levels, graded with the
-// harness of repo (owner/name) at commit ref.
+// PlanClassroom makes a step of every part, graded by repo at commit ref.
 func PlanClassroom(root, repo, ref string, lvs []levels.Level) (classroomPlan, error) {
 	if !regexp.MustCompile(`^[A-Za-z0-9-]+/[A-Za-z0-9._-]+$`).MatchString(repo) {
 		return classroomPlan{}, fmt.Errorf("the instructor's repository is %q; name it as owner/name", repo)
@@ -504,8 +492,6 @@ func needsRedis(root string, l levels.Level, m levels.Module) (bool, error) {
 	return slices.ContainsFunc(man.Cases, func(c protocol.ManifestCase) bool { return c.Needs == "redis-server" }), nil
 }
 
-// classroomYAML is the workflow, text to keep its comments and order.
-//
 //go:embed templates/classroom.yml
 var classroomYAML string
 
@@ -516,9 +502,8 @@ func WriteClassroom(w io.Writer, plan classroomPlan) error {
 		"StudentDir": StudentDir, "InstructorDir": InstructorDir, "DonePartsFile": DonePartsFile, "GradeCommand": ClassroomGradeCommand})
 }
 
-// inStudentCopy says which repository files a student gets: no reference,
-// no tests' answers, no spec's own tests or oracle.go (answers too), and
-// nothing the tools write.
+// inStudentCopy says whether a student gets a file: not a reference, an
+// answer of the tests, a spec's own test or oracle.go, or tools' output.
 func inStudentCopy(path string) bool {
 	for _, prefix := range []string{"solutions/", AnswersDir + "/", interview.StateDir + "/", "plots/"} {
 		if strings.HasPrefix(path, prefix) {
@@ -529,9 +514,8 @@ func inStudentCopy(path string) bool {
 	return role != levels.Spec || !strings.HasSuffix(path, "_test.go") && !strings.HasSuffix(path, "/oracle.go")
 }
 
-// referenceRuns lists the runs of 6 lines in a row of data, each trimmed
-// and of 8 bytes or more. A student copy refuses a file that shares one
-// with a reference.
+// referenceRuns lists the runs of 6 trimmed lines of 8 bytes or more: a
+// copy refuses a file that shares one with a reference.
 func referenceRuns(data []byte) []string {
 	var lines, runs []string
 	for l := range strings.Lines(string(data)) {
@@ -545,8 +529,8 @@ func referenceRuns(data []byte) []string {
 	return runs
 }
 
-// references indexes every run of the references in tree to its file, but
-// those a level's code holds too (the stub check sees to those files).
+// references maps the references' runs to their files, but those a
+// level's code holds too (the stub check sees to those).
 func references(tree []shipped.TreeEntry) map[string]string {
 	runs := map[string]string{}
 	for _, e := range tree {
@@ -566,8 +550,7 @@ func references(tree []shipped.TreeEntry) map[string]string {
 	return runs
 }
 
-// WarnUncommitted tells the instructor what the copy leaves out because it
-// is not committed.
+// WarnUncommitted says what the copy leaves out as uncommitted.
 func WarnUncommitted(root, head string, stderr io.Writer) {
 	out, err := shipped.Git(root, "status", "--porcelain=v1", "--untracked-files=all")
 	if err != nil || out == "" {
@@ -577,8 +560,8 @@ func WarnUncommitted(root, head string, stderr io.Writer) {
 		head[:7], strings.ReplaceAll(strings.TrimSuffix(out, "\n"), "\n", "\n  "))
 }
 
-// StudentCopyFiles picks the files of the commit a student gets, and lists
-// the problems that forbid a copy.
+// StudentCopyFiles picks the commit's files a student gets, and the
+// problems that forbid a copy.
 func StudentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped.TreeEntry, problems []string) {
 	levelFiles := map[int]map[string][]byte{} // level number → its files
 	refs := references(tree)
@@ -632,8 +615,7 @@ func cond(ok bool, s string) string {
 	return ""
 }
 
-// solutionsImport returns the solutions/ package a Go file or go.mod
-// names, or "".
+// solutionsImport is the solutions/ package a Go file or go.mod names.
 func solutionsImport(modPath, name string, data []byte) string {
 	if !strings.HasSuffix(name, ".go") && path.Base(name) != "go.mod" {
 		return ""
@@ -642,8 +624,7 @@ func solutionsImport(modPath, name string, data []byte) string {
 	return strings.TrimRight(string(ip), "\" \t\r\n")
 }
 
-// CheckStubsOf runs the stub check of make test-stubs on files, and returns
-// the levels whose cases do not all fail as not implemented.
+// CheckStubsOf runs make test-stubs's check on files, and says what fails.
 func CheckStubsOf(files []shipped.TreeEntry, stderr io.Writer) ([]string, error) {
 	if !slices.ContainsFunc(files, func(e shipped.TreeEntry) bool { _, role := levels.RoleOf(e.Path); return role == levels.Code }) {
 		return nil, nil
@@ -685,17 +666,16 @@ func WithoutGitRepoEnv(env []string) []string {
 	})
 }
 
-// maxStudentFile is the largest file a student copy takes, and a class
-// report reads of a student's level folder.
-const maxStudentFile = 1 << 20
-
-// maxLevelFiles is the most files a class report takes in a level folder.
-const maxLevelFiles = 300
+// The largest file a student copy takes, or a class report reads, and the
+// most files a report takes in a level folder.
+const (
+	maxStudentFile = 1 << 20
+	maxLevelFiles  = 300
+)
 
 // BinaryKind says what binary data is ("an ELF binary (Linux)"), or "" for
-// text and the images a README may show. Any file with a NUL byte is
-// binary (Mach-O, PE and WebAssembly all have one in their header); ELF
-// and archive headers may not, and pictures do.
+// text and pictures. A NUL byte makes it binary (every header has one but
+// ELF's and an archive's).
 func BinaryKind(data []byte) string {
 	for _, b := range []struct{ start, kind string }{
 		{"\x7fELF", "an ELF binary (Linux)"},
@@ -712,6 +692,5 @@ func BinaryKind(data []byte) string {
 	return ""
 }
 
-// AnswersDir holds the ladder command's tests' code that solves levels or
-// parts, which a student copy leaves out.
+// AnswersDir holds the ladder command's tests' answers, left out of a copy.
 const AnswersDir = "harness/cmd/ladder/testdata/answers"
