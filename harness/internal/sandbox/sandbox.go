@@ -132,16 +132,10 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	err = cmd.Wait()
 	stop()
 	procgroup.Kill(cmd.Process)
-	var exit *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
-		return true, nil
-	case errors.Is(err, exec.ErrWaitDelay):
-		return false, nil // it succeeded; what it left behind is killed
-	case errors.As(err, &exit):
-		return false, fmt.Errorf("%s: %w", filepath.Base(cmd.Path), err)
+	if ctx.Err() != nil || errors.Is(err, exec.ErrWaitDelay) {
+		err = nil // stopped, or it succeeded and what it left behind is killed
 	}
-	return false, err
+	return ctx.Err() != nil, err
 }
 
 // A Jail is the bwrap program, found and checked once per report.
@@ -199,14 +193,8 @@ const (
 func (s *Sandbox) jailArgs(dir string) []string {
 	a := []string{string(*s.Jail), "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
 		"--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox"}
-	// /usr read-only, and /bin, /sbin and /lib... as this system has them:
-	// a folder bound, or a symlink made again.
 	for _, p := range []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
-		if target, err := os.Readlink(p); err == nil {
-			a = append(a, "--symlink", target, p)
-		} else {
-			a = append(a, "--ro-bind-try", p, p)
-		}
+		a = append(a, "--ro-bind-try", p, p)
 	}
 	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
 	if goroot := ToolchainRoot(); !Within(goroot, "/usr") {
