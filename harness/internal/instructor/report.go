@@ -304,8 +304,20 @@ func sections(results []Result) []section {
 		}
 	}
 	mistakes := section{Title: "Known mistakes", Note: " (a failing part whose cases fail the way a known mistake does), the most made first"}
-	for _, c := range classMistakes(results) {
-		mistakes.Items = append(mistakes.Items, item{Text: fmt.Sprintf("level %d part %d \"%s\": %s (%s)", c.Level, c.Part, c.label(), grade.Plural(len(c.Students), "student"), strings.Join(c.Students, ", "))})
+	var made []string // "level 2 part 1 \"a or b\"": one digit each, so they sort by level and part
+	students := map[string][]string{}
+	for _, r := range results {
+		for _, m := range StudentMistakes(r.Levels) {
+			key := fmt.Sprintf("level %d part %d \"%s\"", m.Level, m.Part, m.label())
+			if students[key] == nil {
+				made = append(made, key)
+			}
+			students[key] = append(students[key], r.Name)
+		}
+	}
+	slices.SortFunc(made, func(a, b string) int { return cmp.Or(cmp.Compare(len(students[b]), len(students[a])), strings.Compare(a, b)) })
+	for _, m := range made {
+		mistakes.Items = append(mistakes.Items, item{Text: fmt.Sprintf("%s: %s (%s)", m, grade.Plural(len(students[m]), "student"), strings.Join(students[m], ", "))})
 	}
 	return slices.DeleteFunc([]section{parts, why, mistakes}, func(s section) bool { return len(s.Table) < 2 && len(s.Items) == 0 })
 }
@@ -359,32 +371,6 @@ func StudentMistakes(ls []grade.LevelReport) []PartMistake {
 			out = append(out, m)
 		}
 	}
-	return out
-}
-
-// classMistake is one known mistake and the students who made it.
-type classMistake struct {
-	PartMistake
-	Students []string
-}
-
-// classMistakes gathers the class's known mistakes, the most made first.
-func classMistakes(results []Result) []*classMistake {
-	var out []*classMistake
-	byKey := map[string]*classMistake{}
-	for _, r := range results {
-		for _, m := range StudentMistakes(r.Levels) {
-			key := fmt.Sprint(m.Level, m.Part, m.label())
-			if byKey[key] == nil {
-				byKey[key] = &classMistake{PartMistake: m}
-				out = append(out, byKey[key])
-			}
-			byKey[key].Students = append(byKey[key].Students, r.Name)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b *classMistake) int {
-		return cmp.Or(cmp.Compare(len(b.Students), len(a.Students)), cmp.Compare(a.Level, b.Level), cmp.Compare(a.Part, b.Part))
-	})
 	return out
 }
 
