@@ -1,8 +1,6 @@
-// Package procgroup ends a child process together with what it started,
-// where the system allows it: on Unix the child leads a process group of
-// its own, which one signal reaches whole; elsewhere Kill ends the child
-// alone. It also reads the CPU time a process and what it started have
-// used, by which the case runner tells a slow case from a busy machine.
+// Package procgroup ends a child with what it started (on Unix, as a
+// process group), and reads the CPU time a process tree has used, by which
+// the case runner tells a slow case from a busy machine.
 package procgroup
 
 import (
@@ -13,13 +11,11 @@ import (
 	"time"
 )
 
-// A Tree is a child and the processes below it, whose CPU time is read
-// together. Make one with NewTree once the child runs.
+// A Tree is a child and the processes below it (see NewTree).
 type Tree []int
 
-// NewTree returns pid and every process below it, found by one pass over
-// Linux's /proc, which reads each process's parent (the kernel may lack
-// the list of a task's children); elsewhere pid alone.
+// NewTree returns pid and every process below it, by their parents in
+// Linux's /proc (a kernel may lack the lists of children); elsewhere pid.
 func NewTree(pid int) Tree {
 	children := map[int][]int{}
 	entries, _ := os.ReadDir("/proc")
@@ -36,10 +32,9 @@ func NewTree(pid int) Tree {
 	return t
 }
 
-// CPU returns the CPU time, user and system, that the processes of t
-// still running have used, with what they have waited for; false where
-// the system cannot tell. One that has ended is left out: its time is in
-// its parent's, where the parent has waited for it.
+// CPU returns the CPU time the processes of t still running have used,
+// with what they have waited for (an ended one's time is its parent's);
+// false where the system cannot tell.
 func (t Tree) CPU() (time.Duration, bool) {
 	var total time.Duration
 	for _, p := range t {
@@ -49,11 +44,9 @@ func (t Tree) CPU() (time.Duration, bool) {
 	return total, runtime.GOOS == "linux"
 }
 
-// readStat reads a process's parent and its CPU time (utime + stime +
-// cutime + cstime, in ticks of 1/100 s on every architecture) in Linux's
-// /proc/PID/stat; 0 and 0 where it cannot. The command's name in
-// parentheses may hold spaces and parentheses itself, so the fields are
-// counted from the last ')'.
+// readStat reads a process's parent and CPU time (utime + stime + cutime
+// + cstime, in ticks of 1/100 s) in Linux's /proc/PID/stat, or zeros. The
+// fields count from the last ')': the command's name may hold one.
 func readStat(pid int) (ppid int, cpu time.Duration) {
 	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	// After ')': state(3) ppid(4) ... utime(14) stime(15) cutime(16) cstime(17).
