@@ -131,16 +131,13 @@ func tables(results []Result) (md, sheet [][]string, heat []heatRow) {
 				hr.Cells = append(hr.Cells, heatCell{class, fmt.Sprintf("L%d.%d %s: %s", lv.Number, part.Number, part.Title, why)})
 			}
 		}
-		graded, mistakes := "", []string{}
-		if !r.Graded.IsZero() {
-			graded = r.Graded.UTC().Format(time.RFC3339)
-		}
+		var mistakes []string
 		for _, m := range StudentMistakes(r.Levels) {
 			mistakes = append(mistakes, fmt.Sprintf("L%d.%d %s", m.Level, m.Part, m.label()))
 		}
 		md = append(md, append(mdRow, hr.Parts, last, r.Err))
 		sheet = append(sheet, slices.Concat(sheetRow, []string{strconv.Itoa(done), strconv.Itoa(of)}, inProcs,
-			[]string{r.Commit, graded, text(r.Err), text(strings.Join(mistakes, "; ")), text(append(whyLines(r), "")[0])}))
+			[]string{r.Commit, r.Graded.UTC().Format(time.RFC3339), text(r.Err), text(strings.Join(mistakes, "; ")), text(append(whyLines(r), "")[0])}))
 		heat = append(heat, hr)
 	}
 	return md, sheet, heat

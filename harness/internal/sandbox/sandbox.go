@@ -101,9 +101,6 @@ func (s *Sandbox) Remove() error {
 // RemoveAll is os.RemoveAll that also deletes read-only folders, such as a
 // Go module cache's.
 func RemoveAll(dir string) error {
-	if os.RemoveAll(dir) == nil {
-		return nil
-	}
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
 			os.Chmod(path, 0o700)
