@@ -546,8 +546,7 @@ func WarnUncommitted(root, head string, stderr io.Writer) {
 // StudentCopyFiles picks the commit's files a student gets, and the
 // problems that forbid a copy.
 func StudentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped.TreeEntry, problems []string) {
-	levelFiles := map[int]map[string][]byte{} // level number → its files
-	refs := references(tree)
+	levelFiles, refs := map[string][]byte{}, references(tree)
 	for _, e := range tree {
 		if !inStudentCopy(e.Path) {
 			continue
@@ -573,19 +572,14 @@ func StudentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped
 			problems = append(problems, fmt.Sprintf("%s imports %s: nothing handed out may import solutions/", e.Path, imp))
 		}
 		if n, role := levels.RoleOf(e.Path); n != 0 && role != levels.Reference {
-			if levelFiles[n] == nil {
-				levelFiles[n] = map[string][]byte{}
-			}
-			levelFiles[n][e.Path] = e.Data
+			levelFiles[e.Path] = e.Data
 		} else if strings.HasPrefix(e.Path, "ladder/") && strings.HasSuffix(e.Path, ".go") {
 			problems = append(problems, e.Path+" is Go code outside every level's folder")
 		}
 		files = append(files, e)
 	}
-	for _, l := range levels.All {
-		for _, p := range shipped.Classify(modPath, levelFiles[l.Number]).Other {
-			problems = append(problems, p+" is not the stub as shipped ("+shipped.StubProblem(levelFiles[l.Number][p])+")")
-		}
+	for _, p := range shipped.Classify(modPath, levelFiles).Other {
+		problems = append(problems, p+" is not the stub as shipped ("+shipped.StubProblem(levelFiles[p])+")")
 	}
 	return files, problems
 }
