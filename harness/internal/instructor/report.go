@@ -286,10 +286,7 @@ func sections(results []Result) []section {
 				}
 			}
 			if done > 0 || most != "" {
-				cell := ""
-				if most != "" {
-					cell = fmt.Sprintf("%q (%s)", most, grade.Plural(failing[most], "student"))
-				}
+				cell := cond(most != "", fmt.Sprintf("%q (%s)", most, grade.Plural(failing[most], "student")))
 				parts.Table = append(parts.Table, []string{fmt.Sprintf("L%d.%d %s", l.Number, p.Number, p.Title), fmt.Sprintf("%d of %d", done, len(results)), cell})
 			}
 		}

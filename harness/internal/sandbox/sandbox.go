@@ -141,12 +141,10 @@ type Jail string
 // NoSandboxGivesUp says what --no-sandbox gives up, in the report's refusal
 // and in its --help.
 const NoSandboxGivesUp = `Without the sandbox, a student's code runs as your user: it can read and
-write every file you can (your SSH keys, your other checkouts, the other
-students' folders), reach the network, read your environment and your
-processes' command lines through /proc, and leave processes running
-(setsid) after the report. What is left: a temporary folder of its own as
-HOME, TMPDIR and working folder, an environment built from nothing, and
-a time limit that kills its process group.`
+write every file you can (your SSH keys, the other students' folders),
+reach the network, read your processes' environments, and leave processes
+running (setsid) after the report. What is left: a folder of its own, an
+environment built from nothing, and a time limit on its process group.`
 
 // FindJail finds bwrap and checks that it makes a sandbox here by running
 // go version in one.
@@ -387,20 +385,14 @@ func (g Group) Hit() []string {
 	return hit
 }
 
-// Remove kills what is left in the group and deletes its folders, for a
-// few seconds while an ending process keeps one busy.
+// Remove deletes the group's folders, for a few seconds while an ending
+// process keeps one busy. Nothing else is left in it: the jail's PID
+// namespace ends with its first process (without a jail, a setsid daemon
+// may outlive the report, as NoSandboxGivesUp says).
 func (g Group) Remove() error {
 	var err error
 	for _, dir := range slices.Backward(g) {
 		for try := 0; ; try++ {
-			procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
-			for _, f := range strings.Fields(string(procs)) {
-				if pid, err := strconv.Atoi(f); err == nil {
-					if p, err := os.FindProcess(pid); err == nil {
-						p.Kill()
-					}
-				}
-			}
 			if err = os.Remove(dir); err == nil || errors.Is(err, os.ErrNotExist) || try == 300 {
 				break
 			}
