@@ -229,15 +229,10 @@ func WriteHTML(w io.Writer, results []Result) {
 // characters that would end a cell, format or link get a backslash, and
 // control characters are written as TerminalText writes them.
 func MarkdownText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`\|*_`+"`"+`[]<>#`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return strings.TrimSpace(TerminalText(b.String()))
+	return strings.TrimSpace(TerminalText(markdownEscapes.Replace(s)))
 }
+
+var markdownEscapes = strings.NewReplacer(`\`, `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "#", `\#`)
 
 // TerminalText is s with every control character written as its Go
 // escape, so that a student's text cannot drive the instructor's terminal.
@@ -309,7 +304,9 @@ func sections(results []Result) []section {
 			students[key] = append(students[key], r.Name)
 		}
 	}
-	slices.SortFunc(made, func(a, b string) int { return cmp.Or(cmp.Compare(len(students[b]), len(students[a])), strings.Compare(a, b)) })
+	slices.SortFunc(made, func(a, b string) int {
+		return cmp.Or(cmp.Compare(len(students[b]), len(students[a])), strings.Compare(a, b))
+	})
 	for _, m := range made {
 		mistakes.Items = append(mistakes.Items, item{Text: fmt.Sprintf("%s: %s (%s)", m, grade.Plural(len(students[m]), "student"), strings.Join(students[m], ", "))})
 	}

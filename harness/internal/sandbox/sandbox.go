@@ -192,9 +192,7 @@ func (s *Sandbox) jailArgs(dir string) []string {
 		a = append(a, "--ro-bind-try", p, p)
 	}
 	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
-	if goroot := ToolchainRoot(); !Within(goroot, "/usr") {
-		a = append(a, "--ro-bind", goroot, goroot) // the toolchain
-	}
+	a = append(a, "--ro-bind", ToolchainRoot(), ToolchainRoot())
 	// bwrap's command line shows in the sandbox: it names links, not the
 	// instructor's folders.
 	if s.ModProxy != "" {
@@ -286,9 +284,7 @@ func (s *Sandbox) Limit() {
 		return
 	}
 	s.limited = true
-	if NoCgroups() == nil {
-		s.Group, _ = NewGroup(fmt.Sprintf("ladder-%d-%s", os.Getpid(), filepath.Base(s.Dir)))
-	}
+	s.Group, _ = NewGroup(fmt.Sprintf("ladder-%d-%s", os.Getpid(), filepath.Base(s.Dir)))
 }
 
 // A Group is the cgroup of one student's sandbox: its folders, memory's
@@ -322,16 +318,14 @@ func NewGroup(name string) (Group, error) {
 			}
 		}
 	}
-	if _, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.controllers")); err == nil {
-		return newGroup(Group{filepath.Join(cgroupRoot, own[""], name)})
+	if _, err := os.Stat("/sys/fs/cgroup/cgroup.controllers"); err == nil {
+		return newGroup(Group{filepath.Join("/sys/fs/cgroup", own[""], name)})
 	}
 	if own["memory"] == "" || own["pids"] == "" {
 		return nil, errors.New("neither cgroup v2 nor the memory and pids controllers of cgroup v1")
 	}
-	return newGroup(Group{filepath.Join(cgroupRoot, "memory", own["memory"], name), filepath.Join(cgroupRoot, "pids", own["pids"], name)})
+	return newGroup(Group{filepath.Join("/sys/fs/cgroup", "memory", own["memory"], name), filepath.Join("/sys/fs/cgroup", "pids", own["pids"], name)})
 }
-
-const cgroupRoot = "/sys/fs/cgroup"
 
 // cgroupFiles are the memory controller's limit and events files, on
 // cgroup v2 (one folder) and v1 (two).
