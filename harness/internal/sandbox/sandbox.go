@@ -25,11 +25,9 @@ import (
 	"github.com/rateladder/rateladder/harness/internal/procgroup"
 )
 
-// A Sandbox is where a student's code runs in a class report: a folder
-// of its own and, on Linux, bubblewrap around every command (see
-// jailArgs), since Go cannot run code between clone and exec to make the
-// mounts. Without a working bwrap (macOS, Windows, a container without
-// user namespaces) Jail is nil: only with --no-sandbox (NoSandboxGivesUp).
+// A Sandbox is where a student's code runs in a class report: a folder of
+// its own and, on Linux, bubblewrap around every command (see jailArgs).
+// Without a working bwrap Jail is nil: only with --no-sandbox.
 type Sandbox struct {
 	Dir      string // the whole sandbox, removed by Remove
 	Src      string // the grading copy: read-only inside the sandbox
@@ -56,10 +54,9 @@ func New(parent, name, modProxy string, j *Jail) (*Sandbox, error) {
 	return s, nil
 }
 
-// Env is the environment of the sandbox's code, built from nothing.
-// -trimpath lets one sandbox's build cache serve another; -mod=readonly
-// and a file:// GOPROXY forbid changing go.mod and downloading; no cgo, so
-// no C compiler runs; no DWARF, which links faster.
+// Env is the environment of the sandbox's code, built from nothing:
+// -trimpath for caches shared between sandboxes, no downloads, no cgo (no
+// C compiler runs), no DWARF (links faster).
 func (s *Sandbox) Env() []string {
 	proxy := s.ModProxy
 	if s.Jail != nil && proxy != "" {
@@ -110,10 +107,9 @@ func RemoveAll(dir string) error {
 	return os.RemoveAll(dir)
 }
 
-// RunLimited runs cmd in a process group of its own, killed when limit
-// passes, ctx ends or cmd exits (a setsid escapes it: only bwrap stops
-// that). Nil cmd.Stdout and cmd.Stderr become buffers. It reports whether
-// the limit or ctx stopped the command.
+// RunLimited runs cmd in a process group, killed when limit passes, ctx
+// ends or cmd exits; nil outputs become buffers. It reports whether the
+// limit or ctx stopped the command.
 func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stopped bool, err error) {
 	cmd.Stdout = cmp.Or[io.Writer](cmd.Stdout, new(bytes.Buffer))
 	cmd.Stderr = cmp.Or[io.Writer](cmd.Stderr, new(bytes.Buffer))
@@ -138,16 +134,14 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 // A Jail is the bwrap program, found and checked once per report.
 type Jail string
 
-// NoSandboxGivesUp says what --no-sandbox gives up, in the report's refusal
-// and in its --help.
+// NoSandboxGivesUp says what --no-sandbox gives up.
 const NoSandboxGivesUp = `Without the sandbox, a student's code runs as your user: it can read and
 write every file you can (your SSH keys, the other students' folders),
 reach the network, read your processes' environments, and leave processes
 running (setsid) after the report. What is left: a folder of its own, an
 environment built from nothing, and a time limit on its process group.`
 
-// FindJail finds bwrap and checks that it makes a sandbox here by running
-// go version in one.
+// FindJail finds bwrap and checks that go version runs in a jail here.
 func FindJail() (*Jail, error) {
 	if runtime.GOOS != "linux" {
 		return nil, fmt.Errorf("no sandbox on %s: the class report's sandbox is bubblewrap, which needs Linux", runtime.GOOS)
@@ -179,12 +173,10 @@ const (
 	jailModProxy  = "/ladder/modproxy"
 )
 
-// jailArgs runs a command of s in dir inside bwrap: new user, PID,
-// network, IPC and UTS namespaces; read-only system folders, toolchain,
-// module downloads and grading copy; a writable sandbox folder and /tmp;
-// no capabilities. When bwrap's first process dies the kernel kills every
-// other process in the namespace, setsid daemons included. Paths are the
-// same inside as outside; later mounts go over earlier ones.
+// jailArgs runs a command in dir in bwrap: new namespaces, whose every
+// process dies with the first; the system, toolchain, module downloads and
+// grading copy read-only; only the sandbox's folder and /tmp writable.
+// Paths are the same inside as outside; later mounts go over earlier ones.
 func (s *Sandbox) jailArgs(dir string) []string {
 	a := []string{string(*s.Jail), "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
 		"--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox"}
@@ -193,8 +185,7 @@ func (s *Sandbox) jailArgs(dir string) []string {
 	}
 	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
 	a = append(a, "--ro-bind", ToolchainRoot(), ToolchainRoot())
-	// bwrap's command line shows in the sandbox: it names links, not the
-	// instructor's folders.
+	// bwrap's command line, seen inside, names links, not the instructor's folders.
 	if s.ModProxy != "" {
 		a = append(a, "--ro-bind-try", s.outsideLink("modproxy", s.ModProxy), jailModProxy)
 	}
@@ -220,8 +211,7 @@ func Within(path, dir string) bool {
 }
 
 // outsideLink returns a symbolic link to target in a folder beside the
-// sandbox's, out of the sandbox's sight. An existing link is kept: its
-// target never changes, and commands of one sandbox start at once.
+// sandbox's, out of its sight, made once.
 func (s *Sandbox) outsideLink(name, target string) string {
 	link := filepath.Join(s.Dir+".links", name)
 	os.Mkdir(filepath.Dir(link), 0o700)
@@ -229,11 +219,10 @@ func (s *Sandbox) outsideLink(name, target string) string {
 	return link
 }
 
-// ShareCache gives the sandbox's go command the warm build cache base
-// without a copy (366 MiB): its own cache gets a link to each of base's
-// outputs, mounted read-only, and a copy of each action's entry (a line),
-// which the go command may rewrite. The jail shows base's folders hidden
-// empty. A link it cannot make is a build done again.
+// ShareCache gives the sandbox the warm build cache base without a copy
+// (366 MiB): links to its outputs, mounted read-only, and copies of its
+// action entries (a line each), which the go command may rewrite. The
+// jail shows base's folders hidden empty.
 func (s *Sandbox) ShareCache(base string, hidden ...string) {
 	s.cacheBase, s.cacheHidden = base, hidden
 	target := base
@@ -258,9 +247,8 @@ func (s *Sandbox) ShareCache(base string, hidden ...string) {
 	os.WriteFile(filepath.Join(s.GoCache, "trim.txt"), []byte(strconv.FormatInt(time.Now().Unix(), 10)), 0o600)
 }
 
-// The limits on a student's sandbox, as INSTRUCTORS.md has them: memory
-// and processes for the whole sandbox (a cgroup), the rest per process
-// (rlimits). No RLIMIT_AS: the race detector reserves terabytes.
+// A sandbox's limits, as INSTRUCTORS.md has them: memory and processes in
+// all (a cgroup), the rest per process. No RLIMIT_AS: -race reserves TiBs.
 const (
 	MemoryLimit    = 2 << 30          // the memory of a student's whole sandbox
 	ProcessLimit   = 256              // how many processes and threads a sandbox may run at once
@@ -269,16 +257,15 @@ const (
 	CPUTimeLimit   = 10 * time.Minute // the CPU time one process may use (RLIMIT_CPU)
 )
 
-// limitsScript enters each cgroup folder before "--", lowers the rlimits
-// (never raising a hard one; ulimit -f counts 512-byte blocks) and runs
-// the command: Go cannot run code between fork and exec.
+// limitsScript enters the folders before "--", lowers the rlimits (ulimit
+// -f counts 512-byte blocks) and runs the command.
 var limitsScript = fmt.Sprintf(`while [ "$1" != -- ]; do echo $$ > "$1/cgroup.procs" || exit 126; shift; done; shift
 lower() { h=$(ulimit -H -$1) || exit 126; if [ "$h" = unlimited ] || [ "$h" -gt $2 ]; then h=$2; fi; ulimit -$1 "$h" || exit 126; }
 lower f %d; lower n %d; lower t %d
 exec "$@"`, FileSizeLimit/512, OpenFilesLimit, int(CPUTimeLimit/time.Second))
 
-// Limit puts the sandbox's commands under the limits: a cgroup where the
-// system allows it (see NoCgroups), rlimits everywhere on Linux.
+// Limit puts the sandbox's commands under the limits, in a cgroup where
+// the system allows it.
 func (s *Sandbox) Limit() {
 	if runtime.GOOS != "linux" {
 		return
@@ -287,13 +274,11 @@ func (s *Sandbox) Limit() {
 	s.Group, _ = NewGroup(fmt.Sprintf("ladder-%d-%s", os.Getpid(), filepath.Base(s.Dir)))
 }
 
-// A Group is the cgroup of one student's sandbox: its folders, memory's
-// first and pids' last. cgroup v1 and v2 differ only in where the files
-// are: v2 has one folder for both, v1 a folder in each hierarchy.
+// A Group is the cgroup of a sandbox: memory's folder, then pids' on v1
+// (v2 has one for both). Only the files' places differ.
 type Group []string
 
-// NoCgroups says why the report cannot limit a sandbox's memory and
-// processes here, or is nil when it can. It tries once per process.
+// NoCgroups says why no group can be made here, or is nil.
 var NoCgroups = sync.OnceValue(func() error {
 	g, err := NewGroup(fmt.Sprintf("ladder-%d-check", os.Getpid()))
 	if err == nil {
@@ -302,9 +287,8 @@ var NoCgroups = sync.OnceValue(func() error {
 	return err
 })
 
-// NewGroup makes the cgroup name, below this process's own group, with
-// the memory and process limits: on cgroup v2 where the system has it,
-// on cgroup v1 otherwise.
+// NewGroup makes the group name, with its limits, below this process's
+// own: on cgroup v2 where the system has it, else v1.
 func NewGroup(name string) (Group, error) {
 	self, err := os.ReadFile("/proc/self/cgroup") // "ID:controllers:group" lines, v2's with no controller
 	if err != nil {
@@ -327,8 +311,7 @@ func NewGroup(name string) (Group, error) {
 	return newGroup(Group{filepath.Join("/sys/fs/cgroup", "memory", own["memory"], name), filepath.Join("/sys/fs/cgroup", "pids", own["pids"], name)})
 }
 
-// cgroupFiles are the memory controller's limit and events files, on
-// cgroup v2 (one folder) and v1 (two).
+// cgroupFiles are the memory limit and events files, by folder count.
 var cgroupFiles = map[int][2]string{1: {"memory.max", "memory.events"}, 2: {"memory.limit_in_bytes", "memory.oom_control"}}
 
 // newGroup makes g's folders and writes their limits, or removes them.
@@ -358,8 +341,7 @@ func newGroup(g Group) (Group, error) {
 	return g, nil
 }
 
-// Hit says which limits the sandbox's processes ran into, as a report's
-// note says it: "used more than 2 GiB of memory".
+// Hit says which limits were hit: "used more than 2 GiB of memory".
 func (g Group) Hit() []string {
 	if len(g) == 0 {
 		return nil
@@ -379,10 +361,9 @@ func (g Group) Hit() []string {
 	return hit
 }
 
-// Remove deletes the group's folders, for a few seconds while an ending
-// process keeps one busy. Nothing else is left in it: the jail's PID
-// namespace ends with its first process (without a jail, a setsid daemon
-// may outlive the report, as NoSandboxGivesUp says).
+// Remove deletes the folders, for a few seconds while an ending process
+// holds one. The jail's processes have ended with its first; without a
+// jail a setsid daemon may outlive it (NoSandboxGivesUp).
 func (g Group) Remove() error {
 	var err error
 	for _, dir := range slices.Backward(g) {
