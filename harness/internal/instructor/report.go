@@ -64,9 +64,8 @@ func (r Result) level(n int) grade.LevelReport {
 	return grade.LevelReport{}
 }
 
-// tables is the class in every format from one pass: the Markdown and
-// CSV tables, header first (a cell, or a number, a level), and the HTML
-// heat map's rows (a cell a part).
+// tables is the class in every format, from one pass: the Markdown and
+// CSV tables, header first, and the HTML heat map's rows.
 func tables(results []Result) (md, sheet [][]string, heat []heatRow) {
 	md, sheet = [][]string{{"student"}}, [][]string{{"student"}}
 	var inProcHeader []string
@@ -216,8 +215,7 @@ var cellStates = []struct{ Class, Colour, Words string }{
 //go:embed templates/report.html
 var reportHTML string
 
-// WriteHTML writes the class as one self-contained page: a heat map of
-// students by parts, and the sections.
+// WriteHTML writes the class as one self-contained page: a heat map.
 func WriteHTML(w io.Writer, results []Result) {
 	_, _, heat := tables(results)
 	e := func(s string) string { return html.EscapeString(TerminalText(s)) }
@@ -225,17 +223,16 @@ func WriteHTML(w io.Writer, results []Result) {
 	t.Execute(w, map[string]any{"States": cellStates, "Levels": levels.All, "Rows": heat, "Sections": sections(results)})
 }
 
-// MarkdownText escapes text for a Markdown table cell or list item: the
-// characters that would end a cell, format or link get a backslash, and
-// control characters are written as TerminalText writes them.
+// MarkdownText escapes text for a Markdown table cell or list item: a
+// backslash before what would end a cell, format or link; TerminalText's.
 func MarkdownText(s string) string {
 	return strings.TrimSpace(TerminalText(markdownEscapes.Replace(s)))
 }
 
 var markdownEscapes = strings.NewReplacer(`\`, `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "#", `\#`)
 
-// TerminalText is s with every control character written as its Go
-// escape, so that a student's text cannot drive the instructor's terminal.
+// TerminalText is s with control characters written as Go escapes: a
+// student's text cannot drive the instructor's terminal.
 func TerminalText(s string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -248,8 +245,7 @@ func TerminalText(s string) string {
 	return b.String()
 }
 
-// section is a part of the report under the class table: a table,
-// header first, or a list.
+// section is a table, header first, or a list under the class table.
 type section struct {
 	Title, Note string
 	Table       [][]string
@@ -261,8 +257,8 @@ type item struct {
 	Sub  []string // the items under it
 }
 
-// sections are the class part by part, why each begun level is not done,
-// and the known mistakes, the empty ones left out.
+// sections are the class part by part, why each level is not done, and
+// the known mistakes, but the empty ones.
 func sections(results []Result) []section {
 	parts := section{Title: "The class, part by part", Table: [][]string{{"part", "done", "the case most students fail there"}}}
 	for _, l := range levels.All {
@@ -313,8 +309,7 @@ func sections(results []Result) []section {
 	return slices.DeleteFunc([]section{parts, why, mistakes}, func(s section) bool { return len(s.Table) < 2 && len(s.Items) == 0 })
 }
 
-// whyLines says, for each level begun and not done, why its first part not
-// done is not; the later parts wait for it.
+// whyLines says why the first part not done of each begun level is not.
 func whyLines(r Result) []string {
 	if r.Err != "" && len(r.Levels) == 0 {
 		return []string{r.Err} // graded nothing: stopped, or refused
@@ -343,8 +338,7 @@ type PartMistake struct {
 // label is the mistake as the report writes it: "a or b".
 func (m PartMistake) label() string { return strings.Join(m.Names, " or ") }
 
-// StudentMistakes returns the known mistake of each failing part, each
-// name up to its first ": ".
+// StudentMistakes returns each failing part's known mistake, short.
 func StudentMistakes(ls []grade.LevelReport) []PartMistake {
 	var out []PartMistake
 	for _, l := range ls {
@@ -368,8 +362,7 @@ func StudentMistakes(ls []grade.LevelReport) []PartMistake {
 //go:embed templates/debrief.txt
 var debriefText string
 
-// WriteDebrief shows a done level's classic mistakes, with the mutant
-// that catches each, and the approaches; of a level not done, nothing.
+// WriteDebrief shows a done level's classic mistakes and approaches.
 func WriteDebrief(w io.Writer, root string, g grade.Level, st grade.Style) error {
 	done := g.Status() == grade.Done
 	data := map[string]any{"G": g, "Done": done, "Heading": guide.Approaches, "Next": nil}
@@ -388,10 +381,8 @@ func WriteDebrief(w io.Writer, root string, g grade.Level, st grade.Style) error
 	return template.Must(template.New("").Funcs(template.FuncMap{"bold": bold, "lower": grade.Lower}).Parse(debriefText)).Execute(w, data)
 }
 
-// ClassroomFile is where GitHub Classroom looks for its workflow, which
-// ladder classroom writes: it runs the class report from the instructor's
-// checkout, at a pinned commit, on the student's, then gives a step and a
-// point to each part done.
+// ClassroomFile is the GitHub Classroom workflow: the class report from
+// the instructor's pinned commit on the student's checkout, a point a part.
 const ClassroomFile = ".github/workflows/classroom.yml"
 
 // PartPoints is what a part is worth: every part counts the same.
@@ -404,8 +395,7 @@ const (
 	DonePartsFile = "parts-done.txt"
 )
 
-// ClassroomGradeCommand writes the results file, 20 minutes for it on a
-// runner's two cores.
+// ClassroomGradeCommand writes the results file, in 20 minutes at most.
 const ClassroomGradeCommand = "go run ./harness/cmd/ladder class-report --format parts --parallel 1 --timeout 20m ../" + StudentDir + " > ../" + DonePartsFile + " && cat ../" + DonePartsFile
 
 // gradedStep is one part of one level, as a step of the workflow.
@@ -414,8 +404,7 @@ type gradedStep struct {
 	Name string // "Level 3, part 2: Time going backwards"
 }
 
-// classroomPlan is the instructor's repository at commit Ref, the steps,
-// and whether a part needs redis-server.
+// classroomPlan is the instructor's repository, commit, steps and Redis.
 type classroomPlan struct {
 	Repo, Ref string
 	Steps     []gradedStep
@@ -479,8 +468,8 @@ func WriteClassroom(w io.Writer, plan classroomPlan) error {
 		"StudentDir": StudentDir, "InstructorDir": InstructorDir, "DonePartsFile": DonePartsFile, "GradeCommand": ClassroomGradeCommand})
 }
 
-// inStudentCopy says whether a student gets a file: not a reference, an
-// answer of the tests, a spec's own test or oracle.go, or tools' output.
+// inStudentCopy says whether a copy takes a file: no reference, answer,
+// spec's test or oracle.go, or tools' output.
 func inStudentCopy(path string) bool {
 	for _, prefix := range []string{"solutions/", AnswersDir + "/", interview.StateDir + "/", "plots/"} {
 		if strings.HasPrefix(path, prefix) {
@@ -491,8 +480,7 @@ func inStudentCopy(path string) bool {
 	return role != levels.Spec || !strings.HasSuffix(path, "_test.go") && !strings.HasSuffix(path, "/oracle.go")
 }
 
-// referenceRuns lists the runs of 6 trimmed lines of 8 bytes or more: a
-// copy refuses a file that shares one with a reference.
+// referenceRuns lists the runs of 6 trimmed lines of 8 bytes or more.
 func referenceRuns(data []byte) []string {
 	var lines, runs []string
 	for l := range strings.Lines(string(data)) {
@@ -506,8 +494,7 @@ func referenceRuns(data []byte) []string {
 	return runs
 }
 
-// references maps the references' runs to their files, but those a
-// level's code holds too (the stub check sees to those).
+// references maps the references' runs to their files, but the stubs'.
 func references(tree []shipped.TreeEntry) map[string]string {
 	runs := map[string]string{}
 	for _, e := range tree {
@@ -537,8 +524,7 @@ func WarnUncommitted(root, head string, stderr io.Writer) {
 		head[:7], strings.ReplaceAll(strings.TrimSuffix(out, "\n"), "\n", "\n  "))
 }
 
-// StudentCopyFiles picks the commit's files a student gets, and the
-// problems that forbid a copy.
+// StudentCopyFiles picks a copy's files, and the problems that forbid it.
 func StudentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped.TreeEntry, problems []string) {
 	levelFiles, refs := map[string][]byte{}, references(tree)
 	for _, e := range tree {
@@ -637,16 +623,14 @@ func WithoutGitRepoEnv(env []string) []string {
 	})
 }
 
-// The largest file a student copy takes, or a class report reads, and the
-// most files a report takes in a level folder.
+// The largest file a copy takes or a report reads; a level's most files.
 const (
 	maxStudentFile = 1 << 20
 	maxLevelFiles  = 300
 )
 
-// BinaryKind says what binary data is ("an ELF binary (Linux)"), or "" for
-// text and pictures. A NUL byte makes it binary (every header has one but
-// ELF's and an archive's).
+// BinaryKind says what binary data is, or "" for text and pictures: a NUL
+// byte, or an ELF or archive header (which may have none).
 func BinaryKind(data []byte) string {
 	for _, b := range []struct{ start, kind string }{
 		{"\x7fELF", "an ELF binary (Linux)"},
