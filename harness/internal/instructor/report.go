@@ -42,7 +42,7 @@ type Result struct {
 	Took         time.Duration
 }
 
-// InProcessMark marks a level's cell with parts done in process (InProcess).
+// InProcessMark marks a level's cell with parts done in process.
 const InProcessMark = "*"
 
 // PartsDone is how many parts the student has done, of how many.

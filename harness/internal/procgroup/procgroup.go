@@ -44,9 +44,8 @@ func (t Tree) CPU() (time.Duration, bool) {
 	return total, runtime.GOOS == "linux"
 }
 
-// readStat reads a process's parent and CPU time (utime + stime + cutime
-// + cstime, in ticks of 1/100 s) in Linux's /proc/PID/stat, or zeros. The
-// fields count from the last ')': the command's name may hold one.
+// readStat reads a process's parent and CPU time (utime to cstime, ticks of
+// 10ms) in /proc/PID/stat, or zeros; fields count from the last ')'.
 func readStat(pid int) (ppid int, cpu time.Duration) {
 	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	// After ')': state(3) ppid(4) ... utime(14) stime(15) cutime(16) cstime(17).

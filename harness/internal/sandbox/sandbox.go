@@ -81,8 +81,7 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, s.Env()
 	if slices.Contains(args, "-race") || slices.Contains(args, "-race=true") {
-		// -race requires cgo; the grading copy holds no student C or
-		// assembly (see gradingPlan.build), so only the runtime's C builds.
+		// -race needs cgo; only the runtime's C builds (see gradingPlan.build).
 		cmd.Env[slices.Index(cmd.Env, "CGO_ENABLED=0")] = "CGO_ENABLED=1"
 	}
 	return cmd
@@ -95,8 +94,7 @@ func (s *Sandbox) Remove() error {
 	return cmp.Or(RemoveAll(s.Dir), groupErr)
 }
 
-// RemoveAll is os.RemoveAll that also deletes read-only folders, such as a
-// Go module cache's.
+// RemoveAll is os.RemoveAll that deletes read-only folders (a module cache's) too.
 func RemoveAll(dir string) error {
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {

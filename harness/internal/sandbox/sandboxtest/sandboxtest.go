@@ -11,12 +11,10 @@ import (
 	"time"
 )
 
-// E2EEnv is set by make test-e2e, which installs bwrap: there a test that
-// needs the sandbox and finds none fails, rather than skip.
+// E2EEnv is set by make test-e2e, which installs bwrap.
 const E2EEnv = "LADDER_E2E"
 
-// Need skips the test when err says this machine has no sandbox, or, under
-// make test-e2e, fails it with what to install.
+// Need skips the test when err says there is no sandbox, or fails it (E2EEnv).
 func Need(t testing.TB, err error) {
 	t.Helper()
 	if err != nil && os.Getenv(E2EEnv) != "" {
@@ -26,16 +24,14 @@ func Need(t testing.TB, err error) {
 	}
 }
 
-// Alive reports whether pid is a process that has not ended, as Linux's
-// /proc tells; a zombie waiting for its parent to reap it has ended.
+// Alive reports whether pid runs, as Linux's /proc tells: a zombie has ended.
 func Alive(pid int) bool {
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	i := bytes.LastIndexByte(stat, ')') // pid (comm) S ...: the state follows the last parenthesis
 	return err == nil && (i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z')
 }
 
-// ProcessesWith lists the processes of this machine whose command line
-// holds marker.
+// ProcessesWith lists the processes whose command line holds marker.
 func ProcessesWith(marker string) []int {
 	var pids []int
 	entries, _ := os.ReadDir("/proc")
@@ -48,8 +44,7 @@ func ProcessesWith(marker string) []int {
 	return pids
 }
 
-// WaitNoProcessWith waits up to 5s for every process with marker in its
-// command line to end, and kills those that do not.
+// WaitNoProcessWith waits 5s for the processes with marker to end, or kills them.
 func WaitNoProcessWith(t *testing.T, marker string) {
 	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && len(ProcessesWith(marker)) > 0; {
