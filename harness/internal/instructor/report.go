@@ -229,7 +229,8 @@ func MarkdownText(s string) string {
 	return strings.TrimSpace(TerminalText(markdownEscapes.Replace(s)))
 }
 
-var markdownEscapes = strings.NewReplacer(`\`, `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "#", `\#`)
+var markdownEscapes = strings.NewReplacer(`\`, `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`",
+	"[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "#", `\#`)
 
 // TerminalText is s with control characters written as Go escapes: a
 // student's text cannot drive the instructor's terminal.
@@ -304,7 +305,8 @@ func sections(results []Result) []section {
 		return cmp.Or(cmp.Compare(len(students[b]), len(students[a])), strings.Compare(a, b))
 	})
 	for _, m := range made {
-		mistakes.Items = append(mistakes.Items, item{Text: fmt.Sprintf("%s: %s (%s)", m, grade.Plural(len(students[m]), "student"), strings.Join(students[m], ", "))})
+		mistakes.Items = append(mistakes.Items, item{Text: fmt.Sprintf("%s: %s (%s)", m,
+			grade.Plural(len(students[m]), "student"), strings.Join(students[m], ", "))})
 	}
 	return slices.DeleteFunc([]section{parts, why, mistakes}, func(s section) bool { return len(s.Table) < 2 && len(s.Items) == 0 })
 }

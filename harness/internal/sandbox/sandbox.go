@@ -89,9 +89,7 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 
 // Remove deletes the sandbox, its links and its cgroup.
 func (s *Sandbox) Remove() error {
-	groupErr := s.Group.Remove()
-	os.RemoveAll(s.Dir + ".links")
-	return cmp.Or(RemoveAll(s.Dir), groupErr)
+	return cmp.Or(RemoveAll(s.Dir), os.RemoveAll(s.Dir+".links"), s.Group.Remove())
 }
 
 // RemoveAll is os.RemoveAll that deletes read-only folders (a module cache's) too.
