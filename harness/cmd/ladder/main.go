@@ -33,7 +33,6 @@ import (
 	"github.com/rateladder/rateladder/harness/internal/grade"
 	"github.com/rateladder/rateladder/harness/internal/instructor"
 	"github.com/rateladder/rateladder/harness/internal/interview"
-	"github.com/rateladder/rateladder/harness/internal/sandbox"
 	"github.com/rateladder/rateladder/harness/internal/shipped"
 	"github.com/rateladder/rateladder/harness/levels"
 )
@@ -86,7 +85,6 @@ func init() {
 		{make: "make peers", what: "the references beside production Go limiters (slow, several minutes)"},
 		{make: "make peers-quick", what: "make peers in a few seconds, to check it runs"},
 		{"help [--make]", "make help", "this list", cmdHelp},
-		{ladder: sandbox.CacheLayerCommand + " BASE OWN", run: cmdCacheLayer}, // no what: left out of the usage text
 	}
 }
 
@@ -253,13 +251,6 @@ func cmdProgress(c *call) int {
 func useColor(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && os.Getenv("NO_COLOR") == "" && term.IsTerminal(int(f.Fd()))
-}
-
-// cmdCacheLayer is the GOCACHEPROG a class report's sandbox runs.
-func cmdCacheLayer(c *call) int {
-	dirs := c.parse(2, 2)
-	c.check("ladder cache-layer:", sandbox.ServeCacheLayers(dirs[0], dirs[1], os.Stdin, c.stdout))
-	return 0
 }
 
 // cmdCheckStubs is make test-stubs: the untouched stubs compile, and every

@@ -70,7 +70,7 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	for _, l := range levels.All {
 		for _, m := range l.Modules {
 			// A module's run needs the server if one of its cases does.
-			if needs, err := moduleNeeds(root, l, m); err == nil && slices.Contains(needs, "redis-server") {
+			if redis, err := needsRedis(root, l, m); err == nil && redis {
 				g.redisModules[m.Dir] = true
 			}
 			// Each module's requirements, into the sandboxes' GOPROXY; a
@@ -153,7 +153,7 @@ func (g *Grader) Close() { sandbox.RemoveAll(g.tmp) }
 
 // Grade grades one student's checkout in a sandbox of its own, which it
 // deletes afterwards.
-func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.Duration) (res Result) {
+func (g *Grader) Grade(ctx context.Context, i, _ int, dir string, limit time.Duration) (res Result) {
 	res.Name = filepath.Base(filepath.Clean(dir))
 	res.Commit, res.Graded = headCommit(dir), time.Now()
 	var notes []string
@@ -163,7 +163,6 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		notes = append(notes, err.Error())
 		return res
 	}
-	sb.Slot = slot
 	sb.Limit()
 	defer func() {
 		// Read before Remove deletes the group.
@@ -177,7 +176,7 @@ func (g *Grader) Grade(ctx context.Context, i, slot int, dir string, limit time.
 		return res
 	}
 	// The warm cache is read-only under the student's own.
-	sb.CacheBase = g.cache
+	sb.ShareCache(g.cache)
 	var stopped atomic.Bool
 	runner := grade.Runner{
 		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
@@ -367,7 +366,7 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 	if r.Skip != "" {
 		args = append(args, "-test.skip=^TestLevel"+strconv.Itoa(l.Number)+"$"+r.Skip)
 	}
-	cmd := sandbox.PinnedTo(g.sb.Slot, exec.Command(filepath.Join(g.checkers, "test2json"), args...))
+	cmd := exec.Command(filepath.Join(g.checkers, "test2json"), args...)
 	cmd.Dir = levelDir
 	cmd.Env = []string{
 		"PATH=" + os.Getenv("PATH"),

@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/binary"
 	"encoding/csv"
 	"fmt"
 	"html"
@@ -33,26 +32,18 @@ import (
 
 // Result is one checkout in the class report.
 type Result struct {
-	Name   string
-	Levels []grade.LevelReport
-	Err    string
-	// InProcess lists, by level, the parts counted done that hold a case
-	// the student's own process judged.
-	InProcess map[int][]int
-	// RandomFailed says a case of the checker's random timelines failed.
-	RandomFailed bool
-	Commit       string // the student's last commit, if a git checkout
+	Name         string
+	Levels       []grade.LevelReport
+	Err          string
+	InProcess    map[int][]int // by level, the parts done with a case the student's own process judged
+	RandomFailed bool          // a case of the checker's random timelines failed
+	Commit       string        // the student's last commit, if a git checkout
 	Graded       time.Time
 	Took         time.Duration
 }
 
-const (
-	// InProcessMark is what the report adds to a level's cell when a part
-	// counted done holds a case that the student's own process judged.
-	InProcessMark = "*"
-	// InProcessFootnote explains the mark, under the table.
-	InProcessFootnote = "\\* judged in part inside the student's own process (allocations, memory, races), which the student's code could fake; every other case was decided outside it."
-)
+// InProcessMark marks a level's cell with parts done in process.
+const InProcessMark = "*"
 
 // PartsDone is how many parts the student has done, of how many.
 func (r Result) PartsDone() (done, of int) {
@@ -65,229 +56,27 @@ func (r Result) PartsDone() (done, of int) {
 	return done, of
 }
 
-// level is r's report of level n, or nil.
-func (r Result) level(n int) *grade.LevelReport {
+// level is r's report of level n, empty if it has none.
+func (r Result) level(n int) grade.LevelReport {
 	if i := slices.IndexFunc(r.Levels, func(l grade.LevelReport) bool { return l.Number == n }); i >= 0 {
-		return &r.Levels[i]
+		return r.Levels[i]
 	}
-	return nil
+	return grade.LevelReport{}
 }
 
-// classRow is a student's row of the Markdown table: a cell a level, the
-// parts done, the last level done and the note.
-func classRow(r Result) []string {
-	row := []string{r.Name}
-	last := "-"
-	for _, lv := range levels.All {
-		cell := ""
-		if l := r.level(lv.Number); l != nil {
-			switch {
-			case !slices.ContainsFunc(l.Parts, func(p grade.PartReport) bool { return p.Cases > 0 }) && l.BuildError == "" && len(l.Problems) == 0:
-				// a level this checkout does not have
-			case l.Status == grade.NoBuild && strings.HasPrefix(l.BuildError, refusedPrefix):
-				cell = "refused"
-			case l.Status == grade.NoBuild:
-				cell = "build fails"
-			default:
-				cell = fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts))
-			}
-			if l.Status == grade.Done {
-				last = strconv.Itoa(l.Number)
-			}
-		}
-		if len(r.InProcess[lv.Number]) > 0 && cell != "" {
-			cell += InProcessMark
-		}
-		row = append(row, cell)
-	}
-	done, of := r.PartsDone()
-	return append(row, fmt.Sprintf("%d/%d", done, of), last, r.Err)
-}
-
-// section is what the report writes under the class table, alike in
-// Markdown and HTML: a table (its header first) or a list.
-type section struct {
-	Title, Note string
-	Table       [][]string
-	Items       []item
-}
-
-type item struct {
-	Text string
-	Sub  []string // the items under it
-}
-
-// sections are the class part by part, why each begun level is not done,
-// and the known mistakes, each left out when empty.
-func sections(results []Result) []section {
-	parts := section{Title: "The class, part by part", Table: [][]string{{"part", "done", "the case most students fail there"}}}
+// tables is the class in every format, from one pass: the Markdown and
+// CSV tables, header first, and the HTML heat map's rows.
+func tables(results []Result) (md, sheet [][]string, heat []heatRow) {
+	md, sheet = [][]string{{"student"}}, [][]string{{"student"}}
+	var inProcHeader []string
 	for _, l := range levels.All {
-		for _, p := range l.Parts {
-			done, failing := 0, map[string]int{}
-			for _, r := range results {
-				if rl := r.level(l.Number); rl != nil {
-					for _, rp := range rl.Parts {
-						switch {
-						case rp.Number != p.Number:
-						case rp.Done:
-							done++
-						case rp.Failing != "":
-							failing[rp.Failing]++
-						}
-					}
-				}
-			}
-			most, by := "", 0
-			for name, n := range failing {
-				if n > by || n == by && name < most {
-					most, by = name, n
-				}
-			}
-			if done > 0 || by > 0 {
-				cell := ""
-				if by > 0 {
-					cell = fmt.Sprintf("%q (%s)", most, grade.Plural(by, "student"))
-				}
-				parts.Table = append(parts.Table, []string{fmt.Sprintf("L%d.%d %s", l.Number, p.Number, p.Title), fmt.Sprintf("%d of %d", done, len(results)), cell})
-			}
-		}
+		md[0] = append(md[0], fmt.Sprintf("L%d", l.Number))
+		sheet[0] = append(sheet[0], fmt.Sprintf("level_%d", l.Number))
+		inProcHeader = append(inProcHeader, fmt.Sprintf("level_%d_in_process", l.Number))
 	}
-	why := section{Title: "Why, for each level begun and not done", Note: " (its first part not done; the later parts wait for it)"}
-	for _, r := range results {
-		if lines := whyLines(r); len(lines) > 0 {
-			why.Items = append(why.Items, item{r.Name, lines})
-		}
-	}
-	mistakes := section{Title: "Known mistakes", Note: " (a failing part whose cases fail the way a known mistake does), the most made first"}
-	for _, c := range classMistakes(results) {
-		mistakes.Items = append(mistakes.Items, item{Text: fmt.Sprintf("level %d part %d \"%s\": %s (%s)", c.Level, c.Part, c.label(),
-			grade.Plural(len(c.Students), "student"), strings.Join(c.Students, ", "))})
-	}
-	return slices.DeleteFunc([]section{parts, why, mistakes}, func(s section) bool { return len(s.Table) < 2 && len(s.Items) == 0 })
-}
-
-// whyLines says, for each level begun and not done, why its first part not
-// done is not; the later parts wait for it.
-func whyLines(r Result) []string {
-	if r.Err != "" && len(r.Levels) == 0 {
-		return []string{r.Err} // graded nothing: stopped, or refused
-	}
-	var out []string
-	for _, l := range r.Levels {
-		if l.Status == grade.Done || l.Status == grade.NotStarted {
-			continue
-		}
-		for _, p := range l.Parts {
-			if !p.Done {
-				why := p.Why
-				if why == "" && len(l.Problems) > 0 {
-					why = l.Problems[0]
-				}
-				out = append(out, fmt.Sprintf("L%d.%d %s", l.Number, p.Number, why))
-				break
-			}
-		}
-	}
-	return out
-}
-
-// WriteMarkdown writes the class as a padded Markdown table, then the
-// sections under it.
-func WriteMarkdown(w io.Writer, results []Result) {
-	header := []string{"student"}
-	for _, l := range levels.All {
-		header = append(header, fmt.Sprintf("L%d", l.Number))
-	}
-	rows := [][]string{append(header, "parts", "last level done", "note")}
-	footnote := false
-	for _, r := range results {
-		rows = append(rows, classRow(r))
-		footnote = footnote || len(r.InProcess) > 0
-	}
-	writeTable(w, rows)
-	if footnote {
-		fmt.Fprintf(w, "\n%s\n", InProcessFootnote)
-	}
-	for _, s := range sections(results) {
-		fmt.Fprintf(w, "\n%s%s:\n\n", s.Title, s.Note)
-		if s.Table != nil {
-			writeTable(w, s.Table)
-		}
-		for _, it := range s.Items {
-			fmt.Fprintf(w, "- %s\n", MarkdownText(it.Text))
-			for _, sub := range it.Sub {
-				fmt.Fprintf(w, "  - %s\n", MarkdownText(sub))
-			}
-		}
-	}
-}
-
-// writeTable writes rows, escaped, as a Markdown table whose columns, but
-// the free last one, line up; the first row is the header.
-func writeTable(w io.Writer, rows [][]string) {
-	widths := make([]int, len(rows[0]))
-	for i, row := range rows {
-		rows[i] = make([]string, len(row))
-		for j, c := range row {
-			rows[i][j] = MarkdownText(c)
-			if j < len(row)-1 {
-				widths[j] = max(widths[j], 3, utf8.RuneCountInString(rows[i][j]))
-			}
-		}
-	}
-	rule := make([]string, len(widths))
-	for i, n := range widths {
-		rule[i] = strings.Repeat("-", max(n, 3))
-	}
-	rows = slices.Insert(rows, 1, rule)
-	for _, row := range rows {
-		var b strings.Builder
-		for i, c := range row {
-			b.WriteString("| " + c + strings.Repeat(" ", max(0, widths[i]-utf8.RuneCountInString(c))) + " ")
-		}
-		fmt.Fprintln(w, b.String()+"|")
-	}
-}
-
-// MarkdownText escapes text for a Markdown table cell or list item: the
-// characters that would end a cell, format or link get a backslash, and
-// control characters are written as TerminalText writes them.
-func MarkdownText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`\|*_`+"`"+`[]<>#`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return strings.TrimSpace(TerminalText(b.String()))
-}
-
-// TerminalText is s with every control character written as its Go
-// escape, so that a student's text cannot drive the instructor's terminal.
-func TerminalText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp) || r == utf8.RuneError {
-			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// WriteCSV writes the class as CSV, one row a student, that a spreadsheet
-// can sum; a cell that starts as a formula would gets a leading apostrophe.
-func WriteCSV(w io.Writer, results []Result) {
-	cw := csv.NewWriter(w)
-	header, inProc := []string{"student"}, []string{}
-	for _, l := range levels.All {
-		header = append(header, fmt.Sprintf("level_%d", l.Number))
-		inProc = append(inProc, fmt.Sprintf("level_%d_in_process", l.Number))
-	}
-	header = append(append(header, "total", "max"), inProc...)
-	cw.Write(append(header, "commit", "graded_at", "note", "known_mistakes", "why"))
+	md[0] = append(md[0], "parts", "last level done", "note")
+	sheet[0] = slices.Concat(sheet[0], []string{"total", "max"}, inProcHeader, []string{"commit", "graded_at", "note", "known_mistakes", "why"})
+	// A cell that starts as a formula would gets a leading apostrophe.
 	text := func(s string) string {
 		if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
 			return "'" + s
@@ -295,63 +84,33 @@ func WriteCSV(w io.Writer, results []Result) {
 		return s
 	}
 	for _, r := range results {
-		row, inProc := []string{text(r.Name)}, []string{}
+		done, of := r.PartsDone()
+		mdRow, sheetRow, inProcs, last := []string{r.Name}, []string{text(r.Name)}, []string{}, "-"
+		hr := heatRow{Name: r.Name, Parts: fmt.Sprintf("%d/%d", done, of), Note: r.Err}
 		for _, lv := range levels.All {
-			n := 0
-			if l := r.level(lv.Number); l != nil {
-				n = l.PartsDone
+			got, inProc := r.level(lv.Number), r.InProcess[lv.Number]
+			cell := fmt.Sprintf("%d/%d", got.PartsDone, len(got.Parts))
+			switch {
+			case !slices.ContainsFunc(got.Parts, func(p grade.PartReport) bool { return p.Cases > 0 }) && got.BuildError == "" && len(got.Problems) == 0:
+				cell = "" // a level this checkout does not have
+			case got.Status == grade.NoBuild && strings.HasPrefix(got.BuildError, refusedPrefix):
+				cell = "refused"
+			case got.Status == grade.NoBuild:
+				cell = "build fails"
 			}
-			row = append(row, strconv.Itoa(n))
-			inProc = append(inProc, strconv.Itoa(len(r.InProcess[lv.Number])))
-		}
-		done, of := r.PartsDone()
-		row = append(append(row, strconv.Itoa(done), strconv.Itoa(of)), inProc...)
-		graded, why, mistakes := "", "", []string{}
-		if !r.Graded.IsZero() {
-			graded = r.Graded.UTC().Format(time.RFC3339)
-		}
-		if lines := whyLines(r); len(lines) > 0 {
-			why = lines[0]
-		}
-		for _, m := range StudentMistakes(r.Levels) {
-			mistakes = append(mistakes, fmt.Sprintf("L%d.%d %s", m.Level, m.Part, m.label()))
-		}
-		cw.Write(append(row, r.Commit, graded, text(r.Err), text(strings.Join(mistakes, "; ")), text(why)))
-	}
-	cw.Flush()
-}
-
-// cellStates are the HTML heat map's cell classes, colours and legend.
-var cellStates = []struct{ Class, Colour, Words string }{
-	{"done", "#2e7d32", "done"},
-	{"inproc", "#9ccc65", "done, judged in part in the student's process"},
-	{"fail", "#e53935", "failing"},
-	{"nobuild", "#6a1b9a", "does not compile, or a limit was hit"},
-	{"todo", "#e0e0e0", "not started, or waits for an earlier part"},
-}
-
-//go:embed templates/report.html
-var reportHTML string
-
-// WriteHTML writes the class as one self-contained page: a heat map of
-// students by parts, then the sections under it.
-func WriteHTML(w io.Writer, results []Result) {
-	type cell struct{ Class, Title string }
-	type row struct {
-		Name, Parts, Note string
-		Cells             []cell
-	}
-	var rows []row
-	for _, r := range results {
-		done, of := r.PartsDone()
-		hr := row{Name: r.Name, Parts: fmt.Sprintf("%d/%d", done, of), Note: r.Err}
-		for _, lv := range levels.All {
-			got := r.level(lv.Number)
+			if got.Status == grade.Done {
+				last = strconv.Itoa(lv.Number)
+			}
+			if len(inProc) > 0 && cell != "" {
+				cell += InProcessMark
+			}
+			mdRow, sheetRow = append(mdRow, cell), append(sheetRow, strconv.Itoa(got.PartsDone))
+			inProcs = append(inProcs, strconv.Itoa(len(inProc)))
 			for i, part := range lv.Parts {
 				class, why := "todo", "not graded"
-				if got != nil && i < len(got.Parts) {
+				if i < len(got.Parts) {
 					switch p := got.Parts[i]; {
-					case p.Done && slices.Contains(r.InProcess[lv.Number], p.Number):
+					case p.Done && slices.Contains(inProc, p.Number):
 						class, why = "inproc", "done; judged in part in the student's process"
 					case p.Done:
 						class, why = "done", "done"
@@ -368,14 +127,208 @@ func WriteHTML(w io.Writer, results []Result) {
 				if i == 0 {
 					class += " first"
 				}
-				hr.Cells = append(hr.Cells, cell{class, fmt.Sprintf("L%d.%d %s: %s", lv.Number, part.Number, part.Title, why)})
+				hr.Cells = append(hr.Cells, heatCell{class, fmt.Sprintf("L%d.%d %s: %s", lv.Number, part.Number, part.Title, why)})
 			}
 		}
-		rows = append(rows, hr)
+		var mistakes []string
+		for _, m := range StudentMistakes(r.Levels) {
+			mistakes = append(mistakes, fmt.Sprintf("L%d.%d %s", m.Level, m.Part, m.label()))
+		}
+		md = append(md, append(mdRow, hr.Parts, last, r.Err))
+		sheet = append(sheet, slices.Concat(sheetRow, []string{strconv.Itoa(done), strconv.Itoa(of)}, inProcs,
+			[]string{r.Commit, r.Graded.UTC().Format(time.RFC3339), text(r.Err), text(strings.Join(mistakes, "; ")), text(append(whyLines(r), "")[0])}))
+		heat = append(heat, hr)
 	}
+	return md, sheet, heat
+}
+
+// A heatRow is a student's row of the HTML heat map.
+type heatRow struct {
+	Name, Parts, Note string
+	Cells             []heatCell
+}
+
+type heatCell struct{ Class, Title string }
+
+// WriteMarkdown writes the class as a padded Markdown table and sections.
+func WriteMarkdown(w io.Writer, results []Result) {
+	md, _, _ := tables(results)
+	writeTable(w, md)
+	if slices.ContainsFunc(results, func(r Result) bool { return len(r.InProcess) > 0 }) {
+		fmt.Fprint(w, "\n\\* judged in part inside the student's own process (allocations, memory, races), which the student's code could fake; every other case was decided outside it.\n")
+	}
+	for _, s := range sections(results) {
+		fmt.Fprintf(w, "\n%s%s:\n\n", s.Title, s.Note)
+		if s.Table != nil {
+			writeTable(w, s.Table)
+		}
+		for _, it := range s.Items {
+			fmt.Fprintf(w, "- %s\n", MarkdownText(it.Text))
+			for _, sub := range it.Sub {
+				fmt.Fprintf(w, "  - %s\n", MarkdownText(sub))
+			}
+		}
+	}
+}
+
+// writeTable writes rows, escaped, header first, as a Markdown table whose
+// columns but the last line up.
+func writeTable(w io.Writer, rows [][]string) {
+	widths := make([]int, len(rows[0]))
+	for i, row := range rows {
+		rows[i] = make([]string, len(row))
+		for j, c := range row {
+			rows[i][j] = MarkdownText(c)
+			if j < len(row)-1 {
+				widths[j] = max(widths[j], 3, utf8.RuneCountInString(rows[i][j]))
+			}
+		}
+	}
+	rule := make([]string, len(widths))
+	for i, n := range widths {
+		rule[i] = strings.Repeat("-", max(n, 3))
+	}
+	for _, row := range slices.Insert(rows, 1, rule) {
+		line := ""
+		for i, c := range row {
+			line += "| " + c + strings.Repeat(" ", max(0, widths[i]-utf8.RuneCountInString(c))) + " "
+		}
+		fmt.Fprintln(w, line+"|")
+	}
+}
+
+// WriteCSV writes the class as CSV that a spreadsheet can sum.
+func WriteCSV(w io.Writer, results []Result) {
+	_, sheet, _ := tables(results)
+	csv.NewWriter(w).WriteAll(sheet)
+}
+
+// cellStates are the HTML heat map's cell classes, colours and legend.
+var cellStates = []struct{ Class, Colour, Words string }{
+	{"done", "#2e7d32", "done"},
+	{"inproc", "#9ccc65", "done, judged in part in the student's process"},
+	{"fail", "#e53935", "failing"},
+	{"nobuild", "#6a1b9a", "does not compile, or a limit was hit"},
+	{"todo", "#e0e0e0", "not started, or waits for an earlier part"},
+}
+
+//go:embed templates/report.html
+var reportHTML string
+
+// WriteHTML writes the class as one self-contained page: a heat map.
+func WriteHTML(w io.Writer, results []Result) {
+	_, _, heat := tables(results)
 	e := func(s string) string { return html.EscapeString(TerminalText(s)) }
 	t := template.Must(template.New("").Funcs(template.FuncMap{"e": e}).Parse(reportHTML))
-	t.Execute(w, map[string]any{"States": cellStates, "Levels": levels.All, "Rows": rows, "Sections": sections(results)})
+	t.Execute(w, map[string]any{"States": cellStates, "Levels": levels.All, "Rows": heat, "Sections": sections(results)})
+}
+
+// MarkdownText escapes text for a Markdown table cell or list item: a
+// backslash before what would end a cell, format or link; TerminalText's.
+func MarkdownText(s string) string {
+	return strings.TrimSpace(TerminalText(markdownEscapes.Replace(s)))
+}
+
+var markdownEscapes = strings.NewReplacer(`\`, `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`",
+	"[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "#", `\#`)
+
+// TerminalText is s with control characters written as Go escapes: a
+// student's text cannot drive the instructor's terminal.
+func TerminalText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp) || r == utf8.RuneError {
+			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// section is a table, header first, or a list under the class table.
+type section struct {
+	Title, Note string
+	Table       [][]string
+	Items       []item
+}
+
+type item struct {
+	Text string
+	Sub  []string // the items under it
+}
+
+// sections are the class part by part, why each level is not done, and
+// the known mistakes, but the empty ones.
+func sections(results []Result) []section {
+	parts := section{Title: "The class, part by part", Table: [][]string{{"part", "done", "the case most students fail there"}}}
+	for _, l := range levels.All {
+		for _, p := range l.Parts {
+			done, failing, most := 0, map[string]int{}, ""
+			for _, r := range results {
+				if rl := r.level(l.Number); p.Number <= len(rl.Parts) {
+					if rp := rl.Parts[p.Number-1]; rp.Done {
+						done++
+					} else if f := rp.Failing; f != "" {
+						// most stays the most failed case, the first by name of a tie.
+						if failing[f]++; failing[f] > failing[most] || failing[f] == failing[most] && f < most {
+							most = f
+						}
+					}
+				}
+			}
+			if done > 0 || most != "" {
+				cell := cond(most != "", fmt.Sprintf("%q (%s)", most, grade.Plural(failing[most], "student")))
+				parts.Table = append(parts.Table, []string{fmt.Sprintf("L%d.%d %s", l.Number, p.Number, p.Title), fmt.Sprintf("%d of %d", done, len(results)), cell})
+			}
+		}
+	}
+	why := section{Title: "Why, for each level begun and not done", Note: " (its first part not done; the later parts wait for it)"}
+	for _, r := range results {
+		if lines := whyLines(r); len(lines) > 0 {
+			why.Items = append(why.Items, item{r.Name, lines})
+		}
+	}
+	mistakes := section{Title: "Known mistakes", Note: " (a failing part whose cases fail the way a known mistake does), the most made first"}
+	var made []string // "level 2 part 1 \"a or b\"": one digit each, so they sort by level and part
+	students := map[string][]string{}
+	for _, r := range results {
+		for _, m := range StudentMistakes(r.Levels) {
+			key := fmt.Sprintf("level %d part %d \"%s\"", m.Level, m.Part, m.label())
+			if students[key] == nil {
+				made = append(made, key)
+			}
+			students[key] = append(students[key], r.Name)
+		}
+	}
+	slices.SortFunc(made, func(a, b string) int {
+		return cmp.Or(cmp.Compare(len(students[b]), len(students[a])), strings.Compare(a, b))
+	})
+	for _, m := range made {
+		mistakes.Items = append(mistakes.Items, item{Text: fmt.Sprintf("%s: %s (%s)", m,
+			grade.Plural(len(students[m]), "student"), strings.Join(students[m], ", "))})
+	}
+	return slices.DeleteFunc([]section{parts, why, mistakes}, func(s section) bool { return len(s.Table) < 2 && len(s.Items) == 0 })
+}
+
+// whyLines says why the first part not done of each begun level is not.
+func whyLines(r Result) []string {
+	if r.Err != "" && len(r.Levels) == 0 {
+		return []string{r.Err} // graded nothing: stopped, or refused
+	}
+	var out []string
+	for _, l := range r.Levels {
+		i := slices.IndexFunc(l.Parts, func(p grade.PartReport) bool { return !p.Done })
+		if l.Status == grade.Done || l.Status == grade.NotStarted || i < 0 {
+			continue
+		}
+		why := l.Parts[i].Why
+		if why == "" && len(l.Problems) > 0 {
+			why = l.Problems[0]
+		}
+		out = append(out, fmt.Sprintf("L%d.%d %s", l.Number, l.Parts[i].Number, why))
+	}
+	return out
 }
 
 // PartMistake is the known mistake named for one failing part.
@@ -387,9 +340,7 @@ type PartMistake struct {
 // label is the mistake as the report writes it: "a or b".
 func (m PartMistake) label() string { return strings.Join(m.Names, " or ") }
 
-// StudentMistakes returns the known mistake named for each failing part of
-// a student's graded levels, in level and part order: each name up to its
-// first ": ".
+// StudentMistakes returns each failing part's known mistake, short.
 func StudentMistakes(ls []grade.LevelReport) []PartMistake {
 	var out []PartMistake
 	for _, l := range ls {
@@ -410,48 +361,17 @@ func StudentMistakes(ls []grade.LevelReport) []PartMistake {
 	return out
 }
 
-// classMistake is one known mistake and the students who made it.
-type classMistake struct {
-	PartMistake
-	Students []string
-}
-
-// classMistakes gathers the known mistakes of the whole class, the most
-// made first, then by level and part.
-func classMistakes(results []Result) []*classMistake {
-	var out []*classMistake
-	for _, r := range results {
-		for _, m := range StudentMistakes(r.Levels) {
-			i := slices.IndexFunc(out, func(c *classMistake) bool {
-				return c.Level == m.Level && c.Part == m.Part && c.label() == m.label()
-			})
-			if i < 0 {
-				i, out = len(out), append(out, &classMistake{PartMistake: m})
-			}
-			out[i].Students = append(out[i].Students, r.Name)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b *classMistake) int {
-		return cmp.Or(cmp.Compare(len(b.Students), len(a.Students)), cmp.Compare(a.Level, b.Level), cmp.Compare(a.Part, b.Part))
-	})
-	return out
-}
-
 //go:embed templates/debrief.txt
 var debriefText string
 
-// WriteDebrief shows a done level's classic mistakes, each with the wrong
-// implementation the spec catches it with, and the table of approaches.
-// For a level that is not done it reads nothing of the guide.
+// WriteDebrief shows a done level's classic mistakes and approaches.
 func WriteDebrief(w io.Writer, root string, g grade.Level, st grade.Style) error {
-	data := map[string]any{"G": g, "Done": g.Status() == grade.Done, "Heading": guide.Approaches, "Next": nil}
-	for _, p := range g.Parts {
-		if !p.Done {
-			data["Next"] = p
-			break
-		}
+	done := g.Status() == grade.Done
+	data := map[string]any{"G": g, "Done": done, "Heading": guide.Approaches, "Next": nil}
+	if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done }); i >= 0 {
+		data["Next"] = g.Parts[i]
 	}
-	if g.Status() == grade.Done {
+	if done {
 		gd, err := guide.Load(filepath.Join(root, g.Level.Dir, guide.FileName))
 		if err != nil {
 			return err
@@ -463,28 +383,21 @@ func WriteDebrief(w io.Writer, root string, g grade.Level, st grade.Style) error
 	return template.Must(template.New("").Funcs(template.FuncMap{"bold": bold, "lower": grade.Lower}).Parse(debriefText)).Execute(w, data)
 }
 
-// ladder classroom writes a GitHub Classroom workflow that runs the class
-// report from the instructor's checkout, at a pinned commit, on the
-// student's, then gives a step and a point to each part done.
-
-// ClassroomFile is where GitHub Classroom looks for its workflow.
+// ClassroomFile is the GitHub Classroom workflow: the class report from
+// the instructor's pinned commit on the student's checkout, a point a part.
 const ClassroomFile = ".github/workflows/classroom.yml"
 
-// PartPoints is what a part is worth: every part counts the same, as in
-// the class report and make progress.
+// PartPoints is what a part is worth: every part counts the same.
 const PartPoints = 1
 
-// The folders of the two checkouts, and the results file with one line a
-// part done.
+// The two checkouts' folders, and the results file: a line a part done.
 const (
 	InstructorDir = "instructor"
 	StudentDir    = "student"
 	DonePartsFile = "parts-done.txt"
 )
 
-// ClassroomGradeCommand grades the student's checkout with the class
-// report (20 minutes for it: a runner has two cores), and writes the
-// results file.
+// ClassroomGradeCommand writes the results file, in 20 minutes at most.
 const ClassroomGradeCommand = "go run ./harness/cmd/ladder class-report --format parts --parallel 1 --timeout 20m ../" + StudentDir + " > ../" + DonePartsFile + " && cat ../" + DonePartsFile
 
 // gradedStep is one part of one level, as a step of the workflow.
@@ -493,8 +406,7 @@ type gradedStep struct {
 	Name string // "Level 3, part 2: Time going backwards"
 }
 
-// classroomPlan is what the workflow runs: the instructor's repository
-// ("owner/name") at commit Ref, and whether a part needs redis-server.
+// classroomPlan is the instructor's repository, commit, steps and Redis.
 type classroomPlan struct {
 	Repo, Ref string
 	Steps     []gradedStep
@@ -504,34 +416,22 @@ type classroomPlan struct {
 // PartID names a part in the workflow and in the results file.
 func PartID(level, part int) string { return fmt.Sprintf("level%dpart%d", level, part) }
 
-// repoRE and commitRE are what GitHub allows in owner/name, and a hash.
-var (
-	repoRE   = regexp.MustCompile(`^[A-Za-z0-9-]+/[A-Za-z0-9._-]+$`)
-	commitRE = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
-)
-
-// PlanClassroom makes a step of every part of the levels, graded with the
-// harness of repo (owner/name) at commit ref.
+// PlanClassroom makes a step of every part, graded by repo at commit ref.
 func PlanClassroom(root, repo, ref string, lvs []levels.Level) (classroomPlan, error) {
-	if !repoRE.MatchString(repo) {
+	if !regexp.MustCompile(`^[A-Za-z0-9-]+/[A-Za-z0-9._-]+$`).MatchString(repo) {
 		return classroomPlan{}, fmt.Errorf("the instructor's repository is %q; name it as owner/name", repo)
 	}
-	if !commitRE.MatchString(ref) {
+	if !regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`).MatchString(ref) {
 		return classroomPlan{}, fmt.Errorf("the instructor's commit is %q; pin a commit's full hash, which no push can move", ref)
 	}
 	plan := classroomPlan{Repo: repo, Ref: ref}
 	for _, l := range lvs {
 		for _, p := range l.Parts {
-			needs, err := moduleNeeds(root, l, l.ModuleOf(p.Number))
+			redis, err := needsRedis(root, l, l.ModuleOf(p.Number))
 			if err != nil {
 				return classroomPlan{}, err
 			}
-			for _, n := range needs {
-				if n != "redis-server" {
-					return classroomPlan{}, fmt.Errorf("level %d, part %d needs %q, which the workflow cannot provide", l.Number, p.Number, n)
-				}
-				plan.Redis = true
-			}
+			plan.Redis = plan.Redis || redis
 			plan.Steps = append(plan.Steps, gradedStep{PartID(l.Number, p.Number), fmt.Sprintf("Level %d, part %d: %s", l.Number, p.Number, p.Title)})
 		}
 	}
@@ -551,25 +451,15 @@ func WriteDoneParts(w io.Writer, results []Result) {
 	}
 }
 
-// moduleNeeds lists what the cases of a module's spec need beyond Go
-// ("redis-server").
-func moduleNeeds(root string, l levels.Level, m levels.Module) ([]string, error) {
+// needsRedis says whether a case of a module's spec needs redis-server.
+func needsRedis(root string, l levels.Level, m levels.Module) (bool, error) {
 	man, err := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), protocol.ManifestFile))
 	if err != nil {
-		return nil, fmt.Errorf("level %d: %w", l.Number, err)
+		return false, fmt.Errorf("level %d: %w", l.Number, err)
 	}
-	var out []string
-	for _, c := range man.Cases {
-		if c.Needs != "" && !slices.Contains(out, c.Needs) {
-			out = append(out, c.Needs)
-		}
-	}
-	slices.Sort(out)
-	return out, nil
+	return slices.ContainsFunc(man.Cases, func(c protocol.ManifestCase) bool { return c.Needs == "redis-server" }), nil
 }
 
-// classroomYAML is the workflow, text to keep its comments and order.
-//
 //go:embed templates/classroom.yml
 var classroomYAML string
 
@@ -580,9 +470,8 @@ func WriteClassroom(w io.Writer, plan classroomPlan) error {
 		"StudentDir": StudentDir, "InstructorDir": InstructorDir, "DonePartsFile": DonePartsFile, "GradeCommand": ClassroomGradeCommand})
 }
 
-// inStudentCopy says which repository files a student gets: no reference,
-// no tests' answers, no spec's own tests or oracle.go (answers too), and
-// nothing the tools write.
+// inStudentCopy says whether a copy takes a file: no reference, answer,
+// spec's test or oracle.go, or tools' output.
 func inStudentCopy(path string) bool {
 	for _, prefix := range []string{"solutions/", AnswersDir + "/", interview.StateDir + "/", "plots/"} {
 		if strings.HasPrefix(path, prefix) {
@@ -590,36 +479,24 @@ func inStudentCopy(path string) bool {
 		}
 	}
 	_, role := levels.RoleOf(path)
-	return role != levels.Spec || !strings.HasSuffix(path, "_test.go") && !strings.HasSuffix(path, "/"+oracleFile)
+	return role != levels.Spec || !strings.HasSuffix(path, "_test.go") && !strings.HasSuffix(path, "/oracle.go")
 }
 
-// oracleFile is a spec's file that only the instructor's checkout has.
-const oracleFile = "oracle.go"
-
-// A student copy refuses a file that shares referenceRun lines in a row,
-// each of referenceLine bytes or more, with a reference.
-const (
-	referenceRun  = 6
-	referenceLine = 8
-)
-
-// referenceRuns lists the runs of referenceRun significant lines (each
-// trimmed) of data.
+// referenceRuns lists the runs of 6 trimmed lines of 8 bytes or more.
 func referenceRuns(data []byte) []string {
 	var lines, runs []string
-	for _, l := range strings.Split(string(data), "\n") {
-		if l = strings.TrimSpace(l); len(l) >= referenceLine {
+	for l := range strings.Lines(string(data)) {
+		if l = strings.TrimSpace(l); len(l) >= 8 {
 			lines = append(lines, l)
 		}
 	}
-	for i := 0; i+referenceRun <= len(lines); i++ {
-		runs = append(runs, strings.Join(lines[i:i+referenceRun], "\n"))
+	for i := 0; i+6 <= len(lines); i++ {
+		runs = append(runs, strings.Join(lines[i:i+6], "\n"))
 	}
 	return runs
 }
 
-// references indexes every run of the references in tree to its file, but
-// those a level's code holds too (the stub check sees to those files).
+// references maps the references' runs to their files, but the stubs'.
 func references(tree []shipped.TreeEntry) map[string]string {
 	runs := map[string]string{}
 	for _, e := range tree {
@@ -639,28 +516,19 @@ func references(tree []shipped.TreeEntry) map[string]string {
 	return runs
 }
 
-// WarnUncommitted tells the instructor what the copy leaves out because it
-// is not committed.
+// WarnUncommitted says what the copy leaves out as uncommitted.
 func WarnUncommitted(root, head string, stderr io.Writer) {
 	out, err := shipped.Git(root, "status", "--porcelain=v1", "--untracked-files=all")
 	if err != nil || out == "" {
 		return
 	}
-	fmt.Fprintf(stderr, "warning: the working tree has uncommitted changes. The copy is made from the last commit (%s) and does not contain them:\n", head[:7])
-	for i, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		if i == 10 {
-			fmt.Fprintf(stderr, "  ... and %d more (git status)\n", strings.Count(out, "\n")-10)
-			break
-		}
-		fmt.Fprintf(stderr, "  %s\n", l)
-	}
+	fmt.Fprintf(stderr, "warning: the working tree has uncommitted changes. The copy is made from the last commit (%s) and does not contain them:\n  %s\n",
+		head[:7], strings.ReplaceAll(strings.TrimSuffix(out, "\n"), "\n", "\n  "))
 }
 
-// StudentCopyFiles picks the files of the commit a student gets, and lists
-// the problems that forbid a copy.
+// StudentCopyFiles picks a copy's files, and the problems that forbid it.
 func StudentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped.TreeEntry, problems []string) {
-	levelFiles := map[int]map[string][]byte{} // level number → its files
-	refs := references(tree)
+	levelFiles, refs := map[string][]byte{}, references(tree)
 	for _, e := range tree {
 		if !inStudentCopy(e.Path) {
 			continue
@@ -686,25 +554,27 @@ func StudentCopyFiles(modPath string, tree []shipped.TreeEntry) (files []shipped
 			problems = append(problems, fmt.Sprintf("%s imports %s: nothing handed out may import solutions/", e.Path, imp))
 		}
 		if n, role := levels.RoleOf(e.Path); n != 0 && role != levels.Reference {
-			if levelFiles[n] == nil {
-				levelFiles[n] = map[string][]byte{}
-			}
-			levelFiles[n][e.Path] = e.Data
+			levelFiles[e.Path] = e.Data
 		} else if strings.HasPrefix(e.Path, "ladder/") && strings.HasSuffix(e.Path, ".go") {
 			problems = append(problems, e.Path+" is Go code outside every level's folder")
 		}
 		files = append(files, e)
 	}
-	for _, l := range levels.All {
-		for _, p := range shipped.Classify(modPath, levelFiles[l.Number]).Other {
-			problems = append(problems, p+" is not the stub as shipped ("+shipped.StubProblem(levelFiles[l.Number][p])+")")
-		}
+	for _, p := range shipped.Classify(modPath, levelFiles).Other {
+		problems = append(problems, p+" is not the stub as shipped ("+shipped.StubProblem(levelFiles[p])+")")
 	}
 	return files, problems
 }
 
-// solutionsImport returns the solutions/ package a Go file or go.mod
-// names, or "".
+// cond is s if ok, else "".
+func cond(ok bool, s string) string {
+	if ok {
+		return s
+	}
+	return ""
+}
+
+// solutionsImport is the solutions/ package a Go file or go.mod names.
 func solutionsImport(modPath, name string, data []byte) string {
 	if !strings.HasSuffix(name, ".go") && path.Base(name) != "go.mod" {
 		return ""
@@ -713,8 +583,7 @@ func solutionsImport(modPath, name string, data []byte) string {
 	return strings.TrimRight(string(ip), "\" \t\r\n")
 }
 
-// CheckStubsOf runs the stub check of make test-stubs on files, and returns
-// the levels whose cases do not all fail as not implemented.
+// CheckStubsOf runs make test-stubs's check on files, and says what fails.
 func CheckStubsOf(files []shipped.TreeEntry, stderr io.Writer) ([]string, error) {
 	if !slices.ContainsFunc(files, func(e shipped.TreeEntry) bool { _, role := levels.RoleOf(e.Path); return role == levels.Code }) {
 		return nil, nil
@@ -724,43 +593,24 @@ func CheckStubsOf(files []shipped.TreeEntry, stderr io.Writer) ([]string, error)
 		return nil, err
 	}
 	defer sandbox.RemoveAll(tmp)
-	src := filepath.Join(tmp, "src")
-	if err := WriteEntries(src, files); err != nil {
+	if err := WriteEntries(tmp, files); err != nil {
 		return nil, err
 	}
 	fmt.Fprintln(stderr, "Checking that every stub fails every case as not implemented...")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	found, err := grade.CheckStubs(ctx, src)
-	for i, p := range found {
-		for _, l := range levels.All {
-			if rest, ok := strings.CutPrefix(p, l.Dir); ok && rest != "" && strings.ContainsRune(": /", rune(rest[0])) {
-				var code []string
-				for _, e := range files {
-					if l.HasRole(e.Path, levels.Code) {
-						code = append(code, e.Path)
-					}
-				}
-				slices.Sort(code)
-				found[i] += fmt.Sprintf(" (the level's code: %s)", strings.Join(code, ", "))
-			}
-		}
-	}
-	return found, err
+	return grade.CheckStubs(ctx, tmp)
 }
 
 // WriteEntries writes commit files under dir.
 func WriteEntries(dir string, files []shipped.TreeEntry) error {
 	for _, e := range files {
 		target := filepath.Join(dir, filepath.FromSlash(e.Path))
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return err
-		}
 		mode := os.FileMode(0o644)
 		if e.Mode == "100755" {
 			mode = 0o755
 		}
-		if err := os.WriteFile(target, e.Data, mode); err != nil {
+		if err := cmp.Or(os.MkdirAll(filepath.Dir(target), 0o755), os.WriteFile(target, e.Data, mode)); err != nil {
 			return err
 		}
 	}
@@ -775,35 +625,20 @@ func WithoutGitRepoEnv(env []string) []string {
 	})
 }
 
-// maxStudentFile is the largest file a student copy takes, and a class
-// report reads of a student's level folder.
-const maxStudentFile = 1 << 20
+// The largest file a copy takes or a report reads; a level's most files.
+const (
+	maxStudentFile = 1 << 20
+	maxLevelFiles  = 300
+)
 
-// maxLevelFiles is the most files a class report takes in a level folder.
-const maxLevelFiles = 300
-
-// binaryStarts are how binary files start, and what they are; "" marks
-// the images a README may show.
-var binaryStarts = []struct{ start, kind string }{
-	{"\x7fELF", "an ELF binary (Linux)"},
-	{"\xfe\xed\xfa\xce", machO}, {"\xfe\xed\xfa\xcf", machO}, {"\xce\xfa\xed\xfe", machO}, {"\xcf\xfa\xed\xfe", machO}, {"\xca\xfe\xba\xbe", machO},
-	{"!<arch>\n", "an archive (a Go package's .a file, or ar's)"},
-	{"\x00asm", "a WebAssembly module"},
-	{"\x89PNG\r\n\x1a\n", ""}, {"\xff\xd8\xff", ""}, {"GIF87a", ""}, {"GIF89a", ""},
-}
-
-const machO = "a Mach-O binary (macOS)"
-
-// BinaryKind says what binary data is ("an ELF binary (Linux)"), or "" for
-// text and the images a README may show.
+// BinaryKind says what binary data is, or "" for text and pictures: a NUL
+// byte, or an ELF or archive header (which may have none).
 func BinaryKind(data []byte) string {
-	// A PE binary: MZ, then "PE\0\0" where the offset at 0x3c points.
-	if len(data) >= 0x40 && bytes.HasPrefix(data, []byte("MZ")) {
-		if off := int64(binary.LittleEndian.Uint32(data[0x3c:])); off+4 <= int64(len(data)) && bytes.Equal(data[off:off+4], []byte("PE\x00\x00")) {
-			return "a PE binary (Windows)"
-		}
-	}
-	for _, b := range binaryStarts {
+	for _, b := range []struct{ start, kind string }{
+		{"\x7fELF", "an ELF binary (Linux)"},
+		{"!<arch>\n", "an archive (a Go package's .a file, or ar's)"},
+		{"\x89PNG\r\n\x1a\n", ""}, {"\xff\xd8\xff", ""}, {"GIF87a", ""}, {"GIF89a", ""},
+	} {
 		if bytes.HasPrefix(data, []byte(b.start)) {
 			return b.kind
 		}
@@ -814,14 +649,5 @@ func BinaryKind(data []byte) string {
 	return ""
 }
 
-// cond is s if ok, else "".
-func cond(ok bool, s string) string {
-	if ok {
-		return s
-	}
-	return ""
-}
-
-// AnswersDir holds the ladder command's tests' code that solves levels or
-// parts, which a student copy leaves out.
+// AnswersDir holds the ladder command's tests' answers, left out of a copy.
 const AnswersDir = "harness/cmd/ladder/testdata/answers"

@@ -9,8 +9,7 @@ import (
 	"time"
 )
 
-// Own makes cmd, not yet started, the leader of a new process group,
-// which the processes it starts join.
+// Own makes cmd, not yet started, lead a process group of its own.
 func Own(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
@@ -21,8 +20,7 @@ func Own(cmd *exec.Cmd) {
 // Kill kills every process left in the group that p leads.
 func Kill(p *os.Process) { syscall.Kill(-p.Pid, syscall.SIGKILL) }
 
-// SelfCPU returns the CPU time, user and system, that this process and
-// the children it has waited for have used.
+// SelfCPU returns the CPU time this process and its waited children used.
 func SelfCPU() (time.Duration, bool) {
 	var total time.Duration
 	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {

@@ -14,17 +14,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestOwnGroupsReadsV1AndV2(t *testing.T) {
-	own := ownGroups("12:pids:/a\n4:memory:/process_api/x\n3:cpu,cpuacct:/c\n0::/user.slice\n")
-	require.Equal(t, map[string]string{"pids": "/a", "memory": "/process_api/x", "cpu": "/c", "cpuacct": "/c", "": "/user.slice"}, own)
-}
-
 func TestHitNamesTheLimit(t *testing.T) {
 	write := func(dir, name, text string) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
 	}
 	v1mem, v1pids, v2 := t.TempDir(), t.TempDir(), t.TempDir()
-	v1 := &Group{folders: []string{v1mem, v1pids}}
+	v1 := Group{v1mem, v1pids}
 	write(v1mem, "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n")
 	write(v1pids, "pids.events", "max 0\n")
 	require.Equal(t, []string{"used more than 2 GiB of memory"}, v1.Hit())
@@ -33,9 +28,9 @@ func TestHitNamesTheLimit(t *testing.T) {
 
 	write(v2, "memory.events", "low 0\nhigh 0\nmax 40\noom 1\noom_kill 0\n")
 	write(v2, "pids.events", "max 3\n")
-	require.Equal(t, []string{"started more than 256 processes"}, (&Group{folders: []string{v2}}).Hit())
+	require.Equal(t, []string{"started more than 256 processes"}, Group{v2}.Hit())
 
-	require.Nil(t, (*Group)(nil).Hit())
+	require.Nil(t, Group(nil).Hit())
 }
 
 // TestLimitedCommandRunsInItsGroup runs a command of a limited sandbox
@@ -64,8 +59,8 @@ func TestLimitedCommandRunsInItsGroup(t *testing.T) {
 	}
 	require.NotNil(t, sb.Group)
 	// The sandbox's own cgroup namespace shows its group as its root.
-	if !sb.Group.v2() {
-		for _, dir := range sb.Group.folders {
+	if len(sb.Group) == 2 {
+		for _, dir := range sb.Group {
 			_, err := os.Stat(dir)
 			require.NoError(t, err)
 		}
@@ -118,7 +113,8 @@ func TestInstructorsMdHasTheLimits(t *testing.T) {
 // stands for a delegated cgroup v2 tree: the files it writes are read back.
 func TestNewGroupV2WritesTheLimits(t *testing.T) {
 	parent := t.TempDir()
-	g, err := newGroup(filepath.Join(parent, "student"))
+	dir := filepath.Join(parent, "student")
+	g, err := newGroup(Group{dir})
 	require.NoError(t, err)
 	read := func(name string) string {
 		data, err := os.ReadFile(filepath.Join(parent, name))
@@ -128,5 +124,5 @@ func TestNewGroupV2WritesTheLimits(t *testing.T) {
 	require.Equal(t, "+memory +pids", read("cgroup.subtree_control"))
 	require.Equal(t, "2147483648", read("student/memory.max"))
 	require.Equal(t, "256", read("student/pids.max"))
-	require.Equal(t, []string{filepath.Join(parent, "student")}, g.folders)
+	require.Equal(t, Group{dir}, g)
 }

@@ -1,22 +1,18 @@
 // Package sandbox runs a student's code for the class report: in a folder
-// of its own with an environment built from nothing, inside bubblewrap on
-// Linux (see Sandbox), under limits of memory, processes and CPU (Limit)
-// and a time limit that ends every process the command started
-// (RunLimited).
+// of its own, inside bubblewrap on Linux, under limits of memory,
+// processes and CPU, and a time limit that ends all it started.
 package sandbox
 
 import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -29,41 +25,27 @@ import (
 	"github.com/rateladder/rateladder/harness/internal/procgroup"
 )
 
-// A Sandbox is where a student's code runs in a class report: a folder
-// of its own and, on Linux, bubblewrap (bwrap) around every command: new
-// user, PID, network, IPC and UTS namespaces; read-only system folders,
-// toolchain, module cache and grading copy; a writable sandbox folder and
-// /tmp; no network, no capabilities; an environment built from nothing
-// (see Env). When bwrap's first process dies the kernel kills every other
-// process in the namespace, setsid daemons included. bwrap rather than
-// namespaces straight from Go: Go cannot run code between clone and exec,
-// so the mounts would need a helper of our own; bwrap is that helper,
-// small, audited and packaged. Without a working bwrap (macOS, Windows, a
-// container without user namespaces) Jail is nil: only with --no-sandbox
-// (NoSandboxGivesUp).
+// A Sandbox is where a student's code runs in a class report: a folder of
+// its own and, on Linux, bubblewrap around every command (see jailArgs).
+// Without a working bwrap Jail is nil: only with --no-sandbox.
 type Sandbox struct {
 	Dir      string // the whole sandbox, removed by Remove
 	Src      string // the grading copy: read-only inside the sandbox
 	ModProxy string // the instructor's module downloads, the go command's file:// GOPROXY: nothing comes from the network
 	Jail     *Jail  // bubblewrap around every command; nil runs them plainly
-	Group    *Group // the cgroup of the sandbox's commands, nil for none
-	Slot     int    // the student's grading slot, from 0, or -1 (see PinnedTo)
+	Group    Group  // the cgroup of the sandbox's commands, nil for none
 	// The sandbox's HOME, TMPDIR, GOCACHE and GOMODCACHE.
 	Home, Tmp, GoCache, GoModCache string
-	// CacheBase, when set, is the report's warm build cache, which the
-	// sandbox's go command reads through ServeCacheLayers and never writes;
-	// it shows the folders CacheHidden, relative to it, empty: the report's
-	// kept checkers.
-	CacheBase   string
-	CacheHidden []string
-	limited     bool // every command under the limits of Limit
+	cacheBase                      string   // the warm build cache (see ShareCache)
+	cacheHidden                    []string // its folders the jail shows empty
+	limited                        bool     // every command under the limits of Limit
 }
 
 // New makes a sandbox in a new folder under parent.
 func New(parent, name, modProxy string, j *Jail) (*Sandbox, error) {
 	dir := filepath.Join(parent, name)
 	in := func(sub string) string { return filepath.Join(dir, sub) }
-	s := &Sandbox{Dir: dir, Src: in("src"), Home: in("home"), Tmp: in("tmp"), GoCache: in("gocache"), GoModCache: in("gomodcache"), ModProxy: modProxy, Jail: j, Slot: -1}
+	s := &Sandbox{Dir: dir, Src: in("src"), Home: in("home"), Tmp: in("tmp"), GoCache: in("gocache"), GoModCache: in("gomodcache"), ModProxy: modProxy, Jail: j}
 	for _, d := range []string{dir, s.Src, s.Home, s.Tmp, s.GoModCache} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			return nil, err
@@ -72,51 +54,34 @@ func New(parent, name, modProxy string, j *Jail) (*Sandbox, error) {
 	return s, nil
 }
 
-// Env is the environment of the sandbox's code, built from nothing: only
-// what the go command needs. -trimpath lets one sandbox's build cache
-// serve another; -mod=readonly and a file:// GOPROXY forbid changing
-// go.mod and downloading; no cgo, so no C compiler runs; no DWARF, which
-// links faster and changes nothing a grade reads.
+// Env is the environment of the sandbox's code, built from nothing:
+// -trimpath for caches shared between sandboxes, no downloads, no cgo (no
+// C compiler runs), no DWARF (links faster).
 func (s *Sandbox) Env() []string {
-	goroot, proxy := ToolchainRoot(), s.ModProxy
+	proxy := s.ModProxy
 	if s.Jail != nil && proxy != "" {
 		proxy = jailModProxy
 	}
-	const path = "/usr/local/bin:/usr/bin:/bin"
-	env := []string{"PATH=" + path}
-	if goroot != "" {
-		env = []string{"PATH=" + filepath.Join(goroot, "bin") + string(filepath.ListSeparator) + path, "GOROOT=" + goroot}
-	}
-	env = append(env, "HOME="+s.Home, "TMPDIR="+s.Tmp, "GOCACHE="+s.GoCache, "GOMODCACHE="+s.GoModCache, "GOPATH="+filepath.Join(s.Home, "go"),
-		"GOENV=off", "GOFLAGS=-mod=readonly -trimpath -buildvcs=false -ldflags=-w", "GOPROXY=file://"+filepath.ToSlash(proxy),
-		"GOSUMDB=off", "GOTOOLCHAIN=local", "CGO_ENABLED=0", grade.QuickRaceExit)
-	if s.CacheBase != "" {
-		env = append(env, "GOCACHEPROG="+s.cacheLayerProg())
-	}
-	return env
+	return []string{"PATH=" + filepath.Join(ToolchainRoot(), "bin") + string(filepath.ListSeparator) + "/usr/local/bin:/usr/bin:/bin",
+		"GOROOT=" + ToolchainRoot(), "HOME=" + s.Home, "TMPDIR=" + s.Tmp, "GOCACHE=" + s.GoCache, "GOMODCACHE=" + s.GoModCache,
+		"GOPATH=" + filepath.Join(s.Home, "go"), "GOENV=off", "GOFLAGS=-mod=readonly -trimpath -buildvcs=false -ldflags=-w",
+		"GOPROXY=file://" + filepath.ToSlash(proxy), "GOSUMDB=off", "GOTOOLCHAIN=local", "CGO_ENABLED=0", grade.QuickRaceExit}
 }
 
-// Command is a command to run in the sandbox, in dir (the same path
-// inside as outside): inside bubblewrap when there is a jail, inside
-// limitsScript when the sandbox is limited. Run it with RunLimited.
+// Command is a command to run in the sandbox, in dir, inside the jail and
+// limitsScript when there are. Run it with RunLimited.
 func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 	argv := append([]string{name}, args...)
 	if s.Jail != nil {
 		argv = append(s.jailArgs(dir), argv...)
 	}
 	if s.limited {
-		wrapper := []string{"/bin/sh", "-c", limitsScript, "sh"}
-		if s.Group != nil {
-			wrapper = append(wrapper, s.Group.folders...)
-		}
-		argv = slices.Concat(wrapper, []string{"--"}, argv)
+		argv = slices.Concat([]string{"/bin/sh", "-c", limitsScript, "sh"}, s.Group, []string{"--"}, argv)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = s.Env()
+	cmd.Dir, cmd.Env = dir, s.Env()
 	if slices.Contains(args, "-race") || slices.Contains(args, "-race=true") {
-		// -race requires cgo; the grading copy holds no student C or
-		// assembly (see gradingPlan.build), so only the runtime's C builds.
+		// -race needs cgo; only the runtime's C builds (see gradingPlan.build).
 		cmd.Env[slices.Index(cmd.Env, "CGO_ENABLED=0")] = "CGO_ENABLED=1"
 	}
 	return cmd
@@ -124,17 +89,11 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 
 // Remove deletes the sandbox, its links and its cgroup.
 func (s *Sandbox) Remove() error {
-	groupErr := s.Group.Remove()
-	os.RemoveAll(s.Dir + ".links")
-	return cmp.Or(RemoveAll(s.Dir), groupErr)
+	return cmp.Or(RemoveAll(s.Dir), os.RemoveAll(s.Dir+".links"), s.Group.Remove())
 }
 
-// RemoveAll is os.RemoveAll that also deletes read-only folders, such as a
-// Go module cache's.
+// RemoveAll is os.RemoveAll that deletes read-only folders (a module cache's) too.
 func RemoveAll(dir string) error {
-	if os.RemoveAll(dir) == nil {
-		return nil
-	}
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
 			os.Chmod(path, 0o700)
@@ -144,20 +103,14 @@ func RemoveAll(dir string) error {
 	return os.RemoveAll(dir)
 }
 
-// RunLimited runs cmd in a process group of its own, and kills the group
-// when limit passes, ctx ends or cmd exits, so that nothing
-// cmd started outlives it (but a setsid escapes: only bwrap stops that).
-// Nil cmd.Stdout and cmd.Stderr become buffers. It reports whether the
+// RunLimited runs cmd in a process group, killed when limit passes, ctx
+// ends or cmd exits; nil outputs become buffers. It reports whether the
 // limit or ctx stopped the command.
 func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stopped bool, err error) {
-	if cmd.Stdout == nil {
-		cmd.Stdout = new(bytes.Buffer)
-	}
-	if cmd.Stderr == nil {
-		cmd.Stderr = new(bytes.Buffer)
-	}
+	cmd.Stdout = cmp.Or[io.Writer](cmd.Stdout, new(bytes.Buffer))
+	cmd.Stderr = cmp.Or[io.Writer](cmd.Stderr, new(bytes.Buffer))
 	procgroup.Own(cmd)
-	cmd.WaitDelay = stopGrace
+	cmd.WaitDelay = time.Second // for output after the command exits
 	if err := cmd.Start(); err != nil {
 		return false, err
 	}
@@ -168,41 +121,23 @@ func RunLimited(ctx context.Context, limit time.Duration, cmd *exec.Cmd) (stoppe
 	err = cmd.Wait()
 	stop()
 	procgroup.Kill(cmd.Process)
-	if ctx.Err() != nil {
-		return true, nil
+	if ctx.Err() != nil || errors.Is(err, exec.ErrWaitDelay) {
+		err = nil // stopped, or it succeeded and what it left behind is killed
 	}
-	var exit *exec.ExitError
-	switch {
-	case errors.Is(err, exec.ErrWaitDelay):
-		return false, nil // it succeeded; what it left behind is killed
-	case errors.As(err, &exit):
-		return false, fmt.Errorf("%s: %w", filepath.Base(cmd.Path), err)
-	}
-	return false, err
+	return ctx.Err() != nil, err
 }
 
-// stopGrace is how long RunLimited waits for output after the command
-// exits.
-const stopGrace = time.Second
+// A Jail is the bwrap program, found and checked once per report.
+type Jail string
 
-// A Jail is bubblewrap as the class report runs it, found and checked once
-// per report (see Sandbox for what it gives).
-type Jail struct {
-	bwrap string // the bwrap program
-}
-
-// NoSandboxGivesUp says what --no-sandbox gives up, in the report's refusal
-// and in its --help.
+// NoSandboxGivesUp says what --no-sandbox gives up.
 const NoSandboxGivesUp = `Without the sandbox, a student's code runs as your user: it can read and
-write every file you can (your SSH keys, your other checkouts, the other
-students' folders), reach the network, read your environment and your
-processes' command lines through /proc, and leave processes running
-(setsid) after the report. What is left: a temporary folder of its own as
-HOME, TMPDIR and working folder, an environment built from nothing, and
-a time limit that kills its process group.`
+write every file you can (your SSH keys, the other students' folders),
+reach the network, read your processes' environments, and leave processes
+running (setsid) after the report. What is left: a folder of its own, an
+environment built from nothing, and a time limit on its process group.`
 
-// FindJail finds bwrap and checks that it makes a sandbox here by running
-// go version in one.
+// FindJail finds bwrap and checks that go version runs in a jail here.
 func FindJail() (*Jail, error) {
 	if runtime.GOOS != "linux" {
 		return nil, fmt.Errorf("no sandbox on %s: the class report's sandbox is bubblewrap, which needs Linux", runtime.GOOS)
@@ -211,55 +146,42 @@ func FindJail() (*Jail, error) {
 	if err != nil {
 		return nil, errors.New("bwrap (bubblewrap) is not installed: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); make class-report and make test-e2e install it when missing")
 	}
-	if ToolchainRoot() == "" {
-		return nil, errors.New("go env GOROOT names no toolchain")
-	}
-	j := &Jail{bwrap: bwrap}
-	tmp, err := os.MkdirTemp("", "ladder-jail-check-")
-	if err != nil {
-		return nil, err
-	}
-	defer RemoveAll(tmp)
-	sb, err := New(tmp, "check", "", j)
-	if err != nil {
-		return nil, err
-	}
-	out, err := sb.Command(sb.Src, "go", "version").CombinedOutput()
-	if err != nil {
+	j, tmp := Jail(bwrap), os.TempDir()
+	sb := &Sandbox{Dir: tmp, Src: tmp, Home: tmp, GoCache: tmp, Jail: &j}
+	if out, err := sb.Command(tmp, "go", "version").CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("bwrap cannot make a sandbox here (%v): %s(a container without user namespaces? an AppArmor or SELinux rule against them?)", err, grade.FirstLines(string(out), 5))
 	}
-	return j, nil
+	return &j, nil
 }
 
 // ToolchainRoot is the GOROOT of the go command the ladder runs, or "".
 var ToolchainRoot = sync.OnceValue(func() string {
 	cmd := exec.Command(grade.GoTool(), "env", "GOROOT")
 	cmd.Env = grade.LearnerEnv()
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
-	}
+	out, _ := cmd.Output()
 	return strings.TrimSpace(string(out))
 })
 
-// jailArgs runs a command of s in dir inside bwrap. Paths are the same
-// inside as outside; later mounts go over earlier ones.
+// Where a jail mounts the warm build cache and the module downloads, so
+// that nothing a student's code can read names the instructor's folders.
+const (
+	jailCacheBase = "/ladder/cache"
+	jailModProxy  = "/ladder/modproxy"
+)
+
+// jailArgs runs a command in dir in bwrap: new namespaces, whose every
+// process dies with the first; the system, toolchain, module downloads and
+// grading copy read-only; only the sandbox's folder and /tmp writable.
+// Paths are the same inside as outside; later mounts go over earlier ones.
 func (s *Sandbox) jailArgs(dir string) []string {
-	a := []string{s.Jail.bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+	a := []string{string(*s.Jail), "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
 		"--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox"}
-	// /usr read-only, and /bin, /sbin and /lib... as this system has them:
-	// a folder bound, or a symlink made again.
 	for _, p := range []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
-		if target, err := os.Readlink(p); err == nil {
-			a = append(a, "--symlink", target, p)
-		} else {
-			a = append(a, "--ro-bind-try", p, p)
-		}
+		a = append(a, "--ro-bind-try", p, p)
 	}
 	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
-	if goroot := ToolchainRoot(); !Within(goroot, "/usr") {
-		a = append(a, "--ro-bind", goroot, goroot) // the toolchain
-	}
+	a = append(a, "--ro-bind", ToolchainRoot(), ToolchainRoot())
+	// bwrap's command line, seen inside, names links, not the instructor's folders.
 	if s.ModProxy != "" {
 		a = append(a, "--ro-bind-try", s.outsideLink("modproxy", s.ModProxy), jailModProxy)
 	}
@@ -267,12 +189,11 @@ func (s *Sandbox) jailArgs(dir string) []string {
 	if !Within(s.GoCache, s.Dir) {
 		a = append(a, "--bind", s.GoCache, s.GoCache) // the warm-up's: the instructor's code only
 	}
-	if exe, _ := os.Executable(); s.CacheBase != "" {
-		// bwrap's command line shows in the sandbox: it names links, not their targets.
-		a = append(a, "--ro-bind", s.outsideLink("cache", s.CacheBase), jailCacheBase, "--ro-bind", s.outsideLink("ladder", exe), jailLayerProgram)
-		for _, h := range s.CacheHidden {
-			if info, err := os.Stat(filepath.Join(s.CacheBase, h)); err == nil && info.IsDir() {
-				a = append(a, "--tmpfs", path.Join(jailCacheBase, filepath.ToSlash(h)))
+	if s.cacheBase != "" {
+		a = append(a, "--ro-bind", s.outsideLink("cache", s.cacheBase), jailCacheBase)
+		for _, h := range s.cacheHidden {
+			if info, err := os.Stat(filepath.Join(s.cacheBase, h)); err == nil && info.IsDir() {
+				a = append(a, "--tmpfs", filepath.Join(jailCacheBase, h))
 			}
 		}
 	}
@@ -286,9 +207,7 @@ func Within(path, dir string) bool {
 }
 
 // outsideLink returns a symbolic link to target in a folder beside the
-// sandbox's, out of the sandbox's sight, to give bwrap in place of a path
-// of the instructor's. An existing link is kept: its target never
-// changes, and commands of one sandbox start at once.
+// sandbox's, out of its sight, made once.
 func (s *Sandbox) outsideLink(name, target string) string {
 	link := filepath.Join(s.Dir+".links", name)
 	os.Mkdir(filepath.Dir(link), 0o700)
@@ -296,11 +215,36 @@ func (s *Sandbox) outsideLink(name, target string) string {
 	return link
 }
 
-// The limits on a student's sandbox, so that one student's runaway code
-// costs no one else anything. Memory and processes count for the whole
-// sandbox (a cgroup); the rest per process (rlimits). INSTRUCTORS.md has
-// the same numbers. There is no RLIMIT_AS: the race detector reserves
-// terabytes of address space that it never uses.
+// ShareCache gives the sandbox the warm build cache base without a copy
+// (366 MiB): links to its outputs, mounted read-only, and copies of its
+// action entries (a line each), which the go command may rewrite. The
+// jail shows base's folders hidden empty.
+func (s *Sandbox) ShareCache(base string, hidden ...string) {
+	s.cacheBase, s.cacheHidden = base, hidden
+	target := base
+	if s.Jail != nil {
+		target = jailCacheBase
+	}
+	dirs, _ := filepath.Glob(filepath.Join(base, "[0-9a-f][0-9a-f]"))
+	for _, dir := range dirs {
+		sub := filepath.Base(dir)
+		entries, _ := os.ReadDir(dir)
+		os.MkdirAll(filepath.Join(s.GoCache, sub), 0o700)
+		for _, e := range entries {
+			own := filepath.Join(s.GoCache, sub, e.Name())
+			if !strings.HasSuffix(e.Name(), "-a") {
+				os.Symlink(filepath.Join(target, sub, e.Name()), own)
+			} else if data, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil {
+				os.WriteFile(own, data, 0o600)
+			}
+		}
+	}
+	// A trim now would delete the links to entries not used for days.
+	os.WriteFile(filepath.Join(s.GoCache, "trim.txt"), []byte(strconv.FormatInt(time.Now().Unix(), 10)), 0o600)
+}
+
+// A sandbox's limits, as INSTRUCTORS.md has them: memory and processes in
+// all (a cgroup), the rest per process. No RLIMIT_AS: -race reserves TiBs.
 const (
 	MemoryLimit    = 2 << 30          // the memory of a student's whole sandbox
 	ProcessLimit   = 256              // how many processes and threads a sandbox may run at once
@@ -309,24 +253,28 @@ const (
 	CPUTimeLimit   = 10 * time.Minute // the CPU time one process may use (RLIMIT_CPU)
 )
 
-// limitsScript wraps a limited sandbox's command: it enters each cgroup
-// folder before "--", lowers its rlimits (never raising a hard
-// one; ulimit -f counts 512-byte blocks) and executes the command. A
-// wrapper, since Go cannot run code between fork and exec, and cgroup v1
-// cannot start a process inside a group.
+// limitsScript enters the folders before "--", lowers the rlimits (ulimit
+// -f counts 512-byte blocks) and runs the command.
 var limitsScript = fmt.Sprintf(`while [ "$1" != -- ]; do echo $$ > "$1/cgroup.procs" || exit 126; shift; done; shift
 lower() { h=$(ulimit -H -$1) || exit 126; if [ "$h" = unlimited ] || [ "$h" -gt $2 ]; then h=$2; fi; ulimit -$1 "$h" || exit 126; }
 lower f %d; lower n %d; lower t %d
 exec "$@"`, FileSizeLimit/512, OpenFilesLimit, int(CPUTimeLimit/time.Second))
 
-// A Group is the cgroup of one student's sandbox: one folder on cgroup
-// v2; on cgroup v1 a memory folder, then a pids folder.
-type Group struct{ folders []string }
+// Limit puts the sandbox's commands under the limits, in a cgroup where
+// the system allows it.
+func (s *Sandbox) Limit() {
+	if runtime.GOOS != "linux" {
+		return
+	}
+	s.limited = true
+	s.Group, _ = NewGroup(fmt.Sprintf("ladder-%d-%s", os.Getpid(), filepath.Base(s.Dir)))
+}
 
-const cgroupRoot = "/sys/fs/cgroup"
+// A Group is the cgroup of a sandbox: memory's folder, then pids' on v1
+// (v2 has one for both). Only the files' places differ.
+type Group []string
 
-// NoCgroups says why the report cannot limit a sandbox's memory and
-// processes here, or is nil when it can. It tries once per process.
+// NoCgroups says why no group can be made here, or is nil.
 var NoCgroups = sync.OnceValue(func() error {
 	g, err := NewGroup(fmt.Sprintf("ladder-%d-check", os.Getpid()))
 	if err == nil {
@@ -335,95 +283,69 @@ var NoCgroups = sync.OnceValue(func() error {
 	return err
 })
 
-// NewGroup makes the cgroup name, below this process's own group, with
-// the memory and process limits: on cgroup v2 where the system has it,
-// on cgroup v1 otherwise.
-func NewGroup(name string) (*Group, error) {
-	if runtime.GOOS != "linux" {
-		return nil, fmt.Errorf("no cgroups on %s", runtime.GOOS)
-	}
-	self, err := os.ReadFile("/proc/self/cgroup")
+// NewGroup makes the group name, with its limits, below this process's
+// own: on cgroup v2 where the system has it, else v1.
+func NewGroup(name string) (Group, error) {
+	self, err := os.ReadFile("/proc/self/cgroup") // "ID:controllers:group" lines, v2's with no controller
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("no cgroups: %v", err)
 	}
-	own := ownGroups(string(self))
-	if info, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.controllers")); err == nil && info.Mode().IsRegular() {
-		return newGroup(filepath.Join(cgroupRoot, own[""], name))
+	own := map[string]string{}
+	for line := range strings.Lines(string(self)) {
+		if f := strings.SplitN(strings.TrimSpace(line), ":", 3); len(f) == 3 {
+			for _, c := range strings.Split(f[1], ",") {
+				own[c] = f[2]
+			}
+		}
+	}
+	if _, err := os.Stat("/sys/fs/cgroup/cgroup.controllers"); err == nil {
+		return newGroup(Group{filepath.Join("/sys/fs/cgroup", own[""], name)})
 	}
 	if own["memory"] == "" || own["pids"] == "" {
 		return nil, errors.New("neither cgroup v2 nor the memory and pids controllers of cgroup v1")
 	}
-	return newGroup(filepath.Join(cgroupRoot, "memory", own["memory"], name), filepath.Join(cgroupRoot, "pids", own["pids"], name))
+	return newGroup(Group{filepath.Join("/sys/fs/cgroup", "memory", own["memory"], name), filepath.Join("/sys/fs/cgroup", "pids", own["pids"], name)})
 }
 
-// ownGroups reads /proc/self/cgroup: each v1 controller's group, and the
-// v2 group under "".
-func ownGroups(text string) map[string]string {
-	own := map[string]string{}
-	for line := range strings.Lines(text) {
-		if parts := strings.SplitN(strings.TrimSpace(line), ":", 3); len(parts) == 3 {
-			for _, c := range strings.Split(parts[1], ",") {
-				own[c] = parts[2]
-			}
-		}
-	}
-	return own
-}
+// cgroupFiles are the memory limit and events files, by folder count.
+var cgroupFiles = map[int][2]string{1: {"memory.max", "memory.events"}, 2: {"memory.limit_in_bytes", "memory.oom_control"}}
 
-// cgroupFiles are the memory controller's files, limit and events, on
-// cgroup v1 and v2 (a v2 group has one folder).
-var cgroupFiles = map[bool][2]string{false: {"memory.limit_in_bytes", "memory.oom_control"}, true: {"memory.max", "memory.events"}}
-
-// newGroup makes the group's folders, one on cgroup v2, whose parent must
-// give it the memory and pids controllers, or a memory and a pids folder
-// on v1, and writes their limits; it removes what it made when one step
-// fails.
-func newGroup(folders ...string) (*Group, error) {
-	parent := filepath.Join(filepath.Dir(folders[0]), "cgroup.subtree_control")
-	if sub, _ := os.ReadFile(parent); len(folders) == 1 && (!strings.Contains(string(sub), "memory") || !strings.Contains(string(sub), "pids")) {
-		// A group with processes of its own cannot give its controllers
-		// away: this then fails, and there are rlimits only.
+// newGroup makes g's folders and writes their limits, or removes them.
+func newGroup(g Group) (Group, error) {
+	parent := filepath.Join(filepath.Dir(g[0]), "cgroup.subtree_control")
+	if sub, _ := os.ReadFile(parent); len(g) == 1 && (!bytes.Contains(sub, []byte("memory")) || !bytes.Contains(sub, []byte("pids"))) {
+		// A group with processes of its own cannot: rlimits only then.
 		if err := os.WriteFile(parent, []byte("+memory +pids"), 0); err != nil {
 			return nil, fmt.Errorf("cgroup v2 without the memory and pids controllers for this process's groups: %v", err)
 		}
 	}
-	g := &Group{}
 	var err error
-	for _, dir := range folders {
-		if err = os.Mkdir(dir, 0o755); err != nil {
-			break
-		}
-		g.folders = append(g.folders, dir)
+	for _, dir := range g {
+		err = cmp.Or(err, os.Mkdir(dir, 0o755))
 	}
 	if err == nil {
-		err = os.WriteFile(filepath.Join(folders[0], cgroupFiles[len(folders) == 1][0]), []byte(strconv.Itoa(MemoryLimit)), 0)
-	}
-	if err == nil {
-		err = os.WriteFile(filepath.Join(folders[len(folders)-1], "pids.max"), []byte(strconv.Itoa(ProcessLimit)), 0)
+		err = cmp.Or(os.WriteFile(filepath.Join(g[0], cgroupFiles[len(g)][0]), []byte(strconv.Itoa(MemoryLimit)), 0),
+			os.WriteFile(filepath.Join(g[len(g)-1], "pids.max"), []byte(strconv.Itoa(ProcessLimit)), 0))
 	}
 	if err != nil {
 		g.Remove()
 		return nil, err
 	}
-	if g.v2() {
-		os.WriteFile(filepath.Join(folders[0], "memory.swap.max"), []byte("0"), 0) // absent without swap accounting
+	if len(g) == 1 {
+		os.WriteFile(filepath.Join(g[0], "memory.swap.max"), []byte("0"), 0) // absent without swap accounting
 	}
 	return g, nil
 }
 
-// v2 reports whether g is a cgroup v2 group: one folder.
-func (g *Group) v2() bool { return len(g.folders) == 1 }
-
-// Hit says which limits the sandbox's processes ran into, as a report's
-// note says it: "used more than 2 GiB of memory".
-func (g *Group) Hit() []string {
-	if g == nil {
+// Hit says which limits were hit: "used more than 2 GiB of memory".
+func (g Group) Hit() []string {
+	if len(g) == 0 {
 		return nil
 	}
 	var hit []string
 	for _, e := range []struct{ file, key, note string }{
-		{filepath.Join(g.folders[0], cgroupFiles[g.v2()][1]), "oom_kill", fmt.Sprintf("used more than %d GiB of memory", MemoryLimit>>30)},
-		{filepath.Join(g.folders[len(g.folders)-1], "pids.events"), "max", fmt.Sprintf("started more than %d processes", ProcessLimit)},
+		{filepath.Join(g[0], cgroupFiles[len(g)][1]), "oom_kill", fmt.Sprintf("used more than %d GiB of memory", MemoryLimit>>30)},
+		{filepath.Join(g[len(g)-1], "pids.events"), "max", fmt.Sprintf("started more than %d processes", ProcessLimit)},
 	} {
 		data, _ := os.ReadFile(e.file) // "key N" lines
 		for line := range strings.Lines(string(data)) {
@@ -435,237 +357,18 @@ func (g *Group) Hit() []string {
 	return hit
 }
 
-// Remove kills what is left in the group and deletes its folders. A
-// process the kernel is still ending keeps its folder busy a moment, so
-// it tries for a few seconds.
-func (g *Group) Remove() error {
-	if g == nil {
-		return nil
-	}
+// Remove deletes the folders, for a few seconds while an ending process
+// holds one. The jail's processes have ended with its first; without a
+// jail a setsid daemon may outlive it (NoSandboxGivesUp).
+func (g Group) Remove() error {
 	var err error
-	for _, dir := range slices.Backward(g.folders) {
+	for _, dir := range slices.Backward(g) {
 		for try := 0; ; try++ {
-			// cgroup.kill where the kernel has it, else each process.
-			if os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0) != nil {
-				procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
-				for _, f := range strings.Fields(string(procs)) {
-					if pid, err := strconv.Atoi(f); err == nil {
-						if p, err := os.FindProcess(pid); err == nil {
-							p.Kill()
-						}
-					}
-				}
-			}
 			if err = os.Remove(dir); err == nil || errors.Is(err, os.ErrNotExist) || try == 300 {
 				break
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
-	}
-	return err
-}
-
-// Limit puts the sandbox's commands under the limits above: in a cgroup
-// of their own where the system allows it (see NoCgroups), under the
-// rlimits everywhere on Linux. Remove deletes the group.
-func (s *Sandbox) Limit() {
-	if runtime.GOOS != "linux" {
-		return
-	}
-	s.limited = true
-	if NoCgroups() == nil {
-		s.Group, _ = NewGroup(fmt.Sprintf("ladder-%d-%s", os.Getpid(), filepath.Base(s.Dir)))
-	}
-}
-
-// PinnedTo returns cmd, made to run on the CPU of grading slot slot, with
-// every process it starts. A checker and the student's child answer each
-// other call by call, a few hundred thousand times for some levels, and a
-// wake-up across two CPUs costs about twice one on the same CPU
-// (BenchmarkCall in harness/internal/instructor/remote). Without taskset
-// or the list of allowed CPUs, they run where the system puts them,
-// slower, with the same verdicts.
-func PinnedTo(slot int, cmd *exec.Cmd) *exec.Cmd {
-	status, _ := os.ReadFile("/proc/self/status") // Linux's; elsewhere no CPUs
-	_, list, _ := strings.Cut(string(status), "Cpus_allowed_list:")
-	list, _, _ = strings.Cut(list, "\n")
-	cpus := cpuList(strings.TrimSpace(list))
-	taskset, err := exec.LookPath("taskset")
-	if slot < 0 || len(cpus) < 2 || err != nil {
-		return cmd
-	}
-	pinned := exec.Command(taskset, append([]string{"--cpu-list", strconv.Itoa(cpus[slot%len(cpus)]), cmd.Path}, cmd.Args[1:]...)...)
-	pinned.Dir, pinned.Env = cmd.Dir, cmd.Env
-	pinned.Stdin, pinned.Stdout, pinned.Stderr = cmd.Stdin, cmd.Stdout, cmd.Stderr
-	return pinned
-}
-
-// cpuList reads Linux's list format, such as "0-3,8,10-11"; nil for
-// anything else.
-func cpuList(s string) []int {
-	var cpus []int
-	for _, r := range strings.Split(s, ",") {
-		var lo, hi int
-		switch n, _ := fmt.Sscanf(r, "%d-%d", &lo, &hi); {
-		case n == 1:
-			hi = lo
-		case n == 0 || hi < lo:
-			return nil
-		}
-		for c := lo; c <= hi; c++ {
-			cpus = append(cpus, c)
-		}
-	}
-	return cpus
-}
-
-// A student's go command reads the report's warm build cache without a
-// copy of it (366 MiB, and 2.4 s of system time a student to copy): the
-// go command asks this program (GOCACHEPROG), which answers from two
-// caches in the go command's own layout, the warm one only read, the
-// sandbox's own taking what the student's builds add.
-
-// CacheLayerCommand is the ladder command's word for ServeCacheLayers.
-// It is not in the usage text: only the go command runs it, in a sandbox.
-const CacheLayerCommand = "cache-layer"
-
-// In a jail, the warm cache, this program and the instructor's module
-// downloads are mounted at these paths, so that nothing a student's code
-// can read names the instructor's folders.
-const (
-	jailCacheBase    = "/ladder/cache"
-	jailLayerProgram = "/ladder/ladder"
-	jailModProxy     = "/ladder/modproxy"
-)
-
-// cacheLayerProg is the sandbox's GOCACHEPROG: this program run with
-// CacheLayerCommand, quoted as the go command splits it into words.
-func (s *Sandbox) cacheLayerProg() string {
-	prog, _ := os.Executable() // "" on an error: the go command then says it cannot run it
-	base := s.CacheBase
-	if s.Jail != nil {
-		prog, base = jailLayerProgram, jailCacheBase
-	}
-	words := []string{prog, CacheLayerCommand, base, s.GoCache}
-	for i, w := range words {
-		if q := "'"; strings.ContainsAny(w, " \t\n'\"") {
-			if strings.Contains(w, q) {
-				q = `"`
-			}
-			words[i] = q + w + q
-		}
-	}
-	return strings.Join(words, " ")
-}
-
-// A cacheMessage is a request or an answer of GOCACHEPROG's protocol
-// (cmd/go/internal/cacheprog); a put's body follows its request as a JSON
-// string.
-type cacheMessage struct {
-	ID            int64
-	Command       string     `json:",omitempty"`
-	ActionID      []byte     `json:",omitempty"`
-	OutputID      []byte     `json:",omitempty"`
-	BodySize      int64      `json:",omitempty"`
-	Err           string     `json:",omitempty"`
-	KnownCommands []string   `json:",omitempty"`
-	Miss          bool       `json:",omitempty"`
-	Size          int64      `json:",omitempty"`
-	Time          *time.Time `json:",omitempty"`
-	DiskPath      string     `json:",omitempty"`
-}
-
-// ServeCacheLayers answers the go command's requests, read from r, on w,
-// until it says "close" or r ends. A get looks in own first, then in
-// base; a put writes to own alone.
-func ServeCacheLayers(base, own string, r io.Reader, w io.Writer) error {
-	answer := json.NewEncoder(w).Encode // one write a message: nothing waits in a buffer
-	dec := json.NewDecoder(r)
-	for res := (cacheMessage{KnownCommands: []string{"get", "put", "close"}}); ; {
-		if err := answer(res); err != nil {
-			return err
-		}
-		var req cacheMessage
-		if err := dec.Decode(&req); errors.Is(err, io.EOF) {
-			return nil
-		} else if err != nil {
-			return err
-		}
-		res = cacheMessage{ID: req.ID}
-		switch req.Command {
-		case "get":
-			res = getEntry(base, own, req)
-		case "put":
-			var body []byte // a JSON string of base64, which json decodes
-			if req.BodySize > 0 {
-				if err := dec.Decode(&body); err != nil {
-					return fmt.Errorf("the body of put %d: %v", req.ID, err)
-				}
-			}
-			res = putEntry(own, req, body)
-		case "close":
-			return answer(res)
-		default:
-			res.Err = "unknown command " + strconv.Quote(req.Command)
-		}
-	}
-}
-
-// cacheFile is where the go command's own cache keeps id's file of kind
-// "a" (an action's entry) or "d" (an output).
-func cacheFile(dir string, id []byte, kind string) string {
-	name := fmt.Sprintf("%02x", id) // "00" for no id, which the go command never sends
-	return filepath.Join(dir, name[:2], name+"-"+kind)
-}
-
-// getEntry finds an action's entry, "v1 ACTION OUTPUT SIZE TIME" as the
-// go command writes it, and its output, in own and then in base.
-func getEntry(base, own string, req cacheMessage) cacheMessage {
-	for _, dir := range []string{own, base} {
-		entry, err := os.ReadFile(cacheFile(dir, req.ActionID, "a"))
-		var action, outID []byte
-		var size, nanos int64
-		if n, _ := fmt.Sscanf(string(entry), "v1 %x %x %d %d", &action, &outID, &size, &nanos); err != nil || n != 4 || !bytes.Equal(action, req.ActionID) {
-			continue
-		}
-		path := cacheFile(dir, outID, "d")
-		if info, err := os.Stat(path); err != nil || info.Size() != size {
-			continue
-		}
-		at := time.Unix(0, nanos)
-		return cacheMessage{ID: req.ID, OutputID: outID, Size: size, Time: &at, DiskPath: path}
-	}
-	return cacheMessage{ID: req.ID, Miss: true}
-}
-
-// putEntry writes an output and its action's entry to own, each by a
-// rename, so that no reader finds half of one.
-func putEntry(own string, req cacheMessage, body []byte) cacheMessage {
-	path := cacheFile(own, req.OutputID, "d")
-	err := writeRenamed(path, body)
-	if err == nil {
-		entry := fmt.Sprintf("v1 %x %x %20d %20d\n", req.ActionID, req.OutputID, len(body), time.Now().UnixNano())
-		err = writeRenamed(cacheFile(own, req.ActionID, "a"), []byte(entry))
-	}
-	if err != nil {
-		return cacheMessage{ID: req.ID, Err: err.Error()}
-	}
-	return cacheMessage{ID: req.ID, DiskPath: path}
-}
-
-// writeRenamed writes path by a rename from a file of this process's:
-// the go command asks one thing at a time.
-func writeRenamed(path string, data []byte) error {
-	tmp := fmt.Sprintf("%s.put-%d", path, os.Getpid())
-	err := os.MkdirAll(filepath.Dir(path), 0o700)
-	if err == nil {
-		err = os.WriteFile(tmp, data, 0o600)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
 	}
 	return err
 }

@@ -5,45 +5,38 @@ package sandboxtest
 
 import (
 	"bytes"
-	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 )
 
-// E2EEnv is set by make test-e2e, which installs bwrap: there a test that
-// needs the sandbox and finds none fails, rather than skip.
+// E2EEnv is set by make test-e2e, which installs bwrap.
 const E2EEnv = "LADDER_E2E"
 
-// Need skips the test when err says this machine has no sandbox, or, under
-// make test-e2e, fails it with what to install.
+// Need skips the test when err says there is no sandbox, or fails it (E2EEnv).
 func Need(t testing.TB, err error) {
 	t.Helper()
-	if err != nil {
-		if os.Getenv(E2EEnv) != "" {
-			t.Fatalf("no sandbox for the class report: %v", err)
-		}
+	if err != nil && os.Getenv(E2EEnv) != "" {
+		t.Fatalf("no sandbox for the class report: %v", err)
+	} else if err != nil {
 		t.Skipf("no sandbox here (make test-e2e fails instead): %v", err)
 	}
 }
 
-// Alive reports whether pid is a process that has not ended, as Linux's
-// /proc tells; a zombie waiting for its parent to reap it has ended.
+// Alive reports whether pid runs, as Linux's /proc tells: a zombie has ended.
 func Alive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	i := bytes.LastIndexByte(stat, ')') // pid (comm) S ...: the state follows the last parenthesis
 	return err == nil && (i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z')
 }
 
-// ProcessesWith lists the processes of this machine whose command line
-// holds marker.
+// ProcessesWith lists the processes whose command line holds marker.
 func ProcessesWith(marker string) []int {
 	var pids []int
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
-		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
 		if pid, err := strconv.Atoi(e.Name()); err == nil && bytes.Contains(cmdline, []byte(marker)) && Alive(pid) {
 			pids = append(pids, pid)
 		}
@@ -51,18 +44,14 @@ func ProcessesWith(marker string) []int {
 	return pids
 }
 
-// WaitNoProcessWith waits up to 5s for every process with marker in its
-// command line to end.
+// WaitNoProcessWith waits 5s for the processes with marker to end, or kills them.
 func WaitNoProcessWith(t *testing.T, marker string) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if len(ProcessesWith(marker)) == 0 {
-			return
-		}
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && len(ProcessesWith(marker)) > 0; {
+		time.Sleep(20 * time.Millisecond)
 	}
 	for _, pid := range ProcessesWith(marker) {
-		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		t.Errorf("process %d outlived its sandbox: %q", pid, cmdline)
+		t.Errorf("process %d outlived its sandbox (%s)", pid, marker)
 		if p, err := os.FindProcess(pid); err == nil {
 			p.Kill()
 		}
