@@ -124,17 +124,15 @@ func cmdClassReport(c *call) int {
 		// Never a reason not to grade: the rlimits and the time limit hold.
 		fmt.Fprintf(c.stderr, "class-report: no cgroup limits here (%v): a student's memory and processes are limited per process only\n", err)
 	}
-	// In the order given; a slot's number picks the CPU its checkers run on.
-	results, free, graded := make([]instructor.Result, len(dirs)), make(chan int, slots), make(chan int)
-	for slot := range slots {
-		free <- slot
-	}
+	// In the order given, --parallel at a time.
+	results, busy, graded := make([]instructor.Result, len(dirs)), make(chan struct{}, slots), make(chan int)
 	for i := range dirs {
-		go func(slot int) {
-			results[i] = g.Grade(ctx, i, slot, dirs[i], *limit)
-			free <- slot
+		busy <- struct{}{}
+		go func() {
+			results[i] = g.Grade(ctx, i, dirs[i], *limit)
+			<-busy
 			graded <- i
-		}(<-free)
+		}()
 	}
 	var unlucky []string
 	for n := range len(dirs) {

@@ -153,7 +153,7 @@ func (g *Grader) Close() { sandbox.RemoveAll(g.tmp) }
 
 // Grade grades one student's checkout in a sandbox of its own, which it
 // deletes afterwards.
-func (g *Grader) Grade(ctx context.Context, i, _ int, dir string, limit time.Duration) (res Result) {
+func (g *Grader) Grade(ctx context.Context, i int, dir string, limit time.Duration) (res Result) {
 	res.Name = filepath.Base(filepath.Clean(dir))
 	res.Commit, res.Graded = headCommit(dir), time.Now()
 	var notes []string

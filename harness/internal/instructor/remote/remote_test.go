@@ -284,8 +284,7 @@ func TestAChildThatDiesFailsTheCallAndANewOneStarts(t *testing.T) {
 
 // BenchmarkCall is one call's round trip to the child and back, what a
 // checker pays for each call a case makes: 15,000 times in level 2's
-// steady stream. cpu-ns/op counts both processes' CPU time. Run it pinned to one
-// CPU (taskset -c 0) to see what the class report's pinning saves.
+// steady stream. cpu-ns/op counts both processes' CPU time.
 func BenchmarkCall(b *testing.B) {
 	c := conn(b)
 	p, err := newProxy(c, clock.NewFake(), 0)
