@@ -36,9 +36,8 @@ type Sandbox struct {
 	Group    Group  // the cgroup of the sandbox's commands, nil for none
 	// The sandbox's HOME, TMPDIR, GOCACHE and GOMODCACHE.
 	Home, Tmp, GoCache, GoModCache string
-	cacheBase                      string   // the warm build cache (see ShareCache)
-	cacheHidden                    []string // its folders the jail shows empty
-	limited                        bool     // every command under the limits of Limit
+	cacheBase                      string // the warm build cache (see ShareCache)
+	limited                        bool   // every command under the limits of Limit
 }
 
 // New makes a sandbox in a new folder under parent.
@@ -191,11 +190,6 @@ func (s *Sandbox) jailArgs(dir string) []string {
 	}
 	if s.cacheBase != "" {
 		a = append(a, "--ro-bind", s.outsideLink("cache", s.cacheBase), jailCacheBase)
-		for _, h := range s.cacheHidden {
-			if info, err := os.Stat(filepath.Join(s.cacheBase, h)); err == nil && info.IsDir() {
-				a = append(a, "--tmpfs", filepath.Join(jailCacheBase, h))
-			}
-		}
 	}
 	return append(a, "--chdir", dir, "--")
 }
@@ -217,10 +211,9 @@ func (s *Sandbox) outsideLink(name, target string) string {
 
 // ShareCache gives the sandbox the warm build cache base without a copy
 // (366 MiB): links to its outputs, mounted read-only, and copies of its
-// action entries (a line each), which the go command may rewrite. The
-// jail shows base's folders hidden empty.
-func (s *Sandbox) ShareCache(base string, hidden ...string) {
-	s.cacheBase, s.cacheHidden = base, hidden
+// action entries (a line each), which the go command may rewrite.
+func (s *Sandbox) ShareCache(base string) {
+	s.cacheBase = base
 	target := base
 	if s.Jail != nil {
 		target = jailCacheBase
