@@ -109,7 +109,7 @@ func partWhy(g Level, p Part, waitsFor int) (failing, why, first string) {
 	}
 	switch {
 	case g.BuildError != "": // go's "# package" line comes first
-		line := regexp.MustCompile(`(?m)^[^#\s].*$`).FindString(g.BuildError)
+		line := buildErrorLine.FindString(g.BuildError)
 		return failing, "does not compile: " + line, first
 	case len(p.Blocked) > 0: // the cases a crash cut short say little, and vary run to run
 		return "", strings.Split(p.Blocked[0], "\n")[0], first
@@ -195,7 +195,7 @@ func FirstLines(s string, n int) string {
 
 // Indent puts prefix before every line of s that is not empty.
 func Indent(s, prefix string) string {
-	return regexp.MustCompile(`(?m)^(.)`).ReplaceAllString(s, prefix+"$1")
+	return lineStart.ReplaceAllString(s, prefix+"$1")
 }
 
 // BestInterview is a level's best mock interview, as progress shows it.
@@ -475,3 +475,10 @@ func MistakeNames(p Part) []string {
 	}
 	return p.Match.Named()
 }
+
+// buildErrorLine is a build error's first line but go's "# package";
+// lineStart, each line's first character, which Indent prefixes.
+var (
+	buildErrorLine = regexp.MustCompile(`(?m)^[^#\s].*$`)
+	lineStart      = regexp.MustCompile(`(?m)^(.)`)
+)
