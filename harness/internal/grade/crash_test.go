@@ -57,7 +57,7 @@ func raceRoot(t *testing.T) string {
 func watch(root string, lines ...string) *binary {
 	r, b := &reader{root: root}, &binary{pkg: &Package{}}
 	for _, l := range lines {
-		r.line(b, l)
+		r.line(b, "", l)
 	}
 	return b
 }

@@ -21,11 +21,7 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// Event is one line of go test -json (see go doc test2json). A case passed
-// when its subtest passed and its output holds the runner's line for it
-// (protocol.CaseLine); a binary ran to its end when the testing package
-// printed PASS or FAIL, every test it started ended, and a failing binary
-// failed a test. A test left open names the case a crash or exit cut short.
+// Event is one line of go test -json (see go doc test2json).
 type Event struct {
 	Action, Package, ImportPath, Test, Output, FailedBuild string
 }
@@ -46,10 +42,8 @@ type binary struct {
 	pkg                       *Package
 	tests                     map[string]*strings.Builder // the output of each test started; nil once it ended
 	end, last                 string                      // go test's pass, fail or skip for the package; the testing package's PASS or FAIL
-	current                   string                      // the test the last output came from
 	race                      []string                    // the race report being read
-	crash                     []string                    // the last crash: its message, then its first goroutine
-	stack                     int                         // 1: crash reached its first goroutine's frames, 2: they ended
+	crash                     []string                    // the last crash, from its message on
 	seen, failed, endedInTest bool                        // endedInTest: go test's line for the package came as a test's
 }
 
@@ -67,7 +61,7 @@ type reader struct {
 
 // Read reads a whole go test -json stream of the given packages, as
 // RunGoTest does while go test runs.
-func Read(root string, in io.Reader, pkgs ...*Package) { newReader(root, pkgs, nil).readAll(in) }
+func Read(root string, in io.Reader, pkgs ...*Package) { newReader(root, pkgs, func() {}).readAll(in) }
 
 func newReader(root string, pkgs []*Package, stop func()) *reader {
 	r := &reader{root: root, bins: map[string]*binary{}, builds: map[string]string{}, stop: stop}
@@ -130,7 +124,13 @@ func (r *reader) handle(e Event) {
 	switch {
 	case e.Action == "output":
 		appendTail(out, e.Output, testTail)
-		r.output(b, e)
+		for l := range strings.Lines(e.Output) {
+			r.line(b, e.Test, l)
+		}
+		if r.printed += len(e.Output); r.printed > floodLimit && r.flooded == "" {
+			r.flooded, r.floodIn = cmp.Or(e.Test, "(outside any case)"), e.Package
+			r.stop()
+		}
 		if e.Test == "" && (e.Output == "PASS\n" || e.Output == "FAIL\n") {
 			b.last = strings.TrimSpace(e.Output)
 		}
@@ -149,11 +149,10 @@ func (r *reader) handle(e Event) {
 				c.Verdict, c.Summary = protocol.Fail, "its subtest failed after the case passed"
 				c.Report, c.Brief = c.Summary, c.Summary
 			}
-			c.Test = e.Test
 			p.Cases = append(p.Cases, c)
 		}
 	}
-	if e.Test == "" && !r.leftover && r.stop != nil && r.allEnded() {
+	if e.Test == "" && !r.leftover && r.allEnded() {
 		// A process the learner's code started may hold the output open.
 		r.leftover = true
 		time.AfterFunc(leftoverWait, r.stop)
@@ -179,31 +178,15 @@ func appendTail(b *strings.Builder, s string, n int) {
 	}
 }
 
-// output reads a binary's output for race reports and crashes, and stops
-// the run if it printed too much.
-func (r *reader) output(b *binary, e Event) {
-	b.current = e.Test
-	for _, l := range strings.SplitAfter(e.Output, "\n") {
-		if l != "" {
-			r.line(b, strings.TrimSuffix(l, "\n"))
-		}
-	}
-	r.printed += len(e.Output)
-	if r.printed > floodLimit && r.flooded == "" {
-		r.flooded, r.floodIn = cmp.Or(e.Test, "(outside any case)"), e.Package
-		if r.stop != nil {
-			r.stop()
-		}
-	}
-}
-
-// line reads one complete line of a binary's output, without its newline.
-func (r *reader) line(b *binary, l string) {
-	l = strings.TrimRight(strings.TrimPrefix(l, "\x16"), "\r")
+// line reads one line of a binary's output during test for race reports
+// and crashes.
+func (r *reader) line(b *binary, test, l string) {
+	l = strings.TrimRight(strings.TrimPrefix(l, "\x16"), "\r\n")
 	l = l[:min(len(l), maxWatchedLine)]
-	switch crashLine := strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: "); {
+	switch {
 	case b.race != nil && strings.HasPrefix(l, "=================="):
-		b.pkg.Races = append(b.pkg.Races, Case{Test: b.current, Report: cutRace(r.root, b.race)})
+		name, part := caseOfTest(test)
+		b.pkg.Races = append(b.pkg.Races, Case{Name: name, Part: part, Report: cutRace(r.root, b.race)})
 		b.race = nil
 	case b.race != nil:
 		if len(b.race) < maxRaceRead {
@@ -211,15 +194,9 @@ func (r *reader) line(b *binary, l string) {
 		}
 	case l == "WARNING: DATA RACE":
 		b.race = []string{l}
-	case crashLine && b.stack != 1: // the last crash is what ended the process
-		b.crash, b.stack = []string{l}, 0
-	case b.crash == nil || b.stack == 2 || len(b.crash) >= maxCrashRead:
-	case b.stack == 1 && l == "":
-		b.stack = 2
-	default:
-		if strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(l, ":") {
-			b.stack = 1
-		}
+	case strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: "): // the last crash is what ended the process
+		b.crash = []string{l}
+	case b.crash != nil && len(b.crash) < maxCrashRead:
 		b.crash = append(b.crash, l)
 	}
 }
@@ -227,10 +204,7 @@ func (r *reader) line(b *binary, l string) {
 // crashOf cuts a crash to a line with the learner's line it came from:
 // "fatal error: concurrent map writes (ladder/x/x.go:41)".
 func crashOf(root string, lines []string) string {
-	i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "goroutine ") })
-	if i < 0 {
-		i = len(lines) - 1
-	}
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "goroutine ") }) // -1: frames from the top
 	headline := cmp.Or(protocol.CutLine(strings.TrimSpace(lines[0]), 200), "a crash with no message")
 	if frames := learnerFrames(root, lines[i+1:]); len(frames) > 0 {
 		headline += fmt.Sprintf(" (%s:%d)", frames[0].File, frames[0].Line)
@@ -295,9 +269,6 @@ func (r *reader) finish() {
 		p := b.pkg
 		if p.BuildError != "" || p.NoTests || !b.seen {
 			continue
-		}
-		for i, race := range p.Races {
-			p.Races[i].Name, p.Races[i].Part = caseOfTest(race.Test)
 		}
 		open, during := "", " before any case started" // the innermost test left open
 		for name, out := range b.tests {
