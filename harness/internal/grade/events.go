@@ -26,8 +26,8 @@ type Event struct {
 	Action, Package, ImportPath, Test, Output, FailedBuild string
 }
 
-// Bounds on what is kept of a test's output (its case's line comes last),
-// a build's, a line, a race report or crash as read and as cut.
+// Bounds on what is kept of a test's output, a build's, a line, a race
+// report or crash as read and as cut.
 const (
 	testTail, buildTail, maxWatchedLine = 256 << 10, 8 << 10, 1 << 10
 	maxRaceRead, maxCrashRead           = 400, 200
@@ -123,7 +123,11 @@ func (r *reader) handle(e Event) {
 	}
 	switch {
 	case e.Action == "output":
-		appendTail(out, e.Output, testTail)
+		if out.WriteString(e.Output); out.Len() > 2*testTail { // keep the tail: the case's line comes last
+			tail := out.String()[out.Len()-testTail:]
+			out.Reset()
+			out.WriteString(tail)
+		}
 		for l := range strings.Lines(e.Output) {
 			r.line(b, e.Test, l)
 		}
@@ -167,15 +171,6 @@ func (r *reader) allEnded() bool {
 		}
 	}
 	return true
-}
-
-// appendTail adds s to b, keeping at least its last n bytes.
-func appendTail(b *strings.Builder, s string, n int) {
-	if b.WriteString(s); b.Len() > 2*n {
-		tail := b.String()[b.Len()-n:]
-		b.Reset()
-		b.WriteString(tail)
-	}
 }
 
 // line reads one line of a binary's output during test for race reports

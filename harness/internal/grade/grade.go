@@ -24,8 +24,7 @@ const (
 	Broken     = "did not finish" // a test binary ended part way
 )
 
-// Case is a case as the runner reported it, or a race report with the
-// Test, Name and Part of the case it came during.
+// Case is a case as the runner reported it, or a race report with its case.
 type Case = protocol.Event
 
 // Exit is how a test binary ended.
@@ -34,21 +33,17 @@ type Exit struct {
 	Reason   string // why not
 }
 
-// Part is one part of a level. It is done when every case its spec lists
-// ran to its end and passed, in a test binary that ran to its end. Of the
-// spec's list, Reported counts those that reported, and Unreported and
-// NeedServer (those that need a real redis-server) name those that did not.
+// Part is one part of a level: done when every case its spec lists ran
+// to its end and passed, in a test binary that ran to its end.
 type Part struct {
-	Number, Passed, Total int // Total: the spec's list, or the cases that reported if it has none
-	Title                 string
-	Cases                 []Case // the spec's cases, then any fuzz cases that failed
-	Done, Ran             bool   // Ran: a test binary played this part
-	Reported              int
-	Unreported            []string
-	NeedServer            []string
-	Blocked               []string        // why nothing of it can count: no build, or a binary that ended part way
-	Races                 []string        // race reports during its cases
-	Match                 *protocol.Match // its failing cases against the known mistakes; nil if done or not comparable
+	Number, Passed, Total, Reported int      // Total: the spec's list, or the cases that reported if it has none; Reported: of the spec's list
+	Unreported, NeedServer          []string // of the spec's list, those that did not report; NeedServer's need a real redis-server
+	Title                           string
+	Cases                           []Case          // the spec's cases, then any fuzz cases that failed
+	Done, Ran                       bool            // Ran: a test binary played this part
+	Blocked                         []string        // why nothing of it can count: no build, or a binary that ended part way
+	Races                           []string        // race reports during its cases
+	Match                           *protocol.Match // its failing cases against the known mistakes; nil if done or not comparable
 }
 
 // Level is a level, graded.
@@ -97,9 +92,8 @@ func SpecLists(root string, l levels.Level) map[int][]protocol.ManifestCase {
 	return out
 }
 
-// Grade joins a level's package results into parts, ignoring other
-// levels'. A build error, a broken binary or a race costs only the parts
-// its run played.
+// Grade joins a level's package results into parts. A build error, a
+// broken binary or a race costs only the parts its run played.
 func Grade(root string, l levels.Level, pkgs []*Package) Level {
 	_, err := os.Stat(filepath.Join(root, l.SolutionDir()))
 	g := Level{Level: l, HasReference: err == nil}
@@ -278,9 +272,9 @@ func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level,
 			runs = append(runs, r)
 		}
 	}
-	g, err := one(ctx, root, l, runs)
-	g.HideMistakes = true
-	return g, err
+	gs, err := gradePlans(ctx, root, []levels.Level{l}, [][]Run{runs}, Plain)
+	gs[0].HideMistakes = true
+	return gs[0], err
 }
 
 // TestLevel grades one level, stub or not, or one part of it alone: the
@@ -291,20 +285,13 @@ func TestLevel(root string, l levels.Level, part int) (Level, error) {
 		runs = slices.DeleteFunc(runs, func(r Run) bool { return !slices.Contains(r.Parts, part) })
 		runs[0].Parts = []int{part}
 	}
-	return one(context.Background(), root, l, runs)
-}
-
-// one grades one level by its runs.
-func one(ctx context.Context, root string, l levels.Level, runs []Run) (Level, error) {
-	gs, err := gradePlans(ctx, root, []levels.Level{l}, [][]Run{runs}, Plain)
-	if err != nil {
-		return Level{}, err
-	}
-	return gs[0], nil
+	gs, err := gradePlans(context.Background(), root, []levels.Level{l}, [][]Run{runs}, Plain)
+	return gs[0], err
 }
 
 // gradePlans runs, in each round, the next run of every level whose parts
-// played so far are done, and grades the levels from all they found.
+// played so far are done, and grades the levels from all they found (so
+// far, on an error).
 func gradePlans(ctx context.Context, root string, lvs []levels.Level, plans [][]Run, runner Runner) ([]Level, error) {
 	var pkgs []*Package
 	out := make([]Level, len(lvs))
@@ -321,7 +308,7 @@ func gradePlans(ctx context.Context, root string, lvs []levels.Level, plans [][]
 		}
 		more, err := runAll(ctx, root, merge(round), runner)
 		if err != nil {
-			return nil, err
+			return out, err
 		}
 		pkgs = append(pkgs, more...)
 	}

@@ -312,32 +312,30 @@ func writePart(w io.Writer, level int, head string, p Part, notImpl map[string]i
 		fmt.Fprintf(w, "%s%s\n", head, PassCount(p.Passed, p.Total))
 	}
 	for i, r := range p.Races {
-		if i == 0 {
-			fmt.Fprintf(w, "  the race detector found a data race, so part %d is not done, whatever the answers. Two goroutines touched the same memory, at least one of them writing, without a lock between them:\n", p.Number)
-		}
-		if i < 1 || all {
+		switch {
+		case i == 0:
+			fmt.Fprintf(w, "  the race detector found a data race, so part %d is not done, whatever the answers. Two goroutines touched the same memory, at least one of them writing, without a lock between them:\n%s\n", p.Number, Indent(FirstLines(r, 16), "    "))
+		case all:
 			fmt.Fprintf(w, "%s\n", Indent(FirstLines(r, 16), "    "))
+		case i == 1:
+			fmt.Fprintf(w, "    (%s more; ALL=1 shows them)\n", Plural(len(p.Races)-1, "report"))
 		}
-	}
-	if len(p.Races) > 1 && !all {
-		fmt.Fprintf(w, "    (%s more; ALL=1 shows them)\n", Plural(len(p.Races)-1, "report"))
 	}
 	if p.Ran && p.Total == 0 && len(p.Blocked) == 0 {
 		fmt.Fprintf(w, "  no case of part %d ran.\n", p.Number)
 	}
 	var missing, failing []string
 	for _, c := range p.Cases {
-		switch c.Verdict {
-		case protocol.NotImplemented:
+		switch {
+		case c.Verdict == protocol.NotImplemented:
 			missing = append(missing, missingKey(c))
-		case protocol.Pass:
-		default:
+		case c.Verdict == protocol.Pass:
+		case all:
 			failing = append(failing, c.Report)
-			if len(failing) > 1 && !all {
-				failing[len(failing)-1] = protocol.CutLine(oneLine(c), 160)
-			} else if !all && c.Brief != "" {
-				failing[len(failing)-1] = c.Brief
-			}
+		case len(failing) > 0:
+			failing = append(failing, protocol.CutLine(oneLine(c), 160))
+		default:
+			failing = append(failing, cmp.Or(c.Brief, c.Report))
 		}
 	}
 	slices.Sort(missing)
@@ -367,11 +365,9 @@ func writePart(w io.Writer, level int, head string, p Part, notImpl map[string]i
 			fmt.Fprintf(w, "    … and %d more; ALL=1 shows every case in full\n", len(failing)-i)
 		}
 	}
-	if all && !hide && p.Match != nil {
-		for i, c := range p.Match.Candidates {
-			if i == 0 {
-				fmt.Fprintf(w, "\n  Known mistakes that fail some of the same cases, by overlap (the cases both fail, over the cases either fails):\n")
-			}
+	if all && !hide && p.Match != nil && len(p.Match.Candidates) > 0 {
+		fmt.Fprintf(w, "\n  Known mistakes that fail some of the same cases, by overlap (the cases both fail, over the cases either fails):\n")
+		for _, c := range p.Match.Candidates {
 			for _, k := range c.Mistakes {
 				fmt.Fprintf(w, "    %3.0f%%  %s (fails %s of part %d)\n", 100*c.Overlap, k.Name, Plural(len(k.Fails[p.Number]), "case"), p.Number)
 			}
