@@ -59,8 +59,7 @@ type reader struct {
 	flooded, floodIn string // the test that printed too much, and its package
 }
 
-// Read reads a whole go test -json stream of the given packages, as
-// RunGoTest does while go test runs.
+// Read reads a whole go test -json stream of the given packages.
 func Read(root string, in io.Reader, pkgs ...*Package) { newReader(root, pkgs, func() {}).readAll(in) }
 
 func newReader(root string, pkgs []*Package, stop func()) *reader {
@@ -173,8 +172,7 @@ func (r *reader) allEnded() bool {
 	return true
 }
 
-// line reads one line of a binary's output during test for race reports
-// and crashes.
+// line reads a line of output during test for race reports and crashes.
 func (r *reader) line(b *binary, test, l string) {
 	l = strings.TrimRight(strings.TrimPrefix(l, "\x16"), "\r\n")
 	l = l[:min(len(l), maxWatchedLine)]
@@ -207,8 +205,7 @@ func crashOf(root string, lines []string) string {
 	return headline
 }
 
-// cutRace cuts a race report to its headline and its accesses, each with
-// the learner's frames only.
+// cutRace cuts a race report to its headline and accesses, with the learner's frames.
 func cutRace(root string, lines []string) string {
 	out := lines[:1]
 	for i, l := range lines {
@@ -257,8 +254,7 @@ func learnerFrames(root string, lines []string) []protocol.Frame {
 	return out
 }
 
-// finish says whether each test binary that ran ran to its end, and if
-// not, why: the first ending that holds.
+// finish says why each test binary that ran did not run to its end, if so.
 func (r *reader) finish() {
 	for path, b := range r.bins {
 		p := b.pkg

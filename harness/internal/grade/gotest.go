@@ -44,8 +44,7 @@ type Package struct {
 	Parts                  []int  // the parts the run played (see Run.Parts)
 }
 
-// Runner makes and runs the go commands of a grading: plainly for a
-// learner, and in a sandbox with a time limit for the class report.
+// Runner makes and runs the go commands of a grading (Plain, or the class report's sandbox).
 type Runner struct {
 	Command func(ctx context.Context, dir string, args ...string) *exec.Cmd
 	Run     func(ctx context.Context, cmd *exec.Cmd) error
@@ -57,8 +56,7 @@ type Runner struct {
 // leftoverWait is how long go test may run on once every test binary ended.
 const leftoverWait = 3 * time.Second
 
-// SlowBuild is how long a build may take before the learner is told, once
-// for each writer in buildNoted.
+// SlowBuild is how long a build may take before Runner.Note is told, once.
 var (
 	SlowBuild  = 2 * time.Second
 	buildNoted sync.Map
@@ -179,8 +177,7 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	return pkgs, nil
 }
 
-// ListPackages lists the packages the patterns match in a module of root,
-// without the specs.
+// ListPackages lists the packages but the specs the patterns match in modDir.
 func ListPackages(ctx context.Context, root, modDir string, patterns []string, runner Runner) ([]*Package, error) {
 	args := append([]string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}"}, patterns...)
 	cmd := runner.Command(ctx, modDir, args...)
@@ -217,8 +214,7 @@ func (l *LimitedBuffer) Write(p []byte) (int, error) {
 // GoTool is the go command of the toolchain that built the ladder, or PATH's.
 func GoTool() string { return cmp.Or(os.Getenv("GO"), "go") }
 
-// LearnerEnv is the caller's environment without the runner's variable
-// and the GOFLAGS that choose which tests run.
+// LearnerEnv is the caller's environment without GradeEnv and GradingGoflags' flags.
 func LearnerEnv() []string {
 	env := []string{QuickRaceExit} // the caller's GORACE, later, wins
 	for _, kv := range os.Environ() {

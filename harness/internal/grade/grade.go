@@ -71,11 +71,10 @@ func (g Level) Status() string {
 		return Done
 	case g.PartsDone() == 0 && len(g.Broken) > 0:
 		return Broken
-	}
-	for _, p := range g.Parts {
-		if p.Done || slices.ContainsFunc(p.Cases, func(c Case) bool { return c.Verdict != protocol.NotImplemented && !c.Fuzz }) {
-			return InProgress
-		}
+	case slices.ContainsFunc(g.Parts, func(p Part) bool {
+		return p.Done || slices.ContainsFunc(p.Cases, func(c Case) bool { return c.Verdict != protocol.NotImplemented && !c.Fuzz })
+	}):
+		return InProgress
 	}
 	return NotStarted
 }
@@ -237,8 +236,7 @@ func merge(runs []Run) []Run {
 	return out
 }
 
-// LevelRuns groups the levels' packages into as few go test runs as the
-// modules and race settings allow.
+// LevelRuns groups the levels' packages into one go test run per module and race setting.
 func LevelRuns(lvs []levels.Level) []Run {
 	var runs []Run
 	for _, l := range lvs {
@@ -247,8 +245,7 @@ func LevelRuns(lvs []levels.Level) []Run {
 	return merge(runs)
 }
 
-// Levels tests and grades the levels through runner; a level whose code
-// is the stub as shipped is not built.
+// Levels tests and grades the levels, but a level's stub as shipped.
 func Levels(ctx context.Context, root string, lvs []levels.Level, runner Runner) ([]Level, error) {
 	plans := make([][]Run, len(lvs))
 	for i, l := range lvs {
@@ -319,8 +316,7 @@ func Passed(g Level, part int) bool {
 	return !slices.ContainsFunc(g.Parts, func(p Part) bool { return (part == 0 || p.Number == part) && !p.Done })
 }
 
-// RelDir is dir relative to root, both with symbolic links resolved; dir
-// itself when it is outside root.
+// RelDir is dir relative to root, symbolic links resolved; dir if outside root.
 func RelDir(root, dir string) string {
 	if r, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = r

@@ -53,8 +53,7 @@ type Ladder struct {
 	Next      string        `json:"next"`
 }
 
-// Report turns graded levels into the ladder, and names the first thing
-// left to do, climbing in order.
+// Report turns graded levels into the ladder, with the first thing left to do.
 func Report(grades []Level) Ladder {
 	var rep Ladder
 	for _, g := range grades {
@@ -209,8 +208,7 @@ type BestInterview struct {
 	Interviews  int       `json:"interviews"`
 }
 
-// Beats reports whether b is a better interview than old: from a fresh
-// stub first, then the most parts passed, then the shortest time.
+// Beats reports whether b is better than old: fresh stub, parts passed, time.
 func (b *BestInterview) Beats(old *BestInterview) bool {
 	switch {
 	case old == nil:
@@ -450,8 +448,7 @@ func MatchMistakes(root string, g *Level) {
 	}
 }
 
-// MistakeLine is the line under a part's first failing case when its
-// failing cases match a known mistake clearly, or "".
+// MistakeLine is the line under a part's first failing case naming its known mistake, or "".
 func MistakeLine(p Part) string {
 	switch names := MistakeNames(p); len(names) {
 	case 0:
@@ -463,8 +460,7 @@ func MistakeLine(p Part) string {
 	}
 }
 
-// MistakeNames are the names of the known mistakes p's failing cases
-// match clearly; none when no match is clear.
+// MistakeNames names the known mistakes p's failing cases match clearly.
 func MistakeNames(p Part) []string {
 	if p.Match == nil {
 		return nil

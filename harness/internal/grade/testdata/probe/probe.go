@@ -1,7 +1,6 @@
 // Package probe is a fixture level of the grader's tests: its one method
-// misbehaves as a learner's code might, in the way the folder of the test
-// package named (each folder below this one is a probe of its own, so that
-// one go test run plays them all).
+// misbehaves as the folder of the test package names (each folder below
+// this one is a probe, so that one go test run plays them all).
 package probe
 
 import (
@@ -36,8 +35,7 @@ func init() {
 	}
 }
 
-// Test is each probe's test: part 1 passes, then part 2's first case calls
-// the misbehaving method.
+// Test is each probe's test: part 1 passes, then part 2's first case misbehaves.
 func Test(t *testing.T) {
 	if probe == "no-runner" {
 		return // a test of the learner's own, which passes
@@ -54,15 +52,13 @@ func Test(t *testing.T) {
 	})
 }
 
-// GrandchildSleep is how long the grandchild probe sleeps: a number no
-// other process is likely to sleep.
+// GrandchildSleep is how long the grandchild sleeps: a number no other process sleeps.
 const GrandchildSleep = "61.25"
 
 // Thing is the fixture's implementation.
 type Thing struct{ calls int }
 
-// Do misbehaves as the probe says, the third time it is called: the
-// first case calls it twice and passes, the second case calls it once.
+// Do misbehaves as the probe says from its third call on: in the probe case.
 func (t *Thing) Do() int {
 	t.calls++
 	if t.calls < 3 {
