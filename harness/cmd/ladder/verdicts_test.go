@@ -117,7 +117,7 @@ func TestEachModuleIsGradedOnItsOwn(t *testing.T) {
 		cases = append(cases, protocol.Event{Kind: "case-end", Name: "c", Part: n, Verdict: "pass"})
 	}
 	pkgs := []*grade.Package{
-		{Dir: root + "/ladder/08-group-throttle", Exit: &grade.Exit{Complete: true}, Cases: cases},
+		{Dir: root + "/ladder/08-group-throttle", Cases: cases},
 		{Dir: root + "/ladder/08-group-throttle/redisthrottle", BuildError: "redisthrottle.go:3:1: syntax error"},
 	}
 	g := grade.Grade(root, l, pkgs)
@@ -152,7 +152,7 @@ func TestARaceCostsItsPart(t *testing.T) {
 		{"outside the cases", protocol.Event{Kind: "race", Report: "WARNING: DATA RACE"}, []bool{false, false}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &grade.Package{Dir: "/r/ladder/01-one", Exit: &grade.Exit{Complete: true},
+			p := &grade.Package{Dir: "/r/ladder/01-one",
 				Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}, Races: []protocol.Event{tc.race}}
 			g := grade.Grade("/r", l, []*grade.Package{p})
 			for i, pt := range g.Parts {

@@ -139,8 +139,8 @@ func TestWatcherReadsGoTestsTimeout(t *testing.T) {
 	b.seen, b.end, b.tests = true, "fail", map[string]*strings.Builder{"TestX/part_1/a": {}}
 	r.bins["p"] = b
 	r.finish()
-	if want := `the test binary reached go test's time limit (-timeout 2m0s) during case "a" of part 1.`; b.pkg.Exit == nil || !strings.HasPrefix(b.pkg.Exit.Reason, want) {
-		t.Errorf("exit = %+v, want a reason that starts %q", b.pkg.Exit, want)
+	if want := `the test binary reached go test's time limit (-timeout 2m0s) during case "a" of part 1.`; !strings.HasPrefix(b.pkg.Broken, want) {
+		t.Errorf("broken = %q, want a reason that starts %q", b.pkg.Broken, want)
 	}
 }
 

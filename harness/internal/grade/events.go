@@ -290,9 +290,8 @@ func (r *reader) finish() {
 			{failed && len(p.Races) > 0, "the race detector found a data race outside the cases."},
 			{failed, "the test binary failed" + during + ", though no test failed: does your code call os.Exit?"},
 		}
-		p.Exit = &Exit{Complete: true}
 		if i := slices.IndexFunc(endings, func(e ending) bool { return e.holds }); i >= 0 {
-			p.Exit = &Exit{Reason: endings[i].why + " Nothing in it counts as done."}
+			p.Broken = endings[i].why + " Nothing in it counts as done."
 		}
 	}
 }

@@ -38,7 +38,7 @@ type Package struct {
 	ImportPath, BuildError string
 	Dir                    string // absolute
 	NoTests                bool   // the package has no test files
-	Exit                   *Exit  // how the test binary ended; nil if it did not run
+	Broken                 string // why its test binary did not run to its end, if it ran
 	Cases                  []Case // as the runner reported them, in order
 	Races                  []Case // race reports, cut to the learner's lines
 	Parts                  []int  // the parts the run played (see Run.Parts)

@@ -27,12 +27,6 @@ const (
 // Case is a case as the runner reported it, or a race report with its case.
 type Case = protocol.Event
 
-// Exit is how a test binary ended.
-type Exit struct {
-	Complete bool   // it ran to its end
-	Reason   string // why not
-}
-
 // Part is one part of a level: done when every case its spec lists ran
 // to its end and passed, in a test binary that ran to its end.
 type Part struct {
@@ -126,8 +120,8 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 				g.BuildError = strings.TrimSpace(g.BuildError + "\n" + msg)
 			}
 			why = fmt.Sprintf("%s does not compile:\n%s", rel, Indent(FirstLines(msg, 20), "  "))
-		} else if p.Exit != nil && !p.Exit.Complete {
-			why = fmt.Sprintf("%s: %s", rel, p.Exit.Reason)
+		} else if p.Broken != "" {
+			why = fmt.Sprintf("%s: %s", rel, p.Broken)
 			g.Broken = append(g.Broken, why)
 		}
 		for _, n := range covered {

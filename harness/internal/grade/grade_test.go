@@ -51,12 +51,12 @@ func TestGradeLevelCountsOnlyCasesThatRanToTheirEnd(t *testing.T) {
 		status string
 		done   []bool
 	}{
-		{"all pass", Package{Exit: &Exit{Complete: true}, Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Done, []bool{true, true}},
-		{"part 2 fails", Package{Exit: &Exit{Complete: true}, Cases: []protocol.Event{pass(1, "a"), {Kind: "case-end", Part: 2, Verdict: "fail"}}}, InProgress, []bool{true, false}},
-		{"not started", Package{Exit: &Exit{Complete: true}, Cases: []protocol.Event{{Part: 1, Verdict: "not implemented"}, {Part: 2, Verdict: "not implemented"}}}, NotStarted, []bool{false, false}},
-		{"a fuzz seed fails in part 2", Package{Exit: &Exit{Complete: true}, Cases: []protocol.Event{pass(1, "a"), pass(2, "b"), {Part: 2, Fuzz: true, Verdict: "fail"}}}, InProgress, []bool{true, false}},
-		{"the binary exited part way", Package{Exit: &Exit{Reason: "exited"}, Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Broken, []bool{false, false}},
-		{"part 2 never ran", Package{Exit: &Exit{Complete: true}, Cases: []protocol.Event{pass(1, "a")}}, InProgress, []bool{true, false}},
+		{"all pass", Package{Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Done, []bool{true, true}},
+		{"part 2 fails", Package{Cases: []protocol.Event{pass(1, "a"), {Kind: "case-end", Part: 2, Verdict: "fail"}}}, InProgress, []bool{true, false}},
+		{"not started", Package{Cases: []protocol.Event{{Part: 1, Verdict: "not implemented"}, {Part: 2, Verdict: "not implemented"}}}, NotStarted, []bool{false, false}},
+		{"a fuzz seed fails in part 2", Package{Cases: []protocol.Event{pass(1, "a"), pass(2, "b"), {Part: 2, Fuzz: true, Verdict: "fail"}}}, InProgress, []bool{true, false}},
+		{"the binary exited part way", Package{Broken: "exited", Cases: []protocol.Event{pass(1, "a"), pass(2, "b")}}, Broken, []bool{false, false}},
+		{"part 2 never ran", Package{Cases: []protocol.Event{pass(1, "a")}}, InProgress, []bool{true, false}},
 		{"does not compile", Package{BuildError: "syntax error"}, NoBuild, []bool{false, false}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,7 +79,7 @@ func TestFocusedOutputShowsOnePartAtATime(t *testing.T) {
 	ev := func(part int, verdict, name string) protocol.Event {
 		return protocol.Event{Kind: "case-end", Name: name, Part: part, Verdict: verdict, Report: "case report", Missing: "Bucket.Delay", Where: "ladder/03-three/b.go:9"}
 	}
-	p := &Package{Dir: "/r/ladder/03-three", Exit: &Exit{Complete: true}, Cases: []protocol.Event{
+	p := &Package{Dir: "/r/ladder/03-three", Cases: []protocol.Event{
 		ev(1, "pass", "a"), ev(1, "pass", "b"), ev(2, "pass", "c"), ev(2, "fail", "d"), ev(2, "not implemented", "e"), ev(3, "not implemented", "f"),
 	}}
 	var b strings.Builder
