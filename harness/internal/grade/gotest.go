@@ -114,14 +114,10 @@ func runAll(ctx context.Context, root string, runs []Run, runner Runner) ([]*Pac
 // Failing tests are no error; only a go test that could not run is.
 func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Package, error) {
 	modDir := filepath.Join(root, r.Module)
-	patterns := slices.DeleteFunc(slices.Clone(r.Patterns), func(p string) bool { // a partial copy lacks levels
-		_, err := os.Stat(filepath.Join(modDir, strings.TrimSuffix(p, "/...")))
-		return err != nil
-	})
-	if len(patterns) == 0 {
+	if _, err := os.Stat(modDir); err != nil { // a partial copy lacks levels
 		return nil, nil
 	}
-	pkgs, err := ListPackages(ctx, root, modDir, patterns, runner)
+	pkgs, err := ListPackages(ctx, root, modDir, r.Patterns, runner)
 	if err != nil || len(pkgs) == 0 {
 		return nil, err
 	}
@@ -143,12 +139,7 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	cmd.Stderr = &LimitedBuffer{Buf: &stderr, Left: buildTail}
 	pr, pw := io.Pipe()
 	cmd.Stdout = pw
-	read := make(chan struct{})
 	rd := newReader(root, pkgs, stopRun)
-	go func() {
-		defer close(read)
-		rd.readAll(pr)
-	}()
 	if runner.Note != nil { // a cold build takes a while: say so, so that a newcomer does not think the command hung
 		what := strings.TrimSuffix(strings.TrimPrefix(r.Patterns[0], "./"), "/...")
 		if len(r.Patterns) > 1 {
@@ -161,9 +152,12 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 			}
 		}).Stop()
 	}
-	runErr := runner.Run(runCtx, cmd)
-	pw.Close()
-	<-read
+	var runErr error
+	go func() {
+		runErr = runner.Run(runCtx, cmd)
+		pw.Close()
+	}()
+	rd.readAll(pr)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -189,8 +183,8 @@ func ListPackages(ctx context.Context, root, modDir string, patterns []string, r
 	var pkgs []*Package
 	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
 		path, dir, ok := strings.Cut(line, "\t")
-		if _, role := levels.RoleOf(filepath.ToSlash(RelDir(root, dir))); !ok || path == "" || role == levels.Spec {
-			continue
+		if _, role := levels.RoleOf(filepath.ToSlash(RelDir(root, dir))); !ok || dir == "" || role == levels.Spec {
+			continue // a spec, or a pattern that matched nothing (a partial copy lacks levels)
 		}
 		pkgs = append(pkgs, &Package{ImportPath: path, Dir: dir})
 	}
