@@ -26,8 +26,7 @@ type Event struct {
 	Action, Package, ImportPath, Test, Output, FailedBuild string
 }
 
-// Bounds on what is kept of a test's output, a build's, a line, a race
-// report or crash as read and as cut.
+// Bounds on a test's output, a build's, a line, a race report or crash read, a race cut.
 const (
 	testTail, buildTail, maxWatchedLine = 256 << 10, 8 << 10, 1 << 10
 	maxRaceRead, maxCrashRead           = 400, 200
@@ -194,17 +193,6 @@ func (r *reader) line(b *binary, test, l string) {
 	}
 }
 
-// crashOf cuts a crash to a line with the learner's line it came from:
-// "fatal error: concurrent map writes (ladder/x/x.go:41)".
-func crashOf(root string, lines []string) string {
-	i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "goroutine ") }) // -1: frames from the top
-	headline := cmp.Or(protocol.CutLine(strings.TrimSpace(lines[0]), 200), "a crash with no message")
-	if frames := learnerFrames(root, lines[i+1:]); len(frames) > 0 {
-		headline += fmt.Sprintf(" (%s:%d)", frames[0].File, frames[0].Line)
-	}
-	return headline
-}
-
 // cutRace cuts a race report to its headline and accesses, with the learner's frames.
 func cutRace(root string, lines []string) string {
 	out := lines[:1]
@@ -230,10 +218,7 @@ var accessLine = regexp.MustCompile(`^(Read|Write|Atomic|Previous (read|write|at
 // learnerFrames reads the frames of a traceback up to a blank line, and
 // keeps those in the learner's own files, named from the top folder.
 func learnerFrames(root string, lines []string) []protocol.Frame {
-	modPath, err := shipped.ModulePath(root)
-	if err != nil {
-		modPath = "\x00" // no module: no path starts with it
-	}
+	modPath, _ := shipped.ModulePath(root) // with none, no file is found by import path
 	var out []protocol.Frame
 	for i := 0; i+1 < len(lines) && strings.TrimSpace(lines[i]) != ""; i++ {
 		if !strings.HasPrefix(lines[i+1], "\t") && !strings.HasPrefix(lines[i+1], "    ") {
@@ -272,9 +257,13 @@ func (r *reader) finish() {
 		} else if len(p.Cases) > 0 {
 			during = " after its cases"
 		}
-		headline := ""
+		headline := "" // "fatal error: concurrent map writes (ladder/x/x.go:41)"
 		if b.crash != nil && b.last == "" {
-			headline = crashOf(r.root, b.crash)
+			i := slices.IndexFunc(b.crash, func(l string) bool { return strings.HasPrefix(l, "goroutine ") }) // -1: frames from the top
+			headline = cmp.Or(protocol.CutLine(strings.TrimSpace(b.crash[0]), 200), "a crash with no message")
+			if frames := learnerFrames(r.root, b.crash[i+1:]); len(frames) > 0 {
+				headline += fmt.Sprintf(" (%s:%d)", frames[0].File, frames[0].Line)
+			}
 		}
 		limit, timedOut := strings.CutPrefix(headline, "panic: test timed out after ")
 		limit, _, _ = strings.Cut(limit, " ")
