@@ -107,9 +107,7 @@ func (r *reader) handle(e Event) {
 		r.started.Store(true)
 	}
 	packageLine := strings.HasPrefix(e.Output, "ok  \t"+e.Package) || strings.HasPrefix(e.Output, "FAIL\t"+e.Package)
-	if e.Test != "" && (e.Action == "output" && packageLine || b.endedInTest && ends) {
-		// A binary that exits in the middle of a test has go test's own
-		// line for the package, and its pass or fail, said to come from it.
+	if e.Test != "" && (e.Action == "output" && packageLine || b.endedInTest && ends) { // a binary that exited in a test
 		b.endedInTest = true
 		e.Test = ""
 	}
@@ -154,8 +152,7 @@ func (r *reader) handle(e Event) {
 			p.Cases = append(p.Cases, c)
 		}
 	}
-	if e.Test == "" && !r.leftover && r.allEnded() {
-		// A process the learner's code started may hold the output open.
+	if e.Test == "" && !r.leftover && r.allEnded() { // a process the learner's code started may hold the output open
 		r.leftover = true
 		time.AfterFunc(leftoverWait, r.stop)
 	}

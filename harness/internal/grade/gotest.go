@@ -48,9 +48,8 @@ type Package struct {
 type Runner struct {
 	Command func(ctx context.Context, dir string, args ...string) *exec.Cmd
 	Run     func(ctx context.Context, cmd *exec.Cmd) error
-	Note    io.Writer // if set, hears that a build is taking a while
-	// Judge, if set, replaces the binaries' verdicts: the class report's checker.
-	Judge func(ctx context.Context, root string, r Run, own []*Package) ([]*Package, error)
+	Note    io.Writer                                                                         // if set, hears that a build is taking a while
+	Judge   func(ctx context.Context, root string, r Run, own []*Package) ([]*Package, error) // if set, replaces the binaries' verdicts: the class report's checker
 }
 
 // leftoverWait is how long go test may run on once every test binary ended.

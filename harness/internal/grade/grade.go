@@ -42,13 +42,12 @@ type Part struct {
 
 // Level is a level, graded.
 type Level struct {
-	Level      levels.Level
-	Parts      []Part
-	BuildError string   // of the module that holds part 1; a later module's blocks its own parts only
-	Broken     []string // why test binaries of the level did not run to their end
-	// HideMistakes withholds the known mistake's line (an interview's hint);
-	// HasReference says the checkout has the level's reference.
-	HideMistakes, HasReference bool
+	Level        levels.Level
+	Parts        []Part
+	BuildError   string   // of the module that holds part 1; a later module's blocks its own parts only
+	Broken       []string // why test binaries of the level did not run to their end
+	HideMistakes bool     // withhold the known mistake's line (an interview's hint)
+	HasReference bool     // the checkout has the level's reference
 }
 
 // PartsDone counts the parts that are done.
