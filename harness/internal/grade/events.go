@@ -51,7 +51,7 @@ type reader struct {
 	root             string
 	bins             map[string]*binary
 	builds           map[string]string // build output by import path
-	started          atomic.Bool       // a test binary runs: the build is over
+	started          atomic.Bool       // go test spoke of a package: the build is over
 	stop             func()            // stops go test
 	leftover         bool              // every binary said its last line: go test has leftoverWait more
 	printed          int
@@ -103,9 +103,7 @@ func (r *reader) handle(e Event) {
 	}
 	p, ends := b.pkg, e.Action == "pass" || e.Action == "fail"
 	b.seen = true
-	if e.Action == "run" || e.Action == "start" {
-		r.started.Store(true)
-	}
+	r.started.Store(true) // a binary started, or its build failed
 	packageLine := strings.HasPrefix(e.Output, "ok  \t"+e.Package) || strings.HasPrefix(e.Output, "FAIL\t"+e.Package)
 	if e.Test != "" && (e.Action == "output" && packageLine || b.endedInTest && ends) { // a binary that exited in a test
 		b.endedInTest = true

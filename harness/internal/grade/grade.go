@@ -104,11 +104,9 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 		if !l.Holds(rel) {
 			continue
 		}
-		m, covered := levels.Module{Dir: "."}, p.Parts // m holds rel
-		for _, n := range l.Modules {
-			if rel == n.Dir || strings.HasPrefix(rel, n.Dir+"/") {
-				m = n
-			}
+		covered, m := p.Parts, levels.Module{Dir: "."} // m holds rel
+		if i := slices.IndexFunc(l.Modules, func(m levels.Module) bool { return rel == m.Dir || strings.HasPrefix(rel, m.Dir+"/") }); i >= 0 {
+			m = l.Modules[i]
 		}
 		if covered == nil {
 			covered = l.PartsOf(m)
@@ -252,14 +250,10 @@ func Levels(ctx context.Context, root string, lvs []levels.Level, runner Runner)
 // Through grades parts 1 to upTo of a level: in a mock interview, the
 // candidate has not seen the parts after it.
 func Through(ctx context.Context, root string, l levels.Level, upTo int) (Level, error) {
-	var runs []Run
-	for _, r := range plan(l, false) {
-		kept := slices.DeleteFunc(slices.Clone(r.Parts), func(n int) bool { return n > upTo })
-		if len(kept) < len(r.Parts) {
-			r.Run, r.Parts = "^Test/^part_("+joinInts(kept)+")$", kept
-		}
-		if len(kept) > 0 {
-			runs = append(runs, r)
+	runs := slices.DeleteFunc(plan(l, false), func(r Run) bool { return r.Parts[0] > upTo }) // a run's parts go up
+	for i, r := range runs {
+		if kept := slices.DeleteFunc(slices.Clone(r.Parts), func(n int) bool { return n > upTo }); len(kept) < len(r.Parts) {
+			runs[i].Run, runs[i].Parts = "^Test/^part_("+joinInts(kept)+")$", kept
 		}
 	}
 	gs, err := gradePlans(ctx, root, []levels.Level{l}, [][]Run{runs}, Plain)

@@ -106,24 +106,25 @@ func partWhy(g Level, p Part, waitsFor int) (failing, why, first string) {
 		lines := strings.SplitN(p.Cases[j].Report, "\n", 3)
 		first = strings.Join(lines[:min(2, len(lines))], "\n")
 	}
-	switch {
+	switch { // failing is "" from the fourth case on
 	case g.BuildError != "": // go's "# package" line comes first
-		line := buildErrorLine.FindString(g.BuildError)
-		return failing, "does not compile: " + line, first
+		why = "does not compile: " + buildErrorLine.FindString(g.BuildError)
 	case len(p.Blocked) > 0: // the cases a crash cut short say little, and vary run to run
-		return "", strings.Split(p.Blocked[0], "\n")[0], first
+		failing, why = "", strings.Split(p.Blocked[0], "\n")[0]
 	case len(p.Races) > 0:
-		return failing, "the race detector found a data race", first
+		why = "the race detector found a data race"
 	case i >= 0:
-		return failing, oneLine(p.Cases[i]), first
+		why = oneLine(p.Cases[i])
 	case !p.Ran && waitsFor > 0:
-		return "", fmt.Sprintf("waits for part %d", waitsFor), first
+		why = fmt.Sprintf("waits for part %d", waitsFor)
 	case j >= 0:
-		return "", first, first
+		why = first
 	case len(p.Unreported) > 0:
-		return "", fmt.Sprintf("%s never reported, such as %q", Plural(len(p.Unreported), "case"), p.Unreported[0]), first
+		why = fmt.Sprintf("%s never reported, such as %q", Plural(len(p.Unreported), "case"), p.Unreported[0])
+	default:
+		why = "not started"
 	}
-	return "", "not started", first
+	return failing, why, first
 }
 
 // Style paints text on a terminal (Color) and leaves it plain elsewhere.
