@@ -31,10 +31,8 @@ const (
 	testTail, buildTail, maxWatchedLine = 256 << 10, 8 << 10, 1 << 10
 	maxRaceRead, maxCrashRead           = 400, 200
 	maxRaceLines                        = 12
+	leftoverWait                        = 3 * time.Second // how long go test may run on once every test binary ended
 )
-
-// floodLimit is how much one go test run may print before it is stopped.
-var floodLimit = 256 << 20
 
 // binary is what go test -json said of one package's test binary.
 type binary struct {
@@ -172,9 +170,11 @@ func (r *reader) line(b *binary, test, l string) {
 	l = l[:min(len(l), maxWatchedLine)]
 	switch {
 	case b.race != nil && strings.HasPrefix(l, "=================="):
-		name, part := caseOfTest(test)
-		b.pkg.Races = append(b.pkg.Races, Case{Name: name, Part: part, Report: cutRace(r.root, b.race)})
-		b.race = nil
+		c := Case{Report: cutRace(r.root, b.race)}
+		if c.Name, c.Part = caseOfTest(test); c.Name != "" {
+			c.Report = fmt.Sprintf("during case %q:\n%s", c.Name, Indent(c.Report, "  "))
+		}
+		b.pkg.Races, b.race = append(b.pkg.Races, c), nil
 	case b.race != nil:
 		if len(b.race) < maxRaceRead {
 			b.race = append(b.race, l)

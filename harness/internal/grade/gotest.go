@@ -52,13 +52,11 @@ type Runner struct {
 	Judge   func(ctx context.Context, root string, r Run, own []*Package) ([]*Package, error) // if set, replaces the binaries' verdicts: the class report's checker
 }
 
-// leftoverWait is how long go test may run on once every test binary ended.
-const leftoverWait = 3 * time.Second
-
 // SlowBuild is how long a build may take before Runner.Note is told, once.
 var (
 	SlowBuild  = 2 * time.Second
 	buildNoted sync.Map
+	floodLimit = 256 << 20 // how much one go test run may print before it is stopped
 )
 
 // Plain runs go in the learner's own environment.

@@ -126,15 +126,9 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 			if why != "" && !slices.Contains(part(n).Blocked, why) {
 				part(n).Blocked = append(part(n).Blocked, why)
 			}
-		}
-		for _, r := range p.Races {
-			text := strings.TrimSpace(r.Report)
-			if r.Name != "" {
-				text = fmt.Sprintf("during case %q:\n%s", r.Name, Indent(text, "  "))
-			}
-			for _, n := range covered {
+			for _, r := range p.Races {
 				if n == r.Part || !slices.Contains(covered, r.Part) { // outside a case, every part the run played
-					part(n).Races = append(part(n).Races, text)
+					part(n).Races = append(part(n).Races, r.Report)
 				}
 			}
 		}
