@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -148,20 +149,11 @@ func (r *reader) handle(e Event) {
 			p.Cases = append(p.Cases, c)
 		}
 	}
-	if e.Test == "" && !r.leftover && r.allEnded() { // a process the learner's code started may hold the output open
-		r.leftover = true
+	if !r.leftover && (b.end != "" || b.last != "") && // every binary ended or printed its last line
+		!slices.ContainsFunc(slices.Collect(maps.Values(r.bins)), func(b *binary) bool { return b.end == "" && b.last == "" }) {
+		r.leftover = true // a process the learner's code started may hold the output open
 		time.AfterFunc(leftoverWait, r.stop)
 	}
-}
-
-// allEnded says whether every binary has ended or printed its last line.
-func (r *reader) allEnded() bool {
-	for _, b := range r.bins {
-		if b.end == "" && b.last == "" {
-			return false
-		}
-	}
-	return true
 }
 
 // line reads a line of output during test for race reports and crashes.

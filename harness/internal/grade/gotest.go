@@ -118,10 +118,7 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 	if err != nil || len(pkgs) == 0 {
 		return nil, err
 	}
-	args := []string{"test", "-json", "-count=1", "-timeout", "10m", "-run", r.Run, "-skip", r.Skip}
-	if r.Race {
-		args = append(args, "-race")
-	}
+	args := []string{"test", "-json", "-count=1", "-timeout", "10m", "-run", r.Run, "-skip", r.Skip, fmt.Sprintf("-race=%t", r.Race)}
 	if r.Lean {
 		args = append(args, "-vet=off", "-ldflags=-w")
 	}
@@ -222,8 +219,7 @@ func LearnerEnv() []string {
 // QuickRaceExit spares a -race binary the race detector's second at exit.
 const QuickRaceExit = "GORACE=atexit_sleep_ms=0"
 
-// GradingGoflags drops from GOFLAGS the flags that choose which tests run
-// or how: a grade plays every case.
+// GradingGoflags drops from GOFLAGS the flags that choose which tests run, or how.
 func GradingGoflags(flags string) string {
 	return strings.Join(slices.DeleteFunc(strings.Fields(flags), func(f string) bool {
 		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimLeft(f, "-"), "test."), "=")
@@ -231,9 +227,8 @@ func GradingGoflags(flags string) string {
 	}), " ")
 }
 
-// CheckStubs returns what is wrong with the stubs under root, one line
-// each: a level's files are stubs or shared files, and its run reports
-// every case its spec lists as not implemented.
+// CheckStubs says what is wrong with the stubs under root: a level's files
+// must be stubs or shared files, and fail every case as not implemented.
 func CheckStubs(ctx context.Context, root string) ([]string, error) {
 	runs := LevelRuns(levels.All)
 	for i := range runs {

@@ -267,9 +267,8 @@ func TestLevel(root string, l levels.Level, part int) (Level, error) {
 	return gs[0], err
 }
 
-// gradePlans runs, in each round, the next run of every level whose parts
-// played so far are done, and grades the levels from all they found (so
-// far, on an error).
+// gradePlans runs, each round, the next run of every level whose parts
+// played so far are done, and grades the levels from all they found.
 func gradePlans(ctx context.Context, root string, lvs []levels.Level, plans [][]Run, runner Runner) ([]Level, error) {
 	var pkgs []*Package
 	out := make([]Level, len(lvs))
@@ -299,11 +298,10 @@ func Passed(g Level, part int) bool {
 
 // RelDir is dir relative to root, symbolic links resolved; dir if outside root.
 func RelDir(root, dir string) string {
-	if r, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = r
-	}
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
+	for _, p := range []*string{&dir, &root} {
+		if r, err := filepath.EvalSymlinks(*p); err == nil {
+			*p = r
+		}
 	}
 	return strings.TrimPrefix(dir, root+"/")
 }

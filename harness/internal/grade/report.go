@@ -15,9 +15,7 @@ import (
 	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
-// LevelReport is one row of the ladder. Problems say why a level's
-// results count for nothing; Why is the first lines of the first part's
-// first failing case.
+// LevelReport is one row of the ladder.
 type LevelReport struct {
 	Number        int            `json:"level"`
 	Title         string         `json:"title"`
@@ -26,23 +24,21 @@ type LevelReport struct {
 	Parts         []PartReport   `json:"parts"`
 	PartsDone     int            `json:"parts_done"`
 	BuildError    string         `json:"build_error,omitempty"`
-	Problems      []string       `json:"problems,omitempty"`
-	Why           string         `json:"why,omitempty"`
+	Problems      []string       `json:"problems,omitempty"` // why its results count for nothing
+	Why           string         `json:"why,omitempty"`      // the first lines of the first part's first failing case
 	BestInterview *BestInterview `json:"best_interview,omitempty"`
 }
 
-// PartReport is one part of a level's row: KnownMistake names the known
-// mistakes its failing cases match, Failing its first failing case, and Why
-// says in a line what keeps it from done.
+// PartReport is one part of a level's row.
 type PartReport struct {
 	Number       int      `json:"part"`
 	Title        string   `json:"title"`
 	Cases        int      `json:"cases"`
 	Passed       int      `json:"passed"`
 	Done         bool     `json:"done"`
-	KnownMistake []string `json:"known_mistake,omitempty"`
-	Failing      string   `json:"failing,omitempty"`
-	Why          string   `json:"why,omitempty"`
+	KnownMistake []string `json:"known_mistake,omitempty"` // the known mistakes its failing cases match
+	Failing      string   `json:"failing,omitempty"`       // its first failing case
+	Why          string   `json:"why,omitempty"`           // what keeps it from done, in a line
 }
 
 // Ladder is the whole ladder, as make progress prints it.
@@ -297,9 +293,8 @@ func missingKey(c Case) string {
 // maxOneLiners is how many failing cases after the first get a line each.
 const maxOneLiners = 8
 
-// writePart shows a part that is not done: what blocks it, the methods it
-// needs, the cases that did not report, its first failing case and the
-// known mistake it matches (unless hide), and a line for each other.
+// writePart shows a part that is not done: what blocks it, its missing
+// methods and cases, its failing cases and the known mistake they match.
 func writePart(w io.Writer, level int, head string, p Part, notImpl map[string]int, all, hide bool) {
 	unreported := p.Ran && len(p.Blocked) == 0 && p.Reported < p.Total
 	switch {
@@ -406,10 +401,6 @@ func Lower(s string) string {
 	return strings.ToLower(s[:1]) + s[1:]
 }
 
-// When a part fails, the grader compares its failing spec cases with each
-// known mistake's (protocol.MistakesFile) and names the one that matches
-// clearly. Fuzz cases are left out: their names change with each timeline.
-
 // KnownMistakes reads the tables of every spec of the level, as one.
 func KnownMistakes(root string, l levels.Level) protocol.Mistakes {
 	out := protocol.Mistakes{Blind: map[int][]string{}}
@@ -423,10 +414,11 @@ func KnownMistakes(root string, l levels.Level) protocol.Mistakes {
 	return out
 }
 
-// MatchMistakes sets the Match of each part that is not done, from the
-// Level's table: of those whose failing cases say all there is to say
-// (every case reported but those that need a real redis-server, which the
-// table is blind to, none still to write, nothing blocked it).
+// MatchMistakes matches the failing cases of each part not done with the
+// level's known mistakes when they say all there is to say: every case
+// reported but those that need a redis-server (the table is blind to them),
+// none still to write, nothing blocked. Fuzz cases are left out: their
+// names change with each timeline.
 func MatchMistakes(root string, g *Level) {
 	table := KnownMistakes(root, g.Level)
 	for i := 0; len(table.Mistakes) > 0 && i < len(g.Parts); i++ {
