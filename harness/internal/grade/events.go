@@ -40,8 +40,7 @@ type binary struct {
 	pkg                       *Package
 	tests                     map[string]*strings.Builder // the output of each test started; nil once it ended
 	end, last                 string                      // go test's pass, fail or skip for the package; the testing package's PASS or FAIL
-	race                      []string                    // the race report being read
-	crash                     []string                    // the last crash, from its message on
+	race, crash               []string                    // the race report being read; the last crash, from its message on
 	seen, failed, endedInTest bool                        // endedInTest: go test's line for the package came as a test's
 }
 

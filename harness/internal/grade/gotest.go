@@ -39,8 +39,7 @@ type Package struct {
 	Dir                    string // absolute
 	NoTests                bool   // the package has no test files
 	Broken                 string // why its test binary did not run to its end, if it ran
-	Cases                  []Case // as the runner reported them, in order
-	Races                  []Case // race reports, cut to the learner's lines
+	Cases, Races           []Case // as the runner reported them, in order; race reports, cut to the learner's lines, with their case
 	Parts                  []int  // the parts the run played (see Run.Parts)
 }
 

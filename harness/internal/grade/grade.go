@@ -35,8 +35,7 @@ type Part struct {
 	Title                           string
 	Cases                           []Case          // the spec's cases, then any fuzz cases that failed
 	Done, Ran                       bool            // Ran: a test binary played this part
-	Blocked                         []string        // why nothing of it can count: no build, or a binary that ended part way
-	Races                           []string        // race reports during its cases
+	Blocked, Races                  []string        // why nothing of it can count (no build, a binary that ended part way); race reports during its cases
 	Match                           *protocol.Match // its failing cases against the known mistakes; nil if done or not comparable
 }
 
@@ -88,15 +87,10 @@ func SpecLists(root string, l levels.Level) map[int][]protocol.ManifestCase {
 // broken binary or a race costs only the parts its run played.
 func Grade(root string, l levels.Level, pkgs []*Package) Level {
 	_, err := os.Stat(filepath.Join(root, l.SolutionDir()))
-	g := Level{Level: l, HasReference: err == nil}
-	for _, p := range l.Parts {
-		g.Parts = append(g.Parts, Part{Number: p.Number, Title: p.Title})
-	}
-	part := func(n int) *Part {
-		if i := slices.IndexFunc(g.Parts, func(p Part) bool { return p.Number == n }); i >= 0 {
-			return &g.Parts[i]
-		}
-		return nil
+	g, part := Level{Level: l, HasReference: err == nil, Parts: make([]Part, len(l.Parts))}, map[int]*Part{}
+	for i, p := range l.Parts {
+		g.Parts[i] = Part{Number: p.Number, Title: p.Title}
+		part[p.Number] = &g.Parts[i]
 	}
 	reported := map[string]bool{} // by part and name
 	for _, p := range pkgs {
@@ -122,18 +116,18 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 			g.Broken = append(g.Broken, why)
 		}
 		for _, n := range covered {
-			part(n).Ran = part(n).Ran || !p.NoTests || p.BuildError != ""
-			if why != "" && !slices.Contains(part(n).Blocked, why) {
-				part(n).Blocked = append(part(n).Blocked, why)
+			part[n].Ran = part[n].Ran || !p.NoTests || p.BuildError != ""
+			if why != "" && !slices.Contains(part[n].Blocked, why) {
+				part[n].Blocked = append(part[n].Blocked, why)
 			}
 			for _, r := range p.Races {
 				if n == r.Part || !slices.Contains(covered, r.Part) { // outside a case, every part the run played
-					part(n).Races = append(part(n).Races, r.Report)
+					part[n].Races = append(part[n].Races, r.Report)
 				}
 			}
 		}
 		for _, c := range p.Cases {
-			pg, pass, k := part(c.Part), c.Verdict == protocol.Pass, fmt.Sprintf("%d/%s", c.Part, c.Name)
+			pg, pass, k := part[c.Part], c.Verdict == protocol.Pass, fmt.Sprintf("%d/%s", c.Part, c.Name)
 			switch {
 			case pg == nil || !slices.Contains(covered, c.Part):
 				continue // a part the registry does not know (the registry test catches it), or one this run did not play

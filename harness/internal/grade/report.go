@@ -261,11 +261,7 @@ func Write(w io.Writer, g Level, only int, all bool) {
 			fmt.Fprintf(w, "%sdone (%s)\n", head, score)
 		case focus != 0 && !all:
 			summary = append(summary, fmt.Sprintf("part %d waiting", p.Number))
-			cases := ""
-			if p.Total > 0 {
-				cases = fmt.Sprintf(" (%s)", Plural(p.Total, "case"))
-			}
-			fmt.Fprintf(w, "%swaits for part %d%s\n", head, focus, cases)
+			fmt.Fprintf(w, "%swaits for part %d%s\n", head, focus, strings.TrimSuffix(fmt.Sprintf(" (%s)", Plural(p.Total, "case")), " (0 cases)"))
 		default:
 			summary = append(summary, fmt.Sprintf("part %d %s", p.Number, score))
 			focus, afterBlock = cmp.Or(focus, p.Number), true
