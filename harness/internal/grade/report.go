@@ -138,8 +138,7 @@ func (s Style) Paint(code, text string) string {
 func WriteText(w io.Writer, rep Ladder, st Style) {
 	fmt.Fprintf(w, "%s\n\n  %-5s  %-36s  %-5s  %s\n", st.Paint("1", "rateladder: your progress"), "level", "name", "parts", "status")
 	for _, l := range rep.Levels {
-		// The status is green, yellow, or red when nothing of it can count.
-		status := st.Paint(map[string]string{Done: "32", InProgress: "33", NoBuild: "31", Broken: "31"}[l.Status], l.Status)
+		status := st.Paint(map[string]string{Done: "32", InProgress: "33", NoBuild: "31", Broken: "31"}[l.Status], l.Status) // red: nothing of it can count
 		fmt.Fprintf(w, "  %-5d  %-36s  %-5s  %s\n", l.Number, protocol.CutLine(l.Title, 36), fmt.Sprintf("%d/%d", l.PartsDone, len(l.Parts)), status)
 	}
 	filled := rep.PartsDone * 30 / max(1, rep.Parts)
