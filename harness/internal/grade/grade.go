@@ -41,12 +41,11 @@ type Part struct {
 
 // Level is a level, graded.
 type Level struct {
-	Level        levels.Level
-	Parts        []Part
-	BuildError   string   // of the module that holds part 1; a later module's blocks its own parts only
-	Broken       []string // why test binaries of the level did not run to their end
-	HideMistakes bool     // withhold the known mistake's line (an interview's hint)
-	HasReference bool     // the checkout has the level's reference
+	Level                      levels.Level
+	Parts                      []Part
+	BuildError                 string   // of the module that holds part 1; a later module's blocks its own parts only
+	Broken                     []string // why test binaries of the level did not run to their end
+	HideMistakes, HasReference bool     // withhold the known mistake's line (an interview's hint); the checkout has the level's reference
 }
 
 // PartsDone counts the parts that are done.
@@ -202,14 +201,10 @@ func merge(runs []Run) []Run {
 	var out []Run
 	for _, r := range runs {
 		i := slices.IndexFunc(out, func(o Run) bool { return o.Parts == nil && o.Module == r.Module && o.Race == r.Race })
-		switch {
-		case r.Run != "" || r.Skip != "":
-			out = append(out, r)
-		case i >= 0:
+		if whole := r.Run == "" && r.Skip == ""; whole && i >= 0 {
 			out[i].Patterns = append(out[i].Patterns, r.Patterns...)
-		default:
-			r.Parts = nil // every part of the module, of each level it holds
-			out = append(out, r)
+		} else if out = append(out, r); whole {
+			out[len(out)-1].Parts = nil // every part of the module, of each level it holds
 		}
 	}
 	return out

@@ -285,12 +285,10 @@ func missingKey(c Case) string {
 	return strings.TrimSuffix(fmt.Sprintf("%s (%s)", c.Missing, c.Where), " ()")
 }
 
-// maxOneLiners is how many failing cases after the first get a line each.
-const maxOneLiners = 8
-
 // writePart shows a part that is not done: what blocks it, its missing
 // methods and cases, its failing cases and the known mistake they match.
 func writePart(w io.Writer, level int, head string, p Part, notImpl map[string]int, all, hide bool) {
+	const maxOneLiners = 8 // failing cases after the first that get a line each
 	unreported := p.Ran && len(p.Blocked) == 0 && p.Reported < p.Total
 	switch {
 	case len(p.Blocked) > 0:
