@@ -39,13 +39,18 @@ import (
 
 // Grader grades students' checkouts for one class report.
 type Grader struct {
-	plan         *gradingPlan
+	modPath string
+	// files holds every file a grading copy takes from the instructor's
+	// checkout; own marks the instructor's code of the levels, which only
+	// the warm-up builds; checked marks the tests, specs and shared code
+	// whose edits are noted, never used.
+	files        map[string][]byte
+	own, checked map[string]bool
 	tmp          string          // the report's temporary folder, with every sandbox
 	cache        string          // the warm build cache each sandbox gets a copy of
 	modProxy     string          // the instructor's module download cache
 	jail         *sandbox.Jail   // nil with --no-sandbox
-	redisServer  string          // redis-server, if a sandbox sees it (under /usr)
-	redisModules map[string]bool // the modules whose runs then get one
+	redisModules map[string]bool // the modules whose runs get a redis-server, if a sandbox sees one
 	checkers     string          // levelN.test, a level's checker, and the go command's test2json
 	Seed         uint64          // of the checkers' random timelines
 }
@@ -62,15 +67,19 @@ var withRedisServer string
 // ("" for none); j nil means no sandbox; seed 0 draws a seed for the
 // random timelines.
 func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed uint64) (_ *Grader, err error) {
-	plan, err := newGradingPlan(root)
+	g, err := readCheckout(root)
 	if err != nil {
 		return nil, err
 	}
-	g := &Grader{plan: plan, jail: j, redisModules: map[string]bool{}}
+	g.jail = j
+	// A redis-server under /usr, which the jail shows.
+	server, err := exec.LookPath("redis-server")
+	_, errCLI := exec.LookPath("redis-cli")
+	redis := j != nil && err == nil && errCLI == nil && sandbox.Within(server, "/usr")
 	for _, l := range levels.All {
 		for _, m := range l.Modules {
 			// A module's run needs the server if one of its cases does.
-			if redis, err := needsRedis(root, l, m); err == nil && redis {
+			if needs, err := needsRedis(root, l, m); err == nil && needs && redis {
 				g.redisModules[m.Dir] = true
 			}
 			// Each module's requirements, into the sandboxes' GOPROXY; a
@@ -85,11 +94,6 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		return nil, fmt.Errorf("go env GOMODCACHE: %v", err)
 	}
 	g.modProxy = filepath.Join(strings.TrimSpace(string(out)), "cache", "download")
-	if p, err := exec.LookPath("redis-server"); err == nil && sandbox.Within(p, "/usr") {
-		if _, err := exec.LookPath("redis-cli"); err == nil {
-			g.redisServer = p
-		}
-	}
 	if g.tmp, err = os.MkdirTemp("", "ladder-report-"); err != nil {
 		return nil, err
 	}
@@ -108,7 +112,7 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	if err := os.MkdirAll(g.cache, 0o700); err != nil {
 		return nil, err
 	}
-	if _, err := plan.Build("", sb.Src); err != nil {
+	if _, err := g.build("", sb.Src); err != nil {
 		return nil, err
 	}
 	// Each run a grading makes, with no test: it builds and vets every
@@ -122,8 +126,27 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 			return nil, fmt.Errorf("building the tests of this checkout: %v", err)
 		}
 	}
+	// The checkers: built where the sandbox may write, then moved out of
+	// it. test2json turns a checker's output into go test -json.
 	g.Seed, g.checkers = cmp.Or(seed, rand.Uint64()), filepath.Join(g.tmp, "checker")
-	return g, buildCheckers(ctx, sb, g.checkers, plan)
+	built := filepath.Join(sb.Dir, "checkers")
+	builds := [][]string{{"build", "-o", filepath.Join(built, "test2json"), "cmd/test2json"}, {"test", "-c", "-o", built + string(filepath.Separator)}}
+	for _, l := range levels.All {
+		if _, err := os.Stat(filepath.Join(sb.Src, filepath.FromSlash(l.SpecDir(l.ModuleOf(1))))); err != nil {
+			continue // a level this checkout lacks
+		}
+		pkg := fmt.Sprintf("harness/ladder-checker/level%d", l.Number) // under harness/, to import remote
+		if err := writeSource(checkerSource, sb.Src, g.modPath, l, filepath.Join(pkg, "check_test.go")); err != nil {
+			return nil, fmt.Errorf("writing the report's checker: %v", err)
+		}
+		builds[1] = append(builds[1], "./"+pkg)
+	}
+	for _, args := range builds {
+		if err := setupRun(ctx, sb.Command(sb.Src, grade.GoTool(), args...)); err != nil {
+			return nil, fmt.Errorf("building the report's checker: %v", err)
+		}
+	}
+	return g, os.Rename(built, g.checkers)
 }
 
 // setupRun runs a command of the report's setup, which fails with what
@@ -171,7 +194,7 @@ func (g *Grader) Grade(ctx context.Context, i int, dir string, limit time.Durati
 			notes = append(notes, "its temporary folder could not be deleted: "+err.Error())
 		}
 	}()
-	if notes, err = g.plan.Build(dir, sb.Src); err != nil {
+	if notes, err = g.build(dir, sb.Src); err != nil {
 		notes = append(notes, err.Error())
 		return res
 	}
@@ -180,8 +203,7 @@ func (g *Grader) Grade(ctx context.Context, i int, dir string, limit time.Durati
 	var stopped atomic.Bool
 	runner := grade.Runner{
 		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
-			rel, _ := filepath.Rel(sb.Src, dir)
-			if len(args) > 0 && args[0] == "test" && g.jail != nil && g.redisServer != "" && g.redisModules[filepath.ToSlash(rel)] {
+			if rel, _ := filepath.Rel(sb.Src, dir); len(args) > 0 && args[0] == "test" && g.redisModules[filepath.ToSlash(rel)] {
 				// As make test-level-8 REDIS=1: a server of the sandbox's own.
 				cmd := sb.Command(dir, "sh", append([]string{"-c", withRedisServer, "sh", grade.GoTool()}, args...)...)
 				cmd.Env = append(cmd.Env, "REDIS_ADDR=127.0.0.1:6379")
@@ -233,31 +255,6 @@ func headCommit(dir string) string {
 
 // seedEnv is the seed of a report's random timelines.
 const seedEnv = "LADDER_VERDICT_SEED"
-
-// buildCheckers builds into dir a checker for each level of plan, from
-// the instructor's copy in sb.
-func buildCheckers(ctx context.Context, sb *sandbox.Sandbox, dir string, plan *gradingPlan) error {
-	// Built where the sandbox may write, then moved to dir, which
-	// outlives it. test2json turns a checker's output into go test -json.
-	built := filepath.Join(sb.Dir, "checkers")
-	builds := [][]string{{"build", "-o", filepath.Join(built, "test2json"), "cmd/test2json"}, {"test", "-c", "-o", built + string(filepath.Separator)}}
-	for _, l := range levels.All {
-		if _, err := os.Stat(filepath.Join(sb.Src, filepath.FromSlash(l.SpecDir(l.ModuleOf(1))))); err != nil {
-			continue // a level this checkout lacks
-		}
-		pkg := fmt.Sprintf("harness/ladder-checker/level%d", l.Number) // under harness/, to import remote
-		if err := writeSource(checkerSource, sb.Src, plan.modPath, l, filepath.Join(pkg, "check_test.go")); err != nil {
-			return fmt.Errorf("writing the report's checker: %v", err)
-		}
-		builds[1] = append(builds[1], "./"+pkg)
-	}
-	for _, args := range builds {
-		if err := setupRun(ctx, sb.Command(sb.Src, grade.GoTool(), args...)); err != nil {
-			return fmt.Errorf("building the report's checker: %v", err)
-		}
-	}
-	return os.Rename(built, dir)
-}
 
 const refusedPrefix = "refused:" // a level's build error, refused for its imports
 
@@ -318,7 +315,7 @@ func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) 
 // check runs the checker on level l's child, building it if need be.
 func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grade.Package, error) {
 	levelDir := filepath.Join(g.sb.Src, filepath.FromSlash(l.Dir))
-	res := &grade.Package{ImportPath: g.plan.modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
+	res := &grade.Package{ImportPath: g.modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
 	// Refused: a student's file of the level that imports a spec (its
 	// model is an answer) or the grader's packages.
 	var refused []string
@@ -329,7 +326,7 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 		}
 		ips, _ := shipped.Imports(p, nil) // one that does not parse: the build says what is wrong
 		for _, ip := range ips {
-			imported, ok := strings.CutPrefix(ip, g.plan.modPath+"/")
+			imported, ok := strings.CutPrefix(ip, g.modPath+"/")
 			if _, role := levels.RoleOf(imported); ok && (imported == "harness/timeline" || imported == "harness/mutation" ||
 				strings.HasPrefix(imported, "harness/internal/") || role == levels.Spec) {
 				refused = append(refused, fmt.Sprintf("%s imports %s", rel, ip))
@@ -344,7 +341,7 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 	// The child: the student's code, and what serves it to the checker.
 	childBin := filepath.Join(g.sb.Dir, "children", l.Name())
 	if _, err := os.Stat(childBin); err != nil { // else built for an earlier run of the level
-		if err := writeSource(childSource, g.sb.Src, g.plan.modPath, l, "harness/ladder-child/"+l.Name()+"/main.go"); err != nil {
+		if err := writeSource(childSource, g.sb.Src, g.modPath, l, "harness/ladder-child/"+l.Name()+"/main.go"); err != nil {
 			return nil, err
 		}
 		build := g.sb.Command(g.sb.Src, grade.GoTool(), "build", "-o", childBin, "./harness/ladder-child/"+l.Name())
@@ -434,15 +431,11 @@ type signature struct {
 // readShape reads the spec of level l in the checkout root.
 func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 	dir := l.SpecDir(l.ModuleOf(1))
-	files, err := parseDir(filepath.Join(root, filepath.FromSlash(dir)))
-	if err != nil {
-		return nil, err
-	}
+	names, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(dir), "*.go"))
 	sh := &specShape{Mod: modPath, Dir: l.Dir, Number: l.Number, SeedEnv: seedEnv, Imports: map[string]string{}, SentinelImports: map[string]string{}}
 	ifaces, imports := map[string]*ast.InterfaceType{}, map[string]string{}
 	var test *ast.FuncType
 	var asserted []*ast.InterfaceType
-	var errRefs [][2]string // the spec's pkg.ErrX
 	// fields returns the types of a parameter or result list, one a value
 	// (the checker dot-imports the spec, whose types it names as the spec does).
 	fields := func(fl *ast.FieldList) (out []string) {
@@ -456,7 +449,14 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 		}
 		return out
 	}
-	for _, f := range files {
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
 		for _, imp := range f.Imports {
 			ip := strings.Trim(imp.Path.Value, `"`)
 			if imports[path.Base(ip)] = ip; imp.Name != nil {
@@ -478,8 +478,13 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 					asserted = append(asserted, it)
 				}
 			case *ast.SelectorExpr:
+				// A sentinel: an Err variable of the level's packages.
 				if x, ok := n.X.(*ast.Ident); ok && strings.HasPrefix(n.Sel.Name, "Err") {
-					errRefs = append(errRefs, [2]string{x.Name, n.Sel.Name})
+					rel, inMod := strings.CutPrefix(imports[x.Name], modPath+"/")
+					if name := x.Name + "." + n.Sel.Name; inMod && l.HasRole(rel+"/x.go", levels.Code) && !slices.Contains(sh.Sentinels, name) {
+						sh.SentinelImports[imports[x.Name]] = x.Name
+						sh.Sentinels = append(sh.Sentinels, name)
+					}
 				}
 			}
 			return true
@@ -510,16 +515,6 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 			}
 		}
 	}
-	// The sentinels: the Err variables of the level's packages the spec
-	// names.
-	for _, ref := range errRefs {
-		ip := imports[ref[0]]
-		rel, ok := strings.CutPrefix(ip, modPath+"/")
-		if name := ref[0] + "." + ref[1]; ok && l.HasRole(rel+"/x.go", levels.Code) && !slices.Contains(sh.Sentinels, name) {
-			sh.SentinelImports[ip] = ref[0]
-			sh.Sentinels = append(sh.Sentinels, name)
-		}
-	}
 	var types []string
 	for _, s := range append(sh.Methods, sh.Ctor) {
 		types = append(append(types, s.Params...), s.Results...)
@@ -534,26 +529,6 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 
 // qualified finds the package names in a type's text.
 var qualified = regexp.MustCompile(`\b(\w+)\.`)
-
-// parseDir parses the Go files of a package's folder, tests left out.
-func parseDir(dir string) ([]*ast.File, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	var files []*ast.File
-	fset := token.NewFileSet()
-	for _, e := range entries {
-		if name := e.Name(); strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
-			f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
-			if err != nil {
-				return nil, err
-			}
-			files = append(files, f)
-		}
-	}
-	return files, nil
-}
 
 // The sources the report writes: a level's child, which serves the
 // student's code, and its checker, with the proxies.
@@ -588,23 +563,10 @@ func writeFile(root, rel string, data []byte) error {
 	return os.WriteFile(file, data, 0o644)
 }
 
-// gradingPlan is what every student's grading copy takes from the
-// instructor's checkout, read once.
-type gradingPlan struct {
-	modPath string
-	// base holds every file of a grading copy but the learner's.
-	base map[string][]byte
-	// own holds the instructor's code of the levels, which only the
-	// report's warm-up builds.
-	own map[string][]byte
-	// checked marks the files of base (tests, specs, shared code) whose
-	// edits are noted, never used.
-	checked map[string]bool
-}
-
-// newGradingPlan reads the instructor's checkout at root: the files git
-// tracks in go.mod, go.sum, harness/ and ladder/.
-func newGradingPlan(root string) (*gradingPlan, error) {
+// readCheckout reads what every grading copy takes from the instructor's
+// checkout at root: the files git tracks in go.mod, go.sum, harness/ and
+// ladder/.
+func readCheckout(root string) (*Grader, error) {
 	modPath, err := shipped.ModulePath(root)
 	if err != nil {
 		return nil, fmt.Errorf("run it from the ladder's top folder: %w", err)
@@ -613,43 +575,42 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the class report grades with a git checkout of the ladder: %w", err)
 	}
-	p := &gradingPlan{modPath: modPath, base: map[string][]byte{}, own: map[string][]byte{}, checked: map[string]bool{}}
+	g := &Grader{modPath: modPath, files: map[string][]byte{}, own: map[string]bool{}, checked: map[string]bool{}, redisModules: map[string]bool{}}
 	for _, n := range strings.Split(strings.TrimSuffix(tracked, "\x00"), "\x00") {
 		info, err := os.Lstat(filepath.Join(root, n))
 		if err != nil || !info.Mode().IsRegular() {
 			continue // deleted, or a symlink
 		}
-		if p.base[n], err = os.ReadFile(filepath.Join(root, n)); err != nil {
+		if g.files[n], err = os.ReadFile(filepath.Join(root, n)); err != nil {
 			return nil, err
 		}
 	}
-	shared := shipped.Classify(modPath, p.base).Shared
-	for n, data := range p.base {
+	shared := shipped.Classify(modPath, g.files).Shared
+	for n := range g.files {
 		switch _, role := levels.RoleOf(n); {
 		case role == levels.Code && !slices.Contains(shared, n):
-			p.own[n] = data // the instructor's own code: never graded
-			delete(p.base, n)
+			g.own[n] = true // the instructor's own code: never graded
 		case (role == levels.Code || role == levels.Test || role == levels.Spec) && inStudentCopy(n):
-			p.checked[n] = true
+			g.checked[n] = true
 		}
 	}
-	return p, nil
+	return g, nil
 }
 
-// What Build notes of a student's checkout, in this order.
+// What build notes of a student's checkout, in this order.
 const (
 	testsEdited = "tests edited: graded with the original tests (%s)"
 	edited      = "%s edited: graded with the original"
 	notGraded   = "cgo, C and assembly not graded (%s)"
 )
 
-// Build writes into dest the grading copy of studentDir: the base files
-// and the student's own code, without following a symlink. It returns
-// notes on what the student changed that is not theirs to change. An
-// empty studentDir gives the instructor's own code. A level folder of more
-// than maxLevelFiles files, or a file over maxStudentFile, is refused
+// build writes into dest the grading copy of studentDir: the instructor's
+// files and the student's own code, without following a symlink. It
+// returns notes on what the student changed that is not theirs to change.
+// An empty studentDir gives the instructor's own code. A level folder of
+// more than maxLevelFiles files, or a file over maxStudentFile, is refused
 // before it is read.
-func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error) {
+func (g *Grader) build(studentDir, dest string) (notes []string, err error) {
 	if studentDir != "" {
 		if info, err := os.Lstat(filepath.Join(studentDir, "ladder")); err != nil || !info.IsDir() {
 			return nil, errors.New("not a rateladder checkout")
@@ -659,12 +620,8 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 		}
 	}
 	write := func(name string, data []byte) error { return writeFile(dest, name, data) }
-	copied := []map[string][]byte{p.base}
-	if studentDir == "" {
-		copied = append(copied, p.own)
-	}
-	for _, files := range copied {
-		for n, data := range files {
+	for n, data := range g.files {
+		if studentDir == "" || !g.own[n] {
 			if err := write(n, data); err != nil {
 				return nil, err
 			}
@@ -697,12 +654,12 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 			case !info.Mode().IsRegular(): // a symlink is not followed
 			case info.Size() > maxStudentFile:
 				return tooBig(n, info.Size())
-			case p.checked[n]:
+			case g.checked[n]:
 				what := edited
 				if role == levels.Test || role == levels.Spec {
 					what = testsEdited
 				}
-				if data, err := os.ReadFile(fp); err != nil || !bytes.Equal(data, p.base[n]) {
+				if data, err := os.ReadFile(fp); err != nil || !bytes.Equal(data, g.files[n]) {
 					note(what, n)
 				}
 			case role == levels.Test || role == levels.Spec:
@@ -710,7 +667,7 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 				if strings.HasSuffix(n, ".go") && inStudentCopy(n) {
 					note(testsEdited, n)
 				}
-			case role == levels.Code || (role == levels.Doc || role == levels.OtherFile) && p.base[n] == nil:
+			case role == levels.Code || (role == levels.Doc || role == levels.OtherFile) && g.files[n] == nil:
 				// Their code, or a file beside it (a Lua script).
 				data, err := os.ReadFile(fp)
 				if err != nil || foreignCode(n, data) {
@@ -725,7 +682,7 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 			return nil, err
 		}
 	}
-	for n, data := range p.base {
+	for n, data := range g.files {
 		if path.Base(n) == "go.mod" {
 			if mod, err := os.ReadFile(filepath.Join(studentDir, filepath.FromSlash(n))); err == nil && !bytes.Equal(mod, data) {
 				note(edited, n)

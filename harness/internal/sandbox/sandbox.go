@@ -80,7 +80,7 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, s.Env()
 	if slices.Contains(args, "-race") || slices.Contains(args, "-race=true") {
-		// -race needs cgo; only the runtime's C builds (see gradingPlan.build).
+		// -race needs cgo; only the runtime's C builds (see the instructor's foreignCode).
 		cmd.Env[slices.Index(cmd.Env, "CGO_ENABLED=0")] = "CGO_ENABLED=1"
 	}
 	return cmd
