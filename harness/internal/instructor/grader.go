@@ -103,7 +103,7 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		}
 	}()
 	g.cache, _ = filepath.Abs(cmp.Or(cacheDir, filepath.Join(g.tmp, "cache")))
-	sb, err := sandbox.New(g.tmp, "warm-up", g.modProxy, j)
+	sb, err := sandbox.New(g.tmp, "warm-up", g.modProxy, j, false)
 	if err != nil {
 		return nil, err
 	}
@@ -181,12 +181,11 @@ func (g *Grader) Grade(ctx context.Context, i int, dir string, limit time.Durati
 	res.Commit, res.Graded = headCommit(dir), time.Now()
 	var notes []string
 	defer func() { res.Err, res.Took = strings.Join(notes, "; "), time.Since(res.Graded) }()
-	sb, err := sandbox.New(g.tmp, fmt.Sprintf("student-%03d", i), g.modProxy, g.jail)
+	sb, err := sandbox.New(g.tmp, fmt.Sprintf("student-%03d", i), g.modProxy, g.jail, true)
 	if err != nil {
 		notes = append(notes, err.Error())
 		return res
 	}
-	sb.Limit()
 	defer func() {
 		// Read before Remove deletes the group.
 		notes = append(notes, sb.Group.Hit()...)
@@ -345,7 +344,6 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 			return nil, err
 		}
 		build := g.sb.Command(g.sb.Src, grade.GoTool(), "build", "-o", childBin, "./harness/ladder-child/"+l.Name())
-		build.Env = append(build.Env, "CGO_ENABLED=0")
 		var out bytes.Buffer
 		build.Stdout, build.Stderr = &out, &out
 		if err := g.run(ctx, build); err != nil {

@@ -37,18 +37,24 @@ type Sandbox struct {
 	// The sandbox's HOME, TMPDIR, GOCACHE and GOMODCACHE.
 	Home, Tmp, GoCache, GoModCache string
 	cacheBase                      string // the warm build cache (see ShareCache)
-	limited                        bool   // every command under the limits of Limit
+	limited                        bool   // every command under the limits (see New)
 }
 
-// New makes a sandbox in a new folder under parent.
-func New(parent, name, modProxy string, j *Jail) (*Sandbox, error) {
+// New makes a sandbox in a new folder under parent. A limited one runs its
+// commands under the limits (on Linux), in a cgroup where the system
+// allows it.
+func New(parent, name, modProxy string, j *Jail, limited bool) (*Sandbox, error) {
 	dir := filepath.Join(parent, name)
 	in := func(sub string) string { return filepath.Join(dir, sub) }
-	s := &Sandbox{Dir: dir, Src: in("src"), Home: in("home"), Tmp: in("tmp"), GoCache: in("gocache"), GoModCache: in("gomodcache"), ModProxy: modProxy, Jail: j}
+	s := &Sandbox{Dir: dir, Src: in("src"), Home: in("home"), Tmp: in("tmp"), GoCache: in("gocache"), GoModCache: in("gomodcache"), ModProxy: modProxy, Jail: j,
+		limited: limited && runtime.GOOS == "linux"}
 	for _, d := range []string{dir, s.Src, s.Home, s.Tmp, s.GoModCache} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			return nil, err
 		}
+	}
+	if s.limited {
+		s.Group, _ = NewGroup(fmt.Sprintf("ladder-%d-%s", os.Getpid(), name))
 	}
 	return s, nil
 }
@@ -252,16 +258,6 @@ var limitsScript = fmt.Sprintf(`while [ "$1" != -- ]; do echo $$ > "$1/cgroup.pr
 lower() { h=$(ulimit -H -$1) || exit 126; if [ "$h" = unlimited ] || [ "$h" -gt $2 ]; then h=$2; fi; ulimit -$1 "$h" || exit 126; }
 lower f %d; lower n %d; lower t %d
 exec "$@"`, FileSizeLimit/512, OpenFilesLimit, int(CPUTimeLimit/time.Second))
-
-// Limit puts the sandbox's commands under the limits, in a cgroup where
-// the system allows it.
-func (s *Sandbox) Limit() {
-	if runtime.GOOS != "linux" {
-		return
-	}
-	s.limited = true
-	s.Group, _ = NewGroup(fmt.Sprintf("ladder-%d-%s", os.Getpid(), filepath.Base(s.Dir)))
-}
 
 // A Group is the cgroup of a sandbox: memory's folder, then pids' on v1
 // (v2 has one for both). Only the files' places differ.
