@@ -392,10 +392,18 @@ func Main(ctor any, sentinels ...error) {
 		objects: map[uint64]reflect.Value{0: reflect.ValueOf(ctor)},
 		clocks:  map[uint64]*childClock{},
 	}
-	if err := s.loop(); err != nil {
-		log.Fatal("remote: ", err)
+	for {
+		var m message
+		if err := s.dec.Decode(&m); err == io.EOF {
+			os.Exit(0) // the checker is done
+		} else if err != nil {
+			log.Fatal("remote: ", err)
+		}
+		// A result gob cannot carry ends the child, which prints why.
+		if err := s.send(s.serve(m)); err != nil {
+			log.Fatalf("remote: the results of %s: %v", m.Method, err)
+		}
 	}
-	os.Exit(0)
 }
 
 type server struct {
@@ -408,22 +416,6 @@ type server struct {
 type childClock struct{ now atomic.Pointer[time.Time] }
 
 func (c *childClock) Now() time.Time { return *c.now.Load() }
-
-// loop serves calls until the checker closes their pipe.
-func (s *server) loop() error {
-	for {
-		var m message
-		if err := s.dec.Decode(&m); err == io.EOF {
-			return nil // the checker is done
-		} else if err != nil {
-			return err
-		}
-		if err := s.send(s.serve(m)); err != nil {
-			// A result gob cannot carry ends the child, which prints why.
-			return fmt.Errorf("the results of %s: %v", m.Method, err)
-		}
-	}
-}
 
 // serve makes the call m asks for. After a request it cannot read the
 // checker ends the child, so what is left unread does not matter.
