@@ -174,24 +174,21 @@ func WriteMarkdown(w io.Writer, results []Result) {
 // writeTable writes rows, escaped, header first, as a Markdown table whose
 // columns but the last line up.
 func writeTable(w io.Writer, rows [][]string) {
+	rows = slices.Insert(rows, 1, slices.Repeat([]string{"---"}, len(rows[0]))) // the rule, padded with "-"
 	widths := make([]int, len(rows[0]))
 	for i, row := range rows {
 		rows[i] = make([]string, len(row))
 		for j, c := range row {
 			rows[i][j] = MarkdownText(c)
 			if j < len(row)-1 {
-				widths[j] = max(widths[j], 3, utf8.RuneCountInString(rows[i][j]))
+				widths[j] = max(widths[j], utf8.RuneCountInString(rows[i][j]))
 			}
 		}
 	}
-	rule := make([]string, len(widths))
-	for i, n := range widths {
-		rule[i] = strings.Repeat("-", max(n, 3))
-	}
-	for _, row := range slices.Insert(rows, 1, rule) {
-		line := ""
-		for i, c := range row {
-			line += "| " + c + strings.Repeat(" ", max(0, widths[i]-utf8.RuneCountInString(c))) + " "
+	for i, row := range rows {
+		line, pad := "", cmp.Or(cond(i == 1, "-"), " ")
+		for j, c := range row {
+			line += "| " + c + strings.Repeat(pad, max(0, widths[j]-utf8.RuneCountInString(c))) + " "
 		}
 		fmt.Fprintln(w, line+"|")
 	}
