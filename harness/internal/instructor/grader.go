@@ -397,17 +397,12 @@ func (g *grading) summarize(grades []grade.Level, res *Result) {
 	}
 }
 
-// A level's checker and child are written from its spec, read with
-// go/parser. The spec's Test (and Fuzz) is generic over an interface and
-// takes a constructor of it:
-//
-//	func Test[C Counter](t *testing.T, newCounter func(window time.Duration) C)
-//
-// The checker gives it a constructor of proxies, whose methods are the
-// interface's and those of any interface the spec asserts to. The Err
-// variables of the level's packages the spec imports are its sentinels.
-
-// specShape is what a level's checker and child are written from.
+// specShape is what a level's checker and child are written from, read
+// from its spec with go/parser. The spec's Test (and Fuzz) is generic over
+// an interface and takes a constructor of it, func Test[C Counter](t
+// *testing.T, newCounter func(window time.Duration) C): the checker gives
+// it a constructor of proxies, whose methods are the interface's and those
+// of any interface the spec asserts to.
 type specShape struct {
 	Mod, Dir, SeedEnv string
 	Number            int
