@@ -46,13 +46,13 @@ type Grader struct {
 	// whose edits are noted, never used.
 	files        map[string][]byte
 	own, checked map[string]bool
-	tmp          string          // the report's temporary folder, with every sandbox
-	cache        string          // the warm build cache each sandbox gets a copy of
-	modProxy     string          // the instructor's module download cache
-	jail         *sandbox.Jail   // nil with --no-sandbox
-	redisModules map[string]bool // the modules whose runs get a redis-server, if a sandbox sees one
-	checkers     string          // levelN.test, a level's checker, and the go command's test2json
-	Seed         uint64          // of the checkers' random timelines
+	tmp          string        // the report's temporary folder, with every sandbox
+	cache        string        // the warm build cache each sandbox gets a copy of
+	modProxy     string        // the instructor's module download cache
+	jail         *sandbox.Jail // nil with --no-sandbox
+	redis        bool          // a nested module's runs (level 8's Redis form) get a redis-server
+	checkers     string        // levelN.test, a level's checker, and the go command's test2json
+	Seed         uint64        // of the checkers' random timelines
 }
 
 // withRedisServer starts a redis-server on the sandbox's loopback, waits
@@ -75,13 +75,9 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	// A redis-server under /usr, which the jail shows.
 	server, err := exec.LookPath("redis-server")
 	_, errCLI := exec.LookPath("redis-cli")
-	redis := j != nil && err == nil && errCLI == nil && sandbox.Within(server, "/usr")
+	g.redis = j != nil && err == nil && errCLI == nil && sandbox.Within(server, "/usr")
 	for _, l := range levels.All {
 		for _, m := range l.Modules {
-			// A module's run needs the server if one of its cases does.
-			if needs, err := needsRedis(root, l, m); err == nil && needs && redis {
-				g.redisModules[m.Dir] = true
-			}
 			// Each module's requirements, into the sandboxes' GOPROXY; a
 			// level this checkout lacks has no folder.
 			if out, err := goCommand(root, m.Dir, "mod", "download").CombinedOutput(); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -202,7 +198,7 @@ func (g *Grader) Grade(ctx context.Context, i int, dir string, limit time.Durati
 	var stopped atomic.Bool
 	runner := grade.Runner{
 		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
-			if rel, _ := filepath.Rel(sb.Src, dir); len(args) > 0 && args[0] == "test" && g.redisModules[filepath.ToSlash(rel)] {
+			if rel, _ := filepath.Rel(sb.Src, dir); g.redis && rel != "." && len(args) > 0 && args[0] == "test" {
 				// As make test-level-8 REDIS=1: a server of the sandbox's own.
 				cmd := sb.Command(dir, "sh", append([]string{"-c", withRedisServer, "sh", grade.GoTool()}, args...)...)
 				cmd.Env = append(cmd.Env, "REDIS_ADDR=127.0.0.1:6379")
@@ -568,7 +564,7 @@ func readCheckout(root string) (*Grader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the class report grades with a git checkout of the ladder: %w", err)
 	}
-	g := &Grader{modPath: modPath, files: map[string][]byte{}, own: map[string]bool{}, checked: map[string]bool{}, redisModules: map[string]bool{}}
+	g := &Grader{modPath: modPath, files: map[string][]byte{}, own: map[string]bool{}, checked: map[string]bool{}}
 	for _, n := range strings.Split(strings.TrimSuffix(tracked, "\x00"), "\x00") {
 		info, err := os.Lstat(filepath.Join(root, n))
 		if err != nil || !info.Mode().IsRegular() {
@@ -612,10 +608,9 @@ func (g *Grader) build(studentDir, dest string) (notes []string, err error) {
 			return nil, tooBig("go.mod", info.Size())
 		}
 	}
-	write := func(name string, data []byte) error { return writeFile(dest, name, data) }
 	for n, data := range g.files {
 		if studentDir == "" || !g.own[n] {
-			if err := write(n, data); err != nil {
+			if err := writeFile(dest, n, data); err != nil {
 				return nil, err
 			}
 		}
@@ -648,12 +643,8 @@ func (g *Grader) build(studentDir, dest string) (notes []string, err error) {
 			case info.Size() > maxStudentFile:
 				return tooBig(n, info.Size())
 			case g.checked[n]:
-				what := edited
-				if role == levels.Test || role == levels.Spec {
-					what = testsEdited
-				}
 				if data, err := os.ReadFile(fp); err != nil || !bytes.Equal(data, g.files[n]) {
-					note(what, n)
+					note(cmp.Or(cond(role == levels.Test || role == levels.Spec, testsEdited), edited), n)
 				}
 			case role == levels.Test || role == levels.Spec:
 				// A test of their own is not run.
@@ -667,7 +658,7 @@ func (g *Grader) build(studentDir, dest string) (notes []string, err error) {
 					note(notGraded, n)
 					return err
 				}
-				return write(n, data)
+				return writeFile(dest, n, data)
 			}
 			return nil
 		})
