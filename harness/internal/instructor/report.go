@@ -380,22 +380,17 @@ func WriteDebrief(w io.Writer, root string, g grade.Level, st grade.Style) error
 	return template.Must(template.New("").Funcs(template.FuncMap{"bold": bold, "lower": grade.Lower}).Parse(debriefText)).Execute(w, data)
 }
 
-// ClassroomFile is the GitHub Classroom workflow: the class report from
-// the instructor's pinned commit on the student's checkout, a point a part.
-const ClassroomFile = ".github/workflows/classroom.yml"
-
-// PartPoints is what a part is worth: every part counts the same.
-const PartPoints = 1
-
-// The two checkouts' folders, and the results file: a line a part done.
+// The GitHub Classroom workflow: the class report from the instructor's
+// pinned commit on the student's checkout, a point a part.
 const (
-	InstructorDir = "instructor"
-	StudentDir    = "student"
-	DonePartsFile = "parts-done.txt"
+	ClassroomFile = ".github/workflows/classroom.yml" // the workflow's file
+	PartPoints    = 1                                 // what a part is worth: every part counts the same
+	InstructorDir = "instructor"                      // the instructor's checkout's folder
+	StudentDir    = "student"                         // the student's checkout's folder
+	DonePartsFile = "parts-done.txt"                  // the results file: a line a part done
+	// ClassroomGradeCommand writes the results file, in 20 minutes at most.
+	ClassroomGradeCommand = "go run ./harness/cmd/ladder class-report --format parts --parallel 1 --timeout 20m ../" + StudentDir + " > ../" + DonePartsFile + " && cat ../" + DonePartsFile
 )
-
-// ClassroomGradeCommand writes the results file, in 20 minutes at most.
-const ClassroomGradeCommand = "go run ./harness/cmd/ladder class-report --format parts --parallel 1 --timeout 20m ../" + StudentDir + " > ../" + DonePartsFile + " && cat ../" + DonePartsFile
 
 // gradedStep is one part of one level, as a step of the workflow.
 type gradedStep struct {
@@ -424,11 +419,11 @@ func PlanClassroom(root, repo, ref string, lvs []levels.Level) (classroomPlan, e
 	plan := classroomPlan{Repo: repo, Ref: ref}
 	for _, l := range lvs {
 		for _, p := range l.Parts {
-			redis, err := needsRedis(root, l, l.ModuleOf(p.Number))
+			man, err := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(l.SpecDir(l.ModuleOf(p.Number))), protocol.ManifestFile))
 			if err != nil {
-				return classroomPlan{}, err
+				return classroomPlan{}, fmt.Errorf("level %d: %w", l.Number, err)
 			}
-			plan.Redis = plan.Redis || redis
+			plan.Redis = plan.Redis || slices.ContainsFunc(man.Cases, func(c protocol.ManifestCase) bool { return c.Needs == "redis-server" })
 			plan.Steps = append(plan.Steps, gradedStep{PartID(l.Number, p.Number), fmt.Sprintf("Level %d, part %d: %s", l.Number, p.Number, p.Title)})
 		}
 	}
@@ -446,15 +441,6 @@ func WriteDoneParts(w io.Writer, results []Result) {
 			}
 		}
 	}
-}
-
-// needsRedis says whether a case of a module's spec needs redis-server.
-func needsRedis(root string, l levels.Level, m levels.Module) (bool, error) {
-	man, err := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), protocol.ManifestFile))
-	if err != nil {
-		return false, fmt.Errorf("level %d: %w", l.Number, err)
-	}
-	return slices.ContainsFunc(man.Cases, func(c protocol.ManifestCase) bool { return c.Needs == "redis-server" }), nil
 }
 
 //go:embed templates/classroom.yml
