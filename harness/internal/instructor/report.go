@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -77,12 +78,7 @@ func tables(results []Result) (md, sheet [][]string, heat []heatRow) {
 	md[0] = append(md[0], "parts", "last level done", "note")
 	sheet[0] = slices.Concat(sheet[0], []string{"total", "max"}, inProcHeader, []string{"commit", "graded_at", "note", "known_mistakes", "why"})
 	// A cell that starts as a formula would gets a leading apostrophe.
-	text := func(s string) string {
-		if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-			return "'" + s
-		}
-		return s
-	}
+	text := func(s string) string { return cond(strings.ContainsAny(s[:min(len(s), 1)], "=+-@\t\r"), "'") + s }
 	for _, r := range results {
 		done, of := r.PartsDone()
 		mdRow, sheetRow, inProcs, last := []string{r.Name}, []string{text(r.Name)}, []string{}, "-"
@@ -287,18 +283,14 @@ func sections(results []Result) []section {
 		}
 	}
 	mistakes := section{Title: "Known mistakes", Note: " (a failing part whose cases fail the way a known mistake does), the most made first"}
-	var made []string // "level 2 part 1 \"a or b\"": one digit each, so they sort by level and part
-	students := map[string][]string{}
+	students := map[string][]string{} // by "level 2 part 1 \"a or b\"": one digit each, so they sort by level and part
 	for _, r := range results {
 		for _, m := range StudentMistakes(r.Levels) {
 			key := fmt.Sprintf("level %d part %d \"%s\"", m.Level, m.Part, m.label())
-			if students[key] == nil {
-				made = append(made, key)
-			}
 			students[key] = append(students[key], r.Name)
 		}
 	}
-	slices.SortFunc(made, func(a, b string) int {
+	made := slices.SortedFunc(maps.Keys(students), func(a, b string) int {
 		return cmp.Or(cmp.Compare(len(students[b]), len(students[a])), strings.Compare(a, b))
 	})
 	for _, m := range made {
