@@ -55,17 +55,15 @@ type Grader struct {
 	Seed         uint64        // of the checkers' random timelines
 }
 
-// withRedisServer starts a redis-server on the sandbox's loopback, waits
-// until it answers, and runs its arguments.
+// withRedisServer starts a redis-server on the sandbox's loopback, then runs its arguments.
 //
 //go:embed templates/with-redis-server.sh
 var withRedisServer string
 
-// NewGrader reads the instructor's checkout and builds its tests once, in a
-// sandbox, into the build cache every student's sandbox starts from, and
-// the report's checkers. cacheDir keeps that build cache between reports
-// ("" for none); j nil means no sandbox; seed 0 draws a seed for the
-// random timelines.
+// NewGrader reads the instructor's checkout and builds, in a sandbox, its
+// tests into the build cache every student's sandbox starts from (kept in
+// cacheDir, if not ""), and the checkers. j nil means no sandbox; seed 0
+// draws a seed for the random timelines.
 func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed uint64) (_ *Grader, err error) {
 	g, err := readCheckout(root)
 	if err != nil {
@@ -145,8 +143,7 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	return g, os.Rename(built, g.checkers)
 }
 
-// setupRun runs a command of the report's setup, which fails with what
-// it printed.
+// setupRun runs a command of the report's setup; its error tells what it printed.
 func setupRun(ctx context.Context, cmd *exec.Cmd) error {
 	var out bytes.Buffer
 	if cmd.Stdout == nil {
@@ -158,8 +155,7 @@ func setupRun(ctx context.Context, cmd *exec.Cmd) error {
 	return nil
 }
 
-// goCommand is the go command, in the learner's environment, in the
-// folder dir of root.
+// goCommand is the go command in folder dir of root, in the learner's environment.
 func goCommand(root, dir string, args ...string) *exec.Cmd {
 	cmd := exec.Command(grade.GoTool(), args...)
 	cmd.Dir = filepath.Join(root, filepath.FromSlash(dir))
@@ -170,8 +166,7 @@ func goCommand(root, dir string, args ...string) *exec.Cmd {
 // Close deletes the report's temporary folder.
 func (g *Grader) Close() { sandbox.RemoveAll(g.tmp) }
 
-// Grade grades one student's checkout in a sandbox of its own, which it
-// deletes afterwards.
+// Grade grades one student's checkout in a sandbox of its own.
 func (g *Grader) Grade(ctx context.Context, i int, dir string, limit time.Duration) (res Result) {
 	res.Name = filepath.Base(filepath.Clean(dir))
 	res.Commit, res.Graded = headCommit(dir), time.Now()
@@ -253,8 +248,7 @@ const seedEnv = "LADDER_VERDICT_SEED"
 
 const refusedPrefix = "refused:" // a level's build error, refused for its imports
 
-// inProcessCases lists the cases judged in the student's process, by part
-// and name.
+// inProcessCases lists, by part and name, the cases judged in process.
 func inProcessCases(root string, l levels.Level) map[int]map[string]bool {
 	out := map[int]map[string]bool{}
 	for part, cs := range grade.SpecLists(root, l) {
@@ -299,8 +293,7 @@ func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) 
 		if err != nil {
 			return nil, err
 		}
-		// A case judged in process passes only as the student's binary
-		// reports it.
+		// A case judged in process passes only as the student's binary says.
 		out = append(out, p)
 		p.Cases = slices.DeleteFunc(p.Cases, func(e protocol.Event) bool { return inProc[e.Part][e.Name] && e.Verdict == protocol.Pass })
 	}
@@ -410,8 +403,7 @@ type specShape struct {
 	SentinelImports map[string]string
 }
 
-// signature is a function's name and the types of its parameters and
-// results, which the proxies name a0… and r0….
+// signature is a function's name and types, its parameters a0… and results r0….
 type signature struct {
 	Name            string
 	Params, Results []string
@@ -519,8 +511,7 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 // qualified finds the package names in a type's text.
 var qualified = regexp.MustCompile(`\b(\w+)\.`)
 
-// The sources the report writes: a level's child, which serves the
-// student's code, and its checker, with the proxies.
+// The sources of a level's child, which serves the student's code, and checker.
 var (
 	//go:embed templates/child.go.tmpl
 	childSource string
@@ -528,8 +519,7 @@ var (
 	checkerSource string
 )
 
-// writeSource writes src, a template of a source read from level l's
-// spec, into file rel of root.
+// writeSource writes src, a template filled from level l's spec, into file rel of root.
 func writeSource(src, root, modPath string, l levels.Level, rel string) error {
 	sh, err := readShape(root, modPath, l)
 	if err != nil {
@@ -552,9 +542,8 @@ func writeFile(root, rel string, data []byte) error {
 	return os.WriteFile(file, data, 0o644)
 }
 
-// readCheckout reads what every grading copy takes from the instructor's
-// checkout at root: the files git tracks in go.mod, go.sum, harness/ and
-// ladder/.
+// readCheckout reads from the instructor's checkout at root the files git
+// tracks in go.mod, go.sum, harness/ and ladder/.
 func readCheckout(root string) (*Grader, error) {
 	modPath, err := shipped.ModulePath(root)
 	if err != nil {
@@ -593,12 +582,10 @@ const (
 	notGraded   = "cgo, C and assembly not graded (%s)"
 )
 
-// build writes into dest the grading copy of studentDir: the instructor's
-// files and the student's own code, without following a symlink. It
-// returns notes on what the student changed that is not theirs to change.
-// An empty studentDir gives the instructor's own code. A level folder of
-// more than maxLevelFiles files, or a file over maxStudentFile, is refused
-// before it is read.
+// build writes into dest the grading copy of studentDir ("" for the
+// instructor's own code), following no symlink, and notes what the student
+// changed that is not theirs. A level folder of over maxLevelFiles files,
+// or a file over maxStudentFile, is refused before it is read.
 func (g *Grader) build(studentDir, dest string) (notes []string, err error) {
 	if studentDir != "" {
 		if info, err := os.Lstat(filepath.Join(studentDir, "ladder")); err != nil || !info.IsDir() {
