@@ -42,17 +42,16 @@ type Grader struct {
 	modPath string
 	// files holds every file a grading copy takes from the instructor's
 	// checkout; own marks the instructor's code of the levels, which only
-	// the warm-up builds; checked marks the tests, specs and shared code
-	// whose edits are noted, never used.
-	files        map[string][]byte
-	own, checked map[string]bool
-	tmp          string        // the report's temporary folder, with every sandbox
-	cache        string        // the warm build cache each sandbox gets a copy of
-	modProxy     string        // the instructor's module download cache
-	jail         *sandbox.Jail // nil with --no-sandbox
-	redis        bool          // a nested module's runs (level 8's Redis form) get a redis-server
-	checkers     string        // levelN.test, a level's checker, and the go command's test2json
-	Seed         uint64        // of the checkers' random timelines
+	// the warm-up builds.
+	files    map[string][]byte
+	own      map[string]bool
+	tmp      string        // the report's temporary folder, with every sandbox
+	cache    string        // the warm build cache each sandbox gets a copy of
+	modProxy string        // the instructor's module download cache
+	jail     *sandbox.Jail // nil with --no-sandbox
+	redis    bool          // a nested module's runs (level 8's Redis form) get a redis-server
+	checkers string        // levelN.test, a level's checker, and the go command's test2json
+	Seed     uint64        // of the checkers' random timelines
 }
 
 // withRedisServer starts a redis-server on the sandbox's loopback, then runs its arguments.
@@ -553,7 +552,7 @@ func readCheckout(root string) (*Grader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the class report grades with a git checkout of the ladder: %w", err)
 	}
-	g := &Grader{modPath: modPath, files: map[string][]byte{}, own: map[string]bool{}, checked: map[string]bool{}}
+	g := &Grader{modPath: modPath, files: map[string][]byte{}, own: map[string]bool{}}
 	for _, n := range strings.Split(strings.TrimSuffix(tracked, "\x00"), "\x00") {
 		info, err := os.Lstat(filepath.Join(root, n))
 		if err != nil || !info.Mode().IsRegular() {
@@ -565,11 +564,8 @@ func readCheckout(root string) (*Grader, error) {
 	}
 	shared := shipped.Classify(modPath, g.files).Shared
 	for n := range g.files {
-		switch _, role := levels.RoleOf(n); {
-		case role == levels.Code && !slices.Contains(shared, n):
+		if _, role := levels.RoleOf(n); role == levels.Code && !slices.Contains(shared, n) {
 			g.own[n] = true // the instructor's own code: never graded
-		case (role == levels.Code || role == levels.Test || role == levels.Spec) && inStudentCopy(n):
-			g.checked[n] = true
 		}
 	}
 	return g, nil
@@ -629,7 +625,8 @@ func (g *Grader) build(studentDir, dest string) (notes []string, err error) {
 			case !info.Mode().IsRegular(): // a symlink is not followed
 			case info.Size() > maxStudentFile:
 				return tooBig(n, info.Size())
-			case g.checked[n]:
+			case g.files[n] != nil && !g.own[n] && inStudentCopy(n) && (role == levels.Code || role == levels.Test || role == levels.Spec):
+				// The instructor's tests, specs and shared code: an edit is noted, never used.
 				if data, err := os.ReadFile(fp); err != nil || !bytes.Equal(data, g.files[n]) {
 					note(cmp.Or(cond(role == levels.Test || role == levels.Spec, testsEdited), edited), n)
 				}

@@ -311,10 +311,7 @@ func whyLines(r Result) []string {
 		if l.Status == grade.Done || l.Status == grade.NotStarted || i < 0 {
 			continue
 		}
-		why := l.Parts[i].Why
-		if why == "" && len(l.Problems) > 0 {
-			why = l.Problems[0]
-		}
+		why := cmp.Or(l.Parts[i].Why, append(slices.Clip(l.Problems), "")[0])
 		out = append(out, fmt.Sprintf("L%d.%d %s", l.Number, l.Parts[i].Number, why))
 	}
 	return out
@@ -339,10 +336,8 @@ func StudentMistakes(ls []grade.LevelReport) []PartMistake {
 			}
 			m := PartMistake{Level: l.Number, Part: p.Number}
 			for _, name := range p.KnownMistake {
-				if short, _, ok := strings.Cut(name, ": "); ok && short != "" {
-					name = short
-				}
-				m.Names = append(m.Names, name)
+				short, _, _ := strings.Cut(name, ": ")
+				m.Names = append(m.Names, cmp.Or(short, name))
 			}
 			out = append(out, m)
 		}
