@@ -529,16 +529,16 @@ func writeSource(src, root, modPath string, l levels.Level, rel string) error {
 	if err := t.Execute(&b, sh); err != nil {
 		return err
 	}
-	return writeFile(root, rel, b.Bytes())
+	return writeFile(root, rel, b.Bytes(), 0o644)
 }
 
 // writeFile writes data into file rel of root, and the folders it needs.
-func writeFile(root, rel string, data []byte) error {
+func writeFile(root, rel string, data []byte, perm os.FileMode) error {
 	file := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(file, data, 0o644)
+	return os.WriteFile(file, data, perm)
 }
 
 // readCheckout reads from the instructor's checkout at root the files git
@@ -593,7 +593,7 @@ func (g *Grader) build(studentDir, dest string) (notes []string, err error) {
 	}
 	for n, data := range g.files {
 		if studentDir == "" || !g.own[n] {
-			if err := writeFile(dest, n, data); err != nil {
+			if err := writeFile(dest, n, data, 0o644); err != nil {
 				return nil, err
 			}
 		}
@@ -642,7 +642,7 @@ func (g *Grader) build(studentDir, dest string) (notes []string, err error) {
 					note(notGraded, n)
 					return err
 				}
-				return writeFile(dest, n, data)
+				return writeFile(dest, n, data, 0o644)
 			}
 			return nil
 		})

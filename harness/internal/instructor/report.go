@@ -97,9 +97,7 @@ func tables(results []Result) (md, sheet [][]string, heat []heatRow) {
 			if got.Status == grade.Done {
 				last = strconv.Itoa(lv.Number)
 			}
-			if len(inProc) > 0 && cell != "" {
-				cell += InProcessMark
-			}
+			cell += cond(len(inProc) > 0 && cell != "", InProcessMark)
 			mdRow, sheetRow = append(mdRow, cell), append(sheetRow, strconv.Itoa(got.PartsDone))
 			inProcs = append(inProcs, strconv.Itoa(len(inProc)))
 			for i, part := range lv.Parts {
@@ -120,10 +118,7 @@ func tables(results []Result) (md, sheet [][]string, heat []heatRow) {
 				} else if r.Err != "" && len(r.Levels) == 0 {
 					class, why = "nobuild", r.Err
 				}
-				if i == 0 {
-					class += " first"
-				}
-				hr.Cells = append(hr.Cells, heatCell{class, fmt.Sprintf("L%d.%d %s: %s", lv.Number, part.Number, part.Title, why)})
+				hr.Cells = append(hr.Cells, heatCell{class + cond(i == 0, " first"), fmt.Sprintf("L%d.%d %s: %s", lv.Number, part.Number, part.Title, why)})
 			}
 		}
 		var mistakes []string
@@ -575,12 +570,11 @@ func CheckStubsOf(files []shipped.TreeEntry, stderr io.Writer) ([]string, error)
 // WriteEntries writes commit files under dir.
 func WriteEntries(dir string, files []shipped.TreeEntry) error {
 	for _, e := range files {
-		target := filepath.Join(dir, filepath.FromSlash(e.Path))
-		mode := os.FileMode(0o644)
+		perm := os.FileMode(0o644)
 		if e.Mode == "100755" {
-			mode = 0o755
+			perm = 0o755
 		}
-		if err := cmp.Or(os.MkdirAll(filepath.Dir(target), 0o755), os.WriteFile(target, e.Data, mode)); err != nil {
+		if err := writeFile(dir, e.Path, e.Data, perm); err != nil {
 			return err
 		}
 	}
