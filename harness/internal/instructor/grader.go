@@ -351,13 +351,8 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 	}
 	cmd := exec.Command(filepath.Join(g.checkers, "test2json"), args...)
 	cmd.Dir = levelDir
-	cmd.Env = []string{
-		"PATH=" + os.Getenv("PATH"),
-		"TMPDIR=" + os.TempDir(),
-		protocol.LaunchEnv + "=" + string(launch),
-		seedEnv + "=" + strconv.FormatUint(g.Seed, 10),
-		protocol.GradeEnv + "=1",
-	}
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + os.TempDir(), protocol.LaunchEnv + "=" + string(launch),
+		seedEnv + "=" + strconv.FormatUint(g.Seed, 10), protocol.GradeEnv + "=1"}
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	// Failing cases exit 1: the output says the rest.
@@ -583,14 +578,6 @@ const (
 // changed that is not theirs. A level folder of over maxLevelFiles files,
 // or a file over maxStudentFile, is refused before it is read.
 func (g *Grader) build(studentDir, dest string) (notes []string, err error) {
-	if studentDir != "" {
-		if info, err := os.Lstat(filepath.Join(studentDir, "ladder")); err != nil || !info.IsDir() {
-			return nil, errors.New("not a rateladder checkout")
-		}
-		if info, err := os.Lstat(filepath.Join(studentDir, "go.mod")); err == nil && info.Size() > maxStudentFile {
-			return nil, tooBig("go.mod", info.Size())
-		}
-	}
 	for n, data := range g.files {
 		if studentDir == "" || !g.own[n] {
 			if err := writeFile(dest, n, data, 0o644); err != nil {
@@ -600,6 +587,12 @@ func (g *Grader) build(studentDir, dest string) (notes []string, err error) {
 	}
 	if studentDir == "" {
 		return nil, nil
+	}
+	if info, err := os.Lstat(filepath.Join(studentDir, "ladder")); err != nil || !info.IsDir() {
+		return nil, errors.New("not a rateladder checkout")
+	}
+	if info, err := os.Lstat(filepath.Join(studentDir, "go.mod")); err == nil && info.Size() > maxStudentFile {
+		return nil, tooBig("go.mod", info.Size())
 	}
 	noted := map[string][]string{}
 	note := func(what, n string) { noted[what] = append(noted[what], n) }

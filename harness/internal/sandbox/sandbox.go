@@ -184,8 +184,7 @@ func (s *Sandbox) jailArgs(dir string) []string {
 	for _, p := range []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
 		a = append(a, "--ro-bind-try", p, p)
 	}
-	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
-	a = append(a, "--ro-bind", ToolchainRoot(), ToolchainRoot())
+	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", ToolchainRoot(), ToolchainRoot())
 	// bwrap's command line, seen inside, names links, not the instructor's folders.
 	if s.ModProxy != "" {
 		a = append(a, "--ro-bind-try", s.outsideLink("modproxy", s.ModProxy), jailModProxy)
