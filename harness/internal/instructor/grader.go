@@ -77,12 +77,12 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		for _, m := range l.Modules {
 			// Each module's requirements, into the sandboxes' GOPROXY; a
 			// level this checkout lacks has no folder.
-			if out, err := goCommand(root, m.Dir, "mod", "download").CombinedOutput(); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if out, err := grade.Plain.Command(ctx, filepath.Join(root, filepath.FromSlash(m.Dir)), "mod", "download").CombinedOutput(); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("go mod download in %s: %v\n%s", m.Dir, err, out)
 			}
 		}
 	}
-	out, err := goCommand(root, ".", "env", "GOMODCACHE").Output()
+	out, err := grade.Plain.Command(ctx, root, "env", "GOMODCACHE").Output()
 	if err != nil {
 		return nil, fmt.Errorf("go env GOMODCACHE: %v", err)
 	}
@@ -152,14 +152,6 @@ func setupRun(ctx context.Context, cmd *exec.Cmd) error {
 		return fmt.Errorf("%v\n%s", cmp.Or(err, errors.New("interrupted")), grade.FirstLines(out.String(), 20))
 	}
 	return nil
-}
-
-// goCommand is the go command in folder dir of root, in the learner's environment.
-func goCommand(root, dir string, args ...string) *exec.Cmd {
-	cmd := exec.Command(grade.GoTool(), args...)
-	cmd.Dir = filepath.Join(root, filepath.FromSlash(dir))
-	cmd.Env = grade.LearnerEnv()
-	return cmd
 }
 
 // Close deletes the report's temporary folder.
@@ -387,11 +379,11 @@ func (g *grading) summarize(grades []grade.Level, res *Result) {
 // it a constructor of proxies, whose methods are the interface's and those
 // of any interface the spec asserts to.
 type specShape struct {
-	Mod, Dir, SeedEnv string
-	Number            int
-	Ctor              signature // New: the interface Test is generic over, and an error for level 8
-	Methods           []signature
-	Imports           map[string]string // the packages the proxies' types name, by name, but the spec
+	levels.Level
+	Mod, SeedEnv string
+	Ctor         signature // New: the interface Test is generic over, and an error for level 8
+	Methods      []signature
+	Imports      map[string]string // the packages the proxies' types name, by name, but the spec
 	// Sentinels are "viewerr.ErrNegativeViews", from SentinelImports (by path).
 	Sentinels       []string
 	SentinelImports map[string]string
@@ -407,7 +399,7 @@ type signature struct {
 func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 	dir := l.SpecDir(l.ModuleOf(1))
 	names, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(dir), "*.go"))
-	sh := &specShape{Mod: modPath, Dir: l.Dir, Number: l.Number, SeedEnv: seedEnv, Imports: map[string]string{}, SentinelImports: map[string]string{}}
+	sh := &specShape{Level: l, Mod: modPath, SeedEnv: seedEnv, Imports: map[string]string{}, SentinelImports: map[string]string{}}
 	ifaces, imports := map[string]*ast.InterfaceType{}, map[string]string{}
 	var test *ast.FuncType
 	var asserted []*ast.InterfaceType
