@@ -41,8 +41,7 @@ type Sandbox struct {
 }
 
 // New makes a sandbox in a new folder under parent. A limited one runs its
-// commands under the limits (on Linux), in a cgroup where the system
-// allows it.
+// commands under the limits (on Linux), in a cgroup where it can.
 func New(parent, name, modProxy string, j *Jail, limited bool) (*Sandbox, error) {
 	dir := filepath.Join(parent, name)
 	in := func(sub string) string { return filepath.Join(dir, sub) }

@@ -59,9 +59,8 @@ type message struct {
 	Nil []bool
 }
 
-// wireError is an error as it crosses: its message, and the messages of
-// the level's sentinels it matched in the child, which errors.Is then
-// finds in the checker.
+// wireError is an error as it crosses: its message, and those of the
+// level's sentinels it matched in the child, for errors.Is in the checker.
 type wireError struct {
 	Text    string
 	Matched []string
@@ -93,8 +92,7 @@ func newPipe(r io.Reader, w io.Writer, sentinels []error) *pipe {
 	return &pipe{w: bw, enc: gob.NewEncoder(bw), dec: gob.NewDecoder(r), sentinels: sentinels}
 }
 
-// send writes m and values (an invalid Value is a nil interface), and
-// flushes them.
+// send writes and flushes m and values (an invalid Value is a nil interface).
 func (p *pipe) send(m message, values []reflect.Value) error {
 	m.Nil = make([]bool, len(values))
 	for i, v := range values {
@@ -248,8 +246,7 @@ func (o *Object) Call(method string, results []any, args ...any) {
 	runtime.KeepAlive(o)
 }
 
-// exchange sends one call and reads its answer and results, with c.mu
-// held.
+// exchange sends one call and reads its answer and results, with c.mu held.
 func (c *Conn) exchange(op byte, o *Object, method string, results []any, args []any) {
 	m := message{Op: op, Obj: o.id, Method: method}
 	if o.clk != nil {
