@@ -406,10 +406,7 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 	// fields returns the types of a parameter or result list, one a value
 	// (the checker dot-imports the spec, whose types it names as the spec does).
 	fields := func(fl *ast.FieldList) (out []string) {
-		if fl == nil {
-			return nil
-		}
-		for _, f := range fl.List {
+		for _, f := range cmp.Or(fl, &ast.FieldList{}).List { // a method's Results may be nil
 			for range max(1, len(f.Names)) {
 				out = append(out, types.ExprString(f.Type))
 			}

@@ -206,8 +206,7 @@ var reportHTML string
 // WriteHTML writes the class as one self-contained page: a heat map.
 func WriteHTML(w io.Writer, results []Result) {
 	_, _, heat := tables(results)
-	e := func(s string) string { return html.EscapeString(TerminalText(s)) }
-	t := template.Must(template.New("").Funcs(template.FuncMap{"e": e}).Parse(reportHTML))
+	t := template.Must(template.New("").Funcs(template.FuncMap{"e": func(s string) string { return html.EscapeString(TerminalText(s)) }}).Parse(reportHTML))
 	t.Execute(w, map[string]any{"States": cellStates, "Levels": levels.All, "Rows": heat, "Sections": sections(results)})
 }
 
