@@ -404,11 +404,18 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 	var test *ast.FuncType
 	var asserted []*ast.InterfaceType
 	// fields returns the types of a parameter or result list, one a value
-	// (the checker dot-imports the spec, whose types it names as the spec does).
+	// (the checker dot-imports the spec, whose types it names as the spec
+	// does), and notes the packages they name but the spec.
 	fields := func(fl *ast.FieldList) (out []string) {
 		for _, f := range cmp.Or(fl, &ast.FieldList{}).List { // a method's Results may be nil
+			t := types.ExprString(f.Type)
+			for _, m := range qualified.FindAllStringSubmatch(t, -1) {
+				if ip := imports[m[1]]; ip != "" {
+					sh.Imports[m[1]] = ip
+				}
+			}
 			for range max(1, len(f.Names)) {
-				out = append(out, types.ExprString(f.Type))
+				out = append(out, t)
 			}
 		}
 		return out
@@ -477,15 +484,6 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 			if name := m.Names[0].Name; !slices.ContainsFunc(sh.Methods, func(s signature) bool { return s.Name == name }) {
 				sh.Methods = append(sh.Methods, signature{name, fields(ft.Params), fields(ft.Results)})
 			}
-		}
-	}
-	var types []string
-	for _, s := range append(sh.Methods, sh.Ctor) {
-		types = append(append(types, s.Params...), s.Results...)
-	}
-	for _, m := range qualified.FindAllStringSubmatch(strings.Join(types, " "), -1) {
-		if ip := imports[m[1]]; ip != "" {
-			sh.Imports[m[1]] = ip
 		}
 	}
 	return sh, nil
