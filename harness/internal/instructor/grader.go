@@ -15,6 +15,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -345,13 +346,11 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 	cmd.Dir = levelDir
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + os.TempDir(), protocol.LaunchEnv + "=" + string(launch),
 		seedEnv + "=" + strconv.FormatUint(g.Seed, 10), protocol.GradeEnv + "=1"}
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	// Failing cases exit 1: the output says the rest.
+	// Failing cases exit 1: the output, in the buffer RunLimited gives it, says the rest.
 	if g.run(ctx, cmd) != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	grade.Read(g.sb.Src, &out, res)
+	grade.Read(g.sb.Src, cmd.Stdout.(io.Reader), res)
 	return res, nil
 }
 

@@ -27,12 +27,11 @@ import (
 
 // A Sandbox is where a student's code runs in a class report: a folder of
 // its own and, on Linux, bubblewrap around every command (see jailArgs).
-// Without a working bwrap Jail is nil: only with --no-sandbox.
 type Sandbox struct {
 	Dir      string // the whole sandbox, removed by Remove
 	Src      string // the grading copy: read-only inside the sandbox
 	ModProxy string // the instructor's module downloads, the go command's file:// GOPROXY: nothing comes from the network
-	Jail     *Jail  // bubblewrap around every command; nil runs them plainly
+	Jail     *Jail  // bubblewrap around every command; nil (only with --no-sandbox) runs them plainly
 	Group    Group  // the cgroup of the sandbox's commands, nil for none
 	// The sandbox's HOME, TMPDIR, GOCACHE and GOMODCACHE.
 	Home, Tmp, GoCache, GoModCache string
