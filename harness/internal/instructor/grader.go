@@ -182,7 +182,7 @@ func (g *Grader) Grade(ctx context.Context, i int, dir string, limit time.Durati
 	}
 	// The warm cache is read-only under the student's own.
 	sb.ShareCache(g.cache)
-	var stopped atomic.Bool
+	gr := &grading{Grader: g, sb: sb}
 	runner := grade.Runner{
 		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
 			if rel, _ := filepath.Rel(sb.Src, dir); g.redis && rel != "." && len(args) > 0 && args[0] == "test" {
@@ -197,23 +197,18 @@ func (g *Grader) Grade(ctx context.Context, i int, dir string, limit time.Durati
 			s, err := sandbox.RunLimited(runCtx, limit, cmd)
 			// A run the grading stopped itself (a flood, a leftover) is not the student's.
 			if s && !(runCtx.Err() != nil && ctx.Err() == nil) {
-				stopped.Store(true)
+				gr.stopped.Store(true)
 			}
 			return err
 		},
+		Judge: gr.judge,
 	}
-	gr := &grading{Grader: g, sb: sb, run: runner.Run}
-	runner.Judge = func(ctx context.Context, root string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
-		if stopped.Load() {
-			return own, nil // counts for nothing: see below
-		}
-		return gr.judge(ctx, r, own)
-	}
+	gr.run = runner.Run
 	grades, err := grade.Levels(ctx, sb.Src, levels.All, runner)
 	switch {
-	case stopped.Load() && ctx.Err() != nil:
+	case gr.stopped.Load() && ctx.Err() != nil:
 		notes = append(notes, "interrupted")
-	case stopped.Load():
+	case gr.stopped.Load():
 		notes = append(notes, fmt.Sprintf("stopped after %v", limit))
 	case err != nil:
 		notes = append(notes, grade.FirstLines(err.Error(), 1))
@@ -257,16 +252,17 @@ func inProcessCases(root string, l levels.Level) map[int]map[string]bool {
 // grading is one student's checkout, in sb.Src.
 type grading struct {
 	*Grader
-	sb  *sandbox.Sandbox
-	run func(context.Context, *exec.Cmd) error
+	sb      *sandbox.Sandbox
+	run     func(context.Context, *exec.Cmd) error
+	stopped atomic.Bool // a run was stopped: the grading counts for nothing
 }
 
 // judge returns the verdicts of one go test run: of the student's own
 // binaries only the cases the spec marks InProcess; every other case is
 // the checker's, built from the instructor's files alone, which plays it
 // against the student's code in a child that only answers calls.
-func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
-	if r.Module != "." {
+func (g *grading) judge(ctx context.Context, _ string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
+	if r.Module != "." || g.stopped.Load() {
 		return own, nil // a nested module's (level 8's Redis form): judged in process, as the report marks it
 	}
 	out := own
