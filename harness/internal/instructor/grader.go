@@ -605,11 +605,8 @@ func (g *Grader) build(studentDir, dest string) (notes []string, err error) {
 				if data, err := os.ReadFile(fp); err != nil || !bytes.Equal(data, g.files[n]) {
 					note(cmp.Or(cond(role == levels.Test || role == levels.Spec, testsEdited), edited), n)
 				}
-			case role == levels.Test || role == levels.Spec:
-				// A test of their own is not run.
-				if strings.HasSuffix(n, ".go") && inStudentCopy(n) {
-					note(testsEdited, n)
-				}
+			case (role == levels.Test || role == levels.Spec) && strings.HasSuffix(n, ".go") && inStudentCopy(n):
+				note(testsEdited, n) // a test of their own is not run
 			case role == levels.Code || (role == levels.Doc || role == levels.OtherFile) && g.files[n] == nil:
 				// Their code, or a file beside it (a Lua script).
 				data, err := os.ReadFile(fp)

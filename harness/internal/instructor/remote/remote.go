@@ -1,10 +1,8 @@
 // Package remote runs a level's code in a child process that only answers
-// the calls it is sent, so that the checker judging the answers never links
-// the code it judges: whatever the child writes is an answer, never a
-// verdict.
-//
-// The wire is two pipes, each a stream of encoding/gob: a message, then
-// one gob value for each value it carries. Gob matches structs by field
+// the calls it is sent: the checker judging the answers never links the
+// code it judges, and whatever the child writes is an answer, never a
+// verdict. The wire is two pipes, each a stream of encoding/gob: a message,
+// then a gob value for each value it carries. Gob matches structs by field
 // name, so the spec's types and the student's decode into each other.
 package remote
 
