@@ -437,10 +437,8 @@ func WriteClassroom(w io.Writer, plan classroomPlan) error {
 // inStudentCopy says whether a copy takes a file: no reference, answer,
 // spec's test or oracle.go, or tools' output.
 func inStudentCopy(path string) bool {
-	for _, prefix := range []string{"solutions/", AnswersDir + "/", interview.StateDir + "/", "plots/"} {
-		if strings.HasPrefix(path, prefix) {
-			return false
-		}
+	if slices.ContainsFunc([]string{"solutions/", AnswersDir + "/", interview.StateDir + "/", "plots/"}, func(p string) bool { return strings.HasPrefix(path, p) }) {
+		return false
 	}
 	_, role := levels.RoleOf(path)
 	return role != levels.Spec || !strings.HasSuffix(path, "_test.go") && !strings.HasSuffix(path, "/oracle.go")

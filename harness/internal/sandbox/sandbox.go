@@ -158,9 +158,7 @@ func FindJail() (*Jail, error) {
 
 // ToolchainRoot is the GOROOT of the go command the ladder runs, or "".
 var ToolchainRoot = sync.OnceValue(func() string {
-	cmd := exec.Command(grade.GoTool(), "env", "GOROOT")
-	cmd.Env = grade.LearnerEnv()
-	out, _ := cmd.Output()
+	out, _ := grade.Plain.Command(context.Background(), "", "env", "GOROOT").Output()
 	return strings.TrimSpace(string(out))
 })
 
