@@ -32,7 +32,7 @@ func bytesRead() int64 {
 
 func TestBuildRefusesBigInputBeforeReadingIt(t *testing.T) {
 	l := levels.All[0]
-	plan := &gradingPlan{base: map[string][]byte{}, checked: map[string]bool{}}
+	g := &Grader{files: map[string][]byte{}}
 	student := func(t *testing.T) (dir, levelDir string) {
 		dir = t.TempDir()
 		levelDir = filepath.Join(dir, filepath.FromSlash(l.Dir))
@@ -48,7 +48,7 @@ func TestBuildRefusesBigInputBeforeReadingIt(t *testing.T) {
 		require.NoError(t, f.Truncate(3<<29))
 		require.NoError(t, f.Close())
 		before := bytesRead()
-		_, err = plan.Build(dir, t.TempDir())
+		_, err = g.build(dir, t.TempDir())
 		read := bytesRead() - before
 		require.EqualError(t, err, fmt.Sprintf("refused: %s/notes.md is 1536.0 MiB, over the 1 MiB the report reads of one file", l.Dir))
 		if runtime.GOOS == "linux" {
@@ -58,7 +58,7 @@ func TestBuildRefusesBigInputBeforeReadingIt(t *testing.T) {
 	t.Run("just at the limit", func(t *testing.T) {
 		dir, levelDir := student(t)
 		require.NoError(t, os.WriteFile(filepath.Join(levelDir, "notes.md"), bytes.Repeat([]byte("a"), maxStudentFile), 0o644))
-		_, err := plan.Build(dir, t.TempDir())
+		_, err := g.build(dir, t.TempDir())
 		require.NoError(t, err)
 	})
 	t.Run("too many files", func(t *testing.T) {
@@ -66,14 +66,14 @@ func TestBuildRefusesBigInputBeforeReadingIt(t *testing.T) {
 		for i := range maxLevelFiles {
 			require.NoError(t, os.WriteFile(filepath.Join(levelDir, fmt.Sprintf("n%03d.md", i)), nil, 0o644))
 		}
-		_, err := plan.Build(dir, t.TempDir())
+		_, err := g.build(dir, t.TempDir())
 		require.EqualError(t, err, fmt.Sprintf("refused: %s holds more than 300 files", l.Dir))
 	})
 	t.Run("a big go.mod", func(t *testing.T) {
 		dir, _ := student(t)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), nil, 0o644))
 		require.NoError(t, os.Truncate(filepath.Join(dir, "go.mod"), 2<<20))
-		_, err := plan.Build(dir, t.TempDir())
+		_, err := g.build(dir, t.TempDir())
 		require.EqualError(t, err, "refused: go.mod is 2.0 MiB, over the 1 MiB the report reads of one file")
 	})
 }

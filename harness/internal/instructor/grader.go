@@ -15,6 +15,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -39,57 +40,54 @@ import (
 
 // Grader grades students' checkouts for one class report.
 type Grader struct {
-	plan         *gradingPlan
-	tmp          string          // the report's temporary folder, with every sandbox
-	cache        string          // the warm build cache each sandbox gets a copy of
-	modProxy     string          // the instructor's module download cache
-	jail         *sandbox.Jail   // nil with --no-sandbox
-	redisServer  string          // redis-server, if a sandbox sees it (under /usr)
-	redisModules map[string]bool // the modules whose runs then get one
-	checkers     string          // levelN.test, a level's checker, and the go command's test2json
-	Seed         uint64          // of the checkers' random timelines
+	modPath string
+	// files holds every file a grading copy takes from the instructor's
+	// checkout; own marks the instructor's code of the levels, which only
+	// the warm-up builds.
+	files    map[string][]byte
+	own      map[string]bool
+	tmp      string        // the report's temporary folder, with every sandbox
+	cache    string        // the warm build cache each sandbox gets a copy of
+	modProxy string        // the instructor's module download cache
+	jail     *sandbox.Jail // nil with --no-sandbox
+	redis    bool          // a nested module's runs (level 8's Redis form) get a redis-server
+	checkers string        // levelN.test, a level's checker, and the go command's test2json
+	Seed     uint64        // of the checkers' random timelines
 }
 
-// withRedisServer starts a redis-server on the sandbox's loopback, waits
-// until it answers, and runs its arguments.
+// withRedisServer starts a redis-server on the sandbox's loopback, then runs its arguments.
 //
 //go:embed templates/with-redis-server.sh
 var withRedisServer string
 
-// NewGrader reads the instructor's checkout and builds its tests once, in a
-// sandbox, into the build cache every student's sandbox starts from, and
-// the report's checkers. cacheDir keeps that build cache between reports
-// ("" for none); j nil means no sandbox; seed 0 draws a seed for the
-// random timelines.
+// NewGrader reads the instructor's checkout and builds, in a sandbox, its
+// tests into the build cache every student's sandbox starts from (kept in
+// cacheDir, if not ""), and the checkers. j nil means no sandbox; seed 0
+// draws a seed for the random timelines.
 func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed uint64) (_ *Grader, err error) {
-	plan, err := newGradingPlan(root)
+	g, err := readCheckout(root)
 	if err != nil {
 		return nil, err
 	}
-	g := &Grader{plan: plan, jail: j, redisModules: map[string]bool{}}
+	g.jail = j
+	// A redis-server under /usr, which the jail shows.
+	server, err := exec.LookPath("redis-server")
+	_, errCLI := exec.LookPath("redis-cli")
+	g.redis = j != nil && err == nil && errCLI == nil && sandbox.Within(server, "/usr")
 	for _, l := range levels.All {
 		for _, m := range l.Modules {
-			// A module's run needs the server if one of its cases does.
-			if redis, err := needsRedis(root, l, m); err == nil && redis {
-				g.redisModules[m.Dir] = true
-			}
 			// Each module's requirements, into the sandboxes' GOPROXY; a
 			// level this checkout lacks has no folder.
-			if out, err := goCommand(root, m.Dir, "mod", "download").CombinedOutput(); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if out, err := grade.Plain.Command(ctx, filepath.Join(root, filepath.FromSlash(m.Dir)), "mod", "download").CombinedOutput(); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("go mod download in %s: %v\n%s", m.Dir, err, out)
 			}
 		}
 	}
-	out, err := goCommand(root, ".", "env", "GOMODCACHE").Output()
+	out, err := grade.Plain.Command(ctx, root, "env", "GOMODCACHE").Output()
 	if err != nil {
 		return nil, fmt.Errorf("go env GOMODCACHE: %v", err)
 	}
 	g.modProxy = filepath.Join(strings.TrimSpace(string(out)), "cache", "download")
-	if p, err := exec.LookPath("redis-server"); err == nil && sandbox.Within(p, "/usr") {
-		if _, err := exec.LookPath("redis-cli"); err == nil {
-			g.redisServer = p
-		}
-	}
 	if g.tmp, err = os.MkdirTemp("", "ladder-report-"); err != nil {
 		return nil, err
 	}
@@ -99,7 +97,7 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 		}
 	}()
 	g.cache, _ = filepath.Abs(cmp.Or(cacheDir, filepath.Join(g.tmp, "cache")))
-	sb, err := sandbox.New(g.tmp, "warm-up", g.modProxy, j)
+	sb, err := sandbox.New(g.tmp, "warm-up", g.modProxy, j, false)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +106,7 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 	if err := os.MkdirAll(g.cache, 0o700); err != nil {
 		return nil, err
 	}
-	if _, err := plan.Build("", sb.Src); err != nil {
+	if _, err := g.build("", sb.Src); err != nil {
 		return nil, err
 	}
 	// Each run a grading makes, with no test: it builds and vets every
@@ -122,12 +120,30 @@ func NewGrader(ctx context.Context, root, cacheDir string, j *sandbox.Jail, seed
 			return nil, fmt.Errorf("building the tests of this checkout: %v", err)
 		}
 	}
+	// The checkers: built where the sandbox may write, then moved out of
+	// it. test2json turns a checker's output into go test -json.
 	g.Seed, g.checkers = cmp.Or(seed, rand.Uint64()), filepath.Join(g.tmp, "checker")
-	return g, buildCheckers(ctx, sb, g.checkers, plan)
+	built := filepath.Join(sb.Dir, "checkers")
+	builds := [][]string{{"build", "-o", filepath.Join(built, "test2json"), "cmd/test2json"}, {"test", "-c", "-o", built + string(filepath.Separator)}}
+	for _, l := range levels.All {
+		if _, err := os.Stat(filepath.Join(sb.Src, filepath.FromSlash(l.SpecDir(l.ModuleOf(1))))); err != nil {
+			continue // a level this checkout lacks
+		}
+		pkg := fmt.Sprintf("harness/ladder-checker/level%d", l.Number) // under harness/, to import remote
+		if err := writeSource(checkerSource, sb.Src, g.modPath, l, filepath.Join(pkg, "check_test.go")); err != nil {
+			return nil, fmt.Errorf("writing the report's checker: %v", err)
+		}
+		builds[1] = append(builds[1], "./"+pkg)
+	}
+	for _, args := range builds {
+		if err := setupRun(ctx, sb.Command(sb.Src, grade.GoTool(), args...)); err != nil {
+			return nil, fmt.Errorf("building the report's checker: %v", err)
+		}
+	}
+	return g, os.Rename(built, g.checkers)
 }
 
-// setupRun runs a command of the report's setup, which fails with what
-// it printed.
+// setupRun runs a command of the report's setup; its error tells what it printed.
 func setupRun(ctx context.Context, cmd *exec.Cmd) error {
 	var out bytes.Buffer
 	if cmd.Stdout == nil {
@@ -139,31 +155,20 @@ func setupRun(ctx context.Context, cmd *exec.Cmd) error {
 	return nil
 }
 
-// goCommand is the go command, in the learner's environment, in the
-// folder dir of root.
-func goCommand(root, dir string, args ...string) *exec.Cmd {
-	cmd := exec.Command(grade.GoTool(), args...)
-	cmd.Dir = filepath.Join(root, filepath.FromSlash(dir))
-	cmd.Env = grade.LearnerEnv()
-	return cmd
-}
-
 // Close deletes the report's temporary folder.
 func (g *Grader) Close() { sandbox.RemoveAll(g.tmp) }
 
-// Grade grades one student's checkout in a sandbox of its own, which it
-// deletes afterwards.
+// Grade grades one student's checkout in a sandbox of its own.
 func (g *Grader) Grade(ctx context.Context, i int, dir string, limit time.Duration) (res Result) {
 	res.Name = filepath.Base(filepath.Clean(dir))
 	res.Commit, res.Graded = headCommit(dir), time.Now()
 	var notes []string
 	defer func() { res.Err, res.Took = strings.Join(notes, "; "), time.Since(res.Graded) }()
-	sb, err := sandbox.New(g.tmp, fmt.Sprintf("student-%03d", i), g.modProxy, g.jail)
+	sb, err := sandbox.New(g.tmp, fmt.Sprintf("student-%03d", i), g.modProxy, g.jail, true)
 	if err != nil {
 		notes = append(notes, err.Error())
 		return res
 	}
-	sb.Limit()
 	defer func() {
 		// Read before Remove deletes the group.
 		notes = append(notes, sb.Group.Hit()...)
@@ -171,17 +176,16 @@ func (g *Grader) Grade(ctx context.Context, i int, dir string, limit time.Durati
 			notes = append(notes, "its temporary folder could not be deleted: "+err.Error())
 		}
 	}()
-	if notes, err = g.plan.Build(dir, sb.Src); err != nil {
+	if notes, err = g.build(dir, sb.Src); err != nil {
 		notes = append(notes, err.Error())
 		return res
 	}
 	// The warm cache is read-only under the student's own.
 	sb.ShareCache(g.cache)
-	var stopped atomic.Bool
+	gr := &grading{Grader: g, sb: sb}
 	runner := grade.Runner{
 		Command: func(_ context.Context, dir string, args ...string) *exec.Cmd {
-			rel, _ := filepath.Rel(sb.Src, dir)
-			if len(args) > 0 && args[0] == "test" && g.jail != nil && g.redisServer != "" && g.redisModules[filepath.ToSlash(rel)] {
+			if rel, _ := filepath.Rel(sb.Src, dir); g.redis && rel != "." && len(args) > 0 && args[0] == "test" {
 				// As make test-level-8 REDIS=1: a server of the sandbox's own.
 				cmd := sb.Command(dir, "sh", append([]string{"-c", withRedisServer, "sh", grade.GoTool()}, args...)...)
 				cmd.Env = append(cmd.Env, "REDIS_ADDR=127.0.0.1:6379")
@@ -193,23 +197,18 @@ func (g *Grader) Grade(ctx context.Context, i int, dir string, limit time.Durati
 			s, err := sandbox.RunLimited(runCtx, limit, cmd)
 			// A run the grading stopped itself (a flood, a leftover) is not the student's.
 			if s && !(runCtx.Err() != nil && ctx.Err() == nil) {
-				stopped.Store(true)
+				gr.stopped.Store(true)
 			}
 			return err
 		},
+		Judge: gr.judge,
 	}
-	gr := &grading{Grader: g, sb: sb, run: runner.Run}
-	runner.Judge = func(ctx context.Context, root string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
-		if stopped.Load() {
-			return own, nil // counts for nothing: see below
-		}
-		return gr.judge(ctx, r, own)
-	}
+	gr.run = runner.Run
 	grades, err := grade.Levels(ctx, sb.Src, levels.All, runner)
 	switch {
-	case stopped.Load() && ctx.Err() != nil:
+	case gr.stopped.Load() && ctx.Err() != nil:
 		notes = append(notes, "interrupted")
-	case stopped.Load():
+	case gr.stopped.Load():
 		notes = append(notes, fmt.Sprintf("stopped after %v", limit))
 	case err != nil:
 		notes = append(notes, grade.FirstLines(err.Error(), 1))
@@ -234,35 +233,9 @@ func headCommit(dir string) string {
 // seedEnv is the seed of a report's random timelines.
 const seedEnv = "LADDER_VERDICT_SEED"
 
-// buildCheckers builds into dir a checker for each level of plan, from
-// the instructor's copy in sb.
-func buildCheckers(ctx context.Context, sb *sandbox.Sandbox, dir string, plan *gradingPlan) error {
-	// Built where the sandbox may write, then moved to dir, which
-	// outlives it. test2json turns a checker's output into go test -json.
-	built := filepath.Join(sb.Dir, "checkers")
-	builds := [][]string{{"build", "-o", filepath.Join(built, "test2json"), "cmd/test2json"}, {"test", "-c", "-o", built + string(filepath.Separator)}}
-	for _, l := range levels.All {
-		if _, err := os.Stat(filepath.Join(sb.Src, filepath.FromSlash(l.SpecDir(l.ModuleOf(1))))); err != nil {
-			continue // a level this checkout lacks
-		}
-		pkg := fmt.Sprintf("harness/ladder-checker/level%d", l.Number) // under harness/, to import remote
-		if err := writeSource(checkerSource, sb.Src, plan.modPath, l, filepath.Join(pkg, "check_test.go")); err != nil {
-			return fmt.Errorf("writing the report's checker: %v", err)
-		}
-		builds[1] = append(builds[1], "./"+pkg)
-	}
-	for _, args := range builds {
-		if err := setupRun(ctx, sb.Command(sb.Src, grade.GoTool(), args...)); err != nil {
-			return fmt.Errorf("building the report's checker: %v", err)
-		}
-	}
-	return os.Rename(built, dir)
-}
-
 const refusedPrefix = "refused:" // a level's build error, refused for its imports
 
-// inProcessCases lists the cases judged in the student's process, by part
-// and name.
+// inProcessCases lists, by part and name, the cases judged in process.
 func inProcessCases(root string, l levels.Level) map[int]map[string]bool {
 	out := map[int]map[string]bool{}
 	for part, cs := range grade.SpecLists(root, l) {
@@ -279,16 +252,17 @@ func inProcessCases(root string, l levels.Level) map[int]map[string]bool {
 // grading is one student's checkout, in sb.Src.
 type grading struct {
 	*Grader
-	sb  *sandbox.Sandbox
-	run func(context.Context, *exec.Cmd) error
+	sb      *sandbox.Sandbox
+	run     func(context.Context, *exec.Cmd) error
+	stopped atomic.Bool // a run was stopped: the grading counts for nothing
 }
 
 // judge returns the verdicts of one go test run: of the student's own
 // binaries only the cases the spec marks InProcess; every other case is
 // the checker's, built from the instructor's files alone, which plays it
 // against the student's code in a child that only answers calls.
-func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
-	if r.Module != "." {
+func (g *grading) judge(ctx context.Context, _ string, r grade.Run, own []*grade.Package) ([]*grade.Package, error) {
+	if r.Module != "." || g.stopped.Load() {
 		return own, nil // a nested module's (level 8's Redis form): judged in process, as the report marks it
 	}
 	out := own
@@ -307,8 +281,7 @@ func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) 
 		if err != nil {
 			return nil, err
 		}
-		// A case judged in process passes only as the student's binary
-		// reports it.
+		// A case judged in process passes only as the student's binary says.
 		out = append(out, p)
 		p.Cases = slices.DeleteFunc(p.Cases, func(e protocol.Event) bool { return inProc[e.Part][e.Name] && e.Verdict == protocol.Pass })
 	}
@@ -318,7 +291,7 @@ func (g *grading) judge(ctx context.Context, r grade.Run, own []*grade.Package) 
 // check runs the checker on level l's child, building it if need be.
 func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grade.Package, error) {
 	levelDir := filepath.Join(g.sb.Src, filepath.FromSlash(l.Dir))
-	res := &grade.Package{ImportPath: g.plan.modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
+	res := &grade.Package{ImportPath: g.modPath + "/" + l.Dir + " (the report's checker)", Dir: levelDir, Parts: r.Parts}
 	// Refused: a student's file of the level that imports a spec (its
 	// model is an answer) or the grader's packages.
 	var refused []string
@@ -329,7 +302,7 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 		}
 		ips, _ := shipped.Imports(p, nil) // one that does not parse: the build says what is wrong
 		for _, ip := range ips {
-			imported, ok := strings.CutPrefix(ip, g.plan.modPath+"/")
+			imported, ok := strings.CutPrefix(ip, g.modPath+"/")
 			if _, role := levels.RoleOf(imported); ok && (imported == "harness/timeline" || imported == "harness/mutation" ||
 				strings.HasPrefix(imported, "harness/internal/") || role == levels.Spec) {
 				refused = append(refused, fmt.Sprintf("%s imports %s", rel, ip))
@@ -344,11 +317,10 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 	// The child: the student's code, and what serves it to the checker.
 	childBin := filepath.Join(g.sb.Dir, "children", l.Name())
 	if _, err := os.Stat(childBin); err != nil { // else built for an earlier run of the level
-		if err := writeSource(childSource, g.sb.Src, g.plan.modPath, l, "harness/ladder-child/"+l.Name()+"/main.go"); err != nil {
+		if err := writeSource(childSource, g.sb.Src, g.modPath, l, "harness/ladder-child/"+l.Name()+"/main.go"); err != nil {
 			return nil, err
 		}
 		build := g.sb.Command(g.sb.Src, grade.GoTool(), "build", "-o", childBin, "./harness/ladder-child/"+l.Name())
-		build.Env = append(build.Env, "CGO_ENABLED=0")
 		var out bytes.Buffer
 		build.Stdout, build.Stderr = &out, &out
 		if err := g.run(ctx, build); err != nil {
@@ -368,20 +340,13 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 	}
 	cmd := exec.Command(filepath.Join(g.checkers, "test2json"), args...)
 	cmd.Dir = levelDir
-	cmd.Env = []string{
-		"PATH=" + os.Getenv("PATH"),
-		"TMPDIR=" + os.TempDir(),
-		protocol.LaunchEnv + "=" + string(launch),
-		seedEnv + "=" + strconv.FormatUint(g.Seed, 10),
-		protocol.GradeEnv + "=1",
-	}
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	// Failing cases exit 1: the output says the rest.
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + os.TempDir(), protocol.LaunchEnv + "=" + string(launch),
+		seedEnv + "=" + strconv.FormatUint(g.Seed, 10), protocol.GradeEnv + "=1"}
+	// Failing cases exit 1: the output, in the buffer RunLimited gives it, says the rest.
 	if g.run(ctx, cmd) != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	grade.Read(g.sb.Src, &out, res)
+	grade.Read(g.sb.Src, cmd.Stdout.(io.Reader), res)
 	return res, nil
 }
 
@@ -402,30 +367,24 @@ func (g *grading) summarize(grades []grade.Level, res *Result) {
 	}
 }
 
-// A level's checker and child are written from its spec, read with
-// go/parser. The spec's Test (and Fuzz) is generic over an interface and
-// takes a constructor of it:
-//
-//	func Test[C Counter](t *testing.T, newCounter func(window time.Duration) C)
-//
-// The checker gives it a constructor of proxies, whose methods are the
-// interface's and those of any interface the spec asserts to. The Err
-// variables of the level's packages the spec imports are its sentinels.
-
-// specShape is what a level's checker and child are written from.
+// specShape is what a level's checker and child are written from, read
+// from its spec with go/parser. The spec's Test (and Fuzz) is generic over
+// an interface and takes a constructor of it, func Test[C Counter](t
+// *testing.T, newCounter func(window time.Duration) C): the checker gives
+// it a constructor of proxies, whose methods are the interface's and those
+// of any interface the spec asserts to.
 type specShape struct {
-	Mod, Dir, SeedEnv string
-	Number            int
-	Ctor              signature // New: the interface Test is generic over, and an error for level 8
-	Methods           []signature
-	Imports           map[string]string // the packages the proxies' types name, by name, but the spec
+	levels.Level
+	Mod, SeedEnv string
+	Ctor         signature // New: the interface Test is generic over, and an error for level 8
+	Methods      []signature
+	Imports      map[string]string // the packages the proxies' types name, by name, but the spec
 	// Sentinels are "viewerr.ErrNegativeViews", from SentinelImports (by path).
 	Sentinels       []string
 	SentinelImports map[string]string
 }
 
-// signature is a function's name and the types of its parameters and
-// results, which the proxies name a0… and r0….
+// signature is a function's name and types, its parameters a0… and results r0….
 type signature struct {
 	Name            string
 	Params, Results []string
@@ -434,29 +393,36 @@ type signature struct {
 // readShape reads the spec of level l in the checkout root.
 func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 	dir := l.SpecDir(l.ModuleOf(1))
-	files, err := parseDir(filepath.Join(root, filepath.FromSlash(dir)))
-	if err != nil {
-		return nil, err
-	}
-	sh := &specShape{Mod: modPath, Dir: l.Dir, Number: l.Number, SeedEnv: seedEnv, Imports: map[string]string{}, SentinelImports: map[string]string{}}
+	names, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(dir), "*.go"))
+	sh := &specShape{Level: l, Mod: modPath, SeedEnv: seedEnv, Imports: map[string]string{}, SentinelImports: map[string]string{}}
 	ifaces, imports := map[string]*ast.InterfaceType{}, map[string]string{}
 	var test *ast.FuncType
 	var asserted []*ast.InterfaceType
-	var errRefs [][2]string // the spec's pkg.ErrX
 	// fields returns the types of a parameter or result list, one a value
-	// (the checker dot-imports the spec, whose types it names as the spec does).
+	// (the checker dot-imports the spec, whose types it names as the spec
+	// does), and notes the packages they name but the spec.
 	fields := func(fl *ast.FieldList) (out []string) {
-		if fl == nil {
-			return nil
-		}
-		for _, f := range fl.List {
+		for _, f := range cmp.Or(fl, &ast.FieldList{}).List { // a method's Results may be nil
+			t := types.ExprString(f.Type)
+			for _, m := range qualified.FindAllStringSubmatch(t, -1) {
+				if ip := imports[m[1]]; ip != "" {
+					sh.Imports[m[1]] = ip
+				}
+			}
 			for range max(1, len(f.Names)) {
-				out = append(out, types.ExprString(f.Type))
+				out = append(out, t)
 			}
 		}
 		return out
 	}
-	for _, f := range files {
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
 		for _, imp := range f.Imports {
 			ip := strings.Trim(imp.Path.Value, `"`)
 			if imports[path.Base(ip)] = ip; imp.Name != nil {
@@ -478,8 +444,13 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 					asserted = append(asserted, it)
 				}
 			case *ast.SelectorExpr:
+				// A sentinel: an Err variable of the level's packages.
 				if x, ok := n.X.(*ast.Ident); ok && strings.HasPrefix(n.Sel.Name, "Err") {
-					errRefs = append(errRefs, [2]string{x.Name, n.Sel.Name})
+					rel, inMod := strings.CutPrefix(imports[x.Name], modPath+"/")
+					if name := x.Name + "." + n.Sel.Name; inMod && l.HasRole(rel+"/x.go", levels.Code) && !slices.Contains(sh.Sentinels, name) {
+						sh.SentinelImports[imports[x.Name]] = x.Name
+						sh.Sentinels = append(sh.Sentinels, name)
+					}
 				}
 			}
 			return true
@@ -510,53 +481,13 @@ func readShape(root, modPath string, l levels.Level) (*specShape, error) {
 			}
 		}
 	}
-	// The sentinels: the Err variables of the level's packages the spec
-	// names.
-	for _, ref := range errRefs {
-		ip := imports[ref[0]]
-		rel, ok := strings.CutPrefix(ip, modPath+"/")
-		if name := ref[0] + "." + ref[1]; ok && l.HasRole(rel+"/x.go", levels.Code) && !slices.Contains(sh.Sentinels, name) {
-			sh.SentinelImports[ip] = ref[0]
-			sh.Sentinels = append(sh.Sentinels, name)
-		}
-	}
-	var types []string
-	for _, s := range append(sh.Methods, sh.Ctor) {
-		types = append(append(types, s.Params...), s.Results...)
-	}
-	for _, m := range qualified.FindAllStringSubmatch(strings.Join(types, " "), -1) {
-		if ip := imports[m[1]]; ip != "" {
-			sh.Imports[m[1]] = ip
-		}
-	}
 	return sh, nil
 }
 
 // qualified finds the package names in a type's text.
 var qualified = regexp.MustCompile(`\b(\w+)\.`)
 
-// parseDir parses the Go files of a package's folder, tests left out.
-func parseDir(dir string) ([]*ast.File, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	var files []*ast.File
-	fset := token.NewFileSet()
-	for _, e := range entries {
-		if name := e.Name(); strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
-			f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
-			if err != nil {
-				return nil, err
-			}
-			files = append(files, f)
-		}
-	}
-	return files, nil
-}
-
-// The sources the report writes: a level's child, which serves the
-// student's code, and its checker, with the proxies.
+// The sources of a level's child, which serves the student's code, and checker.
 var (
 	//go:embed templates/child.go.tmpl
 	childSource string
@@ -564,8 +495,7 @@ var (
 	checkerSource string
 )
 
-// writeSource writes src, a template of a source read from level l's
-// spec, into file rel of root.
+// writeSource writes src, a template filled from level l's spec, into file rel of root.
 func writeSource(src, root, modPath string, l levels.Level, rel string) error {
 	sh, err := readShape(root, modPath, l)
 	if err != nil {
@@ -576,35 +506,21 @@ func writeSource(src, root, modPath string, l levels.Level, rel string) error {
 	if err := t.Execute(&b, sh); err != nil {
 		return err
 	}
-	return writeFile(root, rel, b.Bytes())
+	return writeFile(root, rel, b.Bytes(), 0o644)
 }
 
 // writeFile writes data into file rel of root, and the folders it needs.
-func writeFile(root, rel string, data []byte) error {
+func writeFile(root, rel string, data []byte, perm os.FileMode) error {
 	file := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(file, data, 0o644)
+	return os.WriteFile(file, data, perm)
 }
 
-// gradingPlan is what every student's grading copy takes from the
-// instructor's checkout, read once.
-type gradingPlan struct {
-	modPath string
-	// base holds every file of a grading copy but the learner's.
-	base map[string][]byte
-	// own holds the instructor's code of the levels, which only the
-	// report's warm-up builds.
-	own map[string][]byte
-	// checked marks the files of base (tests, specs, shared code) whose
-	// edits are noted, never used.
-	checked map[string]bool
-}
-
-// newGradingPlan reads the instructor's checkout at root: the files git
+// readCheckout reads from the instructor's checkout at root the files git
 // tracks in go.mod, go.sum, harness/ and ladder/.
-func newGradingPlan(root string) (*gradingPlan, error) {
+func readCheckout(root string) (*Grader, error) {
 	modPath, err := shipped.ModulePath(root)
 	if err != nil {
 		return nil, fmt.Errorf("run it from the ladder's top folder: %w", err)
@@ -613,65 +529,52 @@ func newGradingPlan(root string) (*gradingPlan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the class report grades with a git checkout of the ladder: %w", err)
 	}
-	p := &gradingPlan{modPath: modPath, base: map[string][]byte{}, own: map[string][]byte{}, checked: map[string]bool{}}
+	g := &Grader{modPath: modPath, files: map[string][]byte{}, own: map[string]bool{}}
 	for _, n := range strings.Split(strings.TrimSuffix(tracked, "\x00"), "\x00") {
 		info, err := os.Lstat(filepath.Join(root, n))
 		if err != nil || !info.Mode().IsRegular() {
 			continue // deleted, or a symlink
 		}
-		if p.base[n], err = os.ReadFile(filepath.Join(root, n)); err != nil {
+		if g.files[n], err = os.ReadFile(filepath.Join(root, n)); err != nil {
 			return nil, err
 		}
 	}
-	shared := shipped.Classify(modPath, p.base).Shared
-	for n, data := range p.base {
-		switch _, role := levels.RoleOf(n); {
-		case role == levels.Code && !slices.Contains(shared, n):
-			p.own[n] = data // the instructor's own code: never graded
-			delete(p.base, n)
-		case (role == levels.Code || role == levels.Test || role == levels.Spec) && inStudentCopy(n):
-			p.checked[n] = true
+	shared := shipped.Classify(modPath, g.files).Shared
+	for n := range g.files {
+		if _, role := levels.RoleOf(n); role == levels.Code && !slices.Contains(shared, n) {
+			g.own[n] = true // the instructor's own code: never graded
 		}
 	}
-	return p, nil
+	return g, nil
 }
 
-// What Build notes of a student's checkout, in this order.
+// What build notes of a student's checkout, in this order.
 const (
 	testsEdited = "tests edited: graded with the original tests (%s)"
 	edited      = "%s edited: graded with the original"
 	notGraded   = "cgo, C and assembly not graded (%s)"
 )
 
-// Build writes into dest the grading copy of studentDir: the base files
-// and the student's own code, without following a symlink. It returns
-// notes on what the student changed that is not theirs to change. An
-// empty studentDir gives the instructor's own code. A level folder of more
-// than maxLevelFiles files, or a file over maxStudentFile, is refused
-// before it is read.
-func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error) {
-	if studentDir != "" {
-		if info, err := os.Lstat(filepath.Join(studentDir, "ladder")); err != nil || !info.IsDir() {
-			return nil, errors.New("not a rateladder checkout")
-		}
-		if info, err := os.Lstat(filepath.Join(studentDir, "go.mod")); err == nil && info.Size() > maxStudentFile {
-			return nil, tooBig("go.mod", info.Size())
-		}
-	}
-	write := func(name string, data []byte) error { return writeFile(dest, name, data) }
-	copied := []map[string][]byte{p.base}
-	if studentDir == "" {
-		copied = append(copied, p.own)
-	}
-	for _, files := range copied {
-		for n, data := range files {
-			if err := write(n, data); err != nil {
+// build writes into dest the grading copy of studentDir ("" for the
+// instructor's own code), following no symlink, and notes what the student
+// changed that is not theirs. A level folder of over maxLevelFiles files,
+// or a file over maxStudentFile, is refused before it is read.
+func (g *Grader) build(studentDir, dest string) (notes []string, err error) {
+	for n, data := range g.files {
+		if studentDir == "" || !g.own[n] {
+			if err := writeFile(dest, n, data, 0o644); err != nil {
 				return nil, err
 			}
 		}
 	}
 	if studentDir == "" {
 		return nil, nil
+	}
+	if info, err := os.Lstat(filepath.Join(studentDir, "ladder")); err != nil || !info.IsDir() {
+		return nil, errors.New("not a rateladder checkout")
+	}
+	if info, err := os.Lstat(filepath.Join(studentDir, "go.mod")); err == nil && info.Size() > maxStudentFile {
+		return nil, tooBig("go.mod", info.Size())
 	}
 	noted := map[string][]string{}
 	note := func(what, n string) { noted[what] = append(noted[what], n) }
@@ -697,27 +600,21 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 			case !info.Mode().IsRegular(): // a symlink is not followed
 			case info.Size() > maxStudentFile:
 				return tooBig(n, info.Size())
-			case p.checked[n]:
-				what := edited
-				if role == levels.Test || role == levels.Spec {
-					what = testsEdited
+			case g.files[n] != nil && !g.own[n] && inStudentCopy(n) && (role == levels.Code || role == levels.Test || role == levels.Spec):
+				// The instructor's tests, specs and shared code: an edit is noted, never used.
+				if data, err := os.ReadFile(fp); err != nil || !bytes.Equal(data, g.files[n]) {
+					note(cmp.Or(cond(role == levels.Test || role == levels.Spec, testsEdited), edited), n)
 				}
-				if data, err := os.ReadFile(fp); err != nil || !bytes.Equal(data, p.base[n]) {
-					note(what, n)
-				}
-			case role == levels.Test || role == levels.Spec:
-				// A test of their own is not run.
-				if strings.HasSuffix(n, ".go") && inStudentCopy(n) {
-					note(testsEdited, n)
-				}
-			case role == levels.Code || (role == levels.Doc || role == levels.OtherFile) && p.base[n] == nil:
+			case (role == levels.Test || role == levels.Spec) && strings.HasSuffix(n, ".go") && inStudentCopy(n):
+				note(testsEdited, n) // a test of their own is not run
+			case role == levels.Code || (role == levels.Doc || role == levels.OtherFile) && g.files[n] == nil:
 				// Their code, or a file beside it (a Lua script).
 				data, err := os.ReadFile(fp)
 				if err != nil || foreignCode(n, data) {
 					note(notGraded, n)
 					return err
 				}
-				return write(n, data)
+				return writeFile(dest, n, data, 0o644)
 			}
 			return nil
 		})
@@ -725,7 +622,7 @@ func (p *gradingPlan) Build(studentDir, dest string) (notes []string, err error)
 			return nil, err
 		}
 	}
-	for n, data := range p.base {
+	for n, data := range g.files {
 		if path.Base(n) == "go.mod" {
 			if mod, err := os.ReadFile(filepath.Join(studentDir, filepath.FromSlash(n))); err == nil && !bytes.Equal(mod, data) {
 				note(edited, n)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -77,12 +78,7 @@ func tables(results []Result) (md, sheet [][]string, heat []heatRow) {
 	md[0] = append(md[0], "parts", "last level done", "note")
 	sheet[0] = slices.Concat(sheet[0], []string{"total", "max"}, inProcHeader, []string{"commit", "graded_at", "note", "known_mistakes", "why"})
 	// A cell that starts as a formula would gets a leading apostrophe.
-	text := func(s string) string {
-		if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-			return "'" + s
-		}
-		return s
-	}
+	text := func(s string) string { return cond(strings.ContainsAny(s[:min(len(s), 1)], "=+-@\t\r"), "'") + s }
 	for _, r := range results {
 		done, of := r.PartsDone()
 		mdRow, sheetRow, inProcs, last := []string{r.Name}, []string{text(r.Name)}, []string{}, "-"
@@ -101,9 +97,7 @@ func tables(results []Result) (md, sheet [][]string, heat []heatRow) {
 			if got.Status == grade.Done {
 				last = strconv.Itoa(lv.Number)
 			}
-			if len(inProc) > 0 && cell != "" {
-				cell += InProcessMark
-			}
+			cell += cond(len(inProc) > 0 && cell != "", InProcessMark)
 			mdRow, sheetRow = append(mdRow, cell), append(sheetRow, strconv.Itoa(got.PartsDone))
 			inProcs = append(inProcs, strconv.Itoa(len(inProc)))
 			for i, part := range lv.Parts {
@@ -124,10 +118,7 @@ func tables(results []Result) (md, sheet [][]string, heat []heatRow) {
 				} else if r.Err != "" && len(r.Levels) == 0 {
 					class, why = "nobuild", r.Err
 				}
-				if i == 0 {
-					class += " first"
-				}
-				hr.Cells = append(hr.Cells, heatCell{class, fmt.Sprintf("L%d.%d %s: %s", lv.Number, part.Number, part.Title, why)})
+				hr.Cells = append(hr.Cells, heatCell{class + cond(i == 0, " first"), fmt.Sprintf("L%d.%d %s: %s", lv.Number, part.Number, part.Title, why)})
 			}
 		}
 		var mistakes []string
@@ -174,24 +165,21 @@ func WriteMarkdown(w io.Writer, results []Result) {
 // writeTable writes rows, escaped, header first, as a Markdown table whose
 // columns but the last line up.
 func writeTable(w io.Writer, rows [][]string) {
+	rows = slices.Insert(rows, 1, slices.Repeat([]string{"---"}, len(rows[0]))) // the rule, padded with "-"
 	widths := make([]int, len(rows[0]))
 	for i, row := range rows {
 		rows[i] = make([]string, len(row))
 		for j, c := range row {
 			rows[i][j] = MarkdownText(c)
 			if j < len(row)-1 {
-				widths[j] = max(widths[j], 3, utf8.RuneCountInString(rows[i][j]))
+				widths[j] = max(widths[j], utf8.RuneCountInString(rows[i][j]))
 			}
 		}
 	}
-	rule := make([]string, len(widths))
-	for i, n := range widths {
-		rule[i] = strings.Repeat("-", max(n, 3))
-	}
-	for _, row := range slices.Insert(rows, 1, rule) {
-		line := ""
-		for i, c := range row {
-			line += "| " + c + strings.Repeat(" ", max(0, widths[i]-utf8.RuneCountInString(c))) + " "
+	for i, row := range rows {
+		line, pad := "", cmp.Or(cond(i == 1, "-"), " ")
+		for j, c := range row {
+			line += "| " + c + strings.Repeat(pad, max(0, widths[j]-utf8.RuneCountInString(c))) + " "
 		}
 		fmt.Fprintln(w, line+"|")
 	}
@@ -218,8 +206,7 @@ var reportHTML string
 // WriteHTML writes the class as one self-contained page: a heat map.
 func WriteHTML(w io.Writer, results []Result) {
 	_, _, heat := tables(results)
-	e := func(s string) string { return html.EscapeString(TerminalText(s)) }
-	t := template.Must(template.New("").Funcs(template.FuncMap{"e": e}).Parse(reportHTML))
+	t := template.Must(template.New("").Funcs(template.FuncMap{"e": func(s string) string { return html.EscapeString(TerminalText(s)) }}).Parse(reportHTML))
 	t.Execute(w, map[string]any{"States": cellStates, "Levels": levels.All, "Rows": heat, "Sections": sections(results)})
 }
 
@@ -290,18 +277,14 @@ func sections(results []Result) []section {
 		}
 	}
 	mistakes := section{Title: "Known mistakes", Note: " (a failing part whose cases fail the way a known mistake does), the most made first"}
-	var made []string // "level 2 part 1 \"a or b\"": one digit each, so they sort by level and part
-	students := map[string][]string{}
+	students := map[string][]string{} // by "level 2 part 1 \"a or b\"": one digit each, so they sort by level and part
 	for _, r := range results {
 		for _, m := range StudentMistakes(r.Levels) {
 			key := fmt.Sprintf("level %d part %d \"%s\"", m.Level, m.Part, m.label())
-			if students[key] == nil {
-				made = append(made, key)
-			}
 			students[key] = append(students[key], r.Name)
 		}
 	}
-	slices.SortFunc(made, func(a, b string) int {
+	made := slices.SortedFunc(maps.Keys(students), func(a, b string) int {
 		return cmp.Or(cmp.Compare(len(students[b]), len(students[a])), strings.Compare(a, b))
 	})
 	for _, m := range made {
@@ -322,10 +305,7 @@ func whyLines(r Result) []string {
 		if l.Status == grade.Done || l.Status == grade.NotStarted || i < 0 {
 			continue
 		}
-		why := l.Parts[i].Why
-		if why == "" && len(l.Problems) > 0 {
-			why = l.Problems[0]
-		}
+		why := cmp.Or(l.Parts[i].Why, append(slices.Clip(l.Problems), "")[0])
 		out = append(out, fmt.Sprintf("L%d.%d %s", l.Number, l.Parts[i].Number, why))
 	}
 	return out
@@ -350,10 +330,8 @@ func StudentMistakes(ls []grade.LevelReport) []PartMistake {
 			}
 			m := PartMistake{Level: l.Number, Part: p.Number}
 			for _, name := range p.KnownMistake {
-				if short, _, ok := strings.Cut(name, ": "); ok && short != "" {
-					name = short
-				}
-				m.Names = append(m.Names, name)
+				short, _, _ := strings.Cut(name, ": ")
+				m.Names = append(m.Names, cmp.Or(short, name))
 			}
 			out = append(out, m)
 		}
@@ -383,22 +361,17 @@ func WriteDebrief(w io.Writer, root string, g grade.Level, st grade.Style) error
 	return template.Must(template.New("").Funcs(template.FuncMap{"bold": bold, "lower": grade.Lower}).Parse(debriefText)).Execute(w, data)
 }
 
-// ClassroomFile is the GitHub Classroom workflow: the class report from
-// the instructor's pinned commit on the student's checkout, a point a part.
-const ClassroomFile = ".github/workflows/classroom.yml"
-
-// PartPoints is what a part is worth: every part counts the same.
-const PartPoints = 1
-
-// The two checkouts' folders, and the results file: a line a part done.
+// The GitHub Classroom workflow: the class report from the instructor's
+// pinned commit on the student's checkout, a point a part.
 const (
-	InstructorDir = "instructor"
-	StudentDir    = "student"
-	DonePartsFile = "parts-done.txt"
+	ClassroomFile = ".github/workflows/classroom.yml" // the workflow's file
+	PartPoints    = 1                                 // what a part is worth: every part counts the same
+	InstructorDir = "instructor"                      // the instructor's checkout's folder
+	StudentDir    = "student"                         // the student's checkout's folder
+	DonePartsFile = "parts-done.txt"                  // the results file: a line a part done
+	// ClassroomGradeCommand writes the results file, in 20 minutes at most.
+	ClassroomGradeCommand = "go run ./harness/cmd/ladder class-report --format parts --parallel 1 --timeout 20m ../" + StudentDir + " > ../" + DonePartsFile + " && cat ../" + DonePartsFile
 )
-
-// ClassroomGradeCommand writes the results file, in 20 minutes at most.
-const ClassroomGradeCommand = "go run ./harness/cmd/ladder class-report --format parts --parallel 1 --timeout 20m ../" + StudentDir + " > ../" + DonePartsFile + " && cat ../" + DonePartsFile
 
 // gradedStep is one part of one level, as a step of the workflow.
 type gradedStep struct {
@@ -427,11 +400,11 @@ func PlanClassroom(root, repo, ref string, lvs []levels.Level) (classroomPlan, e
 	plan := classroomPlan{Repo: repo, Ref: ref}
 	for _, l := range lvs {
 		for _, p := range l.Parts {
-			redis, err := needsRedis(root, l, l.ModuleOf(p.Number))
+			man, err := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(l.SpecDir(l.ModuleOf(p.Number))), protocol.ManifestFile))
 			if err != nil {
-				return classroomPlan{}, err
+				return classroomPlan{}, fmt.Errorf("level %d: %w", l.Number, err)
 			}
-			plan.Redis = plan.Redis || redis
+			plan.Redis = plan.Redis || slices.ContainsFunc(man.Cases, func(c protocol.ManifestCase) bool { return c.Needs == "redis-server" })
 			plan.Steps = append(plan.Steps, gradedStep{PartID(l.Number, p.Number), fmt.Sprintf("Level %d, part %d: %s", l.Number, p.Number, p.Title)})
 		}
 	}
@@ -451,15 +424,6 @@ func WriteDoneParts(w io.Writer, results []Result) {
 	}
 }
 
-// needsRedis says whether a case of a module's spec needs redis-server.
-func needsRedis(root string, l levels.Level, m levels.Module) (bool, error) {
-	man, err := protocol.ReadManifest(filepath.Join(root, filepath.FromSlash(l.SpecDir(m)), protocol.ManifestFile))
-	if err != nil {
-		return false, fmt.Errorf("level %d: %w", l.Number, err)
-	}
-	return slices.ContainsFunc(man.Cases, func(c protocol.ManifestCase) bool { return c.Needs == "redis-server" }), nil
-}
-
 //go:embed templates/classroom.yml
 var classroomYAML string
 
@@ -473,10 +437,8 @@ func WriteClassroom(w io.Writer, plan classroomPlan) error {
 // inStudentCopy says whether a copy takes a file: no reference, answer,
 // spec's test or oracle.go, or tools' output.
 func inStudentCopy(path string) bool {
-	for _, prefix := range []string{"solutions/", AnswersDir + "/", interview.StateDir + "/", "plots/"} {
-		if strings.HasPrefix(path, prefix) {
-			return false
-		}
+	if slices.ContainsFunc([]string{"solutions/", AnswersDir + "/", interview.StateDir + "/", "plots/"}, func(p string) bool { return strings.HasPrefix(path, p) }) {
+		return false
 	}
 	_, role := levels.RoleOf(path)
 	return role != levels.Spec || !strings.HasSuffix(path, "_test.go") && !strings.HasSuffix(path, "/oracle.go")
@@ -605,12 +567,11 @@ func CheckStubsOf(files []shipped.TreeEntry, stderr io.Writer) ([]string, error)
 // WriteEntries writes commit files under dir.
 func WriteEntries(dir string, files []shipped.TreeEntry) error {
 	for _, e := range files {
-		target := filepath.Join(dir, filepath.FromSlash(e.Path))
-		mode := os.FileMode(0o644)
+		perm := os.FileMode(0o644)
 		if e.Mode == "100755" {
-			mode = 0o755
+			perm = 0o755
 		}
-		if err := cmp.Or(os.MkdirAll(filepath.Dir(target), 0o755), os.WriteFile(target, e.Data, mode)); err != nil {
+		if err := writeFile(dir, e.Path, e.Data, perm); err != nil {
 			return err
 		}
 	}

@@ -18,7 +18,7 @@ func TestABuildThroughTheSharedCacheReusesTheWarmCacheAndLeavesItAlone(t *testin
 	if testing.Short() {
 		t.Skip("builds a module twice")
 	}
-	sb, err := New(t.TempDir(), "s", "", nil)
+	sb, err := New(t.TempDir(), "s", "", nil, false)
 	require.NoError(t, err)
 	mod, base := sb.Src, t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644))
@@ -75,7 +75,7 @@ func TestTheWarmCacheIsReadOnlyInTheSandbox(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(base, "00"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(base, "00", "ab-d"), []byte("warm\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(base, "00", "ab-a"), []byte("entry\n"), 0o644))
-	sb, err := New(t.TempDir(), "student-000", "", j)
+	sb, err := New(t.TempDir(), "student-000", "", j, false)
 	require.NoError(t, err)
 	sb.ShareCache(base)
 	script := `cat "$GOCACHE/00/ab-d"

@@ -40,9 +40,8 @@ func TestLimitedCommandRunsInItsGroup(t *testing.T) {
 		t.Skip("the limits are Linux's")
 	}
 	j := needJail(t)
-	sb, err := New(t.TempDir(), "s", "", j)
+	sb, err := New(t.TempDir(), "s", "", j, true)
 	require.NoError(t, err)
-	sb.Limit()
 	defer func() { require.NoError(t, sb.Remove()) }()
 	cmd := sb.Command(sb.Src, "sh", "-c", "ulimit -n; ulimit -t; ulimit -f; cat /proc/self/cgroup")
 	stopped, err := RunLimited(context.Background(), time.Minute, cmd)
@@ -81,9 +80,8 @@ func TestGroupNamesWhatWasHit(t *testing.T) {
 	if err := NoCgroups(); err != nil {
 		t.Skip("no cgroups here:", err)
 	}
-	sb, err := New(t.TempDir(), "s", "", j)
+	sb, err := New(t.TempDir(), "s", "", j, true)
 	require.NoError(t, err)
-	sb.Limit()
 	defer func() { require.NoError(t, sb.Remove()) }()
 	// A shell that holds 3 GiB in a variable, then 400 sleeping children.
 	cmd := sb.Command(sb.Src, "sh", "-c", `(x=$(head -c 3G /dev/zero | tr '\0' a)); i=0; while [ $i -lt 400 ]; do sleep 3600 & i=$((i+1)); done`)

@@ -27,28 +27,31 @@ import (
 
 // A Sandbox is where a student's code runs in a class report: a folder of
 // its own and, on Linux, bubblewrap around every command (see jailArgs).
-// Without a working bwrap Jail is nil: only with --no-sandbox.
 type Sandbox struct {
 	Dir      string // the whole sandbox, removed by Remove
 	Src      string // the grading copy: read-only inside the sandbox
 	ModProxy string // the instructor's module downloads, the go command's file:// GOPROXY: nothing comes from the network
-	Jail     *Jail  // bubblewrap around every command; nil runs them plainly
+	Jail     *Jail  // bubblewrap around every command; nil (only with --no-sandbox) runs them plainly
 	Group    Group  // the cgroup of the sandbox's commands, nil for none
 	// The sandbox's HOME, TMPDIR, GOCACHE and GOMODCACHE.
 	Home, Tmp, GoCache, GoModCache string
 	cacheBase                      string // the warm build cache (see ShareCache)
-	limited                        bool   // every command under the limits of Limit
+	limited                        bool   // every command under the limits (see New)
 }
 
-// New makes a sandbox in a new folder under parent.
-func New(parent, name, modProxy string, j *Jail) (*Sandbox, error) {
+// New makes a sandbox in a new folder under parent. A limited one runs its
+// commands under the limits (on Linux), in a cgroup where it can.
+func New(parent, name, modProxy string, j *Jail, limited bool) (*Sandbox, error) {
 	dir := filepath.Join(parent, name)
 	in := func(sub string) string { return filepath.Join(dir, sub) }
-	s := &Sandbox{Dir: dir, Src: in("src"), Home: in("home"), Tmp: in("tmp"), GoCache: in("gocache"), GoModCache: in("gomodcache"), ModProxy: modProxy, Jail: j}
+	s := &Sandbox{Dir: dir, Src: in("src"), Home: in("home"), Tmp: in("tmp"), GoCache: in("gocache"), GoModCache: in("gomodcache"), ModProxy: modProxy, Jail: j, limited: limited && runtime.GOOS == "linux"}
 	for _, d := range []string{dir, s.Src, s.Home, s.Tmp, s.GoModCache} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			return nil, err
 		}
+	}
+	if s.limited {
+		s.Group, _ = NewGroup(fmt.Sprintf("ladder-%d-%s", os.Getpid(), name))
 	}
 	return s, nil
 }
@@ -80,7 +83,7 @@ func (s *Sandbox) Command(dir, name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, s.Env()
 	if slices.Contains(args, "-race") || slices.Contains(args, "-race=true") {
-		// -race needs cgo; only the runtime's C builds (see gradingPlan.build).
+		// -race needs cgo; only the runtime's C builds (see the instructor's foreignCode).
 		cmd.Env[slices.Index(cmd.Env, "CGO_ENABLED=0")] = "CGO_ENABLED=1"
 	}
 	return cmd
@@ -155,9 +158,7 @@ func FindJail() (*Jail, error) {
 
 // ToolchainRoot is the GOROOT of the go command the ladder runs, or "".
 var ToolchainRoot = sync.OnceValue(func() string {
-	cmd := exec.Command(grade.GoTool(), "env", "GOROOT")
-	cmd.Env = grade.LearnerEnv()
-	out, _ := cmd.Output()
+	out, _ := grade.Plain.Command(context.Background(), "", "env", "GOROOT").Output()
 	return strings.TrimSpace(string(out))
 })
 
@@ -178,8 +179,7 @@ func (s *Sandbox) jailArgs(dir string) []string {
 	for _, p := range []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
 		a = append(a, "--ro-bind-try", p, p)
 	}
-	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
-	a = append(a, "--ro-bind", ToolchainRoot(), ToolchainRoot())
+	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", ToolchainRoot(), ToolchainRoot())
 	// bwrap's command line, seen inside, names links, not the instructor's folders.
 	if s.ModProxy != "" {
 		a = append(a, "--ro-bind-try", s.outsideLink("modproxy", s.ModProxy), jailModProxy)
@@ -252,16 +252,6 @@ var limitsScript = fmt.Sprintf(`while [ "$1" != -- ]; do echo $$ > "$1/cgroup.pr
 lower() { h=$(ulimit -H -$1) || exit 126; if [ "$h" = unlimited ] || [ "$h" -gt $2 ]; then h=$2; fi; ulimit -$1 "$h" || exit 126; }
 lower f %d; lower n %d; lower t %d
 exec "$@"`, FileSizeLimit/512, OpenFilesLimit, int(CPUTimeLimit/time.Second))
-
-// Limit puts the sandbox's commands under the limits, in a cgroup where
-// the system allows it.
-func (s *Sandbox) Limit() {
-	if runtime.GOOS != "linux" {
-		return
-	}
-	s.limited = true
-	s.Group, _ = NewGroup(fmt.Sprintf("ladder-%d-%s", os.Getpid(), filepath.Base(s.Dir)))
-}
 
 // A Group is the cgroup of a sandbox: memory's folder, then pids' on v1
 // (v2 has one for both). Only the files' places differ.

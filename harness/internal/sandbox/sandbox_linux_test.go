@@ -40,7 +40,7 @@ func BenchmarkSandboxStart(b *testing.B) {
 			if err != nil {
 				b.Skip(err)
 			}
-			sb, err := New(b.TempDir(), "s", "", j)
+			sb, err := New(b.TempDir(), "s", "", j, false)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -40,7 +40,7 @@ func TestSandboxEnvIsBuiltFromNothing(t *testing.T) {
 	} {
 		t.Setenv(kv[0], kv[1])
 	}
-	sb, err := New(t.TempDir(), "s", "/modcache/cache/download", nil)
+	sb, err := New(t.TempDir(), "s", "/modcache/cache/download", nil, false)
 	require.NoError(t, err)
 	env := map[string]string{}
 	for _, kv := range sb.Env() {
@@ -192,7 +192,7 @@ func TestSandboxKeepsEverythingIn(t *testing.T) {
 		}
 	}()
 	outside := t.TempDir()
-	sb, err := New(t.TempDir(), "student-000", "", j)
+	sb, err := New(t.TempDir(), "student-000", "", j, false)
 	require.NoError(t, err)
 	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	cmd := sb.Command(sb.Src, "sh", "-c", escapeScript, "sh", marker, port, outside)
@@ -258,7 +258,7 @@ func TestSandboxEndsItsPIDNamespaceAtTheLimit(t *testing.T) {
 	}
 	j := needJail(t)
 	marker := fmt.Sprintf("ladder-limit-%d", time.Now().UnixNano())
-	sb, err := New(t.TempDir(), "s", "", j)
+	sb, err := New(t.TempDir(), "s", "", j, false)
 	require.NoError(t, err)
 	// A daemon in a session of its own, and a command that never ends.
 	cmd := sb.Command(sb.Src, "sh", "-c", `setsid sh -c "sleep 3600; : $1" </dev/null >/dev/null 2>&1 & sleep 3600`, "sh", marker)
@@ -319,7 +319,7 @@ func readPID(t *testing.T, path string) int {
 // The race detector needs cgo, which the sandbox otherwise leaves off:
 // either spelling of the flag turns it on, and nothing else does.
 func TestRaceTurnsCgoOn(t *testing.T) {
-	sb, err := New(t.TempDir(), "student-000", "", nil)
+	sb, err := New(t.TempDir(), "student-000", "", nil, false)
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		args []string

@@ -1,10 +1,8 @@
 // Package remote runs a level's code in a child process that only answers
-// the calls it is sent, so that the checker judging the answers never links
-// the code it judges: whatever the child writes is an answer, never a
-// verdict.
-//
-// The wire is two pipes, each a stream of encoding/gob: a message, then
-// one gob value for each value it carries. Gob matches structs by field
+// the calls it is sent: the checker judging the answers never links the
+// code it judges, and whatever the child writes is an answer, never a
+// verdict. The wire is two pipes, each a stream of encoding/gob: a message,
+// then a gob value for each value it carries. Gob matches structs by field
 // name, so the spec's types and the student's decode into each other.
 package remote
 
@@ -59,9 +57,8 @@ type message struct {
 	Nil []bool
 }
 
-// wireError is an error as it crosses: its message, and the messages of
-// the level's sentinels it matched in the child, which errors.Is then
-// finds in the checker.
+// wireError is an error as it crosses: its message, and those of the
+// level's sentinels it matched in the child, for errors.Is in the checker.
 type wireError struct {
 	Text    string
 	Matched []string
@@ -93,8 +90,7 @@ func newPipe(r io.Reader, w io.Writer, sentinels []error) *pipe {
 	return &pipe{w: bw, enc: gob.NewEncoder(bw), dec: gob.NewDecoder(r), sentinels: sentinels}
 }
 
-// send writes m and values (an invalid Value is a nil interface), and
-// flushes them.
+// send writes and flushes m and values (an invalid Value is a nil interface).
 func (p *pipe) send(m message, values []reflect.Value) error {
 	m.Nil = make([]bool, len(values))
 	for i, v := range values {
@@ -248,8 +244,7 @@ func (o *Object) Call(method string, results []any, args ...any) {
 	runtime.KeepAlive(o)
 }
 
-// exchange sends one call and reads its answer and results, with c.mu
-// held.
+// exchange sends one call and reads its answer and results, with c.mu held.
 func (c *Conn) exchange(op byte, o *Object, method string, results []any, args []any) {
 	m := message{Op: op, Obj: o.id, Method: method}
 	if o.clk != nil {
@@ -392,10 +387,18 @@ func Main(ctor any, sentinels ...error) {
 		objects: map[uint64]reflect.Value{0: reflect.ValueOf(ctor)},
 		clocks:  map[uint64]*childClock{},
 	}
-	if err := s.loop(); err != nil {
-		log.Fatal("remote: ", err)
+	for {
+		var m message
+		if err := s.dec.Decode(&m); err == io.EOF {
+			os.Exit(0) // the checker is done
+		} else if err != nil {
+			log.Fatal("remote: ", err)
+		}
+		// A result gob cannot carry ends the child, which prints why.
+		if err := s.send(s.serve(m)); err != nil {
+			log.Fatalf("remote: the results of %s: %v", m.Method, err)
+		}
 	}
-	os.Exit(0)
 }
 
 type server struct {
@@ -408,22 +411,6 @@ type server struct {
 type childClock struct{ now atomic.Pointer[time.Time] }
 
 func (c *childClock) Now() time.Time { return *c.now.Load() }
-
-// loop serves calls until the checker closes their pipe.
-func (s *server) loop() error {
-	for {
-		var m message
-		if err := s.dec.Decode(&m); err == io.EOF {
-			return nil // the checker is done
-		} else if err != nil {
-			return err
-		}
-		if err := s.send(s.serve(m)); err != nil {
-			// A result gob cannot carry ends the child, which prints why.
-			return fmt.Errorf("the results of %s: %v", m.Method, err)
-		}
-	}
-}
 
 // serve makes the call m asks for. After a request it cannot read the
 // checker ends the child, so what is left unread does not matter.
