@@ -150,18 +150,17 @@ func (c Case[T]) stepName(at int) string {
 }
 
 // matches reports whether got is an acceptable result for the call.
-func (call Call[T]) matches(got any) (ok bool) {
+func (call Call[T]) matches(got any) bool {
 	if call.Accept != nil {
 		return call.Accept(got)
 	}
-	defer func() {
-		// cmp.Equal panics on unexported fields it was not told about;
-		// fall back to reflect rather than lose the report.
-		if recover() != nil {
-			ok = reflect.DeepEqual(call.Want, got)
-		}
-	}()
-	return cmp.Equal(call.Want, got, call.Opts...)
+	return cmp.Equal(call.Want, got, call.opts())
+}
+
+// opts are the call's options, and unexported fields compared as any
+// other: cmp.Equal panics on those it was not told about.
+func (call Call[T]) opts() cmp.Option {
+	return cmp.Options{cmp.Options(call.Opts), cmp.Exporter(func(reflect.Type) bool { return true })}
 }
 
 // notImplemented recognises a stub's panic: "not implemented: Counter.Hit".
@@ -393,18 +392,9 @@ func (r report[T]) diffBlocks() []string {
 			!structured(s.Call.Want) && len(show(s.Call.Want)) <= maxCell && len(show(got)) <= maxCell {
 			continue
 		}
-		out = append(out, fmt.Sprintf("step %d, %s mismatch (-want +got):\n%s", i+1, r.c.callText(s), safeDiff(s.Call.Want, got, s.Call.Opts)))
+		out = append(out, fmt.Sprintf("step %d, %s mismatch (-want +got):\n%s", i+1, r.c.callText(s), cmp.Diff(s.Call.Want, got, s.Call.opts())))
 	}
 	return out
-}
-
-func safeDiff(want, got any, opts []cmp.Option) (d string) {
-	defer func() {
-		if recover() != nil {
-			d = fmt.Sprintf("-%#v\n+%#v\n", want, got)
-		}
-	}()
-	return cmp.Diff(want, got, opts...)
 }
 
 // structured says v is a map, slice, array, struct or pointer without a

@@ -189,6 +189,23 @@ func TestPlayShowsADiffForStructuredResults(t *testing.T) {
 	golden(t, "diff", o.Report)
 }
 
+// A result with unexported fields is compared and diffed like any other,
+// where cmp.Equal alone would panic.
+func TestPlayComparesUnexportedFields(t *testing.T) {
+	type span struct{ from, to int }
+	for _, tc := range []struct {
+		got  span
+		want string
+	}{{span{1, 2}, Pass}, {span{1, 3}, Fail}} {
+		o := Play(Case[*tally]{Name: "span", Part: 1, New: func(clock.Clock) *tally { return &tally{} }, Steps: []Step[*tally]{
+			At(0, Call[*tally]{Method: "Span", Do: func(*tally, time.Time) any { return tc.got }, Want: span{1, 2}}),
+		}})
+		if o.Verdict != tc.want || tc.want == Fail && !strings.Contains(o.Report, "mismatch (-want +got)") {
+			t.Errorf("Play(span %v) = %v, want %v, and a diff if it fails:\n%s", tc.got, o.Verdict, tc.want, o.Report)
+		}
+	}
+}
+
 func TestPlayWritesClockedCallsWithTheirTime(t *testing.T) {
 	c := boundaryCase(tally{inclusive: true})
 	c.Clocked = true
