@@ -44,7 +44,7 @@ func TestBindMakesACaseOfEachRow(t *testing.T) {
 			},
 		},
 	}
-	cases := timeline.Bind(rows, timeline.Unclocked(timeline.Erase[sizer](func(d time.Duration) *window { return &window{size: d} })))
+	cases := timeline.Bind(timeline.Unclocked(timeline.Erase[sizer](func(d time.Duration) *window { return &window{size: d} })), rows...)
 	if len(cases) != 2 {
 		t.Fatalf("Bind made %d cases of 2 rows", len(cases))
 	}
@@ -93,7 +93,7 @@ func TestBindBuildsOnTheCasesClock(t *testing.T) {
 			return nil
 		},
 	}}
-	c := timeline.Bind(rows, b)[0]
+	c := timeline.Bind(b, rows...)[0]
 	if !c.Clocked || c.Setup != "New(clock)" {
 		t.Errorf("Clocked = %t, Setup = %q; want true, %q", c.Clocked, c.Setup, "New(clock)")
 	}

@@ -190,24 +190,18 @@ type Binding[T, A any] struct {
 }
 
 // Bind makes a case of each row, built by b.
-func Bind[T, A any](rows []Row[T, A], b Binding[T, A]) []Case[T] {
+func Bind[T, A any](b Binding[T, A], rows ...Row[T, A]) []Case[T] {
 	out := make([]Case[T], len(rows))
 	for i, r := range rows {
-		out[i] = b.Case(r)
-	}
-	return out
-}
-
-// Case makes the case of one row, built by b: a fuzz target's timeline.
-func (b Binding[T, A]) Case(r Row[T, A]) Case[T] {
-	c := Case[T]{Name: r.Name, Part: r.Part, Setup: b.Setup(r.Arg), Start: r.Start, Clocked: b.Clocked, Steps: r.Steps,
-		InProcess: r.InProcess, New: func(clk clock.Clock) T { return b.New(clk, r.Arg) }}
-	if r.Probe != nil {
-		c.Probe = func(impl T, clk *clock.Fake) error {
-			return r.Probe(impl, Env[T, A]{Clock: clk, New: func(arg A) T { return b.New(clk, arg) }})
+		out[i] = Case[T]{Name: r.Name, Part: r.Part, Setup: b.Setup(r.Arg), Start: r.Start, Clocked: b.Clocked, Steps: r.Steps,
+			InProcess: r.InProcess, New: func(clk clock.Clock) T { return b.New(clk, r.Arg) }}
+		if r.Probe != nil {
+			out[i].Probe = func(impl T, clk *clock.Fake) error {
+				return r.Probe(impl, Env[T, A]{Clock: clk, New: func(arg A) T { return b.New(clk, arg) }})
+			}
 		}
 	}
-	return c
+	return out
 }
 
 // Unclocked is the binding of a constructor that takes one argument and no
