@@ -49,12 +49,8 @@ type Event struct {
 	Where   string `json:"where,omitempty"`
 }
 
-// RunMark is the line the runner writes as it starts a spec's cases, and
 // caseMark starts a case's line in a subtest's output.
-const (
-	RunMark  = "ladder-run: the spec's cases follow"
-	caseMark = "ladder-case: "
-)
+const caseMark = "ladder-case: "
 
 // CaseLine is a case's outcome as one line of its subtest's output.
 func CaseLine(e Event) string {
