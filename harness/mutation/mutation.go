@@ -140,11 +140,7 @@ func judgeRaceChild(out []byte, err error) (caught, problem string) {
 // runPattern is the -run pattern that matches the test named name, and no
 // other: "^TestX$/^case_one$".
 func runPattern(name string) string {
-	parts := strings.Split(name, "/")
-	for i, p := range parts {
-		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
-	}
-	return strings.Join(parts, "/")
+	return "^" + strings.ReplaceAll(regexp.QuoteMeta(name), "/", "$/^") + "$"
 }
 
 // Unwritten panics the way a stub's method does: "not implemented: T.M".

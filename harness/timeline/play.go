@@ -197,12 +197,9 @@ func panicFrames() (frames []string, where string) {
 // sourceFile writes a traceback's file from the repository's top, where
 // its last folder ladder/, solutions/ or harness/ begins.
 func sourceFile(path string) string {
-	from := -1
+	from := 0
 	for _, top := range []string{"/ladder/", "/solutions/", "/harness/"} {
 		from = max(from, strings.LastIndex("/"+path, top))
-	}
-	if from < 0 {
-		return path
 	}
 	return path[from:]
 }

@@ -264,14 +264,11 @@ func (m Mistakes) Match(part int, failing []string) Match {
 		}
 	}
 	slices.SortStableFunc(out.Candidates, func(a, b Candidate) int { return cmp.Compare(b.Overlap, a.Overlap) })
-	if len(out.Candidates) == 0 {
-		return out
+	var top [2]float64 // the best overlap and the second, 0 for none
+	for i := range min(2, len(out.Candidates)) {
+		top[i] = out.Candidates[i].Overlap
 	}
-	best, second := out.Candidates[0].Overlap, 0.0
-	if len(out.Candidates) > 1 {
-		second = out.Candidates[1].Overlap
-	}
-	if (best == 1 && second < 1) || (best >= MatchAtLeast && best-second >= MatchMargin) {
+	if best, second := top[0], top[1]; (best == 1 && second < 1) || (best >= MatchAtLeast && best-second >= MatchMargin) {
 		out.Best = 0
 	}
 	return out
