@@ -219,35 +219,31 @@ func (s Spec[T, N]) EachPartNeedsOnlyItsOwnFeatures(t *testing.T, partial []Impl
 	}
 }
 
-// FuzzKeepsEachPartToItsScale checks that random fuzz timelines labelled
-// with a partial implementation's parts pass against it, and that every
-// part up to lastPart gets some.
+// FuzzKeepsEachPartToItsScale checks random fuzz inputs, of minLen to
+// minLen+spread bytes, as EachPartNeedsOnlyItsOwnFeatures checks the seeds,
+// against the partial implementations before lastPart; and that each part
+// up to lastPart gets some.
 func (s Spec[T, N]) FuzzKeepsEachPartToItsScale(t *testing.T, partial []Impl[N], seed uint64, minLen, spread, lastPart int) {
 	t.Helper()
-	inputs := 3000
-	if testing.Short() {
-		inputs = 300
-	}
 	rng := rand.New(rand.NewPCG(seed, uint64(lastPart)))
-	byPart := map[int]int{}
-	for range inputs {
-		data := make([]byte, minLen+rng.IntN(spread))
-		for i := range data {
-			data[i] = byte(rng.IntN(256))
-		}
-		byPart[s.Decode(partial[0].New, data).Part]++
-		for _, p := range partial {
-			if c := s.Decode(p.New, data); p.Part < lastPart && c.Part <= p.Part {
-				if o := timeline.Play(c); o.Verdict != timeline.Pass {
-					t.Fatalf("%s, written for parts 1 to %d, fails a fuzz timeline of part %d, input %v:\n%s", p.Name, p.Part, c.Part, data, o.Report)
-				}
-			}
+	random := Spec[T, N]{Seeds: make([][]byte, 3000), Decode: s.Decode}
+	if testing.Short() {
+		random.Seeds = random.Seeds[:300]
+	}
+	for i := range random.Seeds {
+		random.Seeds[i] = make([]byte, minLen+rng.IntN(spread))
+		for j := range random.Seeds[i] {
+			random.Seeds[i][j] = byte(rng.IntN(256))
 		}
 	}
-	t.Logf("timelines by part: %v", byPart)
+	for _, p := range partial {
+		if p.Part < lastPart {
+			Passes(t, p.Name, p.Part, random.SeedCases(p.New))
+		}
+	}
 	for part := 1; part <= lastPart; part++ {
-		if byPart[part] == 0 {
-			t.Errorf("no random timeline of part %d among %d: the fuzz target leaves that part out", part, inputs)
+		if !slices.ContainsFunc(random.SeedCases(partial[0].New), func(c timeline.Case[T]) bool { return c.Part == part }) {
+			t.Errorf("no random timeline of part %d among %d: the fuzz target leaves that part out", part, len(random.Seeds))
 		}
 	}
 }
