@@ -34,7 +34,7 @@ func Passes[T any](t *testing.T, impl string, part int, cases []timeline.Case[T]
 	}
 	for _, o := range played {
 		switch {
-		case o.Verdict == timeline.Pass:
+		case o.Verdict == protocol.Pass:
 		case part == 0:
 			t.Errorf("%s fails case %q (part %d), and it is right:\n%s", impl, o.Name, o.Part, o.Report)
 		default:
@@ -75,8 +75,8 @@ func report(t *testing.T, caught, problems []string) {
 func JudgeOutcomes(mutant string, part int, outcomes []timeline.Outcome) (caught, problems []string) {
 	for _, o := range outcomes {
 		switch {
-		case o.Part != part, o.Verdict == timeline.Pass:
-		case o.Verdict == timeline.NotImplemented, o.Verdict == timeline.TimedOut, o.Verdict == timeline.Exited:
+		case o.Part != part, o.Verdict == protocol.Pass:
+		case o.Verdict == protocol.NotImplemented, o.Verdict == protocol.TimedOut, o.Verdict == protocol.Exited:
 			problems = append(problems, fmt.Sprintf("mutant %q: case %q ended as %q; a mutant must be a complete implementation:\n%s", mutant, o.Name, o.Verdict, o.Report))
 		default:
 			caught = append(caught, o.Name)
@@ -286,7 +286,7 @@ func badCase(m protocol.Manifest) string {
 func MistakeOf(mutant string, part int, outcomes []timeline.Outcome) protocol.Mistake {
 	k := protocol.Mistake{Part: part, Name: mutant, Fails: map[int][]string{}}
 	for _, o := range outcomes {
-		if o.Verdict != timeline.Pass {
+		if o.Verdict != protocol.Pass {
 			k.Fails[o.Part] = append(k.Fails[o.Part], o.Name)
 		}
 	}

@@ -69,7 +69,7 @@ func Play[T any](c Case[T]) Outcome {
 		}
 	}
 	at := int(current.Load())
-	out := Outcome{Name: c.Name, Part: c.Part, Verdict: TimedOut, Step: at}
+	out := Outcome{Name: c.Name, Part: c.Part, Verdict: protocol.TimedOut, Step: at}
 	out.Summary = summaryLine(fmt.Sprintf("%s did not finish in %v: too slow, a loop that never ends, or a deadlock", c.callAt(at), timeout), "")
 	out.Report = fmt.Sprintf("case %q (part %d) did not finish in %v: is it too slow, a loop that never ends, or a deadlock?\nIt was in %s. (%s sets the limit; the cases after this one still run, each on a fresh implementation.)",
 		c.Name, c.Part, timeout, c.stepName(at), TimeoutEnv)
@@ -84,7 +84,7 @@ func (r report[T]) judge(at int, caught any, finished bool, probeErr error) Outc
 	r.stop, r.focus = at, min(max(at-1, 0), len(c.Steps))
 	switch msg, stub := notImplemented(caught); {
 	case stub:
-		out.Verdict, out.Missing, out.Where = NotImplemented, msg, r.where
+		out.Verdict, out.Missing, out.Where = protocol.NotImplemented, msg, r.where
 		if out.Summary = "not implemented yet: " + msg; r.where != "" {
 			out.Summary += " (" + r.where + ")"
 		}
@@ -92,7 +92,7 @@ func (r report[T]) judge(at int, caught any, finished bool, probeErr error) Outc
 		out.Brief = out.Report
 		return out
 	case caught != nil:
-		out.Verdict = Panicked
+		out.Verdict = protocol.Panicked
 		r.what = []string{fmt.Sprintf("%s panicked: %v", c.callAt(at), caught)}
 		where := ""
 		if r.where != "" {
@@ -100,7 +100,7 @@ func (r report[T]) judge(at int, caught any, finished bool, probeErr error) Outc
 		}
 		out.Summary = summaryLine(r.what[0], where)
 	case !finished:
-		out.Verdict = Exited
+		out.Verdict = protocol.Exited
 		r.what = []string{fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", c.stepName(at))}
 		out.Summary = summaryLine(c.callAt(at)+" stopped without returning or panicking: runtime.Goexit?", "")
 	default:
@@ -113,10 +113,10 @@ func (r report[T]) judge(at int, caught any, finished bool, probeErr error) Outc
 		}
 		first := out.Step
 		if first == 0 && probeErr == nil {
-			out.Verdict = Pass
+			out.Verdict = protocol.Pass
 			return out
 		}
-		out.Verdict = Fail
+		out.Verdict = protocol.Fail
 		r.stop, r.focus, r.diffs = 0, len(c.Steps), r.diffBlocks()
 		if first > 0 {
 			r.focus = first - 1

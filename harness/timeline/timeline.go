@@ -59,16 +59,6 @@ type Call[T any] struct {
 	Accept func(got any) bool // if set, replaces the comparison; Want then says the range in words
 }
 
-// The verdicts, from best to worst, named as the grader reads them.
-const (
-	Pass           = protocol.Pass           // every step gave its result
-	Fail           = protocol.Fail           // some step gave another result, or the probe failed
-	NotImplemented = protocol.NotImplemented // a stub's "not implemented" panic
-	Panicked       = protocol.Panicked       // any other panic
-	Exited         = protocol.Exited         // the goroutine ended without returning: runtime.Goexit
-	TimedOut       = protocol.TimedOut       // the case did not finish in time
-)
-
 // Outcome is what Play found, and the case's line in go test's output.
 type Outcome = protocol.Event
 
@@ -111,11 +101,11 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 			o.Report = o.Report[:32<<10] + "\n… (report cut)"
 		}
 		line = protocol.CaseLine(o)
-		if o.Verdict == Pass {
+		if o.Verdict == protocol.Pass {
 			t.Log(line)
 		}
 	}
-	if o.Verdict != Pass {
+	if o.Verdict != protocol.Pass {
 		t.Error(line)
 	}
 }

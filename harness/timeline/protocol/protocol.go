@@ -22,14 +22,14 @@ const GradeEnv = "LADDER_GRADE"
 // CaseEnd is the Kind of a case's Event.
 const CaseEnd = "case-end"
 
-// The names of the verdicts, from best to worst (see timeline.Pass).
+// A case's verdicts, from best to worst.
 const (
-	Pass           = "pass"
-	Fail           = "fail"
-	NotImplemented = "not implemented"
-	Panicked       = "panicked"
-	Exited         = "exited"
-	TimedOut       = "timed out"
+	Pass           = "pass"            // every step gave its result
+	Fail           = "fail"            // some step gave another result, or the probe failed
+	NotImplemented = "not implemented" // a stub's "not implemented" panic
+	Panicked       = "panicked"        // any other panic
+	Exited         = "exited"          // the goroutine ended without returning: runtime.Goexit
+	TimedOut       = "timed out"       // the case did not finish in time
 )
 
 // Event is a case's outcome, as the runner writes it (see CaseLine).
