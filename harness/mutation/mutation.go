@@ -248,22 +248,17 @@ func (s Spec[T, N]) FuzzKeepsEachPartToItsScale(t *testing.T, partial []Impl[N],
 	}
 }
 
-// ManifestOf lists cases, each needing what needs says ("" for nothing).
-func ManifestOf[T any](needs string, cases []timeline.Case[T]) protocol.Manifest {
+// CheckManifest fails t unless protocol.ManifestFile lists cases, then
+// extra, each with a name of its own, without a slash, and a part;
+// LADDER_UPDATE_MANIFEST=1 writes it.
+func CheckManifest[T any](t *testing.T, cases []timeline.Case[T], extra ...protocol.ManifestCase) {
+	t.Helper()
 	var m protocol.Manifest
 	for _, c := range cases {
-		m.Cases = append(m.Cases, protocol.ManifestCase{Part: c.Part, Name: c.Name, Needs: needs, InProcess: c.InProcess})
+		m.Cases = append(m.Cases, protocol.ManifestCase{Part: c.Part, Name: c.Name, InProcess: c.InProcess})
 	}
-	return m
-}
-
-// CheckManifest fails t unless each case of m has a name of its own,
-// without a slash, and a part, and protocol.ManifestFile holds m;
-// LADDER_UPDATE_MANIFEST=1 writes it.
-func CheckManifest(t *testing.T, m protocol.Manifest) {
-	t.Helper()
-	if bad := badCase(m); bad != "" {
-		t.Fatalf("the spec itself is wrong: %s needs a name of its own, without a slash, and a part from 1", bad)
+	if m.Cases = append(m.Cases, extra...); badCase(m) != "" {
+		t.Fatalf("the spec itself is wrong: %s needs a name of its own, without a slash, and a part from 1", badCase(m))
 	}
 	checkGolden(t, protocol.ManifestFile, protocol.UpdateManifestEnv, m.Encode(), "the spec's cases changed")
 }
