@@ -49,43 +49,34 @@ func Passes[T any](t *testing.T, impl string, part int, cases []timeline.Case[T]
 // end; it plays only that part's cases, and logs those that caught it.
 func Caught[T any](t *testing.T, mutant string, part int, cases []timeline.Case[T]) {
 	t.Helper()
-	t.Run(mutant, func(t *testing.T) {
-		caught, problems := judgePart(mutant, part, cases)
-		report(t, caught, problems)
-	})
+	t.Run(mutant, func(t *testing.T) { t.Logf("caught by: %q", judgePart(t, mutant, part, cases)) })
 }
 
-// judgePart is Caught's verdict, without t.
-func judgePart[T any](mutant string, part int, cases []timeline.Case[T]) (caught, problems []string) {
-	cases = slices.DeleteFunc(slices.Clone(cases), func(c timeline.Case[T]) bool { return c.Part != part })
-	return JudgeOutcomes(mutant, part, timeline.PlayAll(0, cases))
-}
-
-// report fails t with each problem, and logs the cases that caught a mutant.
-func report(t *testing.T, caught, problems []string) {
+// judgePart is Caught's verdict, in any t.
+func judgePart[T any](t testing.TB, mutant string, part int, cases []timeline.Case[T]) (caught []string) {
 	t.Helper()
-	for _, p := range problems {
-		t.Error(p)
-	}
-	t.Logf("caught by: %q", caught)
+	cases = slices.DeleteFunc(slices.Clone(cases), func(c timeline.Case[T]) bool { return c.Part != part })
+	return JudgeOutcomes(t, mutant, part, timeline.PlayAll(0, cases))
 }
 
 // JudgeOutcomes judges what a mutant's cases gave, as Caught does, leaving
-// out those of other parts: the cases that caught it, and what is wrong.
-func JudgeOutcomes(mutant string, part int, outcomes []timeline.Outcome) (caught, problems []string) {
+// out those of other parts: it fails t with what is wrong, and returns the
+// cases that caught it.
+func JudgeOutcomes(t testing.TB, mutant string, part int, outcomes []timeline.Outcome) (caught []string) {
+	t.Helper()
 	for _, o := range outcomes {
 		switch {
 		case o.Part != part, o.Verdict == protocol.Pass:
 		case o.Verdict == protocol.NotImplemented, o.Verdict == protocol.TimedOut, o.Verdict == protocol.Exited:
-			problems = append(problems, fmt.Sprintf("mutant %q: case %q ended as %q; a mutant must be a complete implementation:\n%s", mutant, o.Name, o.Verdict, o.Report))
+			t.Errorf("mutant %q: case %q ended as %q; a mutant must be a complete implementation:\n%s", mutant, o.Name, o.Verdict, o.Report)
 		default:
 			caught = append(caught, o.Name)
 		}
 	}
 	if len(caught) == 0 {
-		problems = append(problems, fmt.Sprintf("mutant %q passes any case of part %d: the spec no longer catches this wrong implementation", mutant, part))
+		t.Errorf("mutant %q passes any case of part %d: the spec no longer catches this wrong implementation", mutant, part)
 	}
-	return caught, problems
+	return caught
 }
 
 // raceChildEnv marks the child process of CaughtUnderRace; its value is
@@ -193,8 +184,7 @@ func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Impl[N]) {
 	for _, m := range mutants {
 		played := timeline.PlayAll(m.Part, s.Cases(m.New))
 		t.Run(m.Name, func(t *testing.T) {
-			caught, problems := JudgeOutcomes(m.Name, m.Part, played)
-			report(t, caught, problems)
+			t.Logf("caught by: %q", JudgeOutcomes(t, m.Name, m.Part, played))
 		})
 		table.Mistakes = append(table.Mistakes, MistakeOf(m.Name, m.Part, played))
 	}
