@@ -1,8 +1,6 @@
-// Package mutation holds the checks a level's spec makes on itself in its
-// _test.go files: a right implementation passes (Passes), each wrong one (a
-// mutant) is caught by its part (Caught, Spec.CatchesMutants), or under
-// -race (CaughtUnderRace), and the list of cases and the table of known
-// mistakes the grader reads are current (CheckManifest, CheckMistakes).
+// Package mutation holds the checks a level's spec makes on itself: a right
+// implementation passes, each wrong one (a mutant) is caught by its part,
+// and the list of cases and the table of mistakes the grader reads are current.
 package mutation
 
 import (
@@ -175,8 +173,7 @@ type Impl[N any] struct {
 }
 
 // CatchesMutants checks, as Caught does, that each mutant is caught in its
-// part, and with CheckMistakes that the table of the cases each fails is
-// current.
+// part, and with CheckMistakes that the table of the cases each fails is current.
 func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Impl[N]) {
 	t.Helper()
 	SkipSweepIfShort(t)
@@ -278,10 +275,9 @@ func MistakeOf(mutant string, part int, outcomes []timeline.Outcome) protocol.Mi
 	return k
 }
 
-// CheckMistakes fails t unless protocol.MistakesFile holds m, each
-// mistake's Why taken from the level's INTERVIEWER.md one or two folders up,
-// and each mistake's failing cases match its name; LADDER_UPDATE_MISTAKES=1
-// writes it.
+// CheckMistakes fails t unless protocol.MistakesFile holds m, each Why taken
+// from the level's INTERVIEWER.md one or two folders up, and each mistake's
+// failing cases match its name; LADDER_UPDATE_MISTAKES=1 writes it.
 func CheckMistakes(t *testing.T, m protocol.Mistakes) {
 	t.Helper()
 	whys := map[string]string{}

@@ -122,6 +122,8 @@ func (r report[T]) judge(at int, caught any, finished bool, probeErr error) Outc
 			r.focus = first - 1
 			r.what = append(r.what, fmt.Sprintf("%s\nStep %d is the first that differs; every step marked ✗ differs.", r.wrongCall(first), first))
 			out.Summary = summaryLine(r.wrongCall(first), fmt.Sprintf(" (step %d)", first))
+		} else {
+			out.Summary = summaryLine(probeErr.Error(), "")
 		}
 		if probeErr != nil {
 			line := probeErr.Error()
@@ -132,9 +134,6 @@ func (r report[T]) judge(at int, caught any, finished bool, probeErr error) Outc
 				line = "Every step gave its result, but the check after them failed: " + line
 			}
 			r.what = append(r.what, line)
-		}
-		if first == 0 {
-			out.Summary = summaryLine(probeErr.Error(), "")
 		}
 	}
 	out.Report, out.Brief = r.text(false), r.text(true)
@@ -172,10 +171,9 @@ func notImplemented(v any) (string, bool) {
 	return s, ok
 }
 
-// panicFrames returns, from the recovering defer, the stack from the
-// panicking function outward, without the runtime's or this file's frames,
-// as "file:line in function" lines; and where, the file and line of the
-// innermost in the learner's code (levels.InLearnersCode).
+// panicFrames returns, from the recovering defer, the panic's stack without
+// the runtime's or this file's frames, as "file:line in function" lines, and
+// where, the innermost file:line in the learner's code.
 func panicFrames() (frames []string, where string) {
 	pcs := make([]uintptr, 64)
 	stack := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
@@ -262,10 +260,9 @@ type report[T any] struct {
 	diffs  []string
 }
 
-// text writes the report; brief cuts it to one screen around the focus:
-// the whole table up to wholeTable steps, else the first step (it starts
-// the state) and those near the focus, and only the first diff (the table
-// marks the others).
+// text writes the report; brief cuts it to one screen: of a long table the
+// first step (it starts the state) and those near the focus, and the first
+// diff only (the table marks the others).
 func (r report[T]) text(brief bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "case %q (part %d)", r.c.Name, r.c.Part)
@@ -308,8 +305,7 @@ func (r report[T]) text(brief bool) string {
 	return s
 }
 
-// mark is "!" for the step a panic or a Goexit stopped at, "✗" for one
-// that gave another result.
+// mark is "!" for the step a panic or a Goexit stopped at, "✗" for a wrong one.
 func (r report[T]) mark(i int) string {
 	switch {
 	case i == r.stop-1:
@@ -320,8 +316,7 @@ func (r report[T]) mark(i int) string {
 	return ""
 }
 
-// wrongCall is the first wrong call, as Go's test comments guide writes
-// it: Count(t=4s) = 3, want 5.
+// wrongCall writes a wrong call as Go's test comments guide does: Count(t=4s) = 3, want 5.
 func (r report[T]) wrongCall(first int) string {
 	s := r.c.Steps[first-1]
 	return fmt.Sprintf("%s = %s, want %s", r.c.callText(s), show(r.got[first-1]), show(s.Call.Want))
@@ -456,30 +451,25 @@ func show(v any) string {
 // 9.999999999s, 5m, 1h30m, 168h, -5s.
 func Offset(d time.Duration) string {
 	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
+	for _, zero := range []string{"h0m0s", "m0s"} {
+		if strings.HasSuffix(s, zero) {
+			return s[:len(s)-len(zero)+1]
+		}
 	}
 	return s
 }
 
-// A Brief fits one screen: briefLines lines of at most briefWidth
-// characters, the whole table up to wholeTable steps and otherwise the
-// steps before and after the first ✗, and explainLines of a message. A
-// report shows maxFrames of a panic's stack, a table cell maxCell
-// characters (a longer value is shown whole in a diff under the table), a
-// Summary summaryWidth.
+// A Brief fits one screen; a table cell longer than maxCell is shown whole
+// in a diff under the table.
 const (
 	maxCell       = 40
-	briefLines    = 30
-	briefWidth    = 600
+	briefLines    = 30  // lines of a Brief
+	briefWidth    = 600 // characters of a Brief's line
 	summaryWidth  = 160
-	wholeTable    = 15
-	before, after = 4, 2
-	explainLines  = 4
-	maxFrames     = 4
+	wholeTable    = 15   // the most steps a Brief shows whole
+	before, after = 4, 2 // the steps around the focus a Brief shows of a longer table
+	explainLines  = 4    // of each paragraph of explanation in a Brief
+	maxFrames     = 4    // of a panic's stack
 )
 
 // cutNote ends a Brief that left something out.

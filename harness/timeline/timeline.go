@@ -27,17 +27,15 @@ import (
 
 // Case is one timeline, or one free-form check, against a fresh implementation.
 type Case[T any] struct {
-	Name    string // the subtest's, without a slash; a fuzz case named "fuzz" is named for its input
-	Part    int    // the README's part that the case checks, from 1
-	Setup   string // how the report writes the constructor: "New(10s)"
-	New     func(clk clock.Clock) T
-	Start   time.Time                           // the instant of offset 0; the zero Time means clock.Epoch
-	Clocked bool                                // the code reads the clock: calls read "at t=4s: QPS(Put, 5m)"
-	Steps   []Step[T]                           // in order; offsets may repeat or go backwards
-	Probe   func(impl T, clk *clock.Fake) error // if set, runs after the steps for what a timeline cannot say
-	// InProcess says why the probe can only be measured in the
-	// implementation's own process (see PlayElsewhere).
-	InProcess string
+	Name      string // the subtest's, without a slash; a fuzz case named "fuzz" is named for its input
+	Part      int    // the README's part that the case checks, from 1
+	Setup     string // how the report writes the constructor: "New(10s)"
+	New       func(clk clock.Clock) T
+	Start     time.Time                           // the instant of offset 0; the zero Time means clock.Epoch
+	Clocked   bool                                // the code reads the clock: calls read "at t=4s: QPS(Put, 5m)"
+	Steps     []Step[T]                           // in order; offsets may repeat or go backwards
+	Probe     func(impl T, clk *clock.Fake) error // if set, runs after the steps for what a timeline cannot say
+	InProcess string                              // why the probe can be measured only in the implementation's process (see PlayElsewhere)
 }
 
 // Step is one call at an offset from the case's start.
@@ -150,8 +148,7 @@ func PlayAll[T any](part int, cases []Case[T]) []Outcome {
 	return out
 }
 
-// Row is one case of a level's table (level 2's is the shortest): a Case
-// with the constructor's argument instead of the constructor.
+// Row is a Case of a level's table, with the constructor's argument instead of the constructor.
 type Row[T, A any] struct {
 	Name      string
 	Part      int
@@ -293,10 +290,9 @@ func NonPositivePanics[T any](_ T, e Env[T, time.Duration]) error {
 	return nil
 }
 
-// WithinLimit calls do(i) for i in [0, n) and fails, naming how far it
-// got, once the calls have taken more than limit of CPU time (of the clock
-// where that cannot be read). what and bound (the README's bound) are for
-// the message.
+// WithinLimit calls do(i) for i in [0, n) and fails, naming how far it got,
+// once they have taken more than limit of CPU time (or of the clock, where
+// that cannot be read); what and the README's bound are for the message.
 func WithinLimit(n int, limit time.Duration, what, bound string, do func(i int)) error {
 	start, cpuOK := procgroup.SelfCPU()
 	wall := time.Now()
@@ -316,8 +312,7 @@ func WithinLimit(n int, limit time.Duration, what, bound string, do func(i int))
 }
 
 // RaceEnabled says the binary is built with the race detector, which slows
-// plain code ten to fifty times: the complexity cases give it a longer
-// limit and fewer calls.
+// code ten to fifty times: the complexity cases then allow more.
 var RaceEnabled = func() bool {
 	info, ok := debug.ReadBuildInfo()
 	return ok && slices.Contains(info.Settings, debug.BuildSetting{Key: "-race", Value: "true"})

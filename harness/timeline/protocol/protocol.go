@@ -1,7 +1,7 @@
-// Package protocol is what a level's test binaries (package timeline) and
-// the ladder command share: a case's line in go test's output, the
-// verdicts, and each spec's list of cases and table of known mistakes. It
-// imports only the standard library, so the command builds fast.
+// Package protocol is what the specs' test binaries and the ladder command
+// share: a case's line of output, and each spec's list of cases and table
+// of known mistakes. It imports only the standard library, so the command
+// builds fast.
 package protocol
 
 import (
@@ -128,11 +128,10 @@ func CutLine(s string, width int) string {
 	return s
 }
 
-// Each spec keeps its list of cases and its table of known mistakes (the
-// cases each mutant fails) beside it, checked by its own test like a golden
-// file: a part is done only when every listed case reported, so a case a
-// flag or os.Args made vanish cannot read as done. Each variable set to 1
-// makes the spec's test rewrite its stale file instead of failing.
+// Each spec keeps its list of cases and its table of known mistakes as
+// golden files: a part is done only when every listed case reported, so a
+// case a flag or os.Args made vanish cannot read as done. Each variable set
+// to 1 makes the spec's test rewrite its stale file.
 const (
 	ManifestFile      = "testdata/cases.json"
 	MistakesFile      = "testdata/mistakes.json"
