@@ -77,8 +77,7 @@ func JudgeOutcomes(t testing.TB, mutant string, part int, outcomes []timeline.Ou
 	return caught
 }
 
-// raceChildEnv marks the child process of CaughtUnderRace; its value is
-// the test it runs.
+// raceChildEnv names, in CaughtUnderRace's child, the test it runs.
 const raceChildEnv = "LADDER_RACE_CHILD"
 
 // CaughtUnderRace checks a mutant whose mistake shows only as a data race:
@@ -165,10 +164,8 @@ func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
 // Impl is a mutant (one mistake a learner makes), or an implementation of
 // the first parts only.
 type Impl[N any] struct {
-	// Name says what it is; a mutant's names its mistake.
-	Name string
-	// Part is the part that must catch a mutant, or the last part done.
-	Part int
+	Name string // what it is; a mutant's names its mistake
+	Part int    // the part that must catch a mutant, or the last part done
 	New  N
 }
 
@@ -306,11 +303,7 @@ func CheckMistakes(t *testing.T, m protocol.Mistakes) {
 func checkGolden(t *testing.T, file, env string, want []byte, because string) {
 	t.Helper()
 	if os.Getenv(env) == "1" {
-		err := os.MkdirAll(filepath.Dir(file), 0o755)
-		if err == nil {
-			err = os.WriteFile(file, want, 0o644)
-		}
-		if err != nil {
+		if err := errors.Join(os.MkdirAll(filepath.Dir(file), 0o755), os.WriteFile(file, want, 0o644)); err != nil {
 			t.Fatal(err)
 		}
 		return

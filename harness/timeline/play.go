@@ -85,9 +85,7 @@ func (r report[T]) judge(at int, caught any, finished bool, probeErr error) Outc
 	switch msg, stub := notImplemented(caught); {
 	case stub:
 		out.Verdict, out.Missing, out.Where = protocol.NotImplemented, msg, r.where
-		if out.Summary = "not implemented yet: " + msg; r.where != "" {
-			out.Summary += " (" + r.where + ")"
-		}
+		out.Summary = strings.TrimSuffix("not implemented yet: "+msg+" ("+r.where+")", " ()")
 		out.Report = fmt.Sprintf("%s\ncase %q (part %d) needs it.", out.Summary, c.Name, c.Part)
 		out.Brief = out.Report
 		return out

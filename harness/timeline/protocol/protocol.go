@@ -44,9 +44,8 @@ type Event struct {
 	Report  string `json:"report,omitempty"`
 	Brief   string `json:"brief,omitempty"`   // Report cut to one screen
 	Summary string `json:"summary,omitempty"` // the first wrong call, "Count(t=4s) = 3, want 5"
-	// Missing is the method a stub's panic named, Where the stub's line.
-	Missing string `json:"missing,omitempty"`
-	Where   string `json:"where,omitempty"`
+	Missing string `json:"missing,omitempty"` // the method a stub's panic named
+	Where   string `json:"where,omitempty"`   // the stub's line
 }
 
 // caseMark starts a case's line in a subtest's output.
