@@ -5,7 +5,6 @@ package timeline
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -338,11 +337,8 @@ func SteadyStateAllocs(gap time.Duration, warm, n int, call func(now time.Time))
 		}
 	}
 	calls(warm)
-	least := math.Inf(1)
-	for range 3 {
-		least = min(least, testing.AllocsPerRun(5, func() { calls(n) }))
-	}
-	return least
+	run := func() { calls(n) }
+	return min(testing.AllocsPerRun(5, run), testing.AllocsPerRun(5, run), testing.AllocsPerRun(5, run))
 }
 
 // CheckREADMESamples checks that every code block of readme that starts
