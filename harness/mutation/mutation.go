@@ -177,9 +177,7 @@ func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Impl[N]) {
 	var table protocol.Mistakes
 	for _, m := range mutants {
 		played := timeline.PlayAll(m.Part, s.Cases(m.New))
-		t.Run(m.Name, func(t *testing.T) {
-			t.Logf("caught by: %q", JudgeOutcomes(t, m.Name, m.Part, played))
-		})
+		t.Run(m.Name, func(t *testing.T) { t.Logf("caught by: %q", JudgeOutcomes(t, m.Name, m.Part, played)) })
 		table.Mistakes = append(table.Mistakes, MistakeOf(m.Name, m.Part, played))
 	}
 	CheckMistakes(t, table)

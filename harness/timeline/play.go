@@ -70,9 +70,9 @@ func Play[T any](c Case[T]) Outcome {
 	}
 	at := int(current.Load())
 	out := Outcome{Name: c.Name, Part: c.Part, Verdict: protocol.TimedOut, Step: at}
-	out.Summary = summaryLine(fmt.Sprintf("%s did not finish in %v: too slow, a loop that never ends, or a deadlock", c.callAt(at), timeout), "")
+	out.Summary = summaryLine(fmt.Sprintf("%s did not finish in %v: too slow, a loop that never ends, or a deadlock", c.callAt(at, false), timeout), "")
 	out.Report = fmt.Sprintf("case %q (part %d) did not finish in %v: is it too slow, a loop that never ends, or a deadlock?\nIt was in %s. (%s sets the limit; the cases after this one still run, each on a fresh implementation.)",
-		c.Name, c.Part, timeout, c.stepName(at), TimeoutEnv)
+		c.Name, c.Part, timeout, c.callAt(at, true), TimeoutEnv)
 	out.Brief = out.Report // a few lines, and no table
 	return out
 }
@@ -91,7 +91,7 @@ func (r report[T]) judge(at int, caught any, finished bool, probeErr error) Outc
 		return out
 	case caught != nil:
 		out.Verdict = protocol.Panicked
-		r.what = []string{fmt.Sprintf("%s panicked: %v", c.callAt(at), caught)}
+		r.what = []string{fmt.Sprintf("%s panicked: %v", c.callAt(at, false), caught)}
 		where := ""
 		if r.where != "" {
 			where = " (" + filepath.Base(r.where) + ")"
@@ -99,8 +99,8 @@ func (r report[T]) judge(at int, caught any, finished bool, probeErr error) Outc
 		out.Summary = summaryLine(r.what[0], where)
 	case !finished:
 		out.Verdict = protocol.Exited
-		r.what = []string{fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", c.stepName(at))}
-		out.Summary = summaryLine(c.callAt(at)+" stopped without returning or panicking: runtime.Goexit?", "")
+		r.what = []string{fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", c.callAt(at, true))}
+		out.Summary = summaryLine(c.callAt(at, false)+" stopped without returning or panicking: runtime.Goexit?", "")
 	default:
 		out.Step = 0
 		for i, s := range c.Steps {
@@ -136,14 +136,6 @@ func (r report[T]) judge(at int, caught any, finished bool, probeErr error) Outc
 	}
 	out.Report, out.Brief = r.text(false), r.text(true)
 	return out
-}
-
-// stepName is callAt with a step's number: "step 3, Count(t=4s)".
-func (c Case[T]) stepName(at int) string {
-	if at > 0 && at <= len(c.Steps) {
-		return fmt.Sprintf("step %d, %s", at, c.callAt(at))
-	}
-	return c.callAt(at)
 }
 
 // matches reports whether got is an acceptable result for the call.
@@ -320,16 +312,18 @@ func (r report[T]) wrongCall(first int) string {
 	return fmt.Sprintf("%s = %s, want %s", r.c.callText(s), show(r.got[first-1]), show(s.Call.Want))
 }
 
-// callAt names what ran at step at: the constructor (0), a call, or the
-// check after the steps.
-func (c Case[T]) callAt(at int) string {
+// callAt names what ran at step at: the constructor (0), a call, numbered
+// ("step 3, Count(t=4s)") if asked, or the check after the steps.
+func (c Case[T]) callAt(at int, numbered bool) string {
 	switch {
 	case at == 0:
 		return c.Setup
-	case at <= len(c.Steps):
-		return c.callText(c.Steps[at-1])
+	case at > len(c.Steps):
+		return "the check after the steps"
+	case numbered:
+		return fmt.Sprintf("step %d, %s", at, c.callText(c.Steps[at-1]))
 	}
-	return "the check after the steps"
+	return c.callText(c.Steps[at-1])
 }
 
 // someRows writes the timeline's header and the steps keep keeps. Each run
