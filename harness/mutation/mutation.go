@@ -42,9 +42,8 @@ func Passes[T any](t *testing.T, impl string, part int, cases []timeline.Case[T]
 	}
 }
 
-// Caught checks, in a subtest named after the mutant, that the cases built
-// with it fail at least one case of the given part, each played to its
-// end; it plays only that part's cases, and logs those that caught it.
+// Caught checks, in a subtest named after the mutant, that it fails some
+// case of the given part; it plays that part's cases only, each to its end.
 func Caught[T any](t *testing.T, mutant string, part int, cases []timeline.Case[T]) {
 	t.Helper()
 	t.Run(mutant, func(t *testing.T) { t.Logf("caught by: %q", judgePart(t, mutant, part, cases)) })
@@ -201,10 +200,9 @@ func (s Spec[T, N]) EachPartNeedsOnlyItsOwnFeatures(t *testing.T, partial []Impl
 	}
 }
 
-// FuzzKeepsEachPartToItsScale checks random fuzz inputs, of minLen to
-// minLen+spread bytes, as EachPartNeedsOnlyItsOwnFeatures checks the seeds,
-// against the partial implementations before lastPart; and that each part
-// up to lastPart gets some.
+// FuzzKeepsEachPartToItsScale checks, as EachPartNeedsOnlyItsOwnFeatures
+// checks the seeds, random inputs of minLen to minLen+spread bytes on the
+// partials before lastPart, and that every part up to lastPart gets some.
 func (s Spec[T, N]) FuzzKeepsEachPartToItsScale(t *testing.T, partial []Impl[N], seed uint64, minLen, spread, lastPart int) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, uint64(lastPart)))

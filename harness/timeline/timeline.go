@@ -325,9 +325,8 @@ func LiveHeap() uint64 {
 	return m.HeapAlloc
 }
 
-// SteadyStateAllocs returns the allocations per run of n calls, gap apart
-// from clock.Epoch after warm calls: the least of three measures, since
-// something else in the process may allocate now and then.
+// SteadyStateAllocs returns the allocations per run of n calls gap apart,
+// after warm ones: the least of three, as the process may allocate elsewhere.
 func SteadyStateAllocs(gap time.Duration, warm, n int, call func(now time.Time)) float64 {
 	now := clock.Epoch
 	calls := func(k int) {

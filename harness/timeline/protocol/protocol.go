@@ -1,7 +1,6 @@
 // Package protocol is what the specs' test binaries and the ladder command
-// share: a case's line of output, and each spec's list of cases and table
-// of known mistakes. It imports only the standard library, so the command
-// builds fast.
+// share: a case's line of output, each spec's cases and known mistakes. It
+// imports only the standard library, so the command builds fast.
 package protocol
 
 import (
