@@ -277,12 +277,10 @@ func (r report[T]) text(brief bool) string {
 		return !brief || n <= wholeTable || i == 0 || (i >= focus-before && i <= focus+after)
 	}
 	r.someRows(&b, func(i int) bool { return near(i) || (i > 0 && i < n-1 && near(i-1) && near(i+1)) })
-	diffs := r.diffs
-	if brief {
-		diffs = diffs[:min(len(diffs), 1)]
-	}
-	for _, d := range diffs {
-		b.WriteString("\n" + d)
+	for i, d := range r.diffs {
+		if !brief || i == 0 {
+			b.WriteString("\n" + d)
+		}
 	}
 	s := strings.TrimRight(b.String(), "\n")
 	if !brief {

@@ -135,8 +135,7 @@ func fuzzName(test string, steps int) string {
 	return fmt.Sprintf("%s (found by the fuzzer, input %s in its cache)", what, input)
 }
 
-// PlayAll plays the cases of parts 1 to part (every part, for 0) and
-// returns their outcomes in order.
+// PlayAll plays the cases of parts 1 to part (all, for 0) and returns their outcomes.
 func PlayAll[T any](part int, cases []Case[T]) []Outcome {
 	var out []Outcome
 	for _, c := range cases {
@@ -164,11 +163,10 @@ type Env[T, A any] struct {
 	New   func(arg A) T // builds another implementation on Clock
 }
 
-// Binding says how a level's rows become cases: Setup writes the
-// constructor call as a report shows it, "New(10s)".
+// Binding says how a level's rows become cases.
 type Binding[T, A any] struct {
 	New     func(clk clock.Clock, arg A) T
-	Setup   func(arg A) string
+	Setup   func(arg A) string // the constructor call as a report shows it: "New(10s)"
 	Clocked bool
 }
 
@@ -241,8 +239,7 @@ func NewChoices(data []byte) *Choices { return (*Choices)(&data) }
 // More reports whether any input is left.
 func (c *Choices) More() bool { return len(*c) > 0 }
 
-// Intn returns a number in [0, n), n at most 65536, taken from the next
-// one or two bytes.
+// Intn returns a number in [0, n), n at most 65536, from the next one or two bytes.
 func (c *Choices) Intn(n int) int {
 	v := int(c.next())
 	if n > 256 {

@@ -58,13 +58,10 @@ func CaseLine(e Event) string {
 
 // FindCase returns the last case line in a subtest's output.
 func FindCase(output string) (Event, bool) {
-	i := strings.LastIndex(output, caseMark)
-	if i < 0 {
-		return Event{}, false
-	}
-	line, _, _ := strings.Cut(output[i+len(caseMark):], "\n")
+	line, _, _ := strings.Cut(output[max(strings.LastIndex(output, caseMark), 0):], "\n")
+	line, found := strings.CutPrefix(line, caseMark)
 	var e Event
-	if json.Unmarshal([]byte(line), &e) != nil || e.Kind != CaseEnd {
+	if !found || json.Unmarshal([]byte(line), &e) != nil || e.Kind != CaseEnd {
 		return Event{}, false
 	}
 	return e, true
