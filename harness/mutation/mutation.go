@@ -143,14 +143,12 @@ type Spec[T, N any] struct {
 	Decode func(newT N, data []byte) timeline.Case[T]
 }
 
-// SpecOf is the Spec of a spec's cases function, its fuzz target's seeds
-// and its decoder, with the types read from them.
+// SpecOf is the Spec of cases, seeds and decode, its types read from them.
 func SpecOf[T, N any](cases func(newT N) []timeline.Case[T], seeds [][]byte, decode func(newT N, data []byte) timeline.Case[T]) Spec[T, N] {
 	return Spec[T, N]{Cases: cases, Seeds: seeds, Decode: decode}
 }
 
-// SeedCases are the cases of the fuzz target's seeds, built with newT and
-// named "fuzz seed 2".
+// SeedCases are the fuzz target's seeds as cases built with newT, named "fuzz seed 2".
 func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
 	out := make([]timeline.Case[T], len(s.Seeds))
 	for i, seed := range s.Seeds {
@@ -160,8 +158,7 @@ func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
 	return out
 }
 
-// Impl is a mutant (one mistake a learner makes), or an implementation of
-// the first parts only.
+// Impl is a mutant (one mistake a learner makes), or an implementation of the first parts only.
 type Impl[N any] struct {
 	Name string // what it is; a mutant's names its mistake
 	Part int    // the part that must catch a mutant, or the last part done

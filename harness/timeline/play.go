@@ -324,8 +324,7 @@ func (c Case[T]) callAt(at int, numbered bool) string {
 	return c.callText(c.Steps[at-1])
 }
 
-// someRows writes the timeline's header and the steps keep keeps. Each run
-// of steps left out is one row, "… 15 steps …".
+// someRows writes the timeline's header and the steps keep keeps.
 func (r report[T]) someRows(b *strings.Builder, keep func(i int) bool) {
 	if len(r.c.Steps) == 0 {
 		return
