@@ -1,8 +1,6 @@
-// Package mutation holds the checks a level's spec makes on itself in its
-// _test.go files: a right implementation passes (Passes), each wrong one (a
-// mutant) is caught by its part (Caught, Spec.CatchesMutants), or under
-// -race (CaughtUnderRace), and the list of cases and the table of known
-// mistakes the grader reads are current (CheckManifest, CheckMistakes).
+// Package mutation holds the checks a level's spec makes on itself: a right
+// implementation passes, each wrong one (a mutant) is caught by its part,
+// and the list of cases and the table of mistakes the grader reads are current.
 package mutation
 
 import (
@@ -34,7 +32,7 @@ func Passes[T any](t *testing.T, impl string, part int, cases []timeline.Case[T]
 	}
 	for _, o := range played {
 		switch {
-		case o.Verdict == timeline.Pass:
+		case o.Verdict == protocol.Pass:
 		case part == 0:
 			t.Errorf("%s fails case %q (part %d), and it is right:\n%s", impl, o.Name, o.Part, o.Report)
 		default:
@@ -44,52 +42,41 @@ func Passes[T any](t *testing.T, impl string, part int, cases []timeline.Case[T]
 	}
 }
 
-// Caught checks, in a subtest named after the mutant, that the cases built
-// with it fail at least one case of the given part, each played to its
-// end; it plays only that part's cases, and logs those that caught it.
+// Caught checks, in a subtest named after the mutant, that it fails some
+// case of the given part; it plays that part's cases only, each to its end.
 func Caught[T any](t *testing.T, mutant string, part int, cases []timeline.Case[T]) {
 	t.Helper()
-	t.Run(mutant, func(t *testing.T) {
-		caught, problems := judgePart(mutant, part, cases)
-		report(t, caught, problems)
-	})
+	t.Run(mutant, func(t *testing.T) { t.Logf("caught by: %q", judgePart(t, mutant, part, cases)) })
 }
 
-// judgePart is Caught's verdict, without t.
-func judgePart[T any](mutant string, part int, cases []timeline.Case[T]) (caught, problems []string) {
-	cases = slices.DeleteFunc(slices.Clone(cases), func(c timeline.Case[T]) bool { return c.Part != part })
-	return JudgeOutcomes(mutant, part, timeline.PlayAll(0, cases))
-}
-
-// report fails t with each problem, and logs the cases that caught a mutant.
-func report(t *testing.T, caught, problems []string) {
+// judgePart is Caught's verdict, in any t.
+func judgePart[T any](t testing.TB, mutant string, part int, cases []timeline.Case[T]) (caught []string) {
 	t.Helper()
-	for _, p := range problems {
-		t.Error(p)
-	}
-	t.Logf("caught by: %q", caught)
+	cases = slices.DeleteFunc(slices.Clone(cases), func(c timeline.Case[T]) bool { return c.Part != part })
+	return JudgeOutcomes(t, mutant, part, timeline.PlayAll(0, cases))
 }
 
 // JudgeOutcomes judges what a mutant's cases gave, as Caught does, leaving
-// out those of other parts: the cases that caught it, and what is wrong.
-func JudgeOutcomes(mutant string, part int, outcomes []timeline.Outcome) (caught, problems []string) {
+// out those of other parts: it fails t with what is wrong, and returns the
+// cases that caught it.
+func JudgeOutcomes(t testing.TB, mutant string, part int, outcomes []timeline.Outcome) (caught []string) {
+	t.Helper()
 	for _, o := range outcomes {
 		switch {
-		case o.Part != part, o.Verdict == timeline.Pass:
-		case o.Verdict == timeline.NotImplemented, o.Verdict == timeline.TimedOut, o.Verdict == timeline.Exited:
-			problems = append(problems, fmt.Sprintf("mutant %q: case %q ended as %q; a mutant must be a complete implementation:\n%s", mutant, o.Name, o.Verdict, o.Report))
+		case o.Part != part, o.Verdict == protocol.Pass:
+		case o.Verdict == protocol.NotImplemented, o.Verdict == protocol.TimedOut, o.Verdict == protocol.Exited:
+			t.Errorf("mutant %q: case %q ended as %q; a mutant must be a complete implementation:\n%s", mutant, o.Name, o.Verdict, o.Report)
 		default:
 			caught = append(caught, o.Name)
 		}
 	}
 	if len(caught) == 0 {
-		problems = append(problems, fmt.Sprintf("mutant %q passes any case of part %d: the spec no longer catches this wrong implementation", mutant, part))
+		t.Errorf("mutant %q passes any case of part %d: the spec no longer catches this wrong implementation", mutant, part)
 	}
-	return caught, problems
+	return caught
 }
 
-// raceChildEnv marks the child process of CaughtUnderRace; its value is
-// the test it runs.
+// raceChildEnv names, in CaughtUnderRace's child, the test it runs.
 const raceChildEnv = "LADDER_RACE_CHILD"
 
 // CaughtUnderRace checks a mutant whose mistake shows only as a data race:
@@ -140,11 +127,7 @@ func judgeRaceChild(out []byte, err error) (caught, problem string) {
 // runPattern is the -run pattern that matches the test named name, and no
 // other: "^TestX$/^case_one$".
 func runPattern(name string) string {
-	parts := strings.Split(name, "/")
-	for i, p := range parts {
-		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
-	}
-	return strings.Join(parts, "/")
+	return "^" + strings.ReplaceAll(regexp.QuoteMeta(name), "/", "$/^") + "$"
 }
 
 // Unwritten panics the way a stub's method does: "not implemented: T.M".
@@ -160,14 +143,12 @@ type Spec[T, N any] struct {
 	Decode func(newT N, data []byte) timeline.Case[T]
 }
 
-// SpecOf is the Spec of a spec's cases function, its fuzz target's seeds
-// and its decoder, with the types read from them.
+// SpecOf is the Spec of cases, seeds and decode, its types read from them.
 func SpecOf[T, N any](cases func(newT N) []timeline.Case[T], seeds [][]byte, decode func(newT N, data []byte) timeline.Case[T]) Spec[T, N] {
 	return Spec[T, N]{Cases: cases, Seeds: seeds, Decode: decode}
 }
 
-// SeedCases are the cases of the fuzz target's seeds, built with newT and
-// named "fuzz seed 2".
+// SeedCases are the fuzz target's seeds as cases built with newT, named "fuzz seed 2".
 func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
 	out := make([]timeline.Case[T], len(s.Seeds))
 	for i, seed := range s.Seeds {
@@ -177,29 +158,22 @@ func (s Spec[T, N]) SeedCases(newT N) []timeline.Case[T] {
 	return out
 }
 
-// Impl is a mutant (one mistake a learner makes), or an implementation of
-// the first parts only.
+// Impl is a mutant (one mistake a learner makes), or an implementation of the first parts only.
 type Impl[N any] struct {
-	// Name says what it is; a mutant's names its mistake.
-	Name string
-	// Part is the part that must catch a mutant, or the last part done.
-	Part int
+	Name string // what it is; a mutant's names its mistake
+	Part int    // the part that must catch a mutant, or the last part done
 	New  N
 }
 
 // CatchesMutants checks, as Caught does, that each mutant is caught in its
-// part, and with CheckMistakes that the table of the cases each fails is
-// current.
+// part, and with CheckMistakes that the table of the cases each fails is current.
 func (s Spec[T, N]) CatchesMutants(t *testing.T, mutants []Impl[N]) {
 	t.Helper()
 	SkipSweepIfShort(t)
 	var table protocol.Mistakes
 	for _, m := range mutants {
 		played := timeline.PlayAll(m.Part, s.Cases(m.New))
-		t.Run(m.Name, func(t *testing.T) {
-			caught, problems := JudgeOutcomes(m.Name, m.Part, played)
-			report(t, caught, problems)
-		})
+		t.Run(m.Name, func(t *testing.T) { t.Logf("caught by: %q", JudgeOutcomes(t, m.Name, m.Part, played)) })
 		table.Mistakes = append(table.Mistakes, MistakeOf(m.Name, m.Part, played))
 	}
 	CheckMistakes(t, table)
@@ -223,55 +197,45 @@ func (s Spec[T, N]) EachPartNeedsOnlyItsOwnFeatures(t *testing.T, partial []Impl
 	}
 }
 
-// FuzzKeepsEachPartToItsScale checks that random fuzz timelines labelled
-// with a partial implementation's parts pass against it, and that every
-// part up to lastPart gets some.
+// FuzzKeepsEachPartToItsScale checks, as EachPartNeedsOnlyItsOwnFeatures
+// checks the seeds, random inputs of minLen to minLen+spread bytes on the
+// partials before lastPart, and that every part up to lastPart gets some.
 func (s Spec[T, N]) FuzzKeepsEachPartToItsScale(t *testing.T, partial []Impl[N], seed uint64, minLen, spread, lastPart int) {
 	t.Helper()
-	inputs := 3000
-	if testing.Short() {
-		inputs = 300
-	}
 	rng := rand.New(rand.NewPCG(seed, uint64(lastPart)))
-	byPart := map[int]int{}
-	for range inputs {
-		data := make([]byte, minLen+rng.IntN(spread))
-		for i := range data {
-			data[i] = byte(rng.IntN(256))
-		}
-		byPart[s.Decode(partial[0].New, data).Part]++
-		for _, p := range partial {
-			if c := s.Decode(p.New, data); p.Part < lastPart && c.Part <= p.Part {
-				if o := timeline.Play(c); o.Verdict != timeline.Pass {
-					t.Fatalf("%s, written for parts 1 to %d, fails a fuzz timeline of part %d, input %v:\n%s", p.Name, p.Part, c.Part, data, o.Report)
-				}
-			}
+	random := Spec[T, N]{Seeds: make([][]byte, 3000), Decode: s.Decode}
+	if testing.Short() {
+		random.Seeds = random.Seeds[:300]
+	}
+	for i := range random.Seeds {
+		random.Seeds[i] = make([]byte, minLen+rng.IntN(spread))
+		for j := range random.Seeds[i] {
+			random.Seeds[i][j] = byte(rng.IntN(256))
 		}
 	}
-	t.Logf("timelines by part: %v", byPart)
+	for _, p := range partial {
+		if p.Part < lastPart {
+			Passes(t, p.Name, p.Part, random.SeedCases(p.New))
+		}
+	}
 	for part := 1; part <= lastPart; part++ {
-		if byPart[part] == 0 {
-			t.Errorf("no random timeline of part %d among %d: the fuzz target leaves that part out", part, inputs)
+		if !slices.ContainsFunc(random.SeedCases(partial[0].New), func(c timeline.Case[T]) bool { return c.Part == part }) {
+			t.Errorf("no random timeline of part %d among %d: the fuzz target leaves that part out", part, len(random.Seeds))
 		}
 	}
 }
 
-// ManifestOf lists cases, each needing what needs says ("" for nothing).
-func ManifestOf[T any](needs string, cases []timeline.Case[T]) protocol.Manifest {
+// CheckManifest fails t unless protocol.ManifestFile lists cases, then
+// extra, each with a name of its own, without a slash, and a part;
+// LADDER_UPDATE_MANIFEST=1 writes it.
+func CheckManifest[T any](t *testing.T, cases []timeline.Case[T], extra ...protocol.ManifestCase) {
+	t.Helper()
 	var m protocol.Manifest
 	for _, c := range cases {
-		m.Cases = append(m.Cases, protocol.ManifestCase{Part: c.Part, Name: c.Name, Needs: needs, InProcess: c.InProcess})
+		m.Cases = append(m.Cases, protocol.ManifestCase{Part: c.Part, Name: c.Name, InProcess: c.InProcess})
 	}
-	return m
-}
-
-// CheckManifest fails t unless each case of m has a name of its own,
-// without a slash, and a part, and protocol.ManifestFile holds m;
-// LADDER_UPDATE_MANIFEST=1 writes it.
-func CheckManifest(t *testing.T, m protocol.Manifest) {
-	t.Helper()
-	if bad := badCase(m); bad != "" {
-		t.Fatalf("the spec itself is wrong: %s needs a name of its own, without a slash, and a part from 1", bad)
+	if m.Cases = append(m.Cases, extra...); badCase(m) != "" {
+		t.Fatalf("the spec itself is wrong: %s needs a name of its own, without a slash, and a part from 1", badCase(m))
 	}
 	checkGolden(t, protocol.ManifestFile, protocol.UpdateManifestEnv, m.Encode(), "the spec's cases changed")
 }
@@ -294,17 +258,16 @@ func badCase(m protocol.Manifest) string {
 func MistakeOf(mutant string, part int, outcomes []timeline.Outcome) protocol.Mistake {
 	k := protocol.Mistake{Part: part, Name: mutant, Fails: map[int][]string{}}
 	for _, o := range outcomes {
-		if o.Verdict != timeline.Pass {
+		if o.Verdict != protocol.Pass {
 			k.Fails[o.Part] = append(k.Fails[o.Part], o.Name)
 		}
 	}
 	return k
 }
 
-// CheckMistakes fails t unless protocol.MistakesFile holds m, each
-// mistake's Why taken from the level's INTERVIEWER.md one or two folders up,
-// and each mistake's failing cases match its name; LADDER_UPDATE_MISTAKES=1
-// writes it.
+// CheckMistakes fails t unless protocol.MistakesFile holds m, each Why taken
+// from the level's INTERVIEWER.md one or two folders up, and each mistake's
+// failing cases match its name; LADDER_UPDATE_MISTAKES=1 writes it.
 func CheckMistakes(t *testing.T, m protocol.Mistakes) {
 	t.Helper()
 	whys := map[string]string{}
@@ -333,11 +296,7 @@ func CheckMistakes(t *testing.T, m protocol.Mistakes) {
 func checkGolden(t *testing.T, file, env string, want []byte, because string) {
 	t.Helper()
 	if os.Getenv(env) == "1" {
-		err := os.MkdirAll(filepath.Dir(file), 0o755)
-		if err == nil {
-			err = os.WriteFile(file, want, 0o644)
-		}
-		if err != nil {
+		if err := errors.Join(os.MkdirAll(filepath.Dir(file), 0o755), os.WriteFile(file, want, 0o644)); err != nil {
 			t.Fatal(err)
 		}
 		return

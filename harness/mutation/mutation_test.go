@@ -2,6 +2,7 @@ package mutation
 
 import (
 	"errors"
+	"fmt"
 	"os/exec"
 	"slices"
 	"strings"
@@ -146,15 +147,27 @@ func TestCaughtPlaysOnlyItsPart(t *testing.T) {
 		problems int
 	}{{1, []string{"three"}, 0}, {2, nil, 1}} {
 		clear(built)
-		caught, problems := judgePart("skips the first hit", tc.part, cases(true))
-		if !slices.Equal(caught, tc.caught) || len(problems) != tc.problems || len(built) != 1 || built[tc.part] != 1 {
+		rec := &recorder{TB: t}
+		caught := judgePart(rec, "skips the first hit", tc.part, cases(true))
+		if !slices.Equal(caught, tc.caught) || len(rec.errors) != tc.problems || len(built) != 1 || built[tc.part] != 1 {
 			t.Errorf("judgePart(part %d) caught %q with problems %q, building %v cases by part; want %q, %d problems, one case of part %d built",
-				tc.part, caught, problems, built, tc.caught, tc.problems, tc.part)
+				tc.part, caught, rec.errors, built, tc.caught, tc.problems, tc.part)
 		}
 	}
 	stub := hitsCase("one", 1, false)
 	stub.Steps[0].Call.Do = func(*counter, time.Time) any { Unwritten("Counter.Hit"); return nil }
-	if _, problems := judgePart("a stub", 1, []timeline.Case[*counter]{stub}); len(problems) != 2 || !strings.Contains(problems[0], "must be a complete implementation") {
-		t.Errorf("judgePart(a stub) = problems %q, want the not-implemented case and no catch", problems)
+	rec := &recorder{TB: t}
+	if judgePart(rec, "a stub", 1, []timeline.Case[*counter]{stub}); len(rec.errors) != 2 || !strings.Contains(rec.errors[0], "must be a complete implementation") {
+		t.Errorf("judgePart(a stub) = problems %q, want the not-implemented case and no catch", rec.errors)
 	}
+}
+
+// recorder keeps the errors reported to it instead of failing its TB.
+type recorder struct {
+	testing.TB
+	errors []string
+}
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
 }

@@ -12,9 +12,9 @@ import (
 func TestUnwrittenPanicsAsAStubDoes(t *testing.T) {
 	c := hitsCase("one hit", 1, false)
 	c.Steps[1].Call.Do = func(*counter, time.Time) any { Unwritten("Counter.Count"); return nil }
-	if o := timeline.Play(c); o.Verdict != timeline.NotImplemented || o.Missing != "Counter.Count" {
+	if o := timeline.Play(c); o.Verdict != protocol.NotImplemented || o.Missing != "Counter.Count" {
 		t.Errorf("a case whose Count calls Unwritten(%q) ends as %v, missing %q, want %v, missing %q",
-			"Counter.Count", o.Verdict, o.Missing, timeline.NotImplemented, "Counter.Count")
+			"Counter.Count", o.Verdict, o.Missing, protocol.NotImplemented, "Counter.Count")
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // window is a toy implementation for the binding's tests: it remembers how
@@ -44,7 +45,7 @@ func TestBindMakesACaseOfEachRow(t *testing.T) {
 			},
 		},
 	}
-	cases := timeline.Bind(rows, timeline.Unclocked(timeline.Erase[sizer](func(d time.Duration) *window { return &window{size: d} })))
+	cases := timeline.Bind(timeline.Unclocked(timeline.Erase[sizer](func(d time.Duration) *window { return &window{size: d} })), rows...)
 	if len(cases) != 2 {
 		t.Fatalf("Bind made %d cases of 2 rows", len(cases))
 	}
@@ -62,7 +63,7 @@ func TestBindMakesACaseOfEachRow(t *testing.T) {
 			t.Errorf("case %d = {Name %q, Setup %q, Part %d, Start %v, probe %t, Clocked %t}, want {%q, %q, %d, %v, %t, false}",
 				i, c.Name, c.Setup, c.Part, c.Start, c.Probe != nil, c.Clocked, want.name, want.setup, want.part, want.start, want.probe)
 		}
-		if o := timeline.Play(c); o.Verdict != timeline.Pass {
+		if o := timeline.Play(c); o.Verdict != protocol.Pass {
 			t.Errorf("case %q: %s", c.Name, o.Report)
 		}
 	}
@@ -93,11 +94,11 @@ func TestBindBuildsOnTheCasesClock(t *testing.T) {
 			return nil
 		},
 	}}
-	c := timeline.Bind(rows, b)[0]
+	c := timeline.Bind(b, rows...)[0]
 	if !c.Clocked || c.Setup != "New(clock)" {
 		t.Errorf("Clocked = %t, Setup = %q; want true, %q", c.Clocked, c.Setup, "New(clock)")
 	}
-	if o := timeline.Play(c); o.Verdict != timeline.Pass {
+	if o := timeline.Play(c); o.Verdict != protocol.Pass {
 		t.Fatal(o.Report)
 	}
 	if len(built) != 2 || built[0] != built[1] {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // longCase is a hit a second for n seconds, each followed by a count, in a
@@ -36,7 +37,7 @@ func lines(s string) []string { return strings.Split(s, "\n") }
 func TestBriefOfALongCaseFitsOneScreen(t *testing.T) {
 	c := longCase(tally{}, 110, 150)
 	o := Play(c)
-	if o.Verdict != Fail || o.Step != 150 {
+	if o.Verdict != protocol.Fail || o.Step != 150 {
 		t.Fatalf("Play(220 steps, step 150 wrong) = %v at step %d, want fail at step 150", o.Verdict, o.Step)
 	}
 	if n := len(lines(o.Report)); n < 220 {
@@ -123,7 +124,7 @@ func TestBriefOfAPanicKeepsFourFramesAndTheStepsAroundIt(t *testing.T) {
 	c := longCase(tally{}, 100, 0)
 	c.Steps[120].Call.Do = func(impl *tally, now time.Time) any { return deep(impl, 6) }
 	o := Play(c)
-	if o.Verdict != Panicked || o.Step != 121 {
+	if o.Verdict != protocol.Panicked || o.Step != 121 {
 		t.Fatalf("Play = %v at step %d, want panicked at step 121", o.Verdict, o.Step)
 	}
 	b := lines(o.Brief)
@@ -167,15 +168,15 @@ func TestSummaryOfEachVerdict(t *testing.T) {
 		verdict string
 		want    string // the Summary, or its start when it ends in "…"
 	}{
-		{"pass", boundaryCase(tally{}), Pass, ""},
-		{"a wrong step", boundaryCase(tally{inclusive: true}), Fail, "Count(t=15s) = 1, want 0 (step 3)"},
-		{"a long want", long, Fail, `Count(t=15s) = 1, want "xxx`},
-		{"a failed probe", probe, Fail, "holds 2 hits, want 0"},
-		{"a stub", boundaryCase(tally{stub: true}), NotImplemented, "not implemented yet: tally.Hit (harness/timeline/timeline_test.go:"},
-		{"a panic", boundaryCase(tally{crash: true}), Panicked, "Count(t=14.999999999s) panicked: runtime error: index out of range [1] with length 0 (timeline_test.go:"},
-		{"a loop", boundaryCase(tally{loop: endless(t)}), TimedOut, "Count(t=14.999999999s) did not finish in 200ms: too slow, a loop that never ends, or a deadlock"},
-		{"a deadlock", boundaryCase(tally{deadlock: true}), TimedOut, "Count(t=14.999999999s) did not finish in 200ms: too slow, a loop that never ends, or a deadlock"},
-		{"a Goexit", boundaryCase(tally{goexit: true}), Exited, "Count(t=14.999999999s) stopped without returning or panicking: runtime.Goexit?"},
+		{"pass", boundaryCase(tally{}), protocol.Pass, ""},
+		{"a wrong step", boundaryCase(tally{inclusive: true}), protocol.Fail, "Count(t=15s) = 1, want 0 (step 3)"},
+		{"a long want", long, protocol.Fail, `Count(t=15s) = 1, want "xxx`},
+		{"a failed probe", probe, protocol.Fail, "holds 2 hits, want 0"},
+		{"a stub", boundaryCase(tally{stub: true}), protocol.NotImplemented, "not implemented yet: tally.Hit (harness/timeline/timeline_test.go:"},
+		{"a panic", boundaryCase(tally{crash: true}), protocol.Panicked, "Count(t=14.999999999s) panicked: runtime error: index out of range [1] with length 0 (timeline_test.go:"},
+		{"a loop", boundaryCase(tally{loop: endless(t)}), protocol.TimedOut, "Count(t=14.999999999s) did not finish in 200ms: too slow, a loop that never ends, or a deadlock"},
+		{"a deadlock", boundaryCase(tally{deadlock: true}), protocol.TimedOut, "Count(t=14.999999999s) did not finish in 200ms: too slow, a loop that never ends, or a deadlock"},
+		{"a Goexit", boundaryCase(tally{goexit: true}), protocol.Exited, "Count(t=14.999999999s) stopped without returning or panicking: runtime.Goexit?"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := Play(tc.c)

@@ -69,10 +69,10 @@ func Play[T any](c Case[T]) Outcome {
 		}
 	}
 	at := int(current.Load())
-	out := Outcome{Name: c.Name, Part: c.Part, Verdict: TimedOut, Step: at}
-	out.Summary = summaryLine(fmt.Sprintf("%s did not finish in %v: too slow, a loop that never ends, or a deadlock", c.callAt(at), timeout), "")
+	out := Outcome{Name: c.Name, Part: c.Part, Verdict: protocol.TimedOut, Step: at}
+	out.Summary = summaryLine(fmt.Sprintf("%s did not finish in %v: too slow, a loop that never ends, or a deadlock", c.callAt(at, false), timeout), "")
 	out.Report = fmt.Sprintf("case %q (part %d) did not finish in %v: is it too slow, a loop that never ends, or a deadlock?\nIt was in %s. (%s sets the limit; the cases after this one still run, each on a fresh implementation.)",
-		c.Name, c.Part, timeout, c.stepName(at), TimeoutEnv)
+		c.Name, c.Part, timeout, c.callAt(at, true), TimeoutEnv)
 	out.Brief = out.Report // a few lines, and no table
 	return out
 }
@@ -84,25 +84,23 @@ func (r report[T]) judge(at int, caught any, finished bool, probeErr error) Outc
 	r.stop, r.focus = at, min(max(at-1, 0), len(c.Steps))
 	switch msg, stub := notImplemented(caught); {
 	case stub:
-		out.Verdict, out.Missing, out.Where = NotImplemented, msg, r.where
-		if out.Summary = "not implemented yet: " + msg; r.where != "" {
-			out.Summary += " (" + r.where + ")"
-		}
+		out.Verdict, out.Missing, out.Where = protocol.NotImplemented, msg, r.where
+		out.Summary = strings.TrimSuffix("not implemented yet: "+msg+" ("+r.where+")", " ()")
 		out.Report = fmt.Sprintf("%s\ncase %q (part %d) needs it.", out.Summary, c.Name, c.Part)
 		out.Brief = out.Report
 		return out
 	case caught != nil:
-		out.Verdict = Panicked
-		r.what = []string{fmt.Sprintf("%s panicked: %v", c.callAt(at), caught)}
+		out.Verdict = protocol.Panicked
+		r.what = []string{fmt.Sprintf("%s panicked: %v", c.callAt(at, false), caught)}
 		where := ""
 		if r.where != "" {
 			where = " (" + filepath.Base(r.where) + ")"
 		}
 		out.Summary = summaryLine(r.what[0], where)
 	case !finished:
-		out.Verdict = Exited
-		r.what = []string{fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", c.stepName(at))}
-		out.Summary = summaryLine(c.callAt(at)+" stopped without returning or panicking: runtime.Goexit?", "")
+		out.Verdict = protocol.Exited
+		r.what = []string{fmt.Sprintf("the case stopped in %s without returning or panicking: does your code call runtime.Goexit, or t.FailNow from another goroutine? Nothing after that point ran.", c.callAt(at, true))}
+		out.Summary = summaryLine(c.callAt(at, false)+" stopped without returning or panicking: runtime.Goexit?", "")
 	default:
 		out.Step = 0
 		for i, s := range c.Steps {
@@ -113,15 +111,17 @@ func (r report[T]) judge(at int, caught any, finished bool, probeErr error) Outc
 		}
 		first := out.Step
 		if first == 0 && probeErr == nil {
-			out.Verdict = Pass
+			out.Verdict = protocol.Pass
 			return out
 		}
-		out.Verdict = Fail
+		out.Verdict = protocol.Fail
 		r.stop, r.focus, r.diffs = 0, len(c.Steps), r.diffBlocks()
 		if first > 0 {
 			r.focus = first - 1
 			r.what = append(r.what, fmt.Sprintf("%s\nStep %d is the first that differs; every step marked ✗ differs.", r.wrongCall(first), first))
 			out.Summary = summaryLine(r.wrongCall(first), fmt.Sprintf(" (step %d)", first))
+		} else {
+			out.Summary = summaryLine(probeErr.Error(), "")
 		}
 		if probeErr != nil {
 			line := probeErr.Error()
@@ -133,35 +133,23 @@ func (r report[T]) judge(at int, caught any, finished bool, probeErr error) Outc
 			}
 			r.what = append(r.what, line)
 		}
-		if first == 0 {
-			out.Summary = summaryLine(probeErr.Error(), "")
-		}
 	}
 	out.Report, out.Brief = r.text(false), r.text(true)
 	return out
 }
 
-// stepName is callAt with a step's number: "step 3, Count(t=4s)".
-func (c Case[T]) stepName(at int) string {
-	if at > 0 && at <= len(c.Steps) {
-		return fmt.Sprintf("step %d, %s", at, c.callAt(at))
-	}
-	return c.callAt(at)
-}
-
 // matches reports whether got is an acceptable result for the call.
-func (call Call[T]) matches(got any) (ok bool) {
+func (call Call[T]) matches(got any) bool {
 	if call.Accept != nil {
 		return call.Accept(got)
 	}
-	defer func() {
-		// cmp.Equal panics on unexported fields it was not told about;
-		// fall back to reflect rather than lose the report.
-		if recover() != nil {
-			ok = reflect.DeepEqual(call.Want, got)
-		}
-	}()
-	return cmp.Equal(call.Want, got, call.Opts...)
+	return cmp.Equal(call.Want, got, call.opts())
+}
+
+// opts are the call's options, and unexported fields compared as any
+// other: cmp.Equal panics on those it was not told about.
+func (call Call[T]) opts() cmp.Option {
+	return cmp.Options{cmp.Options(call.Opts), cmp.Exporter(func(reflect.Type) bool { return true })}
 }
 
 // notImplemented recognises a stub's panic: "not implemented: Counter.Hit".
@@ -173,10 +161,9 @@ func notImplemented(v any) (string, bool) {
 	return s, ok
 }
 
-// panicFrames returns, from the recovering defer, the stack from the
-// panicking function outward, without the runtime's or this file's frames,
-// as "file:line in function" lines; and where, the file and line of the
-// innermost in the learner's code (levels.InLearnersCode).
+// panicFrames returns, from the recovering defer, the panic's stack without
+// the runtime's or this file's frames, as "file:line in function" lines, and
+// where, the innermost file:line in the learner's code.
 func panicFrames() (frames []string, where string) {
 	pcs := make([]uintptr, 64)
 	stack := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
@@ -198,12 +185,9 @@ func panicFrames() (frames []string, where string) {
 // sourceFile writes a traceback's file from the repository's top, where
 // its last folder ladder/, solutions/ or harness/ begins.
 func sourceFile(path string) string {
-	from := -1
+	from := 0
 	for _, top := range []string{"/ladder/", "/solutions/", "/harness/"} {
 		from = max(from, strings.LastIndex("/"+path, top))
-	}
-	if from < 0 {
-		return path
 	}
 	return path[from:]
 }
@@ -266,10 +250,9 @@ type report[T any] struct {
 	diffs  []string
 }
 
-// text writes the report; brief cuts it to one screen around the focus:
-// the whole table up to wholeTable steps, else the first step (it starts
-// the state) and those near the focus, and only the first diff (the table
-// marks the others).
+// text writes the report; brief cuts it to one screen: of a long table the
+// first step (it starts the state) and those near the focus, and the first
+// diff only (the table marks the others).
 func (r report[T]) text(brief bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "case %q (part %d)", r.c.Name, r.c.Part)
@@ -294,12 +277,10 @@ func (r report[T]) text(brief bool) string {
 		return !brief || n <= wholeTable || i == 0 || (i >= focus-before && i <= focus+after)
 	}
 	r.someRows(&b, func(i int) bool { return near(i) || (i > 0 && i < n-1 && near(i-1) && near(i+1)) })
-	diffs := r.diffs
-	if brief {
-		diffs = diffs[:min(len(diffs), 1)]
-	}
-	for _, d := range diffs {
-		b.WriteString("\n" + d)
+	for i, d := range r.diffs {
+		if !brief || i == 0 {
+			b.WriteString("\n" + d)
+		}
 	}
 	s := strings.TrimRight(b.String(), "\n")
 	if !brief {
@@ -312,8 +293,7 @@ func (r report[T]) text(brief bool) string {
 	return s
 }
 
-// mark is "!" for the step a panic or a Goexit stopped at, "✗" for one
-// that gave another result.
+// mark is "!" for the step a panic or a Goexit stopped at, "✗" for a wrong one.
 func (r report[T]) mark(i int) string {
 	switch {
 	case i == r.stop-1:
@@ -324,27 +304,27 @@ func (r report[T]) mark(i int) string {
 	return ""
 }
 
-// wrongCall is the first wrong call, as Go's test comments guide writes
-// it: Count(t=4s) = 3, want 5.
+// wrongCall writes a wrong call as Go's test comments guide does: Count(t=4s) = 3, want 5.
 func (r report[T]) wrongCall(first int) string {
 	s := r.c.Steps[first-1]
 	return fmt.Sprintf("%s = %s, want %s", r.c.callText(s), show(r.got[first-1]), show(s.Call.Want))
 }
 
-// callAt names what ran at step at: the constructor (0), a call, or the
-// check after the steps.
-func (c Case[T]) callAt(at int) string {
+// callAt names what ran at step at: the constructor (0), a call, numbered
+// ("step 3, Count(t=4s)") if asked, or the check after the steps.
+func (c Case[T]) callAt(at int, numbered bool) string {
 	switch {
 	case at == 0:
 		return c.Setup
-	case at <= len(c.Steps):
-		return c.callText(c.Steps[at-1])
+	case at > len(c.Steps):
+		return "the check after the steps"
+	case numbered:
+		return fmt.Sprintf("step %d, %s", at, c.callText(c.Steps[at-1]))
 	}
-	return "the check after the steps"
+	return c.callText(c.Steps[at-1])
 }
 
-// someRows writes the timeline's header and the steps keep keeps. Each run
-// of steps left out is one row, "… 15 steps …".
+// someRows writes the timeline's header and the steps keep keeps.
 func (r report[T]) someRows(b *strings.Builder, keep func(i int) bool) {
 	if len(r.c.Steps) == 0 {
 		return
@@ -393,18 +373,9 @@ func (r report[T]) diffBlocks() []string {
 			!structured(s.Call.Want) && len(show(s.Call.Want)) <= maxCell && len(show(got)) <= maxCell {
 			continue
 		}
-		out = append(out, fmt.Sprintf("step %d, %s mismatch (-want +got):\n%s", i+1, r.c.callText(s), safeDiff(s.Call.Want, got, s.Call.Opts)))
+		out = append(out, fmt.Sprintf("step %d, %s mismatch (-want +got):\n%s", i+1, r.c.callText(s), cmp.Diff(s.Call.Want, got, s.Call.opts())))
 	}
 	return out
-}
-
-func safeDiff(want, got any, opts []cmp.Option) (d string) {
-	defer func() {
-		if recover() != nil {
-			d = fmt.Sprintf("-%#v\n+%#v\n", want, got)
-		}
-	}()
-	return cmp.Diff(want, got, opts...)
 }
 
 // structured says v is a map, slice, array, struct or pointer without a
@@ -469,30 +440,25 @@ func show(v any) string {
 // 9.999999999s, 5m, 1h30m, 168h, -5s.
 func Offset(d time.Duration) string {
 	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
+	for _, zero := range []string{"h0m0s", "m0s"} {
+		if strings.HasSuffix(s, zero) {
+			return s[:len(s)-len(zero)+1]
+		}
 	}
 	return s
 }
 
-// A Brief fits one screen: briefLines lines of at most briefWidth
-// characters, the whole table up to wholeTable steps and otherwise the
-// steps before and after the first ✗, and explainLines of a message. A
-// report shows maxFrames of a panic's stack, a table cell maxCell
-// characters (a longer value is shown whole in a diff under the table), a
-// Summary summaryWidth.
+// A Brief fits one screen; a table cell longer than maxCell is shown whole
+// in a diff under the table.
 const (
 	maxCell       = 40
-	briefLines    = 30
-	briefWidth    = 600
+	briefLines    = 30  // lines of a Brief
+	briefWidth    = 600 // characters of a Brief's line
 	summaryWidth  = 160
-	wholeTable    = 15
-	before, after = 4, 2
-	explainLines  = 4
-	maxFrames     = 4
+	wholeTable    = 15   // the most steps a Brief shows whole
+	before, after = 4, 2 // the steps around the focus a Brief shows of a longer table
+	explainLines  = 4    // of each paragraph of explanation in a Brief
+	maxFrames     = 4    // of a panic's stack
 )
 
 // cutNote ends a Brief that left something out.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/internal/procgroup"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // freshEnv runs a test of this file in a new process: see
@@ -68,7 +69,7 @@ func playMeasured(t *testing.T, f *fakeCPU, elsewhere bool, release <-chan struc
 func TestACaseStarvedOfCPURunsOnPastItsLimit(t *testing.T) {
 	release := make(chan struct{})
 	f := &fakeCPU{share: 0.3, ok: true, release: release}
-	if o, _ := playMeasured(t, f, false, release); o.Verdict != Pass {
+	if o, _ := playMeasured(t, f, false, release); o.Verdict != protocol.Pass {
 		t.Errorf("a case given 30%% of a CPU, still working at its limit: %v, want it run to its end and passed:\n%s", o.Verdict, o.Report)
 	}
 }
@@ -87,7 +88,7 @@ func TestACaseIsStoppedAtItsLimit(t *testing.T) {
 			release := make(chan struct{})
 			defer close(release)
 			o, took := playMeasured(t, &fakeCPU{share: tc.share, ok: tc.ok}, false, release)
-			if o.Verdict != TimedOut || took > time.Second {
+			if o.Verdict != protocol.TimedOut || took > time.Second {
 				t.Errorf("Play = %v after %v, want timed out at its limit of 100ms", o.Verdict, took)
 			}
 		})
@@ -110,7 +111,7 @@ func TestAStarvedCaseIsStoppedWhenItHasUsedItsLimit(t *testing.T) {
 		f := &fakeCPU{share: tc.share, ok: true}
 		o, took := playMeasured(t, f, false, release)
 		close(release)
-		if o.Verdict != TimedOut || took < tc.from || took >= before {
+		if o.Verdict != protocol.TimedOut || took < tc.from || took >= before {
 			t.Errorf("a case given %v of a CPU that never ends: %v after %v, want timed out between %v and %v", tc.share, o.Verdict, took, tc.from, before)
 		}
 	}
@@ -158,7 +159,7 @@ func TestACheckersCaseIsNeverIdle(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	o, took := playMeasured(t, &fakeCPU{share: 0.01, ok: true}, true, release)
-	if o.Verdict != TimedOut || took < hangFactor*100*time.Millisecond {
+	if o.Verdict != protocol.TimedOut || took < hangFactor*100*time.Millisecond {
 		t.Errorf("a checker's case given 1%% of a CPU that never ends: %v after %v, want timed out after %v", o.Verdict, took, hangFactor*100*time.Millisecond)
 	}
 }

@@ -5,7 +5,6 @@ package timeline
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -27,17 +26,15 @@ import (
 
 // Case is one timeline, or one free-form check, against a fresh implementation.
 type Case[T any] struct {
-	Name    string // the subtest's, without a slash; a fuzz case named "fuzz" is named for its input
-	Part    int    // the README's part that the case checks, from 1
-	Setup   string // how the report writes the constructor: "New(10s)"
-	New     func(clk clock.Clock) T
-	Start   time.Time                           // the instant of offset 0; the zero Time means clock.Epoch
-	Clocked bool                                // the code reads the clock: calls read "at t=4s: QPS(Put, 5m)"
-	Steps   []Step[T]                           // in order; offsets may repeat or go backwards
-	Probe   func(impl T, clk *clock.Fake) error // if set, runs after the steps for what a timeline cannot say
-	// InProcess says why the probe can only be measured in the
-	// implementation's own process (see PlayElsewhere).
-	InProcess string
+	Name      string // the subtest's, without a slash; a fuzz case named "fuzz" is named for its input
+	Part      int    // the README's part that the case checks, from 1
+	Setup     string // how the report writes the constructor: "New(10s)"
+	New       func(clk clock.Clock) T
+	Start     time.Time                           // the instant of offset 0; the zero Time means clock.Epoch
+	Clocked   bool                                // the code reads the clock: calls read "at t=4s: QPS(Put, 5m)"
+	Steps     []Step[T]                           // in order; offsets may repeat or go backwards
+	Probe     func(impl T, clk *clock.Fake) error // if set, runs after the steps for what a timeline cannot say
+	InProcess string                              // why the probe can be measured only in the implementation's process (see PlayElsewhere)
 }
 
 // Step is one call at an offset from the case's start.
@@ -59,16 +56,6 @@ type Call[T any] struct {
 	Accept func(got any) bool // if set, replaces the comparison; Want then says the range in words
 }
 
-// The verdicts, from best to worst, named as the grader reads them.
-const (
-	Pass           = protocol.Pass           // every step gave its result
-	Fail           = protocol.Fail           // some step gave another result, or the probe failed
-	NotImplemented = protocol.NotImplemented // a stub's "not implemented" panic
-	Panicked       = protocol.Panicked       // any other panic
-	Exited         = protocol.Exited         // the goroutine ended without returning: runtime.Goexit
-	TimedOut       = protocol.TimedOut       // the case did not finish in time
-)
-
 // Outcome is what Play found, and the case's line in go test's output.
 type Outcome = protocol.Event
 
@@ -82,9 +69,6 @@ const (
 // Run runs cases as subtests grouped by part: "part 1/a hit at the epoch".
 func Run[T any](t *testing.T, cases []Case[T]) {
 	t.Helper()
-	if os.Getenv(protocol.GradeEnv) != "" {
-		t.Log(protocol.RunMark)
-	}
 	for part := 1; slices.ContainsFunc(cases, func(c Case[T]) bool { return c.Part >= part }); part++ {
 		t.Run(fmt.Sprintf("part %d", part), func(t *testing.T) {
 			for _, c := range cases {
@@ -114,11 +98,11 @@ func RunCase[T any](t *testing.T, c Case[T]) {
 			o.Report = o.Report[:32<<10] + "\n… (report cut)"
 		}
 		line = protocol.CaseLine(o)
-		if o.Verdict == Pass {
+		if o.Verdict == protocol.Pass {
 			t.Log(line)
 		}
 	}
-	if o.Verdict != Pass {
+	if o.Verdict != protocol.Pass {
 		t.Error(line)
 	}
 }
@@ -151,8 +135,7 @@ func fuzzName(test string, steps int) string {
 	return fmt.Sprintf("%s (found by the fuzzer, input %s in its cache)", what, input)
 }
 
-// PlayAll plays the cases of parts 1 to part (every part, for 0) and
-// returns their outcomes in order.
+// PlayAll plays the cases of parts 1 to part (all, for 0) and returns their outcomes.
 func PlayAll[T any](part int, cases []Case[T]) []Outcome {
 	var out []Outcome
 	for _, c := range cases {
@@ -163,8 +146,7 @@ func PlayAll[T any](part int, cases []Case[T]) []Outcome {
 	return out
 }
 
-// Row is one case of a level's table (level 2's is the shortest): a Case
-// with the constructor's argument instead of the constructor.
+// Row is a Case of a level's table, with the constructor's argument instead of the constructor.
 type Row[T, A any] struct {
 	Name      string
 	Part      int
@@ -181,33 +163,26 @@ type Env[T, A any] struct {
 	New   func(arg A) T // builds another implementation on Clock
 }
 
-// Binding says how a level's rows become cases: Setup writes the
-// constructor call as a report shows it, "New(10s)".
+// Binding says how a level's rows become cases.
 type Binding[T, A any] struct {
 	New     func(clk clock.Clock, arg A) T
-	Setup   func(arg A) string
+	Setup   func(arg A) string // the constructor call as a report shows it: "New(10s)"
 	Clocked bool
 }
 
 // Bind makes a case of each row, built by b.
-func Bind[T, A any](rows []Row[T, A], b Binding[T, A]) []Case[T] {
+func Bind[T, A any](b Binding[T, A], rows ...Row[T, A]) []Case[T] {
 	out := make([]Case[T], len(rows))
 	for i, r := range rows {
-		out[i] = b.Case(r)
-	}
-	return out
-}
-
-// Case makes the case of one row, built by b: a fuzz target's timeline.
-func (b Binding[T, A]) Case(r Row[T, A]) Case[T] {
-	c := Case[T]{Name: r.Name, Part: r.Part, Setup: b.Setup(r.Arg), Start: r.Start, Clocked: b.Clocked, Steps: r.Steps,
-		InProcess: r.InProcess, New: func(clk clock.Clock) T { return b.New(clk, r.Arg) }}
-	if r.Probe != nil {
-		c.Probe = func(impl T, clk *clock.Fake) error {
-			return r.Probe(impl, Env[T, A]{Clock: clk, New: func(arg A) T { return b.New(clk, arg) }})
+		out[i] = Case[T]{Name: r.Name, Part: r.Part, Setup: b.Setup(r.Arg), Start: r.Start, Clocked: b.Clocked, Steps: r.Steps,
+			InProcess: r.InProcess, New: func(clk clock.Clock) T { return b.New(clk, r.Arg) }}
+		if r.Probe != nil {
+			out[i].Probe = func(impl T, clk *clock.Fake) error {
+				return r.Probe(impl, Env[T, A]{Clock: clk, New: func(arg A) T { return b.New(clk, arg) }})
+			}
 		}
 	}
-	return c
+	return out
 }
 
 // Unclocked is the binding of a constructor that takes one argument and no
@@ -264,8 +239,7 @@ func NewChoices(data []byte) *Choices { return (*Choices)(&data) }
 // More reports whether any input is left.
 func (c *Choices) More() bool { return len(*c) > 0 }
 
-// Intn returns a number in [0, n), n at most 65536, taken from the next
-// one or two bytes.
+// Intn returns a number in [0, n), n at most 65536, from the next one or two bytes.
 func (c *Choices) Intn(n int) int {
 	v := int(c.next())
 	if n > 256 {
@@ -312,10 +286,9 @@ func NonPositivePanics[T any](_ T, e Env[T, time.Duration]) error {
 	return nil
 }
 
-// WithinLimit calls do(i) for i in [0, n) and fails, naming how far it
-// got, once the calls have taken more than limit of CPU time (of the clock
-// where that cannot be read). what and bound (the README's bound) are for
-// the message.
+// WithinLimit calls do(i) for i in [0, n) and fails, naming how far it got,
+// once they have taken more than limit of CPU time (or of the clock, where
+// that cannot be read); what and the README's bound are for the message.
 func WithinLimit(n int, limit time.Duration, what, bound string, do func(i int)) error {
 	start, cpuOK := procgroup.SelfCPU()
 	wall := time.Now()
@@ -335,8 +308,7 @@ func WithinLimit(n int, limit time.Duration, what, bound string, do func(i int))
 }
 
 // RaceEnabled says the binary is built with the race detector, which slows
-// plain code ten to fifty times: the complexity cases give it a longer
-// limit and fewer calls.
+// code ten to fifty times: the complexity cases then allow more.
 var RaceEnabled = func() bool {
 	info, ok := debug.ReadBuildInfo()
 	return ok && slices.Contains(info.Settings, debug.BuildSetting{Key: "-race", Value: "true"})
@@ -350,9 +322,8 @@ func LiveHeap() uint64 {
 	return m.HeapAlloc
 }
 
-// SteadyStateAllocs returns the allocations per run of n calls, gap apart
-// from clock.Epoch after warm calls: the least of three measures, since
-// something else in the process may allocate now and then.
+// SteadyStateAllocs returns the allocations per run of n calls gap apart,
+// after warm ones: the least of three, as the process may allocate elsewhere.
 func SteadyStateAllocs(gap time.Duration, warm, n int, call func(now time.Time)) float64 {
 	now := clock.Epoch
 	calls := func(k int) {
@@ -362,11 +333,8 @@ func SteadyStateAllocs(gap time.Duration, warm, n int, call func(now time.Time))
 		}
 	}
 	calls(warm)
-	least := math.Inf(1)
-	for range 3 {
-		least = min(least, testing.AllocsPerRun(5, func() { calls(n) }))
-	}
-	return least
+	run := func() { calls(n) }
+	return min(testing.AllocsPerRun(5, run), testing.AllocsPerRun(5, run), testing.AllocsPerRun(5, run))
 }
 
 // CheckREADMESamples checks that every code block of readme that starts

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rateladder/rateladder/harness/clock"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -128,14 +129,14 @@ func golden(t *testing.T, name, got string) {
 
 func TestPlayPasses(t *testing.T) {
 	o := Play(boundaryCase(tally{}))
-	if o.Verdict != Pass {
+	if o.Verdict != protocol.Pass {
 		t.Fatalf("Play(right tally).Verdict = %v, want pass; report:\n%s", o.Verdict, o.Report)
 	}
 }
 
 func TestPlayMarksEveryStepThatDiffers(t *testing.T) {
 	o := Play(boundaryCase(tally{inclusive: true}))
-	if o.Verdict != Fail || o.Step != 3 {
+	if o.Verdict != protocol.Fail || o.Step != 3 {
 		t.Fatalf("Play(inclusive tally) = %v at step %d, want fail at step 3", o.Verdict, o.Step)
 	}
 	golden(t, "fail", o.Report)
@@ -143,7 +144,7 @@ func TestPlayMarksEveryStepThatDiffers(t *testing.T) {
 
 func TestPlayReportsNotImplemented(t *testing.T) {
 	o := Play(boundaryCase(tally{stub: true}))
-	if o.Verdict != NotImplemented || o.Step != 1 {
+	if o.Verdict != protocol.NotImplemented || o.Step != 1 {
 		t.Fatalf("Play(stub) = %v at step %d, want not implemented at step 1", o.Verdict, o.Step)
 	}
 	want := "not implemented yet: tally.Hit (harness/timeline/timeline_test.go:"
@@ -154,7 +155,7 @@ func TestPlayReportsNotImplemented(t *testing.T) {
 
 func TestPlayReportsAPanicWithItsStep(t *testing.T) {
 	o := Play(boundaryCase(tally{crash: true}))
-	if o.Verdict != Panicked || o.Step != 2 {
+	if o.Verdict != protocol.Panicked || o.Step != 2 {
 		t.Fatalf("Play(crashing tally) = %v at step %d, want panicked at step 2", o.Verdict, o.Step)
 	}
 	for _, want := range []string{
@@ -183,10 +184,27 @@ func TestPlayShowsADiffForStructuredResults(t *testing.T) {
 		},
 	}
 	o := Play(c)
-	if o.Verdict != Fail {
+	if o.Verdict != protocol.Fail {
 		t.Fatalf("Play(snapshot).Verdict = %v, want fail", o.Verdict)
 	}
 	golden(t, "diff", o.Report)
+}
+
+// A result with unexported fields is compared and diffed like any other,
+// where cmp.Equal alone would panic.
+func TestPlayComparesUnexportedFields(t *testing.T) {
+	type span struct{ from, to int }
+	for _, tc := range []struct {
+		got  span
+		want string
+	}{{span{1, 2}, protocol.Pass}, {span{1, 3}, protocol.Fail}} {
+		o := Play(Case[*tally]{Name: "span", Part: 1, New: func(clock.Clock) *tally { return &tally{} }, Steps: []Step[*tally]{
+			At(0, Call[*tally]{Method: "Span", Do: func(*tally, time.Time) any { return tc.got }, Want: span{1, 2}}),
+		}})
+		if o.Verdict != tc.want || tc.want == protocol.Fail && !strings.Contains(o.Report, "mismatch (-want +got)") {
+			t.Errorf("Play(span %v) = %v, want %v, and a diff if it fails:\n%s", tc.got, o.Verdict, tc.want, o.Report)
+		}
+	}
 }
 
 func TestPlayWritesClockedCallsWithTheirTime(t *testing.T) {
@@ -210,7 +228,7 @@ func TestPlayReportsAFailedProbe(t *testing.T) {
 		return nil
 	}
 	o := Play(c)
-	if o.Verdict != Fail || o.Step != 0 {
+	if o.Verdict != protocol.Fail || o.Step != 0 {
 		t.Fatalf("Play(probe) = %v at step %d, want fail at step 0", o.Verdict, o.Step)
 	}
 	if want := "Every step gave its result, but the check after them failed: still holds 2 hits"; !strings.Contains(o.Report, want) {
@@ -227,7 +245,7 @@ func (e *probeError) Error() string { return "still holds " + string(rune('0'+e.
 func TestPlayCutsOffAnEndlessLoop(t *testing.T) {
 	t.Setenv(TimeoutEnv, "200ms")
 	o := Play(boundaryCase(tally{loop: endless(t)}))
-	if o.Verdict != TimedOut || o.Step != 2 {
+	if o.Verdict != protocol.TimedOut || o.Step != 2 {
 		t.Fatalf("Play(looping tally) = %v at step %d, want timed out at step 2", o.Verdict, o.Step)
 	}
 	for _, want := range []string{
@@ -239,7 +257,7 @@ func TestPlayCutsOffAnEndlessLoop(t *testing.T) {
 			t.Errorf("Play(looping).Report lacks %q:\n%s", want, o.Report)
 		}
 	}
-	if next := Play(boundaryCase(tally{})); next.Verdict != Pass {
+	if next := Play(boundaryCase(tally{})); next.Verdict != protocol.Pass {
 		t.Errorf("a case after a stuck one = %v, want it run and passed:\n%s", next.Verdict, next.Report)
 	}
 }
@@ -249,14 +267,14 @@ func TestPlayCutsOffAnEndlessLoop(t *testing.T) {
 func TestPlaySeesADeadlock(t *testing.T) {
 	t.Setenv(TimeoutEnv, "200ms")
 	o := Play(boundaryCase(tally{deadlock: true}))
-	if o.Verdict != TimedOut || o.Step != 2 {
+	if o.Verdict != protocol.TimedOut || o.Step != 2 {
 		t.Fatalf("Play(deadlocked tally) = %v at step %d, want timed out at step 2", o.Verdict, o.Step)
 	}
 }
 
 func TestPlayReportsGoexit(t *testing.T) {
 	o := Play(boundaryCase(tally{goexit: true}))
-	if o.Verdict != Exited || o.Step != 2 {
+	if o.Verdict != protocol.Exited || o.Step != 2 {
 		t.Fatalf("Play(tally calling Goexit) = %v at step %d, want exited at step 2:\n%s", o.Verdict, o.Step, o.Report)
 	}
 	if want := "the case stopped in step 2, Count(t=14.999999999s) without returning or panicking: does your code call runtime.Goexit"; !strings.Contains(o.Report, want) {
@@ -272,7 +290,7 @@ func TestPlayNamesTheLearnersLineThroughAHelper(t *testing.T) {
 		return nil
 	}
 	o := Play(c)
-	if o.Verdict != NotImplemented || o.Missing != "tally.Hit" {
+	if o.Verdict != protocol.NotImplemented || o.Missing != "tally.Hit" {
 		t.Fatalf("Play(stub) = %v, missing %q; want not implemented, tally.Hit", o.Verdict, o.Missing)
 	}
 	if !strings.HasPrefix(o.Where, "harness/timeline/timeline_test.go:") {

@@ -1,6 +1,5 @@
-// Package protocol is what a level's test binaries (package timeline) and
-// the ladder command share: a case's line in go test's output, the
-// verdicts, and each spec's list of cases and table of known mistakes. It
+// Package protocol is what the specs' test binaries and the ladder command
+// share: a case's line of output, each spec's cases and known mistakes. It
 // imports only the standard library, so the command builds fast.
 package protocol
 
@@ -22,14 +21,14 @@ const GradeEnv = "LADDER_GRADE"
 // CaseEnd is the Kind of a case's Event.
 const CaseEnd = "case-end"
 
-// The names of the verdicts, from best to worst (see timeline.Pass).
+// A case's verdicts, from best to worst.
 const (
-	Pass           = "pass"
-	Fail           = "fail"
-	NotImplemented = "not implemented"
-	Panicked       = "panicked"
-	Exited         = "exited"
-	TimedOut       = "timed out"
+	Pass           = "pass"            // every step gave its result
+	Fail           = "fail"            // some step gave another result, or the probe failed
+	NotImplemented = "not implemented" // a stub's "not implemented" panic
+	Panicked       = "panicked"        // any other panic
+	Exited         = "exited"          // the goroutine ended without returning: runtime.Goexit
+	TimedOut       = "timed out"       // the case did not finish in time
 )
 
 // Event is a case's outcome, as the runner writes it (see CaseLine).
@@ -44,17 +43,12 @@ type Event struct {
 	Report  string `json:"report,omitempty"`
 	Brief   string `json:"brief,omitempty"`   // Report cut to one screen
 	Summary string `json:"summary,omitempty"` // the first wrong call, "Count(t=4s) = 3, want 5"
-	// Missing is the method a stub's panic named, Where the stub's line.
-	Missing string `json:"missing,omitempty"`
-	Where   string `json:"where,omitempty"`
+	Missing string `json:"missing,omitempty"` // the method a stub's panic named
+	Where   string `json:"where,omitempty"`   // the stub's line
 }
 
-// RunMark is the line the runner writes as it starts a spec's cases, and
 // caseMark starts a case's line in a subtest's output.
-const (
-	RunMark  = "ladder-run: the spec's cases follow"
-	caseMark = "ladder-case: "
-)
+const caseMark = "ladder-case: "
 
 // CaseLine is a case's outcome as one line of its subtest's output.
 func CaseLine(e Event) string {
@@ -64,13 +58,10 @@ func CaseLine(e Event) string {
 
 // FindCase returns the last case line in a subtest's output.
 func FindCase(output string) (Event, bool) {
-	i := strings.LastIndex(output, caseMark)
-	if i < 0 {
-		return Event{}, false
-	}
-	line, _, _ := strings.Cut(output[i+len(caseMark):], "\n")
+	line, _, _ := strings.Cut(output[max(strings.LastIndex(output, caseMark), 0):], "\n")
+	line, found := strings.CutPrefix(line, caseMark)
 	var e Event
-	if json.Unmarshal([]byte(line), &e) != nil || e.Kind != CaseEnd {
+	if !found || json.Unmarshal([]byte(line), &e) != nil || e.Kind != CaseEnd {
 		return Event{}, false
 	}
 	return e, true
@@ -132,11 +123,10 @@ func CutLine(s string, width int) string {
 	return s
 }
 
-// Each spec keeps its list of cases and its table of known mistakes (the
-// cases each mutant fails) beside it, checked by its own test like a golden
-// file: a part is done only when every listed case reported, so a case a
-// flag or os.Args made vanish cannot read as done. Each variable set to 1
-// makes the spec's test rewrite its stale file instead of failing.
+// Each spec keeps its list of cases and its table of known mistakes as
+// golden files: a part is done only when every listed case reported, so a
+// case a flag or os.Args made vanish cannot read as done. Each variable set
+// to 1 makes the spec's test rewrite its stale file.
 const (
 	ManifestFile      = "testdata/cases.json"
 	MistakesFile      = "testdata/mistakes.json"
@@ -268,14 +258,11 @@ func (m Mistakes) Match(part int, failing []string) Match {
 		}
 	}
 	slices.SortStableFunc(out.Candidates, func(a, b Candidate) int { return cmp.Compare(b.Overlap, a.Overlap) })
-	if len(out.Candidates) == 0 {
-		return out
+	var top [2]float64 // the best overlap and the second, 0 for none
+	for i := range min(2, len(out.Candidates)) {
+		top[i] = out.Candidates[i].Overlap
 	}
-	best, second := out.Candidates[0].Overlap, 0.0
-	if len(out.Candidates) > 1 {
-		second = out.Candidates[1].Overlap
-	}
-	if (best == 1 && second < 1) || (best >= MatchAtLeast && best-second >= MatchMargin) {
+	if best, second := top[0], top[1]; (best == 1 && second < 1) || (best >= MatchAtLeast && best-second >= MatchMargin) {
 		out.Best = 0
 	}
 	return out

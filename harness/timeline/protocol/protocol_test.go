@@ -41,3 +41,15 @@ func TestMatchRule(t *testing.T) {
 		}
 	}
 }
+
+func TestFindCaseReadsTheLastCaseLine(t *testing.T) {
+	out := "    x.go:1: " + CaseLine(Event{Kind: CaseEnd, Name: "a"}) + "\n    x.go:2: " + CaseLine(Event{Kind: CaseEnd, Name: "b"}) + "\n--- PASS\n"
+	if e, ok := FindCase(out); !ok || e.Name != "b" {
+		t.Errorf("FindCase = %+v, %t; want case b", e, ok)
+	}
+	for _, bad := range []string{"", "no case line\n", caseMark + "{not json\n", caseMark + `{"e":"race"}`} {
+		if e, ok := FindCase(bad); ok {
+			t.Errorf("FindCase(%q) = %+v, want none", bad, e)
+		}
+	}
+}

@@ -52,5 +52,5 @@ func fuzzCase(newCounter func(time.Duration) Counter, data []byte) timeline.Case
 		}
 		steps = append(steps, at(now, count(n)))
 	}
-	return timeline.Unclocked(newCounter).Case(row{Name: "fuzz", Part: 1, Arg: window, Steps: steps})
+	return timeline.Bind(timeline.Unclocked(newCounter), row{Name: "fuzz", Part: 1, Arg: window, Steps: steps})[0]
 }

@@ -38,7 +38,7 @@ func Test[C Counter](t *testing.T, newCounter func(window time.Duration) C) {
 
 // cases binds the table to a constructor.
 func cases(newCounter func(window time.Duration) Counter) []timeline.Case[Counter] {
-	return timeline.Bind(table, timeline.Unclocked(newCounter))
+	return timeline.Bind(timeline.Unclocked(newCounter), table...)
 }
 
 // Offsets in the tables are written with these.

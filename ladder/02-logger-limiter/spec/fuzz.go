@@ -67,5 +67,5 @@ func fuzzCase(newLogger func(time.Duration) Logger, data []byte) timeline.Case[L
 		steps = append(steps, at(now, remembers(lo, hi)))
 		part = 2 // Len's bounds are part 2
 	}
-	return timeline.Unclocked(newLogger).Case(row{Name: "fuzz", Part: part, Arg: interval, Steps: steps})
+	return timeline.Bind(timeline.Unclocked(newLogger), row{Name: "fuzz", Part: part, Arg: interval, Steps: steps})[0]
 }

@@ -40,7 +40,7 @@ func Test[L Logger](t *testing.T, newLogger func(interval time.Duration) L) {
 
 // cases binds the table to a constructor.
 func cases(newLogger func(interval time.Duration) Logger) []timeline.Case[Logger] {
-	return timeline.Bind(table, timeline.Unclocked(newLogger))
+	return timeline.Bind(timeline.Unclocked(newLogger), table...)
 }
 
 // Offsets in the tables are written with these.

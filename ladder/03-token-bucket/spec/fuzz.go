@@ -333,5 +333,5 @@ func fuzzCase(newBucket func(int, float64) Bucket, data []byte) timeline.Case[Bu
 	if exact {
 		part = 4
 	}
-	return unclocked(newBucket).Case(row{Name: "fuzz", Part: part, Arg: shape{capacity, rate}, Steps: steps})
+	return timeline.Bind(unclocked(newBucket), row{Name: "fuzz", Part: part, Arg: shape{capacity, rate}, Steps: steps})[0]
 }

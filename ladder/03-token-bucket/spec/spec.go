@@ -35,7 +35,7 @@ func Test[B Bucket](t *testing.T, newBucket func(capacity int, rate float64) B) 
 
 // cases binds the table to a constructor.
 func cases(newBucket func(capacity int, rate float64) Bucket) []timeline.Case[Bucket] {
-	return timeline.Bind(table, unclocked(newBucket))
+	return timeline.Bind(unclocked(newBucket), table...)
 }
 
 // unclocked is the binding of newBucket: a row's Arg is its capacity and

@@ -85,5 +85,5 @@ func fuzzCase(newCafe func(time.Duration) Cafe, data []byte) timeline.Case[Cafe]
 			steps = append(steps, at(now, counts(inWindow())))
 		}
 	}
-	return timeline.Unclocked(newCafe).Case(row{Name: "fuzz", Part: part, Arg: window, Steps: steps})
+	return timeline.Bind(timeline.Unclocked(newCafe), row{Name: "fuzz", Part: part, Arg: window, Steps: steps})[0]
 }

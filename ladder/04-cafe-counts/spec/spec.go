@@ -45,7 +45,7 @@ func Test[C Cafe](t *testing.T, newCafe func(window time.Duration) C) {
 
 // cases binds the table to a constructor.
 func cases(newCafe func(window time.Duration) Cafe) []timeline.Case[Cafe] {
-	return timeline.Bind(table(), timeline.Unclocked(newCafe))
+	return timeline.Bind(timeline.Unclocked(newCafe), table()...)
 }
 
 // Offsets in the tables are written with these.

@@ -44,7 +44,7 @@ var (
 // fuzzCase decodes data into a timeline whose wants come from the model,
 // played against the counters newCounter builds.
 func fuzzCase(newCounter func(window, bucket time.Duration) Counter, data []byte) timeline.Case[Counter] {
-	return unclocked(newCounter).Case(fuzzRow(data))
+	return timeline.Bind(unclocked(newCounter), fuzzRow(data))[0]
 }
 
 // fuzzRow decodes data into the timeline's row. Its part is the highest

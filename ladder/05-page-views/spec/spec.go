@@ -43,7 +43,7 @@ func Test[C Counter](t *testing.T, newCounter func(window, bucket time.Duration)
 
 // cases binds the table to a constructor.
 func cases(newCounter func(window, bucket time.Duration) Counter) []timeline.Case[Counter] {
-	return timeline.Bind(table, unclocked(newCounter))
+	return timeline.Bind(unclocked(newCounter), table...)
 }
 
 // unclocked is the binding of newCounter: a row's Arg is its two sizes.

@@ -68,5 +68,5 @@ func fuzzCase(newAggregator func(time.Duration) Aggregator, data []byte) timelin
 			part = 3
 		}
 	}
-	return timeline.Unclocked(newAggregator).Case(row{Name: "fuzz", Part: part, Arg: window, Steps: steps})
+	return timeline.Bind(timeline.Unclocked(newAggregator), row{Name: "fuzz", Part: part, Arg: window, Steps: steps})[0]
 }

@@ -58,7 +58,7 @@ func Test[A Aggregator](t *testing.T, newAggregator func(window time.Duration) A
 
 // cases binds the hand-written and the generated cases to a constructor.
 func cases(newAggregator func(window time.Duration) Aggregator) []timeline.Case[Aggregator] {
-	return timeline.Bind(slices.Concat(table, generated()), timeline.Unclocked(newAggregator))
+	return timeline.Bind(timeline.Unclocked(newAggregator), slices.Concat(table, generated())...)
 }
 
 // Offsets in the tables are written with these.

@@ -81,5 +81,5 @@ func fuzzCase(newStore func(clock.Clock) Store, data []byte) timeline.Case[Store
 			steps = append(steps, at(now, qpsBetween(o, w, lo, hi)))
 		}
 	}
-	return clocked(newStore).Case(row{Name: "fuzz", Part: part, Steps: steps})
+	return timeline.Bind(clocked(newStore), row{Name: "fuzz", Part: part, Steps: steps})[0]
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/rateladder/rateladder/harness/clock"
 	"github.com/rateladder/rateladder/harness/mutation"
 	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 )
 
 // Wrong implementations that the spec must catch. Each is a complete store
@@ -274,13 +275,13 @@ func TestOpPrintsAsGetAndPut(t *testing.T) {
 // so that its model is known to bite.
 func TestFuzzModelAgrees(t *testing.T) {
 	for i, data := range fuzzSeeds {
-		if o := timeline.Play(fuzzCase(newFlawed(mistakes{}), data)); o.Verdict != timeline.Pass {
+		if o := timeline.Play(fuzzCase(newFlawed(mistakes{}), data)); o.Verdict != protocol.Pass {
 			t.Errorf("seed %d against the right store: %s", i, o.Report)
 		}
 	}
 	// A Put at 0s, then QPS(Put, 5m) at 0s: 1 call / 300s.
 	data := []byte{0, 0, 0, 0, 0, 2, 1, 3}
-	if o := timeline.Play(fuzzCase(newFlawed(mistakes{intDivision: true}), data)); o.Verdict != timeline.Fail {
+	if o := timeline.Play(fuzzCase(newFlawed(mistakes{intDivision: true}), data)); o.Verdict != protocol.Fail {
 		t.Errorf("fuzz case %v against integer division = %v, want fail", data, o.Verdict)
 	}
 }

@@ -57,7 +57,7 @@ func Test[S Store](t *testing.T, newStore func(clock.Clock) S) {
 
 // cases binds the table to a constructor.
 func cases(newStore func(clock.Clock) Store) []timeline.Case[Store] {
-	return timeline.Bind(table, clocked(newStore))
+	return timeline.Bind(clocked(newStore), table...)
 }
 
 // clocked is the binding of newStore, which takes a clock and nothing

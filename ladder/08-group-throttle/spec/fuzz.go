@@ -223,7 +223,7 @@ func fuzzCase(newThrottler ctor, data []byte, skip Feature) timeline.Case[Thrott
 	if far {
 		part = 5
 	}
-	return clocked(newThrottler).Case(row{Name: "fuzz", Part: part, Arg: cfg, Steps: ss})
+	return timeline.Bind(clocked(newThrottler), row{Name: "fuzz", Part: part, Arg: cfg, Steps: ss})[0]
 }
 
 // ordinary says whether an instant, in Unix ns, is within a century of

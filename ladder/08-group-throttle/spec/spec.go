@@ -90,8 +90,8 @@ func TestWithout[T Throttler](t *testing.T, newThrottler func(c clock.Clock, cfg
 // a feature in skip.
 func cases(newThrottler ctor, skip Feature) []timeline.Case[Throttler] {
 	return slices.Concat(
-		timeline.Bind(without(table, skip), clocked(newThrottler)),
-		timeline.Bind(without(refusals, skip), refusing(newThrottler)),
+		timeline.Bind(clocked(newThrottler), without(table, skip)...),
+		timeline.Bind(refusing(newThrottler), without(refusals, skip)...),
 	)
 }
 

@@ -125,7 +125,7 @@ func sideBySide(t *testing.T, bugs []redisBugs, keep func(int, timeline.Case[Thr
 			if fails := rec.Fails[8]; len(fails) > 0 {
 				if rec.Fails[8] = slices.DeleteFunc(fails, func(name string) bool {
 					i := slices.IndexFunc(cs, func(c timeline.Case[Throttler]) bool { return c.Name == name })
-					return timeline.Play(cs[i]).Verdict == timeline.Pass
+					return timeline.Play(cs[i]).Verdict == protocol.Pass
 				}); len(rec.Fails[8]) == 0 {
 					delete(rec.Fails, 8)
 				}

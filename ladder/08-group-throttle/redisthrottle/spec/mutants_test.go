@@ -10,6 +10,7 @@ import (
 
 	"github.com/rateladder/rateladder/harness/mutation"
 	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
 )
 
@@ -319,7 +320,7 @@ func TestRedisMutantBaseline(t *testing.T) {
 func mustPass(t *testing.T, cs []timeline.Case[Throttler]) {
 	t.Helper()
 	for _, o := range timeline.PlayAll(0, cs) {
-		if o.Verdict != timeline.Pass {
+		if o.Verdict != protocol.Pass {
 			t.Errorf("part %d, %s", o.Part, o.Report)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rateladder/rateladder/harness/mutation"
 	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
 	throttlespec "github.com/rateladder/rateladder/ladder/08-group-throttle/spec"
 )
@@ -53,7 +54,7 @@ func TestEachPartNeedsOnlyItsOwnFeatures(t *testing.T) {
 	// parts 6 and 7 is what the check plays.
 	var right, wrong []string
 	for _, o := range timeline.PlayAll(7, all(redisDoneThrough(8))) {
-		if o.Verdict == timeline.Pass {
+		if o.Verdict == protocol.Pass {
 			right = append(right, o.Name)
 		} else {
 			wrong = append(wrong, o.Name)

@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/rateladder/rateladder/harness/timeline"
+	"github.com/rateladder/rateladder/harness/timeline/protocol"
 	"github.com/rateladder/rateladder/ladder/08-group-throttle/limits"
 )
 
@@ -68,7 +69,7 @@ func TestREADMEErrorMessagesPass(t *testing.T) {
 				continue
 			}
 			found = true
-			if o.Verdict != timeline.Pass {
+			if o.Verdict != protocol.Pass {
 				t.Errorf("New returning the README's example error %q, word for word, fails case %q:\n%s", msg, name, o.Report)
 			}
 		}
