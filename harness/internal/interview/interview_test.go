@@ -16,7 +16,7 @@ import (
 // splitREADME reads one README as the first of its level.
 func splitREADME(path string) (Readme, error) {
 	r := Readme{texts: map[int][]chunk{}, Guidance: map[int][]string{}, Adds: map[int][]string{}}
-	err := r.split(path, true)
+	err := r.split(path, 0)
 	return r, err
 }
 

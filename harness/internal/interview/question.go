@@ -124,7 +124,7 @@ func ReadmeParts(root string, l levels.Level) (Readme, error) {
 		}
 	}
 	for i, dir := range dirs {
-		if err := r.split(filepath.Join(root, dir, "README.md"), i == 0); err != nil {
+		if err := r.split(filepath.Join(root, dir, "README.md"), -min(i, 1)); err != nil {
 			return Readme{}, err
 		}
 	}
@@ -137,19 +137,16 @@ func ReadmeParts(root string, l levels.Level) (Readme, error) {
 	return r, nil
 }
 
-// split adds one README's intro, when intro is set, and its parts'
-// sections, without the guidance and the markers.
-func (r *Readme) split(path string, intro bool) error {
+// split adds one README's parts' sections, without the guidance and the
+// markers, and its intro when part is 0; -1 drops a module's intro.
+func (r *Readme) split(path string, part int) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
 	var guidance []string // the guidance block being read, nil outside one
 	var open *chunk       // the clarification being read, nil outside one
-	part, topic := 0, ""  // part -1, dropped, is what comes after the parts ("## Run it") or a module's intro
-	if !intro {
-		part = -1
-	}
+	topic := ""           // part -1, dropped, is also what comes after the parts ("## Run it")
 	for _, line := range markdown.Lines(string(data)) {
 		h2, isH2 := markdown.Heading(line, 2)
 		var m []string
@@ -172,22 +169,18 @@ func (r *Readme) split(path string, intro bool) error {
 			}
 		case m[1] == "guidance" && guidance == nil:
 			guidance = []string{}
-			continue
 		case m[1] == "/guidance" && guidance != nil:
 			if part >= 0 { // the intro's guidance is part 1's
 				r.Guidance[max(part, 1)] = append(r.Guidance[max(part, 1)], tidy(strings.Join(guidance, "\n")))
 			}
 			guidance = nil
-			continue
 		case m[2] != "" && open == nil && guidance == nil:
 			r.texts[part] = append(r.texts[part], chunk{question: m[2]})
 			open = &r.texts[part][len(r.texts[part])-1]
 			r.Clarifications = append(r.Clarifications, Clarification{Part: part, Topic: topic, Question: m[2]})
-			continue
 		case m[1] == "/clarify" && open != nil && guidance == nil:
 			r.Clarifications[len(r.Clarifications)-1].Answer = tidy(open.text)
 			open = nil
-			continue
 		case m[3] != "" && part == 0:
 			n, _ := strconv.Atoi(m[3])
 			for _, name := range strings.Split(m[4], ",") {
@@ -202,10 +195,10 @@ func (r *Readme) split(path string, intro bool) error {
 			return fmt.Errorf("%s:%d: <!-- %s --> out of place: guidance and clarifications do not nest, and a clarification may hold guidance", path, line.Number, m[1])
 		}
 		switch {
-		case guidance != nil:
-			guidance = append(guidance, line.Text)
 		case !line.Fenced && commentRE.MatchString(line.Text):
 			// markers say how to read the README; they are not the question
+		case guidance != nil:
+			guidance = append(guidance, line.Text)
 		case open != nil:
 			open.text += line.Text + "\n"
 		default:
