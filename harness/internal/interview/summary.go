@@ -17,7 +17,7 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// InterviewsDir keeps every interview's summary, as JSON and as text.
+// InterviewsDir keeps every interview's summary, as JSON.
 const InterviewsDir = "interviews"
 
 // Summary is what an interview leaves behind.
@@ -85,8 +85,8 @@ func (s Summary) parts(which string) (ns []string) {
 	return ns
 }
 
-// summaryText is the summary as it is kept in .ladder/interviews/ and as
-// docs/interview.md shows one; it goes through a tabwriter for the table.
+// summaryText is the summary as docs/interview.md shows one; it goes
+// through a tabwriter for the table.
 var summaryText = template.Must(template.New("").Funcs(template.FuncMap{
 	"secs":   func(n int) string { return grade.Minutes(time.Duration(n) * time.Second) },
 	"plural": grade.Plural,
@@ -132,30 +132,23 @@ Hints asked for (make hint-{{.Level}} during the interview): {{.Hints}}{{with .M
 {{if not .FreshStub}}It started from code already written, not from a fresh stub.
 {{end}}`))
 
-// WriteSummary prints an interview's summary, as it is kept in
-// .ladder/interviews/ and as docs/interview.md shows one.
+// WriteSummary prints an interview's summary.
 func WriteSummary(w io.Writer, s Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	summaryText.Execute(tw, s) // a tabwriter keeps what it is given until Flush
 	tw.Flush()
 }
 
-// SaveSummary keeps the summary as .ladder/interviews/level-N-<time>.txt
-// and .json, and returns the text file's path, relative to root.
+// SaveSummary keeps the summary as .ladder/interviews/level-N-<time>.json,
+// and returns its path, relative to root.
 func SaveSummary(root string, s Summary) (string, error) {
-	base := filepath.Join(StateDir, InterviewsDir, fmt.Sprintf("level-%d-%s", s.Level, s.Started.Format("20060102-150405")))
-	if err := os.MkdirAll(filepath.Join(root, filepath.Dir(base)), 0o755); err != nil {
-		return "", err
-	}
+	path := filepath.Join(StateDir, InterviewsDir, fmt.Sprintf("level-%d-%s.json", s.Level, s.Started.Format("20060102-150405")))
 	data, _ := json.MarshalIndent(s, "", "  ") // its one time is the clock's: it encodes
-	var text strings.Builder
-	WriteSummary(&text, s)
-	for ext, data := range map[string][]byte{".json": append(data, '\n'), ".txt": []byte(text.String())} {
-		if err := os.WriteFile(filepath.Join(root, base+ext), data, 0o644); err != nil {
-			return "", err
-		}
+	err := os.MkdirAll(filepath.Join(root, filepath.Dir(path)), 0o755)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(root, path), append(data, '\n'), 0o644)
 	}
-	return base + ".txt", nil
+	return path, err
 }
 
 // MaxSummary is the most a kept summary can weigh; a bigger file is not one.
