@@ -129,11 +129,6 @@ func ReadmeParts(root string, l levels.Level) (Readme, error) {
 		}
 	}
 	slices.SortStableFunc(r.Clarifications, func(a, b Clarification) int { return a.Part - b.Part })
-	for i, c := range r.Clarifications {
-		if slices.ContainsFunc(r.Clarifications[:i], func(d Clarification) bool { return d.Question == c.Question }) {
-			return Readme{}, fmt.Errorf("%s: two clarifications ask %q", l.Dir, c.Question)
-		}
-	}
 	return r, nil
 }
 
@@ -174,6 +169,8 @@ func (r *Readme) split(path string, part int) error {
 				r.Guidance[max(part, 1)] = append(r.Guidance[max(part, 1)], tidy(strings.Join(guidance, "\n")))
 			}
 			guidance = nil
+		case m[2] != "" && slices.ContainsFunc(r.Clarifications, func(c Clarification) bool { return c.Question == m[2] }):
+			return fmt.Errorf("%s:%d: two clarifications ask %q", path, line.Number, m[2])
 		case m[2] != "" && open == nil && guidance == nil:
 			r.texts[part] = append(r.texts[part], chunk{question: m[2]})
 			open = &r.texts[part][len(r.texts[part])-1]
