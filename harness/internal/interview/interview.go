@@ -251,7 +251,7 @@ func (iv *Interview) Hold() (Summary, error) {
 	end := ""
 	if iv.sum.FreshStub {
 		fmt.Fprintf(iv.Out, "The clock is running. Save a file to run part %d's tests.\n", first)
-		iv.statusLine()
+		iv.checkClock(true)
 	} else {
 		// Code already written: its tests run now, and the parts it
 		// passes go by without waiting for a save.
@@ -446,7 +446,8 @@ func caseLine(c grade.Case) string {
 	return strings.TrimSuffix(fmt.Sprintf("case %q %s: %s", c.Name, verb, what), ": ")
 }
 
-// checkClock says when the time is up, else warns when due and prints the status line.
+// checkClock says when the time is up, else warns when due and then, or when
+// status is set, prints the status line, last, for a pane of last lines.
 func (iv *Interview) checkClock(status bool) string {
 	left := iv.deadline.Sub(iv.Clock.Now())
 	if left <= 0 {
@@ -463,29 +464,25 @@ func (iv *Interview) checkClock(status bool) string {
 		// and then "1 min left".
 		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("33", fmt.Sprintf("%d minutes left (%s).", int(say/time.Minute), grade.Minutes(left.Truncate(time.Second)))))
 	}
-	if say != 0 || status {
-		iv.statusLine()
+	if say == 0 && !status {
+		return ""
 	}
+	// Whole minutes, rounded down: the clock never promises more than there is.
+	mins := fmt.Sprintf("%d min left", int(left/time.Minute))
+	if mins == "0 min left" {
+		mins = "under 1 min left"
+	}
+	if iv.offered {
+		mins += " · a known mistake matches your failure: " + map[bool]string{false: fmt.Sprintf("make hint-%d", iv.Level.Number), true: "h"}[iv.Keys != nil] + " names it"
+	}
+	fmt.Fprintln(iv.Out, iv.St.Paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s]",
+		iv.Level.Number, iv.sum.Parts[iv.current].Number, iv.Offered, mins)))
 	return ""
 }
 
 // stopEnd is how a signal ends an interview: Ctrl-C, or the terminal closing.
 func stopEnd(sig os.Signal) string {
 	return map[bool]string{true: EndClosed, false: EndStopped}[sig == syscall.SIGHUP]
-}
-
-// statusLine prints the part asked and the time left, last, for a pane of last lines.
-func (iv *Interview) statusLine() {
-	// Whole minutes, rounded down: the clock never promises more than there is.
-	left := fmt.Sprintf("%d min left", int(iv.deadline.Sub(iv.Clock.Now())/time.Minute))
-	if left == "0 min left" {
-		left = "under 1 min left"
-	}
-	if iv.offered {
-		left += " · a known mistake matches your failure: " + map[bool]string{false: fmt.Sprintf("make hint-%d", iv.Level.Number), true: "h"}[iv.Keys != nil] + " names it"
-	}
-	fmt.Fprintln(iv.Out, iv.St.Paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s]",
-		iv.Level.Number, iv.sum.Parts[iv.current].Number, iv.Offered, left)))
 }
 
 // finish ends the interview: the last part's time, the hints, the summary.

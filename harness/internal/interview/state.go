@@ -16,8 +16,7 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// StateDir is the git-ignored folder where the ladder command keeps its
-// state, interview summaries and reset's backups.
+// StateDir is the git-ignored folder of the ladder's state, summaries and backups.
 const StateDir = ".ladder"
 
 const stateFile = StateDir + "/state.json"
@@ -28,11 +27,9 @@ const MaxBudget = 12 * time.Hour
 // State is the learner's small memory, kept in .ladder/state.json. Its
 // maps are keyed by level number, then by part number.
 type State struct {
-	HintsSeen map[string]map[string]int `json:"hints_seen"` // how many of a part's hints were shown
-	// OnPart is the part a level was on when its files were last graded,
-	// so that make hint-N grades again only after an edit.
-	OnPart    map[string]PartCache `json:"on_part,omitempty"`
-	Interview *Record              `json:"interview,omitempty"` // the mock interview running now
+	HintsSeen map[string]map[string]int `json:"hints_seen"`          // how many of a part's hints were shown
+	OnPart    map[string]PartCache      `json:"on_part,omitempty"`   // so that make hint-N grades again only after an edit
+	Interview *Record                   `json:"interview,omitempty"` // the mock interview running now
 }
 
 // PartCache is the part a level was on, for one version of its files.
@@ -78,9 +75,8 @@ func (r *Record) Running(n int, now time.Time) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-// Load reads .ladder/state.json. A file that is not JSON is damaged; its
-// entries of a level or part the ladder lacks are dropped, and hint counts
-// clamped to the part's hints, so that none indexes the hints wrongly.
+// Load reads .ladder/state.json, dropping entries of a level or part the
+// ladder lacks and clamping hint counts, so that none indexes the hints wrongly.
 func Load(root string) (State, error) {
 	var raw State
 	data, err := os.ReadFile(filepath.Join(root, stateFile))
@@ -157,8 +153,7 @@ func ReadOnly(err error) error {
 	return fmt.Errorf("this checkout is read-only (%v): the ladder keeps your hints and interviews in %s/, and cannot write there. Copy the repository to a folder you can write (cp -r or git clone), and run it there", err, StateDir)
 }
 
-// HintPart is one part's section of HINTS.md: "## Part N: title", then
-// "### Hint K" headings.
+// HintPart is one part's section of HINTS.md.
 type HintPart struct {
 	Number int
 	Title  string
