@@ -49,8 +49,7 @@ type Terminal struct {
 	Settle      time.Duration // how long to wait after a change for the editor's last write
 }
 
-// Saved waits out an editor's writes after a change, and reports whether
-// the .go files under dir differ from *seen, which it updates.
+// Saved waits out an editor's writes, and reports whether dir's .go files changed since *seen.
 func (t Terminal) Saved(dir string, seen *string) bool {
 	time.Sleep(t.Settle) // editors write a file in several steps: wait for the last
 	for len(t.Changes) > 0 {
@@ -144,8 +143,7 @@ func ParseBudget(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// Prepare reads the question and the scope, and offers Reset when a case
-// of the level gets past "not implemented".
+// Prepare reads the question and the scope, and offers Reset for a stub that is not fresh.
 func (iv *Interview) Prepare() (err error) {
 	l := iv.Level
 	if iv.Readme, err = ReadmeParts(iv.Root, l); err == nil {
@@ -253,8 +251,7 @@ func (iv *Interview) Hold() (Summary, error) {
 		fmt.Fprintf(iv.Out, "The clock is running. Save a file to run part %d's tests.\n", first)
 		iv.checkClock(true)
 	} else {
-		// Code already written: its tests run now, and the parts it
-		// passes go by without waiting for a save.
+		// Code already written: the parts it passes go by without a save.
 		fmt.Fprintf(iv.Out, "The clock is running. The code in %s is not a fresh stub: its tests run now.\n", l.Dir)
 		for asked := -1; end == "" && asked != iv.current; {
 			asked = iv.current
@@ -281,8 +278,7 @@ func (iv *Interview) Hold() (Summary, error) {
 	return iv.finish(end)
 }
 
-// askQuestion poses the intro, with the API so far, and the section of
-// the part asked, then the keys on a terminal.
+// askQuestion poses the intro and the part asked, then the keys on a terminal.
 func (iv *Interview) askQuestion() {
 	n := iv.sum.Parts[iv.current].Number
 	iv.pose("The question", iv.Readme.Intro(n)+"\n\n"+iv.Readme.Section(n), 0)
@@ -358,8 +354,7 @@ func (iv *Interview) testRun() string {
 	if !grade.Passed(g, 0) {
 		grade.Write(iv.Out, g, 0, false)
 		if line := askedNow(g, p.Number); broke && line != "" {
-			// The report says the part asked waits for the broken one; it
-			// ran all the same, and the candidate wants to know how it went.
+			// The report says the part asked waits for the broken one, but it ran.
 			fmt.Fprintln(iv.Out, line)
 		}
 		iv.record(false, mistakeOffer(g))
@@ -446,8 +441,8 @@ func caseLine(c grade.Case) string {
 	return strings.TrimSuffix(fmt.Sprintf("case %q %s: %s", c.Name, verb, what), ": ")
 }
 
-// checkClock says when the time is up, else warns when due and then, or when
-// status is set, prints the status line, last, for a pane of last lines.
+// checkClock says when time is up, else warns when due and then, or if status
+// is set, prints the status line, last, for a pane that shows the last lines.
 func (iv *Interview) checkClock(status bool) string {
 	left := iv.deadline.Sub(iv.Clock.Now())
 	if left <= 0 {
@@ -460,8 +455,7 @@ func (iv *Interview) checkClock(status bool) string {
 		}
 	}
 	if say != 0 {
-		// Seconds cut, as the status line cuts its minutes: never "(2m00s)"
-		// and then "1 min left".
+		// Seconds cut, as the status line cuts minutes: never "(2m00s)" beside "1 min left".
 		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("33", fmt.Sprintf("%d minutes left (%s).", int(say/time.Minute), grade.Minutes(left.Truncate(time.Second)))))
 	}
 	if say == 0 && !status {
@@ -590,8 +584,7 @@ func (iv *Interview) asking() int {
 	return iv.Readme.Asking(iv.sum.Parts[iv.current].Number)
 }
 
-// clarify answers question number typed, noting it in the summary, or
-// without a number lists the questions of the parts asked so far.
+// clarify answers question number typed, noted in the summary, or lists them all.
 func (iv *Interview) clarify(typed string) {
 	qs := iv.Readme.Clarifications[:iv.asking()]
 	asked := func(q string) bool {
@@ -620,8 +613,7 @@ func (iv *Interview) clarify(typed string) {
 	}
 }
 
-// mistakeOffer is the known mistake the first part not done matches: an
-// interviewer would not name it, so the status line offers it as a hint.
+// mistakeOffer is the known mistake the first part not done matches, to offer as a hint.
 func mistakeOffer(g grade.Level) *MistakeOffer {
 	if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done }); i >= 0 && grade.MistakeLine(g.Parts[i]) != "" {
 		return &MistakeOffer{Part: g.Parts[i].Number, Line: grade.MistakeLine(g.Parts[i])}
@@ -629,8 +621,7 @@ func mistakeOffer(g grade.Level) *MistakeOffer {
 	return nil
 }
 
-// NameOfferedMistake names the offered known mistake as a hint of its part,
-// and reports whether it did: a hint of another part leaves it for later.
+// NameOfferedMistake names the offered mistake as a hint of its part, and reports whether it did.
 func NameOfferedMistake(l levels.Level, s *State, asked int, stdout io.Writer) bool {
 	r := s.Interview
 	o := r.Offer

@@ -27,9 +27,8 @@ var (
 	blankLineRE = regexp.MustCompile(`\n{3,}`)
 )
 
-// Readme is a level's README as interview mode reads it, by part (0 is the
-// intro): texts without guidance or markers, guidance blocks in order, and
-// the methods each part after the first brings into the API.
+// Readme is a level's README by part (0 is the intro): texts without guidance
+// or markers, guidance blocks, and the methods each later part adds to the API.
 type Readme struct {
 	texts          map[int][]chunk
 	Guidance, Adds map[int][]string
@@ -37,8 +36,7 @@ type Readme struct {
 	Withhold       bool            // show each clarification as its number and question, not its text
 }
 
-// chunk is a line of a README, or a clarification: its question, and as
-// text its answer. A line of the API that a later part adds shows from it.
+// chunk is a README line, or a clarification (text its answer); from is the part adding it.
 type chunk struct {
 	text, question string
 	fenced         bool
@@ -64,8 +62,7 @@ func (r Readme) Asking(upTo int) int {
 // Section is part n's section as its question shows it; 0 is the whole intro.
 func (r Readme) Section(n int) string { return r.text(n, math.MaxInt) }
 
-// Intro is the intro as part upTo's question shows it: the API has only
-// the methods of parts 1 to upTo.
+// Intro is the intro as part upTo's question shows it, with the API of parts 1 to upTo.
 func (r Readme) Intro(upTo int) string { return r.text(0, upTo) }
 
 func (r Readme) text(n, upTo int) string {
@@ -113,8 +110,7 @@ func Declares(line string, names ...string) bool {
 	})
 }
 
-// ReadmeParts reads a level's README, and the parts' sections of its other
-// modules (level 8's Redis form).
+// ReadmeParts reads a level's README, with the parts of its other modules' (level 8's Redis).
 func ReadmeParts(root string, l levels.Level) (Readme, error) {
 	r := Readme{texts: map[int][]chunk{}, Guidance: map[int][]string{}, Adds: map[int][]string{}}
 	dirs := []string{l.Dir}
@@ -215,8 +211,7 @@ func tidy(text string) string {
 	return strings.TrimSpace(blankLineRE.ReplaceAllString(text, "\n\n"))
 }
 
-// WithGuidance adds the README's guidance of the part, which interview
-// mode keeps from the question, to its hints, last.
+// WithGuidance adds the part's README guidance, kept from the question, to its hints.
 func WithGuidance(root string, l levels.Level, p HintPart) HintPart {
 	r, _ := ReadmeParts(root, l) // a README that does not split has no guidance to add
 	p.Hints = slices.Clone(p.Hints)

@@ -24,12 +24,12 @@ const stateFile = StateDir + "/state.json"
 // MaxBudget is the longest a mock interview lasts; a record claiming more is stale.
 const MaxBudget = 12 * time.Hour
 
-// State is the learner's small memory, kept in .ladder/state.json. Its
-// maps are keyed by level number, then by part number.
+// State is the learner's memory in .ladder/state.json, keyed by level, then part number.
 type State struct {
-	HintsSeen map[string]map[string]int `json:"hints_seen"`          // how many of a part's hints were shown
-	OnPart    map[string]PartCache      `json:"on_part,omitempty"`   // so that make hint-N grades again only after an edit
-	Interview *Record                   `json:"interview,omitempty"` // the mock interview running now
+	HintsSeen map[string]map[string]int `json:"hints_seen"` // how many of a part's hints were shown
+	// OnPart is the part a level was on when last graded: make hint-N grades again only after an edit.
+	OnPart    map[string]PartCache `json:"on_part,omitempty"`
+	Interview *Record              `json:"interview,omitempty"` // the mock interview running now
 }
 
 // PartCache is the part a level was on, for one version of its files.
@@ -38,8 +38,7 @@ type PartCache struct {
 	Part  int    `json:"part"`  // the first part not done; 0 when all were
 }
 
-// Record is the mock interview running now, so that make hint-N, in
-// another process, can count its hints, by part.
+// Record is the interview running now, for make hint-N, in another process, to count hints.
 type Record struct {
 	Level int            `json:"level"`
 	Part  int            `json:"part"`
@@ -47,21 +46,18 @@ type Record struct {
 	PID   int            `json:"pid,omitempty"`
 	Hints map[string]int `json:"hints,omitempty"`
 	Named map[string]int `json:"named,omitempty"` // the hints that named a known mistake
-	// Offer is the known mistake the last run matched, which the next hint
-	// names; NamedLines those named already, which are not offered again.
+	// Offer is the mistake the next hint names; NamedLines, those named, are not offered again.
 	Offer      *MistakeOffer `json:"offer,omitempty"`
 	NamedLines []string      `json:"named_lines,omitempty"`
 }
 
-// MistakeOffer is a known mistake offered as a hint: the part whose failing
-// cases match it, and the line that names it.
+// MistakeOffer is a known mistake offered as a hint of the part whose cases match it.
 type MistakeOffer struct {
 	Part int    `json:"part"`
 	Line string `json:"line"`
 }
 
-// Running reports whether r is an interview of level n that is still on:
-// its time is not up and its process (if it names one) is still there.
+// Running reports whether r is an interview of level n still on: in time, its process alive.
 func (r *Record) Running(n int, now time.Time) bool {
 	if r == nil || r.Level != n || !now.Before(r.Until) || r.Until.Sub(now) > MaxBudget || r.PID < 0 {
 		return false

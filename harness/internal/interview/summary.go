@@ -31,19 +31,16 @@ type Summary struct {
 	FreshStub      bool      `json:"fresh_stub"`
 	Hints          int       `json:"hints"`
 	Parts          []Part    `json:"parts"`
-	// InScope is how many parts the clock is for, Offered how many are
-	// asked (in scope, then stretch); 0 means every part.
+	// InScope parts are on the clock, Offered are asked, stretch included; 0 means all.
 	InScope       int `json:"in_scope,omitempty"`
 	Offered       int `json:"offered,omitempty"`
 	MistakesNamed int `json:"mistakes_named,omitempty"` // hints that named a known mistake
-	// Questions is how many clarifying questions the parts reached had, on
-	// a terminal; Asked is those asked.
+	// Questions is how many clarifying questions the parts reached had, on a terminal.
 	Questions int     `json:"questions,omitempty"`
 	Asked     []Asked `json:"asked,omitempty"`
 }
 
-// Asked is a clarifying question asked, and in which part after how many
-// (failed) runs.
+// Asked is a clarifying question asked, in which part, after how many failed runs.
 type Asked struct {
 	Question string `json:"question"`
 	Part     int    `json:"part"`
@@ -74,8 +71,7 @@ func (s Summary) OfferedParts() int {
 	return s.Offered
 }
 
-// parts is the numbers of the parts asked that passed, passed on the first
-// run, or were not reached.
+// parts numbers the parts asked that passed, passed first run, or were not reached.
 func (s Summary) parts(which string) (ns []string) {
 	for _, p := range s.Parts[:s.OfferedParts()] {
 		if map[string]bool{"passed": p.Passed, "first": p.Passed && p.FirstRun, "not reached": !p.Reached}[which] {
@@ -85,8 +81,7 @@ func (s Summary) parts(which string) (ns []string) {
 	return ns
 }
 
-// summaryText is the summary as docs/interview.md shows one; it goes
-// through a tabwriter for the table.
+// summaryText is the summary as docs/interview.md shows it, through a tabwriter.
 var summaryText = template.Must(template.New("").Funcs(template.FuncMap{
 	"secs":   func(n int) string { return grade.Minutes(time.Duration(n) * time.Second) },
 	"plural": grade.Plural,
@@ -139,8 +134,7 @@ func WriteSummary(w io.Writer, s Summary) {
 	tw.Flush()
 }
 
-// SaveSummary keeps the summary as .ladder/interviews/level-N-<time>.json,
-// and returns its path, relative to root.
+// SaveSummary keeps the summary in .ladder/interviews/ and returns its path in root.
 func SaveSummary(root string, s Summary) (string, error) {
 	path := filepath.Join(StateDir, InterviewsDir, fmt.Sprintf("level-%d-%s.json", s.Level, s.Started.Format("20060102-150405")))
 	data, _ := json.MarshalIndent(s, "", "  ") // its one time is the clock's: it encodes
@@ -154,9 +148,8 @@ func SaveSummary(root string, s Summary) (string, error) {
 // MaxSummary is the most a kept summary can weigh; a bigger file is not one.
 const MaxSummary = 1 << 20
 
-// BestInterviews reads every kept summary and returns each level's best,
-// and a warning for each file skipped: one too big to be a summary, or a
-// summary of a level the ladder lacks or of other parts.
+// BestInterviews returns each level's best kept summary, and a warning for
+// each file skipped: too big, or of a level the ladder lacks or other parts.
 func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
 	files, _ := filepath.Glob(filepath.Join(root, StateDir, InterviewsDir, "level-*.json")) // sorted
 	out := map[int]*grade.BestInterview{}
@@ -199,8 +192,7 @@ func readSummary(path string) (s Summary, err error) {
 	return s, nil
 }
 
-// InterviewWarnings is where make progress says which kept summaries it
-// skipped: stderr, so that --json stays JSON.
+// InterviewWarnings is where progress names summaries skipped: stderr keeps --json JSON.
 var InterviewWarnings io.Writer = os.Stderr
 
 // AddInterviews puts each level's best interview into the ladder.
