@@ -127,10 +127,14 @@ func hasPart(l levels.Level, n int) bool {
 	return ok
 }
 
-// Save writes the state through a temporary file: a crash never leaves half of it.
-func Save(root string, s State) error {
-	path := filepath.Join(root, stateFile)
-	data, _ := json.MarshalIndent(s, "", "  ") // its one time is a deadline on the clock: it encodes
+// Save writes the state into .ladder/state.json.
+func Save(root string, s State) error { return writeJSON(root, stateFile, s) }
+
+// writeJSON writes v into root's file rel through a temporary file: a crash
+// never leaves half of it.
+func writeJSON(root, rel string, v any) error {
+	path := filepath.Join(root, rel)
+	data, _ := json.MarshalIndent(v, "", "  ") // its times are the clock's: it encodes
 	err := os.MkdirAll(filepath.Dir(path), 0o755)
 	if err == nil {
 		err = os.WriteFile(path+".tmp", append(data, '\n'), 0o644)

@@ -137,12 +137,7 @@ func WriteSummary(w io.Writer, s Summary) {
 // SaveSummary keeps the summary in .ladder/interviews/ and returns its path in root.
 func SaveSummary(root string, s Summary) (string, error) {
 	path := filepath.Join(StateDir, InterviewsDir, fmt.Sprintf("level-%d-%s.json", s.Level, s.Started.Format("20060102-150405")))
-	data, _ := json.MarshalIndent(s, "", "  ") // its one time is the clock's: it encodes
-	err := os.MkdirAll(filepath.Join(root, filepath.Dir(path)), 0o755)
-	if err == nil {
-		err = os.WriteFile(filepath.Join(root, path), append(data, '\n'), 0o644)
-	}
-	return path, err
+	return path, writeJSON(root, path, s)
 }
 
 // MaxSummary is the most a kept summary can weigh; a bigger file is not one.
