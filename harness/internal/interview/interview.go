@@ -172,23 +172,19 @@ func (iv *Interview) Prepare() (err error) {
 
 // ReadScope reads the parts in scope and, without TIME, the clock from the guide.
 func (iv *Interview) ReadScope() error {
-	parts := len(iv.Level.Parts)
-	iv.InScope, iv.Offered = parts, parts
 	g, err := guide.Load(filepath.Join(iv.Root, iv.Level.Dir, guide.FileName))
-	if errors.Is(err, os.ErrNotExist) {
-		g, err = &guide.Guide{}, nil
-	} else if err != nil {
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	if n := len(g.Scope.In); n > 0 && n <= parts {
-		iv.InScope, iv.Offered = n, min(n+len(g.Scope.Stretch), parts)
-	}
-	if d := time.Duration(g.Scope.Minutes) * time.Minute; iv.Budget == 0 {
-		iv.Budget = DefaultBudget
-		if d > 0 && d <= MaxBudget {
-			iv.Budget = d
+	parts, d := len(iv.Level.Parts), time.Duration(0)
+	iv.InScope, iv.Offered = parts, parts
+	if err == nil { // a guide has parts in scope and minutes, or does not load
+		d = min(time.Duration(g.Scope.Minutes)*time.Minute, MaxBudget)
+		if n := len(g.Scope.In); n <= parts {
+			iv.InScope, iv.Offered = n, min(n+len(g.Scope.Stretch), parts)
 		}
 	}
+	iv.Budget = cmp.Or(iv.Budget, d, DefaultBudget)
 	return nil
 }
 
@@ -623,8 +619,7 @@ func mistakeOffer(g grade.Level) *MistakeOffer {
 
 // NameOfferedMistake names the offered mistake as a hint of its part, and reports whether it did.
 func NameOfferedMistake(l levels.Level, s *State, asked int, stdout io.Writer) bool {
-	r := s.Interview
-	o := r.Offer
+	r, o := s.Interview, s.Interview.Offer
 	if o == nil || (asked != 0 && asked != o.Part) {
 		return false
 	}

@@ -201,7 +201,6 @@ func (r *Readme) split(path string, part int) error {
 	if guidance != nil || open != nil {
 		return errors.New(path + ": a guidance block or a clarification that does not end")
 	}
-	delete(r.texts, -1)
 	r.Clarifications = slices.DeleteFunc(r.Clarifications, func(c Clarification) bool { return c.Part < 0 })
 	return nil
 }
