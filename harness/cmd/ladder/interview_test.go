@@ -105,7 +105,7 @@ func TestInterviewPlaysALevelPartByPart(t *testing.T) {
 
 	want := interview.Summary{
 		Level: 1, Title: "Tally", Started: start, BudgetSeconds: 45 * 60, ElapsedSeconds: 22 * 60,
-		End: interview.EndPassed, FreshStub: true, Hints: 1,
+		End: interview.EndPassed, FreshStub: true, Hints: 1, InScope: 2, Offered: 2,
 		Parts: []interview.Part{
 			{Number: 1, Title: "Count the calls", Reached: true, Passed: true, Seconds: 12 * 60, Runs: 2, Hints: 1},
 			{Number: 2, Title: "Start again", Reached: true, Passed: true, Seconds: 10 * 60, Runs: 1, FirstRun: true},
@@ -338,7 +338,7 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 	}
 	want := interview.Summary{
 		Level: 2, Title: "Fixture 2", Started: time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC),
-		BudgetSeconds: 45 * 60, ElapsedSeconds: 45 * 60, End: interview.EndTimeUp, FreshStub: true,
+		BudgetSeconds: 45 * 60, ElapsedSeconds: 45 * 60, End: interview.EndTimeUp, FreshStub: true, InScope: 3, Offered: 3,
 		Parts: []interview.Part{
 			{Number: 1, Title: "First", Reached: true, Passed: true, Seconds: 20 * 60, Runs: 1, FirstRun: true},
 			{Number: 2, Title: "Second", Reached: true, Seconds: 25 * 60, Runs: 1},

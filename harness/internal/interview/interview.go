@@ -220,11 +220,8 @@ func (iv *Interview) Hold() (Summary, error) {
 	if iv.Offered == 0 { // a test that builds the interview without Prepare
 		iv.InScope, iv.Offered = len(l.Parts), len(l.Parts)
 	}
-	iv.sum = Summary{Level: l.Number, Title: l.Title, Started: start,
-		BudgetSeconds: grade.Seconds(iv.Budget), FreshStub: iv.sum.FreshStub}
-	if iv.InScope < len(l.Parts) {
-		iv.sum.InScope, iv.sum.Offered = iv.InScope, iv.Offered
-	}
+	iv.sum = Summary{Level: l.Number, Title: l.Title, Started: start, BudgetSeconds: grade.Seconds(iv.Budget),
+		FreshStub: iv.sum.FreshStub, InScope: iv.InScope, Offered: iv.Offered}
 	for i, p := range l.Parts {
 		iv.sum.Parts = append(iv.sum.Parts, Part{Number: p.Number, Title: p.Title, Reached: i == 0})
 	}

@@ -31,7 +31,7 @@ type Summary struct {
 	FreshStub      bool      `json:"fresh_stub"`
 	Hints          int       `json:"hints"`
 	Parts          []Part    `json:"parts"`
-	// InScope parts are on the clock, Offered are asked, stretch included; 0 means all.
+	// InScope parts are on the clock, Offered are asked, stretch included; 0, in older summaries, means all.
 	InScope       int `json:"in_scope,omitempty"`
 	Offered       int `json:"offered,omitempty"`
 	MistakesNamed int `json:"mistakes_named,omitempty"` // hints that named a known mistake
