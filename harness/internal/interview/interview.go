@@ -434,8 +434,7 @@ func caseLine(c grade.Case) string {
 	return strings.TrimSuffix(fmt.Sprintf("case %q %s: %s", c.Name, verb, what), ": ")
 }
 
-// checkClock says when time is up, else warns when due and then, or if status
-// is set, prints the status line, last, for a pane that shows the last lines.
+// checkClock says when time is up, else warns when due, and prints the status line then or if status.
 func (iv *Interview) checkClock(status bool) string {
 	left := iv.deadline.Sub(iv.Clock.Now())
 	if left <= 0 {
@@ -454,7 +453,7 @@ func (iv *Interview) checkClock(status bool) string {
 	if say == 0 && !status {
 		return ""
 	}
-	// Whole minutes, rounded down: the clock never promises more than there is.
+	// Last, for a pane of last lines; whole minutes, rounded down: it never promises more than there is.
 	mins := fmt.Sprintf("%d min left", int(left/time.Minute))
 	if mins == "0 min left" {
 		mins = "under 1 min left"

@@ -15,12 +15,10 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// Interview mode poses a README's question alone. Lines of their own mark
-// off the rest: "<!-- guidance -->" ... "<!-- /guidance -->" blocks become
-// hints of their part (those of the intro, part 1's); "<!-- part 2 adds: Len -->"
-// keeps a method out of the API until part 2; and "<!-- clarify: Question? -->"
-// ... "<!-- /clarify -->" is a rule that, on a terminal, is withheld and
-// shown as its numbered question, its text the answer.
+// Interview mode poses a README's question alone. Marker lines: "<!-- guidance -->"
+// ... "<!-- /guidance -->" blocks are hints of their part (the intro's, part 1's);
+// "<!-- part 2 adds: Len -->" keeps a method out of the API until part 2; and
+// "<!-- clarify: Q? -->" ... "<!-- /clarify -->", on a terminal, shows as its question.
 var (
 	markerRE    = regexp.MustCompile(`^<!-- (guidance|/guidance|/clarify|clarify: (.+?)|part (\d+) adds: (.+?)) -->\s*$`)
 	commentRE   = regexp.MustCompile(`^<!--.*-->\s*$`)

@@ -130,8 +130,7 @@ func hasPart(l levels.Level, n int) bool {
 // Save writes the state into .ladder/state.json.
 func Save(root string, s State) error { return writeJSON(root, stateFile, s) }
 
-// writeJSON writes v into root's file rel through a temporary file: a crash
-// never leaves half of it.
+// writeJSON writes v to root/rel through a temporary file: a crash never leaves half of it.
 func writeJSON(root, rel string, v any) error {
 	path := filepath.Join(root, rel)
 	data, _ := json.MarshalIndent(v, "", "  ") // its times are the clock's: it encodes
