@@ -49,16 +49,15 @@ type Asked struct {
 
 // Part is one part of an interview.
 type Part struct {
-	Number   int    `json:"part"`
-	Title    string `json:"title"`
-	Reached  bool   `json:"reached"`
-	Passed   bool   `json:"passed"`
-	Seconds  int    `json:"seconds"` // from the part's question to its passing run, or to the end
-	Runs     int    `json:"runs"`
-	FirstRun bool   `json:"passed_first_run"`
-	Hints    int    `json:"hints"`
-	// Regressions counts runs where the part, passed before, failed again.
-	Regressions int      `json:"regressions,omitempty"`
+	Number      int      `json:"part"`
+	Title       string   `json:"title"`
+	Reached     bool     `json:"reached"`
+	Passed      bool     `json:"passed"`
+	Seconds     int      `json:"seconds"` // from the part's question to its passing run, or to the end
+	Runs        int      `json:"runs"`
+	FirstRun    bool     `json:"passed_first_run"`
+	Hints       int      `json:"hints"`
+	Regressions int      `json:"regressions,omitempty"` // runs where the part, passed before, failed again
 	RaceRuns    int      `json:"race_runs,omitempty"`
 	Mistakes    []string `json:"known_mistakes,omitempty"`
 }
