@@ -105,7 +105,7 @@ func TestInterviewPlaysALevelPartByPart(t *testing.T) {
 
 	want := interview.Summary{
 		Level: 1, Title: "Tally", Started: start, BudgetSeconds: 45 * 60, ElapsedSeconds: 22 * 60,
-		End: interview.EndPassed, FreshStub: true, Hints: 1,
+		End: interview.EndPassed, FreshStub: true, Hints: 1, InScope: 2, Offered: 2,
 		Parts: []interview.Part{
 			{Number: 1, Title: "Count the calls", Reached: true, Passed: true, Seconds: 12 * 60, Runs: 2, Hints: 1},
 			{Number: 2, Title: "Start again", Reached: true, Passed: true, Seconds: 10 * 60, Runs: 1, FirstRun: true},
@@ -147,8 +147,6 @@ func TestInterviewPlaysALevelPartByPart(t *testing.T) {
 	require.Contains(t, got, `The spec checks this with "counts twice".`)
 }
 
-// checkKept checks the summary kept in .ladder/interviews/, as JSON and as
-// text.
 // requireConsistent checks what every summary an interview leaves holds
 // to: parts reached in order, none passed unrun, the end agreeing with the
 // parts passed, the hints and the parts' times adding up, and each
@@ -183,6 +181,7 @@ func requireConsistent(t *testing.T, s interview.Summary) {
 	}
 }
 
+// checkKept checks the summary kept in .ladder/interviews/, as JSON.
 func checkKept(t *testing.T, root string, sum interview.Summary) {
 	t.Helper()
 	base := filepath.Join(root, interview.StateDir, interview.InterviewsDir, "level-"+strconv.Itoa(sum.Level)+"-"+sum.Started.Format("20060102-150405"))
@@ -193,11 +192,6 @@ func checkKept(t *testing.T, root string, sum interview.Summary) {
 	if diff := cmp.Diff(sum, kept, cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })); diff != "" {
 		t.Errorf("kept JSON mismatch (-want +got):\n%s", diff)
 	}
-	text, err := os.ReadFile(base + ".txt")
-	require.NoError(t, err)
-	var b strings.Builder
-	interview.WriteSummary(&b, sum)
-	require.Equal(t, b.String(), string(text))
 }
 
 // fakeGrader stands in for the tests of a level: each part passes once
@@ -344,7 +338,7 @@ func TestInterviewEndsWhenTimeIsUpAfterTwoWarnings(t *testing.T) {
 	}
 	want := interview.Summary{
 		Level: 2, Title: "Fixture 2", Started: time.Date(2026, 3, 2, 14, 0, 0, 0, time.UTC),
-		BudgetSeconds: 45 * 60, ElapsedSeconds: 45 * 60, End: interview.EndTimeUp, FreshStub: true,
+		BudgetSeconds: 45 * 60, ElapsedSeconds: 45 * 60, End: interview.EndTimeUp, FreshStub: true, InScope: 3, Offered: 3,
 		Parts: []interview.Part{
 			{Number: 1, Title: "First", Reached: true, Passed: true, Seconds: 20 * 60, Runs: 1, FirstRun: true},
 			{Number: 2, Title: "Second", Reached: true, Seconds: 25 * 60, Runs: 1},

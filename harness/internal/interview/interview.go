@@ -1,8 +1,5 @@
-// Package interview is the ladder's mock interview: it poses a level's
-// question part by part from the README, keeps the clock, grades each save,
-// offers hints and known mistakes, and keeps a summary of every interview in
-// .ladder/interviews/. It also keeps what the ladder command remembers of a
-// learner, in .ladder/state.json, and reads a level's HINTS.md.
+// Package interview is the ladder's mock interview, what the ladder command
+// remembers of a learner (.ladder/state.json), and a level's HINTS.md.
 package interview
 
 import (
@@ -42,8 +39,7 @@ const (
 // KeysLine reminds the candidate, on a terminal, of the keys an interview reads.
 const KeysLine = "Keys: h hint · c clarifying questions · r run now · p the question · t time left · q end"
 
-// Terminal is what watch and interview mode share: where they write, the
-// signals that end them, the keys typed, the level's changes, its next hint.
+// Terminal is what watch and interview mode share.
 type Terminal struct {
 	Out, ErrOut io.Writer
 	Interrupt   <-chan os.Signal // Ctrl-C, or SIGHUP when the terminal closes
@@ -53,8 +49,7 @@ type Terminal struct {
 	Settle      time.Duration // how long to wait after a change for the editor's last write
 }
 
-// Saved waits out an editor's writes after a change, and reports whether
-// the .go files under dir differ from *seen, which it updates.
+// Saved waits out an editor's writes, and reports whether dir's .go files changed since *seen.
 func (t Terminal) Saved(dir string, seen *string) bool {
 	time.Sleep(t.Settle) // editors write a file in several steps: wait for the last
 	for len(t.Changes) > 0 {
@@ -65,8 +60,7 @@ func (t Terminal) Saved(dir string, seen *string) bool {
 	return now != was
 }
 
-// PollChanges looks at dir every so often, walking the whole folder, and
-// signals on changes when a .go file under it changed, until stop is called.
+// PollChanges signals on changes when a .go file under dir changed, until stop.
 func PollChanges(dir string, every time.Duration) (changes <-chan struct{}, stop func()) {
 	c, done := make(chan struct{}, 1), make(chan struct{})
 	last := Snapshot(dir) // before returning: a change made after that is seen
@@ -105,8 +99,7 @@ func Snapshot(dir string) string {
 	return b.String()
 }
 
-// Interview is one interview under way, with what it depends on injected,
-// so that tests can drive it with a fake clock and no terminal.
+// Interview is one interview under way; tests inject a fake clock and no terminal.
 type Interview struct {
 	Terminal
 	Root   string
@@ -133,8 +126,7 @@ type Interview struct {
 // Dir is the level's folder.
 func (iv *Interview) Dir() string { return filepath.Join(iv.Root, iv.Level.Dir) }
 
-// ParseBudget reads TIME: a Go duration ("30m", "1h15m") or a number of
-// minutes ("30").
+// ParseBudget reads TIME: a Go duration ("1h15m") or a number of minutes ("30").
 func ParseBudget(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
 	if n, nerr := strconv.Atoi(s); err != nil && nerr == nil {
@@ -151,9 +143,7 @@ func ParseBudget(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// Prepare reads the question and the scope, before the clock starts, and
-// checks that no case of the level gets past "not implemented", offering
-// Reset when one does.
+// Prepare reads the question and the scope, and offers Reset for a stub that is not fresh.
 func (iv *Interview) Prepare() (err error) {
 	l := iv.Level
 	if iv.Readme, err = ReadmeParts(iv.Root, l); err == nil {
@@ -180,32 +170,25 @@ func (iv *Interview) Prepare() (err error) {
 	return nil
 }
 
-// ReadScope reads from the level's guide, if any, which parts fit the
-// clock, and the clock's length when TIME is not given.
+// ReadScope reads the parts in scope and, without TIME, the clock from the guide.
 func (iv *Interview) ReadScope() error {
-	parts := len(iv.Level.Parts)
-	iv.InScope, iv.Offered = parts, parts
 	g, err := guide.Load(filepath.Join(iv.Root, iv.Level.Dir, guide.FileName))
-	if errors.Is(err, os.ErrNotExist) {
-		g, err = &guide.Guide{}, nil
-	} else if err != nil {
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	if n := len(g.Scope.In); n > 0 && n <= parts {
-		iv.InScope, iv.Offered = n, min(n+len(g.Scope.Stretch), parts)
-	}
-	if d := time.Duration(g.Scope.Minutes) * time.Minute; iv.Budget == 0 {
-		iv.Budget = DefaultBudget
-		if d > 0 && d <= MaxBudget {
-			iv.Budget = d
+	parts, d := len(iv.Level.Parts), time.Duration(0)
+	iv.InScope, iv.Offered = parts, parts
+	if err == nil { // a guide has parts in scope and minutes, or does not load
+		d = min(time.Duration(g.Scope.Minutes)*time.Minute, MaxBudget)
+		if n := len(g.Scope.In); n <= parts {
+			iv.InScope, iv.Offered = n, min(n+len(g.Scope.Stretch), parts)
 		}
 	}
+	iv.Budget = cmp.Or(iv.Budget, d, DefaultBudget)
 	return nil
 }
 
-// ScopeSentence says which parts the clock is for, when it is not all of
-// them: "The clock is for parts 1 to 3; parts 4 and 5 are stretch, asked
-// once those pass; parts 6 to 8 are take-home, not asked here."
+// ScopeSentence says which parts the clock is for, or "" if for all of them.
 func (iv *Interview) ScopeSentence() string {
 	ps := iv.Level.Parts
 	span := func(ps []levels.Part) string {
@@ -237,11 +220,8 @@ func (iv *Interview) Hold() (Summary, error) {
 	if iv.Offered == 0 { // a test that builds the interview without Prepare
 		iv.InScope, iv.Offered = len(l.Parts), len(l.Parts)
 	}
-	iv.sum = Summary{Level: l.Number, Title: l.Title, Started: start,
-		BudgetSeconds: grade.Seconds(iv.Budget), FreshStub: iv.sum.FreshStub}
-	if iv.InScope < len(l.Parts) {
-		iv.sum.InScope, iv.sum.Offered = iv.InScope, iv.Offered
-	}
+	iv.sum = Summary{Level: l.Number, Title: l.Title, Started: start, BudgetSeconds: grade.Seconds(iv.Budget),
+		FreshStub: iv.sum.FreshStub, InScope: iv.InScope, Offered: iv.Offered}
 	for i, p := range l.Parts {
 		iv.sum.Parts = append(iv.sum.Parts, Part{Number: p.Number, Title: p.Title, Reached: i == 0})
 	}
@@ -258,17 +238,13 @@ func (iv *Interview) Hold() (Summary, error) {
 	}
 	fmt.Fprintf(iv.Out, "Edit the files in %s: every save runs the tests of part %d and, once the follow-ups come, of every part before the one asked. %s a hint, and the summary counts it. %s the interview.\n\n",
 		l.Dir, first, hint, stop)
-	iv.pose("The question", iv.question(), 0)
-	if iv.Keys != nil {
-		fmt.Fprintln(iv.Out, KeysLine)
-	}
+	iv.askQuestion()
 	end := ""
 	if iv.sum.FreshStub {
 		fmt.Fprintf(iv.Out, "The clock is running. Save a file to run part %d's tests.\n", first)
-		iv.statusLine()
+		iv.checkClock(true)
 	} else {
-		// Code already written: its tests run now, and the parts it
-		// passes go by without waiting for a save.
+		// Code already written: the parts it passes go by without a save.
 		fmt.Fprintf(iv.Out, "The clock is running. The code in %s is not a fresh stub: its tests run now.\n", l.Dir)
 		for asked := -1; end == "" && asked != iv.current; {
 			asked = iv.current
@@ -295,14 +271,16 @@ func (iv *Interview) Hold() (Summary, error) {
 	return iv.finish(end)
 }
 
-// question is the intro, with the API so far, and the section of the part asked.
-func (iv *Interview) question() string {
+// askQuestion poses the intro and the part asked, then the keys on a terminal.
+func (iv *Interview) askQuestion() {
 	n := iv.sum.Parts[iv.current].Number
-	return iv.Readme.Intro(n) + "\n\n" + iv.Readme.Section(n)
+	iv.pose("The question", iv.Readme.Intro(n)+"\n\n"+iv.Readme.Section(n), 0)
+	if iv.Keys != nil {
+		fmt.Fprintln(iv.Out, KeysLine)
+	}
 }
 
-// pose prints text between rules, the first titled, with the clarifying
-// questions that can be asked when it withholds them, after the first from.
+// pose prints text between rules, with the clarifying questions after from it withholds.
 func (iv *Interview) pose(title, text string, from int) {
 	iv.heading(title)
 	fmt.Fprintf(iv.Out, "%s\n\n", text)
@@ -341,8 +319,7 @@ func notFresh(g grade.Level) string {
 	return fmt.Sprintf("%d of its cases get past \"not implemented\", and %d pass", further, passed)
 }
 
-// testRun runs the tests of every part asked so far and moves on when they
-// all pass. It returns how the interview ended, or "" if it goes on.
+// testRun runs the tests of every part asked so far and moves on when they all pass.
 func (iv *Interview) testRun() string {
 	now := iv.Clock.Now()
 	left := iv.deadline.Sub(now)
@@ -370,8 +347,7 @@ func (iv *Interview) testRun() string {
 	if !grade.Passed(g, 0) {
 		grade.Write(iv.Out, g, 0, false)
 		if line := askedNow(g, p.Number); broke && line != "" {
-			// The report says the part asked waits for the broken one; it
-			// ran all the same, and the candidate wants to know how it went.
+			// The report says the part asked waits for the broken one, but it ran.
 			fmt.Fprintln(iv.Out, line)
 		}
 		iv.record(false, mistakeOffer(g))
@@ -408,8 +384,7 @@ func (iv *Interview) testRun() string {
 	return iv.checkClock(true)
 }
 
-// notePartsRun keeps each part's races and known mistakes, marks each
-// earlier part passed or not, and names at the top each that broke.
+// notePartsRun notes each part's races and mistakes, and names each earlier one that broke.
 func (iv *Interview) notePartsRun(g grade.Level) (broke bool) {
 	for i, gp := range g.Parts[:iv.current+1] {
 		p := &iv.sum.Parts[i]
@@ -446,8 +421,7 @@ func askedNow(g grade.Level, part int) string {
 	return ""
 }
 
-// caseLine says in one line how a case went wrong: `case "a hit" fails:
-// Count(t=4s) = 3, want 5`.
+// caseLine says in one line how a case went wrong.
 func caseLine(c grade.Case) string {
 	what := map[bool]string{true: c.Missing}[c.Verdict == protocol.NotImplemented]
 	// The report's first line names the case; what went wrong comes next.
@@ -460,8 +434,7 @@ func caseLine(c grade.Case) string {
 	return strings.TrimSuffix(fmt.Sprintf("case %q %s: %s", c.Name, verb, what), ": ")
 }
 
-// checkClock says when the time is up, else warns when a warning's time has
-// come and then, or when status is set, prints the status line, last.
+// checkClock says when time is up, else warns when due, and prints the status line then or if status.
 func (iv *Interview) checkClock(status bool) string {
 	left := iv.deadline.Sub(iv.Clock.Now())
 	if left <= 0 {
@@ -474,13 +447,22 @@ func (iv *Interview) checkClock(status bool) string {
 		}
 	}
 	if say != 0 {
-		// Seconds cut, as the status line cuts its minutes: never "(2m00s)"
-		// and then "1 min left".
+		// Seconds cut, as the status line cuts minutes: never "(2m00s)" beside "1 min left".
 		fmt.Fprintf(iv.Out, "\n%s\n", iv.St.Paint("33", fmt.Sprintf("%d minutes left (%s).", int(say/time.Minute), grade.Minutes(left.Truncate(time.Second)))))
 	}
-	if say != 0 || status {
-		iv.statusLine()
+	if say == 0 && !status {
+		return ""
 	}
+	// Last, for a pane of last lines; whole minutes, rounded down: it never promises more than there is.
+	mins := fmt.Sprintf("%d min left", int(left/time.Minute))
+	if mins == "0 min left" {
+		mins = "under 1 min left"
+	}
+	if iv.offered {
+		mins += " · a known mistake matches your failure: " + map[bool]string{false: fmt.Sprintf("make hint-%d", iv.Level.Number), true: "h"}[iv.Keys != nil] + " names it"
+	}
+	fmt.Fprintln(iv.Out, iv.St.Paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s]",
+		iv.Level.Number, iv.sum.Parts[iv.current].Number, iv.Offered, mins)))
 	return ""
 }
 
@@ -489,23 +471,7 @@ func stopEnd(sig os.Signal) string {
 	return map[bool]string{true: EndClosed, false: EndStopped}[sig == syscall.SIGHUP]
 }
 
-// statusLine prints the part asked and the time left, last, for a pane
-// that shows only its last lines.
-func (iv *Interview) statusLine() {
-	// Whole minutes, rounded down: the clock never promises more than there is.
-	left := fmt.Sprintf("%d min left", int(iv.deadline.Sub(iv.Clock.Now())/time.Minute))
-	if left == "0 min left" {
-		left = "under 1 min left"
-	}
-	if iv.offered {
-		left += " · a known mistake matches your failure: " + map[bool]string{false: fmt.Sprintf("make hint-%d", iv.Level.Number), true: "h"}[iv.Keys != nil] + " names it"
-	}
-	fmt.Fprintln(iv.Out, iv.St.Paint("36", fmt.Sprintf("[interview: level %d, part %d of %d · %s]",
-		iv.Level.Number, iv.sum.Parts[iv.current].Number, iv.Offered, left)))
-}
-
-// finish ends the interview: the time of the part left open, the hints
-// from the record, the summary printed and saved.
+// finish ends the interview: the last part's time, the hints, the summary.
 func (iv *Interview) finish(end string) (Summary, error) {
 	s := &iv.sum
 	now := iv.Clock.Now()
@@ -542,15 +508,14 @@ func (iv *Interview) finish(end string) (Summary, error) {
 	if err != nil {
 		return *s, fmt.Errorf("could not keep the summary: %w", err)
 	}
-	fmt.Fprintf(iv.Out, "\nKept in %s (and .json beside it).\n", path)
+	fmt.Fprintf(iv.Out, "\nKept in %s.\n", path)
 	if len(s.parts("passed")) == len(s.Parts) {
 		fmt.Fprintf(iv.Out, "make debrief-level-%d shows the classic mistakes and the approaches.\n", iv.Level.Number)
 	}
 	return *s, nil
 }
 
-// record writes into state.json, for make hint-N, a new record when fresh,
-// the part asked, and the known mistake offered, unless named before.
+// record writes for make hint-N the part asked and the mistake offered, unless named before.
 func (iv *Interview) record(fresh bool, offer *MistakeOffer) {
 	s, err := Load(iv.Root)
 	if err == nil {
@@ -574,8 +539,7 @@ func EveryPartPasses(n int) string {
 	return cmp.Or(map[int]string{2: "both parts pass"}[n], fmt.Sprintf("all %d parts pass", n))
 }
 
-// key does what a key typed asks, and returns how the interview ended, or
-// "" if it goes on. Ctrl-C and q come as a signal instead.
+// key does what a key typed asks; Ctrl-C and q come as a signal instead.
 func (iv *Interview) key(k byte) string {
 	typed, digit := iv.typed+string(k), '0' <= k && k <= '9'
 	iv.typed = ""
@@ -598,8 +562,7 @@ func (iv *Interview) key(k byte) string {
 		return iv.testRun()
 	case k == 'p':
 		fmt.Fprintln(iv.Out)
-		iv.pose("The question", iv.question(), 0)
-		fmt.Fprintln(iv.Out, KeysLine)
+		iv.askQuestion()
 	case 'a' <= k && k <= 'z' && k != 'h' && k != 't' || k == '?':
 		fmt.Fprintln(iv.Out, KeysLine)
 	case k != 'h' && k != 't':
@@ -613,9 +576,7 @@ func (iv *Interview) asking() int {
 	return iv.Readme.Asking(iv.sum.Parts[iv.current].Number)
 }
 
-// clarify shows the answer to the question numbered typed, and notes in
-// the summary that it was asked, and when; without a number it lists the
-// questions of the parts asked so far, by topic.
+// clarify answers question number typed, noted in the summary, or lists them all.
 func (iv *Interview) clarify(typed string) {
 	qs := iv.Readme.Clarifications[:iv.asking()]
 	asked := func(q string) bool {
@@ -644,9 +605,7 @@ func (iv *Interview) clarify(typed string) {
 	}
 }
 
-// mistakeOffer is the known mistake that the first part not done matches:
-// an interviewer would not name it, so the status line offers it, and the
-// next make hint-N names it, as one hint of the part.
+// mistakeOffer is the known mistake the first part not done matches, to offer as a hint.
 func mistakeOffer(g grade.Level) *MistakeOffer {
 	if i := slices.IndexFunc(g.Parts, func(p grade.Part) bool { return !p.Done }); i >= 0 && grade.MistakeLine(g.Parts[i]) != "" {
 		return &MistakeOffer{Part: g.Parts[i].Number, Line: grade.MistakeLine(g.Parts[i])}
@@ -654,12 +613,9 @@ func mistakeOffer(g grade.Level) *MistakeOffer {
 	return nil
 }
 
-// NameOfferedMistake names the known mistake an interview offers, as a
-// hint of its part, and reports whether it did: a hint of another part
-// (PART=K) leaves the offer for later.
+// NameOfferedMistake names the offered mistake as a hint of its part, and reports whether it did.
 func NameOfferedMistake(l levels.Level, s *State, asked int, stdout io.Writer) bool {
-	r := s.Interview
-	o := r.Offer
+	r, o := s.Interview, s.Interview.Offer
 	if o == nil || (asked != 0 && asked != o.Part) {
 		return false
 	}

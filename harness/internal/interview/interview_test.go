@@ -16,7 +16,7 @@ import (
 // splitREADME reads one README as the first of its level.
 func splitREADME(path string) (Readme, error) {
 	r := Readme{texts: map[int][]chunk{}, Guidance: map[int][]string{}, Adds: map[int][]string{}}
-	err := r.split(path, true)
+	err := r.split(path, 0)
 	return r, err
 }
 
@@ -50,6 +50,7 @@ func TestSplitREADMEReadsClarifications(t *testing.T) {
 		"README.md:3: <!-- /clarify --> out of place":                       "# L\n\n<!-- /clarify -->\n",
 		"README.md:5: a heading inside a guidance block or a clarification": "# L\n\n<!-- clarify: Q? -->\n\n## Part 1: A\n\n<!-- /clarify -->\n",
 		"README.md:4: <!-- clarify: Q? --> out of place":                    "# L\n\n<!-- guidance -->\n<!-- clarify: Q? -->\n<!-- /clarify -->\n<!-- /guidance -->\n",
+		`README.md:7: two clarifications ask "Q?"`:                          "# L\n\n<!-- clarify: Q? -->\nx\n<!-- /clarify -->\n\n<!-- clarify: Q? -->\ny\n<!-- /clarify -->\n",
 	} {
 		path := filepath.Join(t.TempDir(), "README.md")
 		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))

@@ -15,21 +15,18 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// Interview mode poses a README's question alone. Lines of their own mark
-// off the rest: "<!-- guidance -->" ... "<!-- /guidance -->" blocks become
-// hints of their part (those of the intro, part 1's); "<!-- part 2 adds: Len -->"
-// keeps a method out of the API until part 2; and "<!-- clarify: Question? -->"
-// ... "<!-- /clarify -->" is a rule that, on a terminal, is withheld and
-// shown as its numbered question, its text the answer.
+// Interview mode poses a README's question alone. Marker lines: "<!-- guidance -->"
+// ... "<!-- /guidance -->" blocks are hints of their part (the intro's, part 1's);
+// "<!-- part 2 adds: Len -->" keeps a method out of the API until part 2; and
+// "<!-- clarify: Q? -->" ... "<!-- /clarify -->", on a terminal, shows as its question.
 var (
 	markerRE    = regexp.MustCompile(`^<!-- (guidance|/guidance|/clarify|clarify: (.+?)|part (\d+) adds: (.+?)) -->\s*$`)
 	commentRE   = regexp.MustCompile(`^<!--.*-->\s*$`)
 	blankLineRE = regexp.MustCompile(`\n{3,}`)
 )
 
-// Readme is a level's README as interview mode reads it, by part (0 is the
-// intro): texts without guidance or markers, guidance blocks in order, and
-// the methods each part after the first brings into the API.
+// Readme is a level's README by part (0 is the intro): texts without guidance
+// or markers, guidance blocks, and the methods each later part adds to the API.
 type Readme struct {
 	texts          map[int][]chunk
 	Guidance, Adds map[int][]string
@@ -37,8 +34,7 @@ type Readme struct {
 	Withhold       bool            // show each clarification as its number and question, not its text
 }
 
-// chunk is a line of a README, or a clarification: its question, and as
-// text its answer. A line of the API that a later part adds shows from it.
+// chunk is a README line, or a clarification (text its answer); from is the part adding it.
 type chunk struct {
 	text, question string
 	fenced         bool
@@ -64,8 +60,7 @@ func (r Readme) Asking(upTo int) int {
 // Section is part n's section as its question shows it; 0 is the whole intro.
 func (r Readme) Section(n int) string { return r.text(n, math.MaxInt) }
 
-// Intro is the intro as part upTo's question shows it: the API has only
-// the methods of parts 1 to upTo.
+// Intro is the intro as part upTo's question shows it, with the API of parts 1 to upTo.
 func (r Readme) Intro(upTo int) string { return r.text(0, upTo) }
 
 func (r Readme) text(n, upTo int) string {
@@ -113,8 +108,7 @@ func Declares(line string, names ...string) bool {
 	})
 }
 
-// ReadmeParts reads a level's README, and the parts' sections of its other
-// modules (level 8's Redis form).
+// ReadmeParts reads a level's README, with the parts of its other modules' (level 8's Redis).
 func ReadmeParts(root string, l levels.Level) (Readme, error) {
 	r := Readme{texts: map[int][]chunk{}, Guidance: map[int][]string{}, Adds: map[int][]string{}}
 	dirs := []string{l.Dir}
@@ -124,32 +118,24 @@ func ReadmeParts(root string, l levels.Level) (Readme, error) {
 		}
 	}
 	for i, dir := range dirs {
-		if err := r.split(filepath.Join(root, dir, "README.md"), i == 0); err != nil {
+		if err := r.split(filepath.Join(root, dir, "README.md"), -min(i, 1)); err != nil {
 			return Readme{}, err
 		}
 	}
 	slices.SortStableFunc(r.Clarifications, func(a, b Clarification) int { return a.Part - b.Part })
-	for i, c := range r.Clarifications {
-		if slices.ContainsFunc(r.Clarifications[:i], func(d Clarification) bool { return d.Question == c.Question }) {
-			return Readme{}, fmt.Errorf("%s: two clarifications ask %q", l.Dir, c.Question)
-		}
-	}
 	return r, nil
 }
 
-// split adds one README's intro, when intro is set, and its parts'
-// sections, without the guidance and the markers.
-func (r *Readme) split(path string, intro bool) error {
+// split adds one README's parts' sections, without the guidance and the
+// markers, and its intro when part is 0; -1 drops a module's intro.
+func (r *Readme) split(path string, part int) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
 	var guidance []string // the guidance block being read, nil outside one
 	var open *chunk       // the clarification being read, nil outside one
-	part, topic := 0, ""  // part -1, dropped, is what comes after the parts ("## Run it") or a module's intro
-	if !intro {
-		part = -1
-	}
+	topic := ""           // part -1, dropped, is also what comes after the parts ("## Run it")
 	for _, line := range markdown.Lines(string(data)) {
 		h2, isH2 := markdown.Heading(line, 2)
 		var m []string
@@ -172,22 +158,20 @@ func (r *Readme) split(path string, intro bool) error {
 			}
 		case m[1] == "guidance" && guidance == nil:
 			guidance = []string{}
-			continue
 		case m[1] == "/guidance" && guidance != nil:
 			if part >= 0 { // the intro's guidance is part 1's
 				r.Guidance[max(part, 1)] = append(r.Guidance[max(part, 1)], tidy(strings.Join(guidance, "\n")))
 			}
 			guidance = nil
-			continue
+		case m[2] != "" && slices.ContainsFunc(r.Clarifications, func(c Clarification) bool { return c.Question == m[2] }):
+			return fmt.Errorf("%s:%d: two clarifications ask %q", path, line.Number, m[2])
 		case m[2] != "" && open == nil && guidance == nil:
 			r.texts[part] = append(r.texts[part], chunk{question: m[2]})
 			open = &r.texts[part][len(r.texts[part])-1]
 			r.Clarifications = append(r.Clarifications, Clarification{Part: part, Topic: topic, Question: m[2]})
-			continue
 		case m[1] == "/clarify" && open != nil && guidance == nil:
 			r.Clarifications[len(r.Clarifications)-1].Answer = tidy(open.text)
 			open = nil
-			continue
 		case m[3] != "" && part == 0:
 			n, _ := strconv.Atoi(m[3])
 			for _, name := range strings.Split(m[4], ",") {
@@ -202,10 +186,10 @@ func (r *Readme) split(path string, intro bool) error {
 			return fmt.Errorf("%s:%d: <!-- %s --> out of place: guidance and clarifications do not nest, and a clarification may hold guidance", path, line.Number, m[1])
 		}
 		switch {
-		case guidance != nil:
-			guidance = append(guidance, line.Text)
 		case !line.Fenced && commentRE.MatchString(line.Text):
 			// markers say how to read the README; they are not the question
+		case guidance != nil:
+			guidance = append(guidance, line.Text)
 		case open != nil:
 			open.text += line.Text + "\n"
 		default:
@@ -215,7 +199,6 @@ func (r *Readme) split(path string, intro bool) error {
 	if guidance != nil || open != nil {
 		return errors.New(path + ": a guidance block or a clarification that does not end")
 	}
-	delete(r.texts, -1)
 	r.Clarifications = slices.DeleteFunc(r.Clarifications, func(c Clarification) bool { return c.Part < 0 })
 	return nil
 }
@@ -225,8 +208,7 @@ func tidy(text string) string {
 	return strings.TrimSpace(blankLineRE.ReplaceAllString(text, "\n\n"))
 }
 
-// WithGuidance adds the README's guidance of the part, which interview
-// mode keeps from the question, to its hints, last.
+// WithGuidance adds the part's README guidance, kept from the question, to its hints.
 func WithGuidance(root string, l levels.Level, p HintPart) HintPart {
 	r, _ := ReadmeParts(root, l) // a README that does not split has no guidance to add
 	p.Hints = slices.Clone(p.Hints)

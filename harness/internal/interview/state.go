@@ -16,8 +16,7 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// StateDir is the git-ignored folder where the ladder command keeps its
-// state, interview summaries and reset's backups.
+// StateDir is the git-ignored folder of the ladder's state, summaries and backups.
 const StateDir = ".ladder"
 
 const stateFile = StateDir + "/state.json"
@@ -25,12 +24,10 @@ const stateFile = StateDir + "/state.json"
 // MaxBudget is the longest a mock interview lasts; a record claiming more is stale.
 const MaxBudget = 12 * time.Hour
 
-// State is the learner's small memory, kept in .ladder/state.json. Its
-// maps are keyed by level number, then by part number.
+// State is the learner's memory in .ladder/state.json, keyed by level, then part number.
 type State struct {
 	HintsSeen map[string]map[string]int `json:"hints_seen"` // how many of a part's hints were shown
-	// OnPart is the part a level was on when its files were last graded,
-	// so that make hint-N grades again only after an edit.
+	// OnPart is the part a level was on when last graded: make hint-N grades again only after an edit.
 	OnPart    map[string]PartCache `json:"on_part,omitempty"`
 	Interview *Record              `json:"interview,omitempty"` // the mock interview running now
 }
@@ -41,8 +38,7 @@ type PartCache struct {
 	Part  int    `json:"part"`  // the first part not done; 0 when all were
 }
 
-// Record is the mock interview running now, so that make hint-N, in
-// another process, can count its hints, by part.
+// Record is the interview running now, for make hint-N, in another process, to count hints.
 type Record struct {
 	Level int            `json:"level"`
 	Part  int            `json:"part"`
@@ -50,21 +46,18 @@ type Record struct {
 	PID   int            `json:"pid,omitempty"`
 	Hints map[string]int `json:"hints,omitempty"`
 	Named map[string]int `json:"named,omitempty"` // the hints that named a known mistake
-	// Offer is the known mistake the last run matched, which the next hint
-	// names; NamedLines those named already, which are not offered again.
+	// Offer is the mistake the next hint names; NamedLines, those named, are not offered again.
 	Offer      *MistakeOffer `json:"offer,omitempty"`
 	NamedLines []string      `json:"named_lines,omitempty"`
 }
 
-// MistakeOffer is a known mistake offered as a hint: the part whose failing
-// cases match it, and the line that names it.
+// MistakeOffer is a known mistake offered as a hint of the part whose cases match it.
 type MistakeOffer struct {
 	Part int    `json:"part"`
 	Line string `json:"line"`
 }
 
-// Running reports whether r is an interview of level n that is still on:
-// its time is not up and its process (if it names one) is still there.
+// Running reports whether r is an interview of level n still on: in time, its process alive.
 func (r *Record) Running(n int, now time.Time) bool {
 	if r == nil || r.Level != n || !now.Before(r.Until) || r.Until.Sub(now) > MaxBudget || r.PID < 0 {
 		return false
@@ -78,9 +71,8 @@ func (r *Record) Running(n int, now time.Time) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-// Load reads .ladder/state.json. A file that is not JSON is damaged; its
-// entries of a level or part the ladder lacks are dropped, and hint counts
-// clamped to the part's hints, so that none indexes the hints wrongly.
+// Load reads .ladder/state.json, dropping entries of a level or part the
+// ladder lacks and clamping hint counts, so that none indexes the hints wrongly.
 func Load(root string) (State, error) {
 	var raw State
 	data, err := os.ReadFile(filepath.Join(root, stateFile))
@@ -135,10 +127,13 @@ func hasPart(l levels.Level, n int) bool {
 	return ok
 }
 
-// Save writes the state through a temporary file: a crash never leaves half of it.
-func Save(root string, s State) error {
-	path := filepath.Join(root, stateFile)
-	data, _ := json.MarshalIndent(s, "", "  ") // its one time is a deadline on the clock: it encodes
+// Save writes the state into .ladder/state.json.
+func Save(root string, s State) error { return writeJSON(root, stateFile, s) }
+
+// writeJSON writes v to root/rel through a temporary file: a crash never leaves half of it.
+func writeJSON(root, rel string, v any) error {
+	path := filepath.Join(root, rel)
+	data, _ := json.MarshalIndent(v, "", "  ") // its times are the clock's: it encodes
 	err := os.MkdirAll(filepath.Dir(path), 0o755)
 	if err == nil {
 		err = os.WriteFile(path+".tmp", append(data, '\n'), 0o644)
@@ -157,8 +152,7 @@ func ReadOnly(err error) error {
 	return fmt.Errorf("this checkout is read-only (%v): the ladder keeps your hints and interviews in %s/, and cannot write there. Copy the repository to a folder you can write (cp -r or git clone), and run it there", err, StateDir)
 }
 
-// HintPart is one part's section of HINTS.md: "## Part N: title", then
-// "### Hint K" headings.
+// HintPart is one part's section of HINTS.md.
 type HintPart struct {
 	Number int
 	Title  string

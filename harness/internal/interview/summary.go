@@ -17,7 +17,7 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// InterviewsDir keeps every interview's summary, as JSON and as text.
+// InterviewsDir keeps every interview's summary, as JSON.
 const InterviewsDir = "interviews"
 
 // Summary is what an interview leaves behind.
@@ -31,19 +31,16 @@ type Summary struct {
 	FreshStub      bool      `json:"fresh_stub"`
 	Hints          int       `json:"hints"`
 	Parts          []Part    `json:"parts"`
-	// InScope is how many parts the clock is for, Offered how many are
-	// asked (in scope, then stretch); 0 means every part.
+	// InScope parts are on the clock, Offered are asked, stretch included; 0, in older summaries, means all.
 	InScope       int `json:"in_scope,omitempty"`
 	Offered       int `json:"offered,omitempty"`
 	MistakesNamed int `json:"mistakes_named,omitempty"` // hints that named a known mistake
-	// Questions is how many clarifying questions the parts reached had, on
-	// a terminal; Asked is those asked.
+	// Questions is how many clarifying questions the parts reached had, on a terminal.
 	Questions int     `json:"questions,omitempty"`
 	Asked     []Asked `json:"asked,omitempty"`
 }
 
-// Asked is a clarifying question asked, and in which part after how many
-// (failed) runs.
+// Asked is a clarifying question asked, in which part, after how many failed runs.
 type Asked struct {
 	Question string `json:"question"`
 	Part     int    `json:"part"`
@@ -52,16 +49,15 @@ type Asked struct {
 
 // Part is one part of an interview.
 type Part struct {
-	Number   int    `json:"part"`
-	Title    string `json:"title"`
-	Reached  bool   `json:"reached"`
-	Passed   bool   `json:"passed"`
-	Seconds  int    `json:"seconds"` // from the part's question to its passing run, or to the end
-	Runs     int    `json:"runs"`
-	FirstRun bool   `json:"passed_first_run"`
-	Hints    int    `json:"hints"`
-	// Regressions counts runs where the part, passed before, failed again.
-	Regressions int      `json:"regressions,omitempty"`
+	Number      int      `json:"part"`
+	Title       string   `json:"title"`
+	Reached     bool     `json:"reached"`
+	Passed      bool     `json:"passed"`
+	Seconds     int      `json:"seconds"` // from the part's question to its passing run, or to the end
+	Runs        int      `json:"runs"`
+	FirstRun    bool     `json:"passed_first_run"`
+	Hints       int      `json:"hints"`
+	Regressions int      `json:"regressions,omitempty"` // runs where the part, passed before, failed again
 	RaceRuns    int      `json:"race_runs,omitempty"`
 	Mistakes    []string `json:"known_mistakes,omitempty"`
 }
@@ -74,8 +70,7 @@ func (s Summary) OfferedParts() int {
 	return s.Offered
 }
 
-// parts is the numbers of the parts asked that passed, passed on the first
-// run, or were not reached.
+// parts numbers the parts asked that passed, passed first run, or were not reached.
 func (s Summary) parts(which string) (ns []string) {
 	for _, p := range s.Parts[:s.OfferedParts()] {
 		if map[string]bool{"passed": p.Passed, "first": p.Passed && p.FirstRun, "not reached": !p.Reached}[which] {
@@ -85,8 +80,7 @@ func (s Summary) parts(which string) (ns []string) {
 	return ns
 }
 
-// summaryText is the summary as it is kept in .ladder/interviews/ and as
-// docs/interview.md shows one; it goes through a tabwriter for the table.
+// summaryText is the summary as docs/interview.md shows it, through a tabwriter.
 var summaryText = template.Must(template.New("").Funcs(template.FuncMap{
 	"secs":   func(n int) string { return grade.Minutes(time.Duration(n) * time.Second) },
 	"plural": grade.Plural,
@@ -132,38 +126,24 @@ Hints asked for (make hint-{{.Level}} during the interview): {{.Hints}}{{with .M
 {{if not .FreshStub}}It started from code already written, not from a fresh stub.
 {{end}}`))
 
-// WriteSummary prints an interview's summary, as it is kept in
-// .ladder/interviews/ and as docs/interview.md shows one.
+// WriteSummary prints an interview's summary.
 func WriteSummary(w io.Writer, s Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	summaryText.Execute(tw, s) // a tabwriter keeps what it is given until Flush
 	tw.Flush()
 }
 
-// SaveSummary keeps the summary as .ladder/interviews/level-N-<time>.txt
-// and .json, and returns the text file's path, relative to root.
+// SaveSummary keeps the summary in .ladder/interviews/ and returns its path in root.
 func SaveSummary(root string, s Summary) (string, error) {
-	base := filepath.Join(StateDir, InterviewsDir, fmt.Sprintf("level-%d-%s", s.Level, s.Started.Format("20060102-150405")))
-	if err := os.MkdirAll(filepath.Join(root, filepath.Dir(base)), 0o755); err != nil {
-		return "", err
-	}
-	data, _ := json.MarshalIndent(s, "", "  ") // its one time is the clock's: it encodes
-	var text strings.Builder
-	WriteSummary(&text, s)
-	for ext, data := range map[string][]byte{".json": append(data, '\n'), ".txt": []byte(text.String())} {
-		if err := os.WriteFile(filepath.Join(root, base+ext), data, 0o644); err != nil {
-			return "", err
-		}
-	}
-	return base + ".txt", nil
+	path := filepath.Join(StateDir, InterviewsDir, fmt.Sprintf("level-%d-%s.json", s.Level, s.Started.Format("20060102-150405")))
+	return path, writeJSON(root, path, s)
 }
 
 // MaxSummary is the most a kept summary can weigh; a bigger file is not one.
 const MaxSummary = 1 << 20
 
-// BestInterviews reads every kept summary and returns each level's best,
-// and a warning for each file skipped: one too big to be a summary, or a
-// summary of a level the ladder lacks or of other parts.
+// BestInterviews returns each level's best kept summary, and a warning for
+// each file skipped: too big, or of a level the ladder lacks or other parts.
 func BestInterviews(root string) (map[int]*grade.BestInterview, []string) {
 	files, _ := filepath.Glob(filepath.Join(root, StateDir, InterviewsDir, "level-*.json")) // sorted
 	out := map[int]*grade.BestInterview{}
@@ -206,8 +186,7 @@ func readSummary(path string) (s Summary, err error) {
 	return s, nil
 }
 
-// InterviewWarnings is where make progress says which kept summaries it
-// skipped: stderr, so that --json stays JSON.
+// InterviewWarnings is where progress names summaries skipped: stderr keeps --json JSON.
 var InterviewWarnings io.Writer = os.Stderr
 
 // AddInterviews puts each level's best interview into the ladder.
