@@ -41,10 +41,6 @@ func runGit(root string, stdin io.Reader, args ...string) (string, error) {
 	return string(out), nil
 }
 
-// IsStub reports whether src is a stub as the ladder ships one; see
-// StubProblem.
-func IsStub(src []byte) bool { return StubProblem(src) == "" }
-
 // StubProblem says why src is not a stub as the ladder ships one, or ""
 // when it is: Go that parses, with at least one function, every function
 // body a single panic("not implemented: ..."), and every constant or
@@ -168,7 +164,7 @@ func Classify(modPath string, files map[string][]byte) Code {
 	for p, src := range files {
 		switch _, role := levels.RoleOf(p); {
 		case role != levels.Code:
-		case IsStub(src):
+		case StubProblem(src) == "":
 			c.Stubs = append(c.Stubs, p)
 		case imported[modPath+"/"+path.Dir(p)]:
 			c.Shared = append(c.Shared, p)
@@ -232,11 +228,8 @@ func GitTree(root, rev string, paths ...string) ([]TreeEntry, error) {
 	for _, i := range blobs {
 		// Each blob comes as "HASH blob SIZE\n", its content, and "\n".
 		header, rest, _ := strings.Cut(data, "\n")
-		size := -1
-		if f := strings.Fields(header); len(f) == 3 && f[1] == "blob" {
-			size, _ = strconv.Atoi(f[2])
-		}
-		if size < 0 || size >= len(rest) {
+		var size int
+		if _, err := fmt.Sscanf(header, "%s blob %d", new(string), &size); err != nil || size < 0 || size >= len(rest) {
 			return nil, fmt.Errorf("git cat-file: unexpected %q", header)
 		}
 		entries[i].Data, data = []byte(rest[:size]), rest[size+1:]
@@ -267,10 +260,7 @@ func Find(root string, l levels.Level) (Level, error) {
 	}
 	recs := strings.Split(out, "\x00")[1:]
 	for _, rec := range recs {
-		lines := strings.Fields(rec)
-		if len(lines) == 0 {
-			continue
-		}
+		lines := strings.Fields(rec) // the hash, then the files it changed
 		c, changed := lines[0], lines[1:]
 		entries, err := GitTree(root, c, l.Dir)
 		if err != nil {
@@ -322,10 +312,9 @@ func ResetPlan(root string, l levels.Level) (Plan, error) {
 			plan.Restore = append(plan.Restore, p)
 		}
 	}
-	moving := map[string]bool{}
 	for p := range files {
 		if _, ok := as.Files[p]; !ok && l.HasRole(p, levels.Code) {
-			moving[p] = true
+			plan.Move = append(plan.Move, p)
 		}
 	}
 	out, err := Git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", l.Dir)
@@ -336,11 +325,12 @@ func ResetPlan(root string, l levels.Level) (Plan, error) {
 		// Fuzzing keeps the failures it found in testdata/, of the spec
 		// or of the level: they stay, like everything of the spec.
 		if _, role := levels.RoleOf(p); p != "" && role != levels.Testdata && role != levels.Spec && as.Files[p] == nil {
-			moving[p] = true
+			plan.Move = append(plan.Move, p)
 		}
 	}
 	slices.Sort(plan.Restore)
-	plan.Move = slices.Sorted(maps.Keys(moving))
+	slices.Sort(plan.Move)
+	plan.Move = slices.Compact(plan.Move) // an untracked code file is both
 	return plan, nil
 }
 
