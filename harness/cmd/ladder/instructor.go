@@ -3,10 +3,9 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -87,19 +86,13 @@ func cmdClassReport(c *call) int {
 		fmt.Fprint(c.fs.Output(), classReportHelp)
 		c.fs.PrintDefaults()
 	}
-	if err := c.fs.Parse(c.args); err != nil {
-		return map[bool]int{true: 0, false: 2}[errors.Is(err, flag.ErrHelp)]
-	}
+	dirs, slots := c.parse(1, math.MaxInt), max(1, *parallel)
 	write, ok := map[string]func(io.Writer, []instructor.Result){
 		"markdown": instructor.WriteMarkdown, "csv": instructor.WriteCSV,
 		"html": instructor.WriteHTML, "parts": instructor.WriteDoneParts,
 	}[*format]
 	if !ok {
 		c.fail(2, "class-report: FORMAT is %q; use markdown, csv, html or parts", *format)
-	}
-	dirs, slots := c.fs.Args(), max(1, *parallel)
-	if len(dirs) == 0 {
-		c.fail(2, `usage: make class-report DIRS="alice bob carol" [FORMAT=csv]   (--help: what it runs)`)
 	}
 	// On an interrupt, stop the students' runs and delete their folders.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

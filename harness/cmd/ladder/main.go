@@ -15,6 +15,7 @@ import (
 	"hash/fnv"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -116,16 +117,12 @@ func find(name string) (command, string) {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-}
-
-func run(args []string, stdout, stderr io.Writer) int {
 	root, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
-	return runAt(root, args, stdout, stderr)
+	os.Exit(runAt(root, os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // A call is one run of a command in the repository's top folder, root. It
@@ -183,13 +180,14 @@ func (c *call) check(prefix string, err error) {
 }
 
 // parse parses the flags before or after the other arguments ("test 3
-// --part 2", "test --part 2 3"), and returns those: lo to hi, or the usage.
+// --part 2", "test --part 2 3"), and returns those: lo to hi, or the usage
+// (exit 0 after --help).
 func (c *call) parse(lo, hi int) []string {
 	var pos []string
 	for args := c.args; ; args = c.fs.Args()[1:] {
 		if err := c.fs.Parse(args); err != nil || c.fs.NArg() == 0 {
 			if err != nil || len(pos) < lo || len(pos) > hi {
-				c.fail(2, "%s", c.usage)
+				c.fail(map[bool]int{true: 0, false: 2}[errors.Is(err, flag.ErrHelp)], "%s", c.usage)
 			}
 			return pos
 		}
@@ -587,12 +585,9 @@ func cmdInterview(c *call) int {
 	return 0
 }
 
-// gradeUpTo grades parts 1 to upTo, the parts the candidate has seen.
+// gradeUpTo grades parts 1 to upTo (0: all), the parts the candidate has seen.
 func gradeUpTo(root string, l levels.Level, upTo int) (grade.Level, error) {
-	if upTo == 0 || upTo >= l.Parts[len(l.Parts)-1].Number {
-		return grade.TestLevel(root, l, 0)
-	}
-	return grade.Through(context.Background(), root, l, upTo)
+	return grade.Through(context.Background(), root, l, cmp.Or(upTo, math.MaxInt))
 }
 
 // readKeys passes on the keys typed until stdin fails. Ctrl-C and q
