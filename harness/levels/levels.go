@@ -11,23 +11,18 @@ import (
 
 // Level is one rung of the ladder.
 type Level struct {
-	Number int
-	// Dir is the level's slash-separated folder: "ladder/01-hit-counter".
-	Dir   string
-	Title string
-	Parts []Part
-	// Race says the level's tests run with -race.
-	Race    bool
+	Number  int
+	Dir     string // slash-separated: "ladder/01-hit-counter"
+	Title   string
+	Parts   []Part
+	Race    bool // the level's tests run with -race
 	Modules []Module
 }
 
 // Module is one Go module of a level's packages.
 type Module struct {
-	// Dir is the module's folder; "." is the root module.
-	Dir string
-	// FirstPart is the first part whose cases live here, up to the next
-	// module's.
-	FirstPart int
+	Dir       string // "." for the root module
+	FirstPart int    // the first part whose cases live here, up to the next module's
 }
 
 // Part is one numbered part of a level, as its README heads it.

@@ -356,21 +356,20 @@ func partInProgress(g grade.Level) int {
 func cmdHints(c *call) int {
 	l := c.level(nil)
 	parts, s := c.hints(l)
-	seen := s.HintsSeen[strconv.Itoa(l.Number)]
 	var shown, total int
+	var text strings.Builder
 	for _, p := range parts {
-		shown, total = shown+seen[strconv.Itoa(p.Number)], total+len(p.Hints)
+		n := s.HintsSeen[strconv.Itoa(l.Number)][strconv.Itoa(p.Number)]
+		for i, h := range p.Hints[:n] {
+			fmt.Fprintf(&text, "\n%s\n\n%s\n", hintHeading(l, p, i+1), h)
+		}
+		shown, total = shown+n, total+len(p.Hints)
 	}
 	if shown == 0 {
 		fmt.Fprintf(c.stdout, "You have not asked for a hint on level %d yet. make hint-%d shows the first of the part you are on.\n", l.Number, l.Number)
 		return 0
 	}
-	fmt.Fprintf(c.stdout, "Level %d: the %d of %d hints you have seen\n", l.Number, shown, total)
-	for _, p := range parts {
-		for i, h := range p.Hints[:seen[strconv.Itoa(p.Number)]] {
-			fmt.Fprintf(c.stdout, "\n%s\n\n%s\n", hintHeading(l, p, i+1), h)
-		}
-	}
+	fmt.Fprintf(c.stdout, "Level %d: the %d of %d hints you have seen\n%s", l.Number, shown, total, &text)
 	return 0
 }
 
@@ -716,17 +715,16 @@ func cmdFuzz(c *call) int {
 	fuzzTime := c.fs.Duration("time", 30*time.Second, "how long to fuzz each target")
 	l := c.level(nil)
 	var saved []string
-	found, ran, inProgress := false, 0, -1 // -1: not known yet
+	found, ran := false, 0
 	for _, m := range l.Modules {
-		if m.FirstPart > 1 && inProgress < 0 {
+		if m.FirstPart > 1 {
 			fmt.Fprintf(c.stdout, "Checking which parts of level %d pass, to know whether to fuzz %s too…\n", l.Number, m.Dir)
 			g, err := grade.TestLevel(c.root, l, 0)
 			c.check("", err)
-			inProgress = partInProgress(g)
-		}
-		if m.FirstPart > 1 && inProgress != 0 && inProgress < m.FirstPart {
-			fmt.Fprintf(c.stdout, "Not fuzzing %s: its parts start at part %d, and the parts before it do not all pass yet.\n", m.Dir, m.FirstPart)
-			continue
+			if p := partInProgress(g); p != 0 && p < m.FirstPart {
+				fmt.Fprintf(c.stdout, "Not fuzzing %s: its parts start at part %d, and the parts before it do not all pass yet.\n", m.Dir, m.FirstPart)
+				continue
+			}
 		}
 		modDir := filepath.Join(c.root, filepath.FromSlash(m.Dir))
 		pkgs, err := grade.ListPackages(context.Background(), c.root, modDir, []string{l.Patterns()[m.Dir]}, grade.Plain)
