@@ -91,10 +91,9 @@ var All = []Level{
 // Find returns the level an argument names ("3"), or the one message every
 // tool gives for anything else.
 func Find(arg string) (Level, error) {
-	if n, err := strconv.Atoi(strings.TrimSpace(arg)); err == nil {
-		if l, ok := Numbered(n); ok {
-			return l, nil
-		}
+	n, _ := strconv.Atoi(strings.TrimSpace(arg)) // 0, or out of range, if not a number
+	if l, ok := Numbered(n); ok {
+		return l, nil
 	}
 	return Level{}, fmt.Errorf("there is no level %s; the levels are 1 to %d", arg, len(All))
 }
@@ -134,10 +133,9 @@ func (l Level) Part(n int) (Part, bool) {
 func (l Level) Patterns() map[string]string {
 	out := map[string]string{}
 	for _, m := range l.Modules {
+		out[m.Dir] = "./..." // a module inside the level's folder
 		if m.Dir == "." {
 			out[m.Dir] = "./" + l.Dir + "/..."
-		} else { // a module inside the level's folder
-			out[m.Dir] = "./..."
 		}
 	}
 	return out
