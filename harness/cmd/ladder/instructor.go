@@ -25,7 +25,7 @@ import (
 
 // cmdStudentCopy writes the last commit (never the working tree) without
 // solutions/, once instructor.StudentCopyFiles and the stub check pass.
-func cmdStudentCopy(c *call) int {
+func cmdStudentCopy(c *call) {
 	dest, err := filepath.Abs(c.parse(1, 1)[0])
 	c.check("", err)
 	if entries, err := os.ReadDir(dest); err == nil && len(entries) > 0 {
@@ -57,7 +57,6 @@ func cmdStudentCopy(c *call) int {
 		}
 	}
 	fmt.Fprintf(c.stdout, "Wrote %d files to %s: the ladder without solutions/, from commit %s.\nHand it out as it is; make test there checks the stubs and the harness.\n", len(files), dest, head[:7])
-	return 0
 }
 
 const classReportHelp = `usage: ladder class-report [flags] DIR...   (make class-report DIRS="alice bob carol")
@@ -73,7 +72,7 @@ flags:
 
 // cmdClassReport grades several student checkouts, a few at a time and
 // each with a time limit, and writes one table for the class.
-func cmdClassReport(c *call) int {
+func cmdClassReport(c *call) {
 	format := c.fs.String("format", "markdown", "markdown, csv, html, or parts (the parts done, one a line, which the Classroom workflow reads)")
 	// A grading often waits, and takes a few hundred MiB.
 	parallel := c.fs.Int("parallel", min(runtime.NumCPU()+1, 8), "checkouts graded at once")
@@ -144,11 +143,10 @@ func cmdClassReport(c *call) int {
 	if len(unlucky) > 0 {
 		fmt.Fprintf(c.stderr, "class-report: a random timeline of the checker failed for %s; --seed %d plays the same timelines again\n", instructor.SomeNames(unlucky), g.Seed)
 	}
-	return 0
 }
 
 // cmdClassroom writes the GitHub Classroom workflow.
-func cmdClassroom(c *call) int {
+func cmdClassroom(c *call) {
 	force := c.fs.Bool("force", false, "write over an existing file")
 	repo := c.fs.String("instructor-repo", "", "the GitHub repository (`owner/name`) whose harness grades; by default this checkout's origin")
 	ref := c.fs.String("instructor-ref", "", "the `commit` of it that grades; by default this checkout's HEAD")
@@ -181,7 +179,6 @@ func cmdClassroom(c *call) int {
 	c.check("ladder classroom:", cmp.Or(os.MkdirAll(filepath.Dir(target), 0o755), os.WriteFile(target, []byte(b.String()), 0o644)))
 	fmt.Fprintf(c.stdout, "wrote %s: %s, one for each part of levels %d to %d, worth %s each.\nCommit it to the assignment's template repository; INSTRUCTORS.md says how to set up the assignment.\n",
 		shown, grade.Plural(len(plan.Steps), "graded step"), levels.All[0].Number, levels.All[len(levels.All)-1].Number, grade.Plural(instructor.PartPoints, "point"))
-	return 0
 }
 
 // gitHubURL is a GitHub remote's URL, https or ssh, with owner/name.

@@ -41,10 +41,10 @@ import (
 // A command is one line of the usage text: ladder help prints its own
 // words, make help its make target. A line with neither heads a section.
 type command struct {
-	ladder string            // the ladder command and its arguments; "" for a make target alone
-	make   string            // the make target that runs it; "" for a ladder command alone
-	what   string            // what it does, in a few words
-	run    func(c *call) int // the ladder command, which returns its exit code
+	ladder string        // the ladder command and its arguments; "" for a make target alone
+	make   string        // the make target that runs it; "" for a ladder command alone
+	what   string        // what it does, in a few words
+	run    func(c *call) // the ladder command, which exits 0 unless it ends early (see call)
 }
 
 // commands is the usage text, set in init as its commands refer back to it.
@@ -155,15 +155,15 @@ func runAt(root string, args []string, stdout, stderr io.Writer) (code int) {
 	c := &call{root: root, usage: usage, args: args[1:], fs: flag.NewFlagSet(args[0], flag.ContinueOnError), stdout: stdout, stderr: stderr}
 	c.fs.SetOutput(stderr)
 	defer func() {
-		switch r := recover().(type) {
-		case nil:
-		case exit:
-			code = int(r)
-		default:
+		r := recover()
+		if e, ok := r.(exit); ok {
+			code = int(e)
+		} else if r != nil {
 			panic(r)
 		}
 	}()
-	return cmd.run(c)
+	cmd.run(c)
+	return 0
 }
 
 // fail prints a line to stderr and ends the command with code.
@@ -210,27 +210,28 @@ func (c *call) level(part *int) levels.Level {
 }
 
 // cmdHelp prints the usage text; --make as make targets, for make help.
-func cmdHelp(c *call) int {
+func cmdHelp(c *call) {
 	asMake := c.fs.Bool("make", false, "the make targets")
 	c.parse(0, 0)
 	writeUsage(c.stdout, *asMake)
-	return 0
 }
 
 // cmdTest is ladder test N: the one command that grades a level.
-func cmdTest(c *call) int {
+func cmdTest(c *call) {
 	all := c.fs.Bool("all", false, "show every case that is not passing, in every part")
 	part := c.fs.Int("part", 0, "test only this part")
 	l := c.level(part)
 	g, err := grade.TestLevel(c.root, l, *part)
 	c.check("ladder test:", err)
 	grade.Write(c.stdout, g, *part, *all)
-	return map[bool]int{true: 0, false: 1}[grade.Passed(g, *part)]
+	if !grade.Passed(g, *part) {
+		panic(exit(1))
+	}
 }
 
 // cmdProgress prints the ladder, and exits 0: failing tests are what a
 // ladder in progress looks like.
-func cmdProgress(c *call) int {
+func cmdProgress(c *call) {
 	asJSON := c.fs.Bool("json", false, "write the ladder as JSON, for tools")
 	c.parse(0, 0)
 	grades, err := grade.Levels(context.Background(), c.root, levels.All, grade.Plain)
@@ -242,7 +243,6 @@ func cmdProgress(c *call) int {
 	} else {
 		grade.WriteText(c.stdout, rep, grade.Style{Color: useColor(c.stdout)})
 	}
-	return 0
 }
 
 // useColor follows https://no-color.org: colour on a terminal, without NO_COLOR.
@@ -253,16 +253,15 @@ func useColor(w io.Writer) bool {
 
 // cmdCheckStubs is make test-stubs: the untouched stubs compile, and every
 // case, fuzz seeds included, ends as "not implemented".
-func cmdCheckStubs(c *call) int {
+func cmdCheckStubs(c *call) {
 	c.parse(0, 0)
 	problems, err := grade.CheckStubs(context.Background(), c.root)
 	c.check("ladder check-stubs:", err)
 	if len(problems) > 0 {
 		fmt.Fprintf(c.stdout, "stub check: %s\n", strings.Join(problems, "\nstub check: "))
-		return 1
+		panic(exit(1))
 	}
 	fmt.Fprintf(c.stdout, "stub check: the %d levels' stubs compile, and every case fails as not implemented\n", len(levels.All))
-	return 0
 }
 
 // hintHeading heads one hint wherever it is shown.
@@ -273,7 +272,7 @@ func hintHeading(l levels.Level, p interview.HintPart, i int) string {
 // cmdHint shows and remembers the next hint of the part the learner is on,
 // or of --part. In a mock interview the hints start again, the README's
 // guidance after them, and each counts in the summary, in its own part.
-func cmdHint(c *call) int {
+func cmdHint(c *call) {
 	asked := c.fs.Int("part", 0, "a hint of this part, not of the part you are on")
 	l := c.level(asked)
 	parts, s := c.hints(l)
@@ -281,7 +280,7 @@ func cmdHint(c *call) int {
 	iv := s.Interview
 	interviewing := iv.Running(l.Number, time.Now())
 	if interviewing && interview.NameOfferedMistake(l, &s, *asked, c.stdout) {
-		return 0
+		return
 	}
 	part := *asked
 	if part == 0 && interviewing {
@@ -291,7 +290,7 @@ func cmdHint(c *call) int {
 	}
 	if part == 0 {
 		fmt.Fprintf(c.stdout, "Every part of level %d is done. make hint-%d PART=K shows part K's hints.\n", l.Number, l.Number)
-		return 0
+		return
 	}
 	p, key, pkey := parts[part-1], strconv.Itoa(l.Number), strconv.Itoa(part)
 	seen := s.HintsSeen[key][pkey]
@@ -306,7 +305,7 @@ func cmdHint(c *call) int {
 		}
 		fmt.Fprintf(c.stdout, "You have seen all %s of level %d, part %d. make hints-%d shows them again; %s\n",
 			grade.Plural(len(p.Hints), "hint"), l.Number, part, l.Number, next)
-		return 0
+		return
 	}
 	fmt.Fprintf(c.stdout, "%s\n\n%s\n", hintHeading(l, p, seen+1), p.Hints[seen])
 	if s.HintsSeen[key] == nil {
@@ -321,7 +320,6 @@ func cmdHint(c *call) int {
 	if again := strings.TrimSuffix(fmt.Sprintf(" PART=%d", *asked), " PART=0"); seen+1 < len(p.Hints) {
 		fmt.Fprintf(c.stdout, "\nStill stuck? make hint-%d%s shows the next one.\n", l.Number, again)
 	}
-	return 0
 }
 
 // partOn returns the first part not done, 0 if none. Grading takes seconds,
@@ -353,7 +351,7 @@ func partInProgress(g grade.Level) int {
 }
 
 // cmdHints shows again every hint seen so far, part by part.
-func cmdHints(c *call) int {
+func cmdHints(c *call) {
 	l := c.level(nil)
 	parts, s := c.hints(l)
 	var shown, total int
@@ -367,10 +365,9 @@ func cmdHints(c *call) int {
 	}
 	if shown == 0 {
 		fmt.Fprintf(c.stdout, "You have not asked for a hint on level %d yet. make hint-%d shows the first of the part you are on.\n", l.Number, l.Number)
-		return 0
+		return
 	}
 	fmt.Fprintf(c.stdout, "Level %d: the %d of %d hints you have seen\n%s", l.Number, shown, total, &text)
-	return 0
 }
 
 // hints reads a level's hints and the state.
@@ -387,14 +384,14 @@ var stdin io.Reader = os.Stdin
 
 // cmdReset puts a level back as shipped.ResetPlan plans, moving the
 // learner's files into a new backup folder.
-func cmdReset(c *call) int {
+func cmdReset(c *call) {
 	l := c.level(nil)
 	plan, err := shipped.ResetPlan(c.root, l)
 	c.check("", err)
 	short := plan.Shipped.Commit[:min(7, len(plan.Shipped.Commit))]
 	if len(plan.Restore) == 0 && len(plan.Move) == 0 {
 		fmt.Fprintf(c.stdout, "Level %d is already as shipped (commit %s); nothing to restore.\n", l.Number, short)
-		return 0
+		return
 	}
 	fmt.Fprintf(c.stdout, "This puts level %d back as shipped (commit %s):\n", l.Number, short)
 	for _, p := range plan.Restore {
@@ -409,7 +406,7 @@ func cmdReset(c *call) int {
 		fmt.Fprint(c.stdout, "Go ahead? [y/N] ")
 		if line, _ := bufio.NewReader(stdin).ReadString('\n'); !slices.Contains([]string{"y", "yes"}, strings.ToLower(strings.TrimSpace(line))) {
 			fmt.Fprintln(c.stdout, "Nothing changed.")
-			return 0
+			return
 		}
 	}
 	// A new folder named after the time, and unique within it.
@@ -434,27 +431,24 @@ func cmdReset(c *call) int {
 		fmt.Fprintf(c.stdout, "restored %s\n", p)
 	}
 	fmt.Fprintf(c.stdout, "Your files are in %s/.\nTo get them back: cp -R %s/. .\n", backup, backup)
-	return 0
 }
 
 // cmdDebrief shows what the interviewer's guide says of a level once done.
-func cmdDebrief(c *call) int {
+func cmdDebrief(c *call) {
 	l := c.level(nil)
 	fmt.Fprintf(c.stdout, "Checking level %d first...\n\n", l.Number)
 	g, err := grade.TestLevel(c.root, l, 0)
 	c.check("ladder debrief:", err)
 	c.check("ladder debrief:", instructor.WriteDebrief(c.stdout, c.root, g, grade.Style{Color: useColor(c.stdout)}))
-	return 0
 }
 
 // cmdWatch reruns a level's tests each time one of its .go files changes.
 // It polls: a look at a few dozen files works on every system and drive.
-func cmdWatch(c *call) int {
+func cmdWatch(c *call) {
 	l := c.level(nil)
 	t, stop := c.terminal(l, filepath.Join(c.root, l.Dir), os.Interrupt)
 	defer stop()
 	watch(t, c.root, l, useColor(c.stdout), func() (grade.Level, error) { return grade.TestLevel(c.root, l, 0) })
-	return 0
 }
 
 // terminal watches dir's files and sigs, and on a terminal reads keys in
@@ -466,9 +460,8 @@ func (c *call) terminal(l levels.Level, dir string, sigs ...os.Signal) (t interv
 	t.Hint = func() { runAt(c.root, []string{"hint", strconv.Itoa(l.Number)}, t.Out, t.ErrOut) }
 	signal.Notify(interrupt, sigs...)
 	unwatch := func() { stopPolling(); signal.Stop(interrupt) }
-	f, ok := c.stdout.(*os.File)
 	in := int(os.Stdin.Fd())
-	if !ok || !term.IsTerminal(in) || !term.IsTerminal(int(f.Fd())) {
+	if f, ok := c.stdout.(*os.File); !ok || !term.IsTerminal(in) || !term.IsTerminal(int(f.Fd())) {
 		return t, unwatch
 	}
 	old, err := term.MakeRaw(in)
@@ -558,7 +551,7 @@ func watchStatus(g grade.Level) string {
 }
 
 // cmdInterview is ladder interview [--time 45m] N.
-func cmdInterview(c *call) int {
+func cmdInterview(c *call) {
 	var budget time.Duration // 0: the guide's scope says, in Prepare
 	c.fs.Func("time", "the interview's length, such as 45m or 30 (minutes); 45m when not given", func(s string) (err error) {
 		budget, err = interview.ParseBudget(s)
@@ -581,7 +574,6 @@ func cmdInterview(c *call) int {
 	iv.Terminal, iv.Ticks, c.stderr = t, ticker.C, t.ErrOut
 	_, err := iv.Hold()
 	c.check("ladder interview:", err)
-	return 0
 }
 
 // gradeUpTo grades parts 1 to upTo (0: all), the parts the candidate has seen.
@@ -638,7 +630,7 @@ func learnerCmd(dir string, args ...string) *exec.Cmd {
 // cmdBench shows a level's benchmarks on the learner's code and on the
 // reference with benchstat. The sides take turns, so that a passing load
 // falls on both alike.
-func cmdBench(c *call) int {
+func cmdBench(c *call) {
 	count := c.fs.Int("count", 6, "runs of each benchmark; benchstat wants six or more")
 	benchTime := c.fs.String("benchtime", "100ms", "go test -benchtime for each run")
 	l := c.level(nil)
@@ -674,7 +666,7 @@ func cmdBench(c *call) int {
 	}
 	if len(args) == 2 {
 		fmt.Fprintln(c.stdout, "No benchmark ran.")
-		return 1
+		panic(exit(1))
 	}
 	cmd := exec.Command(grade.GoTool(), args...)
 	cmd.Dir, cmd.Stderr = c.root, c.stderr
@@ -684,7 +676,6 @@ func cmdBench(c *call) int {
 	if rows := benchRows(l.Number); len(rows) > 0 {
 		fmt.Fprintf(c.stdout, "\nThe rows (the clock starts on 3 March 2025, not at the epoch):\n  %s\n", strings.Join(rows, "\n  "))
 	}
-	return 0
 }
 
 var (
@@ -711,7 +702,7 @@ func benchRows(n int) []string {
 // cmdFuzz runs a level's fuzz targets for a time; go test keeps what fails
 // in testdata/fuzz, which make test-level-N runs. A later module (level 8's
 // Redis form) is fuzzed once the parts before it pass.
-func cmdFuzz(c *call) int {
+func cmdFuzz(c *call) {
 	fuzzTime := c.fs.Duration("time", 30*time.Second, "how long to fuzz each target")
 	l := c.level(nil)
 	var saved []string
@@ -767,7 +758,9 @@ func cmdFuzz(c *call) int {
 	default:
 		fmt.Fprintf(c.stdout, "\nThe fuzzer found nothing wrong in %v per target.\n", *fuzzTime)
 	}
-	return map[bool]int{false: 0, true: 1}[found]
+	if found {
+		panic(exit(1))
+	}
 }
 
 // stoppedByItsDeadline says whether a fuzz run failed only as Go's fuzzer
