@@ -27,11 +27,9 @@ type Module struct {
 
 // Part is one numbered part of a level, as its README heads it.
 type Part struct {
-	Number int
-	Title  string
-	// Concurrent says the part's cases run in a test process of their own,
-	// under -race, once the parts before it pass.
-	Concurrent bool
+	Number     int
+	Title      string
+	Concurrent bool // its cases run in a test process of their own, under -race, once the parts before pass
 }
 
 // root is the module list of a level that lives in the root module.

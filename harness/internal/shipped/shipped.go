@@ -1,8 +1,6 @@
-// Package shipped knows the ladder as it was shipped: it reads git's trees,
-// recognises a stub (every function body a panic("not implemented: ..."))
-// and finds, for each level, the commit that shipped its stubs, so that
-// reset, the stub check, student-copy and the class report agree on what
-// is the ladder's and what is the learner's.
+// Package shipped knows the ladder as shipped: its stubs, and the commit
+// that shipped each level's, so that reset, the stub check, student-copy
+// and the class report agree on what is the ladder's and the learner's.
 package shipped
 
 import (
@@ -244,10 +242,9 @@ type Level struct {
 	Files  map[string][]byte // the stubs and the shared files, by path
 }
 
-// Find finds level l as shipped: its state in the newest commit that
-// changed one of its stubs or its spec and holds only stubs (at least one)
-// and shared files. A learner's commit never counts; an update of the
-// ladder pulled later does.
+// Find finds level l in the newest commit that changed its stubs or spec
+// and holds only stubs (one at least) and shared files: never a learner's
+// commit, but an update of the ladder pulled later.
 func Find(root string, l levels.Level) (Level, error) {
 	modPath, err := ModulePath(root)
 	if err != nil {
@@ -287,10 +284,9 @@ func Find(root string, l levels.Level) (Level, error) {
 	return Level{}, fmt.Errorf("no commit holds level %d as shipped: none of the %d commits that changed %s both changed its stubs or spec and holds nothing but stubs (every function body a panic(\"not implemented: ...\")) and the files its spec imports.%s", l.Number, len(recs), l.Dir, hint)
 }
 
-// A Plan is what reset does to a level: the level as shipped, the files
-// it restores (shipped files that differ or are missing) and the files it
-// moves away (the level's other code files, and its untracked files but
-// those of the spec and of testdata/).
+// A Plan is what reset does to a level: the shipped files it restores
+// (changed or missing), and the files it moves away (other code files, and
+// untracked files outside the spec and testdata/).
 type Plan struct {
 	Shipped       Level
 	Restore, Move []string
