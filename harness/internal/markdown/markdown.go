@@ -69,11 +69,8 @@ func Lines(src string) []Line {
 // Heading returns the trimmed text of a heading of the given depth (2 for
 // "## ") if the line is one outside a fence.
 func Heading(l Line, depth int) (string, bool) {
-	if l.Fenced {
-		return "", false
-	}
 	text, ok := strings.CutPrefix(l.Text, strings.Repeat("#", depth)+" ")
-	return strings.TrimSpace(text), ok
+	return strings.TrimSpace(text), ok && !l.Fenced
 }
 
 // Split cuts lines, a file's or a section's, at their headings of the
