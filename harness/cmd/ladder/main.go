@@ -446,15 +446,15 @@ func cmdDebrief(c *call) {
 // It polls: a look at a few dozen files works on every system and drive.
 func cmdWatch(c *call) {
 	l := c.level(nil)
-	t, stop := c.terminal(l, filepath.Join(c.root, l.Dir), os.Interrupt)
+	t, stop := c.terminal(l, os.Interrupt)
 	defer stop()
 	watch(t, c.root, l, useColor(c.stdout), func() (grade.Level, error) { return grade.TestLevel(c.root, l, 0) })
 }
 
-// terminal watches dir's files and sigs, and on a terminal reads keys in
+// terminal watches level l's files and sigs, and on a terminal reads keys in
 // raw mode, which stop ends. Without a terminal, t.Keys is nil.
-func (c *call) terminal(l levels.Level, dir string, sigs ...os.Signal) (t interview.Terminal, stop func()) {
-	changes, stopPolling := interview.PollChanges(dir, 500*time.Millisecond)
+func (c *call) terminal(l levels.Level, sigs ...os.Signal) (t interview.Terminal, stop func()) {
+	changes, stopPolling := interview.PollChanges(filepath.Join(c.root, l.Dir), 500*time.Millisecond)
 	interrupt := make(chan os.Signal, 1)
 	t = interview.Terminal{Out: c.stdout, ErrOut: c.stderr, Interrupt: interrupt, Changes: changes, Settle: 150 * time.Millisecond}
 	t.Hint = func() { runAt(c.root, []string{"hint", strconv.Itoa(l.Number)}, t.Out, t.ErrOut) }
@@ -567,7 +567,7 @@ func cmdInterview(c *call) {
 	}
 	c.check("ladder interview:", iv.Prepare())
 	// Ctrl-C ends it with a summary; so does a closed terminal (SIGHUP).
-	t, stop := c.terminal(l, iv.Dir(), os.Interrupt, syscall.SIGHUP)
+	t, stop := c.terminal(l, os.Interrupt, syscall.SIGHUP)
 	defer stop()
 	ticker := time.NewTicker(time.Second)
 	defer ticker.Stop()
@@ -586,17 +586,14 @@ func gradeUpTo(root string, l levels.Level, upTo int) (grade.Level, error) {
 // under way hears too, or where it cannot (Windows) tells the loop alone.
 func readKeys(keys chan<- byte, interrupt chan<- os.Signal) {
 	self, _ := os.FindProcess(os.Getpid()) // never fails, not even on Windows
-	for buf := make([]byte, 64); ; {
-		n, err := os.Stdin.Read(buf)
-		for _, k := range buf[:n] {
-			if k != 3 && k != 'q' { // 3 is Ctrl-C
-				offer(keys, k) // keys typed faster than they are done are dropped
-			} else if self.Signal(os.Interrupt) != nil {
-				offer(interrupt, os.Signal(os.Interrupt))
-			}
-		}
-		if err != nil {
+	for k := make([]byte, 1); ; {
+		if _, err := io.ReadFull(os.Stdin, k); err != nil {
 			return
+		}
+		if k[0] != 3 && k[0] != 'q' { // 3 is Ctrl-C
+			offer(keys, k[0]) // keys typed faster than they are done are dropped
+		} else if self.Signal(os.Interrupt) != nil {
+			offer(interrupt, os.Signal(os.Interrupt))
 		}
 	}
 }
