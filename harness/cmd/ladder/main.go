@@ -139,14 +139,11 @@ type exit int // the panic that ends a command with its code (see call)
 
 // runAt runs the command args names in root, and returns its exit code.
 func runAt(root string, args []string, stdout, stderr io.Writer) (code int) {
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-		args[0] = "help"
-	}
 	if len(args) == 0 {
 		writeUsage(stderr, false)
 		return 2
 	}
-	cmd, usage := find(args[0])
+	cmd, usage := find(cmp.Or(map[string]string{"-h": "help", "--help": "help"}[args[0]], args[0]))
 	if cmd.run == nil {
 		fmt.Fprintf(stderr, "ladder: unknown command %q\n", args[0])
 		writeUsage(stderr, false)
@@ -382,8 +379,7 @@ func (c *call) hints(l levels.Level) ([]interview.HintPart, interview.State) {
 // stdin is where questions are answered; tests replace it.
 var stdin io.Reader = os.Stdin
 
-// cmdReset puts a level back as shipped.ResetPlan plans, moving the
-// learner's files into a new backup folder.
+// cmdReset puts a level back as shipped.ResetPlan plans, keeping a backup.
 func cmdReset(c *call) {
 	l := c.level(nil)
 	plan, err := shipped.ResetPlan(c.root, l)
@@ -517,7 +513,6 @@ func watch(t interview.Terminal, root string, l levels.Level, clear bool, test f
 					fmt.Fprintln(t.Out)
 					t.Hint()
 				case k == 'p':
-					// The README's section of the part, as interview mode poses it.
 					if r, err := interview.ReadmeParts(root, l); err != nil {
 						fmt.Fprintln(t.ErrOut, err)
 					} else if part == 0 {
@@ -544,10 +539,8 @@ func watchStatus(g grade.Level) string {
 		return st
 	case i < 0:
 		return fmt.Sprintf("all %d parts done", len(g.Parts))
-	case len(g.Parts[i].Blocked) > 0:
-		return fmt.Sprintf("part %d of %d did not finish", g.Parts[i].Number, len(g.Parts))
 	}
-	return fmt.Sprintf("part %d of %d in progress", g.Parts[i].Number, len(g.Parts))
+	return fmt.Sprintf("part %d of %d %s", g.Parts[i].Number, len(g.Parts), map[bool]string{true: "did not finish", false: "in progress"}[len(g.Parts[i].Blocked) > 0])
 }
 
 // cmdInterview is ladder interview [--time 45m] N.
@@ -702,8 +695,7 @@ func benchRows(n int) []string {
 func cmdFuzz(c *call) {
 	fuzzTime := c.fs.Duration("time", 30*time.Second, "how long to fuzz each target")
 	l := c.level(nil)
-	var saved []string
-	found, ran := false, 0
+	found, ran, saved := false, 0, []string(nil)
 	for _, m := range l.Modules {
 		if m.FirstPart > 1 {
 			fmt.Fprintf(c.stdout, "Checking which parts of level %d pass, to know whether to fuzz %s too…\n", l.Number, m.Dir)
