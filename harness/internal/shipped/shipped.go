@@ -5,6 +5,7 @@ package shipped
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -96,14 +97,12 @@ var notImplemented = regexp.MustCompile(`^panic\("not implemented(?:[^"\\]|\\.)*
 // code: a name (viewerr.ErrNegativeViews), a literal, or an arithmetic of
 // those (3 * time.Second).
 func isPlainValue(e ast.Expr) bool {
-	switch e := e.(type) {
+	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident, *ast.BasicLit:
 		return true
 	case *ast.SelectorExpr:
 		_, ok := e.X.(*ast.Ident)
 		return ok
-	case *ast.ParenExpr:
-		return isPlainValue(e.X)
 	case *ast.UnaryExpr:
 		return isPlainValue(e.X)
 	case *ast.BinaryExpr:
@@ -141,14 +140,11 @@ func Imports(filename string, src []byte) ([]string, error) {
 // Classify sorts the code files among files (one level's files by
 // path, slash-separated from the repository's top).
 func Classify(modPath string, files map[string][]byte) Code {
-	imported := map[string]bool{}
+	var imported []string
 	for p, src := range files {
-		if _, role := levels.RoleOf(p); role != levels.Spec || !strings.HasSuffix(p, ".go") {
-			continue
-		}
-		ips, _ := Imports(p, src)
-		for _, ip := range ips {
-			imported[ip] = true
+		if _, role := levels.RoleOf(p); role == levels.Spec && strings.HasSuffix(p, ".go") {
+			ips, _ := Imports(p, src)
+			imported = append(imported, ips...)
 		}
 	}
 	var c Code
@@ -157,7 +153,7 @@ func Classify(modPath string, files map[string][]byte) Code {
 		case role != levels.Code:
 		case StubProblem(src) == "":
 			c.Stubs = append(c.Stubs, p)
-		case imported[modPath+"/"+path.Dir(p)]:
+		case slices.Contains(imported, modPath+"/"+path.Dir(p)):
 			c.Shared = append(c.Shared, p)
 		default:
 			c.Other = append(c.Other, p)
@@ -288,11 +284,8 @@ type Plan struct {
 // ResetPlan finds level l as shipped and plans its reset.
 func ResetPlan(root string, l levels.Level) (Plan, error) {
 	as, err := Find(root, l)
-	if err != nil {
-		return Plan{}, err
-	}
-	files, err := Working(root, l)
-	if err != nil {
+	files, werr := Working(root, l)
+	if err = cmp.Or(err, werr); err != nil {
 		return Plan{}, err
 	}
 	plan := Plan{Shipped: as}
