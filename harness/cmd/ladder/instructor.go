@@ -35,9 +35,8 @@ func cmdStudentCopy(c *call) {
 	c.check("student-copy copies the last commit of a git checkout, and there is none here:", err)
 	instructor.WarnUncommitted(c.root, head, c.stderr)
 	tree, err := shipped.GitTree(c.root, "HEAD")
-	c.check("", err)
-	modPath, err := shipped.ModulePath(c.root)
-	c.check("", err)
+	modPath, merr := shipped.ModulePath(c.root)
+	c.check("", cmp.Or(err, merr))
 	files, problems := instructor.StudentCopyFiles(modPath, tree)
 	if len(problems) == 0 {
 		problems, err = instructor.CheckStubsOf(files, c.stderr)

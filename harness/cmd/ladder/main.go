@@ -370,9 +370,8 @@ func cmdHints(c *call) {
 // hints reads a level's hints and the state.
 func (c *call) hints(l levels.Level) ([]interview.HintPart, interview.State) {
 	parts, err := interview.ReadHints(c.root, l)
-	c.check("", err)
-	s, err := interview.Load(c.root)
-	c.check("", err)
+	s, serr := interview.Load(c.root)
+	c.check("", cmp.Or(err, serr))
 	return parts, s
 }
 

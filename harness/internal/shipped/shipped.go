@@ -236,12 +236,9 @@ type Level struct {
 // commit, but an update of the ladder pulled later.
 func Find(root string, l levels.Level) (Level, error) {
 	modPath, err := ModulePath(root)
-	if err != nil {
-		return Level{}, err
-	}
 	// Each commit that changed the level, newest first, with its files.
-	out, err := Git(root, "log", "--format=%x00%H", "--name-only", "--no-renames", "HEAD", "--", l.Dir)
-	if err != nil {
+	out, gerr := Git(root, "log", "--format=%x00%H", "--name-only", "--no-renames", "HEAD", "--", l.Dir)
+	if err = cmp.Or(err, gerr); err != nil {
 		return Level{}, err
 	}
 	recs := strings.Split(out, "\x00")[1:]
