@@ -328,19 +328,18 @@ func Untouched(root string, l levels.Level) bool {
 // Working reads the .go files under level l's folder in root's working
 // tree, by slash path from root; a symbolic link's data is nil.
 func Working(root string, l levels.Level) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(l.Dir)), func(p string, d fs.DirEntry, err error) error {
+	files, fsys := map[string][]byte{}, os.DirFS(root)
+	err := fs.WalkDir(fsys, l.Dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
 			return err
 		}
-		rel, _ := filepath.Rel(root, p)
 		var data []byte
 		if d.Type().IsRegular() {
-			if data, err = os.ReadFile(p); data == nil {
+			if data, err = fs.ReadFile(fsys, p); data == nil {
 				data = []byte{}
 			}
 		}
-		files[filepath.ToSlash(rel)] = data
+		files[p] = data
 		return err
 	})
 	return files, err
