@@ -186,14 +186,13 @@ func parsePartList(s string) ([]int, error) {
 		p, _ := strconv.Atoi(n)
 		parts = append(parts, p)
 	}
-	if m[2] == "" {
-		return parts, nil
-	}
-	if parts[1] <= parts[0] || m[3] != "" {
-		return nil, fmt.Errorf("%q: not a range", s)
-	}
-	for n := parts[0] + 1; n < parts[1]; n++ {
-		parts = append(parts, n)
+	if m[2] != "" { // parts N to M
+		if parts[1] <= parts[0] || m[3] != "" {
+			return nil, fmt.Errorf("%q: not a range", s)
+		}
+		for n := parts[0] + 1; n < parts[1]; n++ {
+			parts = append(parts, n)
+		}
 	}
 	slices.Sort(parts)
 	return parts, nil
