@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -84,7 +83,7 @@ func cmdClassReport(c *call) {
 		fmt.Fprint(c.fs.Output(), classReportHelp)
 		c.fs.PrintDefaults()
 	}
-	dirs, slots := c.parse(1, math.MaxInt), max(1, *parallel)
+	dirs, slots := c.parse(1, len(c.args)), max(1, *parallel)
 	write, ok := map[string]func(io.Writer, []instructor.Result){
 		"markdown": instructor.WriteMarkdown, "csv": instructor.WriteCSV,
 		"html": instructor.WriteHTML, "parts": instructor.WriteDoneParts,

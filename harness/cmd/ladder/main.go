@@ -14,8 +14,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"io/fs"
-	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -411,7 +409,7 @@ func cmdReset(c *call) {
 	backup, _ = filepath.Rel(c.root, backup)
 	// Move first, write after: whatever fails, the learner's files are safe.
 	for _, p := range append(slices.Clone(plan.Restore), plan.Move...) {
-		if _, err := os.Lstat(filepath.Join(c.root, p)); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(filepath.Join(c.root, p)); errors.Is(err, os.ErrNotExist) {
 			continue // a stub the learner deleted
 		}
 		dst := filepath.Join(c.root, backup, p)
@@ -570,7 +568,7 @@ func cmdInterview(c *call) {
 
 // gradeUpTo grades parts 1 to upTo (0: all), the parts the candidate has seen.
 func gradeUpTo(root string, l levels.Level, upTo int) (grade.Level, error) {
-	return grade.Through(context.Background(), root, l, cmp.Or(upTo, math.MaxInt))
+	return grade.Through(context.Background(), root, l, cmp.Or(upTo, l.Parts[len(l.Parts)-1].Number))
 }
 
 // readKeys passes on the keys typed until stdin fails. Ctrl-C and q

@@ -4,7 +4,6 @@
 package shipped
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"go/ast"
@@ -33,7 +32,7 @@ func Git(root string, args ...string) (string, error) { return runGit(root, nil,
 func runGit(root string, stdin io.Reader, args ...string) (string, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir, cmd.Stdin = root, stdin
-	var stderr bytes.Buffer
+	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -287,7 +286,7 @@ func ResetPlan(root string, l levels.Level) (Plan, error) {
 	}
 	plan := Plan{Shipped: as}
 	for p, want := range as.Files {
-		if got, ok := files[p]; !ok || got == nil || !bytes.Equal(got, want) {
+		if got, ok := files[p]; !ok || got == nil || string(got) != string(want) {
 			plan.Restore = append(plan.Restore, p)
 		}
 	}
