@@ -10,7 +10,6 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -25,13 +24,12 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// Git runs git in root and returns what it printed; its error says what
-// git said.
-func Git(root string, args ...string) (string, error) { return runGit(root, nil, args...) }
+// Git runs git in root: what it printed, or an error with what git said.
+func Git(root string, args ...string) (string, error) { return runGit(root, "", args...) }
 
-func runGit(root string, stdin io.Reader, args ...string) (string, error) {
+func runGit(root, stdin string, args ...string) (string, error) {
 	cmd := exec.Command("git", args...)
-	cmd.Dir, cmd.Stdin = root, stdin
+	cmd.Dir, cmd.Stdin = root, strings.NewReader(stdin)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -207,7 +205,7 @@ func GitTree(root, rev string, paths ...string) ([]TreeEntry, error) {
 		}
 		entries = append(entries, TreeEntry{Path: p, Mode: f[0]})
 	}
-	data, err := runGit(root, strings.NewReader(want.String()), "cat-file", "--batch")
+	data, err := runGit(root, want.String(), "cat-file", "--batch")
 	if err != nil {
 		return nil, err
 	}
