@@ -260,10 +260,8 @@ func Find(root string, l levels.Level) (Level, error) {
 		maps.DeleteFunc(files, func(p string, _ []byte) bool { return !slices.Contains(slices.Concat(code.Stubs, code.Shared), p) })
 		return Level{Commit: c, Code: code, Files: files}, nil
 	}
-	hint := ""
-	if shallow, _ := Git(root, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(shallow) == "true" {
-		hint = " This clone is shallow: git fetch --unshallow brings the rest of the history."
-	}
+	shallow, _ := Git(root, "rev-parse", "--is-shallow-repository")
+	hint := map[bool]string{true: " This clone is shallow: git fetch --unshallow brings the rest of the history."}[strings.TrimSpace(shallow) == "true"]
 	return Level{}, fmt.Errorf("no commit holds level %d as shipped: none of the %d commits that changed %s both changed its stubs or spec and holds nothing but stubs (every function body a panic(\"not implemented: ...\")) and the files its spec imports.%s", l.Number, len(recs), l.Dir, hint)
 }
 
@@ -279,7 +277,8 @@ type Plan struct {
 func ResetPlan(root string, l levels.Level) (Plan, error) {
 	as, err := Find(root, l)
 	files, werr := Working(root, l)
-	if err = cmp.Or(err, werr); err != nil {
+	untracked, gerr := Git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", l.Dir)
+	if err = cmp.Or(err, werr, gerr); err != nil {
 		return Plan{}, err
 	}
 	plan := Plan{Shipped: as}
@@ -293,11 +292,7 @@ func ResetPlan(root string, l levels.Level) (Plan, error) {
 			plan.Move = append(plan.Move, p)
 		}
 	}
-	out, err := Git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", l.Dir)
-	if err != nil {
-		return Plan{}, err
-	}
-	for _, p := range strings.Split(out, "\x00") {
+	for _, p := range strings.Split(untracked, "\x00") {
 		// Fuzzing keeps the failures it found in testdata/, of the spec
 		// or of the level: they stay, like everything of the spec.
 		if _, role := levels.RoleOf(p); p != "" && role != levels.Testdata && role != levels.Spec && as.Files[p] == nil {
