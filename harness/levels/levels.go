@@ -127,14 +127,11 @@ func (l Level) Part(n int) (Part, bool) {
 }
 
 // Patterns returns, for each module of the level, the package pattern go
-// test takes in that module's folder.
+// test takes in that module's folder: all of it, but in the root module.
 func (l Level) Patterns() map[string]string {
 	out := map[string]string{}
 	for _, m := range l.Modules {
-		out[m.Dir] = "./..." // a module inside the level's folder
-		if m.Dir == "." {
-			out[m.Dir] = "./" + l.Dir + "/..."
-		}
+		out[m.Dir] = map[bool]string{true: "./" + l.Dir + "/...", false: "./..."}[m.Dir == "."]
 	}
 	return out
 }
@@ -152,10 +149,7 @@ func (l Level) ModuleOf(part int) Module {
 
 // SpecDir is the spec folder that holds the cases of module m.
 func (l Level) SpecDir(m Module) string {
-	if m.Dir == "." {
-		return l.Dir + "/spec"
-	}
-	return m.Dir + "/spec"
+	return map[bool]string{true: l.Dir, false: m.Dir}[m.Dir == "."] + "/spec"
 }
 
 // PartsOf returns the numbers of the parts whose cases live in module m.
