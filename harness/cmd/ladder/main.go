@@ -124,8 +124,8 @@ func main() {
 }
 
 // A call is one run of a command in the repository's top folder, root. It
-// ends early with fail or check, whose panic runAt recovers, so that
-// commands read as the steps they take.
+// ends early with fail, check or a panic of an exit, which runAt recovers,
+// so that commands read as the steps they take.
 type call struct {
 	root, usage    string
 	args           []string
