@@ -11,32 +11,25 @@ import (
 
 // Level is one rung of the ladder.
 type Level struct {
-	Number int
-	// Dir is the level's slash-separated folder: "ladder/01-hit-counter".
-	Dir   string
-	Title string
-	Parts []Part
-	// Race says the level's tests run with -race.
-	Race    bool
+	Number  int
+	Dir     string // slash-separated: "ladder/01-hit-counter"
+	Title   string
+	Parts   []Part
+	Race    bool // the level's tests run with -race
 	Modules []Module
 }
 
 // Module is one Go module of a level's packages.
 type Module struct {
-	// Dir is the module's folder; "." is the root module.
-	Dir string
-	// FirstPart is the first part whose cases live here, up to the next
-	// module's.
-	FirstPart int
+	Dir       string // "." for the root module
+	FirstPart int    // the first part whose cases live here, up to the next module's
 }
 
 // Part is one numbered part of a level, as its README heads it.
 type Part struct {
-	Number int
-	Title  string
-	// Concurrent says the part's cases run in a test process of their own,
-	// under -race, once the parts before it pass.
-	Concurrent bool
+	Number     int
+	Title      string
+	Concurrent bool // its cases run in a test process of their own, under -race, once the parts before pass
 }
 
 // root is the module list of a level that lives in the root module.
@@ -96,10 +89,9 @@ var All = []Level{
 // Find returns the level an argument names ("3"), or the one message every
 // tool gives for anything else.
 func Find(arg string) (Level, error) {
-	if n, err := strconv.Atoi(strings.TrimSpace(arg)); err == nil {
-		if l, ok := Numbered(n); ok {
-			return l, nil
-		}
+	n, _ := strconv.Atoi(strings.TrimSpace(arg)) // 0, or out of range, if not a number
+	if l, ok := Numbered(n); ok {
+		return l, nil
 	}
 	return Level{}, fmt.Errorf("there is no level %s; the levels are 1 to %d", arg, len(All))
 }
@@ -135,15 +127,11 @@ func (l Level) Part(n int) (Part, bool) {
 }
 
 // Patterns returns, for each module of the level, the package pattern go
-// test takes in that module's folder.
+// test takes in that module's folder: all of it, but in the root module.
 func (l Level) Patterns() map[string]string {
 	out := map[string]string{}
 	for _, m := range l.Modules {
-		if m.Dir == "." {
-			out[m.Dir] = "./" + l.Dir + "/..."
-		} else { // a module inside the level's folder
-			out[m.Dir] = "./..."
-		}
+		out[m.Dir] = map[bool]string{true: "./" + l.Dir + "/...", false: "./..."}[m.Dir == "."]
 	}
 	return out
 }
@@ -161,10 +149,7 @@ func (l Level) ModuleOf(part int) Module {
 
 // SpecDir is the spec folder that holds the cases of module m.
 func (l Level) SpecDir(m Module) string {
-	if m.Dir == "." {
-		return l.Dir + "/spec"
-	}
-	return m.Dir + "/spec"
+	return map[bool]string{true: l.Dir, false: m.Dir}[m.Dir == "."] + "/spec"
 }
 
 // PartsOf returns the numbers of the parts whose cases live in module m.

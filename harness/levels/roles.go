@@ -41,8 +41,7 @@ func InLearnersCode(file string) bool {
 // RoleOf says which level (0 for none) holds the slash-separated path p,
 // relative to the repository's top, and what p is there.
 func RoleOf(p string) (level int, role Role) {
-	p = strings.TrimSuffix(path.Clean(p), "/")
-	if p == "harness" || strings.HasPrefix(p, "harness/") {
+	if p = path.Clean(p); within(p, "harness") {
 		return 0, Harness
 	}
 	for _, l := range All {

@@ -265,7 +265,8 @@ func runLadder(t *testing.T, dir string, args ...string) (string, int) {
 	wd, _ := os.Getwd()
 	require.NoError(t, os.Chdir(dir))
 	defer os.Chdir(wd)
-	code := run(args, &out, &errOut)
+	root, _ := os.Getwd()
+	code := runAt(root, args, &out, &errOut)
 	return out.String() + errOut.String(), code
 }
 

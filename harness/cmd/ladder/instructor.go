@@ -3,8 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,7 +24,7 @@ import (
 
 // cmdStudentCopy writes the last commit (never the working tree) without
 // solutions/, once instructor.StudentCopyFiles and the stub check pass.
-func cmdStudentCopy(c *call) int {
+func cmdStudentCopy(c *call) {
 	dest, err := filepath.Abs(c.parse(1, 1)[0])
 	c.check("", err)
 	if entries, err := os.ReadDir(dest); err == nil && len(entries) > 0 {
@@ -36,9 +34,8 @@ func cmdStudentCopy(c *call) int {
 	c.check("student-copy copies the last commit of a git checkout, and there is none here:", err)
 	instructor.WarnUncommitted(c.root, head, c.stderr)
 	tree, err := shipped.GitTree(c.root, "HEAD")
-	c.check("", err)
-	modPath, err := shipped.ModulePath(c.root)
-	c.check("", err)
+	modPath, merr := shipped.ModulePath(c.root)
+	c.check("", cmp.Or(err, merr))
 	files, problems := instructor.StudentCopyFiles(modPath, tree)
 	if len(problems) == 0 {
 		problems, err = instructor.CheckStubsOf(files, c.stderr)
@@ -58,7 +55,6 @@ func cmdStudentCopy(c *call) int {
 		}
 	}
 	fmt.Fprintf(c.stdout, "Wrote %d files to %s: the ladder without solutions/, from commit %s.\nHand it out as it is; make test there checks the stubs and the harness.\n", len(files), dest, head[:7])
-	return 0
 }
 
 const classReportHelp = `usage: ladder class-report [flags] DIR...   (make class-report DIRS="alice bob carol")
@@ -74,7 +70,7 @@ flags:
 
 // cmdClassReport grades several student checkouts, a few at a time and
 // each with a time limit, and writes one table for the class.
-func cmdClassReport(c *call) int {
+func cmdClassReport(c *call) {
 	format := c.fs.String("format", "markdown", "markdown, csv, html, or parts (the parts done, one a line, which the Classroom workflow reads)")
 	// A grading often waits, and takes a few hundred MiB.
 	parallel := c.fs.Int("parallel", min(runtime.NumCPU()+1, 8), "checkouts graded at once")
@@ -87,19 +83,13 @@ func cmdClassReport(c *call) int {
 		fmt.Fprint(c.fs.Output(), classReportHelp)
 		c.fs.PrintDefaults()
 	}
-	if err := c.fs.Parse(c.args); err != nil {
-		return map[bool]int{true: 0, false: 2}[errors.Is(err, flag.ErrHelp)]
-	}
+	dirs, slots := c.parse(1, len(c.args)), max(1, *parallel)
 	write, ok := map[string]func(io.Writer, []instructor.Result){
 		"markdown": instructor.WriteMarkdown, "csv": instructor.WriteCSV,
 		"html": instructor.WriteHTML, "parts": instructor.WriteDoneParts,
 	}[*format]
 	if !ok {
 		c.fail(2, "class-report: FORMAT is %q; use markdown, csv, html or parts", *format)
-	}
-	dirs, slots := c.fs.Args(), max(1, *parallel)
-	if len(dirs) == 0 {
-		c.fail(2, `usage: make class-report DIRS="alice bob carol" [FORMAT=csv]   (--help: what it runs)`)
 	}
 	// On an interrupt, stop the students' runs and delete their folders.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -151,11 +141,10 @@ func cmdClassReport(c *call) int {
 	if len(unlucky) > 0 {
 		fmt.Fprintf(c.stderr, "class-report: a random timeline of the checker failed for %s; --seed %d plays the same timelines again\n", instructor.SomeNames(unlucky), g.Seed)
 	}
-	return 0
 }
 
 // cmdClassroom writes the GitHub Classroom workflow.
-func cmdClassroom(c *call) int {
+func cmdClassroom(c *call) {
 	force := c.fs.Bool("force", false, "write over an existing file")
 	repo := c.fs.String("instructor-repo", "", "the GitHub repository (`owner/name`) whose harness grades; by default this checkout's origin")
 	ref := c.fs.String("instructor-ref", "", "the `commit` of it that grades; by default this checkout's HEAD")
@@ -188,7 +177,6 @@ func cmdClassroom(c *call) int {
 	c.check("ladder classroom:", cmp.Or(os.MkdirAll(filepath.Dir(target), 0o755), os.WriteFile(target, []byte(b.String()), 0o644)))
 	fmt.Fprintf(c.stdout, "wrote %s: %s, one for each part of levels %d to %d, worth %s each.\nCommit it to the assignment's template repository; INSTRUCTORS.md says how to set up the assignment.\n",
 		shown, grade.Plural(len(plan.Steps), "graded step"), levels.All[0].Number, levels.All[len(levels.All)-1].Number, grade.Plural(instructor.PartPoints, "point"))
-	return 0
 }
 
 // gitHubURL is a GitHub remote's URL, https or ssh, with owner/name.

@@ -622,7 +622,7 @@ func TestInterviewArguments(t *testing.T) {
 		{[]string{"debrief", "0"}, "there is no level 0; the levels are 1 to 4"},
 	} {
 		var out, errOut bytes.Buffer
-		if code := run(tc.args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), tc.want) {
+		if code := runAt(".", tc.args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), tc.want) {
 			t.Errorf("%v = exit %d, %q; want exit 2 and %q", tc.args, code, errOut.String(), tc.want)
 		}
 	}

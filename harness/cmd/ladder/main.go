@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -40,10 +39,10 @@ import (
 // A command is one line of the usage text: ladder help prints its own
 // words, make help its make target. A line with neither heads a section.
 type command struct {
-	ladder string            // the ladder command and its arguments; "" for a make target alone
-	make   string            // the make target that runs it; "" for a ladder command alone
-	what   string            // what it does, in a few words
-	run    func(c *call) int // the ladder command, which returns its exit code
+	ladder string        // the ladder command and its arguments; "" for a make target alone
+	make   string        // the make target that runs it; "" for a ladder command alone
+	what   string        // what it does, in a few words
+	run    func(c *call) // the ladder command, which exits 0 unless it ends early (see call)
 }
 
 // commands is the usage text, set in init as its commands refer back to it.
@@ -116,21 +115,17 @@ func find(name string) (command, string) {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-}
-
-func run(args []string, stdout, stderr io.Writer) int {
 	root, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
-	return runAt(root, args, stdout, stderr)
+	os.Exit(runAt(root, os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // A call is one run of a command in the repository's top folder, root. It
-// ends early with fail or check, whose panic runAt recovers, so that
-// commands read as the steps they take.
+// ends early with fail, check or a panic of an exit, which runAt recovers,
+// so that commands read as the steps they take.
 type call struct {
 	root, usage    string
 	args           []string
@@ -142,14 +137,11 @@ type exit int // the panic that ends a command with its code (see call)
 
 // runAt runs the command args names in root, and returns its exit code.
 func runAt(root string, args []string, stdout, stderr io.Writer) (code int) {
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-		args[0] = "help"
-	}
 	if len(args) == 0 {
 		writeUsage(stderr, false)
 		return 2
 	}
-	cmd, usage := find(args[0])
+	cmd, usage := find(cmp.Or(map[string]string{"-h": "help", "--help": "help"}[args[0]], args[0]))
 	if cmd.run == nil {
 		fmt.Fprintf(stderr, "ladder: unknown command %q\n", args[0])
 		writeUsage(stderr, false)
@@ -158,15 +150,15 @@ func runAt(root string, args []string, stdout, stderr io.Writer) (code int) {
 	c := &call{root: root, usage: usage, args: args[1:], fs: flag.NewFlagSet(args[0], flag.ContinueOnError), stdout: stdout, stderr: stderr}
 	c.fs.SetOutput(stderr)
 	defer func() {
-		switch r := recover().(type) {
-		case nil:
-		case exit:
-			code = int(r)
-		default:
+		r := recover()
+		if e, ok := r.(exit); ok {
+			code = int(e)
+		} else if r != nil {
 			panic(r)
 		}
 	}()
-	return cmd.run(c)
+	cmd.run(c)
+	return 0
 }
 
 // fail prints a line to stderr and ends the command with code.
@@ -183,13 +175,14 @@ func (c *call) check(prefix string, err error) {
 }
 
 // parse parses the flags before or after the other arguments ("test 3
-// --part 2", "test --part 2 3"), and returns those: lo to hi, or the usage.
+// --part 2", "test --part 2 3"), and returns those: lo to hi, or the usage
+// (exit 0 after --help).
 func (c *call) parse(lo, hi int) []string {
 	var pos []string
 	for args := c.args; ; args = c.fs.Args()[1:] {
 		if err := c.fs.Parse(args); err != nil || c.fs.NArg() == 0 {
 			if err != nil || len(pos) < lo || len(pos) > hi {
-				c.fail(2, "%s", c.usage)
+				c.fail(map[bool]int{true: 0, false: 2}[errors.Is(err, flag.ErrHelp)], "%s", c.usage)
 			}
 			return pos
 		}
@@ -212,27 +205,28 @@ func (c *call) level(part *int) levels.Level {
 }
 
 // cmdHelp prints the usage text; --make as make targets, for make help.
-func cmdHelp(c *call) int {
+func cmdHelp(c *call) {
 	asMake := c.fs.Bool("make", false, "the make targets")
 	c.parse(0, 0)
 	writeUsage(c.stdout, *asMake)
-	return 0
 }
 
 // cmdTest is ladder test N: the one command that grades a level.
-func cmdTest(c *call) int {
+func cmdTest(c *call) {
 	all := c.fs.Bool("all", false, "show every case that is not passing, in every part")
 	part := c.fs.Int("part", 0, "test only this part")
 	l := c.level(part)
 	g, err := grade.TestLevel(c.root, l, *part)
 	c.check("ladder test:", err)
 	grade.Write(c.stdout, g, *part, *all)
-	return map[bool]int{true: 0, false: 1}[grade.Passed(g, *part)]
+	if !grade.Passed(g, *part) {
+		panic(exit(1))
+	}
 }
 
 // cmdProgress prints the ladder, and exits 0: failing tests are what a
 // ladder in progress looks like.
-func cmdProgress(c *call) int {
+func cmdProgress(c *call) {
 	asJSON := c.fs.Bool("json", false, "write the ladder as JSON, for tools")
 	c.parse(0, 0)
 	grades, err := grade.Levels(context.Background(), c.root, levels.All, grade.Plain)
@@ -244,7 +238,6 @@ func cmdProgress(c *call) int {
 	} else {
 		grade.WriteText(c.stdout, rep, grade.Style{Color: useColor(c.stdout)})
 	}
-	return 0
 }
 
 // useColor follows https://no-color.org: colour on a terminal, without NO_COLOR.
@@ -255,16 +248,15 @@ func useColor(w io.Writer) bool {
 
 // cmdCheckStubs is make test-stubs: the untouched stubs compile, and every
 // case, fuzz seeds included, ends as "not implemented".
-func cmdCheckStubs(c *call) int {
+func cmdCheckStubs(c *call) {
 	c.parse(0, 0)
 	problems, err := grade.CheckStubs(context.Background(), c.root)
 	c.check("ladder check-stubs:", err)
 	if len(problems) > 0 {
 		fmt.Fprintf(c.stdout, "stub check: %s\n", strings.Join(problems, "\nstub check: "))
-		return 1
+		panic(exit(1))
 	}
 	fmt.Fprintf(c.stdout, "stub check: the %d levels' stubs compile, and every case fails as not implemented\n", len(levels.All))
-	return 0
 }
 
 // hintHeading heads one hint wherever it is shown.
@@ -275,7 +267,7 @@ func hintHeading(l levels.Level, p interview.HintPart, i int) string {
 // cmdHint shows and remembers the next hint of the part the learner is on,
 // or of --part. In a mock interview the hints start again, the README's
 // guidance after them, and each counts in the summary, in its own part.
-func cmdHint(c *call) int {
+func cmdHint(c *call) {
 	asked := c.fs.Int("part", 0, "a hint of this part, not of the part you are on")
 	l := c.level(asked)
 	parts, s := c.hints(l)
@@ -283,7 +275,7 @@ func cmdHint(c *call) int {
 	iv := s.Interview
 	interviewing := iv.Running(l.Number, time.Now())
 	if interviewing && interview.NameOfferedMistake(l, &s, *asked, c.stdout) {
-		return 0
+		return
 	}
 	part := *asked
 	if part == 0 && interviewing {
@@ -293,7 +285,7 @@ func cmdHint(c *call) int {
 	}
 	if part == 0 {
 		fmt.Fprintf(c.stdout, "Every part of level %d is done. make hint-%d PART=K shows part K's hints.\n", l.Number, l.Number)
-		return 0
+		return
 	}
 	p, key, pkey := parts[part-1], strconv.Itoa(l.Number), strconv.Itoa(part)
 	seen := s.HintsSeen[key][pkey]
@@ -308,7 +300,7 @@ func cmdHint(c *call) int {
 		}
 		fmt.Fprintf(c.stdout, "You have seen all %s of level %d, part %d. make hints-%d shows them again; %s\n",
 			grade.Plural(len(p.Hints), "hint"), l.Number, part, l.Number, next)
-		return 0
+		return
 	}
 	fmt.Fprintf(c.stdout, "%s\n\n%s\n", hintHeading(l, p, seen+1), p.Hints[seen])
 	if s.HintsSeen[key] == nil {
@@ -323,7 +315,6 @@ func cmdHint(c *call) int {
 	if again := strings.TrimSuffix(fmt.Sprintf(" PART=%d", *asked), " PART=0"); seen+1 < len(p.Hints) {
 		fmt.Fprintf(c.stdout, "\nStill stuck? make hint-%d%s shows the next one.\n", l.Number, again)
 	}
-	return 0
 }
 
 // partOn returns the first part not done, 0 if none. Grading takes seconds,
@@ -355,49 +346,45 @@ func partInProgress(g grade.Level) int {
 }
 
 // cmdHints shows again every hint seen so far, part by part.
-func cmdHints(c *call) int {
+func cmdHints(c *call) {
 	l := c.level(nil)
 	parts, s := c.hints(l)
-	seen := s.HintsSeen[strconv.Itoa(l.Number)]
 	var shown, total int
+	var text strings.Builder
 	for _, p := range parts {
-		shown, total = shown+seen[strconv.Itoa(p.Number)], total+len(p.Hints)
+		n := s.HintsSeen[strconv.Itoa(l.Number)][strconv.Itoa(p.Number)]
+		for i, h := range p.Hints[:n] {
+			fmt.Fprintf(&text, "\n%s\n\n%s\n", hintHeading(l, p, i+1), h)
+		}
+		shown, total = shown+n, total+len(p.Hints)
 	}
 	if shown == 0 {
 		fmt.Fprintf(c.stdout, "You have not asked for a hint on level %d yet. make hint-%d shows the first of the part you are on.\n", l.Number, l.Number)
-		return 0
+		return
 	}
-	fmt.Fprintf(c.stdout, "Level %d: the %d of %d hints you have seen\n", l.Number, shown, total)
-	for _, p := range parts {
-		for i, h := range p.Hints[:seen[strconv.Itoa(p.Number)]] {
-			fmt.Fprintf(c.stdout, "\n%s\n\n%s\n", hintHeading(l, p, i+1), h)
-		}
-	}
-	return 0
+	fmt.Fprintf(c.stdout, "Level %d: the %d of %d hints you have seen\n%s", l.Number, shown, total, &text)
 }
 
 // hints reads a level's hints and the state.
 func (c *call) hints(l levels.Level) ([]interview.HintPart, interview.State) {
 	parts, err := interview.ReadHints(c.root, l)
-	c.check("", err)
-	s, err := interview.Load(c.root)
-	c.check("", err)
+	s, serr := interview.Load(c.root)
+	c.check("", cmp.Or(err, serr))
 	return parts, s
 }
 
 // stdin is where questions are answered; tests replace it.
 var stdin io.Reader = os.Stdin
 
-// cmdReset puts a level back as shipped.ResetPlan plans, moving the
-// learner's files into a new backup folder.
-func cmdReset(c *call) int {
+// cmdReset puts a level back as shipped.ResetPlan plans, keeping a backup.
+func cmdReset(c *call) {
 	l := c.level(nil)
 	plan, err := shipped.ResetPlan(c.root, l)
 	c.check("", err)
 	short := plan.Shipped.Commit[:min(7, len(plan.Shipped.Commit))]
 	if len(plan.Restore) == 0 && len(plan.Move) == 0 {
 		fmt.Fprintf(c.stdout, "Level %d is already as shipped (commit %s); nothing to restore.\n", l.Number, short)
-		return 0
+		return
 	}
 	fmt.Fprintf(c.stdout, "This puts level %d back as shipped (commit %s):\n", l.Number, short)
 	for _, p := range plan.Restore {
@@ -412,7 +399,7 @@ func cmdReset(c *call) int {
 		fmt.Fprint(c.stdout, "Go ahead? [y/N] ")
 		if line, _ := bufio.NewReader(stdin).ReadString('\n'); !slices.Contains([]string{"y", "yes"}, strings.ToLower(strings.TrimSpace(line))) {
 			fmt.Fprintln(c.stdout, "Nothing changed.")
-			return 0
+			return
 		}
 	}
 	// A new folder named after the time, and unique within it.
@@ -422,7 +409,7 @@ func cmdReset(c *call) int {
 	backup, _ = filepath.Rel(c.root, backup)
 	// Move first, write after: whatever fails, the learner's files are safe.
 	for _, p := range append(slices.Clone(plan.Restore), plan.Move...) {
-		if _, err := os.Lstat(filepath.Join(c.root, p)); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(filepath.Join(c.root, p)); errors.Is(err, os.ErrNotExist) {
 			continue // a stub the learner deleted
 		}
 		dst := filepath.Join(c.root, backup, p)
@@ -437,41 +424,37 @@ func cmdReset(c *call) int {
 		fmt.Fprintf(c.stdout, "restored %s\n", p)
 	}
 	fmt.Fprintf(c.stdout, "Your files are in %s/.\nTo get them back: cp -R %s/. .\n", backup, backup)
-	return 0
 }
 
 // cmdDebrief shows what the interviewer's guide says of a level once done.
-func cmdDebrief(c *call) int {
+func cmdDebrief(c *call) {
 	l := c.level(nil)
 	fmt.Fprintf(c.stdout, "Checking level %d first...\n\n", l.Number)
 	g, err := grade.TestLevel(c.root, l, 0)
 	c.check("ladder debrief:", err)
 	c.check("ladder debrief:", instructor.WriteDebrief(c.stdout, c.root, g, grade.Style{Color: useColor(c.stdout)}))
-	return 0
 }
 
 // cmdWatch reruns a level's tests each time one of its .go files changes.
 // It polls: a look at a few dozen files works on every system and drive.
-func cmdWatch(c *call) int {
+func cmdWatch(c *call) {
 	l := c.level(nil)
-	t, stop := c.terminal(l, filepath.Join(c.root, l.Dir), os.Interrupt)
+	t, stop := c.terminal(l, os.Interrupt)
 	defer stop()
 	watch(t, c.root, l, useColor(c.stdout), func() (grade.Level, error) { return grade.TestLevel(c.root, l, 0) })
-	return 0
 }
 
-// terminal watches dir's files and sigs, and on a terminal reads keys in
+// terminal watches level l's files and sigs, and on a terminal reads keys in
 // raw mode, which stop ends. Without a terminal, t.Keys is nil.
-func (c *call) terminal(l levels.Level, dir string, sigs ...os.Signal) (t interview.Terminal, stop func()) {
-	changes, stopPolling := interview.PollChanges(dir, 500*time.Millisecond)
+func (c *call) terminal(l levels.Level, sigs ...os.Signal) (t interview.Terminal, stop func()) {
+	changes, stopPolling := interview.PollChanges(filepath.Join(c.root, l.Dir), 500*time.Millisecond)
 	interrupt := make(chan os.Signal, 1)
 	t = interview.Terminal{Out: c.stdout, ErrOut: c.stderr, Interrupt: interrupt, Changes: changes, Settle: 150 * time.Millisecond}
 	t.Hint = func() { runAt(c.root, []string{"hint", strconv.Itoa(l.Number)}, t.Out, t.ErrOut) }
 	signal.Notify(interrupt, sigs...)
 	unwatch := func() { stopPolling(); signal.Stop(interrupt) }
-	f, ok := c.stdout.(*os.File)
 	in := int(os.Stdin.Fd())
-	if !ok || !term.IsTerminal(in) || !term.IsTerminal(int(f.Fd())) {
+	if f, ok := c.stdout.(*os.File); !ok || !term.IsTerminal(in) || !term.IsTerminal(int(f.Fd())) {
 		return t, unwatch
 	}
 	old, err := term.MakeRaw(in)
@@ -527,7 +510,6 @@ func watch(t interview.Terminal, root string, l levels.Level, clear bool, test f
 					fmt.Fprintln(t.Out)
 					t.Hint()
 				case k == 'p':
-					// The README's section of the part, as interview mode poses it.
 					if r, err := interview.ReadmeParts(root, l); err != nil {
 						fmt.Fprintln(t.ErrOut, err)
 					} else if part == 0 {
@@ -554,14 +536,12 @@ func watchStatus(g grade.Level) string {
 		return st
 	case i < 0:
 		return fmt.Sprintf("all %d parts done", len(g.Parts))
-	case len(g.Parts[i].Blocked) > 0:
-		return fmt.Sprintf("part %d of %d did not finish", g.Parts[i].Number, len(g.Parts))
 	}
-	return fmt.Sprintf("part %d of %d in progress", g.Parts[i].Number, len(g.Parts))
+	return fmt.Sprintf("part %d of %d %s", g.Parts[i].Number, len(g.Parts), map[bool]string{true: "did not finish", false: "in progress"}[len(g.Parts[i].Blocked) > 0])
 }
 
 // cmdInterview is ladder interview [--time 45m] N.
-func cmdInterview(c *call) int {
+func cmdInterview(c *call) {
 	var budget time.Duration // 0: the guide's scope says, in Prepare
 	c.fs.Func("time", "the interview's length, such as 45m or 30 (minutes); 45m when not given", func(s string) (err error) {
 		budget, err = interview.ParseBudget(s)
@@ -577,22 +557,18 @@ func cmdInterview(c *call) int {
 	}
 	c.check("ladder interview:", iv.Prepare())
 	// Ctrl-C ends it with a summary; so does a closed terminal (SIGHUP).
-	t, stop := c.terminal(l, iv.Dir(), os.Interrupt, syscall.SIGHUP)
+	t, stop := c.terminal(l, os.Interrupt, syscall.SIGHUP)
 	defer stop()
 	ticker := time.NewTicker(time.Second)
 	defer ticker.Stop()
 	iv.Terminal, iv.Ticks, c.stderr = t, ticker.C, t.ErrOut
 	_, err := iv.Hold()
 	c.check("ladder interview:", err)
-	return 0
 }
 
-// gradeUpTo grades parts 1 to upTo, the parts the candidate has seen.
+// gradeUpTo grades parts 1 to upTo (0: all), the parts the candidate has seen.
 func gradeUpTo(root string, l levels.Level, upTo int) (grade.Level, error) {
-	if upTo == 0 || upTo >= l.Parts[len(l.Parts)-1].Number {
-		return grade.TestLevel(root, l, 0)
-	}
-	return grade.Through(context.Background(), root, l, upTo)
+	return grade.Through(context.Background(), root, l, cmp.Or(upTo, l.Parts[len(l.Parts)-1].Number))
 }
 
 // readKeys passes on the keys typed until stdin fails. Ctrl-C and q
@@ -600,17 +576,14 @@ func gradeUpTo(root string, l levels.Level, upTo int) (grade.Level, error) {
 // under way hears too, or where it cannot (Windows) tells the loop alone.
 func readKeys(keys chan<- byte, interrupt chan<- os.Signal) {
 	self, _ := os.FindProcess(os.Getpid()) // never fails, not even on Windows
-	for buf := make([]byte, 64); ; {
-		n, err := os.Stdin.Read(buf)
-		for _, k := range buf[:n] {
-			if k != 3 && k != 'q' { // 3 is Ctrl-C
-				offer(keys, k) // keys typed faster than they are done are dropped
-			} else if self.Signal(os.Interrupt) != nil {
-				offer(interrupt, os.Signal(os.Interrupt))
-			}
-		}
-		if err != nil {
+	for k := make([]byte, 1); ; {
+		if _, err := io.ReadFull(os.Stdin, k); err != nil {
 			return
+		}
+		if k[0] != 3 && k[0] != 'q' { // 3 is Ctrl-C
+			offer(keys, k[0]) // keys typed faster than they are done are dropped
+		} else if self.Signal(os.Interrupt) != nil {
+			offer(interrupt, os.Signal(os.Interrupt))
 		}
 	}
 }
@@ -644,7 +617,7 @@ func learnerCmd(dir string, args ...string) *exec.Cmd {
 // cmdBench shows a level's benchmarks on the learner's code and on the
 // reference with benchstat. The sides take turns, so that a passing load
 // falls on both alike.
-func cmdBench(c *call) int {
+func cmdBench(c *call) {
 	count := c.fs.Int("count", 6, "runs of each benchmark; benchstat wants six or more")
 	benchTime := c.fs.String("benchtime", "100ms", "go test -benchtime for each run")
 	l := c.level(nil)
@@ -680,7 +653,7 @@ func cmdBench(c *call) int {
 	}
 	if len(args) == 2 {
 		fmt.Fprintln(c.stdout, "No benchmark ran.")
-		return 1
+		panic(exit(1))
 	}
 	cmd := exec.Command(grade.GoTool(), args...)
 	cmd.Dir, cmd.Stderr = c.root, c.stderr
@@ -690,7 +663,6 @@ func cmdBench(c *call) int {
 	if rows := benchRows(l.Number); len(rows) > 0 {
 		fmt.Fprintf(c.stdout, "\nThe rows (the clock starts on 3 March 2025, not at the epoch):\n  %s\n", strings.Join(rows, "\n  "))
 	}
-	return 0
 }
 
 var (
@@ -717,21 +689,19 @@ func benchRows(n int) []string {
 // cmdFuzz runs a level's fuzz targets for a time; go test keeps what fails
 // in testdata/fuzz, which make test-level-N runs. A later module (level 8's
 // Redis form) is fuzzed once the parts before it pass.
-func cmdFuzz(c *call) int {
+func cmdFuzz(c *call) {
 	fuzzTime := c.fs.Duration("time", 30*time.Second, "how long to fuzz each target")
 	l := c.level(nil)
-	var saved []string
-	found, ran, inProgress := false, 0, -1 // -1: not known yet
+	found, ran, saved := false, 0, []string(nil)
 	for _, m := range l.Modules {
-		if m.FirstPart > 1 && inProgress < 0 {
+		if m.FirstPart > 1 {
 			fmt.Fprintf(c.stdout, "Checking which parts of level %d pass, to know whether to fuzz %s too…\n", l.Number, m.Dir)
 			g, err := grade.TestLevel(c.root, l, 0)
 			c.check("", err)
-			inProgress = partInProgress(g)
-		}
-		if m.FirstPart > 1 && inProgress != 0 && inProgress < m.FirstPart {
-			fmt.Fprintf(c.stdout, "Not fuzzing %s: its parts start at part %d, and the parts before it do not all pass yet.\n", m.Dir, m.FirstPart)
-			continue
+			if p := partInProgress(g); p != 0 && p < m.FirstPart {
+				fmt.Fprintf(c.stdout, "Not fuzzing %s: its parts start at part %d, and the parts before it do not all pass yet.\n", m.Dir, m.FirstPart)
+				continue
+			}
 		}
 		modDir := filepath.Join(c.root, filepath.FromSlash(m.Dir))
 		pkgs, err := grade.ListPackages(context.Background(), c.root, modDir, []string{l.Patterns()[m.Dir]}, grade.Plain)
@@ -774,7 +744,9 @@ func cmdFuzz(c *call) int {
 	default:
 		fmt.Fprintf(c.stdout, "\nThe fuzzer found nothing wrong in %v per target.\n", *fuzzTime)
 	}
-	return map[bool]int{false: 0, true: 1}[found]
+	if found {
+		panic(exit(1))
+	}
 }
 
 // stoppedByItsDeadline says whether a fuzz run failed only as Go's fuzzer

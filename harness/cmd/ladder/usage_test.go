@@ -34,7 +34,7 @@ func TestEveryCommandHasAUsageLine(t *testing.T) {
 	}
 	for _, args := range [][]string{{"debrief"}, {"reset", "1", "2"}, {"hint"}} {
 		var stderr strings.Builder
-		if code := run(args, &strings.Builder{}, &stderr); code != 2 || !strings.Contains(stderr.String(), usageLine(args[0])) {
+		if code := runAt(".", args, &strings.Builder{}, &stderr); code != 2 || !strings.Contains(stderr.String(), usageLine(args[0])) {
 			t.Errorf("ladder %s = exit %d, %q; want exit 2 and the line %q", strings.Join(args, " "), code, stderr.String(), usageLine(args[0]))
 		}
 	}
@@ -51,13 +51,13 @@ func usageLine(name string) string {
 func TestFlagsGoOnEitherSideOfTheLevel(t *testing.T) {
 	for _, args := range [][]string{{"test", "1", "--part", "9"}, {"test", "--part", "9", "1"}, {"test", "--part=9", "1"}} {
 		var stderr strings.Builder
-		code := run(args, &strings.Builder{}, &stderr)
+		code := runAt(".", args, &strings.Builder{}, &stderr)
 		if want := "level 1 has no part 9"; code != 2 || !strings.Contains(stderr.String(), want) {
 			t.Errorf("ladder %s = exit %d, %q; want exit 2 and %q", strings.Join(args, " "), code, stderr.String(), want)
 		}
 	}
 	var stderr strings.Builder
-	if code := run([]string{"test", "1", "2"}, &strings.Builder{}, &stderr); code != 2 || !strings.Contains(stderr.String(), usageLine("test")) {
+	if code := runAt(".", []string{"test", "1", "2"}, &strings.Builder{}, &stderr); code != 2 || !strings.Contains(stderr.String(), usageLine("test")) {
 		t.Errorf("ladder test 1 2 = exit %d, %q; want exit 2 and the usage line", code, stderr.String())
 	}
 }

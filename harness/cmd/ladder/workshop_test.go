@@ -855,7 +855,7 @@ func TestClassReportSaysWhy(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	wd, _ := os.Getwd()
 	require.NoError(t, os.Chdir(root))
-	code = run([]string{"class-report", "--cache", reportCache(), ann, ben, cat}, &stdout, &stderr)
+	code = runAt(root, []string{"class-report", "--cache", reportCache(), ann, ben, cat}, &stdout, &stderr)
 	os.Chdir(wd)
 	require.Equal(t, 0, code, stderr.String())
 	for _, name := range []string{"ann", "ben", "cat"} {
@@ -874,7 +874,7 @@ func TestClassReportSaysWhy(t *testing.T) {
 
 	stdout.Reset()
 	require.NoError(t, os.Chdir(root))
-	code = run([]string{"class-report", "--format", "csv", "--cache", reportCache(), ann, ben, cat}, &stdout, &stderr)
+	code = runAt(root, []string{"class-report", "--format", "csv", "--cache", reportCache(), ann, ben, cat}, &stdout, &stderr)
 	os.Chdir(wd)
 	require.Equal(t, 0, code, stderr.String())
 	rows, err := csv.NewReader(&stdout).ReadAll()
@@ -886,7 +886,7 @@ func TestClassReportSaysWhy(t *testing.T) {
 
 	stdout.Reset()
 	require.NoError(t, os.Chdir(root))
-	code = run([]string{"class-report", "--format", "html", "--cache", reportCache(), ann, ben, cat}, &stdout, &stderr)
+	code = runAt(root, []string{"class-report", "--format", "html", "--cache", reportCache(), ann, ben, cat}, &stdout, &stderr)
 	os.Chdir(wd)
 	require.Equal(t, 0, code, stderr.String())
 	containsAll(t, stdout.String(), ">ann<", ">ben<", ">cat<", html.EscapeString(first[1]))

@@ -1,9 +1,7 @@
-// Package guide reads a level's interviewer's guide, ladder/NN-name/INTERVIEWER.md,
-// which interview mode never shows the candidate. Its "## " sections are fixed;
-// the ladder command reads the Time plan's scope, the Classic mistakes and
-// the Approaches, and the guide's tests check the rest of its shape. A
-// classic mistake ends with the name of the spec mutant that shows it, as a
-// Go string literal:
+// Package guide reads a level's INTERVIEWER.md, which interview mode never
+// shows the candidate: the Time plan's scope, the Classic mistakes and the
+// Approaches; its tests check the rest of its fixed "## " sections. A
+// classic mistake ends with the name of its spec mutant, a Go string:
 //
 //	Counts a hit at exactly now-window. (mutant: "inclusive boundary: still counts a hit at exactly now-window")
 package guide
@@ -188,14 +186,13 @@ func parsePartList(s string) ([]int, error) {
 		p, _ := strconv.Atoi(n)
 		parts = append(parts, p)
 	}
-	if m[2] == "" {
-		return parts, nil
-	}
-	if parts[1] <= parts[0] || m[3] != "" {
-		return nil, fmt.Errorf("%q: not a range", s)
-	}
-	for n := parts[0] + 1; n < parts[1]; n++ {
-		parts = append(parts, n)
+	if m[2] != "" { // parts N to M
+		if parts[1] <= parts[0] || m[3] != "" {
+			return nil, fmt.Errorf("%q: not a range", s)
+		}
+		for n := parts[0] + 1; n < parts[1]; n++ {
+			parts = append(parts, n)
+		}
 	}
 	slices.Sort(parts)
 	return parts, nil

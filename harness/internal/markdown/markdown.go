@@ -8,7 +8,11 @@ import (
 	"strings"
 )
 
-var partRE = regexp.MustCompile(`^Part\s+(\d+):\s*(.*?)\s*$`)
+var (
+	partRE = regexp.MustCompile(`^Part\s+(\d+):\s*(.*?)\s*$`)
+	// fenceRE is a CommonMark code fence line: its marks, then the rest.
+	fenceRE = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
+)
 
 // PartHeading reads a part's heading text, such as "Part 2: Distinct drinks".
 func PartHeading(heading string) (n int, title string, ok bool) {
@@ -51,17 +55,11 @@ func Lines(src string) []Line {
 	var fence string // the open fence's marks, "" outside a fence
 	for i, t := range texts {
 		out[i] = Line{Text: t, Number: i + 1, Fenced: fence != ""}
-		trimmed := strings.TrimLeft(t, " ")
-		if len(t)-len(trimmed) > 3 || trimmed == "" || (trimmed[0] != '`' && trimmed[0] != '~') {
-			continue
-		}
-		rest := strings.TrimLeft(trimmed, trimmed[:1])
-		marks := trimmed[:len(trimmed)-len(rest)]
-		switch {
-		case len(marks) < 3:
+		switch m := fenceRE.FindStringSubmatch(t); {
+		case m == nil:
 		case fence == "":
-			fence, out[i].Fenced = marks, true
-		case marks[0] == fence[0] && len(marks) >= len(fence) && strings.TrimSpace(rest) == "":
+			fence, out[i].Fenced = m[1], true
+		case m[1][0] == fence[0] && len(m[1]) >= len(fence) && strings.TrimSpace(m[2]) == "":
 			fence = "" // a closing fence is as long as the opening one, with nothing after it
 		}
 	}
@@ -71,11 +69,8 @@ func Lines(src string) []Line {
 // Heading returns the trimmed text of a heading of the given depth (2 for
 // "## ") if the line is one outside a fence.
 func Heading(l Line, depth int) (string, bool) {
-	if l.Fenced {
-		return "", false
-	}
 	text, ok := strings.CutPrefix(l.Text, strings.Repeat("#", depth)+" ")
-	return strings.TrimSpace(text), ok
+	return strings.TrimSpace(text), ok && !l.Fenced
 }
 
 // Split cuts lines, a file's or a section's, at their headings of the

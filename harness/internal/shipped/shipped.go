@@ -1,23 +1,22 @@
-// Package shipped knows the ladder as it was shipped: it reads git's trees,
-// recognises a stub (every function body a panic("not implemented: ..."))
-// and finds, for each level, the commit that shipped its stubs, so that
-// reset, the stub check, student-copy and the class report agree on what
-// is the ladder's and what is the learner's.
+// Package shipped knows the ladder as shipped: its stubs, and the commit
+// that shipped each level's, so that reset, the stub check, student-copy
+// and the class report agree on what is the ladder's and the learner's.
 package shipped
 
 import (
-	"bytes"
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io"
+	"go/types"
 	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,14 +24,13 @@ import (
 	"github.com/rateladder/rateladder/harness/levels"
 )
 
-// Git runs git in root and returns what it printed; its error says what
-// git said.
-func Git(root string, args ...string) (string, error) { return runGit(root, nil, args...) }
+// Git runs git in root: what it printed, or an error with what git said.
+func Git(root string, args ...string) (string, error) { return runGit(root, "", args...) }
 
-func runGit(root string, stdin io.Reader, args ...string) (string, error) {
+func runGit(root, stdin string, args ...string) (string, error) {
 	cmd := exec.Command("git", args...)
-	cmd.Dir, cmd.Stdin = root, stdin
-	var stderr bytes.Buffer
+	cmd.Dir, cmd.Stdin = root, strings.NewReader(stdin)
+	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -40,10 +38,6 @@ func runGit(root string, stdin io.Reader, args ...string) (string, error) {
 	}
 	return string(out), nil
 }
-
-// IsStub reports whether src is a stub as the ladder ships one; see
-// StubProblem.
-func IsStub(src []byte) bool { return StubProblem(src) == "" }
 
 // StubProblem says why src is not a stub as the ladder ships one, or ""
 // when it is: Go that parses, with at least one function, every function
@@ -86,36 +80,26 @@ func StubProblem(src []byte) string {
 // isNotImplemented reports whether a function body is a single
 // panic("not implemented...").
 func isNotImplemented(b *ast.BlockStmt) bool {
-	var call *ast.CallExpr
-	if b != nil && len(b.List) == 1 {
-		if stmt, ok := b.List[0].(*ast.ExprStmt); ok {
-			call, _ = stmt.X.(*ast.CallExpr)
-		}
-	}
-	if call == nil || len(call.Args) != 1 {
+	if b == nil || len(b.List) != 1 {
 		return false
 	}
-	id, _ := call.Fun.(*ast.Ident)
-	lit, _ := call.Args[0].(*ast.BasicLit)
-	if id == nil || id.Name != "panic" || lit == nil || lit.Kind != token.STRING {
-		return false
-	}
-	msg, err := strconv.Unquote(lit.Value)
-	return err == nil && strings.HasPrefix(msg, "not implemented")
+	stmt, ok := b.List[0].(*ast.ExprStmt)
+	return ok && notImplemented.MatchString(types.ExprString(stmt.X))
 }
+
+// notImplemented is the one call a stub's function makes, as go/types prints it.
+var notImplemented = regexp.MustCompile(`^panic\("not implemented(?:[^"\\]|\\.)*"\)$`)
 
 // isPlainValue reports whether a package-level value of a stub holds no
 // code: a name (viewerr.ErrNegativeViews), a literal, or an arithmetic of
 // those (3 * time.Second).
 func isPlainValue(e ast.Expr) bool {
-	switch e := e.(type) {
+	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident, *ast.BasicLit:
 		return true
 	case *ast.SelectorExpr:
 		_, ok := e.X.(*ast.Ident)
 		return ok
-	case *ast.ParenExpr:
-		return isPlainValue(e.X)
 	case *ast.UnaryExpr:
 		return isPlainValue(e.X)
 	case *ast.BinaryExpr:
@@ -144,9 +128,8 @@ func Imports(filename string, src []byte) ([]string, error) {
 	}
 	var out []string
 	for _, imp := range f.Imports {
-		if ip, err := strconv.Unquote(imp.Path.Value); err == nil {
-			out = append(out, ip)
-		}
+		ip, _ := strconv.Unquote(imp.Path.Value) // the parser checked it
+		out = append(out, ip)
 	}
 	return out, nil
 }
@@ -154,23 +137,20 @@ func Imports(filename string, src []byte) ([]string, error) {
 // Classify sorts the code files among files (one level's files by
 // path, slash-separated from the repository's top).
 func Classify(modPath string, files map[string][]byte) Code {
-	imported := map[string]bool{}
+	var imported []string
 	for p, src := range files {
-		if _, role := levels.RoleOf(p); role != levels.Spec || !strings.HasSuffix(p, ".go") {
-			continue
-		}
-		ips, _ := Imports(p, src)
-		for _, ip := range ips {
-			imported[ip] = true
+		if _, role := levels.RoleOf(p); role == levels.Spec && strings.HasSuffix(p, ".go") {
+			ips, _ := Imports(p, src)
+			imported = append(imported, ips...)
 		}
 	}
 	var c Code
 	for p, src := range files {
 		switch _, role := levels.RoleOf(p); {
 		case role != levels.Code:
-		case IsStub(src):
+		case StubProblem(src) == "":
 			c.Stubs = append(c.Stubs, p)
-		case imported[modPath+"/"+path.Dir(p)]:
+		case slices.Contains(imported, modPath+"/"+path.Dir(p)):
 			c.Shared = append(c.Shared, p)
 		default:
 			c.Other = append(c.Other, p)
@@ -225,18 +205,15 @@ func GitTree(root, rev string, paths ...string) ([]TreeEntry, error) {
 		}
 		entries = append(entries, TreeEntry{Path: p, Mode: f[0]})
 	}
-	data, err := runGit(root, strings.NewReader(want.String()), "cat-file", "--batch")
+	data, err := runGit(root, want.String(), "cat-file", "--batch")
 	if err != nil {
 		return nil, err
 	}
 	for _, i := range blobs {
 		// Each blob comes as "HASH blob SIZE\n", its content, and "\n".
 		header, rest, _ := strings.Cut(data, "\n")
-		size := -1
-		if f := strings.Fields(header); len(f) == 3 && f[1] == "blob" {
-			size, _ = strconv.Atoi(f[2])
-		}
-		if size < 0 || size >= len(rest) {
+		var size int
+		if _, err := fmt.Sscanf(header, "%s blob %d", new(string), &size); err != nil || size < 0 || size >= len(rest) {
 			return nil, fmt.Errorf("git cat-file: unexpected %q", header)
 		}
 		entries[i].Data, data = []byte(rest[:size]), rest[size+1:]
@@ -251,26 +228,19 @@ type Level struct {
 	Files  map[string][]byte // the stubs and the shared files, by path
 }
 
-// Find finds level l as shipped: its state in the newest commit that
-// changed one of its stubs or its spec and holds only stubs (at least one)
-// and shared files. A learner's commit never counts; an update of the
-// ladder pulled later does.
+// Find finds level l in the newest commit that changed its stubs or spec
+// and holds only stubs (one at least) and shared files: never a learner's
+// commit, but an update of the ladder pulled later.
 func Find(root string, l levels.Level) (Level, error) {
 	modPath, err := ModulePath(root)
-	if err != nil {
-		return Level{}, err
-	}
 	// Each commit that changed the level, newest first, with its files.
-	out, err := Git(root, "log", "--format=%x00%H", "--name-only", "--no-renames", "HEAD", "--", l.Dir)
-	if err != nil {
+	out, gerr := Git(root, "log", "--format=%x00%H", "--name-only", "--no-renames", "HEAD", "--", l.Dir)
+	if err = cmp.Or(err, gerr); err != nil {
 		return Level{}, err
 	}
 	recs := strings.Split(out, "\x00")[1:]
 	for _, rec := range recs {
-		lines := strings.Fields(rec)
-		if len(lines) == 0 {
-			continue
-		}
+		lines := strings.Fields(rec) // the hash, then the files it changed
 		c, changed := lines[0], lines[1:]
 		entries, err := GitTree(root, c, l.Dir)
 		if err != nil {
@@ -290,17 +260,14 @@ func Find(root string, l levels.Level) (Level, error) {
 		maps.DeleteFunc(files, func(p string, _ []byte) bool { return !slices.Contains(slices.Concat(code.Stubs, code.Shared), p) })
 		return Level{Commit: c, Code: code, Files: files}, nil
 	}
-	hint := ""
-	if shallow, _ := Git(root, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(shallow) == "true" {
-		hint = " This clone is shallow: git fetch --unshallow brings the rest of the history."
-	}
+	shallow, _ := Git(root, "rev-parse", "--is-shallow-repository")
+	hint := map[bool]string{true: " This clone is shallow: git fetch --unshallow brings the rest of the history."}[strings.TrimSpace(shallow) == "true"]
 	return Level{}, fmt.Errorf("no commit holds level %d as shipped: none of the %d commits that changed %s both changed its stubs or spec and holds nothing but stubs (every function body a panic(\"not implemented: ...\")) and the files its spec imports.%s", l.Number, len(recs), l.Dir, hint)
 }
 
-// A Plan is what reset does to a level: the level as shipped, the files
-// it restores (shipped files that differ or are missing) and the files it
-// moves away (the level's other code files, and its untracked files but
-// those of the spec and of testdata/).
+// A Plan is what reset does to a level: the shipped files it restores
+// (changed or missing), and the files it moves away (other code files, and
+// untracked files outside the spec and testdata/).
 type Plan struct {
 	Shipped       Level
 	Restore, Move []string
@@ -309,38 +276,32 @@ type Plan struct {
 // ResetPlan finds level l as shipped and plans its reset.
 func ResetPlan(root string, l levels.Level) (Plan, error) {
 	as, err := Find(root, l)
-	if err != nil {
-		return Plan{}, err
-	}
-	files, err := Working(root, l)
-	if err != nil {
+	files, werr := Working(root, l)
+	untracked, gerr := Git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", l.Dir)
+	if err = cmp.Or(err, werr, gerr); err != nil {
 		return Plan{}, err
 	}
 	plan := Plan{Shipped: as}
 	for p, want := range as.Files {
-		if got, ok := files[p]; !ok || got == nil || !bytes.Equal(got, want) {
+		if got, ok := files[p]; !ok || got == nil || string(got) != string(want) {
 			plan.Restore = append(plan.Restore, p)
 		}
 	}
-	moving := map[string]bool{}
 	for p := range files {
 		if _, ok := as.Files[p]; !ok && l.HasRole(p, levels.Code) {
-			moving[p] = true
+			plan.Move = append(plan.Move, p)
 		}
 	}
-	out, err := Git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", l.Dir)
-	if err != nil {
-		return Plan{}, err
-	}
-	for _, p := range strings.Split(out, "\x00") {
+	for _, p := range strings.Split(untracked, "\x00") {
 		// Fuzzing keeps the failures it found in testdata/, of the spec
 		// or of the level: they stay, like everything of the spec.
 		if _, role := levels.RoleOf(p); p != "" && role != levels.Testdata && role != levels.Spec && as.Files[p] == nil {
-			moving[p] = true
+			plan.Move = append(plan.Move, p)
 		}
 	}
 	slices.Sort(plan.Restore)
-	plan.Move = slices.Sorted(maps.Keys(moving))
+	slices.Sort(plan.Move)
+	plan.Move = slices.Compact(plan.Move) // an untracked code file is both
 	return plan, nil
 }
 
@@ -359,19 +320,18 @@ func Untouched(root string, l levels.Level) bool {
 // Working reads the .go files under level l's folder in root's working
 // tree, by slash path from root; a symbolic link's data is nil.
 func Working(root string, l levels.Level) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(l.Dir)), func(p string, d fs.DirEntry, err error) error {
+	files, fsys := map[string][]byte{}, os.DirFS(root)
+	err := fs.WalkDir(fsys, l.Dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
 			return err
 		}
-		rel, _ := filepath.Rel(root, p)
 		var data []byte
 		if d.Type().IsRegular() {
-			if data, err = os.ReadFile(p); data == nil {
+			if data, err = fs.ReadFile(fsys, p); data == nil {
 				data = []byte{}
 			}
 		}
-		files[filepath.ToSlash(rel)] = data
+		files[p] = data
 		return err
 	})
 	return files, err

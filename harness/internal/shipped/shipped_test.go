@@ -37,8 +37,8 @@ func TestIsStubSource(t *testing.T) {
 		{"a var that holds the answer in func literals", "package p\nvar reference = struct{ Count func(n int) int }{Count: func(n int) int { return n + 1 }}\nfunc F() { panic(\"not implemented: F\") }\n", false},
 		{"a var that calls a function", "package p\nvar answer = compute()\nfunc compute() int { panic(\"not implemented: compute\") }\n", false},
 	} {
-		if got := IsStub([]byte(tc.src)); got != tc.want {
-			t.Errorf("IsStub(%s) = %v, want %v", tc.name, got, tc.want)
+		if got := StubProblem([]byte(tc.src)) == ""; got != tc.want {
+			t.Errorf("StubProblem(%s) == \"\" is %v, want %v", tc.name, got, tc.want)
 		}
 	}
 	src := "package p\nvar reference = struct{ F func() }{F: func() {}}\nfunc F() { panic(\"not implemented: F\") }\n"
