@@ -131,7 +131,10 @@ func (l Level) Part(n int) (Part, bool) {
 func (l Level) Patterns() map[string]string {
 	out := map[string]string{}
 	for _, m := range l.Modules {
-		out[m.Dir] = map[bool]string{true: "./" + l.Dir + "/...", false: "./..."}[m.Dir == "."]
+		out[m.Dir] = "./..." // a module inside the level's folder
+		if m.Dir == "." {
+			out[m.Dir] = "./" + l.Dir + "/..."
+		}
 	}
 	return out
 }
@@ -149,7 +152,10 @@ func (l Level) ModuleOf(part int) Module {
 
 // SpecDir is the spec folder that holds the cases of module m.
 func (l Level) SpecDir(m Module) string {
-	return map[bool]string{true: l.Dir, false: m.Dir}[m.Dir == "."] + "/spec"
+	if m.Dir == "." {
+		return l.Dir + "/spec"
+	}
+	return m.Dir + "/spec"
 }
 
 // PartsOf returns the numbers of the parts whose cases live in module m.

@@ -141,7 +141,10 @@ func runAt(root string, args []string, stdout, stderr io.Writer) (code int) {
 		writeUsage(stderr, false)
 		return 2
 	}
-	cmd, usage := find(cmp.Or(map[string]string{"-h": "help", "--help": "help"}[args[0]], args[0]))
+	if args[0] == "-h" || args[0] == "--help" {
+		args[0] = "help"
+	}
+	cmd, usage := find(args[0])
 	if cmd.run == nil {
 		fmt.Fprintf(stderr, "ladder: unknown command %q\n", args[0])
 		writeUsage(stderr, false)
@@ -536,8 +539,10 @@ func watchStatus(g grade.Level) string {
 		return st
 	case i < 0:
 		return fmt.Sprintf("all %d parts done", len(g.Parts))
+	case len(g.Parts[i].Blocked) > 0:
+		return fmt.Sprintf("part %d of %d did not finish", g.Parts[i].Number, len(g.Parts))
 	}
-	return fmt.Sprintf("part %d of %d %s", g.Parts[i].Number, len(g.Parts), map[bool]string{true: "did not finish", false: "in progress"}[len(g.Parts[i].Blocked) > 0])
+	return fmt.Sprintf("part %d of %d in progress", g.Parts[i].Number, len(g.Parts))
 }
 
 // cmdInterview is ladder interview [--time 45m] N.

@@ -30,13 +30,18 @@ type Case = protocol.Event
 // Part is one part of a level: done when every case its spec lists ran
 // to its end and passed, in a test binary that ran to its end.
 type Part struct {
-	Number, Passed, Total, Reported int      // Total: the spec's list, or the cases that reported if it has none; Reported: of the spec's list
-	Unreported, NeedServer          []string // of the spec's list, those that did not report; NeedServer's need a real redis-server
-	Title                           string
-	Cases                           []Case          // the spec's cases, then any fuzz cases that failed
-	Done, Ran                       bool            // Ran: a test binary played this part
-	Blocked, Races                  []string        // why nothing of it can count (no build, a binary that ended part way); race reports during its cases
-	Match                           *protocol.Match // its failing cases against the known mistakes; nil if done or not comparable
+	Number, Passed int
+	Total          int // the spec's list, or the cases that reported if it has none
+	Title          string
+	Cases          []Case // the spec's cases, then any fuzz cases that failed
+	Done, Ran      bool   // Ran: a test binary played this part
+	// Of the spec's list: how many reported, which did not, and which of
+	// those need a real redis-server.
+	Reported               int
+	Unreported, NeedServer []string
+	Blocked                []string        // why nothing of it can count: no build, or a binary that ended part way
+	Races                  []string        // race reports during its cases
+	Match                  *protocol.Match // its failing cases against the known mistakes; nil if done or not comparable
 }
 
 // Level is a level, graded.

@@ -44,7 +44,11 @@ type Sandbox struct {
 func New(parent, name, modProxy string, j *Jail, limited bool) (*Sandbox, error) {
 	dir := filepath.Join(parent, name)
 	in := func(sub string) string { return filepath.Join(dir, sub) }
-	s := &Sandbox{Dir: dir, Src: in("src"), Home: in("home"), Tmp: in("tmp"), GoCache: in("gocache"), GoModCache: in("gomodcache"), ModProxy: modProxy, Jail: j, limited: limited && runtime.GOOS == "linux"}
+	s := &Sandbox{
+		Dir: dir, Src: in("src"), Home: in("home"), Tmp: in("tmp"),
+		GoCache: in("gocache"), GoModCache: in("gomodcache"), ModProxy: modProxy,
+		Jail: j, limited: limited && runtime.GOOS == "linux",
+	}
 	for _, d := range []string{dir, s.Src, s.Home, s.Tmp, s.GoModCache} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			return nil, err

@@ -260,8 +260,10 @@ func Find(root string, l levels.Level) (Level, error) {
 		maps.DeleteFunc(files, func(p string, _ []byte) bool { return !slices.Contains(slices.Concat(code.Stubs, code.Shared), p) })
 		return Level{Commit: c, Code: code, Files: files}, nil
 	}
-	shallow, _ := Git(root, "rev-parse", "--is-shallow-repository")
-	hint := map[bool]string{true: " This clone is shallow: git fetch --unshallow brings the rest of the history."}[strings.TrimSpace(shallow) == "true"]
+	hint := ""
+	if shallow, _ := Git(root, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(shallow) == "true" {
+		hint = " This clone is shallow: git fetch --unshallow brings the rest of the history."
+	}
 	return Level{}, fmt.Errorf("no commit holds level %d as shipped: none of the %d commits that changed %s both changed its stubs or spec and holds nothing but stubs (every function body a panic(\"not implemented: ...\")) and the files its spec imports.%s", l.Number, len(recs), l.Dir, hint)
 }
 
