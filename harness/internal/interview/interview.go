@@ -188,7 +188,9 @@ func (iv *Interview) ReadScope() error {
 	return nil
 }
 
-// ScopeSentence says which parts the clock is for, or "" if for all of them.
+// ScopeSentence says which parts the clock is for, or "" if for all of
+// them: "The clock is for parts 1 to 3; parts 4 and 5 are stretch, asked
+// once those pass; parts 6 to 8 are take-home, not asked here."
 func (iv *Interview) ScopeSentence() string {
 	ps := iv.Level.Parts
 	span := func(ps []levels.Part) string {
@@ -421,7 +423,8 @@ func askedNow(g grade.Level, part int) string {
 	return ""
 }
 
-// caseLine says in one line how a case went wrong.
+// caseLine says in one line how a case went wrong: `case "a hit" fails:
+// Count(t=4s) = 3, want 5`.
 func caseLine(c grade.Case) string {
 	what := map[bool]string{true: c.Missing}[c.Verdict == protocol.NotImplemented]
 	// The report's first line names the case; what went wrong comes next.
@@ -434,7 +437,8 @@ func caseLine(c grade.Case) string {
 	return strings.TrimSuffix(fmt.Sprintf("case %q %s: %s", c.Name, verb, what), ": ")
 }
 
-// checkClock says when time is up, else warns when due, and prints the status line then or if status.
+// checkClock says when the time is up, else warns when a warning is due;
+// then, or when status is set, it prints the status line.
 func (iv *Interview) checkClock(status bool) string {
 	left := iv.deadline.Sub(iv.Clock.Now())
 	if left <= 0 {
