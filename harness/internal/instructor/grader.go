@@ -15,7 +15,6 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
-	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -340,13 +339,20 @@ func (g *grading) check(ctx context.Context, l levels.Level, r grade.Run) (*grad
 	}
 	cmd := exec.Command(filepath.Join(g.checkers, "test2json"), args...)
 	cmd.Dir = levelDir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + os.TempDir(), protocol.LaunchEnv + "=" + string(launch),
-		seedEnv + "=" + strconv.FormatUint(g.Seed, 10), protocol.GradeEnv + "=1"}
-	// Failing cases exit 1: the output, in the buffer RunLimited gives it, says the rest.
+	cmd.Env = []string{
+		"PATH=" + os.Getenv("PATH"),
+		"TMPDIR=" + os.TempDir(),
+		protocol.LaunchEnv + "=" + string(launch),
+		seedEnv + "=" + strconv.FormatUint(g.Seed, 10),
+		protocol.GradeEnv + "=1",
+	}
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	// Failing cases exit 1: the output says the rest.
 	if g.run(ctx, cmd) != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	grade.Read(g.sb.Src, cmd.Stdout.(io.Reader), res)
+	grade.Read(g.sb.Src, &out, res)
 	return res, nil
 }
 
