@@ -74,6 +74,20 @@ func TestGradeLevelCountsOnlyCasesThatRanToTheirEnd(t *testing.T) {
 	}
 }
 
+// A later module's build error names its first error in the part's one
+// line, as the class report shows it, not only the module.
+func TestALaterModulesBuildErrorSaysWhy(t *testing.T) {
+	l := levels.Level{Number: 8, Title: "Eight", Dir: "ladder/08-x", Parts: []levels.Part{{Number: 1, Title: "First"}, {Number: 2, Title: "On Redis"}},
+		Modules: []levels.Module{{Dir: ".", FirstPart: 1}, {Dir: "ladder/08-x/redis", FirstPart: 2}}}
+	first := Package{Dir: "/r/ladder/08-x", Cases: []protocol.Event{{Kind: "case-end", Name: "a", Part: 1, Verdict: "pass"}}}
+	later := Package{Dir: "/r/ladder/08-x/redis", BuildError: "# example.com/x/redis\nredis.go:28:2: undefined: y\nredis.go:29:2: undefined: z"}
+	g := Grade("/r", l, []*Package{&first, &later})
+	got := Report([]Level{g}).Levels[0].Parts[1].Why
+	if want := "ladder/08-x/redis does not compile: redis.go:28:2: undefined: y"; got != want {
+		t.Errorf("part 2's why = %q, want %q", got, want)
+	}
+}
+
 func TestFocusedOutputShowsOnePartAtATime(t *testing.T) {
 	l := levels.Level{Number: 3, Title: "Three", Dir: "ladder/03-three", Parts: []levels.Part{{Number: 1, Title: "First"}, {Number: 2, Title: "Second"}, {Number: 3, Title: "Third"}}}
 	ev := func(part int, verdict, name string) protocol.Event {

@@ -106,7 +106,15 @@ func partWhy(g Level, p Part, waitsFor int) (failing, why, first string) {
 	case g.BuildError != "": // go's "# package" line comes first
 		why = "does not compile: " + buildErrorLine.FindString(g.BuildError)
 	case len(p.Blocked) > 0: // the cases a crash cut short say little, and vary run to run
-		failing, why = "", strings.Split(p.Blocked[0], "\n")[0]
+		var rest string
+		failing = ""
+		why, rest, _ = strings.Cut(p.Blocked[0], "\n")
+		for l := range strings.Lines(rest) { // a later module's build error: its first line after go's "# package"
+			if l = strings.TrimSpace(l); strings.HasSuffix(why, " does not compile:") && l != "" && !strings.HasPrefix(l, "#") {
+				why += " " + l
+				break
+			}
+		}
 	case len(p.Races) > 0:
 		why = "the race detector found a data race"
 	case i >= 0:
