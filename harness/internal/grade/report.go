@@ -106,14 +106,10 @@ func partWhy(g Level, p Part, waitsFor int) (failing, why, first string) {
 	case g.BuildError != "": // go's "# package" line comes first
 		why = "does not compile: " + buildErrorLine.FindString(g.BuildError)
 	case len(p.Blocked) > 0: // the cases a crash cut short say little, and vary run to run
-		var rest string
-		failing = ""
-		why, rest, _ = strings.Cut(p.Blocked[0], "\n")
-		for l := range strings.Lines(rest) { // a later module's build error: its first line after go's "# package"
-			if l = strings.TrimSpace(l); strings.HasSuffix(why, " does not compile:") && l != "" && !strings.HasPrefix(l, "#") {
-				why += " " + l
-				break
-			}
+		head, rest, _ := strings.Cut(p.Blocked[0], "\n")
+		failing, why = "", head
+		if strings.HasSuffix(head, " does not compile:") { // a later module's build: its first error, as part 1's
+			why += " " + strings.TrimSpace(buildErrorLine.FindString(rest))
 		}
 	case len(p.Races) > 0:
 		why = "the race detector found a data race"
@@ -462,9 +458,10 @@ func MistakeNames(p Part) []string {
 	return p.Match.Named()
 }
 
-// buildErrorLine is a build error's first line but go's "# package";
+// buildErrorLine is a build error's first line but go's "# package",
+// indented or not;
 // lineStart, each line's first character, which Indent prefixes.
 var (
-	buildErrorLine = regexp.MustCompile(`(?m)^[^#\s].*$`)
+	buildErrorLine = regexp.MustCompile(`(?m)^[ \t]*[^#\s].*$`)
 	lineStart      = regexp.MustCompile(`(?m)^(.)`)
 )
