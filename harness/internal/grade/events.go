@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -148,11 +147,20 @@ func (r *reader) handle(e Event) {
 			p.Cases = append(p.Cases, c)
 		}
 	}
-	if !r.leftover && (b.end != "" || b.last != "") && // every binary ended or printed its last line
-		!slices.ContainsFunc(slices.Collect(maps.Values(r.bins)), func(b *binary) bool { return b.end == "" && b.last == "" }) {
+	if !r.leftover && e.Test == "" && r.allEnded() {
 		r.leftover = true // a process the learner's code started may hold the output open
 		time.AfterFunc(leftoverWait, r.stop)
 	}
+}
+
+// allEnded says whether every binary ended or printed its last line.
+func (r *reader) allEnded() bool {
+	for _, b := range r.bins {
+		if b.end == "" && b.last == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // line reads a line of output during test for race reports and crashes.

@@ -139,8 +139,10 @@ func RunGoTest(ctx context.Context, root string, r Run, runner Runner) ([]*Packa
 			what = fmt.Sprintf("%d levels", len(r.Patterns))
 		}
 		defer time.AfterFunc(SlowBuild, func() {
-			if _, said := buildNoted.Load(runner.Note); !said && !rd.started.Load() {
-				buildNoted.Store(runner.Note, true)
+			if rd.started.Load() {
+				return
+			}
+			if _, said := buildNoted.LoadOrStore(runner.Note, true); !said {
 				fmt.Fprintf(runner.Note, "building the tests of %s, the first run only: later runs reuse the build…\n", what)
 			}
 		}).Stop()

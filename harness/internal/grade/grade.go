@@ -96,7 +96,11 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 		g.Parts[i] = Part{Number: p.Number, Title: p.Title}
 		part[p.Number] = &g.Parts[i]
 	}
-	reported := map[string]bool{} // by part and name
+	type caseKey struct {
+		part int
+		name string
+	}
+	reported := map[caseKey]bool{}
 	for _, p := range pkgs {
 		rel := RelDir(root, p.Dir)
 		if !l.Holds(rel) {
@@ -131,7 +135,7 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 			}
 		}
 		for _, c := range p.Cases {
-			pg, pass, k := part[c.Part], c.Verdict == protocol.Pass, fmt.Sprintf("%d/%s", c.Part, c.Name)
+			pg, pass, k := part[c.Part], c.Verdict == protocol.Pass, caseKey{c.Part, c.Name}
 			switch {
 			case pg == nil || !slices.Contains(covered, c.Part):
 				continue // a part the registry does not know (the registry test catches it), or one this run did not play
@@ -159,7 +163,7 @@ func Grade(root string, l levels.Level, pkgs []*Package) Level {
 		} else if p.Total = len(list); p.Ran { // if not, for "waits for part 1 (5 cases)"
 			for _, c := range list {
 				switch {
-				case reported[fmt.Sprintf("%d/%s", p.Number, c.Name)]:
+				case reported[caseKey{p.Number, c.Name}]:
 					p.Reported++
 				case c.Needs != "":
 					p.NeedServer = append(p.NeedServer, c.Name)
