@@ -146,3 +146,16 @@ func TestAskedNowSaysHowThePartAskedWent(t *testing.T) {
 		require.Equal(t, want, askedNow(g, part), "part %d", part)
 	}
 }
+
+// A README without a part's section is refused by name: the interview
+// would otherwise ask that part as an empty question.
+func TestReadmePartsRefusesAMissingPart(t *testing.T) {
+	root := t.TempDir()
+	l := levels.Level{Number: 1, Dir: "ladder/01-x", Parts: []levels.Part{{Number: 1, Title: "A"}, {Number: 2, Title: "B"}}}
+	require.NoError(t, os.MkdirAll(filepath.Join(root, l.Dir), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, l.Dir, "README.md"), []byte("# L\n\nintro\n\n## Part 1: A\n\nq\n"), 0o644))
+	_, err := ReadmeParts(root, l)
+	if want := `ladder/01-x/README.md: no "## Part 2:" section`; err == nil || err.Error() != want {
+		t.Errorf("ReadmeParts = %v, want %q", err, want)
+	}
+}

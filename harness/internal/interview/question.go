@@ -122,6 +122,11 @@ func ReadmeParts(root string, l levels.Level) (Readme, error) {
 			return Readme{}, err
 		}
 	}
+	for _, p := range l.Parts {
+		if len(r.texts[p.Number]) == 0 { // else the interview would ask an empty question
+			return Readme{}, fmt.Errorf("%s/README.md: no \"## Part %d:\" section", l.Dir, p.Number)
+		}
+	}
 	slices.SortStableFunc(r.Clarifications, func(a, b Clarification) int { return a.Part - b.Part })
 	return r, nil
 }

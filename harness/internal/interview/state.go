@@ -62,9 +62,16 @@ func (r *Record) Running(n int, now time.Time) bool {
 	if r == nil || r.Level != n || !now.Before(r.Until) || r.Until.Sub(now) > MaxBudget || r.PID < 0 {
 		return false
 	}
+	if r.PID == 0 {
+		return true
+	}
 	p, err := os.FindProcess(r.PID)
-	if r.PID == 0 || runtime.GOOS == "windows" {
-		return r.PID == 0 || err == nil // Windows finds only processes that exist
+	if err != nil {
+		return false // Windows finds only processes that exist
+	}
+	defer p.Release() // a pidfd on Linux, held until released
+	if runtime.GOOS == "windows" {
+		return true
 	}
 	// Signal 0 checks without sending: EPERM is a process of another user.
 	err = p.Signal(syscall.Signal(0))
