@@ -346,11 +346,13 @@ func (g Group) Hit() []string {
 
 // Remove deletes the folders, for a few seconds while an ending process
 // holds one. The jail's processes have ended with its first; without a
-// jail a setsid daemon may outlive it (NoSandboxGivesUp).
+// jail, cgroup v2 kills a setsid daemon still in the group (on v1 it may
+// outlive it: NoSandboxGivesUp).
 func (g Group) Remove() error {
 	var err error
 	for _, dir := range slices.Backward(g) {
 		for try := 0; ; try++ {
+			os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0) // absent on v1 and old kernels
 			if err = os.Remove(dir); err == nil || errors.Is(err, os.ErrNotExist) || try == 300 {
 				break
 			}
