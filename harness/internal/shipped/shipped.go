@@ -137,11 +137,13 @@ func Imports(filename string, src []byte) ([]string, error) {
 // Classify sorts the code files among files (one level's files by
 // path, slash-separated from the repository's top).
 func Classify(modPath string, files map[string][]byte) Code {
-	var imported []string
+	imported := map[string]bool{}
 	for p, src := range files {
 		if _, role := levels.RoleOf(p); role == levels.Spec && strings.HasSuffix(p, ".go") {
 			ips, _ := Imports(p, src)
-			imported = append(imported, ips...)
+			for _, ip := range ips {
+				imported[ip] = true
+			}
 		}
 	}
 	var c Code
@@ -150,7 +152,7 @@ func Classify(modPath string, files map[string][]byte) Code {
 		case role != levels.Code:
 		case StubProblem(src) == "":
 			c.Stubs = append(c.Stubs, p)
-		case slices.Contains(imported, modPath+"/"+path.Dir(p)):
+		case imported[modPath+"/"+path.Dir(p)]:
 			c.Shared = append(c.Shared, p)
 		default:
 			c.Other = append(c.Other, p)
@@ -278,9 +280,12 @@ type Plan struct {
 // ResetPlan finds level l as shipped and plans its reset.
 func ResetPlan(root string, l levels.Level) (Plan, error) {
 	as, err := Find(root, l)
+	if err != nil {
+		return Plan{}, err
+	}
 	files, werr := Working(root, l)
 	untracked, gerr := Git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", l.Dir)
-	if err = cmp.Or(err, werr, gerr); err != nil {
+	if err = cmp.Or(werr, gerr); err != nil {
 		return Plan{}, err
 	}
 	plan := Plan{Shipped: as}

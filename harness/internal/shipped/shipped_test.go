@@ -30,6 +30,7 @@ func TestIsStubSource(t *testing.T) {
 		{"one body written", "package p\nfunc New() int { return 1 }\nfunc F() { panic(\"not implemented: F\") }\n", false},
 		{"a statement before the panic", "package p\nfunc F() { println(); panic(\"not implemented: F\") }\n", false},
 		{"another panic", "package p\nfunc F() { panic(\"todo\") }\n", false},
+		{"a raw string, which no shipped stub writes", "package p\nfunc F() { panic(`not implemented: F`) }\n", false},
 		{"an init with side effects", "package p\nfunc init() { println() }\nfunc F() { panic(\"not implemented: F\") }\n", false},
 		{"types only", "package p\ntype T int\n", false},
 		{"does not parse", "package p\nfunc F( {\n", false},
